@@ -1,0 +1,111 @@
+/* The cluster spec: the YAML file parsed, checked, catalog entries resolved.
+ * Everything downstream (builder, analyses, emitters, models) reads this struct;
+ * sections added by later features (layout, workload, ...) are read from the
+ * parsed document (spec->doc) by their own modules with the same helpers. */
+#ifndef RY_SPEC_H
+#define RY_SPEC_H
+
+#include "util/diag.h"
+
+#define RY_MAX_TIERS 8
+#define RY_NAME_MAX 64
+
+typedef enum {
+    RY_DESIGN_RAIL_OPTIMIZED = 0,
+    RY_DESIGN_RAIL_ONLY = 1,
+    RY_DESIGN_FAT_TREE = 2
+} ry_design;
+
+const char *ry_design_name(ry_design d);
+
+/* A switch model (catalog entry or inline). */
+typedef struct ry_switch_model {
+    char name[RY_NAME_MAX];
+    int radix;              /* ports at port_gbps */
+    double port_gbps;       /* speed of one port, Gb/s */
+    char speed[16];         /* as written: "400G", "NDR" ... (informational) */
+} ry_switch_model;
+
+/* A node (server) model: catalog entry or inline. */
+typedef struct ry_node_model {
+    char name[RY_NAME_MAX];
+    int gpus_per_node;
+    int hb_domain;          /* GPUs per HB domain */
+    double nic_gbps;        /* per GPU NIC port */
+} ry_node_model;
+
+typedef struct ry_ratio {
+    int down, up;
+} ry_ratio;
+
+typedef struct ry_ydoc ry_ydoc;     /* parsed YAML with positions: spec/yaml.h */
+
+typedef struct ry_spec {
+    const char *path;       /* source file name as given, for messages */
+    ry_ydoc *doc;           /* the parsed document; NULL for built-in specs */
+
+    char name[RY_NAME_MAX];
+
+    /* cluster */
+    long long gpus;         /* total GPUs (from cluster.gpus or nodes * gpus_per_node) */
+    long long nodes;        /* servers: gpus / gpus_per_node */
+    ry_node_model node;
+    int hb_domain;          /* K */
+    int rails;              /* default K; GPU g of an HB domain is on rail g mod rails */
+    int planes;             /* NIC ports per GPU, one network plane each */
+    int scalable_unit;      /* HB domains per scalable unit; 0 = fill a leaf */
+
+    /* fabric */
+    ry_design design;
+    ry_switch_model sw;
+    int n_oversub;          /* entries in oversub; 0 = all 1:1 */
+    ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
+    int tiers;              /* 0 = auto */
+
+    /* cost (model "paper") */
+    double transceiver_cost;   /* per transceiver; 2 per link */
+    double switch_port_cost;   /* per switch port, every port of every switch */
+} ry_spec;
+
+/* One --set KEY=VALUE override, applied to the document before validation.
+ * value NULL means the argument had no '=' (an error reported by the loader,
+ * unless key itself holds "KEY=VALUE"). Messages about it read
+ * "--set:ARGNO:COL:", COL counted in "KEY=VALUE" from 1. */
+typedef struct ry_override {
+    const char *key;
+    const char *value;
+    int argno;              /* position on the command line, for messages */
+} ry_override;
+
+/* Where to find the catalog: --templates DIR, $RAILYARD_TEMPLATES, then the
+ * installed data directory. */
+const char *ry_templates_dir(const char *option);
+
+/* Load, override, validate. On failure prints every error found (file:line:col)
+ * and returns NULL. */
+ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
+                      const char *templates_dir);
+void ry_spec_free(ry_spec *s);
+
+/* A spec with the documented defaults and no document, for built-in runs
+ * (railyard compare --gpus ...): name "cluster", an 8-GPU "generic" node
+ * (hb_domain 8, 400G), rail-optimized, a "generic" radix-64 400G switch,
+ * planes 1, tiers auto, paper costs. gpus is 0: the caller fills it and the
+ * fields it wants. rails is 0, meaning hb_domain; ry_spec_check fills it in
+ * (and nodes, when 0). */
+void ry_spec_defaults(ry_spec *s);
+
+/* Checks every rule on a filled spec (used for built-in specs): prints each
+ * error with ry_spec_error, against the spec's positions when it has a
+ * document, and returns -1 if there was any, else 0. */
+int ry_spec_check(ry_spec *s);
+
+/* Position of a dotted key ("fabric.switch.radix") in the source, or of its
+ * nearest present ancestor, or file:1:1. */
+ry_pos ry_spec_pos(const ry_spec *s, const char *key);
+
+/* Report an error about a key at its source position; counts as an error. */
+void ry_spec_error(const ry_spec *s, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif
