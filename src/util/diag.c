@@ -1,0 +1,101 @@
+#include "util/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int error_count;
+
+void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    snprintf(e->key, sizeof e->key, "%s", key ? key : "");
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+}
+
+void ry_verror_at(ry_pos pos, const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    if (pos.file && pos.line > 0)
+        fprintf(stderr, "%s:%d:%d: error: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1);
+    else if (pos.file)
+        fprintf(stderr, "%s: error: ", pos.file);
+    else
+        fputs("railyard: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    error_count++;
+}
+
+void ry_error_at(ry_pos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ry_verror_at(pos, fmt, ap);
+    va_end(ap);
+}
+
+void ry_error(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("railyard: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    error_count++;
+}
+
+void ry_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("railyard: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int ry_error_count(void) { return error_count; }
+void ry_error_reset(void) { error_count = 0; }
+
+void ry_internal_error(const char *file, int line, const char *what)
+{
+    fflush(stdout);
+    fprintf(stderr, "railyard: internal error at %s:%d: %s does not hold\n", file, line, what);
+    exit(RY_EXIT_INTERNAL);
+}
+
+static void *oom(size_t n)
+{
+    fprintf(stderr, "railyard: out of memory (asked for %zu bytes)\n", n);
+    exit(RY_EXIT_INTERNAL);
+}
+
+void *ry_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    return p ? p : oom(n);
+}
+
+void *ry_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    return p ? p : oom(n * size);
+}
+
+void *ry_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    return q ? q : oom(n);
+}
+
+char *ry_xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(ry_xmalloc(n), s, n);
+}

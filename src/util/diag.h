@@ -1,0 +1,59 @@
+/* Diagnostics: every user-facing error names where (file:line:col) and what.
+ * Errors are printed as they are found and counted, so validation can report
+ * all of them before the command gives up. */
+#ifndef RY_DIAG_H
+#define RY_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Exit codes shared by every command. */
+enum {
+    RY_EXIT_OK = 0,
+    RY_EXIT_INPUT = 1,    /* bad input: spec, catalog, arguments' values */
+    RY_EXIT_USAGE = 2,    /* bad command line */
+    RY_EXIT_IO = 3,       /* cannot read or write a file */
+    RY_EXIT_INTERNAL = 4  /* a bug: an invariant did not hold */
+};
+
+/* A place in an input file. line and col are 1-based; 0 means unknown. */
+typedef struct ry_pos {
+    const char *file;
+    int line;
+    int col;
+} ry_pos;
+
+/* A deferred error from code that must not print (the builder, analyses):
+ * key names the spec key the error is about ("fabric.tiers"), or is empty. */
+typedef struct ry_err {
+    char key[96];
+    char msg[512];
+} ry_err;
+
+void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "file:line:col: error: msg" on stderr; counts one error. */
+void ry_error_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ry_verror_at(ry_pos pos, const char *fmt, va_list ap);
+/* "railyard: msg" on stderr; counts one error. */
+void ry_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "railyard: warning: msg" on stderr; not counted. */
+void ry_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int ry_error_count(void);
+void ry_error_reset(void);
+
+/* Aborts with exit code 4 after printing where the invariant failed. */
+#define RY_ASSERT(c) \
+    ((c) ? (void)0 : ry_internal_error(__FILE__, __LINE__, #c))
+void ry_internal_error(const char *file, int line, const char *what)
+    __attribute__((noreturn));
+
+/* Allocation that never returns NULL: out of memory ends the run (exit 4). */
+void *ry_xmalloc(size_t n);
+void *ry_xcalloc(size_t n, size_t size);
+void *ry_xrealloc(void *p, size_t n);
+char *ry_xstrdup(const char *s);
+
+#endif
