@@ -1,0 +1,451 @@
+/* The Clos builder: rail-optimized, rail-only and fat-tree fabrics for any
+ * GPU count, including partly filled scalable units and pods.
+ *
+ * Shape of one tree (one plane of a rail-optimized or fat-tree fabric, one
+ * rail of a rail-only fabric):
+ *   tier 1   leaves: d1 ports down to GPUs, u1 up (full uplinks even when a
+ *            leaf is partly filled, so the fabric can grow);
+ *   tier 2   pods: up to d2 leaves, each wired to every tier-2 switch of its
+ *            pod with the same number of parallel links;
+ *   tier j   blocks of up to dj tier-(j-1) blocks; the switches at the same
+ *            position in each member block form a column, wired to every
+ *            tier-j switch of that column (the classic folded Clos);
+ *   top      all remaining blocks in one block, all k ports down.
+ * A column of c lower switches with u uplinks each gets the smallest number
+ * M of upper switches that divides u and has enough ports (M*d >= c*u), so
+ * wiring is even. On full trees this reproduces the closed forms
+ * ceil(2n/k) per lower tier and n/k at the top (tests check it). */
+#include "fabric/fabric.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+typedef struct idvec {
+    uint32_t *v;
+    size_t n, cap;
+} idvec;
+
+static void idvec_push(idvec *a, uint32_t x)
+{
+    if (a->n == a->cap) {
+        a->cap = a->cap ? a->cap * 2 : 64;
+        a->v = ry_xrealloc(a->v, a->cap * sizeof *a->v);
+    }
+    a->v[a->n++] = x;
+}
+
+static void idvec_free(idvec *a)
+{
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+typedef struct tree {
+    ry_fabric *f;
+    int plane;
+    int k;
+    int tiers;                       /* tiers of this tree */
+    int down[RY_MAX_TIERS + 2];      /* per tier, for this tree's tier count */
+    int up[RY_MAX_TIERS + 2];
+    int *next_index;                 /* per tier switch counters of the plane */
+    int subnet;
+} tree;
+
+/* Down/up ports of tier j (1-based) in a t-tier tree. */
+static void tier_ports(const ry_spec *s, int k, int t, int j, int *down, int *up)
+{
+    if (j >= t) {
+        *down = k;
+        *up = 0;
+        return;
+    }
+    ry_ratio r = { 1, 1 };
+    if (j - 1 < s->n_oversub)
+        r = s->oversub[j - 1];
+    int unit = k / (r.down + r.up);
+    *down = unit * r.down;
+    *up = unit * r.up;
+}
+
+static void tree_setup(tree *tr, const ry_spec *s, int t)
+{
+    tr->tiers = t;
+    for (int j = 1; j <= t; j++)
+        tier_ports(s, tr->k, t, j, &tr->down[j], &tr->up[j]);
+}
+
+static uint32_t new_switch(tree *tr, int tier, int rail, int group)
+{
+    uint32_t id = ry_fabric_add_node(tr->f, RY_NODE_SWITCH, tier, tr->plane, rail, group,
+                                     tr->next_index[tier]++, (uint32_t)tr->k);
+    tr->f->nodes[id].subnet = tr->subnet;
+    return id;
+}
+
+/* Attach a GPU's plane port to the next free down port of a switch. */
+static void attach_gpu(tree *tr, uint32_t gpu, uint32_t sw, int slot)
+{
+    ry_fabric *f = tr->f;
+    ry_fabric_add_link(f, f->nodes[gpu].port0 + (uint32_t)tr->plane,
+                       f->nodes[sw].port0 + (uint32_t)slot);
+}
+
+static int smallest_divisor_with_room(int u, int d, long long c)
+{
+    for (int m = 1; m <= u; m++)
+        if (u % m == 0 && (long long)m * d >= c * u)
+            return m;
+    return -1;
+}
+
+/* Tier count a tree needs: the top must take every lower block in one column
+ * of at most k members. */
+static int tree_tiers_needed(const ry_spec *s, int k, size_t nleaves, size_t npods)
+{
+    if (nleaves <= (size_t)k)
+        return 2;
+    size_t blocks = npods;
+    int j = 3;
+    while (blocks > (size_t)k) {
+        if (j >= RY_MAX_TIERS)
+            return RY_MAX_TIERS + 1;
+        int d, u;
+        tier_ports(s, k, RY_MAX_TIERS + 1, j, &d, &u);
+        blocks = (blocks + (size_t)d - 1) / (size_t)d;
+        j++;
+    }
+    return j;
+}
+
+/* Build tier j over the lower blocks; groups[g] = lower blocks in new block g.
+ * Writes the new tier's switch ids and block boundaries. */
+static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
+                       const size_t *groups, size_t ngroups, idvec *out, idvec *ostart)
+{
+    ry_fabric *f = tr->f;
+    int u = tr->up[j - 1], d = tr->down[j], ldown = tr->down[j - 1];
+    size_t b = 0;
+    for (size_t g = 0; g < ngroups; g++) {
+        size_t first = b, last = b + groups[g];
+        b = last;
+        idvec_push(ostart, (uint32_t)out->n);
+        size_t maxpos = 0;
+        for (size_t x = first; x < last; x++) {
+            size_t sz = lstart->v[x + 1] - lstart->v[x];
+            if (sz > maxpos)
+                maxpos = sz;
+        }
+        for (size_t p = 0; p < maxpos; p++) {
+            long long c = 0;
+            for (size_t x = first; x < last; x++)
+                if (lstart->v[x + 1] - lstart->v[x] > p)
+                    c++;
+            int m = smallest_divisor_with_room(u, d, c);
+            RY_ASSERT(m > 0);
+            int per = u / m;
+            size_t base = out->n;
+            for (int i = 0; i < m; i++)
+                idvec_push(out, new_switch(tr, j, -1, (int)(ostart->n - 1)));
+            int member = 0;
+            for (size_t x = first; x < last; x++) {
+                if (lstart->v[x + 1] - lstart->v[x] <= p)
+                    continue;
+                uint32_t lo = lower->v[lstart->v[x] + p];
+                for (int i = 0; i < m; i++) {
+                    uint32_t hi = out->v[base + (size_t)i];
+                    for (int q = 0; q < per; q++)
+                        ry_fabric_add_link(f, f->nodes[lo].port0 + (uint32_t)(ldown + i * per + q),
+                                           f->nodes[hi].port0 + (uint32_t)(member * per + q));
+                }
+                member++;
+            }
+        }
+    }
+    idvec_push(ostart, (uint32_t)out->n);
+}
+
+/* Build tiers 2..t above the leaves, in the order given. */
+static void build_upper(tree *tr, const idvec *leaves)
+{
+    idvec lower = { 0 }, lstart = { 0 }, out = { 0 }, ostart = { 0 };
+    for (size_t i = 0; i < leaves->n; i++) {
+        idvec_push(&lower, leaves->v[i]);
+        idvec_push(&lstart, (uint32_t)i);
+    }
+    idvec_push(&lstart, (uint32_t)leaves->n);
+    size_t *groups = NULL;
+    for (int j = 2; j <= tr->tiers; j++) {
+        size_t nblocks = lstart.n - 1, ngroups;
+        free(groups);
+        if (j == tr->tiers) {
+            groups = ry_xmalloc(sizeof *groups);
+            groups[0] = nblocks;
+            ngroups = 1;
+        } else {
+            size_t gsz = (size_t)tr->down[j];
+            ngroups = (nblocks + gsz - 1) / gsz;
+            groups = ry_xmalloc(ngroups * sizeof *groups);
+            for (size_t g = 0; g < ngroups; g++)
+                groups[g] = g + 1 < ngroups ? gsz : nblocks - g * gsz;
+        }
+        out.n = ostart.n = 0;
+        build_tier(tr, j, &lower, &lstart, groups, ngroups, &out, &ostart);
+        idvec t1 = lower, t2 = lstart;
+        lower = out;
+        lstart = ostart;
+        out = t1;
+        ostart = t2;
+    }
+    free(groups);
+    idvec_free(&lower);
+    idvec_free(&lstart);
+    idvec_free(&out);
+    idvec_free(&ostart);
+}
+
+typedef struct layout {
+    long long gpus, domains;
+    int K, R, c;        /* c: GPUs per HB domain on one rail */
+    int S;              /* HB domains per scalable unit */
+    long long units;
+} layout;
+
+/* Create the leaves of the given rails (one tree) and attach their GPUs:
+ * rail-major, then scalable unit, each (unit, rail) filling leaves of d1. */
+static void rail_leaves(tree *tr, const layout *L, int rail0, int nrails, idvec *leaves)
+{
+    int d1 = tr->down[1];
+    for (int r = rail0; r < rail0 + nrails; r++) {
+        for (long long u = 0; u < L->units; u++) {
+            long long dom0 = u * L->S, dom1 = dom0 + L->S;
+            if (dom1 > L->domains)
+                dom1 = L->domains;
+            int slot = d1;
+            uint32_t leaf = 0;
+            for (long long dom = dom0; dom < dom1; dom++) {
+                for (int l = r; l < L->K; l += L->R) {
+                    if (slot == d1) {
+                        leaf = new_switch(tr, 1, r, (int)u);
+                        idvec_push(leaves, leaf);
+                        slot = 0;
+                    }
+                    attach_gpu(tr, (uint32_t)(dom * L->K + l), leaf, slot++);
+                }
+            }
+        }
+    }
+}
+
+static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
+{
+    if (needed > RY_MAX_TIERS) {
+        ry_err_set(err, "fabric.switch", "%lld GPUs need more than %d tiers of radix-%d switches; "
+                   "use a larger radix", n, RY_MAX_TIERS, s->sw.radix);
+        return -1;
+    }
+    if (s->tiers == 0)
+        return needed;
+    if (s->tiers < needed) {
+        ry_err_set(err, "fabric.tiers", "%lld GPUs need at least %d tiers of radix-%d switches "
+                   "(got tiers: %d); use tiers: auto or a larger radix", n, needed, s->sw.radix,
+                   s->tiers);
+        return -1;
+    }
+    return s->tiers;
+}
+
+/* One tree over a set of rails (all rails: rail-optimized). */
+static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail0, int nrails,
+                           ry_err *err)
+{
+    long long n = (long long)nrails * (L->gpus / L->R);
+    idvec leaves = { 0 };
+    if (n <= tr->k && s->tiers <= 1) {
+        /* One switch is the whole tree. */
+        tree_setup(tr, s, 1);
+        uint32_t sw = new_switch(tr, 1, nrails == 1 ? rail0 : -1, 0);
+        int slot = 0;
+        for (int r = rail0; r < rail0 + nrails; r++)
+            for (long long dom = 0; dom < L->domains; dom++)
+                for (int l = r; l < L->K; l += L->R)
+                    attach_gpu(tr, (uint32_t)(dom * L->K + l), sw, slot++);
+        return 1;
+    }
+    tree_setup(tr, s, 2);   /* leaf ports do not depend on the tier count (leaf < top) */
+    rail_leaves(tr, L, rail0, nrails, &leaves);
+    /* Pods take d2 leaves in rail-major order: a rail's leaves share pods
+     * (same-rail traffic turns at tier 2) and counts stay those of a Clos. */
+    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
+    size_t npods = (leaves.n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
+    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves.n, npods), n, err);
+    if (t > 0) {
+        tree_setup(tr, s, t);
+        build_upper(tr, &leaves);
+    }
+    idvec_free(&leaves);
+    return t;
+}
+
+static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *err)
+{
+    long long n = L->gpus;
+    if (n <= tr->k && s->tiers <= 1) {
+        tree_setup(tr, s, 1);
+        uint32_t sw = new_switch(tr, 1, -1, 0);
+        for (long long g = 0; g < n; g++)
+            attach_gpu(tr, (uint32_t)g, sw, (int)g);
+        return 1;
+    }
+    tree_setup(tr, s, 2);
+    int d1 = tr->down[1], gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    /* Whole nodes per leaf when a node fits on one. */
+    long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
+    idvec leaves = { 0 };
+    uint32_t leaf = 0;
+    for (long long g = 0; g < n; g++) {
+        if (g % per_leaf == 0) {
+            leaf = new_switch(tr, 1, -1, (int)(g / per_leaf));
+            idvec_push(&leaves, leaf);
+        }
+        attach_gpu(tr, (uint32_t)g, leaf, (int)(g % per_leaf));
+    }
+    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
+    size_t npods = (leaves.n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
+    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves.n, npods), n, err);
+    if (t > 0) {
+        tree_setup(tr, s, t);
+        build_upper(tr, &leaves);
+    }
+    idvec_free(&leaves);
+    return t;
+}
+
+/* Rails range of every switch from what hangs below it (ids ascend by tier
+ * within a tree, so one pass in id order sees children first). */
+static void compute_rails(ry_fabric *f)
+{
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        ry_node *n = &f->nodes[i];
+        int lo = -1, hi = -1;
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int32_t peer = f->ports[n->port0 + p].peer;
+            if (peer < 0)
+                continue;
+            const ry_node *c = &f->nodes[f->ports[peer].owner];
+            if (c->tier >= n->tier || c->rail < 0)
+                continue;
+            int clo = c->rail, chi = c->rail + (c->nrails > 0 ? c->nrails : 1) - 1;
+            if (lo < 0 || clo < lo)
+                lo = clo;
+            if (chi > hi)
+                hi = chi;
+        }
+        n->rail = lo;
+        n->nrails = lo < 0 ? 0 : hi - lo + 1;
+    }
+}
+
+int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
+{
+    memset(f, 0, sizeof *f);
+    f->spec = s;
+    f->design = s->design;
+    f->radix = s->sw.radix;
+    f->planes = s->planes;
+    f->rails = s->rails;
+    f->gpus = s->gpus;
+
+    layout L;
+    L.gpus = s->gpus;
+    L.K = s->hb_domain;
+    L.R = s->rails;
+    L.c = L.K / L.R;
+    L.domains = L.gpus / L.K;
+    int k = s->sw.radix;
+    int d1, u1;
+    tier_ports(s, k, 2, 1, &d1, &u1);
+    if (d1 < 1 || u1 < 1) {
+        ry_err_set(err, "fabric.oversubscription", "a radix-%d leaf cannot be split %d:%d",
+                   k, s->n_oversub ? s->oversub[0].down : 1, s->n_oversub ? s->oversub[0].up : 1);
+        return -1;
+    }
+    L.S = s->scalable_unit > 0 ? s->scalable_unit : (L.c <= d1 ? d1 / L.c : 1);
+    L.units = (L.domains + L.S - 1) / L.S;
+    f->su_domains = L.S;
+    f->num_units = (int)L.units;
+
+    for (long long g = 0; g < L.gpus; g++) {
+        int local = (int)(g % L.K);
+        ry_fabric_add_node(f, RY_NODE_GPU, 0, 0, local % L.R, (int)(g / L.K), (int)g,
+                           (uint32_t)s->planes);
+    }
+    f->first_switch = (uint32_t)f->nnodes;
+
+    int next_index[RY_MAX_TIERS + 2];
+    int tmax = 0, subnet = 0;
+    for (int p = 0; p < s->planes; p++) {
+        memset(next_index, 0, sizeof next_index);
+        tree tr = { .f = f, .plane = p, .k = k, .next_index = next_index };
+        int t;
+        if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
+            tr.subnet = subnet++;
+            t = build_rail_tree(&tr, s, &L, 0, L.R, err);
+        } else if (s->design == RY_DESIGN_FAT_TREE) {
+            tr.subnet = subnet++;
+            t = build_fat_tree(&tr, s, &L, err);
+        } else {
+            long long nr = L.gpus / L.R;
+            if (nr <= k && s->tiers <= 1) {
+                /* Pack floor(k/nr) whole rails into each single-tier switch. */
+                int pack = (int)(k / nr);
+                tree_setup(&tr, s, 1);
+                for (int r0 = 0; r0 < L.R; r0 += pack) {
+                    tr.subnet = subnet++;
+                    int nrl = L.R - r0 < pack ? L.R - r0 : pack;
+                    uint32_t sw = new_switch(&tr, 1, r0, r0 / pack);
+                    int slot = 0;
+                    for (int r = r0; r < r0 + nrl; r++)
+                        for (long long dom = 0; dom < L.domains; dom++)
+                            for (int l = r; l < L.K; l += L.R)
+                                attach_gpu(&tr, (uint32_t)(dom * L.K + l), sw, slot++);
+                }
+                t = 1;
+            } else {
+                t = 0;
+                for (int r = 0; r < L.R; r++) {
+                    tr.subnet = subnet++;
+                    t = build_rail_tree(&tr, s, &L, r, 1, err);
+                    if (t < 0)
+                        break;
+                }
+            }
+        }
+        if (t < 0) {
+            ry_fabric_free(f);
+            return -1;
+        }
+        if (t > tmax) {
+            tmax = t;
+            for (int j = 1; j <= t; j++) {
+                f->down_ports[j] = tr.down[j];
+                f->up_ports[j] = tr.up[j];
+            }
+        }
+    }
+    f->tiers = tmax;
+    f->nsubnets = subnet;
+    compute_rails(f);
+    return 0;
+}
+
+int ry_fabric_tiers_needed(const ry_spec *s, ry_err *err)
+{
+    ry_fabric f;
+    if (ry_fabric_build(s, &f, err) < 0)
+        return -1;
+    int t = f.tiers;
+    ry_fabric_free(&f);
+    return t;
+}

@@ -1,0 +1,89 @@
+/* The network graph: flat arrays and integer ids, no per-node allocation.
+ *
+ * Nodes are GPUs (tier 0, one port per plane) and switches (tier 1 = leaf ..
+ * tier t = top). Every switch owns `radix` ports whether cabled or not, so free
+ * ports are counted by walking. Port p of a switch is InfiniBand port p+1
+ * (port 0 is the switch's management port); port p of a GPU is its NIC port
+ * on plane p. Names, GUIDs and LIDs are derived from ids on output. */
+#ifndef RY_FABRIC_H
+#define RY_FABRIC_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "spec/spec.h"
+
+typedef enum { RY_NODE_GPU = 0, RY_NODE_SWITCH = 1 } ry_node_kind;
+
+typedef struct ry_node {
+    uint8_t kind;       /* ry_node_kind */
+    uint8_t tier;       /* 0 for GPUs, 1 = leaf, ... */
+    uint16_t plane;     /* switches: their plane; GPUs: 0 */
+    int32_t rail;       /* GPU: its rail; switch: the (first) rail it serves, -1 if several */
+    int32_t nrails;     /* switches: rails carried (>1 on packed rail-only switches) */
+    int32_t group;      /* GPU: HB domain; leaf: scalable unit; upper tiers: block id */
+    int32_t index;      /* GPU: global GPU index; switch: index within (plane, tier) */
+    int32_t subnet;     /* connected component id (an InfiniBand subnet) */
+    uint32_t port0;     /* id of the node's first port */
+    uint32_t nports;
+} ry_node;
+
+typedef struct ry_port {
+    uint32_t owner;     /* node id */
+    int32_t peer;       /* port id at the other end, or -1 */
+    int32_t link;       /* link id, or -1 */
+} ry_port;
+
+typedef struct ry_link {
+    uint32_t lo;        /* port id on the lower-tier node */
+    uint32_t hi;        /* port id on the upper-tier node */
+} ry_link;
+
+typedef struct ry_fabric {
+    const ry_spec *spec;
+    ry_design design;
+    int tiers;          /* switch tiers (1 = a single switch per plane / rail group) */
+    int radix;
+    int planes;
+    int rails;
+    long long gpus;
+    int nsubnets;
+
+    ry_node *nodes;  size_t nnodes, cap_nodes;
+    ry_port *ports;  size_t nports, cap_ports;
+    ry_link *links;  size_t nlinks, cap_links;
+
+    uint32_t first_switch;   /* nodes [0, gpus) are GPUs; switches follow */
+
+    /* Per-tier wiring parameters chosen by the builder (1-based tier). */
+    int down_ports[RY_MAX_TIERS + 1];
+    int up_ports[RY_MAX_TIERS + 1];
+    int su_domains;          /* HB domains per scalable unit actually used */
+    int num_units;           /* scalable units */
+} ry_fabric;
+
+/* Build the graph for a checked spec. On failure returns -1 with err set
+ * (err->key names the spec key to blame). */
+int ry_fabric_build(const ry_spec *spec, ry_fabric *f, ry_err *err);
+void ry_fabric_free(ry_fabric *f);
+
+/* Tiers a design needs for a spec; -1 with err set if it cannot be built. */
+int ry_fabric_tiers_needed(const ry_spec *spec, ry_err *err);
+
+/* Low-level construction, used by the builder. */
+uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane,
+                            int rail, int group, int index, uint32_t nports);
+uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port);
+
+static inline const ry_node *ry_port_node(const ry_fabric *f, uint32_t port)
+{
+    return &f->nodes[f->ports[port].owner];
+}
+/* InfiniBand port number of a port id: switch ports start at 1, GPU NIC ports too. */
+static inline int ry_port_number(const ry_fabric *f, uint32_t port)
+{
+    return (int)(port - f->nodes[f->ports[port].owner].port0) + 1;
+}
+static inline int ry_node_is_switch(const ry_node *n) { return n->kind == RY_NODE_SWITCH; }
+
+#endif
