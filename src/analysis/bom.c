@@ -1,0 +1,54 @@
+#include "analysis/bom.h"
+
+#include <string.h>
+
+void ry_bom_compute(const ry_fabric *f, ry_bom *b)
+{
+    const ry_spec *s = f->spec;
+    memset(b, 0, sizeof *b);
+    b->name = s->name;
+    b->design = f->design;
+    b->gpus = f->gpus;
+    b->tiers = f->tiers;
+    b->planes = f->planes;
+    b->subnets = f->nsubnets;
+    b->radix = f->radix;
+
+    for (size_t i = 0; i < f->nnodes; i++) {
+        const ry_node *n = &f->nodes[i];
+        if (n->kind != RY_NODE_SWITCH)
+            continue;
+        ry_bom_tier *t = &b->tier[n->tier];
+        t->switches++;
+        t->ports += n->nports;
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int32_t peer = f->ports[n->port0 + p].peer;
+            if (peer < 0)
+                continue;
+            t->ports_used++;
+            if (f->nodes[f->ports[peer].owner].tier < n->tier)
+                t->ports_down++;
+            else
+                t->ports_up++;
+        }
+    }
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_node *hi = &f->nodes[f->ports[f->links[l].hi].owner];
+        const ry_node *lo = &f->nodes[f->ports[f->links[l].lo].owner];
+        b->tier[hi->tier].links++;
+        if (lo->kind == RY_NODE_GPU)
+            b->endpoints++;
+    }
+    for (int t = 1; t <= b->tiers; t++) {
+        b->switches += b->tier[t].switches;
+        b->switch_ports += b->tier[t].ports;
+        b->switch_ports_used += b->tier[t].ports_used;
+        b->links += b->tier[t].links;
+    }
+    b->transceivers = 2 * b->links;
+    b->price_transceiver = s->transceiver_cost;
+    b->price_port = s->switch_port_cost;
+    b->cost_transceivers = (double)b->transceivers * s->transceiver_cost;
+    b->cost_switches = (double)b->switch_ports * s->switch_port_cost;
+    b->cost_total = b->cost_transceivers + b->cost_switches;
+}
