@@ -1,0 +1,58 @@
+/* Subcommands: argument parsing and wiring only; the work is done by the
+ * spec, fabric, analysis and emit modules. */
+#ifndef RY_CMD_H
+#define RY_CMD_H
+
+#include <stdio.h>
+
+#include "spec/spec.h"
+
+#define RY_MAX_SETS 256
+
+/* Options every command takes, before or after its name. */
+typedef struct ry_global {
+    const char *templates;
+    ry_override sets[RY_MAX_SETS];
+    int nsets;
+} ry_global;
+
+typedef struct ry_command {
+    const char *name;
+    int (*run)(ry_global *g, int argc, char **argv);
+    const char *synopsis;   /* one line: arguments */
+    const char *summary;    /* one line: what it does */
+    const char *help;       /* the options, for `railyard help NAME` */
+} ry_command;
+
+extern const ry_command ry_commands[];
+const ry_command *ry_command_find(const char *name);
+void ry_command_usage(const ry_command *c, FILE *fp);
+
+/* Handles --templates/-T DIR and --set/-s KEY=VALUE at argv[*i] (advancing
+ * *i past a value); returns 1 if consumed, 0 if not a global option, -1 on a
+ * usage error (printed). */
+int ry_global_option(ry_global *g, int argc, char **argv, int *i);
+
+/* Loads the spec named on the command line with the global overrides. */
+ry_spec *ry_cmd_load_spec(ry_global *g, const char *path);
+
+/* Loads a spec and builds its fabric; errors are reported at spec positions.
+ * Returns an exit code; on success *sp and *f belong to the caller. */
+struct ry_fabric;
+int ry_cmd_spec_fabric(ry_global *g, const char *path, ry_spec **sp, struct ry_fabric *f);
+
+/* Parses "--opt VALUE", "--opt=VALUE" or "-o VALUE" at argv[*i]: returns 1
+ * and sets *val when argv[*i] is that option, 0 when it is not, -1 when the
+ * value is missing (usage error printed for command c). */
+int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *lng,
+               const char *shrt, const char **val);
+
+/* A usage error for command c: prints it and returns RY_EXIT_USAGE. */
+int ry_usage_error(const ry_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+int ry_cmd_validate(ry_global *g, int argc, char **argv);
+int ry_cmd_bom(ry_global *g, int argc, char **argv);
+int ry_cmd_compare(ry_global *g, int argc, char **argv);
+int ry_cmd_build(ry_global *g, int argc, char **argv);
+
+#endif

@@ -1,0 +1,87 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/bom.h"
+#include "cmd/cmd.h"
+#include "emit/emit_bom.h"
+#include "emit/emit_fabric_json.h"
+#include "emit/outdir.h"
+#include "util/diag.h"
+
+static int put_buf(ry_outdir *o, const char *rel, const ry_buf *b)
+{
+    FILE *fp = ry_outdir_open(o, rel);
+    if (!fp)
+        return -1;
+    fwrite(b->data, 1, b->len, fp);
+    return ry_outdir_close(o, fp);
+}
+
+int ry_cmd_build(ry_global *g, int argc, char **argv)
+{
+    const ry_command *c = ry_command_find("build");
+    const char *path = NULL, *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        int r = ry_global_option(g, argc, argv, &i);
+        if (r < 0)
+            return RY_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            ry_command_usage(c, stdout);
+            return RY_EXIT_OK;
+        }
+        if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &dir)) != 0) {
+            if (r < 0)
+                return RY_EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return ry_usage_error(c, "unknown option '%s'", a);
+        } else if (path) {
+            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
+        } else {
+            path = a;
+        }
+    }
+    if (!path)
+        return ry_usage_error(c, "missing SPEC");
+    if (!dir)
+        return ry_usage_error(c, "missing -o DIR");
+
+    /* Everything that can fail on bad input happens before the first byte is written. */
+    ry_spec *s;
+    ry_fabric f;
+    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    if (rc)
+        return rc;
+    ry_bom b;
+    ry_bom_compute(&f, &b);
+
+    ry_outdir *o = ry_outdir_begin(dir);
+    if (!o) {
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_IO;
+    }
+    ry_buf buf;
+    ry_buf_init(&buf);
+    ry_emit_summary(&buf, s, &f, &b);
+    int bad = put_buf(o, "summary.txt", &buf) < 0;
+    ry_buf_reset(&buf);
+    ry_emit_bom(&buf, &b, RY_FMT_JSON);
+    bad |= put_buf(o, "bom.json", &buf) < 0;
+    ry_buf_free(&buf);
+    FILE *fp = ry_outdir_open(o, "fabric.json");
+    if (fp) {
+        ry_emit_fabric_json(fp, &f);
+        bad |= ry_outdir_close(o, fp) < 0;
+    }
+    if (ry_outdir_commit(o) < 0)
+        bad = 1;
+    if (!bad)
+        printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", s->name, b.gpus,
+               b.switches, b.links, dir);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+}

@@ -1,0 +1,142 @@
+#include "cmd/cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+const ry_command ry_commands[] = {
+    { "validate", ry_cmd_validate, "SPEC",
+      "parse and check a spec, print a one-screen summary",
+      "Reads SPEC, applies --set overrides, checks every key and rule, builds the\n"
+      "fabric and prints a summary. Exits 1 with file:line:col errors on bad input.\n" },
+    { "bom", ry_cmd_bom, "SPEC [--format text|json|csv] [-o FILE]",
+      "bill of materials and cost of the fabric",
+      "  -f, --format FMT   text (default), json or csv\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n" },
+    { "compare", ry_cmd_compare,
+      "SPEC | --gpus N --hb-domain K --radix R[,R...] [--format text|json|csv]",
+      "rail-optimized, rail-only and fat-tree side by side per switch radix",
+      "  SPEC               compare the designs for the spec's cluster\n"
+      "  --gpus N           number of GPUs (instead of a spec)\n"
+      "  --hb-domain K      GPUs per HB domain (rails default to K)\n"
+      "  --rails R          rails per HB domain (default K)\n"
+      "  --planes P         network planes (default 1)\n"
+      "  --radix R[,R...]   switch radices to compare (with a spec: default its switch)\n"
+      "  -f, --format FMT   text (default), json or csv\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n" },
+    { "build", ry_cmd_build, "SPEC -o DIR",
+      "build the fabric and write every output into DIR",
+      "  -o, --output DIR   output directory (created; files replaced atomically)\n"
+      "Writes DIR/summary.txt, DIR/bom.json and DIR/fabric.json.\n" },
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+const ry_command *ry_command_find(const char *name)
+{
+    for (const ry_command *c = ry_commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return c;
+    return NULL;
+}
+
+void ry_command_usage(const ry_command *c, FILE *fp)
+{
+    fprintf(fp, "usage: railyard %s %s\n\n%s.\n\n%s", c->name, c->synopsis, c->summary, c->help);
+    fputs("\nCommon options:\n"
+          "  -T, --templates DIR   catalog directory (default $RAILYARD_TEMPLATES, then the\n"
+          "                        installed one)\n"
+          "  -s, --set KEY=VALUE   override a spec key (repeatable)\n"
+          "  -h, --help            this help\n", fp);
+}
+
+int ry_usage_error(const ry_command *c, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fputs("railyard: ", stderr);
+    if (c)
+        fprintf(stderr, "%s: ", c->name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'railyard help %s' for more information.\n", c ? c->name : "");
+    return RY_EXIT_USAGE;
+}
+
+/* Value of an option given as "--opt VALUE" or "--opt=VALUE". */
+static const char *opt_value(int argc, char **argv, int *i, const char *opt)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(opt);
+    if (a[n] == '=')
+        return a + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *lng, const char *shrt)
+{
+    size_t n = strlen(lng);
+    if (strncmp(a, lng, n) == 0 && (a[n] == '\0' || a[n] == '='))
+        return 1;
+    return shrt && strcmp(a, shrt) == 0;
+}
+
+int ry_global_option(ry_global *g, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (is_opt(a, "--templates", "-T")) {
+        const char *v = opt_value(argc, argv, i, strncmp(a, "--", 2) == 0 ? "--templates" : "-T");
+        if (!v)
+            return ry_usage_error(NULL, "%s needs a directory", a), -1;
+        g->templates = v;
+        return 1;
+    }
+    if (is_opt(a, "--set", "-s")) {
+        const char *v = opt_value(argc, argv, i, strncmp(a, "--", 2) == 0 ? "--set" : "-s");
+        if (!v)
+            return ry_usage_error(NULL, "%s needs KEY=VALUE", a), -1;
+        if (g->nsets == RY_MAX_SETS)
+            return ry_usage_error(NULL, "too many --set options (at most %d)", RY_MAX_SETS), -1;
+        /* Split KEY=VALUE in place; value stays NULL when '=' is missing and
+         * the spec loader reports it with the argument's position. */
+        char *eq = strchr((char *)v, '=');
+        g->sets[g->nsets].key = v;
+        g->sets[g->nsets].value = NULL;
+        if (eq) {
+            *eq = '\0';
+            g->sets[g->nsets].value = eq + 1;
+        }
+        g->sets[g->nsets].argno = g->nsets + 1;
+        g->nsets++;
+        return 1;
+    }
+    return 0;
+}
+
+ry_spec *ry_cmd_load_spec(ry_global *g, const char *path)
+{
+    return ry_spec_load(path, g->sets, g->nsets, ry_templates_dir(g->templates));
+}
+
+int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *lng,
+               const char *shrt, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(lng);
+    if (strncmp(a, lng, n) == 0 && a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (strcmp(a, lng) != 0 && !(shrt && strcmp(a, shrt) == 0))
+        return 0;
+    if (*i + 1 >= argc) {
+        ry_usage_error(c, "%s needs a value", a);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}

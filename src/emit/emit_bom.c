@@ -1,0 +1,219 @@
+#include "emit/emit_bom.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "fabric/names.h"
+
+int ry_format_parse(const char *s, ry_format *out)
+{
+    if (strcmp(s, "text") == 0)
+        *out = RY_FMT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        *out = RY_FMT_JSON;
+    else if (strcmp(s, "csv") == 0)
+        *out = RY_FMT_CSV;
+    else
+        return -1;
+    return 0;
+}
+
+/* Money as "$1,234,567" (cents only when there are any). */
+static void money(ry_buf *out, double v)
+{
+    char digits[64];
+    double whole = floor(v + 0.005);
+    int cents = (int)llround((v - whole) * 100.0);
+    snprintf(digits, sizeof digits, "%.0f", whole);
+    size_t n = strlen(digits);
+    ry_buf_putc(out, '$');
+    for (size_t i = 0; i < n; i++) {
+        ry_buf_putc(out, digits[i]);
+        if (digits[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
+            ry_buf_putc(out, ',');
+    }
+    if (cents > 0)
+        ry_buf_printf(out, ".%02d", cents);
+}
+
+/* Integral amounts as JSON integers so consumers need no rounding. */
+static json_t *json_money(double v)
+{
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+static void bom_text(ry_buf *o, const ry_bom *b)
+{
+    ry_buf_printf(o, "%s: %s fabric, %lld GPUs, %d tier%s of radix-%d switches", b->name,
+                  ry_design_name(b->design), b->gpus, b->tiers, b->tiers == 1 ? "" : "s", b->radix);
+    if (b->planes > 1)
+        ry_buf_printf(o, ", %d planes", b->planes);
+    ry_buf_printf(o, ", %d subnet%s\n\n", b->subnets, b->subnets == 1 ? "" : "s");
+    ry_buf_printf(o, "%-8s %10s %10s %10s %10s %12s\n", "tier", "switches", "ports", "used",
+                  "free", "links below");
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        ry_buf_printf(o, "%-8s %10lld %10lld %10lld %10lld %12lld\n", ry_tier_name(t, b->tiers),
+                      x->switches, x->ports, x->ports_used, x->ports - x->ports_used, x->links);
+    }
+    ry_buf_printf(o, "%-8s %10lld %10lld %10lld %10lld %12lld\n\n", "total", b->switches,
+                  b->switch_ports, b->switch_ports_used, b->switch_ports - b->switch_ports_used,
+                  b->links);
+    ry_buf_printf(o, "GPU ports cabled: %lld\n", b->endpoints);
+    ry_buf_printf(o, "transceivers:     %lld (2 per link)\n\n", b->transceivers);
+    ry_buf_puts(o, "cost (paper model)\n  switches:     ");
+    money(o, b->cost_switches);
+    ry_buf_printf(o, "  (%lld ports x ", b->switch_ports);
+    money(o, b->price_port);
+    ry_buf_puts(o, ")\n  transceivers: ");
+    money(o, b->cost_transceivers);
+    ry_buf_printf(o, "  (%lld x ", b->transceivers);
+    money(o, b->price_transceiver);
+    ry_buf_puts(o, ")\n  total:        ");
+    money(o, b->cost_total);
+    ry_buf_putc(o, '\n');
+}
+
+static json_t *bom_json(const ry_bom *b)
+{
+    json_t *sw = json_array(), *ln = json_array(), *tiers = json_array();
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        json_array_append_new(sw, json_integer(x->switches));
+        json_array_append_new(ln, json_integer(x->links));
+        json_array_append_new(tiers, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I}",
+            "tier", t, "name", ry_tier_name(t, b->tiers), "switches", (json_int_t)x->switches,
+            "ports", (json_int_t)x->ports, "ports_used", (json_int_t)x->ports_used,
+            "ports_free", (json_int_t)(x->ports - x->ports_used),
+            "ports_down", (json_int_t)x->ports_down, "ports_up", (json_int_t)x->ports_up));
+    }
+    return json_pack("{s:s, s:s, s:I, s:i, s:i, s:i, s:i, s:{s:I, s:o}, s:{s:I, s:I, s:I}, "
+                     "s:{s:I, s:o}, s:o, s:I, s:I, s:{s:s, s:o, s:o, s:o, s:o, s:o}}",
+        "name", b->name, "design", ry_design_name(b->design), "gpus", (json_int_t)b->gpus,
+        "tiers", b->tiers, "radix", b->radix, "planes", b->planes, "subnets", b->subnets,
+        "switches", "total", (json_int_t)b->switches, "per_tier", sw,
+        "ports", "total", (json_int_t)b->switch_ports, "used", (json_int_t)b->switch_ports_used,
+        "free", (json_int_t)(b->switch_ports - b->switch_ports_used),
+        "links", "total", (json_int_t)b->links, "per_tier", ln,
+        "tier_detail", tiers,
+        "gpu_ports", (json_int_t)b->endpoints,
+        "transceivers", (json_int_t)b->transceivers,
+        "cost", "model", "paper", "total", json_money(b->cost_total),
+        "switches", json_money(b->cost_switches), "transceivers", json_money(b->cost_transceivers),
+        "price_per_port", json_money(b->price_port),
+        "price_per_transceiver", json_money(b->price_transceiver));
+}
+
+static void json_out(ry_buf *o, json_t *j)
+{
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    ry_buf_puts(o, s);
+    ry_buf_putc(o, '\n');
+    free(s);
+    json_decref(j);
+}
+
+void ry_emit_bom(ry_buf *o, const ry_bom *b, ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON) {
+        json_out(o, bom_json(b));
+    } else if (fmt == RY_FMT_CSV) {
+        ry_buf_puts(o, "tier,name,switches,ports,ports_used,ports_free,links_below,"
+                       "transceivers,cost_switches,cost_transceivers,cost_total\n");
+        for (int t = 1; t <= b->tiers; t++) {
+            const ry_bom_tier *x = &b->tier[t];
+            double cs = (double)x->ports * b->price_port;
+            double ct = 2.0 * (double)x->links * b->price_transceiver;
+            ry_buf_printf(o, "%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", t,
+                          ry_tier_name(t, b->tiers), x->switches, x->ports, x->ports_used,
+                          x->ports - x->ports_used, x->links, 2 * x->links, cs, ct, cs + ct);
+        }
+        ry_buf_printf(o, "total,total,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", b->switches,
+                      b->switch_ports, b->switch_ports_used, b->switch_ports - b->switch_ports_used,
+                      b->links, b->transceivers, b->cost_switches, b->cost_transceivers,
+                      b->cost_total);
+    } else {
+        bom_text(o, b);
+    }
+}
+
+void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_bom *b)
+{
+    ry_buf_printf(o, "name:          %s\n", s->name);
+    ry_buf_printf(o, "design:        %s\n", ry_design_name(s->design));
+    ry_buf_printf(o, "GPUs:          %lld (%lld nodes of %d, %s)\n", s->gpus, s->nodes,
+                  s->node.gpus_per_node, s->node.name[0] ? s->node.name : "inline");
+    ry_buf_printf(o, "HB domain:     %d GPUs, %lld domains\n", s->hb_domain, s->gpus / s->hb_domain);
+    ry_buf_printf(o, "rails:         %d, planes: %d\n", s->rails, s->planes);
+    ry_buf_printf(o, "scalable unit: %d HB domains%s, %d units\n", f->su_domains,
+                  s->scalable_unit ? "" : " (fills a leaf)", f->num_units);
+    ry_buf_printf(o, "switch:        %s, %d ports at %gG\n", s->sw.name, s->sw.radix, s->sw.port_gbps);
+    ry_buf_printf(o, "tiers:         %d%s\n", f->tiers, s->tiers ? "" : " (auto)");
+    for (int t = 1; t <= f->tiers; t++)
+        ry_buf_printf(o, "  %-6s %d down, %d up per switch\n", ry_tier_name(t, f->tiers),
+                      f->down_ports[t], f->up_ports[t]);
+    ry_buf_printf(o, "subnets:       %d\n\n", f->nsubnets);
+    bom_text(o, b);
+}
+
+void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format fmt)
+{
+    const ry_bom *so, *ro, *ft;
+    if (fmt == RY_FMT_JSON) {
+        json_t *arr = json_array();
+        for (int i = 0; i < nrows; i++) {
+            json_t *designs = json_object();
+            for (int d = 0; d < 3; d++)
+                json_object_set_new(designs, ry_design_name((ry_design)d), bom_json(&rows[i].bom[d]));
+            json_array_append_new(arr, json_pack("{s:I, s:i, s:i, s:o, s:o}",
+                "gpus", (json_int_t)rows[i].gpus, "hb_domain", rows[i].hb_domain,
+                "radix", rows[i].radix, "reduction",
+                json_real(round(rows[i].reduction * 10.0) / 10.0), "designs", designs));
+        }
+        json_out(o, json_pack("{s:o}", "rows", arr));
+        return;
+    }
+    if (fmt == RY_FMT_CSV) {
+        ry_buf_puts(o, "gpus,hb_domain,radix,sota_switches,rail_only_switches,sota_transceivers,"
+                       "rail_only_transceivers,sota_cost,rail_only_cost,reduction_pct,"
+                       "fat_tree_switches,fat_tree_transceivers,fat_tree_cost\n");
+        for (int i = 0; i < nrows; i++) {
+            so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
+            ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
+            ft = &rows[i].bom[RY_DESIGN_FAT_TREE];
+            ry_buf_printf(o, "%lld,%d,%d,%lld,%lld,%lld,%lld,%.2f,%.2f,%.1f,%lld,%lld,%.2f\n",
+                          rows[i].gpus, rows[i].hb_domain, rows[i].radix, so->switches,
+                          ro->switches, so->transceivers, ro->transceivers, so->cost_total,
+                          ro->cost_total, rows[i].reduction, ft->switches, ft->transceivers,
+                          ft->cost_total);
+        }
+        return;
+    }
+    ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized (SOTA)",
+                  "rail-only", "cost");
+    ry_buf_printf(o, "%7s %5s %6s | %9s %14s | %9s %14s | %9s\n", "GPUs", "K", "radix",
+                  "switches", "transceivers", "switches", "transceivers", "reduction");
+    for (int i = 0; i < nrows; i++) {
+        so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
+        ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
+        ry_buf_printf(o, "%7lld %5d %6d | %9lld %14lld | %9lld %14lld | %8.1f%%\n", rows[i].gpus,
+                      rows[i].hb_domain, rows[i].radix, so->switches, so->transceivers,
+                      ro->switches, ro->transceivers, rows[i].reduction);
+    }
+    ry_buf_puts(o, "\ncost (paper model)\n");
+    for (int i = 0; i < nrows; i++) {
+        so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
+        ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
+        ft = &rows[i].bom[RY_DESIGN_FAT_TREE];
+        ry_buf_printf(o, "  radix %d: rail-optimized ", rows[i].radix);
+        money(o, so->cost_total);
+        ry_buf_puts(o, ", rail-only ");
+        money(o, ro->cost_total);
+        ry_buf_printf(o, ", fat-tree ");
+        money(o, ft->cost_total);
+        ry_buf_printf(o, " (%lld switches)\n", ft->switches);
+    }
+}
