@@ -1,0 +1,64 @@
+#!/bin/sh
+# The whole test suite: a normal build with `make check`, the same suite
+# under AddressSanitizer and UndefinedBehaviorSanitizer, and `make distcheck`.
+# Builds happen out of tree in build/ and build-san/. The last line is the
+# total: "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 3
+jobs=$(nproc 2>/dev/null || echo 2)
+pass=0
+failn=0
+
+count() {   # count LOGFILE: add the Automake harness totals
+    if [ -f "$1" ]; then
+        p=$(sed -n 's/^# PASS: *//p' "$1" | head -1)
+        f=$(sed -n 's/^# FAIL: *//p' "$1" | head -1)
+        e=$(sed -n 's/^# ERROR: *//p' "$1" | head -1)
+        x=$(sed -n 's/^# XPASS: *//p' "$1" | head -1)
+        pass=$((pass + ${p:-0}))
+        failn=$((failn + ${f:-0} + ${e:-0} + ${x:-0}))
+    else
+        failn=$((failn + 1))
+    fi
+}
+
+step() {    # step NAME CMD...: a build step that must succeed
+    name=$1; shift
+    echo "== $name"
+    if ! "$@"; then
+        echo "FAILED: $name"
+        failn=$((failn + 1))
+        return 1
+    fi
+}
+
+[ -x configure ] || step bootstrap ./bootstrap || { echo "$pass passed, $failn failed"; exit 1; }
+
+mkdir -p build build-san
+if step configure sh -c 'cd build && ../configure -q' && step make make -C build -j"$jobs" -s; then
+    echo "== make check"
+    make -C build -j"$jobs" check || true
+    count build/test-suite.log
+    [ -f build/test-suite.log ] && grep -E '^(FAIL|ERROR):' build/test-suite.log
+fi
+
+if step configure-sanitizers sh -c 'cd build-san && ../configure -q --enable-sanitizers' \
+   && step make-sanitizers make -C build-san -j"$jobs" -s; then
+    echo "== make check (AddressSanitizer, UndefinedBehaviorSanitizer)"
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+        make -C build-san -j"$jobs" check || true
+    count build-san/test-suite.log
+    [ -f build-san/test-suite.log ] && grep -E '^(FAIL|ERROR):' build-san/test-suite.log
+fi
+
+if [ "${RAILYARD_SKIP_DISTCHECK:-}" != 1 ]; then
+    if step distcheck make -C build -j"$jobs" distcheck >build/distcheck.log 2>&1; then
+        pass=$((pass + 1))
+    else
+        tail -40 build/distcheck.log
+    fi
+fi
+
+echo "$pass passed, $failn failed"
+[ "$failn" -eq 0 ]
