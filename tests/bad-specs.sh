@@ -1,7 +1,7 @@
 #!/bin/sh
 # Bad input is rejected with exit code 1 and a file:line:col message.
 #
-# For every FILE<TAB>REGEX line of tests/bad-specs/expected.txt, both
+# For every FILE<TAB>REGEX line of tests/data/bad/expected.txt, both
 #   railyard validate FILE
 #   railyard build FILE -o DIR
 # must exit 1, print something matching REGEX (grep -E) on stderr, print no
@@ -17,7 +17,7 @@ set -u
 : "${RAILYARD_TEMPLATES:=$TOP_SRCDIR/templates}"
 export RAILYARD_TEMPLATES
 
-dir=$TOP_SRCDIR/tests/bad-specs
+dir=$TOP_SRCDIR/tests/data/bad
 expected=$dir/expected.txt
 good=$TOP_SRCDIR/tests/data/good/catalog-names.yaml
 tab=$(printf '\t')

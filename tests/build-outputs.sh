@@ -3,8 +3,6 @@
 # bill of materials, determinism, --set, and atomic output directories.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 EX="$TOP_SRCDIR/examples"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 
 for spec in "$EX"/*.yaml; do
     b=$(basename "$spec" .yaml)

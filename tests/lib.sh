@@ -7,6 +7,10 @@ checks=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/railyard-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
+# Debian's python3 (its python3-* packages belong to /usr/bin/python3).
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
 ok()   { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); printf 'FAIL: %s\n' "$*"; }
 

@@ -46,8 +46,6 @@ done
 
 # JSON agrees with CSV.
 "$RAILYARD" compare --gpus 65536 --hb-domain 256 --radix 256 --format json >"$TMP/c.json"
-if command -v python3 >/dev/null 2>&1; then
-    got=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; d=r["designs"]; print(d["rail-optimized"]["switches"]["total"], d["rail-only"]["switches"]["total"], d["rail-optimized"]["transceivers"], d["rail-only"]["transceivers"], r["reduction"])' "$TMP/c.json")
-    expect_eq "json row" "$got" "1280 256 393216 131072 75.0"
-fi
+got=$("$PY" -c 'import json,sys; r=json.load(open(sys.argv[1]))["rows"][0]; d=r["designs"]; print(d["rail-optimized"]["switches"]["total"], d["rail-only"]["switches"]["total"], d["rail-optimized"]["transceivers"], d["rail-only"]["transceivers"], r["reduction"])' "$TMP/c.json")
+expect_eq "json row" "$got" "1280 256 393216 131072 75.0"
 finish

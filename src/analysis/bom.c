@@ -1,12 +1,13 @@
 #include "analysis/bom.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void ry_bom_compute(const ry_fabric *f, ry_bom *b)
 {
     const ry_spec *s = f->spec;
     memset(b, 0, sizeof *b);
-    b->name = s->name;
+    snprintf(b->name, sizeof b->name, "%s", s->name);
     b->design = f->design;
     b->gpus = f->gpus;
     b->tiers = f->tiers;

@@ -14,7 +14,7 @@ typedef struct ry_bom_tier {
 } ry_bom_tier;
 
 typedef struct ry_bom {
-    const char *name;
+    char name[RY_NAME_MAX];
     ry_design design;
     long long gpus;
     long long endpoints;    /* GPU NIC ports cabled */

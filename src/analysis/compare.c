@@ -16,7 +16,6 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
         if (ry_fabric_build(&s, &f, err) < 0)
             return -1;
         ry_bom_compute(&f, &row->bom[d]);
-        row->bom[d].name = base->name;
         ry_fabric_free(&f);
     }
     double sota = row->bom[RY_DESIGN_RAIL_OPTIMIZED].cost_total;

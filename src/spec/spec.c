@@ -34,8 +34,8 @@
  *                           the node's NIC speed. Default: "generic", radix 64
  *                           at 400G.
  *     oversubscription: "1:1"  "D:U" (downlinks:uplinks, D >= U >= 1), or a list
- *                           of them from the leaf tier up (at most 8; the last
- *                           repeats upward). Default 1:1.
+ *                           of them from the leaf tier up (at most 8; tiers past
+ *                           the list are 1:1). Default 1:1.
  *     tiers: auto           auto (default) or 1..8
  *
  *   cost:                   optional
