@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <strings.h>
 
@@ -22,6 +23,13 @@ const char *ry_templates_dir(const char *option)
     const char *env = getenv("RAILYARD_TEMPLATES");
     if (env && *env)
         return env;
+#ifdef RY_SRC_TEMPLATES
+    /* An uninstalled build reads the catalog of its source tree until
+     * `make install` has put one in the data directory. */
+    struct stat st;
+    if (stat(RY_DATADIR "/switches.yaml", &st) != 0 && stat(RY_SRC_TEMPLATES, &st) == 0)
+        return RY_SRC_TEMPLATES;
+#endif
     return RY_DATADIR;
 }
 
