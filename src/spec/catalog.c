@@ -177,7 +177,9 @@ static const char *entry_string(const char *kind, const ry_ynode *entry, const r
 
 static int load_switches(ry_catalog *c)
 {
-    static const char *const keys[] = { "description", "vendor", "radix", "speed", NULL };
+    static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
+                                        NULL };
+    static const char *const protocols[] = { "infiniband", "ethernet", NULL };
     const ry_ynode *e = entries_of(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -210,6 +212,12 @@ static int load_switches(ry_catalog *c)
         if (!v || ry_yget_speed(v, what, &s->model.port_gbps, s->model.speed,
                                 sizeof s->model.speed) < 0)
             bad = 1;
+        v = ry_ymap_get(ent, "protocol");
+        int proto = 0;
+        snprintf(what, sizeof what, "switches.%.60s.protocol", name->value);
+        if (v && ry_yget_enum(v, what, protocols, &proto) < 0)
+            bad = 1;
+        s->model.ethernet = proto == 1;
         if (bad) {
             errors++;
             continue;

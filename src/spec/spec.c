@@ -57,11 +57,13 @@
 #include "spec/spec.h"
 
 #include "spec/catalog.h"
+#include "spec/pattern.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,12 +78,15 @@
 #define MAX_DOMAIN (1 << 20)
 #define MAX_RADIX 65535
 #define MAX_PLANES 8
+#define DEFAULT_GUID_BASE 0x0002c90000000000ULL
+#define DEFAULT_PKEY_BASE 0x0100
+#define DEFAULT_NODE_PATTERN "node{n1:03}"
 
 /* Top-level sections. A module that reads its own section from spec->doc
  * (layout, workload, ...) adds its name here; unknown names are errors.
  * Keys starting with "x-" are free for the user (a place for YAML anchors). */
 static const char *const top_keys[] = {
-    "version", "name", "cluster", "fabric", "cost",
+    "version", "name", "cluster", "fabric", "cost", "infiniband", "naming",
     "x-*",
     NULL
 };
@@ -96,7 +101,13 @@ static const char *const node_keys[] = {
 static const char *const fabric_keys[] = {
     "design", "switch", "oversubscription", "tiers", NULL
 };
-static const char *const switch_keys[] = { "name", "radix", "speed", "description", NULL };
+static const char *const switch_keys[] = { "name", "radix", "speed", "description", "protocol",
+                                           NULL };
+static const char *const protocols[] = { "infiniband", "ethernet", NULL };
+static const char *const ib_keys[] = { "guid_base", "lmc", "routing_engine", "lft_portguid",
+                                       "pkey_base", NULL };
+static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
+static const char *const naming_keys[] = { "node", NULL };
 static const char *const cost_keys[] = { "model", "transceiver", "switch_port", NULL };
 static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
 static const char *const cost_models[] = { "paper", NULL };
@@ -364,6 +375,12 @@ void ry_spec_defaults(ry_spec *s)
     s->tiers = 0;
     s->transceiver_cost = DEFAULT_TRANSCEIVER_COST;
     s->switch_port_cost = DEFAULT_SWITCH_PORT_COST;
+    s->ib.guid_base = DEFAULT_GUID_BASE;
+    s->ib.lmc = 0;
+    snprintf(s->ib.routing_engine, sizeof s->ib.routing_engine, "file");
+    s->ib.lft_portguid = 1;
+    s->ib.pkey_base = DEFAULT_PKEY_BASE;
+    snprintf(s->node_pattern, sizeof s->node_pattern, "%s", DEFAULT_NODE_PATTERN);
 }
 
 int ry_spec_check(ry_spec *s)
@@ -687,6 +704,14 @@ static int read_switch(loadctx *c, const ry_ynode *n, ry_switch_model *out)
     const char *dv;
     if (d && ry_yget_string(d, "fabric.switch.description", &dv) < 0)
         bad = 1;
+    const ry_ynode *pr = ry_ymap_get(n, "protocol");
+    int proto;
+    if (pr) {
+        if (ry_yget_enum(pr, "fabric.switch.protocol", protocols, &proto) < 0)
+            bad = 1;
+        else
+            out->ethernet = proto == 1;
+    }
     return bad ? -1 : 0;
 }
 
@@ -842,6 +867,79 @@ static void read_cost(loadctx *c, const ry_ynode *root)
         c->bad |= BAD_COST;
 }
 
+/* infiniband: the GUID/LID plan and the OpenSM files. */
+static void read_ib(loadctx *c, const ry_ynode *root)
+{
+    ry_spec *s = c->s;
+    const ry_ynode *m = ry_ymap_get(root, "infiniband");
+    int is_null, v;
+    if (!m || ry_yget_map(m, "infiniband", &is_null) < 0 || is_null)
+        return;
+    ry_ycheck_keys(m, "infiniband", ib_keys);
+    const ry_ynode *n = ry_ymap_get(m, "guid_base");
+    if (n) {
+        /* A hex string ("0x0002c90000000000") or a number; the plan adds up
+         * to 2^33 + the switch count, which must not wrap. */
+        char *end = NULL;
+        unsigned long long g = 0;
+        int ok = n->kind == RY_YSCALAR && n->value && n->value[0] != '-';
+        if (ok) {
+            errno = 0;
+            g = strtoull(n->value, &end, 0);
+            ok = errno == 0 && end != n->value && *end == '\0';
+        }
+        if (!ok)
+            ry_error_at(n->pos, "infiniband.guid_base must be a 64-bit GUID like "
+                        "0x0002c90000000000 (got %s)", ry_ynode_describe(n));
+        else if (g > 0xFFFFFFF000000000ULL || g == 0)
+            ry_error_at(n->pos, "infiniband.guid_base 0x%016llx leaves no room for the plan "
+                        "(CA GUIDs use base + 2^32.., switches base + 2^33..): use a non-zero "
+                        "base below 0xfffffff000000000", g);
+        else
+            s->ib.guid_base = g;
+    }
+    long long x;
+    int r = get_int(m, "lmc", "infiniband.lmc", 0, 7, &x);
+    if (r > 0)
+        s->ib.lmc = (int)x;
+    n = ry_ymap_get(m, "routing_engine");
+    if (n && ry_yget_enum(n, "infiniband.routing_engine", routing_engines, &v) == 0)
+        snprintf(s->ib.routing_engine, sizeof s->ib.routing_engine, "%s", routing_engines[v]);
+    n = ry_ymap_get(m, "lft_portguid");
+    if (n && ry_yget_bool(n, "infiniband.lft_portguid", &v) == 0)
+        s->ib.lft_portguid = v;
+    r = get_int(m, "pkey_base", "infiniband.pkey_base", 1, 0x7ffe, &x);
+    if (r > 0)
+        s->ib.pkey_base = (int)x;
+    if (s->ib.lmc > 0 && strcmp(s->ib.routing_engine, "ftree") == 0)
+        ry_spec_error(s, "infiniband.lmc", "infiniband.lmc %d cannot be routed by ftree, which "
+                      "needs LMC 0: use lmc: 0 or routing_engine: updn", s->ib.lmc);
+}
+
+/* naming: host name pattern, checked by formatting a sample. */
+static void read_naming(loadctx *c, const ry_ynode *root)
+{
+    ry_spec *s = c->s;
+    const ry_ynode *m = ry_ymap_get(root, "naming");
+    int is_null;
+    if (!m || ry_yget_map(m, "naming", &is_null) < 0 || is_null)
+        return;
+    ry_ycheck_keys(m, "naming", naming_keys);
+    const ry_ynode *n = ry_ymap_get(m, "node");
+    const char *v;
+    if (!n || ry_yget_string(n, "naming.node", &v) < 0)
+        return;
+    char sample[RY_NAME_MAX], why[160];
+    if (strlen(v) >= RY_NAME_MAX || ry_name_pattern(v, 123456, 1234, sample, sizeof sample,
+                                                     why, sizeof why) < 0) {
+        ry_error_at(n->pos, "naming.node: %s (got '%s'); expected text with {n}, {n1}, {unit} "
+                    "or {unit1}, optionally with a width as in node{n1:03}",
+                    strlen(v) >= RY_NAME_MAX ? "too long" : why, v);
+        return;
+    }
+    snprintf(s->node_pattern, sizeof s->node_pattern, "%s", v);
+}
+
 /* ---- overrides ---------------------------------------------------------------------------- */
 
 static void apply_override(ry_ydoc *d, const ry_override *o)
@@ -912,6 +1010,8 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     read_cluster(&c, root);
     read_fabric(&c, root);
     read_cost(&c, root);
+    read_ib(&c, root);
+    read_naming(&c, root);
     rules_cross(s, c.bad);
     ry_catalog_free(c.cat);
 

@@ -24,6 +24,7 @@ typedef struct ry_switch_model {
     int radix;              /* ports at port_gbps */
     double port_gbps;       /* speed of one port, Gb/s */
     char speed[16];         /* as written: "400G", "NDR" ... (informational) */
+    int ethernet;           /* 0: InfiniBand (subnet manager files apply), 1: Ethernet */
 } ry_switch_model;
 
 /* A node (server) model: catalog entry or inline. */
@@ -61,6 +62,18 @@ typedef struct ry_spec {
     int n_oversub;          /* entries in oversub; 0 = all 1:1 */
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
     int tiers;              /* 0 = auto */
+
+    /* infiniband: GUID/LID plan and OpenSM files */
+    struct {
+        unsigned long long guid_base;  /* CA node GUIDs at base + 2^32 + 16*i, switches at base + 2^33 + i */
+        int lmc;                       /* 0..7; ftree needs 0 */
+        char routing_engine[16];       /* what opensm.conf selects: file, ftree, updn, minhop */
+        int lft_portguid;              /* LFT lines carry the destination port GUID */
+        int pkey_base;                 /* rail r gets P_Key pkey_base + r */
+    } ib;
+
+    /* naming: server host names; "{n1:03}" = 1-based index, 3 digits */
+    char node_pattern[RY_NAME_MAX];
 
     /* cost (model "paper") */
     double transceiver_cost;   /* per transceiver; 2 per link */
