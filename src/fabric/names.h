@@ -8,4 +8,11 @@
 const char *ry_tier_name(int tier, int tiers);
 int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n);
 
+/* Host name of server `node` from the spec's naming pattern (node{n1:03}). */
+int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n);
+
+/* NodeDescription of a GPU's NIC port (port id = gpu * planes + plane):
+ * "<host> mlx5_<i>", i = GPU index in the node + plane * GPUs per node. */
+int ry_ca_desc(const ry_fabric *f, uint32_t gpu_port, char *buf, size_t n);
+
 #endif
