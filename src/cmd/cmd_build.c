@@ -5,7 +5,9 @@
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
 #include "emit/emit_fabric_json.h"
+#include "emit/emit_opensm.h"
 #include "emit/outdir.h"
+#include "fabric/ibplan.h"
 #include "util/diag.h"
 
 static int put_buf(ry_outdir *o, const char *rel, const ry_buf *b)
@@ -20,7 +22,7 @@ static int put_buf(ry_outdir *o, const char *rel, const ry_buf *b)
 int ry_cmd_build(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("build");
-    const char *path = NULL, *dir = NULL;
+    const char *path = NULL, *dir = NULL, *skip = "";
     for (int i = 1; i < argc; i++) {
         int r = ry_global_option(g, argc, argv, &i);
         if (r < 0)
@@ -35,6 +37,14 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &dir)) != 0) {
             if (r < 0)
                 return RY_EXIT_USAGE;
+        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--skip", NULL, &skip)) != 0) {
+            if (r < 0)
+                return RY_EXIT_USAGE;
+            char copy[256];
+            snprintf(copy, sizeof copy, "%s", skip);
+            for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
+                if (strcmp(tok, "opensm") != 0)
+                    return ry_usage_error(c, "--skip takes output groups: opensm (got '%s')", tok);
         } else if (a[0] == '-' && a[1] != '\0') {
             return ry_usage_error(c, "unknown option '%s'", a);
         } else if (path) {
@@ -56,9 +66,22 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         return rc;
     ry_bom b;
     ry_bom_compute(&f, &b);
+    /* Subnet-manager files for InfiniBand fabrics; planned before writing so
+     * that a fabric OpenSM cannot take fails with nothing written. */
+    int want_ib = !s->sw.ethernet && !strstr(skip, "opensm");
+    ry_ibplan pl;
+    memset(&pl, 0, sizeof pl);
+    ry_err err;
+    if (want_ib && ry_ibplan_build(&f, &pl, &err) < 0) {
+        ry_spec_error(s, err.key, "%s (or leave the OpenSM files out with --skip opensm)", err.msg);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
 
     ry_outdir *o = ry_outdir_begin(dir);
     if (!o) {
+        ry_ibplan_free(&pl);
         ry_fabric_free(&f);
         ry_spec_free(s);
         return RY_EXIT_IO;
@@ -76,8 +99,11 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         ry_emit_fabric_json(fp, &f);
         bad |= ry_outdir_close(o, fp) < 0;
     }
+    if (want_ib && !bad)
+        bad |= ry_emit_opensm(o, "opensm", &pl) < 0;
     if (ry_outdir_commit(o) < 0)
         bad = 1;
+    ry_ibplan_free(&pl);
     if (!bad)
         printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", s->name, b.gpus,
                b.switches, b.links, dir);

@@ -26,10 +26,18 @@ const ry_command ry_commands[] = {
       "  --radix R[,R...]   switch radices to compare (with a spec: default its switch)\n"
       "  -f, --format FMT   text (default), json or csv\n"
       "  -o, --output FILE  write to FILE instead of standard output\n" },
-    { "build", ry_cmd_build, "SPEC -o DIR",
+    { "build", ry_cmd_build, "SPEC -o DIR [--skip GROUP[,GROUP...]]",
       "build the fabric and write every output into DIR",
       "  -o, --output DIR   output directory (created; files replaced atomically)\n"
-      "Writes DIR/summary.txt, DIR/bom.json and DIR/fabric.json.\n" },
+      "  --skip GROUPS      leave out output groups: opensm\n"
+      "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json and, for InfiniBand\n"
+      "fabrics, DIR/opensm/<subnet>/ (see railyard opensm).\n" },
+    { "opensm", ry_cmd_opensm, "SPEC -o DIR",
+      "OpenSM subnet-manager files and routing tables, one directory per subnet",
+      "  -o, --output DIR   output directory; files go to DIR/opensm/<subnet>/\n"
+      "Per subnet: topology.net (ibnetdiscover format, loads in ibsim), root_guids.conf,\n"
+      "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
+      "node-name-map, guid2lid and opensm.conf.\n" },
     { NULL, NULL, NULL, NULL, NULL }
 };
 

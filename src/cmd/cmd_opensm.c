@@ -1,0 +1,73 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "emit/emit_opensm.h"
+#include "emit/outdir.h"
+#include "fabric/ibplan.h"
+#include "util/diag.h"
+
+int ry_cmd_opensm(ry_global *g, int argc, char **argv)
+{
+    const ry_command *c = ry_command_find("opensm");
+    const char *path = NULL, *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        int r = ry_global_option(g, argc, argv, &i);
+        if (r < 0)
+            return RY_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            ry_command_usage(c, stdout);
+            return RY_EXIT_OK;
+        }
+        if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &dir)) != 0) {
+            if (r < 0)
+                return RY_EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return ry_usage_error(c, "unknown option '%s'", a);
+        } else if (path) {
+            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
+        } else {
+            path = a;
+        }
+    }
+    if (!path)
+        return ry_usage_error(c, "missing SPEC");
+    if (!dir)
+        return ry_usage_error(c, "missing -o DIR");
+
+    ry_spec *s;
+    ry_fabric f;
+    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    if (rc)
+        return rc;
+    ry_ibplan pl;
+    ry_err err;
+    if (ry_ibplan_build(&f, &pl, &err) < 0) {
+        ry_spec_error(s, err.key, "%s", err.msg);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
+    ry_outdir *o = ry_outdir_begin(dir);
+    int bad = !o;
+    if (o) {
+        bad = ry_emit_opensm(o, "opensm", &pl) < 0;
+        if (bad)
+            ry_outdir_abort(o);
+        else
+            bad = ry_outdir_commit(o) < 0;
+    }
+    if (!bad) {
+        ry_opensm_stats st;
+        ry_opensm_last_stats(&st);
+        printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", s->name, st.subnets,
+               st.subnets == 1 ? "" : "s", st.lft_entries, dir);
+    }
+    ry_ibplan_free(&pl);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+}

@@ -1,0 +1,313 @@
+/* OpenSM files. Formats follow OpenSM 3.3's parsers (osm_ucast_file.c for
+ * the LFT file, cl_nodenamemap.c for GUID lists, osm_prtn_config.c for
+ * partitions) and ibsim's netfile reader: every GUID carries 0x, every line
+ * of the LFT file ends with a newline, no LID beyond the subnet's max LID. */
+#include "config.h"
+
+#include "emit/emit_opensm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/route.h"
+#include "fabric/names.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+static ry_opensm_stats last;
+
+void ry_opensm_last_stats(ry_opensm_stats *st) { *st = last; }
+
+/* IB link speed name of a port rate, for the netfile's "4xNDR" tails. */
+static const char *ib_speed(double gbps)
+{
+    static const struct { double g; const char *n; } t[] = {
+        { 10, "SDR" }, { 20, "DDR" }, { 40, "QDR" }, { 56, "FDR" }, { 100, "EDR" },
+        { 200, "HDR" }, { 400, "NDR" }, { 800, "XDR" },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (gbps == t[i].g)
+            return t[i].n;
+    return NULL;
+}
+
+static FILE *open_in(ry_outdir *o, const char *prefix, const ry_subnet *sn, const char *file)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "%s/%s/%s", prefix, sn->name, file);
+    return ry_outdir_open(o, rel);
+}
+
+static void switch_name(const ry_fabric *f, uint32_t node, char *buf, size_t n)
+{
+    ry_node_name(f, node, buf, n);
+}
+
+static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                          const ry_subnet *sn)
+{
+    const ry_fabric *f = pl->f;
+    FILE *fp = open_in(o, prefix, sn, "topology.net");
+    if (!fp)
+        return -1;
+    const char *sp = ib_speed(f->spec->sw.port_gbps);
+    char width[16] = "";
+    if (sp)
+        snprintf(width, sizeof width, " 4x%s", sp);
+    char name[96], peer_name[96];
+    fprintf(fp, "# railyard %s: subnet %s of %s, ibnetdiscover format (loadable by ibsim)\n"
+                "# %zu switches, %zu CAs, LIDs 1..%u, lmc %d\n\n",
+            PACKAGE_VERSION, sn->name, f->spec->name, sn->nsw, sn->nca, sn->max_lid, pl->lmc);
+    for (size_t i = 0; i < sn->nsw; i++) {
+        uint32_t id = sn->sw[i];
+        const ry_node *n = &f->nodes[id];
+        uint64_t g = ry_guid_switch(f, id);
+        switch_name(f, id, name, sizeof name);
+        fprintf(fp, "switchguid=0x%016llx\nSwitch\t%u \"S-%016llx\"\t\t# \"%s\" enhanced port 0 "
+                    "lid %u lmc 0\n",
+                (unsigned long long)g, n->nports, (unsigned long long)g, name,
+                pl->sw_lid[id - f->first_switch]);
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int32_t peer = f->ports[n->port0 + p].peer;
+            if (peer < 0)
+                continue;
+            uint32_t po = f->ports[peer].owner;
+            const ry_node *pn = &f->nodes[po];
+            if (pn->kind == RY_NODE_GPU) {
+                uint64_t cg = ry_guid_ca(f, (uint32_t)peer);
+                ry_ca_desc(f, (uint32_t)peer, peer_name, sizeof peer_name);
+                fprintf(fp, "[%u]\t\"H-%016llx\"[1](%llx)\t\t# \"%s\" lid %u%s\n", p + 1,
+                        (unsigned long long)cg, (unsigned long long)(cg + 1), peer_name,
+                        pl->ca_lid[peer], width);
+            } else {
+                uint64_t pg = ry_guid_switch(f, po);
+                switch_name(f, po, peer_name, sizeof peer_name);
+                fprintf(fp, "[%u]\t\"S-%016llx\"[%d]\t\t# \"%s\" lid %u%s\n", p + 1,
+                        (unsigned long long)pg, ry_port_number(f, (uint32_t)peer), peer_name,
+                        pl->sw_lid[po - f->first_switch], width);
+            }
+        }
+        fputc('\n', fp);
+    }
+    for (size_t c = 0; c < sn->nca; c++) {
+        uint32_t gp = sn->ca[c];
+        uint64_t cg = ry_guid_ca(f, gp);
+        uint32_t sw = f->ports[f->ports[gp].peer].owner;
+        ry_ca_desc(f, gp, name, sizeof name);
+        switch_name(f, sw, peer_name, sizeof peer_name);
+        fprintf(fp, "caguid=0x%016llx\nCa\t1 \"H-%016llx\"\t\t# \"%s\"\n"
+                    "[1](%llx)\t\"S-%016llx\"[%d]\t\t# lid %u lmc %d \"%s\" lid %u%s\n\n",
+                (unsigned long long)cg, (unsigned long long)cg, name,
+                (unsigned long long)(cg + 1), (unsigned long long)ry_guid_switch(f, sw),
+                ry_port_number(f, (uint32_t)f->ports[gp].peer), pl->ca_lid[gp], pl->lmc,
+                peer_name, pl->sw_lid[sw - f->first_switch], width);
+    }
+    return ry_outdir_close(o, fp);
+}
+
+static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                            const ry_subnet *sn)
+{
+    const ry_fabric *f = pl->f;
+    char name[96];
+    FILE *fp = open_in(o, prefix, sn, "root_guids.conf");
+    if (!fp)
+        return -1;
+    fprintf(fp, "# Root (top-tier) switch node GUIDs of subnet %s, for opensm -a / "
+                "root_guid_file (ftree, updn)\n", sn->name);
+    for (size_t i = 0; i < sn->nsw; i++) {
+        uint32_t id = sn->sw[i];
+        if (f->nodes[id].tier != sn->tiers)
+            continue;
+        switch_name(f, id, name, sizeof name);
+        fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_guid_switch(f, id), name);
+    }
+    if (ry_outdir_close(o, fp) < 0)
+        return -1;
+
+    fp = open_in(o, prefix, sn, "cn_guids.conf");
+    if (!fp)
+        return -1;
+    fprintf(fp, "# Compute-node CA port GUIDs of subnet %s, for opensm -u / cn_guid_file\n",
+            sn->name);
+    for (size_t c = 0; c < sn->nca; c++) {
+        ry_ca_desc(f, sn->ca[c], name, sizeof name);
+        fprintf(fp, "0x%016llx %s\n", (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1), name);
+    }
+    if (ry_outdir_close(o, fp) < 0)
+        return -1;
+
+    fp = open_in(o, prefix, sn, "node-name-map");
+    if (!fp)
+        return -1;
+    fprintf(fp, "# Node GUID to name map of subnet %s (OpenSM node_name_map_name, "
+                "infiniband-diags --node-name-map)\n", sn->name);
+    for (size_t i = 0; i < sn->nsw; i++) {
+        switch_name(f, sn->sw[i], name, sizeof name);
+        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_guid_switch(f, sn->sw[i]), name);
+    }
+    for (size_t c = 0; c < sn->nca; c++) {
+        ry_ca_desc(f, sn->ca[c], name, sizeof name);
+        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_guid_ca(f, sn->ca[c]), name);
+    }
+    if (ry_outdir_close(o, fp) < 0)
+        return -1;
+
+    fp = open_in(o, prefix, sn, "guid2lid");
+    if (!fp)
+        return -1;
+    for (size_t i = 0; i < sn->nsw; i++) {
+        unsigned lid = pl->sw_lid[sn->sw[i] - f->first_switch];
+        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n", (unsigned long long)ry_guid_switch(f, sn->sw[i]),
+                lid, lid);
+    }
+    for (size_t c = 0; c < sn->nca; c++) {
+        unsigned lid = pl->ca_lid[sn->ca[c]];
+        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n", (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1),
+                lid, lid + (1u << pl->lmc) - 1);
+    }
+    return ry_outdir_close(o, fp);
+}
+
+/* Default partition, then one per rail. In a subnet of several isolated
+ * rails (rail-only, packed) ports are only limited members of Default, so
+ * rails cannot talk to each other; elsewhere Default is full (any to any). */
+static int write_partitions(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                            const ry_subnet *sn)
+{
+    const ry_fabric *f = pl->f;
+    FILE *fp = open_in(o, prefix, sn, "partitions.conf");
+    if (!fp)
+        return -1;
+    int isolated = f->design == RY_DESIGN_RAIL_ONLY && sn->nrails > 1;
+    fprintf(fp, "# Partitions of subnet %s: Default, and one per rail (P_Key 0x%04x + rail)\n",
+            sn->name, f->spec->ib.pkey_base);
+    fprintf(fp, "Default=0x7fff, ipoib : %s ;\n", isolated ? "ALL=limited, SELF=full" : "ALL=full");
+    int r0 = sn->rail0 < 0 ? 0 : sn->rail0, nr = sn->rail0 < 0 ? f->rails : sn->nrails;
+    for (int r = r0; r < r0 + nr; r++) {
+        int members = 0;
+        for (size_t c = 0; c < sn->nca; c++) {
+            uint32_t gpu = sn->ca[c] / (uint32_t)f->planes;
+            if (f->nodes[gpu].rail != r)
+                continue;
+            if (!members)
+                fprintf(fp, "rail%d=0x%04x, ipoib, defmember=full :\n", r,
+                        f->spec->ib.pkey_base + r);
+            fprintf(fp, "%s    0x%016llx", members ? ",\n" : "",
+                    (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1));
+            members++;
+        }
+        if (members)
+            fputs(" ;\n", fp);
+    }
+    return ry_outdir_close(o, fp);
+}
+
+static int write_opensm_conf(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                             const ry_subnet *sn)
+{
+    const ry_spec *s = pl->f->spec;
+    FILE *fp = open_in(o, prefix, sn, "opensm.conf");
+    if (!fp)
+        return -1;
+    fprintf(fp,
+            "# OpenSM configuration for subnet %s of %s (opensm -F opensm.conf).\n"
+            "# File names are relative: start opensm in this directory, or edit them.\n"
+            "# The LFT file carries each destination's port GUID, so OpenSM maps routes to\n"
+            "# the LIDs it assigns; to keep railyard's LIDs as well, copy guid2lid into\n"
+            "# $OSM_CACHE_DIR (default /var/cache/opensm) before the first sweep.\n"
+            "routing_engine %s\n"
+            "lfts_file lfts.dump\n"
+            "root_guid_file root_guids.conf\n"
+            "cn_guid_file cn_guids.conf\n"
+            "partition_config_file partitions.conf\n"
+            "node_name_map_name node-name-map\n"
+            "lmc %d\n",
+            sn->name, s->name, s->ib.routing_engine, s->ib.lmc);
+    return ry_outdir_close(o, fp);
+}
+
+/* The LFT lines are the bulk of the output (switches x LIDs): formatted by
+ * hand into a large buffer. */
+static char *put_hex(char *p, unsigned long long v, int digits)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; i--)
+        p[i] = hex[v & 15], v >>= 4;
+    return p + digits;
+}
+
+static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                      const ry_subnet *sn, int k)
+{
+    const ry_fabric *f = pl->f;
+    FILE *fp = open_in(o, prefix, sn, "lfts.dump");
+    if (!fp)
+        return -1;
+    int with_guid = f->spec->ib.lft_portguid;
+    uint32_t maxlid = sn->max_lid;
+    /* LID -> destination port GUID */
+    uint64_t *lid_guid = ry_xcalloc(maxlid + 1, sizeof *lid_guid);
+    for (size_t i = 0; i < sn->nsw; i++)
+        lid_guid[pl->sw_lid[sn->sw[i] - f->first_switch]] = ry_guid_switch(f, sn->sw[i]);
+    for (size_t c = 0; c < sn->nca; c++)
+        for (uint32_t x = 0; x < (1u << pl->lmc); x++)
+            lid_guid[pl->ca_lid[sn->ca[c]] + x] = ry_guid_ca(f, sn->ca[c]) + 1;
+
+    ry_router *r = ry_router_new(pl, k);
+    uint8_t *row = ry_xmalloc(maxlid + 1);
+    size_t cap = (size_t)(maxlid + 1) * 40 + 256;
+    char *buf = ry_xmalloc(cap);
+    char name[96];
+    for (size_t i = 0; i < sn->nsw; i++) {
+        uint32_t id = sn->sw[i];
+        ry_router_row(r, i, row);
+        switch_name(f, id, name, sizeof name);
+        char *p = buf;
+        p += snprintf(p, 256, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n",
+                      maxlid, pl->sw_lid[id - f->first_switch],
+                      (unsigned long long)ry_guid_switch(f, id), name);
+        for (uint32_t lid = 1; lid <= maxlid; lid++) {
+            uint8_t port = row[lid];
+            if (port == RY_LFT_NONE || !lid_guid[lid])
+                continue;
+            *p++ = '0';
+            *p++ = 'x';
+            p = put_hex(p, lid, 4);
+            *p++ = ' ';
+            *p++ = (char)('0' + port / 100);
+            *p++ = (char)('0' + port / 10 % 10);
+            *p++ = (char)('0' + port % 10);
+            if (with_guid) {
+                memcpy(p, " portguid 0x", 12);
+                p = put_hex(p + 12, lid_guid[lid], 16);
+                *p++ = ':';
+            }
+            *p++ = '\n';
+            last.lft_entries++;
+        }
+        p += snprintf(p, 64, "%u lids dumped\n", maxlid);
+        fwrite(buf, 1, (size_t)(p - buf), fp);
+        last.bytes += (unsigned long long)(p - buf);
+    }
+    free(buf);
+    free(row);
+    free(lid_guid);
+    ry_router_free(r);
+    return ry_outdir_close(o, fp);
+}
+
+int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl)
+{
+    memset(&last, 0, sizeof last);
+    last.subnets = pl->nsubnets;
+    for (int k = 0; k < pl->nsubnets; k++) {
+        const ry_subnet *sn = &pl->subnets[k];
+        if (write_topology(o, prefix, pl, sn) < 0 || write_guid_lists(o, prefix, pl, sn) < 0 ||
+            write_partitions(o, prefix, pl, sn) < 0 || write_opensm_conf(o, prefix, pl, sn) < 0 ||
+            write_lfts(o, prefix, pl, sn, k) < 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* OpenSM subnet-manager files, one directory per subnet:
+ * opensm/<subnet>/{topology.net, root_guids.conf, cn_guids.conf, lfts.dump,
+ * partitions.conf, node-name-map, guid2lid, opensm.conf}. */
+#ifndef RY_EMIT_OPENSM_H
+#define RY_EMIT_OPENSM_H
+
+#include "emit/outdir.h"
+#include "fabric/ibplan.h"
+
+/* Writes every subnet's files under prefix ("opensm"); -1 on a write error. */
+int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl);
+
+/* Totals of the last ry_emit_opensm call, for reports and benchmarks. */
+typedef struct ry_opensm_stats {
+    unsigned long long lft_entries, bytes;
+    int subnets;
+} ry_opensm_stats;
+void ry_opensm_last_stats(ry_opensm_stats *st);
+
+#endif
