@@ -47,6 +47,20 @@ int ry_cmd_spec_fabric(ry_global *g, const char *path, ry_spec **sp, struct ry_f
 int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *lng,
                const char *shrt, const char **val);
 
+/* A value option of a command: --lng VALUE, --lng=VALUE or shrt VALUE. */
+typedef struct ry_optspec {
+    const char *lng, *shrt;
+    const char **val;
+} ry_optspec;
+
+/* Parses a command's arguments: the common options, -h/--help, the value
+ * options in opts (NULL-terminated; may be NULL) and at most one positional
+ * argument (*pos, may be NULL if the command takes none). Returns -1 when
+ * the arguments are fine, else the exit code to return at once (0 after
+ * printing help, 2 after a usage error). */
+int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
+                 const ry_optspec *opts, const char **pos);
+
 /* A usage error for command c: prints it and returns RY_EXIT_USAGE. */
 int ry_usage_error(const ry_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

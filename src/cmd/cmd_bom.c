@@ -12,39 +12,19 @@ int ry_cmd_bom(ry_global *g, int argc, char **argv)
     const ry_command *c = ry_command_find("bom");
     const char *path = NULL, *output = NULL;
     ry_format fmt = RY_FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        const char *v;
-        if ((r = ry_opt_arg(c, argc, argv, &i, "--format", "-f", &v)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-            if (ry_format_parse(v, &fmt) < 0)
-                return ry_usage_error(c, "--format takes text, json or csv (got '%s')", v);
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &output)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
-        }
-    }
+    const char *fmtname = NULL;
+    const ry_optspec opts[] = { { "--format", "-f", &fmtname }, { "--output", "-o", &output },
+                                { NULL, NULL, NULL } };
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
+    if (fmtname && ry_format_parse(fmtname, &fmt) < 0)
+        return ry_usage_error(c, "--format takes text, json or csv (got '%s')", fmtname);
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     ry_spec *s;
     ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    rc = ry_cmd_spec_fabric(g, path, &s, &f);
     if (rc)
         return rc;
     ry_bom b;

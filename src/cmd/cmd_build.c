@@ -23,36 +23,16 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("build");
     const char *path = NULL, *dir = NULL, *skip = "";
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &dir)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--skip", NULL, &skip)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-            char copy[256];
-            snprintf(copy, sizeof copy, "%s", skip);
-            for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
-                if (strcmp(tok, "opensm") != 0)
-                    return ry_usage_error(c, "--skip takes output groups: opensm (got '%s')", tok);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
-        }
-    }
+    const ry_optspec opts[] = { { "--output", "-o", &dir }, { "--skip", NULL, &skip },
+                                { NULL, NULL, NULL } };
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", skip);
+    for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
+        if (strcmp(tok, "opensm") != 0)
+            return ry_usage_error(c, "--skip takes output groups: opensm (got '%s')", tok);
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (!dir)
@@ -61,7 +41,7 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     /* Everything that can fail on bad input happens before the first byte is written. */
     ry_spec *s;
     ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    rc = ry_cmd_spec_fabric(g, path, &s, &f);
     if (rc)
         return rc;
     ry_bom b;

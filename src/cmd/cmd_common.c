@@ -148,3 +148,38 @@ int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *l
     *val = argv[++*i];
     return 1;
 }
+
+int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
+                 const ry_optspec *opts, const char **pos)
+{
+    for (int i = 1; i < argc; i++) {
+        int r = ry_global_option(g, argc, argv, &i);
+        if (r < 0)
+            return RY_EXIT_USAGE;
+        if (r > 0)
+            continue;
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            ry_command_usage(c, stdout);
+            return RY_EXIT_OK;
+        }
+        const ry_optspec *o = opts;
+        for (; o && o->lng; o++) {
+            r = ry_opt_arg(c, argc, argv, &i, o->lng, o->shrt, o->val);
+            if (r < 0)
+                return RY_EXIT_USAGE;
+            if (r > 0)
+                break;
+        }
+        if (o && o->lng)
+            continue;
+        if (a[0] == '-' && a[1] != '\0')
+            return ry_usage_error(c, "unknown option '%s'", a);
+        if (!pos)
+            return ry_usage_error(c, "unexpected argument '%s'", a);
+        if (*pos)
+            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", *pos, a);
+        *pos = a;
+    }
+    return -1;
+}

@@ -26,64 +26,44 @@ static int parse_count(const ry_command *c, const char *opt, const char *v, long
 int ry_cmd_compare(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("compare");
-    const char *path = NULL, *output = NULL, *v;
+    const char *path = NULL, *output = NULL;
     long long gpus = 0, hb = 0, rails = 0, planes = 1;
     int radix[MAX_RADICES], nradix = 0;
     ry_format fmt = RY_FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if ((r = ry_opt_arg(c, argc, argv, &i, "--format", "-f", &v)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-            if (ry_format_parse(v, &fmt) < 0)
-                return ry_usage_error(c, "--format takes text, json or csv (got '%s')", v);
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &output)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--gpus", NULL, &v)) != 0) {
-            if (r < 0 || parse_count(c, "--gpus", v, 2147483647LL, &gpus))
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--hb-domain", NULL, &v)) != 0) {
-            if (r < 0 || parse_count(c, "--hb-domain", v, 1048576, &hb))
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--rails", NULL, &v)) != 0) {
-            if (r < 0 || parse_count(c, "--rails", v, 1048576, &rails))
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--planes", NULL, &v)) != 0) {
-            if (r < 0 || parse_count(c, "--planes", v, 8, &planes))
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--radix", NULL, &v)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-            char *copy = strdup(v), *save = NULL;
-            for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                long long x;
-                if (nradix == MAX_RADICES || parse_count(c, "--radix", tok, 65535, &x)) {
-                    free(copy);
-                    return nradix == MAX_RADICES
-                        ? ry_usage_error(c, "at most %d radices", MAX_RADICES) : RY_EXIT_USAGE;
-                }
-                radix[nradix++] = (int)x;
+    const char *fmtname = NULL, *sgpus = NULL, *shb = NULL, *srails = NULL, *splanes = NULL,
+               *sradix = NULL;
+    const ry_optspec opts[] = {
+        { "--format", "-f", &fmtname }, { "--output", "-o", &output }, { "--gpus", NULL, &sgpus },
+        { "--hb-domain", NULL, &shb },  { "--rails", NULL, &srails },  { "--planes", NULL, &splanes },
+        { "--radix", NULL, &sradix },   { NULL, NULL, NULL }
+    };
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
+    if (fmtname && ry_format_parse(fmtname, &fmt) < 0)
+        return ry_usage_error(c, "--format takes text, json or csv (got '%s')", fmtname);
+    if ((sgpus && parse_count(c, "--gpus", sgpus, 2147483647LL, &gpus)) ||
+        (shb && parse_count(c, "--hb-domain", shb, 1048576, &hb)) ||
+        (srails && parse_count(c, "--rails", srails, 1048576, &rails)) ||
+        (splanes && parse_count(c, "--planes", splanes, 8, &planes)))
+        return RY_EXIT_USAGE;
+    if (sradix) {
+        char *copy = ry_xstrdup(sradix), *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            long long x;
+            if (nradix == MAX_RADICES) {
+                free(copy);
+                return ry_usage_error(c, "at most %d radices", MAX_RADICES);
             }
-            free(copy);
-            if (nradix == 0)
-                return ry_usage_error(c, "--radix needs at least one number");
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
+            if (parse_count(c, "--radix", tok, 65535, &x)) {
+                free(copy);
+                return RY_EXIT_USAGE;
+            }
+            radix[nradix++] = (int)x;
         }
+        free(copy);
+        if (nradix == 0)
+            return ry_usage_error(c, "--radix needs at least one number");
     }
 
     ry_spec *spec = NULL, built;
@@ -113,7 +93,7 @@ int ry_cmd_compare(ry_global *g, int argc, char **argv)
         built.sw.radix = radix[0];
         base = &built;
     }
-    int rc = RY_EXIT_OK;
+    rc = RY_EXIT_OK;
     ry_compare_row *rows = ry_xcalloc((size_t)nradix, sizeof *rows);
     for (int i = 0; i < nradix && rc == RY_EXIT_OK; i++) {
         ry_spec s = *base;

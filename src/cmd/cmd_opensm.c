@@ -11,28 +11,10 @@ int ry_cmd_opensm(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("opensm");
     const char *path = NULL, *dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &dir)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
-        }
-    }
+    const ry_optspec opts[] = { { "--output", "-o", &dir }, { NULL, NULL, NULL } };
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (!dir)
@@ -40,7 +22,7 @@ int ry_cmd_opensm(ry_global *g, int argc, char **argv)
 
     ry_spec *s;
     ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    rc = ry_cmd_spec_fabric(g, path, &s, &f);
     if (rc)
         return rc;
     ry_ibplan pl;

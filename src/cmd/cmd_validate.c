@@ -29,27 +29,14 @@ int ry_cmd_validate(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("validate");
     const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return ry_usage_error(c, "unknown option '%s'", argv[i]);
-        if (path)
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, argv[i]);
-        path = argv[i];
-    }
+    int rc = ry_cmd_parse(g, c, argc, argv, NULL, &path);
+    if (rc >= 0)
+        return rc;
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     ry_spec *s;
     ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
+    rc = ry_cmd_spec_fabric(g, path, &s, &f);
     if (rc)
         return rc;
     ry_bom b;
