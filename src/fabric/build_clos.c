@@ -256,6 +256,21 @@ static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
     return s->tiers;
 }
 
+/* Tiers above the leaves: as many as the tree needs (or the spec forces);
+ * frees the leaf list. Returns the tier count, or -1 with err set. */
+static int finish_tree(tree *tr, const ry_spec *s, idvec *leaves, long long n, ry_err *err)
+{
+    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
+    size_t npods = (leaves->n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
+    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves->n, npods), n, err);
+    if (t > 0) {
+        tree_setup(tr, s, t);
+        build_upper(tr, leaves);
+    }
+    idvec_free(leaves);
+    return t;
+}
+
 /* One tree over a set of rails (all rails: rail-optimized). */
 static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail0, int nrails,
                            ry_err *err)
@@ -277,15 +292,7 @@ static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail
     rail_leaves(tr, L, rail0, nrails, &leaves);
     /* Pods take d2 leaves in rail-major order: a rail's leaves share pods
      * (same-rail traffic turns at tier 2) and counts stay those of a Clos. */
-    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
-    size_t npods = (leaves.n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
-    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves.n, npods), n, err);
-    if (t > 0) {
-        tree_setup(tr, s, t);
-        build_upper(tr, &leaves);
-    }
-    idvec_free(&leaves);
-    return t;
+    return finish_tree(tr, s, &leaves, n, err);
 }
 
 static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *err)
@@ -311,15 +318,7 @@ static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *e
         }
         attach_gpu(tr, (uint32_t)g, leaf, (int)(g % per_leaf));
     }
-    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
-    size_t npods = (leaves.n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
-    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves.n, npods), n, err);
-    if (t > 0) {
-        tree_setup(tr, s, t);
-        build_upper(tr, &leaves);
-    }
-    idvec_free(&leaves);
-    return t;
+    return finish_tree(tr, s, &leaves, n, err);
 }
 
 /* Rails range of every switch from what hangs below it (ids ascend by tier
