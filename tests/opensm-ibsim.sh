@@ -203,6 +203,23 @@ check_subnet() {
     done <"$w/members"
     ib_sim_stop
 
+    # LIDs that are not ours: with -r OpenSM assigns its own, and the file
+    # engine moves every entry of lfts.dump to its portguid's new LID
+    if ib_sim_start "$d/topology.net" "$w/sim3"; then
+        ib_opensm "$w/file-r" -r -R file -U "$d/lfts.dump"
+        expect_eq "$label: opensm -r -R file exit" $? 0
+        expect_eq "$label: file engine with -r" "$(ib_engine "$w/file-r/osm.log")" file
+        ib_fallback "$w/file-r/osm.log" >/dev/null &&
+            fail "$label: file -r run reports a fallback or error" || ok
+        ib_run dump_fts >"$w/live-r.fts" 2>/dev/null
+        ib_route_stats "$d/topology.net" "$w/live-r.fts" >"$w/live-r.json"
+        expect_eq "$label: routes delivered after OpenSM moved the LIDs" \
+            "$(json_get "$w/live-r.json" delivered)" "$(json_get "$w/live-r.json" pairs)"
+        ib_sim_stop
+    else
+        fail "$label: ibsim does not load topology.net a third time"
+    fi
+
     # (d) every route delivered, and balance: ours against OpenSM's
     ib_route_stats "$d/topology.net" "$d/lfts.dump" "$d/guid2lid" >"$w/ours.json"
     ib_route_stats "$d/topology.net" "$w/$engine/opensm-lfts.dump" \
@@ -222,37 +239,79 @@ check_subnet() {
         "$RAILYARD" check-routes "$d" --lfts "$w/$engine/opensm-lfts.dump" --json \
             >"$w/cr-osm.json" 2>"$w/cr-osm.err"
         expect_eq "$label: check-routes on OpenSM's $engine tables" $? 0
+        # the tables read back from the switches (dump_fts format)
+        "$RAILYARD" check-routes "$d" --lfts "$w/live.fts" >"$w/cr-live.out" 2>&1
+        expect_eq "$label: check-routes on dump_fts output" $? 0
+        # and with LIDs OpenSM reassigned (-r): entries found by portguid
+        for f in "$engine-r/opensm-lfts.dump" live-r.fts; do
+            "$RAILYARD" check-routes "$d" --lfts "$w/$f" >"$w/cr-r.out" 2>&1
+            expect_eq "$label: check-routes on $f" $? 0
+            no_sanitizer "$w/cr-r.out"
+        done
         no_sanitizer "$w/cr-ours.err"
+        no_sanitizer "$w/cr-live.out"
     fi
-    "$PY" - "$label" "$engine" "$w/ours.json" "$w/osm.json" >>"$TABLE" 2>"$w/cmp.err" <<'EOF'
+    crs=
+    [ "$have_check_routes" = yes ] && crs="$w/cr-ours.json $w/cr-osm.json"
+    # shellcheck disable=SC2086
+    "$PY" - "$label" "$engine" "$w/ours.json" "$w/osm.json" $crs \
+        >>"$TABLE" 2>"$w/cmp.err" <<'EOF'
 import json, sys
 label, engine = sys.argv[1], sys.argv[2]
-o, f = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
-worse = []
-rows = []
+mine = [json.load(open(f)) for f in sys.argv[3:5]]     # traced here
+names = {1: "leaf", 2: "spine", 3: "core"}
 order = {"leaf": 1, "spine": 2, "core": 3}
 def key(t):
     a, b = (order.get(x, 9) for x in t.split(">"))
     return (0, a) if a < b else (1, -a)     # up the tree, then down
+
+def from_check_routes(path):
+    r = json.load(open(path))
+    tiers = {}
+    for b in r.get("balance", []):
+        if b["from_tier"] >= 1 and b["to_tier"] >= 1:   # switch to switch
+            t = "%s>%s" % (names.get(b["from_tier"], "t%d" % b["from_tier"]),
+                           names.get(b["to_tier"], "t%d" % b["to_tier"]))
+            tiers[t] = {k: b[k] for k in ("links", "max", "min", "mean")}
+    return {"tiers": tiers, "shift_worst": r.get("shifts", {}).get("max", 0)}
+
+errs, worse = [], []
+if len(sys.argv) > 5:
+    figs = [from_check_routes(f) for f in sys.argv[5:7]]
+    src = "check-routes"
+    # two independent tracers must count the same routes per cable
+    for who, a, b in zip(("ours", "OpenSM's"), mine, figs):
+        for t in set(a["tiers"]) | set(b["tiers"]):
+            x, y = a["tiers"].get(t), b["tiers"].get(t)
+            if not x or not y or any(abs(x[k] - y[k]) > 0.01 for k in ("links", "max", "min", "mean")):
+                errs.append("%s tables, %s: traced %s, check-routes %s" % (who, t, x, y))
+else:
+    figs, src = mine, "traced"
+o, f = figs
+rows = []
+fmt = lambda s: "%d/%d/%.1f" % (s["max"], s["min"], s["mean"]) if s else "-"
 for t in sorted(set(o["tiers"]) | set(f["tiers"]), key=key):
     a, b = o["tiers"].get(t), f["tiers"].get(t)
-    fmt = lambda s: "%d/%d/%.1f" % (s["max"], s["min"], s["mean"]) if s else "-"
-    rows.append(("%-34s %-11s %-16s %-16s" % (label + " " + engine if not rows else "", t, fmt(a), fmt(b))).rstrip())
+    rows.append(("%-34s %-11s %-16s %-16s" % ("" if rows else label + " " + engine,
+                                              t, fmt(a), fmt(b))).rstrip())
     if a and b and a["max"] > b["max"]:
         worse.append("%s max %d > %d" % (t, a["max"], b["max"]))
 if not rows:
     rows.append("%-34s %-11s %-16s %-16s" % (label + " " + engine, "(no cables)", "-", "-"))
-rows[0] += "   %d/%d" % (o["shift_worst"], f["shift_worst"])
+rows[0] += "   %d/%d (%s)" % (o["shift_worst"], f["shift_worst"], src)
 if o["shift_worst"] > f["shift_worst"]:
     worse.append("shift congestion %d > %d" % (o["shift_worst"], f["shift_worst"]))
 print("\n".join(rows))
-if worse:
-    sys.stderr.write("; ".join(worse) + "\n")
-    sys.exit(1)
+if errs or worse:
+    sys.stderr.write("; ".join(errs + worse) + "\n")
+    sys.exit(1 if worse else 2)
 EOF
-    if [ $? -eq 0 ]; then ok; else
-        fail "$label: our routes balance worse than OpenSM $engine: $(cat "$w/cmp.err")"
-    fi
+    case $? in
+    0) ok; ok ;;
+    1) ok; fail "$label: our routes balance worse than OpenSM $engine: $(cat "$w/cmp.err")" ;;
+    *) fail "$label: route counts of check-routes and the test's tracer differ: $(cat "$w/cmp.err")"
+       ok ;;
+    esac
 }
 
 nfab=0
