@@ -205,15 +205,17 @@ EOF
 # ib_route_stats NETFILE LFT [GUID2LID]: trace every CA-to-CA route of an
 # LFT file (OpenSM dump or dump_fts) through the links of an ibsim netfile and
 # print one JSON object:
-#   cas, pairs, delivered, failures[]        -- every pair must be delivered
+#   cas, pairs, delivered, failures[]        -- every route must be delivered
 #   tiers: {"leaf>spine": {links,max,min,mean}, ...}
-#          routes (source-destination pairs) per directed switch-to-switch
+#          routes (source CA, destination LID) per directed switch-to-switch
 #          cable in all-to-all, per tier and direction; tier 1 = leaves
 #   shift_worst, shift_k: the most flows on one link for a shift permutation
-#          (CA i sends to CA i+k, CAs in LID order), worst over all k
-# LIDs come from the portguid annotations of the LFT file, else from
-# GUID2LID (OpenSM cache format), else from the "lid N" comments of the
-# netfile.
+#          (CA i sends to the base LID of CA i+k, CAs in LID order), worst
+#          over all k
+# A CA with LMC m is the destination of its 2^m LIDs. Base LIDs come from the
+# portguid annotations of the LFT file, else from GUID2LID (OpenSM cache
+# format), else from the "lid N" comments of the netfile; the LMC from the
+# netfile's "lmc N".
 ib_route_stats() {
     "$PY" - "$@" <<'EOF'
 import json, re, sys
@@ -229,6 +231,8 @@ cur = None
 hdr = re.compile(r'^(Switch|Ca|Hca|Rt)\s+(\d+)\s+"([^"]+)"(.*)$')
 port = re.compile(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"(?:\[(\d+)\])?(.*)$')
 lidre = re.compile(r'\blid (\d+)')
+lmcre = re.compile(r'\blid \d+ lmc (\d+)')
+node_lmc = {}
 with open(net) as f:
     for line in f:
         line = line.rstrip("\n")
@@ -256,6 +260,8 @@ with open(net) as f:
                 l = lidre.search(m.group(4))
                 if l:
                     node_lid[cur] = int(l.group(1))
+                l = lmcre.search(m.group(4))
+                node_lmc[cur] = int(l.group(1)) if l else 0
             continue
         if not line.startswith("["):
             cur = None if not line.strip() else cur
@@ -299,7 +305,8 @@ with open(lftf, errors="replace") as f:
                 lft[sw][lid] = p
             g = PG.search(t)
             if g and int(g.group(1), 16) in byguid:
-                annot[byguid[int(g.group(1), 16)]] = lid
+                n = byguid[int(g.group(1), 16)]
+                annot[n] = min(lid, annot.get(n, lid))
 lid_of.update(annot)
 
 cas = sorted((n for n in node_kind if node_kind[n] == "ca" and n in lid_of),
@@ -325,8 +332,7 @@ names = {1: "leaf", 2: "spine", 3: "core"}
 tname = lambda t: names.get(t, "t%d" % t)
 
 # ---- trace every pair
-def trace(src, dst):
-    dlid = lid_of[dst]
+def trace(src, dst, dlid):
     n, p = link.get((src, 1), (None, None))
     hops = []
     for _ in range(64):
@@ -349,20 +355,23 @@ def trace(src, dst):
 
 paths = {}
 fails = []
+use = Counter()
+routes = delivered = 0
 for s in cas:
     for d in cas:
         if s == d:
             continue
-        h, err = trace(s, d)
-        if err:
-            if len(fails) < 10:
-                fails.append("%s -> %s (lid %d): %s" % (s, d, lid_of[d], err))
-            continue
-        paths[(s, d)] = h
-
-use = Counter()
-for h in paths.values():
-    use.update(h)
+        for dlid in range(lid_of[d], lid_of[d] + (1 << node_lmc.get(d, 0))):
+            routes += 1
+            h, err = trace(s, d, dlid)
+            if err:
+                if len(fails) < 10:
+                    fails.append("%s -> %s (lid %d): %s" % (s, d, dlid, err))
+                continue
+            delivered += 1
+            use.update(h)
+            if dlid == lid_of[d]:
+                paths[(s, d)] = h
 # every directed switch-to-switch cable (switch, out port), used or not
 tiers = {}
 for (n, p), (r, rp) in link.items():
@@ -383,7 +392,7 @@ for k in range(1, N):
     m = max(cnt.values()) if cnt else 0
     if m > worst:
         worst, worst_k = m, k
-print(json.dumps({"cas": N, "pairs": N * (N - 1), "delivered": len(paths),
+print(json.dumps({"cas": N, "pairs": routes, "delivered": delivered,
                   "failures": fails, "tiers": tstats,
                   "shift_worst": worst, "shift_k": worst_k}))
 EOF
