@@ -1,0 +1,62 @@
+/* A fabric topology read from ibnetdiscover output or an ibsim netfile:
+ * nodes with their ports, the links between ports, GUIDs and LIDs. It is
+ * read from the text alone and shares nothing with src/fabric, so checks
+ * built on it are independent of railyard's own builder. */
+#ifndef RY_NETFILE_H
+#define RY_NETFILE_H
+
+#include <stdint.h>
+
+typedef enum { RY_NF_SWITCH = 1, RY_NF_CA = 2, RY_NF_ROUTER = 3 } ry_nf_kind;
+
+typedef struct ry_nf_port {
+    int node;          /* owning node */
+    int num;           /* port number; 0 is a switch's own (management) port */
+    int peer;          /* index of the port at the other end of the link, -1 if none */
+    int lid;           /* base LID of end ports and of a switch's port 0; 0 = none */
+    int lmc;           /* end ports own LIDs lid .. lid + 2^lmc - 1 */
+    uint64_t guid;     /* end ports: the port GUID; switch ports: the node GUID */
+    int line;          /* where the port's link (or a switch's header) was read */
+} ry_nf_port;
+
+typedef struct ry_nf_node {
+    ry_nf_kind kind;
+    int nports;        /* physical ports, a switch's port 0 not counted */
+    int port0;         /* ports[port0 + p] is port p, for p = 0 .. nports */
+    uint64_t guid;     /* node GUID */
+    char *id;          /* the quoted node id */
+    char *desc;        /* the quoted NodeDescription of the comment, or NULL */
+    int line;
+} ry_nf_node;
+
+typedef struct ry_netfile {
+    char *path;
+    ry_nf_node *nodes;
+    int nnodes;
+    ry_nf_port *ports;
+    int nports;
+    int max_lid;       /* highest LID owned by any port */
+    int *lid_port;     /* [max_lid + 1]: port owning each LID, or -1 */
+    uint64_t *gkey;    /* port GUID -> port index (open addressing) */
+    int *gval;
+    unsigned gmask;
+} ry_netfile;
+
+/* Reads a topology. Errors are printed as file:line:col and parsing goes on
+ * to report as many as possible. Returns RY_EXIT_OK, RY_EXIT_INPUT or
+ * RY_EXIT_IO; nf needs ry_netfile_free in every case. */
+int ry_netfile_load(const char *path, ry_netfile *nf);
+void ry_netfile_free(ry_netfile *nf);
+
+/* The port with this port GUID (a switch's node GUID names its port 0), or -1. */
+int ry_netfile_port_by_guid(const ry_netfile *nf, uint64_t guid);
+
+/* The node's description, or its id when it has none. */
+const char *ry_netfile_name(const ry_netfile *nf, int node);
+
+static inline int ry_netfile_is_switch(const ry_netfile *nf, int node)
+{
+    return nf->nodes[node].kind == RY_NF_SWITCH;
+}
+
+#endif
