@@ -68,6 +68,7 @@ int ry_cmd_validate(ry_global *g, int argc, char **argv);
 int ry_cmd_bom(ry_global *g, int argc, char **argv);
 int ry_cmd_compare(ry_global *g, int argc, char **argv);
 int ry_cmd_build(ry_global *g, int argc, char **argv);
+int ry_cmd_check_routes(ry_global *g, int argc, char **argv);
 int ry_cmd_opensm(ry_global *g, int argc, char **argv);
 
 #endif

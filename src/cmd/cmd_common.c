@@ -38,6 +38,24 @@ const ry_command ry_commands[] = {
       "Per subnet: topology.net (ibnetdiscover format, loads in ibsim), root_guids.conf,\n"
       "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
       "node-name-map, guid2lid and opensm.conf.\n" },
+    { "check-routes", ry_cmd_check_routes,
+      "PATH [--lfts FILE] [--topology FILE] [--json] [--shifts all|N] [-o FILE]",
+      "prove a subnet's routing tables deliver, loop-free, minimal and deadlock-free",
+      "  PATH               a subnet directory holding topology.net and lfts.dump (as\n"
+      "                     DIR/opensm/<subnet>/), or a topology file (then --lfts)\n"
+      "  --lfts FILE        the LFTs: railyard's lfts.dump, OpenSM's opensm-lfts.dump\n"
+      "                     or dump_fts output\n"
+      "  --topology FILE    the topology, ibnetdiscover or ibsim netfile format\n"
+      "  --json             the report as JSON\n"
+      "  --shifts all|N     shift permutations to measure: all, or N evenly spaced\n"
+      "                     (default all up to 4096 end ports, else 256; 0 for none)\n"
+      "  --max-report N     failing routes listed per check (default 10)\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n"
+      "Reads only the files, not the spec. Follows every end port's route to every\n"
+      "end-port LID: each must arrive, never revisit a switch and take a shortest\n"
+      "path, and the routes must have no credit loop. Also reports routes per link\n"
+      "by tier and the busiest link under shift permutations. Exits 1 when a check\n"
+      "fails.\n" },
     { NULL, NULL, NULL, NULL, NULL }
 };
 

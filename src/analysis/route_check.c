@@ -1,0 +1,1103 @@
+#include "analysis/route_check.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+enum { ST_NEW = 0, ST_BUSY, ST_OK, ST_FAIL };
+
+typedef struct ctx {
+    const ry_netfile *nf;
+    const ry_lft *lft;
+    ry_rc_result *r;
+    int max_report;
+    int S, E;
+    int *sw_node;        /* [S]: topology node of each switch */
+    int *node_sw;        /* [nnodes]: switch index, -1 for end nodes */
+    int *ep_port;        /* [E]: topology port of each end port, by LID */
+    int *ep_sw;          /* [E]: switch at the other end of its link, -1 if none */
+    int *port_ep;        /* [nports]: end port index of a topology port, or -1 */
+    int *peer_sw;        /* [nports]: switch at the other end, or -1 */
+    int *peer_ep;        /* [nports]: end port at the other end, or -1 */
+    int *srcs_at;        /* [S]: end ports linked to each switch */
+    int *src_sw, nsrc_sw;/* switches with end ports (the leaves) */
+    int *direct, ndirect;/* end ports whose link does not lead to a switch */
+    int *tier;           /* [S]: 1 = leaf, 0 = no end port reachable */
+    uint16_t **sd;       /* [S]: for leaves, switch hops from every switch */
+    /* one destination at a time */
+    uint8_t *st, *why;
+    int *dist, *at, *atport, *outp, *nxt, *stk, *vis, nvis, *ord, *cnt;
+    long long *flow;
+    int *mark, stamp;
+    /* totals */
+    unsigned long long *linkflow; /* [nports]: routes leaving by each port */
+    long long *okcnt;             /* [S]: destination LIDs each switch delivers to */
+    long long *selfok;            /* [E]: own LIDs the end port's switch delivers to */
+    /* channel dependency graph */
+    int *chan;                    /* [nports]: channel of a switch-to-switch port, or -1 */
+    int *chan_port, nchan;
+    size_t *bitoff;               /* [nchan]: first word of the channel's out-port bits */
+    uint64_t *bits;
+    /* shifts: which switches deliver to each end port's base LID */
+    uint64_t *okbits;
+    size_t okwords;
+} ctx;
+
+static inline const uint8_t *row_of(const ctx *c, int s) { return ry_lft_row(c->lft, c->sw_node[s]); }
+static inline int port_index(const ctx *c, int s, int p) { return c->nf->nodes[c->sw_node[s]].port0 + p; }
+
+/* ---- setup ---------------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void setup(ctx *c)
+{
+    const ry_netfile *nf = c->nf;
+    ry_rc_result *r = c->r;
+    c->node_sw = ry_xmalloc((size_t)nf->nnodes * sizeof *c->node_sw);
+    c->sw_node = ry_xmalloc((size_t)nf->nnodes * sizeof *c->sw_node);
+    for (int i = 0; i < nf->nnodes; i++) {
+        c->node_sw[i] = -1;
+        if (ry_netfile_is_switch(nf, i)) {
+            c->node_sw[i] = c->S;
+            c->sw_node[c->S++] = i;
+        }
+    }
+    /* end ports: cabled ports of end nodes, which all have LIDs */
+    uint64_t *key = ry_xmalloc(((size_t)nf->nports + 1) * sizeof *key);
+    for (int i = 0; i < nf->nports; i++) {
+        const ry_nf_port *p = &nf->ports[i];
+        if (!ry_netfile_is_switch(nf, p->node) && p->peer >= 0 && p->lid > 0)
+            key[c->E++] = (uint64_t)p->lid << 32 | (uint64_t)i;
+    }
+    qsort(key, (size_t)c->E, sizeof *key, cmp_u64);
+    c->ep_port = ry_xmalloc(((size_t)c->E + 1) * sizeof *c->ep_port);
+    for (int e = 0; e < c->E; e++)
+        c->ep_port[e] = (int)(key[e] & 0xffffffffu);
+    free(key);
+    c->port_ep = ry_xmalloc((size_t)nf->nports * sizeof *c->port_ep);
+    c->peer_sw = ry_xmalloc((size_t)nf->nports * sizeof *c->peer_sw);
+    c->peer_ep = ry_xmalloc((size_t)nf->nports * sizeof *c->peer_ep);
+    for (int i = 0; i < nf->nports; i++)
+        c->port_ep[i] = -1;
+    for (int e = 0; e < c->E; e++)
+        c->port_ep[c->ep_port[e]] = e;
+    for (int i = 0; i < nf->nports; i++) {
+        int q = nf->ports[i].peer;
+        c->peer_sw[i] = q >= 0 ? c->node_sw[nf->ports[q].node] : -1;
+        c->peer_ep[i] = q >= 0 ? c->port_ep[q] : -1;
+    }
+    c->ep_sw = ry_xmalloc((size_t)(c->E + 1) * sizeof *c->ep_sw);
+    c->srcs_at = ry_xcalloc((size_t)c->S + 1, sizeof *c->srcs_at);
+    c->direct = ry_xmalloc((size_t)(c->E + 1) * sizeof *c->direct);
+    for (int e = 0; e < c->E; e++) {
+        c->ep_sw[e] = c->peer_sw[c->ep_port[e]];
+        if (c->ep_sw[e] >= 0)
+            c->srcs_at[c->ep_sw[e]]++;
+        else
+            c->direct[c->ndirect++] = e;
+    }
+    c->src_sw = ry_xmalloc((size_t)(c->S + 1) * sizeof *c->src_sw);
+    for (int s = 0; s < c->S; s++)
+        if (c->srcs_at[s])
+            c->src_sw[c->nsrc_sw++] = s;
+
+    r->switches = c->S;
+    r->end_ports = c->E;
+    r->ep_port = ry_xmalloc((size_t)(c->E + 1) * sizeof *r->ep_port);
+    memcpy(r->ep_port, c->ep_port, (size_t)c->E * sizeof *c->ep_port);
+    for (int e = 0; e < c->E; e++)
+        r->dest_lids += 1 << nf->ports[c->ep_port[e]].lmc;
+
+    size_t S1 = (size_t)c->S + 1;
+    c->st = ry_xcalloc(S1, 1);
+    c->why = ry_xcalloc(S1, 1);
+    c->dist = ry_xcalloc(S1, sizeof *c->dist);
+    c->at = ry_xcalloc(S1, sizeof *c->at);
+    c->atport = ry_xcalloc(S1, sizeof *c->atport);
+    c->outp = ry_xcalloc(S1, sizeof *c->outp);
+    c->nxt = ry_xcalloc(S1, sizeof *c->nxt);
+    c->stk = ry_xcalloc(S1, sizeof *c->stk);
+    c->vis = ry_xcalloc(S1, sizeof *c->vis);
+    c->ord = ry_xcalloc(S1, sizeof *c->ord);
+    c->cnt = ry_xcalloc(S1 + 2, sizeof *c->cnt);
+    c->flow = ry_xcalloc(S1, sizeof *c->flow);
+    c->mark = ry_xcalloc(S1, sizeof *c->mark);
+    c->linkflow = ry_xcalloc((size_t)nf->nports + 1, sizeof *c->linkflow);
+    c->okcnt = ry_xcalloc(S1, sizeof *c->okcnt);
+    c->selfok = ry_xcalloc((size_t)c->E + 1, sizeof *c->selfok);
+    r->max_hops = c->S + 2;
+    r->hops = ry_xcalloc((size_t)r->max_hops + 1, sizeof *r->hops);
+    c->okwords = ((size_t)c->S + 63) / 64;
+    c->okbits = ry_xcalloc((size_t)c->E * c->okwords + 1, sizeof *c->okbits);
+}
+
+/* Tiers by breadth-first search up from the leaves (switches with end ports),
+ * and from each leaf the switch-hop distance to every switch. */
+static void rank_switches(ctx *c)
+{
+    const ry_netfile *nf = c->nf;
+    ry_rc_result *r = c->r;
+    int *queue = ry_xmalloc(((size_t)c->S + 1) * sizeof *queue);
+    int head = 0, tail = 0;
+    c->tier = ry_xcalloc((size_t)c->S + 1, sizeof *c->tier);
+    for (int k = 0; k < c->nsrc_sw; k++) {
+        c->tier[c->src_sw[k]] = 1;
+        queue[tail++] = c->src_sw[k];
+    }
+    while (head < tail) {
+        int s = queue[head++];
+        const ry_nf_node *n = &nf->nodes[c->sw_node[s]];
+        for (int p = 1; p <= n->nports; p++) {
+            int t = c->peer_sw[n->port0 + p];
+            if (t >= 0 && !c->tier[t]) {
+                c->tier[t] = c->tier[s] + 1;
+                queue[tail++] = t;
+            }
+        }
+    }
+    for (int s = 0; s < c->S; s++)
+        if (c->tier[s] > r->tiers)
+            r->tiers = c->tier[s];
+    r->per_tier = ry_xcalloc((size_t)r->tiers + 1, sizeof *r->per_tier);
+    for (int s = 0; s < c->S; s++)
+        r->per_tier[c->tier[s]]++;
+
+    c->sd = ry_xcalloc((size_t)c->S + 1, sizeof *c->sd);
+    for (int k = 0; k < c->nsrc_sw; k++) {
+        int L = c->src_sw[k];
+        uint16_t *d = ry_xmalloc((size_t)c->S * sizeof *d);
+        memset(d, 0xff, (size_t)c->S * sizeof *d);
+        head = tail = 0;
+        d[L] = 0;
+        queue[tail++] = L;
+        while (head < tail) {
+            int s = queue[head++];
+            const ry_nf_node *n = &nf->nodes[c->sw_node[s]];
+            for (int p = 1; p <= n->nports; p++) {
+                int t = c->peer_sw[n->port0 + p];
+                if (t >= 0 && d[t] == 0xffff) {
+                    d[t] = d[s] + 1 < 0xfffe ? (uint16_t)(d[s] + 1) : 0xfffe;
+                    queue[tail++] = t;
+                }
+            }
+        }
+        c->sd[L] = d;
+    }
+    free(queue);
+}
+
+/* Channels: directed switch-to-switch links. The dependencies of a channel
+ * into switch t are one bit per port of t. */
+static void setup_channels(ctx *c)
+{
+    const ry_netfile *nf = c->nf;
+    c->chan = ry_xmalloc(((size_t)nf->nports + 1) * sizeof *c->chan);
+    c->chan_port = ry_xmalloc(((size_t)nf->nports + 1) * sizeof *c->chan_port);
+    c->bitoff = ry_xmalloc(((size_t)nf->nports + 1) * sizeof *c->bitoff);
+    size_t words = 0;
+    for (int i = 0; i < nf->nports; i++) {
+        c->chan[i] = -1;
+        int t = c->peer_sw[i];
+        if (t < 0 || !ry_netfile_is_switch(nf, nf->ports[i].node) || nf->ports[i].num == 0)
+            continue;
+        c->chan[i] = c->nchan;
+        c->chan_port[c->nchan] = i;
+        c->bitoff[c->nchan] = words;
+        words += ((size_t)nf->nodes[c->sw_node[t]].nports + 1 + 63) / 64;
+        c->nchan++;
+    }
+    c->bits = ry_xcalloc(words + 1, sizeof *c->bits);
+    c->r->channels = c->nchan;
+}
+
+/* ---- one destination LID ---------------------------------------------------- */
+
+/* Resolves the route from switch s0 to lid (owned by end port owner) and from
+ * every switch on the way: state, hops to the destination, or why it fails. */
+static void resolve(ctx *c, int s0, int lid, int owner)
+{
+    int top = 0, cur = s0, fs, fdist = 0, fwhy = 0, fat = -1, fport = -1;
+    for (;;) {
+        if (c->st[cur] == ST_BUSY) {
+            fs = ST_FAIL;
+            fwhy = RY_RC_LOOP;
+            fat = c->sw_node[cur];
+            fport = -1;
+            break;
+        }
+        if (c->st[cur] == ST_OK) {
+            fs = ST_OK;
+            fdist = c->dist[cur];
+            break;
+        }
+        if (c->st[cur] == ST_FAIL) {
+            fs = ST_FAIL;
+            fwhy = c->why[cur];
+            fat = c->at[cur];
+            fport = c->atport[cur];
+            break;
+        }
+        c->st[cur] = ST_BUSY;
+        c->stk[top++] = cur;
+        c->vis[c->nvis++] = cur;
+        int p = row_of(c, cur)[lid];
+        c->outp[cur] = p;
+        c->nxt[cur] = -1;
+        fs = ST_FAIL;
+        fat = c->sw_node[cur];
+        fport = p;
+        if (p == RY_LFT_NONE) {
+            fwhy = RY_RC_NO_ENTRY;
+            fport = -1;
+            break;
+        }
+        if (p == 0) {
+            fwhy = RY_RC_PORT0;
+            break;
+        }
+        int gp = port_index(c, cur, p);
+        if (c->peer_ep[gp] >= 0) {
+            if (c->peer_ep[gp] == owner) {
+                fs = ST_OK;
+                fdist = 0;
+            } else {
+                fwhy = RY_RC_WRONG_END;
+            }
+            break;
+        }
+        if (c->peer_sw[gp] < 0) {
+            fwhy = RY_RC_UNCONNECTED;
+            break;
+        }
+        cur = c->nxt[cur] = c->peer_sw[gp];
+    }
+    while (top > 0) {
+        int s = c->stk[--top];
+        if (fs == ST_OK) {
+            c->st[s] = ST_OK;
+            c->dist[s] = ++fdist;
+        } else {
+            c->st[s] = ST_FAIL;
+            c->why[s] = (uint8_t)fwhy;
+            c->at[s] = fat;
+            c->atport[s] = fport;
+        }
+    }
+}
+
+/* The route from switch s as a list of the ports it leaves by, for a report. */
+static void trace(ctx *c, ry_rc_example *x, int s, int lid)
+{
+    int cap = 8;
+    x->path = ry_xmalloc((size_t)cap * sizeof *x->path);
+    x->npath = 0;
+    c->stamp++;
+    for (int cur = s; cur >= 0;) {
+        if (c->mark[cur] == c->stamp)
+            break;
+        c->mark[cur] = c->stamp;
+        int p = row_of(c, cur)[lid];
+        if (p == RY_LFT_NONE)
+            break;
+        int gp = port_index(c, cur, p);
+        if (x->npath == cap) {
+            cap *= 2;
+            x->path = ry_xrealloc(x->path, (size_t)cap * sizeof *x->path);
+        }
+        x->path[x->npath++] = gp;
+        cur = p == 0 ? -1 : c->peer_sw[gp];
+    }
+}
+
+static ry_rc_example *add_example(ry_rc_example **list, int *n, int max)
+{
+    if (*n >= max)
+        return NULL;
+    if (!*list)
+        *list = ry_xcalloc((size_t)max, sizeof **list);
+    ry_rc_example *x = &(*list)[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->at = -1;
+    x->port = -1;
+    return x;
+}
+
+/* Lists failing routes to this destination, sources by LID, while there is
+ * room in the lists. */
+static void collect_examples(ctx *c, int lid, int owner, int want_stop, int want_loop,
+                             int want_long)
+{
+    ry_rc_result *r = c->r;
+    int L = c->ep_sw[owner];
+    for (int x = 0; x < c->E; x++) {
+        if (x == owner)
+            continue;
+        int s = c->ep_sw[x];
+        ry_rc_example *ex = NULL;
+        if (s < 0) {
+            int q = c->peer_ep[c->ep_port[x]];
+            if (want_stop && q != owner && (ex = add_example(&r->stops, &r->nstops, c->max_report))) {
+                ex->reason = RY_RC_NO_SWITCH;
+                ex->at = q >= 0 ? c->nf->ports[c->ep_port[q]].node : -1;
+            }
+        } else if (c->st[s] == ST_FAIL) {
+            int lp = c->why[s] == RY_RC_LOOP;
+            if (lp ? want_loop : want_stop)
+                ex = lp ? add_example(&r->loops, &r->nloops, c->max_report)
+                        : add_example(&r->stops, &r->nstops, c->max_report);
+            if (ex) {
+                ex->reason = c->why[s];
+                ex->at = c->at[s];
+                ex->port = c->atport[s];
+            }
+        } else if (want_long && c->st[s] == ST_OK && c->dist[s] != c->sd[L][s] + 1) {
+            if ((ex = add_example(&r->longer, &r->nlonger, c->max_report))) {
+                ex->reason = RY_RC_OK;
+                ex->hops = c->dist[s] + 1;
+                ex->shortest = c->sd[L][s] + 2;
+            }
+        }
+        if (ex) {
+            ex->src = x;
+            ex->dst = owner;
+            ex->dst_lid = lid;
+            if (s >= 0)
+                trace(c, ex, s, lid);
+        }
+        want_stop = want_stop && r->nstops < c->max_report;
+        want_loop = want_loop && r->nloops < c->max_report;
+        want_long = want_long && r->nlonger < c->max_report;
+        if (!want_stop && !want_loop && !want_long)
+            break;
+    }
+}
+
+static void one_destination(ctx *c, int lid, int owner, int base)
+{
+    ry_rc_result *r = c->r;
+    int L = c->ep_sw[owner];
+    c->nvis = 0;
+    for (int k = 0; k < c->nsrc_sw; k++)
+        resolve(c, c->src_sw[k], lid, owner);
+
+    long long stop = 0, loop = 0, longer = 0;
+    int maxd = 0, nok = 0;
+    for (int i = 0; i < c->nvis; i++) {
+        int s = c->vis[i];
+        long long f0 = c->srcs_at[s] - (s == L);
+        c->flow[s] = f0;
+        if (c->st[s] == ST_OK) {
+            c->okcnt[s]++;
+            if (base)
+                c->okbits[(size_t)owner * c->okwords + (size_t)s / 64] |= 1ULL << (s % 64);
+            if (f0) {
+                r->delivered += f0;
+                r->hops[c->dist[s] + 1] += f0;
+                if (c->dist[s] != c->sd[L][s] + 1)
+                    longer += f0;
+            }
+            if (c->dist[s] > maxd)
+                maxd = c->dist[s];
+            nok++;
+        } else if (c->why[s] == RY_RC_LOOP) {
+            loop += f0;
+        } else {
+            stop += f0;
+            r->reason[c->why[s]] += f0;
+        }
+    }
+    if (L >= 0 && c->st[L] == ST_OK)
+        c->selfok[owner]++;
+    /* end ports linked straight to another end port arrive only there */
+    for (int k = 0; k < c->ndirect; k++) {
+        int x = c->direct[k];
+        if (x == owner)
+            continue;
+        if (c->peer_ep[c->ep_port[x]] == owner) {
+            r->delivered++;
+            r->hops[1]++;
+            c->linkflow[c->ep_port[x]]++;
+        } else {
+            stop++;
+            r->reason[RY_RC_NO_SWITCH]++;
+        }
+    }
+    r->pairs += c->E - 1;
+    r->stopped += stop;
+    r->looped += loop;
+    r->nonminimal += longer;
+
+    /* flows in order of decreasing distance, so each switch has all its
+     * incoming routes before passing them on */
+    memset(c->cnt, 0, ((size_t)maxd + 2) * sizeof *c->cnt);
+    for (int i = 0; i < c->nvis; i++)
+        if (c->st[c->vis[i]] == ST_OK)
+            c->cnt[c->dist[c->vis[i]]]++;
+    for (int d = maxd, pos = 0; d >= 0; d--) {
+        int n = c->cnt[d];
+        c->cnt[d] = pos;
+        pos += n;
+    }
+    for (int i = 0; i < c->nvis; i++) {
+        int s = c->vis[i];
+        if (c->st[s] == ST_OK)
+            c->ord[c->cnt[c->dist[s]]++] = s;
+    }
+    for (int i = 0; i < nok; i++) {
+        int s = c->ord[i], t = c->nxt[s];
+        if (!c->flow[s])
+            continue;
+        int gp = port_index(c, s, c->outp[s]);
+        c->linkflow[gp] += (unsigned long long)c->flow[s];
+        if (t >= 0) {
+            c->flow[t] += c->flow[s];
+            if (c->nxt[t] >= 0) {
+                int ch = c->chan[gp], q = c->outp[t];
+                c->bits[c->bitoff[ch] + (size_t)q / 64] |= 1ULL << (q % 64);
+            }
+        }
+    }
+
+    int ws = stop && r->nstops < c->max_report, wl = loop && r->nloops < c->max_report;
+    int wm = longer && r->nlonger < c->max_report;
+    if (ws || wl || wm)
+        collect_examples(c, lid, owner, ws, wl, wm);
+    for (int i = 0; i < c->nvis; i++)
+        c->st[c->vis[i]] = ST_NEW;
+}
+
+/* ---- credit loops ------------------------------------------------------------ */
+
+static void find_cycle(ctx *c)
+{
+    ry_rc_result *r = c->r;
+    const ry_netfile *nf = c->nf;
+    int n = c->nchan;
+    for (int ch = 0; ch < n; ch++) {
+        int t = c->peer_sw[c->chan_port[ch]];
+        int np = nf->nodes[c->sw_node[t]].nports;
+        for (int q = 0; q <= np; q++)
+            if (c->bits[c->bitoff[ch] + (size_t)q / 64] >> (q % 64) & 1)
+                r->dependencies++;
+    }
+    uint8_t *color = ry_xcalloc((size_t)n + 1, 1);
+    int *stk = ry_xmalloc(((size_t)n + 1) * sizeof *stk);
+    int *next = ry_xmalloc(((size_t)n + 1) * sizeof *next);
+    int *pos = ry_xmalloc(((size_t)n + 1) * sizeof *pos);
+    for (int root = 0; root < n && !r->cycle; root++) {
+        if (color[root])
+            continue;
+        int top = 0;
+        stk[top] = root;
+        next[top++] = 0;
+        color[root] = 1;
+        pos[root] = 0;
+        while (top > 0 && !r->cycle) {
+            int ch = stk[top - 1];
+            int t = c->peer_sw[c->chan_port[ch]];
+            const ry_nf_node *tn = &nf->nodes[c->sw_node[t]];
+            int q = next[top - 1], d = -1;
+            for (; q <= tn->nports; q++)
+                if (c->bits[c->bitoff[ch] + (size_t)q / 64] >> (q % 64) & 1) {
+                    d = c->chan[tn->port0 + q];
+                    break;
+                }
+            if (d < 0) {
+                color[ch] = 2;
+                top--;
+                continue;
+            }
+            next[top - 1] = q + 1;
+            if (color[d] == 1) {
+                r->cycle_len = top - pos[d];
+                r->cycle = ry_xmalloc((size_t)r->cycle_len * sizeof *r->cycle);
+                for (int i = 0; i < r->cycle_len; i++)
+                    r->cycle[i] = c->chan_port[stk[pos[d] + i]];
+            } else if (color[d] == 0) {
+                color[d] = 1;
+                pos[d] = top;
+                stk[top] = d;
+                next[top++] = 0;
+            }
+        }
+    }
+    free(color);
+    free(stk);
+    free(next);
+    free(pos);
+}
+
+/* ---- balance ----------------------------------------------------------------- */
+
+static int node_tier(const ctx *c, int node)
+{
+    int s = c->node_sw[node];
+    if (s < 0)
+        return 0;
+    return c->tier[s] ? c->tier[s] : -1;
+}
+
+static int group_dir(const ry_rc_group *g) { return g->from < g->to ? 0 : g->from > g->to ? 1 : 2; }
+
+static int group_cmp(const void *a, const void *b)
+{
+    const ry_rc_group *x = a, *y = b;
+    int xl = x->from < x->to ? x->from : x->to, yl = y->from < y->to ? y->from : y->to;
+    int xh = x->from < x->to ? x->to : x->from, yh = y->from < y->to ? y->to : y->from;
+    if (xl != yl)
+        return xl < yl ? -1 : 1;
+    if (xh != yh)
+        return xh < yh ? -1 : 1;
+    return group_dir(x) - group_dir(y);
+}
+
+static void add_to_group(ry_rc_result *r, int from, int to, unsigned long long f)
+{
+    ry_rc_group *g = NULL;
+    for (int i = 0; i < r->ngroups; i++)
+        if (r->groups[i].from == from && r->groups[i].to == to)
+            g = &r->groups[i];
+    if (!g) {
+        r->groups = ry_xrealloc(r->groups, (size_t)(r->ngroups + 1) * sizeof *r->groups);
+        g = &r->groups[r->ngroups++];
+        g->from = from;
+        g->to = to;
+        g->links = 0;
+        g->min = f;
+        g->max = f;
+        g->sum = 0;
+    }
+    g->links++;
+    g->sum += f;
+    if (f < g->min)
+        g->min = f;
+    if (f > g->max)
+        g->max = f;
+}
+
+static void balance(ctx *c)
+{
+    const ry_netfile *nf = c->nf;
+    ry_rc_result *r = c->r;
+    for (int e = 0; e < c->E; e++)
+        if (c->ep_sw[e] >= 0)
+            c->linkflow[c->ep_port[e]] = (unsigned long long)(c->okcnt[c->ep_sw[e]] - c->selfok[e]);
+    for (int i = 0; i < nf->nports; i++) {
+        const ry_nf_port *p = &nf->ports[i];
+        if (p->peer < 0)
+            continue;
+        if (!ry_netfile_is_switch(nf, p->node) && c->port_ep[i] < 0)
+            continue;
+        add_to_group(r, node_tier(c, p->node), node_tier(c, nf->ports[p->peer].node),
+                     c->linkflow[i]);
+    }
+    qsort(r->groups, (size_t)r->ngroups, sizeof *r->groups, group_cmp);
+}
+
+/* The worst link load of shift permutations: end port i sends to end port
+ * (i + s) mod E, end ports in LID order. */
+static void shifts(ctx *c, int want)
+{
+    ry_rc_result *r = c->r;
+    const ry_netfile *nf = c->nf;
+    int E = c->E;
+    if (E < 2 || want == 0)
+        return;
+    int k = want;
+    if (want == RY_RC_SHIFTS_AUTO)
+        k = E <= RY_RC_SHIFTS_ALL_MAX ? E - 1 : RY_RC_SHIFTS_DEFAULT;
+    if (want == RY_RC_SHIFTS_ALL || k > E - 1)
+        k = E - 1;
+    r->shift_count = k;
+    r->shift_all = k == E - 1;
+    unsigned *load = ry_xcalloc((size_t)nf->nports + 1, sizeof *load);
+    int *touched = ry_xmalloc(((size_t)nf->nports + 1) * sizeof *touched);
+    double sum = 0;
+    for (int j = 0; j < k; j++) {
+        int sh = r->shift_all ? j + 1 : 1 + (int)((long long)j * (E - 1) / k);
+        int nt = 0;
+        unsigned worst = 0;
+        for (int i = 0; i < E; i++) {
+            int d = (i + sh) % E, s = c->ep_sw[i];
+            if (s < 0 || !(c->okbits[(size_t)d * c->okwords + (size_t)s / 64] >> (s % 64) & 1))
+                continue;
+            int lid = nf->ports[c->ep_port[d]].lid;
+            if (!worst)
+                worst = 1;   /* the source's own link */
+            for (;;) {
+                int gp = port_index(c, s, row_of(c, s)[lid]);
+                if (!load[gp]++)
+                    touched[nt++] = gp;
+                if (load[gp] > worst)
+                    worst = load[gp];
+                if (c->peer_ep[gp] >= 0)
+                    break;
+                s = c->peer_sw[gp];
+            }
+        }
+        for (int i = 0; i < nt; i++)
+            load[touched[i]] = 0;
+        sum += worst;
+        if (worst > r->shift_max) {
+            r->shift_max = worst;
+            r->shift_worst = sh;
+        }
+    }
+    r->shift_mean = sum / k;
+    free(load);
+    free(touched);
+}
+
+void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
+                    ry_rc_result *r)
+{
+    memset(r, 0, sizeof *r);
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.nf = nf;
+    c.lft = lft;
+    c.r = r;
+    c.max_report = o->max_report;
+    setup(&c);
+    rank_switches(&c);
+    setup_channels(&c);
+    for (int e = 0; e < c.E; e++) {
+        const ry_nf_port *p = &nf->ports[c.ep_port[e]];
+        for (int k = 0; k < 1 << p->lmc; k++)
+            one_destination(&c, p->lid + k, e, k == 0);
+    }
+    find_cycle(&c);
+    balance(&c);
+    shifts(&c, o->shifts);
+    /* trim the length histogram */
+    while (r->max_hops > 0 && !r->hops[r->max_hops])
+        r->max_hops--;
+
+    for (int s = 0; s < c.S; s++)
+        free(c.sd[s]);
+    void *tofree[] = { c.sw_node, c.node_sw, c.ep_port, c.ep_sw, c.port_ep, c.peer_sw,
+                       c.peer_ep, c.srcs_at, c.src_sw, c.direct, c.tier, c.sd, c.st, c.why,
+                       c.dist, c.at, c.atport, c.outp, c.nxt, c.stk, c.vis, c.ord, c.cnt,
+                       c.flow, c.mark, c.linkflow, c.okcnt, c.selfok, c.chan, c.chan_port,
+                       c.bitoff, c.bits, c.okbits };
+    for (size_t i = 0; i < sizeof tofree / sizeof *tofree; i++)
+        free(tofree[i]);
+}
+
+static void free_examples(ry_rc_example *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(x[i].path);
+    free(x);
+}
+
+void ry_route_check_free(ry_rc_result *r)
+{
+    free(r->per_tier);
+    free(r->ep_port);
+    free(r->hops);
+    free(r->cycle);
+    free(r->groups);
+    free_examples(r->stops, r->nstops);
+    free_examples(r->loops, r->nloops);
+    free_examples(r->longer, r->nlonger);
+    memset(r, 0, sizeof *r);
+}
+
+int ry_route_check_ok(const ry_rc_result *r)
+{
+    return !r->stopped && !r->looped && !r->nonminimal && !r->cycle_len;
+}
+
+/* ---- reports ------------------------------------------------------------------- */
+
+static const char *const reason_key[RY_RC_NREASONS] = {
+    "non_minimal", "no_entry", "port0", "unconnected", "wrong_end_port", "no_switch", "loop"
+};
+static const char *const reason_text[RY_RC_NREASONS] = {
+    "arrive", "no LFT entry", "port 0 at a switch that is not the destination",
+    "port with no link", "port leading to another end port", "end port not linked to a switch",
+    "loop"
+};
+
+/* An end port: its node's name, with the port number when the node has several. */
+static void ep_name(ry_buf *b, const ry_netfile *nf, int port)
+{
+    const ry_nf_port *p = &nf->ports[port];
+    ry_buf_puts(b, ry_netfile_name(nf, p->node));
+    if (nf->nodes[p->node].nports > 1)
+        ry_buf_printf(b, " port %d", p->num);
+}
+
+static const char *tier_label(int t, char *buf, size_t n)
+{
+    if (t == 0)
+        return "end port";
+    if (t < 0)
+        return "unranked";
+    snprintf(buf, n, "tier %d", t);
+    return buf;
+}
+
+/* "leaf0:5 > spine0:1 > leaf1:2 > node004" */
+static void path_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
+{
+    for (int i = 0; i < x->npath; i++) {
+        const ry_nf_port *p = &nf->ports[x->path[i]];
+        ry_buf_printf(b, "%s%s:%d", i ? " > " : "", ry_netfile_name(nf, p->node), p->num);
+    }
+    int last = x->npath ? x->path[x->npath - 1] : -1;
+    int peer = last >= 0 && nf->ports[last].num > 0 ? nf->ports[last].peer : -1;
+    if (x->reason == RY_RC_NO_ENTRY && x->at >= 0)
+        ry_buf_printf(b, "%s%s", x->npath ? " > " : "", ry_netfile_name(nf, x->at));
+    else if (peer >= 0)
+        ry_buf_printf(b, " > %s", ry_netfile_name(nf, nf->ports[peer].node));
+}
+
+/* What went wrong, in words. */
+static void why_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
+{
+    const char *at = x->at >= 0 ? ry_netfile_name(nf, x->at) : "?";
+    switch (x->reason) {
+    case RY_RC_OK:
+        ry_buf_printf(b, "%d links where the shortest path has %d", x->hops, x->shortest);
+        break;
+    case RY_RC_NO_ENTRY:
+        ry_buf_printf(b, "%s has no entry for LID %d", at, x->dst_lid);
+        break;
+    case RY_RC_PORT0:
+        ry_buf_printf(b, "%s sends LID %d to port 0, itself", at, x->dst_lid);
+        break;
+    case RY_RC_UNCONNECTED:
+        ry_buf_printf(b, "%s sends LID %d to port %d, which has no link", at, x->dst_lid,
+                      x->port);
+        break;
+    case RY_RC_WRONG_END: {
+        int gp = nf->nodes[x->at].port0 + x->port, q = nf->ports[gp].peer;
+        ry_buf_printf(b, "%s sends LID %d to port %d, which leads to ", at, x->dst_lid, x->port);
+        ep_name(b, nf, q);
+        break;
+    }
+    case RY_RC_NO_SWITCH:
+        ry_buf_printf(b, "its link leads to %s, not to a switch", at);
+        break;
+    case RY_RC_LOOP:
+        ry_buf_printf(b, "comes back to %s", at);
+        break;
+    default:
+        break;
+    }
+}
+
+static void examples_text(ry_buf *o, const ry_netfile *nf, const ry_rc_result *r,
+                          const ry_rc_example *x, int n, long long total)
+{
+    for (int i = 0; i < n; i++) {
+        const ry_nf_port *s = &nf->ports[r->ep_port[x[i].src]];
+        ry_buf_puts(o, "    ");
+        ep_name(o, nf, r->ep_port[x[i].src]);
+        ry_buf_printf(o, " (lid %d) -> ", s->lid);
+        ep_name(o, nf, r->ep_port[x[i].dst]);
+        ry_buf_printf(o, " (lid %d): ", x[i].dst_lid);
+        why_text(o, nf, &x[i]);
+        if (x[i].npath) {
+            ry_buf_puts(o, "; path ");
+            path_text(o, nf, &x[i]);
+        }
+        ry_buf_putc(o, '\n');
+    }
+    if (total > n)
+        ry_buf_printf(o, "    and %lld more\n", total - n);
+}
+
+static void check_line(ry_buf *o, const char *name, int ok)
+{
+    ry_buf_printf(o, "%-13s %-4s  ", name, ok ? "ok" : "FAIL");
+}
+
+void ry_route_check_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
+                         const ry_rc_result *r)
+{
+    char b1[32], b2[32];
+    ry_buf_printf(o, "topology      %s: %d switch%s", nf->path, r->switches,
+                  r->switches == 1 ? "" : "es");
+    if (r->tiers > 0) {
+        ry_buf_puts(o, " (");
+        for (int t = 1; t <= r->tiers; t++)
+            ry_buf_printf(o, "%s%d at tier %d", t > 1 ? ", " : "", r->per_tier[t], t);
+        if (r->per_tier[0])
+            ry_buf_printf(o, ", %d reaching no end port", r->per_tier[0]);
+        ry_buf_putc(o, ')');
+    }
+    ry_buf_printf(o, ", %d end port%s", r->end_ports, r->end_ports == 1 ? "" : "s");
+    if (r->dest_lids != r->end_ports)
+        ry_buf_printf(o, " with %d LIDs", r->dest_lids);
+    ry_buf_printf(o, "\nlfts          %s: %d switch block%s, %lld entries", lft->path, lft->blocks,
+                  lft->blocks == 1 ? "" : "s", lft->entries);
+    if (lft->remapped)
+        ry_buf_printf(o, ", %lld moved to their portguid's LID", lft->remapped);
+    if (lft->missing)
+        ry_buf_printf(o, ", %d switch%s without a block", lft->missing,
+                      lft->missing == 1 ? "" : "es");
+    ry_buf_printf(o, "\nroutes        %lld: every end port to every end-port LID but its own\n\n",
+                  r->pairs);
+
+    check_line(o, "reachable", !r->stopped);
+    if (!r->stopped) {
+        ry_buf_printf(o, "all %lld routes arrive\n", r->delivered);
+    } else {
+        ry_buf_printf(o, "%lld of %lld routes arrive; %lld stop:", r->delivered, r->pairs,
+                      r->stopped);
+        for (int k = 1, n = 0; k < RY_RC_NREASONS; k++)
+            if (k != RY_RC_LOOP && r->reason[k])
+                ry_buf_printf(o, "%s %s: %lld", n++ ? "," : "", reason_text[k], r->reason[k]);
+        ry_buf_putc(o, '\n');
+        examples_text(o, nf, r, r->stops, r->nstops, r->stopped);
+    }
+    check_line(o, "loops", !r->looped);
+    if (!r->looped) {
+        ry_buf_puts(o, "no route comes back to a switch\n");
+    } else {
+        ry_buf_printf(o, "%lld route%s come%s back to a switch\n", r->looped,
+                      r->looped == 1 ? "" : "s", r->looped == 1 ? "s" : "");
+        examples_text(o, nf, r, r->loops, r->nloops, r->looped);
+    }
+    check_line(o, "minimal", !r->nonminimal);
+    if (!r->nonminimal) {
+        ry_buf_printf(o, "every arriving route is a shortest path\n");
+    } else {
+        ry_buf_printf(o, "%lld of %lld arriving routes are longer than a shortest path\n",
+                      r->nonminimal, r->delivered);
+        examples_text(o, nf, r, r->longer, r->nlonger, r->nonminimal);
+    }
+    check_line(o, "credit loops", !r->cycle_len);
+    ry_buf_printf(o, "%d channels, %lld dependencies, ", r->channels, r->dependencies);
+    if (!r->cycle_len) {
+        ry_buf_puts(o, "no cycle\n");
+    } else {
+        ry_buf_printf(o, "a cycle of %d:\n    ", r->cycle_len);
+        for (int i = 0; i < r->cycle_len; i++) {
+            const ry_nf_port *p = &nf->ports[r->cycle[i]];
+            ry_buf_printf(o, "%s:%d > ", ry_netfile_name(nf, p->node), p->num);
+        }
+        ry_buf_printf(o, "%s\n", ry_netfile_name(nf, nf->ports[r->cycle[0]].node));
+    }
+
+    ry_buf_puts(o, "\nroute lengths");
+    for (int h = 1, n = 0; h <= r->max_hops; h++)
+        if (r->hops[h])
+            ry_buf_printf(o, "%s %d link%s: %lld", n++ ? "," : "", h, h == 1 ? "" : "s",
+                          r->hops[h]);
+    if (!r->delivered)
+        ry_buf_puts(o, " none");
+    ry_buf_puts(o, "\n\nroutes per directed link\n");
+    ry_buf_printf(o, "  %-10s %-10s %8s %10s %10s %12s\n", "from", "to", "links", "min", "max",
+                  "mean");
+    for (int i = 0; i < r->ngroups; i++) {
+        const ry_rc_group *g = &r->groups[i];
+        ry_buf_printf(o, "  %-10s %-10s %8lld %10llu %10llu %12.2f\n",
+                      tier_label(g->from, b1, sizeof b1), tier_label(g->to, b2, sizeof b2),
+                      g->links, g->min, g->max, (double)g->sum / (double)g->links);
+    }
+    ry_buf_puts(o, "\nshift permutations ");
+    if (!r->shift_count) {
+        ry_buf_puts(o, "none\n");
+    } else {
+        ry_buf_printf(o, "(end port i to i+s by LID, %s%d shift%s): the busiest link carries "
+                      "%llu route%s at worst (s = %d), %.2f on average\n",
+                      r->shift_all ? "all " : "", r->shift_count, r->shift_count == 1 ? "" : "s",
+                      r->shift_max, r->shift_max == 1 ? "" : "s", r->shift_worst, r->shift_mean);
+    }
+    if (ry_route_check_ok(r)) {
+        ry_buf_puts(o, "\ncheck-routes: ok\n");
+    } else {
+        const char *names[4] = { "reachable", "loops", "minimal", "credit loops" };
+        int bad[4] = { r->stopped > 0, r->looped > 0, r->nonminimal > 0, r->cycle_len > 0 };
+        ry_buf_puts(o, "\ncheck-routes: FAIL (");
+        for (int i = 0, n = 0; i < 4; i++)
+            if (bad[i])
+                ry_buf_printf(o, "%s%s", n++ ? ", " : "", names[i]);
+        ry_buf_puts(o, ")\n");
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------------- */
+
+static json_t *jstr_buf(void (*fn)(ry_buf *, const ry_netfile *, int), const ry_netfile *nf,
+                        int arg)
+{
+    ry_buf b;
+    ry_buf_init(&b);
+    fn(&b, nf, arg);
+    json_t *j = json_string(b.data ? b.data : "");
+    ry_buf_free(&b);
+    return j;
+}
+
+static json_t *jguid(uint64_t g)
+{
+    char s[24];
+    snprintf(s, sizeof s, "0x%016llx", (unsigned long long)g);
+    return json_string(s);
+}
+
+static json_t *jport(const ry_netfile *nf, int port)
+{
+    const ry_nf_port *p = &nf->ports[port];
+    json_t *j = json_object();
+    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, p->node)));
+    json_object_set_new(j, "guid", jguid(nf->nodes[p->node].guid));
+    json_object_set_new(j, "port", json_integer(p->num));
+    return j;
+}
+
+static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
+                             const ry_rc_example *x, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++) {
+        json_t *j = json_object();
+        json_object_set_new(j, "src", jstr_buf(ep_name, nf, r->ep_port[x[i].src]));
+        json_object_set_new(j, "src_lid", json_integer(nf->ports[r->ep_port[x[i].src]].lid));
+        json_object_set_new(j, "dst", jstr_buf(ep_name, nf, r->ep_port[x[i].dst]));
+        json_object_set_new(j, "dst_lid", json_integer(x[i].dst_lid));
+        json_object_set_new(j, "reason", json_string(reason_key[x[i].reason]));
+        if (x[i].reason == RY_RC_OK) {
+            json_object_set_new(j, "links", json_integer(x[i].hops));
+            json_object_set_new(j, "shortest", json_integer(x[i].shortest));
+        } else {
+            json_object_set_new(j, "at", x[i].at >= 0 ? json_string(ry_netfile_name(nf, x[i].at))
+                                                      : json_null());
+            json_object_set_new(j, "at_guid", x[i].at >= 0 ? jguid(nf->nodes[x[i].at].guid)
+                                                           : json_null());
+            json_object_set_new(j, "port", x[i].port >= 0 ? json_integer(x[i].port) : json_null());
+        }
+        ry_buf b;
+        ry_buf_init(&b);
+        why_text(&b, nf, &x[i]);
+        json_object_set_new(j, "message", json_string(b.data ? b.data : ""));
+        ry_buf_free(&b);
+        json_t *path = json_array();
+        for (int k = 0; k < x[i].npath; k++)
+            json_array_append_new(path, jport(nf, x[i].path[k]));
+        json_object_set_new(j, "path", path);
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+static json_t *jmean(unsigned long long sum, long long n)
+{
+    return json_real(n ? round((double)sum / (double)n * 100.0) / 100.0 : 0.0);
+}
+
+void ry_route_check_json(ry_buf *out, const ry_netfile *nf, const ry_lft *lft,
+                         const ry_rc_result *r)
+{
+    json_t *root = json_object(), *j, *a;
+
+    j = json_object();
+    json_object_set_new(j, "file", json_string(nf->path));
+    json_object_set_new(j, "switches", json_integer(r->switches));
+    a = json_array();
+    for (int t = 1; t <= r->tiers; t++)
+        json_array_append_new(a, json_integer(r->per_tier[t]));
+    json_object_set_new(j, "switches_per_tier", a);
+    json_object_set_new(j, "unranked_switches", json_integer(r->tiers >= 0 ? r->per_tier[0] : 0));
+    json_object_set_new(j, "end_ports", json_integer(r->end_ports));
+    json_object_set_new(j, "end_port_lids", json_integer(r->dest_lids));
+    json_object_set_new(root, "topology", j);
+
+    j = json_object();
+    json_object_set_new(j, "file", json_string(lft->path));
+    json_object_set_new(j, "blocks", json_integer(lft->blocks));
+    json_object_set_new(j, "entries", json_integer(lft->entries));
+    json_object_set_new(j, "remapped", json_integer(lft->remapped));
+    json_object_set_new(j, "ignored", json_integer(lft->ignored));
+    json_object_set_new(j, "switches_without_block", json_integer(lft->missing));
+    json_object_set_new(root, "lfts", j);
+
+    json_object_set_new(root, "routes", json_integer(r->pairs));
+    json_object_set_new(root, "ok", json_boolean(ry_route_check_ok(r)));
+
+    j = json_object();
+    json_object_set_new(j, "ok", json_boolean(!r->stopped));
+    json_object_set_new(j, "delivered", json_integer(r->delivered));
+    json_object_set_new(j, "stopped", json_integer(r->stopped));
+    a = json_object();
+    for (int k = 1; k < RY_RC_NREASONS; k++)
+        if (k != RY_RC_LOOP)
+            json_object_set_new(a, reason_key[k], json_integer(r->reason[k]));
+    json_object_set_new(j, "reasons", a);
+    json_object_set_new(j, "failures", examples_json(nf, r, r->stops, r->nstops));
+    json_object_set_new(root, "reachable", j);
+
+    j = json_object();
+    json_object_set_new(j, "ok", json_boolean(!r->looped));
+    json_object_set_new(j, "routes", json_integer(r->looped));
+    json_object_set_new(j, "failures", examples_json(nf, r, r->loops, r->nloops));
+    json_object_set_new(root, "loops", j);
+
+    j = json_object();
+    json_object_set_new(j, "ok", json_boolean(!r->nonminimal));
+    json_object_set_new(j, "non_minimal", json_integer(r->nonminimal));
+    a = json_array();
+    for (int h = 1; h <= r->max_hops; h++)
+        if (r->hops[h]) {
+            json_t *x = json_object();
+            json_object_set_new(x, "links", json_integer(h));
+            json_object_set_new(x, "routes", json_integer(r->hops[h]));
+            json_array_append_new(a, x);
+        }
+    json_object_set_new(j, "lengths", a);
+    json_object_set_new(j, "failures", examples_json(nf, r, r->longer, r->nlonger));
+    json_object_set_new(root, "minimal", j);
+
+    j = json_object();
+    json_object_set_new(j, "ok", json_boolean(!r->cycle_len));
+    json_object_set_new(j, "channels", json_integer(r->channels));
+    json_object_set_new(j, "dependencies", json_integer(r->dependencies));
+    a = json_array();
+    for (int i = 0; i < r->cycle_len; i++)
+        json_array_append_new(a, jport(nf, r->cycle[i]));
+    json_object_set_new(j, "cycle", a);
+    json_object_set_new(root, "credit_loops", j);
+
+    a = json_array();
+    for (int i = 0; i < r->ngroups; i++) {
+        const ry_rc_group *g = &r->groups[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "from_tier", json_integer(g->from));
+        json_object_set_new(x, "to_tier", json_integer(g->to));
+        json_object_set_new(x, "direction", json_string(group_dir(g) == 0 ? "up"
+                                                        : group_dir(g) == 1 ? "down" : "level"));
+        json_object_set_new(x, "links", json_integer(g->links));
+        json_object_set_new(x, "min", json_integer((json_int_t)g->min));
+        json_object_set_new(x, "max", json_integer((json_int_t)g->max));
+        json_object_set_new(x, "mean", jmean(g->sum, g->links));
+        json_array_append_new(a, x);
+    }
+    json_object_set_new(root, "balance", a);
+
+    j = json_object();
+    json_object_set_new(j, "count", json_integer(r->shift_count));
+    json_object_set_new(j, "all", json_boolean(r->shift_all));
+    json_object_set_new(j, "max", json_integer((json_int_t)r->shift_max));
+    json_object_set_new(j, "mean", json_real(round(r->shift_mean * 100.0) / 100.0));
+    json_object_set_new(j, "worst_shift", json_integer(r->shift_worst));
+    json_object_set_new(root, "shifts", j);
+
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    ry_buf_puts(out, s);
+    ry_buf_putc(out, '\n');
+    free(s);
+    json_decref(root);
+}
