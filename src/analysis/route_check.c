@@ -627,6 +627,8 @@ static void shifts(ctx *c, int want)
         unsigned worst = 0;
         for (int i = 0; i < E; i++) {
             int d = (i + sh) % E, s = c->ep_sw[i];
+            if (s < 0 && c->peer_ep[c->ep_port[i]] == d && !worst)
+                worst = 1;   /* two end ports linked to each other */
             if (s < 0 || !(c->okbits[(size_t)d * c->okwords + (size_t)s / 64] >> (s % 64) & 1))
                 continue;
             int lid = nf->ports[c->ep_port[d]].lid;
