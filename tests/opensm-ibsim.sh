@@ -2,16 +2,20 @@
 # railyard's OpenSM files on the real OpenSM, running on the ibsim simulator.
 # For every fabric in tests/data/ib/ and every subnet railyard writes:
 #  (a) ibsim loads topology.net; "opensm -o -R ftree -a root_guids.conf
-#      -u cn_guids.conf" (minhop on a one-switch subnet) routes it without a
-#      fallback and keeps the LIDs preset in the netfile; with -r as well;
+#      -u cn_guids.conf" (minhop on a one-switch subnet, updn when LMC > 0)
+#      routes it without a fallback and keeps the LIDs preset in the
+#      netfile; with -r (OpenSM's own LIDs) as well;
 #  (b) on a fresh simulator "-R file -U lfts.dump" loads our tables, and
 #      dump_fts read back from the switches equals lfts.dump entry for entry;
+#      "-F opensm.conf" selects the same; with -r, the file engine moves our
+#      entries to OpenSM's LIDs by portguid and every route still arrives;
 #  (c) with -P partitions.conf, a CA of every rail holds its rail's P_Key as
 #      a full member, and the Default key;
-#  (d) our tables and OpenSM's ftree tables deliver every CA-to-CA route
-#      (traced here through the netfile, and by railyard check-routes when
-#      it exists), and ours balance no worse than ftree's. The table printed
-#      at the end sets them side by side.
+#  (d) our tables and OpenSM's deliver every CA-to-CA route (traced here
+#      through the netfile, and by railyard check-routes when it exists;
+#      the two must count the same routes per cable), and ours balance no
+#      worse than OpenSM's. The table printed at the end sets them side by
+#      side.
 # Skipped (77) only when OpenSM, ibsim or infiniband-diags are not installed.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 . "$TOP_SRCDIR/tests/ibsim/lib.sh"
@@ -176,7 +180,7 @@ check_subnet() {
     fi
     grep -q 'Partition configuration in error' "$w/file/osm.log" &&
         fail "$label: OpenSM rejected partitions.conf" || ok
-    ib_run dump_fts >"$w/live.fts" 2>"$w/dump_fts.err"
+    ib_dump_lfts "$w/live.fts" "$w/file/cache/guid2lid"
     expect_eq "$label: dump_fts exit" $? 0
     if ib_lft_diff "$d/lfts.dump" "$w/live.fts" >"$w/lftdiff"; then
         ok
@@ -221,8 +225,10 @@ check_subnet() {
         expect_eq "$label: file engine with -r" "$(ib_engine "$w/file-r/osm.log")" file
         ib_fallback "$w/file-r/osm.log" >/dev/null &&
             fail "$label: file -r run reports a fallback or error" || ok
-        ib_run dump_fts >"$w/live-r.fts" 2>/dev/null
-        ib_route_stats "$d/topology.net" "$w/live-r.fts" >"$w/live-r.json"
+        ib_dump_lfts "$w/live-r.fts" "$w/file-r/cache/guid2lid"
+        expect_eq "$label: dump_fts exit after -r" $? 0
+        ib_route_stats "$d/topology.net" "$w/live-r.fts" "$w/file-r/cache/guid2lid" \
+            >"$w/live-r.json"
         expect_eq "$label: routes delivered after OpenSM moved the LIDs" \
             "$(json_get "$w/live-r.json" delivered)" "$(json_get "$w/live-r.json" pairs)"
         ib_sim_stop

@@ -137,6 +137,9 @@ $(phases "$TMP/osm-file/osm.log")
 EOF
 printf '  from its log: discovery %s s, LIDs + loading the file %s s, LFT programming %s s\n' \
     "$f_disc" "$f_route" "$f_prog"
+ib_dump_lfts "$TMP/live.fts" "$TMP/osm-file/cache/guid2lid"
+printf '  switch LFTs read back (dump_fts) against lfts.dump: %s\n' \
+    "$(ib_lft_diff "$sub/lfts.dump" "$TMP/live.fts" | head -n 4)"
 ib_sim_stop
 
 # a run under 10 ms reads as 0.00 from time(1)
@@ -146,7 +149,7 @@ case $routing in
 ''|'?') ;;
 *) echo "ratio: OpenSM ftree routing alone / railyard opensm = $(calc "$routing / $ry_d")" ;;
 esac
-rm -rf "$TMP/ry4k" "$TMP/osm-ftree" "$TMP/osm-file"
+rm -rf "$TMP/ry4k" "$TMP/osm-ftree" "$TMP/osm-file" "$TMP/live.fts"
 
 echo
 echo "== 2. railyard opensm, 32,768 GPUs, rail-optimized, radix 64"

@@ -7,6 +7,7 @@
 #   ib_opensm DIR ARGS...     run "opensm -o" once against it, log DIR/osm.log,
 #                             dumps in DIR, LID cache DIR/cache
 #   ib_run TOOL ARGS...       run an infiniband-diags tool against it
+#   ib_dump_lfts OUT          read every switch's LFT back (dump_fts format)
 #   ib_engine LOG             the engine that configured the tables ("ftree", ...)
 #   ib_fallback LOG           print the log lines that show a fallback or error
 #   ib_lft_diff A B           compare two LFT files (OpenSM dump or dump_fts)
@@ -28,7 +29,9 @@ ib_cleanup() {
 }
 # tests/lib.sh removes $TMP on exit; stop the simulator first.
 trap 'ib_cleanup; rm -rf "${TMP:-/nonexistent}"' EXIT
+trap 'exit 129' HUP
 trap 'exit 130' INT
+trap 'exit 141' PIPE
 trap 'exit 143' TERM
 
 ib_tools_missing() {
@@ -121,6 +124,64 @@ ib_sim_stop() {
 # when LD_PRELOAD is already set (sanitizer runtimes), so clear it.
 ib_run() {
     env -u LD_PRELOAD ibsim-run "$@"
+}
+
+# ib_dump_lfts OUT [GUID2LID]: every switch's unicast LFT, read back from the
+# switches, in dump_fts format. dump_fts (infiniband-diags 44) reads LFT blocks up to
+# ALIGN(LinearFdbTop, 64) / 64 exclusive, so when the top LID is a multiple
+# of 64 its entry is never read; that block is then read with smpdump
+# (SubnGet(LinearForwardingTable) on the switch's directed route) and the
+# entry added to the switch's list, with its port GUID when GUID2LID (OpenSM's
+# cache after the run) names the port that holds the LID.
+ib_dump_lfts() {
+    ib_run dump_fts >"$1.raw" 2>"$1.err" || return 1
+    "$PY" - "$1.raw" "$1" ${2:+"$2"} <<'EOF'
+import os, re, subprocess, sys
+owner = {}
+if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+    for l in open(sys.argv[3]):
+        t = l.split()
+        if len(t) >= 3 and t[0].startswith("0x"):
+            for lid in range(int(t[1], 16), int(t[2], 16) + 1):
+                owner[lid] = int(t[0], 16)
+HDR = re.compile(r"Unicast lids \[0x[0-9a-f]+-(0x[0-9a-f]+)\] of switch DR path "
+                 r"slid \d+; dlid \d+; ([0-9,]+) guid")
+env = dict(os.environ)
+env.pop("LD_PRELOAD", None)
+out, pending = [], None
+
+def flush():
+    # the top LID's entry, read from the switch itself
+    global pending
+    if pending is None:
+        return
+    top, path = pending
+    pending = None
+    r = subprocess.run(["ibsim-run", "smpdump", "-D", path, "0x19", str(top // 64)],
+                       env=env, capture_output=True, text=True)
+    hexs = "".join(w for l in r.stdout.splitlines() if not l.startswith("SMP")
+                   for w in l.split())
+    if r.returncode != 0 or len(hexs) < 128:
+        sys.stderr.write("smpdump of LFT block %d at %s failed\n" % (top // 64, path))
+        sys.exit(1)
+    port = int(hexs[2 * (top % 64):2 * (top % 64) + 2], 16)
+    if port != 0xff:
+        g = (" portguid 0x%016x:" % owner[top]) if top in owner else ""
+        out.append("0x%04x %03u : (read with smpdump%s)\n" % (top, port, g))
+
+for line in open(sys.argv[1]):
+    m = HDR.match(line)
+    if m:
+        flush()
+        top = int(m.group(1), 16)
+        if top and top % 64 == 0:
+            pending = (top, m.group(2))
+    elif "lids dumped" in line:
+        flush()
+    out.append(line)
+flush()
+open(sys.argv[2], "w").writelines(out)
+EOF
 }
 
 # ib_opensm DIR ARGS...: one "opensm -o" run (route once, exit at SUBNET UP),
