@@ -26,7 +26,9 @@ if [ -n "$missing" ]; then
     exit 77
 fi
 
-DATA=$TOP_SRCDIR/tests/data/ib
+# IB_FABRICS=DIR runs the checks on the specs in DIR instead (for example
+# tests/data/ib/pending, fabrics where our balance is known to be worse)
+DATA=${IB_FABRICS:-$TOP_SRCDIR/tests/data/ib}
 TABLE=$TMP/balance.txt
 : >"$TABLE"
 have_check_routes=no
@@ -347,18 +349,20 @@ for spec in "$DATA"/*.yaml; do
     [ "$nsub" -gt 0 ] && ok || fail "$fab: no subnet directory under opensm/"
     nfab=$((nfab + 1))
 done
-[ "$nfab" -ge 6 ] && ok || fail "only $nfab fabrics in $DATA"
+if [ -z "${IB_FABRICS:-}" ]; then
+    [ "$nfab" -ge 6 ] && ok || fail "only $nfab fabrics in $DATA"
 
-# build writes the same OpenSM files as the opensm command
-spec=$DATA/ro-2tier-h100.yaml
-"$RAILYARD" build "$spec" -o "$TMP/build" >/dev/null 2>"$TMP/build.err"
-expect_eq "railyard build" $? 0
-diff -r "$TMP/out/ro-2tier-h100/opensm" "$TMP/build/opensm" >/dev/null &&
-    ok || fail "build and opensm write different OpenSM files"
-# same spec, same bytes
-"$RAILYARD" opensm "$spec" -o "$TMP/again" >/dev/null 2>&1
-diff -r "$TMP/out/ro-2tier-h100/opensm" "$TMP/again/opensm" >/dev/null &&
-    ok || fail "a second railyard opensm run differs"
+    # build writes the same OpenSM files as the opensm command
+    spec=$DATA/ro-2tier-h100.yaml
+    "$RAILYARD" build "$spec" -o "$TMP/build" >/dev/null 2>"$TMP/build.err"
+    expect_eq "railyard build" $? 0
+    diff -r "$TMP/out/ro-2tier-h100/opensm" "$TMP/build/opensm" >/dev/null &&
+        ok || fail "build and opensm write different OpenSM files"
+    # same spec, same bytes
+    "$RAILYARD" opensm "$spec" -o "$TMP/again" >/dev/null 2>&1
+    diff -r "$TMP/out/ro-2tier-h100/opensm" "$TMP/again/opensm" >/dev/null &&
+        ok || fail "a second railyard opensm run differs"
+fi
 
 echo
 echo "Routes per switch-to-switch cable in all-to-all (max/min/mean per tier and"
