@@ -34,11 +34,13 @@ trap 'exit 130' INT
 trap 'exit 141' PIPE
 trap 'exit 143' TERM
 
+# opensm and the diags live in /usr/sbin, which is not in every user's PATH
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin; export PATH ;; esac
+
 ib_tools_missing() {
     _m=
-    for _t in ibsim ibsim-run opensm dump_fts smpquery timeout; do
-        command -v "$_t" >/dev/null 2>&1 || \
-            [ -x "/usr/sbin/$_t" ] || _m="$_m $_t"
+    for _t in ibsim ibsim-run opensm dump_fts smpdump smpquery timeout; do
+        command -v "$_t" >/dev/null 2>&1 || _m="$_m $_t"
     done
     [ -r /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so ] || \
         ls /usr/lib/*/umad2sim/libumad2sim.so >/dev/null 2>&1 || \
