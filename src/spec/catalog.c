@@ -175,10 +175,26 @@ static const char *entry_string(const char *kind, const ry_ynode *entry, const r
     return s;
 }
 
+/* An optional whole-number key of an entry; 0 when absent. */
+static int entry_opt_int(const ry_ynode *ent, const ry_ynode *name, const char *section,
+                         const char *key, long long min, long long max, int *out)
+{
+    const ry_ynode *v = ry_ymap_get(ent, key);
+    char what[160];
+    long long x;
+    if (!v)
+        return 0;
+    snprintf(what, sizeof what, "%s.%.60s.%s", section, name->value, key);
+    if (ry_yget_int(v, what, min, max, &x) < 0)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
-                                        NULL };
+                                        "rack_units", "cage_ports", NULL };
     static const char *const protocols[] = { "infiniband", "ethernet", NULL };
     const ry_ynode *e = entries_of(c->switch_doc, "switches");
     int errors = 0;
@@ -218,6 +234,8 @@ static int load_switches(ry_catalog *c)
         if (v && ry_yget_enum(v, what, protocols, &proto) < 0)
             bad = 1;
         s->model.ethernet = proto == 1;
+        bad |= entry_opt_int(ent, name, "switches", "rack_units", 1, 64, &s->model.units) < 0;
+        bad |= entry_opt_int(ent, name, "switches", "cage_ports", 1, 8, &s->model.cage_ports) < 0;
         if (bad) {
             errors++;
             continue;
@@ -233,7 +251,7 @@ static int load_switches(ry_catalog *c)
 static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
-                                        "nic_speed", NULL };
+                                        "nic_speed", "rack_units", "per_rack", "cage_ports", NULL };
     const ry_ynode *e = entries_of(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -270,6 +288,9 @@ static int load_nodes(ry_catalog *c)
         char text[16];
         if (!v || ry_yget_speed(v, what, &nd->model.nic_gbps, text, sizeof text) < 0)
             bad = 1;
+        bad |= entry_opt_int(ent, name, "nodes", "rack_units", 1, 64, &nd->model.units) < 0;
+        bad |= entry_opt_int(ent, name, "nodes", "per_rack", 1, 1024, &nd->model.per_rack) < 0;
+        bad |= entry_opt_int(ent, name, "nodes", "cage_ports", 1, 8, &nd->model.cage_ports) < 0;
         if (bad) {
             errors++;
             continue;

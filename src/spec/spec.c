@@ -66,6 +66,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +87,7 @@
  * (layout, workload, ...) adds its name here; unknown names are errors.
  * Keys starting with "x-" are free for the user (a place for YAML anchors). */
 static const char *const top_keys[] = {
-    "version", "name", "cluster", "fabric", "cost", "infiniband", "naming",
+    "version", "name", "cluster", "fabric", "cost", "infiniband", "naming", "layout", "cabling",
     "x-*",
     NULL
 };
@@ -96,13 +97,21 @@ static const char *const cluster_keys[] = {
     "scalable_unit", NULL
 };
 static const char *const node_keys[] = {
-    "name", "gpus_per_node", "hb_domain", "nic_speed", "description", NULL
+    "name", "gpus_per_node", "hb_domain", "nic_speed", "description", "rack_units", "per_rack",
+    "cage_ports", NULL
 };
 static const char *const fabric_keys[] = {
     "design", "switch", "oversubscription", "tiers", NULL
 };
 static const char *const switch_keys[] = { "name", "radix", "speed", "description", "protocol",
-                                           NULL };
+                                           "rack_units", "cage_ports", NULL };
+static const char *const layout_keys[] = { "rows", "racks_per_row", "rack_units", "first_unit",
+                                           "nodes_per_rack", "node_units", "switch_units",
+                                           "network", "rack_pitch", "row_pitch", "tray_height",
+                                           "slack", NULL };
+static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
+static const char *const cabling_keys[] = { "tiers", "links", NULL };
+static const char *const link_keys[] = { "end", "medium", NULL };
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const ib_keys[] = { "guid_base", "lmc", "routing_engine", "lft_portguid",
                                        "pkey_base", NULL };
@@ -381,6 +390,18 @@ void ry_spec_defaults(ry_spec *s)
     s->ib.lft_portguid = 1;
     s->ib.pkey_base = DEFAULT_PKEY_BASE;
     snprintf(s->node_pattern, sizeof s->node_pattern, "%s", DEFAULT_NODE_PATTERN);
+    s->layout.rows = 0;
+    s->layout.racks_per_row = 16;
+    s->layout.rack_units = 48;
+    s->layout.first_unit = 2;
+    s->layout.nodes_per_rack = 4;
+    s->layout.node_units = 8;
+    s->layout.switch_units = 1;
+    s->layout.network = 0;
+    s->layout.rack_pitch = 0.6;
+    s->layout.row_pitch = 2.4;
+    s->layout.tray_height = 2.6;
+    s->layout.slack = 0.5;
 }
 
 int ry_spec_check(ry_spec *s)
@@ -520,6 +541,15 @@ static int read_node(loadctx *c, const ry_ynode *n, ry_node_model *out)
     const char *dv;
     if (d && ry_yget_string(d, "cluster.node.description", &dv) < 0)
         bad = 1;
+    if ((r = get_int(n, "rack_units", "cluster.node.rack_units", 1, 64, &v)) > 0)
+        out->units = (int)v;
+    bad |= r < 0;
+    if ((r = get_int(n, "per_rack", "cluster.node.per_rack", 1, 1024, &v)) > 0)
+        out->per_rack = (int)v;
+    bad |= r < 0;
+    if ((r = get_int(n, "cage_ports", "cluster.node.cage_ports", 1, 8, &v)) > 0)
+        out->cage_ports = (int)v;
+    bad |= r < 0;
     return bad ? -1 : 0;
 }
 
@@ -704,6 +734,14 @@ static int read_switch(loadctx *c, const ry_ynode *n, ry_switch_model *out)
     const char *dv;
     if (d && ry_yget_string(d, "fabric.switch.description", &dv) < 0)
         bad = 1;
+    long long x;
+    int r;
+    if ((r = get_int(n, "rack_units", "fabric.switch.rack_units", 1, 64, &x)) > 0)
+        out->units = (int)x;
+    bad |= r < 0;
+    if ((r = get_int(n, "cage_ports", "fabric.switch.cage_ports", 1, 8, &x)) > 0)
+        out->cage_ports = (int)x;
+    bad |= r < 0;
     const ry_ynode *pr = ry_ymap_get(n, "protocol");
     int proto;
     if (pr) {
@@ -916,6 +954,138 @@ static void read_ib(loadctx *c, const ry_ynode *root)
                       "needs LMC 0: use lmc: 0 or routing_engine: updn", s->ib.lmc);
 }
 
+/* layout: racks and rows. Rules between keys (a rack tall enough for one
+ * server, a tray above the racks) are checked here; whether the cluster fits
+ * is the layout builder's to say. */
+static void read_layout(loadctx *c, const ry_ynode *root)
+{
+    ry_spec *s = c->s;
+    const ry_ynode *m = ry_ymap_get(root, "layout");
+    int is_null, v;
+    long long x;
+    double d;
+    if (s->node.units > 0)
+        s->layout.node_units = s->node.units;
+    if (s->node.per_rack > 0)
+        s->layout.nodes_per_rack = s->node.per_rack;
+    if (s->sw.units > 0)
+        s->layout.switch_units = s->sw.units;
+    if (!m || ry_yget_map(m, "layout", &is_null) < 0 || is_null)
+        goto check;
+    ry_ycheck_keys(m, "layout", layout_keys);
+    static const struct { const char *key; long long min, max; size_t off; } ints[] = {
+        { "rows", 1, 10000, offsetof(ry_spec, layout.rows) },
+        { "racks_per_row", 1, 10000, offsetof(ry_spec, layout.racks_per_row) },
+        { "rack_units", 4, 80, offsetof(ry_spec, layout.rack_units) },
+        { "first_unit", 1, 80, offsetof(ry_spec, layout.first_unit) },
+        { "nodes_per_rack", 1, 1024, offsetof(ry_spec, layout.nodes_per_rack) },
+        { "node_units", 1, 80, offsetof(ry_spec, layout.node_units) },
+        { "switch_units", 1, 80, offsetof(ry_spec, layout.switch_units) },
+    };
+    char what[64];
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        snprintf(what, sizeof what, "layout.%s", ints[i].key);
+        if (get_int(m, ints[i].key, what, ints[i].min, ints[i].max, &x) > 0)
+            *(int *)((char *)s + ints[i].off) = (int)x;
+    }
+    static const struct { const char *key; double min, max; size_t off; } reals[] = {
+        { "rack_pitch", 0.1, 100, offsetof(ry_spec, layout.rack_pitch) },
+        { "row_pitch", 0.5, 1000, offsetof(ry_spec, layout.row_pitch) },
+        { "tray_height", 0.5, 20, offsetof(ry_spec, layout.tray_height) },
+        { "slack", 0, 50, offsetof(ry_spec, layout.slack) },
+    };
+    for (size_t i = 0; i < sizeof reals / sizeof *reals; i++) {
+        const ry_ynode *n = ry_ymap_get(m, reals[i].key);
+        snprintf(what, sizeof what, "layout.%s", reals[i].key);
+        if (n && ry_yget_number(n, what, reals[i].min, reals[i].max, &d) == 0)
+            *(double *)((char *)s + reals[i].off) = d;
+    }
+    const ry_ynode *n = ry_ymap_get(m, "network");
+    if (n && ry_yget_enum(n, "layout.network", network_places, &v) == 0)
+        s->layout.network = v;
+check:;
+    double top = 0.1 + s->layout.rack_units * 0.04445;
+    if (s->layout.tray_height < top)
+        ry_spec_error(s, "layout.tray_height", "layout.tray_height %.2f m is below the top of a "
+                      "%dU rack (%.2f m): the overhead tray must clear the racks",
+                      s->layout.tray_height, s->layout.rack_units, top);
+    int room = s->layout.rack_units - s->layout.first_unit + 1;
+    if (s->layout.node_units > room)
+        ry_spec_error(s, has_key(s, "layout.node_units") ? "layout.node_units" : "layout.rack_units",
+                      "a %dU node does not fit in a %dU rack from unit %d", s->layout.node_units,
+                      s->layout.rack_units, s->layout.first_unit);
+    else if (s->layout.nodes_per_rack * s->layout.node_units > room)
+        ry_spec_error(s, has_key(s, "layout.nodes_per_rack") ? "layout.nodes_per_rack"
+                                                               : "layout.rack_units",
+                      "%d nodes of %dU do not fit in a %dU rack from unit %d (at most %d)",
+                      s->layout.nodes_per_rack, s->layout.node_units, s->layout.rack_units,
+                      s->layout.first_unit, room / s->layout.node_units);
+    if (s->layout.switch_units > room)
+        ry_spec_error(s, "layout.switch_units", "a %dU switch does not fit in a %dU rack",
+                      s->layout.switch_units, s->layout.rack_units);
+}
+
+/* cabling: media forced per tier ({1: ndr-dac}) or per link end. Medium
+ * names are checked against the media catalog by the cabling plan. */
+static void read_cabling(loadctx *c, const ry_ynode *root)
+{
+    ry_spec *s = c->s;
+    const ry_ynode *m = ry_ymap_get(root, "cabling");
+    int is_null;
+    if (!m || ry_yget_map(m, "cabling", &is_null) < 0 || is_null)
+        return;
+    ry_ycheck_keys(m, "cabling", cabling_keys);
+    const ry_ynode *t = ry_ymap_get(m, "tiers");
+    if (t && ry_yget_map(t, "cabling.tiers", &is_null) == 0 && !is_null) {
+        for (size_t i = 0; i < t->n; i++) {
+            const ry_ynode *k = t->keys[i];
+            char *end;
+            long tier = strtol(k->value ? k->value : "", &end, 10);
+            const char *med;
+            if (!k->value || *end || tier < 1 || tier > RY_MAX_TIERS) {
+                ry_error_at(k->pos, "cabling.tiers: keys are tiers 1 to %d (1 = GPU to leaf) "
+                            "(got %s)", RY_MAX_TIERS, ry_ynode_describe(k));
+                continue;
+            }
+            if (ry_yget_string(t->items[i], "cabling.tiers medium", &med) == 0)
+                snprintf(s->cabling.tier_medium[tier], sizeof s->cabling.tier_medium[tier], "%s",
+                         med);
+        }
+    }
+    const ry_ynode *l = ry_ymap_get(m, "links");
+    if (!l)
+        return;
+    if (l->kind != RY_YSEQ) {
+        ry_error_at(l->pos, "cabling.links must be a list of {end, medium} (got %s)",
+                    ry_ynode_describe(l));
+        return;
+    }
+    s->cabling.links = ry_xcalloc(l->n ? l->n : 1, sizeof *s->cabling.links);
+    for (size_t i = 0; i < l->n; i++) {
+        const ry_ynode *e = l->items[i];
+        const char *end, *med;
+        if (e->kind != RY_YMAP) {
+            ry_error_at(e->pos, "cabling.links entries are maps {end: leaf3/33, medium: ndr-smf} "
+                        "(got %s)", ry_ynode_describe(e));
+            continue;
+        }
+        ry_ycheck_keys(e, "cabling.links entry", link_keys);
+        const ry_ynode *en = ry_ymap_get(e, "end"), *mn = ry_ymap_get(e, "medium");
+        if (!en || !mn) {
+            ry_error_at(e->pos, "a cabling.links entry needs end (like leaf3/33 or "
+                        "node001/mlx5_3) and medium");
+            continue;
+        }
+        if (ry_yget_string(en, "cabling.links end", &end) < 0 ||
+            ry_yget_string(mn, "cabling.links medium", &med) < 0)
+            continue;
+        struct ry_link_override *o = &s->cabling.links[s->cabling.nlinks++];
+        snprintf(o->end, sizeof o->end, "%s", end);
+        snprintf(o->medium, sizeof o->medium, "%s", med);
+        o->index = (int)i;
+    }
+}
+
 /* naming: host name pattern, checked by formatting a sample. */
 static void read_naming(loadctx *c, const ry_ynode *root)
 {
@@ -1012,6 +1182,8 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     read_cost(&c, root);
     read_ib(&c, root);
     read_naming(&c, root);
+    read_layout(&c, root);
+    read_cabling(&c, root);
     rules_cross(s, c.bad);
     ry_catalog_free(c.cat);
 
@@ -1028,5 +1200,6 @@ void ry_spec_free(ry_spec *s)
     if (!s)
         return;
     ry_ydoc_free(s->doc);
+    free(s->cabling.links);
     free(s);
 }

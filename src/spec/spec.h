@@ -25,6 +25,8 @@ typedef struct ry_switch_model {
     double port_gbps;       /* speed of one port, Gb/s */
     char speed[16];         /* as written: "400G", "NDR" ... (informational) */
     int ethernet;           /* 0: InfiniBand (subnet manager files apply), 1: Ethernet */
+    int units;              /* rack units (0 = unknown: 1U) */
+    int cage_ports;         /* ports per cage: 2 for twin-port OSFP (0 = unknown: 1) */
 } ry_switch_model;
 
 /* A node (server) model: catalog entry or inline. */
@@ -33,6 +35,9 @@ typedef struct ry_node_model {
     int gpus_per_node;
     int hb_domain;          /* GPUs per HB domain */
     double nic_gbps;        /* per GPU NIC port */
+    int units;              /* rack units of one node (0 = unknown) */
+    int per_rack;           /* nodes per rack, as usually installed (0 = unknown) */
+    int cage_ports;         /* NIC ports per cage (0 = unknown: 1) */
 } ry_node_model;
 
 typedef struct ry_ratio {
@@ -71,6 +76,26 @@ typedef struct ry_spec {
         int lft_portguid;              /* LFT lines carry the destination port GUID */
         int pkey_base;                 /* rail r gets P_Key pkey_base + r */
     } ib;
+
+    /* layout: racks and rows (see railyard-spec(5)) */
+    struct {
+        int rows;               /* 0 = as many as needed */
+        int racks_per_row, rack_units, first_unit;
+        int nodes_per_rack, node_units, switch_units;
+        int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row */
+        double rack_pitch, row_pitch, tray_height, slack;
+    } layout;
+
+    /* cabling: media forced per tier or per link */
+    struct {
+        char tier_medium[RY_MAX_TIERS + 1][32];     /* [tier]; "" = cheapest that reaches */
+        int nlinks;
+        struct ry_link_override {
+            char end[96];       /* "leaf3/33" or "node001/mlx5_3" */
+            char medium[32];
+            int index;          /* position in cabling.links, for messages */
+        } *links;
+    } cabling;
 
     /* naming: server host names; "{n1:03}" = 1-based index, 3 digits */
     char node_pattern[RY_NAME_MAX];
