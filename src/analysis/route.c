@@ -7,9 +7,10 @@
  * At s, a destination on leaf l leaves through
  *   - a down port to a child with l below it, when l is below s;
  *   - else an up port to a parent p with J(p,l) == J(s,l);
- * and among those candidates the destination index picks one:
- * idx / (u1 * ... * u(t-1)) mod c at tier t, which is D-mod-K on full trees
- * (a shift permutation then uses every link once). */
+ * and among those candidates the destination index c picks one:
+ * (c / D + c mod D) mod n at tier t, D = u1 * ... * u(t-1): D-mod-K up to a
+ * fixed rotation per switch on full trees (a shift permutation then uses
+ * every link once), and spread on partial ones. */
 #include "analysis/route.h"
 
 #include <stdlib.h>
@@ -268,12 +269,18 @@ void ry_router_row(ry_router *r, size_t s, uint8_t *row)
             div = r->div[t];
         }
         RY_ASSERT(nc > 0);
+        /* D-mod-K digit c / div, plus the lower digits c % div: on a full
+         * tree those are the same for every destination this switch really
+         * carries (a fixed rotation, so shift permutations stay free of
+         * contention); where a partial pod funnels destinations of every
+         * lower digit through one switch, they spread them over its ports.
+         * The 2^lmc LIDs of a port start a fraction of the candidates apart. */
+        uint64_t rot = nc >> pl->lmc ? nc >> pl->lmc : 1;
         for (uint32_t c = r->ca_first[l]; c < r->ca_first[l + 1]; c++) {
             uint16_t lid = pl->ca_lid[sn->ca[c]];
-            for (uint32_t o = 0; o < block; o++) {
-                uint64_t idx = (uint64_t)c * block + o;
-                row[lid + o] = r->cand[(idx / div) % nc];
-            }
+            uint64_t base = (uint64_t)c / div + (uint64_t)c % div;
+            for (uint32_t o = 0; o < block; o++)
+                row[lid + o] = r->cand[(base + o * rot) % nc];
         }
     }
 }

@@ -11,10 +11,13 @@
  *            position in each member block form a column, wired to every
  *            tier-j switch of that column (the classic folded Clos);
  *   top      all remaining blocks in one block, all k ports down.
- * A column of c lower switches with u uplinks each gets the smallest number
- * M of upper switches that divides u and has enough ports (M*d >= c*u), so
- * wiring is even. On full trees this reproduces the closed forms
- * ceil(2n/k) per lower tier and n/k at the top (tests check it). */
+ * Below the top, a column of lower switches with u uplinks each gets u
+ * upper switches, one link to each (a partial pod keeps every position, so
+ * every column of the tier above reaches it). At the top, a column of c
+ * switches gets the smallest number M of switches that divides u and has
+ * enough ports (M*k >= c*u), so wiring is even. On full trees this
+ * reproduces the closed forms ceil(2n/k) per lower tier and n/k at the top
+ * (tests check it). */
 #include "fabric/fabric.h"
 
 #include <stdlib.h>
@@ -142,8 +145,12 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
             for (size_t x = first; x < last; x++)
                 if (lstart->v[x + 1] - lstart->v[x] > p)
                     c++;
-            int m = smallest_divisor_with_room(u, d, c);
-            RY_ASSERT(m > 0);
+            /* Below the top every column gets all u upper switches, even in a
+             * partial block, so every column reaches every block and a
+             * partial pod is as well connected as a full one; at the top the
+             * smallest even wiring with enough ports. */
+            int m = j < tr->tiers ? u : smallest_divisor_with_room(u, d, c);
+            RY_ASSERT(m > 0 && (long long)m * d >= c * u);
             int per = u / m;
             size_t base = out->n;
             for (int i = 0; i < m; i++)
