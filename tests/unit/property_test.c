@@ -205,6 +205,71 @@ static int check_case(const ry_spec *s)
             }
         }
     }
+    /* every uplink equally useful: the leaves a switch reaches by going up
+     * and down (its cover) are all leaves of its tree, and each parent's
+     * cover is the same, so no uplink leads into a part of the fabric that
+     * cannot reach the rest (a bandwidth bottleneck, though connected) */
+    {
+        size_t nl = 0;
+        int32_t *leaf_idx = malloc(f.nnodes * sizeof *leaf_idx);
+        for (size_t i = 0; i < f.nnodes; i++)
+            leaf_idx[i] = f.nodes[i].kind == RY_NODE_SWITCH && f.nodes[i].tier == 1 ? (int32_t)nl++ : -1;
+        size_t words = (nl + 63) / 64, nsw = f.nnodes - f.first_switch;
+        if (f.tiers >= 2 && nl <= 4096) {
+            uint64_t *below = calloc(nsw * words, 8), *cover = calloc(nsw * words, 8);
+            for (size_t i = f.first_switch; i < f.nnodes; i++) {       /* children first */
+                uint64_t *b = &below[(i - f.first_switch) * words];
+                const ry_node *n = &f.nodes[i];
+                if (leaf_idx[i] >= 0)
+                    b[leaf_idx[i] / 64] |= 1ULL << (leaf_idx[i] % 64);
+                for (uint32_t p = 0; p < n->nports; p++) {
+                    int32_t peer = f.ports[n->port0 + p].peer;
+                    if (peer < 0)
+                        continue;
+                    uint32_t o = f.ports[peer].owner;
+                    if (f.nodes[o].kind == RY_NODE_SWITCH && f.nodes[o].tier < n->tier)
+                        for (size_t w = 0; w < words; w++)
+                            b[w] |= below[(o - f.first_switch) * words + w];
+                }
+            }
+            int bad = 0;
+            for (size_t i = f.nnodes; i-- > f.first_switch && !bad;) {  /* parents first */
+                uint64_t *c = &cover[(i - f.first_switch) * words];
+                const ry_node *n = &f.nodes[i];
+                int parents = 0;
+                for (uint32_t p = 0; p < n->nports; p++) {
+                    int32_t peer = f.ports[n->port0 + p].peer;
+                    if (peer < 0)
+                        continue;
+                    uint32_t o = f.ports[peer].owner;
+                    if (f.nodes[o].tier <= n->tier)
+                        continue;
+                    const uint64_t *pc = &cover[(o - f.first_switch) * words];
+                    if (parents++ == 0)
+                        memcpy(c, pc, words * 8);
+                    else if (memcmp(c, pc, words * 8) != 0)
+                        bad = 1;
+                }
+                if (!parents)
+                    memcpy(c, &below[(i - f.first_switch) * words], words * 8);
+            }
+            /* leaves of one tree: every leaf's cover is its whole tree */
+            for (size_t i = f.first_switch; i < f.nnodes && !bad; i++)
+                if (leaf_idx[i] >= 0)
+                    for (size_t j = f.first_switch; j < f.nnodes; j++)
+                        if (leaf_idx[j] >= 0 && f.nodes[j].subnet == f.nodes[i].subnet &&
+                            !(cover[(i - f.first_switch) * words + leaf_idx[j] / 64] >>
+                              (leaf_idx[j] % 64) & 1))
+                            bad = 2;
+            free(below);
+            free(cover);
+            free(leaf_idx);
+            FAIL_IF(bad == 1, "two uplinks of one switch reach different parts of the fabric");
+            FAIL_IF(bad == 2, "a leaf cannot reach a leaf of its tree up and down");
+        } else {
+            free(leaf_idx);
+        }
+    }
     /* closed forms */
     {
         ry_bom b;
