@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "analysis/cabling.h"
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
@@ -41,6 +42,20 @@ ry_spec *ry_cmd_load_spec(ry_global *g, const char *path);
 struct ry_fabric;
 int ry_cmd_spec_fabric(ry_global *g, const char *path, ry_spec **sp, struct ry_fabric *f);
 
+/* The physical side of a fabric: layout, media catalog, cabling plan. */
+typedef struct ry_physical {
+    ry_layout lay;
+    ry_medium *media;
+    int nmedia;
+    ry_cabling cab;
+} ry_physical;
+
+/* Lays the fabric out and plans its cables; errors are printed at spec
+ * positions. Returns 0, or -1 with nothing to free. */
+int ry_cmd_plan_cabling(ry_global *g, const ry_spec *s, const struct ry_fabric *f,
+                        ry_physical *ph);
+void ry_physical_free(ry_physical *ph);
+
 /* Parses "--opt VALUE", "--opt=VALUE" or "-o VALUE" at argv[*i]: returns 1
  * and sets *val when argv[*i] is that option, 0 when it is not, -1 when the
  * value is missing (usage error printed for command c). */
@@ -70,5 +85,6 @@ int ry_cmd_compare(ry_global *g, int argc, char **argv);
 int ry_cmd_build(ry_global *g, int argc, char **argv);
 int ry_cmd_check_routes(ry_global *g, int argc, char **argv);
 int ry_cmd_opensm(ry_global *g, int argc, char **argv);
+int ry_cmd_cabling(ry_global *g, int argc, char **argv);
 
 #endif

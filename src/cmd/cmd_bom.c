@@ -31,7 +31,18 @@ int ry_cmd_bom(ry_global *g, int argc, char **argv)
     ry_bom_compute(&f, &b);
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_bom(&out, &b, fmt);
+    /* The physical bill of materials beside the paper's model (text, JSON). */
+    ry_physical ph;
+    int have_ph = fmt != RY_FMT_CSV;
+    if (have_ph && ry_cmd_plan_cabling(g, s, &f, &ph) < 0) {
+        ry_buf_free(&out);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
+    ry_emit_bom(&out, &b, have_ph ? &ph.cab : NULL, fmt);
+    if (have_ph)
+        ry_physical_free(&ph);
     rc = ry_write_file_atomic(output, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
     ry_buf_free(&out);
     ry_fabric_free(&f);

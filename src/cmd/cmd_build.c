@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
 #include "emit/emit_fabric_json.h"
+#include "emit/emit_cabling.h"
 #include "emit/emit_opensm.h"
 #include "emit/outdir.h"
 #include "fabric/ibplan.h"
@@ -31,8 +32,8 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     char copy[256];
     snprintf(copy, sizeof copy, "%s", skip);
     for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
-        if (strcmp(tok, "opensm") != 0)
-            return ry_usage_error(c, "--skip takes output groups: opensm (got '%s')", tok);
+        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0)
+            return ry_usage_error(c, "--skip takes output groups: opensm, cabling (got '%s')", tok);
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (!dir)
@@ -59,8 +60,19 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         return RY_EXIT_INPUT;
     }
 
+    int want_cab = !strstr(skip, "cabling");
+    ry_physical ph;
+    memset(&ph, 0, sizeof ph);
+    if (want_cab && ry_cmd_plan_cabling(g, s, &f, &ph) < 0) {
+        ry_ibplan_free(&pl);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
+
     ry_outdir *o = ry_outdir_begin(dir);
     if (!o) {
+        ry_physical_free(&ph);
         ry_ibplan_free(&pl);
         ry_fabric_free(&f);
         ry_spec_free(s);
@@ -71,7 +83,7 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     ry_emit_summary(&buf, s, &f, &b);
     int bad = put_buf(o, "summary.txt", &buf) < 0;
     ry_buf_reset(&buf);
-    ry_emit_bom(&buf, &b, RY_FMT_JSON);
+    ry_emit_bom(&buf, &b, want_cab ? &ph.cab : NULL, RY_FMT_JSON);
     bad |= put_buf(o, "bom.json", &buf) < 0;
     ry_buf_free(&buf);
     FILE *fp = ry_outdir_open(o, "fabric.json");
@@ -81,9 +93,12 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     }
     if (want_ib && !bad)
         bad |= ry_emit_opensm(o, "opensm", &pl) < 0;
+    if (want_cab && !bad)
+        bad |= ry_emit_cabling(o, "cabling", &ph.cab) < 0;
     if (ry_outdir_commit(o) < 0)
         bad = 1;
     ry_ibplan_free(&pl);
+    ry_physical_free(&ph);
     if (!bad)
         printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", s->name, b.gpus,
                b.switches, b.links, dir);

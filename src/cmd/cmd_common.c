@@ -29,9 +29,16 @@ const ry_command ry_commands[] = {
     { "build", ry_cmd_build, "SPEC -o DIR [--skip GROUP[,GROUP...]]",
       "build the fabric and write every output into DIR",
       "  -o, --output DIR   output directory (created; files replaced atomically)\n"
-      "  --skip GROUPS      leave out output groups: opensm\n"
-      "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json and, for InfiniBand\n"
-      "fabrics, DIR/opensm/<subnet>/ (see railyard opensm).\n" },
+      "  --skip GROUPS      leave out output groups: opensm, cabling\n"
+      "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
+      "railyard cabling) and, for InfiniBand fabrics, DIR/opensm/<subnet>/ (see\n"
+      "railyard opensm).\n" },
+    { "cabling", ry_cmd_cabling, "SPEC -o DIR",
+      "the cabling plan: racks, cable lengths, media, spreadsheets",
+      "  -o, --output DIR   output directory; files go to DIR/cabling/\n"
+      "Writes cabling.csv (one row per cable), cabling.xlsx (cables, bill of materials,\n"
+      "one sheet per rack), netbox-cables.csv, p2p.csv (cable validation sheet) and,\n"
+      "for InfiniBand, ibdiagnet.topo.\n" },
     { "opensm", ry_cmd_opensm, "SPEC -o DIR",
       "OpenSM subnet-manager files and routing tables, one directory per subnet",
       "  -o, --output DIR   output directory; files go to DIR/opensm/<subnet>/\n"

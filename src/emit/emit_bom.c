@@ -116,10 +116,63 @@ static void json_out(ry_buf *o, json_t *j)
     json_decref(j);
 }
 
-void ry_emit_bom(ry_buf *o, const ry_bom *b, ry_format fmt)
+static json_t *physical_json(const ry_cabling *c)
+{
+    json_t *lines = json_array();
+    for (int i = 0; i < c->nbom; i++) {
+        const ry_pbom_line *l = &c->bom[i];
+        json_t *j = json_pack("{s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "what", l->what, "part",
+                              l->part, "medium", l->medium, "count", (json_int_t)l->count,
+                              "unit_price", json_money(l->unit_price), "cost", json_money(l->cost),
+                              "power_w", json_real(round(l->power_w * 100) / 100));
+        if (l->length_m > 0)
+            json_object_set_new(j, "length_m", json_real(l->length_m));
+        json_array_append_new(lines, j);
+    }
+    return json_pack("{s:i, s:i, s:I, s:I, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
+        "racks", c->lay->nracks, "rows", c->lay->nrows, "cables", (json_int_t)c->ncables,
+        "transceivers", (json_int_t)c->ntransceivers,
+        "cable_m", json_real(round(c->cable_m * 10) / 10),
+        "power_w", json_real(round(c->power_w * 10) / 10),
+        "cost", "total", json_money(round(c->cost_total * 100) / 100),
+        "cables", json_money(round(c->cost_cables * 100) / 100),
+        "transceivers", json_money(round(c->cost_transceivers * 100) / 100), "lines", lines);
+}
+
+static void physical_text(ry_buf *o, const ry_cabling *c)
+{
+    ry_buf_printf(o, "\nphysical bill of materials (%d racks in %d rows, cable lengths from the "
+                     "layout)\n", c->lay->nracks, c->lay->nrows);
+    ry_buf_printf(o, "  %-12s %-22s %-10s %8s %9s %14s %10s\n", "item", "part", "medium", "length",
+                  "count", "cost", "power W");
+    for (int i = 0; i < c->nbom; i++) {
+        const ry_pbom_line *l = &c->bom[i];
+        char len[16] = "";
+        if (l->length_m > 0)
+            snprintf(len, sizeof len, "%g m", l->length_m);
+        ry_buf_printf(o, "  %-12s %-22s %-10s %8s %9lld ", l->what, l->part, l->medium, len, l->count);
+        ry_buf b2;
+        ry_buf_init(&b2);
+        money(&b2, l->cost);
+        ry_buf_printf(o, "%14s %10.0f\n", b2.data, l->power_w);
+        ry_buf_free(&b2);
+    }
+    ry_buf_printf(o, "  cables:       %lld (%.0f m)   ", c->ncables, c->cable_m);
+    money(o, c->cost_cables);
+    ry_buf_printf(o, "\n  transceivers: %lld   ", c->ntransceivers);
+    money(o, c->cost_transceivers);
+    ry_buf_printf(o, "\n  optics and active cables: %.0f W\n  total:        ", c->power_w);
+    money(o, c->cost_total);
+    ry_buf_putc(o, '\n');
+}
+
+void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON) {
-        json_out(o, bom_json(b));
+        json_t *j = bom_json(b);
+        if (phys)
+            json_object_set_new(j, "physical", physical_json(phys));
+        json_out(o, j);
     } else if (fmt == RY_FMT_CSV) {
         ry_buf_puts(o, "tier,name,switches,ports,ports_used,ports_free,links_below,"
                        "transceivers,cost_switches,cost_transceivers,cost_total\n");
@@ -137,6 +190,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, ry_format fmt)
                       b->cost_total);
     } else {
         bom_text(o, b);
+        if (phys)
+            physical_text(o, phys);
     }
 }
 

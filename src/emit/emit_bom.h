@@ -3,6 +3,7 @@
 #define RY_EMIT_BOM_H
 
 #include "analysis/bom.h"
+#include "analysis/cabling.h"
 #include "analysis/compare.h"
 #include "util/buf.h"
 
@@ -11,7 +12,9 @@ typedef enum { RY_FMT_TEXT, RY_FMT_JSON, RY_FMT_CSV } ry_format;
 /* Parses "text", "json", "csv"; -1 if unknown. */
 int ry_format_parse(const char *s, ry_format *out);
 
-void ry_emit_bom(ry_buf *out, const ry_bom *b, ry_format fmt);
+/* The bill of materials; with a cabling plan (may be NULL) the physical
+ * bill of materials follows the paper's model (text and JSON). */
+void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, ry_format fmt);
 void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b);
 void ry_emit_compare(ry_buf *out, const ry_compare_row *rows, int nrows, ry_format fmt);
 
