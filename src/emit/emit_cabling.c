@@ -1,0 +1,525 @@
+/* The cabling plan's files. Rows follow link ids, so the same spec gives the
+ * same bytes; every CSV is RFC 4180 (CRLF, fields quoted only when they hold
+ * a comma, a quote or a line break, quotes doubled). Rows are formatted by
+ * hand into one buffer per file: at 200,000 cables, one fprintf per field
+ * would be most of the run. */
+#include "emit/emit_cabling.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "emit/colors.h"
+#include "fabric/names.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+/* ---- names and rows ----------------------------------------------------------------------- */
+
+static size_t pool_add(ry_buf *b, const char *s)
+{
+    size_t at = b->len;
+    ry_buf_add(b, s, strlen(s) + 1);
+    return at;
+}
+
+void ry_cab_names_init(ry_cab_names *nm, const ry_cabling *c)
+{
+    const ry_fabric *f = c->f;
+    const ry_layout *lay = c->lay;
+    memset(nm, 0, sizeof *nm);
+    nm->c = c;
+    nm->f = f;
+    nm->lay = lay;
+    nm->gpn = lay->gpus_per_node > 0 ? lay->gpus_per_node : 1;
+    nm->nservers = f->gpus / nm->gpn;
+    size_t nsw = f->nnodes - f->first_switch;
+    nm->server = ry_xmalloc((size_t)(nm->nservers ? nm->nservers : 1) * sizeof *nm->server);
+    nm->sw = ry_xmalloc((nsw ? nsw : 1) * sizeof *nm->sw);
+    nm->rack = ry_xmalloc((size_t)(lay->nracks ? lay->nracks : 1) * sizeof *nm->rack);
+    ry_buf b;
+    ry_buf_init(&b);
+    char name[160];
+    for (long long s = 0; s < nm->nservers; s++) {
+        ry_host_name(f, s, name, sizeof name);
+        nm->server[s] = pool_add(&b, name);
+    }
+    for (size_t i = 0; i < nsw; i++) {
+        ry_node_name(f, (uint32_t)(f->first_switch + i), name, sizeof name);
+        nm->sw[i] = pool_add(&b, name);
+    }
+    for (int r = 0; r < lay->nracks; r++) {
+        ry_rack_name(lay, r, name, sizeof name);
+        nm->rack[r] = pool_add(&b, name);
+    }
+    nm->pool = b.data;
+}
+
+void ry_cab_names_free(ry_cab_names *nm)
+{
+    free(nm->pool);
+    free(nm->server);
+    free(nm->sw);
+    free(nm->rack);
+    memset(nm, 0, sizeof *nm);
+}
+
+void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e)
+{
+    const ry_fabric *f = nm->f;
+    uint32_t node = f->ports[port].owner;
+    const ry_node *nd = &f->nodes[node];
+    int units;
+    e->node = node;
+    e->port = port;
+    ry_layout_where(nm->lay, node, &e->rack, &e->unit, &units);
+    e->row = nm->lay->racks[e->rack].row + 1;
+    e->rack_name = nm->pool + nm->rack[e->rack];
+    if (nd->kind == RY_NODE_GPU) {
+        /* mlx5_<i>, i = GPU within the server + plane * GPUs per server, as in ry_ca_desc */
+        int plane = (int)(port - nd->port0);
+        e->is_server = 1;
+        e->device = nm->pool + nm->server[node / (uint32_t)nm->gpn];
+        e->type = f->spec->node.name;
+        e->number = (int)(node % (uint32_t)nm->gpn) + plane * nm->gpn;
+        snprintf(e->port_name, sizeof e->port_name, "mlx5_%d", e->number);
+    } else {
+        e->is_server = 0;
+        e->device = nm->pool + nm->sw[node - f->first_switch];
+        e->type = f->spec->sw.name;
+        e->number = ry_port_number(f, port);
+        ry_port_label(f, port, e->port_name, sizeof e->port_name);
+    }
+}
+
+/* The link's speed, as the cabling plan chose its medium: the switch port's,
+ * or a slower NIC's at a server. */
+static double link_gbps(const ry_fabric *f, uint32_t link)
+{
+    const ry_spec *s = f->spec;
+    double g = s->sw.port_gbps;
+    if (f->nodes[f->ports[f->links[link].lo].owner].kind == RY_NODE_GPU && s->node.nic_gbps > 0 &&
+        s->node.nic_gbps < g)
+        g = s->node.nic_gbps;
+    return g;
+}
+
+void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r)
+{
+    const ry_fabric *f = nm->f;
+    const ry_cabling *c = nm->c;
+    const ry_link *k = &f->links[link];
+    ry_cab_end_of(nm, k->lo, &r->a);
+    ry_cab_end_of(nm, k->hi, &r->z);
+    ry_cable_label(f, link, r->label, sizeof r->label);
+    ry_cable_part(c, link, r->part, sizeof r->part);
+    r->medium = &c->media[c->cables[link].medium];
+    r->length_m = ry_cable_length(c, link);
+    r->gbps = link_gbps(f, link);
+    const ry_node *lo = &f->nodes[r->a.node], *hi = &f->nodes[r->z.node];
+    /* The GPU's rail on a server's cable; above, the upper switch's when it
+     * serves exactly one rail; else none (the cable carries several). */
+    if (lo->kind == RY_NODE_GPU)
+        r->rail = lo->rail;
+    else
+        r->rail = hi->rail >= 0 && hi->nrails <= 1 ? hi->rail : -1;
+    r->plane = hi->plane;
+    r->tier = hi->tier;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------ */
+
+static void csv_field(ry_buf *b, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        ry_buf_puts(b, s);
+        return;
+    }
+    ry_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            ry_buf_putc(b, '"');
+        ry_buf_putc(b, *s);
+    }
+    ry_buf_putc(b, '"');
+}
+
+static void csv_int(ry_buf *b, long long v)
+{
+    char t[24];
+    int n = snprintf(t, sizeof t, "%lld", v);
+    ry_buf_add(b, t, (size_t)n);
+}
+
+static void csv_num(ry_buf *b, double v)
+{
+    char t[32];
+    int n = snprintf(t, sizeof t, "%.10g", v);
+    ry_buf_add(b, t, (size_t)n);
+}
+
+#define SEP(b) ry_buf_putc((b), ',')
+#define EOR(b) ry_buf_add((b), "\r\n", 2)
+
+static const char *netbox_type(int kind)
+{
+    switch (kind) {
+    case RY_MEDIA_DAC: return "dac-passive";
+    case RY_MEDIA_LACC: return "dac-active";
+    case RY_MEDIA_AOC: return "aoc";
+    case RY_MEDIA_MMF: return "mmf-om4";
+    case RY_MEDIA_SMF: return "smf-os2";
+    }
+    return "";
+}
+
+static void row_cabling(ry_buf *b, const ry_cab_row *r)
+{
+    const ry_cab_end *e[2] = { &r->a, &r->z };
+    csv_field(b, r->label);
+    for (int i = 0; i < 2; i++) {
+        SEP(b);
+        csv_int(b, e[i]->row);
+        SEP(b);
+        csv_field(b, e[i]->rack_name);
+        SEP(b);
+        csv_int(b, e[i]->unit);
+        SEP(b);
+        csv_field(b, e[i]->device);
+        SEP(b);
+        csv_field(b, e[i]->type);
+        SEP(b);
+        csv_field(b, e[i]->port_name);
+    }
+    SEP(b);
+    csv_field(b, r->medium->name);
+    SEP(b);
+    csv_field(b, ry_media_kind_name(r->medium->kind));
+    SEP(b);
+    csv_field(b, r->part);
+    SEP(b);
+    csv_num(b, r->length_m);
+    SEP(b);
+    csv_num(b, r->gbps);
+    SEP(b);
+    if (r->rail >= 0)
+        csv_int(b, r->rail);
+    SEP(b);
+    csv_int(b, r->plane);
+    SEP(b);
+    csv_int(b, r->tier);
+    EOR(b);
+}
+
+static void row_netbox(ry_buf *b, const ry_cab_row *r)
+{
+    csv_field(b, r->a.device);
+    ry_buf_puts(b, ",dcim.interface,");
+    csv_field(b, r->a.port_name);
+    SEP(b);
+    csv_field(b, r->z.device);
+    ry_buf_puts(b, ",dcim.interface,");
+    csv_field(b, r->z.port_name);
+    SEP(b);
+    ry_buf_puts(b, netbox_type(r->medium->kind));
+    ry_buf_puts(b, ",planned,");
+    csv_field(b, r->label);
+    SEP(b);
+    ry_buf_puts(b, ry_rail_color(r->rail));
+    SEP(b);
+    csv_num(b, r->length_m);
+    ry_buf_puts(b, ",m\r\n");
+}
+
+/* NVIDIA's cable validation tool: the type is the role (Host or Switch) and
+ * a host's port is its HCA's number from 1, which the tool's default HCA
+ * mapping turns into mlx5_<number - 1>. */
+static void p2p_end(ry_buf *b, const ry_cab_end *e)
+{
+    csv_field(b, e->rack_name);
+    SEP(b);
+    csv_int(b, e->unit);
+    SEP(b);
+    csv_field(b, e->device);
+    SEP(b);
+    ry_buf_puts(b, e->is_server ? "Host," : "Switch,");
+    if (e->is_server)
+        csv_int(b, e->number + 1);
+    else
+        csv_field(b, e->port_name);
+}
+
+static void row_p2p(ry_buf *b, const ry_cab_row *r)
+{
+    p2p_end(b, &r->a);
+    SEP(b);
+    p2p_end(b, &r->z);
+    EOR(b);
+}
+
+/* ---- files ------------------------------------------------------------------------------------ */
+
+typedef struct outfile {
+    FILE *fp;
+    ry_buf b;
+} outfile;
+
+#define FLUSH_AT (1u << 20)
+
+static int out_open(outfile *of, ry_outdir *o, const char *prefix, const char *name)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/%s", prefix, name);
+    ry_buf_init(&of->b);
+    of->fp = ry_outdir_open(o, rel);
+    return of->fp ? 0 : -1;
+}
+
+static void out_flush(outfile *of)
+{
+    if (of->b.len)
+        fwrite(of->b.data, 1, of->b.len, of->fp);
+    ry_buf_reset(&of->b);
+}
+
+static int out_close(outfile *of, ry_outdir *o)
+{
+    int rc = 0;
+    if (of->fp) {
+        out_flush(of);
+        rc = ry_outdir_close(o, of->fp);
+        of->fp = NULL;
+    }
+    ry_buf_free(&of->b);
+    return rc;
+}
+
+static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+{
+    outfile cab, nb, p2p;
+    int bad = out_open(&cab, o, prefix, "cabling.csv") < 0;
+    bad |= out_open(&nb, o, prefix, "netbox-cables.csv") < 0;
+    bad |= out_open(&p2p, o, prefix, "p2p.csv") < 0;
+    if (!bad) {
+        ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,"
+                            "z_device,z_type,z_port,media,kind,part,length_m,speed_gbps,rail,"
+                            "plane,tier\r\n");
+        ry_buf_puts(&nb.b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
+                           "side_b_name,type,status,label,color,length,length_unit\r\n");
+        ry_buf_puts(&p2p.b, "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-U,Z-Node Name,"
+                            "Z-Type,Z-Port\r\n");
+        ry_cab_row r;
+        for (size_t l = 0; l < nm->f->nlinks; l++) {
+            ry_cab_row_of(nm, (uint32_t)l, &r);
+            row_cabling(&cab.b, &r);
+            row_netbox(&nb.b, &r);
+            row_p2p(&p2p.b, &r);
+            if (cab.b.len >= FLUSH_AT)
+                out_flush(&cab);
+            if (nb.b.len >= FLUSH_AT)
+                out_flush(&nb);
+            if (p2p.b.len >= FLUSH_AT)
+                out_flush(&p2p);
+        }
+    }
+    bad |= out_close(&cab, o) < 0;
+    bad |= out_close(&nb, o) < 0;
+    bad |= out_close(&p2p, o) < 0;
+    return bad ? -1 : 0;
+}
+
+/* ---- ibdiagnet topology ---------------------------------------------------------------------- */
+
+/* Width and per-lane rate of an InfiniBand link, as ibdm writes them
+ * ("-4x-100G->" for NDR): the switch's generation gives the lane rate, the
+ * link speed over it the width (split ports such as NDR200 run 2x). 0 lanes
+ * when neither fits: the port line then carries no width and speed. */
+static void ib_width(const ry_spec *s, double gbps, int *width, double *lane)
+{
+    static const struct { const char *name; double lane; } gen[] = {
+        { "SDR", 2.5 }, { "DDR", 5 }, { "QDR", 10 }, { "FDR", 14 }, { "EDR", 25 },
+        { "HDR", 50 }, { "NDR", 100 }, { "XDR", 200 },
+    };
+    static const double lanes[] = { 2.5, 5, 10, 14, 25, 50, 100, 200 };
+    *width = 0;
+    *lane = 0;
+    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
+        if (strncasecmp(s->sw.speed, gen[i].name, 3) == 0) {
+            *lane = gen[i].lane;
+            break;
+        }
+    if (*lane > 0) {
+        double w = gbps / *lane;
+        if (w == 1 || w == 2 || w == 4 || w == 8 || w == 12) {
+            *width = (int)w;
+            return;
+        }
+    }
+    *lane = 0;
+    for (size_t i = 0; i < sizeof lanes / sizeof *lanes; i++)
+        if (gbps / 4 == lanes[i]) {
+            *width = 4;
+            *lane = lanes[i];
+        }
+}
+
+/* ibdm names may not hold blanks or '/' (the system line's pattern is
+ * "TYPE NAME" with neither): such characters become '_'. */
+static void topo_word(ry_buf *b, const char *s)
+{
+    for (; *s; s++)
+        ry_buf_putc(b, *s == ' ' || *s == '\t' || *s == '/' ? '_' : *s);
+}
+
+/*
+ * ibdiagnet.topo: the IBDM topology file that ibdiagnet -t (and ibdmchk)
+ * compares a live fabric against. Grammar, from ibutils' ibdm-topo-file(1)
+ * and its parser (IBFabric::parseTopology):
+ *
+ *   # comment
+ *   SYSTEM-TYPE SYSTEM-NAME                       a system line, no indent needed
+ *      LOCAL-PORT -<W>x-<LANE>G-> REM-TYPE REM-NAME REM-PORT
+ *                                                 port lines, indented
+ *
+ * <W>x-<LANE>G- is optional and gives the width and the per-lane rate in
+ * Gb/s (2.5 SDR ... 50 HDR, 100 NDR, 200 XDR); names carry no blanks or
+ * '/'. ibdiagnet's own files (UFM, cable validation tool) write one section
+ * per switch, listing every cabled port by number ("P61"), and reach hosts
+ * as the remote end of those lines:
+ *
+ *   MQM9700 sw-ufm-ndr05
+ *      P61 -4x-50G-> MQM8700 sw-ufm-hdr01 P39
+ *   MQM8700 sw-ufm-hdr01
+ *      P2 -4x-50G-> HCA_mlx5_3 swx-ufm3-04 mlx5_0/P1
+ *
+ * so a host is a system named by its host name, its ports named
+ * "<CA>/P<port>" after the CA's device (the second word of the CA's
+ * NodeDescription "<host> mlx5_<i>"), and its type "HCA_mlx5_<n>". We take
+ * n as the number of mlx5 devices of a server on this fabric (GPUs per
+ * server x planes). Switch sections use the spec's switch model as their
+ * type, so ibdiagnet needs an IBNL system definition of that name (MQM9700
+ * and friends ship with it; name the model so, or edit the type). A
+ * switch-to-switch cable appears in both switches' sections, as ibdiagnet
+ * writes it.
+ */
+static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+{
+    const ry_fabric *f = nm->f;
+    const ry_spec *s = f->spec;
+    outfile of;
+    if (out_open(&of, o, prefix, "ibdiagnet.topo") < 0) {
+        out_close(&of, o);
+        return -1;
+    }
+    ry_buf *b = &of.b;
+    char hca_type[32];
+    snprintf(hca_type, sizeof hca_type, "HCA_mlx5_%d", nm->gpn * f->planes);
+    /* Plain LF line ends: ibdm reads lines with getline(). */
+    ry_buf_printf(b, "# railyard: IBDM topology of %s, for ibdiagnet -t and ibdmchk -t\n", s->name);
+    ry_buf_printf(b, "# One section per switch: its cabled ports, width and lane rate, and the "
+                     "system and port at the far end.\n");
+    ry_cab_end e;
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        const ry_node *nd = &f->nodes[i];
+        int any = 0;
+        for (uint32_t p = 0; p < nd->nports; p++) {
+            uint32_t port = nd->port0 + p;
+            int32_t lk = f->ports[port].link, peer = f->ports[port].peer;
+            if (lk < 0 || peer < 0)
+                continue;
+            if (!any) {
+                ry_buf_putc(b, '\n');
+                topo_word(b, s->sw.name);
+                ry_buf_putc(b, ' ');
+                topo_word(b, nm->pool + nm->sw[i - f->first_switch]);
+                ry_buf_putc(b, '\n');
+                any = 1;
+            }
+            int width;
+            double lane;
+            ib_width(s, link_gbps(f, (uint32_t)lk), &width, &lane);
+            ry_buf_printf(b, "   P%u -", p + 1);
+            if (width)
+                ry_buf_printf(b, "%dx-%gG-", width, lane);
+            ry_buf_puts(b, "> ");
+            ry_cab_end_of(nm, (uint32_t)peer, &e);
+            if (e.is_server) {
+                ry_buf_puts(b, hca_type);
+                ry_buf_putc(b, ' ');
+                topo_word(b, e.device);
+                ry_buf_printf(b, " mlx5_%d/P1\n", e.number);
+            } else {
+                topo_word(b, s->sw.name);
+                ry_buf_putc(b, ' ');
+                topo_word(b, e.device);
+                ry_buf_printf(b, " P%d\n", e.number);
+            }
+            if (b->len >= FLUSH_AT)
+                out_flush(&of);
+        }
+    }
+    return out_close(&of, o);
+}
+
+/* ---- the workbook ------------------------------------------------------------------------------ */
+
+/* libxlsxwriter writes to a named file: a private temporary one, copied
+ * into the staged output and removed. */
+static int write_xlsx(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+{
+    const char *tmp = getenv("TMPDIR");
+    ry_buf path;
+    ry_buf_init(&path);
+    ry_buf_printf(&path, "%s/railyard-xlsx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path.data);
+    if (fd < 0) {
+        ry_error("cannot create a temporary file '%s': %s", path.data, strerror(errno));
+        ry_buf_free(&path);
+        return -1;
+    }
+    close(fd);
+    int rc = ry_emit_cabling_xlsx(nm, path.data);
+    if (rc == 0) {
+        char rel[512];
+        snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
+        FILE *in = fopen(path.data, "rb");
+        FILE *out = in ? ry_outdir_open(o, rel) : NULL;
+        if (!in)
+            ry_error("cannot read '%s': %s", path.data, strerror(errno));
+        if (in && out) {
+            char buf[1 << 16];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+                fwrite(buf, 1, n, out);
+            if (ferror(in)) {
+                ry_error("cannot read '%s': %s", path.data, strerror(errno));
+                rc = -1;
+            }
+        } else {
+            rc = -1;
+        }
+        if (in)
+            fclose(in);
+        if (out && ry_outdir_close(o, out) < 0)
+            rc = -1;
+    }
+    unlink(path.data);
+    ry_buf_free(&path);
+    return rc;
+}
+
+int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
+{
+    ry_cab_names nm;
+    ry_cab_names_init(&nm, c);
+    int bad = write_csvs(o, prefix, &nm) < 0;
+    if (!bad && !c->f->spec->sw.ethernet)
+        bad = write_topo(o, prefix, &nm) < 0;
+    if (!bad)
+        bad = write_xlsx(o, prefix, &nm) < 0;
+    ry_cab_names_free(&nm);
+    return bad ? -1 : 0;
+}

@@ -1,0 +1,62 @@
+/* The cabling plan's files: one row per cable (= per link of the graph, in
+ * link id order) for people, NetBox, NVIDIA's cable validation tool and
+ * ibdiagnet, plus a workbook with the cables, the physical bill of
+ * materials and one sheet per rack. */
+#ifndef RY_EMIT_CABLING_H
+#define RY_EMIT_CABLING_H
+
+#include <stdint.h>
+
+#include "analysis/cabling.h"
+#include "emit/outdir.h"
+
+/* Writes <prefix>/cabling.csv, netbox-cables.csv, p2p.csv, cabling.xlsx and,
+ * for InfiniBand fabrics, ibdiagnet.topo into o. -1 (error printed) when a
+ * file cannot be written. */
+int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
+
+/* ---- shared by emit_cabling.c and emit_xlsx.c only -------------------------- */
+
+/* Names of servers, switches and racks, made once per run. */
+typedef struct ry_cab_names {
+    const ry_cabling *c;
+    const ry_fabric *f;
+    const ry_layout *lay;
+    int gpn;                    /* GPUs per server */
+    long long nservers;
+    char *pool;                 /* NUL-terminated names, back to back */
+    size_t *server, *sw, *rack; /* offsets into pool */
+} ry_cab_names;
+
+/* One end of a cable. */
+typedef struct ry_cab_end {
+    uint32_t node;              /* graph node: a GPU (its server) or a switch */
+    uint32_t port;              /* port id */
+    int is_server;
+    int rack, row, unit;        /* rack index; row and unit 1-based (lowest unit) */
+    const char *rack_name, *device, *type;
+    char port_name[32];         /* "mlx5_3" at a server, ry_port_label at a switch */
+    int number;                 /* server: the mlx5 index; switch: the IB port number */
+} ry_cab_end;
+
+/* One cable: A = the lower-tier end, Z = the upper switch. */
+typedef struct ry_cab_row {
+    ry_cab_end a, z;
+    char label[128];
+    char part[64];
+    const ry_medium *medium;
+    double length_m, gbps;
+    int rail;                   /* -1: several rails (empty in the files) */
+    int plane, tier;            /* tier of the upper end */
+} ry_cab_row;
+
+void ry_cab_names_init(ry_cab_names *nm, const ry_cabling *c);
+void ry_cab_names_free(ry_cab_names *nm);
+void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e);
+void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r);
+
+/* The workbook, written to path (a plain file, not staged). -1 on error
+ * (printed). */
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path);
+
+#endif

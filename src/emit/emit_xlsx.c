@@ -1,0 +1,444 @@
+/* cabling.xlsx: sheet "Cables" (the columns of cabling.csv, numbers as
+ * numbers), sheet "BOM" (the physical bill of materials and its totals) and
+ * one sheet per rack named after it (its elevation from the top down, one
+ * row per cabled port with the cable and its far end).
+ *
+ * At 65,536 GPUs the workbook holds about 200,000 cables and 2,100 racks, so
+ * libxlsxwriter runs in constant_memory mode: each sheet's rows go straight
+ * to a temporary file of its own (rows strictly in order), one open file per
+ * sheet until the workbook is closed. When the soft limit on open files is
+ * too low for that we raise it to the hard limit; if even that is too low,
+ * the racks share one sheet "Racks" (with a Rack column) and a warning says
+ * so.
+ *
+ * Same input, same bytes: the document's creation time is fixed (libxlsxwriter
+ * would write the current time) and the zip entries carry fixed dates. */
+#include "emit/emit_cabling.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include <xlsxwriter.h>
+
+#include "util/diag.h"
+
+#define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z */
+#define MAX_WIDTH 48
+
+/* A sheet being written: the next row, and the widest text per column for
+ * the column widths set at the end. */
+typedef struct sheet {
+    lxw_worksheet *ws;
+    lxw_row_t row;
+    int ncols;
+    int width[24];
+} sheet;
+
+typedef struct book {
+    lxw_workbook *wb;
+    lxw_format *bold, *money;
+    int failed;
+} book;
+
+static void note(sheet *s, int col, size_t len)
+{
+    if ((int)len > s->width[col])
+        s->width[col] = (int)len;
+}
+
+static void put_str(book *b, sheet *s, int col, const char *v, lxw_format *fmt)
+{
+    if (!v || !*v)
+        return;
+    if (worksheet_write_string(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
+        b->failed = 1;
+    note(s, col, strlen(v));
+}
+
+/* Characters a number takes on screen, roughly: digits, separators and two
+ * decimals for money, a few for a fraction (no printf per cell: a million
+ * cells). */
+static size_t num_width(double v, int money)
+{
+    size_t n = v < 0 ? 2 : 1;
+    for (double a = v < 0 ? -v : v; a >= 10 && n < 20; a /= 10)
+        n++;
+    if (money)
+        return n + n / 3 + 3;
+    return v == (double)(long long)v ? n : n + 4;
+}
+
+static void put_num(book *b, sheet *s, int col, double v, lxw_format *fmt)
+{
+    if (worksheet_write_number(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
+        b->failed = 1;
+    note(s, col, num_width(v, fmt == b->money));
+}
+
+/* Header row in bold, frozen, with an autofilter over it and the rows below
+ * down to filter_last (set first: in constant_memory mode libxlsxwriter
+ * refuses ranges over rows already written out). */
+static void start_sheet(book *b, sheet *s, const char *name, const char *const *cols,
+                        lxw_row_t filter_last)
+{
+    memset(s, 0, sizeof *s);
+    s->ws = workbook_add_worksheet(b->wb, name);
+    if (!s->ws) {
+        b->failed = 1;
+        return;
+    }
+    for (s->ncols = 0; cols[s->ncols]; s->ncols++)
+        put_str(b, s, s->ncols, cols[s->ncols], b->bold);
+    s->row = 1;
+    worksheet_freeze_panes(s->ws, 1, 0);
+    if (worksheet_autofilter(s->ws, 0, 0, filter_last, (lxw_col_t)(s->ncols - 1)) != LXW_NO_ERROR)
+        b->failed = 1;
+}
+
+static void end_sheet(sheet *s)
+{
+    if (!s->ws)
+        return;
+    for (int c = 0; c < s->ncols; c++) {
+        int w = s->width[c] + 2;
+        worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c, w > MAX_WIDTH ? MAX_WIDTH : w,
+                             NULL);
+    }
+}
+
+/* ---- Cables ----------------------------------------------------------------------------------- */
+
+static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e)
+{
+    put_num(b, s, col, e->row, NULL);
+    put_str(b, s, col + 1, e->rack_name, NULL);
+    put_num(b, s, col + 2, e->unit, NULL);
+    put_str(b, s, col + 3, e->device, NULL);
+    put_str(b, s, col + 4, e->type, NULL);
+    put_str(b, s, col + 5, e->port_name, NULL);
+}
+
+static void write_cables(book *b, const ry_cab_names *nm)
+{
+    static const char *const cols[] = {
+        "label", "a_row", "a_rack", "a_u", "a_device", "a_type", "a_port", "z_row", "z_rack",
+        "z_u", "z_device", "z_type", "z_port", "media", "kind", "part", "length_m",
+        "speed_gbps", "rail", "plane", "tier", NULL
+    };
+    sheet s;
+    start_sheet(b, &s, "Cables", cols, (lxw_row_t)nm->f->nlinks);
+    if (!s.ws)
+        return;
+    ry_cab_row r;
+    for (size_t l = 0; l < nm->f->nlinks; l++, s.row++) {
+        ry_cab_row_of(nm, (uint32_t)l, &r);
+        put_str(b, &s, 0, r.label, NULL);
+        end_cells(b, &s, 1, &r.a);
+        end_cells(b, &s, 7, &r.z);
+        put_str(b, &s, 13, r.medium->name, NULL);
+        put_str(b, &s, 14, ry_media_kind_name(r.medium->kind), NULL);
+        put_str(b, &s, 15, r.part, NULL);
+        put_num(b, &s, 16, r.length_m, NULL);
+        put_num(b, &s, 17, r.gbps, NULL);
+        if (r.rail >= 0)
+            put_num(b, &s, 18, r.rail, NULL);
+        put_num(b, &s, 19, r.plane, NULL);
+        put_num(b, &s, 20, r.tier, NULL);
+    }
+    end_sheet(&s);
+}
+
+/* ---- BOM -------------------------------------------------------------------------------------- */
+
+static void write_bom(book *b, const ry_cabling *c)
+{
+    static const char *const cols[] = {
+        "what", "part", "medium", "length_m", "count", "unit_price_usd", "cost_usd", "power_w",
+        NULL
+    };
+    sheet s;
+    start_sheet(b, &s, "BOM", cols, (lxw_row_t)c->nbom);
+    if (!s.ws)
+        return;
+    for (int i = 0; i < c->nbom; i++, s.row++) {
+        const ry_pbom_line *p = &c->bom[i];
+        put_str(b, &s, 0, p->what, NULL);
+        put_str(b, &s, 1, p->part, NULL);
+        put_str(b, &s, 2, p->medium, NULL);
+        if (p->length_m > 0)
+            put_num(b, &s, 3, p->length_m, NULL);
+        put_num(b, &s, 4, (double)p->count, NULL);
+        put_num(b, &s, 5, p->unit_price, b->money);
+        put_num(b, &s, 6, p->cost, b->money);
+        put_num(b, &s, 7, p->power_w, NULL);
+    }
+    /* Totals below a blank row, out of the filter's range; the cables' total
+     * length stands in the length column. */
+    s.row++;
+    put_str(b, &s, 0, "cables", b->bold);
+    put_num(b, &s, 3, c->cable_m, NULL);
+    put_num(b, &s, 4, (double)c->ncables, NULL);
+    put_num(b, &s, 6, c->cost_cables, b->money);
+    s.row++;
+    put_str(b, &s, 0, "transceivers", b->bold);
+    put_num(b, &s, 4, (double)c->ntransceivers, NULL);
+    put_num(b, &s, 6, c->cost_transceivers, b->money);
+    s.row++;
+    put_str(b, &s, 0, "total", b->bold);
+    put_num(b, &s, 6, c->cost_total, b->money);
+    put_num(b, &s, 7, c->power_w, NULL);
+    end_sheet(&s);
+}
+
+/* ---- racks ------------------------------------------------------------------------------------ */
+
+/* Devices of every rack, from the top unit down (compressed rows: rack r's
+ * devices are dev[first[r] .. first[r+1])), as graph node ids: a server by
+ * its first GPU. */
+typedef struct rack_index {
+    size_t *first;
+    uint32_t *dev;
+} rack_index;
+
+static const ry_layout *sort_lay;
+
+static int cmp_dev(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    int ra, ua, na, rb, ub, nb;
+    ry_layout_where(sort_lay, a, &ra, &ua, &na);
+    ry_layout_where(sort_lay, b, &rb, &ub, &nb);
+    if (ua != ub)
+        return ua > ub ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void index_racks(const ry_cab_names *nm, rack_index *ix)
+{
+    const ry_fabric *f = nm->f;
+    const ry_layout *lay = nm->lay;
+    size_t nsw = f->nnodes - f->first_switch, ndev = (size_t)nm->nservers + nsw;
+    ix->first = ry_xcalloc((size_t)lay->nracks + 1, sizeof *ix->first);
+    ix->dev = ry_xmalloc((ndev ? ndev : 1) * sizeof *ix->dev);
+    for (long long s = 0; s < nm->nservers; s++)
+        ix->first[lay->node_rack[s] + 1]++;
+    for (size_t i = 0; i < nsw; i++)
+        ix->first[lay->sw_rack[i] + 1]++;
+    for (int r = 0; r < lay->nracks; r++)
+        ix->first[r + 1] += ix->first[r];
+    size_t *fill = ry_xmalloc(((size_t)lay->nracks + 1) * sizeof *fill);
+    memcpy(fill, ix->first, ((size_t)lay->nracks + 1) * sizeof *fill);
+    for (long long s = 0; s < nm->nservers; s++)
+        ix->dev[fill[lay->node_rack[s]]++] = (uint32_t)(s * nm->gpn);
+    for (size_t i = 0; i < nsw; i++)
+        ix->dev[fill[lay->sw_rack[i]]++] = (uint32_t)(f->first_switch + i);
+    free(fill);
+    sort_lay = lay;
+    for (int r = 0; r < lay->nracks; r++)
+        qsort(ix->dev + ix->first[r], ix->first[r + 1] - ix->first[r], sizeof *ix->dev, cmp_dev);
+}
+
+/* The port id of a device's i-th port: a server's NICs in mlx5 order (GPU
+ * within the server, then plane), a switch's ports in order. */
+static uint32_t device_port(const ry_cab_names *nm, uint32_t node, uint32_t i)
+{
+    const ry_fabric *f = nm->f;
+    if (f->nodes[node].kind == RY_NODE_GPU)
+        return f->nodes[node + i % (uint32_t)nm->gpn].port0 + i / (uint32_t)nm->gpn;
+    return f->nodes[node].port0 + i;
+}
+
+static uint32_t device_nports(const ry_cab_names *nm, uint32_t node)
+{
+    const ry_node *nd = &nm->f->nodes[node];
+    return nd->kind == RY_NODE_GPU ? (uint32_t)(nm->gpn * nm->f->planes) : nd->nports;
+}
+
+/* Rows a device takes on its rack's sheet. */
+static size_t device_nrows(const ry_cab_names *nm, uint32_t node)
+{
+    size_t n = 0;
+    for (uint32_t i = 0, np = device_nports(nm, node); i < np; i++)
+        n += nm->f->ports[device_port(nm, node, i)].link >= 0;
+    return n ? n : 1;
+}
+
+static size_t rack_nrows(const ry_cab_names *nm, const rack_index *ix, int r)
+{
+    size_t n = 0;
+    for (size_t d = ix->first[r]; d < ix->first[r + 1]; d++)
+        n += device_nrows(nm, ix->dev[d]);
+    return n;
+}
+
+/* One row per cabled port of the device (a server's NICs in mlx5 order, a
+ * switch's ports in order); a device without cables gets one row. */
+static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node,
+                        const char *rack)
+{
+    int col0 = rack ? 1 : 0;
+    const ry_fabric *f = nm->f;
+    const ry_node *nd = &f->nodes[node];
+    uint32_t nports = device_nports(nm, node);
+    ry_cab_end self;
+    ry_cab_row r;
+    int rows = 0;
+    for (uint32_t i = 0; i < nports; i++) {
+        uint32_t port = device_port(nm, node, i);
+        int32_t lk = f->ports[port].link;
+        if (lk < 0)
+            continue;
+        ry_cab_row_of(nm, (uint32_t)lk, &r);
+        const ry_cab_end *me = r.a.port == port ? &r.a : &r.z, *far = me == &r.a ? &r.z : &r.a;
+        if (rack)
+            put_str(b, s, 0, rack, NULL);
+        put_num(b, s, col0, me->unit, NULL);
+        put_str(b, s, col0 + 1, me->device, NULL);
+        put_str(b, s, col0 + 2, me->type, NULL);
+        put_str(b, s, col0 + 3, me->port_name, NULL);
+        put_str(b, s, col0 + 4, r.label, NULL);
+        put_str(b, s, col0 + 5, r.part, NULL);
+        put_num(b, s, col0 + 6, r.length_m, NULL);
+        put_str(b, s, col0 + 7, far->rack_name, NULL);
+        put_num(b, s, col0 + 8, far->unit, NULL);
+        put_str(b, s, col0 + 9, far->device, NULL);
+        put_str(b, s, col0 + 10, far->port_name, NULL);
+        s->row++;
+        rows++;
+    }
+    if (!rows) {
+        ry_cab_end_of(nm, nd->port0, &self);
+        if (rack)
+            put_str(b, s, 0, rack, NULL);
+        put_num(b, s, col0, self.unit, NULL);
+        put_str(b, s, col0 + 1, self.device, NULL);
+        put_str(b, s, col0 + 2, self.type, NULL);
+        s->row++;
+    }
+}
+
+static const char *const rack_cols[] = {
+    "u", "device", "model", "port", "label", "part", "length_m", "far_rack", "far_u", "far_device",
+    "far_port", NULL
+};
+
+/* A worksheet name Excel takes: at most 31 characters, none of []:*?/\,
+ * not starting or ending with an apostrophe, not used yet. */
+static void sheet_name(book *b, const char *want, int rack, char *out, size_t n)
+{
+    snprintf(out, n, "%.31s", want);
+    for (char *p = out; *p; p++)
+        if (strchr("[]:*?/\\", *p))
+            *p = '_';
+    if (out[0] == '\'')
+        out[0] = '_';
+    size_t len = strlen(out);
+    if (len && out[len - 1] == '\'')
+        out[len - 1] = '_';
+    if (!len || workbook_validate_sheet_name(b->wb, out) != LXW_NO_ERROR)
+        snprintf(out, n, "rack %d", rack + 1);
+}
+
+static void write_racks(book *b, const ry_cab_names *nm, int combined)
+{
+    const ry_layout *lay = nm->lay;
+    rack_index ix;
+    index_racks(nm, &ix);
+    sheet s;
+    if (combined) {
+        static const char *cols[13];
+        cols[0] = "rack";
+        for (int i = 0; rack_cols[i]; i++)
+            cols[i + 1] = rack_cols[i];
+        size_t rows = 0;
+        for (int r = 0; r < lay->nracks; r++)
+            rows += rack_nrows(nm, &ix, r);
+        start_sheet(b, &s, "Racks", cols, (lxw_row_t)rows);
+        for (int r = 0; r < lay->nracks && s.ws; r++)
+            for (size_t d = ix.first[r]; d < ix.first[r + 1]; d++)
+                device_rows(b, &s, nm, ix.dev[d], nm->pool + nm->rack[r]);
+        end_sheet(&s);
+    } else {
+        char name[64];
+        for (int r = 0; r < lay->nracks; r++) {
+            sheet_name(b, nm->pool + nm->rack[r], r, name, sizeof name);
+            start_sheet(b, &s, name, rack_cols, (lxw_row_t)rack_nrows(nm, &ix, r));
+            if (!s.ws)
+                break;
+            for (size_t d = ix.first[r]; d < ix.first[r + 1]; d++)
+                device_rows(b, &s, nm, ix.dev[d], NULL);
+            end_sheet(&s);
+        }
+    }
+    free(ix.first);
+    free(ix.dev);
+}
+
+/* Open files for one temporary file per sheet: 1 when the limit allows it
+ * (raised to the hard limit if need be), else 0. */
+static int enough_files(long long sheets)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)sheets + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1;
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+        return 1;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
+    if (rl.rlim_cur < need && rl.rlim_max != RLIM_INFINITY)
+        rl.rlim_cur = rl.rlim_max;
+    return setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= need;
+}
+
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
+{
+    const ry_cabling *c = nm->c;
+    int combined = !enough_files((long long)nm->lay->nracks + 2);
+    if (combined)
+        ry_warn("the limit on open files is too low for one worksheet per rack (%d racks): "
+                "cabling.xlsx lists all racks on one sheet 'Racks'", nm->lay->nracks);
+#ifdef __GLIBC__
+    /* libxlsxwriter callocs 128 KB per constant_memory sheet (a row's worth
+     * of cell pointers, 16,384 columns) and touches a few bytes of it. Once a
+     * larger block has been freed, glibc serves such sizes from the heap and
+     * zeroes them: 2,000 rack sheets would then cost 300 MB. A fixed mmap
+     * threshold keeps them in fresh, lazily zeroed pages. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+    const char *tmp = getenv("TMPDIR");
+    lxw_workbook_options opt = { .constant_memory = LXW_TRUE,
+                                 .tmpdir = tmp && *tmp ? (char *)tmp : NULL };
+    book b = { 0 };
+    b.wb = workbook_new_opt(path, &opt);
+    if (!b.wb) {
+        ry_error("cannot start the workbook '%s'", path);
+        return -1;
+    }
+    char title[160];
+    snprintf(title, sizeof title, "Cabling plan of %s", c->f->spec->name);
+    lxw_doc_properties props = { .title = title, .created = FIXED_CREATED };
+    workbook_set_properties(b.wb, &props);
+    b.bold = workbook_add_format(b.wb);
+    format_set_bold(b.bold);
+    b.money = workbook_add_format(b.wb);
+    format_set_num_format(b.money, "#,##0.00");
+
+    write_cables(&b, nm);
+    write_bom(&b, c);
+    write_racks(&b, nm, combined);
+    lxw_error e = workbook_close(b.wb);
+    if (e != LXW_NO_ERROR) {
+        ry_error("cannot write the workbook: %s", lxw_strerror(e));
+        return -1;
+    }
+    if (b.failed) {
+        ry_error("cannot write the workbook: a cell or sheet was refused");
+        return -1;
+    }
+    return 0;
+}
