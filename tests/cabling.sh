@@ -1,0 +1,409 @@
+#!/bin/sh
+# railyard cabling: every file of the cabling plan read back by a reader of
+# its own (a strict RFC 4180 parser, openpyxl, ibdm's topology grammar,
+# LibreOffice when installed) and checked against the graph, the layout's
+# routing rule, the media catalog and the bill of materials; determinism,
+# build's copy, and bad input.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+D="$TOP_SRCDIR/tests/data/cabling"
+TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
+
+cat >"$TMP/check.py" <<'P'
+import collections, json, math, os, re, sys
+import yaml
+
+out, spec_path, bom_path, tdir = sys.argv[1:5]
+errs = []
+def err(msg):
+    if len(errs) < 20:
+        errs.append(msg)
+
+# ---- strict RFC 4180 -----------------------------------------------------------------
+def rfc4180(path):
+    data = open(path, "rb").read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        err("%s: not UTF-8: %s" % (path, e)); return []
+    name = os.path.basename(path)
+    if not text.endswith("\r\n"):
+        err("%s: the last record does not end with CRLF" % name); return []
+    recs, i, n = [], 0, len(text)
+    while i < n:
+        rec = []
+        while True:
+            if text[i] == '"':
+                i += 1; buf = []
+                while True:
+                    if i >= n:
+                        err("%s: unterminated quoted field" % name); return recs
+                    c = text[i]
+                    if c == '"':
+                        if i + 1 < n and text[i + 1] == '"':
+                            buf.append('"'); i += 2; continue
+                        i += 1; break
+                    buf.append(c); i += 1
+                f = "".join(buf)
+                if not re.search(r'[,"\r\n]', f):
+                    err("%s: record %d: field %r quoted without need" % (name, len(recs) + 1, f))
+            else:
+                j = i
+                while j < n and text[j] not in ',"\r\n':
+                    j += 1
+                if j < n and text[j] == '"':
+                    err("%s: record %d: bare quote in an unquoted field" % (name, len(recs) + 1)); return recs
+                f = text[i:j]; i = j
+            rec.append(f)
+            if i < n and text[i] == ",":
+                i += 1
+                if i == n:
+                    err("%s: file ends after a comma" % name); return recs
+                continue
+            if text.startswith("\r\n", i):
+                i += 2; break
+            err("%s: record %d: bare CR or LF" % (name, len(recs) + 1)); return recs
+        recs.append(rec)
+    for k, r in enumerate(recs):
+        if len(r) != len(recs[0]):
+            err("%s: record %d has %d fields, the header %d" % (name, k + 1, len(r), len(recs[0])))
+    return recs
+
+def table(path, header):
+    recs = rfc4180(path)
+    if not recs:
+        err("%s: empty" % path); return []
+    if recs[0] != header.split(","):
+        err("%s: header %s" % (os.path.basename(path), ",".join(recs[0])))
+    return [dict(zip(recs[0], r)) for r in recs[1:]]
+
+# ---- the spec, resolved against the catalog (only what the checks need) -----------------
+spec = yaml.safe_load(open(spec_path))
+nodes_cat = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
+sw_cat = yaml.safe_load(open(os.path.join(tdir, "switches.yaml")))["switches"]
+media = yaml.safe_load(open(os.path.join(tdir, "media.yaml")))["media"]
+cl, fab = spec.get("cluster", {}), spec.get("fabric", {})
+def model(v, cat):
+    if v is None: return {}
+    if isinstance(v, str): return dict(cat.get(v, {}), name=v)
+    m = dict(cat.get(v.get("name"), {})); m.update(v); return m
+node, sw = model(cl.get("node"), nodes_cat), model(fab.get("switch"), sw_cat)
+lay = dict(rack_pitch=0.6, row_pitch=2.4, tray_height=2.6, slack=0.5,
+           node_units=node.get("rack_units", 8), switch_units=sw.get("rack_units", 1))
+lay.update(spec.get("layout") or {})
+gpn = cl.get("gpus_per_node", node.get("gpus_per_node", 8))
+node_cp = node.get("cage_ports", 1) or 1
+sw_cp = sw.get("cage_ports", 1) or 1
+ethernet = sw.get("protocol") == "ethernet"
+bom = json.load(open(bom_path))
+phys = bom["physical"]
+
+# ---- cabling.csv -------------------------------------------------------------------------
+rows = table(os.path.join(out, "cabling.csv"),
+             "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,z_device,z_type,"
+             "z_port,media,kind,part,length_m,speed_gbps,rail,plane,tier")
+if len(rows) != bom["links"]["total"]:
+    err("cabling.csv: %d rows for %d links" % (len(rows), bom["links"]["total"]))
+labels = [r["label"] for r in rows]
+if len(set(labels)) != len(labels): err("labels are not unique")
+for k, r in enumerate(rows):
+    if r["label"] != "%s-%06d" % (spec["name"], k + 1):
+        err("row %d: label %s is not the link's" % (k + 1, r["label"])); break
+ends = collections.Counter()
+for r in rows:
+    ends[(r["a_device"], r["a_port"])] += 1
+    ends[(r["z_device"], r["z_port"])] += 1
+dup = [e for e, c in ends.items() if c > 1]
+if dup: err("ports used twice: %s" % dup[:3])
+
+SPEEDS = {"SDR": 10, "DDR": 20, "QDR": 40, "FDR": 56, "EDR": 100, "HDR100": 100, "HDR": 200,
+          "NDR200": 200, "NDR": 400, "XDR": 800}
+def gbps(s):
+    s = str(s).upper()
+    return float(SPEEDS[s]) if s in SPEEDS else float(s.rstrip("G"))
+
+UNIT, PLINTH = 0.04445, 0.1     # the layout's rack unit and the height of unit 1's bottom
+def where(rack, u, units):
+    m = re.match(r"R(\d+)-(\d+)$", rack)
+    return int(m.group(1)), int(m.group(2)), PLINTH + (int(u) - 1 + units / 2.0) * UNIT
+def need_m(r):
+    server = r["tier"] == "1"
+    ra, ca, ha = where(r["a_rack"], r["a_u"], lay["node_units"] if server else lay["switch_units"])
+    rb, cb, hb = where(r["z_rack"], r["z_u"], lay["switch_units"])
+    if (ra, ca) == (rb, cb):
+        d = abs(ha - hb)
+    else:
+        d = (lay["tray_height"] - ha) + abs(ca - cb) * lay["rack_pitch"] + \
+            abs(ra - rb) * lay["row_pitch"] + (lay["tray_height"] - hb)
+    return d + 2 * lay["slack"]
+
+for r in rows:
+    for e in "az":
+        m = re.match(r"R(\d+)-\d+$", r[e + "_rack"])
+        if not m or int(m.group(1)) != int(r[e + "_row"]):
+            err("%s: %s_row %s vs rack %s" % (r["label"], e, r[e + "_row"], r[e + "_rack"]))
+    md = media.get(r["media"])
+    if not md:
+        err("%s: unknown medium %s" % (r["label"], r["media"])); continue
+    if md["kind"] != r["kind"]: err("%s: kind %s, catalog %s" % (r["label"], r["kind"], md["kind"]))
+    L, need = float(r["length_m"]), need_m(r)
+    stock = [float(x) for x in md["lengths"]]
+    if L not in stock: err("%s: %g m is no stock length of %s" % (r["label"], L, r["media"]))
+    if L > stock[-1]: err("%s: beyond the reach of %s" % (r["label"], r["media"]))
+    if L + 1e-6 < need: err("%s: %g m for a run of %.2f m" % (r["label"], L, need))
+    shorter = [x for x in stock if x < L]
+    if shorter and shorter[-1] + 1e-6 >= need:
+        err("%s: %g m where %g m reaches (%.2f m)" % (r["label"], L, shorter[-1], need))
+    if float(r["speed_gbps"]) not in [gbps(s) for s in md["speeds"]]:
+        err("%s: %s does not carry %s G" % (r["label"], r["media"], r["speed_gbps"]))
+    if r["tier"] == "1":
+        if r["a_type"] != node.get("name", "generic") and not (node == {} and r["a_type"]):
+            err("%s: server type %s" % (r["label"], r["a_type"]))
+        if not re.match(r"mlx5_\d+$", r["a_port"]): err("%s: NIC port %s" % (r["label"], r["a_port"]))
+        if r["rail"] == "": err("%s: a server's cable without a rail" % r["label"])
+    if r["z_type"] != sw.get("name", "generic"): err("%s: switch type %s" % (r["label"], r["z_type"]))
+    if not r["tier"].isdigit() or not r["plane"].isdigit() or not re.match(r"\d*$", r["rail"]):
+        err("%s: tier/plane/rail %s/%s/%s" % (r["label"], r["tier"], r["plane"], r["rail"]))
+
+# cables by part and length equal the bill of materials; so do transceivers, counted per cage
+lines = phys["lines"]
+want = collections.Counter()
+for l in lines:
+    if l["what"] == "cable": want[(l["part"], float(l["length_m"]))] += l["count"]
+got = collections.Counter((r["part"], float(r["length_m"])) for r in rows)
+if got != want: err("cables by part and length: rows %s, BOM %s" % (sorted(got.items())[:4], sorted(want.items())[:4]))
+if phys["cables"] != len(rows): err("BOM cables %d, rows %d" % (phys["cables"], len(rows)))
+
+def sw_cage(label):
+    return label.split("/")[0] if "/" in label else str((int(label) - 1) // sw_cp)
+used = collections.defaultdict(collections.Counter)     # (end, device, cage) -> medium -> ports
+for r in rows:
+    md = media[r["media"]]
+    if r["tier"] == "1":
+        i = int(r["a_port"][5:])
+        if "node_end" in md: used[("n", r["a_device"], (i // gpn, (i % gpn) // node_cp))][r["media"]] += 1
+    elif "switch_end" in md:
+        used[("s", r["a_device"], sw_cage(r["a_port"]))][r["media"]] += 1
+    if "switch_end" in md:
+        used[("s", r["z_device"], sw_cage(r["z_port"]))][r["media"]] += 1
+xcv = collections.Counter()
+for (kind, dev, cage), per_medium in used.items():
+    cp = node_cp if kind == "n" else sw_cp
+    for m, k in per_medium.items():
+        end = media[m]["node_end" if kind == "n" else "switch_end"]
+        per = min(end.get("ports", 1), cp)
+        xcv[end["part"]] += (k + per - 1) // per
+want_x = collections.Counter({l["part"]: l["count"] for l in lines if l["what"] == "transceiver"})
+if +xcv != +want_x: err("transceivers: from the rows %s, BOM %s" % (dict(xcv), dict(want_x)))
+if phys["transceivers"] != sum(xcv.values()): err("BOM transceivers %d" % phys["transceivers"])
+
+# ---- netbox-cables.csv -------------------------------------------------------------------------
+nb = table(os.path.join(out, "netbox-cables.csv"),
+           "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,"
+           "status,label,color,length,length_unit")
+NBTYPE = {"dac": "dac-passive", "lacc": "dac-active", "aoc": "aoc", "mmf": "mmf-om4", "smf": "smf-os2"}
+rail_color = {}
+if len(nb) != len(rows): err("netbox: %d rows" % len(nb))
+for r, n in zip(rows, nb):
+    exp = dict(side_a_device=r["a_device"], side_a_type="dcim.interface", side_a_name=r["a_port"],
+               side_b_device=r["z_device"], side_b_type="dcim.interface", side_b_name=r["z_port"],
+               type=NBTYPE[r["kind"]], status="planned", label=r["label"], length=r["length_m"],
+               length_unit="m")
+    for k, v in exp.items():
+        if n[k] != v: err("netbox %s: %s %r, want %r" % (r["label"], k, n[k], v)); break
+    if not re.match(r"[0-9a-f]{6}$", n["color"]): err("netbox %s: colour %r" % (r["label"], n["color"]))
+    key = r["rail"] if r["rail"] != "" else None
+    if key is None and n["color"] != "9e9e9e": err("netbox %s: several rails but not grey" % r["label"])
+    if rail_color.setdefault(key, n["color"]) != n["color"]: err("netbox: rail %s in two colours" % key)
+byc = collections.defaultdict(set)
+for k, c in rail_color.items():
+    if k is not None: byc[c].add(int(k) % 12)
+if any(len(v) > 1 for v in byc.values()) or "9e9e9e" in byc: err("netbox: rails share colours: %s" % dict(byc))
+
+# ---- p2p.csv ----------------------------------------------------------------------------------
+pp = table(os.path.join(out, "p2p.csv"),
+           "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-U,Z-Node Name,Z-Type,Z-Port")
+if len(pp) != len(rows): err("p2p: %d rows" % len(pp))
+for r, p in zip(rows, pp):
+    host = r["tier"] == "1"
+    exp = {"A-Rack": r["a_rack"], "A-U": r["a_u"], "A-Node Name": r["a_device"],
+           "A-Type": "Host" if host else "Switch",
+           "A-Port": str(int(r["a_port"][5:]) + 1) if host else r["a_port"],
+           "Z-Rack": r["z_rack"], "Z-U": r["z_u"], "Z-Node Name": r["z_device"], "Z-Type": "Switch",
+           "Z-Port": r["z_port"]}
+    if p != exp: err("p2p %s: %s" % (r["label"], p)); break
+
+# ---- ibdiagnet.topo: ibdm's grammar (IBFabric::parseTopology) -------------------------------------
+topo = os.path.join(out, "ibdiagnet.topo")
+if ethernet:
+    if os.path.exists(topo): err("ibdiagnet.topo written for an Ethernet fabric")
+else:
+    sys_re = re.compile(r"^[ \t]*([^/ \t]+)[ \t]+([^/ \t]+)[ \t]*( CFG:(.*))?$")
+    port_re = re.compile(r"^[ \t]+([^ \t]+)[ \t]+-((1|2|4|8|12)[xX]-)?((2\.5|5|10|14|25|50|100|200)G-)?>"
+                         r"[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]*$")
+    cur, plines, seen = None, {}, collections.Counter()
+    for ln in open(topo, "rb").read().decode().split("\n")[:-1]:
+        if re.match(r"^[ \t]*#", ln) or re.match(r"^[ \t]*$", ln): continue
+        m = sys_re.match(ln)
+        if m:
+            cur = (m.group(1), m.group(2)); seen[cur[1]] += 1; continue
+        m = port_re.match(ln)
+        if not m or not cur: err("topo: not ibdm grammar: %r" % ln); continue
+        w = int(m.group(3)) if m.group(3) else 0
+        sp = float(m.group(5)) if m.group(5) else 0
+        plines[(cur[1], m.group(1))] = (cur[0], w * sp, m.group(6), m.group(7), m.group(8))
+    if any(c > 1 for c in seen.values()): err("topo: a system section twice")
+    word = lambda s: re.sub(r"[ \t/]", "_", s)
+    def pnum(label):
+        if "/" in label:
+            c, p = label.split("/"); return (int(c) - 1) * sw_cp + int(p)
+        return int(label)
+    nlines = 0
+    for r in rows:
+        host = r["tier"] == "1"
+        a = plines.get((word(r["z_device"]), "P%d" % pnum(r["z_port"])))
+        far = (word(r["a_device"]), r["a_port"] + "/P1") if host else (word(r["a_device"]), "P%d" % pnum(r["a_port"]))
+        if not a or (a[3], a[4]) != far or a[0] != word(r["z_type"]) or \
+           (host and not re.match(r"HCA_mlx5_\d+$", a[2])) or a[1] != float(r["speed_gbps"]):
+            err("topo: %s as %s" % (r["label"], a)); continue
+        nlines += 1
+        if not host:
+            b = plines.get((word(r["a_device"]), "P%d" % pnum(r["a_port"])))
+            if not b or (b[3], b[4]) != (word(r["z_device"]), "P%d" % pnum(r["z_port"])):
+                err("topo: %s missing from %s's section" % (r["label"], r["a_device"]))
+            nlines += 1
+    if nlines != len(plines): err("topo: %d port lines for %d cable ends" % (len(plines), nlines))
+
+# ---- cabling.xlsx ----------------------------------------------------------------------------------
+import openpyxl
+wb = openpyxl.load_workbook(os.path.join(out, "cabling.xlsx"))
+names = wb.sheetnames
+racks = []
+for r in rows:
+    for e in "az":
+        if r[e + "_rack"] not in racks: racks.append(r[e + "_rack"])
+# one sheet per rack of the layout, racks without cables included
+if names[:2] != ["Cables", "BOM"] or not set(racks) <= set(names[2:]) or len(names) - 2 != phys["racks"]:
+    err("xlsx sheets: %s" % names[:6])
+if len(set(n.lower() for n in names)) != len(names): err("xlsx: sheet names not unique")
+for n in names:
+    ws = wb[n]
+    if len(n) > 31 or re.search(r"[\[\]:*?/\\]", n): err("xlsx: sheet name %r" % n)
+    if ws.freeze_panes != "A2": err("xlsx %s: freeze panes %s" % (n, ws.freeze_panes))
+    if not (ws.auto_filter.ref or "").startswith("A1:"): err("xlsx %s: autofilter %r" % (n, ws.auto_filter.ref))
+    if not all(c.font.b for c in ws[1] if c.value is not None): err("xlsx %s: header not bold" % n)
+    if not ws.column_dimensions["A"].width or ws.column_dimensions["A"].width < 3: err("xlsx %s: no column widths" % n)
+def cell(v):
+    if v is None: return ""
+    if isinstance(v, float) and v.is_integer(): v = int(v)
+    return str(v)
+csvrows = [[r[k] for k in r] for r in rows]
+xr = [[cell(v) for v in row] for row in wb["Cables"].iter_rows(min_row=2, values_only=True)]
+if xr != csvrows:
+    bad = next((k for k, (a, b) in enumerate(zip(xr, csvrows)) if a != b), None)
+    err("xlsx Cables differs from cabling.csv (%d/%d rows; first at %s: %s vs %s)" % (
+        len(xr), len(csvrows), bad, xr[bad] if bad is not None else "", csvrows[bad] if bad is not None else ""))
+for row in wb["Cables"].iter_rows(min_row=2, max_row=3):
+    for c in (row[1], row[3], row[16], row[17], row[19], row[20]):
+        if not isinstance(c.value, (int, float)): err("xlsx Cables: %s is not a number" % c.coordinate)
+bl = list(wb["BOM"].iter_rows(min_row=2, values_only=True))[:len(lines)]
+for l, x in zip(lines, bl):
+    if (l["what"], l["part"], l["medium"], l["count"]) != x[0:3] + (x[4],) or abs(l["cost"] - x[6]) > 0.01:
+        err("xlsx BOM: %s vs %s" % (x, l)); break
+tot = {x[0]: x for x in wb["BOM"].iter_rows(min_row=len(lines) + 3, values_only=True) if x[0]}
+if tot.get("total", [0] * 8)[6] != phys["cost"]["total"] or tot.get("cables", [0] * 8)[4] != len(rows):
+    err("xlsx BOM totals: %s" % tot)
+by_rack = collections.defaultdict(set)
+devs = collections.defaultdict(set)
+for r in rows:
+    for e in "az":
+        by_rack[r[e + "_rack"]].add(r["label"]); devs[r[e + "_rack"]].add(r[e + "_device"])
+ends_at = {(r[e + "_device"], r[e + "_port"]): (r[e + "_rack"], r["label"]) for r in rows for e in "az"}
+for n in names[2:]:
+    ws = wb[n]
+    hdr = [c.value for c in ws[1]]
+    if hdr != ["u", "device", "model", "port", "label", "part", "length_m", "far_rack", "far_u",
+               "far_device", "far_port"]:
+        err("xlsx %s: header %s" % (n, hdr)); continue
+    vals = list(ws.iter_rows(min_row=2, values_only=True))
+    us = [v[0] for v in vals]
+    if us != sorted(us, reverse=True): err("xlsx %s: elevation not from the top down" % n)
+    if {v[4] for v in vals if v[4]} != by_rack[n]: err("xlsx %s: cables differ from those with an end there" % n)
+    if not devs[n] <= {v[1] for v in vals}: err("xlsx %s: devices missing" % n)
+    for v in vals:
+        if v[3] and ends_at.get((v[1], v[3])) != (n, v[4]): err("xlsx %s: %s %s is not %s" % (n, v[1], v[3], v[4])); break
+print("\n".join(errs) if errs else "ok")
+P
+
+# cabling and bom for one spec; then every check
+check() {   # check NAME SPEC
+    n=$1 s=$2
+    "$RAILYARD" cabling "$s" -o "$TMP/$n" >"$TMP/$n.log" 2>&1
+    expect_eq "$n: cabling exit" $? 0
+    no_sanitizer "$TMP/$n.log"
+    "$RAILYARD" bom "$s" --format json >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
+    expect_eq "$n: bom exit" $? 0
+    for f in cabling.csv netbox-cables.csv p2p.csv cabling.xlsx; do
+        [ -s "$TMP/$n/cabling/$f" ] && ok || fail "$n: $f missing"
+    done
+    "$PY" "$TMP/check.py" "$TMP/$n/cabling" "$s" "$TMP/$n.bom.json" "$TPL" >"$TMP/$n.chk" 2>&1
+    expect_eq "$n: files read back and checked" "$(cat "$TMP/$n.chk")" ok
+    # same spec, same bytes
+    "$RAILYARD" cabling "$s" -o "$TMP/$n-again" >/dev/null 2>&1
+    for f in "$TMP/$n"/cabling/*; do
+        cmp -s "$f" "$TMP/$n-again/cabling/$(basename "$f")" && ok || fail "$n: $(basename "$f") differs between runs"
+    done
+    ls -a "$TMP" | grep -q 'railyard-tmp' && fail "$n: staging directory left behind" || ok
+}
+
+check superpod "$TOP_SRCDIR/examples/superpod-4su.yaml"
+check rail-only "$D/rail-only.yaml"
+check three-tier "$D/three-tier.yaml"
+check two-plane "$D/two-plane.yaml"
+check fat-tree "$D/fat-tree.yaml"
+[ -s "$TMP/superpod/cabling/ibdiagnet.topo" ] && ok || fail "superpod: ibdiagnet.topo missing"
+[ -e "$TMP/fat-tree/cabling/ibdiagnet.topo" ] && fail "fat-tree (Ethernet): ibdiagnet.topo written" || ok
+
+# railyard build writes the same plan
+"$RAILYARD" build "$D/two-plane.yaml" -o "$TMP/built" >"$TMP/built.log" 2>&1
+expect_eq "build exit" $? 0
+no_sanitizer "$TMP/built.log"
+for f in "$TMP/two-plane"/cabling/*; do
+    cmp -s "$f" "$TMP/built/cabling/$(basename "$f")" && ok || fail "build: cabling/$(basename "$f") differs"
+done
+
+# A spreadsheet application opens the workbook: LibreOffice converts its first
+# sheet back to the rows of cabling.csv.
+LO=$(command -v libreoffice || command -v soffice || true)
+if [ -n "$LO" ]; then
+    mkdir -p "$TMP/lo"
+    HOME="$TMP" timeout 300 "$LO" -env:UserInstallation="file://$TMP/lo-profile" --headless \
+        --convert-to csv --outdir "$TMP/lo" "$TMP/superpod/cabling/cabling.xlsx" >"$TMP/lo.log" 2>&1
+    expect_eq "libreoffice converts cabling.xlsx" "$?" 0
+    "$PY" - "$TMP/lo/cabling.csv" "$TMP/superpod/cabling/cabling.csv" >"$TMP/lo.chk" 2>&1 <<'P'
+import csv, sys
+a = list(csv.reader(open(sys.argv[1], newline="")))
+b = list(csv.reader(open(sys.argv[2], newline="")))
+print("ok" if a == b else "differ: %d/%d rows, first %s" % (len(a), len(b),
+      next((x for x in zip(a, b) if x[0] != x[1]), None)))
+P
+    expect_eq "libreoffice: the Cables sheet equals cabling.csv" "$(cat "$TMP/lo.chk")" ok
+else
+    echo "SKIP: LibreOffice (libreoffice/soffice) not installed: the workbook is checked with openpyxl only"
+fi
+
+# Bad input: exit 1, file:line:col, nothing written.
+for b in bad-small-layout bad-medium bad-tier-medium bad-reach; do
+    "$RAILYARD" cabling "$D/$b.yaml" -o "$TMP/$b" >"$TMP/$b.out" 2>"$TMP/$b.err"
+    expect_eq "$b: exit" $? 1
+    no_sanitizer "$TMP/$b.err"
+    grep -qE "^$D/$b\.yaml:[0-9]+:[0-9]+: error: " "$TMP/$b.err" && ok \
+        || fail "$b: no file:line:col error: $(head -2 "$TMP/$b.err")"
+    [ -e "$TMP/$b" ] && fail "$b: output written" || ok
+    ls -a "$TMP" | grep -q "^$b\.railyard-tmp" && fail "$b: staging left behind" || ok
+done
+grep -q "too small" "$TMP/bad-small-layout.err" && ok || fail "bad-small-layout: $(cat "$TMP/bad-small-layout.err")"
+grep -q "no-such-cable" "$TMP/bad-medium.err" && ok || fail "bad-medium: $(cat "$TMP/bad-medium.err")"
+grep -q "ndr-copper-9000" "$TMP/bad-tier-medium.err" && ok || fail "bad-tier-medium: $(cat "$TMP/bad-tier-medium.err")"
+grep -q "reaches that far" "$TMP/bad-reach.err" && ok || fail "bad-reach: $(cat "$TMP/bad-reach.err")"
+
+finish
