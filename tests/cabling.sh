@@ -317,12 +317,15 @@ devs = collections.defaultdict(set)
 for r in rows:
     for e in "az":
         by_rack[r[e + "_rack"]].add(r["label"]); devs[r[e + "_rack"]].add(r[e + "_device"])
-ends_at = {(r[e + "_device"], r[e + "_port"]): (r[e + "_rack"], r["label"]) for r in rows for e in "az"}
+ends_at = {}
+for r in rows:
+    for e, o in ("az", "za"):
+        ends_at[(r[e + "_device"], r[e + "_port"])] = (r[e + "_rack"], r["label"], r[e + "_type"],
+            r["part"], r["length_m"], "%s U%s %s %s" % (r[o + "_rack"], r[o + "_u"], r[o + "_device"], r[o + "_port"]))
 for n in names[2:]:
     ws = wb[n]
     hdr = [c.value for c in ws[1]]
-    if hdr != ["u", "device", "model", "port", "label", "part", "length_m", "far_rack", "far_u",
-               "far_device", "far_port"]:
+    if hdr != ["u", "device", "model", "port", "label", "part", "length_m", "to"]:
         err("xlsx %s: header %s" % (n, hdr)); continue
     vals = list(ws.iter_rows(min_row=2, values_only=True))
     us = [v[0] for v in vals]
@@ -330,7 +333,8 @@ for n in names[2:]:
     if {v[4] for v in vals if v[4]} != by_rack[n]: err("xlsx %s: cables differ from those with an end there" % n)
     if not devs[n] <= {v[1] for v in vals}: err("xlsx %s: devices missing" % n)
     for v in vals:
-        if v[3] and ends_at.get((v[1], v[3])) != (n, v[4]): err("xlsx %s: %s %s is not %s" % (n, v[1], v[3], v[4])); break
+        if v[3] and ends_at.get((v[1], v[3])) != (n, v[4], v[2], v[5], cell(v[6]), v[7]):
+            err("xlsx %s: %s is not %s" % (n, v, ends_at.get((v[1], v[3])))); break
 print("\n".join(errs) if errs else "ok")
 P
 
@@ -370,6 +374,27 @@ no_sanitizer "$TMP/built.log"
 for f in "$TMP/two-plane"/cabling/*; do
     cmp -s "$f" "$TMP/built/cabling/$(basename "$f")" && ok || fail "build: cabling/$(basename "$f") differs"
 done
+
+# One temporary file per sheet: a low soft limit on open files is raised to
+# the hard limit; a hard limit too low for that puts the racks on one sheet.
+(ulimit -Sn 40 && exec "$RAILYARD" cabling "$TOP_SRCDIR/examples/superpod-4su.yaml" -o "$TMP/lim-soft") \
+    >"$TMP/lim-soft.log" 2>&1
+expect_eq "soft open-file limit 40: exit" $? 0
+(ulimit -n 30 && exec "$RAILYARD" cabling "$TOP_SRCDIR/examples/superpod-4su.yaml" -o "$TMP/lim-hard") \
+    >"$TMP/lim-hard.log" 2>&1
+expect_eq "hard open-file limit 30: exit" $? 0
+no_sanitizer "$TMP/lim-hard.log"
+grep -q "warning: .*one sheet 'Racks'" "$TMP/lim-hard.log" && ok || fail "hard limit: no warning"
+"$PY" - "$TMP" >"$TMP/lim.chk" 2>&1 <<'P'
+import openpyxl, sys
+soft = openpyxl.load_workbook(sys.argv[1] + "/lim-soft/cabling/cabling.xlsx", read_only=True).sheetnames
+ws = openpyxl.load_workbook(sys.argv[1] + "/lim-hard/cabling/cabling.xlsx")["Racks"]
+rows = list(ws.iter_rows(values_only=True))
+ok = len(soft) == 39 and rows[0][:3] == ("rack", "u", "device") and len(rows) == 1 + 2 * 2040 \
+    and ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:I4081"
+print("ok" if ok else "soft: %d sheets; hard: %s, %d rows, %s" % (len(soft), rows[0], len(rows), ws.auto_filter.ref))
+P
+expect_eq "open-file limits: sheets" "$(cat "$TMP/lim.chk")" ok
 
 # A spreadsheet application opens the workbook: LibreOffice converts its first
 # sheet back to the rows of cabling.csv.

@@ -6,6 +6,7 @@
 #include "emit/emit_cabling.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,9 @@ void ry_cab_names_init(ry_cab_names *nm, const ry_cabling *c)
     nm->server = ry_xmalloc((size_t)(nm->nservers ? nm->nservers : 1) * sizeof *nm->server);
     nm->sw = ry_xmalloc((nsw ? nsw : 1) * sizeof *nm->sw);
     nm->rack = ry_xmalloc((size_t)(lay->nracks ? lay->nracks : 1) * sizeof *nm->rack);
+    nm->port = ry_xmalloc((f->nports ? f->nports : 1) * sizeof *nm->port);
+    nm->label = ry_xmalloc((f->nlinks ? f->nlinks : 1) * sizeof *nm->label);
+    nm->part = ry_xmalloc((size_t)(c->nmedia ? c->nmedia : 1) * 32 * sizeof *nm->part);
     ry_buf b;
     ry_buf_init(&b);
     char name[160];
@@ -55,6 +59,36 @@ void ry_cab_names_init(ry_cab_names *nm, const ry_cabling *c)
         ry_rack_name(lay, r, name, sizeof name);
         nm->rack[r] = pool_add(&b, name);
     }
+    /* A server's NIC port i is mlx5_<i>, i = GPU within the server + plane *
+     * GPUs per server, as in ry_ca_desc; one string per i. */
+    int nnic = nm->gpn * f->planes;
+    size_t *nic = ry_xmalloc((size_t)nnic * sizeof *nic);
+    for (int i = 0; i < nnic; i++) {
+        snprintf(name, sizeof name, "mlx5_%d", i);
+        nic[i] = pool_add(&b, name);
+    }
+    for (size_t p = 0; p < f->nports; p++) {
+        uint32_t node = f->ports[p].owner;
+        const ry_node *nd = &f->nodes[node];
+        if (nd->kind == RY_NODE_GPU) {
+            nm->port[p] = nic[node % (uint32_t)nm->gpn + (p - nd->port0) * (uint32_t)nm->gpn];
+        } else {
+            ry_port_label(f, (uint32_t)p, name, sizeof name);
+            nm->port[p] = pool_add(&b, name);
+        }
+    }
+    free(nic);
+    for (size_t i = 0; i < (size_t)(c->nmedia ? c->nmedia : 1) * 32; i++)
+        nm->part[i] = SIZE_MAX;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        ry_cable_label(f, (uint32_t)l, name, sizeof name);
+        nm->label[l] = pool_add(&b, name);
+        size_t k = (size_t)c->cables[l].medium * 32 + c->cables[l].len_idx;
+        if (nm->part[k] == SIZE_MAX) {
+            ry_cable_part(c, (uint32_t)l, name, sizeof name);
+            nm->part[k] = pool_add(&b, name);
+        }
+    }
     nm->pool = b.data;
 }
 
@@ -64,6 +98,9 @@ void ry_cab_names_free(ry_cab_names *nm)
     free(nm->server);
     free(nm->sw);
     free(nm->rack);
+    free(nm->port);
+    free(nm->label);
+    free(nm->part);
     memset(nm, 0, sizeof *nm);
 }
 
@@ -78,20 +115,17 @@ void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e)
     ry_layout_where(nm->lay, node, &e->rack, &e->unit, &units);
     e->row = nm->lay->racks[e->rack].row + 1;
     e->rack_name = nm->pool + nm->rack[e->rack];
+    e->port_name = nm->pool + nm->port[port];
     if (nd->kind == RY_NODE_GPU) {
-        /* mlx5_<i>, i = GPU within the server + plane * GPUs per server, as in ry_ca_desc */
-        int plane = (int)(port - nd->port0);
         e->is_server = 1;
         e->device = nm->pool + nm->server[node / (uint32_t)nm->gpn];
         e->type = f->spec->node.name;
-        e->number = (int)(node % (uint32_t)nm->gpn) + plane * nm->gpn;
-        snprintf(e->port_name, sizeof e->port_name, "mlx5_%d", e->number);
+        e->number = (int)(node % (uint32_t)nm->gpn) + (int)(port - nd->port0) * nm->gpn;
     } else {
         e->is_server = 0;
         e->device = nm->pool + nm->sw[node - f->first_switch];
         e->type = f->spec->sw.name;
         e->number = ry_port_number(f, port);
-        ry_port_label(f, port, e->port_name, sizeof e->port_name);
     }
 }
 
@@ -114,8 +148,8 @@ void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r)
     const ry_link *k = &f->links[link];
     ry_cab_end_of(nm, k->lo, &r->a);
     ry_cab_end_of(nm, k->hi, &r->z);
-    ry_cable_label(f, link, r->label, sizeof r->label);
-    ry_cable_part(c, link, r->part, sizeof r->part);
+    r->label = nm->pool + nm->label[link];
+    r->part = nm->pool + nm->part[(size_t)c->cables[link].medium * 32 + c->cables[link].len_idx];
     r->medium = &c->media[c->cables[link].medium];
     r->length_m = ry_cable_length(c, link);
     r->gbps = link_gbps(f, link);

@@ -17,7 +17,8 @@ int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
 
 /* ---- shared by emit_cabling.c and emit_xlsx.c only -------------------------- */
 
-/* Names of servers, switches and racks, made once per run. */
+/* Names of servers, switches, racks, ports, cables and parts, made once per
+ * run: every cable is written four times (CSVs, Cables, two rack sheets). */
 typedef struct ry_cab_names {
     const ry_cabling *c;
     const ry_fabric *f;
@@ -26,6 +27,9 @@ typedef struct ry_cab_names {
     long long nservers;
     char *pool;                 /* NUL-terminated names, back to back */
     size_t *server, *sw, *rack; /* offsets into pool */
+    size_t *port;               /* per port id: "mlx5_3" or the faceplate label */
+    size_t *label;              /* per link */
+    size_t *part;               /* per medium * 32 + stock length index */
 } ry_cab_names;
 
 /* One end of a cable. */
@@ -35,15 +39,14 @@ typedef struct ry_cab_end {
     int is_server;
     int rack, row, unit;        /* rack index; row and unit 1-based (lowest unit) */
     const char *rack_name, *device, *type;
-    char port_name[32];         /* "mlx5_3" at a server, ry_port_label at a switch */
+    const char *port_name;      /* "mlx5_3" at a server, ry_port_label at a switch */
     int number;                 /* server: the mlx5 index; switch: the IB port number */
 } ry_cab_end;
 
 /* One cable: A = the lower-tier end, Z = the upper switch. */
 typedef struct ry_cab_row {
     ry_cab_end a, z;
-    char label[128];
-    char part[64];
+    const char *label, *part;
     const ry_medium *medium;
     double length_m, gbps;
     int rail;                   /* -1: several rails (empty in the files) */

@@ -1,7 +1,8 @@
 /* cabling.xlsx: sheet "Cables" (the columns of cabling.csv, numbers as
  * numbers), sheet "BOM" (the physical bill of materials and its totals) and
  * one sheet per rack named after it (its elevation from the top down, one
- * row per cabled port with the cable and its far end).
+ * row per cabled port with the cable and where its other end goes, as
+ * "R01-09 U2 leaf0 1/1": the Cables sheet has the far end column by column).
  *
  * At 65,536 GPUs the workbook holds about 200,000 cables and 2,100 racks, so
  * libxlsxwriter runs in constant_memory mode: each sheet's rows go straight
@@ -276,6 +277,28 @@ static size_t rack_nrows(const ry_cab_names *nm, const rack_index *ix, int r)
     return n;
 }
 
+/* "R01-09 U2 leaf0 1/1": where the other end goes, in one cell. */
+static void far_end(char *buf, size_t n, const ry_cab_end *e)
+{
+    char u[16];
+    size_t len = 0;
+    int k = (int)sizeof u;
+    unsigned v = e->unit > 0 ? (unsigned)e->unit : 0;
+    do
+        u[--k] = (char)('0' + v % 10);
+    while ((v /= 10) && k > 1);
+    u[--k] = 'U';
+    const char *part[] = { e->rack_name, " ", u + k, " ", e->device, " ", e->port_name };
+    size_t plen[] = { strlen(e->rack_name), 1, sizeof u - (size_t)k, 1, strlen(e->device), 1,
+                      strlen(e->port_name) };
+    for (size_t i = 0; i < sizeof part / sizeof *part; i++) {
+        size_t c = plen[i] < n - 1 - len ? plen[i] : n - 1 - len;
+        memcpy(buf + len, part[i], c);
+        len += c;
+    }
+    buf[len] = '\0';
+}
+
 /* One row per cabled port of the device (a server's NICs in mlx5 order, a
  * switch's ports in order); a device without cables gets one row. */
 static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node,
@@ -286,6 +309,7 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
     const ry_node *nd = &f->nodes[node];
     uint32_t nports = device_nports(nm, node);
     ry_cab_end self;
+    char to[256];
     ry_cab_row r;
     int rows = 0;
     for (uint32_t i = 0; i < nports; i++) {
@@ -304,10 +328,8 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
         put_str(b, s, col0 + 4, r.label, NULL);
         put_str(b, s, col0 + 5, r.part, NULL);
         put_num(b, s, col0 + 6, r.length_m, NULL);
-        put_str(b, s, col0 + 7, far->rack_name, NULL);
-        put_num(b, s, col0 + 8, far->unit, NULL);
-        put_str(b, s, col0 + 9, far->device, NULL);
-        put_str(b, s, col0 + 10, far->port_name, NULL);
+        far_end(to, sizeof to, far);
+        put_str(b, s, col0 + 7, to, NULL);
         s->row++;
         rows++;
     }
@@ -323,8 +345,7 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
 }
 
 static const char *const rack_cols[] = {
-    "u", "device", "model", "port", "label", "part", "length_m", "far_rack", "far_u", "far_device",
-    "far_port", NULL
+    "u", "device", "model", "port", "label", "part", "length_m", "to", NULL
 };
 
 /* A worksheet name Excel takes: at most 31 characters, none of []:*?/\,
@@ -351,7 +372,7 @@ static void write_racks(book *b, const ry_cab_names *nm, int combined)
     index_racks(nm, &ix);
     sheet s;
     if (combined) {
-        static const char *cols[13];
+        static const char *cols[10];
         cols[0] = "rack";
         for (int i = 0; rack_cols[i]; i++)
             cols[i + 1] = rack_cols[i];
