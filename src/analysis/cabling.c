@@ -561,7 +561,8 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media,
                               &npc, &pcap);
         }
     }
-    qsort(pc, (size_t)npc, sizeof *pc, cmp_part);
+    if (npc > 1)
+        qsort(pc, (size_t)npc, sizeof *pc, cmp_part);
     for (int i = 0; i < npc; i++) {
         if (c->nbom == cap)
             c->bom = ry_xrealloc(c->bom, (size_t)(cap *= 2) * sizeof *c->bom);
