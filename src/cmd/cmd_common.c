@@ -45,6 +45,13 @@ const ry_command ry_commands[] = {
       "Per subnet: topology.net (ibnetdiscover format, loads in ibsim), root_guids.conf,\n"
       "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
       "node-name-map, guid2lid and opensm.conf.\n" },
+    { "slurm", ry_cmd_slurm, "SPEC -o DIR",
+      "Slurm topology files: tree and block plugins, and topology.yaml",
+      "  -o, --output DIR   output directory; files go to DIR/slurm/\n"
+      "Writes topology.conf (topology/tree: one logical leaf switch per scalable unit,\n"
+      "or per leaf on a fat tree, up to one root), topology-block.conf (topology/block:\n"
+      "HB domains as blocks when they span nodes, else the leaf switches) and\n"
+      "topology.yaml (both, for Slurm 25.05 and later). Host names follow naming.node.\n" },
     { "check-routes", ry_cmd_check_routes,
       "PATH [--lfts FILE] [--topology FILE] [--json] [--shifts all|N] [-o FILE]",
       "prove a subnet's routing tables deliver, loop-free, minimal and deadlock-free",
