@@ -37,6 +37,10 @@ spec gb200-partial 'cluster: {nodes: 162, node: gb200-nvl72, scalable_unit: 8}
 fabric: {switch: q3400}'
 spec gb200-su6 'cluster: {nodes: 432, node: gb200-nvl72, scalable_unit: 6}
 fabric: {switch: qm9700}'
+spec split-node 'cluster: {gpus: 96, hb_domain: 4, gpus_per_node: 8, scalable_unit: 3}
+fabric: {switch: {name: s16, radix: 16, speed: HDR}}'
+spec wide-node 'cluster: {gpus: 64, hb_domain: 8, gpus_per_node: 8}
+fabric: {design: fat-tree, switch: {name: s8, radix: 8, speed: HDR}}'
 spec su-naming 'cluster: {nodes: 127, node: dgx-h100, scalable_unit: 32}
 fabric: {switch: qm9700}
 naming: {node: "su{unit1}-dgx{n1:02}"}'
@@ -63,6 +67,8 @@ four-tier|$TMP/four-tier.yaml||32|8|8|0|node{n1:03}
 one-switch|$TMP/one-switch.yaml||8|8|8|0|node{n1:03}
 gb200-partial|$TMP/gb200-partial.yaml||162|4|72|8|node{n1:03}
 gb200-su6|$TMP/gb200-su6.yaml||432|4|72|6|node{n1:03}
+split-node|$TMP/split-node.yaml||12|8|4|3|node{n1:03}
+wide-node|$TMP/wide-node.yaml||8|8|8|0|node{n1:03}
 su-naming|$TMP/su-naming.yaml||127|8|8|32|su{unit1}-dgx{n1:02}
 plain-naming|$TMP/plain-naming.yaml||127|8|8|32|n{n}
 tail-naming|$TMP/tail-naming.yaml||24|8|8|8|dgx{n1}.ib"
@@ -106,6 +112,10 @@ expect_eq "GB200 blocks: NVL72 racks" "$(lines gb200-nvl72 topology-block.conf |
     "BlockName=hbd1 Nodes=node[001-018] BlockName=hbd32 Nodes=node[559-576] BlockSizes=18,36,72,144,288,576 "
 expect_eq "GB200 units of 6 racks: no size straddles a unit" \
     "$(lines gb200-su6 topology-block.conf | tail -1)" "BlockSizes=18,36,144,288"
+expect_eq "a node in two units joins them" "$(lines split-node topology.conf | tail -1)" \
+    "SwitchName=spine Switches=su[1,3,5,7]"
+expect_eq "a node wider than a leaf joins its leaves" "$(lines wide-node topology.conf | head -1)" \
+    "SwitchName=leaf0 Nodes=node001"
 expect_eq "custom naming" "$(lines su-naming topology.conf | sed -n '1p;4p' | tr '\n' ' ')" \
     "SwitchName=su1 Nodes=su1-dgx[01-32] SwitchName=su4 Nodes=su4-dgx[97-127] "
 expect_eq "unpadded names across 9/10 and 99/100" "$(lines plain-naming topology.conf | sed -n '1p;4p' | tr '\n' ' ')" \

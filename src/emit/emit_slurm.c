@@ -52,6 +52,7 @@ typedef struct topo {
     long long nnodes;
     int gpn;
     int rail_design;            /* rail-optimized or rail-only: leaves are units */
+    int merged;                 /* some node joins two groups into one leaf switch */
     char *pool;                 /* host names, NUL-terminated, back to back */
     const char **host;          /* per node, into pool */
     int nleaves;                /* logical leaves */
@@ -138,22 +139,43 @@ static int64_t up_of(const ry_fabric *f, uint32_t sw)
     return -1;
 }
 
+/* The group of the leaf GPU g's plane-0 port is cabled to (0 on a single
+ * switch). */
+static int gpu_key(const ry_fabric *f, long long g)
+{
+    if (f->tiers <= 1)
+        return 0;
+    int32_t peer = f->ports[f->nodes[g].port0].peer;
+    int k = peer >= 0 ? f->nodes[f->ports[peer].owner].group : 0;
+    return k < 0 ? 0 : k;
+}
+
+/* Logical leaves: the groups of the leaves a node's GPUs are cabled to, and
+ * groups that share a node are one (a node split across scalable units, or
+ * wider than a fat-tree leaf); each is named after its first group. */
 static void find_leaves(topo *t)
 {
     const ry_fabric *f = t->f;
-    int *key = ry_xmalloc((size_t)t->nnodes * sizeof *key);
     int maxkey = 0;
+    for (size_t i = f->first_switch; i < f->nnodes; i++)
+        if (f->nodes[i].tier == 1 && f->nodes[i].group > maxkey)
+            maxkey = f->nodes[i].group;
+    int *kuf = ry_xmalloc(((size_t)maxkey + 1) * sizeof *kuf);
+    for (int k = 0; k <= maxkey; k++)
+        kuf[k] = k;
+    int *key = ry_xmalloc((size_t)t->nnodes * sizeof *key);
     for (long long n = 0; n < t->nnodes; n++) {
-        int k = 0;
-        if (f->tiers > 1) {
-            int32_t peer = f->ports[f->nodes[n * t->gpn].port0].peer;
-            if (peer >= 0)
-                k = f->nodes[f->ports[peer].owner].group;
+        key[n] = gpu_key(f, n * t->gpn);
+        for (int i = 1; i < t->gpn; i++) {
+            int k = gpu_key(f, n * t->gpn + i);
+            if (uf_find(kuf, k) != uf_find(kuf, key[n])) {
+                uf_union(kuf, key[n], k);
+                t->merged = 1;
+            }
         }
-        key[n] = k < 0 ? 0 : k;
-        if (key[n] > maxkey)
-            maxkey = key[n];
     }
+    for (long long n = 0; n < t->nnodes; n++)
+        key[n] = uf_find(kuf, key[n]);
     int *kmap = ry_xmalloc(((size_t)maxkey + 1) * sizeof *kmap);
     for (int k = 0; k <= maxkey; k++)
         kmap[k] = -1;
@@ -187,7 +209,7 @@ static void find_leaves(topo *t)
         const ry_node *sw = &f->nodes[i];
         int l = -1;
         if (sw->tier == 1)
-            l = f->tiers <= 1 ? 0 : sw->group >= 0 && sw->group <= maxkey ? kmap[sw->group] : -1;
+            l = f->tiers <= 1 ? 0 : sw->group >= 0 ? kmap[uf_find(kuf, sw->group)] : -1;
         of[i - f->first_switch] = l;
         if (l >= 0) {
             t->rleaf_start[l + 1]++;
@@ -205,6 +227,7 @@ static void find_leaves(topo *t)
     free(rf);
     free(of);
     free(kmap);
+    free(kuf);
     free(key);
 }
 
@@ -551,15 +574,19 @@ static void explain_tree(ry_buf *c, const topo *t)
                       "NIC port per rail, each cabled to its rail's leaf in the node's scalable "
                       "unit (%d HB domains, %d GPUs). So each leaf switch here is logical: suN "
                       "stands for all the rail leaves of scalable unit N%s, which together "
-                      "connect its nodes rail by rail.\n",
+                      "connect its nodes rail by rail.%s\n",
                       ry_design_name(f->design), f->su_domains,
-                      f->su_domains * s->hb_domain, plane_note);
+                      f->su_domains * s->hb_domain, plane_note,
+                      t->merged ? " A node whose GPUs fall in two units joins them: suN then "
+                                  "also stands for the units after N that it was joined with "
+                                  "(see the leaves listed with each switch)." : "");
     else
-        ry_buf_printf(c, "Each leaf holds whole nodes: leafN is the fabric's leaf N%s%s.\n",
+        ry_buf_printf(c, "%s: leafN is the fabric's leaf N%s%s.\n",
+                      t->merged ? "Nodes are wider than a leaf" : "Each leaf holds whole nodes",
                       f->planes > 1 ? " (pP-leafN in every plane P, which serve the same "
                                       "nodes)" : "",
-                      t->gpn > f->down_ports[1] ? "; a node wider than a leaf is listed under "
-                                                  "the leaf of its first GPU" : "");
+                      t->merged ? " with the leaves its nodes share, so each node is under one "
+                                  "leaf switch (see the leaves listed with each switch)" : "");
     for (int i = 1; i < t->nlv; i++) {
         const level *lv = &t->lv[i];
         const char *what = t->rail_design ? "units" : "leaves";
@@ -568,12 +595,14 @@ static void explain_tree(ry_buf *c, const topo *t)
         } else if (lv->ngroups > 1) {
             char tag[32];
             snprintf(tag, sizeof tag, lv->tier == 2 ? "podN" : "t%d-blockN", lv->tier);
-            ry_buf_printf(c, "%s: %s whose %sleaves share tier-%d%s switches on every %s%s, "
-                          "so traffic among them stays below tier %d.\n",
-                          tag, what, t->rail_design ? "rail " : "", lv->tier,
+            ry_buf_printf(c, "%s: %s share tier-%d%s switches%s, so traffic among them stays "
+                          "below tier %d.\n", tag,
+                          t->rail_design ? "units whose rail leaves" : "leaves that", lv->tier,
                           lv->tier == 2 ? " (spine)" : lv->tier == 3 ? " (core)" : "",
-                          t->rail_design ? "rail" : "plane",
-                          t->rail_design && f->planes > 1 ? " and plane" : "", lv->tier + 1);
+                          t->rail_design ? (f->planes > 1 ? " on every rail and plane"
+                                                          : " on every rail")
+                                         : (f->planes > 1 ? " in every plane" : ""),
+                          lv->tier + 1);
         } else if (f->design == RY_DESIGN_RAIL_ONLY) {
             ry_buf_printf(c, "Rails never join in a rail-only fabric: each rail has its own "
                           "%s switches (%lld in all, %d rails%s). %s stands for them together: "
@@ -664,7 +693,7 @@ static void describe_leaf(ry_buf *c, const topo *t, int l)
     size_t nr = t->rleaf_start[l + 1] - t->rleaf_start[l];
     long long nn = t->leaf_start[l + 1] - t->leaf_start[l];
     ry_buf_printf(c, "%s: %lld node%s", t->lv[0].name[l], nn, nn == 1 ? "" : "s");
-    if (f->tiers <= 1 || (!t->rail_design && f->planes == 1))
+    if (f->tiers <= 1 || (!t->rail_design && nr == 1))
         return;
     char **names = ry_xmalloc((nr ? nr : 1) * sizeof *names);
     for (size_t i = 0; i < nr; i++) {
