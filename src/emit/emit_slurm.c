@@ -8,16 +8,14 @@
  * listed (2^k consecutive blocks, aligned), so blocks are listed in node
  * order and a size is offered only where the blocks it joins share switches.
  *
- * How the tree is found: each node's logical leaf is the group of the leaf
- * its first GPU's plane-0 port is cabled to (the scalable unit on rail
- * designs, the leaf itself on a fat tree). For each tier j above, a leaf's
- * signature is the set of tier-j blocks (per subnet) its real leaves reach;
- * logical leaves with the same signature, or already together one level
- * down, form one tier-j group: they meet at tier j on every rail and plane.
- * A tier that joins nothing new is skipped; the first tier where every leaf
- * is in one group gives the root. */
-#include "config.h"
-
+ * How the tree is found: a node's logical leaf is the group of the leaves
+ * its GPUs' plane-0 ports are cabled to (the scalable unit on rail designs,
+ * the leaf itself on a fat tree); groups that share a node are one. For
+ * each tier j above, a leaf's signature is the set of tier-j blocks (per
+ * subnet) its real leaves reach; logical leaves with the same signature, or
+ * already together one level down, form one tier-j group: they meet at tier
+ * j on every rail and plane. A tier that joins nothing new is skipped; the
+ * first tier where every leaf is in one group gives the root. */
 #include "emit/emit_slurm.h"
 
 #include <stdarg.h>
