@@ -7,6 +7,7 @@
 #include "emit/emit_fabric_json.h"
 #include "emit/emit_cabling.h"
 #include "emit/emit_opensm.h"
+#include "emit/emit_slurm.h"
 #include "emit/outdir.h"
 #include "fabric/ibplan.h"
 #include "util/diag.h"
@@ -32,8 +33,9 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     char copy[256];
     snprintf(copy, sizeof copy, "%s", skip);
     for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
-        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0)
-            return ry_usage_error(c, "--skip takes output groups: opensm, cabling (got '%s')", tok);
+        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0 && strcmp(tok, "slurm") != 0)
+            return ry_usage_error(c, "--skip takes output groups: opensm, cabling, slurm "
+                                  "(got '%s')", tok);
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (!dir)
@@ -60,6 +62,14 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         return RY_EXIT_INPUT;
     }
 
+    int want_slurm = !strstr(skip, "slurm");
+    if (want_slurm && ry_slurm_check(&f, &err) < 0) {
+        ry_spec_error(s, err.key, "%s", err.msg);
+        ry_ibplan_free(&pl);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
     int want_cab = !strstr(skip, "cabling");
     ry_physical ph;
     memset(&ph, 0, sizeof ph);
@@ -95,6 +105,8 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         bad |= ry_emit_opensm(o, "opensm", &pl) < 0;
     if (want_cab && !bad)
         bad |= ry_emit_cabling(o, "cabling", &ph.cab) < 0;
+    if (want_slurm && !bad)
+        bad |= ry_emit_slurm(o, "slurm", &f) < 0;
     if (ry_outdir_commit(o) < 0)
         bad = 1;
     ry_ibplan_free(&pl);

@@ -29,10 +29,10 @@ const ry_command ry_commands[] = {
     { "build", ry_cmd_build, "SPEC -o DIR [--skip GROUP[,GROUP...]]",
       "build the fabric and write every output into DIR",
       "  -o, --output DIR   output directory (created; files replaced atomically)\n"
-      "  --skip GROUPS      leave out output groups: opensm, cabling\n"
+      "  --skip GROUPS      leave out output groups: opensm, cabling, slurm\n"
       "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
-      "railyard cabling) and, for InfiniBand fabrics, DIR/opensm/<subnet>/ (see\n"
-      "railyard opensm).\n" },
+      "railyard cabling), DIR/slurm/ (see railyard slurm) and, for InfiniBand\n"
+      "fabrics, DIR/opensm/<subnet>/ (see railyard opensm).\n" },
     { "cabling", ry_cmd_cabling, "SPEC -o DIR",
       "the cabling plan: racks, cable lengths, media, spreadsheets",
       "  -o, --output DIR   output directory; files go to DIR/cabling/\n"

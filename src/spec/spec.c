@@ -1107,6 +1107,11 @@ static void read_naming(loadctx *c, const ry_ynode *root)
                     strlen(v) >= RY_NAME_MAX ? "too long" : why, v);
         return;
     }
+    if (!strstr(v, "{n}") && !strstr(v, "{n1}") && !strstr(v, "{n:") && !strstr(v, "{n1:")) {
+        ry_error_at(n->pos, "naming.node must contain {n} or {n1} so that every server gets "
+                    "its own name (got '%s')", v);
+        return;
+    }
     snprintf(s->node_pattern, sizeof s->node_pattern, "%s", v);
 }
 
