@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -321,15 +322,17 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
         const ry_cab_end *me = r.a.port == port ? &r.a : &r.z, *far = me == &r.a ? &r.z : &r.a;
         if (rack)
             put_str(b, s, 0, rack, NULL);
+        /* The model on the device's first row only, the cable's part and
+         * length on the Cables sheet (by label): a rack sheet is the
+         * elevation and where each port goes, and stays cheap to write. */
         put_num(b, s, col0, me->unit, NULL);
         put_str(b, s, col0 + 1, me->device, NULL);
-        put_str(b, s, col0 + 2, me->type, NULL);
+        if (!rows)
+            put_str(b, s, col0 + 2, me->type, NULL);
         put_str(b, s, col0 + 3, me->port_name, NULL);
         put_str(b, s, col0 + 4, r.label, NULL);
-        put_str(b, s, col0 + 5, r.part, NULL);
-        put_num(b, s, col0 + 6, r.length_m, NULL);
         far_end(to, sizeof to, far);
-        put_str(b, s, col0 + 7, to, NULL);
+        put_str(b, s, col0 + 5, to, NULL);
         s->row++;
         rows++;
     }
@@ -345,7 +348,7 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
 }
 
 static const char *const rack_cols[] = {
-    "u", "device", "model", "port", "label", "part", "length_m", "to", NULL
+    "u", "device", "model", "port", "label", "to", NULL
 };
 
 /* A worksheet name Excel takes: at most 31 characters, none of []:*?/\,
@@ -431,7 +434,12 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
      * threshold keeps them in fresh, lazily zeroed pages. */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
+    /* One temporary file per sheet: thousands for a large layout. Creating
+     * them on a disk costs about a second more than in memory, so shared
+     * memory is used when $TMPDIR does not say otherwise. */
     const char *tmp = getenv("TMPDIR");
+    if ((!tmp || !*tmp) && access("/dev/shm", W_OK | X_OK) == 0)
+        tmp = "/dev/shm";
     lxw_workbook_options opt = { .constant_memory = LXW_TRUE,
                                  .tmpdir = tmp && *tmp ? (char *)tmp : NULL };
     book b = { 0 };
