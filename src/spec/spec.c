@@ -56,6 +56,7 @@
  * and validation goes on, so one run lists every problem. */
 #include "spec/spec.h"
 
+#include "model/workload.h"
 #include "spec/catalog.h"
 #include "spec/pattern.h"
 #include "spec/yaml.h"
@@ -88,7 +89,7 @@
  * Keys starting with "x-" are free for the user (a place for YAML anchors). */
 static const char *const top_keys[] = {
     "version", "name", "cluster", "fabric", "cost", "infiniband", "naming", "layout", "cabling",
-    "x-*",
+    "workload", "x-*",
     NULL
 };
 
@@ -1190,6 +1191,7 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     read_layout(&c, root);
     read_cabling(&c, root);
     rules_cross(s, c.bad);
+    ry_workload_read(s, root, c.templates);
     ry_catalog_free(c.cat);
 
     if (ry_error_count() > before)
@@ -1206,5 +1208,6 @@ void ry_spec_free(ry_spec *s)
         return;
     ry_ydoc_free(s->doc);
     free(s->cabling.links);
+    ry_workload_free(s->workload);
     free(s);
 }

@@ -103,6 +103,9 @@ typedef struct ry_spec {
     /* cost (model "paper") */
     double transceiver_cost;   /* per transceiver; 2 per link */
     double switch_port_cost;   /* per switch port, every port of every switch */
+
+    /* workload: the LLM trained (model/workload.h); NULL without the section */
+    struct ry_workload *workload;
 } ry_spec;
 
 /* One --set KEY=VALUE override, applied to the document before validation.

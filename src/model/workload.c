@@ -1,0 +1,702 @@
+/* The workload section and the LLM and GPU catalogs (see workload.h). */
+#include "model/workload.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "spec/catalog.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
+static const char *const conventions[] = { "6NT", "korthikanti", NULL };
+static const char *const recomputes[] = { "none", "full", NULL };
+static const char *const llm_keys[] = { "name", "description", "parameters", "layers", "d_model",
+                                        "heads", "seq_len", "vocab", "mcc", "precision", "batch",
+                                        NULL };
+static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
+                                        "nic", "nodes", NULL };
+static const char *const workload_keys[] = { "model", "gpu", "batch", "batch_tokens", "precision",
+                                             "parallelism", "compute_efficiency",
+                                             "flops_convention", "recompute", NULL };
+static const char *const parallelism_keys[] = { "tensor", NULL };
+
+const char *ry_precision_name(ry_precision p)
+{
+    return (unsigned)p < 3 ? precisions[p] : "?";
+}
+
+int ry_precision_bytes(ry_precision p)
+{
+    return p == RY_PREC_FP8 ? 1 : 2;
+}
+
+/* ---- LLM entries (catalog or inline) ------------------------------------------------ */
+
+/* Reads the keys present in map m into *l; what prefixes messages
+ * ("llms.gpt-3-175b" or "workload.model"). Returns the number of errors. */
+static int read_llm_keys(const ry_ynode *m, const char *what, ry_llm *l)
+{
+    static const struct {
+        const char *key;
+        long long min, max;
+        size_t off;
+    } ints[] = {
+        { "layers", 1, 1000000, offsetof(ry_llm, layers) },
+        { "d_model", 1, 10000000, offsetof(ry_llm, d_model) },
+        { "heads", 1, 1000000, offsetof(ry_llm, heads) },
+        { "seq_len", 1, 100000000, offsetof(ry_llm, seq_len) },
+        { "vocab", 1, 1000000000, offsetof(ry_llm, vocab) },
+        { "mcc", 1, 1000, offsetof(ry_llm, mcc) },
+    };
+    char key[160];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        const ry_ynode *v = ry_ymap_get(m, ints[i].key);
+        long long x;
+        if (!v)
+            continue;
+        snprintf(key, sizeof key, "%s.%s", what, ints[i].key);
+        if (ry_yget_int(v, key, ints[i].min, ints[i].max, &x) < 0)
+            bad++;
+        else
+            *(int *)((char *)l + ints[i].off) = (int)x;
+    }
+    const ry_ynode *v = ry_ymap_get(m, "parameters");
+    if (v) {
+        snprintf(key, sizeof key, "%s.parameters", what);
+        if (ry_yget_number(v, key, 1e3, 1e16, &l->parameters) < 0)
+            bad++;
+    }
+    v = ry_ymap_get(m, "batch");
+    if (v) {
+        long long x;
+        snprintf(key, sizeof key, "%s.batch", what);
+        if (ry_yget_int(v, key, 1, 1000000000000LL, &x) < 0)
+            bad++;
+        else
+            l->batch = x;
+    }
+    v = ry_ymap_get(m, "precision");
+    if (v) {
+        int p;
+        snprintf(key, sizeof key, "%s.precision", what);
+        if (ry_yget_enum(v, key, precisions, &p) < 0)
+            bad++;
+        else
+            l->precision = (ry_precision)p;
+    }
+    v = ry_ymap_get(m, "description");
+    if (v) {
+        const char *d;
+        snprintf(key, sizeof key, "%s.description", what);
+        if (ry_yget_string(v, key, &d) < 0)
+            bad++;
+    }
+    return bad;
+}
+
+/* The keys a complete LLM must have; errors at pos. */
+static int llm_complete(const ry_llm *l, ry_pos pos, const char *what)
+{
+    const char *missing = !(l->parameters > 0) ? "parameters"
+                          : !l->layers         ? "layers"
+                          : !l->d_model        ? "d_model"
+                          : !l->seq_len        ? "seq_len"
+                          : !l->vocab          ? "vocab"
+                          : !l->mcc            ? "mcc"
+                                               : NULL;
+    if (!missing)
+        return 0;
+    ry_error_at(pos, "%s has no %s (a model needs parameters, layers, d_model, seq_len, vocab "
+                "and mcc)", what, missing);
+    return 1;
+}
+
+static int name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= RY_NAME_MAX)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || isdigit((unsigned char)*s) || *s == '.' || *s == '_' ||
+              *s == '-'))
+            return 0;
+    return 1;
+}
+
+/* ---- catalogs ------------------------------------------------------------------------ */
+
+static const ry_ynode *catalog_entries(const ry_ydoc *d, const char *top)
+{
+    const char *const allowed[] = { top, NULL };
+    ry_pos start = { d->file, 1, 1 };
+    if (!d->root) {
+        ry_error_at(start, "catalog is empty (expected '%s:' with entries)", top);
+        return NULL;
+    }
+    if (d->root->kind != RY_YMAP) {
+        ry_error_at(d->root->pos, "catalog must be a map with the key '%s' (got %s)", top,
+                    ry_ynode_describe(d->root));
+        return NULL;
+    }
+    if (ry_ycheck_keys(d->root, "", allowed))
+        return NULL;
+    const ry_ynode *e = ry_ymap_get(d->root, top);
+    if (!e) {
+        ry_error_at(start, "catalog has no '%s:' section", top);
+        return NULL;
+    }
+    if (e->kind != RY_YMAP) {
+        ry_error_at(e->pos, "%s must be a map of entries by name (got %s)", top,
+                    ry_ynode_describe(e));
+        return NULL;
+    }
+    return e;
+}
+
+static int entry_start(const ry_ynode *name, const ry_ynode *ent, const char *kind)
+{
+    if (!name_ok(name->value)) {
+        ry_error_at(name->pos, "%s name '%s' must be lowercase letters, digits, '.', '_' or '-', "
+                    "at most %d characters", kind, name->value, RY_NAME_MAX - 1);
+        return -1;
+    }
+    if (ent->kind != RY_YMAP) {
+        ry_error_at(ent->pos, "%s '%s' must be a map of keys (got %s)", kind, name->value,
+                    ry_ynode_describe(ent));
+        return -1;
+    }
+    return 0;
+}
+
+static int load_llms(ry_llm_catalog *c)
+{
+    const ry_ynode *e = catalog_entries(c->llm_doc, "llms");
+    int errors = 0;
+    if (!e)
+        return -1;
+    c->llms = ry_xcalloc(e->n ? e->n : 1, sizeof *c->llms);
+    for (size_t i = 0; i < e->n; i++) {
+        const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        char what[160];
+        if (entry_start(name, ent, "model") < 0) {
+            errors++;
+            continue;
+        }
+        snprintf(what, sizeof what, "llms.%.60s", name->value);
+        ry_llm l;
+        memset(&l, 0, sizeof l);
+        l.precision = RY_PREC_BF16;
+        int bad = ry_ycheck_keys(ent, what, llm_keys) > 0;
+        bad |= read_llm_keys(ent, what, &l) > 0;
+        if (!bad)
+            bad |= llm_complete(&l, name->pos, what);
+        if (!bad && !ry_ymap_get(ent, "batch")) {
+            ry_error_at(name->pos, "%s has no batch (the published global batch, sequences)",
+                        what);
+            bad = 1;
+        }
+        if (bad) {
+            errors++;
+            continue;
+        }
+        snprintf(l.name, sizeof l.name, "%s", name->value);
+        c->llms[c->nllms++] = l;
+    }
+    return errors ? -1 : 0;
+}
+
+static int load_gpus(ry_llm_catalog *c)
+{
+    const ry_ynode *e = catalog_entries(c->gpu_doc, "gpus");
+    int errors = 0;
+    if (!e)
+        return -1;
+    c->gpus = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpus);
+    c->gpu_nodes = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpu_nodes);
+    for (size_t i = 0; i < e->n; i++) {
+        const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        char what[160], key[200];
+        if (entry_start(name, ent, "GPU") < 0) {
+            errors++;
+            continue;
+        }
+        snprintf(what, sizeof what, "gpus.%.60s", name->value);
+        ry_gpu g;
+        memset(&g, 0, sizeof g);
+        int bad = ry_ycheck_keys(ent, what, gpu_keys) > 0;
+        const ry_ynode *v = ry_ymap_get(ent, "description");
+        const char *str;
+        snprintf(key, sizeof key, "%s.description", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no description", name->value);
+            bad = 1;
+        } else if (ry_yget_string(v, key, &str) < 0)
+            bad = 1;
+        double tf = 0;
+        v = ry_ymap_get(ent, "bf16_tflops");
+        snprintf(key, sizeof key, "%s.bf16_tflops", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no bf16_tflops", name->value);
+            bad = 1;
+        } else if (ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
+            bad = 1;
+        g.bf16_flops = tf * 1e12;
+        v = ry_ymap_get(ent, "fp8_tflops");
+        snprintf(key, sizeof key, "%s.fp8_tflops", what);
+        tf = 0;
+        if (v && ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
+            bad = 1;
+        g.fp8_flops = tf * 1e12;
+        char text[16];
+        v = ry_ymap_get(ent, "nvlink");
+        snprintf(key, sizeof key, "%s.nvlink", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no nvlink", name->value);
+            bad = 1;
+        } else if (ry_yget_speed(v, key, &g.nvlink_gbps, text, sizeof text) < 0)
+            bad = 1;
+        v = ry_ymap_get(ent, "nic");
+        snprintf(key, sizeof key, "%s.nic", what);
+        if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)
+            bad = 1;
+        ry_buf nodes;
+        ry_buf_init(&nodes);
+        ry_buf_puts(&nodes, "");
+        v = ry_ymap_get(ent, "nodes");
+        snprintf(key, sizeof key, "%s.nodes", what);
+        if (v && v->kind != RY_YSEQ) {
+            ry_error_at(v->pos, "%s must be a list of node names (got %s)", key,
+                        ry_ynode_describe(v));
+            bad = 1;
+        }
+        for (size_t k = 0; v && v->kind == RY_YSEQ && k < v->n; k++)
+            if (ry_yget_string(v->items[k], key, &str) < 0)
+                bad = 1;
+            else
+                ry_buf_printf(&nodes, "%s\n", str);
+        if (bad) {
+            ry_buf_free(&nodes);
+            errors++;
+            continue;
+        }
+        snprintf(g.name, sizeof g.name, "%s", name->value);
+        c->gpu_nodes[c->ngpus] = ry_xstrdup(nodes.data ? nodes.data : "");
+        ry_buf_free(&nodes);
+        c->gpus[c->ngpus++] = g;
+    }
+    return errors ? -1 : 0;
+}
+
+static ry_ydoc *load_file(const char *dir, const char *file)
+{
+    ry_buf path;
+    ry_buf_init(&path);
+    ry_buf_printf(&path, "%s/%s", dir, file);
+    ry_ydoc *d = ry_ydoc_load(path.data, "catalog (see --templates, RAILYARD_TEMPLATES)");
+    ry_buf_free(&path);
+    return d;
+}
+
+ry_llm_catalog *ry_llm_catalog_load(const char *dir)
+{
+    ry_llm_catalog *c = ry_xcalloc(1, sizeof *c);
+    int rc = 0;
+    c->llm_doc = load_file(dir, "llms.yaml");
+    c->gpu_doc = load_file(dir, "gpus.yaml");
+    if (!c->llm_doc || load_llms(c) < 0)
+        rc = -1;
+    if (!c->gpu_doc || load_gpus(c) < 0)
+        rc = -1;
+    if (rc < 0) {
+        ry_llm_catalog_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ry_llm_catalog_free(ry_llm_catalog *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; c->gpu_nodes && i < c->ngpus; i++)
+        free(c->gpu_nodes[i]);
+    free(c->gpu_nodes);
+    free(c->llms);
+    free(c->gpus);
+    ry_ydoc_free(c->llm_doc);
+    ry_ydoc_free(c->gpu_doc);
+    free(c);
+}
+
+const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name)
+{
+    for (int i = 0; c && i < c->nllms; i++)
+        if (strcasecmp(c->llms[i].name, name) == 0)
+            return &c->llms[i];
+    return NULL;
+}
+
+const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name)
+{
+    for (int i = 0; c && i < c->ngpus; i++)
+        if (strcasecmp(c->gpus[i].name, name) == 0)
+            return &c->gpus[i];
+    return NULL;
+}
+
+const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node)
+{
+    for (int i = 0; c && i < c->ngpus; i++) {
+        const char *p = c->gpu_nodes[i];
+        size_t n = strlen(node);
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            if (len == n && strncasecmp(p, node, n) == 0)
+                return &c->gpus[i];
+            p += len + (nl ? 1 : 0);
+        }
+    }
+    return NULL;
+}
+
+/* "unknown model 'gtp-3'; did you mean 'gpt-3-175b'?" or the list of names. */
+static void unknown_name(const ry_ynode *n, const char *what, const char *kind,
+                         const char **names, int count, const char *hint)
+{
+    const char *s = ry_suggest(n->value, names, count);
+    if (s) {
+        ry_error_at(n->pos, "%s: unknown %s '%s'; did you mean '%s'?", what, kind, n->value, s);
+        return;
+    }
+    ry_buf b;
+    ry_buf_init(&b);
+    for (int i = 0; i < count; i++)
+        ry_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
+    ry_error_at(n->pos, "%s: unknown %s '%s' (the catalog has: %s%s)", what, kind, n->value,
+                count ? b.data : "nothing", hint);
+    ry_buf_free(&b);
+}
+
+static void unknown_llm(const ry_llm_catalog *c, const ry_ynode *n, const char *what)
+{
+    const char **names = ry_xcalloc((size_t)c->nllms + 1, sizeof *names);
+    for (int i = 0; i < c->nllms; i++)
+        names[i] = c->llms[i].name;
+    unknown_name(n, what, "model", names, c->nllms,
+                 "; or give a map {name, parameters, layers, d_model, seq_len, vocab, mcc}");
+    free(names);
+}
+
+static void unknown_gpu(const ry_llm_catalog *c, const ry_ynode *n, const char *what)
+{
+    const char **names = ry_xcalloc((size_t)c->ngpus + 1, sizeof *names);
+    for (int i = 0; i < c->ngpus; i++)
+        names[i] = c->gpus[i].name;
+    unknown_name(n, what, "GPU", names, c->ngpus, "");
+    free(names);
+}
+
+/* ---- the workload section --------------------------------------------------------------- */
+
+typedef struct wctx {
+    ry_spec *s;
+    const char *templates;
+    ry_llm_catalog *cat;
+    int cat_tried;
+} wctx;
+
+static ry_llm_catalog *catalog(wctx *c)
+{
+    if (!c->cat_tried) {
+        c->cat_tried = 1;
+        c->cat = ry_llm_catalog_load(c->templates);
+    }
+    return c->cat;
+}
+
+/* workload.model: a name or a map. Returns 0 with *out filled, or -1. */
+static int read_model(wctx *c, const ry_ynode *n, ry_llm *out)
+{
+    const char *what = "workload.model";
+    memset(out, 0, sizeof *out);
+    if (n->kind == RY_YSCALAR && !ry_ynode_is_null(n)) {
+        const char *name;
+        if (ry_yget_string(n, what, &name) < 0)
+            return -1;
+        ry_llm_catalog *cat = catalog(c);
+        if (!cat)
+            return -1;
+        const ry_llm *l = ry_llm_find(cat, name);
+        if (!l) {
+            unknown_llm(cat, n, what);
+            return -1;
+        }
+        *out = *l;
+        return 0;
+    }
+    if (n->kind != RY_YMAP) {
+        ry_error_at(n->pos, "%s must be a catalog name (templates/llms.yaml) or a map {name, "
+                    "parameters, layers, d_model, seq_len, vocab, mcc} (got %s)", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    int bad = ry_ycheck_keys(n, what, llm_keys) > 0;
+    const ry_ynode *nm = ry_ymap_get(n, "name");
+    const char *name = "custom";
+    out->precision = RY_PREC_BF16;
+    if (nm) {
+        if (ry_yget_string(nm, "workload.model.name", &name) < 0)
+            return -1;
+        if (!name_ok(name)) {
+            ry_error_at(nm->pos, "workload.model.name must be lowercase letters, digits, '.', "
+                        "'_' or '-', at most %d characters (got '%.80s')", RY_NAME_MAX - 1, name);
+            return -1;
+        }
+        /* A catalog name starts from that entry (when there is a catalog:
+         * a complete inline model needs none). */
+        ry_buf p;
+        ry_buf_init(&p);
+        ry_buf_printf(&p, "%s/llms.yaml", c->templates);
+        int here = access(p.data, F_OK) == 0;
+        ry_buf_free(&p);
+        if (here) {
+            ry_llm_catalog *cat = catalog(c);
+            if (!cat)
+                return -1;
+            const ry_llm *l = ry_llm_find(cat, name);
+            if (l)
+                *out = *l;
+        }
+    }
+    bad |= read_llm_keys(n, what, out) > 0;
+    if (bad)
+        return -1;
+    snprintf(out->name, sizeof out->name, "%s", name);
+    if (llm_complete(out, n->pos, what))
+        return -1;
+    return 0;
+}
+
+/* A token count: an integer, optionally with k, M, G (powers of 1000) or
+ * Ki, Mi, Gi (powers of 1024). */
+static int parse_count(const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || end == s)
+        return -1;
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = { { "", 1 },    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
+                  { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 } };
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            double x = v * units[i].scale;
+            if (x > 1e15 || x != floor(x) || x < 1)
+                return -1;
+            *out = (long long)x;
+            return 0;
+        }
+    return -1;
+}
+
+static long long divisor_at_least(long long k, long long need)
+{
+    for (long long d = need > 1 ? need : 1; d <= k; d++)
+        if (k % d == 0)
+            return d;
+    return 0;
+}
+
+void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_dir)
+{
+    const ry_ynode *m = ry_ymap_get(root, "workload");
+    int is_null = 0;
+    if (!m || ry_yget_map(m, "workload", &is_null) < 0 || is_null)
+        return;
+    int before = ry_error_count();
+    wctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.templates = templates_dir;
+    ry_ycheck_keys(m, "workload", workload_keys);
+
+    ry_workload *w = ry_xcalloc(1, sizeof *w);
+    w->efficiency = 1.0;
+    int bad_model = 0, bad_gpu = 0, bad_batch = 0, bad_tensor = 0;
+
+    const ry_ynode *n = ry_ymap_get(m, "model");
+    if (!n) {
+        ry_spec_error(s, "workload", "workload needs a model: a name from templates/llms.yaml "
+                      "(like gpt-3-175b) or a map");
+        bad_model = 1;
+    } else if (read_model(&c, n, &w->model) < 0)
+        bad_model = 1;
+    w->precision = w->model.precision;
+
+    n = ry_ymap_get(m, "precision");
+    int v;
+    if (n) {
+        if (ry_yget_enum(n, "workload.precision", precisions, &v) < 0)
+            bad_gpu = 1;
+        else
+            w->precision = (ry_precision)v;
+    }
+
+    n = ry_ymap_get(m, "gpu");
+    if (n) {
+        const char *name;
+        if (ry_yget_string(n, "workload.gpu", &name) < 0)
+            bad_gpu = 1;
+        else {
+            ry_llm_catalog *cat = catalog(&c);
+            const ry_gpu *g = cat ? ry_gpu_find(cat, name) : NULL;
+            if (!cat)
+                bad_gpu = 1;
+            else if (!g) {
+                unknown_gpu(cat, n, "workload.gpu");
+                bad_gpu = 1;
+            } else
+                w->gpu = *g;
+        }
+    } else {
+        ry_llm_catalog *cat = catalog(&c);
+        const ry_gpu *g = cat ? ry_gpu_for_node(cat, s->node.name) : NULL;
+        if (!cat)
+            bad_gpu = 1;
+        else if (!g) {
+            ry_buf names;
+            ry_buf_init(&names);
+            for (int i = 0; i < cat->ngpus; i++)
+                ry_buf_printf(&names, "%s%s", i ? ", " : "", cat->gpus[i].name);
+            ry_spec_error(s, "workload", "workload.gpu is required: the node '%s' is not one the "
+                          "GPU catalog knows (templates/gpus.yaml has: %s)", s->node.name,
+                          names.data ? names.data : "nothing");
+            ry_buf_free(&names);
+            bad_gpu = 1;
+        } else {
+            w->gpu = *g;
+            w->gpu_inferred = 1;
+        }
+    }
+    if (!bad_gpu && w->precision == RY_PREC_FP8 && !(w->gpu.fp8_flops > 0)) {
+        ry_spec_error(s, ry_ymap_get(m, "precision") ? "workload.precision" : "workload.model",
+                      "precision fp8 needs a GPU with FP8 tensor cores; %s has none (use bf16 or "
+                      "fp16)", w->gpu.name);
+        bad_gpu = 1;
+    }
+
+    const ry_ynode *nb = ry_ymap_get(m, "batch"), *nt = ry_ymap_get(m, "batch_tokens");
+    long long x;
+    if (nb && nt) {
+        ry_error_at(nt->pos, "give workload.batch (sequences) or workload.batch_tokens, not both");
+        bad_batch = 1;
+    } else if (nb) {
+        if (ry_yget_int(nb, "workload.batch", 1, 1000000000000LL, &x) < 0)
+            bad_batch = 1;
+        else
+            w->batch = x;
+    } else if (nt) {
+        if (nt->kind != RY_YSCALAR || nt->quoted || parse_count(nt->value, &x) < 0) {
+            ry_error_at(nt->pos, "workload.batch_tokens must be a whole number of tokens like "
+                        "2097152, 2Mi or 4M (got %s)", ry_ynode_describe(nt));
+            bad_batch = 1;
+        } else if (!bad_model && x % w->model.seq_len) {
+            ry_error_at(nt->pos, "workload.batch_tokens (%lld) must be a multiple of the "
+                        "model's sequence length %d (%s)", x, w->model.seq_len, w->model.name);
+            bad_batch = 1;
+        } else if (!bad_model)
+            w->batch = x / w->model.seq_len;
+    } else if (!bad_model)
+        w->batch = w->model.batch;
+    if (!bad_model && !bad_batch)
+        w->tokens = w->batch * w->model.seq_len;
+
+    const ry_ynode *par = ry_ymap_get(m, "parallelism");
+    const ry_ynode *ntensor = NULL;
+    if (par && ry_yget_map(par, "workload.parallelism", &is_null) == 0 && !is_null) {
+        ry_ycheck_keys(par, "workload.parallelism", parallelism_keys);
+        ntensor = ry_ymap_get(par, "tensor");
+        if (ntensor) {
+            if (ntensor->kind == RY_YSCALAR && !ntensor->quoted &&
+                strcasecmp(ntensor->value, "auto") == 0)
+                w->tensor = 0;
+            else if (ntensor->kind != RY_YSCALAR || ntensor->quoted ||
+                     !isdigit((unsigned char)ntensor->value[0])) {
+                ry_error_at(ntensor->pos, "workload.parallelism.tensor must be auto or an integer "
+                            ">= 1 (got %s)", ry_ynode_describe(ntensor));
+                bad_tensor = 1;
+            } else if (ry_yget_int(ntensor, "workload.parallelism.tensor", 1, 1 << 30, &x) < 0)
+                bad_tensor = 1;
+            else
+                w->tensor = (int)x;
+        }
+    } else if (par && !is_null)
+        bad_tensor = 1;
+
+    double d;
+    n = ry_ymap_get(m, "compute_efficiency");
+    if (n) {
+        if (ry_yget_number(n, "workload.compute_efficiency", 0, 1, &d) < 0)
+            d = 1;
+        else if (!(d > 0))
+            ry_error_at(n->pos, "workload.compute_efficiency must be a fraction in (0, 1] (got "
+                        "%s)", n->value);
+        else
+            w->efficiency = d;
+    }
+    n = ry_ymap_get(m, "flops_convention");
+    if (n && ry_yget_enum(n, "workload.flops_convention", conventions, &v) == 0)
+        w->flops = (ry_flops_conv)v;
+    n = ry_ymap_get(m, "recompute");
+    if (n && ry_yget_enum(n, "workload.recompute", recomputes, &v) == 0)
+        w->recompute = v;
+
+    /* Rules against the cluster: N GPUs in HB domains of K. */
+    long long N = s->gpus, K = s->hb_domain;
+    int cluster_ok = N >= 1 && K >= 1 && N % K == 0;
+    if (cluster_ok && !bad_tensor && w->tensor > 0 && K % w->tensor) {
+        ry_error_at(ntensor->pos, "workload.parallelism.tensor (%d) must divide the HB domain "
+                    "size %lld: a tensor-parallel group stays inside one HB domain", w->tensor, K);
+        bad_tensor = 1;
+    }
+    if (cluster_ok && !bad_tensor && !bad_batch && !bad_model) {
+        const char *bkey = nb ? "workload.batch" : nt ? "workload.batch_tokens" : "workload.model";
+        if (w->tensor > 0 && w->batch < N / w->tensor)
+            ry_spec_error(s, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
+                          "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
+                          "least one sequence", w->batch, N / w->tensor, N, w->tensor);
+        else if (w->tensor == 0 && w->batch < N / K) {
+            long long need = (N + w->batch - 1) / w->batch;
+            ry_spec_error(s, bkey, "the batch (%lld sequences) is smaller than the %lld HB "
+                          "domains: no tensor-parallel size fits (it would need %lld GPUs per "
+                          "group, more than the HB domain of %lld)", w->batch, N / K, need, K);
+        } else if (w->tensor == 0 && !divisor_at_least(K, (N + w->batch - 1) / w->batch))
+            ry_spec_error(s, bkey, "no tensor-parallel size dividing the HB domain %lld leaves "
+                          "every replica a sequence", K);
+    }
+    ry_llm_catalog_free(c.cat);
+    if (ry_error_count() > before) {
+        free(w);
+        return;
+    }
+    s->workload = w;
+}
+
+void ry_workload_free(struct ry_workload *w)
+{
+    free(w);
+}
