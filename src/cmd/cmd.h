@@ -86,6 +86,9 @@ int ry_cmd_build(ry_global *g, int argc, char **argv);
 int ry_cmd_check_routes(ry_global *g, int argc, char **argv);
 int ry_cmd_opensm(ry_global *g, int argc, char **argv);
 int ry_cmd_cabling(ry_global *g, int argc, char **argv);
+int ry_cmd_model(ry_global *g, int argc, char **argv);
+int ry_cmd_sweep(ry_global *g, int argc, char **argv);
+int ry_cmd_traffic(ry_global *g, int argc, char **argv);
 int ry_cmd_slurm(ry_global *g, int argc, char **argv);
 
 #endif

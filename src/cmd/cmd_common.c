@@ -70,6 +70,34 @@ const ry_command ry_commands[] = {
       "path, and the routes must have no credit loop. Also reports routes per link\n"
       "by tier and the busiest link under shift permutations. Exits 1 when a check\n"
       "fails.\n" },
+    { "model", ry_cmd_model, "SPEC [--format text|json] [-o FILE]",
+      "iteration time of the spec's LLM workload, its optimum and its cost",
+      "  -f, --format FMT   text (default) or json\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n"
+      "The rail-only paper's model (needs a workload: section, see railyard-spec(5)):\n"
+      "the iteration time and its terms at the tensor-parallel size that minimises it,\n"
+      "the ideal (one HB domain of all GPUs), relative performance, MFU and HFU, every\n"
+      "constant used, and the network cost of rail-optimized and rail-only fabrics.\n" },
+    { "sweep", ry_cmd_sweep, "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [-o DIR]",
+      "the model over a grid of spec values: CSV and plots",
+      "  --vary KEY=VALUES  a spec key and its values: a list (512,1024,2048), a range\n"
+      "                     A..B (A, 2A, 4A, ... up to B), A..B+STEP or A..B*FACTOR;\n"
+      "                     repeatable: every combination is a point\n"
+      "  -o, --output DIR   write DIR/sweep.csv, sweep.gp, sweep.png and sweep.svg\n"
+      "                     (standard output gets the CSV without -o)\n"
+      "Values apply like --set before validation; a point whose spec is invalid is\n"
+      "reported and left empty. The plots draw the iteration time (ideal dashed) and\n"
+      "the relative performance against the first --vary key, one line per value of\n"
+      "the others. Without gnuplot only the CSV and the script are written.\n" },
+    { "traffic", ry_cmd_traffic, "SPEC [-o DIR] [--format text|json]",
+      "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
+      "  -f, --format FMT   text (default) or json\n"
+      "  -o, --output DIR   also write DIR/traffic.json, links.csv (bytes per link),\n"
+      "                     heatmap.csv and heatmap.png (heatmap.pgm without gnuplot)\n"
+      "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
+      "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
+      "built fabric, the links that carry nothing, and the bill of materials of the\n"
+      "fabric without them beside the rail-only one.\n" },
     { NULL, NULL, NULL, NULL, NULL }
 };
 

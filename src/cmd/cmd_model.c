@@ -1,0 +1,41 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "emit/emit_model.h"
+#include "emit/outdir.h"
+#include "model/iteration.h"
+#include "util/diag.h"
+
+int ry_cmd_model(ry_global *g, int argc, char **argv)
+{
+    const ry_command *c = ry_command_find("model");
+    const char *path = NULL, *output = NULL, *fmtname = NULL;
+    ry_format fmt = RY_FMT_TEXT;
+    const ry_optspec opts[] = { { "--format", "-f", &fmtname }, { "--output", "-o", &output },
+                                { NULL, NULL, NULL } };
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
+    if (fmtname && (ry_format_parse(fmtname, &fmt) < 0 || fmt == RY_FMT_CSV))
+        return ry_usage_error(c, "--format takes text or json (got '%s')", fmtname);
+    if (!path)
+        return ry_usage_error(c, "missing SPEC");
+    ry_spec *s = ry_cmd_load_spec(g, path);
+    if (!s)
+        return RY_EXIT_INPUT;
+    ry_model m;
+    if (ry_model_compute(s, &m) < 0) {
+        ry_spec_free(s);
+        return RY_EXIT_INPUT;
+    }
+    ry_model_cost cost;
+    ry_model_costs(s, &cost);
+    ry_buf out;
+    ry_buf_init(&out);
+    ry_emit_model(&out, s, &m, &cost, fmt);
+    rc = ry_write_file_atomic(output, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
+    ry_buf_free(&out);
+    ry_spec_free(s);
+    return rc;
+}

@@ -1,0 +1,323 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "emit/emit_model.h"
+#include "emit/emit_model_plot.h"
+#include "emit/outdir.h"
+#include "model/iteration.h"
+#include "util/diag.h"
+
+#define MAX_VARY 8
+#define MAX_VALUES 4096
+#define MAX_POINTS 20000
+
+typedef struct vary {
+    char *key;
+    char **values;
+    int n;
+} vary;
+
+static void add_value(vary *v, const char *s)
+{
+    v->values = ry_xrealloc(v->values, (size_t)(v->n + 1) * sizeof *v->values);
+    v->values[v->n++] = ry_xstrdup(s);
+}
+
+static void number_text(char *buf, size_t cap, double x)
+{
+    if (x == floor(x) && fabs(x) < 9e15)
+        snprintf(buf, cap, "%.0f", x);
+    else
+        snprintf(buf, cap, "%.10g", x);
+}
+
+/* "A..B" (A, 2A, 4A, ... up to B), "A..B+S" (steps of S), "A..B*F" (times F). */
+static int expand_range(vary *v, const char *item, const char **why)
+{
+    const char *dots = strstr(item, "..");
+    if (!dots || dots == item)
+        return 0;
+    /* "8..1024": strtod would take "8." as the first number. */
+    char first[64];
+    size_t n = (size_t)(dots - item);
+    if (n >= sizeof first)
+        return 0;
+    memcpy(first, item, n);
+    first[n] = '\0';
+    char *end;
+    double a = strtod(first, &end);
+    if (end == first || *end)
+        return 0;
+    const char *p = dots + 2;
+    double b = strtod(p, &end);
+    if (end == p) {
+        *why = "a range needs numbers on both sides of '..'";
+        return -1;
+    }
+    double step = 2;
+    int mult = 1;
+    if (*end == '+' || *end == '*') {
+        mult = *end == '*';
+        p = end + 1;
+        step = strtod(p, &end);
+        if (end == p) {
+            *why = "a step after '+' or '*' must be a number";
+            return -1;
+        }
+    }
+    if (*end) {
+        *why = "a range is A..B, A..B+STEP or A..B*FACTOR";
+        return -1;
+    }
+    if (!isfinite(a) || !isfinite(b) || !isfinite(step) || b < a) {
+        *why = "a range A..B needs A <= B";
+        return -1;
+    }
+    if (mult ? !(a > 0 && step > 1) : !(step > 0)) {
+        *why = mult ? "a multiplying range needs A > 0 and a factor > 1"
+                    : "a range's step must be > 0";
+        return -1;
+    }
+    for (double x = a; x <= b * (1 + 1e-12); x = mult ? x * step : x + step) {
+        if (v->n >= MAX_VALUES) {
+            *why = "too many values (at most 4096 per key)";
+            return -1;
+        }
+        char buf[64];
+        number_text(buf, sizeof buf, x);
+        add_value(v, buf);
+    }
+    return 1;
+}
+
+static void vary_free(vary *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->values[i]);
+    free(v->values);
+    free(v->key);
+}
+
+/* KEY=LIST|RANGE; -1 after a usage error (nothing left to free). */
+static int parse_vary(const ry_command *c, const char *arg, vary *v)
+{
+    const char *eq = strchr(arg, '=');
+    memset(v, 0, sizeof *v);
+    if (!eq || eq == arg || !eq[1])
+        return ry_usage_error(c, "--vary needs KEY=VALUES, like cluster.hb_domain=8..1024 or "
+                              "workload.batch=512,1024,2048 (got '%s')", arg), -1;
+    v->key = ry_xstrdup(arg);
+    v->key[eq - arg] = '\0';
+    char *list = ry_xstrdup(eq + 1), *save = NULL;
+    int rc = 0;
+    for (char *item = strtok_r(list, ",", &save); item && rc == 0;
+         item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ')
+            item++;
+        size_t n = strlen(item);
+        while (n && item[n - 1] == ' ')
+            item[--n] = '\0';
+        if (!*item)
+            continue;
+        const char *why = NULL;
+        int r = expand_range(v, item, &why);
+        if (r < 0) {
+            ry_usage_error(c, "--vary %s: '%s': %s", v->key, item, why);
+            rc = -1;
+        } else if (r == 0) {
+            if (v->n >= MAX_VALUES) {
+                ry_usage_error(c, "--vary %s: too many values (at most %d)", v->key, MAX_VALUES);
+                rc = -1;
+            } else
+                add_value(v, item);
+        }
+    }
+    free(list);
+    if (rc == 0 && v->n == 0) {
+        ry_usage_error(c, "--vary %s has no values", v->key);
+        rc = -1;
+    }
+    if (rc < 0) {
+        vary_free(v);
+        memset(v, 0, sizeof *v);
+    }
+    return rc;
+}
+
+/* Writes the files of a sweep into dir; returns an exit code. */
+static int write_sweep(const char *dir, const char *title, const char *const *keys, int nkeys,
+                       const ry_sweep_point *pts, int npts)
+{
+    ry_buf csv, gp;
+    ry_buf_init(&csv);
+    ry_buf_init(&gp);
+    ry_emit_sweep_csv(&csv, keys, nkeys, pts, npts);
+    ry_emit_sweep_script(&gp, title, keys, nkeys, pts, npts);
+    ry_buf png, svg, msg;
+    ry_buf_init(&png);
+    ry_buf_init(&svg);
+    ry_buf_init(&msg);
+    int plotted = 0;
+    if (ry_gnuplot_program()) {
+        ry_plotdir *pd = ry_plotdir_new();
+        if (pd && ry_plotdir_write(pd, "sweep.gp", gp.data, gp.len) == 0 &&
+            ry_plotdir_run(pd, "sweep.gp", &msg) == 0 &&
+            ry_plotdir_read(pd, "sweep.png", &png) == 0 &&
+            ry_plotdir_read(pd, "sweep.svg", &svg) == 0)
+            plotted = 1;
+        else if (msg.len)
+            ry_warn("no plot: %s", msg.data);
+        ry_plotdir_free(pd);
+    } else
+        ry_warn("gnuplot is not installed: writing sweep.csv and sweep.gp without the plots "
+                "(install gnuplot-nox, or run gnuplot sweep.gp later)");
+    ry_outdir *o = ry_outdir_begin(dir);
+    int bad = !o;
+    struct {
+        const char *name;
+        const ry_buf *b;
+        int want;
+    } files[] = { { "sweep.csv", &csv, 1 }, { "sweep.gp", &gp, 1 }, { "sweep.png", &png, plotted },
+                  { "sweep.svg", &svg, plotted } };
+    for (size_t i = 0; !bad && i < sizeof files / sizeof files[0]; i++) {
+        if (!files[i].want)
+            continue;
+        FILE *fp = ry_outdir_open(o, files[i].name);
+        if (!fp) {
+            bad = 1;
+            break;
+        }
+        if (files[i].b->len)
+            fwrite(files[i].b->data, 1, files[i].b->len, fp);
+        bad = ry_outdir_close(o, fp) < 0;
+    }
+    if (o) {
+        if (bad)
+            ry_outdir_abort(o);
+        else
+            bad = ry_outdir_commit(o) < 0;
+    }
+    if (!bad)
+        printf("%d point%s written to %s/sweep.csv%s\n", npts, npts == 1 ? "" : "s", dir,
+               plotted ? " with sweep.png and sweep.svg" : "");
+    ry_buf_free(&csv);
+    ry_buf_free(&gp);
+    ry_buf_free(&png);
+    ry_buf_free(&svg);
+    ry_buf_free(&msg);
+    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+}
+
+int ry_cmd_sweep(ry_global *g, int argc, char **argv)
+{
+    const ry_command *c = ry_command_find("sweep");
+    const char *path = NULL, *dir = NULL;
+    vary vs[MAX_VARY];
+    int nv = 0, rc = -1;
+    /* --vary repeats: take them out before the common parser sees the rest. */
+    char **rest = ry_xcalloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    for (int i = 0; i < argc && rc < 0; i++) {
+        const char *a = argv[i], *val = NULL;
+        if (i > 0 && strncmp(a, "--vary", 6) == 0 && (a[6] == '\0' || a[6] == '=')) {
+            if (a[6] == '=')
+                val = a + 7;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else {
+                rc = ry_usage_error(c, "--vary needs KEY=VALUES");
+                break;
+            }
+            if (nv == MAX_VARY)
+                rc = ry_usage_error(c, "at most %d --vary options", MAX_VARY);
+            else if (parse_vary(c, val, &vs[nv]) < 0)
+                rc = RY_EXIT_USAGE;
+            else
+                nv++;
+            continue;
+        }
+        rest[nrest++] = argv[i];
+    }
+    const ry_optspec opts[] = { { "--output", "-o", &dir }, { NULL, NULL, NULL } };
+    if (rc < 0)
+        rc = ry_cmd_parse(g, c, nrest, rest, opts, &path);
+    if (rc < 0 && !path)
+        rc = ry_usage_error(c, "missing SPEC");
+    if (rc < 0 && nv == 0)
+        rc = ry_usage_error(c, "give at least one --vary KEY=VALUES");
+    long long npts = 1;
+    for (int k = 0; rc < 0 && k < nv; k++) {
+        npts *= vs[k].n;
+        if (npts > MAX_POINTS)
+            rc = ry_usage_error(c, "the sweep has more than %d points", MAX_POINTS);
+    }
+    if (rc >= 0) {
+        for (int k = 0; k < nv; k++)
+            vary_free(&vs[k]);
+        free(rest);
+        return rc;
+    }
+
+    const char *keys[MAX_VARY];
+    for (int k = 0; k < nv; k++)
+        keys[k] = vs[k].key;
+    ry_sweep_point *pts = ry_xcalloc((size_t)npts, sizeof *pts);
+    ry_override *sets = ry_xcalloc((size_t)g->nsets + MAX_VARY, sizeof *sets);
+    memcpy(sets, g->sets, (size_t)g->nsets * sizeof *sets);
+    int idx[MAX_VARY] = { 0 }, good = 0;
+    char title[256] = "";
+    for (long long p = 0; p < npts; p++) {
+        ry_sweep_point *pt = &pts[p];
+        pt->values = ry_xcalloc((size_t)nv, sizeof *pt->values);
+        for (int k = 0; k < nv; k++) {
+            pt->values[k] = vs[k].values[idx[k]];
+            sets[g->nsets + k] = (ry_override){ vs[k].key, vs[k].values[idx[k]],
+                                                g->nsets + k + 1 };
+        }
+        ry_spec *s = ry_spec_load(path, sets, g->nsets + nv, ry_templates_dir(g->templates));
+        if (s && ry_model_compute(s, &pt->m) == 0) {
+            pt->ok = 1;
+            good++;
+            snprintf(pt->model, sizeof pt->model, "%s", pt->m.w.model.name);
+            pt->gpus = s->gpus;
+            pt->hb_domain = s->hb_domain;
+            if (!title[0])
+                snprintf(title, sizeof title, "%s: %s", s->name, pt->model);
+        } else {
+            ry_buf b;
+            ry_buf_init(&b);
+            for (int k = 0; k < nv; k++)
+                ry_buf_printf(&b, "%s%s=%s", k ? ", " : "", keys[k], pt->values[k]);
+            fprintf(stderr, "railyard: sweep: the point %s is invalid (above); its row is left "
+                    "empty\n", b.data);
+            ry_buf_free(&b);
+        }
+        ry_spec_free(s);
+        /* the first key varies fastest */
+        for (int k = 0; k < nv && ++idx[k] == vs[k].n; k++)
+            idx[k] = 0;
+    }
+    if (!good) {
+        ry_error("sweep: no point of the sweep is valid");
+        rc = RY_EXIT_INPUT;
+    } else if (dir)
+        rc = write_sweep(dir, title, keys, nv, pts, (int)npts);
+    else {
+        ry_buf out;
+        ry_buf_init(&out);
+        ry_emit_sweep_csv(&out, keys, nv, pts, (int)npts);
+        rc = ry_write_file_atomic(NULL, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
+        ry_buf_free(&out);
+    }
+    for (long long p = 0; p < npts; p++)
+        free(pts[p].values);
+    free(pts);
+    free(sets);
+    for (int k = 0; k < nv; k++)
+        vary_free(&vs[k]);
+    free(rest);
+    return rc;
+}

@@ -1,0 +1,678 @@
+/* The model, sweeps and traffic as text, JSON, CSV and gnuplot scripts. */
+#include "emit/emit_model.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/names.h"
+#include "util/diag.h"
+
+static const char *conv_name(ry_flops_conv c)
+{
+    return c == RY_FLOPS_KORTHIKANTI ? "korthikanti" : "6NT";
+}
+
+static void json_out(ry_buf *o, json_t *j)
+{
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    ry_buf_puts(o, s);
+    ry_buf_putc(o, '\n');
+    free(s);
+    json_decref(j);
+}
+
+/* Money as "$1,234,567". */
+static void money(ry_buf *o, double v)
+{
+    char d[64];
+    snprintf(d, sizeof d, "%.0f", v);
+    size_t n = strlen(d);
+    ry_buf_putc(o, '$');
+    for (size_t i = 0; i < n; i++) {
+        ry_buf_putc(o, d[i]);
+        if (d[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
+            ry_buf_putc(o, ',');
+    }
+}
+
+static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
+
+/* ---- model ----------------------------------------------------------------------------- */
+
+static void terms_text(ry_buf *o, const ry_iter_terms *t)
+{
+    static const char *const what[] = { "compute", "DP across domains (network, B_S)",
+                                        "DP inside domains (NVLink, B_F)",
+                                        "tensor parallel (NVLink, B_F)" };
+    double v[] = { t->compute, t->dp_cross, t->dp_in, t->tp };
+    for (int i = 0; i < 4; i++)
+        ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], t->total));
+}
+
+static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c)
+{
+    const ry_workload *w = &m->w;
+    const ry_llm *l = &w->model;
+    const ry_iter_in *in = &m->in;
+    const ry_iter_terms *t = &m->best;
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+                  ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
+    ry_buf_puts(o, "Workload\n");
+    ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
+                  l->parameters, l->layers, l->d_model);
+    if (l->heads)
+        ry_buf_printf(o, "%d heads, ", l->heads);
+    ry_buf_printf(o, "sequence %d, vocabulary %d, %d tensor-parallel collective rounds per "
+                  "block\n", l->seq_len, l->vocab, l->mcc);
+    ry_buf_printf(o, "  batch       %lld sequences x %d = %lld tokens per iteration\n", w->batch,
+                  l->seq_len, w->tokens);
+    ry_buf_printf(o, "  precision   %s, %d bytes per element (gradients and activations)\n",
+                  ry_precision_name(w->precision), m->bytes);
+    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %g Gb/s\n", w->gpu.name,
+                  w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
+                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16", w->gpu.nvlink_gbps);
+    ry_buf_printf(o, "  FLOPs       %s%s, compute efficiency %.3g\n\n",
+                  w->flops == RY_FLOPS_6NT ? "6NT: 6 x parameters x tokens"
+                                           : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + "
+                                             "V/12hl)",
+                  w->recompute ? ", full recomputation (x 4/3)" : ", no recomputation",
+                  w->efficiency);
+
+    ry_buf_puts(o, "Constants (SI units; N = N_M x N_Ds x N_Df, K = N_M x N_Ds)\n");
+    ry_buf_printf(o, "  N        %-14lld GPUs\n", in->N);
+    ry_buf_printf(o, "  K        %-14lld GPUs per HB domain\n", in->K);
+    ry_buf_printf(o, "  l        %-14.0f transformer blocks\n", in->layers);
+    ry_buf_printf(o, "  d_model  %-14.0f\n", in->d_model);
+    ry_buf_printf(o, "  S_T      %-14.6g bytes: one block's gradients, 12 x d_model^2 x %d B\n",
+                  in->S_T, m->bytes);
+    ry_buf_printf(o, "  b        %-14.6g tokens per iteration\n", in->b);
+    ry_buf_printf(o, "  M_cc     %-14.6g bytes: %d rounds x %d B\n", in->M_cc, l->mcc, m->bytes);
+    ry_buf_printf(o, "  M_flop   %-14.6g FLOPs per iteration executed (model FLOPs %.6g)\n",
+                  in->M_flop, m->model_flops);
+    ry_buf_printf(o, "  C        %-14.6g FLOP/s per GPU: peak x efficiency\n", in->C);
+    ry_buf_printf(o, "  B_F      %-14.6g bytes/s per GPU: NVLink %g Gb/s of the %s\n", in->B_F,
+                  w->gpu.nvlink_gbps, w->gpu.name);
+    ry_buf_printf(o, "  B_S      %-14.6g bytes/s per GPU: NIC %g Gb/s x %d plane%s of the node\n\n",
+                  in->B_S, s->node.nic_gbps, s->planes, s->planes == 1 ? "" : "s");
+
+    ry_buf_printf(o, "Parallelism   N_M = %lld tensor-parallel, N_Ds = %lld data-parallel inside a "
+                  "domain, N_Df = %lld across domains\n", t->NM, t->NDs, t->NDf);
+    if (w->tensor)
+        ry_buf_printf(o, "  N_M = %d as the spec sets it\n", w->tensor);
+    else
+        ry_buf_printf(o, "  N_M minimises eq. 1 over the divisors of K = %lld with N/N_M <= batch "
+                      "(%lld)\n", in->K, w->batch);
+    ry_buf_printf(o, "  continuous minimiser of eq. 1: sqrt(2 N S_T / (b M_cc d_model)) = %.4g\n",
+                  m->nm_cont);
+    ry_buf_printf(o, "  the paper's eq. 2: sqrt(N S_T) / (2 sqrt(b M_cc d_model)) = %.4g (2 sqrt(2) "
+                  "smaller)\n\n", m->eq2);
+
+    ry_buf_printf(o, "Iteration time %*s seconds   share\n", 22, "");
+    terms_text(o, t);
+    ry_buf_printf(o, "  %-36s %12.6f\n", "T_iter", t->total);
+    char ideal[64];
+    snprintf(ideal, sizeof ideal, "T_ideal (K = N, N_M = %lld)", m->ideal.NM);
+    ry_buf_printf(o, "  %-36s %12.6f\n", ideal, m->ideal.total);
+    ry_buf_printf(o, "  %-36s %11.1f%%\n", "relative performance T_ideal/T_iter",
+                  100 * m->relative);
+    ry_buf_printf(o, "  %-36s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * m->mfu);
+    ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * m->hfu);
+    ry_buf_printf(o, "  %-36s %12.6g\n\n", "tokens per second", m->tokens_per_s);
+
+    if (!c)
+        return;
+    ry_buf_puts(o, "Network cost (paper model: ");
+    money(o, s->transceiver_cost);
+    ry_buf_puts(o, " per transceiver, two per link; ");
+    money(o, s->switch_port_cost);
+    ry_buf_puts(o, " per switch port)\n");
+    ry_buf_printf(o, "  %-15s %9s %13s %15s %22s\n", "design", "switches", "transceivers", "cost",
+                  "tokens/s per $1M");
+    static const char *const names[] = { "rail-optimized", "rail-only" };
+    for (int i = 0; i < 2; i++) {
+        if (!c->ok[i]) {
+            ry_buf_printf(o, "  %-15s cannot be built: %s\n", names[i], c->err[i]);
+            continue;
+        }
+        const ry_bom *b = &c->bom[i];
+        ry_buf_printf(o, "  %-15s %9lld %13lld ", names[i], b->switches, b->transceivers);
+        ry_buf b2;
+        ry_buf_init(&b2);
+        money(&b2, b->cost_total);
+        ry_buf_printf(o, "%15s %22.6g\n", b2.data, m->tokens_per_s / (b->cost_total / 1e6));
+        ry_buf_free(&b2);
+    }
+    if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0)
+        ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
+                      "between GPUs of one rail), %.1f%% lower cost, %.3gx the performance per "
+                      "dollar\n", 100 * (1 - c->bom[1].cost_total / c->bom[0].cost_total),
+                      c->bom[0].cost_total / c->bom[1].cost_total);
+}
+
+static json_t *terms_json(const ry_iter_terms *t)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f}", "hb_domain",
+                     (json_int_t)t->K, "tensor", (json_int_t)t->NM, "dp_in",
+                     (json_int_t)t->NDs, "dp_cross", (json_int_t)t->NDf, "compute_s",
+                     t->compute, "dp_cross_s", t->dp_cross, "dp_in_s", t->dp_in, "tp_s", t->tp,
+                     "total_s", t->total);
+}
+
+static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_model_cost *c)
+{
+    const ry_workload *w = &m->w;
+    const ry_llm *l = &w->model;
+    const ry_iter_in *in = &m->in;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(s->name));
+    json_object_set_new(j, "design", json_string(ry_design_name(s->design)));
+    json_object_set_new(j, "model", json_pack("{s:s, s:f, s:i, s:i, s:i, s:i, s:i, s:i}", "name",
+                        l->name, "parameters", l->parameters, "layers", l->layers, "d_model",
+                        l->d_model, "heads", l->heads, "seq_len", l->seq_len, "vocab", l->vocab,
+                        "mcc", l->mcc));
+    json_object_set_new(j, "gpu", json_pack("{s:s, s:b, s:f, s:f}", "name", w->gpu.name,
+                        "from_node", w->gpu_inferred, "peak_flops", m->peak_flops,
+                        "nvlink_gbps", w->gpu.nvlink_gbps));
+    json_object_set_new(j, "workload", json_pack("{s:I, s:I, s:s, s:i, s:o, s:f, s:s, s:s}",
+                        "batch", (json_int_t)w->batch, "batch_tokens", (json_int_t)w->tokens,
+                        "precision", ry_precision_name(w->precision), "bytes", m->bytes,
+                        "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"),
+                        "compute_efficiency", w->efficiency, "flops_convention",
+                        conv_name(w->flops), "recompute", w->recompute ? "full" : "none"));
+    json_object_set_new(j, "constants", json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, "
+                        "s:f, s:f, s:f, s:f}", "N", (json_int_t)in->N, "K", (json_int_t)in->K,
+                        "l", in->layers, "d_model", in->d_model, "S_T", in->S_T, "b", in->b,
+                        "M_cc", in->M_cc, "M_flop", in->M_flop, "model_flops", m->model_flops,
+                        "C", in->C, "B_F", in->B_F, "B_S", in->B_S));
+    json_object_set_new(j, "optimum", terms_json(&m->best));
+    json_object_set_new(j, "ideal", terms_json(&m->ideal));
+    json_object_set_new(j, "tensor_continuous", json_real(m->nm_cont));
+    json_object_set_new(j, "tensor_paper_eq2", json_real(m->eq2));
+    json_object_set_new(j, "relative_performance", json_real(m->relative));
+    json_object_set_new(j, "mfu", json_real(m->mfu));
+    json_object_set_new(j, "hfu", json_real(m->hfu));
+    json_object_set_new(j, "tokens_per_s", json_real(m->tokens_per_s));
+    if (c) {
+        json_t *cost = json_object();
+        static const char *const names[] = { "rail_optimized", "rail_only" };
+        for (int i = 0; i < 2; i++) {
+            if (!c->ok[i]) {
+                json_object_set_new(cost, names[i], json_pack("{s:s}", "error", c->err[i]));
+                continue;
+            }
+            const ry_bom *b = &c->bom[i];
+            json_object_set_new(cost, names[i], json_pack("{s:I, s:I, s:I, s:f, s:f}",
+                                "switches", (json_int_t)b->switches, "links",
+                                (json_int_t)b->links, "transceivers",
+                                (json_int_t)b->transceivers, "cost", b->cost_total,
+                                "tokens_per_s_per_musd",
+                                m->tokens_per_s / (b->cost_total / 1e6)));
+        }
+        json_object_set_new(j, "cost", cost);
+    }
+    return j;
+}
+
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c,
+                   ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        json_out(o, model_json(s, m, c));
+    else
+        model_text(o, s, m, c);
+}
+
+/* ---- sweep ------------------------------------------------------------------------------- */
+
+static void csv_field(ry_buf *o, const char *v)
+{
+    if (!strpbrk(v, ",\"\n\r")) {
+        ry_buf_puts(o, v);
+        return;
+    }
+    ry_buf_putc(o, '"');
+    for (; *v; v++) {
+        if (*v == '"')
+            ry_buf_putc(o, '"');
+        ry_buf_putc(o, *v);
+    }
+    ry_buf_putc(o, '"');
+}
+
+void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
+                       int npts)
+{
+    for (int k = 0; k < nkeys; k++) {
+        csv_field(o, keys[k]);
+        ry_buf_putc(o, ',');
+    }
+    ry_buf_puts(o, "status,gpus,hb_domain,model,batch,batch_tokens,tensor,dp_in,dp_cross,"
+                   "t_iter_s,t_compute_s,t_dp_cross_s,t_dp_in_s,t_tp_s,t_ideal_s,ideal_tensor,"
+                   "relative_performance,mfu,hfu,tokens_per_s\n");
+    for (int i = 0; i < npts; i++) {
+        const ry_sweep_point *p = &pts[i];
+        for (int k = 0; k < nkeys; k++) {
+            csv_field(o, p->values[k]);
+            ry_buf_putc(o, ',');
+        }
+        if (!p->ok) {
+            ry_buf_puts(o, "invalid,,,,,,,,,,,,,,,,,,,\n");
+            continue;
+        }
+        const ry_model *m = &p->m;
+        const ry_iter_terms *t = &m->best;
+        ry_buf_printf(o, "ok,%lld,%lld,%s,%lld,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,"
+                      "%.9g,%lld,%.6f,%.6f,%.6f,%.9g\n", p->gpus, p->hb_domain, p->model,
+                      m->w.batch, m->w.tokens, t->NM, t->NDs, t->NDf, t->total, t->compute,
+                      t->dp_cross, t->dp_in, t->tp, m->ideal.total, m->ideal.NM, m->relative,
+                      m->mfu, m->hfu, m->tokens_per_s);
+    }
+}
+
+static int numeric(const char *v, double *x)
+{
+    char *end;
+    *x = strtod(v, &end);
+    return end != v && *end == '\0' && isfinite(*x);
+}
+
+/* gnuplot string: single quotes, doubled inside. */
+static void gp_string(ry_buf *o, const char *s)
+{
+    ry_buf_putc(o, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            ry_buf_putc(o, '\'');
+        if (*s != '\n' && *s != '\r')
+            ry_buf_putc(o, *s);
+    }
+    ry_buf_putc(o, '\'');
+}
+
+/* Same values of the keys after the first: the same series. */
+static int same_series(const ry_sweep_point *a, const ry_sweep_point *b, int nkeys)
+{
+    for (int k = 1; k < nkeys; k++)
+        if (strcmp(a->values[k], b->values[k]) != 0)
+            return 0;
+    return 1;
+}
+
+void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys, int nkeys,
+                          const ry_sweep_point *pts, int npts)
+{
+    /* x: numeric when every value is; a log2 axis over wide positive ranges. */
+    int num = 1;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < npts; i++) {
+        double x;
+        if (!numeric(pts[i].values[0], &x))
+            num = 0;
+        else {
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    }
+    int logx = num && lo > 0 && hi / lo >= 8;
+
+    /* Series in order of first appearance; x in point order within each. */
+    int *series = ry_xmalloc((size_t)(npts ? npts : 1) * sizeof *series);
+    int nseries = 0;
+    int *first = ry_xmalloc((size_t)(npts ? npts : 1) * sizeof *first);
+    for (int i = 0; i < npts; i++) {
+        int s = 0;
+        while (s < nseries && !same_series(&pts[first[s]], &pts[i], nkeys))
+            s++;
+        if (s == nseries)
+            first[nseries++] = i;
+        series[i] = s;
+    }
+    ry_buf_puts(o, "# railyard sweep: iteration time and relative performance.\n"
+                   "# Run: gnuplot sweep.gp (writes sweep.png and sweep.svg)\n");
+    for (int s = 0; s < nseries; s++) {
+        ry_buf_printf(o, "$S%d << EOD\n", s);
+        int xi = 0;
+        for (int i = 0; i < npts; i++) {
+            if (series[i] != s)
+                continue;
+            if (pts[i].ok)
+                ry_buf_printf(o, "%s %.9g %.9g %.6f %d\n", num ? pts[i].values[0] : "0",
+                              pts[i].m.best.total, pts[i].m.ideal.total,
+                              100 * pts[i].m.relative, xi);
+            else
+                ry_buf_printf(o, "\n");     /* a gap in the line */
+            xi++;
+        }
+        ry_buf_puts(o, "EOD\n");
+    }
+    ry_buf_puts(o, "set datafile missing '?'\n");
+    ry_buf_puts(o, "set style data linespoints\nset grid\n");
+    ry_buf_puts(o, "set xlabel ");
+    gp_string(o, keys[0]);
+    ry_buf_putc(o, '\n');
+    if (logx)
+        ry_buf_printf(o, "set logscale x 2\nset xrange [%.9g:%.9g]\n", lo / 1.2, hi * 1.2);
+    else if (num && hi > lo)
+        ry_buf_printf(o, "set xrange [%.9g:%.9g]\n", lo - (hi - lo) / 20, hi + (hi - lo) / 20);
+    if (!num) {
+        /* Categories: tick labels at 0, 1, ... from the first series. */
+        ry_buf_puts(o, "set xtics (");
+        int xi = 0;
+        for (int i = 0; i < npts; i++)
+            if (series[i] == 0) {
+                ry_buf_printf(o, "%s", xi ? ", " : "");
+                gp_string(o, pts[i].values[0]);
+                ry_buf_printf(o, " %d", xi++);
+            }
+        ry_buf_printf(o, ")\nset xrange [-0.5:%d.5]\n", xi - 1);
+    }
+    const char *xcol = num ? "1" : "5";
+    ry_buf_puts(o, "set linetype 1 lc rgb '#1f77b4' lw 2 pt 7\n"
+                   "set linetype 2 lc rgb '#d62728' lw 2 pt 5\n"
+                   "set linetype 3 lc rgb '#2ca02c' lw 2 pt 9\n"
+                   "set linetype 4 lc rgb '#ff7f0e' lw 2 pt 11\n"
+                   "set linetype 5 lc rgb '#9467bd' lw 2 pt 13\n"
+                   "set linetype 6 lc rgb '#8c564b' lw 2 pt 3\n"
+                   "set linetype cycle 6\n");
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            ry_buf_puts(o, "set terminal pngcairo size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
+                           "set output 'sweep.png'\n");
+        else
+            ry_buf_puts(o, "set terminal svg size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
+                           "set output 'sweep.svg'\n");
+        ry_buf_puts(o, "set multiplot layout 1,2 title ");
+        gp_string(o, title);
+        ry_buf_puts(o, "\nunset key\nset ylabel 'iteration time (s)'\nset yrange [0:*]\n"
+                       "set title 'Iteration time (dashed: ideal, K = N)'\nplot ");
+        for (int s = 0; s < nseries; s++)
+            ry_buf_printf(o, "%s$S%d using %s:2 lt %d, $S%d using %s:3 lt %d dt 2 pt 0",
+                          s ? ", " : "", s, xcol, s + 1, s, xcol, s + 1);
+        /* The key goes where relative performance is high: bottom right. */
+        ry_buf_puts(o, "\nset key bottom right box opaque\nset ylabel 'T_ideal / T_iter (%)'\n"
+                       "set yrange [0:105]\nset title 'Relative performance'\nplot ");
+        for (int s = 0; s < nseries; s++) {
+            ry_buf b;
+            ry_buf_init(&b);
+            ry_buf_puts(&b, "");
+            for (int k = 1; k < nkeys; k++)
+                ry_buf_printf(&b, "%s%s=%s", k > 1 ? ", " : "", keys[k], pts[first[s]].values[k]);
+            ry_buf_printf(o, "%s$S%d using %s:4 lt %d title ", s ? ", " : "", s, xcol, s + 1);
+            gp_string(o, nkeys > 1 ? b.data : "T_ideal / T_iter");
+            ry_buf_free(&b);
+        }
+        ry_buf_puts(o, "\nunset multiplot\nset output\n");
+    }
+    free(series);
+    free(first);
+}
+
+/* ---- traffic ----------------------------------------------------------------------------- */
+
+static const char *const type_text[RY_TR_TYPES] = {
+    "MP (tensor parallel, in domain)", "DP stage 1 (across domains)",
+    "DP stage 2 (inside domains)", "none"
+};
+
+static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom *ref)
+{
+    ry_buf cost;
+    ry_buf_init(&cost);
+    money(&cost, b->cost_total);
+    ry_buf_printf(o, "  %-16s %9lld %9lld %13lld %15s", what, b->switches, b->links,
+                  b->transceivers, cost.data);
+    if (ref && ref->cost_total > 0 && b != ref)
+        ry_buf_printf(o, "  %5.1f%% less", 100 * (1 - b->cost_total / ref->cost_total));
+    ry_buf_putc(o, '\n');
+    ry_buf_free(&cost);
+}
+
+static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
+                         const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
+                         const ry_model_cost *c)
+{
+    ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
+                  "(N_M = %lld, N_Ds = %lld, N_Df = %lld)\n\n", s->name, m->w.model.name, t->N,
+                  t->K, t->NM, t->NDs, t->NDf);
+    ry_buf_puts(o, "GPU pairs by traffic type (unordered pairs; bytes summed over both "
+                   "directions)\n");
+    ry_buf_printf(o, "  %-32s %16s %9s %14s %14s %8s\n", "type", "pairs", "share", "bytes/pair",
+                  "bytes", "share");
+    for (int k = 0; k < RY_TR_TYPES; k++)
+        ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14.6g %14.6g %7.2f%%\n", type_text[k],
+                      t->pairs[k], pct((double)t->pairs[k], (double)t->total_pairs),
+                      2 * t->pair_bytes[k], t->bytes[k], pct(t->bytes[k], t->total_bytes));
+    ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14.6g\n\n", "total", t->total_pairs, 100.0, "",
+                  t->total_bytes);
+    ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so of "
+                  "the same rail (rail = rank mod %d).\n\n", t->rails);
+    ry_buf_printf(o, "On the %s fabric (DP stage 1 routed up-down, %d plane%s)\n",
+                  ry_design_name(s->design), t->planes, t->planes == 1 ? "" : "s");
+    ry_buf_printf(o, "  flows %lld, bytes on the network %.6g, link crossings %lld\n", map->flows,
+                  map->network_bytes, map->hops);
+    ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
+                  "busiest");
+    int tiers = full ? full->tiers : 0;
+    for (int tr = 1; tr <= tiers; tr++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, tiers),
+                 ry_tier_name(tr, tiers));
+        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14.6g %14.6g\n", what, map->tier[tr].links,
+                      map->tier[tr].idle, pct((double)map->tier[tr].idle,
+                      (double)map->tier[tr].links), map->tier[tr].bytes, map->tier[tr].max);
+    }
+    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n\n", "all", map->links, map->idle,
+                  pct((double)map->idle, (double)map->links));
+    if (!full)
+        return;
+    ry_buf_puts(o, "Bill of materials (paper cost model)\n");
+    ry_buf_printf(o, "  %-16s %9s %9s %13s %15s\n", "fabric", "switches", "links", "transceivers",
+                  "cost");
+    bom_line(o, ry_design_name(s->design), full, full);
+    if (trimmed)
+        bom_line(o, "trimmed", trimmed, full);
+    if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
+        bom_line(o, "rail-only", &c->bom[1], full);
+    if (trimmed)
+        ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switches carry nothing and "
+                      "are removed; the iteration time is unchanged\n",
+                      pct((double)(full->links - trimmed->links), (double)full->links),
+                      full->switches - trimmed->switches);
+}
+
+static json_t *bom_small(const ry_bom *b)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:f}", "switches", (json_int_t)b->switches, "links",
+                     (json_int_t)b->links, "transceivers", (json_int_t)b->transceivers,
+                     "subnets", (json_int_t)b->subnets, "cost", b->cost_total);
+}
+
+static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffic *t,
+                            const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
+                            const ry_model_cost *c)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(s->name));
+    json_object_set_new(j, "model", json_string(m->w.model.name));
+    json_object_set_new(j, "gpus", json_integer(t->N));
+    json_object_set_new(j, "hb_domain", json_integer(t->K));
+    json_object_set_new(j, "rails", json_integer(t->rails));
+    json_object_set_new(j, "tensor", json_integer(t->NM));
+    json_object_set_new(j, "dp_in", json_integer(t->NDs));
+    json_object_set_new(j, "dp_cross", json_integer(t->NDf));
+    json_t *types = json_object();
+    for (int k = 0; k < RY_TR_TYPES; k++)
+        json_object_set_new(types, ry_traffic_type_name((ry_traffic_type)k),
+                            json_pack("{s:I, s:f, s:f, s:f, s:f}", "pairs",
+                                      (json_int_t)t->pairs[k], "pair_share",
+                                      (double)t->pairs[k] / (double)t->total_pairs,
+                                      "bytes_per_pair", 2 * t->pair_bytes[k], "bytes",
+                                      t->bytes[k], "byte_share",
+                                      t->total_bytes > 0 ? t->bytes[k] / t->total_bytes : 0));
+    json_object_set_new(j, "types", types);
+    json_object_set_new(j, "pairs", json_integer(t->total_pairs));
+    json_object_set_new(j, "bytes", json_real(t->total_bytes));
+    json_t *tiers = json_array();
+    for (int tr = 1; full && tr <= full->tiers; tr++)
+        json_array_append_new(tiers, json_pack("{s:i, s:I, s:I, s:f, s:f}", "tier", tr, "links",
+                              (json_int_t)map->tier[tr].links, "idle",
+                              (json_int_t)map->tier[tr].idle, "bytes", map->tier[tr].bytes,
+                              "busiest", map->tier[tr].max));
+    json_object_set_new(j, "network", json_pack("{s:s, s:I, s:f, s:I, s:I, s:I, s:o}", "design",
+                        ry_design_name(s->design), "flows", (json_int_t)map->flows, "bytes",
+                        map->network_bytes, "link_crossings", (json_int_t)map->hops, "links",
+                        (json_int_t)map->links, "idle", (json_int_t)map->idle, "per_tier",
+                        tiers));
+    if (full)
+        json_object_set_new(j, "fabric", bom_small(full));
+    if (trimmed)
+        json_object_set_new(j, "trimmed", bom_small(trimmed));
+    if (c && c->ok[1])
+        json_object_set_new(j, "rail_only", bom_small(&c->bom[1]));
+    return j;
+}
+
+void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
+                     const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
+                     const ry_model_cost *c, ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        json_out(o, traffic_json(s, m, t, map, full, trimmed, c));
+    else
+        traffic_text(o, s, m, t, map, full, trimmed, c);
+}
+
+void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map)
+{
+    ry_buf_puts(o, "link,tier,lower,lower_port,upper,upper_port,bytes_up,bytes_down\n");
+    for (size_t l = 0; l < f->nlinks; l++) {
+        char lo[64], hi[64];
+        uint32_t a = f->ports[f->links[l].lo].owner, b = f->ports[f->links[l].hi].owner;
+        ry_node_name(f, a, lo, sizeof lo);
+        ry_node_name(f, b, hi, sizeof hi);
+        ry_buf_printf(o, "%zu,%d,%s,%d,%s,%d,%.9g,%.9g\n", l, f->nodes[b].tier, lo,
+                      ry_port_number(f, f->links[l].lo), hi, ry_port_number(f, f->links[l].hi),
+                      map->up[l], map->down[l]);
+    }
+}
+
+/* ---- heatmap ------------------------------------------------------------------------------ */
+
+long long ry_heatmap_size(const ry_traffic *t, int wide)
+{
+    long long cap = 1024, w = wide ? 4 * t->K : t->K;
+    if (w > cap)
+        w = t->K <= cap ? cap / t->K * t->K : cap;
+    return w < t->N ? w : t->N;
+}
+
+void ry_emit_heatmap_pairs(ry_buf *o, const ry_traffic *t)
+{
+    long long w = ry_heatmap_size(t, 1);
+    ry_buf_puts(o, "i,j,type,bytes_each_way\n");
+    for (long long i = 0; i < w; i++)
+        for (long long j = i + 1; j < w; j++) {
+            ry_traffic_type k = ry_traffic_pair(t, i, j);
+            if (k != RY_TR_NONE)
+                ry_buf_printf(o, "%lld,%lld,%s,%.9g\n", i, j, ry_traffic_type_name(k),
+                              t->pair_bytes[k]);
+        }
+}
+
+/* GPUs per heatmap cell: windows wider than 256 GPUs are drawn in blocks
+ * (the busiest pair of each) so thin lines survive the scaling. */
+static long long heatmap_cell(long long w)
+{
+    return w > 256 ? (w + 255) / 256 : 1;
+}
+
+void ry_heatmap_matrix(ry_buf *o, const ry_traffic *t, int wide)
+{
+    long long w = ry_heatmap_size(t, wide), q = heatmap_cell(w), n = (w + q - 1) / q;
+    for (long long a = 0; a < n; a++)
+        for (long long b = 0; b < n; b++) {
+            double v = 0;
+            for (long long i = a * q; i < (a + 1) * q && i < w; i++)
+                for (long long j = b * q; j < (b + 1) * q && j < w; j++) {
+                    double x = i == j ? 0 : t->pair_bytes[ry_traffic_pair(t, i, j)];
+                    v = x > v ? x : v;
+                }
+            /* No traffic is NaN: gnuplot leaves those pixels blank. */
+            float f = v > 0 ? (float)v : NAN;
+            ry_buf_add(o, &f, sizeof f);
+        }
+}
+
+void ry_emit_heatmap_script(ry_buf *o, const ry_spec *s, const ry_traffic *t)
+{
+    double lo = INFINITY, hi = 0;
+    for (int k = 0; k < RY_TR_NONE; k++)
+        if (t->pair_bytes[k] > 0 && t->pairs[k] > 0) {
+            lo = t->pair_bytes[k] < lo ? t->pair_bytes[k] : lo;
+            hi = t->pair_bytes[k] > hi ? t->pair_bytes[k] : hi;
+        }
+    if (!(hi > 0))
+        lo = 1, hi = 10;
+    lo = pow(10, floor(log10(lo)));
+    hi = pow(10, ceil(log10(hi)));
+    if (hi <= lo)
+        hi = lo * 10;
+    long long w1 = ry_heatmap_size(t, 0), w4 = ry_heatmap_size(t, 1);
+    ry_buf_puts(o, "# railyard traffic heatmaps: bytes GPU i sends GPU j in one iteration.\n"
+                   "set terminal pngcairo size 1400,640 font 'DejaVu Sans,11' noenhanced\n"
+                   "set output 'heatmap.png'\n");
+    ry_buf_printf(o, "set multiplot layout 1,2 title '%s: %s, N_M = %lld, N_Ds = %lld, "
+                  "N_Df = %lld (white: no traffic)'\n", s->name,
+                  s->workload ? s->workload->model.name : "", t->NM, t->NDs, t->NDf);
+    ry_buf_printf(o, "set logscale cb\nset cbrange [%g:%g]\nset format cb '%%.0e'\n"
+                  "set cblabel 'bytes per iteration'\n", lo, hi);
+    ry_buf_puts(o, "set palette defined (0 '#08306b', 1 '#2171b5', 2 '#6a3d9a', 3 '#d62728', "
+                   "4 '#ff7f0e')\nset size ratio -1\nunset key\nset xlabel 'GPU j'\n"
+                   "set ylabel 'GPU i'\n");
+    const char *files[2] = { "heatmap-1.bin", "heatmap-4.bin" };
+    long long ws[2] = { w1, w4 };
+    for (int p = 0; p < 2; p++) {
+        long long dom = ws[p] / t->K;
+        long long q = heatmap_cell(ws[p]), n = (ws[p] + q - 1) / q;
+        char cell[96] = "";
+        if (q > 1)
+            snprintf(cell, sizeof cell, "; a cell: the busiest of %lldx%lld pairs", q, q);
+        if (p == 0 || dom < 1)
+            ry_buf_printf(o, "set title 'the first %lld GPUs%s%s'\n", ws[p],
+                          ws[p] == t->K ? " (one HB domain)" : "", cell);
+        else
+            ry_buf_printf(o, "set title 'the first %lld HB domains (%lld GPUs%s)'\n", dom, ws[p],
+                          cell);
+        ry_buf_printf(o, "set xrange [-0.5:%lld.5]\nset yrange [%lld.5:-0.5]\n", ws[p] - 1,
+                      ws[p] - 1);
+        ry_buf_printf(o, "plot '%s' binary array=(%lld,%lld) dx=%lld dy=%lld origin=(%g,%g) "
+                      "format='%%float32' with image\n", files[p], n, n, q, q,
+                      (double)(q - 1) / 2, (double)(q - 1) / 2);
+    }
+    ry_buf_puts(o, "unset multiplot\nset output\n");
+}
+
+void ry_emit_heatmap_pgm(ry_buf *o, const ry_traffic *t)
+{
+    long long w = ry_heatmap_size(t, 1);
+    double hi = 0, lo = INFINITY;
+    for (int k = 0; k < RY_TR_NONE; k++)
+        if (t->pair_bytes[k] > 0 && t->pairs[k] > 0) {
+            hi = t->pair_bytes[k] > hi ? t->pair_bytes[k] : hi;
+            lo = t->pair_bytes[k] < lo ? t->pair_bytes[k] : lo;
+        }
+    ry_buf_printf(o, "P5\n# railyard traffic: log bytes, white = none\n%lld %lld\n255\n", w, w);
+    double span = hi > lo ? log10(hi) - log10(lo) : 1;
+    for (long long i = 0; i < w; i++)
+        for (long long j = 0; j < w; j++) {
+            double v = i == j ? 0 : t->pair_bytes[ry_traffic_pair(t, i, j)];
+            unsigned char g = 255;
+            if (v > 0)
+                g = (unsigned char)(200 - 200 * (log10(v) - log10(lo)) / span);
+            ry_buf_putc(o, (char)g);
+        }
+}

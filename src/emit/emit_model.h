@@ -1,0 +1,55 @@
+/* The iteration-time model, sweeps and the traffic analysis as text, JSON,
+ * CSV and gnuplot scripts. */
+#ifndef RY_EMIT_MODEL_H
+#define RY_EMIT_MODEL_H
+
+#include "emit/emit_bom.h"
+#include "model/iteration.h"
+#include "model/traffic.h"
+#include "util/buf.h"
+
+/* `railyard model`: inputs, every constant, the optimum, the ideal, the
+ * costs (c may be NULL). fmt: text or JSON. */
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c,
+                   ry_format fmt);
+
+/* One point of a sweep: the values of the varied keys, as given. */
+typedef struct ry_sweep_point {
+    const char **values;
+    int ok;                 /* 0: the spec was invalid at this point */
+    ry_model m;
+    char model[RY_NAME_MAX];
+    long long gpus, hb_domain;
+} ry_sweep_point;
+
+/* sweep.csv: a header, then one row per point (invalid ones empty). */
+void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
+                       int npts);
+/* A gnuplot script drawing the sweep into sweep.png and sweep.svg: the
+ * iteration time (the ideal dashed) and the relative performance against
+ * the first varied key, one line per combination of the others. The data
+ * is inline, so the script stands alone. */
+void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys, int nkeys,
+                          const ry_sweep_point *pts, int npts);
+
+/* `railyard traffic`: pair statistics, link loads per tier, the trimmed
+ * fabric. trimmed and c may be NULL. */
+void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
+                     const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
+                     const ry_model_cost *c, ry_format fmt);
+/* links.csv: every link with its ends and the bytes each way. */
+void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map);
+
+/* The heatmap windows: the first HB domain and the first four (at most
+ * 1024 GPUs each). */
+long long ry_heatmap_size(const ry_traffic *t, int wide);
+/* heatmap.csv: the pairs i < j of the wide window with traffic. */
+void ry_emit_heatmap_pairs(ry_buf *o, const ry_traffic *t);
+/* The window as float32 bytes per ordered pair, row-major (gnuplot binary). */
+void ry_heatmap_matrix(ry_buf *o, const ry_traffic *t, int wide);
+/* The gnuplot script reading heatmap-1.bin and heatmap-4.bin, writing heatmap.png. */
+void ry_emit_heatmap_script(ry_buf *o, const ry_spec *s, const ry_traffic *t);
+/* Without gnuplot: the wide window as a binary PGM, log grey scale. */
+void ry_emit_heatmap_pgm(ry_buf *o, const ry_traffic *t);
+
+#endif

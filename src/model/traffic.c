@@ -1,0 +1,367 @@
+/* Traffic of one iteration per GPU pair, and DP stage 1 routed over the
+ * fabric (see traffic.h). */
+#include "model/traffic.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/names.h"
+#include "model/updown.h"
+#include "util/diag.h"
+
+const char *ry_traffic_type_name(ry_traffic_type t)
+{
+    static const char *const names[] = { "mp", "dp-cross", "dp-in", "none" };
+    return (unsigned)t < RY_TR_TYPES ? names[t] : "?";
+}
+
+void ry_traffic_plan(const ry_spec *s, const ry_model *m, ry_traffic *t)
+{
+    memset(t, 0, sizeof *t);
+    const ry_iter_in *in = &m->in;
+    t->N = in->N;
+    t->K = in->K;
+    t->NM = m->best.NM;
+    t->NDs = m->best.NDs;
+    t->NDf = m->best.NDf;
+    t->rails = s->rails > 0 ? s->rails : (int)in->K;
+    t->planes = s->planes > 0 ? s->planes : 1;
+    double N = (double)in->N;
+    t->pair_bytes[RY_TR_MP] = in->layers * in->M_cc * in->b * in->d_model / N;
+    t->pair_bytes[RY_TR_DP_IN] = in->layers * 2 * in->S_T / (double)in->K;
+    t->pair_bytes[RY_TR_DP_CROSS] = in->layers * 2 * in->S_T / N;
+    long long peers[RY_TR_TYPES] = { t->NM - 1, t->NDf - 1, t->NDs - 1, 0 };
+    t->total_pairs = t->N * (t->N - 1) / 2;
+    long long busy = 0;
+    for (int k = 0; k < RY_TR_NONE; k++) {
+        t->pairs[k] = t->N * peers[k] / 2;
+        t->bytes[k] = (double)t->N * (double)peers[k] * t->pair_bytes[k];
+        busy += t->pairs[k];
+        t->total_bytes += t->bytes[k];
+    }
+    t->pairs[RY_TR_NONE] = t->total_pairs - busy;
+}
+
+ry_traffic_type ry_traffic_pair(const ry_traffic *t, long long i, long long j)
+{
+    if (i == j)
+        return RY_TR_NONE;
+    long long ri = i % t->K, rj = j % t->K;
+    if (i / t->K != j / t->K)
+        return ri == rj ? RY_TR_DP_CROSS : RY_TR_NONE;
+    if (ri / t->NM == rj / t->NM)
+        return RY_TR_MP;
+    return ri % t->NM == rj % t->NM ? RY_TR_DP_IN : RY_TR_NONE;
+}
+
+/* ---- routing the flows ------------------------------------------------------------- */
+
+typedef struct flowstate {
+    const ry_fabric *f;
+    ry_traffic_map *m;
+    double B;               /* bytes per flow */
+    uint32_t *stamp;        /* per switch (node - first_switch): == gen when listed */
+    uint8_t *phase;         /* 1 climbing list, 2 descending list */
+    long long *cnt;         /* flows toward the destination waiting at the switch */
+    uint32_t *list[2][RY_MAX_TIERS + 1];
+    size_t nlist[2][RY_MAX_TIERS + 1];
+    uint32_t gen;
+} flowstate;
+
+static void enlist(flowstate *fs, uint32_t s, int phase)
+{
+    int t = fs->f->nodes[fs->f->first_switch + s].tier;
+    fs->list[phase - 1][t][fs->nlist[phase - 1][t]++] = s;
+    fs->phase[s] = (uint8_t)phase;
+}
+
+/* Adds n flows waiting at switch s (local to the whole fabric's switches). */
+static void arrive(flowstate *fs, uint32_t s, long long n, int phase)
+{
+    if (fs->stamp[s] != fs->gen) {
+        fs->stamp[s] = fs->gen;
+        fs->cnt[s] = 0;
+        enlist(fs, s, phase);
+    } else if (phase == 2 && fs->phase[s] == 1) {
+        /* a climbing switch found to turn: listed again for the way down */
+        enlist(fs, s, 2);
+    }
+    fs->cnt[s] += n;
+}
+
+/* Moves the flows waiting at s one hop toward gpu_port; 1 if they went up,
+ * 0 if down or delivered, -1 without a route. */
+static int hop(flowstate *fs, ry_updown *u, uint32_t s, uint32_t gpu_port, int climbing)
+{
+    const ry_fabric *f = fs->f;
+    uint32_t node = f->first_switch + s;
+    int p = ry_updown_next(u, node, gpu_port);
+    if (p < 0)
+        return -1;
+    uint32_t port = f->nodes[node].port0 + (uint32_t)p;
+    int32_t peer = f->ports[port].peer, link = f->ports[port].link;
+    RY_ASSERT(peer >= 0 && link >= 0);
+    const ry_node *x = &f->nodes[f->ports[peer].owner];
+    int up = x->kind == RY_NODE_SWITCH && x->tier > f->nodes[node].tier;
+    if (climbing && !up)
+        return 0;   /* turns here: handled on the way down */
+    long long n = fs->cnt[s];
+    double bytes = (double)n * fs->B;
+    if (up)
+        fs->m->up[link] += bytes;
+    else
+        fs->m->down[link] += bytes;
+    fs->m->hops += n;
+    fs->cnt[s] = 0;
+    if (x->kind == RY_NODE_SWITCH)
+        arrive(fs, f->ports[peer].owner - f->first_switch, n, up ? 1 : 2);
+    return up;
+}
+
+static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
+{
+    const ry_fabric *f = fs->f;
+    ry_updown *u = ry_updown_new(f, k);
+    size_t n = ry_updown_ends(u);
+    long long K = t->K;
+    int rc = 0;
+    /* The leaves holding each rank's GPUs, with counts: ends come in leaf
+     * order, so a counting sort by rank keeps each rank's leaves grouped. */
+    uint32_t *rank_of = ry_xmalloc((n ? n : 1) * sizeof *rank_of);
+    uint32_t *leaf_of = ry_xmalloc((n ? n : 1) * sizeof *leaf_of);
+    uint32_t *first = ry_xcalloc((size_t)K + 1, sizeof *first);
+    for (size_t c = 0; c < n; c++) {
+        uint32_t gp = ry_updown_end(u, c);
+        const ry_node *g = &f->nodes[f->ports[gp].owner];
+        rank_of[c] = (uint32_t)(g->index % K);
+        leaf_of[c] = f->ports[f->ports[gp].peer].owner - f->first_switch;
+        first[rank_of[c] + 1]++;
+    }
+    for (long long r = 0; r < K; r++)
+        first[r + 1] += first[r];
+    uint32_t *fill = ry_xmalloc(((size_t)K + 1) * sizeof *fill);
+    memcpy(fill, first, ((size_t)K + 1) * sizeof *fill);
+    uint32_t *by_rank = ry_xmalloc((n ? n : 1) * sizeof *by_rank);
+    for (size_t c = 0; c < n; c++)
+        by_rank[fill[rank_of[c]]++] = leaf_of[c];
+    /* (leaf, count) runs per rank */
+    uint32_t *run_leaf = ry_xmalloc((n ? n : 1) * sizeof *run_leaf);
+    uint32_t *run_cnt = ry_xmalloc((n ? n : 1) * sizeof *run_cnt);
+    uint32_t *run0 = ry_xcalloc((size_t)K + 1, sizeof *run0);
+    size_t nrun = 0;
+    for (long long r = 0; r < K; r++) {
+        run0[r] = (uint32_t)nrun;
+        for (uint32_t i = first[r]; i < first[r + 1]; i++) {
+            if (nrun > run0[r] && run_leaf[nrun - 1] == by_rank[i])
+                run_cnt[nrun - 1]++;
+            else {
+                run_leaf[nrun] = by_rank[i];
+                run_cnt[nrun++] = 1;
+            }
+        }
+    }
+    run0[K] = (uint32_t)nrun;
+
+    for (size_t c = 0; c < n && rc == 0; c++) {
+        uint32_t gp = ry_updown_end(u, c), r = rank_of[c];
+        if (++fs->gen == 0) {
+            memset(fs->stamp, 0, (f->nnodes - f->first_switch) * sizeof *fs->stamp);
+            fs->gen = 1;
+        }
+        memset(fs->nlist, 0, sizeof fs->nlist);
+        long long sources = 0;
+        for (uint32_t i = run0[r]; i < run0[r + 1]; i++) {
+            long long cnt = run_cnt[i] - (run_leaf[i] == leaf_of[c] ? 1 : 0);
+            if (cnt > 0)
+                arrive(fs, run_leaf[i], cnt, 1);
+            sources += cnt;
+        }
+        if (sources != t->NDf - 1) {
+            ry_err_set(err, "fabric.design", "the %lld GPUs of rank %u are not all in one network "
+                       "(found %lld of them in subnet %d)", t->NDf, r, sources + 1, k);
+            rc = -1;
+            break;
+        }
+        fs->m->flows += sources;
+        /* Climb tier by tier, then descend. */
+        for (int tier = 1; tier <= f->tiers && rc == 0; tier++)
+            for (size_t i = 0; i < fs->nlist[0][tier] && rc == 0; i++) {
+                uint32_t s = fs->list[0][tier][i];
+                if (fs->phase[s] != 1 || fs->cnt[s] == 0)
+                    continue;
+                int up = hop(fs, u, s, gp, 1);
+                if (up < 0)
+                    rc = -1;
+                else if (up == 0)
+                    enlist(fs, s, 2);
+            }
+        for (int tier = f->tiers; tier >= 1 && rc == 0; tier--)
+            for (size_t i = 0; i < fs->nlist[1][tier] && rc == 0; i++) {
+                uint32_t s = fs->list[1][tier][i];
+                if (fs->cnt[s] == 0)
+                    continue;
+                if (hop(fs, u, s, gp, 0) != 0)
+                    rc = -1;    /* a descending route never climbs again */
+            }
+        if (rc < 0) {
+            char name[64];
+            ry_node_name(f, f->ports[gp].owner, name, sizeof name);
+            ry_err_set(err, "fabric", "no up-down route toward %s (plane %d): the fabric is not "
+                       "a connected Clos", name, (int)(gp - f->nodes[f->ports[gp].owner].port0));
+        }
+    }
+    free(rank_of);
+    free(leaf_of);
+    free(first);
+    free(fill);
+    free(by_rank);
+    free(run_leaf);
+    free(run_cnt);
+    free(run0);
+    ry_updown_free(u);
+    return rc;
+}
+
+int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
+                          ry_err *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t nl = f->nlinks ? f->nlinks : 1;
+    m->up = ry_xcalloc(nl, sizeof *m->up);
+    m->down = ry_xcalloc(nl, sizeof *m->down);
+    int rc = 0;
+    double B = t->pair_bytes[RY_TR_DP_CROSS] / f->planes;
+    if (t->NDf > 1 && B > 0) {
+        /* What every GPU port sends: one flow to each same-rank GPU. */
+        for (long long g = 0; g < f->gpus; g++) {
+            const ry_node *n = &f->nodes[g];
+            for (uint32_t p = 0; p < n->nports; p++) {
+                int32_t link = f->ports[n->port0 + p].link;
+                RY_ASSERT(link >= 0);
+                m->up[link] += (double)(t->NDf - 1) * B;
+                m->network_bytes += (double)(t->NDf - 1) * B;
+            }
+        }
+        flowstate fs;
+        memset(&fs, 0, sizeof fs);
+        fs.f = f;
+        fs.m = m;
+        fs.B = B;
+        size_t S = f->nnodes - f->first_switch;
+        fs.stamp = ry_xcalloc(S ? S : 1, sizeof *fs.stamp);
+        fs.phase = ry_xcalloc(S ? S : 1, 1);
+        fs.cnt = ry_xcalloc(S ? S : 1, sizeof *fs.cnt);
+        /* A switch is listed at most once per phase. */
+        for (int ph = 0; ph < 2; ph++)
+            for (int tier = 1; tier <= f->tiers; tier++)
+                fs.list[ph][tier] = ry_xmalloc((S ? S : 1) * sizeof(uint32_t));
+        for (int k = 0; k < f->nsubnets && rc == 0; k++)
+            rc = route_subnet(&fs, t, k, err);
+        for (int ph = 0; ph < 2; ph++)
+            for (int tier = 1; tier <= f->tiers; tier++)
+                free(fs.list[ph][tier]);
+        free(fs.stamp);
+        free(fs.phase);
+        free(fs.cnt);
+        /* Flows that a GPU port sends to a GPU on its own leaf never reach a
+         * switch above; every flow is one GPU uplink and one downlink. */
+        m->hops += m->flows;
+    }
+    for (size_t l = 0; l < f->nlinks; l++) {
+        int tier = f->nodes[f->ports[f->links[l].hi].owner].tier;
+        double b = m->up[l] + m->down[l];
+        m->tier[tier].links++;
+        m->tier[tier].bytes += b;
+        if (b > m->tier[tier].max)
+            m->tier[tier].max = b;
+        if (b == 0) {
+            m->tier[tier].idle++;
+            m->idle++;
+        }
+        m->links++;
+    }
+    return rc;
+}
+
+void ry_traffic_map_free(ry_traffic_map *m)
+{
+    free(m->up);
+    free(m->down);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- trimming ------------------------------------------------------------------------ */
+
+static uint32_t uf_find(uint32_t *p, uint32_t x)
+{
+    while (p[x] != x)
+        x = p[x] = p[p[x]];
+    return x;
+}
+
+void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
+{
+    memset(out, 0, sizeof *out);
+    out->spec = f->spec;
+    out->design = f->design;
+    out->tiers = f->tiers;
+    out->radix = f->radix;
+    out->planes = f->planes;
+    out->rails = f->rails;
+    out->gpus = f->gpus;
+    memcpy(out->down_ports, f->down_ports, sizeof out->down_ports);
+    memcpy(out->up_ports, f->up_ports, sizeof out->up_ports);
+    out->su_domains = f->su_domains;
+    out->num_units = f->num_units;
+
+    /* Switches that keep at least one link. */
+    uint32_t *map = ry_xmalloc((f->nnodes ? f->nnodes : 1) * sizeof *map);
+    uint8_t *keep = ry_xcalloc(f->nnodes ? f->nnodes : 1, 1);
+    for (size_t l = 0; l < f->nlinks; l++)
+        if (m->up[l] + m->down[l] > 0) {
+            keep[f->ports[f->links[l].lo].owner] = 1;
+            keep[f->ports[f->links[l].hi].owner] = 1;
+        }
+    for (size_t i = 0; i < f->nnodes; i++) {
+        const ry_node *n = &f->nodes[i];
+        map[i] = UINT32_MAX;
+        if (i == f->first_switch)
+            out->first_switch = (uint32_t)out->nnodes;
+        if (n->kind == RY_NODE_GPU || keep[i]) {
+            map[i] = ry_fabric_add_node(out, (ry_node_kind)n->kind, n->tier, n->plane, n->rail,
+                                        n->group, n->index, n->nports);
+            out->nodes[map[i]].nrails = n->nrails;
+        }
+    }
+    if (f->first_switch == f->nnodes)
+        out->first_switch = (uint32_t)out->nnodes;
+    uint32_t *uf = ry_xmalloc((out->nnodes ? out->nnodes : 1) * sizeof *uf);
+    for (size_t i = 0; i < out->nnodes; i++)
+        uf[i] = (uint32_t)i;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        if (!(m->up[l] + m->down[l] > 0))
+            continue;
+        uint32_t lo = f->links[l].lo, hi = f->links[l].hi;
+        uint32_t a = f->ports[lo].owner, b = f->ports[hi].owner;
+        uint32_t na = map[a], nb = map[b];
+        ry_fabric_add_link(out, out->nodes[na].port0 + (lo - f->nodes[a].port0),
+                           out->nodes[nb].port0 + (hi - f->nodes[b].port0));
+        if (f->nodes[a].kind == RY_NODE_SWITCH)
+            uf[uf_find(uf, na)] = uf_find(uf, nb);
+    }
+    /* Subnets: connected groups of the switches left. */
+    int32_t *comp = ry_xmalloc((out->nnodes ? out->nnodes : 1) * sizeof *comp);
+    for (size_t i = 0; i < out->nnodes; i++)
+        comp[i] = -1;
+    for (size_t i = out->first_switch; i < out->nnodes; i++) {
+        uint32_t r = uf_find(uf, (uint32_t)i);
+        if (comp[r] < 0)
+            comp[r] = out->nsubnets++;
+        out->nodes[i].subnet = comp[r];
+    }
+    free(comp);
+    free(uf);
+    free(map);
+    free(keep);
+}
