@@ -1,0 +1,270 @@
+#!/bin/sh
+# The LLM iteration-time model, sweeps and traffic: the unit test
+# (tests/unit/model_test.c: terms by hand, optimum = brute force, ideal =
+# eq. 3, monotone in K, pair counts and byte totals, routes equal to
+# route.c's, link loads flow by flow), then the paper's shapes with the
+# catalog, the commands' outputs, determinism and bad workloads.
+#
+# Assumptions behind the paper comparisons (doc/llm-model.md): GH200 at
+# 989 TFLOP/s dense BF16 and 100% efficiency, B_F = 7.68 Tb/s, B_S =
+# 400 Gb/s, 6NT FLOPs, S_T = 12 d^2 x 2 bytes, M_cc = rounds x 2 bytes,
+# N = 32768, the optimal N_M with N/N_M <= batch.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+D="$TOP_SRCDIR/tests/data/model"
+
+"$TOP_BUILDDIR/tests/unit/model_test" >"$TMP/unit" 2>&1
+expect_eq "model_test exit" $? 0
+tail -n 2 "$TMP/unit"
+grep '^FAIL' "$TMP/unit" | head -20
+no_sanitizer "$TMP/unit"
+
+# ---- the paper's shapes ---------------------------------------------------------
+# Figure 7: iteration time against K for GPT-3 and OPT-175B.
+for m in gpt3 opt; do
+    "$RAILYARD" sweep "$D/$m-gh200.yaml" --vary cluster.hb_domain=8..1024 >"$TMP/$m.csv" 2>"$TMP/$m.err"
+    expect_eq "sweep $m exit" $? 0
+    no_sanitizer "$TMP/$m.err"
+done
+"$PY" - "$TMP/gpt3.csv" "$TMP/opt.csv" >"$TMP/fig7" <<'P'
+import csv, sys
+paper = {"gpt3": (12.0, 0.95), "opt": (37.0, 7.5)}
+bad = []
+for path, name in zip(sys.argv[1:], ("gpt3", "opt")):
+    t = {int(r["cluster.hb_domain"]): float(r["t_iter_s"])
+         for r in csv.DictReader(open(path)) if r["status"] == "ok"}
+    ks = sorted(t)
+    gain = lambda a, b: 100 * (1 - t[b] / t[a])
+    g1, g2 = gain(32, 64), gain(512, 1024)
+    print("%-5s K 32->64 %5.2f%% (paper %.2f%%)   K 512->1024 %5.2f%% (paper %.2f%%)"
+          % (name, g1, paper[name][0], g2, paper[name][1]))
+    # close to the paper: within 1.5 points (32->64) and 1 point (512->1024)
+    if abs(g1 - paper[name][0]) > 1.5 or abs(g2 - paper[name][1]) > 1.0:
+        bad.append("%s gains %.2f / %.2f far from the paper" % (name, g1, g2))
+    # never rises, with diminishing returns (Amdahl)
+    for a, b in zip(ks, ks[1:]):
+        if t[b] > t[a] * (1 + 1e-12):
+            bad.append("%s: T rises from K=%d to K=%d" % (name, a, b))
+    gains = [gain(a, b) for a, b in zip(ks, ks[1:])]
+    if any(y > x + 1e-9 for x, y in zip(gains, gains[1:])):
+        bad.append("%s: gains do not diminish: %s" % (name, gains))
+print("\n".join(bad) if bad else "ok")
+P
+sed '$d' "$TMP/fig7"
+expect_eq "Figure 7 shape" "$(tail -n 1 "$TMP/fig7")" ok
+
+# Figure 8: PaLM-540B relative performance at K = 256 rises with the batch.
+"$RAILYARD" sweep "$D/palm-gh200.yaml" --vary workload.batch=512..2048 \
+    --vary cluster.hb_domain=256,512,1024 >"$TMP/palm.csv" 2>"$TMP/palm.err"
+expect_eq "sweep palm exit" $? 0
+"$PY" - "$TMP/palm.csv" >"$TMP/fig8" <<'P'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+bad = []
+for k in ("256", "512", "1024"):
+    rel = [float(r["relative_performance"]) for r in rows if r["cluster.hb_domain"] == k]
+    if k == "256":
+        print("palm  K 256: relative performance %.1f%% -> %.1f%% (paper 53%% -> 74%%)"
+              % (100 * rel[0], 100 * rel[-1]))
+    if len(rel) != 3 or not rel[0] < rel[1] < rel[2]:
+        bad.append("K %s: relative performance does not rise with the batch: %s" % (k, rel))
+print("\n".join(bad) if bad else "ok")
+P
+sed '$d' "$TMP/fig8"
+expect_eq "Figure 8 shape" "$(tail -n 1 "$TMP/fig8")" ok
+
+# ---- model: JSON consistency ------------------------------------------------------
+"$RAILYARD" model "$D/gpt3-gh200.yaml" --format json >"$TMP/m.json" 2>"$TMP/m.err"
+expect_eq "model json exit" $? 0
+no_sanitizer "$TMP/m.err"
+"$PY" - "$TMP/m.json" >"$TMP/chk" <<'P'
+import json, sys, math
+j = json.load(open(sys.argv[1]))
+o, i, c = j["optimum"], j["ideal"], j["constants"]
+bad = []
+close = lambda a, b: abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))
+if not close(o["compute_s"] + o["dp_cross_s"] + o["dp_in_s"] + o["tp_s"], o["total_s"]):
+    bad.append("terms do not add up")
+if o["tensor"] * o["dp_in"] != c["K"] or o["tensor"] * o["dp_in"] * o["dp_cross"] != c["N"]:
+    bad.append("N_M x N_Ds != K or x N_Df != N")
+if i["hb_domain"] != c["N"] or i["dp_cross"] != 1:
+    bad.append("the ideal is not K = N")
+if not close(j["relative_performance"], i["total_s"] / o["total_s"]):
+    bad.append("relative performance")
+# efficiency 1, no recomputation: MFU = HFU = the compute share
+if not close(j["mfu"], o["compute_s"] / o["total_s"]) or not close(j["mfu"], j["hfu"]):
+    bad.append("MFU %g HFU %g share %g" % (j["mfu"], j["hfu"], o["compute_s"] / o["total_s"]))
+if not close(j["tensor_continuous"] / j["tensor_paper_eq2"], 2 * math.sqrt(2)):
+    bad.append("eq. 2 vs the continuous optimum")
+if c["S_T"] != 12 * 12288 ** 2 * 2 or c["M_cc"] != 16 or c["b"] != 32 * 2 ** 20:
+    bad.append("constants S_T %g M_cc %g b %g" % (c["S_T"], c["M_cc"], c["b"]))
+ro, rl = j["cost"]["rail_optimized"], j["cost"]["rail_only"]
+if (ro["switches"], rl["switches"], ro["transceivers"], rl["transceivers"]) != (2560, 1536, 196608, 131072):
+    bad.append("costs differ from Table 2 (32768, radix 64)")
+print("\n".join(bad) if bad else "ok")
+P
+expect_eq "model JSON" "$(cat "$TMP/chk")" ok
+"$RAILYARD" model "$D/gpt3-gh200.yaml" >"$TMP/m.txt" 2>&1
+for w in "S_T" "M_cc" "M_flop" "B_F" "B_S" "6NT" "paper's eq. 2" "T_ideal" "MFU" "rail-only"; do
+    grep -q "$w" "$TMP/m.txt" && ok || fail "model text lacks '$w'"
+done
+"$RAILYARD" model "$D/gpt3-gh200.yaml" --set workload.flops_convention=korthikanti \
+    --set workload.recompute=full --set workload.compute_efficiency=0.5 --format json >"$TMP/k.json"
+"$PY" - "$TMP/k.json" >"$TMP/chk" <<'P'
+import json, sys
+j = json.load(open(sys.argv[1]))
+c, o = j["constants"], j["optimum"]
+B, L, s, h, V = 16384, 96, 2048, 12288, 50257
+mf = 72 * B * L * s * h * h * (1 + s / (6 * h) + V / (12 * h * L))
+ok = abs(c["model_flops"] - mf) < 1e-9 * mf and abs(c["M_flop"] - mf * 4 / 3) < 1e-9 * mf
+ok = ok and abs(c["C"] - 0.5 * 989e12) < 1 and abs(j["hfu"] / j["mfu"] - 4 / 3) < 1e-9
+print("ok" if ok else "korthikanti/recompute/efficiency: %s" % c)
+P
+expect_eq "Korthikanti, recomputation, efficiency" "$(cat "$TMP/chk")" ok
+
+# ---- traffic: the paper's 128 GH200 domains on radix-64 switches ---------------------
+"$RAILYARD" traffic "$D/gpt3-gh200.yaml" -o "$TMP/t" --format json >"$TMP/t.json" 2>"$TMP/t.err"
+expect_eq "traffic exit" $? 0
+no_sanitizer "$TMP/t.err"
+for f in traffic.json links.csv heatmap.csv; do
+    [ -s "$TMP/t/$f" ] && ok || fail "traffic: $f missing"
+done
+[ -s "$TMP/t/heatmap.png" ] || [ -s "$TMP/t/heatmap.pgm" ] && ok || fail "traffic: no heatmap"
+"$PY" - "$TMP/t.json" "$TMP/t/links.csv" "$TMP/t/heatmap.csv" >"$TMP/chk" <<'P'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+T, bad = j["types"], []
+K = j["hb_domain"]
+idle = T["none"]["pair_share"]
+inside = T["mp"]["byte_share"] + T["dp-in"]["byte_share"]
+print("pairs without traffic %.4f%%, MP + DP stage 2 %.2f%% of the bytes, idle links %d of %d"
+      % (100 * idle, 100 * inside, j["network"]["idle"], j["network"]["links"]), file=sys.stderr)
+if idle <= 0.99: bad.append("idle pairs %.4f" % idle)
+if inside <= 0.90: bad.append("MP + DP stage 2 only %.3f of the bytes" % inside)
+if abs(T["mp"]["pairs"] + T["dp-in"]["pairs"]) / j["pairs"] >= 0.0025:
+    bad.append("MP + DP stage 2 pairs >= 0.25%")
+# the paper: a third of the rail-optimized links carry nothing
+if j["network"]["idle"] * 3 != j["network"]["links"]: bad.append("idle links not a third")
+tr = j["network"]["per_tier"]
+if tr[2]["idle"] != tr[2]["links"] or tr[0]["idle"] or tr[1]["idle"]:
+    bad.append("idle links not exactly the spine-core ones: %s" % tr)
+if j["trimmed"]["links"] * 3 != j["fabric"]["links"] * 2: bad.append("trimmed links")
+# bytes on the GPU uplinks = the analytic DP stage 1 volume
+up = sum(float(r["bytes_up"]) for r in csv.DictReader(open(sys.argv[2])) if r["tier"] == "1")
+if abs(up - T["dp-cross"]["bytes"]) > 1e-9 * up: bad.append("uplink bytes %g vs %g" % (up, T["dp-cross"]["bytes"]))
+# cross-domain pairs only between GPUs of one rank (one rail)
+for r in csv.DictReader(open(sys.argv[3])):
+    i, k = int(r["i"]), int(r["j"])
+    if r["type"] == "dp-cross" and (i % K != k % K or i // K == k // K): bad.append("pair %d %d" % (i, k))
+    if r["type"] in ("mp", "dp-in") and i // K != k // K: bad.append("pair %d %d leaves its domain" % (i, k))
+print("\n".join(bad[:5]) if bad else "ok")
+P
+expect_eq "traffic shapes" "$(cat "$TMP/chk")" ok
+
+# ---- determinism ---------------------------------------------------------------------
+"$RAILYARD" traffic "$D/small.yaml" -o "$TMP/d1" >"$TMP/d1.txt" 2>"$TMP/d.err"
+expect_eq "traffic small exit" $? 0
+"$RAILYARD" traffic "$D/small.yaml" -o "$TMP/d2" >"$TMP/d2.txt" 2>>"$TMP/d.err"
+"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
+    -o "$TMP/s1" >/dev/null 2>>"$TMP/d.err"
+expect_eq "sweep small exit" $? 0
+"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
+    -o "$TMP/s2" >/dev/null 2>>"$TMP/d.err"
+no_sanitizer "$TMP/d.err"
+for f in $(ls "$TMP/d1") ; do
+    cmp -s "$TMP/d1/$f" "$TMP/d2/$f" && ok || fail "traffic $f differs between runs"
+done
+cmp -s "$TMP/d1.txt" "$TMP/d2.txt" && ok || fail "traffic report differs between runs"
+for f in sweep.csv sweep.gp; do
+    cmp -s "$TMP/s1/$f" "$TMP/s2/$f" && ok || fail "sweep $f differs between runs"
+done
+if command -v gnuplot >/dev/null 2>&1; then
+    for f in sweep.png sweep.svg; do
+        [ -s "$TMP/s1/$f" ] && ok || fail "sweep: $f missing with gnuplot installed"
+        cmp -s "$TMP/s1/$f" "$TMP/s2/$f" && ok || fail "sweep $f differs between runs"
+    done
+    [ -s "$TMP/d1/heatmap.png" ] && ok || fail "traffic: heatmap.png missing with gnuplot"
+fi
+# 4 HB-domain sizes x 2 batches, the first key fastest; batch 64 on 512 GPUs
+# needs N_M >= 8: the points with K = 2 and 4 are invalid and left empty
+expect_eq "sweep rows" "$(($(wc -l <"$TMP/s1/sweep.csv")))" 9
+expect_eq "sweep invalid rows" "$(grep -c ',invalid,' "$TMP/s1/sweep.csv")" 2
+sed -n 2p "$TMP/s1/sweep.csv" | grep -q '^2,64,invalid,' && ok || fail "sweep row order: $(sed -n 2p "$TMP/s1/sweep.csv")"
+
+# without gnuplot: the CSV and the script, a note, no images
+RAILYARD_GNUPLOT=none "$RAILYARD" sweep "$D/small.yaml" --vary workload.batch=512,1024 \
+    -o "$TMP/s3" >/dev/null 2>"$TMP/e"
+expect_eq "sweep without gnuplot exit" $? 0
+[ -s "$TMP/s3/sweep.csv" ] && [ -s "$TMP/s3/sweep.gp" ] && [ ! -e "$TMP/s3/sweep.png" ] && ok \
+    || fail "sweep without gnuplot: $(ls "$TMP/s3")"
+grep -q "gnuplot is not installed" "$TMP/e" && ok || fail "no note without gnuplot: $(cat "$TMP/e")"
+RAILYARD_GNUPLOT=none "$RAILYARD" traffic "$D/small.yaml" -o "$TMP/t3" >/dev/null 2>"$TMP/e"
+head -c 2 "$TMP/t3/heatmap.pgm" | grep -q P5 && ok || fail "no PGM heatmap without gnuplot"
+
+# ---- bad workloads: errors at their keys ---------------------------------------------
+bad() {     # bad NAME WANT-REGEX WORKLOAD-YAML [CLUSTER-YAML]
+    cl=${4:-}
+    [ -n "$cl" ] || cl='{gpus: 32768, node: dgx-gh200}'
+    printf 'name: %s\ncluster: %s\nworkload:\n%s\n' "$1" "$cl" "$3" >"$TMP/$1.yaml"
+    "$RAILYARD" validate "$TMP/$1.yaml" >/dev/null 2>"$TMP/$1.err"
+    expect_eq "$1: exit" $? 1
+    grep -qE "^$TMP/$1.yaml:[0-9]+:[0-9]+: error: .*$2" "$TMP/$1.err" && ok \
+        || fail "$1: want /$2/ at a position, got: $(cat "$TMP/$1.err")"
+    no_sanitizer "$TMP/$1.err"
+}
+bad unknown-model "unknown model 'gtp-3-175b'; did you mean 'gpt-3-175b'" '  model: gtp-3-175b'
+bad unknown-gpu "unknown GPU 'h10'; did you mean 'h100'" '  model: opt-175b
+  gpu: h10'
+bad tensor-divides "tensor \(3\) must divide the HB domain size 256" '  model: opt-175b
+  parallelism: {tensor: 3}'
+bad tensor-word "tensor must be auto or an integer" '  model: opt-175b
+  parallelism: {tensor: many}'
+bad batch-dp "smaller than the data-parallel size 2048" '  model: opt-175b
+  batch: 1000
+  parallelism: {tensor: 16}'
+bad batch-domains "smaller than the 128 HB domains" '  model: opt-175b
+  batch: 100'
+bad both-batches "not both" '  model: opt-175b
+  batch: 1024
+  batch_tokens: 2Mi'
+bad tokens-multiple "multiple of the model.s sequence length 2048" '  model: opt-175b
+  batch_tokens: 1000000'
+bad fp8-a100 "fp8 needs a GPU with FP8" '  model: opt-175b
+  gpu: a100
+  precision: fp8'
+bad no-gpu "workload.gpu is required" '  model: opt-175b' '{gpus: 512, hb_domain: 8, gpus_per_node: 8}'
+bad unknown-key "unknown key 'bach' in workload; did you mean 'batch'" '  model: opt-175b
+  bach: 1024'
+bad efficiency "compute_efficiency must be" '  model: opt-175b
+  compute_efficiency: 1.5'
+bad convention "flops_convention must be 6NT or korthikanti" '  model: opt-175b
+  flops_convention: 7NT'
+bad inline-model "workload.model has no d_model" '  model: {name: mine, parameters: 1e9, layers: 4, seq_len: 128, vocab: 100, mcc: 8, batch: 64}
+  gpu: h100'
+bad no-model "workload needs a model" '  batch: 64'
+# the error sits on the offending value's line
+grep -q "tensor-divides.yaml:5:" "$TMP/tensor-divides.err" && ok \
+    || fail "tensor error position: $(cat "$TMP/tensor-divides.err")"
+# --set reaches the workload like any key
+"$RAILYARD" model "$D/opt-gh200.yaml" --set workload.parallelism.tensor=5 >/dev/null 2>"$TMP/e"
+expect_eq "--set tensor=5 exit" $? 1
+grep -q "^--set:1:" "$TMP/e" && ok || fail "--set error position: $(cat "$TMP/e")"
+# a spec without a workload
+"$RAILYARD" model "$TOP_SRCDIR/examples/superpod-4su.yaml" >/dev/null 2>"$TMP/e"
+expect_eq "model without workload exit" $? 1
+grep -q "no workload section" "$TMP/e" && ok || fail "no workload message: $(cat "$TMP/e")"
+
+# usage errors
+"$RAILYARD" sweep "$D/small.yaml" 2>"$TMP/e"; expect_eq "sweep without --vary" $? 2
+"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain 2>"$TMP/e"; expect_eq "--vary without =" $? 2
+"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=16..2 2>"$TMP/e"; expect_eq "--vary empty range" $? 2
+no_sanitizer "$TMP/e"
+"$RAILYARD" model "$D/small.yaml" --format csv 2>"$TMP/e"; expect_eq "model --format csv" $? 2
+"$RAILYARD" sweep "$D/small.yaml" --vary workload.batch=1 >/dev/null 2>"$TMP/e"
+expect_eq "sweep with no valid point" $? 1
+no_sanitizer "$TMP/e"
+for a in "--vary x=1..2+0" "--vary x=1..4*1" "--vary x=1..b" "--vary =3" "--vary x=,"; do
+    "$RAILYARD" sweep "$D/small.yaml" $a >/dev/null 2>"$TMP/e"
+    expect_eq "sweep $a exit" $? 2
+    no_sanitizer "$TMP/e"
+done
+finish
