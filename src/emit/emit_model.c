@@ -106,12 +106,16 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     else
         ry_buf_printf(o, "  N_M minimises eq. 1 over the divisors of K = %lld with N/N_M <= batch "
                       "(%lld)\n", in->K, w->batch);
+    if (l->heads && l->heads % t->NM)
+        ry_buf_printf(o, "  note: N_M = %lld does not divide the %d attention heads, as Megatron-style "
+                      "tensor parallelism needs (the model ignores heads, as the paper does); set "
+                      "workload.parallelism.tensor for a size that does\n", t->NM, l->heads);
     ry_buf_printf(o, "  continuous minimiser of eq. 1: sqrt(2 N S_T / (b M_cc d_model)) = %.4g\n",
                   m->nm_cont);
     ry_buf_printf(o, "  the paper's eq. 2: sqrt(N S_T) / (2 sqrt(b M_cc d_model)) = %.4g (2 sqrt(2) "
                   "smaller)\n\n", m->eq2);
 
-    ry_buf_printf(o, "Iteration time %*s seconds   share\n", 22, "");
+    ry_buf_printf(o, "%-38s %12s %8s\n", "Iteration time", "seconds", "share");
     terms_text(o, t);
     ry_buf_printf(o, "  %-36s %12.6f\n", "T_iter", t->total);
     char ideal[64];
