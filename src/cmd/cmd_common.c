@@ -39,6 +39,25 @@ const ry_command ry_commands[] = {
       "Writes cabling.csv (one row per cable), cabling.xlsx (cables, bill of materials,\n"
       "one sheet per rack), netbox-cables.csv, p2p.csv (cable validation sheet) and,\n"
       "for InfiniBand, ibdiagnet.topo.\n" },
+    { "draw", ry_cmd_draw,
+      "SPEC [--view VIEW] [-o FILE] [--format dot|svg|png|pdf] [--force] | SPEC --dir DIR",
+      "diagrams of the fabric: summary, one rail, one scalable unit, or everything",
+      "  --view VIEW        summary (default): each tier's switches and the HB domains\n"
+      "                     in a few boxes, bundles of links with counts and bandwidth;\n"
+      "                     rail=N: the switches that carry rail N and the HB domains\n"
+      "                     below them; unit=N: scalable unit N, its leaves by rail and\n"
+      "                     the tiers above it reaches; full: every node and link\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n"
+      "  -f, --format FMT   dot, svg, png or pdf (default: from FILE's extension, else\n"
+      "                     dot); all but dot run Graphviz's dot program\n"
+      "  --force            draw the full view of a fabric over 2,000 nodes\n"
+      "  --dir DIR          write DIR/diagrams/ as railyard build does: summary, rail0\n"
+      "                     and unit0, in DOT and (with Graphviz) SVG\n" },
+    { "export", ry_cmd_export, "SPEC [--format graphml|json] [-o FILE]",
+      "the whole graph for graph tools: GraphML or JSON",
+      "  -f, --format FMT   graphml (default): every GPU and switch and every link, with\n"
+      "                     their attributes as GraphML keys; json: fabric.json\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n" },
     { "opensm", ry_cmd_opensm, "SPEC -o DIR",
       "OpenSM subnet-manager files and routing tables, one directory per subnet",
       "  -o, --output DIR   output directory; files go to DIR/opensm/<subnet>/\n"
