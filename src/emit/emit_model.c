@@ -482,10 +482,11 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
         bom_line(o, "rail-only", &c->bom[1], full);
     if (trimmed)
-        ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switches carry nothing and "
+        ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switch%s carry nothing and "
                       "are removed; the iteration time is unchanged\n",
                       pct((double)(full->links - trimmed->links), (double)full->links),
-                      full->switches - trimmed->switches);
+                      full->switches - trimmed->switches,
+                      full->switches - trimmed->switches == 1 ? "" : "es");
 }
 
 static json_t *bom_small(const ry_bom *b)

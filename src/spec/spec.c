@@ -43,6 +43,9 @@
  *     transceiver: 374      USD per transceiver, >= 0 (default 374)
  *     switch_port: 748      USD per switch port, >= 0 (default 748)
  *
+ *   workload:               optional: the LLM trained, read by model/workload.c
+ *                           (its keys and rules are listed in model/workload.h)
+ *
  * Speeds: "400G", "400Gb/s", "400Gbps", "1.6T", EDR (100), HDR (200), HDR100,
  * NDR (400), NDR200, XDR (800), FDR (56), or a plain number of Gb/s.
  *
