@@ -138,7 +138,7 @@ cmp -s "$TMP/s1.svg" "$TMP/s2.svg" && ok || fail "SVG differs between runs"
 # ---- the full view's limit ---------------------------------------------------
 "$RAILYARD" draw "$EX/fat-tree.yaml" --view full >/dev/null 2>"$TMP/e"
 expect_eq "full over the limit: exit" $? 1
-for w in 2096 'summary' 'rail=N' 'unit=N' '--force'; do
+for w in '2,096 nodes' 'more than 2,000' 'summary' 'rail=N' 'unit=N' '--force'; do
     grep -qF -- "$w" "$TMP/e" && ok || fail "full-view refusal lacks '$w': $(cat "$TMP/e")"
 done
 "$RAILYARD" draw "$EX/fat-tree.yaml" --view full --force >"$TMP/ff.dot" 2>"$TMP/e"

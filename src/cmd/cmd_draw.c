@@ -28,6 +28,18 @@ static const char *format_of(const char *path)
     return known_format(dot + 1) ? dot + 1 : "dot";
 }
 
+/* 5040 -> "5,040" */
+static const char *thousands(char *buf, size_t n, long long x)
+{
+    if (x >= 1000000)
+        snprintf(buf, n, "%lld,%03lld,%03lld", x / 1000000, x / 1000 % 1000, x % 1000);
+    else if (x >= 1000)
+        snprintf(buf, n, "%lld,%03lld", x / 1000, x % 1000);
+    else
+        snprintf(buf, n, "%lld", x);
+    return buf;
+}
+
 /* The diagrams railyard build writes, into DIR/diagrams/. */
 static int draw_dir(ry_global *g, const char *path, const char *dir)
 {
@@ -104,7 +116,7 @@ int ry_cmd_draw(ry_global *g, int argc, char **argv)
     int rc = ry_cmd_spec_fabric(g, path, &s, &f);
     if (rc)
         return rc;
-    char msg[512], views[256];
+    char msg[512], views[256], n1[32], n2[32];
     ry_view_list(&f, views, sizeof views);
     rc = RY_EXIT_OK;
     if (vr < 0) {
@@ -114,9 +126,10 @@ int ry_cmd_draw(ry_global *g, int argc, char **argv)
         ry_error("draw: %s", msg);
         rc = RY_EXIT_INPUT;
     } else if (v.kind == RY_VIEW_FULL && f.nnodes > RY_DRAW_FULL_LIMIT && !force) {
-        ry_error("draw: the full view of %s would have %zu nodes (GPUs and switches), more than "
-                 "%d thousand: draw --view summary, rail=N or unit=N instead, or add --force",
-                 s->name, f.nnodes, RY_DRAW_FULL_LIMIT / 1000);
+        ry_error("draw: the full view of %s would have %s nodes (GPUs and switches), more than "
+                 "%s: draw --view summary, rail=N or unit=N instead, or add --force",
+                 s->name, thousands(n1, sizeof n1, (long long)f.nnodes),
+                 thousands(n2, sizeof n2, RY_DRAW_FULL_LIMIT));
         rc = RY_EXIT_INPUT;
     }
     if (rc) {
