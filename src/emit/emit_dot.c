@@ -969,17 +969,15 @@ static void bundle_edge(ry_buf *b, const ctx *c, size_t i)
 static void rail_row(ry_buf *b, const ry_fabric *f, int lo, int hi, int span)
 {
     int n = hi - lo + 1 > 12 ? 12 : hi - lo + 1;
-    ry_buf_printf(b, "<TR><TD COLSPAN=\"%d\" ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLSPACING=\"2\" "
-                     "CELLPADDING=\"2\"><TR><TD ALIGN=\"LEFT\"><FONT POINT-SIZE=\"9\">%s</FONT>"
-                     "</TD>",
-                  span, f->rails > 12 && n == 12 ? "rail (colours repeat every 12)" : "rail");
-    for (int i = 0; i < n; i++) {
-        const char *rc = ry_rail_color(lo + i);
-        ry_buf_printf(b, "<TD BGCOLOR=\"#%s\" WIDTH=\"18\"><FONT POINT-SIZE=\"9\" COLOR=\"%s\">"
-                         "%d</FONT></TD>", rc, is_dark(rc) ? "white" : "black", lo + i);
-    }
-    ry_buf_puts(b, "<TD BGCOLOR=\"#9e9e9e\"><FONT POINT-SIZE=\"9\">several</FONT></TD>"
-                   "</TR></TABLE></TD></TR>");
+    /* coloured squares in one line of text: Graphviz would stretch a row
+     * of table cells to the legend's width */
+    ry_buf_printf(b, "<TR><TD COLSPAN=\"%d\" ALIGN=\"LEFT\"><FONT POINT-SIZE=\"10\">rail ", span);
+    for (int i = 0; i < n; i++)
+        ry_buf_printf(b, "<FONT POINT-SIZE=\"14\" COLOR=\"#%s\">&#9632;</FONT>%d  ",
+                      ry_rail_color(lo + i), lo + i);
+    ry_buf_printf(b, "<FONT POINT-SIZE=\"14\" COLOR=\"#%s\">&#9632;</FONT>several%s</FONT>"
+                     "</TD></TR>",
+                  ry_rail_color(-1), f->rails > 12 && n == 12 ? " (colours repeat every 12 rails)" : "");
 }
 
 /* The legend: what a box and a line are, the rail colours, and the totals
