@@ -735,7 +735,7 @@ static void note_bundles(ctx *c)
                 c->quiet[i] = 1;
         char cnt[32], sp[32], bw[48];
         snprintf(c->note[t], sizeof c->note[t], "Each line from a %s down to a %s: %s x %s = %s.",
-                 ry_tier_name(t, f->tiers), t > 1 ? ry_tier_name(t - 1, f->tiers) : "GPU box",
+                 ry_tier_name(t, f->tiers), t > 1 ? ry_tier_name(t - 1, f->tiers) : "box of HB domains",
                  fmt_count(cnt, sizeof cnt, first->n), fmt_speed(sp, sizeof sp, first->speed),
                  fmt_bw(bw, sizeof bw, first->gbps));
     }
