@@ -6,6 +6,7 @@
 #include "emit/emit_bom.h"
 #include "emit/emit_fabric_json.h"
 #include "emit/emit_cabling.h"
+#include "emit/emit_dot.h"
 #include "emit/emit_opensm.h"
 #include "emit/emit_slurm.h"
 #include "emit/outdir.h"
@@ -33,9 +34,10 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     char copy[256];
     snprintf(copy, sizeof copy, "%s", skip);
     for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
-        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0 && strcmp(tok, "slurm") != 0)
-            return ry_usage_error(c, "--skip takes output groups: opensm, cabling, slurm "
-                                  "(got '%s')", tok);
+        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0 &&
+            strcmp(tok, "slurm") != 0 && strcmp(tok, "diagrams") != 0)
+            return ry_usage_error(c, "--skip takes output groups: opensm, cabling, slurm, "
+                                  "diagrams (got '%s')", tok);
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (!dir)
@@ -107,6 +109,8 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
         bad |= ry_emit_cabling(o, "cabling", &ph.cab) < 0;
     if (want_slurm && !bad)
         bad |= ry_emit_slurm(o, "slurm", &f) < 0;
+    if (!strstr(skip, "diagrams") && !bad)
+        bad |= ry_emit_diagrams(o, "diagrams", &f) < 0;
     if (ry_outdir_commit(o) < 0)
         bad = 1;
     ry_ibplan_free(&pl);

@@ -29,10 +29,11 @@ const ry_command ry_commands[] = {
     { "build", ry_cmd_build, "SPEC -o DIR [--skip GROUP[,GROUP...]]",
       "build the fabric and write every output into DIR",
       "  -o, --output DIR   output directory (created; files replaced atomically)\n"
-      "  --skip GROUPS      leave out output groups: opensm, cabling, slurm\n"
+      "  --skip GROUPS      leave out output groups: opensm, cabling, slurm, diagrams\n"
       "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
-      "railyard cabling), DIR/slurm/ (see railyard slurm) and, for InfiniBand\n"
-      "fabrics, DIR/opensm/<subnet>/ (see railyard opensm).\n" },
+      "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/diagrams/ (the summary,\n"
+      "rail 0 and unit 0 views, see railyard draw) and, for InfiniBand fabrics,\n"
+      "DIR/opensm/<subnet>/ (see railyard opensm).\n" },
     { "cabling", ry_cmd_cabling, "SPEC -o DIR",
       "the cabling plan: racks, cable lengths, media, spreadsheets",
       "  -o, --output DIR   output directory; files go to DIR/cabling/\n"
