@@ -89,6 +89,7 @@ int ry_cmd_cabling(ry_global *g, int argc, char **argv);
 int ry_cmd_model(ry_global *g, int argc, char **argv);
 int ry_cmd_sweep(ry_global *g, int argc, char **argv);
 int ry_cmd_traffic(ry_global *g, int argc, char **argv);
+int ry_cmd_optimize(ry_global *g, int argc, char **argv);
 int ry_cmd_draw(ry_global *g, int argc, char **argv);
 int ry_cmd_export(ry_global *g, int argc, char **argv);
 int ry_cmd_slurm(ry_global *g, int argc, char **argv);

@@ -90,6 +90,19 @@ const ry_command ry_commands[] = {
       "path, and the routes must have no credit loop. Also reports routes per link\n"
       "by tier and the busiest link under shift permutations. Exits 1 when a check\n"
       "fails.\n" },
+    { "optimize", ry_cmd_optimize,
+      "SPEC [--objective time|perf-per-cost] [--format text|json|csv] [-o FILE] [--plot DIR]",
+      "LIBRA: the bandwidth of each network dimension for a training workload",
+      "  --objective OBJ    time (default) or perf-per-cost (time x network cost);\n"
+      "                     overrides libra.objective\n"
+      "  -f, --format FMT   text (default), json or csv\n"
+      "  -o, --output FILE  write to FILE instead of standard output\n"
+      "  --plot DIR         also write DIR/libra-split.{csv,gp,png,svg}: time and cost\n"
+      "                     against the split between two dimensions (runs gnuplot)\n"
+      "Reads network: (or, without it, two dimensions from cluster:) and libra: from\n"
+      "SPEC and finds the bandwidth per NPU of every dimension that minimises the\n"
+      "iteration time, or time x cost, under the budget and constraints; reports it\n"
+      "against the budget split equally.\n" },
     { "model", ry_cmd_model, "SPEC [--format text|json] [-o FILE]",
       "iteration time of the spec's LLM workload, its optimum and its cost",
       "  -f, --format FMT   text (default) or json\n"

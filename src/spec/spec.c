@@ -46,6 +46,9 @@
  *   workload:               optional: the LLM trained, read by model/workload.c
  *                           (its keys and rules are listed in model/workload.h)
  *
+ *   network:, libra:        optional: LIBRA's network dimensions and optimisation,
+ *                           read by model/libra_spec.c (keys in model/libra_spec.h)
+ *
  * Speeds: "400G", "400Gb/s", "400Gbps", "1.6T", EDR (100), HDR (200), HDR100,
  * NDR (400), NDR200, XDR (800), FDR (56), or a plain number of Gb/s.
  *
@@ -59,6 +62,7 @@
  * and validation goes on, so one run lists every problem. */
 #include "spec/spec.h"
 
+#include "model/libra_spec.h"
 #include "model/workload.h"
 #include "spec/catalog.h"
 #include "spec/pattern.h"
@@ -92,6 +96,7 @@
  * Keys starting with "x-" are free for the user (a place for YAML anchors). */
 static const char *const top_keys[] = {
     "version", "name", "cluster", "fabric", "cost", "infiniband", "naming", "layout", "cabling",
+    "network", "libra",
     "workload", "x-*",
     NULL
 };
@@ -1195,6 +1200,7 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     read_cabling(&c, root);
     rules_cross(s, c.bad);
     ry_workload_read(s, root, c.templates);
+    ry_libra_check_spec(s, c.templates);
     ry_catalog_free(c.cat);
 
     if (ry_error_count() > before)

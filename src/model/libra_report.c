@@ -1,0 +1,283 @@
+/* LIBRA's report: text for people, JSON and CSV for programs. */
+#include "model/libra_report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXD RY_LIBRA_MAX_DIMS
+
+/* 123456789 -> "123,456,789" (rounded to whole dollars). */
+static const char *money(char *buf, size_t cap, double v)
+{
+    char digits[64];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < cap)
+        buf[o++] = '-';
+    for (size_t i = 0; i < n && o + 2 < cap; i++) {
+        if (i && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Slack of a constraint at bw, in its normalised units (GB/s): >= 0 holds. */
+static double slack(const ry_libra_con *c, int d, const double *bw)
+{
+    return -ry_libra_con_violation(c, d, bw);
+}
+
+static double lhs_of(const ry_libra_con *c, int d, const double *bw)
+{
+    double v = 0;
+    for (int i = 0; i < d; i++)
+        v += c->coef[i] * bw[i];
+    return v;
+}
+
+static const char *status_name(int st)
+{
+    switch (st) {
+    case 1: return "success";
+    case 2: return "stopval";
+    case 3: return "ftol";
+    case 4: return "xtol";
+    case 5: return "maxeval";
+    case 6: return "maxtime";
+    case -1: return "failure";
+    case -2: return "invalid";
+    case -3: return "out-of-memory";
+    case -4: return "roundoff";
+    case -5: return "forced-stop";
+    default: return "?";
+    }
+}
+
+static double objective_of(const ry_libra_problem *p, const ry_libra_design *dz)
+{
+    return p->objective == RY_LIBRA_TIME ? dz->time : dz->time * dz->cost;
+}
+
+static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
+                        const ry_libra_result *r)
+{
+    const ry_libra_net *n = &p->net;
+    int d = n->ndims;
+    char m1[64], m2[64];
+    ry_buf_printf(o, "LIBRA: %s, objective %s\n", name, ry_libra_objective_name(p->objective));
+    ry_buf_printf(o, "network: %d dimension%s, %lld NPUs%s\n", d, d == 1 ? "" : "s", n->npus,
+                  n->derived ? " (from the cluster: HB domain, scale-out)" : "");
+    ry_buf_printf(o, "workload: %s; %lld collectives and %.6g s of compute per iteration; "
+                  "%d max term%s\n", p->wl.source, r->collectives, r->compute, r->nterms,
+                  r->nterms == 1 ? "" : "s");
+    ry_buf_printf(o, "baseline: %s\n\n", p->baseline_from);
+
+    ry_buf_printf(o, "%-12s %-15s %6s %9s %12s | %12s %11s | %12s %11s\n", "dimension",
+                  "block", "size", "USD/GB/s", "traffic GB", "optimum GB/s", "busy s",
+                  "equal GB/s", "busy s");
+    double sb = 0, se = 0, st = 0;
+    for (int i = 0; i < d; i++) {
+        const ry_libra_dim *dm = &n->dim[i];
+        ry_buf_printf(o, "%-12s %-15s %6d %9.4g %12.6g | %12.4f %11.6g | %12.4f %11.6g\n",
+                      dm->name, ry_libra_block_name(dm->block), dm->size,
+                      ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
+                      r->base.bw[i], r->base.busy[i]);
+        sb += r->best.bw[i];
+        se += r->base.bw[i];
+        st += r->traffic[i];
+    }
+    ry_buf_printf(o, "%-12s %-15s %6s %9s %12.6g | %12.4f %11s | %12.4f %11s\n\n", "total", "",
+                  "", "", st, sb, "", se, "");
+
+    ry_buf_printf(o, "%-22s %18s %18s\n", "", "optimum", "equal split");
+    ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "iteration time (s)", r->best.time, r->base.time);
+    ry_buf_printf(o, "%-22s %18s %18s\n", "network cost (USD)",
+                  money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2, r->base.cost));
+    ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "time x cost (s USD)",
+                  r->best.time * r->best.cost, r->base.time * r->base.cost);
+    ry_buf_printf(o, "speedup %.4fx, perf-per-cost gain %.4fx over the equal split\n",
+                  r->speedup, r->ppc_gain);
+    if (!r->base_feasible)
+        ry_buf_printf(o, "note: the equal split breaks %s; it is a reference, not a "
+                      "candidate\n", r->base_violates);
+    if (r->solver_worse)
+        ry_buf_printf(o, "note: the solver's best (%.8g) was worse than the equal split, which "
+                      "meets every constraint; the equal split is reported\n",
+                      r->solver_best);
+    ry_buf_putc(o, '\n');
+
+    ry_buf_printf(o, "constraints (largest violation %.2g GB/s; a constraint binds at slack "
+                  "0):\n", r->best.violation);
+    for (int k = 0; k < p->ncons; k++) {
+        const ry_libra_con *c = &p->cons[k];
+        double sl = slack(c, d, r->best.bw);
+        char state[96];
+        if (c->op == RY_CON_EQ)
+            snprintf(state, sizeof state, "holds (equality)");
+        else if (c->kind == RY_CON_COST)
+            snprintf(state, sizeof state, "%s of %s USD",
+                     money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2,
+                     r->best.cost + sl * (r->best.cost / (lhs_of(c, d, r->best.bw) > 0
+                                                          ? lhs_of(c, d, r->best.bw) : 1))));
+        else if (sl <= RY_LIBRA_TOL)
+            snprintf(state, sizeof state, "binds");
+        else
+            snprintf(state, sizeof state, "slack %.6g", sl);
+        ry_buf_printf(o, "  %-22s %-9s %-32s %s\n", c->where, ry_con_kind_name(c->kind), c->text,
+                      state);
+    }
+    if (p->ncons == 0)
+        ry_buf_puts(o, "  none\n");
+    ry_buf_putc(o, '\n');
+
+    ry_buf_printf(o, "solver: NLopt SLSQP, %d starts on the smoothed problem (%d bandwidths), "
+                  "then the exact epigraph form (%d max terms); %d distinct local optim%s, "
+                  "worst start %+.4f%% from the optimum\n", r->nstarts, d, r->nterms,
+                  r->ndistinct, r->ndistinct == 1 ? "um" : "a", 100 * r->worst_gap);
+    if (r->chosen >= 0)
+        ry_buf_printf(o, "chosen: start %d '%s', polished on the exact problem (%+.2e, %d "
+                      "evaluations)\n", r->chosen + 1, r->starts[r->chosen].label,
+                      -r->polish_gain, r->polish_evals);
+    else
+        ry_buf_puts(o, "chosen: the equal split\n");
+    ry_buf_printf(o, "  %-3s %-18s %14s %14s %10s %6s %-9s %s\n", "#", "start", "time s",
+                  "objective", "gap", "evals", "status", "optimum");
+    /* objective: time, or time x cost; gap: from the polished optimum */
+    double best = objective_of(p, &r->best);
+    for (int k = 0; k < r->nstarts; k++) {
+        const ry_libra_start *s = &r->starts[k];
+        char gap[32], cl[16];
+        double g = s->objective / best - 1;
+        if (isfinite(s->objective) && s->cluster >= 0)
+            snprintf(gap, sizeof gap, "%+.4f%%", fabs(g) < 5e-7 ? 0.0 : 100 * g);
+        else
+            snprintf(gap, sizeof gap, "-");
+        if (s->cluster >= 0)
+            snprintf(cl, sizeof cl, "%d", s->cluster + 1);
+        else
+            snprintf(cl, sizeof cl, "infeasible");
+        ry_buf_printf(o, "  %-3d %-18s %14.8g %14.8g %10s %6d %-9s %s%s\n", k + 1, s->label,
+                      s->time, s->objective, gap, s->evals, status_name(s->status), cl,
+                      s->polished ? " (projected)" : "");
+    }
+}
+
+static json_t *num_array(const double *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_real(v[i]));
+    return a;
+}
+
+static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
+                        const ry_libra_result *r)
+{
+    const ry_libra_net *n = &p->net;
+    int d = n->ndims;
+    json_t *dims = json_array();
+    for (int i = 0; i < d; i++) {
+        const ry_libra_dim *dm = &n->dim[i];
+        json_array_append_new(dims, json_pack(
+            "{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "name", dm->name,
+            "block", ry_libra_block_name(dm->block), "size", dm->size,
+            "unit_cost", ry_libra_unit_cost(dm), "traffic_gb", r->traffic[i],
+            "bandwidth", r->best.bw[i], "busy_s", r->best.busy[i],
+            "baseline_bandwidth", r->base.bw[i], "baseline_busy_s", r->base.busy[i]));
+    }
+    json_t *cons = json_array();
+    for (int k = 0; k < p->ncons; k++) {
+        const ry_libra_con *c = &p->cons[k];
+        double sl = slack(c, d, r->best.bw);
+        json_array_append_new(cons, json_pack(
+            "{s:s, s:s, s:s, s:s, s:f, s:b}", "where", c->where, "text", c->text,
+            "kind", ry_con_kind_name(c->kind), "op", c->op == RY_CON_EQ ? "==" : "<=",
+            "slack", c->op == RY_CON_EQ ? 0.0 : sl,
+            "binding", c->op == RY_CON_EQ || sl <= RY_LIBRA_TOL));
+    }
+    json_t *starts = json_array();
+    double best = objective_of(p, &r->best);
+    for (int k = 0; k < r->nstarts; k++) {
+        const ry_libra_start *s = &r->starts[k];
+        json_t *j = json_pack("{s:s, s:o, s:f, s:f, s:s, s:i, s:b}", "label", s->label,
+                              "bandwidth", num_array(s->bw, d), "time_s", s->time,
+                              "cost_usd", s->cost, "status", status_name(s->status),
+                              "evals", s->evals, "projected", s->polished);
+        json_object_set_new(j, "objective", isfinite(s->objective) ? json_real(s->objective)
+                                                                   : json_null());
+        json_object_set_new(j, "gap", s->cluster >= 0 ? json_real(s->objective / best - 1)
+                                                      : json_null());
+        json_object_set_new(j, "optimum", s->cluster >= 0 ? json_integer(s->cluster + 1)
+                                                          : json_null());
+        json_array_append_new(starts, j);
+    }
+    json_t *root = json_pack(
+        "{s:s, s:s, s:I, s:o, s:{s:s, s:i, s:I, s:f, s:i},"
+        " s:{s:o, s:f, s:f, s:f},"
+        " s:{s:o, s:f, s:f, s:f, s:b, s:s},"
+        " s:f, s:f, s:o, s:f}",
+        "name", name, "objective", ry_libra_objective_name(p->objective),
+        "npus", (json_int_t)n->npus, "dimensions", dims,
+        "workload", "source", p->wl.source, "layers", p->wl.nlayers,
+        "collectives", (json_int_t)r->collectives, "compute_s", r->compute,
+        "max_terms", r->nterms,
+        "optimum", "bandwidth", num_array(r->best.bw, d), "time_s", r->best.time,
+        "cost_usd", r->best.cost, "time_x_cost", r->best.time * r->best.cost,
+        "baseline", "bandwidth", num_array(r->base.bw, d), "time_s", r->base.time,
+        "cost_usd", r->base.cost, "time_x_cost", r->base.time * r->base.cost,
+        "feasible", r->base_feasible, "from", p->baseline_from,
+        "speedup", r->speedup, "perf_per_cost_gain", r->ppc_gain,
+        "constraints", cons, "max_violation", r->best.violation);
+    json_t *solver = json_pack("{s:s, s:i, s:i, s:i, s:f, s:f, s:i, s:b, s:o}", "algorithm",
+                               "SLSQP", "max_terms", r->nterms, "starts", r->nstarts,
+                               "distinct_optima", r->ndistinct, "worst_gap", r->worst_gap,
+                               "polish_gain", r->polish_gain, "polish_evals", r->polish_evals,
+                               "kept_baseline", r->solver_worse, "runs", starts);
+    json_object_set_new(solver, "chosen", r->chosen >= 0 ? json_string(r->starts[r->chosen].label)
+                                                         : json_string("equal split"));
+    json_object_set_new(root, "solver", solver);
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+    ry_buf_puts(o, s);
+    ry_buf_putc(o, '\n');
+    free(s);
+    json_decref(root);
+}
+
+static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_result *r)
+{
+    const ry_libra_net *n = &p->net;
+    int d = n->ndims;
+    ry_buf_puts(o, "dim,name,block,size,unit_cost_usd_per_gbps,traffic_gb,bandwidth_gbps,busy_s,"
+                   "baseline_bandwidth_gbps,baseline_busy_s,time_s,cost_usd,baseline_time_s,"
+                   "baseline_cost_usd,speedup,perf_per_cost_gain\n");
+    double sb = 0, se = 0, st = 0;
+    for (int i = 0; i < d; i++) {
+        const ry_libra_dim *dm = &n->dim[i];
+        ry_buf_printf(o, "%d,%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,,,,,,\n", i,
+                      dm->name, ry_libra_block_name(dm->block), dm->size,
+                      ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
+                      r->base.bw[i], r->base.busy[i]);
+        sb += r->best.bw[i];
+        se += r->base.bw[i];
+        st += r->traffic[i];
+    }
+    ry_buf_printf(o, "total,,,%lld,,%.10g,%.10g,,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+                  n->npus, st, sb, se, r->best.time, r->best.cost, r->base.time, r->base.cost,
+                  r->speedup, r->ppc_gain);
+}
+
+void ry_libra_report(ry_buf *out, const char *name, const ry_libra_problem *p,
+                     const ry_libra_result *r, ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        report_json(out, name, p, r);
+    else if (fmt == RY_FMT_CSV)
+        report_csv(out, p, r);
+    else
+        report_text(out, name, p, r);
+}

@@ -1,0 +1,36 @@
+/* LIBRA's results as text, JSON or CSV, and the plot of time and cost
+ * against the split between two dimensions. */
+#ifndef RY_LIBRA_REPORT_H
+#define RY_LIBRA_REPORT_H
+
+#include "emit/emit_bom.h"
+#include "model/libra.h"
+#include "util/buf.h"
+
+/* The report of an optimisation (name: the spec's name). Text: the
+ * dimensions with optimum and equal-split bandwidth, time, cost, speedup,
+ * each constraint's slack, the starts and the optimum chosen. JSON and CSV
+ * carry the same numbers (railyard(1) lists the keys and columns). */
+void ry_libra_report(ry_buf *out, const char *name, const ry_libra_problem *p,
+                     const ry_libra_result *r, ry_format fmt);
+
+/* The two dimensions the plot sweeps: libra.plot_dims, else both of a 2-D
+ * network, else the two busiest at the optimum (in dimension order). */
+void ry_libra_plot_dims(const ry_libra_problem *p, const ry_libra_result *r, int *a, int *b);
+
+/* The curve: npoints splits of bw_a + bw_b (held at the optimum's sum), the
+ * other dimensions at the optimum. CSV header: share_a, bw_a_gbps,
+ * bw_b_gbps, time_s, cost_usd, time_x_cost. */
+void ry_libra_curve_csv(ry_buf *out, const ry_libra_problem *p, const ry_libra_result *r, int a,
+                        int b, int npoints);
+
+/* Writes DIR/libra-split.csv, libra-split.gp (the gnuplot script, data
+ * inline), libra-split.png and libra-split.svg, the images drawn by running
+ * gnuplot ($RAILYARD_GNUPLOT, else from PATH; without one, or with
+ * RAILYARD_GNUPLOT empty or "none", the CSV and the script only, with a
+ * warning). All or nothing: files are staged and moved into place together.
+ * Returns 0, or -1 after an error (gnuplot failing is one). */
+int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
+                  const ry_libra_result *r);
+
+#endif

@@ -1,0 +1,1217 @@
+/* Reading LIBRA's sections of a spec: network:, libra: (workload,
+ * constraints, objective) and the price catalog templates/libra-costs.yaml.
+ * Keys are listed in libra_spec.h and railyard-spec(5). */
+#include "model/libra_spec.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/iteration.h"
+#include "model/workload.h"
+#include "spec/yaml.h"
+#include "util/buf.h"
+
+#define MAXD RY_LIBRA_MAX_DIMS
+#define MAX_SIZE (1 << 20)
+#define MAX_NPUS INT_MAX
+
+static const char *const network_keys[] = { "dims", NULL };
+static const char *const dim_keys[] = { "name", "block", "size", "tech", "link", "switch", "nic",
+                                        NULL };
+static const char *const block_words[] = { "ring", "fully-connected", "switch", NULL };
+static const char *const libra_keys[] = {
+    "objective", "budget", "cost_budget", "constraints", "baseline", "starts", "plot_dims",
+    "layers", "workload_file", "cycle_time", "time_unit", "tensor_parallel", "groups", NULL
+};
+static const char *const objective_words[] = { "time", "perf-per-cost", NULL };
+static const char *const layer_keys[] = { "name", "count", "forward", "input_grad",
+                                          "weight_grad", NULL };
+static const char *const phase_keys[] = { "compute", "collective", "bytes", "groups", NULL };
+static const char *const phase_words[] = { "forward", "input_grad", "weight_grad", NULL };
+static const char *const tech_keys[] = { "description", "link", "switch", "nic", NULL };
+static const char *const time_units[] = { "ns", "us", "ms", "s", NULL };
+static const double time_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
+static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
+
+typedef struct rctx {
+    const ry_spec *s;
+    const char *templates;
+    ry_ydoc *tech;          /* templates/libra-costs.yaml, loaded when first needed */
+    int tech_tried;
+    ry_libra_problem *p;
+    double time_unit;       /* seconds per plain number in layers' compute */
+} rctx;
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static ry_pos key_pos(const ry_ynode *map, const char *key)
+{
+    const ry_ynode *k = ry_ymap_key(map, key);
+    return k ? k->pos : map->pos;
+}
+
+static int name_ok(const char *s)
+{
+    if (!(*s >= 'a' && *s <= 'z'))
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return strlen(s) < RY_LIBRA_NAME_MAX;
+}
+
+/* bw0, bw1, ...: the positional names every dimension also has. */
+static int positional(const char *s)
+{
+    if (strncmp(s, "bw", 2) != 0 || !isdigit((unsigned char)s[2]))
+        return -1;
+    char *end;
+    long v = strtol(s + 2, &end, 10);
+    return *end || v >= MAXD ? -1 : (int)v;
+}
+
+static int dim_index(const ry_libra_net *n, const char *name)
+{
+    for (int i = 0; i < n->ndims; i++)
+        if (strcmp(n->dim[i].name, name) == 0)
+            return i;
+    int k = positional(name);
+    return k >= 0 && k < n->ndims ? k : -1;
+}
+
+static const char *dim_list(const ry_libra_net *n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n->ndims && len + 1 < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", n->dim[i].name);
+    return buf;
+}
+
+/* A number with an optional unit from a table; plain numbers take dflt. */
+static int number_unit(const char *text, const char *const *units, const double *scale,
+                       double dflt, double *out)
+{
+    char *end;
+    errno = 0;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!(isdigit((unsigned char)*text) || *text == '.'))
+        return -1;
+    double v = strtod(text, &end);
+    if (errno || !isfinite(v))
+        return -1;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (!*end) {
+        *out = v * dflt;
+        return 0;
+    }
+    for (int i = 0; units[i]; i++)
+        if (strcasecmp(end, units[i]) == 0) {
+            *out = v * scale[i];
+            return 0;
+        }
+    return -1;
+}
+
+static const char *const duration_units[] = { "ns", "us", "ms", "s", NULL };
+static const double duration_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
+static const char *const byte_units[] = { "B", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
+                                          NULL };
+static const double byte_scale[] = { 1, 1e3, 1e6, 1e9, 1e12, 1024.0, 1048576.0, 1073741824.0,
+                                     1099511627776.0 };
+
+static int get_duration(const ry_ynode *n, const char *what, double dflt, const char *dname,
+                        double *out)
+{
+    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) ||
+        number_unit(n->value, duration_units, duration_scale, dflt, out) < 0) {
+        ry_error_at(n->pos, "%s must be a time >= 0 like 9.4ms, 120us or a plain number of %s "
+                    "(got %s)", what, dname, ry_ynode_describe(n));
+        return -1;
+    }
+    return 0;
+}
+
+static int get_bytes(const ry_ynode *n, const char *what, double *out)
+{
+    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) ||
+        number_unit(n->value, byte_units, byte_scale, 1, out) < 0) {
+        ry_error_at(n->pos, "%s must be a size >= 0 like 805306368, 768MiB or 1.5GB (got %s)",
+                    what, ry_ynode_describe(n));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the price catalog ------------------------------------------------------------------ */
+
+static const ry_ynode *tech_table(rctx *c)
+{
+    if (!c->tech_tried) {
+        c->tech_tried = 1;
+        ry_buf path;
+        ry_buf_init(&path);
+        ry_buf_printf(&path, "%s/libra-costs.yaml", c->templates);
+        c->tech = ry_ydoc_load(path.data, "catalog");
+        ry_buf_free(&path);
+        if (c->tech) {
+            const ry_ynode *t = c->tech->root ? ry_ymap_get(c->tech->root, "technologies") : NULL;
+            if (!t || t->kind != RY_YMAP) {
+                ry_pos top = { c->tech->file, 1, 1 };
+                ry_error_at(top, "expected a map 'technologies:' of {link, switch, nic} prices");
+                ry_ydoc_free(c->tech);
+                c->tech = NULL;
+            }
+        }
+    }
+    return c->tech ? ry_ymap_get(c->tech->root, "technologies") : NULL;
+}
+
+static int price(const ry_ynode *map, const char *key, const char *what, double *out)
+{
+    const ry_ynode *n = ry_ymap_get(map, key);
+    if (!n)
+        return 0;
+    char w[96];
+    snprintf(w, sizeof w, "%s.%s", what, key);
+    return ry_yget_number(n, w, 0, 1e12, out) < 0 ? -1 : 1;
+}
+
+/* Prices of technology name (a scalar node of the spec) into d. */
+static int tech_prices(rctx *c, const ry_ynode *name, const char *what, ry_libra_dim *d)
+{
+    const char *v;
+    if (ry_yget_string(name, what, &v) < 0)
+        return -1;
+    const ry_ynode *t = tech_table(c);
+    if (!t)
+        return -1;
+    const char *names[64];
+    int nn = 0;
+    for (size_t k = 0; k < t->n; k++) {
+        if (nn < 64)
+            names[nn++] = t->keys[k]->value;
+        if (strcasecmp(t->keys[k]->value, v) != 0)
+            continue;
+        const ry_ynode *e = t->items[k];
+        char ew[96];
+        snprintf(ew, sizeof ew, "technologies.%s", t->keys[k]->value);
+        if (ry_yget_map(e, ew, NULL) < 0 || ry_ycheck_keys(e, ew, tech_keys) > 0)
+            return -1;
+        d->link = d->sw = d->nic = 0;
+        int bad = 0;
+        bad |= price(e, "link", ew, &d->link) < 0;
+        bad |= price(e, "switch", ew, &d->sw) < 0;
+        bad |= price(e, "nic", ew, &d->nic) < 0;
+        return bad ? -1 : 0;
+    }
+    const char *hint = ry_suggest(v, names, nn);
+    ry_buf list;
+    ry_buf_init(&list);
+    for (int k = 0; k < nn; k++)
+        ry_buf_printf(&list, "%s%s", k ? ", " : "", names[k]);
+    ry_error_at(name->pos, "%s: unknown technology '%s'%s%s%s (templates/libra-costs.yaml has %s)",
+                what, v, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "",
+                list.len ? list.data : "none");
+    ry_buf_free(&list);
+    return -1;
+}
+
+/* ---- network ---------------------------------------------------------------------------- */
+
+static int read_dim(rctx *c, const ry_ynode *n, int k, ry_libra_net *net)
+{
+    char what[64], w[96];
+    snprintf(what, sizeof what, "network.dims[%d]", k);
+    ry_libra_dim *d = &net->dim[k];
+    memset(d, 0, sizeof *d);
+    d->pos = n->pos;
+    if (n->kind != RY_YMAP) {
+        ry_error_at(n->pos, "%s must be a map {name, block, size, tech or link} (got %s)", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    int bad = ry_ycheck_keys(n, what, dim_keys) > 0;
+    int quiet = bad;        /* a missing key is likely the misspelt one: said already */
+    const ry_ynode *v = ry_ymap_get(n, "name");
+    const char *s;
+    snprintf(w, sizeof w, "%s.name", what);
+    if (!v) {
+        if (!quiet)
+            ry_error_at(n->pos, "%s needs a name, like package or scale_out", what);
+        bad = 1;
+    } else if (ry_yget_string(v, w, &s) < 0) {
+        bad = 1;
+    } else if (!name_ok(s) || positional(s) >= 0) {
+        ry_error_at(v->pos, "%s must be a lowercase letter then letters, digits or '_', at "
+                    "most %d characters, and not bwN (got '%s')", w, RY_LIBRA_NAME_MAX - 1, s);
+        bad = 1;
+    } else {
+        for (int r = 0; reserved_names[r]; r++)
+            if (strcmp(s, reserved_names[r]) == 0) {
+                ry_error_at(v->pos, "%s: '%s' is a reserved word in constraints", w, s);
+                bad = 1;
+            }
+        for (int j = 0; j < k; j++)
+            if (strcmp(net->dim[j].name, s) == 0) {
+                ry_error_at(v->pos, "%s: dimension name '%s' is already used by "
+                            "network.dims[%d]", w, s, j);
+                bad = 1;
+            }
+        snprintf(d->name, sizeof d->name, "%s", s);
+    }
+    int blk = -1;
+    v = ry_ymap_get(n, "block");
+    snprintf(w, sizeof w, "%s.block", what);
+    if (!v) {
+        if (!quiet)
+            ry_error_at(n->pos, "%s needs a block: ring, fully-connected or switch", what);
+        bad = 1;
+    } else if (ry_yget_enum(v, w, block_words, &blk) < 0) {
+        bad = 1;
+    } else {
+        d->block = (ry_libra_block)blk;
+    }
+    long long size;
+    v = ry_ymap_get(n, "size");
+    snprintf(w, sizeof w, "%s.size", what);
+    if (!v) {
+        if (!quiet)
+            ry_error_at(n->pos, "%s needs a size: the NPUs along this dimension", what);
+        bad = 1;
+    } else if (ry_yget_int(v, w, 1, MAX_SIZE, &size) < 0) {
+        bad = 1;
+    } else {
+        d->size = (int)size;
+    }
+    /* Prices: a technology from the catalog, then keys given here. */
+    const ry_ynode *tech = ry_ymap_get(n, "tech");
+    snprintf(w, sizeof w, "%s.tech", what);
+    if (tech && tech_prices(c, tech, w, d) < 0)
+        bad = 1;
+    int r1 = price(n, "link", what, &d->link);
+    int r2 = price(n, "switch", what, &d->sw);
+    int r3 = price(n, "nic", what, &d->nic);
+    bad |= r1 < 0 || r2 < 0 || r3 < 0;
+    if (!tech && r1 == 0 && !quiet) {
+        ry_error_at(n->pos, "%s needs prices: tech (a name in templates/libra-costs.yaml) or "
+                    "link (USD per GB/s per NPU)", what);
+        bad = 1;
+    }
+    if (blk >= 0 && blk != RY_LIBRA_SWITCH && (r2 > 0 || r3 > 0)) {
+        const char *key = r2 > 0 ? "switch" : "nic";
+        ry_error_at(key_pos(n, key), "%s.%s: switch and NIC prices apply to switch blocks only "
+                    "(this block is %s)", what, key, block_words[blk]);
+        bad = 1;
+    }
+    if (blk >= 0 && blk != RY_LIBRA_SWITCH && tech)
+        d->sw = d->nic = 0;     /* a technology's switch price does not apply to a ring */
+    return bad ? -1 : 0;
+}
+
+static int derive_network(rctx *c, const ry_ynode *root)
+{
+    const ry_spec *s = c->s;
+    ry_libra_net *net = &c->p->net;
+    if (s->gpus <= 0 || s->hb_domain <= 0 || s->gpus % s->hb_domain)
+        return -1;      /* the cluster's own errors say why */
+    const ry_ynode *cl = ry_ymap_key(root, "cluster");
+    ry_pos at = cl ? cl->pos : (ry_pos){ s->path, 1, 1 };
+    const ry_ynode *t = tech_table(c);
+    if (!t)
+        return -1;
+    static const char *const names[2] = { "hb", "scale_out" };
+    static const char *const techs[2] = { "node", "pod" };
+    net->ndims = 2;
+    net->derived = 1;
+    for (int i = 0; i < 2; i++) {
+        ry_libra_dim *d = &net->dim[i];
+        memset(d, 0, sizeof *d);
+        snprintf(d->name, sizeof d->name, "%s", names[i]);
+        d->block = RY_LIBRA_SWITCH;
+        d->size = i == 0 ? s->hb_domain : (int)(s->gpus / s->hb_domain);
+        d->pos = at;
+        const ry_ynode *e = ry_ymap_get(t, techs[i]);
+        char ew[64];
+        snprintf(ew, sizeof ew, "technologies.%s", techs[i]);
+        if (!e) {
+            ry_pos top = { c->tech->file, 1, 1 };
+            ry_error_at(top, "the catalog has no technology '%s', which prices the %s of a "
+                        "network derived from the cluster", techs[i],
+                        i == 0 ? "HB domain" : "scale-out fabric");
+            return -1;
+        }
+        if (ry_yget_map(e, ew, NULL) < 0 || price(e, "link", ew, &d->link) < 0 ||
+            price(e, "switch", ew, &d->sw) < 0 || price(e, "nic", ew, &d->nic) < 0)
+            return -1;
+    }
+    net->npus = s->gpus;
+    return 0;
+}
+
+static int read_network(rctx *c, const ry_ynode *root)
+{
+    const ry_ynode *nw = ry_ymap_get(root, "network");
+    ry_libra_net *net = &c->p->net;
+    memset(net, 0, sizeof *net);
+    if (!nw)
+        return derive_network(c, root);
+    if (ry_yget_map(nw, "network", NULL) < 0)
+        return -1;
+    int bad = ry_ycheck_keys(nw, "network", network_keys) > 0;
+    const ry_ynode *dims = ry_ymap_get(nw, "dims");
+    if (!dims) {
+        if (!bad)
+            ry_error_at(key_pos(root, "network"), "network needs dims: a list of {name, block, "
+                        "size, tech or link}, innermost dimension first");
+        return -1;
+    }
+    if (dims->kind != RY_YSEQ || dims->n == 0 || dims->n > MAXD) {
+        ry_error_at(dims->pos, "network.dims must be a list of 1 to %d dimensions (got %s)",
+                    MAXD, dims->kind == RY_YSEQ ? (dims->n ? "more" : "an empty list")
+                                                : ry_ynode_describe(dims));
+        return -1;
+    }
+    net->ndims = (int)dims->n;
+    for (int k = 0; k < net->ndims; k++)
+        bad |= read_dim(c, dims->items[k], k, net) < 0;
+    if (bad)
+        return -1;
+    long long npus = 1;
+    for (int k = 0; k < net->ndims; k++) {
+        npus *= net->dim[k].size;
+        if (npus > MAX_NPUS) {
+            ry_error_at(dims->pos, "network has more than %d NPUs", MAX_NPUS);
+            return -1;
+        }
+    }
+    net->npus = npus;
+    const ry_spec *s = c->s;
+    if (s->gpus > 0 && npus != s->gpus) {
+        ry_buf b;
+        ry_buf_init(&b);
+        for (int k = 0; k < net->ndims; k++)
+            ry_buf_printf(&b, "%s%d", k ? " x " : "", net->dim[k].size);
+        ry_error_at(key_pos(root, "network"), "network has %lld NPUs (%s) but the cluster has "
+                    "%lld GPUs: they must be the same machine", npus, b.data, s->gpus);
+        ry_buf_free(&b);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- group sizes ------------------------------------------------------------------------ */
+
+static int group_value(const ry_libra_net *net, const ry_ynode *n, const char *what, int i,
+                       int *out)
+{
+    long long v;
+    if (ry_yget_int(n, what, -1, MAX_SIZE, &v) < 0)
+        return -1;
+    int size = net->dim[i].size;
+    if (v <= 1) {
+        *out = 1;   /* -1, 0 and 1: the dimension is not used (LIBRA writes -1) */
+        return 0;
+    }
+    if (v > size || size % v) {
+        ry_error_at(n->pos, "%s: a group of %lld NPUs on dimension '%s' of size %d; it must "
+                    "divide the size", what, v, net->dim[i].name, size);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* A list with one size per dimension, a map {dimension: size}, or all/none. */
+static int read_groups(const ry_libra_net *net, const ry_ynode *n, const char *what, int *g)
+{
+    char w[128];
+    for (int i = 0; i < MAXD; i++)
+        g[i] = 1;
+    if (n->kind == RY_YSCALAR && !ry_ynode_is_null(n)) {
+        if (strcmp(n->value, "all") == 0) {
+            for (int i = 0; i < net->ndims; i++)
+                g[i] = net->dim[i].size;
+            return 0;
+        }
+        if (strcmp(n->value, "none") == 0)
+            return 0;
+    }
+    if (n->kind == RY_YSEQ) {
+        if ((int)n->n != net->ndims) {
+            ry_error_at(n->pos, "%s must have one group size per dimension: %d (got %zu)", what,
+                        net->ndims, n->n);
+            return -1;
+        }
+        int bad = 0;
+        for (int i = 0; i < net->ndims; i++) {
+            snprintf(w, sizeof w, "%s[%d]", what, i);
+            bad |= group_value(net, n->items[i], w, i, &g[i]) < 0;
+        }
+        return bad ? -1 : 0;
+    }
+    if (n->kind == RY_YMAP) {
+        int bad = 0;
+        for (size_t k = 0; k < n->n; k++) {
+            const char *key = n->keys[k]->value;
+            int i = dim_index(net, key);
+            char list[256];
+            if (i < 0) {
+                const char *names[MAXD];
+                for (int j = 0; j < net->ndims; j++)
+                    names[j] = net->dim[j].name;
+                const char *hint = ry_suggest(key, names, net->ndims);
+                ry_error_at(n->keys[k]->pos, "%s: no dimension '%s'%s%s%s (dimensions: %s)",
+                            what, key, hint ? "; did you mean '" : "", hint ? hint : "",
+                            hint ? "'?" : "", dim_list(net, list, sizeof list));
+                bad = 1;
+                continue;
+            }
+            snprintf(w, sizeof w, "%s.%s", what, key);
+            bad |= group_value(net, n->items[k], w, i, &g[i]) < 0;
+        }
+        return bad ? -1 : 0;
+    }
+    ry_error_at(n->pos, "%s must be a list of group sizes per dimension, a map {dimension: "
+                "size}, all or none (got %s)", what, ry_ynode_describe(n));
+    return -1;
+}
+
+/* ---- workload in YAML ------------------------------------------------------------------- */
+
+static int read_phase(rctx *c, const ry_ynode *n, const char *what, int phase,
+                      const ry_libra_groups *dflt, ry_libra_phase *ph)
+{
+    char w[160];
+    int bad = 0;
+    const ry_libra_net *net = &c->p->net;
+    if (ry_ynode_is_null(n))
+        return 0;
+    if (n->kind != RY_YMAP) {
+        ry_error_at(n->pos, "%s must be a map {compute, collective, bytes, groups} (got %s)",
+                    what, ry_ynode_describe(n));
+        return -1;
+    }
+    bad |= ry_ycheck_keys(n, what, phase_keys) > 0;
+    const ry_ynode *v = ry_ymap_get(n, "compute");
+    snprintf(w, sizeof w, "%s.compute", what);
+    if (v && get_duration(v, w, c->time_unit, "libra.time_unit", &ph->compute) < 0)
+        bad = 1;
+    const ry_ynode *cv = ry_ymap_get(n, "collective");
+    const ry_ynode *bv = ry_ymap_get(n, "bytes");
+    const ry_ynode *gv = ry_ymap_get(n, "groups");
+    snprintf(w, sizeof w, "%s.collective", what);
+    const char *cs;
+    if (cv) {
+        if (ry_yget_string(cv, w, &cs) < 0) {
+            bad = 1;
+        } else if (ry_coll_parse(cs, &ph->coll) < 0) {
+            ry_error_at(cv->pos, "%s must be all-reduce, reduce-scatter, all-gather, all-to-all "
+                        "or none (got '%s')", w, cs);
+            bad = 1;
+            cv = NULL;
+        }
+    }
+    snprintf(w, sizeof w, "%s.bytes", what);
+    if (bv && get_bytes(bv, w, &ph->bytes) < 0)
+        bad = 1;
+    if (cv && ph->coll != RY_COLL_NONE && !bv) {
+        ry_error_at(cv->pos, "%s: a collective needs bytes, its size", what);
+        bad = 1;
+    }
+    if (bv && !cv) {
+        ry_error_at(bv->pos, "%s: bytes without a collective; add collective: all-reduce (or "
+                    "another)", what);
+        bad = 1;
+    }
+    snprintf(w, sizeof w, "%s.groups", what);
+    if (gv) {
+        if (read_groups(net, gv, w, ph->group) < 0)
+            bad = 1;
+    } else if (dflt->have[phase]) {
+        memcpy(ph->group, dflt->group[phase], sizeof ph->group);
+    } else if (cv && ph->coll != RY_COLL_NONE) {
+        ry_error_at(cv->pos, "%s: no group sizes for this collective: give groups here, "
+                    "libra.groups.%s or libra.tensor_parallel", what, phase_words[phase]);
+        bad = 1;
+    }
+    return bad ? -1 : 0;
+}
+
+static int read_layers(rctx *c, const ry_ynode *n, const ry_libra_groups *dflt)
+{
+    ry_libra_workload *wl = &c->p->wl;
+    if (n->kind != RY_YSEQ || n->n == 0) {
+        ry_error_at(n->pos, "libra.layers must be a list of layers {name, count, forward, "
+                    "input_grad, weight_grad} (got %s)", n->kind == RY_YSEQ ? "an empty list"
+                                                                          : ry_ynode_describe(n));
+        return -1;
+    }
+    int bad = 0;
+    for (size_t k = 0; k < n->n; k++) {
+        const ry_ynode *l = n->items[k];
+        char what[64], w[96];
+        snprintf(what, sizeof what, "libra.layers[%zu]", k);
+        if (l->kind != RY_YMAP) {
+            ry_error_at(l->pos, "%s must be a map {name, count, forward, input_grad, "
+                        "weight_grad} (got %s)", what, ry_ynode_describe(l));
+            bad = 1;
+            continue;
+        }
+        bad |= ry_ycheck_keys(l, what, layer_keys) > 0;
+        ry_libra_layer *ly = ry_libra_workload_add(wl);
+        snprintf(ly->name, sizeof ly->name, "layer%zu", k);
+        const ry_ynode *v = ry_ymap_get(l, "name");
+        const char *s;
+        snprintf(w, sizeof w, "%s.name", what);
+        if (v && ry_yget_string(v, w, &s) == 0)
+            snprintf(ly->name, sizeof ly->name, "%s", s);
+        else if (v)
+            bad = 1;
+        long long cnt;
+        v = ry_ymap_get(l, "count");
+        snprintf(w, sizeof w, "%s.count", what);
+        if (v) {
+            if (ry_yget_int(v, w, 1, 1000000000, &cnt) < 0)
+                bad = 1;
+            else
+                ly->count = cnt;
+        }
+        for (int p = 0; p < RY_PHASES; p++) {
+            v = ry_ymap_get(l, phase_words[p]);
+            snprintf(w, sizeof w, "%s.%s", what, phase_words[p]);
+            if (v)
+                bad |= read_phase(c, v, w, p, dflt, &ly->ph[p]) < 0;
+        }
+    }
+    snprintf(wl->source, sizeof wl->source, "libra.layers (%d)", wl->nlayers);
+    return bad ? -1 : 0;
+}
+
+/* ---- workload from the LLM section ------------------------------------------------------ */
+
+/* One transformer block per layer, repeated for every layer of the model,
+ * with the inputs of `railyard model` (model/iteration.h): compute split
+ * evenly over the three phases; forward and input gradient each an
+ * all-reduce of M_cc * tokens per replica * d_model / 4 bytes over the
+ * tensor-parallel groups (the two add up to that model's tensor-parallel
+ * term when the group is one dimension); the weight gradient an all-reduce
+ * of S_T / N_M bytes (one block's gradients, split by tensor parallelism)
+ * over the data-parallel groups, innermost dimension first, as that
+ * model's hierarchical all-reduce. */
+static int derive_workload(rctx *c, const ry_ynode *lb, long long tp_given)
+{
+    const ry_spec *s = c->s;
+    ry_libra_problem *p = c->p;
+    if (!s->workload) {
+        ry_error_at(p->pos, "libra needs a workload: layers (a list in the spec), "
+                    "workload_file (an ASTRA-sim workload file) or a workload section (the "
+                    "LLM trained)");
+        return -1;
+    }
+    ry_model m;
+    ry_model_inputs(s, &m);
+    const ry_iter_in *in = &m.in;
+    if (!(in->layers >= 1 && in->C > 0 && in->N > 0 && in->b > 0))
+        return -1;      /* the workload section's own errors say why */
+    long long nm = tp_given;
+    if (nm <= 0) {
+        ry_iter_terms t;
+        if (ry_iter_best(in, in->K, m.w.tensor, &t) < 0) {
+            ry_error_at(p->pos, "no tensor-parallel size fits the workload on HB domains of "
+                        "%lld; give libra.tensor_parallel", in->K);
+            return -1;
+        }
+        nm = t.NM;
+    }
+    int tp[MAXD], dp[MAXD];
+    char why[256];
+    if (ry_libra_split_tp(&p->net, nm, tp, dp, why, sizeof why) < 0) {
+        ry_error_at(tp_given > 0 ? key_pos(lb, "tensor_parallel") : p->pos,
+                    "workload %s: %s", m.w.model.name, why);
+        return -1;
+    }
+    ry_libra_layer *ly = ry_libra_workload_add(&p->wl);
+    snprintf(ly->name, sizeof ly->name, "%.50s block", m.w.model.name);
+    ly->count = llround(in->layers);
+    double compute = in->M_flop / ((double)in->N * in->C) / in->layers / 3;
+    double tokens = in->b * (double)nm / (double)in->N;   /* per replica */
+    for (int ph = 0; ph < RY_PHASES; ph++) {
+        ry_libra_phase *x = &ly->ph[ph];
+        x->compute = compute;
+        x->coll = RY_COLL_ALL_REDUCE;
+        x->bytes = ph == RY_PHASE_WG ? in->S_T / (double)nm : in->M_cc * tokens * in->d_model / 4;
+        for (int i = 0; i < p->net.ndims; i++)
+            x->group[i] = ph == RY_PHASE_WG ? dp[i] : tp[i];
+    }
+    snprintf(p->wl.source, sizeof p->wl.source, "workload %.60s: %lld layers, tensor %lld x "
+             "data %lld", m.w.model.name, ly->count, nm, in->N / nm);
+    return 0;
+}
+
+/* ---- constraints ------------------------------------------------------------------------ */
+
+typedef struct lin {
+    double c[MAXD];
+    double cost;
+    double k;
+} lin;
+
+typedef struct cparse {
+    const char *s;
+    size_t i;
+    const ry_libra_net *net;
+    const ry_ynode *node;
+    const char *what;
+    int shift;              /* s is the node's text: columns point into it */
+} cparse;
+
+static void cp_error(const cparse *cp, size_t at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void cp_error(const cparse *cp, size_t at, const char *fmt, ...)
+{
+    ry_pos pos = cp->node->pos;
+    /* Columns inside a one-line scalar; quotes shift them by one. */
+    if (cp->shift && !strchr(cp->s, '\n'))
+        pos.col += (int)at + (cp->node->quoted ? 1 : 0);
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ry_error_at(pos, "%s: %s (in '%s')", cp->what, msg, cp->s);
+}
+
+static void skip_ws(cparse *cp)
+{
+    while (isspace((unsigned char)cp->s[cp->i]))
+        cp->i++;
+}
+
+static int cp_number(cparse *cp, double *v)
+{
+    const char *p = cp->s + cp->i;
+    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))))
+        return 0;
+    char *end;
+    errno = 0;
+    *v = strtod(p, &end);
+    if (errno || !isfinite(*v)) {
+        cp_error(cp, cp->i, "number out of range");
+        return -1;
+    }
+    cp->i += (size_t)(end - p);
+    return 1;
+}
+
+/* A name: sum, total, cost, bwN, bw[N] or a dimension. */
+static int cp_atom(cparse *cp, lin *out, double mult)
+{
+    size_t at = cp->i;
+    const char *p = cp->s + cp->i;
+    if (!(isalpha((unsigned char)*p) || *p == '_'))
+        return 0;
+    char name[64];
+    size_t n = 0;
+    while (isalnum((unsigned char)p[n]) || p[n] == '_') {
+        if (n + 1 < sizeof name)
+            name[n] = p[n];
+        n++;
+    }
+    name[n < sizeof name ? n : sizeof name - 1] = '\0';
+    cp->i += n;
+    if (strcmp(name, "bw") == 0 && cp->s[cp->i] == '[') {
+        char *end;
+        long k = strtol(cp->s + cp->i + 1, &end, 10);
+        if (*end != ']' || end == cp->s + cp->i + 1) {
+            cp_error(cp, cp->i, "expected bw[N]");
+            return -1;
+        }
+        cp->i = (size_t)(end - cp->s) + 1;
+        if (k < 0 || k >= cp->net->ndims) {
+            cp_error(cp, at, "bw[%ld]: the network has dimensions 0..%d", k,
+                     cp->net->ndims - 1);
+            return -1;
+        }
+        out->c[k] += mult;
+        return 1;
+    }
+    if (strcmp(name, "sum") == 0 || strcmp(name, "total") == 0) {
+        for (int i = 0; i < cp->net->ndims; i++)
+            out->c[i] += mult;
+        return 1;
+    }
+    if (strcmp(name, "cost") == 0) {
+        out->cost += mult;
+        return 1;
+    }
+    int k = dim_index(cp->net, name);
+    if (k < 0) {
+        const char *names[MAXD + 3];
+        int nn = 0;
+        for (int j = 0; j < cp->net->ndims; j++)
+            names[nn++] = cp->net->dim[j].name;
+        names[nn++] = "sum";
+        names[nn++] = "cost";
+        const char *hint = ry_suggest(name, names, nn);
+        char list[256];
+        cp_error(cp, at, "unknown name '%s'%s%s%s; use a dimension (%s), bwN, sum or cost", name,
+                 hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "",
+                 dim_list(cp->net, list, sizeof list));
+        return -1;
+    }
+    out->c[k] += mult;
+    return 1;
+}
+
+/* expr := [+-] term {[+-] term}; term := NUM ['*' atom] | atom ['*' NUM] */
+static int cp_expr(cparse *cp, lin *out)
+{
+    memset(out, 0, sizeof *out);
+    int first = 1;
+    for (;;) {
+        skip_ws(cp);
+        double sign = 1;
+        char ch = cp->s[cp->i];
+        if (ch == '+' || ch == '-') {
+            sign = ch == '-' ? -1 : 1;
+            cp->i++;
+            skip_ws(cp);
+        } else if (!first) {
+            return 0;
+        }
+        size_t at = cp->i;
+        double num;
+        int r = cp_number(cp, &num);
+        if (r < 0)
+            return -1;
+        if (r > 0) {
+            skip_ws(cp);
+            if (cp->s[cp->i] == '*') {
+                cp->i++;
+                skip_ws(cp);
+                r = cp_atom(cp, out, sign * num);
+                if (r < 0)
+                    return -1;
+                if (r == 0) {
+                    cp_error(cp, cp->i, "expected a dimension name after '*'");
+                    return -1;
+                }
+            } else {
+                out->k += sign * num;
+            }
+        } else {
+            lin a;
+            memset(&a, 0, sizeof a);
+            r = cp_atom(cp, &a, 1);
+            if (r < 0)
+                return -1;
+            if (r == 0) {
+                cp_error(cp, at, cp->s[at] ? "expected a number or a dimension name at '%.1s'"
+                                           : "expected a number or a dimension name%.0s",
+                         cp->s + at);
+                return -1;
+            }
+            double m = 1;
+            skip_ws(cp);
+            if (cp->s[cp->i] == '*') {
+                cp->i++;
+                skip_ws(cp);
+                r = cp_number(cp, &m);
+                if (r <= 0) {
+                    if (r == 0)
+                        cp_error(cp, cp->i, "expected a number after '*'");
+                    return -1;
+                }
+            }
+            for (int i = 0; i < MAXD; i++)
+                out->c[i] += sign * m * a.c[i];
+            out->cost += sign * m * a.cost;
+        }
+        first = 0;
+    }
+}
+
+enum { OP_LE, OP_EQ, OP_GE };
+
+static int cp_op(cparse *cp, int *op)
+{
+    skip_ws(cp);
+    const char *p = cp->s + cp->i;
+    if (p[0] == '<' && p[1] == '=') {
+        *op = OP_LE;
+        cp->i += 2;
+    } else if (p[0] == '>' && p[1] == '=') {
+        *op = OP_GE;
+        cp->i += 2;
+    } else if (p[0] == '=' && p[1] == '=') {
+        *op = OP_EQ;
+        cp->i += 2;
+    } else if (p[0] == '=') {
+        *op = OP_EQ;
+        cp->i += 1;
+    } else if (p[0] == '<' || p[0] == '>') {
+        cp_error(cp, cp->i, "strict '%c' has no optimum to reach; use '%c='", p[0], p[0]);
+        return -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Adds the constraint (a op b) to the problem. */
+static int add_relation(rctx *c, const cparse *cp, const lin *a, int op, const lin *b,
+                        const char *where)
+{
+    ry_libra_problem *p = c->p;
+    const ry_libra_net *net = &p->net;
+    double coef[MAXD], k = a->k - b->k, cost = a->cost - b->cost, mx = 0;
+    for (int i = 0; i < net->ndims; i++) {
+        coef[i] = a->c[i] - b->c[i] + cost * (double)net->npus *
+                  ry_libra_unit_cost(&net->dim[i]);
+        if (fabs(coef[i]) > mx)
+            mx = fabs(coef[i]);
+    }
+    if (!(mx > 0)) {
+        cp_error(cp, 0, cost != 0 ? "the network's prices are all 0, so cost does not depend on "
+                                    "the bandwidth" : "no bandwidth in it");
+        return -1;
+    }
+    ry_libra_con *con = ry_libra_problem_add_con(p);
+    double sg = op == OP_GE ? -1 : 1;
+    for (int i = 0; i < net->ndims; i++)
+        con->coef[i] = sg * coef[i] / mx;
+    con->rhs = -sg * k / mx;
+    con->op = op == OP_EQ ? RY_CON_EQ : RY_CON_LE;
+    con->kind = ry_libra_con_classify(con, net->ndims, cost != 0);
+    snprintf(con->text, sizeof con->text, "%s", cp->s);
+    snprintf(con->where, sizeof con->where, "%s", where);
+    con->pos = cp->node->pos;
+    return 0;
+}
+
+/* One constraint written as text: e1 op e2 [op e3]; text replaces the
+ * node's own (for budgets, which are written as a number). */
+static int parse_constraint(rctx *c, const ry_ynode *n, const char *where, const char *text)
+{
+    const char *s = text;
+    if (!s && ry_yget_string(n, where, &s) < 0)
+        return -1;
+    cparse cp = { s, 0, &c->p->net, n, where, text == NULL };
+    lin e[3];
+    int ops[2], ne = 0;
+    if (cp_expr(&cp, &e[ne++]) < 0)
+        return -1;
+    for (;;) {
+        int op, r = cp_op(&cp, &op);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            break;
+        if (ne == 3) {
+            cp_error(&cp, cp.i, "at most two comparisons, as in 100 <= node <= 400");
+            return -1;
+        }
+        ops[ne - 1] = op;
+        if (cp_expr(&cp, &e[ne++]) < 0)
+            return -1;
+    }
+    skip_ws(&cp);
+    if (cp.s[cp.i]) {
+        cp_error(&cp, cp.i, "unexpected '%.1s'", cp.s + cp.i);
+        return -1;
+    }
+    if (ne < 2) {
+        cp_error(&cp, cp.i, "expected ==, <= or >=");
+        return -1;
+    }
+    if (ne == 3 && (ops[0] == OP_EQ || ops[1] == OP_EQ || ops[0] != ops[1])) {
+        cp_error(&cp, 0, "a chain must go one way, as in 100 <= node <= 400");
+        return -1;
+    }
+    for (int k = 0; k + 1 < ne; k++)
+        if (add_relation(c, &cp, &e[k], ops[k], &e[k + 1], where) < 0)
+            return -1;
+    return 0;
+}
+
+static int read_budget(rctx *c, const ry_ynode *n, const char *where, int cost)
+{
+    /* A number: sum == N (cost <= N); a string may give the operator. */
+    char text[128];
+    if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
+        double v;
+        if (ry_yget_number(n, where, -1e300, 1e300, &v) < 0)
+            return -1;
+        if (!(v > 0)) {
+            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", where, n->value);
+            return -1;
+        }
+        snprintf(text, sizeof text, cost ? "cost <= %.17g" : "sum == %.17g", v);
+    } else {
+        const char *s;
+        if (ry_yget_string(n, where, &s) < 0)
+            return -1;
+        const char *p = s;
+        while (isspace((unsigned char)*p))
+            p++;
+        int has_op = *p == '<' || *p == '=' || *p == '>';
+        snprintf(text, sizeof text, "%s %s%s", cost ? "cost" : "sum",
+                 has_op ? "" : (cost ? "<= " : "== "), p);
+    }
+    return parse_constraint(c, n, where, text);
+}
+
+/* ---- the libra section ------------------------------------------------------------------ */
+
+static int read_plot_dims(rctx *c, const ry_ynode *n)
+{
+    const ry_libra_net *net = &c->p->net;
+    if (n->kind != RY_YSEQ || n->n != 2) {
+        ry_error_at(n->pos, "libra.plot_dims must be a list of two dimension names (got %s)",
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        const char *s;
+        char w[64], list[256];
+        snprintf(w, sizeof w, "libra.plot_dims[%d]", k);
+        if (ry_yget_string(n->items[k], w, &s) < 0)
+            return -1;
+        int i = dim_index(net, s);
+        if (i < 0) {
+            ry_error_at(n->items[k]->pos, "%s: no dimension '%s' (dimensions: %s)", w, s,
+                        dim_list(net, list, sizeof list));
+            return -1;
+        }
+        c->p->plot_dims[k] = i;
+    }
+    if (c->p->plot_dims[0] == c->p->plot_dims[1]) {
+        ry_error_at(n->pos, "libra.plot_dims must name two different dimensions");
+        return -1;
+    }
+    return 0;
+}
+
+static int make_baseline(rctx *c, const ry_ynode *lb)
+{
+    ry_libra_problem *p = c->p;
+    int d = p->net.ndims;
+    const ry_ynode *n = ry_ymap_get(lb, "baseline");
+    if (n) {
+        if (n->kind != RY_YSEQ || (int)n->n != d) {
+            ry_error_at(n->pos, "libra.baseline must list one bandwidth (GB/s) per dimension: "
+                        "%d (got %s)", d, ry_ynode_describe(n));
+            return -1;
+        }
+        int bad = 0;
+        for (int i = 0; i < d; i++) {
+            char w[64];
+            snprintf(w, sizeof w, "libra.baseline[%d]", i);
+            bad |= ry_yget_number(n->items[i], w, 0, 1e12, &p->baseline[i]) < 0;
+        }
+        snprintf(p->baseline_from, sizeof p->baseline_from, "libra.baseline");
+        return bad ? -1 : 0;
+    }
+    for (int k = 0; k < p->ncons; k++) {
+        const ry_libra_con *con = &p->cons[k];
+        if (con->kind == RY_CON_BUDGET && con->rhs > 0) {
+            for (int i = 0; i < d; i++)
+                p->baseline[i] = con->rhs / con->coef[0] / d;
+            snprintf(p->baseline_from, sizeof p->baseline_from, "%.60s (%.160s) split equally",
+                     con->where, con->text);
+            return 0;
+        }
+    }
+    for (int k = 0; k < p->ncons; k++) {
+        const ry_libra_con *con = &p->cons[k];
+        double sum = 0;
+        int pos = 1;
+        for (int i = 0; i < d; i++) {
+            sum += con->coef[i];
+            pos &= con->coef[i] > 0;
+        }
+        if (con->kind == RY_CON_COST && pos && con->rhs > 0) {
+            for (int i = 0; i < d; i++)
+                p->baseline[i] = con->rhs / sum;
+            snprintf(p->baseline_from, sizeof p->baseline_from, "equal bandwidth at %.60s "
+                     "(%.160s)", con->where, con->text);
+            return 0;
+        }
+    }
+    if (!ry_ymap_get(lb, "budget") && !ry_ymap_get(lb, "cost_budget"))
+        ry_error_at(p->pos, "libra needs a baseline to compare with: give libra.budget (GB/s "
+                    "per NPU over all dimensions), libra.cost_budget or libra.baseline");
+    return -1;
+}
+
+static void read_libra(rctx *c, const ry_ynode *root, const ry_ynode *lb, int net_ok)
+{
+    ry_libra_problem *p = c->p;
+    p->pos = key_pos(root, "libra");
+    if (ry_yget_map(lb, "libra", NULL) < 0)
+        return;
+    ry_ycheck_keys(lb, "libra", libra_keys);
+    const ry_ynode *v;
+    int e;
+    if ((v = ry_ymap_get(lb, "objective")) && ry_yget_enum(v, "libra.objective",
+                                                              objective_words, &e) == 0)
+        p->objective = (ry_libra_objective)e;
+    long long iv;
+    if ((v = ry_ymap_get(lb, "starts")) && ry_yget_int(v, "libra.starts", 1, 1000, &iv) == 0)
+        p->starts = (int)iv;
+    c->time_unit = 1e-3;
+    if ((v = ry_ymap_get(lb, "time_unit")) && ry_yget_enum(v, "libra.time_unit", time_units,
+                                                              &e) == 0)
+        c->time_unit = time_scale[e];
+    double cycle = 1e-9;
+    if ((v = ry_ymap_get(lb, "cycle_time")))
+        get_duration(v, "libra.cycle_time", 1e-9, "nanoseconds", &cycle);
+    if (!net_ok)
+        return;     /* the rest names dimensions */
+
+    /* Default group sizes: tensor_parallel, then groups per phase. */
+    ry_libra_groups dflt;
+    memset(&dflt, 0, sizeof dflt);
+    if ((v = ry_ymap_get(lb, "tensor_parallel")) &&
+        ry_yget_int(v, "libra.tensor_parallel", 1, MAX_NPUS, &iv) == 0) {
+        int tp[MAXD], dp[MAXD];
+        char why[256];
+        if (ry_libra_split_tp(&p->net, iv, tp, dp, why, sizeof why) < 0) {
+            ry_error_at(v->pos, "libra.tensor_parallel: %s", why);
+        } else {
+            for (int i = 0; i < MAXD; i++)
+                dflt.group[RY_PHASE_FWD][i] = dflt.group[RY_PHASE_IG][i] =
+                    dflt.group[RY_PHASE_WG][i] = 1;
+            for (int i = 0; i < p->net.ndims; i++) {
+                dflt.group[RY_PHASE_FWD][i] = dflt.group[RY_PHASE_IG][i] = tp[i];
+                dflt.group[RY_PHASE_WG][i] = dp[i];
+            }
+            for (int ph = 0; ph < RY_PHASES; ph++)
+                dflt.have[ph] = 1;
+        }
+    }
+    if ((v = ry_ymap_get(lb, "groups")) && ry_yget_map(v, "libra.groups", NULL) == 0 &&
+        ry_ycheck_keys(v, "libra.groups", phase_words) == 0) {
+        for (int ph = 0; ph < RY_PHASES; ph++) {
+            const ry_ynode *g = ry_ymap_get(v, phase_words[ph]);
+            char w[64];
+            snprintf(w, sizeof w, "libra.groups.%s", phase_words[ph]);
+            if (g && read_groups(&p->net, g, w, dflt.group[ph]) == 0)
+                dflt.have[ph] = 1;
+        }
+    }
+
+    /* The workload: YAML layers or a file. */
+    const ry_ynode *layers = ry_ymap_get(lb, "layers");
+    const ry_ynode *file = ry_ymap_get(lb, "workload_file");
+    if (layers && file) {
+        ry_error_at(key_pos(lb, "workload_file"), "libra.layers and libra.workload_file are "
+                    "mutually exclusive: give one workload");
+    } else if (layers) {
+        read_layers(c, layers, &dflt);
+    } else if (file) {
+        const char *f;
+        if (ry_yget_string(file, "libra.workload_file", &f) == 0) {
+            /* Relative to the file the key is written in (the current
+             * directory for --set and standard input). */
+            ry_buf path;
+            ry_buf_init(&path);
+            const char *base = file->pos.file;
+            const char *slash = base ? strrchr(base, '/') : NULL;
+            if (f[0] != '/' && slash && strcmp(base, "--set") != 0)
+                ry_buf_printf(&path, "%.*s/%s", (int)(slash - base), base, f);
+            else
+                ry_buf_puts(&path, f);
+            ry_libra_read_astra(path.data, &p->net, &dflt, cycle, &p->wl);
+            ry_buf_free(&path);
+        }
+    } else {
+        const ry_ynode *tpn = ry_ymap_get(lb, "tensor_parallel");
+        long long tpv = 0;
+        if (tpn && dflt.have[RY_PHASE_FWD])
+            ry_yget_int(tpn, "libra.tensor_parallel", 1, MAX_NPUS, &tpv);
+        if (!tpn || tpv > 0)
+            derive_workload(c, lb, tpv);
+    }
+
+    /* Constraints. */
+    if ((v = ry_ymap_get(lb, "budget")))
+        read_budget(c, v, "libra.budget", 0);
+    if ((v = ry_ymap_get(lb, "cost_budget")))
+        read_budget(c, v, "libra.cost_budget", 1);
+    if ((v = ry_ymap_get(lb, "constraints"))) {
+        if (v->kind != RY_YSEQ) {
+            ry_error_at(v->pos, "libra.constraints must be a list of constraints like "
+                        "\"node >= pod\" (got %s)", ry_ynode_describe(v));
+        } else {
+            for (size_t k = 0; k < v->n; k++) {
+                char w[64];
+                snprintf(w, sizeof w, "libra.constraints[%zu]", k);
+                parse_constraint(c, v->items[k], w, NULL);
+            }
+        }
+    }
+    if ((v = ry_ymap_get(lb, "plot_dims")))
+        read_plot_dims(c, v);
+    make_baseline(c, lb);
+}
+
+int ry_libra_read(const ry_spec *s, const char *templates, ry_libra_problem *p)
+{
+    int before = ry_error_count();
+    ry_pos top = { s->path, 1, 1 };
+    if (!s->doc || !s->doc->root || s->doc->root->kind != RY_YMAP) {
+        ry_error_at(top, "a LIBRA optimisation needs a spec file with a libra section");
+        return -1;
+    }
+    rctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.templates = templates;
+    c.p = p;
+    c.time_unit = 1e-3;
+    const ry_ynode *root = s->doc->root;
+    const ry_ynode *lb = ry_ymap_get(root, "libra");
+    int net_ok = read_network(&c, root) == 0;
+    if (!lb)
+        ry_error_at(top, "the spec has no libra section: it gives the workload (layers or "
+                    "workload_file) and the budget to optimise for");
+    else
+        read_libra(&c, root, lb, net_ok);
+    ry_ydoc_free(c.tech);
+    return ry_error_count() > before ? -1 : 0;
+}
+
+void ry_libra_check_spec(const ry_spec *s, const char *templates)
+{
+    if (!s->doc || !s->doc->root || s->doc->root->kind != RY_YMAP)
+        return;
+    const ry_ynode *root = s->doc->root;
+    if (!ry_ymap_get(root, "libra") && !ry_ymap_get(root, "network"))
+        return;
+    ry_libra_problem p;
+    ry_libra_problem_init(&p);
+    if (ry_ymap_get(root, "libra")) {
+        ry_libra_read(s, templates, &p);
+    } else {
+        rctx c;
+        memset(&c, 0, sizeof c);
+        c.s = s;
+        c.templates = templates;
+        c.p = &p;
+        read_network(&c, root);
+        ry_ydoc_free(c.tech);
+    }
+    ry_libra_problem_free(&p);
+}
