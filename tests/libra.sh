@@ -41,8 +41,9 @@ for f in "$EX"/libra-*.yaml; do
             expect_eq "$n: perf-per-cost no worse than the equal split when it is feasible" \
                 "$(json "$out.json" 'j["perf_per_cost_gain"] >= 1 - 1e-12 or not j["baseline"]["feasible"]')" True
         fi
-        expect_eq "$n $obj: bandwidths sum to the budget" \
-            "$(json "$out.json" 'abs(sum(j["optimum"]["bandwidth"]) - 1000) <= 1e-6')" True
+        expect_eq "$n $obj: bandwidths sum to the budget" "$(json "$out.json" '
+(lambda c: abs(sum(j["optimum"]["bandwidth"]) - float(c["text"].split("==")[1])) <= 1e-6)(
+ [c for c in j["constraints"] if c["where"] == "libra.budget"][0])')" True
         "$RAILYARD" optimize "$f" --objective "$obj" --format json -o "$out.2.json" 2>/dev/null
         cmp -s "$out.json" "$out.2.json" && ok || fail "$n $obj: a second run differs"
     done
@@ -50,13 +51,26 @@ for f in "$EX"/libra-*.yaml; do
     grep -q '^speedup [0-9.]*x, perf-per-cost gain [0-9.]*x' "$TMP/$n.txt" && ok \
         || fail "$n: text report lacks the speedup line"
     "$RAILYARD" optimize "$f" --format csv >"$TMP/$n.csv" 2>&1 && ok || fail "$n: csv report"
-    expect_eq "$n: csv rows (4 dimensions, total, header)" "$(wc -l <"$TMP/$n.csv" | tr -d ' ')" 6
+    expect_eq "$n: csv rows (dimensions, total, header)" "$(wc -l <"$TMP/$n.csv" | tr -d ' ')" \
+        "$(json "$TMP/$n-time.json" 'len(j["dimensions"]) + 2')"
     "$RAILYARD" validate "$f" >/dev/null 2>&1 && ok || fail "$n: validate"
 done
 expect_eq "gpt3-constrained: package fixed at 500" \
     "$(json "$TMP/libra-gpt3-constrained-time.json" 'abs(j["optimum"]["bandwidth"][0] - 500) <= 1e-6')" True
 expect_eq "gpt3-constrained: the equal split breaks package == 500" \
     "$(json "$TMP/libra-gpt3-constrained-time.json" 'j["baseline"]["feasible"]')" False
+
+# ---- the workload from the LLM section: the tensor size and compute of
+# railyard model, one block per layer
+"$RAILYARD" model "$EX/libra-llm.yaml" --format json >"$TMP/model.json" 2>/dev/null
+expect_eq "llm: workload from the LLM section" "$(json "$TMP/libra-llm-time.json" "
+(lambda m: j['workload']['source'].startswith('workload gpt-3-175b: 96 layers, tensor %d x data %d'
+ % (m['optimum']['tensor'], 1024 // m['optimum']['tensor'])))(json.load(open('$TMP/model.json')))")" True
+expect_eq "llm: the compute of railyard model" "$(json "$TMP/libra-llm-time.json" "
+(lambda m: abs(j['workload']['compute_s'] - m['optimum']['compute_s']) <= 1e-9 * m['optimum']['compute_s'])(
+ json.load(open('$TMP/model.json')))")" True
+expect_eq "llm: the cluster's two dimensions" \
+    "$(json "$TMP/libra-llm-time.json" '[(d["name"], d["size"]) for d in j["dimensions"]]')" "[('hb', 8), ('scale_out', 128)]"
 
 spec() {    # spec NAME BODY: a spec with a 4,096-GPU cluster
     printf 'name: %s\ncluster: {gpus: %s, hb_domain: 8, gpus_per_node: 8}\n%s\n' "$1" "${GPUS:-512}" "$2" >"$TMP/$1.yaml"
