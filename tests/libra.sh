@@ -110,6 +110,22 @@ expect_eq "fixed: a == 100 and b == c (the ordering binds)" "$(json "$TMP/fixed.
 expect_eq "fixed: the ordering is reported binding" \
     "$(json "$TMP/fixed.json" '[c["binding"] for c in j["constraints"]]')" "[True, True, True]"
 
+# ---- a cost budget alone (the baseline: equal bandwidth at that cost) and a
+# chain of bounds
+spec cost "$NET3
+libra:
+  cost_budget: 2e7
+  constraints: [\"10 <= c <= 20\"]
+  layers:
+    - {name: g, weight_grad: {compute: 10ms, collective: all-reduce, bytes: 4e9, groups: all}}"
+"$RAILYARD" optimize "$TMP/cost.yaml" --format json -o "$TMP/cost.json" 2>"$TMP/e"
+expect_eq "cost budget: exit" $? 0
+expect_eq "cost budget: the cost is at most 2e7 and 10 <= c <= 20" "$(json "$TMP/cost.json" '
+j["optimum"]["cost_usd"] <= 2e7 * (1 + 1e-9) and 10 - 1e-6 <= j["optimum"]["bandwidth"][2] <= 20 + 1e-6')" True
+expect_eq "cost budget: the baseline is equal bandwidth at the budget" "$(json "$TMP/cost.json" '
+(lambda b: max(b) - min(b) <= 1e-9 * max(b) and abs(j["baseline"]["cost_usd"] - 2e7) <= 1e-3)(j["baseline"]["bandwidth"])')" True
+expect_eq "cost budget: kinds" "$(json "$TMP/cost.json" '[c["kind"] for c in j["constraints"]]')" "['cost', 'bound', 'bound']"
+
 # ---- infeasible and unbounded problems: clear errors naming the constraints
 spec infeasible "$NET3
 libra:

@@ -72,8 +72,9 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
     ry_buf_printf(o, "LIBRA: %s, objective %s\n", name, ry_libra_objective_name(p->objective));
     ry_buf_printf(o, "network: %d dimension%s, %lld NPUs%s\n", d, d == 1 ? "" : "s", n->npus,
                   n->derived ? " (from the cluster: HB domain, scale-out)" : "");
-    ry_buf_printf(o, "workload: %s; %lld collectives and %.6g s of compute per iteration; "
-                  "%d max term%s\n", p->wl.source, r->collectives, r->compute, r->nterms,
+    ry_buf_printf(o, "workload: %s; %lld collective%s and %.6g s of compute per iteration; "
+                  "%d max term%s\n", p->wl.source, r->collectives,
+                  r->collectives == 1 ? "" : "s", r->compute, r->nterms,
                   r->nterms == 1 ? "" : "s");
     ry_buf_printf(o, "baseline: %s\n\n", p->baseline_from);
 
@@ -136,13 +137,17 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
     ry_buf_putc(o, '\n');
 
     ry_buf_printf(o, "solver: NLopt SLSQP, %d starts on the smoothed problem (%d bandwidths), "
-                  "then the exact epigraph form (%d max terms); %d distinct local optim%s, "
+                  "then the exact epigraph form (%d max term%s); %d distinct local optim%s, "
                   "worst start %+.4f%% from the optimum\n", r->nstarts, d, r->nterms,
+                  r->nterms == 1 ? "" : "s",
                   r->ndistinct, r->ndistinct == 1 ? "um" : "a", 100 * r->worst_gap);
-    if (r->chosen >= 0)
-        ry_buf_printf(o, "chosen: start %d '%s', polished on the exact problem (%+.2e, %d "
-                      "evaluations)\n", r->chosen + 1, r->starts[r->chosen].label,
-                      -r->polish_gain, r->polish_evals);
+    if (r->chosen >= 0 && r->polish_gain > 0)
+        ry_buf_printf(o, "chosen: start %d '%s', polished on the exact problem (objective "
+                      "%+.2e relative, %d evaluations)\n", r->chosen + 1,
+                      r->starts[r->chosen].label, -r->polish_gain, r->polish_evals);
+    else if (r->chosen >= 0)
+        ry_buf_printf(o, "chosen: start %d '%s' (polishing on the exact problem found nothing "
+                      "better)\n", r->chosen + 1, r->starts[r->chosen].label);
     else
         ry_buf_puts(o, "chosen: the equal split\n");
     ry_buf_printf(o, "  %-3s %-18s %14s %14s %10s %6s %-9s %s\n", "#", "start", "time s",

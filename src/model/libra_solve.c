@@ -34,8 +34,9 @@
  * each dimension, then pseudo-random splits from a fixed seed. Each start is
  * projected onto the constraints (a small QP, also SLSQP) before the solve
  * and again after it when NLopt's answer is off by more than 1e-9 GB/s. Every
- * result is evaluated exactly; the best feasible one wins, ties going to the
- * earlier start; the equal split is kept when it is feasible and better. */
+ * result is evaluated exactly; the best feasible one wins, ties (within
+ * 1e-9) going to the cheaper design, then to the earlier start; the equal
+ * split is kept when it is feasible and better. */
 #include "model/libra.h"
 
 #include <math.h>
@@ -1080,9 +1081,15 @@ int ry_libra_solve(const ry_libra_problem *p, ry_libra_result *r)
             if (usable_start(&alt) && (!usable_start(st) || alt.objective < st->objective))
                 *st = alt;
         }
-        if (usable_start(st) && (best < 0 || st->objective < r->starts[best].objective *
-                                 (1 - 1e-12)))
-            best = k;
+        /* Objectives within 1e-9 tie (the time can be flat along a
+         * dimension no term's max depends on): the cheaper design wins, then
+         * the earlier start. */
+        if (usable_start(st)) {
+            const ry_libra_start *b = best >= 0 ? &r->starts[best] : NULL;
+            if (!b || st->objective < b->objective * (1 - 1e-9) ||
+                (st->objective <= b->objective * (1 + 1e-9) && st->cost < b->cost * (1 - 1e-9)))
+                best = k;
+        }
     }
     if (best < 0) {
         ry_error_at(p->pos, "the solver found no design that meets every constraint to %g "
