@@ -76,6 +76,19 @@ typedef struct ry_optspec {
 int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
                  const ry_optspec *opts, const char **pos);
 
+/* For commands of the form "SPEC -o DIR": parses the arguments, requires
+ * both, loads the spec and builds its fabric. Returns -1 when the caller
+ * goes on (then *sp and *f are its to free), else the exit code. */
+int ry_cmd_spec_dir(ry_global *g, const ry_command *c, int argc, char **argv,
+                    const char **dir, ry_spec **sp, struct ry_fabric *f);
+
+/* Writes one output group into DIR atomically: emit(o, arg) fills the
+ * staging area, which is published only when it returns 0. Returns an
+ * exit code. */
+struct ry_outdir;
+int ry_cmd_write_dir(const char *dir, int (*emit)(struct ry_outdir *o, const void *arg),
+                     const void *arg);
+
 /* A usage error for command c: prints it and returns RY_EXIT_USAGE. */
 int ry_usage_error(const ry_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

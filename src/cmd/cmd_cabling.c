@@ -37,22 +37,18 @@ void ry_physical_free(ry_physical *ph)
     memset(ph, 0, sizeof *ph);
 }
 
+static int emit(ry_outdir *o, const void *cab)
+{
+    return ry_emit_cabling(o, "cabling", cab);
+}
+
 int ry_cmd_cabling(ry_global *g, int argc, char **argv)
 {
-    const ry_command *c = ry_command_find("cabling");
-    const char *path = NULL, *dir = NULL;
-    const ry_optspec opts[] = { { "--output", "-o", &dir }, { NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
-    if (!dir)
-        return ry_usage_error(c, "missing -o DIR");
+    const char *dir;
     ry_spec *s;
     ry_fabric f;
-    rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
+    int rc = ry_cmd_spec_dir(g, ry_command_find("cabling"), argc, argv, &dir, &s, &f);
+    if (rc >= 0)
         return rc;
     ry_physical ph;
     if (ry_cmd_plan_cabling(g, s, &f, &ph) < 0) {
@@ -60,20 +56,12 @@ int ry_cmd_cabling(ry_global *g, int argc, char **argv)
         ry_spec_free(s);
         return RY_EXIT_INPUT;
     }
-    ry_outdir *o = ry_outdir_begin(dir);
-    int bad = !o;
-    if (o) {
-        bad = ry_emit_cabling(o, "cabling", &ph.cab) < 0;
-        if (bad)
-            ry_outdir_abort(o);
-        else
-            bad = ry_outdir_commit(o) < 0;
-    }
-    if (!bad)
+    rc = ry_cmd_write_dir(dir, emit, &ph.cab);
+    if (rc == RY_EXIT_OK)
         printf("%s: %lld cables, %lld transceivers in %d racks written to %s/cabling/\n", s->name,
                ph.cab.ncables, ph.cab.ntransceivers, ph.lay.nracks, dir);
     ry_physical_free(&ph);
     ry_fabric_free(&f);
     ry_spec_free(s);
-    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+    return rc;
 }

@@ -1,5 +1,7 @@
 #include "cmd/cmd.h"
 
+#include "emit/outdir.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -240,6 +242,35 @@ int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *l
     }
     *val = argv[++*i];
     return 1;
+}
+
+int ry_cmd_spec_dir(ry_global *g, const ry_command *c, int argc, char **argv,
+                    const char **dir, ry_spec **sp, ry_fabric *f)
+{
+    const char *path = NULL;
+    const ry_optspec opts[] = { { "--output", "-o", dir }, { NULL, NULL, NULL } };
+    *dir = NULL;
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (rc >= 0)
+        return rc;
+    if (!path)
+        return ry_usage_error(c, "missing SPEC");
+    if (!*dir)
+        return ry_usage_error(c, "missing -o DIR");
+    rc = ry_cmd_spec_fabric(g, path, sp, f);
+    return rc ? rc : -1;
+}
+
+int ry_cmd_write_dir(const char *dir, int (*emit)(ry_outdir *o, const void *arg), const void *arg)
+{
+    ry_outdir *o = ry_outdir_begin(dir);
+    if (!o)
+        return RY_EXIT_IO;
+    if (emit(o, arg) < 0) {
+        ry_outdir_abort(o);
+        return RY_EXIT_IO;
+    }
+    return ry_outdir_commit(o) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
 }
 
 int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,

@@ -7,23 +7,18 @@
 #include "fabric/fabric.h"
 #include "util/diag.h"
 
+static int emit(ry_outdir *o, const void *f)
+{
+    return ry_emit_slurm(o, "slurm", f);
+}
+
 int ry_cmd_slurm(ry_global *g, int argc, char **argv)
 {
-    const ry_command *c = ry_command_find("slurm");
-    const char *path = NULL, *dir = NULL;
-    const ry_optspec opts[] = { { "--output", "-o", &dir }, { NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
-    if (!dir)
-        return ry_usage_error(c, "missing -o DIR");
-
+    const char *dir;
     ry_spec *s;
     ry_fabric f;
-    rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
+    int rc = ry_cmd_spec_dir(g, ry_command_find("slurm"), argc, argv, &dir, &s, &f);
+    if (rc >= 0)
         return rc;
     ry_err err;
     if (ry_slurm_check(&f, &err) < 0) {
@@ -32,16 +27,8 @@ int ry_cmd_slurm(ry_global *g, int argc, char **argv)
         ry_spec_free(s);
         return RY_EXIT_INPUT;
     }
-    ry_outdir *o = ry_outdir_begin(dir);
-    int bad = !o;
-    if (o) {
-        bad = ry_emit_slurm(o, "slurm", &f) < 0;
-        if (bad)
-            ry_outdir_abort(o);
-        else
-            bad = ry_outdir_commit(o) < 0;
-    }
-    if (!bad) {
+    rc = ry_cmd_write_dir(dir, emit, &f);
+    if (rc == RY_EXIT_OK) {
         ry_slurm_stats st;
         ry_slurm_last_stats(&st);
         printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
@@ -51,5 +38,5 @@ int ry_cmd_slurm(ry_global *g, int argc, char **argv)
     }
     ry_fabric_free(&f);
     ry_spec_free(s);
-    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+    return rc;
 }
