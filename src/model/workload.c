@@ -133,34 +133,6 @@ static int name_ok(const char *s)
 
 /* ---- catalogs ------------------------------------------------------------------------ */
 
-static const ry_ynode *catalog_entries(const ry_ydoc *d, const char *top)
-{
-    const char *const allowed[] = { top, NULL };
-    ry_pos start = { d->file, 1, 1 };
-    if (!d->root) {
-        ry_error_at(start, "catalog is empty (expected '%s:' with entries)", top);
-        return NULL;
-    }
-    if (d->root->kind != RY_YMAP) {
-        ry_error_at(d->root->pos, "catalog must be a map with the key '%s' (got %s)", top,
-                    ry_ynode_describe(d->root));
-        return NULL;
-    }
-    if (ry_ycheck_keys(d->root, "", allowed))
-        return NULL;
-    const ry_ynode *e = ry_ymap_get(d->root, top);
-    if (!e) {
-        ry_error_at(start, "catalog has no '%s:' section", top);
-        return NULL;
-    }
-    if (e->kind != RY_YMAP) {
-        ry_error_at(e->pos, "%s must be a map of entries by name (got %s)", top,
-                    ry_ynode_describe(e));
-        return NULL;
-    }
-    return e;
-}
-
 static int entry_start(const ry_ynode *name, const ry_ynode *ent, const char *kind)
 {
     if (!name_ok(name->value)) {
@@ -178,7 +150,7 @@ static int entry_start(const ry_ynode *name, const ry_ynode *ent, const char *ki
 
 static int load_llms(ry_llm_catalog *c)
 {
-    const ry_ynode *e = catalog_entries(c->llm_doc, "llms");
+    const ry_ynode *e = ry_catalog_entries(c->llm_doc, "llms");
     int errors = 0;
     if (!e)
         return -1;
@@ -215,7 +187,7 @@ static int load_llms(ry_llm_catalog *c)
 
 static int load_gpus(ry_llm_catalog *c)
 {
-    const ry_ynode *e = catalog_entries(c->gpu_doc, "gpus");
+    const ry_ynode *e = ry_catalog_entries(c->gpu_doc, "gpus");
     int errors = 0;
     if (!e)
         return -1;

@@ -120,8 +120,7 @@ static int check_name(const ry_ynode *key, const char *file_kind)
     return ok ? 0 : -1;
 }
 
-/* The entries map under the file's one top-level key, or NULL (errors printed). */
-static const ry_ynode *entries_of(const ry_ydoc *d, const char *top)
+const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top)
 {
     const char *const allowed[] = { top, NULL };
     ry_pos start = { d->file, 1, 1 };
@@ -196,7 +195,7 @@ static int load_switches(ry_catalog *c)
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
                                         "rack_units", "cage_ports", NULL };
     static const char *const protocols[] = { "infiniband", "ethernet", NULL };
-    const ry_ynode *e = entries_of(c->switch_doc, "switches");
+    const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
         return -1;
@@ -252,7 +251,7 @@ static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
                                         "nic_speed", "rack_units", "per_rack", "cage_ports", NULL };
-    const ry_ynode *e = entries_of(c->node_doc, "nodes");
+    const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
         return -1;

@@ -77,4 +77,8 @@ int ry_parse_speed(const char *s, double *gbps);
  * 400 (got 'fast')". */
 int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text, size_t cap);
 
+/* The entries map under a catalog file's one top-level key ("switches",
+ * "llms", ...), or NULL with the error printed at its position. */
+const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top);
+
 #endif
