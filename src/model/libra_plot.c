@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 
 #define NPOINTS 199
@@ -102,30 +103,6 @@ static void script(ry_buf *o, const char *name, const ry_libra_problem *p,
                    "title \"network cost\", \\\n"
                    "     $optimum using 1:2 with points pt 7 ps 1.6 lc rgb \"#2ca02c\" "
                    "title \"optimum\"\n");
-}
-
-/* The gnuplot to run: $RAILYARD_GNUPLOT (empty or "none": none), else
- * gnuplot on PATH; NULL when there is none. */
-static const char *gnuplot_program(char *buf, size_t cap)
-{
-    const char *env = getenv("RAILYARD_GNUPLOT");
-    if (env)
-        return *env && strcmp(env, "none") != 0 ? env : NULL;
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t n = colon ? (size_t)(colon - path) : strlen(path);
-        if (n > 0 && n + sizeof "/gnuplot" < cap) {
-            memcpy(buf, path, n);
-            memcpy(buf + n, "/gnuplot", sizeof "/gnuplot");
-            if (access(buf, X_OK) == 0)
-                return buf;
-        }
-        path += n + (colon ? 1 : 0);
-    }
-    return NULL;
 }
 
 /* Runs gnuplot on the script; its standard output goes to img. */
@@ -279,8 +256,7 @@ int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
     ry_buf_add(&gp, body.data, body.len);
 
     int rc = 0;
-    char found[4096];
-    const char *prog = gnuplot_program(found, sizeof found);
+    const char *prog = ry_gnuplot_program();
     if (!prog) {
         ry_warn("no gnuplot (%s): %s/libra-split.csv and libra-split.gp are written, the "
                 "images are not", getenv("RAILYARD_GNUPLOT") ? "RAILYARD_GNUPLOT is none"
