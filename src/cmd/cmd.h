@@ -62,10 +62,12 @@ void ry_physical_free(ry_physical *ph);
 int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *lng,
                const char *shrt, const char **val);
 
-/* A value option of a command: --lng VALUE, --lng=VALUE or shrt VALUE. */
+/* A value option of a command: --lng VALUE, --lng=VALUE or shrt VALUE; or,
+ * with val NULL, a flag (--lng alone) that sets *flag to 1. */
 typedef struct ry_optspec {
     const char *lng, *shrt;
     const char **val;
+    int *flag;
 } ry_optspec;
 
 /* Parses a command's arguments: the common options, -h/--help, the value

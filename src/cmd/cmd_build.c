@@ -26,8 +26,8 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("build");
     const char *path = NULL, *dir = NULL, *skip = "";
-    const ry_optspec opts[] = { { "--output", "-o", &dir }, { "--skip", NULL, &skip },
-                                { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--output", "-o", &dir, NULL }, { "--skip", NULL, &skip, NULL },
+                                { NULL, NULL, NULL, NULL } };
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;

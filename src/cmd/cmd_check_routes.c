@@ -26,49 +26,27 @@ static int parse_count(const ry_command *c, const char *opt, const char *v, int 
 int ry_cmd_check_routes(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("check-routes");
-    const char *path = NULL, *topo = NULL, *lfts = NULL, *output = NULL, *v;
+    const char *path = NULL, *topo = NULL, *lfts = NULL, *output = NULL;
     int json = 0;
     ry_rc_opts opts = { RY_RC_SHIFTS_AUTO, 10 };
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
+    const char *shifts = NULL, *max_report = NULL;
+    const ry_optspec popts[] = {
+        { "--lfts", NULL, &lfts, NULL },          { "--topology", NULL, &topo, NULL },
+        { "--output", "-o", &output, NULL },      { "--shifts", NULL, &shifts, NULL },
+        { "--max-report", NULL, &max_report, NULL }, { "--json", NULL, NULL, &json },
+        { NULL, NULL, NULL, NULL }
+    };
+    int prc = ry_cmd_parse(g, c, argc, argv, popts, &path);
+    if (prc >= 0)
+        return prc;
+    if (shifts) {
+        if (strcmp(shifts, "all") == 0)
+            opts.shifts = RY_RC_SHIFTS_ALL;
+        else if (parse_count(c, "--shifts", shifts, &opts.shifts))
             return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--lfts", NULL, &lfts)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--topology", NULL, &topo)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &output)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--shifts", NULL, &v)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-            if (strcmp(v, "all") == 0)
-                opts.shifts = RY_RC_SHIFTS_ALL;
-            else if (parse_count(c, "--shifts", v, &opts.shifts))
-                return RY_EXIT_USAGE;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--max-report", NULL, &v)) != 0) {
-            if (r < 0 || parse_count(c, "--max-report", v, &opts.max_report))
-                return RY_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one PATH at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
-        }
     }
+    if (max_report && parse_count(c, "--max-report", max_report, &opts.max_report))
+        return RY_EXIT_USAGE;
 
     /* PATH is a subnet directory (topology.net, lfts.dump) or a topology file */
     char *dtopo = NULL, *dlfts = NULL;

@@ -248,7 +248,7 @@ int ry_cmd_spec_dir(ry_global *g, const ry_command *c, int argc, char **argv,
                     const char **dir, ry_spec **sp, ry_fabric *f)
 {
     const char *path = NULL;
-    const ry_optspec opts[] = { { "--output", "-o", dir }, { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--output", "-o", dir, NULL }, { NULL, NULL, NULL, NULL } };
     *dir = NULL;
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
@@ -289,6 +289,13 @@ int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
         }
         const ry_optspec *o = opts;
         for (; o && o->lng; o++) {
+            if (!o->val) {
+                if (strcmp(a, o->lng) == 0 || (o->shrt && strcmp(a, o->shrt) == 0)) {
+                    *o->flag = 1;
+                    break;
+                }
+                continue;
+            }
             r = ry_opt_arg(c, argc, argv, &i, o->lng, o->shrt, o->val);
             if (r < 0)
                 return RY_EXIT_USAGE;
@@ -302,7 +309,8 @@ int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
         if (!pos)
             return ry_usage_error(c, "unexpected argument '%s'", a);
         if (*pos)
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", *pos, a);
+            return ry_usage_error(c, "one %s at a time (got '%s' and '%s')",
+                                  strcmp(c->name, "check-routes") == 0 ? "PATH" : "SPEC", *pos, a);
         *pos = a;
     }
     return -1;

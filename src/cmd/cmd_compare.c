@@ -33,9 +33,9 @@ int ry_cmd_compare(ry_global *g, int argc, char **argv)
     const char *fmtname = NULL, *sgpus = NULL, *shb = NULL, *srails = NULL, *splanes = NULL,
                *sradix = NULL;
     const ry_optspec opts[] = {
-        { "--format", "-f", &fmtname }, { "--output", "-o", &output }, { "--gpus", NULL, &sgpus },
-        { "--hb-domain", NULL, &shb },  { "--rails", NULL, &srails },  { "--planes", NULL, &splanes },
-        { "--radix", NULL, &sradix },   { NULL, NULL, NULL }
+        { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL }, { "--gpus", NULL, &sgpus, NULL },
+        { "--hb-domain", NULL, &shb, NULL },  { "--rails", NULL, &srails, NULL },  { "--planes", NULL, &splanes, NULL },
+        { "--radix", NULL, &sradix, NULL },   { NULL, NULL, NULL, NULL }
     };
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)

@@ -66,33 +66,14 @@ int ry_cmd_draw(ry_global *g, int argc, char **argv)
     const ry_command *c = ry_command_find("draw");
     const char *path = NULL, *output = NULL, *viewname = NULL, *format = NULL, *dir = NULL;
     int force = 0;
-    for (int i = 1; i < argc; i++) {
-        int r = ry_global_option(g, argc, argv, &i);
-        if (r < 0)
-            return RY_EXIT_USAGE;
-        if (r > 0)
-            continue;
-        const char *a = argv[i];
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            ry_command_usage(c, stdout);
-            return RY_EXIT_OK;
-        }
-        if (strcmp(a, "--force") == 0) {
-            force = 1;
-        } else if ((r = ry_opt_arg(c, argc, argv, &i, "--view", NULL, &viewname)) != 0
-                   || (r = ry_opt_arg(c, argc, argv, &i, "--output", "-o", &output)) != 0
-                   || (r = ry_opt_arg(c, argc, argv, &i, "--format", "-f", &format)) != 0
-                   || (r = ry_opt_arg(c, argc, argv, &i, "--dir", NULL, &dir)) != 0) {
-            if (r < 0)
-                return RY_EXIT_USAGE;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return ry_usage_error(c, "unknown option '%s'", a);
-        } else if (path) {
-            return ry_usage_error(c, "one spec at a time (got '%s' and '%s')", path, a);
-        } else {
-            path = a;
-        }
-    }
+    const ry_optspec opts[] = {
+        { "--view", NULL, &viewname, NULL },  { "--output", "-o", &output, NULL },
+        { "--format", "-f", &format, NULL },  { "--dir", NULL, &dir, NULL },
+        { "--force", NULL, NULL, &force },    { NULL, NULL, NULL, NULL }
+    };
+    int prc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    if (prc >= 0)
+        return prc;
     if (!path)
         return ry_usage_error(c, "missing SPEC");
     if (dir && (viewname || output || format || force))

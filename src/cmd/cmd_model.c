@@ -12,8 +12,8 @@ int ry_cmd_model(ry_global *g, int argc, char **argv)
     const ry_command *c = ry_command_find("model");
     const char *path = NULL, *output = NULL, *fmtname = NULL;
     ry_format fmt = RY_FMT_TEXT;
-    const ry_optspec opts[] = { { "--format", "-f", &fmtname }, { "--output", "-o", &output },
-                                { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL },
+                                { NULL, NULL, NULL, NULL } };
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;

@@ -13,11 +13,11 @@ int ry_cmd_optimize(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("optimize");
     const char *path = NULL, *output = NULL, *fmtname = NULL, *objective = NULL, *plot = NULL;
-    const ry_optspec opts[] = { { "--objective", NULL, &objective },
-                                { "--format", "-f", &fmtname },
-                                { "--output", "-o", &output },
-                                { "--plot", NULL, &plot },
-                                { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--objective", NULL, &objective, NULL },
+                                { "--format", "-f", &fmtname, NULL },
+                                { "--output", "-o", &output, NULL },
+                                { "--plot", NULL, &plot, NULL },
+                                { NULL, NULL, NULL, NULL } };
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;

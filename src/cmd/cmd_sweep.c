@@ -241,7 +241,7 @@ int ry_cmd_sweep(ry_global *g, int argc, char **argv)
         }
         rest[nrest++] = argv[i];
     }
-    const ry_optspec opts[] = { { "--output", "-o", &dir }, { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--output", "-o", &dir, NULL }, { NULL, NULL, NULL, NULL } };
     if (rc < 0)
         rc = ry_cmd_parse(g, c, nrest, rest, opts, &path);
     if (rc < 0 && !path)

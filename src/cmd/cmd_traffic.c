@@ -94,8 +94,8 @@ int ry_cmd_traffic(ry_global *g, int argc, char **argv)
     const ry_command *c = ry_command_find("traffic");
     const char *path = NULL, *dir = NULL, *fmtname = NULL;
     ry_format fmt = RY_FMT_TEXT;
-    const ry_optspec opts[] = { { "--format", "-f", &fmtname }, { "--output", "-o", &dir },
-                                { NULL, NULL, NULL } };
+    const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &dir, NULL },
+                                { NULL, NULL, NULL, NULL } };
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;

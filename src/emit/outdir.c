@@ -186,10 +186,12 @@ void ry_outdir_abort(ry_outdir *o)
     free_outdir(o);
 }
 
-int ry_write_file_atomic(const char *path, const char *data, size_t len)
+int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
+                           const void *arg)
 {
     if (!path || strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+        int bad = write(stdout, arg) < 0;
+        if (fflush(stdout) != 0 || bad || ferror(stdout)) {
             ry_error("cannot write to standard output: %s", strerror(errno));
             return -1;
         }
@@ -203,7 +205,7 @@ int ry_write_file_atomic(const char *path, const char *data, size_t len)
     if (!fp) {
         ry_error("cannot write '%s': %s", path, strerror(errno));
     } else {
-        int bad = fwrite(data, 1, len, fp) != len;
+        int bad = write(fp, arg) < 0 || ferror(fp);
         if (fclose(fp) != 0)
             bad = 1;
         if (bad || rename(tmp.data, path) < 0) {
@@ -215,4 +217,21 @@ int ry_write_file_atomic(const char *path, const char *data, size_t len)
     }
     ry_buf_free(&tmp);
     return rc;
+}
+
+typedef struct bytes {
+    const char *data;
+    size_t len;
+} bytes;
+
+static int write_bytes(FILE *fp, const void *arg)
+{
+    const bytes *b = arg;
+    return fwrite(b->data, 1, b->len, fp) == b->len ? 0 : -1;
+}
+
+int ry_write_file_atomic(const char *path, const char *data, size_t len)
+{
+    bytes b = { data, len };
+    return ry_write_stream_atomic(path, write_bytes, &b);
 }

@@ -30,4 +30,9 @@ void ry_outdir_abort(ry_outdir *o);
  * when path is "-" or NULL. Used by single-file commands. */
 int ry_write_file_atomic(const char *path, const char *data, size_t len);
 
+/* The same for output produced by write(fp, arg) (which returns -1 on a
+ * write error), for files too large to hold in memory. */
+int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
+                           const void *arg);
+
 #endif
