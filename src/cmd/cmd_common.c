@@ -309,8 +309,8 @@ int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
         if (!pos)
             return ry_usage_error(c, "unexpected argument '%s'", a);
         if (*pos)
-            return ry_usage_error(c, "one %s at a time (got '%s' and '%s')",
-                                  strcmp(c->name, "check-routes") == 0 ? "PATH" : "SPEC", *pos, a);
+            return ry_usage_error(c, "one %.*s at a time (got '%s' and '%s')",
+                                  (int)strcspn(c->synopsis, " |"), c->synopsis, *pos, a);
         *pos = a;
     }
     return -1;
