@@ -26,8 +26,8 @@ if [ -n "$missing" ]; then
     exit 77
 fi
 
-# IB_FABRICS=DIR runs the checks on the specs in DIR instead (for example
-# tests/data/ib/pending, fabrics where our balance is known to be worse)
+# IB_FABRICS=DIR runs the checks on the specs in DIR instead (for example a
+# directory of fabrics being tried out)
 DATA=${IB_FABRICS:-$TOP_SRCDIR/tests/data/ib}
 TABLE=$TMP/balance.txt
 : >"$TABLE"

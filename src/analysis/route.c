@@ -276,9 +276,16 @@ void ry_router_row(ry_router *r, size_t s, uint8_t *row)
          * lower digit through one switch, they spread them over its ports.
          * The 2^lmc LIDs of a port start a fraction of the candidates apart. */
         uint64_t rot = nc >> pl->lmc ? nc >> pl->lmc : 1;
+        /* A leaf numbers the destinations it sends up without its own CAs,
+         * so a window of consecutive destinations that wraps around the
+         * subnet still takes consecutive up-links. */
+        int32_t own = r->leaf_of[s];
+        uint32_t skip_from = own >= 0 ? r->ca_first[own + 1] : UINT32_MAX;
+        uint32_t skip = own >= 0 ? r->ca_first[own + 1] - r->ca_first[own] : 0;
         for (uint32_t c = r->ca_first[l]; c < r->ca_first[l + 1]; c++) {
             uint16_t lid = pl->ca_lid[sn->ca[c]];
-            uint64_t base = (uint64_t)c / div + (uint64_t)c % div;
+            uint64_t ci = c >= skip_from ? c - skip : c;
+            uint64_t base = ci / div + ci % div;
             for (uint32_t o = 0; o < block; o++)
                 row[lid + o] = r->cand[(base + o * rot) % nc];
         }
