@@ -21,6 +21,7 @@ struct ry_updown {
     uint32_t *leaf_sw;      /* leaf -> local switch */
     uint32_t *ca;           /* end ports (GPU port ids), leaf order */
     uint32_t *ca_leaf;      /* end -> leaf */
+    uint32_t *leaf_first;   /* leaf -> its first end (ends are in leaf order), L + 1 */
     int32_t *ca_index;      /* GPU port id -> end index, or -1 */
     adj *up, *down;         /* neighbour switches by port, per switch: */
     uint32_t *up0, *down0;  /* S + 1 offsets */
@@ -174,6 +175,10 @@ ry_updown *ry_updown_new(const ry_fabric *f, int k)
                 ndown++;
         }
     }
+    u->leaf_first = ry_xmalloc(((size_t)u->L + 1) * sizeof *u->leaf_first);
+    for (size_t c = u->nca; c-- > 0;)
+        u->leaf_first[u->ca_leaf[c]] = (uint32_t)c;
+    u->leaf_first[u->L] = (uint32_t)u->nca;
     u->up = ry_xmalloc((nup ? nup : 1) * sizeof *u->up);
     u->down = ry_xmalloc((ndown ? ndown : 1) * sizeof *u->down);
     u->up0 = ry_xmalloc((S + 1) * sizeof *u->up0);
@@ -231,6 +236,7 @@ void ry_updown_free(ry_updown *u)
     free(u->leaf_sw);
     free(u->ca);
     free(u->ca_leaf);
+    free(u->leaf_first);
     free(u->ca_index);
     free(u->up);
     free(u->down);
@@ -281,6 +287,11 @@ int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port)
         return -1;
     int t = u->tier[s];
     uint64_t div = is_below(u, (uint32_t)s) ? u->div[t - 1] : u->div[t];
-    uint64_t base = (uint64_t)c / div + (uint64_t)c % div;
+    /* as route.c: a leaf numbers the ends it sends up without its own */
+    int32_t own = u->leaf_of[s];
+    uint64_t ci = (uint64_t)c;
+    if (own >= 0 && ci >= u->leaf_first[own + 1])
+        ci -= u->leaf_first[own + 1] - u->leaf_first[own];
+    uint64_t base = ci / div + ci % div;
     return (int)u->pool[u->c0[s] + base % nc];
 }
