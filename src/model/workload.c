@@ -340,31 +340,13 @@ const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node)
     return NULL;
 }
 
-/* "unknown model 'gtp-3'; did you mean 'gpt-3-175b'?" or the list of names. */
-static void unknown_name(const ry_ynode *n, const char *what, const char *kind,
-                         const char **names, int count, const char *hint)
-{
-    const char *s = ry_suggest(n->value, names, count);
-    if (s) {
-        ry_error_at(n->pos, "%s: unknown %s '%s'; did you mean '%s'?", what, kind, n->value, s);
-        return;
-    }
-    ry_buf b;
-    ry_buf_init(&b);
-    for (int i = 0; i < count; i++)
-        ry_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
-    ry_error_at(n->pos, "%s: unknown %s '%s' (the catalog has: %s%s)", what, kind, n->value,
-                count ? b.data : "nothing", hint);
-    ry_buf_free(&b);
-}
-
 static void unknown_llm(const ry_llm_catalog *c, const ry_ynode *n, const char *what)
 {
     const char **names = ry_xcalloc((size_t)c->nllms + 1, sizeof *names);
     for (int i = 0; i < c->nllms; i++)
         names[i] = c->llms[i].name;
-    unknown_name(n, what, "model", names, c->nllms,
-                 "; or give a map {name, parameters, layers, d_model, seq_len, vocab, mcc}");
+    ry_catalog_unknown(n, what, "model", names, c->nllms,
+                       "; or give a map {name, parameters, layers, d_model, seq_len, vocab, mcc}");
     free(names);
 }
 
@@ -373,7 +355,7 @@ static void unknown_gpu(const ry_llm_catalog *c, const ry_ynode *n, const char *
     const char **names = ry_xcalloc((size_t)c->ngpus + 1, sizeof *names);
     for (int i = 0; i < c->ngpus; i++)
         names[i] = c->gpus[i].name;
-    unknown_name(n, what, "GPU", names, c->ngpus, "");
+    ry_catalog_unknown(n, what, "GPU", names, c->ngpus, "");
     free(names);
 }
 

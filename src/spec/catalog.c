@@ -361,9 +361,8 @@ const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *nam
     return NULL;
 }
 
-/* "unknown switch 'x'; did you mean 'y'?" or the list of known names. */
-static void unknown_name(const ry_ynode *n, const char *what, const char *kind,
-                         const char **names, int count, const char *inline_hint)
+void ry_catalog_unknown(const ry_ynode *n, const char *what, const char *kind,
+                        const char **names, int count, const char *hint)
 {
     const char *s = ry_suggest(n->value, names, count);
     if (s) {
@@ -374,8 +373,8 @@ static void unknown_name(const ry_ynode *n, const char *what, const char *kind,
     ry_buf_init(&b);
     for (int i = 0; i < count; i++)
         ry_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
-    ry_error_at(n->pos, "%s: unknown %s '%s' (the catalog has: %s; or give %s)", what, kind,
-                n->value, count ? b.data : "nothing", inline_hint);
+    ry_error_at(n->pos, "%s: unknown %s '%s' (the catalog has: %s%s)", what, kind, n->value,
+                count ? b.data : "nothing", hint);
     ry_buf_free(&b);
 }
 
@@ -393,7 +392,8 @@ int ry_catalog_get_switch(const ry_catalog *c, const ry_ynode *n, const char *wh
     const char **names = ry_xcalloc((size_t)c->nswitches + 1, sizeof *names);
     for (int i = 0; i < c->nswitches; i++)
         names[i] = c->switches[i].model.name;
-    unknown_name(n, what, "switch", names, c->nswitches, "a map {name, radix, speed}");
+    ry_catalog_unknown(n, what, "switch", names, c->nswitches,
+                       "; or give a map {name, radix, speed}");
     free(names);
     return -1;
 }
@@ -412,8 +412,8 @@ int ry_catalog_get_node(const ry_catalog *c, const ry_ynode *n, const char *what
     const char **names = ry_xcalloc((size_t)c->nnodes + 1, sizeof *names);
     for (int i = 0; i < c->nnodes; i++)
         names[i] = c->nodes[i].model.name;
-    unknown_name(n, what, "node", names, c->nnodes,
-                 "a map {name, gpus_per_node, hb_domain, nic_speed}");
+    ry_catalog_unknown(n, what, "node", names, c->nnodes,
+                       "; or give a map {name, gpus_per_node, hb_domain, nic_speed}");
     free(names);
     return -1;
 }

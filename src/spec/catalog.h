@@ -81,4 +81,9 @@ int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text,
  * "llms", ...), or NULL with the error printed at its position. */
 const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top);
 
+/* "what: unknown kind 'x'; did you mean 'y'?" at n's position, or the list of
+ * the catalog's names followed by hint ("; or give a map {...}", or ""). */
+void ry_catalog_unknown(const ry_ynode *n, const char *what, const char *kind,
+                        const char **names, int count, const char *hint);
+
 #endif
