@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "analysis/cabling.h"
+#include "emit/emit_bom.h"
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
@@ -77,6 +78,15 @@ typedef struct ry_optspec {
  * printing help, 2 after a usage error). */
 int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
                  const ry_optspec *opts, const char **pos);
+
+/* ry_cmd_parse for commands whose positional argument is required: a usage
+ * error names it when it is missing. */
+int ry_cmd_parse_spec(ry_global *g, const ry_command *c, int argc, char **argv,
+                      const ry_optspec *opts, const char **pos);
+
+/* The value of --format: sets *fmt (left as is when name is NULL); -1 with
+ * a usage error when it is not one of text, json and, if csv_ok, csv. */
+int ry_cmd_format(const ry_command *c, const char *name, int csv_ok, ry_format *fmt);
 
 /* For commands of the form "SPEC -o DIR": parses the arguments, requires
  * both, loads the spec and builds its fabric. Returns -1 when the caller

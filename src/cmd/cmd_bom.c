@@ -15,13 +15,11 @@ int ry_cmd_bom(ry_global *g, int argc, char **argv)
     const char *fmtname = NULL;
     const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
-    if (fmtname && ry_format_parse(fmtname, &fmt) < 0)
-        return ry_usage_error(c, "--format takes text, json or csv (got '%s')", fmtname);
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
+    if (ry_cmd_format(c, fmtname, 1, &fmt) < 0)
+        return RY_EXIT_USAGE;
     ry_spec *s;
     ry_fabric f;
     rc = ry_cmd_spec_fabric(g, path, &s, &f);

@@ -13,22 +13,13 @@
 #include "fabric/ibplan.h"
 #include "util/diag.h"
 
-static int put_buf(ry_outdir *o, const char *rel, const ry_buf *b)
-{
-    FILE *fp = ry_outdir_open(o, rel);
-    if (!fp)
-        return -1;
-    fwrite(b->data, 1, b->len, fp);
-    return ry_outdir_close(o, fp);
-}
-
 int ry_cmd_build(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("build");
     const char *path = NULL, *dir = NULL, *skip = "";
     const ry_optspec opts[] = { { "--output", "-o", &dir, NULL }, { "--skip", NULL, &skip, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
     char copy[256];
@@ -38,8 +29,6 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
             strcmp(tok, "slurm") != 0 && strcmp(tok, "diagrams") != 0)
             return ry_usage_error(c, "--skip takes output groups: opensm, cabling, slurm, "
                                   "diagrams (got '%s')", tok);
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
     if (!dir)
         return ry_usage_error(c, "missing -o DIR");
 
@@ -93,10 +82,10 @@ int ry_cmd_build(ry_global *g, int argc, char **argv)
     ry_buf buf;
     ry_buf_init(&buf);
     ry_emit_summary(&buf, s, &f, &b);
-    int bad = put_buf(o, "summary.txt", &buf) < 0;
+    int bad = ry_outdir_put(o, "summary.txt", buf.data, buf.len) < 0;
     ry_buf_reset(&buf);
     ry_emit_bom(&buf, &b, want_cab ? &ph.cab : NULL, RY_FMT_JSON);
-    bad |= put_buf(o, "bom.json", &buf) < 0;
+    bad |= ry_outdir_put(o, "bom.json", buf.data, buf.len) < 0;
     ry_buf_free(&buf);
     FILE *fp = ry_outdir_open(o, "fabric.json");
     if (fp) {

@@ -250,11 +250,9 @@ int ry_cmd_spec_dir(ry_global *g, const ry_command *c, int argc, char **argv,
     const char *path = NULL;
     const ry_optspec opts[] = { { "--output", "-o", dir, NULL }, { NULL, NULL, NULL, NULL } };
     *dir = NULL;
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
     if (!*dir)
         return ry_usage_error(c, "missing -o DIR");
     rc = ry_cmd_spec_fabric(g, path, sp, f);
@@ -314,4 +312,27 @@ int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
         *pos = a;
     }
     return -1;
+}
+
+int ry_cmd_parse_spec(ry_global *g, const ry_command *c, int argc, char **argv,
+                      const ry_optspec *opts, const char **pos)
+{
+    int rc = ry_cmd_parse(g, c, argc, argv, opts, pos);
+    if (rc < 0 && !*pos)
+        return ry_usage_error(c, "missing %.*s", (int)strcspn(c->synopsis, " |"), c->synopsis);
+    return rc;
+}
+
+int ry_cmd_format(const ry_command *c, const char *name, int csv_ok, ry_format *fmt)
+{
+    ry_format f;
+    if (!name)
+        return 0;
+    if (ry_format_parse(name, &f) < 0 || (f == RY_FMT_CSV && !csv_ok)) {
+        ry_usage_error(c, "--format takes %s (got '%s')", csv_ok ? "text, json or csv" : "text or json",
+                       name);
+        return -1;
+    }
+    *fmt = f;
+    return 0;
 }

@@ -40,8 +40,8 @@ int ry_cmd_compare(ry_global *g, int argc, char **argv)
     int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
-    if (fmtname && ry_format_parse(fmtname, &fmt) < 0)
-        return ry_usage_error(c, "--format takes text, json or csv (got '%s')", fmtname);
+    if (ry_cmd_format(c, fmtname, 1, &fmt) < 0)
+        return RY_EXIT_USAGE;
     if ((sgpus && parse_count(c, "--gpus", sgpus, 2147483647LL, &gpus)) ||
         (shb && parse_count(c, "--hb-domain", shb, 1048576, &hb)) ||
         (srails && parse_count(c, "--rails", srails, 1048576, &rails)) ||

@@ -71,11 +71,9 @@ int ry_cmd_draw(ry_global *g, int argc, char **argv)
         { "--format", "-f", &format, NULL },  { "--dir", NULL, &dir, NULL },
         { "--force", NULL, NULL, &force },    { NULL, NULL, NULL, NULL }
     };
-    int prc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int prc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (prc >= 0)
         return prc;
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
     if (dir && (viewname || output || format || force))
         return ry_usage_error(c, "--dir writes the diagrams of railyard build; it takes no "
                                  "--view, --output, --format or --force");

@@ -29,14 +29,12 @@ int ry_cmd_export(ry_global *g, int argc, char **argv)
     const char *path = NULL, *output = NULL, *format = "graphml";
     const ry_optspec opts[] = { { "--format", "-f", &format, NULL }, { "--output", "-o", &output, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
     int graphml = strcmp(format, "graphml") == 0;
     if (!graphml && strcmp(format, "json") != 0)
         return ry_usage_error(c, "--format takes graphml or json (got '%s')", format);
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
     ry_spec *s;
     ry_fabric f;
     rc = ry_cmd_spec_fabric(g, path, &s, &f);

@@ -14,13 +14,11 @@ int ry_cmd_model(ry_global *g, int argc, char **argv)
     ry_format fmt = RY_FMT_TEXT;
     const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
-    if (fmtname && (ry_format_parse(fmtname, &fmt) < 0 || fmt == RY_FMT_CSV))
-        return ry_usage_error(c, "--format takes text or json (got '%s')", fmtname);
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
+    if (ry_cmd_format(c, fmtname, 0, &fmt) < 0)
+        return RY_EXIT_USAGE;
     ry_spec *s = ry_cmd_load_spec(g, path);
     if (!s)
         return RY_EXIT_INPUT;

@@ -18,12 +18,12 @@ int ry_cmd_optimize(ry_global *g, int argc, char **argv)
                                 { "--output", "-o", &output, NULL },
                                 { "--plot", NULL, &plot, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
     ry_format fmt = RY_FMT_TEXT;
-    if (fmtname && ry_format_parse(fmtname, &fmt) < 0)
-        return ry_usage_error(c, "--format takes text, json or csv (got '%s')", fmtname);
+    if (ry_cmd_format(c, fmtname, 1, &fmt) < 0)
+        return RY_EXIT_USAGE;
     int obj = -1;
     if (objective) {
         if (strcmp(objective, "time") == 0)
@@ -36,8 +36,6 @@ int ry_cmd_optimize(ry_global *g, int argc, char **argv)
     }
     if (plot && !*plot)
         return ry_usage_error(c, "--plot needs a directory");
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
 
     ry_spec *s = ry_cmd_load_spec(g, path);
     if (!s)

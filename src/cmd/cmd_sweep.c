@@ -185,14 +185,7 @@ static int write_sweep(const char *dir, const char *title, const char *const *ke
     for (size_t i = 0; !bad && i < sizeof files / sizeof files[0]; i++) {
         if (!files[i].want)
             continue;
-        FILE *fp = ry_outdir_open(o, files[i].name);
-        if (!fp) {
-            bad = 1;
-            break;
-        }
-        if (files[i].b->len)
-            fwrite(files[i].b->data, 1, files[i].b->len, fp);
-        bad = ry_outdir_close(o, fp) < 0;
+        bad = ry_outdir_put(o, files[i].name, files[i].b->data, files[i].b->len) < 0;
     }
     if (o) {
         if (bad)

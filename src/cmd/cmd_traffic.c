@@ -68,14 +68,7 @@ static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, cons
     } files[] = { { "traffic.json", json }, { "links.csv", &links }, { "heatmap.csv", &pairs },
                   { imgname, &img } };
     for (size_t i = 0; !bad && i < sizeof files / sizeof files[0]; i++) {
-        FILE *fp = ry_outdir_open(o, files[i].name);
-        if (!fp) {
-            bad = 1;
-            break;
-        }
-        if (files[i].b->len)
-            fwrite(files[i].b->data, 1, files[i].b->len, fp);
-        bad = ry_outdir_close(o, fp) < 0;
+        bad = ry_outdir_put(o, files[i].name, files[i].b->data, files[i].b->len) < 0;
     }
     if (o) {
         if (bad)
@@ -96,13 +89,11 @@ int ry_cmd_traffic(ry_global *g, int argc, char **argv)
     ry_format fmt = RY_FMT_TEXT;
     const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &dir, NULL },
                                 { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse(g, c, argc, argv, opts, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
     if (rc >= 0)
         return rc;
-    if (fmtname && (ry_format_parse(fmtname, &fmt) < 0 || fmt == RY_FMT_CSV))
-        return ry_usage_error(c, "--format takes text or json (got '%s')", fmtname);
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
+    if (ry_cmd_format(c, fmtname, 0, &fmt) < 0)
+        return RY_EXIT_USAGE;
 
     ry_spec *s;
     ry_fabric f;

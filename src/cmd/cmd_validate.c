@@ -29,11 +29,9 @@ int ry_cmd_validate(ry_global *g, int argc, char **argv)
 {
     const ry_command *c = ry_command_find("validate");
     const char *path = NULL;
-    int rc = ry_cmd_parse(g, c, argc, argv, NULL, &path);
+    int rc = ry_cmd_parse_spec(g, c, argc, argv, NULL, &path);
     if (rc >= 0)
         return rc;
-    if (!path)
-        return ry_usage_error(c, "missing SPEC");
     ry_spec *s;
     ry_fabric f;
     rc = ry_cmd_spec_fabric(g, path, &s, &f);

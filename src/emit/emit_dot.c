@@ -1380,12 +1380,7 @@ static int put_file(ry_outdir *o, const char *prefix, const char *name, const ry
 {
     char rel[512];
     snprintf(rel, sizeof rel, "%s/%s", prefix, name);
-    FILE *fp = ry_outdir_open(o, rel);
-    if (!fp)
-        return -1;
-    if (b->len)
-        fwrite(b->data, 1, b->len, fp);
-    return ry_outdir_close(o, fp);
+    return ry_outdir_put(o, rel, b->data, b->len);
 }
 
 int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f)

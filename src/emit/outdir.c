@@ -108,6 +108,16 @@ int ry_outdir_close(ry_outdir *o, FILE *fp)
     return 0;
 }
 
+int ry_outdir_put(ry_outdir *o, const char *relpath, const void *data, size_t len)
+{
+    FILE *fp = ry_outdir_open(o, relpath);
+    if (!fp)
+        return -1;
+    if (len)
+        fwrite(data, 1, len, fp);
+    return ry_outdir_close(o, fp);
+}
+
 static void free_outdir(ry_outdir *o)
 {
     for (size_t i = 0; i < o->nfiles; i++)

@@ -20,6 +20,10 @@ FILE *ry_outdir_open(ry_outdir *o, const char *relpath);
 /* Closes a file from ry_outdir_open; -1 (error printed) on a write error. */
 int ry_outdir_close(ry_outdir *o, FILE *fp);
 
+/* Writes a whole file of len bytes at relpath in the staging area; -1 (error
+ * printed) on failure. */
+int ry_outdir_put(ry_outdir *o, const char *relpath, const void *data, size_t len);
+
 /* Moves every staged file into place and frees o. -1 on failure. */
 int ry_outdir_commit(ry_outdir *o);
 

@@ -214,15 +214,6 @@ static int run_gnuplot(const char *prog, const char *scr, size_t len, ry_buf *im
     return ok ? 0 : -1;
 }
 
-static int put(ry_outdir *o, const char *rel, const void *data, size_t len)
-{
-    FILE *fp = ry_outdir_open(o, rel);
-    if (!fp)
-        return -1;
-    fwrite(data, 1, len, fp);
-    return ry_outdir_close(o, fp);
-}
-
 int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
                   const ry_libra_result *r)
 {
@@ -279,10 +270,10 @@ int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
         ry_outdir *o = ry_outdir_begin(dir);
         if (!o) {
             rc = -1;
-        } else if (put(o, "libra-split.csv", csv.data, csv.len) < 0 ||
-                   put(o, "libra-split.gp", gp.data, gp.len) < 0 ||
-                   (prog && (put(o, "libra-split.png", png.data, png.len) < 0 ||
-                             put(o, "libra-split.svg", svg.data, svg.len) < 0))) {
+        } else if (ry_outdir_put(o, "libra-split.csv", csv.data, csv.len) < 0 ||
+                   ry_outdir_put(o, "libra-split.gp", gp.data, gp.len) < 0 ||
+                   (prog && (ry_outdir_put(o, "libra-split.png", png.data, png.len) < 0 ||
+                             ry_outdir_put(o, "libra-split.svg", svg.data, svg.len) < 0))) {
             ry_outdir_abort(o);
             rc = -1;
         } else if (ry_outdir_commit(o) < 0) {
