@@ -26,18 +26,9 @@
 #include "model/libra_spec.h"
 #include "util/diag.h"
 
-static int failures, checks;
+#include "check.h"
 
-#define CHECK(cond, ...)                                                                     \
-    do {                                                                                     \
-        checks++;                                                                            \
-        if (!(cond)) {                                                                       \
-            failures++;                                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                      \
-            printf(__VA_ARGS__);                                                             \
-            printf("\n");                                                                    \
-        }                                                                                    \
-    } while (0)
+
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 static double urand(void)

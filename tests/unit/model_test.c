@@ -27,19 +27,10 @@
 #include "model/traffic.h"
 #include "model/updown.h"
 
-static int failures, checks;
+#include "check.h"
+
 static long long hops_compared, links_compared;
 
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        checks++;                                                            \
-        if (!(cond)) {                                                       \
-            failures++;                                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                      \
-            printf(__VA_ARGS__);                                             \
-            printf("\n");                                                    \
-        }                                                                    \
-    } while (0)
 
 static int close_to(double a, double b)
 {
