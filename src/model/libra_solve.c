@@ -95,11 +95,11 @@ static double time_of(const solver *S, const double *x, double *dT)
     return T;
 }
 
-static double objective(unsigned n, const double *x, double *grad, void *data)
+/* The objective from a time T (and its gradient in grad): T, or T times
+ * the network cost, both normalised. */
+static double finish_objective(const solver *S, unsigned n, const double *x, double T,
+                               double *grad)
 {
-    solver *S = data;
-    S->evals++;
-    double T = time_of(S, x, grad);
     if (S->p->objective == RY_LIBRA_TIME) {
         if (grad)
             for (unsigned k = 0; k < n; k++)
@@ -116,6 +116,13 @@ static double objective(unsigned n, const double *x, double *grad, void *data)
             grad[i] += T / S->Tn * S->u[i] / S->Kn;
     }
     return T / S->Tn * (K / S->Kn);
+}
+
+static double objective(unsigned n, const double *x, double *grad, void *data)
+{
+    solver *S = data;
+    S->evals++;
+    return finish_objective(S, n, x, time_of(S, x, grad), grad);
 }
 
 /* The smoothed time: each max term's max replaced by the p-norm of its
@@ -150,20 +157,8 @@ static double smooth_objective(unsigned n, const double *x, double *grad, void *
 {
     solver *S = data;
     S->evals++;
-    double T = smooth_time(S, x, grad);
-    if (S->p->objective == RY_LIBRA_TIME) {
-        if (grad)
-            for (unsigned k = 0; k < n; k++)
-                grad[k] /= S->Tn;
-        return T / S->Tn;
-    }
-    double K = 0;
-    for (int i = 0; i < S->d; i++)
-        K += S->u[i] * x[i];
-    if (grad)
-        for (int i = 0; i < S->d; i++)
-            grad[i] = grad[i] / S->Tn * (K / S->Kn) + T / S->Tn * S->u[i] / S->Kn;
-    return T / S->Tn * (K / S->Kn);
+    /* over the bandwidths alone: n == d */
+    return finish_objective(S, n, x, smooth_time(S, x, grad), grad);
 }
 
 /* r_ji - x_i t_j <= 0, i.e. t_j >= r_ji / x_i: the product form keeps the
