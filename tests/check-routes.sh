@@ -43,31 +43,31 @@ for f in opensm-lfts.dump dump_fts.txt; do
     has "ibnetdiscover + $f" "$TMP/ibnet-$f.out" '8 end ports'
 done
 
-# --- broken tables: FIXTURE EXIT PATTERN ----------------------------------------
+# --- broken tables: FIXTURE EXIT PATTERN (5: a check failed, 1: a malformed file) --
 while read -r f want pat; do
     [ -n "$f" ] || continue
     run "$f" "$FT/topology.net" --lfts "$FT/$f" --max-report 3
     expect_eq "$f exit" $rc "$want"
-    if [ "$want" -eq 1 ] && [ -s "$TMP/$f.out" ]; then
+    if [ "$want" -eq 5 ] && [ -s "$TMP/$f.out" ]; then
         has "$f" "$TMP/$f.out" "$pat"
     else
         has "$f" "$TMP/$f.err" "$pat"
     fi
 done <<'EOF'
-loop.dump 1 ^loops +FAIL +2 routes come back to a switch
-loop.dump 1 node001 mlx5_0 \(lid 7\) -> node003 mlx5_0 \(lid 9\): comes back to leaf0; path leaf0:5 > spine0:1 > leaf0$
-missing-lid.dump 1 ^reachable +FAIL +54 of 56 routes arrive; 2 stop: no LFT entry: 2$
-missing-lid.dump 1 node005 mlx5_0 \(lid 11\) -> node001 mlx5_0 \(lid 7\): leaf2 has no entry for LID 7
-unconnected.dump 1 leaf3 sends LID 12 to port 7, which has no link; path leaf3:7$
-port0.dump 1 leaf1 sends LID 13 to port 0, itself
-wrong-end.dump 1 7 stop: port leading to another end port: 7
-wrong-end.dump 1 leaf0 sends LID 8 to port 1, which leads to node001 mlx5_0
-non-minimal.dump 1 ^minimal +FAIL +4 of 56 arriving routes are longer than a shortest path
-non-minimal.dump 1 6 links where the shortest path has 4; path leaf0:5 > spine0:3 > leaf2:6 > spine1:2 > leaf1:2 > node004 mlx5_0$
-non-minimal.dump 1 ^check-routes: FAIL \(minimal\)$
+loop.dump 5 ^loops +FAIL +2 routes come back to a switch
+loop.dump 5 node001 mlx5_0 \(lid 7\) -> node003 mlx5_0 \(lid 9\): comes back to leaf0; path leaf0:5 > spine0:1 > leaf0$
+missing-lid.dump 5 ^reachable +FAIL +54 of 56 routes arrive; 2 stop: no LFT entry: 2$
+missing-lid.dump 5 node005 mlx5_0 \(lid 11\) -> node001 mlx5_0 \(lid 7\): leaf2 has no entry for LID 7
+unconnected.dump 5 leaf3 sends LID 12 to port 7, which has no link; path leaf3:7$
+port0.dump 5 leaf1 sends LID 13 to port 0, itself
+wrong-end.dump 5 7 stop: port leading to another end port: 7
+wrong-end.dump 5 leaf0 sends LID 8 to port 1, which leads to node001 mlx5_0
+non-minimal.dump 5 ^minimal +FAIL +4 of 56 arriving routes are longer than a shortest path
+non-minimal.dump 5 6 links where the shortest path has 4; path leaf0:5 > spine0:3 > leaf2:6 > spine1:2 > leaf1:2 > node004 mlx5_0$
+non-minimal.dump 5 ^check-routes: FAIL \(minimal\)$
 beyond-radix.dump 1 beyond-radix.dump:88:8: error: port 9 is beyond the 8 ports of switch spine1
 no-newline.dump 1 no-newline.dump:91:8: error: cannot parse the port.*last line needs a newline
-no-block.dump 1 ^reachable +FAIL +32 of 56 routes arrive; 24 stop: no LFT entry: 24
+no-block.dump 5 ^reachable +FAIL +32 of 56 routes arrive; 24 stop: no LFT entry: 24
 EOF
 has no-block "$TMP/no-block.dump.err" 'no-block.dump:77: no switch with GUID 0x0002c902000000ff'
 has no-block "$TMP/no-block.dump.err" 'no block for switch spine1'
@@ -75,7 +75,7 @@ has loop "$TMP/loop.dump.out" '^minimal +ok'
 has loop "$TMP/loop.dump.out" '^reachable +ok +all 54 routes arrive'
 
 # --- a ring whose shortest routes all turn clockwise: a credit loop --------------
-run ring "$D/ring"; expect_eq "ring exit" $rc 1
+run ring "$D/ring"; expect_eq "ring exit (a check failed)" $rc 5
 has ring "$TMP/ring.out" '^credit loops +FAIL +8 channels, 4 dependencies, a cycle of 4:'
 has ring "$TMP/ring.out" '^    ring0:2 > ring1:2 > ring2:2 > ring3:2 > ring0$'
 has ring "$TMP/ring.out" '^minimal +ok'
@@ -102,7 +102,7 @@ long-line.net long-line.net:3:1025: error: line longer than 1024 characters
 EOF
 
 # --- JSON ---------------------------------------------------------------------------
-run json "$FT/topology.net" --lfts "$FT/non-minimal.dump" --json; expect_eq "json exit" $rc 1
+run json "$FT/topology.net" --lfts "$FT/non-minimal.dump" --json; expect_eq "json exit (a check failed)" $rc 5
 "$PY" - "$TMP/json.out" >"$TMP/json.py" 2>&1 <<'P'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -165,7 +165,7 @@ check_err 1 "no view 'rails'; superpod-4su has the views summary, rail=N (N = 0-
     "$SP" --view rails
 check_err 2 "--view rail=x needs a whole number" "$SP" --view rail=x
 check_err 2 "--view unit= needs a whole number" "$SP" --view unit=
-check_err 2 "--view needs a value" "$SP" --view
+check_err 2 "option '--view' needs a value" "$SP" --view
 check_err 2 "--format takes dot, svg, png or pdf (got 'gif')" "$SP" --format gif
 check_err 2 "unknown option '--frobnicate'" "$SP" --frobnicate
 check_err 2 "--dir writes the diagrams of railyard build" "$SP" --dir "$TMP/x" --view full

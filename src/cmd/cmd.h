@@ -1,5 +1,26 @@
-/* Subcommands: argument parsing and wiring only; the work is done by the
- * spec, fabric, analysis and emit modules. */
+/* Commands as data: each src/cmd/cmd_X.c defines one ry_cmd_entry (name,
+ * synopsis, summary, option table, what it needs, run function); main.c
+ * lists the entries; one dispatcher (cmd.c) parses the command line by the
+ * GNU rules, prints --help from the tables, loads and builds what the entry
+ * needs once, runs it and frees everything on one path.
+ *
+ * Adding a command: 4 things to do
+ *   1. src/cmd/cmd_NAME.c: an option table (one row per option, with its
+ *      type and help text; index the rows with an enum and read the values
+ *      with ry_opt(ctx, O_X) or ry_flag(ctx, O_X)), a run function taking a
+ *      ry_ctx, and `const ry_cmd_entry ry_cmd_NAME = { ... }` saying what it
+ *      needs (RY_NEED_*: the dispatcher loads those before run is called
+ *      and frees them after).
+ *   2. Declare it below (extern const ry_cmd_entry ry_cmd_NAME) and add it
+ *      to the table in src/main.c, in the order `railyard --help` lists.
+ *   3. Add the file to librailyard_a_SOURCES in Makefile.am.
+ *   4. Document it in doc/railyard.1 (tests/cli.sh checks that every
+ *      command has a section there) and test it.
+ * A command that writes an output group of `railyard build` reuses the
+ * group's row in cmd_groups.c instead of writing its own files.
+ *
+ * Ownership: everything reachable from a ry_ctx belongs to the dispatcher;
+ * run functions borrow it and free only what they allocate themselves. */
 #ifndef RY_CMD_H
 #define RY_CMD_H
 
@@ -7,41 +28,43 @@
 
 #include "analysis/cabling.h"
 #include "emit/emit_bom.h"
+#include "emit/outdir.h"
+#include "fabric/fabric.h"
+#include "fabric/ibplan.h"
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
+#define RY_MAX_OPTS 16
 
-/* Options every command takes, before or after its name. */
-typedef struct ry_global {
-    const char *templates;
-    ry_override sets[RY_MAX_SETS];
-    int nsets;
-} ry_global;
+typedef enum ry_opt_type {
+    RY_OPT_FLAG,        /* --force: no value */
+    RY_OPT_VALUE,       /* --view VIEW: a non-empty value */
+    RY_OPT_CHOICE,      /* --format FMT: one of the '|'-separated words in arg */
+    RY_OPT_LIST         /* --vary KEY=VALUES: repeatable, every value kept */
+} ry_opt_type;
 
-typedef struct ry_command {
-    const char *name;
-    int (*run)(ry_global *g, int argc, char **argv);
-    const char *synopsis;   /* one line: arguments */
-    const char *summary;    /* one line: what it does */
-    const char *help;       /* the options, for `railyard help NAME` */
-} ry_command;
+/* One row of a command's option table. */
+typedef struct ry_option {
+    const char *name;   /* long name without "--"; NULL ends the table */
+    char shrt;          /* short letter, or 0 */
+    ry_opt_type type;
+    const char *arg;    /* the value's name in the help: "FILE" */
+    const char *choices;/* RY_OPT_CHOICE: the values, "text|json|csv" */
+    const char *help;   /* the help text; '\n' starts a continuation line */
+} ry_option;
 
-extern const ry_command ry_commands[];
-const ry_command *ry_command_find(const char *name);
-void ry_command_usage(const ry_command *c, FILE *fp);
-
-/* Handles --templates/-T DIR and --set/-s KEY=VALUE at argv[*i] (advancing
- * *i past a value); returns 1 if consumed, 0 if not a global option, -1 on a
- * usage error (printed). */
-int ry_global_option(ry_global *g, int argc, char **argv, int *i);
-
-/* Loads the spec named on the command line with the global overrides. */
-ry_spec *ry_cmd_load_spec(ry_global *g, const char *path);
-
-/* Loads a spec and builds its fabric; errors are reported at spec positions.
- * Returns an exit code; on success *sp and *f belong to the caller. */
-struct ry_fabric;
-int ry_cmd_spec_fabric(ry_global *g, const char *path, ry_spec **sp, struct ry_fabric *f);
+/* What an entry needs before its run function is called. */
+enum {
+    RY_NEED_SPEC = 1 << 0,      /* the positional argument is a spec: loaded with -T, --set */
+    RY_NEED_FABRIC = 1 << 1,    /* the graph (implies the spec) */
+    RY_NEED_IBPLAN = 1 << 2,    /* the InfiniBand plan: GUIDs, LIDs, subnets, routes */
+    RY_NEED_CABLING = 1 << 3,   /* layout and cabling plan */
+    RY_NEED_SLURM = 1 << 4,     /* the Slurm host names check */
+    RY_NEED_MODEL = 1 << 5,     /* the workload's iteration-time model */
+    RY_NEED_LIBRA = 1 << 6,     /* the LIBRA problem */
+    RY_NEED_BOM = 1 << 7,       /* the bill of materials of the fabric */
+    RY_NEED_OUTDIR = 1 << 8     /* -o DIR is required */
+};
 
 /* The physical side of a fabric: layout, media catalog, cabling plan. */
 typedef struct ry_physical {
@@ -51,72 +74,109 @@ typedef struct ry_physical {
     ry_cabling cab;
 } ry_physical;
 
-/* Lays the fabric out and plans its cables; errors are printed at spec
- * positions. Returns 0, or -1 with nothing to free. */
-int ry_cmd_plan_cabling(ry_global *g, const ry_spec *s, const struct ry_fabric *f,
-                        ry_physical *ph);
-void ry_physical_free(ry_physical *ph);
+struct ry_model;
+struct ry_libra_problem;
+struct ry_cmd_entry;
 
-/* Parses "--opt VALUE", "--opt=VALUE" or "-o VALUE" at argv[*i]: returns 1
- * and sets *val when argv[*i] is that option, 0 when it is not, -1 when the
- * value is missing (usage error printed for command c). */
-int ry_opt_arg(const ry_command *c, int argc, char **argv, int *i, const char *lng,
-               const char *shrt, const char **val);
+/* A command's run: the parsed command line and what the entry needs. */
+typedef struct ry_ctx {
+    const struct ry_cmd_entry *cmd;
+    const char *templates;          /* -T DIR, or NULL */
+    ry_override sets[RY_MAX_SETS];  /* --set KEY=VALUE, in order */
+    int nsets;
+    const char *arg;                /* the positional argument, or NULL */
+    const char *out;                /* the value of the "output" row (-o), or NULL */
+    const char *val[RY_MAX_OPTS];   /* per option row: its (last) value, or NULL */
+    int given[RY_MAX_OPTS];         /* per option row: times given */
+    const char **list[RY_MAX_OPTS]; /* RY_OPT_LIST rows: every value */
+    ry_format fmt;                  /* the value of a text|json|csv --format (text) */
+    unsigned needs;                 /* RY_NEED_* loaded */
+    ry_spec *spec;
+    ry_fabric fabric;
+    ry_bom bom;
+    ry_ibplan ibplan;
+    ry_physical phys;
+    struct ry_model *model;
+    struct ry_libra_problem *libra;
+} ry_ctx;
 
-/* A value option of a command: --lng VALUE, --lng=VALUE or shrt VALUE; or,
- * with val NULL, a flag (--lng alone) that sets *flag to 1. */
-typedef struct ry_optspec {
-    const char *lng, *shrt;
-    const char **val;
-    int *flag;
-} ry_optspec;
+/* What a command's run function returns: an exit code of railyard(1). */
+typedef enum ry_cmd_status {
+    RY_CMD_OK = 0,
+    RY_CMD_INPUT = 1,       /* bad input */
+    RY_CMD_USAGE = 2,       /* bad command line */
+    RY_CMD_IO = 3,          /* a file could not be read or written */
+    RY_CMD_INTERNAL = 4,
+    RY_CMD_CHECKS = 5       /* check-routes: the files were read, a check failed */
+} ry_cmd_status;
 
-/* Parses a command's arguments: the common options, -h/--help, the value
- * options in opts (NULL-terminated; may be NULL) and at most one positional
- * argument (*pos, may be NULL if the command takes none). Returns -1 when
- * the arguments are fine, else the exit code to return at once (0 after
- * printing help, 2 after a usage error). */
-int ry_cmd_parse(ry_global *g, const ry_command *c, int argc, char **argv,
-                 const ry_optspec *opts, const char **pos);
+typedef struct ry_cmd_entry {
+    const char *name;
+    const char *synopsis;       /* the arguments, one line */
+    const char *summary;        /* what it does, one line */
+    const char *positional;     /* "SPEC", "PATH" or NULL when it takes none */
+    int positional_optional;    /* 1: the positional argument may be left out */
+    const ry_option *options;   /* NULL-name terminated; may be NULL */
+    const char *details;        /* paragraphs after the options, or NULL */
+    unsigned needs;             /* RY_NEED_* */
+    /* More needs, known once the spec is loaded (build: its groups); may be NULL. */
+    unsigned (*needs_more)(const ry_ctx *ctx);
+    /* Checks of the options' values before anything is loaded (a usage
+     * error: call ry_usage); may be NULL. */
+    ry_cmd_status (*check)(ry_ctx *ctx);
+    ry_cmd_status (*run)(ry_ctx *ctx);
+} ry_cmd_entry;
 
-/* ry_cmd_parse for commands whose positional argument is required: a usage
- * error names it when it is missing. */
-int ry_cmd_parse_spec(ry_global *g, const ry_command *c, int argc, char **argv,
-                      const ry_optspec *opts, const char **pos);
+/* Rows most commands share. */
+#define RY_OPTION_OUTPUT_FILE \
+    { "output", 'o', RY_OPT_VALUE, "FILE", NULL, "write to FILE instead of standard output" }
+#define RY_OPTION_OUTPUT_DIR(help) { "output", 'o', RY_OPT_VALUE, "DIR", NULL, help }
+#define RY_OPTION_FORMAT(choices, help) { "format", 'f', RY_OPT_CHOICE, "FMT", choices, help }
+#define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 
-/* The value of --format: sets *fmt (left as is when name is NULL); -1 with
- * a usage error when it is not one of text, json and, if csv_ok, csv. */
-int ry_cmd_format(const ry_command *c, const char *name, int csv_ok, ry_format *fmt);
+extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
+    ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm,
+    ry_cmd_check_routes, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep, ry_cmd_traffic;
 
-/* For commands of the form "SPEC -o DIR": parses the arguments, requires
- * both, loads the spec and builds its fabric. Returns -1 when the caller
- * goes on (then *sp and *f are its to free), else the exit code. */
-int ry_cmd_spec_dir(ry_global *g, const ry_command *c, int argc, char **argv,
-                    const char **dir, ry_spec **sp, struct ry_fabric *f);
+/* Runs railyard's command line against the NULL-terminated table of
+ * entries; returns the exit code. */
+int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv);
 
-/* Writes one output group into DIR atomically: emit(o, arg) fills the
- * staging area, which is published only when it returns 0. Returns an
- * exit code. */
-struct ry_outdir;
-int ry_cmd_write_dir(const char *dir, int (*emit)(struct ry_outdir *o, const void *arg),
-                     const void *arg);
+/* The option row's value, or NULL when it was not given. */
+static inline const char *ry_opt(const ry_ctx *ctx, int row) { return ctx->val[row]; }
+static inline int ry_flag(const ry_ctx *ctx, int row) { return ctx->given[row] > 0; }
 
-/* A usage error for command c: prints it and returns RY_EXIT_USAGE. */
-int ry_usage_error(const ry_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A usage error of the running command: prints it and returns RY_CMD_USAGE. */
+ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
-int ry_cmd_validate(ry_global *g, int argc, char **argv);
-int ry_cmd_bom(ry_global *g, int argc, char **argv);
-int ry_cmd_compare(ry_global *g, int argc, char **argv);
-int ry_cmd_build(ry_global *g, int argc, char **argv);
-int ry_cmd_check_routes(ry_global *g, int argc, char **argv);
-int ry_cmd_opensm(ry_global *g, int argc, char **argv);
-int ry_cmd_cabling(ry_global *g, int argc, char **argv);
-int ry_cmd_model(ry_global *g, int argc, char **argv);
-int ry_cmd_sweep(ry_global *g, int argc, char **argv);
-int ry_cmd_traffic(ry_global *g, int argc, char **argv);
-int ry_cmd_optimize(ry_global *g, int argc, char **argv);
-int ry_cmd_draw(ry_global *g, int argc, char **argv);
-int ry_cmd_export(ry_global *g, int argc, char **argv);
-int ry_cmd_slurm(ry_global *g, int argc, char **argv);
+/* The exit code for a spec, catalog or plan error already printed. */
+ry_cmd_status ry_input_status(void);
+
+/* Writes a whole buffer to -o FILE (ry_opt(ctx, row)) or standard output. */
+ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len);
+
+/* Output groups of `railyard build`, one row each; the single-group
+ * commands (opensm, cabling, slurm, draw --dir) write one row. */
+typedef struct ry_group {
+    const char *name;       /* the --skip name and the directory DIR/<name>/ */
+    unsigned needs;         /* RY_NEED_* it needs beyond the fabric */
+    /* 1 when the group applies to the spec (opensm: InfiniBand only); NULL: always. */
+    int (*applies)(const ry_ctx *ctx);
+    int (*emit)(const ry_ctx *ctx, ry_outdir *o);   /* -1 on a write error */
+    /* The single-group command's closing line; NULL for none. */
+    void (*report)(const ry_ctx *ctx, const char *dir);
+} ry_group;
+
+extern const ry_group ry_groups[];     /* opensm, cabling, slurm, diagrams; NULL-name end */
+const ry_group *ry_group_find(const char *name);
+
+/* Writes the groups marked in want[] (indexes of ry_groups) and, when top
+ * is set, the top-level files of build, into dir as one transaction. */
+ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
+                              int (*top)(const ry_ctx *ctx, ry_outdir *o));
+
+/* The run function of a single-group command (opensm, cabling, slurm). */
+ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name);
 
 #endif

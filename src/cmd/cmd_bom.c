@@ -1,49 +1,39 @@
-#include <stdio.h>
-#include <string.h>
-
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
-#include "emit/outdir.h"
-#include "util/diag.h"
+#include "util/buf.h"
 
-int ry_cmd_bom(ry_global *g, int argc, char **argv)
+enum { O_FORMAT, O_OUTPUT, O_N };
+static const ry_option options[] = {
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_N] = RY_OPTION_END
+};
+
+/* The physical bill of materials goes beside the paper's model in text and
+ * JSON; the CSV holds the tiers only. */
+static unsigned needs_more(const ry_ctx *ctx)
 {
-    const ry_command *c = ry_command_find("bom");
-    const char *path = NULL, *output = NULL;
-    ry_format fmt = RY_FMT_TEXT;
-    const char *fmtname = NULL;
-    const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL },
-                                { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    if (ry_cmd_format(c, fmtname, 1, &fmt) < 0)
-        return RY_EXIT_USAGE;
-    ry_spec *s;
-    ry_fabric f;
-    rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
-        return rc;
-    ry_bom b;
-    ry_bom_compute(&f, &b);
+    return ctx->fmt == RY_FMT_CSV ? 0 : RY_NEED_CABLING;
+}
+
+static ry_cmd_status run(ry_ctx *ctx)
+{
     ry_buf out;
     ry_buf_init(&out);
-    /* The physical bill of materials beside the paper's model (text, JSON). */
-    ry_physical ph;
-    int have_ph = fmt != RY_FMT_CSV;
-    if (have_ph && ry_cmd_plan_cabling(g, s, &f, &ph) < 0) {
-        ry_buf_free(&out);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
-    ry_emit_bom(&out, &b, have_ph ? &ph.cab : NULL, fmt);
-    if (have_ph)
-        ry_physical_free(&ph);
-    rc = ry_write_file_atomic(output, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
+    ry_emit_bom(&out, &ctx->bom, (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL, ctx->fmt);
+    ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
-    ry_fabric_free(&f);
-    ry_spec_free(s);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_bom = {
+    .name = "bom",
+    .synopsis = "SPEC [--format text|json|csv] [-o FILE]",
+    .summary = "bill of materials and cost of the fabric",
+    .positional = "SPEC",
+    .options = options,
+    .needs = RY_NEED_BOM,
+    .needs_more = needs_more,
+    .run = run,
+};

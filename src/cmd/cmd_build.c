@@ -5,109 +5,102 @@
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
 #include "emit/emit_fabric_json.h"
-#include "emit/emit_cabling.h"
-#include "emit/emit_dot.h"
-#include "emit/emit_opensm.h"
-#include "emit/emit_slurm.h"
 #include "emit/outdir.h"
-#include "fabric/ibplan.h"
-#include "util/diag.h"
+#include "util/buf.h"
 
-int ry_cmd_build(ry_global *g, int argc, char **argv)
+enum { O_OUTPUT, O_SKIP, O_N };
+static const ry_option options[] = {
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
+    [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
+                 "leave out output groups: opensm, cabling, slurm, diagrams" },
+    [O_N] = RY_OPTION_END
+};
+
+/* The groups this run writes: not skipped, and applying to the spec. */
+static void wanted(const ry_ctx *ctx, int *want)
 {
-    const ry_command *c = ry_command_find("build");
-    const char *path = NULL, *dir = NULL, *skip = "";
-    const ry_optspec opts[] = { { "--output", "-o", &dir, NULL }, { "--skip", NULL, &skip, NULL },
-                                { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", skip);
-    for (char *sv = NULL, *tok = strtok_r(copy, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv))
-        if (strcmp(tok, "opensm") != 0 && strcmp(tok, "cabling") != 0 &&
-            strcmp(tok, "slurm") != 0 && strcmp(tok, "diagrams") != 0)
-            return ry_usage_error(c, "--skip takes output groups: opensm, cabling, slurm, "
-                                  "diagrams (got '%s')", tok);
-    if (!dir)
-        return ry_usage_error(c, "missing -o DIR");
+    const char *skip = ry_opt(ctx, O_SKIP);
+    for (int i = 0; ry_groups[i].name; i++) {
+        int skipped = 0;
+        size_t n = strlen(ry_groups[i].name);
+        for (const char *p = skip; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+            if (strcspn(p, ",") == n && strncmp(p, ry_groups[i].name, n) == 0)
+                skipped = 1;
+        want[i] = !skipped && (!ry_groups[i].applies || ry_groups[i].applies(ctx));
+    }
+}
 
-    /* Everything that can fail on bad input happens before the first byte is written. */
-    ry_spec *s;
-    ry_fabric f;
-    rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
-        return rc;
-    ry_bom b;
-    ry_bom_compute(&f, &b);
-    /* Subnet-manager files for InfiniBand fabrics; planned before writing so
-     * that a fabric OpenSM cannot take fails with nothing written. */
-    int want_ib = !s->sw.ethernet && !strstr(skip, "opensm");
-    ry_ibplan pl;
-    memset(&pl, 0, sizeof pl);
-    ry_err err;
-    if (want_ib && ry_ibplan_build(&f, &pl, &err) < 0) {
-        ry_spec_error(s, err.key, "%s (or leave the OpenSM files out with --skip opensm)", err.msg);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
+static ry_cmd_status check(ry_ctx *ctx)
+{
+    const char *skip = ry_opt(ctx, O_SKIP);
+    for (const char *p = skip; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        size_t n = strcspn(p, ",");
+        int known = 0;
+        for (int i = 0; ry_groups[i].name; i++)
+            known |= strlen(ry_groups[i].name) == n && strncmp(p, ry_groups[i].name, n) == 0;
+        if (!known && n)
+            return ry_usage(ctx, "--skip takes output groups: opensm, cabling, slurm, diagrams "
+                            "(got '%.*s')", (int)n, p);
     }
+    return RY_CMD_OK;
+}
 
-    int want_slurm = !strstr(skip, "slurm");
-    if (want_slurm && ry_slurm_check(&f, &err) < 0) {
-        ry_spec_error(s, err.key, "%s", err.msg);
-        ry_ibplan_free(&pl);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
-    int want_cab = !strstr(skip, "cabling");
-    ry_physical ph;
-    memset(&ph, 0, sizeof ph);
-    if (want_cab && ry_cmd_plan_cabling(g, s, &f, &ph) < 0) {
-        ry_ibplan_free(&pl);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
+/* Everything that can fail on bad input is loaded before the first byte is
+ * written: the needs of every group written. */
+static unsigned needs_more(const ry_ctx *ctx)
+{
+    int want[8];
+    unsigned needs = 0;
+    wanted(ctx, want);
+    for (int i = 0; ry_groups[i].name; i++)
+        if (want[i])
+            needs |= ry_groups[i].needs;
+    return needs;
+}
 
-    ry_outdir *o = ry_outdir_begin(dir);
-    if (!o) {
-        ry_physical_free(&ph);
-        ry_ibplan_free(&pl);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_IO;
-    }
+/* summary.txt, bom.json and fabric.json */
+static int write_top(const ry_ctx *ctx, ry_outdir *o)
+{
+    const ry_bom *b = &ctx->bom;
     ry_buf buf;
     ry_buf_init(&buf);
-    ry_emit_summary(&buf, s, &f, &b);
+    ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b);
     int bad = ry_outdir_put(o, "summary.txt", buf.data, buf.len) < 0;
     ry_buf_reset(&buf);
-    ry_emit_bom(&buf, &b, want_cab ? &ph.cab : NULL, RY_FMT_JSON);
+    ry_emit_bom(&buf, b, (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL, RY_FMT_JSON);
     bad |= ry_outdir_put(o, "bom.json", buf.data, buf.len) < 0;
     ry_buf_free(&buf);
-    FILE *fp = ry_outdir_open(o, "fabric.json");
+    FILE *fp = bad ? NULL : ry_outdir_open(o, "fabric.json");
     if (fp) {
-        ry_emit_fabric_json(fp, &f);
+        ry_emit_fabric_json(fp, &ctx->fabric);
         bad |= ry_outdir_close(o, fp) < 0;
     }
-    if (want_ib && !bad)
-        bad |= ry_emit_opensm(o, "opensm", &pl) < 0;
-    if (want_cab && !bad)
-        bad |= ry_emit_cabling(o, "cabling", &ph.cab) < 0;
-    if (want_slurm && !bad)
-        bad |= ry_emit_slurm(o, "slurm", &f) < 0;
-    if (!strstr(skip, "diagrams") && !bad)
-        bad |= ry_emit_diagrams(o, "diagrams", &f) < 0;
-    if (ry_outdir_commit(o) < 0)
-        bad = 1;
-    ry_ibplan_free(&pl);
-    ry_physical_free(&ph);
-    if (!bad)
-        printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", s->name, b.gpus,
-               b.switches, b.links, dir);
-    ry_fabric_free(&f);
-    ry_spec_free(s);
-    return bad ? RY_EXIT_IO : RY_EXIT_OK;
+    return bad || !fp ? -1 : 0;
 }
+
+static ry_cmd_status run(ry_ctx *ctx)
+{
+    int want[8];
+    wanted(ctx, want);
+    ry_cmd_status rc = ry_write_groups(ctx, ctx->out, want, write_top);
+    if (rc == RY_CMD_OK)
+        printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", ctx->spec->name,
+               ctx->bom.gpus, ctx->bom.switches, ctx->bom.links, ctx->out);
+    return rc;
+}
+
+const ry_cmd_entry ry_cmd_build = {
+    .name = "build",
+    .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]]",
+    .summary = "build the fabric and write every output into DIR",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
+               "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/diagrams/ (the summary,\n"
+               "rail 0 and unit 0 views, see railyard draw) and, for InfiniBand fabrics,\n"
+               "DIR/opensm/<subnet>/ (see railyard opensm).\n",
+    .needs = RY_NEED_BOM | RY_NEED_OUTDIR,
+    .needs_more = needs_more,
+    .check = check,
+    .run = run,
+};

@@ -1,31 +1,71 @@
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd.h"
 #include "emit/emit_dot.h"
-#include "emit/outdir.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
+enum { O_VIEW, O_OUTPUT, O_FORMAT, O_FORCE, O_DIR, O_N };
+static const ry_option options[] = {
+    [O_VIEW] = { "view", 0, RY_OPT_VALUE, "VIEW", NULL,
+                 "summary (default): each tier's switches and the HB domains\n"
+                 "in a few boxes, bundles of links with counts and bandwidth;\n"
+                 "rail=N: the switches that carry rail N and the HB domains\n"
+                 "below them; unit=N: scalable unit N, its leaves by rail and\n"
+                 "the tiers above it reaches; full: every node and link" },
+    [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORMAT] = RY_OPTION_FORMAT("dot|svg|png|pdf",
+                                  "dot, svg, png or pdf (default: from FILE's extension, else\n"
+                                  "dot); all but dot run Graphviz's dot program"),
+    [O_FORCE] = { "force", 0, RY_OPT_FLAG, NULL, NULL,
+                  "draw the full view of a fabric over 2,000 nodes" },
+    [O_DIR] = { "dir", 0, RY_OPT_VALUE, "DIR", NULL,
+                "write DIR/diagrams/ as railyard build does: summary, rail0\n"
+                "and unit0, in DOT and (with Graphviz) SVG" },
+    [O_N] = RY_OPTION_END
+};
+
 static const char *const formats[] = { "dot", "svg", "png", "pdf", NULL };
 
-static int known_format(const char *s)
-{
-    for (int i = 0; formats[i]; i++)
-        if (strcmp(s, formats[i]) == 0)
-            return 1;
-    return 0;
-}
-
-/* Format named by an output file's extension; "dot" when it names none. */
+/* The format an output file's extension names: "dot" for .dot and .gv,
+ * NULL for no extension, "" for one that names no format. */
 static const char *format_of(const char *path)
 {
-    const char *dot = path ? strrchr(path, '.') : NULL;
-    if (!dot || strchr(dot, '/'))
+    const char *base = path ? strrchr(path, '/') : NULL;
+    const char *dot = path ? strrchr(base ? base : path, '.') : NULL;
+    if (!dot)
+        return NULL;
+    if (strcasecmp(dot + 1, "gv") == 0)
         return "dot";
-    if (strcmp(dot + 1, "gv") == 0)
-        return "dot";
-    return known_format(dot + 1) ? dot + 1 : "dot";
+    for (int i = 0; formats[i]; i++)
+        if (strcasecmp(dot + 1, formats[i]) == 0)
+            return formats[i];
+    return "";
+}
+
+static ry_cmd_status check(ry_ctx *ctx)
+{
+    if (ry_opt(ctx, O_DIR)) {
+        if (ry_opt(ctx, O_VIEW) || ctx->out || ry_opt(ctx, O_FORMAT) || ry_flag(ctx, O_FORCE))
+            return ry_usage(ctx, "--dir writes the diagrams of railyard build; it takes no "
+                            "--view, --output, --format or --force");
+        ctx->out = ry_opt(ctx, O_DIR);
+        return RY_CMD_OK;
+    }
+    const char *given = ry_opt(ctx, O_FORMAT), *ext = format_of(ctx->out);
+    if (ext && !*ext && !given)
+        return ry_usage(ctx, "cannot tell the format from the name '%s': name the file .dot, "
+                        ".gv, .svg, .png or .pdf, or give --format", ctx->out);
+    if (ext && *ext && given && strcmp(ext, given) != 0)
+        return ry_usage(ctx, "--format %s and the file name '%s' say different things", given,
+                        ctx->out);
+    ry_view v;
+    const char *viewname = ry_opt(ctx, O_VIEW);
+    if (viewname && ry_view_parse(viewname, &v) == -2)
+        return ry_usage(ctx, "--view %s needs a whole number after '='", viewname);
+    return RY_CMD_OK;
 }
 
 /* 5040 -> "5,040" */
@@ -40,104 +80,66 @@ static const char *thousands(char *buf, size_t n, long long x)
     return buf;
 }
 
-/* The diagrams railyard build writes, into DIR/diagrams/. */
-static int draw_dir(ry_global *g, const char *path, const char *dir)
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    ry_spec *s;
-    ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
-        return rc;
-    ry_outdir *o = ry_outdir_begin(dir);
-    rc = RY_EXIT_IO;
-    if (o) {
-        if (ry_emit_diagrams(o, "diagrams", &f) < 0)
-            ry_outdir_abort(o);
-        else if (ry_outdir_commit(o) == 0)
-            rc = RY_EXIT_OK;
-    }
-    ry_fabric_free(&f);
-    ry_spec_free(s);
-    return rc;
-}
-
-int ry_cmd_draw(ry_global *g, int argc, char **argv)
-{
-    const ry_command *c = ry_command_find("draw");
-    const char *path = NULL, *output = NULL, *viewname = NULL, *format = NULL, *dir = NULL;
-    int force = 0;
-    const ry_optspec opts[] = {
-        { "--view", NULL, &viewname, NULL },  { "--output", "-o", &output, NULL },
-        { "--format", "-f", &format, NULL },  { "--dir", NULL, &dir, NULL },
-        { "--force", NULL, NULL, &force },    { NULL, NULL, NULL, NULL }
-    };
-    int prc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (prc >= 0)
-        return prc;
-    if (dir && (viewname || output || format || force))
-        return ry_usage_error(c, "--dir writes the diagrams of railyard build; it takes no "
-                                 "--view, --output, --format or --force");
-    if (dir)
-        return draw_dir(g, path, dir);
-    if (!viewname)
-        viewname = "summary";
-    if (format && !known_format(format))
-        return ry_usage_error(c, "--format takes dot, svg, png or pdf (got '%s')", format);
+    if (ry_opt(ctx, O_DIR))
+        return ry_run_group(ctx, "diagrams");
+    const char *viewname = ry_opt(ctx, O_VIEW) ? ry_opt(ctx, O_VIEW) : "summary";
+    const char *format = ry_opt(ctx, O_FORMAT);
     if (!format)
-        format = format_of(output);
+        format = format_of(ctx->out) ? format_of(ctx->out) : "dot";
+    const ry_spec *s = ctx->spec;
+    const ry_fabric *f = &ctx->fabric;
     ry_view v;
     int vr = ry_view_parse(viewname, &v);
-    if (vr == -2)
-        return ry_usage_error(c, "--view %s needs a whole number after '='", viewname);
-
-    ry_spec *s;
-    ry_fabric f;
-    int rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
-        return rc;
     char msg[512], views[256], n1[32], n2[32];
-    ry_view_list(&f, views, sizeof views);
-    rc = RY_EXIT_OK;
+    ry_view_list(f, views, sizeof views);
     if (vr < 0) {
         ry_error("draw: no view '%s'; %s has the views %s", viewname, s->name, views);
-        rc = RY_EXIT_INPUT;
-    } else if (ry_view_check(&f, &v, msg, sizeof msg) < 0) {
+        return RY_CMD_INPUT;
+    }
+    if (ry_view_check(f, &v, msg, sizeof msg) < 0) {
         ry_error("draw: %s", msg);
-        rc = RY_EXIT_INPUT;
-    } else if (v.kind == RY_VIEW_FULL && f.nnodes > RY_DRAW_FULL_LIMIT && !force) {
+        return RY_CMD_INPUT;
+    }
+    if (v.kind == RY_VIEW_FULL && f->nnodes > RY_DRAW_FULL_LIMIT && !ry_flag(ctx, O_FORCE)) {
         ry_error("draw: the full view of %s would have %s nodes (GPUs and switches), more than "
                  "%s: draw --view summary, rail=N or unit=N instead, or add --force",
-                 s->name, thousands(n1, sizeof n1, (long long)f.nnodes),
+                 s->name, thousands(n1, sizeof n1, (long long)f->nnodes),
                  thousands(n2, sizeof n2, RY_DRAW_FULL_LIMIT));
-        rc = RY_EXIT_INPUT;
+        return RY_CMD_INPUT;
     }
-    if (rc) {
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return rc;
-    }
-
     ry_buf dot, img;
     ry_buf_init(&dot);
     ry_buf_init(&img);
-    ry_emit_dot(&dot, &f, &v);
+    ry_emit_dot(&dot, f, &v);
     const ry_buf *out = &dot;
+    ry_cmd_status rc = RY_CMD_OK;
     if (strcmp(format, "dot") != 0) {
         int r = ry_dot_render(dot.data, dot.len, format, &img);
         if (r == RY_DOT_MISSING) {
             ry_error("draw: --format %s needs Graphviz's dot program, which is not on PATH "
                      "(install graphviz, or write DOT with --format dot)", format);
-            rc = RY_EXIT_IO;
+            rc = RY_CMD_IO;
         } else if (r < 0) {
-            rc = RY_EXIT_IO;
+            rc = RY_CMD_IO;
         }
         out = &img;
     }
-    if (rc == RY_EXIT_OK && ry_write_file_atomic(output, out->data ? out->data : "", out->len) < 0)
-        rc = RY_EXIT_IO;
+    if (rc == RY_CMD_OK)
+        rc = ry_write_output(ctx, ctx->out, out->data, out->len);
     ry_buf_free(&dot);
     ry_buf_free(&img);
-    ry_fabric_free(&f);
-    ry_spec_free(s);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_draw = {
+    .name = "draw",
+    .synopsis = "SPEC [--view VIEW] [-o FILE] [--format dot|svg|png|pdf] [--force] | SPEC --dir DIR",
+    .summary = "diagrams of the fabric: summary, one rail, one scalable unit, or everything",
+    .positional = "SPEC",
+    .options = options,
+    .needs = RY_NEED_FABRIC,
+    .check = check,
+    .run = run,
+};

@@ -1,39 +1,37 @@
-#include <stdio.h>
-#include <string.h>
-
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
-#include "emit/outdir.h"
 #include "model/iteration.h"
-#include "util/diag.h"
+#include "util/buf.h"
 
-int ry_cmd_model(ry_global *g, int argc, char **argv)
+enum { O_FORMAT, O_OUTPUT, O_N };
+static const ry_option options[] = {
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_N] = RY_OPTION_END
+};
+
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    const ry_command *c = ry_command_find("model");
-    const char *path = NULL, *output = NULL, *fmtname = NULL;
-    ry_format fmt = RY_FMT_TEXT;
-    const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &output, NULL },
-                                { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    if (ry_cmd_format(c, fmtname, 0, &fmt) < 0)
-        return RY_EXIT_USAGE;
-    ry_spec *s = ry_cmd_load_spec(g, path);
-    if (!s)
-        return RY_EXIT_INPUT;
-    ry_model m;
-    if (ry_model_compute(s, &m) < 0) {
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
     ry_model_cost cost;
-    ry_model_costs(s, &cost);
+    ry_model_costs(ctx->spec, &cost);
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_model(&out, s, &m, &cost, fmt);
-    rc = ry_write_file_atomic(output, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
+    ry_emit_model(&out, ctx->spec, ctx->model, &cost, ctx->fmt);
+    ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
-    ry_spec_free(s);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_model = {
+    .name = "model",
+    .synopsis = "SPEC [--format text|json] [-o FILE]",
+    .summary = "iteration time of the spec's LLM workload, its optimum and its cost",
+    .positional = "SPEC",
+    .options = options,
+    .details = "The rail-only paper's model (needs a workload: section, see railyard-spec(5)):\n"
+               "the iteration time and its terms at the tensor-parallel size that minimises it,\n"
+               "the ideal (one HB domain of all GPUs), relative performance, MFU and HFU, every\n"
+               "constant used, and the network cost of rail-optimized and rail-only fabrics.\n",
+    .needs = RY_NEED_MODEL,
+    .run = run,
+};

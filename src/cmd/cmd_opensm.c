@@ -1,42 +1,24 @@
-#include <stdio.h>
-#include <string.h>
-
 #include "cmd/cmd.h"
-#include "emit/emit_opensm.h"
-#include "emit/outdir.h"
-#include "fabric/ibplan.h"
-#include "util/diag.h"
 
-static int emit(ry_outdir *o, const void *pl)
+static const ry_option options[] = {
+    RY_OPTION_OUTPUT_DIR("output directory; files go to DIR/opensm/<subnet>/"),
+    RY_OPTION_END
+};
+
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    return ry_emit_opensm(o, "opensm", pl);
+    return ry_run_group(ctx, "opensm");
 }
 
-int ry_cmd_opensm(ry_global *g, int argc, char **argv)
-{
-    const char *dir;
-    ry_spec *s;
-    ry_fabric f;
-    int rc = ry_cmd_spec_dir(g, ry_command_find("opensm"), argc, argv, &dir, &s, &f);
-    if (rc >= 0)
-        return rc;
-    ry_ibplan pl;
-    ry_err err;
-    if (ry_ibplan_build(&f, &pl, &err) < 0) {
-        ry_spec_error(s, err.key, "%s", err.msg);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
-    rc = ry_cmd_write_dir(dir, emit, &pl);
-    if (rc == RY_EXIT_OK) {
-        ry_opensm_stats st;
-        ry_opensm_last_stats(&st);
-        printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", s->name, st.subnets,
-               st.subnets == 1 ? "" : "s", st.lft_entries, dir);
-    }
-    ry_ibplan_free(&pl);
-    ry_fabric_free(&f);
-    ry_spec_free(s);
-    return rc;
-}
+const ry_cmd_entry ry_cmd_opensm = {
+    .name = "opensm",
+    .synopsis = "SPEC -o DIR",
+    .summary = "OpenSM subnet-manager files and routing tables, one directory per subnet",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Per subnet: topology.net (ibnetdiscover format, loads in ibsim), root_guids.conf,\n"
+               "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
+               "node-name-map, guid2lid and opensm.conf.\n",
+    .needs = RY_NEED_IBPLAN | RY_NEED_OUTDIR,
+    .run = run,
+};

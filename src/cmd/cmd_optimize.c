@@ -1,73 +1,59 @@
-#include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/outdir.h"
 #include "model/libra.h"
 #include "model/libra_report.h"
-#include "model/libra_spec.h"
 #include "util/buf.h"
-#include "util/diag.h"
 
-int ry_cmd_optimize(ry_global *g, int argc, char **argv)
+enum { O_OBJECTIVE, O_FORMAT, O_OUTPUT, O_PLOT, O_N };
+static const ry_option options[] = {
+    [O_OBJECTIVE] = { "objective", 0, RY_OPT_CHOICE, "OBJ", "time|perf-per-cost",
+                      "time (default) or perf-per-cost (time x network cost);\n"
+                      "overrides libra.objective" },
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_PLOT] = { "plot", 0, RY_OPT_VALUE, "DIR", NULL,
+                 "also write DIR/libra-split.{csv,gp,png,svg}: time and cost\n"
+                 "against the split between two dimensions (runs gnuplot)" },
+    [O_N] = RY_OPTION_END
+};
+
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    const ry_command *c = ry_command_find("optimize");
-    const char *path = NULL, *output = NULL, *fmtname = NULL, *objective = NULL, *plot = NULL;
-    const ry_optspec opts[] = { { "--objective", NULL, &objective, NULL },
-                                { "--format", "-f", &fmtname, NULL },
-                                { "--output", "-o", &output, NULL },
-                                { "--plot", NULL, &plot, NULL },
-                                { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    ry_format fmt = RY_FMT_TEXT;
-    if (ry_cmd_format(c, fmtname, 1, &fmt) < 0)
-        return RY_EXIT_USAGE;
-    int obj = -1;
-    if (objective) {
-        if (strcmp(objective, "time") == 0)
-            obj = RY_LIBRA_TIME;
-        else if (strcmp(objective, "perf-per-cost") == 0)
-            obj = RY_LIBRA_PERF_PER_COST;
-        else
-            return ry_usage_error(c, "--objective takes time or perf-per-cost (got '%s')",
-                                  objective);
-    }
-    if (plot && !*plot)
-        return ry_usage_error(c, "--plot needs a directory");
-
-    ry_spec *s = ry_cmd_load_spec(g, path);
-    if (!s)
-        return RY_EXIT_INPUT;
-    ry_libra_problem p;
-    ry_libra_problem_init(&p);
-    if (ry_libra_read(s, ry_templates_dir(g->templates), &p) < 0) {
-        ry_libra_problem_free(&p);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
-    if (obj >= 0)
-        p.objective = (ry_libra_objective)obj;
+    ry_libra_problem *p = ctx->libra;
+    const char *objective = ry_opt(ctx, O_OBJECTIVE), *plot = ry_opt(ctx, O_PLOT);
+    if (objective)
+        p->objective = strcmp(objective, "time") == 0 ? RY_LIBRA_TIME : RY_LIBRA_PERF_PER_COST;
     ry_libra_result r;
-    if (ry_libra_solve(&p, &r) < 0) {
+    if (ry_libra_solve(p, &r) < 0) {
         ry_libra_result_free(&r);
-        ry_libra_problem_free(&p);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
+        return RY_CMD_INPUT;
     }
     ry_buf out;
     ry_buf_init(&out);
-    ry_libra_report(&out, s->name, &p, &r, fmt);
-    rc = RY_EXIT_OK;
+    ry_libra_report(&out, ctx->spec->name, p, &r, ctx->fmt);
+    ry_cmd_status rc = RY_CMD_OK;
     /* The plot first: a failing plot leaves no report file behind either. */
-    if (plot && ry_libra_plot(plot, s->name, &p, &r) < 0)
-        rc = RY_EXIT_IO;
-    if (rc == RY_EXIT_OK && ry_write_file_atomic(output, out.data, out.len) < 0)
-        rc = RY_EXIT_IO;
+    if (plot && ry_libra_plot(plot, ctx->spec->name, p, &r) < 0)
+        rc = RY_CMD_IO;
+    if (rc == RY_CMD_OK)
+        rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
     ry_libra_result_free(&r);
-    ry_libra_problem_free(&p);
-    ry_spec_free(s);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_optimize = {
+    .name = "optimize",
+    .synopsis = "SPEC [--objective time|perf-per-cost] [--format text|json|csv] [-o FILE] "
+                "[--plot DIR]",
+    .summary = "LIBRA: the bandwidth of each network dimension for a training workload",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Reads network: (or, without it, two dimensions from cluster:) and libra: from\n"
+               "SPEC and finds the bandwidth per NPU of every dimension that minimises the\n"
+               "iteration time, or time x cost, under the budget and constraints; reports it\n"
+               "against the budget split equally.\n",
+    .needs = RY_NEED_LIBRA,
+    .run = run,
+};

@@ -1,42 +1,25 @@
-#include <stdio.h>
-#include <string.h>
-
 #include "cmd/cmd.h"
-#include "emit/emit_slurm.h"
-#include "emit/outdir.h"
-#include "fabric/fabric.h"
-#include "util/diag.h"
 
-static int emit(ry_outdir *o, const void *f)
+static const ry_option options[] = {
+    RY_OPTION_OUTPUT_DIR("output directory; files go to DIR/slurm/"),
+    RY_OPTION_END
+};
+
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    return ry_emit_slurm(o, "slurm", f);
+    return ry_run_group(ctx, "slurm");
 }
 
-int ry_cmd_slurm(ry_global *g, int argc, char **argv)
-{
-    const char *dir;
-    ry_spec *s;
-    ry_fabric f;
-    int rc = ry_cmd_spec_dir(g, ry_command_find("slurm"), argc, argv, &dir, &s, &f);
-    if (rc >= 0)
-        return rc;
-    ry_err err;
-    if (ry_slurm_check(&f, &err) < 0) {
-        ry_spec_error(s, err.key, "%s", err.msg);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
-    rc = ry_cmd_write_dir(dir, emit, &f);
-    if (rc == RY_EXIT_OK) {
-        ry_slurm_stats st;
-        ry_slurm_last_stats(&st);
-        printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
-               "written to %s/slurm/\n", s->name, st.nodes, st.leaf_switches,
-               st.leaf_switches == 1 ? "" : "es", st.switches, st.blocks,
-               st.blocks == 1 ? "" : "s", dir);
-    }
-    ry_fabric_free(&f);
-    ry_spec_free(s);
-    return rc;
-}
+const ry_cmd_entry ry_cmd_slurm = {
+    .name = "slurm",
+    .synopsis = "SPEC -o DIR",
+    .summary = "Slurm topology files: tree and block plugins, and topology.yaml",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Writes topology.conf (topology/tree: one logical leaf switch per scalable unit,\n"
+               "or per leaf on a fat tree, up to one root), topology-block.conf (topology/block:\n"
+               "HB domains as blocks when they span nodes, else the leaf switches) and\n"
+               "topology.yaml (both, for Slurm 25.05 and later). Host names follow naming.node.\n",
+    .needs = RY_NEED_SLURM | RY_NEED_OUTDIR,
+    .run = run,
+};

@@ -14,6 +14,17 @@
 #define MAX_VALUES 4096
 #define MAX_POINTS 20000
 
+enum { O_VARY, O_OUTPUT, O_N };
+static const ry_option options[] = {
+    [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
+                 "a spec key and its values: a list (512,1024,2048), a range\n"
+                 "A..B (A, 2A, 4A, ... up to B), A..B+STEP or A..B*FACTOR;\n"
+                 "repeatable: every combination is a point" },
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/sweep.csv, sweep.gp, sweep.png and sweep.svg\n"
+                                      "(standard output gets the CSV without -o)"),
+    [O_N] = RY_OPTION_END
+};
+
 typedef struct vary {
     char *key;
     char **values;
@@ -102,12 +113,12 @@ static void vary_free(vary *v)
 }
 
 /* KEY=LIST|RANGE; -1 after a usage error (nothing left to free). */
-static int parse_vary(const ry_command *c, const char *arg, vary *v)
+static int parse_vary(const ry_ctx *c, const char *arg, vary *v)
 {
     const char *eq = strchr(arg, '=');
     memset(v, 0, sizeof *v);
     if (!eq || eq == arg || !eq[1])
-        return ry_usage_error(c, "--vary needs KEY=VALUES, like cluster.hb_domain=8..1024 or "
+        return ry_usage(c, "--vary needs KEY=VALUES, like cluster.hb_domain=8..1024 or "
                               "workload.batch=512,1024,2048 (got '%s')", arg), -1;
     v->key = ry_xstrdup(arg);
     v->key[eq - arg] = '\0';
@@ -125,11 +136,11 @@ static int parse_vary(const ry_command *c, const char *arg, vary *v)
         const char *why = NULL;
         int r = expand_range(v, item, &why);
         if (r < 0) {
-            ry_usage_error(c, "--vary %s: '%s': %s", v->key, item, why);
+            ry_usage(c, "--vary %s: '%s': %s", v->key, item, why);
             rc = -1;
         } else if (r == 0) {
             if (v->n >= MAX_VALUES) {
-                ry_usage_error(c, "--vary %s: too many values (at most %d)", v->key, MAX_VALUES);
+                ry_usage(c, "--vary %s: too many values (at most %d)", v->key, MAX_VALUES);
                 rc = -1;
             } else
                 add_value(v, item);
@@ -137,7 +148,7 @@ static int parse_vary(const ry_command *c, const char *arg, vary *v)
     }
     free(list);
     if (rc == 0 && v->n == 0) {
-        ry_usage_error(c, "--vary %s has no values", v->key);
+        ry_usage(c, "--vary %s has no values", v->key);
         rc = -1;
     }
     if (rc < 0) {
@@ -204,62 +215,40 @@ static int write_sweep(const char *dir, const char *title, const char *const *ke
     return bad ? RY_EXIT_IO : RY_EXIT_OK;
 }
 
-int ry_cmd_sweep(ry_global *g, int argc, char **argv)
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    const ry_command *c = ry_command_find("sweep");
-    const char *path = NULL, *dir = NULL;
     vary vs[MAX_VARY];
-    int nv = 0, rc = -1;
-    /* --vary repeats: take them out before the common parser sees the rest. */
-    char **rest = ry_xcalloc((size_t)argc + 1, sizeof *rest);
-    int nrest = 0;
-    for (int i = 0; i < argc && rc < 0; i++) {
-        const char *a = argv[i], *val = NULL;
-        if (i > 0 && strncmp(a, "--vary", 6) == 0 && (a[6] == '\0' || a[6] == '=')) {
-            if (a[6] == '=')
-                val = a + 7;
-            else if (i + 1 < argc)
-                val = argv[++i];
-            else {
-                rc = ry_usage_error(c, "--vary needs KEY=VALUES");
-                break;
-            }
-            if (nv == MAX_VARY)
-                rc = ry_usage_error(c, "at most %d --vary options", MAX_VARY);
-            else if (parse_vary(c, val, &vs[nv]) < 0)
-                rc = RY_EXIT_USAGE;
-            else
-                nv++;
-            continue;
-        }
-        rest[nrest++] = argv[i];
+    int nv = 0;
+    ry_cmd_status rc = RY_CMD_OK;
+    const char **given = ctx->list[O_VARY];
+    for (int i = 0; given && given[i] && rc == RY_CMD_OK; i++) {
+        if (nv == MAX_VARY)
+            rc = ry_usage(ctx, "at most %d --vary options", MAX_VARY);
+        else if (parse_vary(ctx, given[i], &vs[nv]) < 0)
+            rc = RY_CMD_USAGE;
+        else
+            nv++;
     }
-    const ry_optspec opts[] = { { "--output", "-o", &dir, NULL }, { NULL, NULL, NULL, NULL } };
-    if (rc < 0)
-        rc = ry_cmd_parse(g, c, nrest, rest, opts, &path);
-    if (rc < 0 && !path)
-        rc = ry_usage_error(c, "missing SPEC");
-    if (rc < 0 && nv == 0)
-        rc = ry_usage_error(c, "give at least one --vary KEY=VALUES");
+    if (rc == RY_CMD_OK && nv == 0)
+        rc = ry_usage(ctx, "give at least one --vary KEY=VALUES");
     long long npts = 1;
-    for (int k = 0; rc < 0 && k < nv; k++) {
+    for (int k = 0; rc == RY_CMD_OK && k < nv; k++) {
         npts *= vs[k].n;
         if (npts > MAX_POINTS)
-            rc = ry_usage_error(c, "the sweep has more than %d points", MAX_POINTS);
+            rc = ry_usage(ctx, "the sweep has more than %d points", MAX_POINTS);
     }
-    if (rc >= 0) {
+    if (rc != RY_CMD_OK) {
         for (int k = 0; k < nv; k++)
             vary_free(&vs[k]);
-        free(rest);
         return rc;
     }
-
+    const char *path = ctx->arg, *dir = ctx->out;
     const char *keys[MAX_VARY];
     for (int k = 0; k < nv; k++)
         keys[k] = vs[k].key;
     ry_sweep_point *pts = ry_xcalloc((size_t)npts, sizeof *pts);
-    ry_override *sets = ry_xcalloc((size_t)g->nsets + MAX_VARY, sizeof *sets);
-    memcpy(sets, g->sets, (size_t)g->nsets * sizeof *sets);
+    ry_override *sets = ry_xcalloc((size_t)ctx->nsets + MAX_VARY, sizeof *sets);
+    memcpy(sets, ctx->sets, (size_t)ctx->nsets * sizeof *sets);
     int idx[MAX_VARY] = { 0 }, good = 0;
     char title[256] = "";
     for (long long p = 0; p < npts; p++) {
@@ -267,10 +256,10 @@ int ry_cmd_sweep(ry_global *g, int argc, char **argv)
         pt->values = ry_xcalloc((size_t)nv, sizeof *pt->values);
         for (int k = 0; k < nv; k++) {
             pt->values[k] = vs[k].values[idx[k]];
-            sets[g->nsets + k] = (ry_override){ vs[k].key, vs[k].values[idx[k]],
-                                                g->nsets + k + 1 };
+            sets[ctx->nsets + k] = (ry_override){ vs[k].key, vs[k].values[idx[k]],
+                                                ctx->nsets + k + 1 };
         }
-        ry_spec *s = ry_spec_load(path, sets, g->nsets + nv, ry_templates_dir(g->templates));
+        ry_spec *s = ry_spec_load(path, sets, ctx->nsets + nv, ry_templates_dir(ctx->templates));
         if (s && ry_model_compute(s, &pt->m) == 0) {
             pt->ok = 1;
             good++;
@@ -295,14 +284,14 @@ int ry_cmd_sweep(ry_global *g, int argc, char **argv)
     }
     if (!good) {
         ry_error("sweep: no point of the sweep is valid");
-        rc = RY_EXIT_INPUT;
+        rc = RY_CMD_INPUT;
     } else if (dir)
-        rc = write_sweep(dir, title, keys, nv, pts, (int)npts);
+        rc = (ry_cmd_status)write_sweep(dir, title, keys, nv, pts, (int)npts);
     else {
         ry_buf out;
         ry_buf_init(&out);
         ry_emit_sweep_csv(&out, keys, nv, pts, (int)npts);
-        rc = ry_write_file_atomic(NULL, out.data, out.len) < 0 ? RY_EXIT_IO : RY_EXIT_OK;
+        rc = ry_write_output(ctx, NULL, out.data, out.len);
         ry_buf_free(&out);
     }
     for (long long p = 0; p < npts; p++)
@@ -311,6 +300,18 @@ int ry_cmd_sweep(ry_global *g, int argc, char **argv)
     free(sets);
     for (int k = 0; k < nv; k++)
         vary_free(&vs[k]);
-    free(rest);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_sweep = {
+    .name = "sweep",
+    .synopsis = "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [-o DIR]",
+    .summary = "the model over a grid of spec values: CSV and plots",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Values apply like --set before validation; a point whose spec is invalid is\n"
+               "reported and left empty. The plots draw the iteration time (ideal dashed) and\n"
+               "the relative performance against the first --vary key, one line per value of\n"
+               "the others. Without gnuplot only the CSV and the script are written.\n",
+    .run = run,
+};

@@ -10,6 +10,14 @@
 #include "model/traffic.h"
 #include "util/diag.h"
 
+enum { O_FORMAT, O_OUTPUT, O_N };
+static const ry_option options[] = {
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
+                                      "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot)"),
+    [O_N] = RY_OPTION_END
+};
+
 /* The heatmap: PNG through gnuplot, else a PGM. *name gets the file name. */
 static int heatmap(const ry_spec *s, const ry_traffic *t, ry_buf *img, const char **name)
 {
@@ -82,45 +90,22 @@ static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, cons
     return bad ? -1 : 0;
 }
 
-int ry_cmd_traffic(ry_global *g, int argc, char **argv)
+static ry_cmd_status run(ry_ctx *ctx)
 {
-    const ry_command *c = ry_command_find("traffic");
-    const char *path = NULL, *dir = NULL, *fmtname = NULL;
-    ry_format fmt = RY_FMT_TEXT;
-    const ry_optspec opts[] = { { "--format", "-f", &fmtname, NULL }, { "--output", "-o", &dir, NULL },
-                                { NULL, NULL, NULL, NULL } };
-    int rc = ry_cmd_parse_spec(g, c, argc, argv, opts, &path);
-    if (rc >= 0)
-        return rc;
-    if (ry_cmd_format(c, fmtname, 0, &fmt) < 0)
-        return RY_EXIT_USAGE;
-
-    ry_spec *s;
-    ry_fabric f;
-    rc = ry_cmd_spec_fabric(g, path, &s, &f);
-    if (rc)
-        return rc;
-    ry_model m;
-    if (ry_model_compute(s, &m) < 0) {
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
-    }
+    const ry_spec *s = ctx->spec;
+    const ry_model *m = ctx->model;
     ry_traffic t;
-    ry_traffic_plan(s, &m, &t);
+    ry_traffic_plan(s, m, &t);
     ry_traffic_map map;
     ry_err err;
-    if (ry_traffic_map_fabric(&f, &t, &map, &err) < 0) {
+    if (ry_traffic_map_fabric(&ctx->fabric, &t, &map, &err) < 0) {
         ry_spec_error(s, err.key, "%s", err.msg);
         ry_traffic_map_free(&map);
-        ry_fabric_free(&f);
-        ry_spec_free(s);
-        return RY_EXIT_INPUT;
+        return RY_CMD_INPUT;
     }
-    ry_bom full, trimmed;
-    ry_bom_compute(&f, &full);
+    ry_bom trimmed;
     ry_fabric tf;
-    ry_fabric_trim(&f, &map, &tf);
+    ry_fabric_trim(&ctx->fabric, &map, &tf);
     ry_bom_compute(&tf, &trimmed);
     ry_fabric_free(&tf);
     /* The rail-only fabric of the same cluster, beside the trimmed one. */
@@ -133,18 +118,30 @@ int ry_cmd_traffic(ry_global *g, int argc, char **argv)
     ry_buf out, json;
     ry_buf_init(&out);
     ry_buf_init(&json);
-    ry_emit_traffic(&out, s, &m, &t, &map, &full, &trimmed, &cost, fmt);
-    if (dir)
-        ry_emit_traffic(&json, s, &m, &t, &map, &full, &trimmed, &cost, RY_FMT_JSON);
-    rc = RY_EXIT_OK;
-    if (dir && write_dir(dir, s, &f, &t, &map, &json) < 0)
-        rc = RY_EXIT_IO;
-    if (rc == RY_EXIT_OK && ry_write_file_atomic(NULL, out.data, out.len) < 0)
-        rc = RY_EXIT_IO;
+    ry_emit_traffic(&out, s, m, &t, &map, &ctx->bom, &trimmed, &cost, ctx->fmt);
+    if (ctx->out)
+        ry_emit_traffic(&json, s, m, &t, &map, &ctx->bom, &trimmed, &cost, RY_FMT_JSON);
+    ry_cmd_status rc = RY_CMD_OK;
+    if (ctx->out && write_dir(ctx->out, s, &ctx->fabric, &t, &map, &json) < 0)
+        rc = RY_CMD_IO;
+    if (rc == RY_CMD_OK)
+        rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
     ry_buf_free(&json);
     ry_traffic_map_free(&map);
-    ry_fabric_free(&f);
-    ry_spec_free(s);
     return rc;
 }
+
+const ry_cmd_entry ry_cmd_traffic = {
+    .name = "traffic",
+    .synopsis = "SPEC [-o DIR] [--format text|json]",
+    .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
+               "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
+               "built fabric, the links that carry nothing, and the bill of materials of the\n"
+               "fabric without them beside the rail-only one.\n",
+    .needs = RY_NEED_BOM | RY_NEED_MODEL,
+    .run = run,
+};

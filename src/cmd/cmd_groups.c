@@ -1,0 +1,110 @@
+/* The output groups of `railyard build`, one row each. The commands that
+ * write one group (opensm, cabling, slurm, draw --dir) run its row, so a
+ * group's files are the same bytes whichever command writes them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "emit/emit_cabling.h"
+#include "emit/emit_dot.h"
+#include "emit/emit_opensm.h"
+#include "emit/emit_slurm.h"
+#include "emit/outdir.h"
+#include "util/diag.h"
+
+static int is_infiniband(const ry_ctx *ctx)
+{
+    return !ctx->spec->sw.ethernet;
+}
+
+static int emit_opensm(const ry_ctx *ctx, ry_outdir *o)
+{
+    return ry_emit_opensm(o, "opensm", &ctx->ibplan);
+}
+
+static void report_opensm(const ry_ctx *ctx, const char *dir)
+{
+    ry_opensm_stats st;
+    ry_opensm_last_stats(&st);
+    printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", ctx->spec->name,
+           st.subnets, st.subnets == 1 ? "" : "s", st.lft_entries, dir);
+}
+
+static int emit_cabling(const ry_ctx *ctx, ry_outdir *o)
+{
+    return ry_emit_cabling(o, "cabling", &ctx->phys.cab);
+}
+
+static void report_cabling(const ry_ctx *ctx, const char *dir)
+{
+    const ry_physical *ph = &ctx->phys;
+    printf("%s: %lld cables, %lld transceivers in %d racks written to %s/cabling/\n",
+           ctx->spec->name, ph->cab.ncables, ph->cab.ntransceivers, ph->lay.nracks, dir);
+}
+
+static int emit_slurm(const ry_ctx *ctx, ry_outdir *o)
+{
+    return ry_emit_slurm(o, "slurm", &ctx->fabric);
+}
+
+static void report_slurm(const ry_ctx *ctx, const char *dir)
+{
+    ry_slurm_stats st;
+    ry_slurm_last_stats(&st);
+    printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
+           "written to %s/slurm/\n", ctx->spec->name, st.nodes, st.leaf_switches,
+           st.leaf_switches == 1 ? "" : "es", st.switches, st.blocks,
+           st.blocks == 1 ? "" : "s", dir);
+}
+
+static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o)
+{
+    return ry_emit_diagrams(o, "diagrams", &ctx->fabric);
+}
+
+const ry_group ry_groups[] = {
+    { "opensm", RY_NEED_IBPLAN, is_infiniband, emit_opensm, report_opensm },
+    { "cabling", RY_NEED_CABLING, NULL, emit_cabling, report_cabling },
+    { "slurm", RY_NEED_SLURM, NULL, emit_slurm, report_slurm },
+    { "diagrams", 0, NULL, emit_diagrams, NULL },
+    { NULL, 0, NULL, NULL, NULL }
+};
+
+const ry_group *ry_group_find(const char *name)
+{
+    for (const ry_group *g = ry_groups; g->name; g++)
+        if (strcmp(g->name, name) == 0)
+            return g;
+    return NULL;
+}
+
+ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
+                              int (*top)(const ry_ctx *ctx, ry_outdir *o))
+{
+    ry_outdir *o = ry_outdir_begin(dir);
+    if (!o)
+        return RY_CMD_IO;
+    int bad = top && top(ctx, o) < 0;
+    for (int i = 0; !bad && ry_groups[i].name; i++)
+        if (want[i])
+            bad = ry_groups[i].emit(ctx, o) < 0;
+    if (bad) {
+        ry_outdir_abort(o);
+        return RY_CMD_IO;
+    }
+    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+}
+
+ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name)
+{
+    const ry_group *g = ry_group_find(name);
+    int want[8] = { 0 };
+    RY_ASSERT(g);
+    want[g - ry_groups] = 1;
+    const char *dir = ctx->out;
+    RY_ASSERT(dir);
+    ry_cmd_status rc = ry_write_groups(ctx, dir, want, NULL);
+    if (rc == RY_CMD_OK && g->report)
+        g->report(ctx, dir);
+    return rc;
+}
