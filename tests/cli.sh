@@ -43,7 +43,77 @@ grep -q "radix" "$TMP/e" && ok || fail "odd radix message: $(cat "$TMP/e")"
 "$RAILYARD" validate /nonexistent/spec.yaml 2>"$TMP/e"; rc=$?
 [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ] && ok || fail "missing file exit $rc"
 grep -q "/nonexistent/spec.yaml" "$TMP/e" && ok || fail "missing file message: $(cat "$TMP/e")"
-for f in "$TMP"/e "$TMP"/h.*; do no_sanitizer "$f"; done
+
+# --- the GNU forms of options ----------------------------------------------------------
+SP="$TOP_SRCDIR/examples/superpod-4su.yaml"
+"$RAILYARD" bom "$SP" --format csv >"$TMP/ref.csv" 2>"$TMP/e"; expect_eq "bom csv exit" $? 0
+[ -s "$TMP/ref.csv" ] && ok || fail "bom csv wrote nothing"
+same_csv() {    # same_csv WHAT ARGS...: the run prints exactly the reference CSV
+    what=$1; shift
+    "$RAILYARD" "$@" >"$TMP/form.out" 2>"$TMP/form.err"; rc=$?
+    expect_eq "$what exit" $rc 0
+    cmp -s "$TMP/ref.csv" "$TMP/form.out" && ok || fail "$what: output differs: $(head -c 300 "$TMP/form.err")"
+}
+same_csv "-fVALUE" bom "$SP" -fcsv
+same_csv "-f VALUE" bom "$SP" -f csv
+same_csv "--format=VALUE" bom "$SP" --format=csv
+same_csv "a long prefix" bom "$SP" --form csv
+same_csv "a long prefix with =" bom "$SP" --fo=csv
+same_csv "options before the spec" bom --format csv "$SP"
+same_csv "-- before the spec" bom --format csv -- "$SP"
+same_csv "global options after the command" bom "$SP" -T "$TOP_SRCDIR/templates" --format csv
+same_csv "-TDIR" -T"$TOP_SRCDIR/templates" bom "$SP" --format csv
+same_csv "--templ=DIR" --templ="$TOP_SRCDIR/templates" bom "$SP" --format csv
+"$RAILYARD" bom "$SP" -ocsv -fcsv >/dev/null 2>&1; rc=$?
+expect_eq "-oFILE exit" $rc 0
+cmp -s "$TMP/ref.csv" csv && ok || fail "-oFILE did not write FILE"
+rm -f csv
+"$RAILYARD" bom "$SP" -o "$TMP/o.csv" --format csv 2>/dev/null; cmp -s "$TMP/ref.csv" "$TMP/o.csv" && ok || fail "-o FILE"
+# a spec named like an option, after --
+cp "$SP" "$TMP/-spec.yaml"
+"$RAILYARD" bom --format csv -- "$TMP/-spec.yaml" >"$TMP/dash.out" 2>&1; expect_eq "-- then a dash name" $? 0
+# ambiguous and unknown options
+"$RAILYARD" draw "$SP" --f 2>"$TMP/e"; expect_eq "ambiguous --f exit" $? 2
+grep -q "ambiguous" "$TMP/e" && grep -q -- "--format" "$TMP/e" && grep -q -- "--force" "$TMP/e" \
+    && ok || fail "ambiguous message: $(cat "$TMP/e")"
+"$RAILYARD" bom "$SP" --fromat csv 2>"$TMP/e"; expect_eq "misspelt option exit" $? 2
+grep -q "did you mean '--format'" "$TMP/e" && ok || fail "misspelt option hint: $(cat "$TMP/e")"
+"$RAILYARD" vaildate "$SP" 2>"$TMP/e"; expect_eq "misspelt command exit" $? 2
+grep -q "did you mean 'validate'" "$TMP/e" && ok || fail "misspelt command hint: $(cat "$TMP/e")"
+"$RAILYARD" bom "$SP" -o 2>"$TMP/e"; expect_eq "-o without a value" $? 2
+grep -q "needs a value" "$TMP/e" && ok || fail "-o without value: $(cat "$TMP/e")"
+"$RAILYARD" bom "$SP" -o "" 2>"$TMP/e"; expect_eq "-o ''" $? 2
+"$RAILYARD" build "$SP" -o "" 2>"$TMP/e"; expect_eq "build -o ''" $? 2
+"$RAILYARD" build "$SP" --output= 2>"$TMP/e"; expect_eq "build --output=''" $? 2
+"$RAILYARD" draw "$SP" --force=yes 2>"$TMP/e"; expect_eq "a flag with a value" $? 2
+"$RAILYARD" bom "$SP" "$SP" 2>"$TMP/e"; expect_eq "two specs" $? 2
+grep -q "one SPEC at a time" "$TMP/e" && ok || fail "two specs: $(cat "$TMP/e")"
+"$RAILYARD" -x 2>"$TMP/e"; expect_eq "unknown short option" $? 2
+# --set applies to a spec, and is refused where none is read
+"$RAILYARD" compare --gpus 1024 --hb-domain 8 --radix 64 --set cluster.planes=2 2>"$TMP/e"
+expect_eq "compare --gpus with --set" $? 2
+grep -q -- "--set" "$TMP/e" && ok || fail "compare --set message: $(cat "$TMP/e")"
+"$RAILYARD" --set cluster.planes=2 check-routes "$TMP" 2>"$TMP/e"; expect_eq "check-routes with --set" $? 2
+"$RAILYARD" compare "$SP" --set fabric.switch.radix=32 --format csv >"$TMP/c.csv" 2>&1
+expect_eq "compare SPEC --set" $? 0
+grep -q '^[0-9]*,[0-9]*,32,' "$TMP/c.csv" && ok || fail "compare SPEC ignored --set: $(head -3 "$TMP/c.csv")"
+# validate --format json: the summary's figures, and valid JSON
+"$RAILYARD" validate "$SP" --format json >"$TMP/v.json" 2>&1; expect_eq "validate json exit" $? 0
+"$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["valid"] and j["gpus"]==1016 and j["nodes"]==127 and j["bom"]["switches"]["total"]==48, j' "$TMP/v.json" \
+    && ok || fail "validate json: $(head -c 300 "$TMP/v.json")"
+# exit codes of railyard(1): a missing spec is an I/O error
+"$RAILYARD" bom /nonexistent/spec.yaml 2>"$TMP/e"; expect_eq "missing spec exit" $? 3
+# draw: the format comes from --format or the file's extension, never DOT into a .png or .jpg
+"$RAILYARD" draw "$SP" -o "$TMP/x.jpg" 2>"$TMP/e"; expect_eq "draw -o x.jpg exit" $? 2
+[ -e "$TMP/x.jpg" ] && fail "draw -o x.jpg wrote a file" || ok
+"$RAILYARD" draw "$SP" -o "$TMP/x.png" --format dot 2>"$TMP/e"; expect_eq "draw -o x.png --format dot" $? 2
+if command -v dot >/dev/null 2>&1; then
+    "$RAILYARD" draw "$SP" -o "$TMP/x.png" 2>"$TMP/e"; expect_eq "draw -o x.png exit" $? 0
+    head -c 8 "$TMP/x.png" | od -An -c | grep -q 'P   N   G' && ok || fail "draw -o x.png is no PNG"
+fi
+"$RAILYARD" draw "$SP" -o "$TMP/x.gv" 2>"$TMP/e"; expect_eq "draw -o x.gv exit" $? 0
+head -1 "$TMP/x.gv" | grep -q graph && ok || fail "draw -o x.gv is no DOT"
+for f in "$TMP"/e "$TMP"/h.* "$TMP"/form.err; do no_sanitizer "$f"; done
 
 # the man pages are well-formed roff
 if command -v groff >/dev/null 2>&1 || command -v man >/dev/null 2>&1; then
