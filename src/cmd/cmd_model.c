@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/compare.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/outdir.h"
@@ -27,8 +28,8 @@ int ry_cmd_model(ry_global *g, int argc, char **argv)
         ry_spec_free(s);
         return RY_EXIT_INPUT;
     }
-    ry_model_cost cost;
-    ry_model_costs(s, &cost);
+    ry_design_cost cost;
+    ry_design_costs(s, &cost);
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_model(&out, s, &m, &cost, fmt);

@@ -2,12 +2,13 @@
 #include <string.h>
 
 #include "analysis/bom.h"
+#include "analysis/compare.h"
+#include "analysis/traffic.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
-#include "model/traffic.h"
 #include "util/diag.h"
 
 /* The heatmap: PNG through gnuplot, else a PGM. *name gets the file name. */
@@ -107,7 +108,10 @@ int ry_cmd_traffic(ry_global *g, int argc, char **argv)
         return RY_EXIT_INPUT;
     }
     ry_traffic t;
-    ry_traffic_plan(s, &m, &t);
+    const ry_iter_in *in = &m.in;
+    ry_traffic_in ti = { in->N, in->K, m.best.NM, in->layers, in->d_model, in->b, in->S_T,
+                         in->M_cc };
+    ry_traffic_plan(s, &ti, &t);
     ry_traffic_map map;
     ry_err err;
     if (ry_traffic_map_fabric(&f, &t, &map, &err) < 0) {
@@ -124,10 +128,10 @@ int ry_cmd_traffic(ry_global *g, int argc, char **argv)
     ry_bom_compute(&tf, &trimmed);
     ry_fabric_free(&tf);
     /* The rail-only fabric of the same cluster, beside the trimmed one. */
-    ry_model_cost cost;
+    ry_design_cost cost;
     memset(&cost, 0, sizeof cost);
     if (s->design != RY_DESIGN_RAIL_ONLY)
-        cost.ok[1] = ry_model_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
+        cost.ok[1] = ry_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
                                          sizeof cost.err[1]) == 0;
 
     ry_buf out, json;

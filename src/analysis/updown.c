@@ -1,5 +1,5 @@
 /* Up-down next hops without LIDs (see updown.h). */
-#include "model/updown.h"
+#include "analysis/updown.h"
 
 #include <stdlib.h>
 #include <string.h>
