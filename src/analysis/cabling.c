@@ -465,9 +465,7 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media,
         const ry_link *k = &f->links[l];
         uint32_t lo = f->ports[k->lo].owner, hi = f->ports[k->hi].owner;
         int lo_gpu = f->nodes[lo].kind == RY_NODE_GPU;
-        double gbps = s->sw.port_gbps;
-        if (lo_gpu && s->node.nic_gbps > 0 && s->node.nic_gbps < gbps)
-            gbps = s->node.nic_gbps;
+        double gbps = ry_link_gbps(f, (uint32_t)l);
         double need = ry_layout_route_m(lay, lo, hi) + slack2;
         int force = forced[l] >= 0 ? forced[l] : tier_m[f->nodes[hi].tier];
         int best = -1, bestlen = -1;

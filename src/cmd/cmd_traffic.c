@@ -2,12 +2,13 @@
 #include <string.h>
 
 #include "analysis/bom.h"
+#include "analysis/compare.h"
+#include "analysis/traffic.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
-#include "model/traffic.h"
 #include "util/diag.h"
 
 enum { O_FORMAT, O_OUTPUT, O_N };
@@ -95,7 +96,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     const ry_spec *s = ctx->spec;
     const ry_model *m = ctx->model;
     ry_traffic t;
-    ry_traffic_plan(s, m, &t);
+    const ry_iter_in *in = &m->in;
+    ry_traffic_in ti = { in->N, in->K, m->best.NM, in->layers, in->d_model, in->b, in->S_T,
+                         in->M_cc };
+    ry_traffic_plan(s, &ti, &t);
     ry_traffic_map map;
     ry_err err;
     if (ry_traffic_map_fabric(&ctx->fabric, &t, &map, &err) < 0) {
@@ -109,11 +113,11 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_bom_compute(&tf, &trimmed);
     ry_fabric_free(&tf);
     /* The rail-only fabric of the same cluster, beside the trimmed one. */
-    ry_model_cost cost;
+    ry_design_cost cost;
     memset(&cost, 0, sizeof cost);
     if (s->design != RY_DESIGN_RAIL_ONLY)
-        cost.ok[1] = ry_model_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
-                                         sizeof cost.err[1]) == 0;
+        cost.ok[1] = ry_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
+                                   sizeof cost.err[1]) == 0;
 
     ry_buf out, json;
     ry_buf_init(&out);
