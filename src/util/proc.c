@@ -284,21 +284,48 @@ static void put_command(ry_buf *msg, const ry_proc *p)
         ry_buf_puts(msg, " ...");
 }
 
-/* The first non-blank line of what the program said, if captured. */
+/* What the program said on standard error, if captured: one line after
+ * ": ", several (at most REASON_LINES) on lines of their own, indented, so
+ * that a caret under a quoted line still points at the right place. */
+#define REASON_LINES 10
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static void put_reason(ry_buf *msg, const ry_proc *p)
 {
     if (!p->err || !p->err->len)
         return;
-    const char *s = p->err->data;
-    const char *end = s + p->err->len;
-    while (s < end && (*s == '\n' || *s == '\r' || *s == ' ' || *s == '\t'))
-        s++;
-    size_t n = 0;
-    while (s + n < end && s[n] != '\n' && s[n] != '\r' && n < 300)
-        n++;
-    if (n) {
+    const char *s = p->err->data, *end = s + p->err->len;
+    /* drop blank lines before and trailing white space after */
+    for (const char *t = s; t < end && is_blank(*t); t++)
+        if (*t == '\n')
+            s = t + 1;
+    while (end > s && is_blank(end[-1]))
+        end--;
+    if (s == end)
+        return;
+    if (!memchr(s, '\n', (size_t)(end - s))) {
+        while (*s == ' ' || *s == '\t')
+            s++;
         ry_buf_puts(msg, ": ");
-        ry_buf_add(msg, s, n);
+        ry_buf_add(msg, s, (size_t)(end - s) < 300 ? (size_t)(end - s) : 300);
+        return;
+    }
+    ry_buf_putc(msg, ':');
+    for (int line = 0; s < end; line++) {
+        if (line == REASON_LINES) {
+            ry_buf_puts(msg, "\n  ...");
+            break;
+        }
+        const char *nl = memchr(s, '\n', (size_t)(end - s));
+        size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+        if (n && s[n - 1] == '\r')
+            n--;
+        ry_buf_puts(msg, "\n  ");
+        ry_buf_add(msg, s, n < 300 ? n : 300);
+        s = nl ? nl + 1 : end;
     }
 }
 

@@ -50,10 +50,12 @@ typedef struct ry_proc_result {
 int ry_proc_run(const ry_proc *p, ry_proc_result *r);
 
 /* Appends why a run that did not succeed failed, naming the command line
- * (at most its first few arguments) and, for an exit or signal, the first
- * line of what the program said on standard error when p->err captured it:
+ * (the program and its first three arguments) and, for an exit or signal,
+ * what the program said on standard error when p->err captured it: one
+ * line after ": ", several indented on lines of their own.
  *   "cannot run gnuplot: not found"
  *   "cannot run /opt/dot: Permission denied"
+ *   "cannot run gnuplot: cannot enter '/tmp/x': No such file or directory"
  *   "dot -Tsvg failed (exit status 1): Error: <stdin>: syntax error in line 3"
  *   "dot -Tsvg was killed by signal 9"
  * Appends nothing for RY_PROC_OK. */

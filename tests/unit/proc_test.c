@@ -121,8 +121,15 @@ int main(void)
     CHECK(strcmp(x.err.data, "  first line\nsecond\n") == 0, "exit 3: error '%s'", x.err.data);
     CHECK(strcmp(x.out.data, "\n") == 0, "exit 3: output '%s'", x.out.data);
     CHECK(strcmp(x.msg.data, "sh -c echo; echo '  first line' >&2; echo second >&2; exit 3 failed "
-                             "(exit status 3): first line") == 0,
+                             "(exit status 3):\n    first line\n  second") == 0,
           "exit 3: '%s'", x.msg.data);
+    run_free(&x);
+    const char *exit1[] = { "sh", "-c", "printf '\\n \\n  the reason \\n\\n' >&2; exit 1", NULL };
+    run_it(&x, exit1, NULL, NULL, 0);
+    CHECK(x.r.status == RY_PROC_EXIT && x.r.code == 1, "exit 1: status %d", x.r.status);
+    CHECK(strcmp(x.msg.data, "sh -c printf '\\n \\n  the reason \\n\\n' >&2; exit 1 failed "
+                             "(exit status 1): the reason") == 0,
+          "exit 1: '%s'", x.msg.data);
     run_free(&x);
     const char *exit127[] = { "sh", "-c", "exit 127", NULL };
     run_it(&x, exit127, NULL, NULL, 0);
