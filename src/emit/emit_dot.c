@@ -16,20 +16,15 @@
 #include "emit/emit_dot.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "emit/colors.h"
 #include "fabric/names.h"
 #include "util/diag.h"
+#include "util/proc.h"
 
 #define COLS 8              /* boxes per tier row and plane, when aggregated */
 #define LEAF_SINGLE 16      /* rail and unit views name up to this many leaves */
@@ -1224,153 +1219,34 @@ void ry_emit_dot(ry_buf *b, const ry_fabric *f, const ry_view *v)
 
 /* ---- rendering with Graphviz ---------------------------------------------- */
 
-/* Path of the dot program on PATH, or NULL. */
-static char *find_dot(void)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/bin:/bin";
-    ry_buf b;
-    ry_buf_init(&b);
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        ry_buf_reset(&b);
-        if (n == 0)
-            ry_buf_puts(&b, ".");
-        else
-            ry_buf_add(&b, path, n);
-        ry_buf_puts(&b, "/dot");
-        if (access(b.data, X_OK) == 0)
-            return b.data;
-        path += n;
-        if (*path == ':')
-            path++;
-    }
-    ry_buf_free(&b);
-    return NULL;
-}
-
 int ry_dot_render(const char *dot, size_t len, const char *format, ry_buf *out)
 {
-    char *prog = find_dot();
-    if (!prog)
-        return RY_DOT_MISSING;
     char fmtarg[32];
     snprintf(fmtarg, sizeof fmtarg, "-T%s", format);
-    int in[2], outp[2];
-    if (pipe(in) < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        free(prog);
-        return -1;
-    }
-    if (pipe(outp) < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        close(in[0]);
-        close(in[1]);
-        free(prog);
-        return -1;
-    }
-    /* dot may stop reading early: a write then fails with EPIPE instead of
-     * killing the process */
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        close(in[0]);
-        close(in[1]);
-        close(outp[0]);
-        close(outp[1]);
-        sigaction(SIGPIPE, &old, NULL);
-        free(prog);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(outp[1], 1);
-        close(in[0]);
-        close(in[1]);
-        close(outp[0]);
-        close(outp[1]);
-        signal(SIGPIPE, SIG_DFL);
-        char *args[] = { prog, fmtarg, NULL };
-        execv(prog, args);
-        fprintf(stderr, "railyard: cannot run %s: %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    close(in[0]);
-    close(outp[1]);
-    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
-    size_t sent = 0;
-    int wfd = in[1], rfd = outp[0], err = 0;
-    if (len == 0) {
-        close(wfd);
-        wfd = -1;
-    }
-    char chunk[65536];
-    while (rfd >= 0) {
-        struct pollfd pf[2];
-        int np = 0;
-        pf[np].fd = rfd;
-        pf[np].events = POLLIN;
-        np++;
-        if (wfd >= 0) {
-            pf[np].fd = wfd;
-            pf[np].events = POLLOUT;
-            np++;
-        }
-        if (poll(pf, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            err = errno;
-            break;
-        }
-        if (wfd >= 0 && (pf[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-            ssize_t w = write(wfd, dot + sent, len - sent);
-            if (w > 0)
-                sent += (size_t)w;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == len) {
-                close(wfd);
-                wfd = -1;
-            }
-        }
-        if (pf[0].revents & (POLLIN | POLLERR | POLLHUP)) {
-            ssize_t r = read(rfd, chunk, sizeof chunk);
-            if (r > 0) {
-                ry_buf_add(out, chunk, (size_t)r);
-            } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(rfd);
-                rfd = -1;
-            }
-        }
-    }
-    if (wfd >= 0)
-        close(wfd);
-    if (rfd >= 0)
-        close(rfd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGPIPE, &old, NULL);
+    const char *argv[] = { "dot", fmtarg, NULL };
+    ry_buf err, msg;
+    ry_buf_init(&err);
+    ry_buf_init(&msg);
+    ry_proc p = { argv, NULL, dot, len, out, &err };
+    ry_proc_result r;
     int rc = 0;
-    if (err) {
-        ry_error("%s -%s: %s", prog, format, strerror(err));
-        rc = -1;
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (WIFEXITED(status))
-            ry_error("%s %s failed (exit status %d)", prog, fmtarg, WEXITSTATUS(status));
-        else
-            ry_error("%s %s was killed by signal %d", prog, fmtarg, WTERMSIG(status));
-        rc = -1;
-    } else if (sent != len) {
-        ry_error("%s %s did not read the whole diagram", prog, fmtarg);
+    if (ry_proc_run(&p, &r) == 0) {
+        /* dot's warnings, as if it had written them itself */
+        if (err.len)
+            fwrite(err.data, 1, err.len, stderr);
+        if (r.in_sent != len) {
+            ry_error("dot %s did not read the whole diagram", fmtarg);
+            rc = -1;
+        }
+    } else if (r.status == RY_PROC_NOT_FOUND && r.err == ENOENT) {
+        rc = RY_DOT_MISSING;
+    } else {
+        ry_proc_describe(&p, &r, &msg);
+        ry_error("%s", msg.data);
         rc = -1;
     }
-    free(prog);
+    ry_buf_free(&err);
+    ry_buf_free(&msg);
     return rc;
 }
 

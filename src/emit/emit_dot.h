@@ -39,7 +39,7 @@ void ry_view_list(const ry_fabric *f, char *buf, size_t n);
 /* Appends the DOT text of a view (deterministic: same fabric, same bytes). */
 void ry_emit_dot(ry_buf *b, const ry_fabric *f, const ry_view *v);
 
-/* Runs Graphviz's dot on DOT text (fork/exec with pipes, no shell) and
+/* Runs Graphviz's dot on DOT text (with util/proc.h's runner) and
  * appends its output in format ("svg", "png", "pdf") to out. Returns 0,
  * RY_DOT_MISSING when no dot program is on PATH (nothing printed), or -1
  * after printing why dot failed. */
