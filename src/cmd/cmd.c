@@ -15,11 +15,11 @@
 
 #include "config.h"
 #include "emit/outdir.h"
-#include "emit/emit_slurm.h"
 #include "model/iteration.h"
 #include "model/libra.h"
 #include "model/libra_spec.h"
 #include "analysis/bom.h"
+#include "analysis/slurm_tree.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -425,6 +425,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
             ry_spec_error(s, err.key, "%s", err.msg);
             return RY_CMD_INPUT;
         }
+        ctx->slurm = ry_slurm_tree_build(&ctx->fabric);
         ctx->needs |= RY_NEED_SLURM;
     }
     if ((needs & RY_NEED_CABLING) && !(ctx->needs & RY_NEED_CABLING)) {
@@ -462,6 +463,7 @@ static void free_needs(ry_ctx *ctx)
     }
     if (ctx->needs & RY_NEED_IBPLAN)
         ry_ibplan_free(&ctx->ibplan);
+    ry_slurm_tree_free(ctx->slurm);
     if (ctx->needs & RY_NEED_FABRIC)
         ry_fabric_free(&ctx->fabric);
     ry_spec_free(ctx->spec);

@@ -59,7 +59,7 @@ enum {
     RY_NEED_FABRIC = 1 << 1,    /* the graph (implies the spec) */
     RY_NEED_IBPLAN = 1 << 2,    /* the InfiniBand plan: GUIDs, LIDs, subnets, routes */
     RY_NEED_CABLING = 1 << 3,   /* layout and cabling plan */
-    RY_NEED_SLURM = 1 << 4,     /* the Slurm host names check */
+    RY_NEED_SLURM = 1 << 4,     /* the Slurm host names check, tree and blocks */
     RY_NEED_MODEL = 1 << 5,     /* the workload's iteration-time model */
     RY_NEED_LIBRA = 1 << 6,     /* the LIBRA problem */
     RY_NEED_BOM = 1 << 7,       /* the bill of materials of the fabric */
@@ -96,6 +96,7 @@ typedef struct ry_ctx {
     ry_bom bom;
     ry_ibplan ibplan;
     ry_physical phys;
+    struct ry_slurm_tree *slurm;    /* RY_NEED_SLURM */
     struct ry_model *model;
     struct ry_libra_problem *libra;
 } ry_ctx;

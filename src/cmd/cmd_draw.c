@@ -2,6 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/diagram.h"
 #include "cmd/cmd.h"
 #include "emit/emit_dot.h"
 #include "util/buf.h"
@@ -112,7 +113,9 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf dot, img;
     ry_buf_init(&dot);
     ry_buf_init(&img);
-    ry_emit_dot(&dot, f, &v);
+    ry_diagram *d = ry_diagram_build(f, &v);
+    ry_emit_dot(&dot, d);
+    ry_diagram_free(d);
     const ry_buf *out = &dot;
     ry_cmd_status rc = RY_CMD_OK;
     if (strcmp(format, "dot") != 0) {

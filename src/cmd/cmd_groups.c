@@ -44,17 +44,16 @@ static void report_cabling(const ry_ctx *ctx, const char *dir)
 
 static int emit_slurm(const ry_ctx *ctx, ry_outdir *o)
 {
-    return ry_emit_slurm(o, "slurm", &ctx->fabric);
+    return ry_emit_slurm(o, "slurm", ctx->slurm);
 }
 
 static void report_slurm(const ry_ctx *ctx, const char *dir)
 {
-    ry_slurm_stats st;
-    ry_slurm_last_stats(&st);
+    const ry_slurm_tree *t = ctx->slurm;
     printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
-           "written to %s/slurm/\n", ctx->spec->name, st.nodes, st.leaf_switches,
-           st.leaf_switches == 1 ? "" : "es", st.switches, st.blocks,
-           st.blocks == 1 ? "" : "s", dir);
+           "written to %s/slurm/\n", ctx->spec->name, t->nnodes, t->nleaves,
+           t->nleaves == 1 ? "" : "es", t->nswitches, t->blocks.n,
+           t->blocks.n == 1 ? "" : "s", dir);
 }
 
 static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o)
