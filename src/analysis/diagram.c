@@ -173,15 +173,6 @@ int ry_diagram_link_rail(const ry_node *lo, const ry_node *hi)
     return hi->rail >= 0 && hi->nrails <= 1 ? hi->rail : -1;
 }
 
-/* Speed of a link: the switch port's, or the NIC's when that is slower. */
-static double link_gbps(const ry_fabric *f, const ry_node *lo)
-{
-    double g = f->spec->sw.port_gbps;
-    if (lo->kind == RY_NODE_GPU && f->spec->node.nic_gbps > 0 && f->spec->node.nic_gbps < g)
-        g = f->spec->node.nic_gbps;
-    return g;
-}
-
 static int carries(const ry_node *n, long long rail)
 {
     if (n->rail < 0)
@@ -492,12 +483,12 @@ static void make_bundles(ctx *c)
             nb->up = bb;
             nb->down = ba;
             nb->port = port;
-            nb->speed = link_gbps(f, lo);
+            nb->speed = ry_link_gbps(f, (uint32_t)l);
             nb->rail = -2;
             *slot = (int32_t)c->nbd++;
         }
         ry_diagram_bundle *x = &c->bd[*slot];
-        double g = link_gbps(f, lo);
+        double g = ry_link_gbps(f, (uint32_t)l);
         x->n++;
         x->gbps += g;
         if (g != x->speed)
