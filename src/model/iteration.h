@@ -16,7 +16,7 @@
 #define RY_ITERATION_H
 
 #include "analysis/bom.h"
-#include "model/workload.h"
+#include "spec/workload.h"
 #include "spec/spec.h"
 
 typedef struct ry_iter_in {

@@ -14,7 +14,8 @@
 #include <strings.h>
 
 #include "model/iteration.h"
-#include "model/workload.h"
+#include "spec/workload.h"
+#include "spec/catalog.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
 
@@ -35,7 +36,6 @@ static const char *const layer_keys[] = { "name", "count", "forward", "input_gra
                                           "weight_grad", NULL };
 static const char *const phase_keys[] = { "compute", "collective", "bytes", "groups", NULL };
 static const char *const phase_words[] = { "forward", "input_grad", "weight_grad", NULL };
-static const char *const tech_keys[] = { "description", "link", "switch", "nic", NULL };
 static const char *const time_units[] = { "ns", "us", "ms", "s", NULL };
 static const double time_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
 static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
@@ -43,7 +43,7 @@ static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
 typedef struct rctx {
     const ry_spec *s;
     const char *templates;
-    ry_ydoc *tech;          /* templates/libra-costs.yaml, loaded when first needed */
+    ry_libra_costs *tech;   /* templates/libra-costs.yaml, loaded when first needed */
     int tech_tried;
     ry_libra_problem *p;
     double time_unit;       /* seconds per plain number in layers' compute */
@@ -154,26 +154,13 @@ static int get_bytes(const ry_ynode *n, const char *what, double *out)
 
 /* ---- the price catalog ------------------------------------------------------------------ */
 
-static const ry_ynode *tech_table(rctx *c)
+static const ry_libra_costs *tech_table(rctx *c)
 {
     if (!c->tech_tried) {
         c->tech_tried = 1;
-        ry_buf path;
-        ry_buf_init(&path);
-        ry_buf_printf(&path, "%s/libra-costs.yaml", c->templates);
-        c->tech = ry_ydoc_load(path.data, "catalog");
-        ry_buf_free(&path);
-        if (c->tech) {
-            const ry_ynode *t = c->tech->root ? ry_ymap_get(c->tech->root, "technologies") : NULL;
-            if (!t || t->kind != RY_YMAP) {
-                ry_pos top = { c->tech->file, 1, 1 };
-                ry_error_at(top, "expected a map 'technologies:' of {link, switch, nic} prices");
-                ry_ydoc_free(c->tech);
-                c->tech = NULL;
-            }
-        }
+        c->tech = ry_libra_costs_load(c->templates);
     }
-    return c->tech ? ry_ymap_get(c->tech->root, "technologies") : NULL;
+    return c->tech;
 }
 
 static int price(const ry_ynode *map, const char *key, const char *what, double *out)
@@ -192,37 +179,21 @@ static int tech_prices(rctx *c, const ry_ynode *name, const char *what, ry_libra
     const char *v;
     if (ry_yget_string(name, what, &v) < 0)
         return -1;
-    const ry_ynode *t = tech_table(c);
+    const ry_libra_costs *t = tech_table(c);
     if (!t)
         return -1;
-    const char *names[64];
-    int nn = 0;
-    for (size_t k = 0; k < t->n; k++) {
-        if (nn < 64)
-            names[nn++] = t->keys[k]->value;
-        if (strcasecmp(t->keys[k]->value, v) != 0)
-            continue;
-        const ry_ynode *e = t->items[k];
-        char ew[96];
-        snprintf(ew, sizeof ew, "technologies.%s", t->keys[k]->value);
-        if (ry_yget_map(e, ew, NULL) < 0 || ry_ycheck_keys(e, ew, tech_keys) > 0)
-            return -1;
-        d->link = d->sw = d->nic = 0;
-        int bad = 0;
-        bad |= price(e, "link", ew, &d->link) < 0;
-        bad |= price(e, "switch", ew, &d->sw) < 0;
-        bad |= price(e, "nic", ew, &d->nic) < 0;
-        return bad ? -1 : 0;
+    const ry_libra_tech *e = ry_libra_tech_find(t, v);
+    if (e) {
+        d->link = e->link;
+        d->sw = e->sw;
+        d->nic = e->nic;
+        return 0;
     }
-    const char *hint = ry_suggest(v, names, nn);
-    ry_buf list;
-    ry_buf_init(&list);
-    for (int k = 0; k < nn; k++)
-        ry_buf_printf(&list, "%s%s", k ? ", " : "", names[k]);
-    ry_error_at(name->pos, "%s: unknown technology '%s'%s%s%s (templates/libra-costs.yaml has %s)",
-                what, v, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "",
-                list.len ? list.data : "none");
-    ry_buf_free(&list);
+    const char **names = ry_xcalloc((size_t)t->ntechs + 1, sizeof *names);
+    for (int k = 0; k < t->ntechs; k++)
+        names[k] = t->techs[k].name;
+    ry_catalog_unknown(name, what, "technology", names, t->ntechs, "");
+    free(names);
     return -1;
 }
 
@@ -326,7 +297,7 @@ static int derive_network(rctx *c, const ry_ynode *root)
         return -1;      /* the cluster's own errors say why */
     const ry_ynode *cl = ry_ymap_key(root, "cluster");
     ry_pos at = cl ? cl->pos : (ry_pos){ s->path, 1, 1 };
-    const ry_ynode *t = tech_table(c);
+    const ry_libra_costs *t = tech_table(c);
     if (!t)
         return -1;
     static const char *const names[2] = { "hb", "scale_out" };
@@ -340,19 +311,17 @@ static int derive_network(rctx *c, const ry_ynode *root)
         d->block = RY_LIBRA_SWITCH;
         d->size = i == 0 ? s->hb_domain : (int)(s->gpus / s->hb_domain);
         d->pos = at;
-        const ry_ynode *e = ry_ymap_get(t, techs[i]);
-        char ew[64];
-        snprintf(ew, sizeof ew, "technologies.%s", techs[i]);
+        const ry_libra_tech *e = ry_libra_tech_find(t, techs[i]);
         if (!e) {
-            ry_pos top = { c->tech->file, 1, 1 };
+            ry_pos top = { t->file, 1, 1 };
             ry_error_at(top, "the catalog has no technology '%s', which prices the %s of a "
                         "network derived from the cluster", techs[i],
                         i == 0 ? "HB domain" : "scale-out fabric");
             return -1;
         }
-        if (ry_yget_map(e, ew, NULL) < 0 || price(e, "link", ew, &d->link) < 0 ||
-            price(e, "switch", ew, &d->sw) < 0 || price(e, "nic", ew, &d->nic) < 0)
-            return -1;
+        d->link = e->link;
+        d->sw = e->sw;
+        d->nic = e->nic;
     }
     net->npus = s->gpus;
     return 0;
@@ -1189,7 +1158,7 @@ int ry_libra_read(const ry_spec *s, const char *templates, ry_libra_problem *p)
                     "workload_file) and the budget to optimise for");
     else
         read_libra(&c, root, lb, net_ok);
-    ry_ydoc_free(c.tech);
+    ry_libra_costs_free(c.tech);
     return ry_error_count() > before ? -1 : 0;
 }
 
@@ -1211,7 +1180,7 @@ void ry_libra_check_spec(const ry_spec *s, const char *templates)
         c.templates = templates;
         c.p = &p;
         read_network(&c, root);
-        ry_ydoc_free(c.tech);
+        ry_libra_costs_free(c.tech);
     }
     ry_libra_problem_free(&p);
 }

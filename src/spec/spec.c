@@ -63,7 +63,7 @@
 #include "spec/spec.h"
 
 #include "model/libra_spec.h"
-#include "model/workload.h"
+#include "spec/workload.h"
 #include "spec/catalog.h"
 #include "spec/pattern.h"
 #include "spec/yaml.h"
