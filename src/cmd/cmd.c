@@ -18,7 +18,6 @@
 #include "emit/emit_slurm.h"
 #include "model/iteration.h"
 #include "model/libra.h"
-#include "model/libra_spec.h"
 #include "analysis/bom.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -440,8 +439,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
     }
     if ((needs & RY_NEED_LIBRA) && !ctx->libra) {
         ctx->libra = ry_xcalloc(1, sizeof *ctx->libra);
-        ry_libra_problem_init(ctx->libra);
-        if (ry_libra_read(s, ry_templates_dir(ctx->templates), ctx->libra) < 0)
+        if (ry_libra_problem_build(s, ctx->libra) < 0)
             return RY_CMD_INPUT;
         ctx->needs |= RY_NEED_LIBRA;
     }
