@@ -544,7 +544,7 @@ void ry_media_catalog_free(ry_media_catalog *c)
 int ry_media_find(const ry_media_catalog *c, const char *name)
 {
     for (int i = 0; c && i < c->nmedia; i++)
-        if (strcmp(c->media[i].name, name) == 0)
+        if (strcasecmp(c->media[i].name, name) == 0)
             return i;
     return -1;
 }

@@ -127,7 +127,7 @@ typedef struct ry_media_catalog {
 /* Loads DIR/media.yaml. */
 ry_media_catalog *ry_media_catalog_load(const char *dir);
 void ry_media_catalog_free(ry_media_catalog *c);
-/* Index of the medium with this name (exact), or -1. */
+/* Index of the medium with this name (any case), or -1. */
 int ry_media_find(const ry_media_catalog *c, const char *name);
 
 /* ---- LLMs and GPUs: templates/llms.yaml, templates/gpus.yaml --------------------------- */
