@@ -436,5 +436,13 @@ grep -q "too small" "$TMP/bad-small-layout.err" && ok || fail "bad-small-layout:
 grep -q "no-such-cable" "$TMP/bad-medium.err" && ok || fail "bad-medium: $(cat "$TMP/bad-medium.err")"
 grep -q "ndr-copper-9000" "$TMP/bad-tier-medium.err" && ok || fail "bad-tier-medium: $(cat "$TMP/bad-tier-medium.err")"
 grep -q "reaches that far" "$TMP/bad-reach.err" && ok || fail "bad-reach: $(cat "$TMP/bad-reach.err")"
+# An unknown medium is worded as every unknown catalog name, with a did-you-mean.
+grep -q "cabling.links.1.medium: unknown medium 'no-such-cable' (the catalog has: ndr-dac, " \
+    "$TMP/bad-medium.err" && ok || fail "bad-medium wording: $(cat "$TMP/bad-medium.err")"
+"$RAILYARD" cabling "$D/bad-tier-medium.yaml" --set cabling.tiers.1=ndr-dca -o "$TMP/dym" \
+    >/dev/null 2>"$TMP/dym.err"
+expect_eq "misspelt medium: exit" $? 1
+grep -q "unknown medium 'ndr-dca'; did you mean 'ndr-dac'?" "$TMP/dym.err" && ok \
+    || fail "misspelt medium: $(cat "$TMP/dym.err")"
 
 finish

@@ -17,7 +17,6 @@
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/libra.h"
-#include "model/libra_spec.h"
 #include "analysis/bom.h"
 #include "analysis/slurm_tree.h"
 #include "util/buf.h"
@@ -373,14 +372,14 @@ static int plan_cabling(ry_ctx *ctx)
         ry_spec_error(ctx->spec, err.key, "%s", err.msg);
         return -1;
     }
-    if (ry_media_load(ry_templates_dir(ctx->templates), &ph->media, &ph->nmedia) < 0) {
+    if (!(ph->media = ry_media_catalog_load(ry_templates_dir(ctx->templates)))) {
         ry_layout_free(&ph->lay);
         return -1;
     }
-    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, ph->nmedia, &ph->cab, &err) < 0) {
+    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, &ph->cab, &err) < 0) {
         ry_spec_error(ctx->spec, err.key, "%s", err.msg);
         ry_layout_free(&ph->lay);
-        free(ph->media);
+        ry_media_catalog_free(ph->media);
         return -1;
     }
     return 0;
@@ -441,8 +440,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
     }
     if ((needs & RY_NEED_LIBRA) && !ctx->libra) {
         ctx->libra = ry_xcalloc(1, sizeof *ctx->libra);
-        ry_libra_problem_init(ctx->libra);
-        if (ry_libra_read(s, ry_templates_dir(ctx->templates), ctx->libra) < 0)
+        if (ry_libra_problem_build(s, ctx->libra) < 0)
             return RY_CMD_INPUT;
         ctx->needs |= RY_NEED_LIBRA;
     }
@@ -459,7 +457,7 @@ static void free_needs(ry_ctx *ctx)
     if (ctx->needs & RY_NEED_CABLING) {
         ry_cabling_free(&ctx->phys.cab);
         ry_layout_free(&ctx->phys.lay);
-        free(ctx->phys.media);
+        ry_media_catalog_free(ctx->phys.media);
     }
     if (ctx->needs & RY_NEED_IBPLAN)
         ry_ibplan_free(&ctx->ibplan);

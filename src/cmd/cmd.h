@@ -69,8 +69,7 @@ enum {
 /* The physical side of a fabric: layout, media catalog, cabling plan. */
 typedef struct ry_physical {
     ry_layout lay;
-    ry_medium *media;
-    int nmedia;
+    ry_media_catalog *media;
     ry_cabling cab;
 } ry_physical;
 

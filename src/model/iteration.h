@@ -15,7 +15,7 @@
 #ifndef RY_ITERATION_H
 #define RY_ITERATION_H
 
-#include "model/workload.h"
+#include "spec/workload.h"
 #include "spec/spec.h"
 
 typedef struct ry_iter_in {

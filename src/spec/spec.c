@@ -43,11 +43,14 @@
  *     transceiver: 374      USD per transceiver, >= 0 (default 374)
  *     switch_port: 748      USD per switch port, >= 0 (default 748)
  *
- *   workload:               optional: the LLM trained, read by model/workload.c
- *                           (its keys and rules are listed in model/workload.h)
+ *   workload:               optional: the LLM trained, read by spec/workload.c
+ *                           (its keys and rules are listed in spec/workload.h)
  *
  *   network:, libra:        optional: LIBRA's network dimensions and optimisation,
- *                           read by model/libra_spec.c (keys in model/libra_spec.h)
+ *                           read by spec/libra_spec.c (keys in spec/libra_spec.h)
+ *
+ * Every section is read here, once, into ry_spec; the catalog files are read
+ * by spec/catalog.c. Models and analyses compute from the struct.
  *
  * Speeds: "400G", "400Gb/s", "400Gbps", "1.6T", EDR (100), HDR (200), HDR100,
  * NDR (400), NDR200, XDR (800), FDR (56), or a plain number of Gb/s.
@@ -62,10 +65,10 @@
  * and validation goes on, so one run lists every problem. */
 #include "spec/spec.h"
 
-#include "model/libra_spec.h"
-#include "model/workload.h"
 #include "spec/catalog.h"
+#include "spec/libra_spec.h"
 #include "spec/pattern.h"
+#include "spec/workload.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -1200,7 +1203,7 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     read_cabling(&c, root);
     rules_cross(s, c.bad);
     ry_workload_read(s, root, c.templates);
-    ry_libra_check_spec(s, c.templates);
+    ry_libra_spec_read(s, root, c.templates);
     ry_catalog_free(c.cat);
 
     if (ry_error_count() > before)
@@ -1218,5 +1221,6 @@ void ry_spec_free(ry_spec *s)
     ry_ydoc_free(s->doc);
     free(s->cabling.links);
     ry_workload_free(s->workload);
+    ry_libra_spec_free(s->libra);
     free(s);
 }
