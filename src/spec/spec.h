@@ -1,7 +1,9 @@
 /* The cluster spec: the YAML file parsed, checked, catalog entries resolved.
- * Everything downstream (builder, analyses, emitters, models) reads this struct;
- * sections added by later features (layout, workload, ...) are read from the
- * parsed document (spec->doc) by their own modules with the same helpers. */
+ * Everything downstream (builder, analyses, emitters, models) reads this struct.
+ * Its keys, with type, range, default and unit, are the rows of the schema
+ * (spec/schema.c; railyard-spec(5) documents them); sections marked external
+ * there (workload, network, libra) are read from the parsed document
+ * (spec->doc) by their own modules with the same helpers. */
 #ifndef RY_SPEC_H
 #define RY_SPEC_H
 
