@@ -39,7 +39,7 @@ awk -v extfile="$TMP/external" '
     /^\.TP/ { tp = 1; next }
     tp {
         tp = 0
-        if (skip || sec == "SPEEDS" || sec == "EXAMPLES" || sec == "SEE ALSO")
+        if (skip || sec == "SPEEDS" || sec == "EXAMPLES" || sec == "FILES" || sec == "SEE ALSO")
             next
         line = $0
         gsub(/\\-/, "-", line)
