@@ -1,6 +1,8 @@
 /* The catalog: every file of the templates directory (see catalog.h). */
 #include "spec/catalog.h"
 
+#include "spec/schema.h"
+
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -206,27 +208,35 @@ static const char *entry_string(const char *kind, const ry_ynode *entry, const r
     return s;
 }
 
-/* An optional whole-number key of an entry; 0 when absent. */
-static int entry_opt_int(const ry_ynode *ent, const ry_ynode *name, const char *section,
-                         const char *key, long long min, long long max, int *out)
+/* The keys of an entry that a spec's model map has too (section
+ * "fabric.switch" or "cluster.node"), read by the spec schema's rows into
+ * model; the first nrequired keys must be given. Messages name
+ * "switches.qm9700.radix". */
+static int entry_rows(const ry_ynode *ent, const ry_ynode *name, const char *kind,
+                      const char *section, const char *const *keys, int nrequired, void *model)
 {
-    const ry_ynode *v = ry_ymap_get(ent, key);
-    char what[160];
-    long long x;
-    if (!v)
-        return 0;
-    snprintf(what, sizeof what, "%s.%.60s.%s", section, name->value, key);
-    if (ry_yget_int(v, what, min, max, &x) < 0)
-        return -1;
-    *out = (int)x;
-    return 0;
+    int bad = 0;
+    for (int i = 0; keys[i]; i++) {
+        char what[160], row[64];
+        ry_keyval v;
+        const ry_ynode *n = entry_key(kind, ent, name, keys[i], i < nrequired, what, sizeof what);
+        snprintf(row, sizeof row, "%s.%s", section, keys[i]);
+        const ry_key *k = ry_key_find(row);
+        RY_ASSERT(k != NULL);
+        if (!n)
+            bad |= i < nrequired;
+        else if (ry_key_get(k, n, what, &v) < 0)
+            bad = 1;
+        else
+            ry_key_store(k, model, &v);
+    }
+    return bad ? -1 : 0;
 }
 
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
                                         "rack_units", "cage_ports", NULL };
-    static const char *const protocols[] = { "infiniband", "ethernet", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -247,32 +257,14 @@ static int load_switches(ry_catalog *c)
         bad |= ry_ycheck_keys(ent, what, keys) > 0;
         s->description = entry_string("switches", ent, name, "description", 1, &bad);
         s->vendor = entry_string("switches", ent, name, "vendor", 0, &bad);
-        const ry_ynode *v = entry_key("switches", ent, name, "radix", 1, what, sizeof what);
-        long long radix = 0;
-        if (!v || ry_yget_int(v, what, 4, 65535, &radix) < 0)
-            bad = 1;
-        else if (radix % 2) {
-            ry_error_at(v->pos, "%s must be an even number >= 4 (got %lld)", what, radix);
-            bad = 1;
-        }
-        v = entry_key("switches", ent, name, "speed", 1, what, sizeof what);
-        if (!v || ry_yget_speed(v, what, &s->model.port_gbps, s->model.speed,
-                                sizeof s->model.speed) < 0)
-            bad = 1;
-        v = ry_ymap_get(ent, "protocol");
-        int proto = 0;
-        snprintf(what, sizeof what, "switches.%.60s.protocol", name->value);
-        if (v && ry_yget_enum(v, what, protocols, &proto) < 0)
-            bad = 1;
-        s->model.ethernet = proto == 1;
-        bad |= entry_opt_int(ent, name, "switches", "rack_units", 1, 64, &s->model.units) < 0;
-        bad |= entry_opt_int(ent, name, "switches", "cage_ports", 1, 8, &s->model.cage_ports) < 0;
+        static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
+                                                "cage_ports", NULL };
+        bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         if (bad) {
             errors++;
             continue;
         }
         snprintf(s->model.name, sizeof s->model.name, "%s", name->value);
-        s->model.radix = (int)radix;
         s->pos = name->pos;
         c->nswitches++;
     }
@@ -303,32 +295,20 @@ static int load_nodes(ry_catalog *c)
         bad |= ry_ycheck_keys(ent, what, keys) > 0;
         nd->description = entry_string("nodes", ent, name, "description", 1, &bad);
         nd->vendor = entry_string("nodes", ent, name, "vendor", 0, &bad);
-        long long gpn = 0, k = 0;
-        const ry_ynode *v = entry_key("nodes", ent, name, "gpus_per_node", 1, what, sizeof what);
-        if (!v || ry_yget_int(v, what, 1, 1 << 20, &gpn) < 0)
-            bad = 1;
-        const ry_ynode *hb = entry_key("nodes", ent, name, "hb_domain", 1, what, sizeof what);
-        if (!hb || ry_yget_int(hb, what, 1, 1 << 20, &k) < 0)
-            bad = 1;
-        if (!bad && k % gpn && gpn % k) {
-            ry_error_at(hb->pos, "%s must divide, or be a multiple of, gpus_per_node (%lld) "
-                        "(got %lld)", what, gpn, k);
+        static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
+                                                "rack_units", "per_rack", "cage_ports", NULL };
+        bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
+        int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */
+        if (gpn > 0 && k > 0 && k % gpn && gpn % k) {
+            ry_error_at(ry_ymap_get(ent, "hb_domain")->pos, "nodes.%.60s.hb_domain must divide, "
+                        "or be a multiple of, gpus_per_node (%d) (got %d)", name->value, gpn, k);
             bad = 1;
         }
-        v = entry_key("nodes", ent, name, "nic_speed", 1, what, sizeof what);
-        char text[16];
-        if (!v || ry_yget_speed(v, what, &nd->model.nic_gbps, text, sizeof text) < 0)
-            bad = 1;
-        bad |= entry_opt_int(ent, name, "nodes", "rack_units", 1, 64, &nd->model.units) < 0;
-        bad |= entry_opt_int(ent, name, "nodes", "per_rack", 1, 1024, &nd->model.per_rack) < 0;
-        bad |= entry_opt_int(ent, name, "nodes", "cage_ports", 1, 8, &nd->model.cage_ports) < 0;
         if (bad) {
             errors++;
             continue;
         }
         snprintf(nd->model.name, sizeof nd->model.name, "%s", name->value);
-        nd->model.gpus_per_node = (int)gpn;
-        nd->model.hb_domain = (int)k;
         nd->pos = name->pos;
         c->nnodes++;
     }

@@ -1,7 +1,9 @@
 /* The cluster spec: the YAML file parsed, checked, catalog entries resolved.
  * Everything downstream (builder, analyses, emitters, models) reads this
- * struct, never the document: every section is read here in spec/ (spec.c,
- * workload.c, libra_spec.c) during ry_spec_load. */
+ * struct, never the document. Its keys, with type, range, default and unit,
+ * are the rows of the schema (spec/schema.c; railyard-spec(5) documents
+ * them); the workload:, network: and libra: sections are read in spec/ too
+ * (workload.c, libra_spec.c) during ry_spec_load. */
 #ifndef RY_SPEC_H
 #define RY_SPEC_H
 

@@ -753,6 +753,13 @@ static int parse_int(const char *s, long long *out, int *range)
     return 1;
 }
 
+int ry_yscalar_int(const ry_ynode *n, long long *out, int *range)
+{
+    *range = 0;
+    return n && n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n) &&
+           parse_int(n->value, out, range);
+}
+
 static int small_range(long long min, long long max)
 {
     return min >= -1000000 && max <= 1000000;
