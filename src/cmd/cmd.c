@@ -76,6 +76,14 @@ ry_cmd_status ry_input_status(void)
     return (ry_cmd_status)ry_exit_status(RY_CMD_INPUT);
 }
 
+unsigned ry_out_flags(const ry_ctx *ctx)
+{
+    for (int i = 0; ctx->cmd && ctx->cmd->options && ctx->cmd->options[i].name; i++)
+        if (strcmp(ctx->cmd->options[i].name, "force") == 0 && ctx->given[i])
+            return RY_OUT_FORCE;
+    return 0;
+}
+
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len)
 {
     (void)ctx;
