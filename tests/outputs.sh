@@ -107,6 +107,15 @@ expect_eq "planted: the file outside untouched" "$(cat "$TMP/victim/keep" "$TMP/
     "precious
 precious"
 [ -L "$TMP/.pl.railyard-stage-$dead-0123abcd" ] && fail "planted: stale link not removed" || ok
+# A killed run's scratch directories go with the next run that writes,
+# workbook or not; a live process's stay.
+mkdir "$TMPDIR/railyard-xlsx-$dead-0a1b" "$TMPDIR/railyard-plot-$dead-0a1b" \
+    "$TMPDIR/railyard-xlsx-$$-0a1b"
+ln -s "$TMP/victim" "$TMPDIR/railyard-xlsx-$dead-0a1b/link"
+"$RAILYARD" slurm "$SP" -o "$TMP/pl" >/dev/null 2>>"$ERR"
+expect_eq "stale scratch directories removed" "$(ls "$TMPDIR")" "railyard-xlsx-$$-0a1b"
+expect_eq "stale scratch: the link's target untouched" "$(ls "$TMP/victim")" keep
+rmdir "$TMPDIR/railyard-xlsx-$$-0a1b"
 rm -f "$TMP"/pl.railyard-tmp-* "$TMP"/plf.railyard-tmp-*
 
 # ---- -o DIR: a symbolic link, stale groups, the user's files -------------------------------------------

@@ -525,6 +525,7 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
         ry_sweep_stale(o->parent, prefix);
     if (o->existed)
         ry_sweep_stale(o->target, ".railyard-stage-");
+    ry_tmpdir_sweep();
 
     o->inside = o->existed && (!o->name[0] || is_mount_point(o->target, &o->st, o->parent));
     if (!o->inside) {

@@ -314,11 +314,58 @@ int ry_sweep_stale(const char *dir, const char *prefix)
 
 /* ---- private scratch directories ---------------------------------------------------------------- */
 
-char *ry_tmpdir_new(const char *tag, int shm_ok)
+typedef struct tag_set {
+    char v[8][32];
+    int n;
+} tag_set;
+
+static const char *tmp_base(int shm_ok)
 {
     const char *base = getenv("TMPDIR");
     if (!base || !*base)
         base = shm_ok && access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
+    return base;
+}
+
+void ry_tmpdir_sweep(void)
+{
+    const char *bases[2] = { tmp_base(1), tmp_base(0) };
+    for (int b = 0; b < 2; b++) {
+        if (b == 1 && strcmp(bases[0], bases[1]) == 0)
+            break;
+        DIR *d = opendir(bases[b]);
+        if (!d)
+            continue;
+        tag_set tags;
+        tags.n = 0;
+        struct dirent *e;
+        /* railyard-TAG-<pid>-<hex>, TAG lowercase letters */
+        while ((e = readdir(d)) && tags.n < 8) {
+            const char *s = e->d_name;
+            if (strncmp(s, "railyard-", 9) != 0)
+                continue;
+            size_t n = 9;
+            while (s[n] >= 'a' && s[n] <= 'z')
+                n++;
+            if (n == 9 || s[n] != '-' || n + 1 >= sizeof tags.v[0])
+                continue;
+            int seen = 0;
+            for (int i = 0; i < tags.n && !seen; i++)
+                seen = strncmp(tags.v[i], s, n + 1) == 0 && tags.v[i][n + 1] == '\0';
+            if (!seen) {
+                memcpy(tags.v[tags.n], s, n + 1);
+                tags.v[tags.n++][n + 1] = '\0';
+            }
+        }
+        closedir(d);
+        for (int i = 0; i < tags.n; i++)
+            ry_sweep_stale(bases[b], tags.v[i]);
+    }
+}
+
+char *ry_tmpdir_new(const char *tag, int shm_ok)
+{
+    const char *base = tmp_base(shm_ok);
     ry_buf prefix, path;
     ry_buf_init(&prefix);
     ry_buf_init(&path);

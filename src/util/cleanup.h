@@ -64,5 +64,9 @@ char *ry_tmpdir_new(const char *tag, int shm_ok);
 /* Removes the directory made by ry_tmpdir_new, forgets it and frees dir.
  * NULL-safe. */
 void ry_tmpdir_free(char *dir);
+/* Removes the scratch directories of dead processes, of every tag, from
+ * the places ry_tmpdir_new uses: any run that writes calls it, so a killed
+ * run's workbook scratch goes even if no workbook is written again. */
+void ry_tmpdir_sweep(void);
 
 #endif
