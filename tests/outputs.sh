@@ -273,7 +273,14 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
         [ -z "$(ls -A "$M" | grep railyard- | grep -v manifest)" ] || exit 8
         echo x > "$M/slurm.keep"; rm -r "$M/slurm"; echo mine >"$M/slurm"
         "$R" build "$E/b200-2plane.yaml" -o "$M" >/dev/null 2>&1; [ $? = 3 ] || exit 9
-        [ "$(cat "$M/slurm")" = mine ] || exit 10'
+        [ "$(cat "$M/slurm")" = mine ] || exit 10
+        # A full file system: the run fails, DIR stays as it was.
+        umount "$M"; mount -t tmpfs -o size=16m none "$M" || exit 77
+        "$R" build "$E/fat-tree.yaml" -o "$M/out" >/dev/null || exit 11
+        "$R" build "$E/superpod-4su.yaml" --set cluster.nodes=512 -o "$M/out" >/dev/null 2>&1
+        [ $? = 3 ] || exit 12
+        diff -r "$M/out" "$T/refe" >/dev/null || exit 13
+        [ -z "$(ls -A "$M" | grep -v "^out$")" ] || exit 14'
     rc=$?
     if [ $rc = 77 ]; then echo "SKIP: cannot mount a tmpfs"; ok
     else expect_eq "DIR a mount point (step that failed)" $rc 0; fi
