@@ -528,6 +528,9 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
     ry_tmpdir_sweep();
 
     o->inside = o->existed && (!o->name[0] || is_mount_point(o->target, &o->st, o->parent));
+    /* Made and registered with the signals held: none may fall between. */
+    sigset_t saved;
+    ry_cleanup_block(&saved);
     if (!o->inside) {
         o->stage = make_stage(o->parent, prefix);
         if (!o->stage && o->existed && (errno == EACCES || errno == EPERM || errno == EROFS))
@@ -535,12 +538,15 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
     }
     if (o->inside)
         o->stage = make_stage(o->target, ".railyard-stage-");
+    int err = errno;
+    if (o->stage)
+        o->slot = ry_cleanup_add(o->stage);
+    ry_cleanup_unblock(&saved);
     free(prefix);
     if (!o->stage) {
-        ry_error("cannot create a staging directory for '%s': %s", o->dir, strerror(errno));
+        ry_error("cannot create a staging directory for '%s': %s", o->dir, strerror(err));
         goto fail;
     }
-    o->slot = ry_cleanup_add(o->stage);
     return o;
 fail:
     remove_made(o);
@@ -1113,7 +1119,10 @@ static int replace_file(const char *path, const struct stat *old,
     ry_sweep_stale(dir, prefix);
     ry_buf tmp;
     ry_buf_init(&tmp);
-    int fd = -1;
+    int fd = -1, slot = -1;
+    /* Made and registered with the signals held: none may fall between. */
+    sigset_t saved;
+    ry_cleanup_block(&saved);
     for (int tries = 0; tries < 100 && fd < 0; tries++) {
         char rnd[17];
         ry_random_hex(rnd, sizeof rnd);
@@ -1123,13 +1132,17 @@ static int replace_file(const char *path, const struct stat *old,
         if (fd < 0 && errno != EEXIST)
             break;
     }
+    int open_err = errno;
+    if (fd >= 0)
+        slot = ry_cleanup_add(tmp.data);
+    ry_cleanup_unblock(&saved);
     free(prefix);
     free(dir);
     if (fd < 0) {
         ry_buf_free(&tmp);
+        errno = open_err;
         return -1;
     }
-    int slot = ry_cleanup_add(tmp.data);
     int rc = 0;
     if (old && (fchmod(fd, old->st_mode & 07777) < 0 ||
                 (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)))

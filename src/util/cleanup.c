@@ -372,6 +372,9 @@ char *ry_tmpdir_new(const char *tag, int shm_ok)
     ry_buf_printf(&prefix, "railyard-%s-", tag);
     ry_sweep_stale(base, prefix.data);
     int err = EEXIST;
+    /* Made and registered with the signals held: none may fall between. */
+    sigset_t saved;
+    ry_cleanup_block(&saved);
     for (int tries = 0; tries < 100 && err == EEXIST; tries++) {
         char rnd[17];
         ry_random_hex(rnd, sizeof rnd);
@@ -379,13 +382,15 @@ char *ry_tmpdir_new(const char *tag, int shm_ok)
         ry_buf_printf(&path, "%s/%s%ld-%s", base, prefix.data, (long)getpid(), rnd);
         err = mkdir(path.data, 0700) == 0 ? 0 : errno;
     }
+    if (!err)
+        ry_cleanup_add(path.data);
+    ry_cleanup_unblock(&saved);
     ry_buf_free(&prefix);
     if (err) {
         ry_error("cannot create a temporary directory '%s': %s", path.data, strerror(err));
         ry_buf_free(&path);
         return NULL;
     }
-    ry_cleanup_add(path.data);
     return path.data;
 }
 
