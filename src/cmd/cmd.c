@@ -72,7 +72,15 @@ ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
 
 ry_cmd_status ry_input_status(void)
 {
-    return RY_CMD_INPUT;
+    return (ry_cmd_status)ry_exit_status(RY_CMD_INPUT);
+}
+
+unsigned ry_out_flags(const ry_ctx *ctx)
+{
+    for (int i = 0; ctx->cmd && ctx->cmd->options && ctx->cmd->options[i].name; i++)
+        if (strcmp(ctx->cmd->options[i].name, "force") == 0 && ctx->given[i])
+            return RY_OUT_FORCE;
+    return 0;
 }
 
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len)
@@ -638,5 +646,6 @@ int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv)
 out:
     free_needs(ctx);
     free(ctx);
-    return (int)rc;
+    /* A file that could not be read makes "bad input" an I/O error. */
+    return ry_exit_status((int)rc);
 }

@@ -132,6 +132,8 @@ typedef struct ry_cmd_entry {
     { "output", 'o', RY_OPT_VALUE, "FILE", NULL, "write to FILE instead of standard output" }
 #define RY_OPTION_OUTPUT_DIR(help) { "output", 'o', RY_OPT_VALUE, "DIR", NULL, help }
 #define RY_OPTION_FORMAT(choices, help) { "format", 'f', RY_OPT_CHOICE, "FMT", choices, help }
+#define RY_OPTION_FORCE \
+    { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace files in DIR that railyard did not write" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
@@ -152,6 +154,10 @@ ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
 
 /* The exit code for a spec, catalog or plan error already printed. */
 ry_cmd_status ry_input_status(void);
+
+/* The flags of ry_outdir_begin for this run: RY_OUT_FORCE when the
+ * command's "force" row was given. */
+unsigned ry_out_flags(const ry_ctx *ctx);
 
 /* Writes a whole buffer to -o FILE (ry_opt(ctx, row)) or standard output. */
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len);

@@ -21,7 +21,8 @@ static const ry_option options[] = {
                                   "dot, svg, png or pdf (default: from FILE's extension, else\n"
                                   "dot); all but dot run Graphviz's dot program"),
     [O_FORCE] = { "force", 0, RY_OPT_FLAG, NULL, NULL,
-                  "draw the full view of a fabric over 2,000 nodes" },
+                  "draw the full view of a fabric over 2,000 nodes; with --dir,\n"
+                  "replace files in DIR that railyard did not write" },
     [O_DIR] = { "dir", 0, RY_OPT_VALUE, "DIR", NULL,
                 "write DIR/diagrams/ as railyard build does: summary, rail0\n"
                 "and unit0, in DOT and (with Graphviz) SVG" },
@@ -49,9 +50,9 @@ static const char *format_of(const char *path)
 static ry_cmd_status check(ry_ctx *ctx)
 {
     if (ry_opt(ctx, O_DIR)) {
-        if (ry_opt(ctx, O_VIEW) || ctx->out || ry_opt(ctx, O_FORMAT) || ry_flag(ctx, O_FORCE))
+        if (ry_opt(ctx, O_VIEW) || ctx->out || ry_opt(ctx, O_FORMAT))
             return ry_usage(ctx, "--dir writes the diagrams of railyard build; it takes no "
-                            "--view, --output, --format or --force");
+                            "--view, --output or --format");
         ctx->out = ry_opt(ctx, O_DIR);
         return RY_CMD_OK;
     }

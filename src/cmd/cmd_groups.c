@@ -80,9 +80,18 @@ const ry_group *ry_group_find(const char *name)
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
                               int (*top)(const ry_ctx *ctx, ry_outdir *o))
 {
-    ry_outdir *o = ry_outdir_begin(dir);
+    ry_outdir *o = ry_outdir_begin(dir, ry_out_flags(ctx));
     if (!o)
         return RY_CMD_IO;
+    /* build replaces every group it can write, skipped or not, so that DIR
+     * describes one spec (no opensm/ left from an InfiniBand fabric). */
+    if (top) {
+        static const char *const files[] = { "summary.txt", "bom.json", "fabric.json" };
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+            ry_outdir_own(o, files[i]);
+        for (int i = 0; ry_groups[i].name; i++)
+            ry_outdir_own(o, ry_groups[i].name);
+    }
     int bad = top && top(ctx, o) < 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
         if (want[i])

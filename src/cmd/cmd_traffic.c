@@ -11,11 +11,12 @@
 #include "model/iteration.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
                                       "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot)"),
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -58,7 +59,7 @@ static int heatmap(const ry_spec *s, const ry_traffic *t, ry_buf *img, const cha
     return 0;
 }
 
-static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
+static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_buf *json)
 {
     ry_buf links, pairs, img;
@@ -69,8 +70,10 @@ static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, cons
     ry_emit_traffic_links(&links, f, map);
     ry_emit_heatmap_pairs(&pairs, t);
     heatmap(s, t, &img, &imgname);
-    ry_outdir *o = ry_outdir_begin(dir);
+    ry_outdir *o = ry_outdir_begin(dir, flags);
     int bad = !o;
+    ry_outdir_own(o, "heatmap.png");
+    ry_outdir_own(o, "heatmap.pgm");
     struct {
         const char *name;
         const ry_buf *b;
@@ -126,7 +129,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ctx->out)
         ry_emit_traffic(&json, s, m, &t, &map, &ctx->bom, &trimmed, &cost, RY_FMT_JSON);
     ry_cmd_status rc = RY_CMD_OK;
-    if (ctx->out && write_dir(ctx->out, s, &ctx->fabric, &t, &map, &json) < 0)
+    if (ctx->out && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, NULL, out.data, out.len);
@@ -138,7 +141,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_traffic = {
     .name = "traffic",
-    .synopsis = "SPEC [-o DIR] [--format text|json]",
+    .synopsis = "SPEC [-o DIR] [--format text|json] [--force]",
     .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
     .positional = "SPEC",
     .options = options,

@@ -488,48 +488,16 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 
 /* ---- the workbook ------------------------------------------------------------------------------ */
 
-/* libxlsxwriter writes to a named file: a private temporary one, copied
- * into the staged output and removed. */
+/* libxlsxwriter writes to a named file: the staged one. */
 static int write_xlsx(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 {
-    const char *tmp = getenv("TMPDIR");
-    ry_buf path;
-    ry_buf_init(&path);
-    ry_buf_printf(&path, "%s/railyard-xlsx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path.data);
-    if (fd < 0) {
-        ry_error("cannot create a temporary file '%s': %s", path.data, strerror(errno));
-        ry_buf_free(&path);
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
+    char *path = ry_outdir_path(o, rel);
+    if (!path)
         return -1;
-    }
-    close(fd);
-    int rc = ry_emit_cabling_xlsx(nm, path.data);
-    if (rc == 0) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
-        FILE *in = fopen(path.data, "rb");
-        FILE *out = in ? ry_outdir_open(o, rel) : NULL;
-        if (!in)
-            ry_error("cannot read '%s': %s", path.data, strerror(errno));
-        if (in && out) {
-            char buf[1 << 16];
-            size_t n;
-            while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-                fwrite(buf, 1, n, out);
-            if (ferror(in)) {
-                ry_error("cannot read '%s': %s", path.data, strerror(errno));
-                rc = -1;
-            }
-        } else {
-            rc = -1;
-        }
-        if (in)
-            fclose(in);
-        if (out && ry_outdir_close(o, out) < 0)
-            rc = -1;
-    }
-    unlink(path.data);
-    ry_buf_free(&path);
+    int rc = ry_emit_cabling_xlsx(nm, path);
+    free(path);
     return rc;
 }
 

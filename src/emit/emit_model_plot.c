@@ -1,7 +1,6 @@
 /* gnuplot as a program in a private directory (see emit_model_plot.h). */
 #include "emit/emit_model_plot.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/diag.h"
 #include "util/proc.h"
 
@@ -41,17 +41,11 @@ const char *ry_gnuplot_program(void)
 
 ry_plotdir *ry_plotdir_new(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    ry_buf b;
-    ry_buf_init(&b);
-    ry_buf_printf(&b, "%s/railyard-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(b.data)) {
-        ry_error("cannot create a temporary directory '%s': %s", b.data, strerror(errno));
-        ry_buf_free(&b);
+    char *dir = ry_tmpdir_new("plot", 0);
+    if (!dir)
         return NULL;
-    }
     ry_plotdir *p = ry_xcalloc(1, sizeof *p);
-    p->dir = b.data;
+    p->dir = dir;
     return p;
 }
 
@@ -119,19 +113,6 @@ void ry_plotdir_free(ry_plotdir *p)
 {
     if (!p)
         return;
-    DIR *d = opendir(p->dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char *path = path_in(p, e->d_name);
-            unlink(path);
-            free(path);
-        }
-        closedir(d);
-    }
-    rmdir(p->dir);
-    free(p->dir);
+    ry_tmpdir_free(p->dir);
     free(p);
 }

@@ -223,7 +223,7 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
     size_t len;
     char *buf = slurp(path, &len);
     if (!buf) {
-        ry_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s", strerror(errno));
+        ry_io_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s", strerror(errno));
         return -1;
     }
     int before = ry_error_count();

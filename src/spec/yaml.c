@@ -503,7 +503,7 @@ ry_ydoc *ry_ydoc_load(const char *path, const char *what)
     struct stat st;
 
     if (fd < 0) {
-        ry_error_at(top, "cannot read %s: %s", what, strerror(errno));
+        ry_io_error_at(top, "cannot read %s: %s", what, strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
@@ -513,11 +513,15 @@ ry_ydoc *ry_ydoc_load(const char *path, const char *what)
     if (!is_stdin)
         close(fd);
     if (!text) {
+        /* A directory or an oversized file is the wrong input (exit 1); a
+         * file that cannot be read is an I/O error (exit 3). */
         if (err == EFBIG)
             ry_error_at(top, "cannot read %s: larger than %ld MiB", what,
                         (long)(RY_YAML_MAX_BYTES >> 20));
-        else
+        else if (err == EISDIR)
             ry_error_at(top, "cannot read %s: %s", what, strerror(err));
+        else
+            ry_io_error_at(top, "cannot read %s: %s", what, strerror(err));
         return NULL;
     }
     ry_ydoc *d = ry_ydoc_load_string(name, text, len);
