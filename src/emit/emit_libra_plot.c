@@ -1,10 +1,10 @@
 /* LIBRA's plot: iteration time and network cost against the split of the
- * bandwidth between two dimensions, drawn by gnuplot run as a program (its
- * script on standard input, the image read from its standard output). */
-#include "model/libra_report.h"
+ * bandwidth between two dimensions (model/libra_eval.h computes the curve),
+ * drawn by gnuplot run as a program (its script on standard input, the
+ * image read from its standard output). */
+#include "emit/emit_libra.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,76 +16,30 @@
 
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
+#include "model/libra_eval.h"
 
 #define NPOINTS 199
 
-void ry_libra_plot_dims(const ry_libra_problem *p, const ry_libra_result *r, int *a, int *b)
+static void point_row(ry_buf *out, const ry_libra_point *pt)
 {
-    int d = p->net.ndims;
-    if (p->plot_dims[0] >= 0 && p->plot_dims[1] >= 0) {
-        *a = p->plot_dims[0];
-        *b = p->plot_dims[1];
-    } else if (d <= 2) {
-        *a = 0;
-        *b = d > 1 ? 1 : 0;
-    } else {
-        int i1 = -1, i2 = -1;
-        for (int i = 0; i < d; i++) {
-            if (i1 < 0 || r->best.busy[i] > r->best.busy[i1]) {
-                i2 = i1;
-                i1 = i;
-            } else if (i2 < 0 || r->best.busy[i] > r->best.busy[i2]) {
-                i2 = i;
-            }
-        }
-        *a = i1 < i2 ? i1 : i2;
-        *b = i1 < i2 ? i2 : i1;
-    }
+    ry_buf_printf(out, "%.6f,%.10g,%.10g,%.10g,%.10g,%.10g\n", pt->share, pt->bw_a, pt->bw_b,
+                  pt->time, pt->cost, pt->time_x_cost);
 }
 
-typedef struct point {
-    double share, bwa, bwb, time, cost;
-} point;
-
-static point at_share(const ry_libra_problem *p, const ry_libra_terms *t, const double *opt,
-                      int a, int b, double share)
+static void curve_csv(ry_buf *out, const ry_libra_split *sp)
 {
-    double bw[RY_LIBRA_MAX_DIMS];
-    memcpy(bw, opt, sizeof bw);
-    double pair = opt[a] + opt[b];
-    bw[a] = share * pair;
-    bw[b] = pair - bw[a];
-    point pt = { share, bw[a], bw[b], ry_libra_terms_time(t, bw, NULL),
-                 ry_libra_cost(&p->net, bw) };
-    return pt;
-}
-
-static void point_row(ry_buf *out, const point *pt)
-{
-    ry_buf_printf(out, "%.6f,%.10g,%.10g,%.10g,%.10g,%.10g\n", pt->share, pt->bwa, pt->bwb,
-                  pt->time, pt->cost, pt->time * pt->cost);
-}
-
-void ry_libra_curve_csv(ry_buf *out, const ry_libra_problem *p, const ry_libra_result *r, int a,
-                        int b, int npoints)
-{
-    ry_libra_terms t;
-    ry_libra_terms_build(&p->net, &p->wl, &t);
-    for (int k = 0; k < npoints; k++) {
-        point pt = at_share(p, &t, r->best.bw, a, b, (double)(k + 1) / (npoints + 1));
-        point_row(out, &pt);
-    }
-    ry_libra_terms_free(&t);
+    for (int k = 0; k < sp->npoints; k++)
+        point_row(out, &sp->curve[k]);
 }
 
 static void script(ry_buf *o, const char *name, const ry_libra_problem *p,
-                   const ry_libra_result *r, int a, int b, const ry_buf *curve)
+                   const ry_libra_split *sp, const ry_buf *curve)
 {
-    const char *na = p->net.dim[a].name, *nb = p->net.dim[b].name;
-    double pair = r->best.bw[a] + r->best.bw[b];
+    const char *na = p->net.dim[sp->a].name, *nb = p->net.dim[sp->b].name;
     ry_buf_puts(o, "set encoding utf8\nset datafile separator \",\"\n");
     ry_buf_printf(o, "set title \"%s: time and cost against the split of %s + %s (%.6g GB/s "
-                  "per NPU; other dimensions at the optimum)\" noenhanced\n", name, na, nb, pair);
+                  "per NPU; other dimensions at the optimum)\" noenhanced\n", name, na, nb,
+                  sp->pair);
     ry_buf_printf(o, "set xlabel \"share of %s + %s on %s\" noenhanced\n", na, nb, na);
     ry_buf_puts(o, "set ylabel \"iteration time (s)\"\n"
                    "set y2label \"network cost (million USD)\"\n"
@@ -94,8 +48,8 @@ static void script(ry_buf *o, const char *name, const ry_libra_problem *p,
     ry_buf_puts(o, "$curve << EOD\n");
     ry_buf_add(o, curve->data, curve->len);
     ry_buf_puts(o, "EOD\n$optimum << EOD\n");
-    ry_buf_printf(o, "%.6f,%.10g,%.10g\n", pair > 0 ? r->best.bw[a] / pair : 0.5, r->best.time,
-                  r->best.cost);
+    ry_buf_printf(o, "%.6f,%.10g,%.10g\n", sp->optimum.share, sp->optimum.time,
+                  sp->optimum.cost);
     ry_buf_puts(o, "EOD\n");
     ry_buf_puts(o, "plot $curve using 1:4 with lines lw 2 lc rgb \"#1f77b4\" title \"iteration "
                    "time\", \\\n"
@@ -214,18 +168,13 @@ static int run_gnuplot(const char *prog, const char *scr, size_t len, ry_buf *im
     return ok ? 0 : -1;
 }
 
-int ry_libra_plot(const char *dir, unsigned flags, const char *name, const ry_libra_problem *p,
-                  const ry_libra_result *r)
+int ry_emit_libra_plot(const char *dir, unsigned flags, const char *name,
+                       const ry_libra_problem *p, const ry_libra_result *r)
 {
-    int a, b;
-    ry_libra_plot_dims(p, r, &a, &b);
-    if (a == b) {
-        ry_error("--plot needs two dimensions; the network has one");
-        return -1;
-    }
-    if (!(r->best.bw[a] + r->best.bw[b] > 0)) {
-        ry_error("--plot: dimensions '%s' and '%s' have no bandwidth at the optimum; choose "
-                 "others with libra.plot_dims", p->net.dim[a].name, p->net.dim[b].name);
+    ry_libra_split sp;
+    ry_err err;
+    if (ry_libra_split_compute(p, r, NPOINTS, &sp, &err) < 0) {
+        ry_error("%s", err.msg);
         return -1;
     }
     ry_buf curve, csv, body, gp, png, svg, run;
@@ -236,10 +185,10 @@ int ry_libra_plot(const char *dir, unsigned flags, const char *name, const ry_li
     ry_buf_init(&png);
     ry_buf_init(&svg);
     ry_buf_init(&run);
-    ry_libra_curve_csv(&curve, p, r, a, b, NPOINTS);
+    curve_csv(&curve, &sp);
     ry_buf_puts(&csv, "share_a,bw_a_gbps,bw_b_gbps,time_s,cost_usd,time_x_cost\n");
     ry_buf_add(&csv, curve.data, curve.len);
-    script(&body, name, p, r, a, b, &curve);
+    script(&body, name, p, &sp, &curve);
 
     ry_buf_printf(&gp, "# %s: `gnuplot libra-split.gp` draws libra-split.png\n"
                   "set terminal pngcairo size 960,600 font \"sans,10\"\n"
@@ -289,5 +238,6 @@ int ry_libra_plot(const char *dir, unsigned flags, const char *name, const ry_li
     ry_buf_free(&png);
     ry_buf_free(&svg);
     ry_buf_free(&run);
+    ry_libra_split_free(&sp);
     return rc;
 }
