@@ -4,19 +4,14 @@
  * image read from its standard output). */
 #include "emit/emit_libra.h"
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 #include "model/libra_eval.h"
+#include "util/diag.h"
+#include "util/proc.h"
 
 #define NPOINTS 199
 
@@ -62,110 +57,24 @@ static void script(ry_buf *o, const char *name, const ry_libra_problem *p,
 /* Runs gnuplot on the script; its standard output goes to img. */
 static int run_gnuplot(const char *prog, const char *scr, size_t len, ry_buf *img)
 {
-    int in[2], out[2], err[2];
-    if (pipe(in) < 0 || pipe(out) < 0 || pipe(err) < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        return -1;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        dup2(err[1], 2);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        close(err[0]);
-        close(err[1]);
-        execlp(prog, prog, (char *)NULL);
-        fprintf(stderr, "cannot run %s: %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    close(err[1]);
-
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigaction(SIGPIPE, &ign, &old);
-    ry_buf msg;
+    const char *argv[] = { prog, NULL };
+    ry_buf said, msg;
+    ry_buf_init(&said);
     ry_buf_init(&msg);
-    size_t sent = 0;
-    int infd = in[1];
-    struct pollfd fds[3];
-    int open_out = 1, open_err = 1;
-    while (open_out || open_err) {
-        int nf = 0;
-        int io = -1, ie = -1, ii = -1;
-        if (open_out) {
-            fds[nf] = (struct pollfd){ out[0], POLLIN, 0 };
-            io = nf++;
-        }
-        if (open_err) {
-            fds[nf] = (struct pollfd){ err[0], POLLIN, 0 };
-            ie = nf++;
-        }
-        if (infd >= 0) {
-            fds[nf] = (struct pollfd){ infd, POLLOUT, 0 };
-            ii = nf++;
-        }
-        if (poll(fds, (nfds_t)nf, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        if (ii >= 0 && fds[ii].revents) {
-            ssize_t w = write(infd, scr + sent, len - sent > 65536 ? 65536 : len - sent);
-            if (w > 0)
-                sent += (size_t)w;
-            if (w < 0 || sent == len) {
-                close(infd);
-                infd = -1;
-            }
-        }
-        char buf[65536];
-        if (io >= 0 && fds[io].revents) {
-            ssize_t got = read(out[0], buf, sizeof buf);
-            if (got > 0)
-                ry_buf_add(img, buf, (size_t)got);
-            else
-                open_out = 0;
-        }
-        if (ie >= 0 && fds[ie].revents) {
-            ssize_t got = read(err[0], buf, sizeof buf);
-            if (got > 0)
-                ry_buf_add(&msg, buf, (size_t)got);
-            else
-                open_err = 0;
-        }
+    ry_proc run = { argv, NULL, scr, len, img, &said };
+    ry_proc_result r;
+    int rc = ry_proc_run(&run, &r);
+    if (rc < 0)
+        ry_proc_describe(&run, &r, &msg);
+    else if (img->len == 0)
+        ry_buf_printf(&msg, "%s wrote no image", prog);
+    if (msg.len) {
+        ry_error("%s", msg.data);
+        rc = -1;
     }
-    if (infd >= 0)
-        close(infd);
-    close(out[0]);
-    close(err[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGPIPE, &old, NULL);
-    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && img->len > 0;
-    if (!ok) {
-        /* The first line of what gnuplot said is usually the reason. */
-        const char *m = msg.len ? msg.data : "no output";
-        while (*m == '\n' || *m == ' ')
-            m++;
-        ry_error("gnuplot failed (%s%s): %.300s", WIFEXITED(status) ? "exit " : "signal",
-                 WIFEXITED(status) ? (WEXITSTATUS(status) == 127 ? "127, not found" : "status")
-                                   : "", m);
-    }
+    ry_buf_free(&said);
     ry_buf_free(&msg);
-    return ok ? 0 : -1;
+    return rc;
 }
 
 int ry_emit_libra_plot(const char *dir, unsigned flags, const char *name,
