@@ -142,6 +142,17 @@ run csv-ring "$D/ring" -f csv
 has "csv ring" "$TMP/csv-ring.out" '^credit_loops,0,4,8,channels$'
 run csv-json "$FT" --json --format csv; expect_eq "--json with --format csv exit" $rc 2
 
+# --- a topology with no end port: nothing to route, an error, not "ok" ---------------
+mkdir -p "$TMP/lone"
+printf '# one switch, no end ports\n\nswitchguid=0x0002c90200000000\nSwitch\t8 "S-0002c90200000000"\t\t# "lone" enhanced port 0 lid 1 lmc 0\n\n' \
+    >"$TMP/lone/topology.net"
+: >"$TMP/lone/lfts.dump"
+for f in text json csv; do
+    run "lone-$f" "$TMP/lone" --format $f; expect_eq "no end ports ($f): exit" $rc 1
+    has "no end ports ($f)" "$TMP/lone-$f.err" 'topology.net: no end ports in the topology$'
+    [ -s "$TMP/lone-$f.out" ] && fail "no end ports ($f): a report: $(head -3 "$TMP/lone-$f.out")" || ok
+done
+
 # --- options ------------------------------------------------------------------------
 run shifts0 "$FT" --shifts 0; has "--shifts 0" "$TMP/shifts0.out" '^shift permutations none$'
 run shifts3 "$FT" --shifts 3; has "--shifts 3" "$TMP/shifts3.out" '3 shifts\)'

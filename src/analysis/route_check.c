@@ -596,7 +596,8 @@ static void balance(ctx *c)
         add_to_group(r, node_tier(c, p->node), node_tier(c, nf->ports[p->peer].node),
                      c->linkflow[i]);
     }
-    qsort(r->groups, (size_t)r->ngroups, sizeof *r->groups, group_cmp);
+    if (r->ngroups > 1)
+        qsort(r->groups, (size_t)r->ngroups, sizeof *r->groups, group_cmp);
 }
 
 /* The worst link load of shift permutations: end port i sends to end port
@@ -655,8 +656,8 @@ static void shifts(ctx *c, int want)
     free(touched);
 }
 
-void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
-                    ry_rc_result *r)
+int ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
+                   ry_rc_result *r, ry_err *err)
 {
     memset(r, 0, sizeof *r);
     ctx c;
@@ -666,21 +667,28 @@ void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o
     c.r = r;
     c.max_report = o->max_report;
     setup(&c);
-    rank_switches(&c);
-    setup_channels(&c);
-    for (int e = 0; e < c.E; e++) {
-        const ry_nf_port *p = &nf->ports[c.ep_port[e]];
-        for (int k = 0; k < 1 << p->lmc; k++)
-            one_destination(&c, p->lid + k, e, k == 0);
+    /* with no end port there is no route to check: "ok" would claim
+     * tables that deliver nothing */
+    int empty = c.E == 0;
+    if (empty) {
+        ry_err_set(err, "", "no end ports in the topology");
+    } else {
+        rank_switches(&c);
+        setup_channels(&c);
+        for (int e = 0; e < c.E; e++) {
+            const ry_nf_port *p = &nf->ports[c.ep_port[e]];
+            for (int k = 0; k < 1 << p->lmc; k++)
+                one_destination(&c, p->lid + k, e, k == 0);
+        }
+        find_cycle(&c);
+        balance(&c);
+        shifts(&c, o->shifts);
+        /* trim the length histogram */
+        while (r->max_hops > 0 && !r->hops[r->max_hops])
+            r->max_hops--;
     }
-    find_cycle(&c);
-    balance(&c);
-    shifts(&c, o->shifts);
-    /* trim the length histogram */
-    while (r->max_hops > 0 && !r->hops[r->max_hops])
-        r->max_hops--;
 
-    for (int s = 0; s < c.S; s++)
+    for (int s = 0; c.sd && s < c.S; s++)
         free(c.sd[s]);
     void *tofree[] = { c.sw_node, c.node_sw, c.ep_port, c.ep_sw, c.port_ep, c.peer_sw,
                        c.peer_ep, c.srcs_at, c.src_sw, c.direct, c.tier, c.sd, c.st, c.why,
@@ -689,6 +697,11 @@ void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o
                        c.bitoff, c.bits, c.okbits };
     for (size_t i = 0; i < sizeof tofree / sizeof *tofree; i++)
         free(tofree[i]);
+    if (empty) {
+        ry_route_check_free(r);
+        return -1;
+    }
+    return 0;
 }
 
 static void free_examples(ry_rc_example *x, int n)

@@ -23,6 +23,7 @@
 
 #include "ibfmt/lftfile.h"
 #include "ibfmt/netfile.h"
+#include "util/diag.h"
 
 #define RY_RC_SHIFTS_AUTO (-2)  /* all shifts up to RY_RC_SHIFTS_ALL_MAX end ports */
 #define RY_RC_SHIFTS_ALL (-1)
@@ -98,10 +99,11 @@ typedef struct ry_rc_result {
     int nstops, nloops, nlonger;
 } ry_rc_result;
 
-/* Runs every check. Never fails on input it was given (the parsers have
- * checked it); r needs ry_route_check_free. */
-void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
-                    ry_rc_result *r);
+/* Runs every check; 0, and r needs ry_route_check_free. -1 with err set
+ * (r zeroed, nothing to free) when the topology has no end port, so no
+ * route to check. Anything else the parsers accepted is checked. */
+int ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
+                   ry_rc_result *r, ry_err *err);
 void ry_route_check_free(ry_rc_result *r);
 
 /* 1 when checks 1-4 hold. */

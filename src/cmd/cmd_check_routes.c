@@ -122,9 +122,12 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = (ry_cmd_status)ry_netfile_load(topo.data, &nf);
     if (rc == RY_CMD_OK)
         rc = (ry_cmd_status)ry_lft_load(lfts.data, &nf, &lft);
-    if (rc == RY_CMD_OK) {
-        ry_rc_result res;
-        ry_route_check(&nf, &lft, &opts, &res);
+    ry_rc_result res;
+    ry_err err;
+    if (rc == RY_CMD_OK && ry_route_check(&nf, &lft, &opts, &res, &err) < 0) {
+        ry_error("%s: %s", nf.path, err.msg);
+        rc = RY_CMD_INPUT;
+    } else if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);
         ry_emit_route_check(&out, &nf, &lft, &res, ctx->fmt);
@@ -155,7 +158,7 @@ const ry_cmd_entry ry_cmd_check_routes = {
                "end-port LID: each must arrive, never revisit a switch and take a shortest\n"
                "path, and the routes must have no credit loop. Also reports routes per link\n"
                "by tier and the busiest link under shift permutations. Exits 5 when a check\n"
-               "fails, 1 when a file is malformed.\n",
+               "fails, 1 when a file is malformed or the topology has no end port.\n",
     .check = check,
     .run = run,
 };
