@@ -194,4 +194,8 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
 /* The run function of a single-group command (opensm, cabling, slurm). */
 ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name);
 
+/* The run function of the commands named as their group (opensm, cabling,
+ * slurm): ry_run_group with the command's name. */
+ry_cmd_status ry_run_group_command(ry_ctx *ctx);
+
 #endif

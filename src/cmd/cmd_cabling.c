@@ -6,11 +6,6 @@ static const ry_option options[] = {
     RY_OPTION_END
 };
 
-static ry_cmd_status run(ry_ctx *ctx)
-{
-    return ry_run_group(ctx, "cabling");
-}
-
 const ry_cmd_entry ry_cmd_cabling = {
     .name = "cabling",
     .synopsis = "SPEC -o DIR [--force]",
@@ -21,5 +16,5 @@ const ry_cmd_entry ry_cmd_cabling = {
                "one sheet per rack), netbox-cables.csv, p2p.csv (cable validation sheet) and,\n"
                "for InfiniBand, ibdiagnet.topo.\n",
     .needs = RY_NEED_CABLING | RY_NEED_OUTDIR,
-    .run = run,
+    .run = ry_run_group_command,
 };

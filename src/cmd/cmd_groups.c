@@ -111,6 +111,11 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
     return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
 }
 
+ry_cmd_status ry_run_group_command(ry_ctx *ctx)
+{
+    return ry_run_group(ctx, ctx->cmd->name);
+}
+
 ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name)
 {
     const ry_group *g = ry_group_find(name);

@@ -6,11 +6,6 @@ static const ry_option options[] = {
     RY_OPTION_END
 };
 
-static ry_cmd_status run(ry_ctx *ctx)
-{
-    return ry_run_group(ctx, "opensm");
-}
-
 const ry_cmd_entry ry_cmd_opensm = {
     .name = "opensm",
     .synopsis = "SPEC -o DIR [--force]",
@@ -21,5 +16,5 @@ const ry_cmd_entry ry_cmd_opensm = {
                "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
                "node-name-map, guid2lid and opensm.conf.\n",
     .needs = RY_NEED_IBPLAN | RY_NEED_OUTDIR,
-    .run = run,
+    .run = ry_run_group_command,
 };

@@ -6,11 +6,6 @@ static const ry_option options[] = {
     RY_OPTION_END
 };
 
-static ry_cmd_status run(ry_ctx *ctx)
-{
-    return ry_run_group(ctx, "slurm");
-}
-
 const ry_cmd_entry ry_cmd_slurm = {
     .name = "slurm",
     .synopsis = "SPEC -o DIR [--force]",
@@ -22,5 +17,5 @@ const ry_cmd_entry ry_cmd_slurm = {
                "HB domains as blocks when they span nodes, else the leaf switches) and\n"
                "topology.yaml (both, for Slurm 25.05 and later). Host names follow naming.node.\n",
     .needs = RY_NEED_SLURM | RY_NEED_OUTDIR,
-    .run = run,
+    .run = ry_run_group_command,
 };
