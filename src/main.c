@@ -2,6 +2,7 @@
  * dispatcher (src/cmd/cmd.c) parses options, loads what a command needs,
  * runs it and returns its exit code. */
 #include "cmd/cmd.h"
+#include "util/cleanup.h"
 
 /* In the order `railyard --help` lists them. */
 static const ry_cmd_entry *const commands[] = {
@@ -12,5 +13,7 @@ static const ry_cmd_entry *const commands[] = {
 
 int main(int argc, char **argv)
 {
+    /* Temporaries and staging areas go with the run on SIGINT, SIGTERM, SIGHUP. */
+    ry_cleanup_init();
     return ry_cmd_main(commands, argc, argv);
 }

@@ -11,7 +11,7 @@ for spec in "$EX"/*.yaml; do
     for f in summary.txt bom.json fabric.json; do
         [ -s "$TMP/$b/$f" ] && ok || fail "$b: $f missing"
     done
-    ls -a "$TMP" | grep -q 'railyard-tmp' && fail "$b: staging directory left behind" || ok
+    ls -a "$TMP" | grep -q 'railyard-\(tmp\|stage\|old\)' && fail "$b: staging directory left behind" || ok
     # fabric.json counts equal bom.json counts; every link's ports within radix
     "$PY" - "$TMP/$b/fabric.json" "$TMP/$b/bom.json" >"$TMP/$b.py" 2>&1 <<'P'
 import json, sys

@@ -362,7 +362,7 @@ check() {   # check NAME SPEC
     for f in "$TMP/$n"/cabling/*; do
         cmp -s "$f" "$TMP/$n-again/cabling/$(basename "$f")" && ok || fail "$n: $(basename "$f") differs between runs"
     done
-    ls -a "$TMP" | grep -q 'railyard-tmp' && fail "$n: staging directory left behind" || ok
+    ls -a "$TMP" | grep -q 'railyard-\(tmp\|stage\|old\)' && fail "$n: staging directory left behind" || ok
 }
 
 check superpod "$TOP_SRCDIR/examples/superpod-4su.yaml"
@@ -430,11 +430,19 @@ for b in bad-small-layout bad-medium bad-tier-medium bad-reach; do
     grep -qE "^$D/$b\.yaml:[0-9]+:[0-9]+: error: " "$TMP/$b.err" && ok \
         || fail "$b: no file:line:col error: $(head -2 "$TMP/$b.err")"
     [ -e "$TMP/$b" ] && fail "$b: output written" || ok
-    ls -a "$TMP" | grep -q "^$b\.railyard-tmp" && fail "$b: staging left behind" || ok
+    ls -a "$TMP" | grep -q "^\.$b\.railyard-stage" && fail "$b: staging left behind" || ok
 done
 grep -q "too small" "$TMP/bad-small-layout.err" && ok || fail "bad-small-layout: $(cat "$TMP/bad-small-layout.err")"
 grep -q "no-such-cable" "$TMP/bad-medium.err" && ok || fail "bad-medium: $(cat "$TMP/bad-medium.err")"
 grep -q "ndr-copper-9000" "$TMP/bad-tier-medium.err" && ok || fail "bad-tier-medium: $(cat "$TMP/bad-tier-medium.err")"
 grep -q "reaches that far" "$TMP/bad-reach.err" && ok || fail "bad-reach: $(cat "$TMP/bad-reach.err")"
+# An unknown medium is worded as every unknown catalog name, with a did-you-mean.
+grep -q "cabling.links.1.medium: unknown medium 'no-such-cable' (the catalog has: ndr-dac, " \
+    "$TMP/bad-medium.err" && ok || fail "bad-medium wording: $(cat "$TMP/bad-medium.err")"
+"$RAILYARD" cabling "$D/bad-tier-medium.yaml" --set cabling.tiers.1=ndr-dca -o "$TMP/dym" \
+    >/dev/null 2>"$TMP/dym.err"
+expect_eq "misspelt medium: exit" $? 1
+grep -q "unknown medium 'ndr-dca'; did you mean 'ndr-dac'?" "$TMP/dym.err" && ok \
+    || fail "misspelt medium: $(cat "$TMP/dym.err")"
 
 finish

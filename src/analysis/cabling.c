@@ -10,180 +10,8 @@
 
 #include "fabric/names.h"
 #include "spec/catalog.h"
-#include "spec/yaml.h"
 #include "util/buf.h"
 #include "util/diag.h"
-
-static const char *const kind_names[] = { "dac", "lacc", "aoc", "mmf", "smf", NULL };
-
-const char *ry_media_kind_name(int kind)
-{
-    return kind >= 0 && kind < 5 ? kind_names[kind] : "?";
-}
-
-/* ---- the media catalog -------------------------------------------------------------- */
-
-static int read_end(const ry_ynode *n, const char *what, ry_media_end *e)
-{
-    static const char *const keys[] = { "part", "ports", "price", "power", NULL };
-    int is_null;
-    if (ry_yget_map(n, what, &is_null) < 0 || is_null)
-        return -1;
-    int bad = ry_ycheck_keys(n, what, keys) > 0;
-    const ry_ynode *v = ry_ymap_get(n, "part");
-    const char *part;
-    char w[96];
-    if (!v) {
-        ry_error_at(n->pos, "%s needs a part", what);
-        return -1;
-    }
-    snprintf(w, sizeof w, "%s.part", what);
-    if (ry_yget_string(v, w, &part) < 0)
-        return -1;
-    snprintf(e->part, sizeof e->part, "%s", part);
-    long long ports = 1;
-    if ((v = ry_ymap_get(n, "ports"))) {
-        snprintf(w, sizeof w, "%s.ports", what);
-        bad |= ry_yget_int(v, w, 1, 8, &ports) < 0;
-    }
-    e->ports = (int)ports;
-    if ((v = ry_ymap_get(n, "price"))) {
-        snprintf(w, sizeof w, "%s.price", what);
-        bad |= ry_yget_number(v, w, 0, 1e9, &e->price) < 0;
-    }
-    if ((v = ry_ymap_get(n, "power"))) {
-        snprintf(w, sizeof w, "%s.power", what);
-        bad |= ry_yget_number(v, w, 0, 1e4, &e->power) < 0;
-    }
-    return bad ? -1 : 0;
-}
-
-static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
-{
-    static const char *const keys[] = { "description", "kind", "speeds", "lengths", "cable",
-                                        "switch_end", "node_end", "power", NULL };
-    char what[96];
-    int bad = 0, is_null;
-    snprintf(what, sizeof what, "media.%.40s", name->value);
-    if (ry_yget_map(ent, what, &is_null) < 0 || is_null)
-        return -1;
-    bad |= ry_ycheck_keys(ent, what, keys) > 0;
-    snprintf(m->name, sizeof m->name, "%.31s", name->value);
-    const ry_ynode *v;
-    const char *str;
-    char w[128];
-    if ((v = ry_ymap_get(ent, "description")) && ry_yget_string(v, what, &str) == 0)
-        snprintf(m->description, sizeof m->description, "%s", str);
-    snprintf(w, sizeof w, "%s.kind", what);
-    if (!(v = ry_ymap_get(ent, "kind")) || ry_yget_enum(v, w, kind_names, &m->kind) < 0) {
-        if (!v)
-            ry_error_at(ent->pos, "%s needs a kind (dac, lacc, aoc, mmf, smf)", what);
-        bad = 1;
-    }
-    v = ry_ymap_get(ent, "speeds");
-    if (!v || v->kind != RY_YSEQ || v->n == 0 || v->n > 8) {
-        ry_error_at(v ? v->pos : ent->pos, "%s.speeds must be a list of 1 to 8 speeds", what);
-        bad = 1;
-    } else {
-        for (size_t i = 0; i < v->n; i++) {
-            char text[32];
-            snprintf(w, sizeof w, "%s.speeds", what);
-            if (ry_yget_speed(v->items[i], w, &m->speeds[m->nspeeds], text, sizeof text) < 0)
-                bad = 1;
-            else
-                m->nspeeds++;
-        }
-    }
-    v = ry_ymap_get(ent, "lengths");
-    if (!v || v->kind != RY_YSEQ || v->n == 0 || v->n > 32) {
-        ry_error_at(v ? v->pos : ent->pos, "%s.lengths must be a list of 1 to 32 stock lengths "
-                    "in metres, ascending", what);
-        bad = 1;
-    } else {
-        for (size_t i = 0; i < v->n; i++) {
-            double x;
-            snprintf(w, sizeof w, "%s.lengths", what);
-            if (ry_yget_number(v->items[i], w, 0.1, 100000, &x) < 0) {
-                bad = 1;
-                continue;
-            }
-            if (m->nlengths > 0 && x <= m->lengths[m->nlengths - 1]) {
-                ry_error_at(v->items[i]->pos, "%s must ascend (%g after %g)", w, x,
-                            m->lengths[m->nlengths - 1]);
-                bad = 1;
-            }
-            m->lengths[m->nlengths++] = x;
-        }
-    }
-    v = ry_ymap_get(ent, "cable");
-    if (!v) {
-        ry_error_at(ent->pos, "%s needs a cable {part, price, price_per_m}", what);
-        bad = 1;
-    } else {
-        static const char *const ckeys[] = { "part", "price", "price_per_m", NULL };
-        snprintf(w, sizeof w, "%s.cable", what);
-        if (ry_yget_map(v, w, &is_null) < 0 || is_null) {
-            bad = 1;
-        } else {
-            bad |= ry_ycheck_keys(v, w, ckeys) > 0;
-            const ry_ynode *x = ry_ymap_get(v, "part");
-            if (x && ry_yget_string(x, w, &str) == 0)
-                snprintf(m->cable_part, sizeof m->cable_part, "%s", str);
-            if ((x = ry_ymap_get(v, "price")))
-                bad |= ry_yget_number(x, w, 0, 1e9, &m->cable_price) < 0;
-            if ((x = ry_ymap_get(v, "price_per_m")))
-                bad |= ry_yget_number(x, w, 0, 1e9, &m->cable_price_per_m) < 0;
-        }
-    }
-    if ((v = ry_ymap_get(ent, "switch_end"))) {
-        snprintf(w, sizeof w, "%s.switch_end", what);
-        bad |= read_end(v, w, &m->switch_end) < 0;
-        m->has_switch_end = 1;
-    }
-    if ((v = ry_ymap_get(ent, "node_end"))) {
-        snprintf(w, sizeof w, "%s.node_end", what);
-        bad |= read_end(v, w, &m->node_end) < 0;
-        m->has_node_end = 1;
-    }
-    if ((v = ry_ymap_get(ent, "power"))) {
-        snprintf(w, sizeof w, "%s.power", what);
-        bad |= ry_yget_number(v, w, 0, 1e4, &m->power) < 0;
-    }
-    return bad ? -1 : 0;
-}
-
-int ry_media_load(const char *dir, ry_medium **media, int *nmedia)
-{
-    ry_buf p;
-    ry_buf_init(&p);
-    ry_buf_printf(&p, "%s/media.yaml", dir);
-    ry_ydoc *d = ry_ydoc_load(p.data, "media catalog");
-    ry_buf_free(&p);
-    *media = NULL;
-    *nmedia = 0;
-    if (!d)
-        return -1;
-    int bad = 0;
-    const ry_ynode *e = d->root ? ry_ymap_get(d->root, "media") : NULL;
-    if (!e || e->kind != RY_YMAP || e->n == 0 || e->n > 65535) {
-        ry_pos at = { d->file, 1, 1 };
-        ry_error_at(e ? e->pos : at, "the media catalog needs a map 'media:' of cables and optics");
-        ry_ydoc_free(d);
-        return -1;
-    }
-    ry_medium *m = ry_xcalloc(e->n, sizeof *m);
-    int n = (int)e->n;
-    for (int i = 0; i < n; i++)
-        bad |= read_medium(e->keys[i], e->items[i], &m[i]) < 0;
-    ry_ydoc_free(d);
-    if (bad) {
-        free(m);
-        return -1;
-    }
-    *media = m;
-    *nmedia = n;
-    return 0;
-}
 
 /* ---- names ------------------------------------------------------------------------------ */
 
@@ -240,11 +68,20 @@ int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n)
 
 /* ---- choosing media ----------------------------------------------------------------------- */
 
-static int find_medium(const ry_medium *m, int nm, const char *name)
+/* A medium the spec names, or -1 with err set at key. */
+static int find_medium(const ry_media_catalog *cat, const char *name, const char *key,
+                       ry_err *err)
 {
-    for (int i = 0; i < nm; i++)
-        if (strcmp(m[i].name, name) == 0)
-            return i;
+    int m = ry_media_find(cat, name);
+    if (m >= 0)
+        return m;
+    const char **names = ry_xcalloc((size_t)cat->nmedia + 1, sizeof *names);
+    for (int i = 0; i < cat->nmedia; i++)
+        names[i] = cat->media[i].name;
+    char msg[sizeof err->msg];
+    ry_catalog_unknown_text(msg, sizeof msg, key, "medium", name, names, cat->nmedia, "");
+    free(names);
+    ry_err_set(err, key, "%s", msg);
     return -1;
 }
 
@@ -404,10 +241,12 @@ static int cmp_part(const void *a, const void *b)
     return strcmp(((const part_count *)a)->part, ((const part_count *)b)->part);
 }
 
-int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media, int nmedia,
+int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_catalog *cat,
                      ry_cabling *c, ry_err *err)
 {
     const ry_spec *s = f->spec;
+    const ry_medium *media = cat->media;
+    int nmedia = cat->nmedia;
     memset(c, 0, sizeof *c);
     c->f = f;
     c->lay = lay;
@@ -423,14 +262,11 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media,
         tier_m[t] = -1;
         if (!s->cabling.tier_medium[t][0])
             continue;
-        tier_m[t] = find_medium(media, nmedia, s->cabling.tier_medium[t]);
-        if (tier_m[t] < 0) {
-            char key[48];
-            snprintf(key, sizeof key, "cabling.tiers.%d", t);
-            ry_err_set(err, key, "unknown medium '%s': templates/media.yaml has none of that name",
-                       s->cabling.tier_medium[t]);
+        char key[48];
+        snprintf(key, sizeof key, "cabling.tiers.%d", t);
+        tier_m[t] = find_medium(cat, s->cabling.tier_medium[t], key, err);
+        if (tier_m[t] < 0)
             return -1;
-        }
     }
     int32_t *forced = ry_xmalloc((f->nlinks ? f->nlinks : 1) * sizeof *forced);
     for (size_t l = 0; l < f->nlinks; l++)
@@ -439,12 +275,9 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media,
         const struct ry_link_override *o = &s->cabling.links[i];
         char key[64];
         uint32_t link;
-        snprintf(key, sizeof key, "cabling.links.%d", o->index);
-        int m = find_medium(media, nmedia, o->medium);
+        snprintf(key, sizeof key, "cabling.links.%d.medium", o->index);
+        int m = find_medium(cat, o->medium, key, err);
         if (m < 0) {
-            snprintf(key, sizeof key, "cabling.links.%d.medium", o->index);
-            ry_err_set(err, key, "unknown medium '%s': templates/media.yaml has none of that name",
-                       o->medium);
             free(forced);
             return -1;
         }
@@ -465,9 +298,7 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media,
         const ry_link *k = &f->links[l];
         uint32_t lo = f->ports[k->lo].owner, hi = f->ports[k->hi].owner;
         int lo_gpu = f->nodes[lo].kind == RY_NODE_GPU;
-        double gbps = s->sw.port_gbps;
-        if (lo_gpu && s->node.nic_gbps > 0 && s->node.nic_gbps < gbps)
-            gbps = s->node.nic_gbps;
+        double gbps = ry_link_gbps(f, (uint32_t)l);
         double need = ry_layout_route_m(lay, lo, hi) + slack2;
         int force = forced[l] >= 0 ? forced[l] : tier_m[f->nodes[hi].tier];
         int best = -1, bestlen = -1;

@@ -6,29 +6,7 @@
 #include <stdint.h>
 
 #include "fabric/layout.h"
-
-typedef enum { RY_MEDIA_DAC, RY_MEDIA_LACC, RY_MEDIA_AOC, RY_MEDIA_MMF, RY_MEDIA_SMF } ry_media_kind;
-
-typedef struct ry_media_end {   /* what plugs into a cage at one end */
-    char part[40];
-    int ports;                  /* ports one unit serves: 2 = twin-port */
-    double price, power;        /* USD and W per unit */
-} ry_media_end;
-
-typedef struct ry_medium {
-    char name[32];
-    char description[128];
-    int kind;                   /* ry_media_kind */
-    double speeds[8];           /* Gb/s */
-    int nspeeds;
-    double lengths[32];         /* stock lengths, ascending; the last is the reach */
-    int nlengths;
-    char cable_part[40];        /* may hold "{len}" */
-    double cable_price, cable_price_per_m;
-    double power;               /* W per end, active cables */
-    int has_switch_end, has_node_end;
-    ry_media_end switch_end, node_end;
-} ry_medium;
+#include "spec/catalog.h"
 
 typedef struct ry_cable {
     uint16_t medium;            /* index into media */
@@ -49,7 +27,7 @@ typedef struct ry_pbom_line {
 typedef struct ry_cabling {
     const ry_fabric *f;
     const ry_layout *lay;
-    ry_medium *media;
+    const ry_medium *media;     /* borrowed from the media catalog */
     int nmedia;
     ry_cable *cables;           /* one per link, indexed by link id */
     ry_pbom_line *bom;          /* sorted: cables by medium and length, then transceivers by part */
@@ -58,14 +36,12 @@ typedef struct ry_cabling {
     double cost_cables, cost_transceivers, cost_total, power_w, cable_m;
 } ry_cabling;
 
-/* Loads templates/media.yaml from the catalog directory; NULL on error
- * (printed with file:line:col). */
-int ry_media_load(const char *templates_dir, ry_medium **media, int *nmedia);
-
-/* Chooses media and lengths for every link and sums the physical BOM.
- * -1 with err set when a link has no medium of its speed long enough
- * (the error names the link and its length). */
-int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, ry_medium *media, int nmedia,
+/* Chooses media from the catalog (spec/catalog.h: ry_media_catalog_load)
+ * and lengths for every link and sums the physical BOM. -1 with err set
+ * when a forced medium is not in the catalog or a link has no medium of its
+ * speed long enough (the error names the link and its length). The plan
+ * borrows the catalog: free it after the plan. */
+int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_catalog *cat,
                      ry_cabling *c, ry_err *err);
 void ry_cabling_free(ry_cabling *c);
 
@@ -86,6 +62,5 @@ int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n);
 /* Unique label of a cable: "<spec name>-<link number, 1-based, 6 digits>". */
 int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n);
 
-const char *ry_media_kind_name(int kind);
 
 #endif

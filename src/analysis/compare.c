@@ -1,5 +1,6 @@
 #include "analysis/compare.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *err)
@@ -22,4 +23,29 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
     double ro = row->bom[RY_DESIGN_RAIL_ONLY].cost_total;
     row->reduction = sota > 0 ? 100.0 * (1.0 - ro / sota) : 0.0;
     return 0;
+}
+
+int ry_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap)
+{
+    ry_spec t = *s;
+    t.design = d;
+    if (d != s->design)
+        t.tiers = 0;
+    ry_fabric f;
+    ry_err e;
+    if (ry_fabric_build(&t, &f, &e) < 0) {
+        snprintf(err, cap, "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+        return -1;
+    }
+    ry_bom_compute(&f, b);
+    ry_fabric_free(&f);
+    return 0;
+}
+
+void ry_design_costs(const ry_spec *s, ry_design_cost *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 2; i++)
+        c->ok[i] = ry_design_bom(s, i ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED,
+                                 &c->bom[i], c->err[i], sizeof c->err[i]) == 0;
 }

@@ -17,4 +17,18 @@ typedef struct ry_compare_row {
  * Returns -1 with err set when a design cannot be built. */
 int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *err);
 
+/* The network cost of one cluster as rail-optimized and rail-only fabrics,
+ * both built and their bills of materials walked: what the LLM model and
+ * the traffic analysis set beside their results. */
+typedef struct ry_design_cost {
+    int ok[2];              /* [0] rail-optimized, [1] rail-only */
+    ry_bom bom[2];
+    char err[2][640];       /* "key: message" when a design cannot be built */
+} ry_design_cost;
+
+void ry_design_costs(const ry_spec *s, ry_design_cost *c);
+/* One design's bill of materials (forced tiers apply to the spec's own
+ * design only). -1 with the reason in err when it cannot be built. */
+int ry_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap);
+
 #endif

@@ -15,11 +15,10 @@
 
 #include "config.h"
 #include "emit/outdir.h"
-#include "emit/emit_slurm.h"
 #include "model/iteration.h"
 #include "model/libra.h"
-#include "model/libra_spec.h"
 #include "analysis/bom.h"
+#include "analysis/slurm_tree.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -75,7 +74,15 @@ ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
 
 ry_cmd_status ry_input_status(void)
 {
-    return RY_CMD_INPUT;
+    return (ry_cmd_status)ry_exit_status(RY_CMD_INPUT);
+}
+
+unsigned ry_out_flags(const ry_ctx *ctx)
+{
+    for (int i = 0; ctx->cmd && ctx->cmd->options && ctx->cmd->options[i].name; i++)
+        if (strcmp(ctx->cmd->options[i].name, "force") == 0 && ctx->given[i])
+            return RY_OUT_FORCE;
+    return 0;
 }
 
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len)
@@ -375,14 +382,14 @@ static int plan_cabling(ry_ctx *ctx)
         ry_spec_error(ctx->spec, err.key, "%s", err.msg);
         return -1;
     }
-    if (ry_media_load(ry_templates_dir(ctx->templates), &ph->media, &ph->nmedia) < 0) {
+    if (!(ph->media = ry_media_catalog_load(ry_templates_dir(ctx->templates)))) {
         ry_layout_free(&ph->lay);
         return -1;
     }
-    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, ph->nmedia, &ph->cab, &err) < 0) {
+    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, &ph->cab, &err) < 0) {
         ry_spec_error(ctx->spec, err.key, "%s", err.msg);
         ry_layout_free(&ph->lay);
-        free(ph->media);
+        ry_media_catalog_free(ph->media);
         return -1;
     }
     return 0;
@@ -427,6 +434,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
             ry_spec_error(s, err.key, "%s", err.msg);
             return RY_CMD_INPUT;
         }
+        ctx->slurm = ry_slurm_tree_build(&ctx->fabric);
         ctx->needs |= RY_NEED_SLURM;
     }
     if ((needs & RY_NEED_CABLING) && !(ctx->needs & RY_NEED_CABLING)) {
@@ -442,8 +450,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
     }
     if ((needs & RY_NEED_LIBRA) && !ctx->libra) {
         ctx->libra = ry_xcalloc(1, sizeof *ctx->libra);
-        ry_libra_problem_init(ctx->libra);
-        if (ry_libra_read(s, ry_templates_dir(ctx->templates), ctx->libra) < 0)
+        if (ry_libra_problem_build(s, ctx->libra) < 0)
             return RY_CMD_INPUT;
         ctx->needs |= RY_NEED_LIBRA;
     }
@@ -460,10 +467,11 @@ static void free_needs(ry_ctx *ctx)
     if (ctx->needs & RY_NEED_CABLING) {
         ry_cabling_free(&ctx->phys.cab);
         ry_layout_free(&ctx->phys.lay);
-        free(ctx->phys.media);
+        ry_media_catalog_free(ctx->phys.media);
     }
     if (ctx->needs & RY_NEED_IBPLAN)
         ry_ibplan_free(&ctx->ibplan);
+    ry_slurm_tree_free(ctx->slurm);
     if (ctx->needs & RY_NEED_FABRIC)
         ry_fabric_free(&ctx->fabric);
     ry_spec_free(ctx->spec);
@@ -640,5 +648,6 @@ int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv)
 out:
     free_needs(ctx);
     free(ctx);
-    return (int)rc;
+    /* A file that could not be read makes "bad input" an I/O error. */
+    return ry_exit_status((int)rc);
 }

@@ -59,7 +59,7 @@ enum {
     RY_NEED_FABRIC = 1 << 1,    /* the graph (implies the spec) */
     RY_NEED_IBPLAN = 1 << 2,    /* the InfiniBand plan: GUIDs, LIDs, subnets, routes */
     RY_NEED_CABLING = 1 << 3,   /* layout and cabling plan */
-    RY_NEED_SLURM = 1 << 4,     /* the Slurm host names check */
+    RY_NEED_SLURM = 1 << 4,     /* the Slurm host names check, tree and blocks */
     RY_NEED_MODEL = 1 << 5,     /* the workload's iteration-time model */
     RY_NEED_LIBRA = 1 << 6,     /* the LIBRA problem */
     RY_NEED_BOM = 1 << 7,       /* the bill of materials of the fabric */
@@ -69,8 +69,7 @@ enum {
 /* The physical side of a fabric: layout, media catalog, cabling plan. */
 typedef struct ry_physical {
     ry_layout lay;
-    ry_medium *media;
-    int nmedia;
+    ry_media_catalog *media;
     ry_cabling cab;
 } ry_physical;
 
@@ -96,6 +95,7 @@ typedef struct ry_ctx {
     ry_bom bom;
     ry_ibplan ibplan;
     ry_physical phys;
+    struct ry_slurm_tree *slurm;    /* RY_NEED_SLURM */
     struct ry_model *model;
     struct ry_libra_problem *libra;
 } ry_ctx;
@@ -132,6 +132,8 @@ typedef struct ry_cmd_entry {
     { "output", 'o', RY_OPT_VALUE, "FILE", NULL, "write to FILE instead of standard output" }
 #define RY_OPTION_OUTPUT_DIR(help) { "output", 'o', RY_OPT_VALUE, "DIR", NULL, help }
 #define RY_OPTION_FORMAT(choices, help) { "format", 'f', RY_OPT_CHOICE, "FMT", choices, help }
+#define RY_OPTION_FORCE \
+    { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace files in DIR that railyard did not write" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
@@ -152,6 +154,10 @@ ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
 
 /* The exit code for a spec, catalog or plan error already printed. */
 ry_cmd_status ry_input_status(void);
+
+/* The flags of ry_outdir_begin for this run: RY_OUT_FORCE when the
+ * command's "force" row was given. */
+unsigned ry_out_flags(const ry_ctx *ctx);
 
 /* Writes a whole buffer to -o FILE (ry_opt(ctx, row)) or standard output. */
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len);

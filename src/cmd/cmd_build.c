@@ -8,11 +8,13 @@
 #include "emit/outdir.h"
 #include "util/buf.h"
 
-enum { O_OUTPUT, O_SKIP, O_N };
+enum { O_OUTPUT, O_SKIP, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
-                 "leave out output groups: opensm, cabling, slurm, diagrams" },
+                 "leave out output groups: opensm, cabling, slurm, diagrams\n"
+                 "(an earlier run's files of a skipped group are removed)" },
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -91,7 +93,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_build = {
     .name = "build",
-    .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]]",
+    .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]] [--force]",
     .summary = "build the fabric and write every output into DIR",
     .positional = "SPEC",
     .options = options,

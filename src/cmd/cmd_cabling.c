@@ -2,6 +2,7 @@
 
 static const ry_option options[] = {
     RY_OPTION_OUTPUT_DIR("output directory; files go to DIR/cabling/"),
+    RY_OPTION_FORCE,
     RY_OPTION_END
 };
 
@@ -12,7 +13,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_cabling = {
     .name = "cabling",
-    .synopsis = "SPEC -o DIR",
+    .synopsis = "SPEC -o DIR [--force]",
     .summary = "the cabling plan: racks, cable lengths, media, spreadsheets",
     .positional = "SPEC",
     .options = options,

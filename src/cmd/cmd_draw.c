@@ -2,6 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/diagram.h"
 #include "cmd/cmd.h"
 #include "emit/emit_dot.h"
 #include "util/buf.h"
@@ -20,7 +21,8 @@ static const ry_option options[] = {
                                   "dot, svg, png or pdf (default: from FILE's extension, else\n"
                                   "dot); all but dot run Graphviz's dot program"),
     [O_FORCE] = { "force", 0, RY_OPT_FLAG, NULL, NULL,
-                  "draw the full view of a fabric over 2,000 nodes" },
+                  "draw the full view of a fabric over 2,000 nodes; with --dir,\n"
+                  "replace files in DIR that railyard did not write" },
     [O_DIR] = { "dir", 0, RY_OPT_VALUE, "DIR", NULL,
                 "write DIR/diagrams/ as railyard build does: summary, rail0\n"
                 "and unit0, in DOT and (with Graphviz) SVG" },
@@ -48,9 +50,9 @@ static const char *format_of(const char *path)
 static ry_cmd_status check(ry_ctx *ctx)
 {
     if (ry_opt(ctx, O_DIR)) {
-        if (ry_opt(ctx, O_VIEW) || ctx->out || ry_opt(ctx, O_FORMAT) || ry_flag(ctx, O_FORCE))
+        if (ry_opt(ctx, O_VIEW) || ctx->out || ry_opt(ctx, O_FORMAT))
             return ry_usage(ctx, "--dir writes the diagrams of railyard build; it takes no "
-                            "--view, --output, --format or --force");
+                            "--view, --output or --format");
         ctx->out = ry_opt(ctx, O_DIR);
         return RY_CMD_OK;
     }
@@ -112,7 +114,9 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf dot, img;
     ry_buf_init(&dot);
     ry_buf_init(&img);
-    ry_emit_dot(&dot, f, &v);
+    ry_diagram *d = ry_diagram_build(f, &v);
+    ry_emit_dot(&dot, d);
+    ry_diagram_free(d);
     const ry_buf *out = &dot;
     ry_cmd_status rc = RY_CMD_OK;
     if (strcmp(format, "dot") != 0) {

@@ -44,17 +44,16 @@ static void report_cabling(const ry_ctx *ctx, const char *dir)
 
 static int emit_slurm(const ry_ctx *ctx, ry_outdir *o)
 {
-    return ry_emit_slurm(o, "slurm", &ctx->fabric);
+    return ry_emit_slurm(o, "slurm", ctx->slurm);
 }
 
 static void report_slurm(const ry_ctx *ctx, const char *dir)
 {
-    ry_slurm_stats st;
-    ry_slurm_last_stats(&st);
+    const ry_slurm_tree *t = ctx->slurm;
     printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
-           "written to %s/slurm/\n", ctx->spec->name, st.nodes, st.leaf_switches,
-           st.leaf_switches == 1 ? "" : "es", st.switches, st.blocks,
-           st.blocks == 1 ? "" : "s", dir);
+           "written to %s/slurm/\n", ctx->spec->name, t->nnodes, t->nleaves,
+           t->nleaves == 1 ? "" : "es", t->nswitches, t->blocks.n,
+           t->blocks.n == 1 ? "" : "s", dir);
 }
 
 static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o)
@@ -81,9 +80,18 @@ const ry_group *ry_group_find(const char *name)
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
                               int (*top)(const ry_ctx *ctx, ry_outdir *o))
 {
-    ry_outdir *o = ry_outdir_begin(dir);
+    ry_outdir *o = ry_outdir_begin(dir, ry_out_flags(ctx));
     if (!o)
         return RY_CMD_IO;
+    /* build replaces every group it can write, skipped or not, so that DIR
+     * describes one spec (no opensm/ left from an InfiniBand fabric). */
+    if (top) {
+        static const char *const files[] = { "summary.txt", "bom.json", "fabric.json" };
+        for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+            ry_outdir_own(o, files[i]);
+        for (int i = 0; ry_groups[i].name; i++)
+            ry_outdir_own(o, ry_groups[i].name);
+    }
     int bad = top && top(ctx, o) < 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
         if (want[i])

@@ -1,3 +1,4 @@
+#include "analysis/compare.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "model/iteration.h"
@@ -12,8 +13,8 @@ static const ry_option options[] = {
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
-    ry_model_cost cost;
-    ry_model_costs(ctx->spec, &cost);
+    ry_design_cost cost;
+    ry_design_costs(ctx->spec, &cost);
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_model(&out, ctx->spec, ctx->model, &cost, ctx->fmt);

@@ -5,7 +5,7 @@
 #include "model/libra_report.h"
 #include "util/buf.h"
 
-enum { O_OBJECTIVE, O_FORMAT, O_OUTPUT, O_PLOT, O_N };
+enum { O_OBJECTIVE, O_FORMAT, O_OUTPUT, O_PLOT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_OBJECTIVE] = { "objective", 0, RY_OPT_CHOICE, "OBJ", "time|perf-per-cost",
                       "time (default) or perf-per-cost (time x network cost);\n"
@@ -15,6 +15,7 @@ static const ry_option options[] = {
     [O_PLOT] = { "plot", 0, RY_OPT_VALUE, "DIR", NULL,
                  "also write DIR/libra-split.{csv,gp,png,svg}: time and cost\n"
                  "against the split between two dimensions (runs gnuplot)" },
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -34,7 +35,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_libra_report(&out, ctx->spec->name, p, &r, ctx->fmt);
     ry_cmd_status rc = RY_CMD_OK;
     /* The plot first: a failing plot leaves no report file behind either. */
-    if (plot && ry_libra_plot(plot, ctx->spec->name, p, &r) < 0)
+    if (plot && ry_libra_plot(plot, ry_out_flags(ctx), ctx->spec->name, p, &r) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, ctx->out, out.data, out.len);
@@ -46,7 +47,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_optimize = {
     .name = "optimize",
     .synopsis = "SPEC [--objective time|perf-per-cost] [--format text|json|csv] [-o FILE] "
-                "[--plot DIR]",
+                "[--plot DIR] [--force]",
     .summary = "LIBRA: the bandwidth of each network dimension for a training workload",
     .positional = "SPEC",
     .options = options,

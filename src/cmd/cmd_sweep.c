@@ -14,7 +14,7 @@
 #define MAX_VALUES 4096
 #define MAX_POINTS 20000
 
-enum { O_VARY, O_OUTPUT, O_N };
+enum { O_VARY, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
                  "a spec key and its values: a list (512,1024,2048), a range\n"
@@ -22,6 +22,7 @@ static const ry_option options[] = {
                  "repeatable: every combination is a point" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/sweep.csv, sweep.gp, sweep.png and sweep.svg\n"
                                       "(standard output gets the CSV without -o)"),
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -159,8 +160,8 @@ static int parse_vary(const ry_ctx *c, const char *arg, vary *v)
 }
 
 /* Writes the files of a sweep into dir; returns an exit code. */
-static int write_sweep(const char *dir, const char *title, const char *const *keys, int nkeys,
-                       const ry_sweep_point *pts, int npts)
+static int write_sweep(const char *dir, unsigned flags, const char *title,
+                       const char *const *keys, int nkeys, const ry_sweep_point *pts, int npts)
 {
     ry_buf csv, gp;
     ry_buf_init(&csv);
@@ -185,8 +186,11 @@ static int write_sweep(const char *dir, const char *title, const char *const *ke
     } else
         ry_warn("gnuplot is not installed: writing sweep.csv and sweep.gp without the plots "
                 "(install gnuplot-nox, or run gnuplot sweep.gp later)");
-    ry_outdir *o = ry_outdir_begin(dir);
+    ry_outdir *o = ry_outdir_begin(dir, flags);
     int bad = !o;
+    /* Plots of an earlier sweep go when gnuplot made none this time. */
+    ry_outdir_own(o, "sweep.png");
+    ry_outdir_own(o, "sweep.svg");
     struct {
         const char *name;
         const ry_buf *b;
@@ -286,7 +290,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         ry_error("sweep: no point of the sweep is valid");
         rc = RY_CMD_INPUT;
     } else if (dir)
-        rc = (ry_cmd_status)write_sweep(dir, title, keys, nv, pts, (int)npts);
+        rc = (ry_cmd_status)write_sweep(dir, ry_out_flags(ctx), title, keys, nv, pts, (int)npts);
     else {
         ry_buf out;
         ry_buf_init(&out);
@@ -305,7 +309,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_sweep = {
     .name = "sweep",
-    .synopsis = "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [-o DIR]",
+    .synopsis = "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [-o DIR] [--force]",
     .summary = "the model over a grid of spec values: CSV and plots",
     .positional = "SPEC",
     .options = options,

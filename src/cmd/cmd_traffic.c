@@ -2,19 +2,21 @@
 #include <string.h>
 
 #include "analysis/bom.h"
+#include "analysis/compare.h"
+#include "analysis/traffic.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
-#include "model/traffic.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
                                       "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot)"),
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -57,7 +59,7 @@ static int heatmap(const ry_spec *s, const ry_traffic *t, ry_buf *img, const cha
     return 0;
 }
 
-static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
+static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_buf *json)
 {
     ry_buf links, pairs, img;
@@ -68,8 +70,10 @@ static int write_dir(const char *dir, const ry_spec *s, const ry_fabric *f, cons
     ry_emit_traffic_links(&links, f, map);
     ry_emit_heatmap_pairs(&pairs, t);
     heatmap(s, t, &img, &imgname);
-    ry_outdir *o = ry_outdir_begin(dir);
+    ry_outdir *o = ry_outdir_begin(dir, flags);
     int bad = !o;
+    ry_outdir_own(o, "heatmap.png");
+    ry_outdir_own(o, "heatmap.pgm");
     struct {
         const char *name;
         const ry_buf *b;
@@ -95,7 +99,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     const ry_spec *s = ctx->spec;
     const ry_model *m = ctx->model;
     ry_traffic t;
-    ry_traffic_plan(s, m, &t);
+    const ry_iter_in *in = &m->in;
+    ry_traffic_in ti = { in->N, in->K, m->best.NM, in->layers, in->d_model, in->b, in->S_T,
+                         in->M_cc };
+    ry_traffic_plan(s, &ti, &t);
     ry_traffic_map map;
     ry_err err;
     if (ry_traffic_map_fabric(&ctx->fabric, &t, &map, &err) < 0) {
@@ -109,11 +116,11 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_bom_compute(&tf, &trimmed);
     ry_fabric_free(&tf);
     /* The rail-only fabric of the same cluster, beside the trimmed one. */
-    ry_model_cost cost;
+    ry_design_cost cost;
     memset(&cost, 0, sizeof cost);
     if (s->design != RY_DESIGN_RAIL_ONLY)
-        cost.ok[1] = ry_model_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
-                                         sizeof cost.err[1]) == 0;
+        cost.ok[1] = ry_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
+                                   sizeof cost.err[1]) == 0;
 
     ry_buf out, json;
     ry_buf_init(&out);
@@ -122,7 +129,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ctx->out)
         ry_emit_traffic(&json, s, m, &t, &map, &ctx->bom, &trimmed, &cost, RY_FMT_JSON);
     ry_cmd_status rc = RY_CMD_OK;
-    if (ctx->out && write_dir(ctx->out, s, &ctx->fabric, &t, &map, &json) < 0)
+    if (ctx->out && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, NULL, out.data, out.len);
@@ -134,7 +141,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_traffic = {
     .name = "traffic",
-    .synopsis = "SPEC [-o DIR] [--format text|json]",
+    .synopsis = "SPEC [-o DIR] [--format text|json] [--force]",
     .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
     .positional = "SPEC",
     .options = options,

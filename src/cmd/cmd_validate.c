@@ -3,6 +3,7 @@
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
+#include "model/libra.h"
 #include "util/buf.h"
 
 enum { O_FORMAT, O_N };
@@ -14,6 +15,15 @@ static const ry_option options[] = {
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
+    /* LIBRA's rules that need the model (a baseline, the tensor-parallel
+     * size of the LLM) hold when its problem can be built. */
+    if (ctx->spec->libra && ctx->spec->libra->has_libra) {
+        ry_libra_problem p;
+        int bad = ry_libra_problem_build(ctx->spec, &p) < 0;
+        ry_libra_problem_free(&p);
+        if (bad)
+            return RY_CMD_INPUT;
+    }
     ry_buf out;
     ry_buf_init(&out);
     if (ctx->fmt == RY_FMT_JSON) {

@@ -129,18 +129,6 @@ void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e)
     }
 }
 
-/* The link's speed, as the cabling plan chose its medium: the switch port's,
- * or a slower NIC's at a server. */
-static double link_gbps(const ry_fabric *f, uint32_t link)
-{
-    const ry_spec *s = f->spec;
-    double g = s->sw.port_gbps;
-    if (f->nodes[f->ports[f->links[link].lo].owner].kind == RY_NODE_GPU && s->node.nic_gbps > 0 &&
-        s->node.nic_gbps < g)
-        g = s->node.nic_gbps;
-    return g;
-}
-
 void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r)
 {
     const ry_fabric *f = nm->f;
@@ -152,7 +140,7 @@ void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r)
     r->part = nm->pool + nm->part[(size_t)c->cables[link].medium * 32 + c->cables[link].len_idx];
     r->medium = &c->media[c->cables[link].medium];
     r->length_m = ry_cable_length(c, link);
-    r->gbps = link_gbps(f, link);
+    r->gbps = ry_link_gbps(f, link);
     const ry_node *lo = &f->nodes[r->a.node], *hi = &f->nodes[r->z.node];
     /* The GPU's rail on a server's cable; above, the upper switch's when it
      * serves exactly one rail; else none (the cable carries several). */
@@ -474,7 +462,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
             }
             int width;
             double lane;
-            ib_width(s, link_gbps(f, (uint32_t)lk), &width, &lane);
+            ib_width(s, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
             ry_buf_printf(b, "   P%u -", p + 1);
             if (width)
                 ry_buf_printf(b, "%dx-%gG-", width, lane);
@@ -500,48 +488,16 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 
 /* ---- the workbook ------------------------------------------------------------------------------ */
 
-/* libxlsxwriter writes to a named file: a private temporary one, copied
- * into the staged output and removed. */
+/* libxlsxwriter writes to a named file: the staged one. */
 static int write_xlsx(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 {
-    const char *tmp = getenv("TMPDIR");
-    ry_buf path;
-    ry_buf_init(&path);
-    ry_buf_printf(&path, "%s/railyard-xlsx-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    int fd = mkstemp(path.data);
-    if (fd < 0) {
-        ry_error("cannot create a temporary file '%s': %s", path.data, strerror(errno));
-        ry_buf_free(&path);
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
+    char *path = ry_outdir_path(o, rel);
+    if (!path)
         return -1;
-    }
-    close(fd);
-    int rc = ry_emit_cabling_xlsx(nm, path.data);
-    if (rc == 0) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
-        FILE *in = fopen(path.data, "rb");
-        FILE *out = in ? ry_outdir_open(o, rel) : NULL;
-        if (!in)
-            ry_error("cannot read '%s': %s", path.data, strerror(errno));
-        if (in && out) {
-            char buf[1 << 16];
-            size_t n;
-            while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-                fwrite(buf, 1, n, out);
-            if (ferror(in)) {
-                ry_error("cannot read '%s': %s", path.data, strerror(errno));
-                rc = -1;
-            }
-        } else {
-            rc = -1;
-        }
-        if (in)
-            fclose(in);
-        if (out && ry_outdir_close(o, out) < 0)
-            rc = -1;
-    }
-    unlink(path.data);
-    ry_buf_free(&path);
+    int rc = ry_emit_cabling_xlsx(nm, path);
+    free(path);
     return rc;
 }
 

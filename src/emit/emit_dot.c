@@ -1,44 +1,21 @@
-/* Diagrams in DOT. The aggregated views (summary, rail=N, unit=N) walk the
- * graph once into boxes (a set of switches of one tier and plane, or a set
- * of HB domains) and bundles (the links between two boxes), and draw those:
- * a fabric of a million GPUs gives a few dozen boxes, and every count on
- * the drawing is a count of the graph's nodes and links, not a formula.
- *
- * Boxes are keyed so that rows line up: a switch's key is its pod (tier 1,
- * 2: the tier-2 block it sits in; above: the first pod below it), with the
- * rail in front where rails are drawn apart (rail-only summary, unit view).
- * A row with too many keys is cut into at most COLS ranges of a power-of-two
- * width shared by every row of the plane, so a range of pods below lines up
- * with the blocks above it. Colours are the cabling plan's (ry_rail_color):
- * a line has the colour of its cable, grey when it carries several rails. */
+/* Diagrams in DOT, from the boxes and bundles of analysis/diagram.h (the
+ * full view walks the graph itself: every node and link). Colours are the
+ * cabling plan's (ry_rail_color): a line has the colour of its cable, grey
+ * when it carries several rails. */
 #include "config.h"
 
 #include "emit/emit_dot.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "emit/colors.h"
 #include "fabric/names.h"
 #include "util/diag.h"
-
-#define COLS 8              /* boxes per tier row and plane, when aggregated */
-#define LEAF_SINGLE 16      /* rail and unit views name up to this many leaves */
-#define UPPER_SINGLE 8      /* ... and this many switches of an upper tier */
-#define HB_SINGLE 8         /* the unit view draws up to this many HB domains one by one */
-#define HB_CELLS 16         /* rail ports drawn on an HB box of the unit view, at most */
-#define LABEL_LINES 4       /* more lines than this, all alike, between two tiers: one note */
-#define KEY_BITS 40
-#define KEY_MIXED ((1ULL << KEY_BITS) - 1)
+#include "util/proc.h"
 
 #define FONT "Helvetica,Arial,sans-serif"
 #define GREY_FILL "#f2f2f2"
@@ -195,555 +172,6 @@ static const char *fmt_range(char *buf, size_t n, const char *what, long long lo
     return buf;
 }
 
-/* ---- a small hash map: 64-bit key -> index ------------------------------ */
-
-typedef struct map {
-    uint64_t *k;
-    int32_t *v;
-    size_t cap, n;
-} map;
-
-static size_t map_hash(uint64_t k, size_t cap)
-{
-    return (size_t)((k * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
-}
-
-static void map_free(map *m)
-{
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
-}
-
-/* The value slot of key: -1 when new (the caller sets it). */
-static int32_t *map_slot(map *m, uint64_t key)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64;
-        uint64_t *nk = ry_xcalloc(nc, sizeof *nk);
-        int32_t *nv = ry_xmalloc(nc * sizeof *nv);
-        for (size_t i = 0; i < nc; i++)
-            nv[i] = -1;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (m->v[i] < 0)
-                continue;
-            size_t h = map_hash(m->k[i], nc);
-            while (nv[h] >= 0)
-                h = (h + 1) & (nc - 1);
-            nk[h] = m->k[i];
-            nv[h] = m->v[i];
-        }
-        free(m->k);
-        free(m->v);
-        m->k = nk;
-        m->v = nv;
-        m->cap = nc;
-    }
-    size_t h = map_hash(key, m->cap);
-    while (m->v[h] >= 0 && m->k[h] != key)
-        h = (h + 1) & (m->cap - 1);
-    if (m->v[h] < 0) {
-        m->k[h] = key;
-        m->n++;
-    }
-    return &m->v[h];
-}
-
-/* ---- views --------------------------------------------------------------- */
-
-int ry_view_parse(const char *text, ry_view *v)
-{
-    const char *num = NULL;
-    if (strcmp(text, "summary") == 0) {
-        v->kind = RY_VIEW_SUMMARY;
-    } else if (strcmp(text, "full") == 0) {
-        v->kind = RY_VIEW_FULL;
-    } else if (strncmp(text, "rail=", 5) == 0) {
-        v->kind = RY_VIEW_RAIL;
-        num = text + 5;
-    } else if (strncmp(text, "unit=", 5) == 0) {
-        v->kind = RY_VIEW_UNIT;
-        num = text + 5;
-    } else {
-        return -1;
-    }
-    v->n = 0;
-    if (num) {
-        char *end;
-        errno = 0;
-        long long x = strtoll(num, &end, 10);
-        if (errno || end == num || *end != '\0')
-            return -2;
-        v->n = x;
-    }
-    return 0;
-}
-
-void ry_view_list(const ry_fabric *f, char *buf, size_t n)
-{
-    char r[32] = "0", u[32] = "0";
-    if (f->rails > 1)
-        snprintf(r, sizeof r, "0-%d", f->rails - 1);
-    if (f->num_units > 1)
-        snprintf(u, sizeof u, "0-%d", f->num_units - 1);
-    snprintf(buf, n, "summary, rail=N (N = %s), unit=N (N = %s), full", r, u);
-}
-
-int ry_view_check(const ry_fabric *f, const ry_view *v, char *msg, size_t n)
-{
-    if (v->kind == RY_VIEW_RAIL && (v->n < 0 || v->n >= f->rails)) {
-        if (f->rails == 1)
-            snprintf(msg, n, "no rail %lld: %s has one rail, rail=0", v->n, f->spec->name);
-        else
-            snprintf(msg, n, "no rail %lld: %s has %d rails, rail=0 to rail=%d", v->n,
-                     f->spec->name, f->rails, f->rails - 1);
-        return -1;
-    }
-    if (v->kind == RY_VIEW_UNIT && (v->n < 0 || v->n >= f->num_units)) {
-        if (f->num_units == 1)
-            snprintf(msg, n, "no scalable unit %lld: %s has one, unit=0", v->n, f->spec->name);
-        else
-            snprintf(msg, n, "no scalable unit %lld: %s has %d, unit=0 to unit=%d", v->n,
-                     f->spec->name, f->num_units, f->num_units - 1);
-        return -1;
-    }
-    return 0;
-}
-
-/* ---- boxes and bundles ---------------------------------------------------- */
-
-typedef struct box {
-    uint64_t tag;           /* sort key: tier (top first), plane, column */
-    int hb;                 /* HB domains (GPUs), not switches */
-    int single;             /* one switch or one HB domain, drawn by name */
-    uint32_t first;         /* first switch, or first GPU */
-    int tier, plane;
-    long long count;        /* switches, or HB domains */
-    long long gpus;         /* GPUs drawn (HB boxes) */
-    long long dom_lo, dom_hi;
-    int rail_lo, rail_hi;   /* rails carried; -1 none */
-    int unit_lo, unit_hi;   /* scalable units (leaves of rail designs, HB domains); -1 none */
-    int grp_lo, grp_hi;     /* pods (tier 2) or blocks (higher) */
-    int cells;              /* unit view: one port cell per rail and plane */
-} box;
-
-typedef struct bundle {
-    uint64_t key;
-    int up, down;           /* boxes */
-    int port;               /* GPU port cell on the lower box, or -1 */
-    long long n;
-    double gbps;            /* sum over the links */
-    double speed;           /* of each link; -1 when they differ */
-    int rail;               /* the cables' rail; -1 several; -2 none yet */
-} bundle;
-
-typedef struct ctx {
-    const ry_fabric *f;
-    ry_view v;
-    int K, gpn, S;
-    long long domains;
-    int32_t *pod;           /* per switch (id - first_switch) */
-    int32_t *boxof;         /* per node: box; -1 not drawn; -2 drawn, no box yet */
-    box *bx;
-    size_t nbx, capbx, nsbx;        /* nsbx: switch boxes come first */
-    map bmap;
-    bundle *bd;
-    size_t nbd, capbd;
-    map dmap;
-    int hb_single;
-    char *quiet;            /* per bundle: drawn without a label (see note_bundles) */
-    char note[RY_MAX_TIERS + 1][160];  /* by upper tier: what each unlabelled line is */
-} ctx;
-
-static const ry_node *owner(const ry_fabric *f, uint32_t port)
-{
-    return &f->nodes[f->ports[port].owner];
-}
-
-/* The cable rail of a link, as the cabling plan colours it: the GPU's rail
- * on a server's cable; above, the upper switch's when it serves one rail. */
-static int link_rail(const ry_node *lo, const ry_node *hi)
-{
-    if (lo->kind == RY_NODE_GPU)
-        return lo->rail;
-    return hi->rail >= 0 && hi->nrails <= 1 ? hi->rail : -1;
-}
-
-/* Speed of a link: the switch port's, or the NIC's when that is slower. */
-static double link_gbps(const ry_fabric *f, const ry_node *lo)
-{
-    double g = f->spec->sw.port_gbps;
-    if (lo->kind == RY_NODE_GPU && f->spec->node.nic_gbps > 0 && f->spec->node.nic_gbps < g)
-        g = f->spec->node.nic_gbps;
-    return g;
-}
-
-static int carries(const ry_node *n, long long rail)
-{
-    if (n->rail < 0)
-        return 0;
-    int nr = n->nrails > 0 ? n->nrails : 1;
-    return rail >= n->rail && rail < (long long)n->rail + nr;
-}
-
-/* Pod of every switch: leaves the tier-2 block above them, tier 2 its own,
- * higher tiers the first pod below them; 0 where there is no tier 2. */
-static void compute_pods(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    size_t nsw = f->nnodes - f->first_switch;
-    c->pod = ry_xmalloc((nsw ? nsw : 1) * sizeof *c->pod);
-    for (size_t i = 0; i < nsw; i++) {
-        const ry_node *n = &f->nodes[f->first_switch + i];
-        c->pod[i] = n->tier == 2 ? n->group : n->tier == 1 ? -1 : INT32_MAX;
-    }
-    for (size_t l = 0; l < f->nlinks; l++) {
-        const ry_node *lo = owner(f, f->links[l].lo), *hi = owner(f, f->links[l].hi);
-        if (lo->kind == RY_NODE_SWITCH && lo->tier == 1 && hi->tier == 2) {
-            int32_t *p = &c->pod[f->ports[f->links[l].lo].owner - f->first_switch];
-            if (*p < 0)
-                *p = hi->group;
-        }
-    }
-    for (int j = 3; j <= f->tiers; j++)
-        for (size_t l = 0; l < f->nlinks; l++) {
-            uint32_t a = f->ports[f->links[l].lo].owner, b = f->ports[f->links[l].hi].owner;
-            if (f->nodes[b].tier != j || f->nodes[a].kind != RY_NODE_SWITCH)
-                continue;
-            int32_t pa = c->pod[a - f->first_switch];
-            int32_t *pb = &c->pod[b - f->first_switch];
-            if (pa >= 0 && pa < *pb)
-                *pb = pa;
-        }
-    for (size_t i = 0; i < nsw; i++)
-        if (c->pod[i] < 0 || c->pod[i] == INT32_MAX)
-            c->pod[i] = 0;
-}
-
-/* Marks what the view draws: boxof = -2 for drawn nodes, -1 for the rest. */
-static void select_nodes(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    c->boxof = ry_xmalloc((f->nnodes ? f->nnodes : 1) * sizeof *c->boxof);
-    for (size_t i = 0; i < f->nnodes; i++) {
-        const ry_node *n = &f->nodes[i];
-        int on = 1;
-        if (c->v.kind == RY_VIEW_RAIL)
-            on = n->kind == RY_NODE_GPU ? n->rail == c->v.n : carries(n, c->v.n);
-        else if (c->v.kind == RY_VIEW_UNIT)
-            on = n->kind == RY_NODE_GPU && n->group / c->S == c->v.n;
-        c->boxof[i] = on ? -2 : -1;
-    }
-    if (c->v.kind != RY_VIEW_UNIT)
-        return;
-    /* the unit's leaves, then upwards every switch a drawn switch links to */
-    for (int j = 0; j < f->tiers; j++)
-        for (size_t l = 0; l < f->nlinks; l++) {
-            uint32_t a = f->ports[f->links[l].lo].owner, b = f->ports[f->links[l].hi].owner;
-            if (f->nodes[a].tier == j && c->boxof[a] == -2)
-                c->boxof[b] = -2;
-        }
-}
-
-static box *new_box(ctx *c, uint64_t tag, int32_t *slot)
-{
-    if (c->nbx == c->capbx) {
-        c->capbx = c->capbx ? c->capbx * 2 : 64;
-        c->bx = ry_xrealloc(c->bx, c->capbx * sizeof *c->bx);
-    }
-    box *x = &c->bx[c->nbx];
-    memset(x, 0, sizeof *x);
-    x->tag = tag;
-    x->rail_lo = x->rail_hi = -1;
-    x->unit_lo = x->unit_hi = -1;
-    x->grp_lo = x->grp_hi = -1;
-    x->dom_lo = x->dom_hi = -1;
-    *slot = (int32_t)c->nbx++;
-    return x;
-}
-
-static void widen(int *lo, int *hi, int a, int b)
-{
-    if (a < 0)
-        return;
-    if (*lo < 0 || a < *lo)
-        *lo = a;
-    if (b > *hi)
-        *hi = b;
-}
-
-static int cmp_tag(const void *a, const void *b)
-{
-    const box *x = a, *y = b;
-    return x->tag < y->tag ? -1 : x->tag > y->tag;
-}
-
-/* Sorts boxes [from, nbx) by tag and renumbers the nodes that point at them. */
-static void sort_boxes(ctx *c, size_t from)
-{
-    size_t n = c->nbx - from;
-    if (n == 0)
-        return;
-    uint64_t *tags = ry_xmalloc(n * sizeof *tags);
-    for (size_t i = 0; i < n; i++)
-        tags[i] = c->bx[from + i].tag;
-    qsort(c->bx + from, n, sizeof *c->bx, cmp_tag);
-    /* tags are unique: find each old box's new place */
-    int32_t *remap = ry_xmalloc(n * sizeof *remap);
-    for (size_t i = 0; i < n; i++) {
-        size_t lo = 0, hi = n;
-        while (lo < hi) {
-            size_t mid = (lo + hi) / 2;
-            if (c->bx[from + mid].tag < tags[i])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        remap[i] = (int32_t)(from + lo);
-    }
-    for (size_t i = 0; i < c->f->nnodes; i++)
-        if (c->boxof[i] >= (int32_t)from)
-            c->boxof[i] = remap[c->boxof[i] - (int32_t)from];
-    free(remap);
-    free(tags);
-}
-
-static long long pow2_width(long long span, int cols)
-{
-    long long w = 1;
-    while ((span + w - 1) / w > cols)
-        w *= 2;
-    return w;
-}
-
-static void make_switch_boxes(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    int P = f->planes, T = f->tiers;
-    size_t nsw = f->nnodes - f->first_switch;
-    int32_t maxpod = 0;
-    for (size_t i = 0; i < nsw; i++)
-        if (c->pod[i] > maxpod)
-            maxpod = c->pod[i];
-    long long podw = 1;
-    while (podw <= maxpod)
-        podw *= 2;
-    int rail_major = c->v.kind == RY_VIEW_UNIT
-                     || (c->v.kind == RY_VIEW_SUMMARY && f->design == RY_DESIGN_RAIL_ONLY);
-
-    long long *kmin = ry_xmalloc((size_t)P * sizeof *kmin), *kmax = ry_xmalloc((size_t)P * sizeof *kmax);
-    long long *rowcount = ry_xcalloc((size_t)P * (size_t)(T + 1), sizeof *rowcount);
-    for (int p = 0; p < P; p++) {
-        kmin[p] = -1;
-        kmax[p] = -1;
-    }
-    long long *key = ry_xmalloc((nsw ? nsw : 1) * sizeof *key);
-    for (size_t i = 0; i < nsw; i++) {
-        uint32_t id = f->first_switch + (uint32_t)i;
-        const ry_node *n = &f->nodes[id];
-        if (c->boxof[id] != -2)
-            continue;
-        key[i] = c->pod[i] + (rail_major ? (long long)(n->rail < 0 ? 0 : n->rail) * podw : 0);
-        if (kmin[n->plane] < 0 || key[i] < kmin[n->plane])
-            kmin[n->plane] = key[i];
-        if (key[i] > kmax[n->plane])
-            kmax[n->plane] = key[i];
-        rowcount[(size_t)n->plane * (size_t)(T + 1) + n->tier]++;
-    }
-    for (size_t i = 0; i < nsw; i++) {
-        uint32_t id = f->first_switch + (uint32_t)i;
-        const ry_node *n = &f->nodes[id];
-        if (c->boxof[id] != -2)
-            continue;
-        long long rows = rowcount[(size_t)n->plane * (size_t)(T + 1) + n->tier];
-        int single = c->v.kind != RY_VIEW_SUMMARY
-                     && rows <= (n->tier == 1 ? LEAF_SINGLE : UPPER_SINGLE);
-        long long w = pow2_width(kmax[n->plane] - kmin[n->plane] + 1, COLS);
-        uint64_t col = single ? (uint64_t)n->index : (uint64_t)((key[i] - kmin[n->plane]) / w);
-        uint64_t tag = ((uint64_t)(15 - n->tier) << 56) | ((uint64_t)n->plane << KEY_BITS) | col;
-        int32_t *slot = map_slot(&c->bmap, tag);
-        box *x;
-        if (*slot < 0) {
-            x = new_box(c, tag, slot);
-            x->single = single;
-            x->first = id;
-            x->tier = n->tier;
-            x->plane = n->plane;
-        } else {
-            x = &c->bx[*slot];
-        }
-        c->boxof[id] = *slot;
-        x->count++;
-        widen(&x->rail_lo, &x->rail_hi, n->rail, n->rail + (n->nrails > 0 ? n->nrails : 1) - 1);
-        if (n->tier >= 2)
-            widen(&x->grp_lo, &x->grp_hi, n->group, n->group);
-        if (n->tier == 1 && f->design != RY_DESIGN_FAT_TREE && T > 1)
-            widen(&x->unit_lo, &x->unit_hi, n->group, n->group);
-    }
-    free(key);
-    free(rowcount);
-    free(kmin);
-    free(kmax);
-    sort_boxes(c, 0);
-    c->nsbx = c->nbx;
-}
-
-static void make_hb_boxes(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    long long d0 = 0, d1 = c->domains;
-    long long w = 1;
-    if (c->v.kind == RY_VIEW_UNIT) {
-        d0 = c->v.n * c->S;
-        d1 = d0 + c->S < c->domains ? d0 + c->S : c->domains;
-        /* few rails: the domains in up to COLS boxes, each with a port per
-         * rail, one line per port to its rail's leaf; many rails: one box */
-        long long nd = d1 - d0;
-        int cells = (long long)f->rails * f->planes <= HB_CELLS;
-        c->hb_single = cells && nd <= HB_SINGLE;
-        w = c->hb_single ? 1 : cells ? pow2_width(nd, COLS) : pow2_width(nd, 1);
-    }
-    for (long long d = d0; d < d1; d++) {
-        uint32_t g0 = (uint32_t)(d * c->K);
-        uint64_t key = KEY_MIXED;
-        int first = 1, shown = 0;
-        for (uint32_t g = g0; g < g0 + (uint32_t)c->K; g++) {
-            if (c->boxof[g] != -2)
-                continue;
-            shown++;
-            if (c->v.kind == RY_VIEW_UNIT)
-                continue;
-            /* the box of the leaf its plane-0 port hangs off */
-            int32_t peer = f->ports[f->nodes[g].port0].peer;
-            int32_t lb = peer < 0 ? -1 : c->boxof[f->ports[peer].owner];
-            uint64_t k = lb < 0 ? KEY_MIXED : (uint64_t)lb;
-            if (first)
-                key = k;
-            else if (k != key)
-                key = KEY_MIXED;
-            first = 0;
-        }
-        if (!shown)
-            continue;
-        if (c->v.kind == RY_VIEW_UNIT)
-            key = (uint64_t)((d - d0) / w);
-        uint64_t tag = (15ULL << 56) | key;
-        int32_t *slot = map_slot(&c->bmap, tag);
-        box *x;
-        if (*slot < 0) {
-            x = new_box(c, tag, slot);
-            x->hb = 1;
-            x->single = c->v.kind == RY_VIEW_UNIT && c->hb_single;
-            x->first = g0;
-            if (c->v.kind == RY_VIEW_UNIT && (long long)f->rails * f->planes <= HB_CELLS)
-                x->cells = f->rails * f->planes;
-        } else {
-            x = &c->bx[*slot];
-        }
-        x->count++;
-        x->gpus += shown;
-        if (x->dom_lo < 0)
-            x->dom_lo = d;
-        x->dom_hi = d;
-        widen(&x->unit_lo, &x->unit_hi, (int)(d / c->S), (int)(d / c->S));
-        for (uint32_t g = g0; g < g0 + (uint32_t)c->K; g++) {
-            if (c->boxof[g] != -2)
-                continue;
-            c->boxof[g] = *slot;
-            widen(&x->rail_lo, &x->rail_hi, f->nodes[g].rail, f->nodes[g].rail);
-        }
-    }
-    sort_boxes(c, c->nsbx);
-}
-
-static int cmp_bundle(const void *a, const void *b)
-{
-    const bundle *x = a, *y = b;
-    return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static void make_bundles(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    for (size_t l = 0; l < f->nlinks; l++) {
-        uint32_t lp = f->links[l].lo, hp = f->links[l].hi;
-        uint32_t a = f->ports[lp].owner, b = f->ports[hp].owner;
-        int32_t ba = c->boxof[a], bb = c->boxof[b];
-        if (ba < 0 || bb < 0)
-            continue;
-        const ry_node *lo = &f->nodes[a], *hi = &f->nodes[b];
-        int port = -1;
-        if (c->bx[ba].cells)
-            port = lo->rail * f->planes + (int)(lp - lo->port0);
-        uint64_t key = ((uint64_t)bb << 40) | ((uint64_t)ba << 16) | (uint64_t)(port + 1);
-        int32_t *slot = map_slot(&c->dmap, key);
-        if (*slot < 0) {
-            if (c->nbd == c->capbd) {
-                c->capbd = c->capbd ? c->capbd * 2 : 64;
-                c->bd = ry_xrealloc(c->bd, c->capbd * sizeof *c->bd);
-            }
-            bundle *nb = &c->bd[c->nbd];
-            memset(nb, 0, sizeof *nb);
-            nb->key = key;
-            nb->up = bb;
-            nb->down = ba;
-            nb->port = port;
-            nb->speed = link_gbps(f, lo);
-            nb->rail = -2;
-            *slot = (int32_t)c->nbd++;
-        }
-        bundle *x = &c->bd[*slot];
-        double g = link_gbps(f, lo);
-        x->n++;
-        x->gbps += g;
-        if (g != x->speed)
-            x->speed = -1;
-        int r = link_rail(lo, hi);
-        if (x->rail == -2)
-            x->rail = r;
-        else if (x->rail != r)
-            x->rail = -1;
-    }
-    qsort(c->bd, c->nbd, sizeof *c->bd, cmp_bundle);
-}
-
-/* Many lines between two tiers, all alike, get one note in the legend
- * instead of a label each: labels of crossing lines are hard to tell apart.
- * Lines from an HB box's ports are counted in the box's text. */
-static void note_bundles(ctx *c)
-{
-    const ry_fabric *f = c->f;
-    c->quiet = ry_xcalloc(c->nbd ? c->nbd : 1, 1);
-    for (int t = 1; t <= f->tiers; t++) {
-        size_t n = 0;
-        int alike = 1;
-        const bundle *first = NULL;
-        for (size_t i = 0; i < c->nbd; i++) {
-            const bundle *e = &c->bd[i];
-            if (c->bx[e->up].tier != t || e->port >= 0)
-                continue;
-            if (first && (e->n != first->n || e->speed != first->speed || e->speed < 0))
-                alike = 0;
-            if (!first)
-                first = e;
-            n++;
-        }
-        if (c->v.kind == RY_VIEW_SUMMARY || n <= LABEL_LINES || !alike)
-            continue;
-        for (size_t i = 0; i < c->nbd; i++)
-            if (c->bx[c->bd[i].up].tier == t)
-                c->quiet[i] = 1;
-        char cnt[32], sp[32], bw[48];
-        snprintf(c->note[t], sizeof c->note[t], "Each line from a %s down to a %s: %s x %s = %s.",
-                 ry_tier_name(t, f->tiers), t > 1 ? ry_tier_name(t - 1, f->tiers) : "box of HB domains",
-                 fmt_count(cnt, sizeof cnt, first->n), fmt_speed(sp, sizeof sp, first->speed),
-                 fmt_bw(bw, sizeof bw, first->gbps));
-    }
-    for (size_t i = 0; i < c->nbd; i++)
-        if (c->bd[i].port >= 0)
-            c->quiet[i] = 1;
-}
-
 /* ---- DOT output ------------------------------------------------------------ */
 
 static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
@@ -784,7 +212,7 @@ static void colour_strip(ry_buf *b, int ncol, int lo, int hi)
     ry_buf_puts(b, "</TR></TABLE></TD></TR>");
 }
 
-static void host_range(const ctx *c, const box *x, char *buf, size_t n)
+static void host_range(const ry_diagram *c, const ry_diagram_box *x, char *buf, size_t n)
 {
     const ry_fabric *f = c->f;
     int gpn = c->gpn;
@@ -800,7 +228,7 @@ static void host_range(const ctx *c, const box *x, char *buf, size_t n)
 }
 
 /* The text of an HB box: l1 bold, l2 and l3 small. */
-static void hb_text(const ctx *c, const box *x, char *l1, char *l2, char *l3, size_t n)
+static void hb_text(const ry_diagram *c, const ry_diagram_box *x, char *l1, char *l2, char *l3, size_t n)
 {
     char model[RY_NAME_MAX + 8], cnt[32], hosts[200];
     const char *mn = c->f->spec->node.name;
@@ -846,7 +274,7 @@ static void hb_text(const ctx *c, const box *x, char *l1, char *l2, char *l3, si
 }
 
 /* The text of a switch box. */
-static void switch_text(const ctx *c, const box *x, char *l1, char *l2, size_t n)
+static void switch_text(const ry_diagram *c, const ry_diagram_box *x, char *l1, char *l2, size_t n)
 {
     const ry_fabric *f = c->f;
     char t[64], r[64], u[64], per[48];
@@ -887,10 +315,10 @@ static void text_row(ry_buf *b, int ncol, const char *text, int bold)
     ry_buf_printf(b, "%s</TD></TR>", bold ? "</B>" : "</FONT>");
 }
 
-static void box_node(ry_buf *b, const ctx *c, size_t i)
+static void box_node(ry_buf *b, const ry_diagram *c, size_t i)
 {
     const ry_fabric *f = c->f;
-    const box *x = &c->bx[i];
+    const ry_diagram_box *x = &c->bx[i];
     char l1[320], l2[320], l3[320];
     l2[0] = l3[0] = '\0';
     const char *fill = GREY_FILL, *line = GREY_LINE;
@@ -939,9 +367,9 @@ static void box_node(ry_buf *b, const ctx *c, size_t i)
     ry_buf_puts(b, "</TABLE>>];\n");
 }
 
-static void bundle_edge(ry_buf *b, const ctx *c, size_t i)
+static void bundle_edge(ry_buf *b, const ry_diagram *c, size_t i)
 {
-    const bundle *e = &c->bd[i];
+    const ry_diagram_bundle *e = &c->bd[i];
     char col[8] = "#9e9e9e";
     snprintf(col, sizeof col, "#%s", ry_rail_color(e->rail));
     /* lines to a port cell fan out from the middle of the leaf's bottom */
@@ -953,7 +381,7 @@ static void bundle_edge(ry_buf *b, const ctx *c, size_t i)
     for (long long n = e->n; n > 4; n /= 4)
         pw++;
     ry_buf_printf(b, " [color=\"%s\", penwidth=%d", col, pw > 5 ? 5 : pw);
-    if (!c->quiet[i] && (e->n > 1 || c->v.kind == RY_VIEW_SUMMARY)) {
+    if (!e->quiet && (e->n > 1 || c->v.kind == RY_VIEW_SUMMARY)) {
         char n[32], sp[32], bw[48];
         fmt_count(n, sizeof n, e->n);
         if (e->speed > 0)
@@ -982,7 +410,7 @@ static void rail_row(ry_buf *b, const ry_fabric *f, int lo, int hi, int span)
 
 /* The legend: what a box and a line are, the rail colours, and the totals
  * per tier of what is drawn. */
-static void legend(ry_buf *b, const ctx *c)
+static void legend(ry_buf *b, const ry_diagram *c)
 {
     const ry_fabric *f = c->f;
     char n1[32], n2[32], bw[48], t[64];
@@ -1026,9 +454,16 @@ static void legend(ry_buf *b, const ctx *c)
                      "Line: a bundle of links, count x speed = bandwidth; colour of its cables'"
                      "<BR/>rail, grey when they carry several rails (as in the cabling plan).");
     for (int tt = f->tiers; tt >= 1; tt--)
-        if (c->note[tt][0]) {
+        if (c->note[tt].n) {
+            char note[160], cnt[32], sp[32], nbw[48];
+            snprintf(note, sizeof note, "Each line from a %s down to a %s: %s x %s = %s.",
+                     ry_tier_name(tt, f->tiers),
+                     tt > 1 ? ry_tier_name(tt - 1, f->tiers) : "box of HB domains",
+                     fmt_count(cnt, sizeof cnt, c->note[tt].n),
+                     fmt_speed(sp, sizeof sp, c->note[tt].speed),
+                     fmt_bw(nbw, sizeof nbw, c->note[tt].gbps));
             ry_buf_puts(b, "<BR/>");
-            put_html(b, c->note[tt]);
+            put_html(b, note);
         }
     ry_buf_puts(b, "</FONT></TD></TR>");
     if (c->v.kind == RY_VIEW_RAIL)
@@ -1038,7 +473,7 @@ static void legend(ry_buf *b, const ctx *c)
     ry_buf_puts(b, "</TABLE>>];\n");
 }
 
-static void write_aggregated(ry_buf *b, ctx *c)
+static void write_aggregated(ry_buf *b, const ry_diagram *c)
 {
     const ry_fabric *f = c->f;
     char what[160], cnt[32];
@@ -1167,7 +602,7 @@ static void write_full(ry_buf *b, const ry_fabric *f)
             ry_buf_printf(b, "  n%u -> h%d:g%d:n", c, lo->group, (int)(a % (uint32_t)K));
         else
             ry_buf_printf(b, "  n%u -> n%u", c, a);
-        ry_buf_printf(b, " [color=\"#%s\", tooltip=\"", ry_rail_color(link_rail(lo, hi)));
+        ry_buf_printf(b, " [color=\"#%s\", tooltip=\"", ry_rail_color(ry_diagram_link_rail(lo, hi)));
         /* host names come from the spec's pattern: keep the tooltip a plain string */
         for (const char *p = name; *p; p++)
             if (*p != '"' && *p != '\\')
@@ -1192,185 +627,44 @@ static void write_full(ry_buf *b, const ry_fabric *f)
     ry_buf_puts(b, "}\n");
 }
 
-void ry_emit_dot(ry_buf *b, const ry_fabric *f, const ry_view *v)
+void ry_emit_dot(ry_buf *b, const ry_diagram *d)
 {
-    if (v->kind == RY_VIEW_FULL) {
-        write_full(b, f);
-        return;
-    }
-    ctx c;
-    memset(&c, 0, sizeof c);
-    c.f = f;
-    c.v = *v;
-    c.K = f->spec->hb_domain > 0 ? f->spec->hb_domain : 1;
-    c.gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
-    c.S = f->su_domains > 0 ? f->su_domains : 1;
-    c.domains = f->gpus / c.K;
-    compute_pods(&c);
-    select_nodes(&c);
-    make_switch_boxes(&c);
-    make_hb_boxes(&c);
-    make_bundles(&c);
-    note_bundles(&c);
-    write_aggregated(b, &c);
-    free(c.quiet);
-    free(c.pod);
-    free(c.boxof);
-    free(c.bx);
-    free(c.bd);
-    map_free(&c.bmap);
-    map_free(&c.dmap);
+    if (d->v.kind == RY_VIEW_FULL)
+        write_full(b, d->f);
+    else
+        write_aggregated(b, d);
 }
 
 /* ---- rendering with Graphviz ---------------------------------------------- */
 
-/* Path of the dot program on PATH, or NULL. */
-static char *find_dot(void)
-{
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/bin:/bin";
-    ry_buf b;
-    ry_buf_init(&b);
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        ry_buf_reset(&b);
-        if (n == 0)
-            ry_buf_puts(&b, ".");
-        else
-            ry_buf_add(&b, path, n);
-        ry_buf_puts(&b, "/dot");
-        if (access(b.data, X_OK) == 0)
-            return b.data;
-        path += n;
-        if (*path == ':')
-            path++;
-    }
-    ry_buf_free(&b);
-    return NULL;
-}
-
 int ry_dot_render(const char *dot, size_t len, const char *format, ry_buf *out)
 {
-    char *prog = find_dot();
-    if (!prog)
-        return RY_DOT_MISSING;
     char fmtarg[32];
     snprintf(fmtarg, sizeof fmtarg, "-T%s", format);
-    int in[2], outp[2];
-    if (pipe(in) < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        free(prog);
-        return -1;
-    }
-    if (pipe(outp) < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        close(in[0]);
-        close(in[1]);
-        free(prog);
-        return -1;
-    }
-    /* dot may stop reading early: a write then fails with EPIPE instead of
-     * killing the process */
-    struct sigaction ign, old;
-    memset(&ign, 0, sizeof ign);
-    ign.sa_handler = SIG_IGN;
-    sigemptyset(&ign.sa_mask);
-    sigaction(SIGPIPE, &ign, &old);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        ry_error("cannot run %s: %s", prog, strerror(errno));
-        close(in[0]);
-        close(in[1]);
-        close(outp[0]);
-        close(outp[1]);
-        sigaction(SIGPIPE, &old, NULL);
-        free(prog);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(outp[1], 1);
-        close(in[0]);
-        close(in[1]);
-        close(outp[0]);
-        close(outp[1]);
-        signal(SIGPIPE, SIG_DFL);
-        char *args[] = { prog, fmtarg, NULL };
-        execv(prog, args);
-        fprintf(stderr, "railyard: cannot run %s: %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    close(in[0]);
-    close(outp[1]);
-    fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
-    size_t sent = 0;
-    int wfd = in[1], rfd = outp[0], err = 0;
-    if (len == 0) {
-        close(wfd);
-        wfd = -1;
-    }
-    char chunk[65536];
-    while (rfd >= 0) {
-        struct pollfd pf[2];
-        int np = 0;
-        pf[np].fd = rfd;
-        pf[np].events = POLLIN;
-        np++;
-        if (wfd >= 0) {
-            pf[np].fd = wfd;
-            pf[np].events = POLLOUT;
-            np++;
-        }
-        if (poll(pf, (nfds_t)np, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            err = errno;
-            break;
-        }
-        if (wfd >= 0 && (pf[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-            ssize_t w = write(wfd, dot + sent, len - sent);
-            if (w > 0)
-                sent += (size_t)w;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == len) {
-                close(wfd);
-                wfd = -1;
-            }
-        }
-        if (pf[0].revents & (POLLIN | POLLERR | POLLHUP)) {
-            ssize_t r = read(rfd, chunk, sizeof chunk);
-            if (r > 0) {
-                ry_buf_add(out, chunk, (size_t)r);
-            } else if (r == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(rfd);
-                rfd = -1;
-            }
-        }
-    }
-    if (wfd >= 0)
-        close(wfd);
-    if (rfd >= 0)
-        close(rfd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sigaction(SIGPIPE, &old, NULL);
+    const char *argv[] = { "dot", fmtarg, NULL };
+    ry_buf err, msg;
+    ry_buf_init(&err);
+    ry_buf_init(&msg);
+    ry_proc p = { argv, NULL, dot, len, out, &err };
+    ry_proc_result r;
     int rc = 0;
-    if (err) {
-        ry_error("%s -%s: %s", prog, format, strerror(err));
-        rc = -1;
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (WIFEXITED(status))
-            ry_error("%s %s failed (exit status %d)", prog, fmtarg, WEXITSTATUS(status));
-        else
-            ry_error("%s %s was killed by signal %d", prog, fmtarg, WTERMSIG(status));
-        rc = -1;
-    } else if (sent != len) {
-        ry_error("%s %s did not read the whole diagram", prog, fmtarg);
+    if (ry_proc_run(&p, &r) == 0) {
+        /* dot's warnings, as if it had written them itself */
+        if (err.len)
+            fwrite(err.data, 1, err.len, stderr);
+        if (r.in_sent != len) {
+            ry_error("dot %s did not read the whole diagram", fmtarg);
+            rc = -1;
+        }
+    } else if (r.status == RY_PROC_NOT_FOUND && r.err == ENOENT) {
+        rc = RY_DOT_MISSING;
+    } else {
+        ry_proc_describe(&p, &r, &msg);
+        ry_error("%s", msg.data);
         rc = -1;
     }
-    free(prog);
+    ry_buf_free(&err);
+    ry_buf_free(&msg);
     return rc;
 }
 
@@ -1394,7 +688,9 @@ int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f)
         ry_buf dot, svg;
         ry_buf_init(&dot);
         ry_buf_init(&svg);
-        ry_emit_dot(&dot, f, &v);
+        ry_diagram *d = ry_diagram_build(f, &v);
+        ry_emit_dot(&dot, d);
+        ry_diagram_free(d);
         char file[64];
         snprintf(file, sizeof file, "%s.dot", views[i].name);
         rc = put_file(o, prefix, file, &dot);

@@ -205,10 +205,7 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f)
         chk(&g, xmlTextWriterWriteAttribute(g.w, BAD_CAST "target", BAD_CAST name));
         data_int(&g, "source_port", ry_port_number(f, lp));
         data_int(&g, "target_port", ry_port_number(f, hp));
-        double gbps = s->sw.port_gbps;
-        if (lo->kind == RY_NODE_GPU && s->node.nic_gbps > 0 && s->node.nic_gbps < gbps)
-            gbps = s->node.nic_gbps;
-        data_num(&g, "speed_gbps", gbps);
+        data_num(&g, "speed_gbps", ry_link_gbps(f, (uint32_t)l));
         data_int(&g, "link_tier", hi->tier);
         data_int(&g, "link_plane", hi->plane);
         int rail = lo->kind == RY_NODE_GPU ? lo->rail

@@ -52,7 +52,7 @@ static void terms_text(ry_buf *o, const ry_iter_terms *t)
         ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], t->total));
 }
 
-static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c)
+static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c)
 {
     const ry_workload *w = &m->w;
     const ry_llm *l = &w->model;
@@ -166,7 +166,7 @@ static json_t *terms_json(const ry_iter_terms *t)
                      "total_s", t->total);
 }
 
-static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_model_cost *c)
+static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_cost *c)
 {
     const ry_workload *w = &m->w;
     const ry_llm *l = &w->model;
@@ -221,7 +221,7 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_model_co
     return j;
 }
 
-void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c,
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
                    ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
@@ -437,7 +437,7 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom 
 
 static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
                          const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                         const ry_model_cost *c)
+                         const ry_design_cost *c)
 {
     ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
                   "(N_M = %lld, N_Ds = %lld, N_Df = %lld)\n\n", s->name, m->w.model.name, t->N,
@@ -498,7 +498,7 @@ static json_t *bom_small(const ry_bom *b)
 
 static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffic *t,
                             const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                            const ry_model_cost *c)
+                            const ry_design_cost *c)
 {
     json_t *j = json_object();
     json_object_set_new(j, "name", json_string(s->name));
@@ -543,7 +543,7 @@ static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffi
 
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                     const ry_model_cost *c, ry_format fmt)
+                     const ry_design_cost *c, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
         json_out(o, traffic_json(s, m, t, map, full, trimmed, c));

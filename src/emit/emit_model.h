@@ -3,14 +3,15 @@
 #ifndef RY_EMIT_MODEL_H
 #define RY_EMIT_MODEL_H
 
+#include "analysis/compare.h"
+#include "analysis/traffic.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
-#include "model/traffic.h"
 #include "util/buf.h"
 
 /* `railyard model`: inputs, every constant, the optimum, the ideal, the
  * costs (c may be NULL). fmt: text or JSON. */
-void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_model_cost *c,
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
                    ry_format fmt);
 
 /* One point of a sweep: the values of the varied keys, as given. */
@@ -36,7 +37,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
  * fabric. trimmed and c may be NULL. */
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                     const ry_model_cost *c, ry_format fmt);
+                     const ry_design_cost *c, ry_format fmt);
 /* links.csv: every link with its ends and the bytes each way. */
 void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map);
 

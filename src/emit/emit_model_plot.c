@@ -1,17 +1,16 @@
 /* gnuplot as a program in a private directory (see emit_model_plot.h). */
 #include "emit/emit_model_plot.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/cleanup.h"
 #include "util/diag.h"
+#include "util/proc.h"
 
 struct ry_plotdir {
     char *dir;
@@ -42,17 +41,11 @@ const char *ry_gnuplot_program(void)
 
 ry_plotdir *ry_plotdir_new(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    ry_buf b;
-    ry_buf_init(&b);
-    ry_buf_printf(&b, "%s/railyard-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(b.data)) {
-        ry_error("cannot create a temporary directory '%s': %s", b.data, strerror(errno));
-        ry_buf_free(&b);
+    char *dir = ry_tmpdir_new("plot", 0);
+    if (!dir)
         return NULL;
-    }
     ry_plotdir *p = ry_xcalloc(1, sizeof *p);
-    p->dir = b.data;
+    p->dir = dir;
     return p;
 }
 
@@ -102,64 +95,24 @@ int ry_plotdir_run(ry_plotdir *p, const char *script, ry_buf *msg)
         ry_buf_puts(msg, "gnuplot is not installed");
         return -1;
     }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid < 0) {
-        ry_buf_printf(msg, "cannot start %s: %s", prog, strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        /* gnuplot's messages go to a file the parent reads back. */
-        if (chdir(p->dir) < 0)
-            _exit(126);
-        int fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        int nul = open("/dev/null", O_RDONLY);
-        if (fd >= 0) {
-            dup2(fd, 1);
-            dup2(fd, 2);
-        }
-        if (nul >= 0)
-            dup2(nul, 0);
-        execlp(prog, prog, script, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            ry_buf_printf(msg, "waiting for %s: %s", prog, strerror(errno));
-            return -1;
-        }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    ry_buf log;
-    ry_buf_init(&log);
-    ry_plotdir_read(p, "gnuplot.log", &log);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        ry_buf_printf(msg, "cannot run %s", prog);
-    else
-        ry_buf_printf(msg, "%s failed%s%s", prog, log.len ? ": " : "", log.len ? log.data : "");
-    ry_buf_free(&log);
-    return -1;
+    /* gnuplot writes its images into the directory; what it says on
+     * either stream is kept for the message */
+    const char *argv[] = { prog, script, NULL };
+    ry_buf said;
+    ry_buf_init(&said);
+    ry_proc run = { argv, p->dir, NULL, 0, &said, &said };
+    ry_proc_result r;
+    int rc = ry_proc_run(&run, &r);
+    if (rc < 0)
+        ry_proc_describe(&run, &r, msg);
+    ry_buf_free(&said);
+    return rc;
 }
 
 void ry_plotdir_free(ry_plotdir *p)
 {
     if (!p)
         return;
-    DIR *d = opendir(p->dir);
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            char *path = path_in(p, e->d_name);
-            unlink(path);
-            free(path);
-        }
-        closedir(d);
-    }
-    rmdir(p->dir);
-    free(p->dir);
+    ry_tmpdir_free(p->dir);
     free(p);
 }

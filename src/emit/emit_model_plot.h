@@ -22,8 +22,8 @@ typedef struct ry_plotdir ry_plotdir;
 ry_plotdir *ry_plotdir_new(void);
 /* Writes a file into it; -1 (error printed) on failure. */
 int ry_plotdir_write(ry_plotdir *p, const char *name, const void *data, size_t len);
-/* Runs gnuplot on the script file name in the directory. -1 when it fails:
- * its messages are in *msg. */
+/* Runs gnuplot on the script file name in the directory (util/proc.h's
+ * runner). -1 when it fails: why, with what gnuplot said, is in *msg. */
 int ry_plotdir_run(ry_plotdir *p, const char *script, ry_buf *msg);
 /* Reads a file gnuplot wrote; -1 when it is missing. */
 int ry_plotdir_read(ry_plotdir *p, const char *name, ry_buf *out);

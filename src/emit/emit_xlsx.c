@@ -27,6 +27,7 @@
 
 #include <xlsxwriter.h>
 
+#include "util/cleanup.h"
 #include "util/diag.h"
 
 #define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z */
@@ -436,16 +437,17 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
 #endif
     /* One temporary file per sheet: thousands for a large layout. Creating
      * them on a disk costs about a second more than in memory, so shared
-     * memory is used when $TMPDIR does not say otherwise. */
-    const char *tmp = getenv("TMPDIR");
-    if ((!tmp || !*tmp) && access("/dev/shm", W_OK | X_OK) == 0)
-        tmp = "/dev/shm";
-    lxw_workbook_options opt = { .constant_memory = LXW_TRUE,
-                                 .tmpdir = tmp && *tmp ? (char *)tmp : NULL };
+     * memory is used when $TMPDIR does not say otherwise. The directory is
+     * private and removed on a signal (util/cleanup.h). */
+    char *tmp = ry_tmpdir_new("xlsx", 1);
+    if (!tmp)
+        return -1;
+    lxw_workbook_options opt = { .constant_memory = LXW_TRUE, .tmpdir = tmp };
     book b = { 0 };
     b.wb = workbook_new_opt(path, &opt);
     if (!b.wb) {
         ry_error("cannot start the workbook '%s'", path);
+        ry_tmpdir_free(tmp);
         return -1;
     }
     char title[160];
@@ -461,6 +463,7 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
     write_bom(&b, c);
     write_racks(&b, nm, combined);
     lxw_error e = workbook_close(b.wb);
+    ry_tmpdir_free(tmp);
     if (e != LXW_NO_ERROR) {
         ry_error("cannot write the workbook: %s", lxw_strerror(e));
         return -1;

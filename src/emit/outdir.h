@@ -1,7 +1,54 @@
-/* Output directories written atomically: every file is written into a
- * staging directory beside the target and moved into place only when the
- * whole run succeeded, so a failed or interrupted run never leaves a
- * half-written file where a subnet manager or a build script would read it. */
+/* Outputs written as one transaction: a run either replaces what it writes
+ * whole, or leaves it exactly as it was.
+ *
+ * Output directories (-o DIR). A run writes a complete new tree in a
+ * staging directory beside DIR, on DIR's file system, named
+ * .NAME.railyard-stage-<pid>-<random> and made with mkdir (which never
+ * follows a planted link). At commit, the user's own files of the old DIR
+ * are carried into the new tree as hard links (copies where a link is
+ * refused), and the new tree is swapped with the old one by a single
+ * renameat2(RENAME_EXCHANGE) (a plain rename when DIR is new); the old tree,
+ * now under the staging name, is then removed. At every instant DIR holds
+ * either the complete previous output or the complete new one. A symbolic
+ * link named as DIR is followed: its target is replaced, the link stays.
+ *
+ * Ownership. DIR/.railyard-manifest lists, sorted, the files railyard wrote
+ * there. A run replaces whole groups: the top-level names it writes into,
+ * and those it declares with ry_outdir_own (build declares all of its
+ * groups, so a group it no longer writes disappears). Files of a replaced
+ * group that the manifest lists and the new run does not write are
+ * dropped (the opensm/plane1 of an earlier two-plane spec); files of other
+ * groups stay. A file the manifest does not list is the user's: it is
+ * carried over untouched, and where railyard needs to write the same path,
+ * the commit is refused (exit 3) unless RY_OUT_FORCE. A DIR without a
+ * manifest (from an older railyard) counts the group names railyard writes
+ * (summary.txt, opensm/, cabling/, ...) as railyard's. Names starting with
+ * .railyard- at DIR's top level are railyard's bookkeeping.
+ *
+ * Limits. When DIR is a mount point, or its parent is not writable, the
+ * staging directory goes inside DIR and each replaced group is renamed into
+ * place in turn, under a journal (DIR/.railyard-journal) that the next run
+ * completes if this one is killed half-way: a group is then old or new
+ * whole, but two groups may briefly belong to two runs. On a file system
+ * without RENAME_EXCHANGE, DIR is renamed aside and the new tree renamed in
+ * (DIR is briefly absent; the next run completes an interrupted swap). A
+ * DIR that contains a mount point is refused. Data are not fsync'ed: the
+ * guarantee covers a killed or failing run, not a power cut.
+ *
+ * Single files (-o FILE). An existing regular file, or a new one, is
+ * written to a same-directory temporary made with O_CREAT|O_EXCL|O_NOFOLLOW
+ * under an unpredictable name, which is renamed over it (keeping its
+ * mode). A device, FIFO or socket is written through, never replaced
+ * (-o /dev/null discards); /dev/stdout, /dev/stderr and /dev/fd/N write to
+ * that descriptor. A symbolic link is followed: its target is replaced.
+ *
+ * Temporary names carry the pid: what a killed run (kill -9) leaves, the
+ * next run into the same place removes. On SIGINT, SIGTERM and SIGHUP the
+ * staging area and temporaries are removed (util/cleanup.h).
+ *
+ * Memory: ry_outdir_begin returns an object that ry_outdir_commit or
+ * ry_outdir_abort frees (both NULL-safe); paths returned by ry_outdir_path
+ * are the caller's to free. Every function prints its own errors. */
 #ifndef RY_OUTDIR_H
 #define RY_OUTDIR_H
 
@@ -9,9 +56,18 @@
 
 typedef struct ry_outdir ry_outdir;
 
-/* Starts a run writing into dir. NULL (error printed) when the staging
- * directory cannot be made. */
-ry_outdir *ry_outdir_begin(const char *dir);
+/* Flags of ry_outdir_begin. */
+enum {
+    RY_OUT_FORCE = 1    /* replace the user's files at paths railyard writes */
+};
+
+/* Starts a run writing into dir. NULL (error printed) when dir is empty,
+ * is not a directory, or the staging directory cannot be made. */
+ry_outdir *ry_outdir_begin(const char *dir, unsigned flags);
+
+/* Declares that this run replaces the group at top-level name `group`
+ * ("opensm", "sweep.png") even if it writes nothing there. */
+void ry_outdir_own(ry_outdir *o, const char *group);
 
 /* Opens relpath ("opensm/rail0/lfts.dump") for writing in the staging area;
  * subdirectories are created. NULL with an error printed on failure. */
@@ -24,14 +80,19 @@ int ry_outdir_close(ry_outdir *o, FILE *fp);
  * printed) on failure. */
 int ry_outdir_put(ry_outdir *o, const char *relpath, const void *data, size_t len);
 
-/* Moves every staged file into place and frees o. -1 on failure. */
+/* The staged path of relpath (parents made), for a library that writes a
+ * file by name; the caller writes it and frees the path. NULL on failure. */
+char *ry_outdir_path(ry_outdir *o, const char *relpath);
+
+/* Publishes the run (see above) and frees o. -1 (error printed, DIR as it
+ * was) on failure, also when an earlier write failed. */
 int ry_outdir_commit(ry_outdir *o);
 
-/* Removes everything staged and frees o. */
+/* Removes everything staged and frees o; DIR stays as it was. */
 void ry_outdir_abort(ry_outdir *o);
 
-/* Writes a whole file to a path atomically (temp file + rename), or to stdout
- * when path is "-" or NULL. Used by single-file commands. */
+/* Writes a whole file to a path atomically, or to standard output when
+ * path is "-" or NULL. -1 (error printed) on failure, nothing left. */
 int ry_write_file_atomic(const char *path, const char *data, size_t len);
 
 /* The same for output produced by write(fp, arg) (which returns -1 on a

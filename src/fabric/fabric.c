@@ -63,6 +63,16 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port)
     return id;
 }
 
+double ry_link_gbps(const ry_fabric *f, uint32_t link)
+{
+    const ry_spec *s = f->spec;
+    double g = s->sw.port_gbps;
+    const ry_node *lo = ry_port_node(f, f->links[link].lo);
+    if (lo->kind == RY_NODE_GPU && s->node.nic_gbps > 0 && s->node.nic_gbps < g)
+        g = s->node.nic_gbps;
+    return g;
+}
+
 void ry_fabric_free(ry_fabric *f)
 {
     free(f->nodes);

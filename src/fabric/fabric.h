@@ -75,6 +75,10 @@ uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane
                             int rail, int group, int index, uint32_t nports);
 uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port);
 
+/* Speed of a link in Gb/s: the switch port's, or the NIC's on a server
+ * link when the NIC is slower. The one rule every output uses. */
+double ry_link_gbps(const ry_fabric *f, uint32_t link);
+
 static inline const ry_node *ry_port_node(const ry_fabric *f, uint32_t port)
 {
     return &f->nodes[f->ports[port].owner];

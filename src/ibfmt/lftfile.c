@@ -216,7 +216,7 @@ int ry_lft_load(const char *path, const ry_netfile *nf, ry_lft *l)
     memset(l->none, RY_LFT_NONE, (size_t)nf->max_lid + 1);
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        ry_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, strerror(errno));
         return RY_EXIT_IO;
     }
     int *block_line = ry_xcalloc((size_t)nf->nnodes, sizeof *block_line);
@@ -267,7 +267,7 @@ int ry_lft_load(const char *path, const ry_netfile *nf, ry_lft *l)
     fclose(fp);
     int rc = RY_EXIT_OK;
     if (rd.err) {
-        ry_error("cannot read '%s': %s", path, strerror(rderr ? rderr : EIO));
+        ry_io_error("cannot read '%s': %s", path, strerror(rderr ? rderr : EIO));
         rc = RY_EXIT_IO;
     } else if (ps.errors) {
         if (ps.errors >= MAX_ERRORS)

@@ -621,7 +621,7 @@ int ry_netfile_load(const char *path, ry_netfile *nf)
     nf->path = ry_xstrdup(path);
     FILE *fp = fopen(path, "r");
     if (!fp) {
-        ry_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, strerror(errno));
         return RY_EXIT_IO;
     }
     parser ps;
@@ -661,7 +661,7 @@ int ry_netfile_load(const char *path, ry_netfile *nf)
     fclose(fp);
     int rc = RY_EXIT_OK;
     if (rd) {
-        ry_error("cannot read '%s': %s", path, strerror(rderr ? rderr : EIO));
+        ry_io_error("cannot read '%s': %s", path, strerror(rderr ? rderr : EIO));
         rc = RY_EXIT_IO;
     } else {
         if (ps.errors < MAX_ERRORS)

@@ -2,10 +2,8 @@
 #include "model/iteration.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "fabric/fabric.h"
 #include "util/diag.h"
 
 void ry_iter_eval(const ry_iter_in *in, long long K, long long NM, ry_iter_terms *t)
@@ -127,29 +125,4 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
     m->hfu = m->hw_flops / cap;
     m->tokens_per_s = in->b / m->best.total;
     return 0;
-}
-
-int ry_model_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap)
-{
-    ry_spec t = *s;
-    t.design = d;
-    if (d != s->design)
-        t.tiers = 0;
-    ry_fabric f;
-    ry_err e;
-    if (ry_fabric_build(&t, &f, &e) < 0) {
-        snprintf(err, cap, "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
-        return -1;
-    }
-    ry_bom_compute(&f, b);
-    ry_fabric_free(&f);
-    return 0;
-}
-
-void ry_model_costs(const ry_spec *s, ry_model_cost *c)
-{
-    memset(c, 0, sizeof *c);
-    for (int i = 0; i < 2; i++)
-        c->ok[i] = ry_model_design_bom(s, i ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED,
-                                       &c->bom[i], c->err[i], sizeof c->err[i]) == 0;
 }

@@ -15,8 +15,7 @@
 #ifndef RY_ITERATION_H
 #define RY_ITERATION_H
 
-#include "analysis/bom.h"
-#include "model/workload.h"
+#include "spec/workload.h"
 #include "spec/spec.h"
 
 typedef struct ry_iter_in {
@@ -77,18 +76,5 @@ void ry_model_inputs(const ry_spec *s, ry_model *m);
 /* Inputs and results. -1 (error printed at the spec) when no tensor-parallel
  * size is valid or the spec has no workload. */
 int ry_model_compute(const ry_spec *s, ry_model *m);
-
-/* Network cost of the same cluster as rail-optimized and rail-only
- * fabrics: both built, their bills of materials walked. */
-typedef struct ry_model_cost {
-    int ok[2];              /* [0] rail-optimized, [1] rail-only */
-    ry_bom bom[2];
-    char err[2][640];
-} ry_model_cost;
-
-void ry_model_costs(const ry_spec *s, ry_model_cost *c);
-/* One design's bill of materials (forced tiers apply to the spec's own
- * design only). -1 with the reason in err when it cannot be built. */
-int ry_model_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap);
 
 #endif

@@ -7,64 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const block_names[] = { "ring", "fully-connected", "switch" };
-static const char *const coll_names[] = { "none", "all-reduce", "reduce-scatter", "all-gather",
-                                          "all-to-all" };
-static const char *const phase_names[] = { "forward", "input_grad", "weight_grad" };
 static const char *const kind_names[] = { "budget", "fixed", "bound", "ordering", "sum", "cost",
                                           "linear" };
-
-const char *ry_libra_block_name(ry_libra_block b)
-{
-    return (unsigned)b < 3 ? block_names[b] : "?";
-}
-
-const char *ry_coll_name(ry_coll c)
-{
-    return (unsigned)c < 5 ? coll_names[c] : "?";
-}
-
-const char *ry_libra_phase_name(int phase)
-{
-    return phase >= 0 && phase < RY_PHASES ? phase_names[phase] : "?";
-}
 
 const char *ry_con_kind_name(ry_con_kind k)
 {
     return (unsigned)k <= RY_CON_LINEAR ? kind_names[k] : "?";
-}
-
-const char *ry_libra_objective_name(ry_libra_objective o)
-{
-    return o == RY_LIBRA_PERF_PER_COST ? "perf-per-cost" : "time";
-}
-
-int ry_coll_parse(const char *s, ry_coll *out)
-{
-    /* Compare with the separators dropped: all-reduce, all_reduce, ALLREDUCE. */
-    char squeezed[32];
-    size_t n = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p == '-' || *p == '_' || *p == ' ')
-            continue;
-        if (n + 1 >= sizeof squeezed)
-            return -1;
-        squeezed[n++] = (char)tolower((unsigned char)*p);
-    }
-    squeezed[n] = '\0';
-    static const char *const plain[] = { "none", "allreduce", "reducescatter", "allgather",
-                                         "alltoall" };
-    for (int i = 0; i < 5; i++)
-        if (strcmp(squeezed, plain[i]) == 0) {
-            *out = (ry_coll)i;
-            return 0;
-        }
-    return -1;
-}
-
-double ry_libra_unit_cost(const ry_libra_dim *d)
-{
-    return d->block == RY_LIBRA_SWITCH ? d->link + d->sw + d->nic : d->link;
 }
 
 double ry_libra_cost(const ry_libra_net *n, const double *bw)
@@ -113,28 +61,6 @@ void ry_libra_coll_bytes(ry_coll c, double bytes, const int *group, int ndims, d
 }
 
 /* ---- workload ------------------------------------------------------------------------- */
-
-ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w)
-{
-    if (w->nlayers == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 16;
-        w->layers = ry_xrealloc(w->layers, (size_t)w->cap * sizeof *w->layers);
-    }
-    ry_libra_layer *l = &w->layers[w->nlayers++];
-    memset(l, 0, sizeof *l);
-    l->count = 1;
-    for (int p = 0; p < RY_PHASES; p++)
-        for (int i = 0; i < RY_LIBRA_MAX_DIMS; i++)
-            l->ph[p].group[i] = 1;
-    return l;
-}
-
-void ry_libra_workload_free(ry_libra_workload *w)
-{
-    free(w->layers);
-    w->layers = NULL;
-    w->nlayers = w->cap = 0;
-}
 
 /* Same direction: a and b proportional (both have their max normalised). */
 static int same_shape(const double *a, const double *b, int n)

@@ -14,65 +14,24 @@
  *     collective; T = sum of compute and collective times (no overlap).
  *
  * Units: bandwidth in GB/s (1 GB = 1e9 B) per NPU, bytes, seconds, USD.
- * Ownership: every struct owns its arrays; *_free releases them. */
+ * Ownership: every struct owns its arrays; *_free releases them.
+ *
+ * What the spec says (the network, the workload's layers, the constraints
+ * as written) is read by spec/libra_spec.c; ry_libra_problem_build turns it
+ * into the problem solved here. */
 #ifndef RY_LIBRA_H
 #define RY_LIBRA_H
 
 #include <stddef.h>
 
+#include "spec/libra_spec.h"
+#include "spec/spec.h"
 #include "util/diag.h"
 
-#define RY_LIBRA_MAX_DIMS 8
-#define RY_LIBRA_NAME_MAX 32
-
-/* ---- network -------------------------------------------------------------------------- */
-
-typedef enum {
-    RY_LIBRA_RING = 0,
-    RY_LIBRA_FULLY_CONNECTED = 1,
-    RY_LIBRA_SWITCH = 2
-} ry_libra_block;
-
-/* "ring", "fully-connected", "switch". */
-const char *ry_libra_block_name(ry_libra_block b);
-
-typedef struct ry_libra_dim {
-    char name[RY_LIBRA_NAME_MAX];   /* [a-z][a-z0-9_]*: used in constraints */
-    ry_libra_block block;
-    int size;                       /* n_i >= 1 */
-    double link, sw, nic;           /* USD per GB/s per NPU; sw, nic count for switches only */
-    ry_pos pos;                     /* the dimension's entry in the spec */
-} ry_libra_dim;
-
-typedef struct ry_libra_net {
-    int ndims;
-    ry_libra_dim dim[RY_LIBRA_MAX_DIMS];
-    long long npus;                 /* product of the sizes */
-    int derived;                    /* 1: built from the cluster section */
-} ry_libra_net;
-
-/* u_i: the link price, plus switch and NIC prices for a switch block. For
- * ring, fully-connected and switch blocks alike LIBRA's per-building-block
- * cost sums to NPUs * bw_i * u_i. */
-double ry_libra_unit_cost(const ry_libra_dim *d);
 /* NPUs * sum_i bw_i * u_i, USD. */
 double ry_libra_cost(const ry_libra_net *n, const double *bw);
 
 /* ---- collectives ---------------------------------------------------------------------- */
-
-typedef enum {
-    RY_COLL_NONE = 0,
-    RY_COLL_ALL_REDUCE = 1,
-    RY_COLL_REDUCE_SCATTER = 2,
-    RY_COLL_ALL_GATHER = 3,
-    RY_COLL_ALL_TO_ALL = 4
-} ry_coll;
-
-/* "none", "all-reduce", "reduce-scatter", "all-gather", "all-to-all". */
-const char *ry_coll_name(ry_coll c);
-/* Accepts those names with '-', '_' or nothing between the words, any
- * case (so ASTRA-sim's ALLREDUCE too). Returns 0, or -1. */
-int ry_coll_parse(const char *s, ry_coll *out);
 
 /* Bytes per NPU on each dimension for a collective of `bytes` bytes with
  * group[i] NPUs on dimension i (1 = the dimension is not used):
@@ -84,34 +43,6 @@ int ry_coll_parse(const char *s, ry_coll *out);
 void ry_libra_coll_bytes(ry_coll c, double bytes, const int *group, int ndims, double *m);
 
 /* ---- workload ------------------------------------------------------------------------- */
-
-enum { RY_PHASE_FWD = 0, RY_PHASE_IG = 1, RY_PHASE_WG = 2, RY_PHASES = 3 };
-
-/* "forward", "input_grad", "weight_grad". */
-const char *ry_libra_phase_name(int phase);
-
-typedef struct ry_libra_phase {
-    double compute;                 /* seconds */
-    ry_coll coll;
-    double bytes;
-    int group[RY_LIBRA_MAX_DIMS];   /* NPUs per dimension in the group; 1 = unused */
-} ry_libra_phase;
-
-typedef struct ry_libra_layer {
-    char name[64];
-    long long count;                /* the layer repeats count times */
-    ry_libra_phase ph[RY_PHASES];
-} ry_libra_layer;
-
-typedef struct ry_libra_workload {
-    ry_libra_layer *layers;
-    int nlayers, cap;
-    char source[160];               /* where it came from, for reports */
-} ry_libra_workload;
-
-/* Appends a zeroed layer (count 1, groups 1) and returns it. */
-ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w);
-void ry_libra_workload_free(ry_libra_workload *w);
 
 /* The workload folded into what the time depends on:
  *   T(bw) = compute + sum_i single[i]/bw_i + sum_j max_i multi[j][i]/bw_i
@@ -175,11 +106,6 @@ ry_con_kind ry_libra_con_classify(const ry_libra_con *c, int ndims, int has_cost
 
 /* ---- the problem and its solution ----------------------------------------------------- */
 
-typedef enum { RY_LIBRA_TIME = 0, RY_LIBRA_PERF_PER_COST = 1 } ry_libra_objective;
-
-/* "time", "perf-per-cost". */
-const char *ry_libra_objective_name(ry_libra_objective o);
-
 #define RY_LIBRA_TOL 1e-6   /* every constraint holds to this (normalised units) */
 
 typedef struct ry_libra_problem {
@@ -196,6 +122,12 @@ typedef struct ry_libra_problem {
 } ry_libra_problem;
 
 void ry_libra_problem_init(ry_libra_problem *p);
+/* The problem of a loaded spec (s->libra, read by ry_spec_load): the
+ * network, the workload (the spec's layers or file, or one block per layer
+ * of the workload section's LLM), the constraints normalised, the baseline.
+ * p is initialised here. Returns 0, or -1 after printing every error at its
+ * spec position. */
+int ry_libra_problem_build(const ry_spec *s, ry_libra_problem *p);
 void ry_libra_problem_free(ry_libra_problem *p);
 ry_libra_con *ry_libra_problem_add_con(ry_libra_problem *p);
 

@@ -214,7 +214,7 @@ static int run_gnuplot(const char *prog, const char *scr, size_t len, ry_buf *im
     return ok ? 0 : -1;
 }
 
-int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
+int ry_libra_plot(const char *dir, unsigned flags, const char *name, const ry_libra_problem *p,
                   const ry_libra_result *r)
 {
     int a, b;
@@ -267,7 +267,9 @@ int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
             rc = -1;
     }
     if (rc == 0) {
-        ry_outdir *o = ry_outdir_begin(dir);
+        ry_outdir *o = ry_outdir_begin(dir, flags);
+        ry_outdir_own(o, "libra-split.png");
+        ry_outdir_own(o, "libra-split.svg");
         if (!o) {
             rc = -1;
         } else if (ry_outdir_put(o, "libra-split.csv", csv.data, csv.len) < 0 ||

@@ -28,9 +28,9 @@ void ry_libra_curve_csv(ry_buf *out, const ry_libra_problem *p, const ry_libra_r
  * inline), libra-split.png and libra-split.svg, the images drawn by running
  * gnuplot ($RAILYARD_GNUPLOT, else from PATH; without one, or with
  * RAILYARD_GNUPLOT empty or "none", the CSV and the script only, with a
- * warning). All or nothing: files are staged and moved into place together.
- * Returns 0, or -1 after an error (gnuplot failing is one). */
-int ry_libra_plot(const char *dir, const char *name, const ry_libra_problem *p,
+ * warning). All or nothing: files are staged and moved into place together
+ * (flags: ry_outdir_begin's). Returns 0, or -1 after an error (gnuplot failing is one). */
+int ry_libra_plot(const char *dir, unsigned flags, const char *name, const ry_libra_problem *p,
                   const ry_libra_result *r);
 
 #endif

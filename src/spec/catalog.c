@@ -1,10 +1,14 @@
-/* The catalog of switch and node models: templates/switches.yaml and nodes.yaml. */
+/* The catalog: every file of the templates directory (see catalog.h). */
 #include "spec/catalog.h"
+
+#include "spec/schema.h"
 
 #include "util/buf.h"
 #include "util/diag.h"
 
 #include <ctype.h>
+#include <math.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,18 +110,48 @@ int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text,
 
 /* ---- loading ------------------------------------------------------------------------ */
 
-static int check_name(const ry_ynode *key, const char *file_kind)
+/* The one place a catalog file is opened. */
+static ry_ydoc *load_file(const char *dir, const char *file, const char *what)
 {
-    const char *s = key->value;
+    ry_buf path;
+    ry_buf_init(&path);
+    ry_buf_printf(&path, "%s/%s", dir, file);
+    ry_ydoc *d = ry_ydoc_load(path.data, what);
+    ry_buf_free(&path);
+    return d;
+}
+
+int ry_catalog_name_ok(const char *s)
+{
     size_t len = strlen(s);
     int ok = len > 0 && len < RY_NAME_MAX;
     for (const char *p = s; ok && *p; p++)
         ok = (*p >= 'a' && *p <= 'z') || isdigit((unsigned char)*p) || *p == '.' ||
              *p == '_' || *p == '-';
+    return ok;
+}
+
+static int check_name(const ry_ynode *key, const char *file_kind)
+{
+    const char *s = key->value;
+    int ok = ry_catalog_name_ok(s);
     if (!ok)
         ry_error_at(key->pos, "%s name '%s' must be lowercase letters, digits, '.', '_' "
                     "or '-', at most %d characters", file_kind, s, RY_NAME_MAX - 1);
     return ok ? 0 : -1;
+}
+
+/* A well-formed entry: a valid name holding a map. */
+static int entry_start(const ry_ynode *name, const ry_ynode *ent, const char *kind)
+{
+    if (check_name(name, kind) < 0)
+        return -1;
+    if (ent->kind != RY_YMAP) {
+        ry_error_at(ent->pos, "%s '%s' must be a map of keys (got %s)", kind, name->value,
+                    ry_ynode_describe(ent));
+        return -1;
+    }
+    return 0;
 }
 
 const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top)
@@ -174,27 +208,35 @@ static const char *entry_string(const char *kind, const ry_ynode *entry, const r
     return s;
 }
 
-/* An optional whole-number key of an entry; 0 when absent. */
-static int entry_opt_int(const ry_ynode *ent, const ry_ynode *name, const char *section,
-                         const char *key, long long min, long long max, int *out)
+/* The keys of an entry that a spec's model map has too (section
+ * "fabric.switch" or "cluster.node"), read by the spec schema's rows into
+ * model; the first nrequired keys must be given. Messages name
+ * "switches.qm9700.radix". */
+static int entry_rows(const ry_ynode *ent, const ry_ynode *name, const char *kind,
+                      const char *section, const char *const *keys, int nrequired, void *model)
 {
-    const ry_ynode *v = ry_ymap_get(ent, key);
-    char what[160];
-    long long x;
-    if (!v)
-        return 0;
-    snprintf(what, sizeof what, "%s.%.60s.%s", section, name->value, key);
-    if (ry_yget_int(v, what, min, max, &x) < 0)
-        return -1;
-    *out = (int)x;
-    return 0;
+    int bad = 0;
+    for (int i = 0; keys[i]; i++) {
+        char what[160], row[64];
+        ry_keyval v;
+        const ry_ynode *n = entry_key(kind, ent, name, keys[i], i < nrequired, what, sizeof what);
+        snprintf(row, sizeof row, "%s.%s", section, keys[i]);
+        const ry_key *k = ry_key_find(row);
+        RY_ASSERT(k != NULL);
+        if (!n)
+            bad |= i < nrequired;
+        else if (ry_key_get(k, n, what, &v) < 0)
+            bad = 1;
+        else
+            ry_key_store(k, model, &v);
+    }
+    return bad ? -1 : 0;
 }
 
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
                                         "rack_units", "cage_ports", NULL };
-    static const char *const protocols[] = { "infiniband", "ethernet", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -215,32 +257,14 @@ static int load_switches(ry_catalog *c)
         bad |= ry_ycheck_keys(ent, what, keys) > 0;
         s->description = entry_string("switches", ent, name, "description", 1, &bad);
         s->vendor = entry_string("switches", ent, name, "vendor", 0, &bad);
-        const ry_ynode *v = entry_key("switches", ent, name, "radix", 1, what, sizeof what);
-        long long radix = 0;
-        if (!v || ry_yget_int(v, what, 4, 65535, &radix) < 0)
-            bad = 1;
-        else if (radix % 2) {
-            ry_error_at(v->pos, "%s must be an even number >= 4 (got %lld)", what, radix);
-            bad = 1;
-        }
-        v = entry_key("switches", ent, name, "speed", 1, what, sizeof what);
-        if (!v || ry_yget_speed(v, what, &s->model.port_gbps, s->model.speed,
-                                sizeof s->model.speed) < 0)
-            bad = 1;
-        v = ry_ymap_get(ent, "protocol");
-        int proto = 0;
-        snprintf(what, sizeof what, "switches.%.60s.protocol", name->value);
-        if (v && ry_yget_enum(v, what, protocols, &proto) < 0)
-            bad = 1;
-        s->model.ethernet = proto == 1;
-        bad |= entry_opt_int(ent, name, "switches", "rack_units", 1, 64, &s->model.units) < 0;
-        bad |= entry_opt_int(ent, name, "switches", "cage_ports", 1, 8, &s->model.cage_ports) < 0;
+        static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
+                                                "cage_ports", NULL };
+        bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         if (bad) {
             errors++;
             continue;
         }
         snprintf(s->model.name, sizeof s->model.name, "%s", name->value);
-        s->model.radix = (int)radix;
         s->pos = name->pos;
         c->nswitches++;
     }
@@ -271,46 +295,24 @@ static int load_nodes(ry_catalog *c)
         bad |= ry_ycheck_keys(ent, what, keys) > 0;
         nd->description = entry_string("nodes", ent, name, "description", 1, &bad);
         nd->vendor = entry_string("nodes", ent, name, "vendor", 0, &bad);
-        long long gpn = 0, k = 0;
-        const ry_ynode *v = entry_key("nodes", ent, name, "gpus_per_node", 1, what, sizeof what);
-        if (!v || ry_yget_int(v, what, 1, 1 << 20, &gpn) < 0)
-            bad = 1;
-        const ry_ynode *hb = entry_key("nodes", ent, name, "hb_domain", 1, what, sizeof what);
-        if (!hb || ry_yget_int(hb, what, 1, 1 << 20, &k) < 0)
-            bad = 1;
-        if (!bad && k % gpn && gpn % k) {
-            ry_error_at(hb->pos, "%s must divide, or be a multiple of, gpus_per_node (%lld) "
-                        "(got %lld)", what, gpn, k);
+        static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
+                                                "rack_units", "per_rack", "cage_ports", NULL };
+        bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
+        int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */
+        if (gpn > 0 && k > 0 && k % gpn && gpn % k) {
+            ry_error_at(ry_ymap_get(ent, "hb_domain")->pos, "nodes.%.60s.hb_domain must divide, "
+                        "or be a multiple of, gpus_per_node (%d) (got %d)", name->value, gpn, k);
             bad = 1;
         }
-        v = entry_key("nodes", ent, name, "nic_speed", 1, what, sizeof what);
-        char text[16];
-        if (!v || ry_yget_speed(v, what, &nd->model.nic_gbps, text, sizeof text) < 0)
-            bad = 1;
-        bad |= entry_opt_int(ent, name, "nodes", "rack_units", 1, 64, &nd->model.units) < 0;
-        bad |= entry_opt_int(ent, name, "nodes", "per_rack", 1, 1024, &nd->model.per_rack) < 0;
-        bad |= entry_opt_int(ent, name, "nodes", "cage_ports", 1, 8, &nd->model.cage_ports) < 0;
         if (bad) {
             errors++;
             continue;
         }
         snprintf(nd->model.name, sizeof nd->model.name, "%s", name->value);
-        nd->model.gpus_per_node = (int)gpn;
-        nd->model.hb_domain = (int)k;
         nd->pos = name->pos;
         c->nnodes++;
     }
     return errors ? -1 : 0;
-}
-
-static ry_ydoc *load_file(const char *dir, const char *file, const char *what)
-{
-    ry_buf path;
-    ry_buf_init(&path);
-    ry_buf_printf(&path, "%s/%s", dir, file);
-    ry_ydoc *d = ry_ydoc_load(path.data, what);
-    ry_buf_free(&path);
-    return d;
 }
 
 ry_catalog *ry_catalog_load(const char *dir)
@@ -345,6 +347,543 @@ void ry_catalog_free(ry_catalog *c)
     free(c);
 }
 
+/* ---- media ------------------------------------------------------------------------------ */
+
+static const char *const kind_names[] = { "dac", "lacc", "aoc", "mmf", "smf", NULL };
+
+const char *ry_media_kind_name(int kind)
+{
+    return kind >= 0 && kind < 5 ? kind_names[kind] : "?";
+}
+
+static int read_end(const ry_ynode *n, const char *what, ry_media_end *e)
+{
+    static const char *const keys[] = { "part", "ports", "price", "power", NULL };
+    int is_null;
+    if (ry_yget_map(n, what, &is_null) < 0 || is_null)
+        return -1;
+    int bad = ry_ycheck_keys(n, what, keys) > 0;
+    const ry_ynode *v = ry_ymap_get(n, "part");
+    const char *part;
+    char w[96];
+    if (!v) {
+        ry_error_at(n->pos, "%s needs a part", what);
+        return -1;
+    }
+    snprintf(w, sizeof w, "%s.part", what);
+    if (ry_yget_string(v, w, &part) < 0)
+        return -1;
+    snprintf(e->part, sizeof e->part, "%s", part);
+    long long ports = 1;
+    if ((v = ry_ymap_get(n, "ports"))) {
+        snprintf(w, sizeof w, "%s.ports", what);
+        bad |= ry_yget_int(v, w, 1, 8, &ports) < 0;
+    }
+    e->ports = (int)ports;
+    if ((v = ry_ymap_get(n, "price"))) {
+        snprintf(w, sizeof w, "%s.price", what);
+        bad |= ry_yget_number(v, w, 0, 1e9, &e->price) < 0;
+    }
+    if ((v = ry_ymap_get(n, "power"))) {
+        snprintf(w, sizeof w, "%s.power", what);
+        bad |= ry_yget_number(v, w, 0, 1e4, &e->power) < 0;
+    }
+    return bad ? -1 : 0;
+}
+
+static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
+{
+    static const char *const keys[] = { "description", "kind", "speeds", "lengths", "cable",
+                                        "switch_end", "node_end", "power", NULL };
+    char what[96];
+    int bad = 0, is_null;
+    snprintf(what, sizeof what, "media.%.40s", name->value);
+    if (ry_yget_map(ent, what, &is_null) < 0 || is_null)
+        return -1;
+    bad |= ry_ycheck_keys(ent, what, keys) > 0;
+    snprintf(m->name, sizeof m->name, "%.31s", name->value);
+    const ry_ynode *v;
+    const char *str;
+    char w[128];
+    if ((v = ry_ymap_get(ent, "description")) && ry_yget_string(v, what, &str) == 0)
+        snprintf(m->description, sizeof m->description, "%s", str);
+    snprintf(w, sizeof w, "%s.kind", what);
+    if (!(v = ry_ymap_get(ent, "kind")) || ry_yget_enum(v, w, kind_names, &m->kind) < 0) {
+        if (!v)
+            ry_error_at(ent->pos, "%s needs a kind (dac, lacc, aoc, mmf, smf)", what);
+        bad = 1;
+    }
+    v = ry_ymap_get(ent, "speeds");
+    if (!v || v->kind != RY_YSEQ || v->n == 0 || v->n > 8) {
+        ry_error_at(v ? v->pos : ent->pos, "%s.speeds must be a list of 1 to 8 speeds", what);
+        bad = 1;
+    } else {
+        for (size_t i = 0; i < v->n; i++) {
+            char text[32];
+            snprintf(w, sizeof w, "%s.speeds", what);
+            if (ry_yget_speed(v->items[i], w, &m->speeds[m->nspeeds], text, sizeof text) < 0)
+                bad = 1;
+            else
+                m->nspeeds++;
+        }
+    }
+    v = ry_ymap_get(ent, "lengths");
+    if (!v || v->kind != RY_YSEQ || v->n == 0 || v->n > 32) {
+        ry_error_at(v ? v->pos : ent->pos, "%s.lengths must be a list of 1 to 32 stock lengths "
+                    "in metres, ascending", what);
+        bad = 1;
+    } else {
+        for (size_t i = 0; i < v->n; i++) {
+            double x;
+            snprintf(w, sizeof w, "%s.lengths", what);
+            if (ry_yget_number(v->items[i], w, 0.1, 100000, &x) < 0) {
+                bad = 1;
+                continue;
+            }
+            if (m->nlengths > 0 && x <= m->lengths[m->nlengths - 1]) {
+                ry_error_at(v->items[i]->pos, "%s must ascend (%g after %g)", w, x,
+                            m->lengths[m->nlengths - 1]);
+                bad = 1;
+            }
+            m->lengths[m->nlengths++] = x;
+        }
+    }
+    v = ry_ymap_get(ent, "cable");
+    if (!v) {
+        ry_error_at(ent->pos, "%s needs a cable {part, price, price_per_m}", what);
+        bad = 1;
+    } else {
+        static const char *const ckeys[] = { "part", "price", "price_per_m", NULL };
+        snprintf(w, sizeof w, "%s.cable", what);
+        if (ry_yget_map(v, w, &is_null) < 0 || is_null) {
+            bad = 1;
+        } else {
+            bad |= ry_ycheck_keys(v, w, ckeys) > 0;
+            const ry_ynode *x = ry_ymap_get(v, "part");
+            if (x && ry_yget_string(x, w, &str) == 0)
+                snprintf(m->cable_part, sizeof m->cable_part, "%s", str);
+            if ((x = ry_ymap_get(v, "price")))
+                bad |= ry_yget_number(x, w, 0, 1e9, &m->cable_price) < 0;
+            if ((x = ry_ymap_get(v, "price_per_m")))
+                bad |= ry_yget_number(x, w, 0, 1e9, &m->cable_price_per_m) < 0;
+        }
+    }
+    if ((v = ry_ymap_get(ent, "switch_end"))) {
+        snprintf(w, sizeof w, "%s.switch_end", what);
+        bad |= read_end(v, w, &m->switch_end) < 0;
+        m->has_switch_end = 1;
+    }
+    if ((v = ry_ymap_get(ent, "node_end"))) {
+        snprintf(w, sizeof w, "%s.node_end", what);
+        bad |= read_end(v, w, &m->node_end) < 0;
+        m->has_node_end = 1;
+    }
+    if ((v = ry_ymap_get(ent, "power"))) {
+        snprintf(w, sizeof w, "%s.power", what);
+        bad |= ry_yget_number(v, w, 0, 1e4, &m->power) < 0;
+    }
+    return bad ? -1 : 0;
+}
+
+ry_media_catalog *ry_media_catalog_load(const char *dir)
+{
+    ry_ydoc *d = load_file(dir, "media.yaml", "media catalog (see --templates, RAILYARD_TEMPLATES)");
+    if (!d)
+        return NULL;
+    const ry_ynode *e = ry_catalog_entries(d, "media");
+    if (e && (e->n == 0 || e->n > 65535)) {
+        ry_error_at(e->pos, "the media catalog needs a map 'media:' of cables and optics");
+        e = NULL;
+    }
+    if (!e) {
+        ry_ydoc_free(d);
+        return NULL;
+    }
+    ry_media_catalog *c = ry_xcalloc(1, sizeof *c);
+    c->media = ry_xcalloc(e->n, sizeof *c->media);
+    c->nmedia = (int)e->n;
+    int bad = 0;
+    for (int i = 0; i < c->nmedia; i++)
+        bad |= read_medium(e->keys[i], e->items[i], &c->media[i]) < 0;
+    ry_ydoc_free(d);
+    if (bad) {
+        ry_media_catalog_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ry_media_catalog_free(ry_media_catalog *c)
+{
+    if (!c)
+        return;
+    free(c->media);
+    free(c);
+}
+
+int ry_media_find(const ry_media_catalog *c, const char *name)
+{
+    for (int i = 0; c && i < c->nmedia; i++)
+        if (strcasecmp(c->media[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ---- LLMs and GPUs ------------------------------------------------------------------- */
+
+const char *const ry_precision_names[] = { "bf16", "fp16", "fp8", NULL };
+const char *const ry_llm_keys[] = { "name", "description", "parameters", "layers", "d_model",
+                                        "heads", "seq_len", "vocab", "mcc", "precision", "batch",
+                                        NULL };
+static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
+                                        "nic", "nodes", NULL };
+
+const char *ry_precision_name(ry_precision p)
+{
+    return (unsigned)p < 3 ? ry_precision_names[p] : "?";
+}
+
+int ry_precision_bytes(ry_precision p)
+{
+    return p == RY_PREC_FP8 ? 1 : 2;
+}
+
+/* ---- LLM entries (catalog or inline) ------------------------------------------------ */
+
+int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
+{
+    static const struct {
+        const char *key;
+        long long min, max;
+        size_t off;
+    } ints[] = {
+        { "layers", 1, 1000000, offsetof(ry_llm, layers) },
+        { "d_model", 1, 10000000, offsetof(ry_llm, d_model) },
+        { "heads", 1, 1000000, offsetof(ry_llm, heads) },
+        { "seq_len", 1, 100000000, offsetof(ry_llm, seq_len) },
+        { "vocab", 1, 1000000000, offsetof(ry_llm, vocab) },
+        { "mcc", 1, 1000, offsetof(ry_llm, mcc) },
+    };
+    char key[160];
+    int bad = 0;
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        const ry_ynode *v = ry_ymap_get(m, ints[i].key);
+        long long x;
+        if (!v)
+            continue;
+        snprintf(key, sizeof key, "%s.%s", what, ints[i].key);
+        if (ry_yget_int(v, key, ints[i].min, ints[i].max, &x) < 0)
+            bad++;
+        else
+            *(int *)((char *)l + ints[i].off) = (int)x;
+    }
+    const ry_ynode *v = ry_ymap_get(m, "parameters");
+    if (v) {
+        snprintf(key, sizeof key, "%s.parameters", what);
+        if (ry_yget_number(v, key, 1e3, 1e16, &l->parameters) < 0)
+            bad++;
+    }
+    v = ry_ymap_get(m, "batch");
+    if (v) {
+        long long x;
+        snprintf(key, sizeof key, "%s.batch", what);
+        if (ry_yget_int(v, key, 1, 1000000000000LL, &x) < 0)
+            bad++;
+        else
+            l->batch = x;
+    }
+    v = ry_ymap_get(m, "precision");
+    if (v) {
+        int p;
+        snprintf(key, sizeof key, "%s.precision", what);
+        if (ry_yget_enum(v, key, ry_precision_names, &p) < 0)
+            bad++;
+        else
+            l->precision = (ry_precision)p;
+    }
+    v = ry_ymap_get(m, "description");
+    if (v) {
+        const char *d;
+        snprintf(key, sizeof key, "%s.description", what);
+        if (ry_yget_string(v, key, &d) < 0)
+            bad++;
+    }
+    return bad;
+}
+
+int ry_llm_complete(const ry_llm *l, ry_pos pos, const char *what)
+{
+    const char *missing = !(l->parameters > 0) ? "parameters"
+                          : !l->layers         ? "layers"
+                          : !l->d_model        ? "d_model"
+                          : !l->seq_len        ? "seq_len"
+                          : !l->vocab          ? "vocab"
+                          : !l->mcc            ? "mcc"
+                                               : NULL;
+    if (!missing)
+        return 0;
+    ry_error_at(pos, "%s has no %s (a model needs parameters, layers, d_model, seq_len, vocab "
+                "and mcc)", what, missing);
+    return 1;
+}
+
+static int load_llms(ry_llm_catalog *c)
+{
+    const ry_ynode *e = ry_catalog_entries(c->llm_doc, "llms");
+    int errors = 0;
+    if (!e)
+        return -1;
+    c->llms = ry_xcalloc(e->n ? e->n : 1, sizeof *c->llms);
+    for (size_t i = 0; i < e->n; i++) {
+        const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        char what[160];
+        if (entry_start(name, ent, "model") < 0) {
+            errors++;
+            continue;
+        }
+        snprintf(what, sizeof what, "llms.%.60s", name->value);
+        ry_llm l;
+        memset(&l, 0, sizeof l);
+        l.precision = RY_PREC_BF16;
+        int bad = ry_ycheck_keys(ent, what, ry_llm_keys) > 0;
+        bad |= ry_llm_read_keys(ent, what, &l) > 0;
+        if (!bad)
+            bad |= ry_llm_complete(&l, name->pos, what);
+        if (!bad && !ry_ymap_get(ent, "batch")) {
+            ry_error_at(name->pos, "%s has no batch (the published global batch, sequences)",
+                        what);
+            bad = 1;
+        }
+        if (bad) {
+            errors++;
+            continue;
+        }
+        snprintf(l.name, sizeof l.name, "%s", name->value);
+        c->llms[c->nllms++] = l;
+    }
+    return errors ? -1 : 0;
+}
+
+static int load_gpus(ry_llm_catalog *c)
+{
+    const ry_ynode *e = ry_catalog_entries(c->gpu_doc, "gpus");
+    int errors = 0;
+    if (!e)
+        return -1;
+    c->gpus = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpus);
+    c->gpu_nodes = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpu_nodes);
+    for (size_t i = 0; i < e->n; i++) {
+        const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        char what[160], key[200];
+        if (entry_start(name, ent, "GPU") < 0) {
+            errors++;
+            continue;
+        }
+        snprintf(what, sizeof what, "gpus.%.60s", name->value);
+        ry_gpu g;
+        memset(&g, 0, sizeof g);
+        int bad = ry_ycheck_keys(ent, what, gpu_keys) > 0;
+        const ry_ynode *v = ry_ymap_get(ent, "description");
+        const char *str;
+        snprintf(key, sizeof key, "%s.description", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no description", name->value);
+            bad = 1;
+        } else if (ry_yget_string(v, key, &str) < 0)
+            bad = 1;
+        double tf = 0;
+        v = ry_ymap_get(ent, "bf16_tflops");
+        snprintf(key, sizeof key, "%s.bf16_tflops", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no bf16_tflops", name->value);
+            bad = 1;
+        } else if (ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
+            bad = 1;
+        g.bf16_flops = tf * 1e12;
+        v = ry_ymap_get(ent, "fp8_tflops");
+        snprintf(key, sizeof key, "%s.fp8_tflops", what);
+        tf = 0;
+        if (v && ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
+            bad = 1;
+        g.fp8_flops = tf * 1e12;
+        char text[16];
+        v = ry_ymap_get(ent, "nvlink");
+        snprintf(key, sizeof key, "%s.nvlink", what);
+        if (!v) {
+            ry_error_at(name->pos, "catalog entry '%s' has no nvlink", name->value);
+            bad = 1;
+        } else if (ry_yget_speed(v, key, &g.nvlink_gbps, text, sizeof text) < 0)
+            bad = 1;
+        v = ry_ymap_get(ent, "nic");
+        snprintf(key, sizeof key, "%s.nic", what);
+        if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)
+            bad = 1;
+        ry_buf nodes;
+        ry_buf_init(&nodes);
+        ry_buf_puts(&nodes, "");
+        v = ry_ymap_get(ent, "nodes");
+        snprintf(key, sizeof key, "%s.nodes", what);
+        if (v && v->kind != RY_YSEQ) {
+            ry_error_at(v->pos, "%s must be a list of node names (got %s)", key,
+                        ry_ynode_describe(v));
+            bad = 1;
+        }
+        for (size_t k = 0; v && v->kind == RY_YSEQ && k < v->n; k++)
+            if (ry_yget_string(v->items[k], key, &str) < 0)
+                bad = 1;
+            else
+                ry_buf_printf(&nodes, "%s\n", str);
+        if (bad) {
+            ry_buf_free(&nodes);
+            errors++;
+            continue;
+        }
+        snprintf(g.name, sizeof g.name, "%s", name->value);
+        c->gpu_nodes[c->ngpus] = ry_xstrdup(nodes.data ? nodes.data : "");
+        ry_buf_free(&nodes);
+        c->gpus[c->ngpus++] = g;
+    }
+    return errors ? -1 : 0;
+}
+
+ry_llm_catalog *ry_llm_catalog_load(const char *dir)
+{
+    ry_llm_catalog *c = ry_xcalloc(1, sizeof *c);
+    int rc = 0;
+    c->llm_doc = load_file(dir, "llms.yaml", "catalog (see --templates, RAILYARD_TEMPLATES)");
+    c->gpu_doc = load_file(dir, "gpus.yaml", "catalog (see --templates, RAILYARD_TEMPLATES)");
+    if (!c->llm_doc || load_llms(c) < 0)
+        rc = -1;
+    if (!c->gpu_doc || load_gpus(c) < 0)
+        rc = -1;
+    if (rc < 0) {
+        ry_llm_catalog_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ry_llm_catalog_free(ry_llm_catalog *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; c->gpu_nodes && i < c->ngpus; i++)
+        free(c->gpu_nodes[i]);
+    free(c->gpu_nodes);
+    free(c->llms);
+    free(c->gpus);
+    ry_ydoc_free(c->llm_doc);
+    ry_ydoc_free(c->gpu_doc);
+    free(c);
+}
+
+const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name)
+{
+    for (int i = 0; c && i < c->nllms; i++)
+        if (strcasecmp(c->llms[i].name, name) == 0)
+            return &c->llms[i];
+    return NULL;
+}
+
+const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name)
+{
+    for (int i = 0; c && i < c->ngpus; i++)
+        if (strcasecmp(c->gpus[i].name, name) == 0)
+            return &c->gpus[i];
+    return NULL;
+}
+
+const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node)
+{
+    for (int i = 0; c && i < c->ngpus; i++) {
+        const char *p = c->gpu_nodes[i];
+        size_t n = strlen(node);
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t len = nl ? (size_t)(nl - p) : strlen(p);
+            if (len == n && strncasecmp(p, node, n) == 0)
+                return &c->gpus[i];
+            p += len + (nl ? 1 : 0);
+        }
+    }
+    return NULL;
+}
+
+/* ---- LIBRA prices ----------------------------------------------------------------------- */
+
+static int tech_price(const ry_ynode *map, const char *key, const char *what, double *out)
+{
+    const ry_ynode *n = ry_ymap_get(map, key);
+    if (!n)
+        return 0;
+    char w[160];
+    snprintf(w, sizeof w, "%s.%s", what, key);
+    return ry_yget_number(n, w, 0, 1e12, out) < 0 ? -1 : 0;
+}
+
+ry_libra_costs *ry_libra_costs_load(const char *dir)
+{
+    static const char *const keys[] = { "description", "link", "switch", "nic", NULL };
+    ry_ydoc *d = load_file(dir, "libra-costs.yaml",
+                           "price catalog (see --templates, RAILYARD_TEMPLATES)");
+    if (!d)
+        return NULL;
+    const ry_ynode *e = ry_catalog_entries(d, "technologies");
+    if (!e) {
+        ry_ydoc_free(d);
+        return NULL;
+    }
+    ry_libra_costs *c = ry_xcalloc(1, sizeof *c);
+    c->doc = d;
+    c->file = d->file;
+    c->techs = ry_xcalloc(e->n ? e->n : 1, sizeof *c->techs);
+    int bad = 0;
+    for (size_t i = 0; i < e->n; i++) {
+        const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        char what[96];
+        if (entry_start(name, ent, "technology") < 0) {
+            bad = 1;
+            continue;
+        }
+        snprintf(what, sizeof what, "technologies.%.60s", name->value);
+        ry_libra_tech *t = &c->techs[c->ntechs];
+        int b = ry_ycheck_keys(ent, what, keys) > 0;
+        b |= tech_price(ent, "link", what, &t->link) < 0;
+        b |= tech_price(ent, "switch", what, &t->sw) < 0;
+        b |= tech_price(ent, "nic", what, &t->nic) < 0;
+        if (b) {
+            bad = 1;
+            continue;
+        }
+        t->name = name->value;
+        c->ntechs++;
+    }
+    if (bad) {
+        ry_libra_costs_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ry_libra_costs_free(ry_libra_costs *c)
+{
+    if (!c)
+        return;
+    free(c->techs);
+    ry_ydoc_free(c->doc);
+    free(c);
+}
+
+const ry_libra_tech *ry_libra_tech_find(const ry_libra_costs *c, const char *name)
+{
+    for (int i = 0; c && i < c->ntechs; i++)
+        if (strcasecmp(c->techs[i].name, name) == 0)
+            return &c->techs[i];
+    return NULL;
+}
+
+/* ---- lookups --------------------------------------------------------------------------- */
+
 const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char *name)
 {
     for (int i = 0; c && i < c->nswitches; i++)
@@ -361,21 +900,29 @@ const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *nam
     return NULL;
 }
 
-void ry_catalog_unknown(const ry_ynode *n, const char *what, const char *kind,
-                        const char **names, int count, const char *hint)
+void ry_catalog_unknown_text(char *buf, size_t cap, const char *what, const char *kind,
+                             const char *got, const char **names, int count, const char *hint)
 {
-    const char *s = ry_suggest(n->value, names, count);
+    const char *s = ry_suggest(got, names, count);
     if (s) {
-        ry_error_at(n->pos, "%s: unknown %s '%s'; did you mean '%s'?", what, kind, n->value, s);
+        snprintf(buf, cap, "%s: unknown %s '%s'; did you mean '%s'?", what, kind, got, s);
         return;
     }
     ry_buf b;
     ry_buf_init(&b);
     for (int i = 0; i < count; i++)
         ry_buf_printf(&b, "%s%s", i ? ", " : "", names[i]);
-    ry_error_at(n->pos, "%s: unknown %s '%s' (the catalog has: %s%s)", what, kind, n->value,
-                count ? b.data : "nothing", hint);
+    snprintf(buf, cap, "%s: unknown %s '%s' (the catalog has: %s%s)", what, kind, got,
+             count ? b.data : "nothing", hint);
     ry_buf_free(&b);
+}
+
+void ry_catalog_unknown(const ry_ynode *n, const char *what, const char *kind,
+                        const char **names, int count, const char *hint)
+{
+    char msg[4096];
+    ry_catalog_unknown_text(msg, sizeof msg, what, kind, n->value, names, count, hint);
+    ry_error_at(n->pos, "%s", msg);
 }
 
 int ry_catalog_get_switch(const ry_catalog *c, const ry_ynode *n, const char *what,

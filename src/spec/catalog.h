@@ -1,7 +1,18 @@
-/* The catalog: switch and node models read from templates/switches.yaml and
- * templates/nodes.yaml, looked up by name (without case).
+/* The catalog: every file of the templates directory (--templates DIR,
+ * $RAILYARD_TEMPLATES, then the installed one) is read here and nowhere else:
  *
- * File format (both files, one top-level key each):
+ *   switches.yaml, nodes.yaml   switch and node models (ry_catalog)
+ *   media.yaml                  cables and optics with prices (ry_media_catalog)
+ *   llms.yaml, gpus.yaml        LLMs and GPUs of the iteration model (ry_llm_catalog)
+ *   libra-costs.yaml            LIBRA's prices per technology (ry_libra_costs)
+ *
+ * Each file has one top-level key holding a map of entries by name; names
+ * are looked up without case, and a name a spec gives that is not there is
+ * reported by ry_catalog_unknown (one wording, with a "did you mean").
+ * Loaders print every error of the file at its line:col and return NULL;
+ * every _free accepts NULL.
+ *
+ * File format of switches.yaml and nodes.yaml:
  *
  *   switches:
  *     qm9700:                     # name: [a-z0-9._-]+, at most 63 characters
@@ -55,6 +66,9 @@ typedef struct ry_catalog {
 ry_catalog *ry_catalog_load(const char *dir);
 void ry_catalog_free(ry_catalog *c);
 
+/* A catalog name: [a-z0-9._-]+, at most RY_NAME_MAX - 1 characters. */
+int ry_catalog_name_ok(const char *s);
+
 /* Entry by name, compared without case; NULL when absent. */
 const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char *name);
 const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *name);
@@ -77,6 +91,129 @@ int ry_parse_speed(const char *s, double *gbps);
  * 400 (got 'fast')". */
 int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text, size_t cap);
 
+/* ---- media: templates/media.yaml ------------------------------------------------------ */
+
+typedef enum { RY_MEDIA_DAC, RY_MEDIA_LACC, RY_MEDIA_AOC, RY_MEDIA_MMF, RY_MEDIA_SMF } ry_media_kind;
+
+/* "dac", "lacc", "aoc", "mmf", "smf". */
+const char *ry_media_kind_name(int kind);
+
+typedef struct ry_media_end {   /* what plugs into a cage at one end */
+    char part[40];
+    int ports;                  /* ports one unit serves: 2 = twin-port */
+    double price, power;        /* USD and W per unit */
+} ry_media_end;
+
+typedef struct ry_medium {
+    char name[32];
+    char description[128];
+    int kind;                   /* ry_media_kind */
+    double speeds[8];           /* Gb/s */
+    int nspeeds;
+    double lengths[32];         /* stock lengths, ascending; the last is the reach */
+    int nlengths;
+    char cable_part[40];        /* may hold "{len}" */
+    double cable_price, cable_price_per_m;
+    double power;               /* W per end, active cables */
+    int has_switch_end, has_node_end;
+    ry_media_end switch_end, node_end;
+} ry_medium;
+
+typedef struct ry_media_catalog {
+    ry_medium *media;           /* in file order */
+    int nmedia;
+} ry_media_catalog;
+
+/* Loads DIR/media.yaml. */
+ry_media_catalog *ry_media_catalog_load(const char *dir);
+void ry_media_catalog_free(ry_media_catalog *c);
+/* Index of the medium with this name (any case), or -1. */
+int ry_media_find(const ry_media_catalog *c, const char *name);
+
+/* ---- LLMs and GPUs: templates/llms.yaml, templates/gpus.yaml --------------------------- */
+
+typedef enum { RY_PREC_BF16 = 0, RY_PREC_FP16 = 1, RY_PREC_FP8 = 2 } ry_precision;
+
+/* "bf16", "fp16", "fp8"; NULL-terminated list for ry_yget_enum. */
+extern const char *const ry_precision_names[];
+const char *ry_precision_name(ry_precision p);
+int ry_precision_bytes(ry_precision p);
+
+typedef struct ry_llm {
+    char name[RY_NAME_MAX];
+    double parameters;
+    int layers;
+    int d_model;
+    int heads;              /* 0 = unknown */
+    int seq_len;
+    int vocab;
+    int mcc;                /* tensor-parallel collective rounds per block */
+    ry_precision precision;
+    long long batch;        /* default global batch, sequences */
+} ry_llm;
+
+typedef struct ry_gpu {
+    char name[RY_NAME_MAX];
+    double bf16_flops;      /* dense, FLOP/s */
+    double fp8_flops;       /* dense, FLOP/s; 0 = no FP8 */
+    double nvlink_gbps;     /* per GPU, Gb/s */
+    double nic_gbps;        /* informational */
+} ry_gpu;
+
+typedef struct ry_llm_catalog {
+    ry_ydoc *llm_doc, *gpu_doc;
+    ry_llm *llms;
+    int nllms;
+    ry_gpu *gpus;
+    int ngpus;
+    char **gpu_nodes;       /* per GPU: its node names joined by '\n' */
+} ry_llm_catalog;
+
+/* Loads DIR/llms.yaml and DIR/gpus.yaml. */
+ry_llm_catalog *ry_llm_catalog_load(const char *dir);
+void ry_llm_catalog_free(ry_llm_catalog *c);
+const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name);
+const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name);
+/* The GPU whose `nodes` list has this node name, or NULL. */
+const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node);
+
+/* Reads the keys present in map m into *l; what prefixes messages
+ * ("llms.gpt-3-175b" or "workload.model"). Returns the number of errors.
+ * Shared by the catalog and inline models of the workload section. */
+int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l);
+/* The keys an LLM map may have (NULL-terminated). */
+extern const char *const ry_llm_keys[];
+/* 0 when l has every key a model needs, else 1 after an error at pos. */
+int ry_llm_complete(const ry_llm *l, ry_pos pos, const char *what);
+
+/* ---- LIBRA prices: templates/libra-costs.yaml ------------------------------------------ *
+ *
+ *   technologies:
+ *     pod:
+ *       description: "..."      optional
+ *       link: 6                 USD per GB/s per NPU; each price optional (0)
+ *       switch: 16.2
+ *       nic: 22.5 */
+
+typedef struct ry_libra_tech {
+    const char *name;           /* owned by the catalog's document */
+    double link, sw, nic;
+} ry_libra_tech;
+
+typedef struct ry_libra_costs {
+    ry_ydoc *doc;
+    const char *file;           /* for messages about the file as a whole */
+    ry_libra_tech *techs;       /* in file order */
+    int ntechs;
+} ry_libra_costs;
+
+/* Loads DIR/libra-costs.yaml. */
+ry_libra_costs *ry_libra_costs_load(const char *dir);
+void ry_libra_costs_free(ry_libra_costs *c);
+const ry_libra_tech *ry_libra_tech_find(const ry_libra_costs *c, const char *name);
+
+/* ---- shared ------------------------------------------------------------------------------ */
+
 /* The entries map under a catalog file's one top-level key ("switches",
  * "llms", ...), or NULL with the error printed at its position. */
 const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top);
@@ -85,5 +222,8 @@ const ry_ynode *ry_catalog_entries(const ry_ydoc *d, const char *top);
  * the catalog's names followed by hint ("; or give a map {...}", or ""). */
 void ry_catalog_unknown(const ry_ynode *n, const char *what, const char *kind,
                         const char **names, int count, const char *hint);
+/* The same message as text, for checks that report through an ry_err. */
+void ry_catalog_unknown_text(char *buf, size_t cap, const char *what, const char *kind,
+                             const char *got, const char **names, int count, const char *hint);
 
 #endif

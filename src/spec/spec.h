@@ -1,7 +1,9 @@
 /* The cluster spec: the YAML file parsed, checked, catalog entries resolved.
- * Everything downstream (builder, analyses, emitters, models) reads this struct;
- * sections added by later features (layout, workload, ...) are read from the
- * parsed document (spec->doc) by their own modules with the same helpers. */
+ * Everything downstream (builder, analyses, emitters, models) reads this
+ * struct, never the document. Its keys, with type, range, default and unit,
+ * are the rows of the schema (spec/schema.c; railyard-spec(5) documents
+ * them); the workload:, network: and libra: sections are read in spec/ too
+ * (workload.c, libra_spec.c) during ry_spec_load. */
 #ifndef RY_SPEC_H
 #define RY_SPEC_H
 
@@ -104,8 +106,11 @@ typedef struct ry_spec {
     double transceiver_cost;   /* per transceiver; 2 per link */
     double switch_port_cost;   /* per switch port, every port of every switch */
 
-    /* workload: the LLM trained (model/workload.h); NULL without the section */
+    /* workload: the LLM trained (spec/workload.h); NULL without the section */
     struct ry_workload *workload;
+
+    /* network: and libra: (spec/libra_spec.h); NULL without both sections */
+    struct ry_libra_spec *libra;
 } ry_spec;
 
 /* One --set KEY=VALUE override, applied to the document before validation.

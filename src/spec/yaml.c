@@ -522,7 +522,7 @@ ry_ydoc *ry_ydoc_load(const char *path, const char *what)
     struct stat st;
 
     if (fd < 0) {
-        ry_error_at(top, "cannot read %s: %s", what, strerror(errno));
+        ry_io_error_at(top, "cannot read %s: %s", what, strerror(errno));
         return NULL;
     }
     if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
@@ -532,11 +532,15 @@ ry_ydoc *ry_ydoc_load(const char *path, const char *what)
     if (!is_stdin)
         close(fd);
     if (!text) {
+        /* A directory or an oversized file is the wrong input (exit 1); a
+         * file that cannot be read is an I/O error (exit 3). */
         if (err == EFBIG)
             ry_error_at(top, "cannot read %s: larger than %ld MiB", what,
                         (long)(RY_YAML_MAX_BYTES >> 20));
-        else
+        else if (err == EISDIR)
             ry_error_at(top, "cannot read %s: %s", what, strerror(err));
+        else
+            ry_io_error_at(top, "cannot read %s: %s", what, strerror(err));
         return NULL;
     }
     ry_ydoc *d = ry_ydoc_load_string(name, text, len);
@@ -770,6 +774,13 @@ static int parse_int(const char *s, long long *out, int *range)
     else
         *out = (long long)u;
     return 1;
+}
+
+int ry_yscalar_int(const ry_ynode *n, long long *out, int *range)
+{
+    *range = 0;
+    return n && n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n) &&
+           parse_int(n->value, out, range);
 }
 
 static int small_range(long long min, long long max)

@@ -83,6 +83,9 @@ ry_ynode *ry_ydoc_find(const ry_ydoc *d, const char *dotted, ry_ynode **key_out)
  * "cluster.gpus is too large (got 3000000000; at most 2147483647)". */
 int ry_yget_int(const ry_ynode *n, const char *what, long long min, long long max,
                 long long *out);
+/* Whether n is an unquoted integer scalar, without a message: 1 with *out
+ * set (saturated, and *range -1/+1, when it does not fit in 64 bits), else 0. */
+int ry_yscalar_int(const ry_ynode *n, long long *out, int *range);
 /* A plain finite number (integer or decimal) in [min, max]. */
 int ry_yget_number(const ry_ynode *n, const char *what, double min, double max,
                    double *out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static int error_count;
+static int io_errors;
 
 void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
 {
@@ -61,7 +62,30 @@ void ry_warn(const char *fmt, ...)
 }
 
 int ry_error_count(void) { return error_count; }
-void ry_error_reset(void) { error_count = 0; }
+void ry_error_reset(void) { error_count = io_errors = 0; }
+
+void ry_io_error_at(ry_pos pos, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ry_verror_at(pos, fmt, ap);
+    va_end(ap);
+    io_errors++;
+}
+
+void ry_io_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ry_verror_at((ry_pos){ NULL, 0, 0 }, fmt, ap);
+    va_end(ap);
+    io_errors++;
+}
+
+int ry_exit_status(int rc)
+{
+    return rc == RY_EXIT_INPUT && io_errors ? RY_EXIT_IO : rc;
+}
 
 void ry_internal_error(const char *file, int line, const char *what)
 {

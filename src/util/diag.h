@@ -44,6 +44,16 @@ void ry_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ry_error_count(void);
 void ry_error_reset(void);
 
+/* Errors about a file that could not be read or written (a missing spec,
+ * catalog or input file): printed and counted like the above, and they
+ * make the run's status RY_EXIT_IO instead of RY_EXIT_INPUT. */
+void ry_io_error_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ry_io_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The exit status of a command that returned rc: RY_EXIT_INPUT becomes
+ * RY_EXIT_IO when the input could not be read at all (ry_io_error). */
+int ry_exit_status(int rc);
+
 /* Aborts with exit code 4 after printing where the invariant failed. */
 #define RY_ASSERT(c) \
     ((c) ? (void)0 : ry_internal_error(__FILE__, __LINE__, #c))

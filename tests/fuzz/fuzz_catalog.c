@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "analysis/cabling.h"
+#include "spec/catalog.h"
 #include "model/libra.h"
-#include "model/libra_spec.h"
 #include "spec/spec.h"
 
 static const char *const files[] = { "switches.yaml", "nodes.yaml", "media.yaml",
@@ -76,13 +75,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s) {
         ry_libra_problem p;
         ry_libra_problem_init(&p);
-        ry_libra_read(s, dir, &p);
+        ry_libra_problem_build(s, &p);
         ry_libra_problem_free(&p);
     }
-    ry_medium *media = NULL;
-    int nmedia = 0;
-    if (ry_media_load(dir, &media, &nmedia) == 0)
-        free(media);
+    ry_media_catalog_free(ry_media_catalog_load(dir));
     ry_spec_free(s);
     restore(name);
     fuzz_done();

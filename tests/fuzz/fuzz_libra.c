@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "model/libra.h"
-#include "model/libra_spec.h"
 #include "spec/spec.h"
 #include "util/buf.h"
 
@@ -67,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s) {
         ry_libra_problem p;
         ry_libra_problem_init(&p);
-        if (ry_libra_read(s, templates, &p) == 0) {
+        if (ry_libra_problem_build(s, &p) == 0) {
             ry_libra_result r;
             ry_libra_solve(&p, &r);
             ry_libra_result_free(&r);

@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "model/libra.h"
-#include "model/libra_spec.h"
+#include "spec/libra_spec.h"
 #include "util/diag.h"
 
 #include "check.h"

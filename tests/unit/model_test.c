@@ -24,8 +24,8 @@
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "model/iteration.h"
-#include "model/traffic.h"
-#include "model/updown.h"
+#include "analysis/traffic.h"
+#include "analysis/updown.h"
 
 #include "check.h"
 
@@ -197,6 +197,17 @@ static ry_workload test_workload(long long batch)
     return w;
 }
 
+/* The model's chosen parallelism, as traffic takes it. */
+static void plan_traffic(const ry_spec *s, const ry_model *m, ry_traffic *t)
+{
+    const ry_iter_in *in = &m->in;
+    ry_traffic_in ti = { in->N, in->K, m->best.NM, in->layers, in->d_model, in->b, in->S_T,
+                         in->M_cc };
+    ry_traffic_plan(s, &ti, t);
+    CHECK(t->NDs == m->best.NDs && t->NDf == m->best.NDf, "traffic's N_Ds %lld N_Df %lld, the "
+          "model's %lld %lld", t->NDs, t->NDf, m->best.NDs, m->best.NDf);
+}
+
 static void test_pairs(void)
 {
     static const int Ks[] = { 1, 2, 4, 8, 12, 16 };
@@ -215,7 +226,7 @@ static void test_pairs(void)
             continue;
         }
         ry_traffic t;
-        ry_traffic_plan(&s, &m, &t);
+        plan_traffic(&s, &m, &t);
         long long cnt[RY_TR_TYPES] = { 0 };
         double bytes = 0;
         for (long long a = 0; a < s.gpus; a++)
@@ -381,7 +392,7 @@ static void test_loads(void)
             continue;
         }
         ry_traffic t;
-        ry_traffic_plan(&s, &m, &t);
+        plan_traffic(&s, &m, &t);
         ry_traffic_map map;
         ry_err err;
         int rc = ry_traffic_map_fabric(&f, &t, &map, &err);

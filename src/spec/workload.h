@@ -1,6 +1,7 @@
 /* The workload: the LLM trained on the cluster, read from the spec's
- * `workload:` section, with the LLM and GPU catalogs (templates/llms.yaml,
- * templates/gpus.yaml).
+ * `workload:` section by ry_spec_load, with the LLM and GPU catalogs
+ * (templates/llms.yaml, templates/gpus.yaml: spec/catalog.h). The iteration
+ * model (model/iteration.h) computes from this struct.
  *
  *   workload:
  *     model: gpt-3-175b     a catalog name (any case), or a map {name,
@@ -32,35 +33,11 @@
 #ifndef RY_WORKLOAD_H
 #define RY_WORKLOAD_H
 
+#include "spec/catalog.h"
 #include "spec/spec.h"
 #include "spec/yaml.h"
 
-typedef enum { RY_PREC_BF16 = 0, RY_PREC_FP16 = 1, RY_PREC_FP8 = 2 } ry_precision;
 typedef enum { RY_FLOPS_6NT = 0, RY_FLOPS_KORTHIKANTI = 1 } ry_flops_conv;
-
-const char *ry_precision_name(ry_precision p);
-int ry_precision_bytes(ry_precision p);
-
-typedef struct ry_llm {
-    char name[RY_NAME_MAX];
-    double parameters;
-    int layers;
-    int d_model;
-    int heads;              /* 0 = unknown */
-    int seq_len;
-    int vocab;
-    int mcc;                /* tensor-parallel collective rounds per block */
-    ry_precision precision;
-    long long batch;        /* default global batch, sequences */
-} ry_llm;
-
-typedef struct ry_gpu {
-    char name[RY_NAME_MAX];
-    double bf16_flops;      /* dense, FLOP/s */
-    double fp8_flops;       /* dense, FLOP/s; 0 = no FP8 */
-    double nvlink_gbps;     /* per GPU, Gb/s */
-    double nic_gbps;        /* informational */
-} ry_gpu;
 
 typedef struct ry_workload {
     ry_llm model;
@@ -81,24 +58,5 @@ typedef struct ry_workload {
  * the cluster itself had errors. Called by ry_spec_load. */
 void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_dir);
 void ry_workload_free(struct ry_workload *w);
-
-/* The catalogs, for tests and listings. */
-typedef struct ry_llm_catalog {
-    ry_ydoc *llm_doc, *gpu_doc;
-    ry_llm *llms;
-    int nllms;
-    ry_gpu *gpus;
-    int ngpus;
-    char **gpu_nodes;       /* per GPU: its node names joined by '\n' */
-} ry_llm_catalog;
-
-/* Loads DIR/llms.yaml and DIR/gpus.yaml; prints every error and returns NULL
- * on failure. */
-ry_llm_catalog *ry_llm_catalog_load(const char *dir);
-void ry_llm_catalog_free(ry_llm_catalog *c);
-const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name);
-const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name);
-/* The GPU whose `nodes` list has this node name, or NULL. */
-const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node);
 
 #endif

@@ -1,5 +1,5 @@
-/* The workload section and the LLM and GPU catalogs (see workload.h). */
-#include "model/workload.h"
+/* The workload section (see workload.h); the LLM and GPU catalogs are spec/catalog.c's. */
+#include "spec/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,331 +14,12 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-static const char *const precisions[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const conventions[] = { "6NT", "korthikanti", NULL };
 static const char *const recomputes[] = { "none", "full", NULL };
-static const char *const llm_keys[] = { "name", "description", "parameters", "layers", "d_model",
-                                        "heads", "seq_len", "vocab", "mcc", "precision", "batch",
-                                        NULL };
-static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
-                                        "nic", "nodes", NULL };
 static const char *const workload_keys[] = { "model", "gpu", "batch", "batch_tokens", "precision",
                                              "parallelism", "compute_efficiency",
                                              "flops_convention", "recompute", NULL };
 static const char *const parallelism_keys[] = { "tensor", NULL };
-
-const char *ry_precision_name(ry_precision p)
-{
-    return (unsigned)p < 3 ? precisions[p] : "?";
-}
-
-int ry_precision_bytes(ry_precision p)
-{
-    return p == RY_PREC_FP8 ? 1 : 2;
-}
-
-/* ---- LLM entries (catalog or inline) ------------------------------------------------ */
-
-/* Reads the keys present in map m into *l; what prefixes messages
- * ("llms.gpt-3-175b" or "workload.model"). Returns the number of errors. */
-static int read_llm_keys(const ry_ynode *m, const char *what, ry_llm *l)
-{
-    static const struct {
-        const char *key;
-        long long min, max;
-        size_t off;
-    } ints[] = {
-        { "layers", 1, 1000000, offsetof(ry_llm, layers) },
-        { "d_model", 1, 10000000, offsetof(ry_llm, d_model) },
-        { "heads", 1, 1000000, offsetof(ry_llm, heads) },
-        { "seq_len", 1, 100000000, offsetof(ry_llm, seq_len) },
-        { "vocab", 1, 1000000000, offsetof(ry_llm, vocab) },
-        { "mcc", 1, 1000, offsetof(ry_llm, mcc) },
-    };
-    char key[160];
-    int bad = 0;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-        const ry_ynode *v = ry_ymap_get(m, ints[i].key);
-        long long x;
-        if (!v)
-            continue;
-        snprintf(key, sizeof key, "%s.%s", what, ints[i].key);
-        if (ry_yget_int(v, key, ints[i].min, ints[i].max, &x) < 0)
-            bad++;
-        else
-            *(int *)((char *)l + ints[i].off) = (int)x;
-    }
-    const ry_ynode *v = ry_ymap_get(m, "parameters");
-    if (v) {
-        snprintf(key, sizeof key, "%s.parameters", what);
-        if (ry_yget_number(v, key, 1e3, 1e16, &l->parameters) < 0)
-            bad++;
-    }
-    v = ry_ymap_get(m, "batch");
-    if (v) {
-        long long x;
-        snprintf(key, sizeof key, "%s.batch", what);
-        if (ry_yget_int(v, key, 1, 1000000000000LL, &x) < 0)
-            bad++;
-        else
-            l->batch = x;
-    }
-    v = ry_ymap_get(m, "precision");
-    if (v) {
-        int p;
-        snprintf(key, sizeof key, "%s.precision", what);
-        if (ry_yget_enum(v, key, precisions, &p) < 0)
-            bad++;
-        else
-            l->precision = (ry_precision)p;
-    }
-    v = ry_ymap_get(m, "description");
-    if (v) {
-        const char *d;
-        snprintf(key, sizeof key, "%s.description", what);
-        if (ry_yget_string(v, key, &d) < 0)
-            bad++;
-    }
-    return bad;
-}
-
-/* The keys a complete LLM must have; errors at pos. */
-static int llm_complete(const ry_llm *l, ry_pos pos, const char *what)
-{
-    const char *missing = !(l->parameters > 0) ? "parameters"
-                          : !l->layers         ? "layers"
-                          : !l->d_model        ? "d_model"
-                          : !l->seq_len        ? "seq_len"
-                          : !l->vocab          ? "vocab"
-                          : !l->mcc            ? "mcc"
-                                               : NULL;
-    if (!missing)
-        return 0;
-    ry_error_at(pos, "%s has no %s (a model needs parameters, layers, d_model, seq_len, vocab "
-                "and mcc)", what, missing);
-    return 1;
-}
-
-static int name_ok(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= RY_NAME_MAX)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || isdigit((unsigned char)*s) || *s == '.' || *s == '_' ||
-              *s == '-'))
-            return 0;
-    return 1;
-}
-
-/* ---- catalogs ------------------------------------------------------------------------ */
-
-static int entry_start(const ry_ynode *name, const ry_ynode *ent, const char *kind)
-{
-    if (!name_ok(name->value)) {
-        ry_error_at(name->pos, "%s name '%s' must be lowercase letters, digits, '.', '_' or '-', "
-                    "at most %d characters", kind, name->value, RY_NAME_MAX - 1);
-        return -1;
-    }
-    if (ent->kind != RY_YMAP) {
-        ry_error_at(ent->pos, "%s '%s' must be a map of keys (got %s)", kind, name->value,
-                    ry_ynode_describe(ent));
-        return -1;
-    }
-    return 0;
-}
-
-static int load_llms(ry_llm_catalog *c)
-{
-    const ry_ynode *e = ry_catalog_entries(c->llm_doc, "llms");
-    int errors = 0;
-    if (!e)
-        return -1;
-    c->llms = ry_xcalloc(e->n ? e->n : 1, sizeof *c->llms);
-    for (size_t i = 0; i < e->n; i++) {
-        const ry_ynode *name = e->keys[i], *ent = e->items[i];
-        char what[160];
-        if (entry_start(name, ent, "model") < 0) {
-            errors++;
-            continue;
-        }
-        snprintf(what, sizeof what, "llms.%.60s", name->value);
-        ry_llm l;
-        memset(&l, 0, sizeof l);
-        l.precision = RY_PREC_BF16;
-        int bad = ry_ycheck_keys(ent, what, llm_keys) > 0;
-        bad |= read_llm_keys(ent, what, &l) > 0;
-        if (!bad)
-            bad |= llm_complete(&l, name->pos, what);
-        if (!bad && !ry_ymap_get(ent, "batch")) {
-            ry_error_at(name->pos, "%s has no batch (the published global batch, sequences)",
-                        what);
-            bad = 1;
-        }
-        if (bad) {
-            errors++;
-            continue;
-        }
-        snprintf(l.name, sizeof l.name, "%s", name->value);
-        c->llms[c->nllms++] = l;
-    }
-    return errors ? -1 : 0;
-}
-
-static int load_gpus(ry_llm_catalog *c)
-{
-    const ry_ynode *e = ry_catalog_entries(c->gpu_doc, "gpus");
-    int errors = 0;
-    if (!e)
-        return -1;
-    c->gpus = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpus);
-    c->gpu_nodes = ry_xcalloc(e->n ? e->n : 1, sizeof *c->gpu_nodes);
-    for (size_t i = 0; i < e->n; i++) {
-        const ry_ynode *name = e->keys[i], *ent = e->items[i];
-        char what[160], key[200];
-        if (entry_start(name, ent, "GPU") < 0) {
-            errors++;
-            continue;
-        }
-        snprintf(what, sizeof what, "gpus.%.60s", name->value);
-        ry_gpu g;
-        memset(&g, 0, sizeof g);
-        int bad = ry_ycheck_keys(ent, what, gpu_keys) > 0;
-        const ry_ynode *v = ry_ymap_get(ent, "description");
-        const char *str;
-        snprintf(key, sizeof key, "%s.description", what);
-        if (!v) {
-            ry_error_at(name->pos, "catalog entry '%s' has no description", name->value);
-            bad = 1;
-        } else if (ry_yget_string(v, key, &str) < 0)
-            bad = 1;
-        double tf = 0;
-        v = ry_ymap_get(ent, "bf16_tflops");
-        snprintf(key, sizeof key, "%s.bf16_tflops", what);
-        if (!v) {
-            ry_error_at(name->pos, "catalog entry '%s' has no bf16_tflops", name->value);
-            bad = 1;
-        } else if (ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
-            bad = 1;
-        g.bf16_flops = tf * 1e12;
-        v = ry_ymap_get(ent, "fp8_tflops");
-        snprintf(key, sizeof key, "%s.fp8_tflops", what);
-        tf = 0;
-        if (v && ry_yget_number(v, key, 0.001, 1e9, &tf) < 0)
-            bad = 1;
-        g.fp8_flops = tf * 1e12;
-        char text[16];
-        v = ry_ymap_get(ent, "nvlink");
-        snprintf(key, sizeof key, "%s.nvlink", what);
-        if (!v) {
-            ry_error_at(name->pos, "catalog entry '%s' has no nvlink", name->value);
-            bad = 1;
-        } else if (ry_yget_speed(v, key, &g.nvlink_gbps, text, sizeof text) < 0)
-            bad = 1;
-        v = ry_ymap_get(ent, "nic");
-        snprintf(key, sizeof key, "%s.nic", what);
-        if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)
-            bad = 1;
-        ry_buf nodes;
-        ry_buf_init(&nodes);
-        ry_buf_puts(&nodes, "");
-        v = ry_ymap_get(ent, "nodes");
-        snprintf(key, sizeof key, "%s.nodes", what);
-        if (v && v->kind != RY_YSEQ) {
-            ry_error_at(v->pos, "%s must be a list of node names (got %s)", key,
-                        ry_ynode_describe(v));
-            bad = 1;
-        }
-        for (size_t k = 0; v && v->kind == RY_YSEQ && k < v->n; k++)
-            if (ry_yget_string(v->items[k], key, &str) < 0)
-                bad = 1;
-            else
-                ry_buf_printf(&nodes, "%s\n", str);
-        if (bad) {
-            ry_buf_free(&nodes);
-            errors++;
-            continue;
-        }
-        snprintf(g.name, sizeof g.name, "%s", name->value);
-        c->gpu_nodes[c->ngpus] = ry_xstrdup(nodes.data ? nodes.data : "");
-        ry_buf_free(&nodes);
-        c->gpus[c->ngpus++] = g;
-    }
-    return errors ? -1 : 0;
-}
-
-static ry_ydoc *load_file(const char *dir, const char *file)
-{
-    ry_buf path;
-    ry_buf_init(&path);
-    ry_buf_printf(&path, "%s/%s", dir, file);
-    ry_ydoc *d = ry_ydoc_load(path.data, "catalog (see --templates, RAILYARD_TEMPLATES)");
-    ry_buf_free(&path);
-    return d;
-}
-
-ry_llm_catalog *ry_llm_catalog_load(const char *dir)
-{
-    ry_llm_catalog *c = ry_xcalloc(1, sizeof *c);
-    int rc = 0;
-    c->llm_doc = load_file(dir, "llms.yaml");
-    c->gpu_doc = load_file(dir, "gpus.yaml");
-    if (!c->llm_doc || load_llms(c) < 0)
-        rc = -1;
-    if (!c->gpu_doc || load_gpus(c) < 0)
-        rc = -1;
-    if (rc < 0) {
-        ry_llm_catalog_free(c);
-        return NULL;
-    }
-    return c;
-}
-
-void ry_llm_catalog_free(ry_llm_catalog *c)
-{
-    if (!c)
-        return;
-    for (int i = 0; c->gpu_nodes && i < c->ngpus; i++)
-        free(c->gpu_nodes[i]);
-    free(c->gpu_nodes);
-    free(c->llms);
-    free(c->gpus);
-    ry_ydoc_free(c->llm_doc);
-    ry_ydoc_free(c->gpu_doc);
-    free(c);
-}
-
-const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name)
-{
-    for (int i = 0; c && i < c->nllms; i++)
-        if (strcasecmp(c->llms[i].name, name) == 0)
-            return &c->llms[i];
-    return NULL;
-}
-
-const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name)
-{
-    for (int i = 0; c && i < c->ngpus; i++)
-        if (strcasecmp(c->gpus[i].name, name) == 0)
-            return &c->gpus[i];
-    return NULL;
-}
-
-const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node)
-{
-    for (int i = 0; c && i < c->ngpus; i++) {
-        const char *p = c->gpu_nodes[i];
-        size_t n = strlen(node);
-        while (*p) {
-            const char *nl = strchr(p, '\n');
-            size_t len = nl ? (size_t)(nl - p) : strlen(p);
-            if (len == n && strncasecmp(p, node, n) == 0)
-                return &c->gpus[i];
-            p += len + (nl ? 1 : 0);
-        }
-    }
-    return NULL;
-}
 
 static void unknown_llm(const ry_llm_catalog *c, const ry_ynode *n, const char *what)
 {
@@ -403,14 +84,14 @@ static int read_model(wctx *c, const ry_ynode *n, ry_llm *out)
                     ry_ynode_describe(n));
         return -1;
     }
-    int bad = ry_ycheck_keys(n, what, llm_keys) > 0;
+    int bad = ry_ycheck_keys(n, what, ry_llm_keys) > 0;
     const ry_ynode *nm = ry_ymap_get(n, "name");
     const char *name = "custom";
     out->precision = RY_PREC_BF16;
     if (nm) {
         if (ry_yget_string(nm, "workload.model.name", &name) < 0)
             return -1;
-        if (!name_ok(name)) {
+        if (!ry_catalog_name_ok(name)) {
             ry_error_at(nm->pos, "workload.model.name must be lowercase letters, digits, '.', "
                         "'_' or '-', at most %d characters (got '%.80s')", RY_NAME_MAX - 1, name);
             return -1;
@@ -431,11 +112,11 @@ static int read_model(wctx *c, const ry_ynode *n, ry_llm *out)
                 *out = *l;
         }
     }
-    bad |= read_llm_keys(n, what, out) > 0;
+    bad |= ry_llm_read_keys(n, what, out) > 0;
     if (bad)
         return -1;
     snprintf(out->name, sizeof out->name, "%s", name);
-    if (llm_complete(out, n->pos, what))
+    if (ry_llm_complete(out, n->pos, what))
         return -1;
     return 0;
 }
@@ -504,7 +185,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     n = ry_ymap_get(m, "precision");
     int v;
     if (n) {
-        if (ry_yget_enum(n, "workload.precision", precisions, &v) < 0)
+        if (ry_yget_enum(n, "workload.precision", ry_precision_names, &v) < 0)
             bad_gpu = 1;
         else
             w->precision = (ry_precision)v;

@@ -19,7 +19,6 @@
 #define RY_TRAFFIC_H
 
 #include "fabric/fabric.h"
-#include "model/iteration.h"
 
 typedef enum {
     RY_TR_MP = 0,           /* tensor parallel, inside a domain */
@@ -41,8 +40,20 @@ typedef struct ry_traffic {
     double total_bytes;
 } ry_traffic;
 
-/* The traffic of the model's chosen parallelism on the spec's cluster. */
-void ry_traffic_plan(const ry_spec *s, const ry_model *m, ry_traffic *t);
+/* The parallelism a model chose and the sizes of what its collectives move,
+ * as plain numbers: the caller copies them from the model (ry_iter_in of
+ * model/iteration.h and the optimum's N_M), so traffic does not depend on
+ * how the model found them. */
+typedef struct ry_traffic_in {
+    long long N, K, NM;     /* GPUs, HB domain, tensor-parallel size (NM | K | N) */
+    double layers;          /* l */
+    double d_model;
+    double b;               /* tokens per iteration */
+    double S_T, M_cc;       /* bytes: one block's gradients, per collective round */
+} ry_traffic_in;
+
+/* The traffic of that parallelism on the spec's cluster. */
+void ry_traffic_plan(const ry_spec *s, const ry_traffic_in *in, ry_traffic *t);
 
 /* Type of the traffic between GPUs i != j. */
 ry_traffic_type ry_traffic_pair(const ry_traffic *t, long long i, long long j);

@@ -1,7 +1,9 @@
 /* Reading LIBRA's sections of a spec: network:, libra: (workload,
- * constraints, objective) and the price catalog templates/libra-costs.yaml.
- * Keys are listed in libra_spec.h and railyard-spec(5). */
-#include "model/libra_spec.h"
+ * constraints, objective), with prices from templates/libra-costs.yaml.
+ * Keys are listed in libra_spec.h and railyard-spec(5). What is read is kept
+ * as written (constraints unnormalised, the LLM-derived workload as a flag);
+ * model/libra_problem.c makes the problem of it. */
+#include "spec/libra_spec.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,8 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/iteration.h"
-#include "model/workload.h"
+#include "spec/catalog.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
 
@@ -35,17 +36,91 @@ static const char *const layer_keys[] = { "name", "count", "forward", "input_gra
                                           "weight_grad", NULL };
 static const char *const phase_keys[] = { "compute", "collective", "bytes", "groups", NULL };
 static const char *const phase_words[] = { "forward", "input_grad", "weight_grad", NULL };
-static const char *const tech_keys[] = { "description", "link", "switch", "nic", NULL };
 static const char *const time_units[] = { "ns", "us", "ms", "s", NULL };
 static const double time_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
 static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
 
+static const char *const block_names[] = { "ring", "fully-connected", "switch" };
+static const char *const coll_names[] = { "none", "all-reduce", "reduce-scatter", "all-gather",
+                                          "all-to-all" };
+static const char *const phase_names[] = { "forward", "input_grad", "weight_grad" };
+
+const char *ry_libra_block_name(ry_libra_block b)
+{
+    return (unsigned)b < 3 ? block_names[b] : "?";
+}
+
+const char *ry_coll_name(ry_coll c)
+{
+    return (unsigned)c < 5 ? coll_names[c] : "?";
+}
+
+const char *ry_libra_phase_name(int phase)
+{
+    return phase >= 0 && phase < RY_PHASES ? phase_names[phase] : "?";
+}
+
+const char *ry_libra_objective_name(ry_libra_objective o)
+{
+    return o == RY_LIBRA_PERF_PER_COST ? "perf-per-cost" : "time";
+}
+
+int ry_coll_parse(const char *s, ry_coll *out)
+{
+    /* Compare with the separators dropped: all-reduce, all_reduce, ALLREDUCE. */
+    char squeezed[32];
+    size_t n = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '-' || *p == '_' || *p == ' ')
+            continue;
+        if (n + 1 >= sizeof squeezed)
+            return -1;
+        squeezed[n++] = (char)tolower((unsigned char)*p);
+    }
+    squeezed[n] = '\0';
+    static const char *const plain[] = { "none", "allreduce", "reducescatter", "allgather",
+                                         "alltoall" };
+    for (int i = 0; i < 5; i++)
+        if (strcmp(squeezed, plain[i]) == 0) {
+            *out = (ry_coll)i;
+            return 0;
+        }
+    return -1;
+}
+
+double ry_libra_unit_cost(const ry_libra_dim *d)
+{
+    return d->block == RY_LIBRA_SWITCH ? d->link + d->sw + d->nic : d->link;
+}
+
+ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w)
+{
+    if (w->nlayers == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 16;
+        w->layers = ry_xrealloc(w->layers, (size_t)w->cap * sizeof *w->layers);
+    }
+    ry_libra_layer *l = &w->layers[w->nlayers++];
+    memset(l, 0, sizeof *l);
+    l->count = 1;
+    for (int p = 0; p < RY_PHASES; p++)
+        for (int i = 0; i < RY_LIBRA_MAX_DIMS; i++)
+            l->ph[p].group[i] = 1;
+    return l;
+}
+
+void ry_libra_workload_free(ry_libra_workload *w)
+{
+    free(w->layers);
+    w->layers = NULL;
+    w->nlayers = w->cap = 0;
+}
+
 typedef struct rctx {
     const ry_spec *s;
     const char *templates;
-    ry_ydoc *tech;          /* templates/libra-costs.yaml, loaded when first needed */
+    ry_libra_costs *tech;   /* templates/libra-costs.yaml, loaded when first needed */
     int tech_tried;
-    ry_libra_problem *p;
+    ry_libra_spec *p;
     double time_unit;       /* seconds per plain number in layers' compute */
 } rctx;
 
@@ -154,26 +229,13 @@ static int get_bytes(const ry_ynode *n, const char *what, double *out)
 
 /* ---- the price catalog ------------------------------------------------------------------ */
 
-static const ry_ynode *tech_table(rctx *c)
+static const ry_libra_costs *tech_table(rctx *c)
 {
     if (!c->tech_tried) {
         c->tech_tried = 1;
-        ry_buf path;
-        ry_buf_init(&path);
-        ry_buf_printf(&path, "%s/libra-costs.yaml", c->templates);
-        c->tech = ry_ydoc_load(path.data, "catalog");
-        ry_buf_free(&path);
-        if (c->tech) {
-            const ry_ynode *t = c->tech->root ? ry_ymap_get(c->tech->root, "technologies") : NULL;
-            if (!t || t->kind != RY_YMAP) {
-                ry_pos top = { c->tech->file, 1, 1 };
-                ry_error_at(top, "expected a map 'technologies:' of {link, switch, nic} prices");
-                ry_ydoc_free(c->tech);
-                c->tech = NULL;
-            }
-        }
+        c->tech = ry_libra_costs_load(c->templates);
     }
-    return c->tech ? ry_ymap_get(c->tech->root, "technologies") : NULL;
+    return c->tech;
 }
 
 static int price(const ry_ynode *map, const char *key, const char *what, double *out)
@@ -192,37 +254,21 @@ static int tech_prices(rctx *c, const ry_ynode *name, const char *what, ry_libra
     const char *v;
     if (ry_yget_string(name, what, &v) < 0)
         return -1;
-    const ry_ynode *t = tech_table(c);
+    const ry_libra_costs *t = tech_table(c);
     if (!t)
         return -1;
-    const char *names[64];
-    int nn = 0;
-    for (size_t k = 0; k < t->n; k++) {
-        if (nn < 64)
-            names[nn++] = t->keys[k]->value;
-        if (strcasecmp(t->keys[k]->value, v) != 0)
-            continue;
-        const ry_ynode *e = t->items[k];
-        char ew[96];
-        snprintf(ew, sizeof ew, "technologies.%s", t->keys[k]->value);
-        if (ry_yget_map(e, ew, NULL) < 0 || ry_ycheck_keys(e, ew, tech_keys) > 0)
-            return -1;
-        d->link = d->sw = d->nic = 0;
-        int bad = 0;
-        bad |= price(e, "link", ew, &d->link) < 0;
-        bad |= price(e, "switch", ew, &d->sw) < 0;
-        bad |= price(e, "nic", ew, &d->nic) < 0;
-        return bad ? -1 : 0;
+    const ry_libra_tech *e = ry_libra_tech_find(t, v);
+    if (e) {
+        d->link = e->link;
+        d->sw = e->sw;
+        d->nic = e->nic;
+        return 0;
     }
-    const char *hint = ry_suggest(v, names, nn);
-    ry_buf list;
-    ry_buf_init(&list);
-    for (int k = 0; k < nn; k++)
-        ry_buf_printf(&list, "%s%s", k ? ", " : "", names[k]);
-    ry_error_at(name->pos, "%s: unknown technology '%s'%s%s%s (templates/libra-costs.yaml has %s)",
-                what, v, hint ? "; did you mean '" : "", hint ? hint : "", hint ? "'?" : "",
-                list.len ? list.data : "none");
-    ry_buf_free(&list);
+    const char **names = ry_xcalloc((size_t)t->ntechs + 1, sizeof *names);
+    for (int k = 0; k < t->ntechs; k++)
+        names[k] = t->techs[k].name;
+    ry_catalog_unknown(name, what, "technology", names, t->ntechs, "");
+    free(names);
     return -1;
 }
 
@@ -326,7 +372,7 @@ static int derive_network(rctx *c, const ry_ynode *root)
         return -1;      /* the cluster's own errors say why */
     const ry_ynode *cl = ry_ymap_key(root, "cluster");
     ry_pos at = cl ? cl->pos : (ry_pos){ s->path, 1, 1 };
-    const ry_ynode *t = tech_table(c);
+    const ry_libra_costs *t = tech_table(c);
     if (!t)
         return -1;
     static const char *const names[2] = { "hb", "scale_out" };
@@ -340,19 +386,17 @@ static int derive_network(rctx *c, const ry_ynode *root)
         d->block = RY_LIBRA_SWITCH;
         d->size = i == 0 ? s->hb_domain : (int)(s->gpus / s->hb_domain);
         d->pos = at;
-        const ry_ynode *e = ry_ymap_get(t, techs[i]);
-        char ew[64];
-        snprintf(ew, sizeof ew, "technologies.%s", techs[i]);
+        const ry_libra_tech *e = ry_libra_tech_find(t, techs[i]);
         if (!e) {
-            ry_pos top = { c->tech->file, 1, 1 };
+            ry_pos top = { t->file, 1, 1 };
             ry_error_at(top, "the catalog has no technology '%s', which prices the %s of a "
                         "network derived from the cluster", techs[i],
                         i == 0 ? "HB domain" : "scale-out fabric");
             return -1;
         }
-        if (ry_yget_map(e, ew, NULL) < 0 || price(e, "link", ew, &d->link) < 0 ||
-            price(e, "switch", ew, &d->sw) < 0 || price(e, "nic", ew, &d->nic) < 0)
-            return -1;
+        d->link = e->link;
+        d->sw = e->sw;
+        d->nic = e->nic;
     }
     net->npus = s->gpus;
     return 0;
@@ -599,62 +643,20 @@ static int read_layers(rctx *c, const ry_ynode *n, const ry_libra_groups *dflt)
 
 /* ---- workload from the LLM section ------------------------------------------------------ */
 
-/* One transformer block per layer, repeated for every layer of the model,
- * with the inputs of `railyard model` (model/iteration.h): compute split
- * evenly over the three phases; forward and input gradient each an
- * all-reduce of M_cc * tokens per replica * d_model / 4 bytes over the
- * tensor-parallel groups (the two add up to that model's tensor-parallel
- * term when the group is one dimension); the weight gradient an all-reduce
- * of S_T / N_M bytes (one block's gradients, split by tensor parallelism)
- * over the data-parallel groups, innermost dimension first, as that
- * model's hierarchical all-reduce. */
+/* Neither layers nor a file: the workload section's LLM gives the workload,
+ * one block per layer (model/libra_problem.c computes it). */
 static int derive_workload(rctx *c, const ry_ynode *lb, long long tp_given)
 {
-    const ry_spec *s = c->s;
-    ry_libra_problem *p = c->p;
-    if (!s->workload) {
+    ry_libra_spec *p = c->p;
+    if (!c->s->workload) {
         ry_error_at(p->pos, "libra needs a workload: layers (a list in the spec), "
                     "workload_file (an ASTRA-sim workload file) or a workload section (the "
                     "LLM trained)");
         return -1;
     }
-    ry_model m;
-    ry_model_inputs(s, &m);
-    const ry_iter_in *in = &m.in;
-    if (!(in->layers >= 1 && in->C > 0 && in->N > 0 && in->b > 0))
-        return -1;      /* the workload section's own errors say why */
-    long long nm = tp_given;
-    if (nm <= 0) {
-        ry_iter_terms t;
-        if (ry_iter_best(in, in->K, m.w.tensor, &t) < 0) {
-            ry_error_at(p->pos, "no tensor-parallel size fits the workload on HB domains of "
-                        "%lld; give libra.tensor_parallel", in->K);
-            return -1;
-        }
-        nm = t.NM;
-    }
-    int tp[MAXD], dp[MAXD];
-    char why[256];
-    if (ry_libra_split_tp(&p->net, nm, tp, dp, why, sizeof why) < 0) {
-        ry_error_at(tp_given > 0 ? key_pos(lb, "tensor_parallel") : p->pos,
-                    "workload %s: %s", m.w.model.name, why);
-        return -1;
-    }
-    ry_libra_layer *ly = ry_libra_workload_add(&p->wl);
-    snprintf(ly->name, sizeof ly->name, "%.50s block", m.w.model.name);
-    ly->count = llround(in->layers);
-    double compute = in->M_flop / ((double)in->N * in->C) / in->layers / 3;
-    double tokens = in->b * (double)nm / (double)in->N;   /* per replica */
-    for (int ph = 0; ph < RY_PHASES; ph++) {
-        ry_libra_phase *x = &ly->ph[ph];
-        x->compute = compute;
-        x->coll = RY_COLL_ALL_REDUCE;
-        x->bytes = ph == RY_PHASE_WG ? in->S_T / (double)nm : in->M_cc * tokens * in->d_model / 4;
-        for (int i = 0; i < p->net.ndims; i++)
-            x->group[i] = ph == RY_PHASE_WG ? dp[i] : tp[i];
-    }
-    snprintf(p->wl.source, sizeof p->wl.source, "workload %.60s: %lld layers, tensor %lld x "
-             "data %lld", m.w.model.name, ly->count, nm, in->N / nm);
+    p->from_workload = 1;
+    p->tensor_parallel = tp_given;
+    p->tensor_parallel_pos = key_pos(lb, "tensor_parallel");
     return 0;
 }
 
@@ -869,34 +871,37 @@ static int cp_op(cparse *cp, int *op)
     return 1;
 }
 
-/* Adds the constraint (a op b) to the problem. */
+/* Adds the relation (a op b) to the spec. */
 static int add_relation(rctx *c, const cparse *cp, const lin *a, int op, const lin *b,
                         const char *where)
 {
-    ry_libra_problem *p = c->p;
+    ry_libra_spec *p = c->p;
     const ry_libra_net *net = &p->net;
-    double coef[MAXD], k = a->k - b->k, cost = a->cost - b->cost, mx = 0;
+    double k = a->k - b->k, cost = a->cost - b->cost, mx = 0, diff[MAXD];
     for (int i = 0; i < net->ndims; i++) {
-        coef[i] = a->c[i] - b->c[i] + cost * (double)net->npus *
-                  ry_libra_unit_cost(&net->dim[i]);
-        if (fabs(coef[i]) > mx)
-            mx = fabs(coef[i]);
+        diff[i] = a->c[i] - b->c[i];
+        double coef = diff[i] + cost * (double)net->npus * ry_libra_unit_cost(&net->dim[i]);
+        if (fabs(coef) > mx)
+            mx = fabs(coef);
     }
     if (!(mx > 0)) {
         cp_error(cp, 0, cost != 0 ? "the network's prices are all 0, so cost does not depend on "
                                     "the bandwidth" : "no bandwidth in it");
         return -1;
     }
-    ry_libra_con *con = ry_libra_problem_add_con(p);
-    double sg = op == OP_GE ? -1 : 1;
-    for (int i = 0; i < net->ndims; i++)
-        con->coef[i] = sg * coef[i] / mx;
-    con->rhs = -sg * k / mx;
-    con->op = op == OP_EQ ? RY_CON_EQ : RY_CON_LE;
-    con->kind = ry_libra_con_classify(con, net->ndims, cost != 0);
-    snprintf(con->text, sizeof con->text, "%s", cp->s);
-    snprintf(con->where, sizeof con->where, "%s", where);
-    con->pos = cp->node->pos;
+    if (p->nrels == p->caprels) {
+        p->caprels = p->caprels ? 2 * p->caprels : 8;
+        p->rels = ry_xrealloc(p->rels, (size_t)p->caprels * sizeof *p->rels);
+    }
+    ry_libra_rel *r = &p->rels[p->nrels++];
+    memset(r, 0, sizeof *r);
+    memcpy(r->c, diff, (size_t)net->ndims * sizeof *diff);
+    r->cost = cost;
+    r->k = k;
+    r->op = op == OP_LE ? RY_LIBRA_LE : op == OP_EQ ? RY_LIBRA_EQ : RY_LIBRA_GE;
+    snprintf(r->text, sizeof r->text, "%s", cp->s);
+    snprintf(r->where, sizeof r->where, "%s", where);
+    r->pos = cp->node->pos;
     return 0;
 }
 
@@ -1003,61 +1008,33 @@ static int read_plot_dims(rctx *c, const ry_ynode *n)
     return 0;
 }
 
-static int make_baseline(rctx *c, const ry_ynode *lb)
+/* libra.baseline; without it the problem takes the budget split equally. */
+static int read_baseline(rctx *c, const ry_ynode *lb)
 {
-    ry_libra_problem *p = c->p;
+    ry_libra_spec *p = c->p;
     int d = p->net.ndims;
     const ry_ynode *n = ry_ymap_get(lb, "baseline");
-    if (n) {
-        if (n->kind != RY_YSEQ || (int)n->n != d) {
-            ry_error_at(n->pos, "libra.baseline must list one bandwidth (GB/s) per dimension: "
-                        "%d (got %s)", d, ry_ynode_describe(n));
-            return -1;
-        }
-        int bad = 0;
-        for (int i = 0; i < d; i++) {
-            char w[64];
-            snprintf(w, sizeof w, "libra.baseline[%d]", i);
-            bad |= ry_yget_number(n->items[i], w, 0, 1e12, &p->baseline[i]) < 0;
-        }
-        snprintf(p->baseline_from, sizeof p->baseline_from, "libra.baseline");
-        return bad ? -1 : 0;
+    p->has_budget = ry_ymap_get(lb, "budget") || ry_ymap_get(lb, "cost_budget");
+    if (!n)
+        return 0;
+    if (n->kind != RY_YSEQ || (int)n->n != d) {
+        ry_error_at(n->pos, "libra.baseline must list one bandwidth (GB/s) per dimension: "
+                    "%d (got %s)", d, ry_ynode_describe(n));
+        return -1;
     }
-    for (int k = 0; k < p->ncons; k++) {
-        const ry_libra_con *con = &p->cons[k];
-        if (con->kind == RY_CON_BUDGET && con->rhs > 0) {
-            for (int i = 0; i < d; i++)
-                p->baseline[i] = con->rhs / con->coef[0] / d;
-            snprintf(p->baseline_from, sizeof p->baseline_from, "%.60s (%.160s) split equally",
-                     con->where, con->text);
-            return 0;
-        }
+    int bad = 0;
+    for (int i = 0; i < d; i++) {
+        char w[64];
+        snprintf(w, sizeof w, "libra.baseline[%d]", i);
+        bad |= ry_yget_number(n->items[i], w, 0, 1e12, &p->baseline[i]) < 0;
     }
-    for (int k = 0; k < p->ncons; k++) {
-        const ry_libra_con *con = &p->cons[k];
-        double sum = 0;
-        int pos = 1;
-        for (int i = 0; i < d; i++) {
-            sum += con->coef[i];
-            pos &= con->coef[i] > 0;
-        }
-        if (con->kind == RY_CON_COST && pos && con->rhs > 0) {
-            for (int i = 0; i < d; i++)
-                p->baseline[i] = con->rhs / sum;
-            snprintf(p->baseline_from, sizeof p->baseline_from, "equal bandwidth at %.60s "
-                     "(%.160s)", con->where, con->text);
-            return 0;
-        }
-    }
-    if (!ry_ymap_get(lb, "budget") && !ry_ymap_get(lb, "cost_budget"))
-        ry_error_at(p->pos, "libra needs a baseline to compare with: give libra.budget (GB/s "
-                    "per NPU over all dimensions), libra.cost_budget or libra.baseline");
-    return -1;
+    p->has_baseline = 1;
+    return bad ? -1 : 0;
 }
 
 static void read_libra(rctx *c, const ry_ynode *root, const ry_ynode *lb, int net_ok)
 {
-    ry_libra_problem *p = c->p;
+    ry_libra_spec *p = c->p;
     p->pos = key_pos(root, "libra");
     if (ry_yget_map(lb, "libra", NULL) < 0)
         return;
@@ -1164,54 +1141,37 @@ static void read_libra(rctx *c, const ry_ynode *root, const ry_ynode *lb, int ne
     }
     if ((v = ry_ymap_get(lb, "plot_dims")))
         read_plot_dims(c, v);
-    make_baseline(c, lb);
+    read_baseline(c, lb);
 }
 
-int ry_libra_read(const ry_spec *s, const char *templates, ry_libra_problem *p)
+void ry_libra_spec_read(ry_spec *s, const ry_ynode *root, const char *templates)
 {
-    int before = ry_error_count();
-    ry_pos top = { s->path, 1, 1 };
-    if (!s->doc || !s->doc->root || s->doc->root->kind != RY_YMAP) {
-        ry_error_at(top, "a LIBRA optimisation needs a spec file with a libra section");
-        return -1;
-    }
+    const ry_ynode *lb = ry_ymap_get(root, "libra");
+    if (!lb && !ry_ymap_get(root, "network"))
+        return;
+    ry_libra_spec *p = ry_xcalloc(1, sizeof *p);
+    p->objective = RY_LIBRA_TIME;
+    p->starts = 12;
+    p->plot_dims[0] = p->plot_dims[1] = -1;
+    p->has_libra = lb != NULL;
     rctx c;
     memset(&c, 0, sizeof c);
     c.s = s;
     c.templates = templates;
     c.p = p;
     c.time_unit = 1e-3;
-    const ry_ynode *root = s->doc->root;
-    const ry_ynode *lb = ry_ymap_get(root, "libra");
     int net_ok = read_network(&c, root) == 0;
-    if (!lb)
-        ry_error_at(top, "the spec has no libra section: it gives the workload (layers or "
-                    "workload_file) and the budget to optimise for");
-    else
+    if (lb)
         read_libra(&c, root, lb, net_ok);
-    ry_ydoc_free(c.tech);
-    return ry_error_count() > before ? -1 : 0;
+    ry_libra_costs_free(c.tech);
+    s->libra = p;
 }
 
-void ry_libra_check_spec(const ry_spec *s, const char *templates)
+void ry_libra_spec_free(ry_libra_spec *l)
 {
-    if (!s->doc || !s->doc->root || s->doc->root->kind != RY_YMAP)
+    if (!l)
         return;
-    const ry_ynode *root = s->doc->root;
-    if (!ry_ymap_get(root, "libra") && !ry_ymap_get(root, "network"))
-        return;
-    ry_libra_problem p;
-    ry_libra_problem_init(&p);
-    if (ry_ymap_get(root, "libra")) {
-        ry_libra_read(s, templates, &p);
-    } else {
-        rctx c;
-        memset(&c, 0, sizeof c);
-        c.s = s;
-        c.templates = templates;
-        c.p = &p;
-        read_network(&c, root);
-        ry_ydoc_free(c.tech);
-    }
-    ry_libra_problem_free(&p);
+    ry_libra_workload_free(&l->wl);
+    free(l->rels);
+    free(l);
 }

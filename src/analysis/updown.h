@@ -11,7 +11,9 @@
  *     the lowest tier of a switch at or above s that has l below;
  * and the candidates, in port order, are picked by (c/D + c mod D) mod n,
  * D the product of the uplink counts of the tiers below (route.c's D-mod-K
- * digit). Both are tested against each other on InfiniBand fabrics.
+ * digit). The numbering, the neighbour lists and the digit are route.c's own
+ * (updown_graph.h); the two are tested against each other on InfiniBand
+ * fabrics.
  *
  * Work per destination leaf: one walk up from the leaf (the switches with l
  * below) and a memo of J, so routing every end port costs about what the

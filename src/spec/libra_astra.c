@@ -3,7 +3,7 @@
  * ASTRA-sim reads the rows as a stream of whitespace-separated words, so a
  * row may wrap; this reader does the same and keeps each word's line and
  * column for messages. */
-#include "model/libra_spec.h"
+#include "spec/libra_spec.h"
 #include "spec/yaml.h"
 
 #include <ctype.h>
@@ -223,7 +223,7 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
     size_t len;
     char *buf = slurp(path, &len);
     if (!buf) {
-        ry_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s", strerror(errno));
+        ry_io_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s", strerror(errno));
         return -1;
     }
     int before = ry_error_count();
@@ -401,10 +401,7 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
         ry_error_at((ry_pos){ path, 2, 1 }, "the file declares %d layers but has %d", declared,
                     row);
     } else if (at < words.n) {
-        /* Once per run: the spec loader reads the file too. */
-        static int warned;
-        if (!warned++)
-            ry_warn("%s:%d:%d: text after the %d layers the file declares is ignored", path,
+        ry_warn("%s:%d:%d: text after the %d layers the file declares is ignored", path,
                     words.w[at].line, words.w[at].col, declared);
     }
     snprintf(w->source, sizeof w->source, "%s (%s, %d layers)", path,

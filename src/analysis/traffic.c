@@ -1,13 +1,13 @@
 /* Traffic of one iteration per GPU pair, and DP stage 1 routed over the
  * fabric (see traffic.h). */
-#include "model/traffic.h"
+#include "analysis/traffic.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fabric/names.h"
-#include "model/updown.h"
+#include "analysis/updown.h"
 #include "util/diag.h"
 
 const char *ry_traffic_type_name(ry_traffic_type t)
@@ -16,15 +16,14 @@ const char *ry_traffic_type_name(ry_traffic_type t)
     return (unsigned)t < RY_TR_TYPES ? names[t] : "?";
 }
 
-void ry_traffic_plan(const ry_spec *s, const ry_model *m, ry_traffic *t)
+void ry_traffic_plan(const ry_spec *s, const ry_traffic_in *in, ry_traffic *t)
 {
     memset(t, 0, sizeof *t);
-    const ry_iter_in *in = &m->in;
     t->N = in->N;
     t->K = in->K;
-    t->NM = m->best.NM;
-    t->NDs = m->best.NDs;
-    t->NDf = m->best.NDf;
+    t->NM = in->NM;
+    t->NDs = in->K / in->NM;
+    t->NDf = in->N / in->K;
     t->rails = s->rails > 0 ? s->rails : (int)in->K;
     t->planes = s->planes > 0 ? s->planes : 1;
     double N = (double)in->N;

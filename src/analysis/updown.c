@@ -1,0 +1,183 @@
+/* Up-down next hops without LIDs (see updown.h). */
+#include "analysis/updown.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/updown_graph.h"
+#include "util/diag.h"
+
+struct ry_updown {
+    ry_updown_graph g;      /* switches, leaves, ends in LID order, neighbours */
+    int32_t *end_index;     /* GPU port id -> end, or -1 */
+
+    /* State for the current destination leaf. */
+    long long leaf;         /* -1 = none yet */
+    uint32_t gen;
+    uint32_t *below;        /* == gen: the leaf is below the switch */
+    uint32_t *jgen;         /* == gen: jval is valid */
+    uint8_t *jval;
+    uint32_t *queue;
+    uint32_t *cgen;         /* == gen: candidates of the switch are cached */
+    uint32_t *c0, *cn;      /* offset and count in pool */
+    uint32_t *pool;
+    size_t npool, cap_pool;
+};
+
+static int is_below(const ry_updown *u, uint32_t s) { return u->below[s] == u->gen; }
+
+/* Marks every switch with leaf l below it: those reached going up from it. */
+static void set_leaf(ry_updown *u, uint32_t l)
+{
+    if (u->leaf == (long long)l)
+        return;
+    u->leaf = l;
+    if (++u->gen == 0) {    /* wrapped: start the stamps again */
+        memset(u->below, 0, u->g.S * sizeof *u->below);
+        memset(u->jgen, 0, u->g.S * sizeof *u->jgen);
+        memset(u->cgen, 0, u->g.S * sizeof *u->cgen);
+        u->gen = 1;
+    }
+    u->npool = 0;
+    size_t qh = 0, qt = 0;
+    const ry_updown_graph *g = &u->g;
+    uint32_t s0 = g->leaf_sw[l];
+    u->below[s0] = u->gen;
+    u->queue[qt++] = s0;
+    while (qh < qt) {
+        uint32_t s = u->queue[qh++];
+        for (uint32_t i = g->up0[s]; i < g->up0[s + 1]; i++) {
+            uint32_t x = g->up[i].sw;
+            if (u->below[x] != u->gen) {
+                u->below[x] = u->gen;
+                u->queue[qt++] = x;
+            }
+        }
+    }
+}
+
+/* J(s, current leaf): the lowest tier at or above s with the leaf below;
+ * 0xFF when none. Recursion depth is at most the number of tiers. */
+static uint8_t jof(ry_updown *u, uint32_t s)
+{
+    if (u->jgen[s] == u->gen)
+        return u->jval[s];
+    const ry_updown_graph *g = &u->g;
+    uint8_t j = 0xFF;
+    if (is_below(u, s))
+        j = g->tier[s];
+    else
+        for (uint32_t i = g->up0[s]; i < g->up0[s + 1]; i++) {
+            uint8_t x = jof(u, g->up[i].sw);
+            if (x < j)
+                j = x;
+        }
+    u->jgen[s] = u->gen;
+    u->jval[s] = j;
+    return j;
+}
+
+/* Candidate ports of s toward the current leaf, cached per leaf. */
+static void candidates(ry_updown *u, uint32_t s)
+{
+    if (u->cgen[s] == u->gen)
+        return;
+    const ry_updown_graph *g = &u->g;
+    u->cgen[s] = u->gen;
+    u->c0[s] = (uint32_t)u->npool;
+    size_t need = u->npool + g->f->nodes[g->sw[s]].nports;
+    if (need > u->cap_pool) {
+        u->cap_pool = need * 2;
+        u->pool = ry_xrealloc(u->pool, u->cap_pool * sizeof *u->pool);
+    }
+    if (is_below(u, s)) {
+        for (uint32_t i = g->down0[s]; i < g->down0[s + 1]; i++)
+            if (is_below(u, g->down[i].sw))
+                for (uint32_t q = 0; q < g->down[i].nlinks; q++)
+                    u->pool[u->npool++] = g->down[i].port + q;
+    } else {
+        uint8_t j = jof(u, s);
+        for (uint32_t i = g->up0[s]; j != 0xFF && i < g->up0[s + 1]; i++)
+            if (jof(u, g->up[i].sw) == j)
+                for (uint32_t q = 0; q < g->up[i].nlinks; q++)
+                    u->pool[u->npool++] = g->up[i].port + q;
+    }
+    u->cn[s] = (uint32_t)(u->npool - u->c0[s]);
+}
+
+ry_updown *ry_updown_new(const ry_fabric *f, int k)
+{
+    ry_updown *u = ry_xcalloc(1, sizeof *u);
+    u->leaf = -1;
+    ry_updown_graph *g = &u->g;
+    ry_updown_graph_build(f, k, g);
+    size_t nports = (size_t)f->gpus * (size_t)f->planes;
+    u->end_index = ry_xmalloc((nports ? nports : 1) * sizeof *u->end_index);
+    for (size_t i = 0; i < nports; i++)
+        u->end_index[i] = -1;
+    for (size_t c = 0; c < g->nends; c++)
+        u->end_index[g->end[c]] = (int32_t)c;
+    size_t S = g->S ? g->S : 1;
+    u->below = ry_xcalloc(S, sizeof *u->below);
+    u->jgen = ry_xcalloc(S, sizeof *u->jgen);
+    u->jval = ry_xcalloc(S, 1);
+    u->cgen = ry_xcalloc(S, sizeof *u->cgen);
+    u->c0 = ry_xcalloc(S, sizeof *u->c0);
+    u->cn = ry_xcalloc(S, sizeof *u->cn);
+    u->queue = ry_xmalloc(S * sizeof *u->queue);
+    return u;
+}
+
+void ry_updown_free(ry_updown *u)
+{
+    if (!u)
+        return;
+    ry_updown_graph_free(&u->g);
+    free(u->end_index);
+    free(u->below);
+    free(u->jgen);
+    free(u->jval);
+    free(u->cgen);
+    free(u->c0);
+    free(u->cn);
+    free(u->queue);
+    free(u->pool);
+    free(u);
+}
+
+size_t ry_updown_ends(const ry_updown *u) { return u->g.nends; }
+
+uint32_t ry_updown_end(const ry_updown *u, size_t c)
+{
+    RY_ASSERT(c < u->g.nends);
+    return u->g.end[c];
+}
+
+long long ry_updown_index(const ry_updown *u, uint32_t gpu_port)
+{
+    if ((size_t)gpu_port >= (size_t)u->g.f->gpus * (size_t)u->g.f->planes)
+        return -1;
+    return u->end_index[gpu_port];
+}
+
+int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port)
+{
+    const ry_updown_graph *g = &u->g;
+    const ry_fabric *f = g->f;
+    if (sw < f->first_switch || sw >= f->nnodes)
+        return -1;
+    int32_t s = g->local[sw - f->first_switch];
+    long long c = ry_updown_index(u, gpu_port);
+    if (s < 0 || c < 0)
+        return -1;
+    uint32_t l = g->end_leaf[c];
+    if (g->leaf_of[s] == (int32_t)l)
+        return (int)((uint32_t)f->ports[gpu_port].peer - f->nodes[sw].port0);
+    set_leaf(u, l);
+    candidates(u, (uint32_t)s);
+    uint32_t nc = u->cn[s];
+    if (nc == 0)
+        return -1;
+    uint64_t base = ry_updown_digit(g, (size_t)s, (uint64_t)c, is_below(u, (uint32_t)s));
+    return (int)u->pool[u->c0[s] + base % nc];
+}

@@ -1,0 +1,771 @@
+/* The spec schema: the table of keys, the generic reader, defaults and
+ * checks that follow from it, and the rules between keys.
+ *
+ * How to add a key is at the top of schema.h. The table is the reference:
+ * railyard-spec(5) documents exactly its rows (tests/spec-keys.sh). A
+ * default is written as a spec would write it and read by the same code as
+ * a spec's value, so a default always passes its own rules. */
+#include "spec/schema.h"
+
+#include "spec/catalog.h"
+#include "spec/pattern.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_GPUS INT_MAX        /* GPU ids are ints throughout the fabric */
+#define MAX_DOMAIN (1 << 20)    /* GPUs per node or HB domain */
+#define MAX_RADIX 65535         /* ports are numbered in 16 bits */
+#define MAX_PLANES 8
+#define MAX_STRING (RY_NAME_MAX - 1)
+
+static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
+static const char *const protocols[] = { "infiniband", "ethernet", NULL };
+static const char *const cost_models[] = { "paper", NULL };
+static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
+static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
+
+const char *ry_design_name(ry_design d)
+{
+    return (unsigned)d < 3 ? design_names[d] : "?";
+}
+
+static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+
+/* Where a row's value goes. */
+#define FIELD(type, in_, f) \
+    .in = in_, .off = offsetof(type, f), .size = sizeof(((type *)0)->f)
+#define SPEC(f) FIELD(ry_spec, RY_IN_SPEC, f)
+#define NODE(f) FIELD(ry_node_model, RY_IN_NODE, f)
+#define SWITCH(f) FIELD(ry_switch_model, RY_IN_SWITCH, f)
+
+#define SECTION(name, fl, d) { .key = name, .type = RY_KEY_SECTION, .flags = fl, .doc = d }
+#define INT(lo, hi) .type = RY_KEY_INT, .min = lo, .max = hi
+#define NUMBER(lo, hi) .type = RY_KEY_NUMBER, .dmin = lo, .dmax = hi
+#define ENUM(w) .type = RY_KEY_ENUM, .words = w
+#define STRING(len) .type = RY_KEY_STRING, .max = len
+#define CUSTOM(what) .type = RY_KEY_CUSTOM, .type_doc = what
+
+const ry_key ry_spec_keys[] = {
+    { .key = "version", INT(1, 1), .read = read_version,
+      .doc = "the spec format version; if present it must be 1" },
+    { .key = "name", .type = RY_KEY_NAME, .flags = RY_KEY_REQUIRED, SPEC(name),
+      .bad = RY_BAD_NAME, .doc = "the cluster's name, used in output file names" },
+
+    SECTION("cluster", RY_KEY_REQUIRED, "the servers: node model and how many"),
+    { .key = "cluster.nodes", INT(1, MAX_GPUS), .flags = RY_KEY_READER, .unit = "servers",
+      .bad = RY_BAD_GPUS, .doc = "servers; give exactly one of nodes and gpus" },
+    { .key = "cluster.gpus", INT(1, MAX_GPUS), .flags = RY_KEY_READER, SPEC(gpus),
+      .unit = "GPUs", .bad = RY_BAD_GPUS, .doc = "total GPUs; give exactly one of nodes and gpus" },
+    { .key = "cluster.node", CUSTOM("catalog name or map"), .flags = RY_KEY_READER,
+      .def_doc = "custom", .bad = RY_BAD_NODE, .doc = "the node (server) model" },
+    { .key = "cluster.node.name", STRING(MAX_STRING), .flags = RY_KEY_READER, NODE(name),
+      .def_doc = "custom", .bad = RY_BAD_NODE,
+      .doc = "a catalog entry to start from, or the model's own name" },
+    { .key = "cluster.node.gpus_per_node", INT(1, MAX_DOMAIN), NODE(gpus_per_node),
+      .def_doc = "the catalog entry's", .unit = "GPUs", .bad = RY_BAD_NODE,
+      .doc = "GPUs per server" },
+    { .key = "cluster.node.hb_domain", INT(1, MAX_DOMAIN), NODE(hb_domain),
+      .def_doc = "the catalog entry's", .unit = "GPUs", .bad = RY_BAD_NODE,
+      .doc = "GPUs per high-bandwidth (NVLink) domain" },
+    { .key = "cluster.node.nic_speed", .type = RY_KEY_SPEED, NODE(nic_gbps),
+      .def_doc = "the switch's speed", .bad = RY_BAD_NODE, .doc = "speed of a GPU's NIC port" },
+    { .key = "cluster.node.description", STRING(0), .bad = RY_BAD_NODE, .doc = "one line" },
+    { .key = "cluster.node.rack_units", INT(1, 64), .flags = RY_KEY_ZERO_UNSET, NODE(units),
+      .unit = "rack units", .bad = RY_BAD_NODE, .doc = "height of one server" },
+    { .key = "cluster.node.per_rack", INT(1, 1024), .flags = RY_KEY_ZERO_UNSET,
+      NODE(per_rack), .unit = "servers", .bad = RY_BAD_NODE,
+      .doc = "servers per rack, as usually installed" },
+    { .key = "cluster.node.cage_ports", INT(1, 8), .flags = RY_KEY_ZERO_UNSET,
+      NODE(cage_ports), .def_doc = "1", .unit = "ports", .bad = RY_BAD_NODE,
+      .doc = "NIC ports per cage: 2 for twin-port OSFP" },
+    { .key = "cluster.gpus_per_node", INT(1, MAX_DOMAIN), .flags = RY_KEY_READER,
+      SPEC(node.gpus_per_node), .def = "8",
+      .def_doc = "the node's, else cluster.hb_domain, else 8", .unit = "GPUs",
+      .bad = RY_BAD_GPN, .doc = "GPUs per server" },
+    { .key = "cluster.hb_domain", INT(1, MAX_DOMAIN), .flags = RY_KEY_READER, SPEC(hb_domain),
+      .def = "8", .def_doc = "the node's, else cluster.gpus_per_node", .unit = "GPUs",
+      .bad = RY_BAD_HB, .doc = "K, GPUs per high-bandwidth (NVLink) domain" },
+    { .key = "cluster.rails", INT(1, MAX_DOMAIN), .flags = RY_KEY_READER, SPEC(rails),
+      .def_doc = "cluster.hb_domain", .bad = RY_BAD_RAILS,
+      .doc = "GPU g of an HB domain is on rail g mod rails" },
+    { .key = "cluster.planes", INT(1, MAX_PLANES), SPEC(planes), .def = "1",
+      .bad = RY_BAD_PLANES, .doc = "NIC ports per GPU, one network plane each" },
+    { .key = "cluster.scalable_unit", INT(0, INT_MAX), SPEC(scalable_unit), .def = "0",
+      .unit = "HB domains", .bad = RY_BAD_SU,
+      .doc = "HB domains per scalable unit; 0 fills a leaf" },
+
+    SECTION("fabric", 0, "the switches and how they are joined"),
+    { .key = "fabric.design", ENUM(design_names), SPEC(design), .def = "rail-optimized",
+      .bad = RY_BAD_OTHER, .doc = "how GPUs attach to leaves and leaves to spines" },
+    { .key = "fabric.switch", CUSTOM("catalog name or map"), .def = "generic",
+      .bad = RY_BAD_SWITCH, .doc = "the switch model" },
+    { .key = "fabric.switch.name", STRING(MAX_STRING), .flags = RY_KEY_READER, SWITCH(name),
+      .def = "generic", .bad = RY_BAD_SWITCH,
+      .doc = "a catalog entry to start from, or the model's own name" },
+    { .key = "fabric.switch.radix", INT(4, MAX_RADIX), .flags = RY_KEY_EVEN, SWITCH(radix),
+      .def = "64", .unit = "ports", .bad = RY_BAD_SWITCH, .doc = "ports at the switch's speed" },
+    { .key = "fabric.switch.speed", .type = RY_KEY_SPEED, SWITCH(port_gbps),
+      .off2 = offsetof(ry_switch_model, speed), .size2 = sizeof(((ry_switch_model *)0)->speed),
+      .def = "400G", .def_doc = "the node's NIC speed, else 400G", .bad = RY_BAD_SWITCH,
+      .doc = "speed of one port" },
+    { .key = "fabric.switch.description", STRING(0), .bad = RY_BAD_SWITCH, .doc = "one line" },
+    { .key = "fabric.switch.protocol", ENUM(protocols), SWITCH(ethernet), .def = "infiniband",
+      .bad = RY_BAD_SWITCH, .doc = "InfiniBand gets subnet-manager files, Ethernet does not" },
+    { .key = "fabric.switch.rack_units", INT(1, 64), .flags = RY_KEY_ZERO_UNSET, SWITCH(units),
+      .def_doc = "1", .unit = "rack units", .bad = RY_BAD_SWITCH, .doc = "height of a switch" },
+    { .key = "fabric.switch.cage_ports", INT(1, 8), .flags = RY_KEY_ZERO_UNSET,
+      SWITCH(cage_ports), .def_doc = "1", .unit = "ports", .bad = RY_BAD_SWITCH,
+      .doc = "ports per cage: 2 for twin-port OSFP" },
+    { .key = "fabric.oversubscription", CUSTOM("D:U or a list of them"), .def = "1:1",
+      .bad = RY_BAD_OVERSUB, .doc = "down-links to up-links per tier, leaf tier first" },
+    { .key = "fabric.tiers", .type = RY_KEY_AUTO_INT, .min = 1, .max = RY_MAX_TIERS,
+      SPEC(tiers), .def = "auto", .bad = RY_BAD_TIERS, .doc = "switch tiers" },
+
+    SECTION("cost", 0, "the price model"),
+    { .key = "cost.model", ENUM(cost_models), .def = "paper", .bad = RY_BAD_COST,
+      .doc = "transceivers plus switch ports" },
+    { .key = "cost.transceiver", NUMBER(0, 1e300), SPEC(transceiver_cost), .def = "374",
+      .unit = "USD", .bad = RY_BAD_COST, .doc = "price of one transceiver, two per link" },
+    { .key = "cost.switch_port", NUMBER(0, 1e300), SPEC(switch_port_cost), .def = "748",
+      .unit = "USD", .bad = RY_BAD_COST, .doc = "price of one switch port" },
+
+    SECTION("infiniband", 0, "the GUID and LID plan and the OpenSM files"),
+    { .key = "infiniband.guid_base", .type = RY_KEY_GUID, SPEC(ib.guid_base),
+      .def = "0x0002c90000000000", .bad = RY_BAD_OTHER, .doc = "base of the GUID plan" },
+    { .key = "infiniband.lmc", INT(0, 7), SPEC(ib.lmc), .def = "0", .bad = RY_BAD_OTHER,
+      .doc = "LID mask control: 2^lmc LIDs per CA port" },
+    { .key = "infiniband.routing_engine", ENUM(routing_engines), .flags = RY_KEY_TEXT,
+      SPEC(ib.routing_engine), .def = "file", .bad = RY_BAD_OTHER,
+      .doc = "what opensm.conf selects" },
+    { .key = "infiniband.lft_portguid", .type = RY_KEY_BOOL, SPEC(ib.lft_portguid),
+      .def = "true", .bad = RY_BAD_OTHER, .doc = "LFT lines name the destination's port GUID" },
+    { .key = "infiniband.pkey_base", INT(1, 0x7ffe), SPEC(ib.pkey_base), .def = "0x0100",
+      .bad = RY_BAD_OTHER, .doc = "P_Key of rail 0's partition" },
+
+    SECTION("naming", 0, "host names"),
+    { .key = "naming.node", STRING(0), SPEC(node_pattern), .def = "node{n1:03}",
+      .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "host name pattern of the servers" },
+
+    SECTION("layout", 0, "racks and rows, for cable lengths"),
+    { .key = "layout.rows", INT(1, 10000), .flags = RY_KEY_ZERO_UNSET, SPEC(layout.rows),
+      .def_doc = "as many as needed", .bad = RY_BAD_OTHER, .doc = "rows available" },
+    { .key = "layout.racks_per_row", INT(1, 10000), SPEC(layout.racks_per_row), .def = "16",
+      .bad = RY_BAD_OTHER, .doc = "racks in a row" },
+    { .key = "layout.rack_units", INT(4, 80), SPEC(layout.rack_units), .def = "48",
+      .unit = "rack units", .bad = RY_BAD_OTHER, .doc = "height of a rack" },
+    { .key = "layout.first_unit", INT(1, 80), SPEC(layout.first_unit), .def = "2",
+      .bad = RY_BAD_OTHER, .doc = "lowest unit equipment uses" },
+    { .key = "layout.nodes_per_rack", INT(1, 1024), SPEC(layout.nodes_per_rack), .def = "4",
+      .def_doc = "the node's per_rack, else 4", .unit = "servers", .bad = RY_BAD_OTHER,
+      .doc = "servers per compute rack" },
+    { .key = "layout.node_units", INT(1, 80), SPEC(layout.node_units), .def = "8",
+      .def_doc = "the node's rack_units, else 8", .unit = "rack units", .bad = RY_BAD_OTHER,
+      .doc = "height of a server" },
+    { .key = "layout.switch_units", INT(1, 80), SPEC(layout.switch_units), .def = "1",
+      .def_doc = "the switch's rack_units, else 1", .unit = "rack units",
+      .bad = RY_BAD_OTHER, .doc = "height of a switch" },
+    { .key = "layout.network", ENUM(network_places), SPEC(layout.network), .def = "per-unit",
+      .bad = RY_BAD_OTHER, .doc = "where leaves stand" },
+    { .key = "layout.rack_pitch", NUMBER(0.1, 100), SPEC(layout.rack_pitch), .def = "0.6",
+      .unit = "metres", .bad = RY_BAD_OTHER, .doc = "distance between rack centres in a row" },
+    { .key = "layout.row_pitch", NUMBER(0.5, 1000), SPEC(layout.row_pitch), .def = "2.4",
+      .unit = "metres", .bad = RY_BAD_OTHER, .doc = "distance between rows" },
+    { .key = "layout.tray_height", NUMBER(0.5, 20), SPEC(layout.tray_height), .def = "2.6",
+      .unit = "metres", .bad = RY_BAD_OTHER, .doc = "height of the overhead cable tray" },
+    { .key = "layout.slack", NUMBER(0, 50), SPEC(layout.slack), .def = "0.5", .unit = "metres",
+      .bad = RY_BAD_OTHER, .doc = "slack at each end of a cable" },
+
+    SECTION("cabling", 0, "media forced per tier or per link"),
+    { .key = "cabling.tiers", CUSTOM("map of tier to medium"), .bad = RY_BAD_OTHER,
+      .doc = "medium per tier, 1 = GPU to leaf" },
+    { .key = "cabling.links", CUSTOM("list of maps"), .bad = RY_BAD_OTHER,
+      .doc = "medium for single links" },
+    { .key = "cabling.links[].end", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      .bad = RY_BAD_OTHER, .doc = "a switch and port, or a host and NIC" },
+    { .key = "cabling.links[].medium", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      .bad = RY_BAD_OTHER, .doc = "a medium from templates/media.yaml" },
+
+    SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (model/libra_spec.c)"),
+    SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (model/libra_spec.c)"),
+    SECTION("workload", RY_KEY_EXTERNAL, "the LLM trained (model/workload.c)"),
+    { .key = "x-*", .type = RY_KEY_ANY, .doc = "ignored: a place for YAML anchors" },
+};
+
+const size_t ry_spec_nkeys = sizeof ry_spec_keys / sizeof ry_spec_keys[0];
+
+const ry_key *ry_key_find(const char *key)
+{
+    for (size_t i = 0; i < ry_spec_nkeys; i++)
+        if (strcmp(ry_spec_keys[i].key, key) == 0)
+            return &ry_spec_keys[i];
+    return NULL;
+}
+
+/* The last part of a dotted key: what the map holding it calls it. */
+static const char *last_part(const char *key)
+{
+    const char *dot = strrchr(key, '.');
+    return dot ? dot + 1 : key;
+}
+
+static int in_section(const ry_key *k, const char *section)
+{
+    size_t len = strlen(section);
+    if (len == 0)
+        return strchr(k->key, '.') == NULL;
+    return strncmp(k->key, section, len) == 0 && k->key[len] == '.' &&
+           strchr(k->key + len + 1, '.') == NULL;
+}
+
+/* ---- single-key rules --------------------------------------------------------------- */
+
+static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind != RY_YSCALAR || n->quoted || strcmp(n->value, "1") != 0) {
+        ry_error_at(n->pos, "%s must be 1 (got %s): this railyard reads spec version 1", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    v->i = 1;
+    return 0;
+}
+
+static int name_ok(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= RY_NAME_MAX)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+              *p == '-'))
+            return 0;
+    return 1;
+}
+
+/* Host names: checked by formatting a sample. */
+static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    const char *s = v->s;
+    char sample[RY_NAME_MAX], why[160];
+    if (strlen(s) >= RY_NAME_MAX ||
+        ry_name_pattern(s, 123456, 1234, sample, sizeof sample, why, sizeof why) < 0) {
+        ry_error_at(pos, "%s: %s (got '%s'); expected text with {n}, {n1}, {unit} or {unit1}, "
+                    "optionally with a width as in node{n1:03}", what,
+                    strlen(s) >= RY_NAME_MAX ? "too long" : why, s);
+        return -1;
+    }
+    if (!strstr(s, "{n}") && !strstr(s, "{n1}") && !strstr(s, "{n:") && !strstr(s, "{n1:")) {
+        ry_error_at(pos, "%s must contain {n} or {n1} so that every server gets its own name "
+                    "(got '%s')", what, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_even(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    long long x;
+    int range;
+    if (!ry_yscalar_int(n, &x, &range)) {
+        ry_error_at(n->pos, "%s must be an even number >= %lld (got %s)", what, k->min,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    if (range > 0 || x > k->max) {
+        ry_error_at(n->pos, "%s is too large (got %s; at most %lld)", what, n->value, k->max);
+        return -1;
+    }
+    if (range < 0 || x < k->min || x % 2) {
+        ry_error_at(n->pos, "%s must be an even number >= %lld (got %s)", what, k->min,
+                    n->value);
+        return -1;
+    }
+    v->i = x;
+    return 0;
+}
+
+static int get_auto_int(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    long long x;
+    int range;
+    if (n->kind == RY_YSCALAR && strcasecmp(n->value, "auto") == 0) {
+        v->i = 0;
+        return 0;
+    }
+    if (ry_yscalar_int(n, &x, &range) && !range && x >= k->min && x <= k->max) {
+        v->i = x;
+        return 0;
+    }
+    ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what, k->min,
+                k->max, ry_ynode_describe(n));
+    return -1;
+}
+
+/* A hex string ("0x0002c90000000000") or a number. The plan adds up to
+ * 2^33 + the switch count, which must not wrap. */
+static int get_guid(const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    char *end = NULL;
+    unsigned long long g = 0;
+    int ok = n->kind == RY_YSCALAR && n->value && n->value[0] != '-';
+    if (ok) {
+        errno = 0;
+        g = strtoull(n->value, &end, 0);
+        ok = errno == 0 && end != n->value && *end == '\0';
+    }
+    if (!ok) {
+        ry_error_at(n->pos, "%s must be a 64-bit GUID like 0x0002c90000000000 (got %s)", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    if (g > 0xFFFFFFF000000000ULL || g == 0) {
+        ry_error_at(n->pos, "%s 0x%016llx leaves no room for the plan (CA GUIDs use base + "
+                    "2^32.., switches base + 2^33..): use a non-zero base below "
+                    "0xfffffff000000000", what, g);
+        return -1;
+    }
+    v->u = g;
+    return 0;
+}
+
+int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *v)
+{
+    int b, i;
+    RY_ASSERT(k != NULL && n != NULL);
+    memset(v, 0, sizeof *v);
+    if (!what)
+        what = k->key;
+    if (k->read) {
+        if (k->read(k, what, n, v) < 0)
+            return -1;
+    } else {
+        switch (k->type) {
+        case RY_KEY_INT:
+            if (k->flags & RY_KEY_EVEN) {
+                if (get_even(k, what, n, v) < 0)
+                    return -1;
+            } else if (ry_yget_int(n, what, k->min, k->max, &v->i) < 0) {
+                return -1;
+            }
+            break;
+        case RY_KEY_AUTO_INT:
+            if (get_auto_int(k, what, n, v) < 0)
+                return -1;
+            break;
+        case RY_KEY_NUMBER:
+            if (ry_yget_number(n, what, k->dmin, k->dmax, &v->d) < 0)
+                return -1;
+            break;
+        case RY_KEY_BOOL:
+            if (ry_yget_bool(n, what, &b) < 0)
+                return -1;
+            v->i = b;
+            break;
+        case RY_KEY_STRING:
+            if (ry_yget_string(n, what, &v->s) < 0)
+                return -1;
+            if (k->max > 0 && strlen(v->s) > (size_t)k->max) {
+                ry_error_at(n->pos, "%s is longer than %lld characters", what, k->max);
+                return -1;
+            }
+            break;
+        case RY_KEY_NAME:
+            if (ry_yget_string(n, what, &v->s) < 0)
+                return -1;
+            if (!name_ok(v->s)) {
+                ry_error_at(n->pos, "%s must be lowercase letters, digits, '.', '_' or '-', at "
+                            "most %d characters (got '%.80s%s')", what, RY_NAME_MAX - 1, v->s,
+                            strlen(v->s) > 80 ? "..." : "");
+                return -1;
+            }
+            break;
+        case RY_KEY_ENUM:
+            if (ry_yget_enum(n, what, k->words, &i) < 0)
+                return -1;
+            v->i = i;
+            v->s = k->words[i];
+            break;
+        case RY_KEY_SPEED: {
+            char text[16];
+            if (ry_yget_speed(n, what, &v->d, text, sizeof text) < 0)
+                return -1;
+            v->s = n->value;
+            break;
+        }
+        case RY_KEY_GUID:
+            if (get_guid(what, n, v) < 0)
+                return -1;
+            break;
+        default:
+            RY_ASSERT(!"a row of this type holds no scalar");
+        }
+    }
+    if (k->check && k->check(k, what, n->pos, v) < 0)
+        return -1;
+    return 0;
+}
+
+int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v)
+{
+    const ry_key *k = ry_key_find(key);
+    RY_ASSERT(k != NULL);
+    const ry_ynode *n = ry_ymap_get(map, last_part(key));
+    if (!n)
+        return 0;
+    return ry_key_get(k, n, NULL, v) < 0 ? -1 : 1;
+}
+
+/* ---- storing, defaults ----------------------------------------------------------------- */
+
+void ry_key_store(const ry_key *k, void *base, const ry_keyval *v)
+{
+    char *p = (char *)base + k->off;
+    if (!k->size)
+        return;
+    switch (k->type) {
+    case RY_KEY_INT:
+    case RY_KEY_AUTO_INT:
+    case RY_KEY_BOOL:
+    case RY_KEY_ENUM:
+        if (k->type == RY_KEY_ENUM && (k->flags & RY_KEY_TEXT)) {
+            snprintf(p, k->size, "%s", v->s);
+        } else if (k->size == sizeof(long long)) {
+            *(long long *)(void *)p = v->i;
+        } else {
+            RY_ASSERT(k->size == sizeof(int));
+            *(int *)(void *)p = (int)v->i;
+        }
+        break;
+    case RY_KEY_NUMBER:
+    case RY_KEY_SPEED:
+        RY_ASSERT(k->size == sizeof(double));
+        *(double *)(void *)p = v->d;
+        if (k->size2)
+            snprintf((char *)base + k->off2, k->size2, "%s", v->s);
+        break;
+    case RY_KEY_GUID:
+        RY_ASSERT(k->size == sizeof(unsigned long long));
+        *(unsigned long long *)(void *)p = v->u;
+        break;
+    case RY_KEY_STRING:
+    case RY_KEY_NAME:
+        snprintf(p, k->size, "%s", v->s);
+        break;
+    default:
+        RY_ASSERT(!"a row of this type has no field");
+    }
+}
+
+static void *base_of(const ry_key *k, const ry_spec *s)
+{
+    switch (k->in) {
+    case RY_IN_NODE:
+        return (void *)&s->node;
+    case RY_IN_SWITCH:
+        return (void *)&s->sw;
+    default:
+        return (void *)s;
+    }
+}
+
+/* A scalar holding text, as if a spec had it at pos. */
+static ry_ynode scalar(const char *text, int quoted, ry_pos pos)
+{
+    ry_ynode n;
+    memset(&n, 0, sizeof n);
+    n.kind = RY_YSCALAR;
+    n.value = (char *)text;
+    n.quoted = quoted;
+    n.pos = pos;
+    return n;
+}
+
+void ry_schema_defaults(ry_spec *s)
+{
+    ry_pos here = { "railyard-spec(5)", 0, 0 };
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const ry_key *k = &ry_spec_keys[i];
+        ry_keyval v;
+        if (!k->size || !k->def)
+            continue;
+        ry_ynode n = scalar(k->def, k->type == RY_KEY_STRING || k->type == RY_KEY_NAME, here);
+        RY_ASSERT(ry_key_get(k, &n, NULL, &v) == 0);
+        ry_key_store(k, base_of(k, s), &v);
+    }
+}
+
+/* ---- reading a section ------------------------------------------------------------------- */
+
+int ry_schema_check_keys(const ry_ynode *map, const char *section, const char *what)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < ry_spec_nkeys; i++)
+        if (in_section(&ry_spec_keys[i], section)) {
+            RY_ASSERT(n + 1 < sizeof names / sizeof names[0]);
+            names[n++] = last_part(ry_spec_keys[i].key);
+        }
+    names[n] = NULL;
+    return ry_ycheck_keys(map, what ? what : section, names);
+}
+
+unsigned ry_schema_read(const ry_ynode *map, const char *section, void *base,
+                        ry_schema_custom_fn custom, void *ctx)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const ry_key *k = &ry_spec_keys[i];
+        ry_keyval v;
+        if (!in_section(k, section) || k->type == RY_KEY_SECTION || k->type == RY_KEY_ANY ||
+            (k->flags & RY_KEY_READER))
+            continue;
+        const ry_ynode *n = ry_ymap_get(map, last_part(k->key));
+        if (!n)
+            continue;
+        if (k->type == RY_KEY_CUSTOM) {
+            if (custom)
+                custom(ctx, k, n);
+        } else if (ry_key_get(k, n, NULL, &v) < 0) {
+            bad |= k->bad;
+        } else {
+            ry_key_store(k, base, &v);
+        }
+    }
+    return bad;
+}
+
+/* ---- checking a spec built in code --------------------------------------------------------- */
+
+/* The field's value as a spec would write it; NULL when it means "not given". */
+static const char *field_text(const ry_key *k, const void *base, char *buf, size_t cap)
+{
+    const char *p = (const char *)base + k->off;
+    long long i = 0;
+    double d;
+    switch (k->type) {
+    case RY_KEY_INT:
+    case RY_KEY_AUTO_INT:
+    case RY_KEY_BOOL:
+    case RY_KEY_ENUM:
+        if (k->type == RY_KEY_ENUM && (k->flags & RY_KEY_TEXT))
+            return p;
+        i = k->size == sizeof(long long) ? *(const long long *)(const void *)p
+                                         : *(const int *)(const void *)p;
+        if (i == 0 && (k->flags & RY_KEY_ZERO_UNSET))
+            return NULL;
+        if (k->type == RY_KEY_AUTO_INT && i == 0)
+            return "auto";
+        if (k->type == RY_KEY_BOOL)
+            return i ? "true" : "false";
+        if (k->type == RY_KEY_ENUM) {
+            for (int w = 0; k->words[w]; w++)
+                if (w == i)
+                    return k->words[w];
+            return "?";
+        }
+        snprintf(buf, cap, "%lld", i);
+        return buf;
+    case RY_KEY_NUMBER:
+    case RY_KEY_SPEED:
+        d = *(const double *)(const void *)p;
+        snprintf(buf, cap, "%g", d);
+        if (strtod(buf, NULL) != d)
+            snprintf(buf, cap, "%.17g", d);
+        return buf;
+    case RY_KEY_GUID:
+        snprintf(buf, cap, "0x%llx", *(const unsigned long long *)(const void *)p);
+        return buf;
+    case RY_KEY_STRING:
+    case RY_KEY_NAME:
+        return p;
+    default:
+        return NULL;
+    }
+}
+
+unsigned ry_schema_check_struct(const ry_spec *s)
+{
+    unsigned bad = 0;
+    /* Node models are checked through the cluster keys that hold their
+     * values; a model's own keys were checked where it was read. */
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const ry_key *k = &ry_spec_keys[i];
+        char buf[64];
+        ry_keyval v;
+        if (!k->size || k->in == RY_IN_NODE)
+            continue;
+        const char *text = field_text(k, base_of(k, s), buf, sizeof buf);
+        if (!text)
+            continue;
+        ry_ynode n = scalar(text, k->type == RY_KEY_STRING || k->type == RY_KEY_NAME,
+                            ry_spec_pos(s, k->key));
+        if (ry_key_get(k, &n, NULL, &v) < 0)
+            bad |= k->bad;
+    }
+    return bad;
+}
+
+/* ---- the reference: what railyard-spec(5) says of each row ---------------------------------- */
+
+void ry_key_summary(const ry_key *k, char *buf, size_t cap)
+{
+    ry_buf b;
+    ry_buf_init(&b);
+    switch (k->type) {
+    case RY_KEY_INT:
+        ry_buf_printf(&b, "%s", k->flags & RY_KEY_EVEN ? "even integer" : "integer");
+        if (k->min == k->max)
+            ry_buf_printf(&b, ", %lld", k->min);
+        else
+            ry_buf_printf(&b, ", %lld..%lld", k->min, k->max);
+        break;
+    case RY_KEY_AUTO_INT:
+        ry_buf_printf(&b, "auto or integer, %lld..%lld", k->min, k->max);
+        break;
+    case RY_KEY_NUMBER:
+        if (k->dmax >= 1e300)
+            ry_buf_printf(&b, "number, >= %g", k->dmin);
+        else
+            ry_buf_printf(&b, "number, %g..%g", k->dmin, k->dmax);
+        break;
+    case RY_KEY_BOOL:
+        ry_buf_puts(&b, "boolean");
+        break;
+    case RY_KEY_STRING:
+        ry_buf_puts(&b, "string");
+        if (k->max > 0)
+            ry_buf_printf(&b, ", at most %lld characters", k->max);
+        break;
+    case RY_KEY_NAME:
+        ry_buf_printf(&b, "name, at most %d characters", RY_NAME_MAX - 1);
+        break;
+    case RY_KEY_ENUM:
+        for (int i = 0; k->words[i]; i++)
+            ry_buf_printf(&b, "%s%s", i ? (k->words[i + 1] ? ", " : " or ") : "", k->words[i]);
+        break;
+    case RY_KEY_SPEED:
+        ry_buf_puts(&b, "speed");
+        break;
+    case RY_KEY_GUID:
+        ry_buf_puts(&b, "GUID");
+        break;
+    case RY_KEY_CUSTOM:
+        ry_buf_puts(&b, k->type_doc);
+        break;
+    case RY_KEY_SECTION:
+        ry_buf_puts(&b, "section");
+        break;
+    case RY_KEY_ANY:
+        ry_buf_puts(&b, "ignored");
+        break;
+    }
+    if (k->flags & RY_KEY_REQUIRED)
+        ry_buf_puts(&b, "; required");
+    else if (k->def_doc || k->def)
+        ry_buf_printf(&b, "; default %s", k->def_doc ? k->def_doc : k->def);
+    if (k->unit)
+        ry_buf_printf(&b, "; %s", k->unit);
+    snprintf(buf, cap, "%s", b.data ? b.data : "");
+    ry_buf_free(&b);
+}
+
+/* ---- cross-key rules ------------------------------------------------------------------------ */
+
+static int has_key(const ry_spec *s, const char *key)
+{
+    return s->doc && ry_ydoc_find(s->doc, key, NULL) != NULL;
+}
+
+/* The first of the keys present in the document, else the last one. */
+static const char *blame(const ry_spec *s, const char *a, const char *b, const char *c)
+{
+    if (has_key(s, a))
+        return a;
+    if (b && has_key(s, b))
+        return b;
+    return c ? c : (b ? b : a);
+}
+
+void ry_spec_rules_cluster(ry_spec *s, unsigned bad)
+{
+    int k = s->hb_domain, gpn = s->node.gpus_per_node;
+
+    if (k <= 0)
+        bad |= RY_BAD_HB;
+    if (gpn <= 0)
+        bad |= RY_BAD_GPN;
+    if (s->rails <= 0)
+        bad |= RY_BAD_RAILS;
+    if (!(bad & (RY_BAD_HB | RY_BAD_GPN)) && k % gpn && gpn % k) {
+        const char *key = blame(s, "cluster.hb_domain", "cluster.gpus_per_node", "cluster.node");
+        ry_spec_error(s, key, "cluster.hb_domain (%d) and cluster.gpus_per_node (%d) must divide "
+                      "one another: an HB domain is part of a node or a whole number of nodes",
+                      k, gpn);
+        bad |= RY_BAD_HB;
+    }
+    if (!(bad & (RY_BAD_GPUS | RY_BAD_HB | RY_BAD_GPN | RY_BAD_NODE))) {
+        int unit = k > gpn ? k : gpn;
+        if (s->gpus % unit) {
+            if (has_key(s, "cluster.nodes"))
+                ry_spec_error(s, "cluster.nodes", "cluster.nodes must be a multiple of %d, the "
+                              "nodes of one HB domain (%d GPUs, %d per node) (got %lld)",
+                              unit / gpn, k, gpn, s->nodes);
+            else
+                ry_spec_error(s, "cluster.gpus", "cluster.gpus must be a multiple of %d (%s) "
+                              "(got %lld)", unit,
+                              k >= gpn ? "the HB domain size cluster.hb_domain"
+                                       : "the GPUs per node",
+                              s->gpus);
+            bad |= RY_BAD_GPUS;
+        }
+    }
+    if (!(bad & (RY_BAD_RAILS | RY_BAD_HB))) {
+        if (s->rails > k)
+            ry_spec_error(s, "cluster.rails", "cluster.rails must be at most the HB domain size "
+                          "%d: each GPU of a domain sits on one rail (got %d)", k, s->rails);
+        else if (k % s->rails)
+            ry_spec_error(s, "cluster.rails", "cluster.rails must divide the HB domain size %d "
+                          "(got %d)", k, s->rails);
+    }
+}
+
+void ry_spec_rules_ib(ry_spec *s)
+{
+    if (s->ib.lmc > 0 && strcmp(s->ib.routing_engine, "ftree") == 0)
+        ry_spec_error(s, "infiniband.lmc", "infiniband.lmc %d cannot be routed by ftree, which "
+                      "needs LMC 0: use lmc: 0 or routing_engine: updn", s->ib.lmc);
+}
+
+/* Whether the cluster fits is the layout builder's to say. */
+void ry_spec_rules_layout(ry_spec *s)
+{
+    double top = 0.1 + s->layout.rack_units * 0.04445;
+    if (s->layout.tray_height < top)
+        ry_spec_error(s, "layout.tray_height", "layout.tray_height %.2f m is below the top of a "
+                      "%dU rack (%.2f m): the overhead tray must clear the racks",
+                      s->layout.tray_height, s->layout.rack_units, top);
+    int room = s->layout.rack_units - s->layout.first_unit + 1;
+    if (s->layout.node_units > room)
+        ry_spec_error(s, has_key(s, "layout.node_units") ? "layout.node_units" : "layout.rack_units",
+                      "a %dU node does not fit in a %dU rack from unit %d", s->layout.node_units,
+                      s->layout.rack_units, s->layout.first_unit);
+    else if (s->layout.nodes_per_rack * s->layout.node_units > room)
+        ry_spec_error(s, has_key(s, "layout.nodes_per_rack") ? "layout.nodes_per_rack"
+                                                               : "layout.rack_units",
+                      "%d nodes of %dU do not fit in a %dU rack from unit %d (at most %d)",
+                      s->layout.nodes_per_rack, s->layout.node_units, s->layout.rack_units,
+                      s->layout.first_unit, room / s->layout.node_units);
+    if (s->layout.switch_units > room)
+        ry_spec_error(s, "layout.switch_units", "a %dU switch does not fit in a %dU rack",
+                      s->layout.switch_units, s->layout.rack_units);
+}

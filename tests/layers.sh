@@ -1,0 +1,98 @@
+#!/bin/sh
+# The source's layers include only downward:
+#   util < spec, ibfmt < fabric < analysis, model < emit < cmd < src/*.c
+# Every #include "dir/..." under src/ is checked: one into a higher layer, or
+# between peers of the same rank (spec and ibfmt, analysis and model), fails
+# with file:line and both layers. Includes without a directory (the file's
+# own directory, config.h) are fine. The checker first runs on a scratch
+# tree with planted violations, so it is known to fail when it should.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+
+# layer_violations SRCDIR: one line per include that breaks the order.
+layer_violations() {
+    (cd "$1" && find . -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
+        sed 's|^\./||' | xargs -r awk '
+function rank(l) {
+    if (l == "util") return 0
+    if (l == "spec" || l == "ibfmt") return 1
+    if (l == "fabric") return 2
+    if (l == "analysis" || l == "model") return 3
+    if (l == "emit") return 4
+    if (l == "cmd") return 5
+    if (l == "main.c") return 6
+    return -1
+}
+FNR == 1 {
+    from = FILENAME
+    if (index(from, "/") == 0)
+        from = "main.c"             # src/*.c: the top
+    else
+        sub(/\/.*/, "", from)
+    if (rank(from) < 0)
+        printf "src/%s: %s/ is not a layer (rank it in tests/layers.sh)\n", FILENAME, from
+}
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+    inc = $0
+    sub(/^[^"]*"/, "", inc)
+    sub(/".*/, "", inc)
+    if (index(inc, "/") == 0 || rank(from) < 0)
+        next
+    to = inc
+    sub(/\/.*/, "", to)
+    if (to == from)
+        next
+    if (rank(to) < 0)
+        printf "src/%s:%d: includes %s: %s/ is not a layer\n", FILENAME, FNR, inc, to
+    else if (rank(to) > rank(from))
+        printf "src/%s:%d: %s (layer %d) includes %s of a higher layer, %s (%d)\n",
+               FILENAME, FNR, from, rank(from), inc, to, rank(to)
+    else if (rank(to) == rank(from))
+        printf "src/%s:%d: %s includes %s of its peer %s (both layer %d)\n",
+               FILENAME, FNR, from, inc, to, rank(to)
+}')
+}
+
+# ---- the checker on a scratch tree ------------------------------------------------
+F="$TMP/fake/src"
+mkdir -p "$F/util" "$F/fabric" "$F/analysis" "$F/model" "$F/emit" "$F/cmd"
+printf '#include "config.h"\n' >"$F/util/u.h"
+printf '#include "u.h"\n#include "util/u.h"\n' >"$F/util/u.c"
+printf '#include "util/u.h"\n#include <stdio.h>\n' >"$F/fabric/f.h"
+printf '#include "fabric/f.h"\n' >"$F/analysis/a.h"
+printf '#include "analysis/a.h"\n#include "model/m.h"\n' >"$F/emit/e.h"
+printf '#include "emit/e.h"\n#include "model/m.h"\n' >"$F/cmd/c.c"
+printf '#include "fabric/f.h"\n' >"$F/model/m.h"
+printf '#include "cmd/c.h"\n#include "util/u.h"\n' >"$F/main.c"
+layer_violations "$F" >"$TMP/clean"
+expect_eq "a tree that keeps the order" "$(cat "$TMP/clean")" ""
+
+printf '#include "fabric/f.h"\n  # include "emit/e.h" /* up */\n' >"$F/model/m.c"
+printf '#include "util/u.h"\n#include "analysis/a.h"\n' >"$F/model/m.h"
+printf '#include "main.h"\n#include "cmd/c.h"\n' >"$F/emit/e.c"
+mkdir "$F/views"
+printf '#include "fabric/f.h"\n' >"$F/views/v.c"
+printf '#include "util/u.h"\n#include "third/t.h"\n' >"$F/fabric/f.c"
+layer_violations "$F" >"$TMP/planted"
+cat >"$TMP/want" <<'E'
+src/emit/e.c:2: emit (layer 4) includes cmd/c.h of a higher layer, cmd (5)
+src/fabric/f.c:2: includes third/t.h: third/ is not a layer
+src/model/m.c:2: model (layer 3) includes emit/e.h of a higher layer, emit (4)
+src/model/m.h:2: model includes analysis/a.h of its peer analysis (both layer 3)
+src/views/v.c: views/ is not a layer (rank it in tests/layers.sh)
+E
+if cmp -s "$TMP/want" "$TMP/planted"; then
+    ok
+else
+    fail "planted violations: the checker printed"
+    sed 's/^/    /' "$TMP/planted"
+fi
+
+# ---- the source -------------------------------------------------------------------
+layer_violations "$TOP_SRCDIR/src" >"$TMP/src"
+n=$(wc -l <"$TMP/src" | tr -d ' ')
+[ "$n" -eq 0 ] && ok
+while IFS= read -r line; do
+    fail "$line"
+done <"$TMP/src"
+echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers"
+finish
