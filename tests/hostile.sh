@@ -106,4 +106,22 @@ P
 run collide "$RAILYARD" check-routes "$TMP/collide.net" --lfts "$TMP/empty.dump" --shifts 0
 [ "$rc" -eq 5 ] || [ "$rc" -eq 0 ] && ok || fail "colliding GUIDs exit $rc: $(head -3 "$TMP/collide.err")"
 grep -q '40000 end ports' "$TMP/collide.out" && ok || fail "colliding GUIDs: $(head -5 "$TMP/collide.out")"
+# --- 4,000 cabling.links overrides at 8,192 GPUs: resolved through one index
+"$PY" - "$TMP/overrides.yaml" <<'P'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("version: 1\nname: overrides\ncluster: {nodes: 1024, node: dgx-h100}\n"
+            "fabric: {switch: qm9700}\ncabling:\n  links:\n")
+    for i in range(4000):
+        n = i // 8 + 1
+        f.write("    - {end: node%s/mlx5_%d, medium: ndr-smf}\n" % ("%03d" % n if n < 1000 else n, i % 8))
+P
+run overrides "$RAILYARD" bom "$TMP/overrides.yaml" --format json
+expect_eq "4,000 overrides exit" $rc 0
+"$PY" -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+n = sum(c["count"] for c in j["physical"]["lines"] if c["what"] == "cable" and c["medium"] == "ndr-smf")
+sys.exit(0 if n >= 4000 else "%d single-mode cables for 4000 overrides" % n)' "$TMP/overrides.out" \
+    && ok || fail "4,000 overrides: $(head -c 300 "$TMP/overrides.out")"
 finish
