@@ -124,4 +124,27 @@ j = json.load(open(sys.argv[1]))
 n = sum(c["count"] for c in j["physical"]["lines"] if c["what"] == "cable" and c["medium"] == "ndr-smf")
 sys.exit(0 if n >= 4000 else "%d single-mode cables for 4000 overrides" % n)' "$TMP/overrides.out" \
     && ok || fail "4,000 overrides: $(head -c 300 "$TMP/overrides.out")"
+# --- libra.workload_file: a directory is an I/O error, another file's text is not echoed
+printf 'version: 1\nname: w\ncluster: {gpus: 4096, node: dgx-h100}\nnetwork:\n  dims:\n    - {name: a, block: ring, size: 4, tech: chiplet}\n    - {name: b, block: switch, size: 1024, tech: pod}\nlibra:\n  budget: 1000\n  workload_file: w.txt\n' >"$TMP/w.yaml"
+mkdir -p "$TMP/w.txt"
+run wdir "$RAILYARD" optimize "$TMP/w.yaml"
+expect_eq "workload_file a directory exit" $rc 3
+grep -q 'Is a directory' "$TMP/wdir.err" && ok || fail "workload_file directory: $(cat "$TMP/wdir.err")"
+rmdir "$TMP/w.txt"
+printf 'secret:x:0:0:owner:/home/secret:/bin/sh\nline two\n' >"$TMP/w.txt"
+run wother "$RAILYARD" optimize "$TMP/w.yaml"
+expect_eq "workload_file another file exit" $rc 1
+grep -q 'not an ASTRA-sim workload file' "$TMP/wother.err" && ok || fail "workload_file other: $(cat "$TMP/wother.err")"
+grep -q 'secret' "$TMP/wother.err" && fail "the message repeats the file: $(cat "$TMP/wother.err")" || ok
+head -c $((64 * 1024 * 1024 + 1)) /dev/zero | tr '\0' 'x' >"$TMP/w.txt"
+run wbig "$RAILYARD" optimize "$TMP/w.yaml"
+expect_eq "workload_file over 64 MiB exit" $rc 1
+grep -q 'larger than 64 MiB' "$TMP/wbig.err" && ok || fail "workload_file size: $(cat "$TMP/wbig.err")"
+rm -f "$TMP/w.txt"
+
+# --- a control character quoted into a message is shown, not sent to the terminal
+run esc "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set 'fabric.design="rail\e[31m-only"'
+expect_eq "escape in a value exit" $rc 1
+grep -q "$(printf '\033')" "$TMP/esc.err" && fail "a raw escape reached the terminal" || ok
+grep -q 'rail\\x1b\[31m-only' "$TMP/esc.err" && ok || fail "escape shown: $(cat -A "$TMP/esc.err" | head -3)"
 finish
