@@ -5,6 +5,11 @@
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 T=${HOSTILE_TIMEOUT:-120}
 
+# CSV fields and the keyed hash, case by case (tests/unit/csv_test.c)
+"$TOP_BUILDDIR/tests/unit/csv_test" >"$TMP/csv-unit" 2>&1
+expect_eq "csv_test exit" $? 0
+grep FAIL "$TMP/csv-unit" | head -5
+
 # run NAME CMD...: under timeout; rc, out and err kept
 run() {
     name=$1; shift
