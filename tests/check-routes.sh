@@ -128,6 +128,31 @@ run json-ring "$D/ring" --json
 "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); c=j["credit_loops"]["cycle"]; sys.exit(not (len(c)==4 and c[0]["node"]=="ring0" and c[0]["port"]==2))' \
     "$TMP/json-ring.out" && ok || fail "json cycle: $(cat "$TMP/json-ring.out" | head -40)"
 
+# --- CSV: one row per check, the counts of the text report ---------------------------
+run csv "$FT" --format csv; expect_eq "csv exit" $rc 0
+printf '%s\n' "check,ok,failed,total,unit" "reachable,1,0,56,routes" "loops,1,0,56,routes" \
+    "minimal,1,0,56,routes" "credit_loops,1,0,16,channels" >"$TMP/csv.want"
+cmp -s "$TMP/csv.out" "$TMP/csv.want" && ok || { fail "csv of good tables"; diff "$TMP/csv.want" "$TMP/csv.out"; }
+run csv-min "$FT/topology.net" --lfts "$FT/non-minimal.dump" -f csv; expect_eq "csv exit (a check failed)" $rc 5
+has "csv non-minimal" "$TMP/csv-min.out" '^minimal,0,4,56,routes$'
+run csv-stop "$FT/topology.net" --lfts "$FT/missing-lid.dump" -f csv
+has "csv missing LID" "$TMP/csv-stop.out" '^reachable,0,2,56,routes$'
+has "csv missing LID" "$TMP/csv-stop.out" '^minimal,1,0,54,routes$'
+run csv-ring "$D/ring" -f csv
+has "csv ring" "$TMP/csv-ring.out" '^credit_loops,0,4,8,channels$'
+run csv-json "$FT" --json --format csv; expect_eq "--json with --format csv exit" $rc 2
+
+# --- a topology with no end port: nothing to route, an error, not "ok" ---------------
+mkdir -p "$TMP/lone"
+printf '# one switch, no end ports\n\nswitchguid=0x0002c90200000000\nSwitch\t8 "S-0002c90200000000"\t\t# "lone" enhanced port 0 lid 1 lmc 0\n\n' \
+    >"$TMP/lone/topology.net"
+: >"$TMP/lone/lfts.dump"
+for f in text json csv; do
+    run "lone-$f" "$TMP/lone" --format $f; expect_eq "no end ports ($f): exit" $rc 1
+    has "no end ports ($f)" "$TMP/lone-$f.err" 'topology.net: no end ports in the topology$'
+    [ -s "$TMP/lone-$f.out" ] && fail "no end ports ($f): a report: $(head -3 "$TMP/lone-$f.out")" || ok
+done
+
 # --- options ------------------------------------------------------------------------
 run shifts0 "$FT" --shifts 0; has "--shifts 0" "$TMP/shifts0.out" '^shift permutations none$'
 run shifts3 "$FT" --shifts 3; has "--shifts 3" "$TMP/shifts3.out" '3 shifts\)'

@@ -404,9 +404,22 @@ print(min(float(r["time_s"]) for r in rows) >= j["optimum"]["time_s"] * (1 - 1e-
 P
 )" True
     RAILYARD_GNUPLOT=/nonexistent/gnuplot "$RAILYARD" optimize "$TMP/derived.yaml" --plot "$TMP/plot3" -o "$TMP/plot3.txt" >/dev/null 2>"$TMP/e"
-    expect_eq "plot with a gnuplot that fails: exit" $? 3
+    expect_eq "plot with a missing gnuplot: exit" $? 3
     [ ! -e "$TMP/plot3" ] && [ ! -e "$TMP/plot3.txt" ] && ok || fail "a failed plot left files"
-    grep -q "gnuplot failed" "$TMP/e" && ok || fail "failed gnuplot: $(cat "$TMP/e")"
+    grep -q "cannot run /nonexistent/gnuplot: not found" "$TMP/e" && ok || fail "missing gnuplot: $(cat "$TMP/e")"
+    # a gnuplot that reads the script and fails: its exit status and what it said
+    printf '#!/bin/sh\ncat >/dev/null; echo "line 9: unknown terminal" >&2; exit 2\n' >"$TMP/badplot"
+    chmod +x "$TMP/badplot"
+    RAILYARD_GNUPLOT="$TMP/badplot" "$RAILYARD" optimize "$TMP/derived.yaml" --plot "$TMP/plot5" >/dev/null 2>"$TMP/e"
+    expect_eq "plot with a gnuplot that fails: exit" $? 3
+    [ ! -e "$TMP/plot5" ] && ok || fail "a failed plot left files"
+    grep -q "badplot failed (exit status 2): line 9: unknown terminal" "$TMP/e" && ok || fail "failed gnuplot: $(cat "$TMP/e")"
+    # one that exits 0 without an image
+    printf '#!/bin/sh\ncat >/dev/null\n' >"$TMP/noplot"
+    chmod +x "$TMP/noplot"
+    RAILYARD_GNUPLOT="$TMP/noplot" "$RAILYARD" optimize "$TMP/derived.yaml" --plot "$TMP/plot6" >/dev/null 2>"$TMP/e"
+    expect_eq "plot with a gnuplot that draws nothing: exit" $? 3
+    grep -q "noplot wrote no image" "$TMP/e" && ok || fail "silent gnuplot: $(cat "$TMP/e")"
     RAILYARD_GNUPLOT=none "$RAILYARD" optimize "$TMP/derived.yaml" --plot "$TMP/plot4" >/dev/null 2>"$TMP/e"
     expect_eq "plot without gnuplot: exit" $? 0
     [ -s "$TMP/plot4/libra-split.csv" ] && [ -s "$TMP/plot4/libra-split.gp" ] && [ ! -e "$TMP/plot4/libra-split.png" ] \

@@ -7,7 +7,15 @@
  *
  * Routes to one LID form a tree, so each switch's next hop is resolved once
  * per destination (memoised, with colouring to find loops) instead of walking
- * every pair: the cost is about destinations x switches, not pairs x hops. */
+ * every pair: the cost is about destinations x switches, not pairs x hops.
+ *
+ * Nothing here prints: ry_route_check fills a ry_rc_result, and
+ * emit/emit_route_check.h turns it into the text, JSON or CSV report.
+ * Ownership: the result owns every array it points to (per_tier, ep_port,
+ * hops, cycle, groups, the examples and their paths); ry_route_check_free
+ * releases them all and leaves a zeroed struct. Node and port numbers in it
+ * index the ry_netfile the check was given, which the caller keeps alive
+ * for as long as it reports the result. */
 #ifndef RY_ROUTE_CHECK_H
 #define RY_ROUTE_CHECK_H
 
@@ -15,7 +23,7 @@
 
 #include "ibfmt/lftfile.h"
 #include "ibfmt/netfile.h"
-#include "util/buf.h"
+#include "util/diag.h"
 
 #define RY_RC_SHIFTS_AUTO (-2)  /* all shifts up to RY_RC_SHIFTS_ALL_MAX end ports */
 #define RY_RC_SHIFTS_ALL (-1)
@@ -51,10 +59,13 @@ typedef struct ry_rc_example {
     int npath;
 } ry_rc_example;
 
+typedef enum { RY_RC_UP = 0, RY_RC_DOWN, RY_RC_LEVEL } ry_rc_dir;
+
 /* Routes per directed link, for the links from one tier to another
  * (tier 0 = end ports, 1 = leaves, ...; -1 = switches no end port reaches). */
 typedef struct ry_rc_group {
     int from, to;
+    ry_rc_dir dir;      /* from < to: up; from > to: down */
     long long links;
     unsigned long long min, max, sum;
 } ry_rc_group;
@@ -88,19 +99,14 @@ typedef struct ry_rc_result {
     int nstops, nloops, nlonger;
 } ry_rc_result;
 
-/* Runs every check. Never fails on input it was given (the parsers have
- * checked it); r needs ry_route_check_free. */
-void ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
-                    ry_rc_result *r);
+/* Runs every check; 0, and r needs ry_route_check_free. -1 with err set
+ * (r zeroed, nothing to free) when the topology has no end port, so no
+ * route to check. Anything else the parsers accepted is checked. */
+int ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
+                   ry_rc_result *r, ry_err *err);
 void ry_route_check_free(ry_rc_result *r);
 
 /* 1 when checks 1-4 hold. */
 int ry_route_check_ok(const ry_rc_result *r);
-
-/* The report as text, or as JSON (keys in railyard(1)). */
-void ry_route_check_text(ry_buf *out, const ry_netfile *nf, const ry_lft *lft,
-                         const ry_rc_result *r);
-void ry_route_check_json(ry_buf *out, const ry_netfile *nf, const ry_lft *lft,
-                         const ry_rc_result *r);
 
 #endif

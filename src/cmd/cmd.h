@@ -28,6 +28,7 @@
 
 #include "analysis/cabling.h"
 #include "emit/emit_bom.h"
+#include "emit/emit_opensm.h"
 #include "emit/outdir.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
@@ -162,6 +163,12 @@ unsigned ry_out_flags(const ry_ctx *ctx);
 /* Writes a whole buffer to -o FILE (ry_opt(ctx, row)) or standard output. */
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len);
 
+/* What the groups' emit functions counted, for the single-group commands'
+ * closing lines: the caller's, zeroed by ry_write_groups. */
+typedef struct ry_group_tally {
+    ry_opensm_stats opensm;
+} ry_group_tally;
+
 /* Output groups of `railyard build`, one row each; the single-group
  * commands (opensm, cabling, slurm, draw --dir) write one row. */
 typedef struct ry_group {
@@ -169,18 +176,20 @@ typedef struct ry_group {
     unsigned needs;         /* RY_NEED_* it needs beyond the fabric */
     /* 1 when the group applies to the spec (opensm: InfiniBand only); NULL: always. */
     int (*applies)(const ry_ctx *ctx);
-    int (*emit)(const ry_ctx *ctx, ry_outdir *o);   /* -1 on a write error */
+    /* -1 on a write error; may count into t */
+    int (*emit)(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t);
     /* The single-group command's closing line; NULL for none. */
-    void (*report)(const ry_ctx *ctx, const char *dir);
+    void (*report)(const ry_ctx *ctx, const char *dir, const ry_group_tally *t);
 } ry_group;
 
 extern const ry_group ry_groups[];     /* opensm, cabling, slurm, diagrams; NULL-name end */
 const ry_group *ry_group_find(const char *name);
 
 /* Writes the groups marked in want[] (indexes of ry_groups) and, when top
- * is set, the top-level files of build, into dir as one transaction. */
+ * is set, the top-level files of build, into dir as one transaction; what
+ * the groups counted goes to t when it is not NULL. */
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
-                              int (*top)(const ry_ctx *ctx, ry_outdir *o));
+                              int (*top)(const ry_ctx *ctx, ry_outdir *o), ry_group_tally *t);
 
 /* The run function of a single-group command (opensm, cabling, slurm). */
 ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name);

@@ -84,7 +84,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 {
     int want[8];
     wanted(ctx, want);
-    ry_cmd_status rc = ry_write_groups(ctx, ctx->out, want, write_top);
+    ry_cmd_status rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
     if (rc == RY_CMD_OK)
         printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", ctx->spec->name,
                ctx->bom.gpus, ctx->bom.switches, ctx->bom.links, ctx->out);

@@ -6,6 +6,7 @@
 
 #include "analysis/route_check.h"
 #include "cmd/cmd.h"
+#include "emit/emit_route_check.h"
 #include "ibfmt/lftfile.h"
 #include "ibfmt/netfile.h"
 #include "util/buf.h"
@@ -18,7 +19,7 @@ static const ry_option options[] = {
                  "or dump_fts output" },
     [O_TOPOLOGY] = { "topology", 0, RY_OPT_VALUE, "FILE", NULL,
                      "the topology, ibnetdiscover or ibsim netfile format" },
-    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json, or csv: one row per check"),
     [O_JSON] = { "json", 0, RY_OPT_FLAG, NULL, NULL, "the same as --format json" },
     [O_SHIFTS] = { "shifts", 0, RY_OPT_VALUE, "all|N", NULL,
                    "shift permutations to measure: all, or N evenly spaced\n"
@@ -121,15 +122,15 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = (ry_cmd_status)ry_netfile_load(topo.data, &nf);
     if (rc == RY_CMD_OK)
         rc = (ry_cmd_status)ry_lft_load(lfts.data, &nf, &lft);
-    if (rc == RY_CMD_OK) {
-        ry_rc_result res;
-        ry_route_check(&nf, &lft, &opts, &res);
+    ry_rc_result res;
+    ry_err err;
+    if (rc == RY_CMD_OK && ry_route_check(&nf, &lft, &opts, &res, &err) < 0) {
+        ry_error("%s: %s", nf.path, err.msg);
+        rc = RY_CMD_INPUT;
+    } else if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);
-        if (ctx->fmt == RY_FMT_JSON)
-            ry_route_check_json(&out, &nf, &lft, &res);
-        else
-            ry_route_check_text(&out, &nf, &lft, &res);
+        ry_emit_route_check(&out, &nf, &lft, &res, ctx->fmt);
         rc = ry_write_output(ctx, ctx->out, out.data, out.len);
         if (rc == RY_CMD_OK && !ry_route_check_ok(&res))
             rc = RY_CMD_CHECKS;
@@ -145,7 +146,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_check_routes = {
     .name = "check-routes",
-    .synopsis = "PATH [--lfts FILE] [--topology FILE] [--format text|json] [--shifts all|N] "
+    .synopsis = "PATH [--lfts FILE] [--topology FILE] [--format text|json|csv] [--shifts all|N] "
                 "[-o FILE]",
     .summary = "prove a subnet's routing tables deliver, loop-free, minimal and deadlock-free",
     .positional = "PATH",
@@ -157,7 +158,7 @@ const ry_cmd_entry ry_cmd_check_routes = {
                "end-port LID: each must arrive, never revisit a switch and take a shortest\n"
                "path, and the routes must have no credit loop. Also reports routes per link\n"
                "by tier and the busiest link under shift permutations. Exits 5 when a check\n"
-               "fails, 1 when a file is malformed.\n",
+               "fails, 1 when a file is malformed or the topology has no end port.\n",
     .check = check,
     .run = run,
 };

@@ -17,38 +17,41 @@ static int is_infiniband(const ry_ctx *ctx)
     return !ctx->spec->sw.ethernet;
 }
 
-static int emit_opensm(const ry_ctx *ctx, ry_outdir *o)
+static int emit_opensm(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
-    return ry_emit_opensm(o, "opensm", &ctx->ibplan);
+    return ry_emit_opensm(o, "opensm", &ctx->ibplan, &t->opensm);
 }
 
-static void report_opensm(const ry_ctx *ctx, const char *dir)
+static void report_opensm(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
 {
-    ry_opensm_stats st;
-    ry_opensm_last_stats(&st);
+    const ry_opensm_stats *st = &t->opensm;
     printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", ctx->spec->name,
-           st.subnets, st.subnets == 1 ? "" : "s", st.lft_entries, dir);
+           st->subnets, st->subnets == 1 ? "" : "s", st->lft_entries, dir);
 }
 
-static int emit_cabling(const ry_ctx *ctx, ry_outdir *o)
+static int emit_cabling(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
+    (void)t;
     return ry_emit_cabling(o, "cabling", &ctx->phys.cab);
 }
 
-static void report_cabling(const ry_ctx *ctx, const char *dir)
+static void report_cabling(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
 {
+    (void)t;
     const ry_physical *ph = &ctx->phys;
     printf("%s: %lld cables, %lld transceivers in %d racks written to %s/cabling/\n",
            ctx->spec->name, ph->cab.ncables, ph->cab.ntransceivers, ph->lay.nracks, dir);
 }
 
-static int emit_slurm(const ry_ctx *ctx, ry_outdir *o)
+static int emit_slurm(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
+    (void)t;
     return ry_emit_slurm(o, "slurm", ctx->slurm);
 }
 
-static void report_slurm(const ry_ctx *ctx, const char *dir)
+static void report_slurm(const ry_ctx *ctx, const char *dir, const ry_group_tally *tally)
 {
+    (void)tally;
     const ry_slurm_tree *t = ctx->slurm;
     printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
            "written to %s/slurm/\n", ctx->spec->name, t->nnodes, t->nleaves,
@@ -56,8 +59,9 @@ static void report_slurm(const ry_ctx *ctx, const char *dir)
            t->blocks.n == 1 ? "" : "s", dir);
 }
 
-static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o)
+static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
+    (void)t;
     return ry_emit_diagrams(o, "diagrams", &ctx->fabric);
 }
 
@@ -78,8 +82,12 @@ const ry_group *ry_group_find(const char *name)
 }
 
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
-                              int (*top)(const ry_ctx *ctx, ry_outdir *o))
+                              int (*top)(const ry_ctx *ctx, ry_outdir *o), ry_group_tally *t)
 {
+    ry_group_tally local;
+    if (!t)
+        t = &local;
+    memset(t, 0, sizeof *t);
     ry_outdir *o = ry_outdir_begin(dir, ry_out_flags(ctx));
     if (!o)
         return RY_CMD_IO;
@@ -95,7 +103,7 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
     int bad = top && top(ctx, o) < 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
         if (want[i])
-            bad = ry_groups[i].emit(ctx, o) < 0;
+            bad = ry_groups[i].emit(ctx, o, t) < 0;
     if (bad) {
         ry_outdir_abort(o);
         return RY_CMD_IO;
@@ -111,8 +119,9 @@ ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name)
     want[g - ry_groups] = 1;
     const char *dir = ctx->out;
     RY_ASSERT(dir);
-    ry_cmd_status rc = ry_write_groups(ctx, dir, want, NULL);
+    ry_group_tally t;
+    ry_cmd_status rc = ry_write_groups(ctx, dir, want, NULL, &t);
     if (rc == RY_CMD_OK && g->report)
-        g->report(ctx, dir);
+        g->report(ctx, dir, &t);
     return rc;
 }

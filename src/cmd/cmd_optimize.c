@@ -1,8 +1,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "emit/emit_libra.h"
 #include "model/libra.h"
-#include "model/libra_report.h"
 #include "util/buf.h"
 
 enum { O_OBJECTIVE, O_FORMAT, O_OUTPUT, O_PLOT, O_FORCE, O_N };
@@ -32,10 +32,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     ry_buf out;
     ry_buf_init(&out);
-    ry_libra_report(&out, ctx->spec->name, p, &r, ctx->fmt);
+    ry_emit_libra(&out, ctx->spec->name, p, &r, ctx->fmt);
     ry_cmd_status rc = RY_CMD_OK;
     /* The plot first: a failing plot leaves no report file behind either. */
-    if (plot && ry_libra_plot(plot, ry_out_flags(ctx), ctx->spec->name, p, &r) < 0)
+    if (plot && ry_emit_libra_plot(plot, ry_out_flags(ctx), ctx->spec->name, p, &r) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, ctx->out, out.data, out.len);

@@ -15,10 +15,6 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-static ry_opensm_stats last;
-
-void ry_opensm_last_stats(ry_opensm_stats *st) { *st = last; }
-
 /* IB link speed name of a port rate, for the netfile's "4xNDR" tails. */
 static const char *ib_speed(double gbps)
 {
@@ -239,7 +235,7 @@ static char *put_hex(char *p, unsigned long long v, int digits)
 }
 
 static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
-                      const ry_subnet *sn, int k)
+                      const ry_subnet *sn, int k, ry_opensm_stats *st)
 {
     const ry_fabric *f = pl->f;
     FILE *fp = open_in(o, prefix, sn, "lfts.dump");
@@ -285,11 +281,11 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
                 *p++ = ':';
             }
             *p++ = '\n';
-            last.lft_entries++;
+            st->lft_entries++;
         }
         p += snprintf(p, 64, "%u lids dumped\n", maxlid);
         fwrite(buf, 1, (size_t)(p - buf), fp);
-        last.bytes += (unsigned long long)(p - buf);
+        st->bytes += (unsigned long long)(p - buf);
     }
     free(buf);
     free(row);
@@ -298,15 +294,16 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     return ry_outdir_close(o, fp);
 }
 
-int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl)
+int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, ry_opensm_stats *stats)
 {
-    memset(&last, 0, sizeof last);
-    last.subnets = pl->nsubnets;
+    ry_opensm_stats local, *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    st->subnets = pl->nsubnets;
     for (int k = 0; k < pl->nsubnets; k++) {
         const ry_subnet *sn = &pl->subnets[k];
         if (write_topology(o, prefix, pl, sn) < 0 || write_guid_lists(o, prefix, pl, sn) < 0 ||
             write_partitions(o, prefix, pl, sn) < 0 || write_opensm_conf(o, prefix, pl, sn) < 0 ||
-            write_lfts(o, prefix, pl, sn, k) < 0)
+            write_lfts(o, prefix, pl, sn, k, st) < 0)
             return -1;
     }
     return 0;

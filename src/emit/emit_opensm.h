@@ -7,14 +7,15 @@
 #include "emit/outdir.h"
 #include "fabric/ibplan.h"
 
-/* Writes every subnet's files under prefix ("opensm"); -1 on a write error. */
-int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl);
-
-/* Totals of the last ry_emit_opensm call, for reports and benchmarks. */
+/* What ry_emit_opensm wrote, for reports and benchmarks. */
 typedef struct ry_opensm_stats {
-    unsigned long long lft_entries, bytes;
+    unsigned long long lft_entries, bytes;  /* of the LFT files */
     int subnets;
 } ry_opensm_stats;
-void ry_opensm_last_stats(ry_opensm_stats *st);
+
+/* Writes every subnet's files under prefix ("opensm"); -1 on a write error.
+ * When st is not NULL it is set to the totals written (the caller's struct;
+ * nothing is kept between calls). */
+int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, ry_opensm_stats *st);
 
 #endif

@@ -1,11 +1,13 @@
 /* LIBRA's report: text for people, JSON and CSV for programs. */
-#include "model/libra_report.h"
+#include "emit/emit_libra.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/libra_eval.h"
 
 #define MAXD RY_LIBRA_MAX_DIMS
 
@@ -26,20 +28,6 @@ static const char *money(char *buf, size_t cap, double v)
     return buf;
 }
 
-/* Slack of a constraint at bw, in its normalised units (GB/s): >= 0 holds. */
-static double slack(const ry_libra_con *c, int d, const double *bw)
-{
-    return -ry_libra_con_violation(c, d, bw);
-}
-
-static double lhs_of(const ry_libra_con *c, int d, const double *bw)
-{
-    double v = 0;
-    for (int i = 0; i < d; i++)
-        v += c->coef[i] * bw[i];
-    return v;
-}
-
 static const char *status_name(int st)
 {
     switch (st) {
@@ -58,13 +46,8 @@ static const char *status_name(int st)
     }
 }
 
-static double objective_of(const ry_libra_problem *p, const ry_libra_design *dz)
-{
-    return p->objective == RY_LIBRA_TIME ? dz->time : dz->time * dz->cost;
-}
-
 static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
-                        const ry_libra_result *r)
+                        const ry_libra_result *r, const ry_libra_summary *sm)
 {
     const ry_libra_net *n = &p->net;
     int d = n->ndims;
@@ -81,26 +64,22 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
     ry_buf_printf(o, "%-12s %-15s %6s %9s %12s | %12s %11s | %12s %11s\n", "dimension",
                   "block", "size", "USD/GB/s", "traffic GB", "optimum GB/s", "busy s",
                   "equal GB/s", "busy s");
-    double sb = 0, se = 0, st = 0;
     for (int i = 0; i < d; i++) {
         const ry_libra_dim *dm = &n->dim[i];
         ry_buf_printf(o, "%-12s %-15s %6d %9.4g %12.6g | %12.4f %11.6g | %12.4f %11.6g\n",
                       dm->name, ry_libra_block_name(dm->block), dm->size,
                       ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
                       r->base.bw[i], r->base.busy[i]);
-        sb += r->best.bw[i];
-        se += r->base.bw[i];
-        st += r->traffic[i];
     }
     ry_buf_printf(o, "%-12s %-15s %6s %9s %12.6g | %12.4f %11s | %12.4f %11s\n\n", "total", "",
-                  "", "", st, sb, "", se, "");
+                  "", "", sm->traffic_total, sm->best_bw_total, "", sm->base_bw_total, "");
 
     ry_buf_printf(o, "%-22s %18s %18s\n", "", "optimum", "equal split");
     ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "iteration time (s)", r->best.time, r->base.time);
     ry_buf_printf(o, "%-22s %18s %18s\n", "network cost (USD)",
                   money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2, r->base.cost));
     ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "time x cost (s USD)",
-                  r->best.time * r->best.cost, r->base.time * r->base.cost);
+                  sm->best_time_cost, sm->base_time_cost);
     ry_buf_printf(o, "speedup %.4fx, perf-per-cost gain %.4fx over the equal split\n",
                   r->speedup, r->ppc_gain);
     if (!r->base_feasible)
@@ -116,19 +95,17 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
                   "0):\n", r->best.violation);
     for (int k = 0; k < p->ncons; k++) {
         const ry_libra_con *c = &p->cons[k];
-        double sl = slack(c, d, r->best.bw);
+        const ry_libra_con_state *cs = &sm->cons[k];
         char state[96];
         if (c->op == RY_CON_EQ)
             snprintf(state, sizeof state, "holds (equality)");
         else if (c->kind == RY_CON_COST)
-            snprintf(state, sizeof state, "%s of %s USD",
-                     money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2,
-                     r->best.cost + sl * (r->best.cost / (lhs_of(c, d, r->best.bw) > 0
-                                                          ? lhs_of(c, d, r->best.bw) : 1))));
-        else if (sl <= RY_LIBRA_TOL)
+            snprintf(state, sizeof state, "%s of %s USD", money(m1, sizeof m1, r->best.cost),
+                     money(m2, sizeof m2, cs->cost_cap));
+        else if (cs->binding)
             snprintf(state, sizeof state, "binds");
         else
-            snprintf(state, sizeof state, "slack %.6g", sl);
+            snprintf(state, sizeof state, "slack %.6g", cs->slack);
         ry_buf_printf(o, "  %-22s %-9s %-32s %s\n", c->where, ry_con_kind_name(c->kind), c->text,
                       state);
     }
@@ -153,11 +130,10 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
     ry_buf_printf(o, "  %-3s %-18s %14s %14s %10s %6s %-9s %s\n", "#", "start", "time s",
                   "objective", "gap", "evals", "status", "optimum");
     /* objective: time, or time x cost; gap: from the polished optimum */
-    double best = objective_of(p, &r->best);
     for (int k = 0; k < r->nstarts; k++) {
         const ry_libra_start *s = &r->starts[k];
         char gap[32], cl[16];
-        double g = s->objective / best - 1;
+        double g = sm->start_gap[k];
         if (isfinite(s->objective) && s->cluster >= 0)
             snprintf(gap, sizeof gap, "%+.4f%%", fabs(g) < 5e-7 ? 0.0 : 100 * g);
         else
@@ -181,7 +157,7 @@ static json_t *num_array(const double *v, int n)
 }
 
 static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
-                        const ry_libra_result *r)
+                        const ry_libra_result *r, const ry_libra_summary *sm)
 {
     const ry_libra_net *n = &p->net;
     int d = n->ndims;
@@ -198,15 +174,12 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     json_t *cons = json_array();
     for (int k = 0; k < p->ncons; k++) {
         const ry_libra_con *c = &p->cons[k];
-        double sl = slack(c, d, r->best.bw);
         json_array_append_new(cons, json_pack(
             "{s:s, s:s, s:s, s:s, s:f, s:b}", "where", c->where, "text", c->text,
             "kind", ry_con_kind_name(c->kind), "op", c->op == RY_CON_EQ ? "==" : "<=",
-            "slack", c->op == RY_CON_EQ ? 0.0 : sl,
-            "binding", c->op == RY_CON_EQ || sl <= RY_LIBRA_TOL));
+            "slack", sm->cons[k].slack, "binding", sm->cons[k].binding));
     }
     json_t *starts = json_array();
-    double best = objective_of(p, &r->best);
     for (int k = 0; k < r->nstarts; k++) {
         const ry_libra_start *s = &r->starts[k];
         json_t *j = json_pack("{s:s, s:o, s:f, s:f, s:s, s:i, s:b}", "label", s->label,
@@ -215,7 +188,7 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
                               "evals", s->evals, "projected", s->polished);
         json_object_set_new(j, "objective", isfinite(s->objective) ? json_real(s->objective)
                                                                    : json_null());
-        json_object_set_new(j, "gap", s->cluster >= 0 ? json_real(s->objective / best - 1)
+        json_object_set_new(j, "gap", s->cluster >= 0 ? json_real(sm->start_gap[k])
                                                       : json_null());
         json_object_set_new(j, "optimum", s->cluster >= 0 ? json_integer(s->cluster + 1)
                                                           : json_null());
@@ -232,9 +205,9 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         "collectives", (json_int_t)r->collectives, "compute_s", r->compute,
         "max_terms", r->nterms,
         "optimum", "bandwidth", num_array(r->best.bw, d), "time_s", r->best.time,
-        "cost_usd", r->best.cost, "time_x_cost", r->best.time * r->best.cost,
+        "cost_usd", r->best.cost, "time_x_cost", sm->best_time_cost,
         "baseline", "bandwidth", num_array(r->base.bw, d), "time_s", r->base.time,
-        "cost_usd", r->base.cost, "time_x_cost", r->base.time * r->base.cost,
+        "cost_usd", r->base.cost, "time_x_cost", sm->base_time_cost,
         "feasible", r->base_feasible, "from", p->baseline_from,
         "speedup", r->speedup, "perf_per_cost_gain", r->ppc_gain,
         "constraints", cons, "max_violation", r->best.violation);
@@ -253,36 +226,36 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     json_decref(root);
 }
 
-static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_result *r)
+static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_result *r,
+                       const ry_libra_summary *sm)
 {
     const ry_libra_net *n = &p->net;
     int d = n->ndims;
     ry_buf_puts(o, "dim,name,block,size,unit_cost_usd_per_gbps,traffic_gb,bandwidth_gbps,busy_s,"
                    "baseline_bandwidth_gbps,baseline_busy_s,time_s,cost_usd,baseline_time_s,"
                    "baseline_cost_usd,speedup,perf_per_cost_gain\n");
-    double sb = 0, se = 0, st = 0;
     for (int i = 0; i < d; i++) {
         const ry_libra_dim *dm = &n->dim[i];
         ry_buf_printf(o, "%d,%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,,,,,,\n", i,
                       dm->name, ry_libra_block_name(dm->block), dm->size,
                       ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
                       r->base.bw[i], r->base.busy[i]);
-        sb += r->best.bw[i];
-        se += r->base.bw[i];
-        st += r->traffic[i];
     }
     ry_buf_printf(o, "total,,,%lld,,%.10g,%.10g,,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
-                  n->npus, st, sb, se, r->best.time, r->best.cost, r->base.time, r->base.cost,
+                  n->npus, sm->traffic_total, sm->best_bw_total, sm->base_bw_total, r->best.time, r->best.cost, r->base.time, r->base.cost,
                   r->speedup, r->ppc_gain);
 }
 
-void ry_libra_report(ry_buf *out, const char *name, const ry_libra_problem *p,
-                     const ry_libra_result *r, ry_format fmt)
+void ry_emit_libra(ry_buf *out, const char *name, const ry_libra_problem *p,
+                   const ry_libra_result *r, ry_format fmt)
 {
+    ry_libra_summary sm;
+    ry_libra_summary_compute(p, r, &sm);
     if (fmt == RY_FMT_JSON)
-        report_json(out, name, p, r);
+        report_json(out, name, p, r, &sm);
     else if (fmt == RY_FMT_CSV)
-        report_csv(out, p, r);
+        report_csv(out, p, r, &sm);
     else
-        report_text(out, name, p, r);
+        report_text(out, name, p, r, &sm);
+    ry_libra_summary_free(&sm);
 }
