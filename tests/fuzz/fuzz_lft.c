@@ -26,8 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ry_lft_load(path, &nf, &lft) == 0) {
         ry_rc_opts opts = { RY_RC_SHIFTS_ALL, 3 };
         ry_rc_result res;
-        ry_route_check(&nf, &lft, &opts, &res);
-        ry_route_check_free(&res);
+        ry_err err;
+        if (ry_route_check(&nf, &lft, &opts, &res, &err) == 0)
+            ry_route_check_free(&res);
     }
     ry_lft_free(&lft);
     close(fd);
