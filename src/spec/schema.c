@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_GPUS INT_MAX        /* GPU ids are ints throughout the fabric */
+#define MAX_GPUS RY_MAX_GPUS
 #define MAX_DOMAIN (1 << 20)    /* GPUs per node or HB domain */
 #define MAX_RADIX 65535         /* ports are numbered in 16 bits */
 #define MAX_PLANES 8
