@@ -160,4 +160,11 @@ grep -q '^--set:1:14: error: cluster.gpus is too large (got 4194312; at most 419
 run nodes-cap "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cluster.nodes=524289
 expect_eq "nodes past the GPU limit exit" $rc 1
 grep -q 'more than 4194304 GPUs' "$TMP/nodes-cap.err" && ok || fail "node limit message: $(cat "$TMP/nodes-cap.err")"
+# --- names that reach outputs: letters, digits, '.', '_', '-' (railyard-spec(5) NAMES IN OUTPUTS)
+for v in 'fabric.switch={name: "s16, \"lab\"", radix: 64}' 'fabric.switch={name: "=cmd|calc", radix: 64}' \
+         'cluster.node={name: "a\nb", gpus_per_node: 8}' 'name=-rf' 'naming.node="=n{n}"' 'naming.node="n {n}"'; do
+    run name "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set "$v"
+    expect_eq "name [$v] exit" $rc 1
+    grep -q '^--set:1:[0-9]*: error: ' "$TMP/name.err" && ok || fail "name [$v]: $(cat "$TMP/name.err")"
+done
 finish
