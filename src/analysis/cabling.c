@@ -137,39 +137,98 @@ static void link_name(const ry_fabric *f, uint32_t link, char *buf, size_t n)
     snprintf(buf, n, "%s%s - %s%s", a, pa, b, pb);
 }
 
-/* The end "device/port" of a cabling.links override, resolved to a link. */
-static int resolve_end(const ry_fabric *f, const char *end, uint32_t *link)
+/* The ends a cabling.links override can name, sorted by name: switches
+ * ("leaf3", then /PORT) and GPU ports ("node001/mlx5_3"). Built once for all
+ * the overrides, so each costs a binary search, not a walk of the fabric. */
+typedef struct end_name {
+    char *name;
+    uint32_t id;        /* a switch's node, or a GPU port */
+    int gpu;
+} end_name;
+
+typedef struct end_index {
+    end_name *v;
+    size_t n;
+} end_index;
+
+static int cmp_end(const void *a, const void *b)
 {
+    const end_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->gpu - y->gpu;     /* a switch before a host of the same name */
+}
+
+static void end_index_build(const ry_fabric *f, end_index *ix)
+{
+    size_t ngpu = (size_t)(f->gpus * f->planes);
+    ix->n = 0;
+    ix->v = ry_xmalloc((f->nnodes - f->first_switch + ngpu + 1) * sizeof *ix->v);
     char name[96];
-    const char *slash = strrchr(end, '/');
-    if (!slash)
-        return -1;
-    /* Switch ends: name/port. */
     for (size_t i = f->first_switch; i < f->nnodes; i++) {
         ry_node_name(f, (uint32_t)i, name, sizeof name);
-        size_t nl = strlen(name);
-        if (nl == (size_t)(slash - end) && strncmp(name, end, nl) == 0) {
-            char *e;
-            long p = strtol(slash + 1, &e, 10);
-            const ry_node *nd = &f->nodes[i];
-            if (*e || p < 1 || p > (long)nd->nports || f->ports[nd->port0 + (uint32_t)p - 1].link < 0)
-                return -1;
-            *link = (uint32_t)f->ports[nd->port0 + (uint32_t)p - 1].link;
-            return 0;
-        }
+        ix->v[ix->n++] = (end_name){ ry_xstrdup(name), (uint32_t)i, 0 };
     }
-    /* GPU ends: host/mlx5_i */
-    for (uint32_t gp = 0; gp < (uint32_t)(f->gpus * f->planes); gp++) {
+    for (uint32_t gp = 0; gp < (uint32_t)ngpu; gp++) {
         ry_ca_desc(f, gp, name, sizeof name);
         char *sp = strrchr(name, ' ');
         if (sp)
             *sp = '/';
-        if (strcmp(name, end) == 0) {
-            if (f->ports[gp].link < 0)
-                return -1;
-            *link = (uint32_t)f->ports[gp].link;
-            return 0;
-        }
+        ix->v[ix->n++] = (end_name){ ry_xstrdup(name), gp, 1 };
+    }
+    qsort(ix->v, ix->n, sizeof *ix->v, cmp_end);
+}
+
+static void end_index_free(end_index *ix)
+{
+    for (size_t i = 0; i < ix->n; i++)
+        free(ix->v[i].name);
+    free(ix->v);
+}
+
+/* The first entry named name (of either kind), or NULL. */
+static const end_name *end_find(const end_index *ix, const char *name, size_t len)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strncmp(ix->v[mid].name, name, len);
+        if (c == 0 && ix->v[mid].name[len])
+            c = 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < ix->n && strncmp(ix->v[lo].name, name, len) == 0 && !ix->v[lo].name[len])
+        return &ix->v[lo];
+    return NULL;
+}
+
+/* The end "device/port" of a cabling.links override, resolved to a link:
+ * a switch's name and port first, else a GPU's host/NIC. */
+static int resolve_end(const ry_fabric *f, const end_index *ix, const char *end, uint32_t *link)
+{
+    const char *slash = strrchr(end, '/');
+    if (!slash)
+        return -1;
+    const end_name *e = end_find(ix, end, (size_t)(slash - end));
+    for (; e && e < ix->v + ix->n && !e->gpu && strlen(e->name) == (size_t)(slash - end) &&
+           strncmp(e->name, end, (size_t)(slash - end)) == 0; e++) {
+        char *t;
+        long p = strtol(slash + 1, &t, 10);
+        const ry_node *nd = &f->nodes[e->id];
+        if (*t || p < 1 || p > (long)nd->nports || f->ports[nd->port0 + (uint32_t)p - 1].link < 0)
+            return -1;
+        *link = (uint32_t)f->ports[nd->port0 + (uint32_t)p - 1].link;
+        return 0;
+    }
+    for (e = end_find(ix, end, strlen(end)); e && e < ix->v + ix->n && !strcmp(e->name, end); e++) {
+        if (!e->gpu)
+            continue;
+        if (f->ports[e->id].link < 0)
+            return -1;
+        *link = (uint32_t)f->ports[e->id].link;
+        return 0;
     }
     return -1;
 }
@@ -271,6 +330,9 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
     int32_t *forced = ry_xmalloc((f->nlinks ? f->nlinks : 1) * sizeof *forced);
     for (size_t l = 0; l < f->nlinks; l++)
         forced[l] = -1;
+    end_index ix = { NULL, 0 };
+    if (s->cabling.nlinks)
+        end_index_build(f, &ix);
     for (int i = 0; i < s->cabling.nlinks; i++) {
         const struct ry_link_override *o = &s->cabling.links[i];
         char key[64];
@@ -279,17 +341,20 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
         int m = find_medium(cat, o->medium, key, err);
         if (m < 0) {
             free(forced);
+            end_index_free(&ix);
             return -1;
         }
-        if (resolve_end(f, o->end, &link) < 0) {
+        if (resolve_end(f, &ix, o->end, &link) < 0) {
             snprintf(key, sizeof key, "cabling.links.%d.end", o->index);
             ry_err_set(err, key, "no cabled port '%s': ends are switch/port like leaf3/33 or "
                        "host/NIC like node001/mlx5_3", o->end);
             free(forced);
+            end_index_free(&ix);
             return -1;
         }
         forced[link] = m;
     }
+    end_index_free(&ix);
 
     c->cables = ry_xcalloc(f->nlinks ? f->nlinks : 1, sizeof *c->cables);
     double slack2 = 2 * s->layout.slack;

@@ -38,6 +38,8 @@ static const ry_option global_options[] = {
 /* ---- messages ------------------------------------------------------------------------------- */
 
 static void usage_error_v(const char *cmd, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void usage_error_v(const char *cmd, const char *fmt, va_list ap)
 {
     fflush(stdout);
     fputs("railyard: ", stderr);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "emit/colors.h"
+#include "emit/csv.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -154,21 +155,6 @@ void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r)
 
 /* ---- CSV ------------------------------------------------------------------------------------ */
 
-static void csv_field(ry_buf *b, const char *s)
-{
-    if (!s[strcspn(s, ",\"\r\n")]) {
-        ry_buf_puts(b, s);
-        return;
-    }
-    ry_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            ry_buf_putc(b, '"');
-        ry_buf_putc(b, *s);
-    }
-    ry_buf_putc(b, '"');
-}
-
 static void csv_int(ry_buf *b, long long v)
 {
     char t[24];
@@ -201,27 +187,27 @@ static const char *netbox_type(int kind)
 static void row_cabling(ry_buf *b, const ry_cab_row *r)
 {
     const ry_cab_end *e[2] = { &r->a, &r->z };
-    csv_field(b, r->label);
+    ry_csv_field(b, r->label);
     for (int i = 0; i < 2; i++) {
         SEP(b);
         csv_int(b, e[i]->row);
         SEP(b);
-        csv_field(b, e[i]->rack_name);
+        ry_csv_field(b, e[i]->rack_name);
         SEP(b);
         csv_int(b, e[i]->unit);
         SEP(b);
-        csv_field(b, e[i]->device);
+        ry_csv_field(b, e[i]->device);
         SEP(b);
-        csv_field(b, e[i]->type);
+        ry_csv_field(b, e[i]->type);
         SEP(b);
-        csv_field(b, e[i]->port_name);
+        ry_csv_field(b, e[i]->port_name);
     }
     SEP(b);
-    csv_field(b, r->medium->name);
+    ry_csv_field(b, r->medium->name);
     SEP(b);
-    csv_field(b, ry_media_kind_name(r->medium->kind));
+    ry_csv_field(b, ry_media_kind_name(r->medium->kind));
     SEP(b);
-    csv_field(b, r->part);
+    ry_csv_field(b, r->part);
     SEP(b);
     csv_num(b, r->length_m);
     SEP(b);
@@ -238,17 +224,17 @@ static void row_cabling(ry_buf *b, const ry_cab_row *r)
 
 static void row_netbox(ry_buf *b, const ry_cab_row *r)
 {
-    csv_field(b, r->a.device);
+    ry_csv_field(b, r->a.device);
     ry_buf_puts(b, ",dcim.interface,");
-    csv_field(b, r->a.port_name);
+    ry_csv_field(b, r->a.port_name);
     SEP(b);
-    csv_field(b, r->z.device);
+    ry_csv_field(b, r->z.device);
     ry_buf_puts(b, ",dcim.interface,");
-    csv_field(b, r->z.port_name);
+    ry_csv_field(b, r->z.port_name);
     SEP(b);
     ry_buf_puts(b, netbox_type(r->medium->kind));
     ry_buf_puts(b, ",planned,");
-    csv_field(b, r->label);
+    ry_csv_field(b, r->label);
     SEP(b);
     ry_buf_puts(b, ry_rail_color(r->rail));
     SEP(b);
@@ -261,17 +247,17 @@ static void row_netbox(ry_buf *b, const ry_cab_row *r)
  * mapping turns into mlx5_<number - 1>. */
 static void p2p_end(ry_buf *b, const ry_cab_end *e)
 {
-    csv_field(b, e->rack_name);
+    ry_csv_field(b, e->rack_name);
     SEP(b);
     csv_int(b, e->unit);
     SEP(b);
-    csv_field(b, e->device);
+    ry_csv_field(b, e->device);
     SEP(b);
     ry_buf_puts(b, e->is_server ? "Host," : "Switch,");
     if (e->is_server)
         csv_int(b, e->number + 1);
     else
-        csv_field(b, e->port_name);
+        ry_csv_field(b, e->port_name);
 }
 
 static void row_p2p(ry_buf *b, const ry_cab_row *r)

@@ -54,8 +54,9 @@ static const char *const key_desc[] = {
     "rails", "network planes", "switch tiers", "switch ports",
     "gpu or switch", "node name", "0 for GPUs, 1 = leaf, 2 = spine, ...", "network plane",
     "GPU: its rail; switch: the first rail it carries, -1 if none",
-    "rails carried, as first-last", "GPU: HB domain; leaf: scalable unit (rail designs) or leaf "
-    "group (fat tree); upper tiers: block",
+    "rails carried, as first-last",
+    ("GPU: HB domain; leaf: scalable unit (rail designs) or leaf group (fat tree); upper "
+     "tiers: block"),
     "scalable unit (GPUs and leaves)", "HB domain of a GPU", "server host name of a GPU",
     "GPU: global GPU index; switch: index within its plane and tier",
     "connected component (InfiniBand subnet)",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/csv.h"
 #include "fabric/names.h"
 #include "util/diag.h"
 
@@ -232,26 +233,11 @@ void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_desi
 
 /* ---- sweep ------------------------------------------------------------------------------- */
 
-static void csv_field(ry_buf *o, const char *v)
-{
-    if (!strpbrk(v, ",\"\n\r")) {
-        ry_buf_puts(o, v);
-        return;
-    }
-    ry_buf_putc(o, '"');
-    for (; *v; v++) {
-        if (*v == '"')
-            ry_buf_putc(o, '"');
-        ry_buf_putc(o, *v);
-    }
-    ry_buf_putc(o, '"');
-}
-
 void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
                        int npts)
 {
     for (int k = 0; k < nkeys; k++) {
-        csv_field(o, keys[k]);
+        ry_csv_field(o, keys[k]);
         ry_buf_putc(o, ',');
     }
     ry_buf_puts(o, "status,gpus,hb_domain,model,batch,batch_tokens,tensor,dp_in,dp_cross,"
@@ -260,7 +246,7 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
     for (int i = 0; i < npts; i++) {
         const ry_sweep_point *p = &pts[i];
         for (int k = 0; k < nkeys; k++) {
-            csv_field(o, p->values[k]);
+            ry_csv_field(o, p->values[k]);
             ry_buf_putc(o, ',');
         }
         if (!p->ok) {

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
+#include "util/lines.h"
 
 #define MAX_ERRORS 50
 #define MAX_WARNINGS 10
@@ -75,58 +76,6 @@ static unsigned long long hex_at(char *p, char **end, int *ovf)
     return v;
 }
 
-/* Lines read in large blocks and handed out in place, each with its newline
- * and NUL-terminated (OpenSM's checks for "followed by whitespace" see the
- * newline too). getline was a fifth of the time on large files. */
-typedef struct lreader {
-    FILE *fp;
-    char *buf;
-    size_t cap, start, end;     /* unread bytes: buf[start .. end) */
-    int eof, err, held;         /* held: buf[start] was replaced by a NUL */
-    char saved;
-} lreader;
-
-static char *next_line(lreader *r, size_t *n)
-{
-    if (r->held) {
-        r->buf[r->start] = r->saved;
-        r->held = 0;
-    }
-    for (;;) {
-        char *line = r->buf + r->start;
-        char *nl = memchr(line, '\n', r->end - r->start);
-        if (nl) {
-            *n = (size_t)(nl - line) + 1;
-            r->start += *n;
-            r->saved = r->buf[r->start];
-            r->held = 1;
-            r->buf[r->start] = '\0';
-            return line;
-        }
-        if (r->eof) {
-            if (r->start == r->end)
-                return NULL;
-            *n = r->end - r->start;
-            r->buf[r->end] = '\0';
-            r->start = r->end;
-            return line;
-        }
-        size_t rem = r->end - r->start;
-        memmove(r->buf, line, rem);
-        r->start = 0;
-        r->end = rem;
-        if (rem + 1 >= r->cap) {
-            r->cap *= 2;
-            r->buf = ry_xrealloc(r->buf, r->cap);
-        }
-        size_t got = fread(r->buf + r->end, 1, r->cap - 1 - r->end, r->fp);
-        r->end += got;
-        if (got == 0) {
-            r->eof = 1;
-            r->err = ferror(r->fp);
-        }
-    }
-}
 
 /* The LID an entry is moved to through its portguid, remembered per written
  * LID: every block repeats the same (LID, portguid) pairs. */
@@ -275,14 +224,21 @@ int ry_lft_load(const char *path, const ry_netfile *nf, ry_lft *l)
     lparser ps = { path, 0, 0 };
     int cur = -1, unknown = 0, mcast = 0;
     long long collisions = 0;
-    lreader rd = { fp, NULL, 1 << 20, 0, 0, 0, 0, 0, 0 };
-    rd.buf = ry_xmalloc(rd.cap);
+    /* No sane file is longer than a line per switch and LID, each under
+     * 128 bytes, and some headers: past that it is not read on. */
+    unsigned long long nsw = 0;
+    for (int i = 0; i < nf->nnodes; i++)
+        nsw += ry_netfile_is_switch(nf, i);
+    unsigned long long limit = nsw * ((unsigned long long)nf->max_lid + 2) * 128 + (1ULL << 20);
+    ry_lines rd;
+    ry_lines_init(&rd, fp, MAX_LINE, limit);
     char *line;
     size_t n;
-    while ((line = next_line(&rd, &n)) && ps.errors < MAX_ERRORS) {
+    int too_long;
+    while ((line = ry_lines_next(&rd, &n, &too_long)) && ps.errors < MAX_ERRORS) {
         ps.line++;
         size_t len = n - (line[n - 1] == '\n');
-        if (len > MAX_LINE) {
+        if (too_long || len > MAX_LINE) {
             lerr(&ps, MAX_LINE + 1, "line longer than %d characters: OpenSM would read it as "
                  "two lines", MAX_LINE);
             continue;
@@ -303,8 +259,11 @@ int ry_lft_load(const char *path, const ry_netfile *nf, ry_lft *l)
             parse_entry(&ps, nf, l, memo, cur, line, p, &collisions);
         }
     }
-    int rderr = errno;
-    free(rd.buf);
+    int rderr = rd.err_no;
+    if (rd.too_big && ps.errors < MAX_ERRORS)
+        lerr(&ps, 1, "the file is larger than %llu bytes, more than tables for %llu switches "
+             "and %d LIDs can take", limit, nsw, nf->max_lid);
+    ry_lines_free(&rd);
     fclose(fp);
     int rc = RY_EXIT_OK;
     if (rd.err) {

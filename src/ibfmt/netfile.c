@@ -13,6 +13,8 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
+#include "util/hash.h"
+#include "util/lines.h"
 
 #define MAX_LINE 1024          /* characters, without the newline */
 #define MAX_ERRORS 50
@@ -56,20 +58,16 @@ static void perr(parser *ps, int line, int col, const char *fmt, ...)
 
 /* ---- hashes: GUID -> index and node id -> index ------------------------- */
 
+/* Keyed: GUIDs and ids come from the file, so their collisions must not be
+ * choosable (40,000 chosen GUIDs made every lookup a walk of the table). */
 static unsigned hash64(uint64_t x)
 {
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (unsigned)x;
+    return (unsigned)ry_hash_u64(x);
 }
 
 static unsigned hash_str(const char *s)
 {
-    unsigned h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619u;
-    return h;
+    return (unsigned)ry_hash_str(s);
 }
 
 static unsigned table_mask(int n)
@@ -634,14 +632,17 @@ int ry_netfile_load(const char *path, ry_netfile *nf)
     ps.next_guid[RY_NF_SWITCH] = ps.abs_guid[RY_NF_SWITCH] = 0x200000;
     ps.next_guid[RY_NF_CA] = ps.abs_guid[RY_NF_CA] = 0x100000;
     ps.next_guid[RY_NF_ROUTER] = ps.abs_guid[RY_NF_ROUTER] = 0x300000;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, fp)) > 0 && ps.errors < MAX_ERRORS) {
+    ry_lines rdr;
+    ry_lines_init(&rdr, fp, MAX_LINE + 1, RY_NETFILE_MAX_BYTES);   /* +1: a '\r' before the newline */
+    char *line;
+    size_t len;
+    int too_long;
+    while ((line = ry_lines_next(&rdr, &len, &too_long)) && ps.errors < MAX_ERRORS) {
         ps.line++;
+        ssize_t n = (ssize_t)len;
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = '\0';
-        if (n > MAX_LINE) {
+        if (too_long || n > MAX_LINE) {
             perr(&ps, ps.line, MAX_LINE + 1, "line longer than %d characters", MAX_LINE);
             ps.cur = -1;
             continue;
@@ -652,8 +653,11 @@ int ry_netfile_load(const char *path, ry_netfile *nf)
         }
         parse_line(&ps, line);
     }
-    int rd = ferror(fp), rderr = errno;
-    free(line);
+    int rd = rdr.err, rderr = rdr.err_no;
+    if (rdr.too_big && ps.errors < MAX_ERRORS)
+        perr(&ps, ps.line + 1, 1, "the file is larger than %d MiB, more than any topology",
+             (int)(RY_NETFILE_MAX_BYTES >> 20));
+    ry_lines_free(&rdr);
     fclose(fp);
     int rc = RY_EXIT_OK;
     if (rd) {

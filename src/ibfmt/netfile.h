@@ -5,6 +5,11 @@
 #ifndef RY_NETFILE_H
 #define RY_NETFILE_H
 
+/* The largest topology file read: a subnet of 49,151 LIDs takes a few tens
+ * of MiB; past this the file is refused, not read on (a named pipe or
+ * /dev/zero never ends). */
+#define RY_NETFILE_MAX_BYTES (1LL << 30)
+
 #include <stdint.h>
 
 typedef enum { RY_NF_SWITCH = 1, RY_NF_CA = 2, RY_NF_ROUTER = 3 } ry_nf_kind;

@@ -5,6 +5,7 @@
  * column for messages. */
 #include "spec/libra_spec.h"
 #include "spec/yaml.h"
+#include "util/buf.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 #define MAX_FILE (64L << 20)
@@ -187,17 +189,23 @@ static char *slurp(const char *path, size_t *len)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return NULL;
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        errno = EISDIR;
+        return NULL;
+    }
     size_t cap = 4096, n = 0;
     char *buf = ry_xmalloc(cap);
     for (;;) {
+        if (n > (size_t)MAX_FILE) {     /* one byte past the limit is enough to know */
+            fclose(fp);
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
         if (n + 1 >= cap) {
-            if ((long)cap > MAX_FILE) {
-                fclose(fp);
-                free(buf);
-                errno = EFBIG;
-                return NULL;
-            }
-            cap *= 2;
+            cap = cap * 2 > (size_t)MAX_FILE + 2 ? (size_t)MAX_FILE + 2 : cap * 2;
             buf = ry_xrealloc(buf, cap);
         }
         size_t got = fread(buf + n, 1, cap - n - 1, fp);
@@ -223,7 +231,12 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
     size_t len;
     char *buf = slurp(path, &len);
     if (!buf) {
-        ry_io_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s", strerror(errno));
+        if (errno == EFBIG)
+            ry_error_at((ry_pos){ path, 1, 1 }, "workload file larger than %ld MiB",
+                        (long)(MAX_FILE >> 20));
+        else
+            ry_io_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s",
+                           strerror(errno));
         return -1;
     }
     int before = ry_error_count();
@@ -304,11 +317,23 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
         for (int k = 0; k < words.n && words.w[k].line == l0; k++)
             nw++;
         if (nw < 12) {
-            const char *hint = ry_suggest(words.w[0].s, policies, -1);
-            ry_error_at(top, "unknown parallelism '%s'%s%s%s; expected DATA, MODEL, "
-                        "HYBRID_TRANSFORMER, ... (ASTRA-sim 1.0), or a layer row of 12 fields",
-                        words.w[0].s, hint ? " (did you mean '" : "", hint ? hint : "",
-                        hint ? "'?)" : "");
+            /* Quote the first word only when it could be a misspelt name: of
+             * any other file (--set libra.workload_file=/etc/passwd) the
+             * message repeats nothing. */
+            const char *w0 = words.w[0].s;
+            size_t wl = strlen(w0);
+            int namelike = wl <= RY_SHOWN_CHARS && strspn(w0, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                          "abcdefghijklmnopqrstuvwxyz0123456789_") == wl;
+            const char *hint = namelike ? ry_suggest(w0, policies, -1) : NULL;
+            if (namelike)
+                ry_error_at(top, "unknown parallelism '%s'%s%s%s; expected DATA, MODEL, "
+                            "HYBRID_TRANSFORMER, ... (ASTRA-sim 1.0), or a layer row of 12 "
+                            "fields", w0, hint ? " (did you mean '" : "", hint ? hint : "",
+                            hint ? "'?)" : "");
+            else
+                ry_error_at(top, "not an ASTRA-sim workload file: the first line is neither a "
+                            "parallelism line (DATA, MODEL, HYBRID_TRANSFORMER, ...) nor a "
+                            "layer row of 12 fields");
             goto out;
         }
         int ok = 1;

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define MAX_GPUS INT_MAX        /* GPU ids are ints throughout the fabric */
+#define MAX_GPUS RY_MAX_GPUS
 #define MAX_DOMAIN (1 << 20)    /* GPUs per node or HB domain */
 #define MAX_RADIX 65535         /* ports are numbered in 16 bits */
 #define MAX_PLANES 8
@@ -38,6 +38,7 @@ const char *ry_design_name(ry_design d)
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -67,6 +68,7 @@ const ry_key ry_spec_keys[] = {
     { .key = "cluster.node", CUSTOM("catalog name or map"), .flags = RY_KEY_READER,
       .def_doc = "custom", .bad = RY_BAD_NODE, .doc = "the node (server) model" },
     { .key = "cluster.node.name", STRING(MAX_STRING), .flags = RY_KEY_READER, NODE(name),
+      .check = check_model_name,
       .def_doc = "custom", .bad = RY_BAD_NODE,
       .doc = "a catalog entry to start from, or the model's own name" },
     { .key = "cluster.node.gpus_per_node", INT(1, MAX_DOMAIN), NODE(gpus_per_node),
@@ -108,6 +110,7 @@ const ry_key ry_spec_keys[] = {
     { .key = "fabric.switch", CUSTOM("catalog name or map"), .def = "generic",
       .bad = RY_BAD_SWITCH, .doc = "the switch model" },
     { .key = "fabric.switch.name", STRING(MAX_STRING), .flags = RY_KEY_READER, SWITCH(name),
+      .check = check_model_name,
       .def = "generic", .bad = RY_BAD_SWITCH,
       .doc = "a catalog entry to start from, or the model's own name" },
     { .key = "fabric.switch.radix", INT(4, MAX_RADIX), .flags = RY_KEY_EVEN, SWITCH(radix),
@@ -239,10 +242,41 @@ static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry
     return 0;
 }
 
+/* Names reach file paths, CSV, XLSX, DOT, GraphML, Slurm and ibnetdiscover
+ * files: only characters every one of them carries as they are, and never a
+ * first character a spreadsheet reads as a formula or a shell as an option. */
+static int name_char(char c, int upper)
+{
+    return (c >= 'a' && c <= 'z') || (upper && c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '.' || c == '_' || c == '-';
+}
+
+static int name_start(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* A model's name (cluster.node.name, fabric.switch.name). */
+static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    const char *p = v->s;
+    int ok = name_start(*p);
+    for (; ok && *p; p++)
+        ok = name_char(*p, 1);
+    if (!ok) {
+        char shown[RY_SHOWN_MAX];
+        ry_error_at(pos, "%s must be letters, digits, '.', '_' or '-', starting with a letter or "
+                    "digit (got '%s')", what, ry_shown(shown, v->s));
+        return -1;
+    }
+    return 0;
+}
+
 static int name_ok(const char *name)
 {
     size_t len = strlen(name);
-    if (len == 0 || len >= RY_NAME_MAX)
+    if (len == 0 || len >= RY_NAME_MAX || !name_start(name[0]))
         return 0;
     for (const char *p = name; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
@@ -262,6 +296,16 @@ static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, con
         ry_error_at(pos, "%s: %s (got '%s'); expected text with {n}, {n1}, {unit} or {unit1}, "
                     "optionally with a width as in node{n1:03}", what,
                     strlen(s) >= RY_NAME_MAX ? "too long" : why, s);
+        return -1;
+    }
+    int plain = name_start(sample[0]);
+    for (const char *p = sample; plain && *p; p++)
+        plain = name_char(*p, 1);
+    if (!plain) {
+        char shown[RY_SHOWN_MAX];
+        ry_error_at(pos, "%s: host names must be letters, digits, '.', '_' or '-', starting with "
+                    "a letter or digit (got '%s', which gives '%s')", what, ry_shown(shown, s),
+                    sample);
         return -1;
     }
     if (!strstr(s, "{n}") && !strstr(s, "{n1}") && !strstr(s, "{n:") && !strstr(s, "{n1:")) {
@@ -383,9 +427,10 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
             if (ry_yget_string(n, what, &v->s) < 0)
                 return -1;
             if (!name_ok(v->s)) {
-                ry_error_at(n->pos, "%s must be lowercase letters, digits, '.', '_' or '-', at "
-                            "most %d characters (got '%.80s%s')", what, RY_NAME_MAX - 1, v->s,
-                            strlen(v->s) > 80 ? "..." : "");
+                char shown[RY_SHOWN_MAX];
+                ry_error_at(n->pos, "%s must be lowercase letters, digits, '.', '_' or '-', "
+                            "starting with a letter or digit, at most %d characters (got '%s')",
+                            what, RY_NAME_MAX - 1, ry_shown(shown, v->s));
                 return -1;
             }
             break;

@@ -36,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_GPUS INT_MAX
+#define MAX_GPUS RY_MAX_GPUS
 
 typedef struct loadctx {
     ry_spec *s;

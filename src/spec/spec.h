@@ -10,6 +10,10 @@
 #include "util/diag.h"
 
 #define RY_MAX_TIERS 8
+/* GPUs in one spec: far past any cluster built (the largest are a few
+ * hundred thousand), and a graph of about 1 GB at most, so no spec can make
+ * railyard exhaust a machine. */
+#define RY_MAX_GPUS (1 << 22)
 #define RY_NAME_MAX 64
 
 typedef enum {

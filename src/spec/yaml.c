@@ -8,6 +8,7 @@
 
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/hash.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -190,24 +191,42 @@ static void parser_error(loader *L)
     }
 }
 
+/* Anchors by name in an open-addressing table under the keyed hash: a
+ * lookup costs the same for the 240,000th anchor as for the first, whatever
+ * the names. */
+static size_t anchor_slot(const anchor *tab, size_t cap, const char *name)
+{
+    size_t i = (size_t)ry_hash_str(name) & (cap - 1);
+    while (tab[i].name && strcmp(tab[i].name, name) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
 static void anchor_add(loader *L, const char *name, ry_ynode *n)
 {
-    if (L->nanchors == L->capanchors) {
-        L->capanchors = L->capanchors ? L->capanchors * 2 : 8;
-        L->anchors = ry_xrealloc(L->anchors, L->capanchors * sizeof *L->anchors);
+    if (2 * (L->nanchors + 1) > L->capanchors) {
+        size_t cap = L->capanchors ? L->capanchors * 2 : 64;
+        anchor *tab = ry_xcalloc(cap, sizeof *tab);
+        for (size_t i = 0; i < L->capanchors; i++)
+            if (L->anchors[i].name)
+                tab[anchor_slot(tab, cap, L->anchors[i].name)] = L->anchors[i];
+        free(L->anchors);
+        L->anchors = tab;
+        L->capanchors = cap;
     }
-    L->anchors[L->nanchors].name = ry_xstrdup(name);
-    L->anchors[L->nanchors].node = n;
-    L->nanchors++;
+    anchor *a = &L->anchors[anchor_slot(L->anchors, L->capanchors, name)];
+    if (!a->name) {     /* else redefined: the latest definition wins, as YAML says */
+        a->name = ry_xstrdup(name);
+        L->nanchors++;
+    }
+    a->node = n;
 }
 
 static ry_ynode *anchor_find(const loader *L, const char *name)
 {
-    /* The latest definition wins (YAML allows redefining an anchor). */
-    for (size_t i = L->nanchors; i-- > 0;)
-        if (strcmp(L->anchors[i].name, name) == 0)
-            return L->anchors[i].node;
-    return NULL;
+    if (!L->capanchors)
+        return NULL;
+    return L->anchors[anchor_slot(L->anchors, L->capanchors, name)].node;
 }
 
 static int too_big(ry_pos pos)
@@ -434,7 +453,7 @@ static int load_text(ry_ydoc *d, const char *file, const unsigned char *text, si
     if (rc == 0 && L.errors)
         rc = -1;
 
-    for (size_t i = 0; i < L.nanchors; i++)
+    for (size_t i = 0; i < L.capanchors; i++)
         free(L.anchors[i].name);
     free(L.anchors);
     for (size_t i = 0; i < L.depth; i++)
@@ -468,13 +487,13 @@ static char *read_all(int fd, size_t *len, int *err)
     size_t cap = 4096, n = 0;
     char *buf = ry_xmalloc(cap);
     for (;;) {
+        if (n > (size_t)RY_YAML_MAX_BYTES) {    /* one byte past the limit is enough to know */
+            free(buf);
+            *err = EFBIG;
+            return NULL;
+        }
         if (n == cap) {
-            if (cap > (size_t)RY_YAML_MAX_BYTES) {
-                free(buf);
-                *err = EFBIG;
-                return NULL;
-            }
-            cap *= 2;
+            cap = cap * 2 > (size_t)RY_YAML_MAX_BYTES + 1 ? (size_t)RY_YAML_MAX_BYTES + 1 : cap * 2;
             buf = ry_xrealloc(buf, cap);
         }
         ssize_t r = read(fd, buf + n, cap - n);

@@ -83,3 +83,24 @@ int ry_edit_distance(const char *a, const char *b)
     }
     return row[lb];
 }
+
+const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s)
+{
+    size_t o = 0;
+    int n = 0;
+    for (; *s && n < RY_SHOWN_CHARS; s++, n++) {
+        unsigned char c = (unsigned char)*s;
+        if (c >= 0x20 && c < 0x7f) {
+            buf[o++] = (char)c;
+        } else {
+            snprintf(buf + o, 5, "\\x%02x", c);
+            o += 4;
+        }
+    }
+    if (*s) {
+        memcpy(buf + o, "...", 3);
+        o += 3;
+    }
+    buf[o] = '\0';
+    return buf;
+}

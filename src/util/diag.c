@@ -5,6 +5,34 @@
 #include <string.h>
 
 static int error_count;
+
+/* Prints a message with its control characters other than newline and tab
+ * (an escape sequence quoted from an input file) as \xNN, so it cannot drive
+ * the terminal. */
+static void put_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void put_message(const char *fmt, va_list ap)
+{
+    char small[1024];
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    char *msg = small;
+    if (n >= (int)sizeof small) {
+        msg = ry_xmalloc((size_t)n + 1);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    }
+    for (const char *p = msg; n > 0 && *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+            fprintf(stderr, "\\x%02x", c);
+        else
+            fputc(c, stderr);
+    }
+    if (msg != small)
+        free(msg);
+}
+
 static int io_errors;
 
 void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
@@ -25,7 +53,7 @@ void ry_verror_at(ry_pos pos, const char *fmt, va_list ap)
         fprintf(stderr, "%s: error: ", pos.file);
     else
         fputs("railyard: error: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     fputc('\n', stderr);
     error_count++;
 }
@@ -44,7 +72,7 @@ void ry_error(const char *fmt, ...)
     fflush(stdout);
     fputs("railyard: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     error_count++;
@@ -56,7 +84,7 @@ void ry_warn(const char *fmt, ...)
     fflush(stdout);
     fputs("railyard: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_message(fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }

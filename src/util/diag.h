@@ -35,7 +35,7 @@ void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
 
 /* "file:line:col: error: msg" on stderr; counts one error. */
 void ry_error_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ry_verror_at(ry_pos pos, const char *fmt, va_list ap);
+void ry_verror_at(ry_pos pos, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* "railyard: msg" on stderr; counts one error. */
 void ry_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "railyard: warning: msg" on stderr; not counted. */
