@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole test suite: a normal build with `make check`, the same suite
-# under AddressSanitizer and UndefinedBehaviorSanitizer, and `make distcheck`.
+# under AddressSanitizer and UndefinedBehaviorSanitizer, the fuzz targets
+# built with clang and run briefly, and `make distcheck`.
 # Builds happen out of tree in build/ and build-san/. The last line is the
 # total: "N passed, N failed".
 set -u
@@ -50,6 +51,19 @@ if step configure-sanitizers sh -c 'cd build-san && ../configure -q --enable-san
         make -C build-san -j"$jobs" check || true
     count build-san/test-suite.log
     [ -f build-san/test-suite.log ] && grep -E '^(FAIL|ERROR):' build-san/test-suite.log
+fi
+
+# The libFuzzer targets build with clang (./configure --enable-fuzzing) and
+# each runs for a few seconds from its seeds (make fuzz-smoke); a finding fails.
+if command -v clang >/dev/null 2>&1; then
+    mkdir -p build-fuzz
+    if step configure-fuzzing sh -c 'cd build-fuzz && ../configure -q --enable-fuzzing CC=clang' \
+       && step fuzz-smoke make -C build-fuzz -j"$jobs" -s fuzz-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-5}"; then
+        pass=$((pass + 1))
+    fi
+else
+    echo "FAILED: no clang for the fuzz targets"
+    failn=$((failn + 1))
 fi
 
 if [ "${RAILYARD_SKIP_DISTCHECK:-}" != 1 ]; then
