@@ -262,8 +262,11 @@ static int expand_item(const char *p, const char *end, unsigned long long limit,
         snprintf(why, whycap, "more than %llu names", limit);
         goto done;
     }
-    /* An odometer over the groups: idx[k] is the position in group k. */
+    /* An odometer over the groups: group k is at offset idx[k] of its range
+     * ri[k], so each name costs the same however many ranges a group has
+     * (recounting from the first range made a[10,20,...] quadratic). */
     idx = ry_xcalloc(nseg ? nseg : 1, sizeof *idx);
+    size_t *ri = ry_xcalloc(nseg ? nseg : 1, sizeof *ri);
     for (unsigned long long c = 0; c < total; c++) {
         ry_buf_reset(&name);
         for (size_t k = 0; k < nseg; k++) {
@@ -272,23 +275,25 @@ static int expand_item(const char *p, const char *end, unsigned long long limit,
                 ry_buf_add(&name, s->text, s->len);
                 continue;
             }
-            unsigned long long at = idx[k];
-            size_t ri = 0;
-            while (at > s->r[ri].hi - s->r[ri].lo) {
-                at -= s->r[ri].hi - s->r[ri].lo + 1;
-                ri++;
-            }
-            ry_buf_printf(&name, "%0*llu", (int)s->r[ri].width, s->r[ri].lo + at);
+            const range *r = &s->r[ri[k]];
+            ry_buf_printf(&name, "%0*llu", (int)r->width, r->lo + idx[k]);
         }
         namevec_push(out, ry_xstrdup(name.data ? name.data : ""));
         for (size_t k = nseg; k-- > 0;) {
-            if (segs[k].text)
+            const seg *s = &segs[k];
+            if (s->text)
                 continue;
-            if (++idx[k] < segs[k].count)
+            if (idx[k] < s->r[ri[k]].hi - s->r[ri[k]].lo) {
+                idx[k]++;
                 break;
+            }
             idx[k] = 0;
+            if (++ri[k] < s->nr)
+                break;
+            ri[k] = 0;
         }
     }
+    free(ri);
     rc = 0;
 done:
     ry_buf_free(&name);
