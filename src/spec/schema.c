@@ -196,9 +196,9 @@ const ry_key ry_spec_keys[] = {
     { .key = "cabling.links[].medium", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       .bad = RY_BAD_OTHER, .doc = "a medium from templates/media.yaml" },
 
-    SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (model/libra_spec.c)"),
-    SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (model/libra_spec.c)"),
-    SECTION("workload", RY_KEY_EXTERNAL, "the LLM trained (model/workload.c)"),
+    SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (spec/libra_spec.c)"),
+    SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (spec/libra_spec.c)"),
+    SECTION("workload", RY_KEY_EXTERNAL, "the LLM trained (spec/workload.c)"),
     { .key = "x-*", .type = RY_KEY_ANY, .doc = "ignored: a place for YAML anchors" },
 };
 
