@@ -110,6 +110,8 @@ grep -q '^[0-9]*,[0-9]*,32,' "$TMP/c.csv" && ok || fail "compare SPEC ignored --
 if command -v dot >/dev/null 2>&1; then
     "$RAILYARD" draw "$SP" -o "$TMP/x.png" 2>"$TMP/e"; expect_eq "draw -o x.png exit" $? 0
     head -c 8 "$TMP/x.png" | od -An -c | grep -q 'P   N   G' && ok || fail "draw -o x.png is no PNG"
+    "$RAILYARD" draw "$SP" -o "$TMP/x.PNG" 2>"$TMP/e"; expect_eq "draw -o x.PNG exit" $? 0
+    head -c 8 "$TMP/x.PNG" | od -An -c | grep -q 'P   N   G' && ok || fail "draw -o x.PNG is no PNG"
 fi
 "$RAILYARD" draw "$SP" -o "$TMP/x.gv" 2>"$TMP/e"; expect_eq "draw -o x.gv exit" $? 0
 head -1 "$TMP/x.gv" | grep -q graph && ok || fail "draw -o x.gv is no DOT"
