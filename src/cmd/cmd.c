@@ -301,6 +301,9 @@ static ry_cmd_status parse_argv(parse_job *j, int argc, char **argv, int from)
             if (j->npos >= j->maxpos) {
                 if (j->maxpos == 0)
                     return usage_error(j->cmd, "unexpected argument '%s'", a);
+                if (j->maxpos > 1)
+                    return usage_error(j->cmd, "at most %d arguments (got '%s' and more)",
+                                       j->maxpos, a);
                 return usage_error(j->cmd, "one %s at a time (got '%s' and '%s')", j->posname,
                                    j->pos[0], a);
             }
@@ -543,8 +546,9 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
     const char *val[2 * RY_MAX_OPTS] = { 0 }, **list[2 * RY_MAX_OPTS] = { 0 };
     int given[2 * RY_MAX_OPTS] = { 0 }, nlist[2 * RY_MAX_OPTS] = { 0 };
     optvals ov = { val, given, list, nlist };
-    const char *pos[1] = { NULL };
-    parse_job j = { c->name, &os, &ov, pos, c->positional ? 1 : 0, 0,
+    const char *pos[1 + RY_MAX_MORE] = { NULL };
+    int maxpos = c->positional ? 1 + (c->more_positional ? RY_MAX_MORE : 0) : 0;
+    parse_job j = { c->name, &os, &ov, pos, maxpos, 0,
                     c->positional ? c->positional : "", 0, -1 };
     ry_cmd_status rc = parse_argv(&j, argc, argv, from);
     if (rc == RY_CMD_OK)
@@ -562,8 +566,12 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         return RY_CMD_OK;
     }
     ctx->arg = pos[0];
+    for (int i = 1; i < j.npos; i++)
+        ctx->more[ctx->nmore++] = pos[i];
     if (c->positional && !c->positional_optional && !ctx->arg)
         return ry_usage(ctx, "missing %s", c->positional);
+    if (c->more_positional && ctx->nmore == 0)
+        return ry_usage(ctx, "missing %s", c->more_positional);
     int takes_spec = c->positional && strcmp(c->positional, "SPEC") == 0;
     if (ctx->nsets && !(takes_spec && ctx->arg))
         return ry_usage(ctx, "--set changes a spec, and %s", takes_spec
@@ -601,6 +609,7 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
 int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv)
 {
     ry_ctx *ctx = ry_xcalloc(1, sizeof *ctx);
+    const ry_cmd_entry *ran = NULL;
     optset os = { NULL, 0, global_options, G_N };
     const char *val[G_N] = { 0 }, **list[G_N] = { 0 };
     int given[G_N] = { 0 }, nlist[G_N] = { 0 };
@@ -643,11 +652,16 @@ int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv)
         rc = no_command(table, name);
         goto out;
     }
-    ctx->cmd = c;
+    ctx->cmd = ran = c;
     rc = run_command(c, ctx, argc, argv, j.stopped + 1);
 out:
     free_needs(ctx);
     free(ctx);
     /* A file that could not be read makes "bad input" an I/O error. */
-    return ry_exit_status((int)rc);
+    rc = (ry_cmd_status)ry_exit_status((int)rc);
+    if (ran && ran->checks_exit_1 && rc == RY_CMD_INPUT)
+        rc = RY_CMD_USAGE;
+    else if (ran && ran->checks_exit_1 && rc == RY_CMD_CHECKS)
+        rc = RY_CMD_INPUT;
+    return (int)rc;
 }

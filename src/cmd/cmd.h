@@ -36,6 +36,7 @@
 
 #define RY_MAX_SETS 256
 #define RY_MAX_OPTS 16
+#define RY_MAX_MORE 256     /* further positional arguments (verify's FABRIC files) */
 
 typedef enum ry_opt_type {
     RY_OPT_FLAG,        /* --force: no value */
@@ -85,6 +86,8 @@ typedef struct ry_ctx {
     ry_override sets[RY_MAX_SETS];  /* --set KEY=VALUE, in order */
     int nsets;
     const char *arg;                /* the positional argument, or NULL */
+    const char *more[RY_MAX_MORE];  /* the further positional arguments (more_positional) */
+    int nmore;
     const char *out;                /* the value of the "output" row (-o), or NULL */
     const char *val[RY_MAX_OPTS];   /* per option row: its (last) value, or NULL */
     int given[RY_MAX_OPTS];         /* per option row: times given */
@@ -117,6 +120,10 @@ typedef struct ry_cmd_entry {
     const char *summary;        /* what it does, one line */
     const char *positional;     /* "SPEC", "PATH" or NULL when it takes none */
     int positional_optional;    /* 1: the positional argument may be left out */
+    const char *more_positional;/* "FABRIC": one or more arguments after the first, or NULL */
+    /* 1: exit 1 means "the check found something" (RY_CMD_CHECKS), so bad input
+     * exits 2 (verify, like diff and cmp). */
+    int checks_exit_1;
     const ry_option *options;   /* NULL-name terminated; may be NULL */
     const char *details;        /* paragraphs after the options, or NULL */
     unsigned needs;             /* RY_NEED_* */
@@ -139,7 +146,8 @@ typedef struct ry_cmd_entry {
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
     ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm,
-    ry_cmd_check_routes, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep, ry_cmd_traffic;
+    ry_cmd_check_routes, ry_cmd_verify, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep,
+    ry_cmd_traffic;
 
 /* Runs railyard's command line against the NULL-terminated table of
  * entries; returns the exit code. */

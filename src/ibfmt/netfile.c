@@ -18,7 +18,7 @@
 
 #define MAX_LINE 1024          /* characters, without the newline */
 #define MAX_ERRORS 50
-#define MAX_PORTS 254
+#define MAX_PORTS RY_NF_MAX_PORTS
 #define UNICAST_END 0xBFFF
 
 /* A link as listed on one side; resolved once every node is known. */
@@ -40,6 +40,7 @@ typedef struct parser {
     int npend, cap_pend;
     int *listed;       /* per port: index of its pending link + 1, 0 = not listed */
     int cur;           /* node whose port lines follow, or -1 */
+    unsigned flags;    /* RY_NF_* */
     uint64_t next_guid[4], abs_guid[4];
 } parser;
 
@@ -208,6 +209,51 @@ static void parse_comment(char *c, int want_desc, char **desc, int *lid, int *lm
     }
 }
 
+/* The link's rate: the last word of the comment, after the quoted names, that
+ * reads WIDTHxSPEED ("4xNDR", "2xHDR", "4xFDR10"). */
+static const struct { const char *name; double gbps; } lanes[RY_NF_LANE_N] = {
+    [RY_NF_SDR] = { "SDR", 2.5 }, [RY_NF_DDR] = { "DDR", 5 }, [RY_NF_QDR] = { "QDR", 10 },
+    [RY_NF_FDR10] = { "FDR10", 10 }, [RY_NF_FDR] = { "FDR", 14 }, [RY_NF_EDR] = { "EDR", 25 },
+    [RY_NF_HDR] = { "HDR", 50 }, [RY_NF_NDR] = { "NDR", 100 }, [RY_NF_XDR] = { "XDR", 200 },
+};
+
+const char *ry_nf_lane_name(int lane)
+{
+    return lane > 0 && lane < RY_NF_LANE_N ? lanes[lane].name : "";
+}
+
+double ry_nf_lane_gbps(int lane)
+{
+    return lane > 0 && lane < RY_NF_LANE_N ? lanes[lane].gbps : 0;
+}
+
+double ry_nf_port_gbps(const ry_nf_port *p)
+{
+    return p->width * ry_nf_lane_gbps(p->lane);
+}
+
+static void parse_rate(const char *c, ry_nf_port *pt)
+{
+    const char *q = strrchr(c, '"');
+    const char *p = q ? q + 1 : c;
+    while (*p) {
+        p += strspn(p, " \t");
+        size_t n = strcspn(p, " \t");
+        const char *x = memchr(p, 'x', n);
+        if (x && x > p && x - p <= 2) {
+            char *e;
+            long w = strtol(p, &e, 10);
+            size_t sl = n - (size_t)(x + 1 - p);
+            for (int k = 1; e == x && w >= 1 && w <= 12 && k < RY_NF_LANE_N; k++)
+                if (strlen(lanes[k].name) == sl && strncmp(x + 1, lanes[k].name, sl) == 0) {
+                    pt->width = (uint8_t)w;
+                    pt->lane = (uint8_t)k;
+                }
+        }
+        p += n;
+    }
+}
+
 /* ---- building -------------------------------------------------------------- */
 
 static int add_node(parser *ps, ry_nf_kind kind, int nports, char *id, char *desc)
@@ -241,6 +287,7 @@ static int add_node(parser *ps, ry_nf_kind kind, int nports, char *id, char *des
         pt->lmc = 0;
         pt->guid = kind == RY_NF_SWITCH ? nd->guid : nd->guid + (uint64_t)p;
         pt->line = 0;
+        pt->width = pt->lane = 0;
         ps->listed[nf->nports] = 0;
         nf->nports++;
     }
@@ -285,7 +332,10 @@ static void parse_header(parser *ps, char *line, ry_nf_kind kind, size_t kwlen)
     if (kind == RY_NF_SWITCH) {
         ry_nf_port *p0 = &ps->nf->ports[ps->nf->nodes[nd].port0];
         p0->line = ps->line;
-        if (lid < 0)
+        int lid_optional = ps->flags & RY_NF_LIDS_OPTIONAL;
+        if (lid_optional && lid <= 0)
+            p0->lid = 0;
+        else if (lid < 0)
             perr(ps, ps->line, (int)strlen(line) + 1,
                  "switch %s has no 'lid N' in its comment: routes need its LID",
                  node_label(&ps->nf->nodes[nd]).s);
@@ -371,12 +421,17 @@ static void parse_port_line(parser *ps, char *line)
         pd.rport = (int)rp;
         p = e + 1;
     }
+    char *hash = strchr(p, '#');
+    if (hash)
+        parse_rate(hash + 1, &nf->ports[pi]);
     if (nd->kind != RY_NF_SWITCH) {
-        char *hash = strchr(p, '#'), *lidp = NULL, *nodesc = NULL;
+        char *lidp = NULL, *nodesc = NULL;
         int lid = -1, lmc = -1;
         if (hash)
             parse_comment(hash + 1, 0, &nodesc, &lid, &lmc, &lidp);
-        if (lid < 0) {
+        if ((ps->flags & RY_NF_LIDS_OPTIONAL) && lid <= 0) {
+            nf->ports[pi].lid = 0;
+        } else if (lid < 0) {
             perr(ps, ps->line, hash ? col_of(line, hash) : (int)strlen(line) + 1,
                  "no '# lid N' after the link of %s port %ld: routes need its LID",
                  node_label(nd).s, port);
@@ -617,6 +672,11 @@ static void index_lids(parser *ps)
 
 int ry_netfile_load(const char *path, ry_netfile *nf)
 {
+    return ry_netfile_load_flags(path, nf, 0);
+}
+
+int ry_netfile_load_flags(const char *path, ry_netfile *nf, unsigned flags)
+{
     memset(nf, 0, sizeof *nf);
     nf->path = ry_xstrdup(path);
     FILE *fp = fopen(path, "r");
@@ -629,6 +689,7 @@ int ry_netfile_load(const char *path, ry_netfile *nf)
     ps.nf = nf;
     ps.path = path;
     ps.cur = -1;
+    ps.flags = flags;
     ps.next_guid[RY_NF_SWITCH] = ps.abs_guid[RY_NF_SWITCH] = 0x200000;
     ps.next_guid[RY_NF_CA] = ps.abs_guid[RY_NF_CA] = 0x100000;
     ps.next_guid[RY_NF_ROUTER] = ps.abs_guid[RY_NF_ROUTER] = 0x300000;

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#define RY_NF_MAX_PORTS 254   /* ports of a node: InfiniBand addresses 1 .. 254 */
+
 typedef enum { RY_NF_SWITCH = 1, RY_NF_CA = 2, RY_NF_ROUTER = 3 } ry_nf_kind;
 
 typedef struct ry_nf_port {
@@ -22,7 +24,15 @@ typedef struct ry_nf_port {
     int lmc;           /* end ports own LIDs lid .. lid + 2^lmc - 1 */
     uint64_t guid;     /* end ports: the port GUID; switch ports: the node GUID */
     int line;          /* where the port's link (or a switch's header) was read */
+    uint8_t width;     /* lanes of the link's "4xNDR" rate as printed, 0 = not printed */
+    uint8_t lane;      /* its lane speed (ry_nf_lane), 0 = not printed */
 } ry_nf_port;
+
+/* Lane speeds of the rate words ibnetdiscover prints after a link ("4xNDR"). */
+typedef enum {
+    RY_NF_LANE_NONE = 0, RY_NF_SDR, RY_NF_DDR, RY_NF_QDR, RY_NF_FDR10, RY_NF_FDR, RY_NF_EDR,
+    RY_NF_HDR, RY_NF_NDR, RY_NF_XDR, RY_NF_LANE_N
+} ry_nf_lane;
 
 typedef struct ry_nf_node {
     ry_nf_kind kind;
@@ -51,6 +61,19 @@ typedef struct ry_netfile {
  * to report as many as possible. Returns RY_EXIT_OK, RY_EXIT_INPUT or
  * RY_EXIT_IO; nf needs ry_netfile_free in every case. */
 int ry_netfile_load(const char *path, ry_netfile *nf);
+
+/* Flags of ry_netfile_load_flags. */
+enum {
+    RY_NF_LIDS_OPTIONAL = 1   /* a fabric before its subnet manager ran: no LID, or LID 0, is
+                               * no error (the port has lid 0) */
+};
+int ry_netfile_load_flags(const char *path, ry_netfile *nf, unsigned flags);
+
+/* A lane speed's name ("NDR") and its data rate per lane in Gb/s (NDR: 100). */
+const char *ry_nf_lane_name(int lane);
+double ry_nf_lane_gbps(int lane);
+/* The rate of a port's link in Gb/s (width x lane rate), 0 when not printed. */
+double ry_nf_port_gbps(const ry_nf_port *p);
 void ry_netfile_free(ry_netfile *nf);
 
 /* The port with this port GUID (a switch's node GUID names its port 0), or -1. */

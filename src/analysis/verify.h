@@ -1,0 +1,129 @@
+/* The as-built fabric against the plan.
+ *
+ * Given the topologies ibnetdiscover printed for a fabric's subnets (one
+ * ry_netfile each, any number of the plan's subnets) and the planned graph,
+ * ry_verify_run places every discovered device on a planned one and sorts
+ * every cable into as planned or a finding:
+ *
+ *   channel adapters  by their NodeDescription, "HOST NIC" as the host's rdma
+ *                     service sets it (ry_ca_desc);
+ *   switches          by NodeDescription when it names a planned switch, else
+ *                     by structure: each cable from a placed device votes for
+ *                     the planned switch the plan puts at its other end; a
+ *                     switch takes the candidate with a strict majority of its
+ *                     votes, the strongest proposals first, and rounds repeat
+ *                     while switches get placed (leaves from their hosts, then
+ *                     spines from their leaves, and so on up). A minority of
+ *                     miswired cables does not move the majority.
+ *   cables            a found cable whose two ends are planned peers is as
+ *                     planned (or degraded when it runs slower). Any other is
+ *                     the cable of the planned link of its lower end when that
+ *                     link is not found in place, else of its upper end's:
+ *                     miswired, with the end that moved. A swap of two cables
+ *                     is thus two miswired cables, never missing + unexpected.
+ *                     A cable claimed by neither is unexpected; a planned link
+ *                     neither found nor claimed is missing.
+ *
+ * Everything is computed; nothing is printed (emit/emit_verify.c words it).
+ * Ownership: ry_verify borrows the fabric and the netfiles; ry_verify_free
+ * frees what ry_verify_run allocated (NULL-safe, also after a failure). */
+#ifndef RY_VERIFY_H
+#define RY_VERIFY_H
+
+#include <stdint.h>
+
+#include "fabric/fabric.h"
+#include "ibfmt/netfile.h"
+
+typedef enum {
+    RY_VF_MISSING, RY_VF_UNEXPECTED, RY_VF_MISWIRED, RY_VF_DEGRADED, RY_VF_UNKNOWN,
+    RY_VF_NKINDS
+} ry_vf_kind;
+
+typedef enum {
+    RY_VC_NONE, RY_VC_PORT_SWAP, RY_VC_RAIL_SWAP, RY_VC_PLANE_SWAP, RY_VC_UNIT_SWAP,
+    RY_VC_UPLINK, RY_VC_OTHER, RY_VC_N
+} ry_vf_class;
+
+/* Why a discovered device is not in the plan. */
+typedef enum {
+    RY_VU_NOT_PLANNED,      /* a CA whose NodeDescription names no planned NIC */
+    RY_VU_DUPLICATE,        /* a CA described as a NIC already found */
+    RY_VU_NO_VOTES,         /* a switch with no cable to a placed device */
+    RY_VU_NO_MAJORITY,      /* a switch whose cables disagree on where it stands */
+    RY_VU_TAKEN             /* a switch where another one with more agreeing cables stands */
+} ry_vu_reason;
+
+/* A port of the discovered fabric. */
+typedef struct ry_vf_port {
+    int32_t file;           /* index of its netfile, -1 = none */
+    int32_t port;           /* port index in that netfile */
+} ry_vf_port;
+
+typedef struct ry_vf_finding {
+    uint8_t kind;           /* ry_vf_kind */
+    uint8_t cls;            /* ry_vf_class (miswired), else RY_VC_NONE */
+    uint8_t moved_hi;       /* miswired: 1 when the upper end moved, 0 the lower */
+    uint8_t reason;         /* unknown-device: ry_vu_reason */
+    int32_t link;           /* the planned link, -1 for unexpected and unknown-device */
+    ry_vf_port fa, fb;      /* the found cable, lower end first; fb.file -1 when none */
+    int32_t cand;           /* unknown switch: the planned switch most cables point to, -1 */
+    int32_t votes, total;   /* unknown switch: cables that point to cand, cables that point */
+} ry_vf_finding;
+
+/* Per planned link: what was found of it. */
+typedef enum {
+    RY_VL_UNSEEN, RY_VL_OK, RY_VL_DEGRADED, RY_VL_ON_SWITCH, RY_VL_MOVED, RY_VL_MISSING,
+    RY_VL_UNVERIFIED
+} ry_vl_state;
+
+typedef struct ry_verify {
+    const ry_fabric *f;             /* borrowed */
+    const ry_netfile *nf;           /* borrowed, nnf of them */
+    int nnf;
+    int32_t **nmap;                 /* per file, per node: a switch's planned node id, a CA's
+                                     * planned NIC port id (gpu * planes + plane), or -1 */
+    int32_t **pmap;                 /* per file, per port: the planned port id, or -1 */
+    uint8_t *state;                 /* per planned link: ry_vl_state */
+    uint8_t *subnet_seen;           /* per subnet: 1 when a discovered switch stands in it */
+    long long as_planned;           /* cables in place at full rate */
+    long long planned;              /* planned cables of the subnets seen */
+    long long count[RY_VF_NKINDS];
+    ry_vf_finding *findings;        /* sorted by kind, then plan position */
+    size_t nfindings;
+    int switches_placed, switches_found;
+} ry_verify;
+
+/* Places the devices and sorts the cables. Returns 0, or -1 with err set
+ * when the files cannot be verified together (one switch GUID in two files). */
+int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, ry_verify *v, ry_err *err);
+void ry_verify_free(ry_verify *v);
+
+/* A planned port's name in findings: a switch's node name and its port
+ * number; a NIC's NodeDescription ("node001 mlx5_0") and port 1. */
+void ry_verify_plan_end(const ry_fabric *f, uint32_t port, char *dev, size_t n, int *portnum);
+
+/* A found port's name: the planned name of the device it was placed on,
+ * else its NodeDescription (or node id); the port number as discovered. */
+void ry_verify_found_end(const ry_verify *v, ry_vf_port p, char *dev, size_t n, int *portnum);
+
+/* The planned rate of a link in Gb/s (the rule every output uses). */
+double ry_verify_planned_gbps(const ry_verify *v, uint32_t link);
+
+/* What a finding costs, for its impact line. */
+typedef struct ry_vf_impact {
+    int32_t gpu;            /* a NIC cable: the GPU, else -1 */
+    int loses_link;         /* 1 when the GPU (or the switch) no longer has this link as planned */
+    int32_t sw;             /* the switch whose links are counted: the NIC's leaf, or the
+                             * lower switch of a switch-to-switch cable; -1 */
+    long long sw_kept, sw_total;        /* its GPU links (leaf) or uplinks kept */
+    int scope;              /* 0 none, 1 rail of a unit, 2 a unit's leaf uplinks,
+                             * 3 a plane's uplinks of the switch's tier */
+    int plane, rail, unit, tier;
+    long long kept, total;  /* links of the scope kept of planned */
+    double found_gbps, planned_gbps;    /* degraded */
+} ry_vf_impact;
+
+void ry_verify_impact(const ry_verify *v, const ry_vf_finding *x, ry_vf_impact *im);
+
+#endif

@@ -1,0 +1,506 @@
+#include "emit/emit_verify.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cabling.h"
+#include "emit/csv.h"
+#include "fabric/names.h"
+#include "util/diag.h"
+
+static const char *const kind_name[RY_VF_NKINDS] = {
+    "missing", "unexpected", "miswired", "degraded", "unknown-device"
+};
+static const char *const class_name[RY_VC_N] = {
+    NULL, "port-swap", "rail-swap", "plane-swap", "unit-swap", "uplink", "other"
+};
+
+/* One end of a cable, named in the plan's terms and the fabric's. */
+typedef struct end {
+    char dev[160];
+    int port;
+    int nic;            /* a NIC: named by its description alone */
+    int rack, unit;     /* -1 when the device is not in the plan */
+    uint64_t guid;      /* found ends: the port GUID of a CA, the node GUID of a switch */
+} end;
+
+static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, end *e)
+{
+    const ry_fabric *f = v->f;
+    int units;
+    memset(e, 0, sizeof *e);
+    ry_verify_plan_end(f, port, e->dev, sizeof e->dev, &e->port);
+    e->nic = !ry_node_is_switch(ry_port_node(f, port));
+    ry_layout_where(lay, f->ports[port].owner, &e->rack, &e->unit, &units);
+}
+
+static void found_end(const ry_verify *v, const ry_layout *lay, ry_vf_port p, end *e)
+{
+    const ry_netfile *nf = &v->nf[p.file];
+    const ry_nf_port *pt = &nf->ports[p.port];
+    int sw = ry_netfile_is_switch(nf, pt->node), units;
+    memset(e, 0, sizeof *e);
+    ry_verify_found_end(v, p, e->dev, sizeof e->dev, &e->port);
+    e->nic = !sw;
+    e->guid = sw ? nf->nodes[pt->node].guid : pt->guid;
+    e->rack = e->unit = -1;
+    int32_t m = v->nmap[p.file][pt->node];
+    if (m >= 0) {
+        uint32_t node = sw ? (uint32_t)m : v->f->ports[m].owner;
+        ry_layout_where(lay, node, &e->rack, &e->unit, &units);
+    }
+}
+
+/* "leaf3 port 17", or a NIC's "node001 mlx5_0". */
+static void end_text(char *buf, size_t n, const end *e)
+{
+    if (e->nic && e->port == 1)
+        snprintf(buf, n, "%s", e->dev);
+    else
+        snprintf(buf, n, "%s port %d", e->dev, e->port);
+}
+
+static void label_of(const ry_verify *v, const ry_vf_finding *x, char *buf, size_t n)
+{
+    if (x->link >= 0)
+        ry_cable_label(v->f, (uint32_t)x->link, buf, n);
+    else
+        buf[0] = '\0';
+}
+
+/* The planned and found ends of a finding. */
+typedef struct ends {
+    end pa, pb, fa, fb;
+    int has_plan, has_fa, has_fb;
+} ends;
+
+static void ends_of(const ry_verify *v, const ry_layout *lay, const ry_vf_finding *x, ends *e)
+{
+    memset(e, 0, sizeof *e);
+    if (x->link >= 0) {
+        plan_end(v, lay, v->f->links[x->link].lo, &e->pa);
+        plan_end(v, lay, v->f->links[x->link].hi, &e->pb);
+        e->has_plan = 1;
+    }
+    if (x->fa.file >= 0) {
+        found_end(v, lay, x->fa, &e->fa);
+        e->has_fa = 1;
+    }
+    if (x->fb.file >= 0) {
+        found_end(v, lay, x->fb, &e->fb);
+        e->has_fb = 1;
+    }
+}
+
+static void fix_text(const ry_verify *v, const ry_vf_finding *x, const ends *e, ry_buf *b)
+{
+    char label[96], t1[200], t2[200];
+    label_of(v, x, label, sizeof label);
+    switch (x->kind) {
+    case RY_VF_MISSING:
+        end_text(t1, sizeof t1, &e->pa);
+        end_text(t2, sizeof t2, &e->pb);
+        ry_buf_printf(b, "connect %s to %s with cable %s", t1, t2, label);
+        break;
+    case RY_VF_UNEXPECTED:
+        end_text(t1, sizeof t1, &e->fa);
+        end_text(t2, sizeof t2, &e->fb);
+        ry_buf_printf(b, "remove the cable from %s to %s", t1, t2);
+        break;
+    case RY_VF_MISWIRED:
+        end_text(t1, sizeof t1, x->moved_hi ? &e->fb : &e->fa);
+        end_text(t2, sizeof t2, x->moved_hi ? &e->pb : &e->pa);
+        ry_buf_printf(b, "move cable %s from %s to %s", label, t1, t2);
+        break;
+    case RY_VF_DEGRADED: {
+        end_text(t1, sizeof t1, &e->fa);
+        end_text(t2, sizeof t2, &e->fb);
+        const ry_nf_port *p = &v->nf[x->fa.file].ports[x->fa.port];
+        if (!p->lane)
+            p = &v->nf[x->fb.file].ports[x->fb.port];
+        ry_buf_printf(b, "reseat or replace cable %s from %s to %s: it runs at %dx%s", label, t1,
+                      t2, p->width, ry_nf_lane_name(p->lane));
+        break;
+    }
+    default: {
+        const char *dev = e->fa.dev;
+        char where[200] = "";
+        if (e->has_fb)
+            end_text(where, sizeof where, &e->fb);
+        if (x->reason == RY_VU_NOT_PLANNED)
+            ry_buf_printf(b, "%s is no NIC of the plan: unplug it from %s, or add its host "
+                          "to the spec", dev, where);
+        else if (x->reason == RY_VU_DUPLICATE)
+            ry_buf_printf(b, "another CA is already described as %s: correct the description "
+                          "of this one (on %s)", dev, where);
+        else if (x->reason == RY_VU_NO_VOTES)
+            ry_buf_printf(b, "switch %s has no cable to a recognised device: check its "
+                          "cabling", dev);
+        else {
+            char cand[96] = "?";
+            if (x->cand >= 0)
+                ry_node_name(v->f, (uint32_t)x->cand, cand, sizeof cand);
+            if (x->reason == RY_VU_TAKEN)
+                ry_buf_printf(b, "%d of its %d cables say it is %s, where another switch with "
+                              "more agreeing cables stands: check which one is %s",
+                              x->votes, x->total, cand, cand);
+            else
+                ry_buf_printf(b, "its cables disagree on where it stands (%d of %d say %s): "
+                              "check its cabling", x->votes, x->total, cand);
+        }
+    }
+    }
+}
+
+static double pct(long long k, long long t)
+{
+    return t > 0 ? 100.0 * (double)k / (double)t : 0.0;
+}
+
+static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
+{
+    const ry_fabric *f = v->f;
+    ry_vf_impact im;
+    ry_verify_impact(v, x, &im);
+    char name[160], plane[32] = "";
+    if (f->planes > 1)
+        snprintf(plane, sizeof plane, " on plane %d", im.plane);
+    if (x->kind == RY_VF_UNEXPECTED) {
+        ry_buf_puts(b, "no bandwidth lost; the plan's routing tables do not use this cable");
+        return;
+    }
+    if (x->kind == RY_VF_UNKNOWN) {
+        ry_buf_puts(b, "not in the plan: nothing is routed to it");
+        return;
+    }
+    if (x->kind == RY_VF_DEGRADED) {
+        ry_buf_printf(b, "the link carries %g of %g Gb/s planned (%.1f%%)", im.found_gbps,
+                      im.planned_gbps, im.planned_gbps > 0 ? 100 * im.found_gbps / im.planned_gbps
+                                                            : 0.0);
+        return;
+    }
+    if (!im.loses_link) {
+        ry_buf_puts(b, "no bandwidth lost, but routing tables written for the plan send its "
+                       "traffic to the planned port until the cable is moved");
+        return;
+    }
+    if (im.gpu >= 0) {
+        ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
+        ry_buf_printf(b, "gpu%d (%s) loses its rail-%d link%s", f->nodes[im.gpu].index, name,
+                      im.rail, plane);
+        if (im.total > 0)
+            ry_buf_printf(b, "; rail %d of unit %d%s keeps %lld of %lld GPU links (%.1f%%)",
+                          im.rail, im.unit, plane, im.kept, im.total, pct(im.kept, im.total));
+        return;
+    }
+    ry_node_name(f, (uint32_t)im.sw, name, sizeof name);
+    ry_buf_printf(b, "%s keeps %lld of %lld uplinks", name, im.sw_kept, im.sw_total);
+    if (im.scope == 2)
+        ry_buf_printf(b, "; unit %d%s keeps %lld of %lld leaf uplinks (%.1f%%)", im.unit, plane,
+                      im.kept, im.total, pct(im.kept, im.total));
+    else
+        ry_buf_printf(b, "; %s%s keeps %lld of %lld %s uplinks (%.1f%%)",
+                      f->planes > 1 ? "" : "the fabric", f->planes > 1 ? plane + 4 : "", im.kept,
+                      im.total, ry_tier_name(im.tier, f->tiers), pct(im.kept, im.total));
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+static void summary_line(ry_buf *out, const ry_verify *v)
+{
+    ry_buf_printf(out, "%lld of %lld planned cables as planned; %zu finding%s:", v->as_planned,
+                  v->planned, v->nfindings, v->nfindings == 1 ? "" : "s");
+    for (int k = 0; k < RY_VF_NKINDS; k++)
+        ry_buf_printf(out, "%s %lld %s", k ? "," : "", v->count[k], kind_name[k]);
+    ry_buf_putc(out, '\n');
+}
+
+static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
+{
+    ry_buf_printf(out, "switches: %d of %d discovered placed; subnets verified:", v->switches_placed,
+                  v->switches_found);
+    int any = 0;
+    for (int k = 0; k < pl->nsubnets; k++)
+        if (v->subnet_seen[k])
+            ry_buf_printf(out, "%s %s", any++ ? "," : "", pl->subnets[k].name);
+    if (!any)
+        ry_buf_puts(out, " none");
+    any = 0;
+    for (int k = 0; k < pl->nsubnets; k++)
+        if (!v->subnet_seen[k])
+            ry_buf_printf(out, "%s %s", any++ ? "," : "; not in the files:", pl->subnets[k].name);
+    ry_buf_putc(out, '\n');
+}
+
+static void text_end(ry_buf *out, const ry_layout *lay, const end *e, int found)
+{
+    char t[200];
+    end_text(t, sizeof t, e);
+    ry_buf_puts(out, t);
+    if (found)
+        ry_buf_printf(out, " (0x%016llx)", (unsigned long long)e->guid);
+    else if (e->rack >= 0) {
+        char rack[32];
+        ry_rack_name(lay, e->rack, rack, sizeof rack);
+        ry_buf_printf(out, " (%s U%d)", rack, e->unit);
+    }
+}
+
+static void emit_text(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay)
+{
+    summary_line(out, v);
+    subnets_line(out, v, pl);
+    ry_buf b;
+    ry_buf_init(&b);
+    for (size_t i = 0; i < v->nfindings; i++) {
+        const ry_vf_finding *x = &v->findings[i];
+        ends e;
+        ends_of(v, lay, x, &e);
+        char label[96];
+        label_of(v, x, label, sizeof label);
+        ry_buf_printf(out, "\n%s", kind_name[x->kind]);
+        if (x->cls)
+            ry_buf_printf(out, " (%s)", class_name[x->cls]);
+        if (label[0])
+            ry_buf_printf(out, " cable %s", label);
+        ry_buf_putc(out, '\n');
+        if (e.has_plan) {
+            ry_buf_puts(out, "  planned: ");
+            text_end(out, lay, &e.pa, 0);
+            ry_buf_puts(out, " -- ");
+            text_end(out, lay, &e.pb, 0);
+            ry_buf_putc(out, '\n');
+        }
+        if (e.has_fa) {
+            ry_buf_puts(out, "  found:   ");
+            text_end(out, lay, &e.fa, 1);
+            if (e.has_fb) {
+                ry_buf_puts(out, " -- ");
+                text_end(out, lay, &e.fb, 1);
+            }
+            ry_buf_putc(out, '\n');
+        }
+        ry_buf_reset(&b);
+        fix_text(v, x, &e, &b);
+        ry_buf_printf(out, "  fix:     %s\n", b.data ? b.data : "");
+        ry_buf_reset(&b);
+        impact_text(v, x, &b);
+        ry_buf_printf(out, "  impact:  %s\n", b.data ? b.data : "");
+    }
+    ry_buf_free(&b);
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static json_t *jguid(uint64_t g)
+{
+    char s[24];
+    snprintf(s, sizeof s, "0x%016llx", (unsigned long long)g);
+    return json_string(s);
+}
+
+static json_t *jend(const ry_layout *lay, const end *e, int found)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "device", json_string(e->dev));
+    json_object_set_new(j, "port", json_integer(e->port));
+    if (found)
+        json_object_set_new(j, "guid", jguid(e->guid));
+    if (e->rack >= 0) {
+        char rack[32];
+        ry_rack_name(lay, e->rack, rack, sizeof rack);
+        json_object_set_new(j, "rack", json_string(rack));
+        json_object_set_new(j, "unit", json_integer(e->unit));
+    }
+    return j;
+}
+
+static json_t *jpair(const ry_layout *lay, const end *a, const end *b, int has_b, int found)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "a", jend(lay, a, found));
+    json_object_set_new(j, "b", has_b ? jend(lay, b, found) : json_null());
+    return j;
+}
+
+typedef struct sw_row {
+    uint64_t guid;
+    int32_t node;
+} sw_row;
+
+static int cmp_sw_row(const void *a, const void *b)
+{
+    const sw_row *x = a, *y = b;
+    return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
+static json_t *switches_json(const ry_verify *v)
+{
+    size_t n = 0, cap = (size_t)v->switches_placed + 1;
+    sw_row *rows = ry_xmalloc(cap * sizeof *rows);
+    for (int k = 0; k < v->nnf; k++)
+        for (int i = 0; i < v->nf[k].nnodes; i++)
+            if (ry_netfile_is_switch(&v->nf[k], i) && v->nmap[k][i] >= 0 && n < cap)
+                rows[n++] = (sw_row){ v->nf[k].nodes[i].guid, v->nmap[k][i] };
+    qsort(rows, n, sizeof *rows, cmp_sw_row);
+    json_t *j = json_object();
+    char key[24], name[96];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(key, sizeof key, "0x%016llx", (unsigned long long)rows[i].guid);
+        ry_node_name(v->f, (uint32_t)rows[i].node, name, sizeof name);
+        json_object_set_new(j, key, json_string(name));
+    }
+    free(rows);
+    return j;
+}
+
+static void emit_json(ry_buf *out, const ry_verify *v, const ry_layout *lay)
+{
+    json_t *root = json_object(), *arr = json_array();
+    json_object_set_new(root, "as_planned", json_integer(v->as_planned));
+    ry_buf b;
+    ry_buf_init(&b);
+    for (size_t i = 0; i < v->nfindings; i++) {
+        const ry_vf_finding *x = &v->findings[i];
+        ends e;
+        ends_of(v, lay, x, &e);
+        json_t *j = json_object();
+        char label[96];
+        label_of(v, x, label, sizeof label);
+        json_object_set_new(j, "kind", json_string(kind_name[x->kind]));
+        json_object_set_new(j, "class", x->cls ? json_string(class_name[x->cls]) : json_null());
+        json_object_set_new(j, "planned", e.has_plan ? jpair(lay, &e.pa, &e.pb, 1, 0)
+                                                     : json_null());
+        json_object_set_new(j, "found", e.has_fa ? jpair(lay, &e.fa, &e.fb, e.has_fb, 1)
+                                                 : json_null());
+        json_object_set_new(j, "label", label[0] ? json_string(label) : json_null());
+        ry_buf_reset(&b);
+        fix_text(v, x, &e, &b);
+        json_object_set_new(j, "fix", json_string(b.data ? b.data : ""));
+        ry_buf_reset(&b);
+        impact_text(v, x, &b);
+        json_object_set_new(j, "impact", json_string(b.data ? b.data : ""));
+        json_array_append_new(arr, j);
+    }
+    ry_buf_free(&b);
+    json_object_set_new(root, "findings", arr);
+    json_object_set_new(root, "switches", switches_json(v));
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    RY_ASSERT(s);
+    ry_buf_puts(out, s);
+    ry_buf_putc(out, '\n');
+    free(s);
+    json_decref(root);
+}
+
+void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay,
+                    ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        emit_json(out, v, lay);
+    else
+        emit_text(out, v, pl, lay);
+}
+
+/* ---- work order ------------------------------------------------------------------ */
+
+typedef struct wo_row {
+    int rack, unit;
+    char dev[160];
+    int port;
+    char label[96];
+    const char *action;
+    char to[200];
+} wo_row;
+
+static int cmp_wo(const void *a, const void *b)
+{
+    const wo_row *x = a, *y = b;
+    if (x->rack != y->rack)
+        return x->rack < 0 ? 1 : y->rack < 0 ? -1 : (x->rack > y->rack) - (x->rack < y->rack);
+    if (x->unit != y->unit)
+        return (x->unit > y->unit) - (x->unit < y->unit);
+    int c = strcmp(x->dev, y->dev);
+    if (c)
+        return c;
+    return (x->port > y->port) - (x->port < y->port);
+}
+
+static void wo_set(wo_row *r, const end *at, const char *label, const char *action, const end *to,
+                   const char *to_text)
+{
+    r->rack = at->rack;
+    r->unit = at->unit;
+    snprintf(r->dev, sizeof r->dev, "%s", at->dev);
+    r->port = at->port;
+    snprintf(r->label, sizeof r->label, "%s", label);
+    r->action = action;
+    if (to)
+        end_text(r->to, sizeof r->to, to);
+    else
+        snprintf(r->to, sizeof r->to, "%s", to_text);
+}
+
+void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
+{
+    wo_row *rows = ry_xcalloc(v->nfindings + 1, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < v->nfindings; i++) {
+        const ry_vf_finding *x = &v->findings[i];
+        ends e;
+        ends_of(v, lay, x, &e);
+        char label[96];
+        label_of(v, x, label, sizeof label);
+        wo_row *r = &rows[n++];
+        switch (x->kind) {
+        case RY_VF_MISSING:
+            wo_set(r, &e.pa, label, "connect", &e.pb, NULL);
+            break;
+        case RY_VF_UNEXPECTED:
+            wo_set(r, &e.fa, label, "remove", &e.fb, NULL);
+            break;
+        case RY_VF_MISWIRED:
+            wo_set(r, x->moved_hi ? &e.fb : &e.fa, label, "move", x->moved_hi ? &e.pb : &e.pa,
+                   NULL);
+            break;
+        case RY_VF_DEGRADED:
+            wo_set(r, &e.fa, label, "reseat or replace", &e.fb, NULL);
+            break;
+        default:
+            /* where the unknown device is plugged, when that is a known device */
+            if (e.has_fb && e.fb.rack >= 0)
+                wo_set(r, &e.fb, label, "check unknown device", NULL, e.fa.dev);
+            else
+                wo_set(r, &e.fa, label, "check unknown device", NULL, e.has_fb ? e.fb.dev : "");
+        }
+    }
+    qsort(rows, n, sizeof *rows, cmp_wo);
+    ry_buf_puts(out, "rack,unit,device,port,label,action,to\r\n");
+    char num[32], rack[32];
+    for (size_t i = 0; i < n; i++) {
+        const wo_row *r = &rows[i];
+        rack[0] = num[0] = '\0';
+        if (r->rack >= 0) {
+            ry_rack_name(lay, r->rack, rack, sizeof rack);
+            snprintf(num, sizeof num, "%d", r->unit);
+        }
+        ry_csv_field(out, rack);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, num);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, r->dev);
+        snprintf(num, sizeof num, "%d", r->port);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, num);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, r->label);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, r->action);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, r->to);
+        ry_buf_add(out, "\r\n", 2);
+    }
+    free(rows);
+}

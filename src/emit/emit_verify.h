@@ -1,0 +1,22 @@
+/* verify's report of a ry_verify (analysis/verify.h): text for people (the
+ * summary line first), JSON with exactly the keys as_planned, findings and
+ * switches (railyard(1) lists them), and the work order: a CSV with one
+ * physical action per row, in the order a technician walks the racks. */
+#ifndef RY_EMIT_VERIFY_H
+#define RY_EMIT_VERIFY_H
+
+#include "analysis/verify.h"
+#include "emit/emit_bom.h"
+#include "fabric/ibplan.h"
+#include "fabric/layout.h"
+#include "util/buf.h"
+
+/* Appends the report to out (text or JSON). */
+void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay,
+                    ry_format fmt);
+
+/* Appends the work order: header rack,unit,device,port,label,action,to; rows
+ * sorted by rack (the layout's order), unit, device and port. */
+void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
+
+#endif
