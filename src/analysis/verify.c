@@ -9,58 +9,6 @@
 #include "util/diag.h"
 #include "util/hash.h"
 
-/* ---- a hash of planned names: hash -> id, names regenerated to compare --- */
-
-typedef struct name_tab {
-    uint64_t *key;
-    int32_t *val;
-    unsigned mask;
-} name_tab;
-
-static void tab_init(name_tab *t, size_t n)
-{
-    unsigned cap = 16;
-    while (cap < n * 2 + 16)
-        cap *= 2;
-    t->mask = cap - 1;
-    t->key = ry_xmalloc((size_t)cap * sizeof *t->key);
-    t->val = ry_xmalloc((size_t)cap * sizeof *t->val);
-    memset(t->val, 0xff, (size_t)cap * sizeof *t->val);
-}
-
-static void tab_free(name_tab *t)
-{
-    free(t->key);
-    free(t->val);
-}
-
-static void tab_add(name_tab *t, const char *name, int32_t id)
-{
-    uint64_t h = ry_hash_str(name);
-    for (unsigned i = (unsigned)h & t->mask;; i = (i + 1) & t->mask)
-        if (t->val[i] < 0) {
-            t->key[i] = h;
-            t->val[i] = id;
-            return;
-        }
-}
-
-/* The id whose regenerated name equals name, or -1. */
-static int32_t tab_find(const name_tab *t, const char *name, const ry_fabric *f,
-                        int (*gen)(const ry_fabric *, uint32_t, char *, size_t))
-{
-    uint64_t h = ry_hash_str(name);
-    char buf[160];
-    for (unsigned i = (unsigned)h & t->mask; t->val[i] >= 0; i = (i + 1) & t->mask) {
-        if (t->key[i] != h)
-            continue;
-        gen(f, (uint32_t)t->val[i], buf, sizeof buf);
-        if (strcmp(buf, name) == 0)
-            return t->val[i];
-    }
-    return -1;
-}
-
 /* ---- names ----------------------------------------------------------------- */
 
 static int is_sw_port(const ry_fabric *f, uint32_t port)
@@ -98,16 +46,6 @@ double ry_verify_planned_gbps(const ry_verify *v, uint32_t link)
 
 /* ---- placing CAs by description ------------------------------------------- */
 
-static int ca_desc_gen(const ry_fabric *f, uint32_t gp, char *buf, size_t n)
-{
-    return ry_ca_desc(f, gp, buf, n);
-}
-
-static int sw_name_gen(const ry_fabric *f, uint32_t id, char *buf, size_t n)
-{
-    return ry_node_name(f, id, buf, n);
-}
-
 /* Unknown devices found while placing, kept until the cables are sorted. */
 typedef struct placer {
     ry_verify *v;
@@ -115,27 +53,19 @@ typedef struct placer {
     int32_t *sw_at;          /* per planned switch: 1 once placed */
     uint8_t **why;           /* per file, per node: ry_vu_reason + 1 for unplaced devices */
     int32_t **cand, **votes, **total;    /* per file, per switch node: the last proposal */
+    ry_name_index *names;
 } placer;
 
 static void place_cas(placer *pc)
 {
     ry_verify *v = pc->v;
-    const ry_fabric *f = v->f;
-    size_t nnic = (size_t)f->gpus * (size_t)f->planes;
-    name_tab t;
-    tab_init(&t, nnic);
-    char buf[160];
-    for (size_t gp = 0; gp < nnic; gp++) {
-        ry_ca_desc(f, (uint32_t)gp, buf, sizeof buf);
-        tab_add(&t, buf, (int32_t)gp);
-    }
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nnodes; i++) {
             if (ry_netfile_is_switch(nf, i))
                 continue;
             const char *d = nf->nodes[i].desc;
-            int32_t gp = d ? tab_find(&t, d, f, ca_desc_gen) : -1;
+            int32_t gp = d ? ry_name_index_nic(pc->names, d) : -1;
             if (gp < 0) {
                 pc->why[k][i] = RY_VU_NOT_PLANNED + 1;
                 continue;
@@ -150,7 +80,6 @@ static void place_cas(placer *pc)
             v->pmap[k][nf->nodes[i].port0 + 1] = gp;
         }
     }
-    tab_free(&t);
 }
 
 /* ---- placing switches ------------------------------------------------------- */
@@ -175,25 +104,16 @@ static void place_by_name(placer *pc)
 {
     ry_verify *v = pc->v;
     const ry_fabric *f = v->f;
-    size_t nsw = f->nnodes - f->first_switch;
-    name_tab t;
-    tab_init(&t, nsw);
-    char buf[160];
-    for (size_t i = f->first_switch; i < f->nnodes; i++) {
-        ry_node_name(f, (uint32_t)i, buf, sizeof buf);
-        tab_add(&t, buf, (int32_t)i);
-    }
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nnodes; i++) {
             if (!ry_netfile_is_switch(nf, i) || !nf->nodes[i].desc)
                 continue;
-            int32_t id = tab_find(&t, nf->nodes[i].desc, f, sw_name_gen);
+            int32_t id = ry_name_index_switch(pc->names, nf->nodes[i].desc);
             if (id >= 0 && !pc->sw_at[id - f->first_switch])
                 place_switch(pc, k, i, (uint32_t)id);
         }
     }
-    tab_free(&t);
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -532,38 +452,40 @@ static int cmp_finding(const void *a, const void *b)
 
 /* ---- the whole run ------------------------------------------------------------ */
 
+typedef struct guid_at {
+    uint64_t guid;
+    int file;
+} guid_at;
+
+static int cmp_guid_at(const void *a, const void *b)
+{
+    const guid_at *x = a, *y = b;
+    if (x->guid != y->guid)
+        return x->guid < y->guid ? -1 : 1;
+    return (x->file > y->file) - (x->file < y->file);
+}
+
+/* The same switch in two files is the same subnet given twice. */
 static int check_files(const ry_netfile *nf, int nnf, ry_err *err)
 {
-    /* the same switch in two files is the same subnet given twice */
     size_t n = 0;
     for (int k = 0; k < nnf; k++)
         n += (size_t)nf[k].nnodes;
-    name_tab t;
-    tab_init(&t, n);
+    guid_at *g = ry_xmalloc((n ? n : 1) * sizeof *g);
+    n = 0;
+    for (int k = 0; k < nnf; k++)
+        for (int i = 0; i < nf[k].nnodes; i++)
+            if (ry_netfile_is_switch(&nf[k], i))
+                g[n++] = (guid_at){ nf[k].nodes[i].guid, k };
+    qsort(g, n, sizeof *g, cmp_guid_at);
     int rc = 0;
-    for (int k = 0; k < nnf && !rc; k++)
-        for (int i = 0; i < nf[k].nnodes && !rc; i++) {
-            if (!ry_netfile_is_switch(&nf[k], i))
-                continue;
-            uint64_t g = nf[k].nodes[i].guid;
-            for (unsigned h = (unsigned)ry_hash_u64(g) & t.mask;; h = (h + 1) & t.mask) {
-                if (t.val[h] < 0) {
-                    t.key[h] = g;
-                    t.val[h] = k;
-                    break;
-                }
-                if (t.key[h] == g && t.val[h] != k) {
-                    ry_err_set(err, NULL, "switch 0x%016llx is in %s and in %s: give each "
-                               "subnet once", (unsigned long long)g, nf[t.val[h]].path,
-                               nf[k].path);
-                    rc = -1;
-                    break;
-                }
-                if (t.key[h] == g)
-                    break;
-            }
+    for (size_t i = 1; i < n && !rc; i++)
+        if (g[i].guid == g[i - 1].guid && g[i].file != g[i - 1].file) {
+            ry_err_set(err, NULL, "switch 0x%016llx is in %s and in %s: give each subnet once",
+                       (unsigned long long)g[i].guid, nf[g[i - 1].file].path, nf[g[i].file].path);
+            rc = -1;
         }
-    tab_free(&t);
+    free(g);
     return rc;
 }
 
@@ -578,7 +500,8 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, ry_verify *
     size_t nsw = f->nnodes - f->first_switch;
     size_t nnic = (size_t)f->gpus * (size_t)f->planes;
     placer pc = { v, ry_xcalloc(nnic ? nnic : 1, sizeof(int32_t)),
-                  ry_xcalloc(nsw ? nsw : 1, sizeof(int32_t)), NULL, NULL, NULL, NULL };
+                  ry_xcalloc(nsw ? nsw : 1, sizeof(int32_t)), NULL, NULL, NULL, NULL,
+                  ry_name_index_new(f) };
     v->nmap = ry_xcalloc((size_t)nnf, sizeof *v->nmap);
     v->pmap = ry_xcalloc((size_t)nnf, sizeof *v->pmap);
     pc.why = ry_xcalloc((size_t)nnf, sizeof *pc.why);
@@ -618,6 +541,7 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, ry_verify *
     free(pc.total);
     free(pc.ca_at);
     free(pc.sw_at);
+    ry_name_index_free(pc.names);
     return 0;
 }
 

@@ -474,6 +474,7 @@ static void free_needs(ry_ctx *ctx)
     }
     if (ctx->needs & RY_NEED_IBPLAN)
         ry_ibplan_free(&ctx->ibplan);
+    ry_fabric_free(&ctx->as_found);
     ry_slurm_tree_free(ctx->slurm);
     if (ctx->needs & RY_NEED_FABRIC)
         ry_fabric_free(&ctx->fabric);

@@ -98,6 +98,8 @@ typedef struct ry_ctx {
     ry_fabric fabric;
     ry_bom bom;
     ry_ibplan ibplan;
+    ry_fabric as_found;             /* --as-found: the fabric as cabled, which ibplan then
+                                     * plans (nnodes 0 when unused) */
     ry_physical phys;
     struct ry_slurm_tree *slurm;    /* RY_NEED_SLURM */
     struct ry_model *model;
@@ -205,5 +207,35 @@ ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name);
 /* The run function of the commands named as their group (opensm, cabling,
  * slurm): ry_run_group with the command's name. */
 ry_cmd_status ry_run_group_command(ry_ctx *ctx);
+
+/* The real hardware in the OpenSM files (opensm and build): rows of the
+ * option table, and what they ask for. */
+#define RY_OPTIONS_HARDWARE                                                                 \
+    { "fabric", 0, RY_OPT_LIST, "FILE", NULL,                                               \
+      "ibnetdiscover output of a subnet (repeatable): write the\n"                          \
+      "fabric's own GUIDs; refused when verify finds anything" },                           \
+    { "as-found", 0, RY_OPT_FLAG, NULL, NULL,                                               \
+      "with --fabric: route the fabric as it is cabled" },                                  \
+    { "guids", 0, RY_OPT_VALUE, "FILE", NULL,                                               \
+      "the GUIDs from an inventory CSV: host,nic,port_guid,node_guid\n"                     \
+      "and switch,node_guid rows" },                                                        \
+    { "lids", 0, RY_OPT_VALUE, "FILE", NULL,                                                \
+      "keep the LIDs of a running OpenSM's guid2lid file" }
+typedef struct ry_hw_args {
+    const char **fabric;    /* --fabric files, nfabric of them */
+    int nfabric;
+    int as_found;
+    const char *guids, *lids;
+} ry_hw_args;
+
+/* The hardware's GUIDs (and LIDs) into ctx->ibplan; with as_found the plan
+ * is remade for the fabric as cabled (ctx->as_found). A usage error when
+ * the options do not go together. */
+ry_cmd_status ry_apply_hardware(ry_ctx *ctx, const ry_hw_args *hw);
+/* The usage rules of the rows (for the command's check) and what they need loaded. */
+ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw);
+unsigned ry_hw_needs(const ry_hw_args *hw);
+/* The rows' values, given the index of the first of RY_OPTIONS_HARDWARE. */
+ry_hw_args ry_hw_args_of(const ry_ctx *ctx, int first_row);
 
 #endif

@@ -8,13 +8,14 @@
 #include "emit/outdir.h"
 #include "util/buf.h"
 
-enum { O_OUTPUT, O_SKIP, O_FORCE, O_N };
+enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + 4 };
 static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
                  "leave out output groups: opensm, cabling, slurm, diagrams\n"
                  "(an earlier run's files of a skipped group are removed)" },
     [O_FORCE] = RY_OPTION_FORCE,
+    RY_OPTIONS_HARDWARE,
     [O_N] = RY_OPTION_END
 };
 
@@ -44,7 +45,8 @@ static ry_cmd_status check(ry_ctx *ctx)
             return ry_usage(ctx, "--skip takes output groups: opensm, cabling, slurm, diagrams "
                             "(got '%.*s')", (int)n, p);
     }
-    return RY_CMD_OK;
+    ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
+    return ry_hw_check(ctx, &hw);
 }
 
 /* Everything that can fail on bad input is loaded before the first byte is
@@ -57,7 +59,8 @@ static unsigned needs_more(const ry_ctx *ctx)
     for (int i = 0; ry_groups[i].name; i++)
         if (want[i])
             needs |= ry_groups[i].needs;
-    return needs;
+    ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
+    return needs | ry_hw_needs(&hw);
 }
 
 /* summary.txt, bom.json and fabric.json */
@@ -84,7 +87,10 @@ static ry_cmd_status run(ry_ctx *ctx)
 {
     int want[8];
     wanted(ctx, want);
-    ry_cmd_status rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
+    ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
+    ry_cmd_status rc = ry_apply_hardware(ctx, &hw);
+    if (rc == RY_CMD_OK)
+        rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
     if (rc == RY_CMD_OK)
         printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", ctx->spec->name,
                ctx->bom.gpus, ctx->bom.switches, ctx->bom.links, ctx->out);
@@ -93,14 +99,16 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_build = {
     .name = "build",
-    .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]] [--force]",
+    .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]] [--force] [--fabric FILE]... "
+                "[--as-found] [--guids FILE] [--lids FILE]",
     .summary = "build the fabric and write every output into DIR",
     .positional = "SPEC",
     .options = options,
     .details = "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
                "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/diagrams/ (the summary,\n"
                "rail 0 and unit 0 views, see railyard draw) and, for InfiniBand fabrics,\n"
-               "DIR/opensm/<subnet>/ (see railyard opensm).\n",
+               "DIR/opensm/<subnet>/ (see railyard opensm, also for --fabric, --as-found,\n"
+               "--guids and --lids).\n",
     .needs = RY_NEED_BOM | RY_NEED_OUTDIR,
     .needs_more = needs_more,
     .check = check,

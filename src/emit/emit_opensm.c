@@ -58,7 +58,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     for (size_t i = 0; i < sn->nsw; i++) {
         uint32_t id = sn->sw[i];
         const ry_node *n = &f->nodes[id];
-        uint64_t g = ry_guid_switch(f, id);
+        uint64_t g = ry_plan_sw_guid(pl, id);
         switch_name(f, id, name, sizeof name);
         fprintf(fp, "switchguid=0x%016llx\nSwitch\t%u \"S-%016llx\"\t\t# \"%s\" enhanced port 0 "
                     "lid %u lmc 0\n",
@@ -71,13 +71,14 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
             uint32_t po = f->ports[peer].owner;
             const ry_node *pn = &f->nodes[po];
             if (pn->kind == RY_NODE_GPU) {
-                uint64_t cg = ry_guid_ca(f, (uint32_t)peer);
+                uint64_t cg = ry_plan_ca_guid(pl, (uint32_t)peer);
                 ry_ca_desc(f, (uint32_t)peer, peer_name, sizeof peer_name);
                 fprintf(fp, "[%u]\t\"H-%016llx\"[1](%llx)\t\t# \"%s\" lid %u%s\n", p + 1,
-                        (unsigned long long)cg, (unsigned long long)(cg + 1), peer_name,
+                        (unsigned long long)cg,
+                        (unsigned long long)ry_plan_ca_port_guid(pl, (uint32_t)peer), peer_name,
                         pl->ca_lid[peer], width);
             } else {
-                uint64_t pg = ry_guid_switch(f, po);
+                uint64_t pg = ry_plan_sw_guid(pl, po);
                 switch_name(f, po, peer_name, sizeof peer_name);
                 fprintf(fp, "[%u]\t\"S-%016llx\"[%d]\t\t# \"%s\" lid %u%s\n", p + 1,
                         (unsigned long long)pg, ry_port_number(f, (uint32_t)peer), peer_name,
@@ -88,14 +89,15 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     }
     for (size_t c = 0; c < sn->nca; c++) {
         uint32_t gp = sn->ca[c];
-        uint64_t cg = ry_guid_ca(f, gp);
+        uint64_t cg = ry_plan_ca_guid(pl, gp);
         uint32_t sw = f->ports[f->ports[gp].peer].owner;
         ry_ca_desc(f, gp, name, sizeof name);
         switch_name(f, sw, peer_name, sizeof peer_name);
         fprintf(fp, "caguid=0x%016llx\nCa\t1 \"H-%016llx\"\t\t# \"%s\"\n"
                     "[1](%llx)\t\"S-%016llx\"[%d]\t\t# lid %u lmc %d \"%s\" lid %u%s\n\n",
                 (unsigned long long)cg, (unsigned long long)cg, name,
-                (unsigned long long)(cg + 1), (unsigned long long)ry_guid_switch(f, sw),
+                (unsigned long long)ry_plan_ca_port_guid(pl, gp),
+                (unsigned long long)ry_plan_sw_guid(pl, sw),
                 ry_port_number(f, (uint32_t)f->ports[gp].peer), pl->ca_lid[gp], pl->lmc,
                 peer_name, pl->sw_lid[sw - f->first_switch], width);
     }
@@ -117,7 +119,7 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
         if (f->nodes[id].tier != sn->tiers)
             continue;
         switch_name(f, id, name, sizeof name);
-        fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_guid_switch(f, id), name);
+        fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_plan_sw_guid(pl, id), name);
     }
     if (ry_outdir_close(o, fp) < 0)
         return -1;
@@ -129,7 +131,8 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
             sn->name);
     for (size_t c = 0; c < sn->nca; c++) {
         ry_ca_desc(f, sn->ca[c], name, sizeof name);
-        fprintf(fp, "0x%016llx %s\n", (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1), name);
+        fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_plan_ca_port_guid(pl, sn->ca[c]),
+                name);
     }
     if (ry_outdir_close(o, fp) < 0)
         return -1;
@@ -141,11 +144,11 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
                 "infiniband-diags --node-name-map)\n", sn->name);
     for (size_t i = 0; i < sn->nsw; i++) {
         switch_name(f, sn->sw[i], name, sizeof name);
-        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_guid_switch(f, sn->sw[i]), name);
+        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_plan_sw_guid(pl, sn->sw[i]), name);
     }
     for (size_t c = 0; c < sn->nca; c++) {
         ry_ca_desc(f, sn->ca[c], name, sizeof name);
-        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_guid_ca(f, sn->ca[c]), name);
+        fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_plan_ca_guid(pl, sn->ca[c]), name);
     }
     if (ry_outdir_close(o, fp) < 0)
         return -1;
@@ -155,13 +158,14 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
         return -1;
     for (size_t i = 0; i < sn->nsw; i++) {
         unsigned lid = pl->sw_lid[sn->sw[i] - f->first_switch];
-        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n", (unsigned long long)ry_guid_switch(f, sn->sw[i]),
-                lid, lid);
+        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n",
+                (unsigned long long)ry_plan_sw_guid(pl, sn->sw[i]), lid, lid);
     }
     for (size_t c = 0; c < sn->nca; c++) {
         unsigned lid = pl->ca_lid[sn->ca[c]];
-        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n", (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1),
-                lid, lid + (1u << pl->lmc) - 1);
+        fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n",
+                (unsigned long long)ry_plan_ca_port_guid(pl, sn->ca[c]), lid,
+                lid + (1u << pl->lmc) - 1);
     }
     return ry_outdir_close(o, fp);
 }
@@ -191,7 +195,7 @@ static int write_partitions(ry_outdir *o, const char *prefix, const ry_ibplan *p
                 fprintf(fp, "rail%d=0x%04x, ipoib, defmember=full :\n", r,
                         f->spec->ib.pkey_base + r);
             fprintf(fp, "%s    0x%016llx", members ? ",\n" : "",
-                    (unsigned long long)(ry_guid_ca(f, sn->ca[c]) + 1));
+                    (unsigned long long)ry_plan_ca_port_guid(pl, sn->ca[c]));
             members++;
         }
         if (members)
@@ -246,10 +250,10 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     /* LID -> destination port GUID */
     uint64_t *lid_guid = ry_xcalloc(maxlid + 1, sizeof *lid_guid);
     for (size_t i = 0; i < sn->nsw; i++)
-        lid_guid[pl->sw_lid[sn->sw[i] - f->first_switch]] = ry_guid_switch(f, sn->sw[i]);
+        lid_guid[pl->sw_lid[sn->sw[i] - f->first_switch]] = ry_plan_sw_guid(pl, sn->sw[i]);
     for (size_t c = 0; c < sn->nca; c++)
         for (uint32_t x = 0; x < (1u << pl->lmc); x++)
-            lid_guid[pl->ca_lid[sn->ca[c]] + x] = ry_guid_ca(f, sn->ca[c]) + 1;
+            lid_guid[pl->ca_lid[sn->ca[c]] + x] = ry_plan_ca_port_guid(pl, sn->ca[c]);
 
     ry_router *r = ry_router_new(pl, k);
     uint8_t *row = ry_xmalloc(maxlid + 1);
@@ -263,7 +267,7 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
         char *p = buf;
         p += snprintf(p, 256, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n",
                       maxlid, pl->sw_lid[id - f->first_switch],
-                      (unsigned long long)ry_guid_switch(f, id), name);
+                      (unsigned long long)ry_plan_sw_guid(pl, id), name);
         for (uint32_t lid = 1; lid <= maxlid; lid++) {
             uint8_t port = row[lid];
             if (port == RY_LFT_NONE || !lid_guid[lid])

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/cabling.h"
+#include "analysis/hw_guids.h"
 #include "emit/csv.h"
 #include "fabric/names.h"
 #include "util/diag.h"
@@ -503,4 +504,44 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
         ry_buf_add(out, "\r\n", 2);
     }
     free(rows);
+}
+
+/* ---- as found ------------------------------------------------------------------ */
+
+void ry_emit_as_found(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, long long left,
+                      const ry_hole *holes, size_t n)
+{
+    const ry_fabric *f = pl->f;
+    size_t unreached = 0, shown = 0;
+    long long pairs = 0;
+    char a[160], b[160];
+    for (size_t i = 0; i < n; i++)
+        if (holes[i].leaf < 0)
+            unreached++;
+    ry_buf_printf(out, "railyard: routing the fabric as found: %zu finding%s routed around",
+                  v->nfindings, v->nfindings == 1 ? "" : "s");
+    if (left)
+        ry_buf_printf(out, ", %lld cable%s carrying no route (within a tier, or to a device not "
+                      "in the plan)", left, left == 1 ? "" : "s");
+    ry_buf_puts(out, "\n");
+    for (size_t i = 0; i < n; i++) {
+        const ry_hole *h = &holes[i];
+        ry_ca_desc(f, (uint32_t)h->nic, a, sizeof a);
+        if (h->leaf < 0) {
+            if (shown++ < 20)
+                ry_buf_printf(out, "railyard:   %s is not cabled: no route reaches it\n", a);
+            continue;
+        }
+        pairs += h->sources;
+        if (shown++ < 20) {
+            ry_node_name(f, (uint32_t)h->leaf, b, sizeof b);
+            ry_buf_printf(out, "railyard:   the %d NIC%s on %s cannot reach %s\n", h->sources,
+                          h->sources == 1 ? "" : "s", b, a);
+        }
+    }
+    if (shown > 20)
+        ry_buf_printf(out, "railyard:   ... and %zu more\n", shown - 20);
+    ry_buf_printf(out, "railyard: %zu NIC%s not cabled; %lld pair%s of cabled NICs not "
+                  "delivered\n", unreached, unreached == 1 ? "" : "s", pairs,
+                  pairs == 1 ? "" : "s");
 }

@@ -19,4 +19,11 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
  * sorted by rack (the layout's order), unit, device and port. */
 void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
 
+/* What routing the fabric as found left out: found cables that carry no
+ * route (left), NICs of the plan not cabled, and per leaf the NICs its
+ * routes do not reach (holes, from analysis/hw_guids.h). */
+struct ry_hole;
+void ry_emit_as_found(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, long long left,
+                      const struct ry_hole *holes, size_t n);
+
 #endif

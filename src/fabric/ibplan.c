@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/hash.h"
 
 static void subnet_name(const ry_fabric *f, ry_subnet *sn)
 {
@@ -142,5 +143,132 @@ void ry_ibplan_free(ry_ibplan *pl)
     free(pl->subnets);
     free(pl->sw_lid);
     free(pl->ca_lid);
+    free(pl->sw_guid);
+    free(pl->ca_guid);
+    free(pl->ca_port_guid);
     memset(pl, 0, sizeof *pl);
+}
+
+void ry_ibplan_set_sw_guid(ry_ibplan *pl, uint32_t node, uint64_t guid)
+{
+    const ry_fabric *f = pl->f;
+    if (!pl->sw_guid)
+        pl->sw_guid = ry_xcalloc(f->nnodes - f->first_switch + 1, sizeof *pl->sw_guid);
+    pl->sw_guid[node - f->first_switch] = guid;
+}
+
+void ry_ibplan_set_ca_guid(ry_ibplan *pl, uint32_t gpu_port, uint64_t node_guid,
+                           uint64_t port_guid)
+{
+    const ry_fabric *f = pl->f;
+    size_t n = (size_t)f->gpus * (size_t)f->planes + 1;
+    if (!pl->ca_guid) {
+        pl->ca_guid = ry_xcalloc(n, sizeof *pl->ca_guid);
+        pl->ca_port_guid = ry_xcalloc(n, sizeof *pl->ca_port_guid);
+    }
+    pl->ca_guid[gpu_port] = node_guid;
+    pl->ca_port_guid[gpu_port] = port_guid;
+}
+
+/* GUID -> LID of the kept assignment, open addressing. */
+typedef struct lid_tab {
+    uint64_t *key;
+    uint16_t *lid;
+    unsigned mask;
+} lid_tab;
+
+static uint16_t kept_lid(const lid_tab *t, uint64_t g)
+{
+    for (unsigned h = (unsigned)ry_hash_u64(g) & t->mask; t->lid[h]; h = (h + 1) & t->mask)
+        if (t->key[h] == g)
+            return t->lid[h];
+    return 0;
+}
+
+/* One subnet: kept LIDs first (checked), then the rest in the plan's order
+ * into the free aligned blocks. */
+static int keep_subnet(ry_ibplan *pl, ry_subnet *sn, const lid_tab *t, ry_err *err)
+{
+    const ry_fabric *f = pl->f;
+    uint32_t block = 1u << pl->lmc;
+    uint8_t *used = ry_xcalloc(RY_IB_MAX_UCAST_LID + 2, 1);
+    int rc = 0;
+    uint32_t max = 0;
+    /* pass 0 takes the kept LIDs, pass 1 gives the others the free ones */
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        uint32_t next = 1;
+        for (size_t i = 0; i < sn->nsw + sn->nca && !rc; i++) {
+            int sw = i < sn->nsw;
+            uint32_t id = sw ? sn->sw[i] : sn->ca[i - sn->nsw];
+            uint64_t g = sw ? ry_plan_sw_guid(pl, id) : ry_plan_ca_port_guid(pl, id);
+            uint32_t n = sw ? 1 : block, lid = kept_lid(t, g);
+            if ((pass == 0) != (lid != 0))
+                continue;
+            if (pass == 0 && (lid > RY_IB_MAX_UCAST_LID || lid + n - 1 > RY_IB_MAX_UCAST_LID ||
+                              (!sw && lid % block))) {
+                ry_err_set(err, NULL, "LID 0x%04x of GUID 0x%016llx is not %s", lid,
+                           (unsigned long long)g, lid % block && !sw
+                           ? "aligned to the LMC: keep the LMC the subnet manager ran with"
+                           : "a unicast LID");
+                rc = -1;
+                break;
+            }
+            if (pass == 1) {
+                if (!sw)
+                    next = (next + block - 1) / block * block;
+                while (next + n - 1 <= RY_IB_MAX_UCAST_LID && memchr(used + next, 1, n))
+                    next += sw ? 1 : block;
+                lid = next;
+                if (lid + n - 1 > RY_IB_MAX_UCAST_LID) {
+                    ry_err_set(err, NULL, "subnet %s runs out of unicast LIDs around the kept "
+                               "ones", sn->name);
+                    rc = -1;
+                    break;
+                }
+            }
+            for (uint32_t x = 0; x < n && !rc; x++)
+                if (used[lid + x]) {
+                    ry_err_set(err, NULL, "LID 0x%04x is kept for two ports of subnet %s (GUID "
+                               "0x%016llx among them)", lid + x, sn->name, (unsigned long long)g);
+                    rc = -1;
+                }
+            memset(used + lid, 1, n);
+            if (sw)
+                pl->sw_lid[id - f->first_switch] = (uint16_t)lid;
+            else
+                pl->ca_lid[id] = (uint16_t)lid;
+            if (lid + n - 1 > max)
+                max = lid + n - 1;
+        }
+    }
+    sn->max_lid = max;
+    free(used);
+    return rc;
+}
+
+int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *lids, size_t n,
+                        ry_err *err)
+{
+    lid_tab t;
+    unsigned cap = 16;
+    while (cap < n * 2 + 16)
+        cap *= 2;
+    t.mask = cap - 1;
+    t.key = ry_xcalloc(cap, sizeof *t.key);
+    t.lid = ry_xcalloc(cap, sizeof *t.lid);
+    for (size_t i = 0; i < n; i++) {
+        if (!lids[i])
+            continue;
+        unsigned h = (unsigned)ry_hash_u64(guids[i]) & t.mask;
+        while (t.lid[h] && t.key[h] != guids[i])
+            h = (h + 1) & t.mask;
+        t.key[h] = guids[i];
+        t.lid[h] = lids[i];
+    }
+    int rc = 0;
+    for (int k = 0; k < pl->nsubnets && !rc; k++)
+        rc = keep_subnet(pl, &pl->subnets[k], &t, err);
+    free(t.key);
+    free(t.lid);
+    return rc;
 }

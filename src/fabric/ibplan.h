@@ -35,6 +35,10 @@ typedef struct ry_ibplan {
     int nsubnets;
     uint16_t *ca_lid;        /* per GPU port id (gpu * planes + plane): base LID */
     uint16_t *sw_lid;        /* per switch (node id - first_switch) */
+    /* GUIDs of the real hardware (ry_ibplan_set_guids), or NULL: derived. */
+    uint64_t *sw_guid;       /* per switch: node GUID, 0 = derived */
+    uint64_t *ca_guid;       /* per NIC port: CA node GUID, 0 = derived */
+    uint64_t *ca_port_guid;  /* per NIC port: port GUID */
 } ry_ibplan;
 
 /* Plans the subnets; -1 with err set when the fabric is not InfiniBand-able:
@@ -52,5 +56,35 @@ static inline uint64_t ry_guid_ca(const ry_fabric *f, uint32_t gpu_port)
 {
     return f->spec->ib.guid_base + (1ULL << 32) + 16ULL * gpu_port;
 }
+
+/* The GUIDs the files carry: the hardware's where they are set, else derived. */
+static inline uint64_t ry_plan_sw_guid(const ry_ibplan *pl, uint32_t node)
+{
+    uint64_t g = pl->sw_guid ? pl->sw_guid[node - pl->f->first_switch] : 0;
+    return g ? g : ry_guid_switch(pl->f, node);
+}
+static inline uint64_t ry_plan_ca_guid(const ry_ibplan *pl, uint32_t gpu_port)
+{
+    uint64_t g = pl->ca_guid ? pl->ca_guid[gpu_port] : 0;
+    return g ? g : ry_guid_ca(pl->f, gpu_port);
+}
+static inline uint64_t ry_plan_ca_port_guid(const ry_ibplan *pl, uint32_t gpu_port)
+{
+    uint64_t g = pl->ca_guid ? pl->ca_port_guid[gpu_port] : 0;
+    return g ? g : ry_guid_ca(pl->f, gpu_port) + 1;
+}
+
+/* Sets the hardware GUIDs of a switch or a NIC port (allocating the arrays on
+ * first use). */
+void ry_ibplan_set_sw_guid(ry_ibplan *pl, uint32_t node, uint64_t guid);
+void ry_ibplan_set_ca_guid(ry_ibplan *pl, uint32_t gpu_port, uint64_t node_guid,
+                           uint64_t port_guid);
+
+/* Keeps the LIDs a running subnet manager assigned: for every port GUID of
+ * the plan (a switch's node GUID) in guids[0..n), its LID becomes lids[i];
+ * the others get free LIDs after them. -1 with err set when a LID is taken
+ * twice, is not a unicast LID, or is not aligned to the LMC. */
+int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *lids, size_t n,
+                        ry_err *err);
 
 #endif

@@ -1,8 +1,12 @@
 #include "fabric/names.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "spec/pattern.h"
+#include "util/diag.h"
+#include "util/hash.h"
 
 const char *ry_tier_name(int tier, int tiers)
 {
@@ -55,4 +59,95 @@ int ry_ca_desc(const ry_fabric *f, uint32_t gpu_port, char *buf, size_t n)
     if (len < 0 || (size_t)len >= n)
         return len;
     return len + snprintf(buf + len, n - (size_t)len, " mlx5_%lld", gpu % gpn + (long long)plane * gpn);
+}
+
+/* ---- names to ids ---------------------------------------------------------- */
+
+typedef struct name_tab {
+    uint64_t *key;
+    int32_t *val;
+    unsigned mask;
+} name_tab;
+
+struct ry_name_index {
+    const ry_fabric *f;
+    name_tab nic, sw;
+};
+
+static void tab_init(name_tab *t, size_t n)
+{
+    unsigned cap = 16;
+    while (cap < n * 2 + 16)
+        cap *= 2;
+    t->mask = cap - 1;
+    t->key = ry_xmalloc((size_t)cap * sizeof *t->key);
+    t->val = ry_xmalloc((size_t)cap * sizeof *t->val);
+    memset(t->val, 0xff, (size_t)cap * sizeof *t->val);
+}
+
+static void tab_add(name_tab *t, const char *name, int32_t id)
+{
+    uint64_t h = ry_hash_str(name);
+    unsigned i = (unsigned)h & t->mask;
+    while (t->val[i] >= 0)
+        i = (i + 1) & t->mask;
+    t->key[i] = h;
+    t->val[i] = id;
+}
+
+static int32_t tab_find(const name_tab *t, const char *name, const ry_fabric *f, int nic)
+{
+    uint64_t h = ry_hash_str(name);
+    char buf[160];
+    for (unsigned i = (unsigned)h & t->mask; t->val[i] >= 0; i = (i + 1) & t->mask) {
+        if (t->key[i] != h)
+            continue;
+        if (nic)
+            ry_ca_desc(f, (uint32_t)t->val[i], buf, sizeof buf);
+        else
+            ry_node_name(f, (uint32_t)t->val[i], buf, sizeof buf);
+        if (strcmp(buf, name) == 0)
+            return t->val[i];
+    }
+    return -1;
+}
+
+ry_name_index *ry_name_index_new(const ry_fabric *f)
+{
+    ry_name_index *ix = ry_xcalloc(1, sizeof *ix);
+    size_t nnic = (size_t)f->gpus * (size_t)f->planes, nsw = f->nnodes - f->first_switch;
+    char buf[160];
+    ix->f = f;
+    tab_init(&ix->nic, nnic);
+    tab_init(&ix->sw, nsw);
+    for (size_t gp = 0; gp < nnic; gp++) {
+        ry_ca_desc(f, (uint32_t)gp, buf, sizeof buf);
+        tab_add(&ix->nic, buf, (int32_t)gp);
+    }
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        ry_node_name(f, (uint32_t)i, buf, sizeof buf);
+        tab_add(&ix->sw, buf, (int32_t)i);
+    }
+    return ix;
+}
+
+void ry_name_index_free(ry_name_index *ix)
+{
+    if (!ix)
+        return;
+    free(ix->nic.key);
+    free(ix->nic.val);
+    free(ix->sw.key);
+    free(ix->sw.val);
+    free(ix);
+}
+
+int32_t ry_name_index_nic(const ry_name_index *ix, const char *desc)
+{
+    return tab_find(&ix->nic, desc, ix->f, 1);
+}
+
+int32_t ry_name_index_switch(const ry_name_index *ix, const char *name)
+{
+    return tab_find(&ix->sw, name, ix->f, 0);
 }

@@ -15,4 +15,14 @@ int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n);
  * "<host> mlx5_<i>", i = GPU index in the node + plane * GPUs per node. */
 int ry_ca_desc(const ry_fabric *f, uint32_t gpu_port, char *buf, size_t n);
 
+/* Planned devices by name: a NIC port by its NodeDescription, a switch by
+ * its node name. Names are regenerated to compare, never stored. */
+typedef struct ry_name_index ry_name_index;
+ry_name_index *ry_name_index_new(const ry_fabric *f);
+void ry_name_index_free(ry_name_index *ix);
+/* The NIC port (gpu * planes + plane) described so, or -1. */
+int32_t ry_name_index_nic(const ry_name_index *ix, const char *desc);
+/* The switch (node id) so named, or -1. */
+int32_t ry_name_index_switch(const ry_name_index *ix, const char *name);
+
 #endif

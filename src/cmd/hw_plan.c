@@ -1,0 +1,142 @@
+/* --fabric, --as-found, --guids and --lids of opensm and build. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/hw_guids.h"
+#include "analysis/verify.h"
+#include "cmd/cmd.h"
+#include "emit/emit_verify.h"
+#include "ibfmt/guidfile.h"
+#include "ibfmt/netfile.h"
+#include "util/buf.h"
+#include "util/diag.h"
+
+ry_hw_args ry_hw_args_of(const ry_ctx *ctx, int first)
+{
+    ry_hw_args hw = { ctx->list[first], ctx->given[first], ry_flag(ctx, first + 1),
+                      ry_opt(ctx, first + 2), ry_opt(ctx, first + 3) };
+    return hw;
+}
+
+static ry_cmd_status status_of(int exit_code)
+{
+    return exit_code == RY_EXIT_IO ? RY_CMD_IO : exit_code ? RY_CMD_INPUT : RY_CMD_OK;
+}
+
+/* Routes the as-found fabric: the plan is remade on it; what it cannot
+ * deliver is listed. */
+static ry_cmd_status plan_as_found(ry_ctx *ctx, const ry_verify *v)
+{
+    ry_err err;
+    long long left = ry_fabric_as_found(v, &ctx->as_found);
+    ry_ibplan_free(&ctx->ibplan);
+    if (ry_ibplan_build(&ctx->as_found, &ctx->ibplan, &err) < 0) {
+        ry_error("the fabric as found: %s", err.msg);
+        return RY_CMD_INPUT;
+    }
+    ry_hole *holes = NULL;
+    size_t n = ry_as_found_holes(v, &ctx->ibplan, &holes);
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_emit_as_found(&b, v, &ctx->ibplan, left, holes, n);
+    fputs(b.data ? b.data : "", stderr);
+    ry_buf_free(&b);
+    free(holes);
+    return RY_CMD_OK;
+}
+
+static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
+{
+    ry_netfile *nf = ry_xcalloc((size_t)hw->nfabric, sizeof *nf);
+    ry_cmd_status rc = RY_CMD_OK;
+    for (int k = 0; k < hw->nfabric; k++) {
+        ry_cmd_status r = status_of(ry_netfile_load_flags(hw->fabric[k], &nf[k],
+                                                          RY_NF_LIDS_OPTIONAL));
+        if (r > rc)
+            rc = r;
+    }
+    ry_verify v;
+    ry_err err;
+    memset(&v, 0, sizeof v);
+    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, &v, &err) < 0) {
+        ry_error("%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
+    if (rc == RY_CMD_OK && v.nfindings && !hw->as_found) {
+        ry_buf b;
+        ry_buf_init(&b);
+        ry_emit_verify(&b, &v, &ctx->ibplan, &ctx->phys.lay, RY_FMT_TEXT);
+        fputs(b.data ? b.data : "", stderr);
+        ry_buf_free(&b);
+        ry_error("the fabric is not cabled as planned (%zu findings above): fix it and run "
+                 "again, or write the files for the fabric as it is with --as-found",
+                 v.nfindings);
+        rc = RY_CMD_INPUT;
+    }
+    if (rc == RY_CMD_OK && hw->as_found)
+        rc = plan_as_found(ctx, &v);
+    if (rc == RY_CMD_OK && ry_hw_guids_from_fabric(&v, &ctx->ibplan, hw->as_found, &err) < 0) {
+        ry_error("%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
+    ry_verify_free(&v);
+    for (int k = 0; k < hw->nfabric; k++)
+        ry_netfile_free(&nf[k]);
+    free(nf);
+    return rc;
+}
+
+static ry_cmd_status from_inventory(ry_ctx *ctx, const char *path)
+{
+    ry_inventory inv;
+    ry_err err;
+    ry_cmd_status rc = status_of(ry_inventory_load(path, &inv));
+    if (rc == RY_CMD_OK && ry_hw_guids_from_inventory(&inv, &ctx->ibplan, &err) < 0) {
+        ry_error("%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
+    ry_inventory_free(&inv);
+    return rc;
+}
+
+static ry_cmd_status keep_lids(ry_ctx *ctx, const char *path)
+{
+    ry_guid2lid g;
+    ry_err err;
+    ry_cmd_status rc = status_of(ry_guid2lid_load(path, &g));
+    if (rc == RY_CMD_OK && ry_ibplan_keep_lids(&ctx->ibplan, g.guid, g.lid, g.n, &err) < 0) {
+        ry_error("%s: %s", path, err.msg);
+        rc = RY_CMD_INPUT;
+    }
+    ry_guid2lid_free(&g);
+    return rc;
+}
+
+ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw)
+{
+    if (hw->as_found && !hw->nfabric)
+        return ry_usage(ctx, "--as-found routes the fabric given by --fabric");
+    if (hw->guids && hw->nfabric)
+        return ry_usage(ctx, "--guids and --fabric both give the GUIDs: use one");
+    return RY_CMD_OK;
+}
+
+unsigned ry_hw_needs(const ry_hw_args *hw)
+{
+    /* a refused fabric's findings name racks */
+    return hw->nfabric ? RY_NEED_CABLING : 0;
+}
+
+ry_cmd_status ry_apply_hardware(ry_ctx *ctx, const ry_hw_args *hw)
+{
+    if (!(ctx->needs & RY_NEED_IBPLAN))
+        return RY_CMD_OK;   /* build without the opensm group */
+    ry_cmd_status rc = RY_CMD_OK;
+    if (hw->nfabric)
+        rc = from_fabric(ctx, hw);
+    if (rc == RY_CMD_OK && hw->guids)
+        rc = from_inventory(ctx, hw->guids);
+    if (rc == RY_CMD_OK && hw->lids)
+        rc = keep_lids(ctx, hw->lids);
+    return rc;
+}
