@@ -16,7 +16,8 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
                     ry_format fmt);
 
 /* Appends the work order: header rack,unit,device,port,label,action,to; rows
- * sorted by rack (the layout's order), unit, device and port. */
+ * sorted along the racks as a technician walks them (row 1 forward, row 2
+ * back, ...), then by unit, device and port. */
 void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
 
 /* What routing the fabric as found left out: found cables that carry no
