@@ -528,7 +528,8 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, ry_verify *
     place_by_name(&pc);
     place_by_structure(&pc);
     sort_cables(&pc);
-    qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
+    if (v->nfindings)
+        qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
     for (int k = 0; k < nnf; k++) {
         free(pc.why[k]);
         free(pc.cand[k]);
