@@ -1,11 +1,13 @@
 #!/usr/bin/python3
 """Checks of tests/verify-ibsim.sh, independent of railyard's verify code.
 
+    verify-check.py names PLAN
+        PLAN: railyard's opensm/ directory. The plan's topology.net names
+        every node as its node-name-map does.
     verify-check.py discovered PLAN LOADED DISC EXPECT
-        PLAN: railyard's opensm/ directory (the planned subnets); LOADED: the
-        subnets loaded into ibsim (LOADED/<subnet>/topology.net); DISC: what
-        ibnetdiscover printed for them (DISC/<subnet>.net); EXPECT: the
-        injector's expected findings. Checks that the discovered fabric is
+        LOADED: the subnets loaded into ibsim (LOADED/<subnet>/topology.net);
+        DISC: what ibnetdiscover printed for them (DISC/<subnet>.net);
+        EXPECT: the injector's expected findings. Checks that the discovered fabric is
         the one loaded (the same nodes, descriptions and links), that nothing
         of the plan's GUIDs or switch names is left in it, and that comparing
         it with the plan by hand gives exactly the expected findings.
@@ -117,6 +119,26 @@ def link_of(pair):
 
 def show(link):
     return " - ".join("%s %d" % e for e in sorted(link))
+
+
+# ---- the plan's names
+def names(plan):
+    """The names the expectations use (the descriptions of the plan's
+    topology.net) are those of its node-name-map, subnet by subnet."""
+    for s in subnets(plan):
+        nodes, _ = read_net(os.path.join(plan, s, "topology.net"))
+        nnm = {}
+        path = os.path.join(plan, s, "node-name-map")
+        if not os.path.isfile(path):
+            fail("%s: no node-name-map" % s)
+            continue
+        for line in open(path):
+            m = re.match(r'\s*(0x[0-9a-fA-F]+)\s+"([^"]*)"', line)
+            if m:
+                nnm[int(m.group(1), 16)] = m.group(2)
+        bad = [(g, d, nnm.get(g)) for g, (k, d) in nodes.items() if nnm.get(g) != d]
+        check(not bad, "%s: topology.net and node-name-map name %d nodes differently, "
+              "e.g. %s" % (s, len(bad), ["0x%016x %s/%s" % b for b in bad[:3]]))
 
 
 # ---- stage 3: the discovered fabric
@@ -404,7 +426,9 @@ def work_order(plan, cabling, expect, path):
 
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
-    if mode == "discovered":
+    if mode == "names":
+        names(*args)
+    elif mode == "discovered":
         discovered(*args)
     elif mode == "json":
         verify_json(*args)

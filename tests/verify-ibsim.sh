@@ -132,6 +132,7 @@ while IFS=: read -r fab faults; do
         fail "$fab: no topology.net under opensm/"
         continue
     fi
+    checks_of "$fab" names "$d/plan/opensm"
     planned=$(planned_cables "$d/plan/opensm")
     nsw=$(cat "$d"/plan/opensm/*/topology.net | grep -c '^Switch')
     nca=$(cat "$d"/plan/opensm/*/topology.net | grep -cE '^(Ca|Hca)[[:space:]]')
