@@ -110,6 +110,18 @@ ib_sim_start() {
         fi
         sleep 0.1
     done
+    # ibsim prints the fabric before it binds its sockets; a client that
+    # comes earlier is refused and umad2sim sleeps 2 s before it tries
+    # again. Wait for the control socket (an abstract one, listed in
+    # /proc/net/unix as @NAME:ctl) where that list can be read.
+    if [ -r /proc/net/unix ]; then
+        _i=0
+        while ! grep -q "@$IBSIM_SOCKNAME:ctl" /proc/net/unix 2>/dev/null &&
+              kill -0 "$IB_SIM_PID" 2>/dev/null && [ "$_i" -lt 50 ]; do
+            _i=$((_i + 1))
+            sleep 0.1
+        done
+    fi
     return 0
 }
 
