@@ -93,12 +93,15 @@ discover() {
 verify_run() {
     _label=$1 _spec=$2 _want=$3 _exp=$4 _o=$5
     shift 5
-    "$RAILYARD" verify "$_spec" "$@" --format json >"$_o/verify.json" 2>"$_o/verify.err"
+    # ibsim 0.10 reports every link at 4xSDR, whatever the netfile says:
+    # rates are checked on hand-written files (tests/verify.sh)
+    "$RAILYARD" verify "$_spec" "$@" --ignore-rates --format json >"$_o/verify.json" \
+        2>"$_o/verify.err"
     expect_eq "$_label: verify --format json exit" $? "$_want"
     no_sanitizer "$_o/verify.err"
     checks_of "$_label" json "$d/plan/opensm" "$d/cab/cabling/cabling.csv" \
         "$_exp" "$_o/verify.json"
-    "$RAILYARD" verify "$_spec" "$@" --work-order "$_o/work-order.csv" \
+    "$RAILYARD" verify "$_spec" "$@" --ignore-rates --work-order "$_o/work-order.csv" \
         >"$_o/wo.out" 2>"$_o/wo.err"
     expect_eq "$_label: verify --work-order exit" $? "$_want"
     no_sanitizer "$_o/wo.err"

@@ -81,6 +81,7 @@ typedef struct ry_verify {
     const ry_fabric *f;             /* borrowed */
     const ry_netfile *nf;           /* borrowed, nnf of them */
     int nnf;
+    unsigned flags;                 /* RY_VERIFY_* */
     int32_t **nmap;                 /* per file, per node: a switch's planned node id, a CA's
                                      * planned NIC port id (gpu * planes + plane), or -1 */
     int32_t **pmap;                 /* per file, per port: the planned port id, or -1 */
@@ -96,7 +97,9 @@ typedef struct ry_verify {
 
 /* Places the devices and sorts the cables. Returns 0, or -1 with err set
  * when the files cannot be verified together (one switch GUID in two files). */
-int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, ry_verify *v, ry_err *err);
+enum { RY_VERIFY_NO_RATES = 1 };   /* flags: links are never degraded */
+int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
+                  ry_err *err);
 void ry_verify_free(ry_verify *v);
 
 /* A planned port's name in findings: a switch's node name and its port

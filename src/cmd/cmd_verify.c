@@ -8,7 +8,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_JSON, O_WORK_ORDER, O_OUTPUT, O_N };
+enum { O_FORMAT, O_JSON, O_WORK_ORDER, O_IGNORE_RATES, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: as_planned, findings,\n"
                                                "switches"),
@@ -16,6 +16,9 @@ static const ry_option options[] = {
     [O_WORK_ORDER] = { "work-order", 0, RY_OPT_VALUE, "FILE", NULL,
                        "also write the work order: a CSV with one physical\n"
                        "action per row, in the order of the racks" },
+    [O_IGNORE_RATES] = { "ignore-rates", 0, RY_OPT_FLAG, NULL, NULL,
+                         "do not compare link widths and speeds (a simulator\n"
+                         "reports one rate for every link)" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_N] = RY_OPTION_END
 };
@@ -51,7 +54,9 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_verify v;
     ry_err err;
     memset(&v, 0, sizeof v);
-    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore, &v, &err) < 0) {
+    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore,
+                                               ry_flag(ctx, O_IGNORE_RATES) ? RY_VERIFY_NO_RATES : 0,
+                                               &v, &err) < 0) {
         ry_error("%s", err.msg);
         rc = RY_CMD_INPUT;
     }
@@ -79,7 +84,8 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_verify = {
     .name = "verify",
-    .synopsis = "SPEC FABRIC... [--format text|json] [--work-order FILE] [-o FILE]",
+    .synopsis = "SPEC FABRIC... [--format text|json] [--work-order FILE] [--ignore-rates] "
+                "[-o FILE]",
     .summary = "compare the fabric as built (ibnetdiscover's output) with the plan",
     .positional = "SPEC",
     .more_positional = "FABRIC",

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ry_netfile_load_flags(path, &nf, RY_NF_LIDS_OPTIONAL) == RY_EXIT_OK) {
         ry_verify v;
         ry_err err;
-        if (ry_verify_run(&fab, &nf, 1, &v, &err) == 0) {
+        if (ry_verify_run(&fab, &nf, 1, 0, &v, &err) == 0) {
             ry_buf b;
             ry_buf_init(&b);
             ry_emit_verify(&b, &v, &plan, &lay, RY_FMT_TEXT);
