@@ -177,6 +177,9 @@ expect_eq "check-routes on the --fabric files" $? 0
 expect_eq "opensm --fabric with findings: exit" $? 1
 has "refusal names the findings" "$TMP/e" 'not cabled as planned \(3 findings above\)'
 [ -e "$TMP/refused" ] && fail "a refused run wrote $TMP/refused" || ok
+"$RAILYARD" opensm "$SPEC" -o "$TMP/slowok" --fabric "$TMP/slow.net" --ignore-rates >"$TMP/o" 2>"$TMP/e"
+expect_eq "opensm --fabric --ignore-rates with degraded links: exit" $? 0
+diff -r "$TMP/hw/opensm" "$TMP/slowok/opensm" >/dev/null && ok || fail "--ignore-rates files differ from the clean fabric's"
 "$RAILYARD" opensm "$SPEC" -o "$TMP/x" --as-found >"$TMP/o" 2>"$TMP/e"
 expect_eq "--as-found without --fabric: exit" $? 2
 

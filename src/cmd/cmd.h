@@ -220,12 +220,16 @@ ry_cmd_status ry_run_group_command(ry_ctx *ctx);
       "the GUIDs from an inventory CSV: host,nic,port_guid,node_guid\n"                     \
       "and switch,node_guid rows" },                                                        \
     { "lids", 0, RY_OPT_VALUE, "FILE", NULL,                                                \
-      "keep the LIDs of a running OpenSM's guid2lid file" }
+      "keep the LIDs of a running OpenSM's guid2lid file" },                                \
+    { "ignore-rates", 0, RY_OPT_FLAG, NULL, NULL,                                           \
+      "with --fabric: a link slower than planned is no finding" }
+#define RY_HW_ROWS 5
 typedef struct ry_hw_args {
     const char **fabric;    /* --fabric files, nfabric of them */
     int nfabric;
     int as_found;
     const char *guids, *lids;
+    int ignore_rates;
 } ry_hw_args;
 
 /* The hardware's GUIDs (and LIDs) into ctx->ibplan; with as_found the plan

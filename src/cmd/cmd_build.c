@@ -8,7 +8,7 @@
 #include "emit/outdir.h"
 #include "util/buf.h"
 
-enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + 4 };
+enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
@@ -100,7 +100,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_build = {
     .name = "build",
     .synopsis = "SPEC -o DIR [--skip GROUP[,GROUP...]] [--force] [--fabric FILE]... "
-                "[--as-found] [--guids FILE] [--lids FILE]",
+                "[--as-found] [--ignore-rates] [--guids FILE] [--lids FILE]",
     .summary = "build the fabric and write every output into DIR",
     .positional = "SPEC",
     .options = options,

@@ -1,6 +1,6 @@
 #include "cmd/cmd.h"
 
-enum { O_OUTPUT, O_FORCE, O_HW, O_N = O_HW + 4 };
+enum { O_OUTPUT, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory; files go to DIR/opensm/<subnet>/"),
     [O_FORCE] = RY_OPTION_FORCE,
@@ -29,8 +29,8 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_opensm = {
     .name = "opensm",
-    .synopsis = "SPEC -o DIR [--force] [--fabric FILE]... [--as-found] [--guids FILE] "
-                "[--lids FILE]",
+    .synopsis = "SPEC -o DIR [--force] [--fabric FILE]... [--as-found] [--ignore-rates] "
+                "[--guids FILE] [--lids FILE]",
     .summary = "OpenSM subnet-manager files and routing tables, one directory per subnet",
     .positional = "SPEC",
     .options = options,

@@ -14,7 +14,7 @@
 ry_hw_args ry_hw_args_of(const ry_ctx *ctx, int first)
 {
     ry_hw_args hw = { ctx->list[first], ctx->given[first], ry_flag(ctx, first + 1),
-                      ry_opt(ctx, first + 2), ry_opt(ctx, first + 3) };
+                      ry_opt(ctx, first + 2), ry_opt(ctx, first + 3), ry_flag(ctx, first + 4) };
     return hw;
 }
 
@@ -58,7 +58,8 @@ static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
     ry_verify v;
     ry_err err;
     memset(&v, 0, sizeof v);
-    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, 0, &v, &err) < 0) {
+    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric,
+                                               hw->ignore_rates ? RY_VERIFY_NO_RATES : 0, &v, &err) < 0) {
         ry_error("%s", err.msg);
         rc = RY_CMD_INPUT;
     }
@@ -118,6 +119,8 @@ ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw)
         return ry_usage(ctx, "--as-found routes the fabric given by --fabric");
     if (hw->guids && hw->nfabric)
         return ry_usage(ctx, "--guids and --fabric both give the GUIDs: use one");
+    if (hw->ignore_rates && !hw->nfabric)
+        return ry_usage(ctx, "--ignore-rates is about the links of --fabric");
     return RY_CMD_OK;
 }
 
