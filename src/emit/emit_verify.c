@@ -207,6 +207,31 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
                       im.total, ry_tier_name(im.tier, f->tiers), pct(im.kept, im.total));
 }
 
+/* A finding in words: its ends, cable label, fix and impact. */
+typedef struct said {
+    ends e;
+    char label[96];
+    ry_buf fix, impact;
+} said;
+
+static void say(const ry_verify *v, const ry_layout *lay, const ry_vf_finding *x, said *s)
+{
+    ends_of(v, lay, x, &s->e);
+    label_of(v, x, s->label, sizeof s->label);
+    ry_buf_init(&s->fix);
+    ry_buf_init(&s->impact);
+    fix_text(v, x, &s->e, &s->fix);
+    impact_text(v, x, &s->impact);
+    ry_buf_putc(&s->fix, '\0');      /* never NULL data */
+    ry_buf_putc(&s->impact, '\0');
+}
+
+static void said_free(said *s)
+{
+    ry_buf_free(&s->fix);
+    ry_buf_free(&s->impact);
+}
+
 /* ---- text ---------------------------------------------------------------------- */
 
 static void summary_line(ry_buf *out, const ry_verify *v)
@@ -253,44 +278,36 @@ static void emit_text(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, cons
 {
     summary_line(out, v);
     subnets_line(out, v, pl);
-    ry_buf b;
-    ry_buf_init(&b);
     for (size_t i = 0; i < v->nfindings; i++) {
         const ry_vf_finding *x = &v->findings[i];
-        ends e;
-        ends_of(v, lay, x, &e);
-        char label[96];
-        label_of(v, x, label, sizeof label);
+        said w;
+        say(v, lay, x, &w);
+        const ends *e = &w.e;
         ry_buf_printf(out, "\n%s", kind_name[x->kind]);
         if (x->cls)
             ry_buf_printf(out, " (%s)", class_name[x->cls]);
-        if (label[0])
-            ry_buf_printf(out, " cable %s", label);
+        if (w.label[0])
+            ry_buf_printf(out, " cable %s", w.label);
         ry_buf_putc(out, '\n');
-        if (e.has_plan) {
+        if (e->has_plan) {
             ry_buf_puts(out, "  planned: ");
-            text_end(out, lay, &e.pa, 0);
+            text_end(out, lay, &e->pa, 0);
             ry_buf_puts(out, " -- ");
-            text_end(out, lay, &e.pb, 0);
+            text_end(out, lay, &e->pb, 0);
             ry_buf_putc(out, '\n');
         }
-        if (e.has_fa) {
+        if (e->has_fa) {
             ry_buf_puts(out, "  found:   ");
-            text_end(out, lay, &e.fa, 1);
-            if (e.has_fb) {
+            text_end(out, lay, &e->fa, 1);
+            if (e->has_fb) {
                 ry_buf_puts(out, " -- ");
-                text_end(out, lay, &e.fb, 1);
+                text_end(out, lay, &e->fb, 1);
             }
             ry_buf_putc(out, '\n');
         }
-        ry_buf_reset(&b);
-        fix_text(v, x, &e, &b);
-        ry_buf_printf(out, "  fix:     %s\n", b.data ? b.data : "");
-        ry_buf_reset(&b);
-        impact_text(v, x, &b);
-        ry_buf_printf(out, "  impact:  %s\n", b.data ? b.data : "");
+        ry_buf_printf(out, "  fix:     %s\n  impact:  %s\n", w.fix.data, w.impact.data);
+        said_free(&w);
     }
-    ry_buf_free(&b);
 }
 
 /* ---- JSON ------------------------------------------------------------------------ */
@@ -361,31 +378,24 @@ static void emit_json(ry_buf *out, const ry_verify *v, const ry_layout *lay)
 {
     json_t *root = json_object(), *arr = json_array();
     json_object_set_new(root, "as_planned", json_integer(v->as_planned));
-    ry_buf b;
-    ry_buf_init(&b);
     for (size_t i = 0; i < v->nfindings; i++) {
         const ry_vf_finding *x = &v->findings[i];
-        ends e;
-        ends_of(v, lay, x, &e);
+        said w;
+        say(v, lay, x, &w);
+        const ends *e = &w.e;
         json_t *j = json_object();
-        char label[96];
-        label_of(v, x, label, sizeof label);
         json_object_set_new(j, "kind", json_string(kind_name[x->kind]));
         json_object_set_new(j, "class", x->cls ? json_string(class_name[x->cls]) : json_null());
-        json_object_set_new(j, "planned", e.has_plan ? jpair(lay, &e.pa, &e.pb, 1, 0)
-                                                     : json_null());
-        json_object_set_new(j, "found", e.has_fa ? jpair(lay, &e.fa, &e.fb, e.has_fb, 1)
-                                                 : json_null());
-        json_object_set_new(j, "label", label[0] ? json_string(label) : json_null());
-        ry_buf_reset(&b);
-        fix_text(v, x, &e, &b);
-        json_object_set_new(j, "fix", json_string(b.data ? b.data : ""));
-        ry_buf_reset(&b);
-        impact_text(v, x, &b);
-        json_object_set_new(j, "impact", json_string(b.data ? b.data : ""));
+        json_object_set_new(j, "planned", e->has_plan ? jpair(lay, &e->pa, &e->pb, 1, 0)
+                                                      : json_null());
+        json_object_set_new(j, "found", e->has_fa ? jpair(lay, &e->fa, &e->fb, e->has_fb, 1)
+                                                  : json_null());
+        json_object_set_new(j, "label", w.label[0] ? json_string(w.label) : json_null());
+        json_object_set_new(j, "fix", json_string(w.fix.data));
+        json_object_set_new(j, "impact", json_string(w.impact.data));
         json_array_append_new(arr, j);
+        said_free(&w);
     }
-    ry_buf_free(&b);
     json_object_set_new(root, "findings", arr);
     json_object_set_new(root, "switches", switches_json(v));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
