@@ -27,7 +27,12 @@ subnet DIR/<subnet>/topology.net is written, loadable by ibsim, with
       missing:nic  one NIC cable removed (the NIC is then not discovered)
       extra        a cable between free ports of two switches of one tier
       unknown      a CA "node999 mlx5_0", a host not in the plan, cabled to
-                   a free leaf port
+                   a free leaf port (the next is node998, ...)
+
+A fault may be asked for many times. Each is placed at random among the
+places left, in time about the size of its group (the NICs of a leaf, of a
+host, of a rail), so hundreds of faults in a fabric of 100,000 cables take
+seconds.
 
 FILE gets the findings "railyard verify SPEC FABRIC... --format json" must
 print for the result, reduced to what a test compares:
@@ -138,6 +143,28 @@ class Fabric:
                 self.host[n], self.nic[n] = m.group(1), int(m.group(2))
             m = re.match(r"plane(\d+)", d["subnet"])
             self.plane[n] = int(m.group(1)) if m else 0
+        # where faults are looked for, grouped once on the plan so that a
+        # fault costs the size of its group, not of the fabric: a NIC whose
+        # cable no fault touched is still at its planned leaf port
+        self.nics = [n for n, d in self.nodes.items()
+                     if d["kind"] == "ca" and (n, 1) in self.link]
+        self.group = {}
+        for n in self.nics:
+            for key in (("leaf", self.leaf_of(n)),
+                        ("host", self.host.get(n)), ("rail", self.nic.get(n), self.plane[n])):
+                if key[1] is not None:
+                    self.group.setdefault(key, []).append(n)
+        self.per_plane = len({self.nic[n] for n in self.nic if self.plane[n] == 0})
+        self.plan_cables = self.cables()
+        self.by_tier = {}
+
+    def tier_cables(self, t):
+        """The planned cables from tier t up to tier t+1 of one subnet."""
+        if t not in self.by_tier:
+            self.by_tier[t] = [(lo, hi) for lo, hi in self.plan_cables
+                               if self.tier.get(lo[0]) == t and self.tier.get(hi[0]) == t + 1
+                               and self.nodes[lo[0]]["subnet"] == self.nodes[hi[0]]["subnet"]]
+        return self.by_tier[t]
 
     def order_ends(self, a, b):
         ka = (self.tier.get(a[0], 0), self.nodes[a[0]]["order"], a[1])
@@ -174,16 +201,46 @@ class Injector:
     def touch(self, *ends):
         self.touched.update(ends)
 
-    def pick(self, what, cands):
-        if not cands:
-            sys.exit("no place for a %s fault in this fabric" % what)
-        return cands[self.rng.randrange(len(cands))]
+    def draw(self, items, ok):
+        """A random item of items for which ok holds, or None: a few random
+        draws, then every item in turn from a random place. Quick when most
+        items will do, as on a large fabric, and sure to find one if any will."""
+        n = len(items)
+        if not n:
+            return None
+        for _ in range(16):
+            x = items[self.rng.randrange(n)]
+            if ok(x):
+                return x
+        start = self.rng.randrange(n)
+        for i in range(n):
+            x = items[(start + i) % n]
+            if ok(x):
+                return x
+        return None
 
-    def free_nics(self):
-        """The NICs whose cable no fault has touched yet."""
-        f = self.fab
-        return [n for n, d in f.nodes.items() if d["kind"] == "ca" and (n, 1) in f.link
-                and self.free((n, 1), f.link[(n, 1)])]
+    def pick(self, what, items, ok=lambda x: True):
+        x = self.draw(items, ok)
+        if x is None:
+            sys.exit("no place for a %s fault in this fabric" % what)
+        return x
+
+    def pick_pair(self, what, items, ok, partners, match):
+        """a, then b of partners(a), both ok, with match(a, b)."""
+        got = []
+
+        def first(a):
+            if not ok(a):
+                return False
+            b = self.draw(partners(a), lambda b: b != a and ok(b) and match(a, b))
+            got[:] = [b]
+            return b is not None
+        return self.pick(what, items, first), got[0]
+
+    def free_nic(self, n):
+        """Whether NIC n's cable is in the plan's place, untouched by faults."""
+        e = self.fab.link.get((n, 1))
+        return e is not None and self.free((n, 1), e)
 
     def swap_nics(self, cls, n1, n2):
         """n1 and n2 swap cables: each is now where the other was planned."""
@@ -202,52 +259,45 @@ class Injector:
             cls, name_of(f, n1), name_of(f, e1[0]), e1[1],
             name_of(f, n2), name_of(f, e2[0]), e2[1]))
 
-    def nic_pairs(self, ok):
-        nics = self.free_nics()
-        return [(a, b) for i, a in enumerate(nics) for b in nics[i + 1:] if ok(a, b)]
+    def nic_pair(self, what, key, match):
+        f = self.fab
+        return self.pick_pair(what, f.nics, self.free_nic,
+                              lambda a: f.group.get(key(a), ()), match)
 
     def port_swap(self):
         f = self.fab
-        pairs = self.nic_pairs(lambda a, b: f.leaf_of(a) == f.leaf_of(b))
-        self.swap_nics("port-swap", *self.pick("port-swap", pairs))
+        pair = self.nic_pair("port-swap", lambda a: ("leaf", f.leaf_of(a)), lambda a, b: True)
+        self.swap_nics("port-swap", *pair)
 
     def rail_swap(self):
         f = self.fab
-        pairs = self.nic_pairs(lambda a, b: a in f.host and b in f.host and
-                               f.host[a] == f.host[b] and f.plane[a] == f.plane[b] and
-                               f.nic[a] != f.nic[b] and f.leaf_of(a) != f.leaf_of(b))
-        self.swap_nics("rail-swap", *self.pick("rail-swap", pairs))
+        pair = self.nic_pair("rail-swap", lambda a: ("host", f.host.get(a)),
+                             lambda a, b: f.plane[a] == f.plane[b] and f.nic[a] != f.nic[b]
+                             and f.leaf_of(a) != f.leaf_of(b))
+        self.swap_nics("rail-swap", *pair)
 
     def plane_swap(self):
         f = self.fab
-        per_plane = len({f.nic[n] for n in f.nic if f.plane[n] == 0})
-        pairs = self.nic_pairs(lambda a, b: a in f.host and b in f.host and
-                               f.host[a] == f.host[b] and
-                               {f.plane[a], f.plane[b]} == {0, 1} and
-                               abs(f.nic[a] - f.nic[b]) == per_plane and
-                               (f.nic[a] < f.nic[b]) == (f.plane[a] < f.plane[b]))
-        self.swap_nics("plane-swap", *self.pick("plane-swap", pairs))
+        pair = self.nic_pair("plane-swap", lambda a: ("host", f.host.get(a)),
+                             lambda a, b: {f.plane[a], f.plane[b]} == {0, 1} and
+                             abs(f.nic[a] - f.nic[b]) == f.per_plane and
+                             (f.nic[a] < f.nic[b]) == (f.plane[a] < f.plane[b]))
+        self.swap_nics("plane-swap", *pair)
 
     def unit_swap(self):
         f = self.fab
-        pairs = self.nic_pairs(lambda a, b: a in f.nic and b in f.nic and
-                               f.nic[a] == f.nic[b] and f.plane[a] == f.plane[b] and
-                               f.host[a] != f.host[b] and f.leaf_of(a) != f.leaf_of(b))
-        self.swap_nics("unit-swap", *self.pick("unit-swap", pairs))
-
-    def tier_cables(self, t):
-        f = self.fab
-        return [(lo, hi) for lo, hi in f.cables()
-                if f.tier.get(lo[0]) == t and f.tier.get(hi[0]) == t + 1 and
-                f.nodes[lo[0]]["subnet"] == f.nodes[hi[0]]["subnet"] and self.free(lo, hi)]
+        pair = self.nic_pair("unit-swap", lambda a: ("rail", f.nic.get(a), f.plane[a]),
+                             lambda a, b: f.host[a] != f.host[b] and
+                             f.leaf_of(a) != f.leaf_of(b))
+        self.swap_nics("unit-swap", *pair)
 
     def uplink(self, t=1):
         f = self.fab
-        cs = self.tier_cables(t)
-        pairs = [(c, d) for i, c in enumerate(cs) for d in cs[i + 1:]
-                 if c[0][0] != d[0][0] and c[1][0] != d[1][0] and
-                 f.nodes[c[0][0]]["subnet"] == f.nodes[d[0][0]]["subnet"]]
-        (l1, s1), (l2, s2) = self.pick("uplink", pairs)
+        cs = f.tier_cables(t)
+        (l1, s1), (l2, s2) = self.pick_pair(
+            "uplink", cs, lambda c: self.free(*c), lambda c: cs,
+            lambda c, d: c[0][0] != d[0][0] and c[1][0] != d[1][0] and
+            f.nodes[c[0][0]]["subnet"] == f.nodes[d[0][0]]["subnet"])
         self.touch(l1, s1, l2, s2)
         f.cut(l1)
         f.cut(l2)
@@ -266,10 +316,10 @@ class Injector:
         if what == "nic":
             # the NIC is then left out of the netfile: ibnetdiscover could
             # not reach it anyway
-            cands = [((n, 1), f.link[(n, 1)]) for n in self.free_nics()]
+            n = self.pick("missing", f.nics, self.free_nic)
+            lo, hi = (n, 1), f.link[(n, 1)]
         else:
-            cands = self.tier_cables(1)
-        lo, hi = self.pick("missing", cands)
+            lo, hi = self.pick("missing", f.tier_cables(1), lambda c: self.free(*c))
         self.touch(lo, hi)
         f.cut(lo)
         self.findings.append({"kind": "missing", "class": None,
@@ -282,10 +332,10 @@ class Injector:
 
     def extra(self):
         f = self.fab
-        sws = [n for n, d in f.nodes.items() if d["kind"] == "sw" and self.free_ends(n)]
-        pairs = [(a, b) for i, a in enumerate(sws) for b in sws[i + 1:]
-                 if f.tier[a] == f.tier[b] and f.nodes[a]["subnet"] == f.nodes[b]["subnet"]]
-        a, b = self.pick("extra", pairs)
+        sws = [n for n, d in f.nodes.items() if d["kind"] == "sw"]
+        a, b = self.pick_pair("extra", sws, lambda n: bool(self.free_ends(n)), lambda a: sws,
+                              lambda a, b: f.tier[a] == f.tier[b] and
+                              f.nodes[a]["subnet"] == f.nodes[b]["subnet"])
         ea = self.pick("extra", self.free_ends(a))
         eb = self.pick("extra", self.free_ends(b))
         self.touch(ea, eb)
@@ -297,19 +347,26 @@ class Injector:
                                                   name_of(f, hi[0]), hi[1]))
 
     def unknown(self):
+        """A host the plan does not have: node999, else node998, ..."""
         f = self.fab
-        leaves = [n for n, d in f.nodes.items() if d["kind"] == "sw" and
-                  f.tier[n] == 1 and self.free_ends(n)]
-        e = self.pick("unknown", self.free_ends(self.pick("unknown", leaves)))
-        n = "H-unknown-node999"
-        f.nodes[n] = {"kind": "ca", "nports": 1, "desc": "node999 mlx5_0",
+        leaves = [n for n, d in f.nodes.items() if d["kind"] == "sw" and f.tier[n] == 1]
+        e = self.pick("unknown", self.free_ends(
+            self.pick("unknown", leaves, lambda n: bool(self.free_ends(n)))))
+        hosts = set(f.host.values())
+        i = 999
+        while "node%d" % i in hosts:
+            i -= 1
+        desc = "node%d mlx5_0" % i
+        n = "H-unknown-node%d" % i
+        f.nodes[n] = {"kind": "ca", "nports": 1, "desc": desc,
                       "subnet": f.nodes[e[0]]["subnet"], "order": len(f.nodes)}
         f.tier[n] = 0
+        f.host[n], f.nic[n] = "node%d" % i, 0
         self.touch(e, (n, 1))
         f.connect((n, 1), e)
         self.findings.append({"kind": "unknown-device", "class": None, "planned": None,
                               "found": {"a": end(f, (n, 1)), "b": end(f, e)}})
-        self.log.append("unknown: node999 mlx5_0 on %s %d" % (name_of(f, e[0]), e[1]))
+        self.log.append("unknown: %s on %s %d" % (desc, name_of(f, e[0]), e[1]))
 
 
 class Guids:
