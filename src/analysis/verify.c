@@ -9,6 +9,8 @@
 #include "util/diag.h"
 #include "util/hash.h"
 
+static void tally(ry_verify *v);
+
 /* ---- names ----------------------------------------------------------------- */
 
 static int is_sw_port(const ry_fabric *f, uint32_t port)
@@ -530,6 +532,7 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     place_by_name(&pc);
     place_by_structure(&pc);
     sort_cables(&pc);
+    tally(v);
     if (v->nfindings)
         qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
     for (int k = 0; k < nnf; k++) {
@@ -561,6 +564,9 @@ void ry_verify_free(ry_verify *v)
     free(v->state);
     free(v->subnet_seen);
     free(v->findings);
+    free(v->rail_unit);
+    free(v->leaf_up);
+    free(v->tier_up);
     memset(v, 0, sizeof *v);
 }
 
@@ -588,6 +594,36 @@ static void switch_links(const ry_verify *v, uint32_t sw, int up, long long *k, 
     }
 }
 
+/* Kept and planned links per group, once: GPU links per (plane, unit, rail),
+ * leaf uplinks per (plane, unit), uplinks per (plane, tier). */
+static void tally(ry_verify *v)
+{
+    const ry_fabric *f = v->f;
+    int groups = 1;
+    for (size_t i = f->first_switch; i < f->nnodes; i++)
+        if (f->nodes[i].tier == 1 && f->nodes[i].group + 1 > groups)
+            groups = f->nodes[i].group + 1;
+    int rails = f->rails > 0 ? f->rails : 1;
+    v->ngroups = groups;
+    v->rail_unit = ry_xcalloc((size_t)f->planes * (size_t)groups * (size_t)rails,
+                              sizeof *v->rail_unit);
+    v->leaf_up = ry_xcalloc((size_t)f->planes * (size_t)groups, sizeof *v->leaf_up);
+    v->tier_up = ry_xcalloc((size_t)f->planes * (RY_MAX_TIERS + 1), sizeof *v->tier_up);
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_node *lo = ry_port_node(f, f->links[l].lo), *hi = ry_port_node(f, f->links[l].hi);
+        ry_vf_tally *t;
+        if (lo->kind == RY_NODE_GPU)
+            t = &v->rail_unit[((size_t)hi->plane * (size_t)groups + (size_t)hi->group) *
+                              (size_t)rails + (size_t)(lo->rail % rails)];
+        else if (lo->tier == 1)
+            t = &v->leaf_up[(size_t)lo->plane * (size_t)groups + (size_t)lo->group];
+        else
+            t = &v->tier_up[(size_t)lo->plane * (RY_MAX_TIERS + 1) + lo->tier];
+        t->total++;
+        t->kept += kept(v->state[l]);
+    }
+}
+
 void ry_verify_impact(const ry_verify *v, const ry_vf_finding *x, ry_vf_impact *im)
 {
     const ry_fabric *f = v->f;
@@ -602,49 +638,28 @@ void ry_verify_impact(const ry_verify *v, const ry_vf_finding *x, ry_vf_impact *
         im->found_gbps = found_gbps(v, x->fa, x->fb);
     }
     const ry_node *lo = ry_port_node(f, l->lo), *hi = ry_port_node(f, l->hi);
+    const ry_vf_tally *t;
     if (lo->kind == RY_NODE_GPU) {
-        uint32_t leaf = f->ports[l->hi].owner;
+        int rails = f->rails > 0 ? f->rails : 1;
         im->gpu = (int32_t)f->ports[l->lo].owner;
-        im->sw = (int32_t)leaf;
-        switch_links(v, leaf, 0, &im->sw_kept, &im->sw_total);
+        im->sw = (int32_t)f->ports[l->hi].owner;
+        switch_links(v, (uint32_t)im->sw, 0, &im->sw_kept, &im->sw_total);
         im->scope = 1;
         im->plane = hi->plane;
         im->rail = lo->rail;
         im->unit = hi->group;
-        for (size_t s = f->first_switch; s < f->nnodes; s++) {
-            const ry_node *n = &f->nodes[s];
-            if (n->tier == 1 && n->plane == hi->plane && n->group == hi->group &&
-                n->rail >= 0 && lo->rail >= n->rail && lo->rail < n->rail + n->nrails)
-                switch_links(v, (uint32_t)s, 0, &im->kept, &im->total);
-        }
-        /* only the rail's GPUs count: a packed leaf carries several rails */
-        if (hi->nrails > 1) {
-            im->kept = im->total = 0;
-            for (size_t s = f->first_switch; s < f->nnodes; s++) {
-                const ry_node *n = &f->nodes[s];
-                if (n->tier != 1 || n->plane != hi->plane || n->group != hi->group)
-                    continue;
-                for (uint32_t p = 0; p < n->nports; p++) {
-                    const ry_port *pt = &f->ports[n->port0 + p];
-                    if (pt->peer < 0 || ry_port_node(f, (uint32_t)pt->peer)->tier != 0 ||
-                        ry_port_node(f, (uint32_t)pt->peer)->rail != lo->rail)
-                        continue;
-                    im->total++;
-                    im->kept += kept(v->state[pt->link]);
-                }
-            }
-        }
-        return;
+        t = &v->rail_unit[((size_t)hi->plane * (size_t)v->ngroups + (size_t)hi->group) *
+                          (size_t)rails + (size_t)(lo->rail % rails)];
+    } else {
+        im->sw = (int32_t)f->ports[l->lo].owner;
+        switch_links(v, (uint32_t)im->sw, 1, &im->sw_kept, &im->sw_total);
+        im->plane = lo->plane;
+        im->tier = lo->tier;
+        im->unit = lo->group;
+        im->scope = lo->tier == 1 ? 2 : 3;
+        t = lo->tier == 1 ? &v->leaf_up[(size_t)lo->plane * (size_t)v->ngroups + (size_t)lo->group]
+                          : &v->tier_up[(size_t)lo->plane * (RY_MAX_TIERS + 1) + lo->tier];
     }
-    im->sw = (int32_t)f->ports[l->lo].owner;
-    switch_links(v, (uint32_t)im->sw, 1, &im->sw_kept, &im->sw_total);
-    im->plane = lo->plane;
-    im->tier = lo->tier;
-    im->unit = lo->group;
-    im->scope = lo->tier == 1 ? 2 : 3;
-    for (size_t s = f->first_switch; s < f->nnodes; s++) {
-        const ry_node *n = &f->nodes[s];
-        if (n->tier == lo->tier && n->plane == lo->plane && (lo->tier != 1 || n->group == lo->group))
-            switch_links(v, (uint32_t)s, 1, &im->kept, &im->total);
-    }
+    im->kept = t->kept;
+    im->total = t->total;
 }

@@ -77,6 +77,11 @@ typedef enum {
     RY_VL_UNVERIFIED
 } ry_vl_state;
 
+typedef struct ry_vf_tally {
+    long long kept, total;          /* links kept (in place, degraded, on the planned
+                                     * switch) of those planned */
+} ry_vf_tally;
+
 typedef struct ry_verify {
     const ry_fabric *f;             /* borrowed */
     const ry_netfile *nf;           /* borrowed, nnf of them */
@@ -93,6 +98,10 @@ typedef struct ry_verify {
     ry_vf_finding *findings;        /* sorted by kind, then plan position */
     size_t nfindings;
     int switches_placed, switches_found;
+    int ngroups;                    /* leaf groups (scalable units) */
+    ry_vf_tally *rail_unit;         /* GPU links per (plane, unit, rail) */
+    ry_vf_tally *leaf_up;           /* leaf uplinks per (plane, unit) */
+    ry_vf_tally *tier_up;           /* uplinks per (plane, tier) */
 } ry_verify;
 
 /* Places the devices and sorts the cables. Returns 0, or -1 with err set
