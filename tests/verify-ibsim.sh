@@ -40,11 +40,11 @@ have_verify=no
 "$RAILYARD" help verify >/dev/null 2>&1 && have_verify=yes
 
 # The specs and their faults: together every kind and class of finding.
-# Free switch ports (for extra and unknown) only in ro-2tier-h100 and
-# two-plane; scalable units only in the rail-optimized specs.
+# Free switch ports (for extra, unknown and isolate) only in ro-2tier-h100
+# and two-plane; scalable units only in the rail-optimized specs.
 CASES="ro-2tier-h100:port-swap,rail-swap,unit-swap,uplink,missing,extra,unknown
 ro-3tier:port-swap,rail-swap,unit-swap,uplink:2,missing:nic
-two-plane:plane-swap,port-swap,extra,unknown,missing
+two-plane:plane-swap,port-swap,extra,unknown,missing,isolate
 railonly-2tier:rail-swap,port-swap,uplink,missing"
 
 # checks_of LABEL CMD...: run a check of tests/verify-check.py and count its
