@@ -15,6 +15,32 @@
         GOT is the output of "railyard verify --format json"; CABLING the
         plan's cabling.csv (cable labels and racks).
     verify-check.py work-order PLAN CABLING EXPECT CSV
+    verify-check.py files PLAN LOADED EXPECT OUT
+        OUT: what "railyard opensm SPEC --fabric ..." wrote under opensm/ for
+        the fabric loaded into ibsim (LOADED/<subnet>/topology.net). Checks
+        that its files carry the fabric's GUIDs: topology.net is the loaded
+        fabric less what no route may use (a CA the plan does not know, a
+        cable within a tier), named as planned; root_guids.conf the loaded
+        switches planned at the top tier; cn_guids.conf, guid2lid,
+        partitions.conf and lfts.dump the ports of that fabric.
+    verify-check.py renamed PLAN OUT
+        OUT as above, for a fabric cabled as planned: its routing tables
+        and LIDs are the plan's, entry for entry, once every GUID is read
+        as the name it stands for (node-name-map, cn_guids.conf).
+    verify-check.py not-cabled PLAN LOADED STDERR
+        STDERR: what "railyard opensm ... --as-found" printed. The NICs it
+        lists as not cabled are the planned NICs missing from every loaded
+        subnet; the pairs of cabled NICs it counts as not delivered are the
+        ordered pairs of planned NICs of one subnet that no path over the
+        cables a route may use joins (as in routes below).
+    verify-check.py routes PLAN NET LFT OSM_G2L OURS_G2L [CR_JSON CR_EXIT]...
+        NET: the netfile loaded into ibsim; LFT: the tables read back from
+        its switches (dump_fts); OSM_G2L: OpenSM's guid2lid after the run,
+        OURS_G2L railyard's. OpenSM kept our LIDs, and the routes delivered
+        between the CAs the plan knows are exactly the deliverable ones.
+        CR_JSON, CR_EXIT: "railyard check-routes --json" on our subnet and
+        its exit status: it counts the same routes, and fails (5) on
+        reachability alone, exactly when some pair cannot be joined.
 
 Output: a line "ok" per passed check, "FAIL: ..." per failed one, and
 "# ..." lines to show.
@@ -424,6 +450,347 @@ def work_order(plan, cabling, expect, path):
     print("# work order: %d rows for %d findings" % (len(rows), len(exp["findings"])))
 
 
+# ---- stages 6 and 7: railyard's OpenSM files for the fabric found
+CA_PGUID = re.compile(r'^\[(\d+)\]\(([0-9a-fA-F]+)\)')
+LFT_HDR = re.compile(r"guid 0x([0-9a-fA-F]+)\s")
+LFT_ENT = re.compile(r"0x([0-9a-fA-F]+)\s+([0-9]+)\s")
+PORTGUID = re.compile(r"portguid 0x([0-9a-fA-F]+)")
+
+
+def port_guids(path):
+    """{CA node GUID: its port 1 GUID} of a netfile (the GUID in parentheses)."""
+    pg, cur = {}, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = HDR.match(line)
+            if m:
+                cur = guid_of(m.group(3)) if m.group(1) != "Switch" else None
+                continue
+            m = CA_PGUID.match(line)
+            if m and cur is not None and int(m.group(1)) == 1:
+                pg[cur] = int(m.group(2), 16)
+    return pg
+
+
+def plan_cas(plan):
+    """The descriptions of the planned NICs, over all subnets."""
+    descs = set()
+    for s in subnets(plan):
+        n, _ = read_net(os.path.join(plan, s, "topology.net"))
+        descs |= {d for k, d in n.values() if k == "ca"}
+    return descs
+
+
+def usable(nodes, links, known):
+    """The links a route may use in a fabric as found: none to a CA the plan
+    does not know, none between two switches of one tier (tiers counted from
+    the known CAs: 1 for a switch with one, and so on)."""
+    cas = {g for g, (k, d) in nodes.items() if k == "ca" and d in known}
+    strange = {g for g, (k, d) in nodes.items() if k == "ca" and d not in known}
+    adj = {}
+    for l in links:
+        (a, _), (b, _) = tuple(l)
+        if a in strange or b in strange:
+            continue
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+    tier = {g: 0 for g in cas}
+    front, t = list(cas), 0
+    while front:
+        t += 1
+        nxt = []
+        for n in front:
+            for r in adj.get(n, ()):
+                if r not in tier:
+                    tier[r] = t
+                    nxt.append(r)
+        front = nxt
+    out = set()
+    for l in links:
+        (a, _), (b, _) = tuple(l)
+        if a in strange or b in strange:
+            continue
+        if nodes[a][0] == "sw" and nodes[b][0] == "sw" and tier.get(a) == tier.get(b):
+            continue
+        out.add(l)
+    return cas, out
+
+
+def deliverable_pairs(nodes, links, known):
+    """Ordered pairs of the known CAs of one subnet that a route can join:
+    connected by the usable links. Returns (the known CAs, the pairs)."""
+    cas, use = usable(nodes, links, known)
+    up = {}
+
+    def root(x):
+        while up.get(x, x) != x:
+            up[x] = up.get(up[x], up[x])
+            x = up[x]
+        return x
+    for l in use:
+        (a, _), (b, _) = tuple(l)
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            up[ra] = rb
+    comp = {g: root(g) for g in cas}
+    return cas, {(a, b) for a in cas for b in cas if a != b and comp[a] == comp[b]}
+
+
+def read_g2l(path):
+    """{port GUID: (base LID, top LID)} of a guid2lid file."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            t = line.split()
+            if len(t) >= 3 and t[0].startswith("0x"):
+                out[int(t[0], 16)] = (int(t[1], 16), int(t[2], 16))
+    return out
+
+
+def read_lft(path):
+    """{switch GUID: {LID: port}} and the (LID, port GUID) annotations."""
+    lft, notes, sw = {}, [], None
+    with open(path, errors="replace") as f:
+        for line in f:
+            t = line.lstrip()
+            if t.startswith("Unicast lids"):
+                m = LFT_HDR.search(t)
+                sw = int(m.group(1), 16) if m else None
+                if sw is not None:
+                    lft.setdefault(sw, {})
+            elif t.startswith("0x") and sw is not None:
+                m = LFT_ENT.match(t)
+                if not m:
+                    continue
+                if int(m.group(2)) != 255:
+                    lft[sw][int(m.group(1), 16)] = int(m.group(2))
+                g = PORTGUID.search(t)
+                if g:
+                    notes.append((int(m.group(1), 16), int(g.group(1), 16)))
+    return lft, notes
+
+
+def members(path):
+    """The port GUIDs of the partitions other than Default."""
+    text = "\n".join(l.split("#", 1)[0] for l in open(path))
+    out = set()
+    for st in text.split(";"):
+        if ":" not in st:
+            continue
+        head, mem = st.split(":", 1)
+        if head.split("=", 1)[0].strip() == "Default":
+            continue
+        out |= {int(m, 16) for m in re.findall(r"0x[0-9a-fA-F]+", mem)}
+    return out
+
+
+def files(plan, loaded, expect, out):
+    known = plan_cas(plan)
+    swname = {int(g, 16): n for g, n in json.load(open(expect))["switches"].items()}
+    check(subnets(out) == subnets(loaded), "subnets written %s, loaded %s"
+          % (subnets(out), subnets(loaded)))
+    for s in subnets(loaded):
+        o = os.path.join(out, s)
+        if not os.path.isdir(o):
+            continue
+        net = os.path.join(loaded, s, "topology.net")
+        ln, ll = read_net(net)
+        pg = port_guids(net)
+        sws = {g for g, (k, d) in ln.items() if k == "sw"}
+        cas, use = usable(ln, ll, known)
+        # topology.net: the fabric as found, less what no route may use
+        want = {g: ("sw", swname.get(g, "?")) for g in sws}
+        want.update({g: ln[g] for g in cas})
+        on, ol = read_net(os.path.join(o, "topology.net"))
+        check(on == want, "%s: topology.net nodes (GUID, type, name) differ from the "
+              "fabric's: %d vs %d, e.g. %s" % (s, len(on), len(want),
+                                               sorted(set(on.items()) ^ set(want.items()))[:3]))
+        check(ol == use, "%s: topology.net links differ from the fabric's: %d vs %d; "
+              "only in topology.net %d, only in the fabric %d" % (
+                  s, len(ol), len(use), len(ol - use), len(use - ol)))
+        # root_guids.conf: the switches planned at the top tier, by their GUIDs
+        pn, _ = read_net(os.path.join(plan, s, "topology.net"))
+        roots = set()
+        for line in open(os.path.join(plan, s, "root_guids.conf")):
+            t = line.split()
+            if t and t[0].startswith("0x") and int(t[0], 16) in pn:
+                roots.add(pn[int(t[0], 16)][1])
+        want_roots = {g for g in sws if swname.get(g) in roots}
+        got = {}
+        for line in open(os.path.join(o, "root_guids.conf")):
+            t = line.split(None, 1)
+            if t and t[0].startswith("0x"):
+                got[int(t[0], 16)] = t[1].strip() if len(t) > 1 else ""
+        check(set(got) == want_roots and len(want_roots) == len(roots),
+              "%s: root_guids.conf lists %d GUIDs, the fabric has %d switches planned "
+              "at the top tier (%d planned); e.g. %s" % (
+                  s, len(got), len(want_roots), len(roots),
+                  ["0x%016x" % g for g in sorted(set(got) ^ want_roots)[:3]]))
+        # cn_guids.conf: the port GUIDs of the known CAs, named as found
+        cn = {}
+        for line in open(os.path.join(o, "cn_guids.conf")):
+            t = line.split(None, 1)
+            if t and t[0].startswith("0x"):
+                cn[int(t[0], 16)] = t[1].strip() if len(t) > 1 else ""
+        want_cn = {pg.get(g): ln[g][1] for g in cas}
+        check(cn == want_cn, "%s: cn_guids.conf lists %d ports, the fabric has %d known "
+              "CA ports; e.g. %s" % (s, len(cn), len(want_cn), sorted(
+                  ("0x%016x" % g if g else "-", n)
+                  for g, n in set(cn.items()) ^ set(want_cn.items()))[:3]))
+        # guid2lid: every switch and known CA port, each its own LIDs
+        g2l = read_g2l(os.path.join(o, "guid2lid"))
+        check(set(g2l) == sws | set(want_cn), "%s: guid2lid has %d ports, the fabric %d "
+              "switches and %d known CA ports" % (s, len(g2l), len(sws), len(want_cn)))
+        lids = [l for lo, hi in g2l.values() for l in range(lo, hi + 1)]
+        check(len(lids) == len(set(lids)), "%s: guid2lid gives a LID twice" % s)
+        # lfts.dump: the fabric's switches; each annotated LID its port's
+        lft, notes = read_lft(os.path.join(o, "lfts.dump"))
+        check(set(lft) == sws, "%s: lfts.dump has %d switches, the fabric %d; %d common"
+              % (s, len(lft), len(sws), len(set(lft) & sws)))
+        bad = [(l, g) for l, g in notes if g not in g2l or not g2l[g][0] <= l <= g2l[g][1]]
+        check(notes and not bad, "%s: lfts.dump: %d of %d portguid notes name no port of "
+              "guid2lid with that LID, e.g. %s" % (s, len(bad), len(notes), [
+                  "0x%04x 0x%016x" % b for b in bad[:3]]))
+        # partitions.conf: the rails' members are known CA ports of the
+        # fabric, among them every CA planned in this subnet (one cabled in
+        # from another subnet is a member when its rail has a partition here)
+        mem = members(os.path.join(o, "partitions.conf"))
+        here = {d for k, d in pn.values() if k == "ca"}
+        must = {pg.get(g) for g in cas if ln[g][1] in here}
+        check(mem <= set(want_cn) and must <= mem, "%s: partitions.conf has %d member "
+              "ports, %d not known CA ports of the fabric; %d CA ports planned here in none"
+              % (s, len(mem), len(mem - set(want_cn)), len(must - mem)))
+        moved = len(cas) - len(must)
+        print("# %s: %d switches (%d at the top), %d CAs%s, %d links of the fabric's %d"
+              % (s, len(sws), len(want_roots), len(cas),
+                 " (%d cabled in from another subnet, %d of them in no rail partition)"
+                 % (moved, len(set(want_cn) - must - mem)) if moved else "",
+                 len(use), len(ll)))
+
+
+def named_tables(d):
+    """The LFT {(switch name, LID): port} and {port name: LIDs} of a subnet
+    directory, GUIDs read as the names node-name-map and cn_guids.conf give."""
+    name = {}
+    for f in ("node-name-map", "cn_guids.conf"):
+        for line in open(os.path.join(d, f)):
+            m = re.match(r'\s*(0x[0-9a-fA-F]+)\s+"?([^"\n]*)"?', line)
+            if m:
+                name[int(m.group(1), 16)] = m.group(2).strip()
+    lft, _ = read_lft(os.path.join(d, "lfts.dump"))
+    named = {(name.get(sw, sw), lid): p for sw, t in lft.items() for lid, p in t.items()}
+    lids = {name.get(g, g): l for g, l in read_g2l(os.path.join(d, "guid2lid")).items()}
+    return named, lids
+
+
+def renamed(plan, out):
+    for s in subnets(plan):
+        pl, plids = named_tables(os.path.join(plan, s))
+        ol, olids = named_tables(os.path.join(out, s))
+        diff = sorted(k for k in set(pl) | set(ol) if pl.get(k) != ol.get(k))
+        check(not diff, "%s: %d LFT entries differ from the plan's, e.g. %s" % (
+            s, len(diff), ["%s lid %d: port %s, planned %s" % (k[0], k[1], ol.get(k), pl.get(k))
+                           for k in diff[:3]]))
+        ldiff = sorted(str(k) for k in set(plids) | set(olids) if plids.get(k) != olids.get(k))
+        check(not ldiff, "%s: %d ports have other LIDs than planned, e.g. %s"
+              % (s, len(ldiff), ldiff[:3]))
+        print("# %s: the plan's %d LFT entries and %d LIDs under the fabric's GUIDs"
+              % (s, len(pl), len(plids)))
+
+
+def not_cabled(plan, loaded, stderr):
+    found, pairs = set(), 0
+    for s in subnets(loaded):
+        n, l = read_net(os.path.join(loaded, s, "topology.net"))
+        found |= {d for k, d in n.values() if k == "ca"}
+        cas, ok_pairs = deliverable_pairs(n, l, plan_cas(plan))
+        pairs += len(cas) * (len(cas) - 1) - len(ok_pairs)
+    want = plan_cas(plan) - found
+    text = open(stderr, errors="replace").read()
+    got = set(re.findall(r"railyard:\s+(.*?) is not cabled: no route reaches it", text))
+    check(got == want, "NICs railyard says are not cabled: %s; planned NICs in no "
+          "subnet found: %s" % (sorted(got), sorted(want)))
+    m = re.search(r"(\d+) NICs? not cabled; (\d+) pairs? of cabled NICs not delivered", text)
+    if not m:
+        fail("no summary of the NICs not cabled and pairs not delivered")
+        return
+    check(int(m.group(1)) == len(want), "%s NICs not cabled, want %d"
+          % (m.group(1), len(want)))
+    check(int(m.group(2)) == pairs, "%s pairs of cabled NICs not delivered, want %d"
+          % (m.group(2), pairs))
+    print("# not cabled: %s; %d pairs of cabled NICs cannot be joined"
+          % (", ".join(sorted(want)) or "none", pairs))
+
+
+def routes(plan, net, lftf, osm_g2l, ours_g2l, *crs):
+    nodes, links = read_net(net)
+    pg = port_guids(net)
+    link = {}
+    for l in links:
+        a, b = tuple(l)
+        link[a], link[b] = b, a
+    osm, ours = read_g2l(osm_g2l), read_g2l(ours_g2l)
+    moved = [g for g in ours if osm.get(g) != ours[g]]
+    check(not moved, "OpenSM gave %d of our %d ports other LIDs, e.g. %s" % (
+        len(moved), len(ours), ["0x%016x %s/%s" % (g, ours[g], osm.get(g)) for g in moved[:3]]))
+    lft, _ = read_lft(lftf)
+    cas, want = deliverable_pairs(nodes, links, plan_cas(plan))
+
+    def trace(a, b):
+        if pg.get(b) not in osm:
+            return "no LID"
+        dlid = osm[pg[b]][0]
+        n = link.get((a, 1))
+        for _ in range(64):
+            if n is None:
+                return "dead link"
+            if nodes[n[0]][0] == "ca":
+                return None if n[0] == b else "delivered to " + nodes[n[0]][1]
+            out = lft.get(n[0], {}).get(dlid)
+            if not out:
+                return "no route at 0x%016x" % n[0]
+            n = link.get((n[0], out))
+        return "loop"
+    delivered, why = set(), {}
+    for a in cas:
+        for b in cas:
+            if a == b:
+                continue
+            e = trace(a, b)
+            if e is None:
+                delivered.add((a, b))
+            else:
+                why[(a, b)] = e
+    name = lambda g: nodes[g][1]
+    check(want - delivered == set(), "%d deliverable routes not delivered, e.g. %s" % (
+        len(want - delivered), ["%s -> %s: %s" % (name(a), name(b), why[(a, b)])
+                                for a, b in sorted(want - delivered)[:4]]))
+    check(delivered - want == set(), "%d routes delivered that cannot be: %s" % (
+        len(delivered - want), ["%s -> %s" % (name(a), name(b))
+                                for a, b in sorted(delivered - want)[:4]]))
+    every = len(cas) * (len(cas) - 1)
+    for path, rc in zip(crs[::2], crs[1::2]):
+        try:
+            cr = json.load(open(path))
+            got = (cr["routes"], cr["reachable"]["delivered"], cr["reachable"]["ok"],
+                   cr["loops"]["ok"], cr["minimal"]["ok"], cr["credit_loops"]["ok"], cr["ok"])
+        except (ValueError, KeyError, TypeError) as e:
+            fail("%s: not check-routes JSON: %s" % (path, e))
+            continue
+        whole = len(want) == every
+        check(got == (every, len(want), whole, True, True, True, whole) and
+              int(rc) == (0 if whole else 5),
+              "check-routes on %s: exit %s, %d routes, %d delivered, ok %s, reachable %s, "
+              "loops %s, minimal %s, credit loops %s; want exit %d, %d routes, %d delivered, "
+              "loops, minimal and credit loops ok" % (
+                  cr.get("lfts", {}).get("file"), rc, got[0], got[1], got[6], got[2],
+                  got[3], got[4], got[5], 0 if whole else 5, every, len(want)))
+    other = sum(1 for k, d in nodes.values() if k == "ca") - len(cas)
+    print("# %d CAs of the plan%s: %d of %d pairs deliverable, %d delivered"
+          % (len(cas), " (%d other left out)" % other if other else "",
+             len(want), every, len(delivered)))
+
+
 def main():
     mode, args = sys.argv[1], sys.argv[2:]
     if mode == "names":
@@ -434,6 +801,14 @@ def main():
         verify_json(*args)
     elif mode == "work-order":
         work_order(*args)
+    elif mode == "files":
+        files(*args)
+    elif mode == "renamed":
+        renamed(*args)
+    elif mode == "not-cabled":
+        not_cabled(*args)
+    elif mode == "routes":
+        routes(*args)
     else:
         sys.exit("unknown mode " + mode)
 

@@ -26,6 +26,9 @@ subnet DIR/<subnet>/topology.net is written, loadable by ibsim, with
       missing      one leaf-to-spine cable removed
       missing:nic  one NIC cable removed (the NIC is then not discovered)
       extra        a cable between free ports of two switches of one tier
+      isolate      every uplink of one leaf removed, and a cable from a free
+                   port of that leaf to one of another leaf of its subnet:
+                   its NICs are still found, but no route may reach them
       unknown      a CA "node999 mlx5_0", a host not in the plan, cabled to
                    a free leaf port (the next is node998, ...)
 
@@ -346,6 +349,36 @@ class Injector:
         self.log.append("extra: %s %d - %s %d" % (name_of(f, lo[0]), lo[1],
                                                   name_of(f, hi[0]), hi[1]))
 
+    def isolate(self):
+        f = self.fab
+
+        def uplinks(n):
+            return [((n, p), f.link[(n, p)]) for p in range(1, f.nodes[n]["nports"] + 1)
+                    if (n, p) in f.link and f.tier.get(f.link[(n, p)][0]) == 2]
+        leaves = [n for n, d in f.nodes.items() if d["kind"] == "sw" and f.tier[n] == 1]
+        pairs = [(a, b) for a in leaves for b in leaves
+                 if a != b and f.nodes[a]["subnet"] == f.nodes[b]["subnet"] and
+                 uplinks(a) and not any(e[0] == a for e in self.touched) and
+                 any(f.tier.get(f.link.get((a, p), ("", 0))[0]) == 0
+                     for p in range(1, f.nodes[a]["nports"] + 1)) and
+                 self.free_ends(a) and self.free_ends(b)]
+        a, b = self.pick("isolate", pairs)
+        ea = self.pick("isolate", self.free_ends(a))
+        eb = self.pick("isolate", self.free_ends(b))
+        cut = uplinks(a)
+        for lo, hi in cut:
+            self.touch(lo, hi)
+            f.cut(lo)
+            self.findings.append({"kind": "missing", "class": None,
+                                  "planned": {"a": end(f, lo), "b": end(f, hi)}, "found": None})
+        self.touch(ea, eb)
+        f.connect(ea, eb)
+        lo, hi = f.order_ends(ea, eb)
+        self.findings.append({"kind": "unexpected", "class": None, "planned": None,
+                              "found": {"a": end(f, lo), "b": end(f, hi)}})
+        self.log.append("isolate: %s loses its %d uplinks; %s %d - %s %d" % (
+            name_of(f, a), len(cut), name_of(f, lo[0]), lo[1], name_of(f, hi[0]), hi[1]))
+
     def unknown(self):
         """A host the plan does not have: node999, else node998, ..."""
         f = self.fab
@@ -485,6 +518,8 @@ def main():
             inj.extra()
         elif kind == "unknown":
             inj.unknown()
+        elif kind == "isolate":
+            inj.isolate()
         else:
             sys.exit("unknown fault %s" % fault)
 
