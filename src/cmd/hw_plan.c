@@ -29,8 +29,11 @@ static ry_cmd_status plan_as_found(ry_ctx *ctx, const ry_verify *v)
 {
     ry_err err;
     long long left = ry_fabric_as_found(v, &ctx->as_found);
-    ry_ibplan_free(&ctx->ibplan);
-    if (ry_ibplan_build(&ctx->as_found, &ctx->ibplan, &err) < 0) {
+    ry_ibplan planned = ctx->ibplan;
+    int bad = ry_ibplan_build(&ctx->as_found, &ctx->ibplan, &err) < 0 ||
+              ry_ibplan_keep_lids_of(&ctx->ibplan, &planned, &err) < 0;
+    ry_ibplan_free(&planned);
+    if (bad) {
         ry_error("the fabric as found: %s", err.msg);
         return RY_CMD_INPUT;
     }
@@ -105,7 +108,7 @@ static ry_cmd_status keep_lids(ry_ctx *ctx, const char *path)
     ry_guid2lid g;
     ry_err err;
     ry_cmd_status rc = status_of(ry_guid2lid_load(path, &g));
-    if (rc == RY_CMD_OK && ry_ibplan_keep_lids(&ctx->ibplan, g.guid, g.lid, g.n, &err) < 0) {
+    if (rc == RY_CMD_OK && ry_ibplan_keep_lids(&ctx->ibplan, g.guid, g.lid, g.n, 0, &err) < 0) {
         ry_error("%s: %s", path, err.msg);
         rc = RY_CMD_INPUT;
     }

@@ -185,33 +185,49 @@ static uint16_t kept_lid(const lid_tab *t, uint64_t g)
     return 0;
 }
 
+/* A kept LID that cannot be kept: not unicast, not aligned, or taken. */
+static int bad_kept(const ry_ibplan *pl, const ry_subnet *sn, const uint8_t *used, int sw,
+                    uint32_t lid, uint64_t g, ry_err *err)
+{
+    uint32_t block = 1u << pl->lmc, n = sw ? 1 : block;
+    if (lid + n - 1 > RY_IB_MAX_UCAST_LID || (!sw && lid % block)) {
+        ry_err_set(err, NULL, "LID 0x%04x of GUID 0x%016llx is not %s", lid,
+                   (unsigned long long)g, lid % block && !sw
+                   ? "aligned to the LMC: keep the LMC the subnet manager ran with"
+                   : "a unicast LID");
+        return 1;
+    }
+    if (memchr(used + lid, 1, n)) {
+        ry_err_set(err, NULL, "LID 0x%04x is kept for two ports of subnet %s (GUID 0x%016llx "
+                   "among them)", lid, sn->name, (unsigned long long)g);
+        return 1;
+    }
+    return 0;
+}
+
 /* One subnet: kept LIDs first (checked), then the rest in the plan's order
- * into the free aligned blocks. */
-static int keep_subnet(ry_ibplan *pl, ry_subnet *sn, const lid_tab *t, ry_err *err)
+ * into the free aligned blocks. With soft, a LID that cannot be kept is
+ * given a free one instead of being an error. */
+static int keep_subnet(ry_ibplan *pl, ry_subnet *sn, const lid_tab *t, int soft, ry_err *err)
 {
     const ry_fabric *f = pl->f;
     uint32_t block = 1u << pl->lmc;
-    uint8_t *used = ry_xcalloc(RY_IB_MAX_UCAST_LID + 2, 1);
+    size_t all = sn->nsw + sn->nca;
+    uint8_t *used = ry_xcalloc(RY_IB_MAX_UCAST_LID + 2, 1), *done = ry_xcalloc(all + 1, 1);
     int rc = 0;
-    uint32_t max = 0;
+    uint32_t max = 0, next = 1;
     /* pass 0 takes the kept LIDs, pass 1 gives the others the free ones */
     for (int pass = 0; pass < 2 && !rc; pass++) {
-        uint32_t next = 1;
-        for (size_t i = 0; i < sn->nsw + sn->nca && !rc; i++) {
+        for (size_t i = 0; i < all && !rc; i++) {
             int sw = i < sn->nsw;
             uint32_t id = sw ? sn->sw[i] : sn->ca[i - sn->nsw];
             uint64_t g = sw ? ry_plan_sw_guid(pl, id) : ry_plan_ca_port_guid(pl, id);
-            uint32_t n = sw ? 1 : block, lid = kept_lid(t, g);
-            if ((pass == 0) != (lid != 0))
+            uint32_t n = sw ? 1 : block, lid = pass == 0 ? kept_lid(t, g) : 0;
+            if (done[i] || (pass == 0 && !lid))
                 continue;
-            if (pass == 0 && (lid > RY_IB_MAX_UCAST_LID || lid + n - 1 > RY_IB_MAX_UCAST_LID ||
-                              (!sw && lid % block))) {
-                ry_err_set(err, NULL, "LID 0x%04x of GUID 0x%016llx is not %s", lid,
-                           (unsigned long long)g, lid % block && !sw
-                           ? "aligned to the LMC: keep the LMC the subnet manager ran with"
-                           : "a unicast LID");
-                rc = -1;
-                break;
+            if (pass == 0 && bad_kept(pl, sn, used, sw, lid, g, err)) {
+                rc = soft ? 0 : -1;
+                continue;
             }
             if (pass == 1) {
                 if (!sw)
@@ -226,13 +242,8 @@ static int keep_subnet(ry_ibplan *pl, ry_subnet *sn, const lid_tab *t, ry_err *e
                     break;
                 }
             }
-            for (uint32_t x = 0; x < n && !rc; x++)
-                if (used[lid + x]) {
-                    ry_err_set(err, NULL, "LID 0x%04x is kept for two ports of subnet %s (GUID "
-                               "0x%016llx among them)", lid + x, sn->name, (unsigned long long)g);
-                    rc = -1;
-                }
             memset(used + lid, 1, n);
+            done[i] = 1;
             if (sw)
                 pl->sw_lid[id - f->first_switch] = (uint16_t)lid;
             else
@@ -243,11 +254,12 @@ static int keep_subnet(ry_ibplan *pl, ry_subnet *sn, const lid_tab *t, ry_err *e
     }
     sn->max_lid = max;
     free(used);
+    free(done);
     return rc;
 }
 
 int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *lids, size_t n,
-                        ry_err *err)
+                        unsigned flags, ry_err *err)
 {
     lid_tab t;
     unsigned cap = 16;
@@ -267,8 +279,33 @@ int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *li
     }
     int rc = 0;
     for (int k = 0; k < pl->nsubnets && !rc; k++)
-        rc = keep_subnet(pl, &pl->subnets[k], &t, err);
+        rc = keep_subnet(pl, &pl->subnets[k], &t, flags & RY_KEEP_SOFT, err);
     free(t.key);
     free(t.lid);
+    return rc;
+}
+
+int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
+{
+    size_t n = 0, cap = 0;
+    for (int k = 0; k < from->nsubnets; k++)
+        cap += from->subnets[k].nsw + from->subnets[k].nca;
+    uint64_t *g = ry_xmalloc((cap ? cap : 1) * sizeof *g);
+    uint16_t *l = ry_xmalloc((cap ? cap : 1) * sizeof *l);
+    const ry_fabric *f = from->f;
+    for (int k = 0; k < from->nsubnets; k++) {
+        const ry_subnet *sn = &from->subnets[k];
+        for (size_t i = 0; i < sn->nsw; i++) {
+            g[n] = ry_plan_sw_guid(pl, sn->sw[i]);
+            l[n++] = from->sw_lid[sn->sw[i] - f->first_switch];
+        }
+        for (size_t c = 0; c < sn->nca; c++) {
+            g[n] = ry_plan_ca_port_guid(pl, sn->ca[c]);
+            l[n++] = from->ca_lid[sn->ca[c]];
+        }
+    }
+    int rc = ry_ibplan_keep_lids(pl, g, l, n, RY_KEEP_SOFT, err);
+    free(g);
+    free(l);
     return rc;
 }

@@ -83,8 +83,15 @@ void ry_ibplan_set_ca_guid(ry_ibplan *pl, uint32_t gpu_port, uint64_t node_guid,
 /* Keeps the LIDs a running subnet manager assigned: for every port GUID of
  * the plan (a switch's node GUID) in guids[0..n), its LID becomes lids[i];
  * the others get free LIDs after them. -1 with err set when a LID is taken
- * twice, is not a unicast LID, or is not aligned to the LMC. */
+ * twice, is not a unicast LID, or is not aligned to the LMC (unless
+ * RY_KEEP_SOFT). */
+enum { RY_KEEP_SOFT = 1 };   /* a LID that cannot be kept takes a free one: no error */
 int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *lids, size_t n,
-                        ry_err *err);
+                        unsigned flags, ry_err *err);
+
+/* Every port of pl keeps the LID it has in from, a plan of the same graph's
+ * ids (the fabric as planned, pl the fabric as found), where it can
+ * (RY_KEEP_SOFT): a missing cable does not move the LIDs of other ports. */
+int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err);
 
 #endif

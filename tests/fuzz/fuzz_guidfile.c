@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ry_inventory_free(&inv);
     ry_guid2lid g;
     if (ry_guid2lid_load(path, &g) == RY_EXIT_OK)
-        ry_ibplan_keep_lids(&pl, g.guid, g.lid, g.n, &err);
+        ry_ibplan_keep_lids(&pl, g.guid, g.lid, g.n, (unsigned)(size & 1), &err);
     ry_guid2lid_free(&g);
     ry_ibplan_free(&pl);
     close(fd);
