@@ -203,6 +203,13 @@ has "--as-found lists the NIC no route reaches" "$TMP/e" 'node001 mlx5_0 is not 
 expect_eq "check-routes on the --as-found files" $? 0
 expect_eq "--as-found: end ports" "$(grep -c '^Ca' "$TMP/af/opensm/plane0/topology.net")" \
     "$(($(grep -c '^Ca' "$TMP/fab.net") - 1))"
+# every port keeps the LID it has with the cable in place: the as-found guid2lid
+# is the clean one less the uncabled NIC's line
+awk 'NF == 3' "$TMP/af/opensm/plane0/guid2lid" | sort >"$TMP/af.lids"
+awk 'NF == 3' "$D/guid2lid" | sort >"$TMP/clean.lids"
+expect_eq "--as-found: LID lines not in the clean fabric's" "$(comm -23 "$TMP/af.lids" "$TMP/clean.lids" | wc -l)" 0
+expect_eq "--as-found: clean LID lines left out" "$(comm -13 "$TMP/af.lids" "$TMP/clean.lids" | wc -l)" 1
+
 
 # --- --guids: an inventory gives the same files as --fabric ------------------------
 {
