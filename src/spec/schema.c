@@ -24,6 +24,7 @@
 #define MAX_RADIX 65535         /* ports are numbered in 16 bits */
 #define MAX_PLANES 8
 #define MAX_STRING (RY_NAME_MAX - 1)
+#define WIDE_RANGE 1000000      /* integers beyond: "an integer >= min", as ry_yget_int says */
 
 static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
@@ -346,12 +347,20 @@ static int get_auto_int(const ry_key *k, const char *what, const ry_ynode *n, ry
         v->i = 0;
         return 0;
     }
-    if (ry_yscalar_int(n, &x, &range) && !range && x >= k->min && x <= k->max) {
+    int is_int = ry_yscalar_int(n, &x, &range);
+    if (is_int && !range && x >= k->min && x <= k->max) {
         v->i = x;
         return 0;
     }
-    ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what, k->min,
-                k->max, ry_ynode_describe(n));
+    /* Worded as ry_yget_int words its ranges: a wide one by its lower end. */
+    if (k->max <= WIDE_RANGE)
+        ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what,
+                    k->min, k->max, ry_ynode_describe(n));
+    else if (is_int && (range > 0 || x > k->max))
+        ry_error_at(n->pos, "%s is too large (got %s; at most %lld)", what, n->value, k->max);
+    else
+        ry_error_at(n->pos, "%s must be auto or an integer >= %lld (got %s)", what, k->min,
+                    ry_ynode_describe(n));
     return -1;
 }
 
@@ -409,6 +418,7 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
         case RY_KEY_NUMBER:
             if (ry_yget_number(n, what, k->dmin, k->dmax, &v->d) < 0)
                 return -1;
+            v->s = n->value;
             break;
         case RY_KEY_BOOL:
             if (ry_yget_bool(n, what, &b) < 0)
@@ -462,12 +472,29 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
 
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v)
 {
+    return ry_schema_get_as(map, key, NULL, v);
+}
+
+int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, ry_keyval *v)
+{
     const ry_key *k = ry_key_find(key);
     RY_ASSERT(k != NULL);
     const ry_ynode *n = ry_ymap_get(map, last_part(key));
     if (!n)
         return 0;
-    return ry_key_get(k, n, NULL, v) < 0 ? -1 : 1;
+    char what[160];
+    if (prefix)
+        snprintf(what, sizeof what, "%s.%s", prefix, last_part(key));
+    return ry_key_get(k, n, prefix ? what : NULL, v) < 0 ? -1 : 1;
+}
+
+int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base)
+{
+    ry_keyval v;
+    int r = ry_schema_get_as(map, key, prefix, &v);
+    if (r > 0)
+        ry_key_store(ry_key_find(key), base, &v);
+    return r;
 }
 
 /* ---- storing, defaults ----------------------------------------------------------------- */
@@ -514,12 +541,15 @@ void ry_key_store(const ry_key *k, void *base, const ry_keyval *v)
 static void *base_of(const ry_key *k, const ry_spec *s)
 {
     switch (k->in) {
+    case RY_IN_SPEC:
+        return (void *)s;
     case RY_IN_NODE:
         return (void *)&s->node;
     case RY_IN_SWITCH:
         return (void *)&s->sw;
     default:
-        return (void *)s;
+        RY_ASSERT(!"the row's field is not in a ry_spec");
+        return NULL;
     }
 }
 
@@ -535,18 +565,25 @@ static ry_ynode scalar(const char *text, int quoted, ry_pos pos)
     return n;
 }
 
-void ry_schema_defaults(ry_spec *s)
+void ry_schema_defaults_in(ry_key_in in, void *base)
 {
     ry_pos here = { "railyard-spec(5)", 0, 0 };
     for (size_t i = 0; i < ry_spec_nkeys; i++) {
         const ry_key *k = &ry_spec_keys[i];
         ry_keyval v;
-        if (!k->size || !k->def)
+        if (k->in != in || !k->size || !k->def)
             continue;
         ry_ynode n = scalar(k->def, k->type == RY_KEY_STRING || k->type == RY_KEY_NAME, here);
         RY_ASSERT(ry_key_get(k, &n, NULL, &v) == 0);
-        ry_key_store(k, base_of(k, s), &v);
+        ry_key_store(k, base, &v);
     }
+}
+
+void ry_schema_defaults(ry_spec *s)
+{
+    ry_schema_defaults_in(RY_IN_SPEC, s);
+    ry_schema_defaults_in(RY_IN_NODE, &s->node);
+    ry_schema_defaults_in(RY_IN_SWITCH, &s->sw);
 }
 
 /* ---- reading a section ------------------------------------------------------------------- */
@@ -642,12 +679,13 @@ unsigned ry_schema_check_struct(const ry_spec *s)
 {
     unsigned bad = 0;
     /* Node models are checked through the cluster keys that hold their
-     * values; a model's own keys were checked where it was read. */
+     * values; a model's own keys were checked where it was read, as were
+     * the keys of the sections a spec built in code has none of. */
     for (size_t i = 0; i < ry_spec_nkeys; i++) {
         const ry_key *k = &ry_spec_keys[i];
         char buf[64];
         ry_keyval v;
-        if (!k->size || k->in == RY_IN_NODE)
+        if (!k->size || (k->in != RY_IN_SPEC && k->in != RY_IN_SWITCH))
             continue;
         const char *text = field_text(k, base_of(k, s), buf, sizeof buf);
         if (!text)
@@ -666,7 +704,7 @@ void ry_key_summary(const ry_key *k, char *buf, size_t cap)
 {
     ry_buf b;
     ry_buf_init(&b);
-    switch (k->type) {
+    switch (k->type_doc ? RY_KEY_CUSTOM : k->type) {
     case RY_KEY_INT:
         ry_buf_printf(&b, "%s", k->flags & RY_KEY_EVEN ? "even integer" : "integer");
         if (k->min == k->max)

@@ -50,15 +50,28 @@ typedef enum {
     RY_KEY_ANY          /* a pattern of keys that are ignored ("x-*") */
 } ry_key_type;
 
-/* Which struct a row's field is in. */
-typedef enum { RY_IN_SPEC = 0, RY_IN_NODE, RY_IN_SWITCH } ry_key_in;
+/* Which struct a row's field is in: ry_spec, ry_node_model, ry_switch_model,
+ * ry_workload, ry_llm, ry_libra_spec, ry_libra_dim, ry_libra_layer,
+ * ry_libra_phase. */
+typedef enum {
+    RY_IN_SPEC = 0,
+    RY_IN_NODE,
+    RY_IN_SWITCH,
+    RY_IN_WORKLOAD,
+    RY_IN_LLM,
+    RY_IN_LIBRA,
+    RY_IN_DIM,
+    RY_IN_LAYER,
+    RY_IN_PHASE
+} ry_key_in;
 
 enum {
     RY_KEY_REQUIRED = 1 << 0,   /* a spec must give it (its reader says so) */
     RY_KEY_EVEN = 1 << 1,       /* INT: an even number */
     RY_KEY_TEXT = 1 << 2,       /* ENUM: store the word, not its index */
-    RY_KEY_READER = 1 << 3,     /* read by its section's reader (it depends on other
-                                 * keys); checked and defaulted like any other */
+    RY_KEY_READER = 1 << 3,     /* read by its section's reader, not ry_schema_read (it
+                                 * depends on other keys, or its errors come in an order
+                                 * of their own); checked and defaulted like any other */
     RY_KEY_ZERO_UNSET = 1 << 4, /* a stored 0 means "not given", not a value */
     RY_KEY_EXTERNAL = 1 << 5,   /* SECTION: read by its own reader (spec/workload.c,
                                  * spec/libra_spec.c), its keys not rows yet */
@@ -88,7 +101,8 @@ typedef struct ry_keyval {
     long long i;            /* INT, AUTO_INT, BOOL, ENUM (index) */
     double d;               /* NUMBER, SPEED (Gb/s) */
     unsigned long long u;   /* GUID */
-    const char *s;          /* STRING, NAME, ENUM (the word), SPEED (as written) */
+    const char *s;          /* STRING, NAME, ENUM (the word), NUMBER and SPEED (as
+                             * written) */
 } ry_keyval;
 
 typedef struct ry_key ry_key;
@@ -102,7 +116,9 @@ struct ry_key {
     const char *def;            /* default, as a spec would write it; NULL: none */
     const char *def_doc;        /* the default in words when it depends on other
                                  * keys (shown instead of def) */
-    const char *type_doc;       /* CUSTOM: what it is, "catalog name or map" */
+    const char *type_doc;       /* what it is, for CUSTOM rows and rows read by a read
+                                 * function ("catalog name or map", "time"); shown
+                                 * instead of the type's own words */
     const char *unit;           /* "Gb/s", "USD", "m", ...; NULL: none */
     const char *doc;            /* one line */
     ry_key_in in;               /* the struct the field is in */
@@ -129,6 +145,11 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
 /* The child of map under key's last part read as its row: 0 when absent, 1
  * with *v set, -1 after an error. */
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v);
+/* The same, with messages naming prefix and the key's last part: a list
+ * entry's "network.dims[2]" gives "network.dims[2].size" (NULL: the key). */
+int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, ry_keyval *v);
+/* ry_schema_get_as, then the value stored into base as the row's field. */
+int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base);
 
 /* Unknown keys of map, a map of section (a full dotted key, "" for the top
  * level): an error at each key the table has no row for under section, with
@@ -153,6 +174,9 @@ void ry_key_store(const ry_key *k, void *base, const ry_keyval *v);
 /* Every row's default into s (rows under cluster.node into s->node, under
  * fabric.switch into s->sw). */
 void ry_schema_defaults(ry_spec *s);
+/* The defaults of the rows whose field is in a struct of kind in, into base
+ * (a new workload, model, dimension, layer or phase). */
+void ry_schema_defaults_in(ry_key_in in, void *base);
 
 /* The rules of every stored row of s and s->sw, on the values in the struct
  * (specs built in code): errors at the keys' positions. Returns RY_BAD_*. */
