@@ -9,11 +9,14 @@
 
 #include "spec/catalog.h"
 #include "spec/pattern.h"
+#include "spec/workload.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,8 @@ static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
+static const char *const flops_conventions[] = { "6NT", "korthikanti", NULL };   /* ry_flops_conv */
+static const char *const recomputes[] = { "none", "full", NULL };
 
 const char *ry_design_name(ry_design d)
 {
@@ -38,8 +43,11 @@ const char *ry_design_name(ry_design d)
 }
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -47,6 +55,8 @@ static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const
 #define SPEC(f) FIELD(ry_spec, RY_IN_SPEC, f)
 #define NODE(f) FIELD(ry_node_model, RY_IN_NODE, f)
 #define SWITCH(f) FIELD(ry_switch_model, RY_IN_SWITCH, f)
+#define WORKLOAD(f) FIELD(ry_workload, RY_IN_WORKLOAD, f)
+#define LLM(f) FIELD(ry_llm, RY_IN_LLM, f)
 
 #define SECTION(name, fl, d) { .key = name, .type = RY_KEY_SECTION, .flags = fl, .doc = d }
 #define INT(lo, hi) .type = RY_KEY_INT, .min = lo, .max = hi
@@ -54,6 +64,8 @@ static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const
 #define ENUM(w) .type = RY_KEY_ENUM, .words = w
 #define STRING(len) .type = RY_KEY_STRING, .max = len
 #define CUSTOM(what) .type = RY_KEY_CUSTOM, .type_doc = what
+#define AUTO_INT(lo, hi) .type = RY_KEY_AUTO_INT, .min = lo, .max = hi
+#define READ(fn, what) .read = fn, .type_doc = what
 
 const ry_key ry_spec_keys[] = {
     { .key = "version", INT(1, 1), .read = read_version,
@@ -199,7 +211,65 @@ const ry_key ry_spec_keys[] = {
 
     SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (spec/libra_spec.c)"),
     SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (spec/libra_spec.c)"),
-    SECTION("workload", RY_KEY_EXTERNAL, "the LLM trained (spec/workload.c)"),
+    /* Read by spec/workload.c. */
+    SECTION("workload", 0, "the LLM trained on the cluster"),
+    { .key = "workload.model", CUSTOM("catalog name or map"),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, .bad = RY_BAD_OTHER,
+      .doc = "the LLM, from templates/llms.yaml or given as a map" },
+    { .key = "workload.model.name", STRING(0), .flags = RY_KEY_READER, .check = check_llm_name,
+      .def_doc = "custom", .bad = RY_BAD_OTHER,
+      .doc = "a catalog entry to start from, or the model's own name" },
+    { .key = "workload.model.description", STRING(0), .bad = RY_BAD_OTHER, .doc = "one line" },
+    { .key = "workload.model.parameters", NUMBER(1e3, 1e16), LLM(parameters),
+      .def_doc = "the catalog entry's", .bad = RY_BAD_OTHER, .doc = "total parameters" },
+    { .key = "workload.model.layers", INT(1, 1000000), LLM(layers),
+      .def_doc = "the catalog entry's", .unit = "blocks", .bad = RY_BAD_OTHER,
+      .doc = "transformer blocks" },
+    { .key = "workload.model.d_model", INT(1, 10000000), LLM(d_model),
+      .def_doc = "the catalog entry's", .bad = RY_BAD_OTHER, .doc = "the hidden size" },
+    { .key = "workload.model.heads", INT(1, 1000000), LLM(heads),
+      .def_doc = "the catalog entry's, else unknown", .bad = RY_BAD_OTHER,
+      .doc = "attention heads" },
+    { .key = "workload.model.seq_len", INT(1, 100000000), LLM(seq_len),
+      .def_doc = "the catalog entry's", .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "sequence length" },
+    { .key = "workload.model.vocab", INT(1, 1000000000), LLM(vocab),
+      .def_doc = "the catalog entry's", .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "vocabulary size" },
+    { .key = "workload.model.mcc", INT(1, 1000), LLM(mcc), .def_doc = "the catalog entry's",
+      .bad = RY_BAD_OTHER, .doc = "tensor-parallel collective rounds per block" },
+    { .key = "workload.model.precision", ENUM(ry_precision_names), LLM(precision), .def = "bf16",
+      .def_doc = "the catalog entry's, else bf16", .bad = RY_BAD_OTHER,
+      .doc = "the model's precision" },
+    { .key = "workload.model.batch", INT(1, 1000000000000LL), LLM(batch),
+      .def_doc = "the catalog entry's", .unit = "sequences", .bad = RY_BAD_OTHER,
+      .doc = "the published global batch" },
+    { .key = "workload.gpu", STRING(0), .flags = RY_KEY_READER,
+      .def_doc = "the GPU of the cluster's node", .bad = RY_BAD_OTHER,
+      .doc = "a GPU from templates/gpus.yaml" },
+    { .key = "workload.batch", INT(1, 1000000000000LL), .flags = RY_KEY_READER, WORKLOAD(batch),
+      .def_doc = "the model's", .unit = "sequences", .bad = RY_BAD_OTHER,
+      .doc = "the global batch" },
+    { .key = "workload.batch_tokens", INT(1, 1000000000000000LL),
+      READ(read_token_count, "whole number with k, M, G, Ki, Mi or Gi"),
+      .flags = RY_KEY_READER, .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "the global batch in tokens, instead of batch" },
+    { .key = "workload.precision", ENUM(ry_precision_names), .flags = RY_KEY_READER,
+      WORKLOAD(precision), .def_doc = "the model's", .bad = RY_BAD_OTHER,
+      .doc = "bytes per element and the FLOP/s used" },
+    { .key = "workload.parallelism", CUSTOM("map"), .bad = RY_BAD_OTHER,
+      .doc = "how the model is split over the GPUs" },
+    { .key = "workload.parallelism.tensor", AUTO_INT(1, 1 << 30), WORKLOAD(tensor),
+      .def = "auto", .unit = "GPUs", .bad = RY_BAD_OTHER,
+      .doc = "the tensor-parallel group size" },
+    { .key = "workload.compute_efficiency", NUMBER(0, 1), .type_doc = "number, > 0 and <= 1",
+      .check = check_fraction, WORKLOAD(efficiency), .def = "1", .bad = RY_BAD_OTHER,
+      .doc = "fraction of the peak FLOP/s reached" },
+    { .key = "workload.flops_convention", ENUM(flops_conventions), WORKLOAD(flops),
+      .def = "6NT", .bad = RY_BAD_OTHER, .doc = "how the model's FLOPs are counted" },
+    { .key = "workload.recompute", ENUM(recomputes), WORKLOAD(recompute), .def = "none",
+      .bad = RY_BAD_OTHER, .doc = "activation recomputation" },
+
     { .key = "x-*", .type = RY_KEY_ANY, .doc = "ignored: a place for YAML anchors" },
 };
 
@@ -312,6 +382,68 @@ static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, con
     if (!strstr(s, "{n}") && !strstr(s, "{n1}") && !strstr(s, "{n:") && !strstr(s, "{n1:")) {
         ry_error_at(pos, "%s must contain {n} or {n1} so that every server gets its own name "
                     "(got '%s')", what, s);
+        return -1;
+    }
+    return 0;
+}
+
+/* workload.model.name: the characters of a catalog name, as templates/llms.yaml's. */
+static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    if (!ry_catalog_name_ok(v->s)) {
+        ry_error_at(pos, "%s must be lowercase letters, digits, '.', '_' or '-', at most %d "
+                    "characters (got '%.80s')", what, RY_NAME_MAX - 1, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+/* workload.compute_efficiency: no GPU computes at 0 of its peak. */
+static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    if (!(v->d > 0)) {
+        ry_error_at(pos, "%s must be a fraction in (0, 1] (got %s)", what, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+/* A token count: an integer, optionally with k, M, G (powers of 1000) or
+ * Ki, Mi, Gi (powers of 1024). */
+static int parse_count(const char *s, long long *out)
+{
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = { { "", 1 },    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
+                  { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 } };
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || end == s)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            double x = v * units[i].scale;
+            if (x > 1e15 || x != floor(x) || x < 1)
+                return -1;
+            *out = (long long)x;
+            return 0;
+        }
+    return -1;
+}
+
+/* workload.batch_tokens: "32Mi" is the paper's 32M tokens. */
+static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind != RY_YSCALAR || n->quoted || parse_count(n->value, &v->i) < 0) {
+        ry_error_at(n->pos, "%s must be a whole number of tokens like 2097152, 2Mi or 4M (got %s)",
+                    what, ry_ynode_describe(n));
         return -1;
     }
     return 0;
