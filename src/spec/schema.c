@@ -8,6 +8,7 @@
 #include "spec/schema.h"
 
 #include "spec/catalog.h"
+#include "spec/libra_spec.h"
 #include "spec/pattern.h"
 #include "spec/workload.h"
 #include "util/buf.h"
@@ -44,10 +45,16 @@ const char *ry_design_name(ry_design d)
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_collective(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -57,6 +64,10 @@ static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const r
 #define SWITCH(f) FIELD(ry_switch_model, RY_IN_SWITCH, f)
 #define WORKLOAD(f) FIELD(ry_workload, RY_IN_WORKLOAD, f)
 #define LLM(f) FIELD(ry_llm, RY_IN_LLM, f)
+#define LIBRA(f) FIELD(ry_libra_spec, RY_IN_LIBRA, f)
+#define DIM(f) FIELD(ry_libra_dim, RY_IN_DIM, f)
+#define LAYER(f) FIELD(ry_libra_layer, RY_IN_LAYER, f)
+#define PHASE(f) FIELD(ry_libra_phase, RY_IN_PHASE, f)
 
 #define SECTION(name, fl, d) { .key = name, .type = RY_KEY_SECTION, .flags = fl, .doc = d }
 #define INT(lo, hi) .type = RY_KEY_INT, .min = lo, .max = hi
@@ -66,6 +77,24 @@ static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const r
 #define CUSTOM(what) .type = RY_KEY_CUSTOM, .type_doc = what
 #define AUTO_INT(lo, hi) .type = RY_KEY_AUTO_INT, .min = lo, .max = hi
 #define READ(fn, what) .read = fn, .type_doc = what
+
+/* The rows of one phase of a libra.layers entry (forward, input_grad,
+ * weight_grad): the same keys, each its own row. */
+#define PHASE_ROWS(ph, d)                                                                       \
+    { .key = "libra.layers[]." ph, CUSTOM("map"), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER, \
+      .doc = d },                                                                              \
+    { .key = "libra.layers[]." ph ".compute", NUMBER(0, 1e300), READ(read_compute, "time"),    \
+      .flags = RY_KEY_READER, PHASE(compute), .def = "0", .bad = RY_BAD_OTHER,                 \
+      .doc = "compute time" },                                                                 \
+    { .key = "libra.layers[]." ph ".collective", ENUM(ry_coll_names), .read = read_collective, \
+      .flags = RY_KEY_READER, PHASE(coll), .def = "none", .bad = RY_BAD_OTHER,                 \
+      .doc = "the collective after the compute" },                                             \
+    { .key = "libra.layers[]." ph ".bytes", NUMBER(0, 1e300), READ(read_bytes, "size"),        \
+      .flags = RY_KEY_READER, PHASE(bytes), .def = "0", .unit = "bytes", .bad = RY_BAD_OTHER,  \
+      .doc = "the collective's size" },                                                        \
+    { .key = "libra.layers[]." ph ".groups", CUSTOM("group sizes"), .flags = RY_KEY_READER,    \
+      .def_doc = "libra.groups." ph ", else from libra.tensor_parallel", .bad = RY_BAD_OTHER,  \
+      .doc = "NPUs of the collective's group on each dimension" }
 
 const ry_key ry_spec_keys[] = {
     { .key = "version", INT(1, 1), .read = read_version,
@@ -209,8 +238,75 @@ const ry_key ry_spec_keys[] = {
     { .key = "cabling.links[].medium", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       .bad = RY_BAD_OTHER, .doc = "a medium from templates/media.yaml" },
 
-    SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (spec/libra_spec.c)"),
-    SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (spec/libra_spec.c)"),
+    /* Read by spec/libra_spec.c. */
+    SECTION("network", 0, "LIBRA's network dimensions"),
+    { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      .bad = RY_BAD_OTHER, .doc = "the dimensions, innermost first" },
+    { .key = "network.dims[].name", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      DIM(name), .check = check_dim_name, .bad = RY_BAD_OTHER,
+      .doc = "the dimension's name in constraints" },
+    { .key = "network.dims[].block", ENUM(ry_libra_block_words),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, DIM(block), .bad = RY_BAD_OTHER,
+      .doc = "the building block" },
+    { .key = "network.dims[].size", INT(1, 1 << 20), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      DIM(size), .unit = "NPUs", .bad = RY_BAD_OTHER, .doc = "NPUs along the dimension" },
+    { .key = "network.dims[].tech", STRING(0), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "prices from templates/libra-costs.yaml" },
+    { .key = "network.dims[].link", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(link),
+      .def_doc = "the tech's", .unit = "USD per GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the price of the links" },
+    { .key = "network.dims[].switch", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(sw),
+      .def = "0", .def_doc = "the tech's, else 0", .unit = "USD per GB/s per NPU",
+      .bad = RY_BAD_OTHER, .doc = "the price of a switch block's switches" },
+    { .key = "network.dims[].nic", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(nic),
+      .def = "0", .def_doc = "the tech's, else 0", .unit = "USD per GB/s per NPU",
+      .bad = RY_BAD_OTHER, .doc = "the price of a switch block's NICs" },
+
+    SECTION("libra", 0, "LIBRA's workload, budget and constraints"),
+    { .key = "libra.objective", ENUM(ry_libra_objective_words), LIBRA(objective),
+      .def = "time", .bad = RY_BAD_OTHER, .doc = "what optimize minimises" },
+    { .key = "libra.budget", .type = RY_KEY_NUMBER, READ(read_budget, "number or string"),
+      .flags = RY_KEY_READER, .unit = "GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the total bandwidth per NPU" },
+    { .key = "libra.cost_budget", .type = RY_KEY_NUMBER, READ(read_budget, "number or string"),
+      .flags = RY_KEY_READER, .unit = "USD", .bad = RY_BAD_OTHER, .doc = "the network's cost" },
+    { .key = "libra.constraints", CUSTOM("list of strings"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "linear constraints on the bandwidths" },
+    { .key = "libra.baseline", CUSTOM("list of numbers"), .flags = RY_KEY_READER,
+      .def_doc = "the budget split equally", .unit = "GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the design to compare with" },
+    { .key = "libra.starts", INT(1, 1000), LIBRA(starts), .def = "12", .bad = RY_BAD_OTHER,
+      .doc = "starting points of the solver" },
+    { .key = "libra.plot_dims", CUSTOM("list of two names"), .flags = RY_KEY_READER,
+      .def_doc = "both of a 2-D network, else the two busiest", .bad = RY_BAD_OTHER,
+      .doc = "the dimensions optimize --plot sweeps" },
+    { .key = "libra.layers", CUSTOM("list of maps"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "the workload: one iteration's layers" },
+    { .key = "libra.layers[].name", STRING(0), .flags = RY_KEY_READER, LAYER(name),
+      .def_doc = "layerN", .bad = RY_BAD_OTHER, .doc = "the layer's name in reports" },
+    { .key = "libra.layers[].count", INT(1, 1000000000), .flags = RY_KEY_READER, LAYER(count),
+      .def = "1", .bad = RY_BAD_OTHER, .doc = "how many times the layer repeats" },
+    PHASE_ROWS("forward", "the forward pass"),
+    PHASE_ROWS("input_grad", "the input gradient"),
+    PHASE_ROWS("weight_grad", "the weight gradient"),
+    { .key = "libra.workload_file", STRING(0), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "an ASTRA-sim 1.0 workload file, instead of layers" },
+    { .key = "libra.cycle_time", NUMBER(0, 1e300), READ(read_cycle_time, "time"),
+      .flags = RY_KEY_READER, LIBRA(cycle_time), .def = "1ns", .bad = RY_BAD_OTHER,
+      .doc = "one compute cycle of the workload file" },
+    { .key = "libra.time_unit", ENUM(ry_libra_time_units), LIBRA(time_unit), .def = "ms",
+      .bad = RY_BAD_OTHER, .doc = "the unit of plain numbers in layers' compute" },
+    { .key = "libra.tensor_parallel", INT(1, INT_MAX), .flags = RY_KEY_READER,
+      .unit = "NPUs", .bad = RY_BAD_OTHER, .doc = "group sizes from a tensor-parallel degree" },
+    { .key = "libra.groups", CUSTOM("map"), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "group sizes per phase" },
+    { .key = "libra.groups.forward", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for forward phases without groups" },
+    { .key = "libra.groups.input_grad", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for input-gradient phases without groups" },
+    { .key = "libra.groups.weight_grad", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for weight-gradient phases without groups" },
+
     /* Read by spec/workload.c. */
     SECTION("workload", 0, "the LLM trained on the cluster"),
     { .key = "workload.model", CUSTOM("catalog name or map"),
@@ -410,6 +506,19 @@ static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const r
     return 0;
 }
 
+/* network.dims[].name: a name constraints can use. */
+static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    int why = ry_libra_dim_name_check(v->s);
+    if (why == 1)
+        ry_error_at(pos, "%s must be a lowercase letter then letters, digits or '_', at most %d "
+                    "characters, and not bwN (got '%s')", what, RY_LIBRA_NAME_MAX - 1, v->s);
+    else if (why == 2)
+        ry_error_at(pos, "%s: '%s' is a reserved word in constraints", what, v->s);
+    return why ? -1 : 0;
+}
+
 /* A token count: an integer, optionally with k, M, G (powers of 1000) or
  * Ki, Mi, Gi (powers of 1024). */
 static int parse_count(const char *s, long long *out)
@@ -446,6 +555,83 @@ static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n
                     what, ry_ynode_describe(n));
         return -1;
     }
+    return 0;
+}
+
+/* libra.budget, libra.cost_budget: a number > 0 (v->d, v->s NULL), or text
+ * that may start with the comparison (v->s). */
+static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
+        if (ry_yget_number(n, what, -1e300, 1e300, &v->d) < 0)
+            return -1;
+        if (!(v->d > 0)) {
+            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", what, n->value);
+            return -1;
+        }
+        return 0;
+    }
+    return ry_yget_string(n, what, &v->s);
+}
+
+/* A time: 1 with v->d in seconds, 0 for a plain number (v->d the number),
+ * or -1 after an error; plain says what a plain number counts. */
+static int get_time(const char *what, const ry_ynode *n, const char *plain, ry_keyval *v)
+{
+    int r = -1;
+    if (n->kind == RY_YSCALAR && !ry_ynode_is_null(n))
+        r = ry_libra_parse_time(n->value, &v->d);
+    if (r < 0)
+        ry_error_at(n->pos, "%s must be a time >= 0 like 9.4ms, 120us or a plain number of %s "
+                    "(got %s)", what, plain, ry_ynode_describe(n));
+    return r;
+}
+
+/* libra.cycle_time: plain numbers are nanoseconds, as LIBRA reads them. */
+static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    int r = get_time(what, n, "nanoseconds", v);
+    if (r == 0)
+        v->d *= 1e-9;
+    return r < 0 ? -1 : 0;
+}
+
+/* A phase's compute: a plain number is in libra.time_unit, another key, so
+ * the reader scales it: v->i is 1 for a plain number. */
+static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    int r = get_time(what, n, "libra.time_unit", v);
+    v->i = r == 0;
+    return r < 0 ? -1 : 0;
+}
+
+static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) || ry_libra_parse_bytes(n->value, &v->d) < 0) {
+        ry_error_at(n->pos, "%s must be a size >= 0 like 805306368, 768MiB or 1.5GB (got %s)",
+                    what, ry_ynode_describe(n));
+        return -1;
+    }
+    return 0;
+}
+
+/* A collective as LIBRA's spec or ASTRA-sim writes it: all-reduce, ALLREDUCE. */
+static int read_collective(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    ry_coll c;
+    if (ry_yget_string(n, what, &v->s) < 0)
+        return -1;
+    if (ry_coll_parse(v->s, &c) < 0) {
+        ry_error_at(n->pos, "%s must be all-reduce, reduce-scatter, all-gather, all-to-all or "
+                    "none (got '%s')", what, v->s);
+        return -1;
+    }
+    v->i = c;
     return 0;
 }
 

@@ -4,18 +4,20 @@
  * Adding a spec key: 4 things to do
  *
  *  1. A field for it in ry_spec (spec.h), or in ry_node_model / ry_switch_model
- *     for a key under cluster.node / fabric.switch, in ry_workload / ry_llm
- *     (workload.h, catalog.h) under workload:. A key that is only checked (a
- *     description) needs none.
+ *     for a key under cluster.node / fabric.switch; ry_workload / ry_llm
+ *     (workload.h, catalog.h) under workload:, the structs of libra_spec.h
+ *     under network: and libra:. A key that is only checked (a description)
+ *     needs none.
  *  2. One row in ry_spec_keys[] (schema.c), under its section's rows: full
  *     dotted name, type, range, default as a spec would write it, unit, a
  *     one-line doc, and where the value goes (SPEC(), NODE(), SWITCH(),
- *     WORKLOAD() or LLM()).
+ *     WORKLOAD(), LLM(), LIBRA(), DIM(), LAYER() or PHASE()).
  *     The reader, the range check, the default, "unknown key ... did you
  *     mean" and the checks of specs built in code all follow from the row. A
  *     rule about the key alone goes in the row (range, flags, a check
  *     function); a rule between keys goes with the cross-key rules below the
- *     table (those of workload: beside its reader, in workload.c).
+ *     table (those of workload: and LIBRA's sections beside their readers,
+ *     in workload.c and libra_spec.c).
  *  3. Its entry in railyard-spec(5), in its section: `.TP`, then
  *     `.BR key " (summary)"` where summary is what
  *     `tests/unit/spec_keys_test --list` prints for the row, then the prose.
@@ -25,9 +27,10 @@
  *
  * Structures that are not scalars (the node, switch and LLM models, a catalog
  * name or a map; fabric.oversubscription; cabling.tiers and cabling.links;
- * workload.parallelism) are rows of type RY_KEY_CUSTOM read by their own
- * readers (spec.c, workload.c); their scalar sub-keys are rows like any
- * other. */
+ * network.dims and libra.layers, lists of maps; libra's lists and group
+ * sizes) are rows of type RY_KEY_CUSTOM read by their own readers (spec.c,
+ * workload.c, libra_spec.c); their scalar sub-keys are rows like any other.
+ * A list's entries are named "list[]": cabling.links[].end. */
 #ifndef RY_SCHEMA_H
 #define RY_SCHEMA_H
 
