@@ -79,8 +79,6 @@ enum {
                                  * depends on other keys, or its errors come in an order
                                  * of their own); checked and defaulted like any other */
     RY_KEY_ZERO_UNSET = 1 << 4, /* a stored 0 means "not given", not a value */
-    RY_KEY_EXTERNAL = 1 << 5,   /* SECTION: read by its own reader (spec/workload.c,
-                                 * spec/libra_spec.c), its keys not rows yet */
 };
 
 /* Fields that failed to load: rules that involve them are skipped, so one
