@@ -532,9 +532,6 @@ int ry_media_find(const ry_media_catalog *c, const char *name)
 /* ---- LLMs and GPUs ------------------------------------------------------------------- */
 
 const char *const ry_precision_names[] = { "bf16", "fp16", "fp8", NULL };
-const char *const ry_llm_keys[] = { "name", "description", "parameters", "layers", "d_model",
-                                        "heads", "seq_len", "vocab", "mcc", "precision", "batch",
-                                        NULL };
 static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
                                         "nic", "nodes", NULL };
 
@@ -552,62 +549,16 @@ int ry_precision_bytes(ry_precision p)
 
 int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
 {
-    static const struct {
-        const char *key;
-        long long min, max;
-        size_t off;
-    } ints[] = {
-        { "layers", 1, 1000000, offsetof(ry_llm, layers) },
-        { "d_model", 1, 10000000, offsetof(ry_llm, d_model) },
-        { "heads", 1, 1000000, offsetof(ry_llm, heads) },
-        { "seq_len", 1, 100000000, offsetof(ry_llm, seq_len) },
-        { "vocab", 1, 1000000000, offsetof(ry_llm, vocab) },
-        { "mcc", 1, 1000, offsetof(ry_llm, mcc) },
+    /* The rows of workload.model's keys, in the order their errors print. */
+    static const char *const keys[] = {
+        "workload.model.layers", "workload.model.d_model", "workload.model.heads",
+        "workload.model.seq_len", "workload.model.vocab", "workload.model.mcc",
+        "workload.model.parameters", "workload.model.batch", "workload.model.precision",
+        "workload.model.description", NULL
     };
-    char key[160];
     int bad = 0;
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
-        const ry_ynode *v = ry_ymap_get(m, ints[i].key);
-        long long x;
-        if (!v)
-            continue;
-        snprintf(key, sizeof key, "%s.%s", what, ints[i].key);
-        if (ry_yget_int(v, key, ints[i].min, ints[i].max, &x) < 0)
-            bad++;
-        else
-            *(int *)((char *)l + ints[i].off) = (int)x;
-    }
-    const ry_ynode *v = ry_ymap_get(m, "parameters");
-    if (v) {
-        snprintf(key, sizeof key, "%s.parameters", what);
-        if (ry_yget_number(v, key, 1e3, 1e16, &l->parameters) < 0)
-            bad++;
-    }
-    v = ry_ymap_get(m, "batch");
-    if (v) {
-        long long x;
-        snprintf(key, sizeof key, "%s.batch", what);
-        if (ry_yget_int(v, key, 1, 1000000000000LL, &x) < 0)
-            bad++;
-        else
-            l->batch = x;
-    }
-    v = ry_ymap_get(m, "precision");
-    if (v) {
-        int p;
-        snprintf(key, sizeof key, "%s.precision", what);
-        if (ry_yget_enum(v, key, ry_precision_names, &p) < 0)
-            bad++;
-        else
-            l->precision = (ry_precision)p;
-    }
-    v = ry_ymap_get(m, "description");
-    if (v) {
-        const char *d;
-        snprintf(key, sizeof key, "%s.description", what);
-        if (ry_yget_string(v, key, &d) < 0)
-            bad++;
-    }
+    for (int i = 0; keys[i]; i++)
+        bad += ry_schema_take(m, keys[i], what, l) < 0;
     return bad;
 }
 
@@ -644,8 +595,8 @@ static int load_llms(ry_llm_catalog *c)
         snprintf(what, sizeof what, "llms.%.60s", name->value);
         ry_llm l;
         memset(&l, 0, sizeof l);
-        l.precision = RY_PREC_BF16;
-        int bad = ry_ycheck_keys(ent, what, ry_llm_keys) > 0;
+        ry_schema_defaults_in(RY_IN_LLM, &l);
+        int bad = ry_schema_check_keys(ent, "workload.model", what) > 0;
         bad |= ry_llm_read_keys(ent, what, &l) > 0;
         if (!bad)
             bad |= ry_llm_complete(&l, name->pos, what);

@@ -177,12 +177,11 @@ const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name);
 /* The GPU whose `nodes` list has this node name, or NULL. */
 const ry_gpu *ry_gpu_for_node(const ry_llm_catalog *c, const char *node);
 
-/* Reads the keys present in map m into *l; what prefixes messages
+/* Reads the keys present in map m into *l through the rows of
+ * workload.model's keys (spec/schema.c); what prefixes messages
  * ("llms.gpt-3-175b" or "workload.model"). Returns the number of errors.
  * Shared by the catalog and inline models of the workload section. */
 int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l);
-/* The keys an LLM map may have (NULL-terminated). */
-extern const char *const ry_llm_keys[];
 /* 0 when l has every key a model needs, else 1 after an error at pos. */
 int ry_llm_complete(const ry_llm *l, ry_pos pos, const char *what);
 

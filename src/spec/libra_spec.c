@@ -1,8 +1,9 @@
 /* Reading LIBRA's sections of a spec: network:, libra: (workload,
  * constraints, objective), with prices from templates/libra-costs.yaml.
- * Keys are listed in libra_spec.h and railyard-spec(5). What is read is kept
- * as written (constraints unnormalised, the LLM-derived workload as a flag);
- * model/libra_problem.c makes the problem of it. */
+ * Each scalar key is read through its row of the spec schema (spec/schema.c:
+ * type, range, default, single-key rules); the rules between keys are here.
+ * What is read is kept as written (constraints unnormalised, the LLM-derived
+ * workload as a flag); model/libra_problem.c makes the problem of it. */
 #include "spec/libra_spec.h"
 
 #include <ctype.h>
@@ -16,6 +17,7 @@
 #include <strings.h>
 
 #include "spec/catalog.h"
+#include "spec/schema.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
 
@@ -23,41 +25,35 @@
 #define MAX_SIZE (1 << 20)
 #define MAX_NPUS INT_MAX
 
-static const char *const network_keys[] = { "dims", NULL };
-static const char *const dim_keys[] = { "name", "block", "size", "tech", "link", "switch", "nic",
-                                        NULL };
-static const char *const block_words[] = { "ring", "fully-connected", "switch", NULL };
-static const char *const libra_keys[] = {
-    "objective", "budget", "cost_budget", "constraints", "baseline", "starts", "plot_dims",
-    "layers", "workload_file", "cycle_time", "time_unit", "tensor_parallel", "groups", NULL
-};
-static const char *const objective_words[] = { "time", "perf-per-cost", NULL };
-static const char *const layer_keys[] = { "name", "count", "forward", "input_grad",
-                                          "weight_grad", NULL };
-static const char *const phase_keys[] = { "compute", "collective", "bytes", "groups", NULL };
+/* Words in the order of their enums. */
+const char *const ry_libra_block_words[] = { "ring", "fully-connected", "switch", NULL };
+const char *const ry_libra_objective_words[] = { "time", "perf-per-cost", NULL };
+const char *const ry_coll_names[] = { "none", "all-reduce", "reduce-scatter", "all-gather",
+                                      "all-to-all", NULL };
 static const char *const phase_words[] = { "forward", "input_grad", "weight_grad", NULL };
-static const char *const time_units[] = { "ns", "us", "ms", "s", NULL };
+const char *const ry_libra_time_units[] = { "ns", "us", "ms", "s", NULL };
 static const double time_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
 static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
 
-static const char *const block_names[] = { "ring", "fully-connected", "switch" };
-static const char *const coll_names[] = { "none", "all-reduce", "reduce-scatter", "all-gather",
-                                          "all-to-all" };
-static const char *const phase_names[] = { "forward", "input_grad", "weight_grad" };
-
 const char *ry_libra_block_name(ry_libra_block b)
 {
-    return (unsigned)b < 3 ? block_names[b] : "?";
+    return (unsigned)b < 3 ? ry_libra_block_words[b] : "?";
 }
 
 const char *ry_coll_name(ry_coll c)
 {
-    return (unsigned)c < 5 ? coll_names[c] : "?";
+    return (unsigned)c < 5 ? ry_coll_names[c] : "?";
 }
 
 const char *ry_libra_phase_name(int phase)
 {
-    return phase >= 0 && phase < RY_PHASES ? phase_names[phase] : "?";
+    return phase >= 0 && phase < RY_PHASES ? phase_words[phase] : "?";
+}
+
+double ry_libra_time_scale(int unit)
+{
+    RY_ASSERT(unit >= 0 && (size_t)unit < sizeof time_scale / sizeof time_scale[0]);
+    return time_scale[unit];
 }
 
 const char *ry_libra_objective_name(ry_libra_objective o)
@@ -101,10 +97,12 @@ ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w)
     }
     ry_libra_layer *l = &w->layers[w->nlayers++];
     memset(l, 0, sizeof *l);
-    l->count = 1;
-    for (int p = 0; p < RY_PHASES; p++)
+    ry_schema_defaults_in(RY_IN_LAYER, l);
+    for (int p = 0; p < RY_PHASES; p++) {
+        ry_schema_defaults_in(RY_IN_PHASE, &l->ph[p]);
         for (int i = 0; i < RY_LIBRA_MAX_DIMS; i++)
             l->ph[p].group[i] = 1;
+    }
     return l;
 }
 
@@ -121,7 +119,6 @@ typedef struct rctx {
     ry_libra_costs *tech;   /* templates/libra-costs.yaml, loaded when first needed */
     int tech_tried;
     ry_libra_spec *p;
-    double time_unit;       /* seconds per plain number in layers' compute */
 } rctx;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -170,9 +167,10 @@ static const char *dim_list(const ry_libra_net *n, char *buf, size_t cap)
     return buf;
 }
 
-/* A number with an optional unit from a table; plain numbers take dflt. */
+/* A number with an optional unit from a table: 1 with *out scaled by the
+ * unit, 0 for a plain number (*out the number), -1 when it is neither. */
 static int number_unit(const char *text, const char *const *units, const double *scale,
-                       double dflt, double *out)
+                       double *out)
 {
     char *end;
     errno = 0;
@@ -186,44 +184,39 @@ static int number_unit(const char *text, const char *const *units, const double 
     while (isspace((unsigned char)*end))
         end++;
     if (!*end) {
-        *out = v * dflt;
+        *out = v;
         return 0;
     }
     for (int i = 0; units[i]; i++)
         if (strcasecmp(end, units[i]) == 0) {
             *out = v * scale[i];
-            return 0;
+            return 1;
         }
     return -1;
 }
 
-static const char *const duration_units[] = { "ns", "us", "ms", "s", NULL };
-static const double duration_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
 static const char *const byte_units[] = { "B", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
                                           NULL };
 static const double byte_scale[] = { 1, 1e3, 1e6, 1e9, 1e12, 1024.0, 1048576.0, 1073741824.0,
                                      1099511627776.0 };
 
-static int get_duration(const ry_ynode *n, const char *what, double dflt, const char *dname,
-                        double *out)
+int ry_libra_parse_time(const char *text, double *out)
 {
-    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) ||
-        number_unit(n->value, duration_units, duration_scale, dflt, out) < 0) {
-        ry_error_at(n->pos, "%s must be a time >= 0 like 9.4ms, 120us or a plain number of %s "
-                    "(got %s)", what, dname, ry_ynode_describe(n));
-        return -1;
-    }
-    return 0;
+    return number_unit(text, ry_libra_time_units, time_scale, out);
 }
 
-static int get_bytes(const ry_ynode *n, const char *what, double *out)
+int ry_libra_parse_bytes(const char *text, double *out)
 {
-    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) ||
-        number_unit(n->value, byte_units, byte_scale, 1, out) < 0) {
-        ry_error_at(n->pos, "%s must be a size >= 0 like 805306368, 768MiB or 1.5GB (got %s)",
-                    what, ry_ynode_describe(n));
-        return -1;
-    }
+    return number_unit(text, byte_units, byte_scale, out) < 0 ? -1 : 0;
+}
+
+int ry_libra_dim_name_check(const char *name)
+{
+    if (!name_ok(name) || positional(name) >= 0)
+        return 1;
+    for (int r = 0; reserved_names[r]; r++)
+        if (strcmp(name, reserved_names[r]) == 0)
+            return 2;
     return 0;
 }
 
@@ -238,117 +231,71 @@ static const ry_libra_costs *tech_table(rctx *c)
     return c->tech;
 }
 
-static int price(const ry_ynode *map, const char *key, const char *what, double *out)
+/* Prices of the technology the entry n names (its tech key) into d: 0
+ * without one, 1 when set, -1 after an error. */
+static int tech_prices(rctx *c, const ry_ynode *n, const char *what, ry_libra_dim *d)
 {
-    const ry_ynode *n = ry_ymap_get(map, key);
-    if (!n)
-        return 0;
-    char w[96];
-    snprintf(w, sizeof w, "%s.%s", what, key);
-    return ry_yget_number(n, w, 0, 1e12, out) < 0 ? -1 : 1;
-}
-
-/* Prices of technology name (a scalar node of the spec) into d. */
-static int tech_prices(rctx *c, const ry_ynode *name, const char *what, ry_libra_dim *d)
-{
-    const char *v;
-    if (ry_yget_string(name, what, &v) < 0)
-        return -1;
+    ry_keyval v;
+    int r = ry_schema_get_as(n, "network.dims[].tech", what, &v);
+    if (r <= 0)
+        return r;
     const ry_libra_costs *t = tech_table(c);
     if (!t)
         return -1;
-    const ry_libra_tech *e = ry_libra_tech_find(t, v);
+    const ry_libra_tech *e = ry_libra_tech_find(t, v.s);
     if (e) {
         d->link = e->link;
         d->sw = e->sw;
         d->nic = e->nic;
-        return 0;
+        return 1;
     }
+    char w[96];
+    snprintf(w, sizeof w, "%s.tech", what);
     const char **names = ry_xcalloc((size_t)t->ntechs + 1, sizeof *names);
     for (int k = 0; k < t->ntechs; k++)
         names[k] = t->techs[k].name;
-    ry_catalog_unknown(name, what, "technology", names, t->ntechs, "");
+    ry_catalog_unknown(ry_ymap_get(n, "tech"), w, "technology", names, t->ntechs, "");
     free(names);
     return -1;
 }
 
 /* ---- network ---------------------------------------------------------------------------- */
 
-static int read_dim(rctx *c, const ry_ynode *n, int k, ry_libra_net *net)
+/* A key a dimension must have, read into d: missing, it is an error unless
+ * quiet (an unknown key was reported, likely the misspelt one). need says
+ * what it is. Returns 0, or -1. */
+static int dim_required(const ry_ynode *n, const char *key, const char *what, int quiet,
+                        const char *need, ry_libra_dim *d)
 {
-    char what[64], w[96];
-    snprintf(what, sizeof what, "network.dims[%d]", k);
-    ry_libra_dim *d = &net->dim[k];
-    memset(d, 0, sizeof *d);
-    d->pos = n->pos;
-    if (n->kind != RY_YMAP) {
-        ry_error_at(n->pos, "%s must be a map {name, block, size, tech or link} (got %s)", what,
-                    ry_ynode_describe(n));
-        return -1;
-    }
-    int bad = ry_ycheck_keys(n, what, dim_keys) > 0;
-    int quiet = bad;        /* a missing key is likely the misspelt one: said already */
-    const ry_ynode *v = ry_ymap_get(n, "name");
-    const char *s;
-    snprintf(w, sizeof w, "%s.name", what);
-    if (!v) {
-        if (!quiet)
-            ry_error_at(n->pos, "%s needs a name, like package or scale_out", what);
-        bad = 1;
-    } else if (ry_yget_string(v, w, &s) < 0) {
-        bad = 1;
-    } else if (!name_ok(s) || positional(s) >= 0) {
-        ry_error_at(v->pos, "%s must be a lowercase letter then letters, digits or '_', at "
-                    "most %d characters, and not bwN (got '%s')", w, RY_LIBRA_NAME_MAX - 1, s);
-        bad = 1;
-    } else {
-        for (int r = 0; reserved_names[r]; r++)
-            if (strcmp(s, reserved_names[r]) == 0) {
-                ry_error_at(v->pos, "%s: '%s' is a reserved word in constraints", w, s);
-                bad = 1;
-            }
-        for (int j = 0; j < k; j++)
-            if (strcmp(net->dim[j].name, s) == 0) {
-                ry_error_at(v->pos, "%s: dimension name '%s' is already used by "
-                            "network.dims[%d]", w, s, j);
-                bad = 1;
-            }
-        snprintf(d->name, sizeof d->name, "%s", s);
-    }
-    int blk = -1;
-    v = ry_ymap_get(n, "block");
-    snprintf(w, sizeof w, "%s.block", what);
-    if (!v) {
-        if (!quiet)
-            ry_error_at(n->pos, "%s needs a block: ring, fully-connected or switch", what);
-        bad = 1;
-    } else if (ry_yget_enum(v, w, block_words, &blk) < 0) {
-        bad = 1;
-    } else {
-        d->block = (ry_libra_block)blk;
-    }
-    long long size;
-    v = ry_ymap_get(n, "size");
-    snprintf(w, sizeof w, "%s.size", what);
-    if (!v) {
-        if (!quiet)
-            ry_error_at(n->pos, "%s needs a size: the NPUs along this dimension", what);
-        bad = 1;
-    } else if (ry_yget_int(v, w, 1, MAX_SIZE, &size) < 0) {
-        bad = 1;
-    } else {
-        d->size = (int)size;
-    }
-    /* Prices: a technology from the catalog, then keys given here. */
-    const ry_ynode *tech = ry_ymap_get(n, "tech");
-    snprintf(w, sizeof w, "%s.tech", what);
-    if (tech && tech_prices(c, tech, w, d) < 0)
-        bad = 1;
-    int r1 = price(n, "link", what, &d->link);
-    int r2 = price(n, "switch", what, &d->sw);
-    int r3 = price(n, "nic", what, &d->nic);
-    bad |= r1 < 0 || r2 < 0 || r3 < 0;
-    if (!tech && r1 == 0 && !quiet) {
+    int r = ry_schema_take(n, key, what, d);
+    if (r == 0 && !quiet)
+        ry_error_at(n->pos, "%s needs %s", what, need);
+    return r > 0 ? 0 : -1;
+}
+
+/* Dimension k's name is not one an earlier dimension has. */
+static int dim_unique(const ry_ynode *n, const char *what, int k, const ry_libra_net *net)
+{
+    for (int j = 0; j < k; j++)
+        if (strcmp(net->dim[j].name, net->dim[k].name) == 0) {
+            ry_error_at(ry_ymap_get(n, "name")->pos, "%s.name: dimension name '%s' is already "
+                        "used by network.dims[%d]", what, net->dim[k].name, j);
+            return -1;
+        }
+    return 0;
+}
+
+/* Prices: a technology from the catalog, then keys given here; switch and
+ * NIC prices belong to switch blocks (blk -1: the block is unknown). */
+static int dim_prices(rctx *c, const ry_ynode *n, const char *what, int quiet, int blk,
+                      ry_libra_dim *d)
+{
+    int tech = tech_prices(c, n, what, d);
+    int r1 = ry_schema_take(n, "network.dims[].link", what, d);
+    int r2 = ry_schema_take(n, "network.dims[].switch", what, d);
+    int r3 = ry_schema_take(n, "network.dims[].nic", what, d);
+    int bad = tech < 0 || r1 < 0 || r2 < 0 || r3 < 0;
+    if (tech == 0 && r1 == 0 && !quiet) {
         ry_error_at(n->pos, "%s needs prices: tech (a name in templates/libra-costs.yaml) or "
                     "link (USD per GB/s per NPU)", what);
         bad = 1;
@@ -356,11 +303,43 @@ static int read_dim(rctx *c, const ry_ynode *n, int k, ry_libra_net *net)
     if (blk >= 0 && blk != RY_LIBRA_SWITCH && (r2 > 0 || r3 > 0)) {
         const char *key = r2 > 0 ? "switch" : "nic";
         ry_error_at(key_pos(n, key), "%s.%s: switch and NIC prices apply to switch blocks only "
-                    "(this block is %s)", what, key, block_words[blk]);
+                    "(this block is %s)", what, key, ry_libra_block_words[blk]);
         bad = 1;
     }
-    if (blk >= 0 && blk != RY_LIBRA_SWITCH && tech)
+    if (blk >= 0 && blk != RY_LIBRA_SWITCH && tech != 0)
         d->sw = d->nic = 0;     /* a technology's switch price does not apply to a ring */
+    return bad ? -1 : 0;
+}
+
+static int read_dim(rctx *c, const ry_ynode *n, int k, ry_libra_net *net)
+{
+    char what[64];
+    snprintf(what, sizeof what, "network.dims[%d]", k);
+    ry_libra_dim *d = &net->dim[k];
+    memset(d, 0, sizeof *d);
+    ry_schema_defaults_in(RY_IN_DIM, d);
+    d->pos = n->pos;
+    if (n->kind != RY_YMAP) {
+        ry_error_at(n->pos, "%s must be a map {name, block, size, tech or link} (got %s)", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    int bad = ry_schema_check_keys(n, "network.dims[]", what) > 0;
+    int quiet = bad;
+    if (dim_required(n, "network.dims[].name", what, quiet, "a name, like package or scale_out",
+                     d) < 0 || dim_unique(n, what, k, net) < 0)
+        bad = 1;
+    int blk = -1;
+    if (dim_required(n, "network.dims[].block", what, quiet,
+                     "a block: ring, fully-connected or switch", d) < 0)
+        bad = 1;
+    else
+        blk = (int)d->block;
+    if (dim_required(n, "network.dims[].size", what, quiet,
+                     "a size: the NPUs along this dimension", d) < 0)
+        bad = 1;
+    if (dim_prices(c, n, what, quiet, blk, d) < 0)
+        bad = 1;
     return bad ? -1 : 0;
 }
 
@@ -411,7 +390,7 @@ static int read_network(rctx *c, const ry_ynode *root)
         return derive_network(c, root);
     if (ry_yget_map(nw, "network", NULL) < 0)
         return -1;
-    int bad = ry_ycheck_keys(nw, "network", network_keys) > 0;
+    int bad = ry_schema_check_keys(nw, "network", NULL) > 0;
     const ry_ynode *dims = ry_ymap_get(nw, "dims");
     if (!dims) {
         if (!bad)
@@ -532,12 +511,39 @@ static int read_groups(const ry_libra_net *net, const ry_ynode *n, const char *w
 
 /* ---- workload in YAML ------------------------------------------------------------------- */
 
+/* The row of a phase's key, "libra.layers[].forward.compute"; key "" gives
+ * the phase's own. */
+static const char *phase_key(char *buf, size_t cap, int phase, const char *key)
+{
+    snprintf(buf, cap, "libra.layers[].%s%s%s", phase_words[phase], *key ? "." : "", key);
+    return buf;
+}
+
+/* The phase's group sizes: its own, the defaults, or an error when its
+ * collective (cv, NULL when none was given) has none. */
+static int phase_groups(rctx *c, const ry_ynode *n, const char *what, int phase,
+                        const ry_libra_groups *dflt, const ry_ynode *cv, ry_libra_phase *ph)
+{
+    const ry_ynode *gv = ry_ymap_get(n, "groups");
+    char w[160];
+    snprintf(w, sizeof w, "%s.groups", what);
+    if (gv)
+        return read_groups(&c->p->net, gv, w, ph->group);
+    if (dflt->have[phase]) {
+        memcpy(ph->group, dflt->group[phase], sizeof ph->group);
+    } else if (cv && ph->coll != RY_COLL_NONE) {
+        ry_error_at(cv->pos, "%s: no group sizes for this collective: give groups here, "
+                    "libra.groups.%s or libra.tensor_parallel", what, phase_words[phase]);
+        return -1;
+    }
+    return 0;
+}
+
 static int read_phase(rctx *c, const ry_ynode *n, const char *what, int phase,
                       const ry_libra_groups *dflt, ry_libra_phase *ph)
 {
-    char w[160];
-    int bad = 0;
-    const ry_libra_net *net = &c->p->net;
+    char key[64];
+    ry_keyval v;
     if (ry_ynode_is_null(n))
         return 0;
     if (n->kind != RY_YMAP) {
@@ -545,28 +551,22 @@ static int read_phase(rctx *c, const ry_ynode *n, const char *what, int phase,
                     what, ry_ynode_describe(n));
         return -1;
     }
-    bad |= ry_ycheck_keys(n, what, phase_keys) > 0;
-    const ry_ynode *v = ry_ymap_get(n, "compute");
-    snprintf(w, sizeof w, "%s.compute", what);
-    if (v && get_duration(v, w, c->time_unit, "libra.time_unit", &ph->compute) < 0)
+    int bad = ry_schema_check_keys(n, phase_key(key, sizeof key, phase, ""), what) > 0;
+    /* A plain number of compute is in libra.time_unit. */
+    int r = ry_schema_get_as(n, phase_key(key, sizeof key, phase, "compute"), what, &v);
+    if (r < 0)
         bad = 1;
+    else if (r > 0)
+        ph->compute = v.i ? v.d * ry_libra_time_scale(c->p->time_unit) : v.d;
     const ry_ynode *cv = ry_ymap_get(n, "collective");
     const ry_ynode *bv = ry_ymap_get(n, "bytes");
-    const ry_ynode *gv = ry_ymap_get(n, "groups");
-    snprintf(w, sizeof w, "%s.collective", what);
-    const char *cs;
-    if (cv) {
-        if (ry_yget_string(cv, w, &cs) < 0) {
-            bad = 1;
-        } else if (ry_coll_parse(cs, &ph->coll) < 0) {
-            ry_error_at(cv->pos, "%s must be all-reduce, reduce-scatter, all-gather, all-to-all "
-                        "or none (got '%s')", w, cs);
-            bad = 1;
+    if (ry_schema_take(n, phase_key(key, sizeof key, phase, "collective"), what, ph) < 0) {
+        bad = 1;
+        /* A word that names no collective: bytes then have none to go with. */
+        if (cv->kind == RY_YSCALAR && !ry_ynode_is_null(cv))
             cv = NULL;
-        }
     }
-    snprintf(w, sizeof w, "%s.bytes", what);
-    if (bv && get_bytes(bv, w, &ph->bytes) < 0)
+    if (ry_schema_take(n, phase_key(key, sizeof key, phase, "bytes"), what, ph) < 0)
         bad = 1;
     if (cv && ph->coll != RY_COLL_NONE && !bv) {
         ry_error_at(cv->pos, "%s: a collective needs bytes, its size", what);
@@ -577,16 +577,33 @@ static int read_phase(rctx *c, const ry_ynode *n, const char *what, int phase,
                     "another)", what);
         bad = 1;
     }
-    snprintf(w, sizeof w, "%s.groups", what);
-    if (gv) {
-        if (read_groups(net, gv, w, ph->group) < 0)
-            bad = 1;
-    } else if (dflt->have[phase]) {
-        memcpy(ph->group, dflt->group[phase], sizeof ph->group);
-    } else if (cv && ph->coll != RY_COLL_NONE) {
-        ry_error_at(cv->pos, "%s: no group sizes for this collective: give groups here, "
-                    "libra.groups.%s or libra.tensor_parallel", what, phase_words[phase]);
+    if (phase_groups(c, n, what, phase, dflt, cv, ph) < 0)
         bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* Entry k of libra.layers, appended to the workload. */
+static int read_layer(rctx *c, const ry_ynode *l, size_t k, const ry_libra_groups *dflt)
+{
+    char what[64], w[96];
+    snprintf(what, sizeof what, "libra.layers[%zu]", k);
+    if (l->kind != RY_YMAP) {
+        ry_error_at(l->pos, "%s must be a map {name, count, forward, input_grad, "
+                    "weight_grad} (got %s)", what, ry_ynode_describe(l));
+        return -1;
+    }
+    int bad = ry_schema_check_keys(l, "libra.layers[]", what) > 0;
+    ry_libra_layer *ly = ry_libra_workload_add(&c->p->wl);
+    snprintf(ly->name, sizeof ly->name, "layer%zu", k);
+    if (ry_schema_take(l, "libra.layers[].name", what, ly) < 0)
+        bad = 1;
+    if (ry_schema_take(l, "libra.layers[].count", what, ly) < 0)
+        bad = 1;
+    for (int p = 0; p < RY_PHASES; p++) {
+        const ry_ynode *v = ry_ymap_get(l, phase_words[p]);
+        snprintf(w, sizeof w, "%s.%s", what, phase_words[p]);
+        if (v && read_phase(c, v, w, p, dflt, &ly->ph[p]) < 0)
+            bad = 1;
     }
     return bad ? -1 : 0;
 }
@@ -601,42 +618,9 @@ static int read_layers(rctx *c, const ry_ynode *n, const ry_libra_groups *dflt)
         return -1;
     }
     int bad = 0;
-    for (size_t k = 0; k < n->n; k++) {
-        const ry_ynode *l = n->items[k];
-        char what[64], w[96];
-        snprintf(what, sizeof what, "libra.layers[%zu]", k);
-        if (l->kind != RY_YMAP) {
-            ry_error_at(l->pos, "%s must be a map {name, count, forward, input_grad, "
-                        "weight_grad} (got %s)", what, ry_ynode_describe(l));
+    for (size_t k = 0; k < n->n; k++)
+        if (read_layer(c, n->items[k], k, dflt) < 0)
             bad = 1;
-            continue;
-        }
-        bad |= ry_ycheck_keys(l, what, layer_keys) > 0;
-        ry_libra_layer *ly = ry_libra_workload_add(wl);
-        snprintf(ly->name, sizeof ly->name, "layer%zu", k);
-        const ry_ynode *v = ry_ymap_get(l, "name");
-        const char *s;
-        snprintf(w, sizeof w, "%s.name", what);
-        if (v && ry_yget_string(v, w, &s) == 0)
-            snprintf(ly->name, sizeof ly->name, "%s", s);
-        else if (v)
-            bad = 1;
-        long long cnt;
-        v = ry_ymap_get(l, "count");
-        snprintf(w, sizeof w, "%s.count", what);
-        if (v) {
-            if (ry_yget_int(v, w, 1, 1000000000, &cnt) < 0)
-                bad = 1;
-            else
-                ly->count = cnt;
-        }
-        for (int p = 0; p < RY_PHASES; p++) {
-            v = ry_ymap_get(l, phase_words[p]);
-            snprintf(w, sizeof w, "%s.%s", what, phase_words[p]);
-            if (v)
-                bad |= read_phase(c, v, w, p, dflt, &ly->ph[p]) < 0;
-        }
-    }
     snprintf(wl->source, sizeof wl->source, "libra.layers (%d)", wl->nlayers);
     return bad ? -1 : 0;
 }
@@ -950,31 +934,26 @@ static int parse_constraint(rctx *c, const ry_ynode *n, const char *where, const
     return 0;
 }
 
-static int read_budget(rctx *c, const ry_ynode *n, const char *where, int cost)
+/* libra.budget or libra.cost_budget (key) as a constraint: a number N is
+ * sum == N (cost <= N), text may give the operator. */
+static int read_budget(rctx *c, const ry_ynode *lb, const char *key, int cost)
 {
-    /* A number: sum == N (cost <= N); a string may give the operator. */
     char text[128];
-    if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
-        double v;
-        if (ry_yget_number(n, where, -1e300, 1e300, &v) < 0)
-            return -1;
-        if (!(v > 0)) {
-            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", where, n->value);
-            return -1;
-        }
-        snprintf(text, sizeof text, cost ? "cost <= %.17g" : "sum == %.17g", v);
+    ry_keyval v;
+    int r = ry_schema_get(lb, key, &v);
+    if (r <= 0)
+        return r;
+    if (!v.s) {
+        snprintf(text, sizeof text, cost ? "cost <= %.17g" : "sum == %.17g", v.d);
     } else {
-        const char *s;
-        if (ry_yget_string(n, where, &s) < 0)
-            return -1;
-        const char *p = s;
+        const char *p = v.s;
         while (isspace((unsigned char)*p))
             p++;
         int has_op = *p == '<' || *p == '=' || *p == '>';
         snprintf(text, sizeof text, "%s %s%s", cost ? "cost" : "sum",
                  has_op ? "" : (cost ? "<= " : "== "), p);
     }
-    return parse_constraint(c, n, where, text);
+    return parse_constraint(c, ry_ymap_get(lb, cost ? "cost_budget" : "budget"), key, text);
 }
 
 /* ---- the libra section ------------------------------------------------------------------ */
@@ -1032,114 +1011,129 @@ static int read_baseline(rctx *c, const ry_ynode *lb)
     return bad ? -1 : 0;
 }
 
+/* Default group sizes from libra.tensor_parallel into dflt: 0 when it is
+ * not given, 1 with *tp set, -1 after an error. */
+static int tp_groups(rctx *c, const ry_ynode *lb, ry_libra_groups *dflt, long long *tp)
+{
+    const ry_libra_net *net = &c->p->net;
+    ry_keyval v;
+    int tpd[MAXD], dpd[MAXD];
+    char why[256];
+    int r = ry_schema_get(lb, "libra.tensor_parallel", &v);
+    if (r <= 0)
+        return r;
+    if (ry_libra_split_tp(net, v.i, tpd, dpd, why, sizeof why) < 0) {
+        ry_error_at(ry_ymap_get(lb, "tensor_parallel")->pos, "libra.tensor_parallel: %s", why);
+        return -1;
+    }
+    for (int i = 0; i < MAXD; i++)
+        dflt->group[RY_PHASE_FWD][i] = dflt->group[RY_PHASE_IG][i] =
+            dflt->group[RY_PHASE_WG][i] = 1;
+    for (int i = 0; i < net->ndims; i++) {
+        dflt->group[RY_PHASE_FWD][i] = dflt->group[RY_PHASE_IG][i] = tpd[i];
+        dflt->group[RY_PHASE_WG][i] = dpd[i];
+    }
+    for (int ph = 0; ph < RY_PHASES; ph++)
+        dflt->have[ph] = 1;
+    *tp = v.i;
+    return 1;
+}
+
+/* libra.groups: default group sizes per phase, over those of tensor_parallel. */
+static void phase_defaults(rctx *c, const ry_ynode *lb, ry_libra_groups *dflt)
+{
+    const ry_ynode *v = ry_ymap_get(lb, "groups");
+    if (!v || ry_yget_map(v, "libra.groups", NULL) < 0 ||
+        ry_schema_check_keys(v, "libra.groups", NULL) > 0)
+        return;
+    for (int ph = 0; ph < RY_PHASES; ph++) {
+        const ry_ynode *g = ry_ymap_get(v, phase_words[ph]);
+        char w[64];
+        snprintf(w, sizeof w, "libra.groups.%s", phase_words[ph]);
+        if (g && read_groups(&c->p->net, g, w, dflt->group[ph]) == 0)
+            dflt->have[ph] = 1;
+    }
+}
+
+/* libra.workload_file, relative to the file the key is written in (the
+ * current directory for --set and standard input). */
+static void read_workload_file(rctx *c, const ry_ynode *lb, const ry_libra_groups *dflt)
+{
+    ry_keyval v;
+    if (ry_schema_get(lb, "libra.workload_file", &v) <= 0)
+        return;
+    ry_buf path;
+    ry_buf_init(&path);
+    const char *base = ry_ymap_get(lb, "workload_file")->pos.file;
+    const char *slash = base ? strrchr(base, '/') : NULL;
+    if (v.s[0] != '/' && slash && strcmp(base, "--set") != 0)
+        ry_buf_printf(&path, "%.*s/%s", (int)(slash - base), base, v.s);
+    else
+        ry_buf_puts(&path, v.s);
+    ry_libra_read_astra(path.data, &c->p->net, dflt, c->p->cycle_time, &c->p->wl);
+    ry_buf_free(&path);
+}
+
+/* The workload: YAML layers, a file, or the workload section's LLM (with
+ * the tensor-parallel degree when one was given and fits: tp_read > 0). */
+static void read_libra_workload(rctx *c, const ry_ynode *lb, const ry_libra_groups *dflt,
+                                int tp_read, long long tp)
+{
+    const ry_ynode *layers = ry_ymap_get(lb, "layers");
+    const ry_ynode *file = ry_ymap_get(lb, "workload_file");
+    if (layers && file)
+        ry_error_at(key_pos(lb, "workload_file"), "libra.layers and libra.workload_file are "
+                    "mutually exclusive: give one workload");
+    else if (layers)
+        read_layers(c, layers, dflt);
+    else if (file)
+        read_workload_file(c, lb, dflt);
+    else if (tp_read >= 0)
+        derive_workload(c, lb, tp_read > 0 ? tp : 0);
+}
+
+/* Budgets, then libra.constraints, in order. */
+static void read_constraints(rctx *c, const ry_ynode *lb)
+{
+    read_budget(c, lb, "libra.budget", 0);
+    read_budget(c, lb, "libra.cost_budget", 1);
+    const ry_ynode *v = ry_ymap_get(lb, "constraints");
+    if (!v)
+        return;
+    if (v->kind != RY_YSEQ) {
+        ry_error_at(v->pos, "libra.constraints must be a list of constraints like "
+                    "\"node >= pod\" (got %s)", ry_ynode_describe(v));
+        return;
+    }
+    for (size_t k = 0; k < v->n; k++) {
+        char w[64];
+        snprintf(w, sizeof w, "libra.constraints[%zu]", k);
+        parse_constraint(c, v->items[k], w, NULL);
+    }
+}
+
 static void read_libra(rctx *c, const ry_ynode *root, const ry_ynode *lb, int net_ok)
 {
     ry_libra_spec *p = c->p;
     p->pos = key_pos(root, "libra");
     if (ry_yget_map(lb, "libra", NULL) < 0)
         return;
-    ry_ycheck_keys(lb, "libra", libra_keys);
-    const ry_ynode *v;
-    int e;
-    if ((v = ry_ymap_get(lb, "objective")) && ry_yget_enum(v, "libra.objective",
-                                                              objective_words, &e) == 0)
-        p->objective = (ry_libra_objective)e;
-    long long iv;
-    if ((v = ry_ymap_get(lb, "starts")) && ry_yget_int(v, "libra.starts", 1, 1000, &iv) == 0)
-        p->starts = (int)iv;
-    c->time_unit = 1e-3;
-    if ((v = ry_ymap_get(lb, "time_unit")) && ry_yget_enum(v, "libra.time_unit", time_units,
-                                                              &e) == 0)
-        c->time_unit = time_scale[e];
-    double cycle = 1e-9;
-    if ((v = ry_ymap_get(lb, "cycle_time")))
-        get_duration(v, "libra.cycle_time", 1e-9, "nanoseconds", &cycle);
+    ry_schema_check_keys(lb, "libra", NULL);
+    /* objective, starts and time_unit; then cycle_time, as its errors always came. */
+    ry_schema_read(lb, "libra", p, NULL, NULL);
+    ry_schema_take(lb, "libra.cycle_time", NULL, p);
     if (!net_ok)
         return;     /* the rest names dimensions */
 
-    /* Default group sizes: tensor_parallel, then groups per phase. */
     ry_libra_groups dflt;
     memset(&dflt, 0, sizeof dflt);
-    if ((v = ry_ymap_get(lb, "tensor_parallel")) &&
-        ry_yget_int(v, "libra.tensor_parallel", 1, MAX_NPUS, &iv) == 0) {
-        int tp[MAXD], dp[MAXD];
-        char why[256];
-        if (ry_libra_split_tp(&p->net, iv, tp, dp, why, sizeof why) < 0) {
-            ry_error_at(v->pos, "libra.tensor_parallel: %s", why);
-        } else {
-            for (int i = 0; i < MAXD; i++)
-                dflt.group[RY_PHASE_FWD][i] = dflt.group[RY_PHASE_IG][i] =
-                    dflt.group[RY_PHASE_WG][i] = 1;
-            for (int i = 0; i < p->net.ndims; i++) {
-                dflt.group[RY_PHASE_FWD][i] = dflt.group[RY_PHASE_IG][i] = tp[i];
-                dflt.group[RY_PHASE_WG][i] = dp[i];
-            }
-            for (int ph = 0; ph < RY_PHASES; ph++)
-                dflt.have[ph] = 1;
-        }
-    }
-    if ((v = ry_ymap_get(lb, "groups")) && ry_yget_map(v, "libra.groups", NULL) == 0 &&
-        ry_ycheck_keys(v, "libra.groups", phase_words) == 0) {
-        for (int ph = 0; ph < RY_PHASES; ph++) {
-            const ry_ynode *g = ry_ymap_get(v, phase_words[ph]);
-            char w[64];
-            snprintf(w, sizeof w, "libra.groups.%s", phase_words[ph]);
-            if (g && read_groups(&p->net, g, w, dflt.group[ph]) == 0)
-                dflt.have[ph] = 1;
-        }
-    }
-
-    /* The workload: YAML layers or a file. */
-    const ry_ynode *layers = ry_ymap_get(lb, "layers");
-    const ry_ynode *file = ry_ymap_get(lb, "workload_file");
-    if (layers && file) {
-        ry_error_at(key_pos(lb, "workload_file"), "libra.layers and libra.workload_file are "
-                    "mutually exclusive: give one workload");
-    } else if (layers) {
-        read_layers(c, layers, &dflt);
-    } else if (file) {
-        const char *f;
-        if (ry_yget_string(file, "libra.workload_file", &f) == 0) {
-            /* Relative to the file the key is written in (the current
-             * directory for --set and standard input). */
-            ry_buf path;
-            ry_buf_init(&path);
-            const char *base = file->pos.file;
-            const char *slash = base ? strrchr(base, '/') : NULL;
-            if (f[0] != '/' && slash && strcmp(base, "--set") != 0)
-                ry_buf_printf(&path, "%.*s/%s", (int)(slash - base), base, f);
-            else
-                ry_buf_puts(&path, f);
-            ry_libra_read_astra(path.data, &p->net, &dflt, cycle, &p->wl);
-            ry_buf_free(&path);
-        }
-    } else {
-        const ry_ynode *tpn = ry_ymap_get(lb, "tensor_parallel");
-        long long tpv = 0;
-        if (tpn && dflt.have[RY_PHASE_FWD])
-            ry_yget_int(tpn, "libra.tensor_parallel", 1, MAX_NPUS, &tpv);
-        if (!tpn || tpv > 0)
-            derive_workload(c, lb, tpv);
-    }
-
-    /* Constraints. */
-    if ((v = ry_ymap_get(lb, "budget")))
-        read_budget(c, v, "libra.budget", 0);
-    if ((v = ry_ymap_get(lb, "cost_budget")))
-        read_budget(c, v, "libra.cost_budget", 1);
-    if ((v = ry_ymap_get(lb, "constraints"))) {
-        if (v->kind != RY_YSEQ) {
-            ry_error_at(v->pos, "libra.constraints must be a list of constraints like "
-                        "\"node >= pod\" (got %s)", ry_ynode_describe(v));
-        } else {
-            for (size_t k = 0; k < v->n; k++) {
-                char w[64];
-                snprintf(w, sizeof w, "libra.constraints[%zu]", k);
-                parse_constraint(c, v->items[k], w, NULL);
-            }
-        }
-    }
-    if ((v = ry_ymap_get(lb, "plot_dims")))
+    long long tp = 0;
+    int tp_read = tp_groups(c, lb, &dflt, &tp);
+    phase_defaults(c, lb, &dflt);
+    read_libra_workload(c, lb, &dflt, tp_read, tp);
+    read_constraints(c, lb);
+    const ry_ynode *v = ry_ymap_get(lb, "plot_dims");
+    if (v)
         read_plot_dims(c, v);
     read_baseline(c, lb);
 }
@@ -1150,16 +1144,14 @@ void ry_libra_spec_read(ry_spec *s, const ry_ynode *root, const char *templates)
     if (!lb && !ry_ymap_get(root, "network"))
         return;
     ry_libra_spec *p = ry_xcalloc(1, sizeof *p);
-    p->objective = RY_LIBRA_TIME;
-    p->starts = 12;
-    p->plot_dims[0] = p->plot_dims[1] = -1;
+    ry_schema_defaults_in(RY_IN_LIBRA, p);
+    p->plot_dims[0] = p->plot_dims[1] = -1;     /* not given */
     p->has_libra = lb != NULL;
     rctx c;
     memset(&c, 0, sizeof c);
     c.s = s;
     c.templates = templates;
     c.p = p;
-    c.time_unit = 1e-3;
     int net_ok = read_network(&c, root) == 0;
     if (lb)
         read_libra(&c, root, lb, net_ok);

@@ -6,22 +6,21 @@
  *     dims:                 the cluster gives dim 0 = its HB domain, a switch of
  *       - name: package     size K, and dim 1 = the scale-out fabric, a switch of
  *         block: ring       size N/K, priced as LIBRA's node and pod technologies)
- *         size: 4           ring | fully-connected | switch; size >= 1
+ *         size: 4
  *         tech: package     prices from templates/libra-costs.yaml, and/or
  *         link: 4           USD per GB/s per NPU; switch and nic count for
  *         switch: 13        switch blocks only
  *         nic: 31.6
  *
  *   libra:
- *     objective: time       time | perf-per-cost (railyard optimize --objective wins)
+ *     objective: time       (railyard optimize --objective wins)
  *     budget: 1000          total GB/s per NPU: sum of all dims == 1000;
  *                           "<= 1000" for an upper limit
  *     cost_budget: 4e8      network cost <= this many USD
  *     constraints:          linear (in)equalities on dimension names, bw0..bwN,
  *       - "package == 500"  sum (every dimension) and cost (USD); ==, <=, >=,
  *       - "package >= node" chains like "100 <= node <= 400"
- *     baseline: [250, ...]  the design to compare with (default: the budget,
- *                           or the cost budget, split equally)
+ *     baseline: [250, ...]  the design to compare with
  *     starts: 12            starting points of the solver
  *     plot_dims: [a, b]     the two dimensions --plot sweeps
  *     layers: [...]         the workload in YAML: {name, count, forward,
@@ -29,15 +28,19 @@
  *                           collective, bytes, groups}
  *     workload_file: f.txt  or an ASTRA-sim 1.0 workload file (also LIBRA's
  *                           header-less form)
- *     cycle_time: 1ns       one compute cycle of the file (default 1 ns)
- *     time_unit: ms         unit of plain numbers in layers' compute (default ms)
+ *     cycle_time: 1ns       one compute cycle of the file
+ *     time_unit: ms         unit of plain numbers in layers' compute
  *     tensor_parallel: 16   group sizes from a tensor-parallel degree: forward and
  *                           input-gradient collectives on the innermost dims that
  *                           hold 16 NPUs, weight gradients on the rest
  *     groups: {forward: [4, 4, 1, 1], input_grad: ..., weight_grad: ...}
  *                           group sizes per dimension, for phases without their own
  *
- * Errors are reported at their file:line:col, all of them before giving up. */
+ * Every scalar key is a row of the spec schema (spec/schema.c) with its type,
+ * range and default; railyard-spec(5) documents them. The rules between keys
+ * (names against dimensions, group sizes against sizes, the workload's
+ * sources) are libra_spec.c's. Errors are reported at their file:line:col,
+ * all of them before giving up. */
 #ifndef RY_LIBRA_SPEC_H
 #define RY_LIBRA_SPEC_H
 
@@ -60,6 +63,14 @@ typedef enum {
 
 /* "ring", "fully-connected", "switch". */
 const char *ry_libra_block_name(ry_libra_block b);
+/* The same words, NULL-terminated (network.dims[].block). */
+extern const char *const ry_libra_block_words[];
+
+/* Whether name can name a dimension in constraints: 0 when it can; 1 when it
+ * is not a lowercase letter then letters, digits or '_', at most
+ * RY_LIBRA_NAME_MAX - 1 characters, or is a positional name bwN; 2 when it
+ * is a word of the constraints' own (sum, total, cost). */
+int ry_libra_dim_name_check(const char *name);
 
 typedef struct ry_libra_dim {
     char name[RY_LIBRA_NAME_MAX];   /* [a-z][a-z0-9_]*: used in constraints */
@@ -93,6 +104,8 @@ typedef enum {
 
 /* "none", "all-reduce", "reduce-scatter", "all-gather", "all-to-all". */
 const char *ry_coll_name(ry_coll c);
+/* The same words, NULL-terminated. */
+extern const char *const ry_coll_names[];
 /* Accepts those names with '-', '_' or nothing between the words, any
  * case (so ASTRA-sim's ALLREDUCE too). Returns 0, or -1. */
 int ry_coll_parse(const char *s, ry_coll *out);
@@ -103,6 +116,17 @@ enum { RY_PHASE_FWD = 0, RY_PHASE_IG = 1, RY_PHASE_WG = 2, RY_PHASES = 3 };
 
 /* "forward", "input_grad", "weight_grad". */
 const char *ry_libra_phase_name(int phase);
+
+/* A time: a number with ns, us, ms or s (any case), or a plain number. Returns
+ * 1 with *out in seconds, 0 for a plain number with *out the number itself,
+ * or -1 when text is not a time >= 0. */
+int ry_libra_parse_time(const char *text, double *out);
+/* A size in bytes: a number with B, kB, MB, GB, TB, KiB, MiB, GiB or TiB, or
+ * a plain number of bytes. Returns 0 with *out set, or -1. */
+int ry_libra_parse_bytes(const char *text, double *out);
+/* The units of libra.time_unit (NULL-terminated) and seconds per unit. */
+extern const char *const ry_libra_time_units[];
+double ry_libra_time_scale(int unit);
 
 typedef struct ry_libra_phase {
     double compute;                 /* seconds */
@@ -159,6 +183,8 @@ typedef enum { RY_LIBRA_TIME = 0, RY_LIBRA_PERF_PER_COST = 1 } ry_libra_objectiv
 
 /* "time", "perf-per-cost". */
 const char *ry_libra_objective_name(ry_libra_objective o);
+/* The same words, NULL-terminated (libra.objective). */
+extern const char *const ry_libra_objective_words[];
 
 typedef enum { RY_LIBRA_LE = 0, RY_LIBRA_EQ = 1, RY_LIBRA_GE = 2 } ry_libra_relop;
 
@@ -181,8 +207,10 @@ typedef struct ry_libra_spec {
     ry_libra_net net;               /* network:, or two dimensions derived from cluster: */
     int has_libra;                  /* 0: only network: was given */
     ry_pos pos;                     /* the libra key */
-    ry_libra_objective objective;   /* default time */
-    int starts;                     /* default 12 */
+    ry_libra_objective objective;
+    int starts;
+    int time_unit;                  /* libra.time_unit: an index of ry_libra_time_units */
+    double cycle_time;              /* libra.cycle_time, seconds */
     int plot_dims[2];               /* -1: not given */
     int has_baseline;
     double baseline[RY_LIBRA_MAX_DIMS];

@@ -8,12 +8,16 @@
 #include "spec/schema.h"
 
 #include "spec/catalog.h"
+#include "spec/libra_spec.h"
 #include "spec/pattern.h"
+#include "spec/workload.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,12 +28,15 @@
 #define MAX_RADIX 65535         /* ports are numbered in 16 bits */
 #define MAX_PLANES 8
 #define MAX_STRING (RY_NAME_MAX - 1)
+#define WIDE_RANGE 1000000      /* integers beyond: "an integer >= min", as ry_yget_int says */
 
 static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
+static const char *const flops_conventions[] = { "6NT", "korthikanti", NULL };   /* ry_flops_conv */
+static const char *const recomputes[] = { "none", "full", NULL };
 
 const char *ry_design_name(ry_design d)
 {
@@ -37,8 +44,17 @@ const char *ry_design_name(ry_design d)
 }
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int read_collective(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -46,6 +62,12 @@ static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const
 #define SPEC(f) FIELD(ry_spec, RY_IN_SPEC, f)
 #define NODE(f) FIELD(ry_node_model, RY_IN_NODE, f)
 #define SWITCH(f) FIELD(ry_switch_model, RY_IN_SWITCH, f)
+#define WORKLOAD(f) FIELD(ry_workload, RY_IN_WORKLOAD, f)
+#define LLM(f) FIELD(ry_llm, RY_IN_LLM, f)
+#define LIBRA(f) FIELD(ry_libra_spec, RY_IN_LIBRA, f)
+#define DIM(f) FIELD(ry_libra_dim, RY_IN_DIM, f)
+#define LAYER(f) FIELD(ry_libra_layer, RY_IN_LAYER, f)
+#define PHASE(f) FIELD(ry_libra_phase, RY_IN_PHASE, f)
 
 #define SECTION(name, fl, d) { .key = name, .type = RY_KEY_SECTION, .flags = fl, .doc = d }
 #define INT(lo, hi) .type = RY_KEY_INT, .min = lo, .max = hi
@@ -53,6 +75,26 @@ static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const
 #define ENUM(w) .type = RY_KEY_ENUM, .words = w
 #define STRING(len) .type = RY_KEY_STRING, .max = len
 #define CUSTOM(what) .type = RY_KEY_CUSTOM, .type_doc = what
+#define AUTO_INT(lo, hi) .type = RY_KEY_AUTO_INT, .min = lo, .max = hi
+#define READ(fn, what) .read = fn, .type_doc = what
+
+/* The rows of one phase of a libra.layers entry (forward, input_grad,
+ * weight_grad): the same keys, each its own row. */
+#define PHASE_ROWS(ph, d)                                                                       \
+    { .key = "libra.layers[]." ph, CUSTOM("map"), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER, \
+      .doc = d },                                                                              \
+    { .key = "libra.layers[]." ph ".compute", NUMBER(0, 1e300), READ(read_compute, "time"),    \
+      .flags = RY_KEY_READER, PHASE(compute), .def = "0", .bad = RY_BAD_OTHER,                 \
+      .doc = "compute time" },                                                                 \
+    { .key = "libra.layers[]." ph ".collective", ENUM(ry_coll_names), .read = read_collective, \
+      .flags = RY_KEY_READER, PHASE(coll), .def = "none", .bad = RY_BAD_OTHER,                 \
+      .doc = "the collective after the compute" },                                             \
+    { .key = "libra.layers[]." ph ".bytes", NUMBER(0, 1e300), READ(read_bytes, "size"),        \
+      .flags = RY_KEY_READER, PHASE(bytes), .def = "0", .unit = "bytes", .bad = RY_BAD_OTHER,  \
+      .doc = "the collective's size" },                                                        \
+    { .key = "libra.layers[]." ph ".groups", CUSTOM("group sizes"), .flags = RY_KEY_READER,    \
+      .def_doc = "libra.groups." ph ", else from libra.tensor_parallel", .bad = RY_BAD_OTHER,  \
+      .doc = "NPUs of the collective's group on each dimension" }
 
 const ry_key ry_spec_keys[] = {
     { .key = "version", INT(1, 1), .read = read_version,
@@ -196,9 +238,134 @@ const ry_key ry_spec_keys[] = {
     { .key = "cabling.links[].medium", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       .bad = RY_BAD_OTHER, .doc = "a medium from templates/media.yaml" },
 
-    SECTION("network", RY_KEY_EXTERNAL, "LIBRA's network dimensions (spec/libra_spec.c)"),
-    SECTION("libra", RY_KEY_EXTERNAL, "LIBRA's workload and constraints (spec/libra_spec.c)"),
-    SECTION("workload", RY_KEY_EXTERNAL, "the LLM trained (spec/workload.c)"),
+    /* Read by spec/libra_spec.c. */
+    SECTION("network", 0, "LIBRA's network dimensions"),
+    { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      .bad = RY_BAD_OTHER, .doc = "the dimensions, innermost first" },
+    { .key = "network.dims[].name", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      DIM(name), .check = check_dim_name, .bad = RY_BAD_OTHER,
+      .doc = "the dimension's name in constraints" },
+    { .key = "network.dims[].block", ENUM(ry_libra_block_words),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, DIM(block), .bad = RY_BAD_OTHER,
+      .doc = "the building block" },
+    { .key = "network.dims[].size", INT(1, 1 << 20), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+      DIM(size), .unit = "NPUs", .bad = RY_BAD_OTHER, .doc = "NPUs along the dimension" },
+    { .key = "network.dims[].tech", STRING(0), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "prices from templates/libra-costs.yaml" },
+    { .key = "network.dims[].link", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(link),
+      .def_doc = "the tech's", .unit = "USD per GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the price of the links" },
+    { .key = "network.dims[].switch", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(sw),
+      .def = "0", .def_doc = "the tech's, else 0", .unit = "USD per GB/s per NPU",
+      .bad = RY_BAD_OTHER, .doc = "the price of a switch block's switches" },
+    { .key = "network.dims[].nic", NUMBER(0, 1e12), .flags = RY_KEY_READER, DIM(nic),
+      .def = "0", .def_doc = "the tech's, else 0", .unit = "USD per GB/s per NPU",
+      .bad = RY_BAD_OTHER, .doc = "the price of a switch block's NICs" },
+
+    SECTION("libra", 0, "LIBRA's workload, budget and constraints"),
+    { .key = "libra.objective", ENUM(ry_libra_objective_words), LIBRA(objective),
+      .def = "time", .bad = RY_BAD_OTHER, .doc = "what optimize minimises" },
+    { .key = "libra.budget", .type = RY_KEY_NUMBER, READ(read_budget, "number or string"),
+      .flags = RY_KEY_READER, .unit = "GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the total bandwidth per NPU" },
+    { .key = "libra.cost_budget", .type = RY_KEY_NUMBER, READ(read_budget, "number or string"),
+      .flags = RY_KEY_READER, .unit = "USD", .bad = RY_BAD_OTHER, .doc = "the network's cost" },
+    { .key = "libra.constraints", CUSTOM("list of strings"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "linear constraints on the bandwidths" },
+    { .key = "libra.baseline", CUSTOM("list of numbers"), .flags = RY_KEY_READER,
+      .def_doc = "the budget split equally", .unit = "GB/s per NPU", .bad = RY_BAD_OTHER,
+      .doc = "the design to compare with" },
+    { .key = "libra.starts", INT(1, 1000), LIBRA(starts), .def = "12", .bad = RY_BAD_OTHER,
+      .doc = "starting points of the solver" },
+    { .key = "libra.plot_dims", CUSTOM("list of two names"), .flags = RY_KEY_READER,
+      .def_doc = "both of a 2-D network, else the two busiest", .bad = RY_BAD_OTHER,
+      .doc = "the dimensions optimize --plot sweeps" },
+    { .key = "libra.layers", CUSTOM("list of maps"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "the workload: one iteration's layers" },
+    { .key = "libra.layers[].name", STRING(0), .flags = RY_KEY_READER, LAYER(name),
+      .def_doc = "layerN", .bad = RY_BAD_OTHER, .doc = "the layer's name in reports" },
+    { .key = "libra.layers[].count", INT(1, 1000000000), .flags = RY_KEY_READER, LAYER(count),
+      .def = "1", .bad = RY_BAD_OTHER, .doc = "how many times the layer repeats" },
+    PHASE_ROWS("forward", "the forward pass"),
+    PHASE_ROWS("input_grad", "the input gradient"),
+    PHASE_ROWS("weight_grad", "the weight gradient"),
+    { .key = "libra.workload_file", STRING(0), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "an ASTRA-sim 1.0 workload file, instead of layers" },
+    { .key = "libra.cycle_time", NUMBER(0, 1e300), READ(read_cycle_time, "time"),
+      .flags = RY_KEY_READER, LIBRA(cycle_time), .def = "1ns", .bad = RY_BAD_OTHER,
+      .doc = "one compute cycle of the workload file" },
+    { .key = "libra.time_unit", ENUM(ry_libra_time_units), LIBRA(time_unit), .def = "ms",
+      .bad = RY_BAD_OTHER, .doc = "the unit of plain numbers in layers' compute" },
+    { .key = "libra.tensor_parallel", INT(1, INT_MAX), .flags = RY_KEY_READER,
+      .unit = "NPUs", .bad = RY_BAD_OTHER, .doc = "group sizes from a tensor-parallel degree" },
+    { .key = "libra.groups", CUSTOM("map"), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
+      .doc = "group sizes per phase" },
+    { .key = "libra.groups.forward", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for forward phases without groups" },
+    { .key = "libra.groups.input_grad", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for input-gradient phases without groups" },
+    { .key = "libra.groups.weight_grad", CUSTOM("group sizes"), .flags = RY_KEY_READER,
+      .bad = RY_BAD_OTHER, .doc = "for weight-gradient phases without groups" },
+
+    /* Read by spec/workload.c. */
+    SECTION("workload", 0, "the LLM trained on the cluster"),
+    { .key = "workload.model", CUSTOM("catalog name or map"),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, .bad = RY_BAD_OTHER,
+      .doc = "the LLM, from templates/llms.yaml or given as a map" },
+    { .key = "workload.model.name", STRING(0), .flags = RY_KEY_READER, .check = check_llm_name,
+      .def_doc = "custom", .bad = RY_BAD_OTHER,
+      .doc = "a catalog entry to start from, or the model's own name" },
+    { .key = "workload.model.description", STRING(0), .bad = RY_BAD_OTHER, .doc = "one line" },
+    { .key = "workload.model.parameters", NUMBER(1e3, 1e16), LLM(parameters),
+      .def_doc = "the catalog entry's", .bad = RY_BAD_OTHER, .doc = "total parameters" },
+    { .key = "workload.model.layers", INT(1, 1000000), LLM(layers),
+      .def_doc = "the catalog entry's", .unit = "blocks", .bad = RY_BAD_OTHER,
+      .doc = "transformer blocks" },
+    { .key = "workload.model.d_model", INT(1, 10000000), LLM(d_model),
+      .def_doc = "the catalog entry's", .bad = RY_BAD_OTHER, .doc = "the hidden size" },
+    { .key = "workload.model.heads", INT(1, 1000000), LLM(heads),
+      .def_doc = "the catalog entry's, else unknown", .bad = RY_BAD_OTHER,
+      .doc = "attention heads" },
+    { .key = "workload.model.seq_len", INT(1, 100000000), LLM(seq_len),
+      .def_doc = "the catalog entry's", .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "sequence length" },
+    { .key = "workload.model.vocab", INT(1, 1000000000), LLM(vocab),
+      .def_doc = "the catalog entry's", .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "vocabulary size" },
+    { .key = "workload.model.mcc", INT(1, 1000), LLM(mcc), .def_doc = "the catalog entry's",
+      .bad = RY_BAD_OTHER, .doc = "tensor-parallel collective rounds per block" },
+    { .key = "workload.model.precision", ENUM(ry_precision_names), LLM(precision), .def = "bf16",
+      .def_doc = "the catalog entry's, else bf16", .bad = RY_BAD_OTHER,
+      .doc = "the model's precision" },
+    { .key = "workload.model.batch", INT(1, 1000000000000LL), LLM(batch),
+      .def_doc = "the catalog entry's", .unit = "sequences", .bad = RY_BAD_OTHER,
+      .doc = "the published global batch" },
+    { .key = "workload.gpu", STRING(0), .flags = RY_KEY_READER,
+      .def_doc = "the GPU of the cluster's node", .bad = RY_BAD_OTHER,
+      .doc = "a GPU from templates/gpus.yaml" },
+    { .key = "workload.batch", INT(1, 1000000000000LL), .flags = RY_KEY_READER, WORKLOAD(batch),
+      .def_doc = "the model's", .unit = "sequences", .bad = RY_BAD_OTHER,
+      .doc = "the global batch" },
+    { .key = "workload.batch_tokens", INT(1, 1000000000000000LL),
+      READ(read_token_count, "whole number with k, M, G, Ki, Mi or Gi"),
+      .flags = RY_KEY_READER, .unit = "tokens", .bad = RY_BAD_OTHER,
+      .doc = "the global batch in tokens, instead of batch" },
+    { .key = "workload.precision", ENUM(ry_precision_names), .flags = RY_KEY_READER,
+      WORKLOAD(precision), .def_doc = "the model's", .bad = RY_BAD_OTHER,
+      .doc = "bytes per element and the FLOP/s used" },
+    { .key = "workload.parallelism", CUSTOM("map"), .bad = RY_BAD_OTHER,
+      .doc = "how the model is split over the GPUs" },
+    { .key = "workload.parallelism.tensor", AUTO_INT(1, 1 << 30), WORKLOAD(tensor),
+      .def = "auto", .unit = "GPUs", .bad = RY_BAD_OTHER,
+      .doc = "the tensor-parallel group size" },
+    { .key = "workload.compute_efficiency", NUMBER(0, 1), .type_doc = "number, > 0 and <= 1",
+      .check = check_fraction, WORKLOAD(efficiency), .def = "1", .bad = RY_BAD_OTHER,
+      .doc = "fraction of the peak FLOP/s reached" },
+    { .key = "workload.flops_convention", ENUM(flops_conventions), WORKLOAD(flops),
+      .def = "6NT", .bad = RY_BAD_OTHER, .doc = "how the model's FLOPs are counted" },
+    { .key = "workload.recompute", ENUM(recomputes), WORKLOAD(recompute), .def = "none",
+      .bad = RY_BAD_OTHER, .doc = "activation recomputation" },
+
     { .key = "x-*", .type = RY_KEY_ANY, .doc = "ignored: a place for YAML anchors" },
 };
 
@@ -316,6 +483,158 @@ static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, con
     return 0;
 }
 
+/* workload.model.name: the characters of a catalog name, as templates/llms.yaml's. */
+static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    if (!ry_catalog_name_ok(v->s)) {
+        ry_error_at(pos, "%s must be lowercase letters, digits, '.', '_' or '-', at most %d "
+                    "characters (got '%.80s')", what, RY_NAME_MAX - 1, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+/* workload.compute_efficiency: no GPU computes at 0 of its peak. */
+static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    if (!(v->d > 0)) {
+        ry_error_at(pos, "%s must be a fraction in (0, 1] (got %s)", what, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+/* network.dims[].name: a name constraints can use. */
+static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    int why = ry_libra_dim_name_check(v->s);
+    if (why == 1)
+        ry_error_at(pos, "%s must be a lowercase letter then letters, digits or '_', at most %d "
+                    "characters, and not bwN (got '%s')", what, RY_LIBRA_NAME_MAX - 1, v->s);
+    else if (why == 2)
+        ry_error_at(pos, "%s: '%s' is a reserved word in constraints", what, v->s);
+    return why ? -1 : 0;
+}
+
+/* A token count: an integer, optionally with k, M, G (powers of 1000) or
+ * Ki, Mi, Gi (powers of 1024). */
+static int parse_count(const char *s, long long *out)
+{
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = { { "", 1 },    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
+                  { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 } };
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    double v = strtod(s, &end);
+    if (errno == ERANGE || end == s)
+        return -1;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strcmp(end, units[i].suffix) == 0) {
+            double x = v * units[i].scale;
+            if (x > 1e15 || x != floor(x) || x < 1)
+                return -1;
+            *out = (long long)x;
+            return 0;
+        }
+    return -1;
+}
+
+/* workload.batch_tokens: "32Mi" is the paper's 32M tokens. */
+static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind != RY_YSCALAR || n->quoted || parse_count(n->value, &v->i) < 0) {
+        ry_error_at(n->pos, "%s must be a whole number of tokens like 2097152, 2Mi or 4M (got %s)",
+                    what, ry_ynode_describe(n));
+        return -1;
+    }
+    return 0;
+}
+
+/* libra.budget, libra.cost_budget: a number > 0 (v->d, v->s NULL), or text
+ * that may start with the comparison (v->s). */
+static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
+        if (ry_yget_number(n, what, -1e300, 1e300, &v->d) < 0)
+            return -1;
+        if (!(v->d > 0)) {
+            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", what, n->value);
+            return -1;
+        }
+        return 0;
+    }
+    return ry_yget_string(n, what, &v->s);
+}
+
+/* A time: 1 with v->d in seconds, 0 for a plain number (v->d the number),
+ * or -1 after an error; plain says what a plain number counts. */
+static int get_time(const char *what, const ry_ynode *n, const char *plain, ry_keyval *v)
+{
+    int r = -1;
+    if (n->kind == RY_YSCALAR && !ry_ynode_is_null(n))
+        r = ry_libra_parse_time(n->value, &v->d);
+    if (r < 0)
+        ry_error_at(n->pos, "%s must be a time >= 0 like 9.4ms, 120us or a plain number of %s "
+                    "(got %s)", what, plain, ry_ynode_describe(n));
+    return r;
+}
+
+/* libra.cycle_time: plain numbers are nanoseconds, as LIBRA reads them. */
+static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    int r = get_time(what, n, "nanoseconds", v);
+    if (r == 0)
+        v->d *= 1e-9;
+    return r < 0 ? -1 : 0;
+}
+
+/* A phase's compute: a plain number is in libra.time_unit, another key, so
+ * the reader scales it: v->i is 1 for a plain number. */
+static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    int r = get_time(what, n, "libra.time_unit", v);
+    v->i = r == 0;
+    return r < 0 ? -1 : 0;
+}
+
+static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    if (n->kind != RY_YSCALAR || ry_ynode_is_null(n) || ry_libra_parse_bytes(n->value, &v->d) < 0) {
+        ry_error_at(n->pos, "%s must be a size >= 0 like 805306368, 768MiB or 1.5GB (got %s)",
+                    what, ry_ynode_describe(n));
+        return -1;
+    }
+    return 0;
+}
+
+/* A collective as LIBRA's spec or ASTRA-sim writes it: all-reduce, ALLREDUCE. */
+static int read_collective(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    (void)k;
+    ry_coll c;
+    if (ry_yget_string(n, what, &v->s) < 0)
+        return -1;
+    if (ry_coll_parse(v->s, &c) < 0) {
+        ry_error_at(n->pos, "%s must be all-reduce, reduce-scatter, all-gather, all-to-all or "
+                    "none (got '%s')", what, v->s);
+        return -1;
+    }
+    v->i = c;
+    return 0;
+}
+
 static int get_even(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
 {
     long long x;
@@ -346,12 +665,20 @@ static int get_auto_int(const ry_key *k, const char *what, const ry_ynode *n, ry
         v->i = 0;
         return 0;
     }
-    if (ry_yscalar_int(n, &x, &range) && !range && x >= k->min && x <= k->max) {
+    int is_int = ry_yscalar_int(n, &x, &range);
+    if (is_int && !range && x >= k->min && x <= k->max) {
         v->i = x;
         return 0;
     }
-    ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what, k->min,
-                k->max, ry_ynode_describe(n));
+    /* Worded as ry_yget_int words its ranges: a wide one by its lower end. */
+    if (k->max <= WIDE_RANGE)
+        ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what,
+                    k->min, k->max, ry_ynode_describe(n));
+    else if (is_int && (range > 0 || x > k->max))
+        ry_error_at(n->pos, "%s is too large (got %s; at most %lld)", what, n->value, k->max);
+    else
+        ry_error_at(n->pos, "%s must be auto or an integer >= %lld (got %s)", what, k->min,
+                    ry_ynode_describe(n));
     return -1;
 }
 
@@ -409,6 +736,7 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
         case RY_KEY_NUMBER:
             if (ry_yget_number(n, what, k->dmin, k->dmax, &v->d) < 0)
                 return -1;
+            v->s = n->value;
             break;
         case RY_KEY_BOOL:
             if (ry_yget_bool(n, what, &b) < 0)
@@ -462,12 +790,29 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
 
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v)
 {
+    return ry_schema_get_as(map, key, NULL, v);
+}
+
+int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, ry_keyval *v)
+{
     const ry_key *k = ry_key_find(key);
     RY_ASSERT(k != NULL);
     const ry_ynode *n = ry_ymap_get(map, last_part(key));
     if (!n)
         return 0;
-    return ry_key_get(k, n, NULL, v) < 0 ? -1 : 1;
+    char what[160];
+    if (prefix)
+        snprintf(what, sizeof what, "%s.%s", prefix, last_part(key));
+    return ry_key_get(k, n, prefix ? what : NULL, v) < 0 ? -1 : 1;
+}
+
+int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base)
+{
+    ry_keyval v;
+    int r = ry_schema_get_as(map, key, prefix, &v);
+    if (r > 0)
+        ry_key_store(ry_key_find(key), base, &v);
+    return r;
 }
 
 /* ---- storing, defaults ----------------------------------------------------------------- */
@@ -514,12 +859,15 @@ void ry_key_store(const ry_key *k, void *base, const ry_keyval *v)
 static void *base_of(const ry_key *k, const ry_spec *s)
 {
     switch (k->in) {
+    case RY_IN_SPEC:
+        return (void *)s;
     case RY_IN_NODE:
         return (void *)&s->node;
     case RY_IN_SWITCH:
         return (void *)&s->sw;
     default:
-        return (void *)s;
+        RY_ASSERT(!"the row's field is not in a ry_spec");
+        return NULL;
     }
 }
 
@@ -535,18 +883,25 @@ static ry_ynode scalar(const char *text, int quoted, ry_pos pos)
     return n;
 }
 
-void ry_schema_defaults(ry_spec *s)
+void ry_schema_defaults_in(ry_key_in in, void *base)
 {
     ry_pos here = { "railyard-spec(5)", 0, 0 };
     for (size_t i = 0; i < ry_spec_nkeys; i++) {
         const ry_key *k = &ry_spec_keys[i];
         ry_keyval v;
-        if (!k->size || !k->def)
+        if (k->in != in || !k->size || !k->def)
             continue;
         ry_ynode n = scalar(k->def, k->type == RY_KEY_STRING || k->type == RY_KEY_NAME, here);
         RY_ASSERT(ry_key_get(k, &n, NULL, &v) == 0);
-        ry_key_store(k, base_of(k, s), &v);
+        ry_key_store(k, base, &v);
     }
+}
+
+void ry_schema_defaults(ry_spec *s)
+{
+    ry_schema_defaults_in(RY_IN_SPEC, s);
+    ry_schema_defaults_in(RY_IN_NODE, &s->node);
+    ry_schema_defaults_in(RY_IN_SWITCH, &s->sw);
 }
 
 /* ---- reading a section ------------------------------------------------------------------- */
@@ -642,12 +997,13 @@ unsigned ry_schema_check_struct(const ry_spec *s)
 {
     unsigned bad = 0;
     /* Node models are checked through the cluster keys that hold their
-     * values; a model's own keys were checked where it was read. */
+     * values; a model's own keys were checked where it was read, as were
+     * the keys of the sections a spec built in code has none of. */
     for (size_t i = 0; i < ry_spec_nkeys; i++) {
         const ry_key *k = &ry_spec_keys[i];
         char buf[64];
         ry_keyval v;
-        if (!k->size || k->in == RY_IN_NODE)
+        if (!k->size || (k->in != RY_IN_SPEC && k->in != RY_IN_SWITCH))
             continue;
         const char *text = field_text(k, base_of(k, s), buf, sizeof buf);
         if (!text)
@@ -666,7 +1022,7 @@ void ry_key_summary(const ry_key *k, char *buf, size_t cap)
 {
     ry_buf b;
     ry_buf_init(&b);
-    switch (k->type) {
+    switch (k->type_doc ? RY_KEY_CUSTOM : k->type) {
     case RY_KEY_INT:
         ry_buf_printf(&b, "%s", k->flags & RY_KEY_EVEN ? "even integer" : "integer");
         if (k->min == k->max)

@@ -4,16 +4,20 @@
  * Adding a spec key: 4 things to do
  *
  *  1. A field for it in ry_spec (spec.h), or in ry_node_model / ry_switch_model
- *     for a key under cluster.node / fabric.switch. A key that is only checked
- *     (a description) needs none.
+ *     for a key under cluster.node / fabric.switch; ry_workload / ry_llm
+ *     (workload.h, catalog.h) under workload:, the structs of libra_spec.h
+ *     under network: and libra:. A key that is only checked (a description)
+ *     needs none.
  *  2. One row in ry_spec_keys[] (schema.c), under its section's rows: full
  *     dotted name, type, range, default as a spec would write it, unit, a
- *     one-line doc, and where the value goes (SPEC(), NODE() or SWITCH()).
+ *     one-line doc, and where the value goes (SPEC(), NODE(), SWITCH(),
+ *     WORKLOAD(), LLM(), LIBRA(), DIM(), LAYER() or PHASE()).
  *     The reader, the range check, the default, "unknown key ... did you
  *     mean" and the checks of specs built in code all follow from the row. A
  *     rule about the key alone goes in the row (range, flags, a check
  *     function); a rule between keys goes with the cross-key rules below the
- *     table.
+ *     table (those of workload: and LIBRA's sections beside their readers,
+ *     in workload.c and libra_spec.c).
  *  3. Its entry in railyard-spec(5), in its section: `.TP`, then
  *     `.BR key " (summary)"` where summary is what
  *     `tests/unit/spec_keys_test --list` prints for the row, then the prose.
@@ -21,10 +25,12 @@
  *     each other; a bad spec in tests/data/bad (with its line in expected.txt)
  *     for each new error message.
  *
- * Structures that are not scalars (the node and switch models, a catalog name
- * or a map; fabric.oversubscription; cabling.tiers and cabling.links) are
- * rows of type RY_KEY_CUSTOM read by their own readers in spec.c; their
- * scalar sub-keys are rows like any other. */
+ * Structures that are not scalars (the node, switch and LLM models, a catalog
+ * name or a map; fabric.oversubscription; cabling.tiers and cabling.links;
+ * network.dims and libra.layers, lists of maps; libra's lists and group
+ * sizes) are rows of type RY_KEY_CUSTOM read by their own readers (spec.c,
+ * workload.c, libra_spec.c); their scalar sub-keys are rows like any other.
+ * A list's entries are named "list[]": cabling.links[].end. */
 #ifndef RY_SCHEMA_H
 #define RY_SCHEMA_H
 
@@ -50,18 +56,29 @@ typedef enum {
     RY_KEY_ANY          /* a pattern of keys that are ignored ("x-*") */
 } ry_key_type;
 
-/* Which struct a row's field is in. */
-typedef enum { RY_IN_SPEC = 0, RY_IN_NODE, RY_IN_SWITCH } ry_key_in;
+/* Which struct a row's field is in: ry_spec, ry_node_model, ry_switch_model,
+ * ry_workload, ry_llm, ry_libra_spec, ry_libra_dim, ry_libra_layer,
+ * ry_libra_phase. */
+typedef enum {
+    RY_IN_SPEC = 0,
+    RY_IN_NODE,
+    RY_IN_SWITCH,
+    RY_IN_WORKLOAD,
+    RY_IN_LLM,
+    RY_IN_LIBRA,
+    RY_IN_DIM,
+    RY_IN_LAYER,
+    RY_IN_PHASE
+} ry_key_in;
 
 enum {
     RY_KEY_REQUIRED = 1 << 0,   /* a spec must give it (its reader says so) */
     RY_KEY_EVEN = 1 << 1,       /* INT: an even number */
     RY_KEY_TEXT = 1 << 2,       /* ENUM: store the word, not its index */
-    RY_KEY_READER = 1 << 3,     /* read by its section's reader (it depends on other
-                                 * keys); checked and defaulted like any other */
+    RY_KEY_READER = 1 << 3,     /* read by its section's reader, not ry_schema_read (it
+                                 * depends on other keys, or its errors come in an order
+                                 * of their own); checked and defaulted like any other */
     RY_KEY_ZERO_UNSET = 1 << 4, /* a stored 0 means "not given", not a value */
-    RY_KEY_EXTERNAL = 1 << 5,   /* SECTION: read by its own reader (spec/workload.c,
-                                 * spec/libra_spec.c), its keys not rows yet */
 };
 
 /* Fields that failed to load: rules that involve them are skipped, so one
@@ -88,7 +105,8 @@ typedef struct ry_keyval {
     long long i;            /* INT, AUTO_INT, BOOL, ENUM (index) */
     double d;               /* NUMBER, SPEED (Gb/s) */
     unsigned long long u;   /* GUID */
-    const char *s;          /* STRING, NAME, ENUM (the word), SPEED (as written) */
+    const char *s;          /* STRING, NAME, ENUM (the word), NUMBER and SPEED (as
+                             * written) */
 } ry_keyval;
 
 typedef struct ry_key ry_key;
@@ -102,7 +120,9 @@ struct ry_key {
     const char *def;            /* default, as a spec would write it; NULL: none */
     const char *def_doc;        /* the default in words when it depends on other
                                  * keys (shown instead of def) */
-    const char *type_doc;       /* CUSTOM: what it is, "catalog name or map" */
+    const char *type_doc;       /* what it is, for CUSTOM rows and rows read by a read
+                                 * function ("catalog name or map", "time"); shown
+                                 * instead of the type's own words */
     const char *unit;           /* "Gb/s", "USD", "m", ...; NULL: none */
     const char *doc;            /* one line */
     ry_key_in in;               /* the struct the field is in */
@@ -129,6 +149,11 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
 /* The child of map under key's last part read as its row: 0 when absent, 1
  * with *v set, -1 after an error. */
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v);
+/* The same, with messages naming prefix and the key's last part: a list
+ * entry's "network.dims[2]" gives "network.dims[2].size" (NULL: the key). */
+int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, ry_keyval *v);
+/* ry_schema_get_as, then the value stored into base as the row's field. */
+int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base);
 
 /* Unknown keys of map, a map of section (a full dotted key, "" for the top
  * level): an error at each key the table has no row for under section, with
@@ -153,6 +178,9 @@ void ry_key_store(const ry_key *k, void *base, const ry_keyval *v);
 /* Every row's default into s (rows under cluster.node into s->node, under
  * fabric.switch into s->sw). */
 void ry_schema_defaults(ry_spec *s);
+/* The defaults of the rows whose field is in a struct of kind in, into base
+ * (a new workload, model, dimension, layer or phase). */
+void ry_schema_defaults_in(ry_key_in in, void *base);
 
 /* The rules of every stored row of s and s->sw, on the values in the struct
  * (specs built in code): errors at the keys' positions. Returns RY_BAD_*. */

@@ -6,9 +6,9 @@
  * the structures that are not scalars (a node or switch model given as a
  * catalog name or a map, fabric.oversubscription, cabling.tiers and
  * cabling.links) with readers of their own.
- * The workload:, network: and libra: sections are read by spec/workload.c and
- * spec/libra_spec.c, the catalog files by spec/catalog.c: every section is
- * read once, here in spec/, into ry_spec.
+ * The workload:, network: and libra: sections are read the same way, through
+ * the table, by spec/workload.c and spec/libra_spec.c, the catalog files by
+ * spec/catalog.c: every section is read once, here in spec/, into ry_spec.
  *
  * --set KEY=VALUE overrides a key before validation; VALUE is read as YAML
  * (128 is a number, "128" a string, [2:1, 1:1] a list). Setting a key under a

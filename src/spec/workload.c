@@ -1,25 +1,18 @@
-/* The workload section (see workload.h); the LLM and GPU catalogs are spec/catalog.c's. */
+/* The workload section (see workload.h); the LLM and GPU catalogs are spec/catalog.c's.
+ * Each scalar key is read through its row of the spec schema (spec/schema.c:
+ * type, range, default, single-key rules); the rules between keys and
+ * against the cluster are here. */
 #include "spec/workload.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "spec/catalog.h"
+#include "spec/schema.h"
 #include "util/buf.h"
 #include "util/diag.h"
-
-static const char *const conventions[] = { "6NT", "korthikanti", NULL };
-static const char *const recomputes[] = { "none", "full", NULL };
-static const char *const workload_keys[] = { "model", "gpu", "batch", "batch_tokens", "precision",
-                                             "parallelism", "compute_efficiency",
-                                             "flops_convention", "recompute", NULL };
-static const char *const parallelism_keys[] = { "tensor", NULL };
 
 static void unknown_llm(const ry_llm_catalog *c, const ry_ynode *n, const char *what)
 {
@@ -47,6 +40,9 @@ typedef struct wctx {
     const char *templates;
     ry_llm_catalog *cat;
     int cat_tried;
+    ry_workload *w;
+    const ry_ynode *tensor;     /* workload.parallelism.tensor, for its rule's message */
+    int bad_model, bad_gpu, bad_batch, bad_tensor;  /* keys that failed: their rules wait */
 } wctx;
 
 static ry_llm_catalog *catalog(wctx *c)
@@ -56,6 +52,26 @@ static ry_llm_catalog *catalog(wctx *c)
         c->cat = ry_llm_catalog_load(c->templates);
     }
     return c->cat;
+}
+
+/* A model map whose name is in the catalog starts from that entry (when
+ * there is a catalog: a complete inline model needs none). */
+static int model_start(wctx *c, const char *name, ry_llm *out)
+{
+    ry_buf p;
+    ry_buf_init(&p);
+    ry_buf_printf(&p, "%s/llms.yaml", c->templates);
+    int here = access(p.data, F_OK) == 0;
+    ry_buf_free(&p);
+    if (!here)
+        return 0;
+    ry_llm_catalog *cat = catalog(c);
+    if (!cat)
+        return -1;
+    const ry_llm *l = ry_llm_find(cat, name);
+    if (l)
+        *out = *l;
+    return 0;
 }
 
 /* workload.model: a name or a map. Returns 0 with *out filled, or -1. */
@@ -84,68 +100,125 @@ static int read_model(wctx *c, const ry_ynode *n, ry_llm *out)
                     ry_ynode_describe(n));
         return -1;
     }
-    int bad = ry_ycheck_keys(n, what, ry_llm_keys) > 0;
-    const ry_ynode *nm = ry_ymap_get(n, "name");
-    const char *name = "custom";
-    out->precision = RY_PREC_BF16;
-    if (nm) {
-        if (ry_yget_string(nm, "workload.model.name", &name) < 0)
-            return -1;
-        if (!ry_catalog_name_ok(name)) {
-            ry_error_at(nm->pos, "workload.model.name must be lowercase letters, digits, '.', "
-                        "'_' or '-', at most %d characters (got '%.80s')", RY_NAME_MAX - 1, name);
-            return -1;
-        }
-        /* A catalog name starts from that entry (when there is a catalog:
-         * a complete inline model needs none). */
-        ry_buf p;
-        ry_buf_init(&p);
-        ry_buf_printf(&p, "%s/llms.yaml", c->templates);
-        int here = access(p.data, F_OK) == 0;
-        ry_buf_free(&p);
-        if (here) {
-            ry_llm_catalog *cat = catalog(c);
-            if (!cat)
-                return -1;
-            const ry_llm *l = ry_llm_find(cat, name);
-            if (l)
-                *out = *l;
-        }
-    }
+    int bad = ry_schema_check_keys(n, what, NULL) > 0;
+    ry_keyval name = { .s = "custom" };
+    ry_schema_defaults_in(RY_IN_LLM, out);
+    int r = ry_schema_get(n, "workload.model.name", &name);
+    if (r < 0 || (r > 0 && model_start(c, name.s, out) < 0))
+        return -1;
     bad |= ry_llm_read_keys(n, what, out) > 0;
     if (bad)
         return -1;
-    snprintf(out->name, sizeof out->name, "%s", name);
+    snprintf(out->name, sizeof out->name, "%s", name.s);
     if (ry_llm_complete(out, n->pos, what))
         return -1;
     return 0;
 }
 
-/* A token count: an integer, optionally with k, M, G (powers of 1000) or
- * Ki, Mi, Gi (powers of 1024). */
-static int parse_count(const char *s, long long *out)
+/* workload.model, then workload.precision, whose default is the model's. */
+static void read_workload_model(wctx *c, const ry_ynode *m)
 {
-    char *end;
-    errno = 0;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    double v = strtod(s, &end);
-    if (errno == ERANGE || end == s)
-        return -1;
-    static const struct {
-        const char *suffix;
-        double scale;
-    } units[] = { { "", 1 },    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
-                  { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 } };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].suffix) == 0) {
-            double x = v * units[i].scale;
-            if (x > 1e15 || x != floor(x) || x < 1)
-                return -1;
-            *out = (long long)x;
-            return 0;
+    ry_workload *w = c->w;
+    const ry_ynode *n = ry_ymap_get(m, "model");
+    if (!n) {
+        ry_spec_error(c->s, "workload", "workload needs a model: a name from "
+                      "templates/llms.yaml (like gpt-3-175b) or a map");
+        c->bad_model = 1;
+    } else if (read_model(c, n, &w->model) < 0) {
+        c->bad_model = 1;
+    }
+    w->precision = w->model.precision;
+    if (ry_schema_take(m, "workload.precision", NULL, w) < 0)
+        c->bad_gpu = 1;
+}
+
+/* No workload.gpu and a node the GPU catalog does not list. */
+static void no_gpu(wctx *c, const ry_llm_catalog *cat)
+{
+    ry_buf names;
+    ry_buf_init(&names);
+    for (int i = 0; i < cat->ngpus; i++)
+        ry_buf_printf(&names, "%s%s", i ? ", " : "", cat->gpus[i].name);
+    ry_spec_error(c->s, "workload", "workload.gpu is required: the node '%s' is not one the "
+                  "GPU catalog knows (templates/gpus.yaml has: %s)", c->s->node.name,
+                  names.data ? names.data : "nothing");
+    ry_buf_free(&names);
+}
+
+/* workload.gpu, or the GPU of the cluster's node; then whether it has the
+ * precision's tensor cores. */
+static void read_gpu(wctx *c, const ry_ynode *m)
+{
+    ry_workload *w = c->w;
+    ry_keyval v;
+    int r = ry_schema_get(m, "workload.gpu", &v);
+    ry_llm_catalog *cat = r >= 0 ? catalog(c) : NULL;
+    const ry_gpu *g = NULL;
+    if (!cat)
+        c->bad_gpu = 1;
+    else if (r > 0 && !(g = ry_gpu_find(cat, v.s)))
+        unknown_gpu(cat, ry_ymap_get(m, "gpu"), "workload.gpu");
+    else if (r == 0 && !(g = ry_gpu_for_node(cat, c->s->node.name)))
+        no_gpu(c, cat);
+    if (!g) {
+        c->bad_gpu = 1;
+    } else {
+        w->gpu = *g;
+        w->gpu_inferred = r == 0;
+    }
+    if (!c->bad_gpu && w->precision == RY_PREC_FP8 && !(w->gpu.fp8_flops > 0)) {
+        ry_spec_error(c->s, ry_ymap_get(m, "precision") ? "workload.precision" : "workload.model",
+                      "precision fp8 needs a GPU with FP8 tensor cores; %s has none (use bf16 or "
+                      "fp16)", w->gpu.name);
+        c->bad_gpu = 1;
+    }
+}
+
+/* workload.batch or workload.batch_tokens, else the model's batch. */
+static void read_batch(wctx *c, const ry_ynode *m)
+{
+    ry_workload *w = c->w;
+    const ry_ynode *nb = ry_ymap_get(m, "batch"), *nt = ry_ymap_get(m, "batch_tokens");
+    ry_keyval v;
+    if (nb && nt) {
+        ry_error_at(nt->pos, "give workload.batch (sequences) or workload.batch_tokens, not both");
+        c->bad_batch = 1;
+    } else if (nb) {
+        if (ry_schema_take(m, "workload.batch", NULL, w) < 0)
+            c->bad_batch = 1;
+    } else if (nt) {
+        if (ry_schema_get(m, "workload.batch_tokens", &v) < 0) {
+            c->bad_batch = 1;
+        } else if (!c->bad_model && v.i % w->model.seq_len) {
+            ry_error_at(nt->pos, "workload.batch_tokens (%lld) must be a multiple of the "
+                        "model's sequence length %d (%s)", v.i, w->model.seq_len, w->model.name);
+            c->bad_batch = 1;
+        } else if (!c->bad_model) {
+            w->batch = v.i / w->model.seq_len;
         }
-    return -1;
+    } else if (!c->bad_model) {
+        w->batch = w->model.batch;
+    }
+    if (!c->bad_model && !c->bad_batch)
+        w->tokens = w->batch * w->model.seq_len;
+}
+
+/* workload.parallelism, the one map of the section the table reads. */
+static void read_parallelism(void *ctx, const ry_key *k, const ry_ynode *par)
+{
+    wctx *c = ctx;
+    int is_null;
+    RY_ASSERT(strcmp(k->key, "workload.parallelism") == 0);
+    if (ry_yget_map(par, k->key, &is_null) < 0) {
+        c->bad_tensor = 1;
+        return;
+    }
+    if (is_null)
+        return;
+    ry_schema_check_keys(par, k->key, NULL);
+    c->tensor = ry_ymap_get(par, "tensor");
+    if (ry_schema_read(par, k->key, c->w, NULL, NULL))
+        c->bad_tensor = 1;
 }
 
 static long long divisor_at_least(long long k, long long need)
@@ -154,6 +227,37 @@ static long long divisor_at_least(long long k, long long need)
         if (k % d == 0)
             return d;
     return 0;
+}
+
+/* Rules against the cluster: N GPUs in HB domains of K. */
+static void cluster_rules(wctx *c, const ry_ynode *m)
+{
+    ry_workload *w = c->w;
+    long long N = c->s->gpus, K = c->s->hb_domain;
+    if (!(N >= 1 && K >= 1 && N % K == 0))
+        return;
+    if (!c->bad_tensor && w->tensor > 0 && K % w->tensor) {
+        ry_error_at(c->tensor->pos, "workload.parallelism.tensor (%d) must divide the HB domain "
+                    "size %lld: a tensor-parallel group stays inside one HB domain", w->tensor, K);
+        c->bad_tensor = 1;
+    }
+    if (c->bad_tensor || c->bad_batch || c->bad_model)
+        return;
+    const char *bkey = ry_ymap_get(m, "batch")          ? "workload.batch"
+                       : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
+                                                        : "workload.model";
+    if (w->tensor > 0 && w->batch < N / w->tensor)
+        ry_spec_error(c->s, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
+                      "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
+                      "least one sequence", w->batch, N / w->tensor, N, w->tensor);
+    else if (w->tensor == 0 && w->batch < N / K) {
+        long long need = (N + w->batch - 1) / w->batch;
+        ry_spec_error(c->s, bkey, "the batch (%lld sequences) is smaller than the %lld HB "
+                      "domains: no tensor-parallel size fits (it would need %lld GPUs per "
+                      "group, more than the HB domain of %lld)", w->batch, N / K, need, K);
+    } else if (w->tensor == 0 && !divisor_at_least(K, (N + w->batch - 1) / w->batch))
+        ry_spec_error(c->s, bkey, "no tensor-parallel size dividing the HB domain %lld leaves "
+                      "every replica a sequence", K);
 }
 
 void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_dir)
@@ -167,168 +271,21 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     memset(&c, 0, sizeof c);
     c.s = s;
     c.templates = templates_dir;
-    ry_ycheck_keys(m, "workload", workload_keys);
-
-    ry_workload *w = ry_xcalloc(1, sizeof *w);
-    w->efficiency = 1.0;
-    int bad_model = 0, bad_gpu = 0, bad_batch = 0, bad_tensor = 0;
-
-    const ry_ynode *n = ry_ymap_get(m, "model");
-    if (!n) {
-        ry_spec_error(s, "workload", "workload needs a model: a name from templates/llms.yaml "
-                      "(like gpt-3-175b) or a map");
-        bad_model = 1;
-    } else if (read_model(&c, n, &w->model) < 0)
-        bad_model = 1;
-    w->precision = w->model.precision;
-
-    n = ry_ymap_get(m, "precision");
-    int v;
-    if (n) {
-        if (ry_yget_enum(n, "workload.precision", ry_precision_names, &v) < 0)
-            bad_gpu = 1;
-        else
-            w->precision = (ry_precision)v;
-    }
-
-    n = ry_ymap_get(m, "gpu");
-    if (n) {
-        const char *name;
-        if (ry_yget_string(n, "workload.gpu", &name) < 0)
-            bad_gpu = 1;
-        else {
-            ry_llm_catalog *cat = catalog(&c);
-            const ry_gpu *g = cat ? ry_gpu_find(cat, name) : NULL;
-            if (!cat)
-                bad_gpu = 1;
-            else if (!g) {
-                unknown_gpu(cat, n, "workload.gpu");
-                bad_gpu = 1;
-            } else
-                w->gpu = *g;
-        }
-    } else {
-        ry_llm_catalog *cat = catalog(&c);
-        const ry_gpu *g = cat ? ry_gpu_for_node(cat, s->node.name) : NULL;
-        if (!cat)
-            bad_gpu = 1;
-        else if (!g) {
-            ry_buf names;
-            ry_buf_init(&names);
-            for (int i = 0; i < cat->ngpus; i++)
-                ry_buf_printf(&names, "%s%s", i ? ", " : "", cat->gpus[i].name);
-            ry_spec_error(s, "workload", "workload.gpu is required: the node '%s' is not one the "
-                          "GPU catalog knows (templates/gpus.yaml has: %s)", s->node.name,
-                          names.data ? names.data : "nothing");
-            ry_buf_free(&names);
-            bad_gpu = 1;
-        } else {
-            w->gpu = *g;
-            w->gpu_inferred = 1;
-        }
-    }
-    if (!bad_gpu && w->precision == RY_PREC_FP8 && !(w->gpu.fp8_flops > 0)) {
-        ry_spec_error(s, ry_ymap_get(m, "precision") ? "workload.precision" : "workload.model",
-                      "precision fp8 needs a GPU with FP8 tensor cores; %s has none (use bf16 or "
-                      "fp16)", w->gpu.name);
-        bad_gpu = 1;
-    }
-
-    const ry_ynode *nb = ry_ymap_get(m, "batch"), *nt = ry_ymap_get(m, "batch_tokens");
-    long long x;
-    if (nb && nt) {
-        ry_error_at(nt->pos, "give workload.batch (sequences) or workload.batch_tokens, not both");
-        bad_batch = 1;
-    } else if (nb) {
-        if (ry_yget_int(nb, "workload.batch", 1, 1000000000000LL, &x) < 0)
-            bad_batch = 1;
-        else
-            w->batch = x;
-    } else if (nt) {
-        if (nt->kind != RY_YSCALAR || nt->quoted || parse_count(nt->value, &x) < 0) {
-            ry_error_at(nt->pos, "workload.batch_tokens must be a whole number of tokens like "
-                        "2097152, 2Mi or 4M (got %s)", ry_ynode_describe(nt));
-            bad_batch = 1;
-        } else if (!bad_model && x % w->model.seq_len) {
-            ry_error_at(nt->pos, "workload.batch_tokens (%lld) must be a multiple of the "
-                        "model's sequence length %d (%s)", x, w->model.seq_len, w->model.name);
-            bad_batch = 1;
-        } else if (!bad_model)
-            w->batch = x / w->model.seq_len;
-    } else if (!bad_model)
-        w->batch = w->model.batch;
-    if (!bad_model && !bad_batch)
-        w->tokens = w->batch * w->model.seq_len;
-
-    const ry_ynode *par = ry_ymap_get(m, "parallelism");
-    const ry_ynode *ntensor = NULL;
-    if (par && ry_yget_map(par, "workload.parallelism", &is_null) == 0 && !is_null) {
-        ry_ycheck_keys(par, "workload.parallelism", parallelism_keys);
-        ntensor = ry_ymap_get(par, "tensor");
-        if (ntensor) {
-            if (ntensor->kind == RY_YSCALAR && !ntensor->quoted &&
-                strcasecmp(ntensor->value, "auto") == 0)
-                w->tensor = 0;
-            else if (ntensor->kind != RY_YSCALAR || ntensor->quoted ||
-                     !isdigit((unsigned char)ntensor->value[0])) {
-                ry_error_at(ntensor->pos, "workload.parallelism.tensor must be auto or an integer "
-                            ">= 1 (got %s)", ry_ynode_describe(ntensor));
-                bad_tensor = 1;
-            } else if (ry_yget_int(ntensor, "workload.parallelism.tensor", 1, 1 << 30, &x) < 0)
-                bad_tensor = 1;
-            else
-                w->tensor = (int)x;
-        }
-    } else if (par && !is_null)
-        bad_tensor = 1;
-
-    double d;
-    n = ry_ymap_get(m, "compute_efficiency");
-    if (n) {
-        if (ry_yget_number(n, "workload.compute_efficiency", 0, 1, &d) < 0)
-            d = 1;
-        else if (!(d > 0))
-            ry_error_at(n->pos, "workload.compute_efficiency must be a fraction in (0, 1] (got "
-                        "%s)", n->value);
-        else
-            w->efficiency = d;
-    }
-    n = ry_ymap_get(m, "flops_convention");
-    if (n && ry_yget_enum(n, "workload.flops_convention", conventions, &v) == 0)
-        w->flops = (ry_flops_conv)v;
-    n = ry_ymap_get(m, "recompute");
-    if (n && ry_yget_enum(n, "workload.recompute", recomputes, &v) == 0)
-        w->recompute = v;
-
-    /* Rules against the cluster: N GPUs in HB domains of K. */
-    long long N = s->gpus, K = s->hb_domain;
-    int cluster_ok = N >= 1 && K >= 1 && N % K == 0;
-    if (cluster_ok && !bad_tensor && w->tensor > 0 && K % w->tensor) {
-        ry_error_at(ntensor->pos, "workload.parallelism.tensor (%d) must divide the HB domain "
-                    "size %lld: a tensor-parallel group stays inside one HB domain", w->tensor, K);
-        bad_tensor = 1;
-    }
-    if (cluster_ok && !bad_tensor && !bad_batch && !bad_model) {
-        const char *bkey = nb ? "workload.batch" : nt ? "workload.batch_tokens" : "workload.model";
-        if (w->tensor > 0 && w->batch < N / w->tensor)
-            ry_spec_error(s, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
-                          "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
-                          "least one sequence", w->batch, N / w->tensor, N, w->tensor);
-        else if (w->tensor == 0 && w->batch < N / K) {
-            long long need = (N + w->batch - 1) / w->batch;
-            ry_spec_error(s, bkey, "the batch (%lld sequences) is smaller than the %lld HB "
-                          "domains: no tensor-parallel size fits (it would need %lld GPUs per "
-                          "group, more than the HB domain of %lld)", w->batch, N / K, need, K);
-        } else if (w->tensor == 0 && !divisor_at_least(K, (N + w->batch - 1) / w->batch))
-            ry_spec_error(s, bkey, "no tensor-parallel size dividing the HB domain %lld leaves "
-                          "every replica a sequence", K);
-    }
+    ry_schema_check_keys(m, "workload", NULL);
+    c.w = ry_xcalloc(1, sizeof *c.w);
+    ry_schema_defaults_in(RY_IN_WORKLOAD, c.w);
+    read_workload_model(&c, m);
+    read_gpu(&c, m);
+    read_batch(&c, m);
+    /* parallelism, compute_efficiency, flops_convention and recompute. */
+    ry_schema_read(m, "workload", c.w, read_parallelism, &c);
+    cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
     if (ry_error_count() > before) {
-        free(w);
+        free(c.w);
         return;
     }
-    s->workload = w;
+    s->workload = c.w;
 }
 
 void ry_workload_free(struct ry_workload *w)

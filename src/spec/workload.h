@@ -8,24 +8,23 @@
  *                           parameters, layers, d_model, heads, seq_len,
  *                           vocab, mcc, precision, batch}; a map whose name
  *                           is in the catalog starts from that entry
- *     gpu: gh200            a catalog name; default: the GPU of the cluster's
+ *     gpu: gh200            a catalog name, else the GPU of the cluster's
  *                           node (gpus.yaml lists the nodes of each GPU)
  *     batch: 16384          global batch in sequences; or
- *     batch_tokens: 32Mi    in tokens (a multiple of seq_len; k, M, G are
- *                           powers of 1000, Ki, Mi, Gi of 1024). Default:
- *                           the model's published batch
- *     precision: bf16       bf16 | fp16 | fp8: bytes per element of
- *                           gradients and activations, and the FLOP/s used.
- *                           Default: the model's
+ *     batch_tokens: 32Mi    in tokens (a multiple of seq_len)
+ *     precision: bf16       bytes per element of gradients and activations,
+ *                           and the FLOP/s used
  *     parallelism:
  *       tensor: auto        auto (the size minimising the iteration time) or
  *                           N: a divisor of the HB domain size
- *     compute_efficiency: 1.0   fraction of the peak FLOP/s reached, (0, 1]
+ *     compute_efficiency: 1.0   fraction of the peak FLOP/s reached
  *     flops_convention: 6NT     6NT (6 x parameters x tokens) | korthikanti
  *     recompute: none       none | full (one more forward pass: hardware
  *                           FLOPs = 4/3 x model FLOPs)
  *
- * Rules, each reported at its key: an unknown model or GPU (with a "did you
+ * Every scalar key is a row of the spec schema (spec/schema.c) with its type,
+ * range and default; railyard-spec(5) documents them. The rules between
+ * keys are workload.c's, each reported at its key: an unknown model or GPU (with a "did you
  * mean"), a GPU that cannot be inferred from the node, fp8 on a GPU without
  * it, both batch and batch_tokens, a tensor size that does not divide the HB
  * domain, a batch smaller than the data-parallel size (every replica needs
@@ -37,6 +36,7 @@
 #include "spec/spec.h"
 #include "spec/yaml.h"
 
+/* workload.flops_convention, in the order of its words (spec/schema.c). */
 typedef enum { RY_FLOPS_6NT = 0, RY_FLOPS_KORTHIKANTI = 1 } ry_flops_conv;
 
 typedef struct ry_workload {

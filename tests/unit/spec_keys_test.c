@@ -5,11 +5,13 @@
  *   spec_keys_test          run the checks
  *   spec_keys_test --list   print the table for tests/spec-keys.sh:
  *                           "key<TAB>summary" per key, and
- *                           "section<TAB>name[<TAB>external]" per section */
+ *                           "section<TAB>name" per section */
 #include "check.h"
 
+#include "spec/libra_spec.h"
 #include "spec/schema.h"
 #include "spec/spec.h"
+#include "spec/workload.h"
 #include "util/diag.h"
 
 #include <stdio.h>
@@ -21,7 +23,7 @@ static int list(void)
     for (size_t i = 0; i < ry_spec_nkeys; i++) {
         const ry_key *k = &ry_spec_keys[i];
         if (k->type == RY_KEY_SECTION) {
-            printf("section\t%s%s\n", k->key, k->flags & RY_KEY_EXTERNAL ? "\texternal" : "");
+            printf("section\t%s\n", k->key);
         } else if (k->type != RY_KEY_ANY) {
             ry_key_summary(k, sum, sizeof sum);
             printf("%s\t%s\n", k->key, sum);
@@ -109,6 +111,32 @@ static void check_defaults(void)
     ry_error_reset();
 }
 
+/* The defaults of the workload's and LIBRA's structs, from their rows. */
+static void check_other_defaults(void)
+{
+    ry_workload w;
+    memset(&w, 0, sizeof w);
+    ry_schema_defaults_in(RY_IN_WORKLOAD, &w);
+    CHECK(w.efficiency == 1 && w.flops == RY_FLOPS_6NT && w.recompute == 0 && w.tensor == 0,
+          "workload");
+    ry_llm l;
+    memset(&l, 0xff, sizeof l);
+    ry_schema_defaults_in(RY_IN_LLM, &l);
+    CHECK(l.precision == RY_PREC_BF16, "model precision %d", (int)l.precision);
+    ry_libra_spec p;
+    memset(&p, 0, sizeof p);
+    ry_schema_defaults_in(RY_IN_LIBRA, &p);
+    CHECK(p.objective == RY_LIBRA_TIME && p.starts == 12, "libra");
+    CHECK(ry_libra_time_scale(p.time_unit) == 1e-3 && p.cycle_time == 1e-9, "libra times");
+    ry_libra_workload wl;
+    memset(&wl, 0, sizeof wl);
+    ry_libra_layer *ly = ry_libra_workload_add(&wl);
+    CHECK(ly->count == 1 && ly->ph[RY_PHASE_WG].coll == RY_COLL_NONE &&
+              ly->ph[RY_PHASE_FWD].compute == 0 && ly->ph[RY_PHASE_IG].group[0] == 1,
+          "layer");
+    ry_libra_workload_free(&wl);
+}
+
 static void check_summary(void)
 {
     char buf[256];
@@ -118,6 +146,10 @@ static void check_summary(void)
     CHECK(strcmp(buf, "auto or integer, 1..8; default auto") == 0, "tiers: %s", buf);
     ry_key_summary(ry_key_find("layout.rack_pitch"), buf, sizeof buf);
     CHECK(strcmp(buf, "number, 0.1..100; default 0.6; metres") == 0, "rack_pitch: %s", buf);
+    ry_key_summary(ry_key_find("libra.cycle_time"), buf, sizeof buf);
+    CHECK(strcmp(buf, "time; default 1ns") == 0, "cycle_time: %s", buf);
+    ry_key_summary(ry_key_find("network.dims[].size"), buf, sizeof buf);
+    CHECK(strcmp(buf, "integer, 1..1048576; required; NPUs") == 0, "dims[].size: %s", buf);
 }
 
 int main(int argc, char **argv)
@@ -126,6 +158,7 @@ int main(int argc, char **argv)
         return list();
     check_rows();
     check_defaults();
+    check_other_defaults();
     check_summary();
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;
