@@ -111,7 +111,8 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
                 left++;
                 continue;
             }
-            const ry_node *na = ry_port_node(out, (uint32_t)a), *nb = ry_port_node(out, (uint32_t)b);
+            const ry_node *na = ry_port_node(out, (uint32_t)a);
+            const ry_node *nb = ry_port_node(out, (uint32_t)b);
             /* a NIC on an upper tier, or a cable within a tier, carries no up-down route */
             if (na->tier == nb->tier || (na->tier == 0 && nb->tier != 1) ||
                 (nb->tier == 0 && na->tier != 1)) {
@@ -163,7 +164,8 @@ size_t ry_as_found_holes(const ry_verify *v, const ry_ibplan *pl, ry_hole **out)
             ry_router_row(r, i, row);
             for (size_t c = 0; c < sn->nca; c++)
                 if (row[pl->ca_lid[sn->ca[c]]] == RY_LFT_NONE)
-                    add_hole(&h, &n, &cap, (ry_hole){ (int32_t)sn->sw[i], (int32_t)sn->ca[c], src });
+                    add_hole(&h, &n, &cap,
+                             (ry_hole){ (int32_t)sn->sw[i], (int32_t)sn->ca[c], src });
         }
         free(row);
         ry_router_free(r);

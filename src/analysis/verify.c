@@ -96,8 +96,8 @@ static void place_switch(placer *pc, int k, int node, uint32_t id)
     pc->sw_at[id - f->first_switch] = 1;
     pc->why[k][node] = 0;
     for (int p = 1; p <= nd->nports; p++)
-        v->pmap[k][nd->port0 + p] = (uint32_t)p <= pn->nports ? (int32_t)(pn->port0 + (uint32_t)p - 1)
-                                                               : -1;
+        v->pmap[k][nd->port0 + p] =
+            (uint32_t)p <= pn->nports ? (int32_t)(pn->port0 + (uint32_t)p - 1) : -1;
     v->subnet_seen[pn->subnet] = 1;
     v->switches_placed++;
 }
@@ -285,7 +285,8 @@ static int miswired_class(const ry_fabric *f, uint32_t l, int32_t lo, int32_t hi
         return nic_class(f, (uint32_t)lo, (uint32_t)hi);
     if (lo < 0 || hi < 0 || !is_sw_port(f, (uint32_t)lo) || !is_sw_port(f, pl->lo))
         return RY_VC_OTHER;
-    if (f->ports[lo].owner == f->ports[pl->lo].owner && f->ports[hi].owner == f->ports[pl->hi].owner)
+    if (f->ports[lo].owner == f->ports[pl->lo].owner &&
+        f->ports[hi].owner == f->ports[pl->hi].owner)
         return RY_VC_PORT_SWAP;
     return RY_VC_UPLINK;
 }

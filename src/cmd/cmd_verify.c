@@ -54,9 +54,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_verify v;
     ry_err err;
     memset(&v, 0, sizeof v);
-    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore,
-                                               ry_flag(ctx, O_IGNORE_RATES) ? RY_VERIFY_NO_RATES : 0,
-                                               &v, &err) < 0) {
+    unsigned flags = ry_flag(ctx, O_IGNORE_RATES) ? RY_VERIFY_NO_RATES : 0;
+    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore, flags, &v, &err) < 0) {
         ry_error("%s", err.msg);
         rc = RY_CMD_INPUT;
     }

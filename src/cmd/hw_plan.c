@@ -61,8 +61,8 @@ static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
     ry_verify v;
     ry_err err;
     memset(&v, 0, sizeof v);
-    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric,
-                                               hw->ignore_rates ? RY_VERIFY_NO_RATES : 0, &v, &err) < 0) {
+    unsigned flags = hw->ignore_rates ? RY_VERIFY_NO_RATES : 0;
+    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, flags, &v, &err) < 0) {
         ry_error("%s", err.msg);
         rc = RY_CMD_INPUT;
     }

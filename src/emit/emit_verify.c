@@ -245,8 +245,8 @@ static void summary_line(ry_buf *out, const ry_verify *v)
 
 static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
 {
-    ry_buf_printf(out, "switches: %d of %d discovered placed; subnets verified:", v->switches_placed,
-                  v->switches_found);
+    ry_buf_printf(out, "switches: %d of %d discovered placed; subnets verified:",
+                  v->switches_placed, v->switches_found);
     int any = 0;
     for (int k = 0; k < pl->nsubnets; k++)
         if (v->subnet_seen[k])
