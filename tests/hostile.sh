@@ -117,9 +117,10 @@ import sys
 with open(sys.argv[1], "w") as f:
     f.write("version: 1\nname: overrides\ncluster: {nodes: 1024, node: dgx-h100}\n"
             "fabric: {switch: qm9700}\ncabling:\n  links:\n")
+    nics = [0, 3, 4, 5, 6, 9, 10, 11]   # a DGX H100's compute NICs (its user guide)
     for i in range(4000):
         n = i // 8 + 1
-        f.write("    - {end: node%s/mlx5_%d, medium: ndr-smf}\n" % ("%03d" % n if n < 1000 else n, i % 8))
+        f.write("    - {end: node%s/mlx5_%d, medium: ndr-smf}\n" % ("%03d" % n if n < 1000 else n, nics[i % 8]))
 P
 run overrides "$RAILYARD" bom "$TMP/overrides.yaml" --format json
 expect_eq "4,000 overrides exit" $rc 0

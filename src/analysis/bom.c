@@ -53,3 +53,22 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
     b->cost_switches = (double)b->switch_ports * s->switch_port_cost;
     b->cost_total = b->cost_transceivers + b->cost_switches;
 }
+
+void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out)
+{
+    memset(out, 0, sizeof *out);
+    out->switches = b->switches;
+    out->switch_price = s->sw.price;
+    out->switch_name = s->sw.name;
+    out->switch_part = s->sw.part;
+    out->switches_cost = (double)b->switches * s->sw.price;
+    out->optics = c->cost_transceivers;
+    out->cables = c->cost_cables;
+    out->racks = c->lay->nracks;
+    out->rack_price = s->rack_cost;
+    out->racks_cost = (double)out->racks * s->rack_cost;
+    out->spares_pct = s->spares_pct;
+    double hw = out->switches_cost + out->optics + out->cables;
+    out->spares = hw * s->spares_pct / 100.0;
+    out->total = hw + out->racks_cost + out->spares;
+}

@@ -2,6 +2,7 @@
 #ifndef RY_BOM_H
 #define RY_BOM_H
 
+#include "analysis/cabling.h"
 #include "fabric/fabric.h"
 
 typedef struct ry_bom_tier {
@@ -32,5 +33,23 @@ typedef struct ry_bom {
 } ry_bom;
 
 void ry_bom_compute(const ry_fabric *f, ry_bom *b);
+
+/* Capital cost at list prices: the switches at the catalog's (or the spec's)
+ * price, the optics and cables of the cabling plan's physical bill, and when
+ * the spec sets them racks (cost.rack per rack of the layout) and spares
+ * (cost.spares percent of the three). Unlike the paper's model it prices
+ * every item by its own part and speed. */
+typedef struct ry_capex {
+    long long switches;
+    double switch_price;        /* 0: the switch has no price (then total lacks it) */
+    const char *switch_name, *switch_part;   /* borrowed from the spec */
+    double switches_cost, optics, cables;
+    int racks;                  /* racks of the layout */
+    double rack_price, racks_cost;          /* racks_cost 0 unless cost.rack is set */
+    double spares_pct, spares;
+    double total;
+} ry_capex;
+
+void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);
 
 #endif

@@ -10,8 +10,8 @@ static const ry_option options[] = {
     [O_N] = RY_OPTION_END
 };
 
-/* The physical bill of materials goes beside the paper's model in text and
- * JSON; the CSV holds the tiers only. */
+/* The physical bill of materials and the capex total go beside the paper's
+ * model in text and JSON; the CSV holds the tiers only. */
 static unsigned needs_more(const ry_ctx *ctx)
 {
     return ctx->fmt == RY_FMT_CSV ? 0 : RY_NEED_CABLING;
@@ -21,7 +21,11 @@ static ry_cmd_status run(ry_ctx *ctx)
 {
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_bom(&out, &ctx->bom, (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL, ctx->fmt);
+    const ry_cabling *cab = (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL;
+    ry_capex capex;
+    if (cab)
+        ry_capex_compute(ctx->spec, &ctx->bom, cab, &capex);
+    ry_emit_bom(&out, &ctx->bom, cab, cab ? &capex : NULL, ctx->fmt);
     ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
     return rc;

@@ -72,7 +72,11 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b);
     int bad = ry_outdir_put(o, "summary.txt", buf.data, buf.len) < 0;
     ry_buf_reset(&buf);
-    ry_emit_bom(&buf, b, (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL, RY_FMT_JSON);
+    const ry_cabling *cab = (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL;
+    ry_capex capex;
+    if (cab)
+        ry_capex_compute(ctx->spec, b, cab, &capex);
+    ry_emit_bom(&buf, b, cab, cab ? &capex : NULL, RY_FMT_JSON);
     bad |= ry_outdir_put(o, "bom.json", buf.data, buf.len) < 0;
     ry_buf_free(&buf);
     FILE *fp = bad ? NULL : ry_outdir_open(o, "fabric.json");

@@ -161,17 +161,78 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
     money(o, c->cost_cables);
     ry_buf_printf(o, "\n  transceivers: %lld   ", c->ntransceivers);
     money(o, c->cost_transceivers);
-    ry_buf_printf(o, "\n  optics and active cables: %.0f W\n  total:        ", c->power_w);
+    ry_buf_printf(o, "\n  optics and active cables: %.0f W\n  subtotal:     ", c->power_w);
     money(o, c->cost_total);
     ry_buf_putc(o, '\n');
 }
 
-void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, ry_format fmt)
+static json_t *capex_json(const ry_capex *x)
+{
+    json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:s}",
+        "total", json_money(round(x->total * 100) / 100),
+        "switches", json_money(round(x->switches_cost * 100) / 100),
+        "optics", json_money(round(x->optics * 100) / 100),
+        "cables", json_money(round(x->cables * 100) / 100),
+        "switch_count", (json_int_t)x->switches, "switch_price", json_money(x->switch_price),
+        "switch_part", x->switch_part);
+    if (x->rack_price > 0) {
+        json_object_set_new(j, "racks", json_money(round(x->racks_cost * 100) / 100));
+        json_object_set_new(j, "rack_count", json_integer(x->racks));
+        json_object_set_new(j, "rack_price", json_money(x->rack_price));
+    }
+    if (x->spares_pct > 0) {
+        json_object_set_new(j, "spares", json_money(round(x->spares * 100) / 100));
+        json_object_set_new(j, "spares_pct", json_real(x->spares_pct));
+    }
+    return j;
+}
+
+static void capex_text(ry_buf *o, const ry_capex *x)
+{
+    ry_buf_puts(o, "\ncapex (list prices, estimates: switches, optics and cables)\n"
+                   "  switches:     ");
+    money(o, x->switches_cost);
+    ry_buf_printf(o, "  (%lld x %s", x->switches, x->switch_name);
+    if (x->switch_part[0])
+        ry_buf_printf(o, " %s", x->switch_part);
+    if (x->switch_price > 0) {
+        ry_buf_puts(o, " at ");
+        money(o, x->switch_price);
+        ry_buf_putc(o, ')');
+    } else {
+        ry_buf_puts(o, ": no price in the catalog; set fabric.switch.price)");
+    }
+    ry_buf_puts(o, "\n  optics:       ");
+    money(o, x->optics);
+    ry_buf_puts(o, "\n  cables:       ");
+    money(o, x->cables);
+    if (x->rack_price > 0) {
+        ry_buf_puts(o, "\n  racks:        ");
+        money(o, x->racks_cost);
+        ry_buf_printf(o, "  (%d x ", x->racks);
+        money(o, x->rack_price);
+        ry_buf_putc(o, ')');
+    }
+    if (x->spares_pct > 0) {
+        ry_buf_puts(o, "\n  spares:       ");
+        money(o, x->spares);
+        ry_buf_printf(o, "  (%g%% of switches, optics and cables)", x->spares_pct);
+    }
+    ry_buf_puts(o, "\n  total:        ");
+    money(o, x->total);
+    ry_buf_puts(o, "\n(the paper's cost model above prices every switch port and transceiver "
+                   "alike; it is not a capex figure)\n");
+}
+
+void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
+                 ry_format fmt)
 {
     if (fmt == RY_FMT_JSON) {
         json_t *j = bom_json(b);
         if (phys)
             json_object_set_new(j, "physical", physical_json(phys));
+        if (capex)
+            json_object_set_new(j, "capex", capex_json(capex));
         json_out(o, j);
     } else if (fmt == RY_FMT_CSV) {
         ry_buf_puts(o, "tier,name,switches,ports,ports_used,ports_free,links_below,"
@@ -192,6 +253,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, ry_format f
         bom_text(o, b);
         if (phys)
             physical_text(o, phys);
+        if (capex)
+            capex_text(o, capex);
     }
 }
 

@@ -14,7 +14,8 @@ int ry_format_parse(const char *s, ry_format *out);
 
 /* The bill of materials; with a cabling plan (may be NULL) the physical
  * bill of materials follows the paper's model (text and JSON). */
-void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, ry_format fmt);
+void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
+                 ry_format fmt);
 void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b);
 /* validate --format json: the summary's figures and the bill of materials. */
 void ry_emit_validate_json(ry_buf *out, const char *path, const ry_spec *s, const ry_fabric *f,

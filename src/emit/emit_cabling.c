@@ -60,12 +60,13 @@ void ry_cab_names_init(ry_cab_names *nm, const ry_cabling *c)
         ry_rack_name(lay, r, name, sizeof name);
         nm->rack[r] = pool_add(&b, name);
     }
-    /* A server's NIC port i is mlx5_<i>, i = GPU within the server + plane *
-     * GPUs per server, as in ry_ca_desc; one string per i. */
+    /* A server's NIC port i, i = GPU within the server + plane * GPUs per
+     * server, is named as in ry_ca_desc (the node's NIC table, else
+     * mlx5_<i>); one string per i. */
     int nnic = nm->gpn * f->planes;
     size_t *nic = ry_xmalloc((size_t)nnic * sizeof *nic);
     for (int i = 0; i < nnic; i++) {
-        snprintf(name, sizeof name, "mlx5_%d", i);
+        ry_nic_rdma(&f->spec->node, i, name, sizeof name);
         nic[i] = pool_add(&b, name);
     }
     for (size_t p = 0; p < f->nports; p++) {
@@ -121,7 +122,8 @@ void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e)
         e->is_server = 1;
         e->device = nm->pool + nm->server[node / (uint32_t)nm->gpn];
         e->type = f->spec->node.name;
-        e->number = (int)(node % (uint32_t)nm->gpn) + (int)(port - nd->port0) * nm->gpn;
+        e->number = ry_nic_number(&f->spec->node, (int)(node % (uint32_t)nm->gpn) +
+                                                      (int)(port - nd->port0) * nm->gpn);
     } else {
         e->is_server = 0;
         e->device = nm->pool + nm->sw[node - f->first_switch];
@@ -406,8 +408,10 @@ static void topo_word(ry_buf *b, const char *s)
  * so a host is a system named by its host name, its ports named
  * "<CA>/P<port>" after the CA's device (the second word of the CA's
  * NodeDescription "<host> mlx5_<i>"), and its type "HCA_mlx5_<n>". We take
- * n as the number of mlx5 devices of a server on this fabric (GPUs per
- * server x planes). Switch sections use the spec's switch model as their
+ * n as the number of mlx5 devices of a server on this fabric: one past the
+ * highest mlx5 number of its NIC ports (GPUs per server x planes under the
+ * mlx5_<i> rule; 12 on a DGX H100, whose compute NICs are mlx5_0..11 less
+ * the four storage and management ports). Switch sections use the spec's switch model as their
  * type, so ibdiagnet needs an IBNL system definition of that name (MQM9700
  * and friends ship with it; name the model so, or edit the type). A
  * switch-to-switch cable appears in both switches' sections, as ibdiagnet
@@ -424,7 +428,11 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     }
     ry_buf *b = &of.b;
     char hca_type[32];
-    snprintf(hca_type, sizeof hca_type, "HCA_mlx5_%d", nm->gpn * f->planes);
+    int ndev = 0;
+    for (int i = 0; i < nm->gpn * f->planes; i++)
+        if (ry_nic_number(&s->node, i) + 1 > ndev)
+            ndev = ry_nic_number(&s->node, i) + 1;
+    snprintf(hca_type, sizeof hca_type, "HCA_mlx5_%d", ndev);
     /* Plain LF line ends: ibdm reads lines with getline(). */
     ry_buf_printf(b, "# railyard: IBDM topology of %s, for ibdiagnet -t and ibdmchk -t\n", s->name);
     ry_buf_printf(b, "# One section per switch: its cabled ports, width and lane rate, and the "
@@ -458,7 +466,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
                 ry_buf_puts(b, hca_type);
                 ry_buf_putc(b, ' ');
                 topo_word(b, e.device);
-                ry_buf_printf(b, " mlx5_%d/P1\n", e.number);
+                ry_buf_printf(b, " %s/P1\n", e.port_name);
             } else {
                 topo_word(b, s->sw.name);
                 ry_buf_putc(b, ' ');

@@ -40,7 +40,8 @@ typedef struct ry_cab_end {
     int rack, row, unit;        /* rack index; row and unit 1-based (lowest unit) */
     const char *rack_name, *device, *type;
     const char *port_name;      /* "mlx5_3" at a server, ry_port_label at a switch */
-    int number;                 /* server: the mlx5 index; switch: the IB port number */
+    int number;                 /* server: N of its mlx5_N (ry_nic_number); switch: the IB
+                                 * port number */
 } ry_cab_end;
 
 /* One cable: A = the lower-tier end, Z = the upper switch. */

@@ -58,7 +58,9 @@ int ry_ca_desc(const ry_fabric *f, uint32_t gpu_port, char *buf, size_t n)
     int len = ry_host_name(f, gpu / gpn, buf, n);
     if (len < 0 || (size_t)len >= n)
         return len;
-    return len + snprintf(buf + len, n - (size_t)len, " mlx5_%lld", gpu % gpn + (long long)plane * gpn);
+    char dev[32];
+    ry_nic_rdma(&s->node, (int)(gpu % gpn) + plane * gpn, dev, sizeof dev);
+    return len + snprintf(buf + len, n - (size_t)len, " %s", dev);
 }
 
 /* ---- names to ids ---------------------------------------------------------- */

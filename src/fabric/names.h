@@ -12,7 +12,9 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n);
 int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n);
 
 /* NodeDescription of a GPU's NIC port (port id = gpu * planes + plane):
- * "<host> mlx5_<i>", i = GPU index in the node + plane * GPUs per node. */
+ * "<host> <rdma>", rdma = the node model's name of NIC port i (ry_nic_rdma:
+ * its NIC table, else mlx5_<i>), i = GPU index in the node + plane * GPUs per
+ * node. */
 int ry_ca_desc(const ry_fabric *f, uint32_t gpu_port, char *buf, size_t n);
 
 /* Planned devices by name: a NIC port by its NodeDescription, a switch by

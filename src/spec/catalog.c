@@ -236,7 +236,7 @@ static int entry_rows(const ry_ynode *ent, const ry_ynode *name, const char *kin
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
-                                        "rack_units", "cage_ports", NULL };
+                                        "rack_units", "cage_ports", "price", "part", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -258,7 +258,7 @@ static int load_switches(ry_catalog *c)
         s->description = entry_string("switches", ent, name, "description", 1, &bad);
         s->vendor = entry_string("switches", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
-                                                "cage_ports", NULL };
+                                                "cage_ports", "price", "part", NULL };
         bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         if (bad) {
             errors++;
@@ -271,10 +271,84 @@ static int load_switches(ry_catalog *c)
     return errors ? -1 : 0;
 }
 
+/* A node's NIC table: a list of {rdma, netdev, cage} in NIC port order (GPU
+ * in the node, then plane), from a catalog entry or a spec's cluster.node.
+ * Errors at the node; what is "nodes.dgx-h100.nics" or "cluster.node.nics". */
+int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
+{
+    static const char *const fields[] = { "rdma", "netdev", "cage" };
+    if (n->kind != RY_YSEQ) {
+        ry_error_at(n->pos, "%s must be a list of {rdma, netdev, cage} (got %s)", what,
+                    ry_ynode_describe(n));
+        return -1;
+    }
+    if (n->n > RY_NICS_MAX) {
+        ry_error_at(n->pos, "%s has %zu entries, at most %d", what, n->n, RY_NICS_MAX);
+        return -1;
+    }
+    int bad = 0;
+    out->nnics = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        const ry_ynode *e = n->items[i];
+        ry_nic_name *nic = &out->nics[i];
+        char w[200];
+        memset(nic, 0, sizeof *nic);
+        if (e->kind != RY_YMAP) {
+            ry_error_at(e->pos, "%s entries are maps {rdma: mlx5_0, netdev: ibp24s0, cage: "
+                        "OSFP4P2} (got %s)", what, ry_ynode_describe(e));
+            bad = 1;
+            continue;
+        }
+        snprintf(w, sizeof w, "%s entry", what);
+        bad |= ry_schema_check_keys(e, "cluster.node.nics[]", w) > 0;
+        for (int f = 0; f < 3; f++) {
+            char row[64];
+            snprintf(row, sizeof row, "cluster.node.nics[].%s", fields[f]);
+            const ry_key *k = ry_key_find(row);
+            RY_ASSERT(k != NULL);
+            const ry_ynode *v = ry_ymap_get(e, fields[f]);
+            ry_keyval kv;
+            snprintf(w, sizeof w, "%s[%zu].%s", what, i, fields[f]);
+            if (!v) {
+                if (k->flags & RY_KEY_REQUIRED) {
+                    ry_error_at(e->pos, "%s is missing (the RDMA device, like mlx5_0)", w);
+                    bad = 1;
+                }
+                continue;
+            }
+            if (ry_key_get(k, v, w, &kv) < 0) {
+                bad = 1;
+                continue;
+            }
+            char *dst = f == 0 ? nic->rdma : f == 1 ? nic->netdev : nic->cage;
+            snprintf(dst, sizeof nic->rdma, "%s", kv.s);
+            if (f == 0) {
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(out->nics[j].rdma, kv.s) == 0) {
+                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's", w, kv.s, j);
+                        bad = 1;
+                    }
+                for (const char *p = kv.s; *p; p++)
+                    if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.') {
+                        ry_error_at(v->pos, "%s must be a device name like mlx5_0 (got '%s')", w,
+                                    kv.s);
+                        bad = 1;
+                        break;
+                    }
+            }
+        }
+    }
+    if (bad)
+        return -1;
+    out->nnics = (int)n->n;
+    return 0;
+}
+
 static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
-                                        "nic_speed", "rack_units", "per_rack", "cage_ports", NULL };
+                                        "nic_speed", "rack_units", "per_rack", "cage_ports", "nics",
+                                        NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -298,6 +372,11 @@ static int load_nodes(ry_catalog *c)
         static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
                                                 "rack_units", "per_rack", "cage_ports", NULL };
         bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
+        const ry_ynode *nics = ry_ymap_get(ent, "nics");
+        if (nics) {
+            snprintf(what, sizeof what, "nodes.%.60s.nics", name->value);
+            bad |= ry_read_nics(nics, what, &nd->model) < 0;
+        }
         int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */
         if (gpn > 0 && k > 0 && k % gpn && gpn % k) {
             ry_error_at(ry_ymap_get(ent, "hb_domain")->pos, "nodes.%.60s.hb_domain must divide, "

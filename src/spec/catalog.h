@@ -89,6 +89,10 @@ int ry_parse_speed(const char *s, double *gbps);
 /* A speed from a spec or catalog scalar; text (cap bytes) gets it as written.
  * Errors at the node: "fabric.switch.speed must be a speed like 400G, NDR or
  * 400 (got 'fast')". */
+/* A node's NIC table (a list of {rdma, netdev, cage}) into out->nics; errors
+ * at the node, named by what. */
+int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out);
+
 int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text, size_t cap);
 
 /* ---- media: templates/media.yaml ------------------------------------------------------ */

@@ -168,6 +168,9 @@ static int read_node(loadctx *c, const ry_ynode *n, ry_node_model *out)
     if (!out->name[0])
         snprintf(out->name, sizeof out->name, "%s", v.s);
     bad |= ry_schema_read(n, "cluster.node", out, NULL, NULL) != 0;
+    const ry_ynode *nics = ry_ymap_get(n, "nics");
+    if (nics)
+        bad |= ry_read_nics(nics, "cluster.node.nics", out) < 0;
     return bad ? -1 : 0;
 }
 
@@ -633,4 +636,49 @@ void ry_spec_free(ry_spec *s)
     ry_workload_free(s->workload);
     ry_libra_spec_free(s->libra);
     free(s);
+}
+
+/* ---- NIC names -------------------------------------------------------------- */
+
+static int mlx5_number(const char *name)
+{
+    if (strncmp(name, "mlx5_", 5) != 0 || !isdigit((unsigned char)name[5]))
+        return -1;
+    char *end;
+    long v = strtol(name + 5, &end, 10);
+    return *end || v > 100000 ? -1 : (int)v;
+}
+
+int ry_nic_number(const ry_node_model *m, int i)
+{
+    if (i < m->nnics) {
+        int v = mlx5_number(m->nics[i].rdma);
+        return v >= 0 ? v : i;
+    }
+    int top = -1;
+    for (int j = 0; j < m->nnics; j++) {
+        int v = mlx5_number(m->nics[j].rdma);
+        if (v > top)
+            top = v;
+    }
+    if (top < m->nnics - 1)
+        top = m->nnics - 1;
+    return m->nnics ? top + 1 + (i - m->nnics) : i;
+}
+
+int ry_nic_rdma(const ry_node_model *m, int i, char *buf, size_t n)
+{
+    if (i >= 0 && i < m->nnics)
+        return snprintf(buf, n, "%s", m->nics[i].rdma);
+    return snprintf(buf, n, "mlx5_%d", ry_nic_number(m, i));
+}
+
+const char *ry_nic_netdev(const ry_node_model *m, int i)
+{
+    return i >= 0 && i < m->nnics ? m->nics[i].netdev : "";
+}
+
+const char *ry_nic_cage(const ry_node_model *m, int i)
+{
+    return i >= 0 && i < m->nnics ? m->nics[i].cage : "";
 }

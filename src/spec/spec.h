@@ -7,6 +7,8 @@
 #ifndef RY_SPEC_H
 #define RY_SPEC_H
 
+#include <stddef.h>
+
 #include "util/diag.h"
 
 #define RY_MAX_TIERS 8
@@ -33,7 +35,17 @@ typedef struct ry_switch_model {
     int ethernet;           /* 0: InfiniBand (subnet manager files apply), 1: Ethernet */
     int units;              /* rack units (0 = unknown: 1U) */
     int cage_ports;         /* ports per cage: 2 for twin-port OSFP (0 = unknown: 1) */
+    double price;           /* list price of one switch, USD (0 = unknown) */
+    char part[32];          /* vendor part number ("" = unknown) */
 } ry_switch_model;
+
+/* One compute NIC port of a server, as the vendor's guide names it. */
+#define RY_NICS_MAX 64          /* NIC ports in a node's table: 8 GPUs x 8 planes */
+typedef struct ry_nic_name {
+    char rdma[16];          /* RDMA device: "mlx5_3" */
+    char netdev[16];        /* network interface: "ibp64s0" ("" = unknown) */
+    char cage[16];          /* faceplate cage and port: "OSFP3P2" ("" = unknown) */
+} ry_nic_name;
 
 /* A node (server) model: catalog entry or inline. */
 typedef struct ry_node_model {
@@ -44,7 +56,21 @@ typedef struct ry_node_model {
     int units;              /* rack units of one node (0 = unknown) */
     int per_rack;           /* nodes per rack, as usually installed (0 = unknown) */
     int cage_ports;         /* NIC ports per cage (0 = unknown: 1) */
+    int nnics;              /* entries of nics (0: every port is mlx5_<i>) */
+    ry_nic_name nics[RY_NICS_MAX];  /* NIC port i = GPU in node + plane * GPUs per node */
 } ry_node_model;
+
+/* The RDMA device name of NIC port i of a node (i = GPU in the node + plane *
+ * GPUs per node): the model's table, else "mlx5_<i>". Ports past a shorter
+ * table are numbered after the table's highest mlx5 number. Returns what
+ * snprintf returns. */
+int ry_nic_rdma(const ry_node_model *m, int i, char *buf, size_t n);
+/* Its number: N of "mlx5_N" (the table's own names that are not of that
+ * form number by position, as the rule would). */
+int ry_nic_number(const ry_node_model *m, int i);
+/* Its netdev and cage label from the table, or "" (not in the table). */
+const char *ry_nic_netdev(const ry_node_model *m, int i);
+const char *ry_nic_cage(const ry_node_model *m, int i);
 
 typedef struct ry_ratio {
     int down, up;
@@ -109,6 +135,10 @@ typedef struct ry_spec {
     /* cost (model "paper") */
     double transceiver_cost;   /* per transceiver; 2 per link */
     double switch_port_cost;   /* per switch port, every port of every switch */
+    /* capex (list prices: switches from the catalog, optics and cables from
+     * the cabling plan) */
+    double rack_cost;          /* per rack of the layout, with its PDUs (0: left out) */
+    double spares_pct;         /* spares, percent of switches, optics and cables */
 
     /* workload: the LLM trained (spec/workload.h); NULL without the section */
     struct ry_workload *workload;
