@@ -3,6 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
+void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out)
+{
+    *out = *base;
+    out->sw.radix = radix;
+    if (radix != base->sw.radix)
+        out->scalable_unit = 0;
+}
+
 int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *err)
 {
     memset(row, 0, sizeof *row);
@@ -17,6 +25,10 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
         if (ry_fabric_build(&s, &f, err) < 0)
             return -1;
         ry_bom_compute(&f, &row->bom[d]);
+        if (d == RY_DESIGN_RAIL_OPTIMIZED) {
+            row->su_domains = f.su_domains;
+            row->su_from_spec = base->scalable_unit > 0;
+        }
         ry_fabric_free(&f);
     }
     double sota = row->bom[RY_DESIGN_RAIL_OPTIMIZED].cost_total;

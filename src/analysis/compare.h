@@ -11,7 +11,16 @@ typedef struct ry_compare_row {
     int radix;
     ry_bom bom[3];          /* indexed by ry_design */
     double reduction;       /* rail-only cost saving vs rail-optimized, percent */
+    int su_domains;         /* HB domains per scalable unit (rail-optimized) */
+    int su_from_spec;       /* 1: the spec's own scalable unit, 0: one that fills a leaf */
 } ry_compare_row;
+
+/* The spec of one row: base with the switch radix set to radix. The
+ * scalable unit is chosen per radix: the spec's own at the spec's radix,
+ * one that fills a leaf of the radix at any other (a unit sized for 64-port
+ * leaves would leave half of every 128-port leaf empty, and make the bigger
+ * switch look dearer than it is). */
+void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out);
 
 /* Build the three designs of `base` with the switch radix set to `radix`.
  * Returns -1 with err set when a design cannot be built. */

@@ -127,8 +127,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     ry_compare_row *rows = ry_xcalloc((size_t)nradix, sizeof *rows);
     for (int i = 0; i < nradix && rc == RY_CMD_OK; i++) {
-        ry_spec s = *base;
-        s.sw.radix = radix[i];
+        ry_spec s;
+        ry_compare_spec_for(base, radix[i], &s);
         if (ry_spec_check(&s) < 0) {
             rc = RY_CMD_INPUT;
             break;

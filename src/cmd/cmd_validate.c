@@ -1,15 +1,20 @@
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/bom.h"
+#include "analysis/design_check.h"
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
+#include "emit/emit_checks.h"
 #include "model/libra.h"
 #include "util/buf.h"
 
-enum { O_FORMAT, O_N };
+enum { O_FORMAT, O_STRICT, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default): a one-screen summary; json: the\n"
                                                "same figures for scripts"),
+    [O_STRICT] = { "strict", 0, RY_OPT_FLAG, NULL, NULL,
+                   "the design checks' warnings are errors (exit 1)" },
     [O_N] = RY_OPTION_END
 };
 
@@ -24,27 +29,46 @@ static ry_cmd_status run(ry_ctx *ctx)
         if (bad)
             return RY_CMD_INPUT;
     }
+    int strict = ry_flag(ctx, O_STRICT);
+    ry_design_check *dc = ry_xmalloc(sizeof *dc);
+    ry_design_check_compute(&ctx->fabric, &ctx->bom, dc);
+    int pass = ry_checks_pass(dc, strict);
+    /* Errors (and warnings under --strict) also go where errors go, at
+     * the key they are about. */
+    for (int i = 0; i < dc->nfindings; i++) {
+        const ry_check_finding *x = &dc->finding[i];
+        if (x->level == RY_CHECK_ERROR || (strict && x->level == RY_CHECK_WARNING))
+            ry_spec_error(ctx->spec, x->key, "%s", x->msg);
+    }
     ry_buf out;
     ry_buf_init(&out);
     if (ctx->fmt == RY_FMT_JSON) {
-        ry_emit_validate_json(&out, ctx->arg, ctx->spec, &ctx->fabric, &ctx->bom);
+        ry_emit_validate_json(&out, ctx->arg, ctx->spec, &ctx->fabric, &ctx->bom, dc, strict);
     } else {
-        ry_buf_printf(&out, "%s: ok\n\n", ctx->arg);
+        if (pass)
+            ry_buf_printf(&out, "%s: ok\n\n", ctx->arg);
+        else
+            ry_buf_printf(&out, "%s: the design checks fail\n\n", ctx->arg);
         ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom);
+        ry_emit_checks(&out, dc, strict);
     }
+    free(dc);
     ry_cmd_status rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
-    return rc;
+    return rc == RY_CMD_OK && !pass ? RY_CMD_INPUT : rc;
 }
 
 const ry_cmd_entry ry_cmd_validate = {
     .name = "validate",
-    .synopsis = "SPEC [--format text|json]",
+    .synopsis = "SPEC [--strict] [--format text|json]",
     .summary = "parse and check a spec, print a one-screen summary",
     .positional = "SPEC",
     .options = options,
     .details = "Reads SPEC, applies --set overrides, checks every key and rule, builds the\n"
-               "fabric and prints a summary. Exits 1 with file:line:col errors on bad input.\n",
+               "fabric and prints a summary, then the design checks: NIC against switch port\n"
+               "speed, the fill and down:up bandwidth of each tier, idle ports and their cost,\n"
+               "and a cheaper neighbouring size or scalable unit. Exits 1 with file:line:col\n"
+               "errors on bad input or a failed check (with --strict, also on a warning).\n",
     .needs = RY_NEED_BOM,
     .run = run,
 };

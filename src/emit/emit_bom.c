@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "emit/emit_checks.h"
 #include "fabric/names.h"
 
 int ry_format_parse(const char *s, ry_format *out)
@@ -286,10 +287,12 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
             json_t *designs = json_object();
             for (int d = 0; d < 3; d++)
                 json_object_set_new(designs, ry_design_name((ry_design)d), bom_json(&rows[i].bom[d]));
-            json_array_append_new(arr, json_pack("{s:I, s:i, s:i, s:o, s:o}",
+            json_array_append_new(arr, json_pack("{s:I, s:i, s:i, s:o, s:o, s:i, s:b}",
                 "gpus", (json_int_t)rows[i].gpus, "hb_domain", rows[i].hb_domain,
                 "radix", rows[i].radix, "reduction",
-                json_real(round(rows[i].reduction * 10.0) / 10.0), "designs", designs));
+                json_real(round(rows[i].reduction * 10.0) / 10.0), "designs", designs,
+                "scalable_unit_domains", rows[i].su_domains,
+                "scalable_unit_from_spec", rows[i].su_from_spec));
         }
         json_out(o, json_pack("{s:o}", "rows", arr));
         return;
@@ -334,10 +337,15 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         money(o, ft->cost_total);
         ry_buf_printf(o, " (%lld switches)\n", ft->switches);
     }
+    ry_buf_puts(o, "\nscalable unit per radix (HB domains):");
+    for (int i = 0; i < nrows; i++)
+        ry_buf_printf(o, "%s radix %d: %d%s", i ? "," : "", rows[i].radix, rows[i].su_domains,
+                      rows[i].su_from_spec ? " (the spec's)" : "");
+    ry_buf_puts(o, "\n  (a unit that fills a leaf of each radix unless the spec sets its own)\n");
 }
 
 void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const ry_fabric *f,
-                           const ry_bom *b)
+                           const ry_bom *b, const ry_design_check *checks, int strict)
 {
     json_t *tiers = json_array();
     for (int t = 1; t <= f->tiers; t++)
@@ -360,5 +368,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
     json_object_set_new(j, "bom", bom_json(b));
+    if (checks)
+        json_object_set_new(j, "checks", ry_checks_json(checks, strict));
     json_out(o, j);
 }

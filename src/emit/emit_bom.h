@@ -17,9 +17,11 @@ int ry_format_parse(const char *s, ry_format *out);
 void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt);
 void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b);
-/* validate --format json: the summary's figures and the bill of materials. */
+/* validate --format json: the summary's figures and the bill of materials;
+ * with checks (may be NULL) the design checks under "checks". */
+struct ry_design_check;
 void ry_emit_validate_json(ry_buf *out, const char *path, const ry_spec *s, const ry_fabric *f,
-                           const ry_bom *b);
+                           const ry_bom *b, const struct ry_design_check *checks, int strict);
 void ry_emit_compare(ry_buf *out, const ry_compare_row *rows, int nrows, ry_format fmt);
 
 #endif

@@ -97,8 +97,11 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     ry_buf_printf(o, "  C        %-14.6g FLOP/s per GPU: peak x efficiency\n", in->C);
     ry_buf_printf(o, "  B_F      %-14.6g bytes/s per GPU: NVLink %g Gb/s of the %s\n", in->B_F,
                   w->gpu.nvlink_gbps, w->gpu.name);
-    ry_buf_printf(o, "  B_S      %-14.6g bytes/s per GPU: NIC %g Gb/s x %d plane%s of the node\n\n",
-                  in->B_S, s->node.nic_gbps, s->planes, s->planes == 1 ? "" : "s");
+    ry_buf_printf(o, "  B_S      %-14.6g bytes/s per GPU: NIC %g Gb/s x %d plane%s of the node",
+                  in->B_S, m->nic_gbps / s->planes, s->planes, s->planes == 1 ? "" : "s");
+    if (s->node.nic_gbps * s->planes > m->nic_gbps)
+        ry_buf_printf(o, " (%gG NICs at the switch ports' speed)", s->node.nic_gbps);
+    ry_buf_puts(o, "\n\n");
 
     ry_buf_printf(o, "Parallelism   N_M = %lld tensor-parallel, N_Ds = %lld data-parallel inside a "
                   "domain, N_Df = %lld across domains\n", t->NM, t->NDs, t->NDf);

@@ -84,7 +84,12 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
     /* Full recomputation runs the forward pass twice: a forward pass is a
      * third of the forward + backward FLOPs. */
     m->hw_flops = m->model_flops * (w->recompute ? 4.0 / 3.0 : 1.0);
-    m->nic_gbps = s->node.nic_gbps * s->planes;
+    /* A NIC faster than the switch port links at the port's speed
+     * (fabric.accept_slower_ports), as every output cables it. */
+    double link = s->node.nic_gbps;
+    if (s->sw.port_gbps > 0 && s->sw.port_gbps < link)
+        link = s->sw.port_gbps;
+    m->nic_gbps = link * s->planes;
 
     ry_iter_in *in = &m->in;
     in->N = s->gpus;
@@ -106,6 +111,13 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
     if (!s->workload) {
         ry_spec_error(s, "workload", "the spec has no workload section: add one with at least "
                       "`workload: {model: gpt-3-175b}` (see railyard-spec(5))");
+        return -1;
+    }
+    if (s->node.nic_gbps > s->sw.port_gbps && !s->accept_slower_ports) {
+        ry_spec_error(s, "fabric.switch", "the GPU NICs run at %gG but the switch ports at %gG: "
+                      "choose a switch of %gG ports, or set fabric.accept_slower_ports: true "
+                      "to model the %gG links", s->node.nic_gbps, s->sw.port_gbps,
+                      s->node.nic_gbps, s->sw.port_gbps);
         return -1;
     }
     ry_model_inputs(s, m);

@@ -188,6 +188,9 @@ const ry_key ry_spec_keys[] = {
       .bad = RY_BAD_OVERSUB, .doc = "down-links to up-links per tier, leaf tier first" },
     { .key = "fabric.tiers", .type = RY_KEY_AUTO_INT, .min = 1, .max = RY_MAX_TIERS,
       SPEC(tiers), .def = "auto", .bad = RY_BAD_TIERS, .doc = "switch tiers" },
+    { .key = "fabric.accept_slower_ports", .type = RY_KEY_BOOL, SPEC(accept_slower_ports),
+      .def = "false", .bad = RY_BAD_OTHER,
+      .doc = "NICs faster than the switch ports run at the ports' speed, not an error" },
 
     SECTION("cost", 0, "the price model"),
     { .key = "cost.model", ENUM(cost_models), .def = "paper", .bad = RY_BAD_COST,

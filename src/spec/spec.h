@@ -99,6 +99,7 @@ typedef struct ry_spec {
     int n_oversub;          /* entries in oversub; 0 = all 1:1 */
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
     int tiers;              /* 0 = auto */
+    int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
 
     /* infiniband: GUID/LID plan and OpenSM files */
     struct {

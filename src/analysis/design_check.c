@@ -1,0 +1,225 @@
+/* Design checks (design_check.h). The figures come from walking the graph;
+ * the cheaper neighbours from building and pricing them, so a check never
+ * disagrees with what `railyard bom` would say about the same design. */
+#include "analysis/design_check.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fabric/names.h"
+
+/* "$10,723,328": whole dollars with thousands separators. */
+static const char *usd(char *buf, size_t cap, double v)
+{
+    char digits[40];
+    snprintf(digits, sizeof digits, "%.0f", fabs(v));
+    size_t n = strlen(digits), o = 0;
+    if (v < 0 && o + 1 < cap)
+        buf[o++] = '-';
+    if (o + 1 < cap)
+        buf[o++] = '$';
+    for (size_t i = 0; i < n && o + 1 < cap; i++) {
+        buf[o++] = digits[i];
+        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < cap)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static void add(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void add(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
+                const char *fmt, ...)
+{
+    if (lv == RY_CHECK_ERROR)
+        c->errors++;
+    else if (lv == RY_CHECK_WARNING)
+        c->warnings++;
+    if (c->nfindings == RY_CHECK_MAX_FINDINGS)
+        return;
+    ry_check_finding *x = &c->finding[c->nfindings++];
+    x->level = lv;
+    snprintf(x->check, sizeof x->check, "%s", check);
+    snprintf(x->key, sizeof x->key, "%s", key);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    va_end(ap);
+}
+
+/* NIC faster than the switch port: the links run at the port's speed. */
+static void check_nic(const ry_spec *s, ry_design_check *c)
+{
+    c->nic_gbps = s->node.nic_gbps;
+    c->port_gbps = s->sw.port_gbps;
+    c->link_gbps = c->nic_gbps < c->port_gbps ? c->nic_gbps : c->port_gbps;
+    c->nic_faster = c->nic_gbps > c->port_gbps;
+    c->accepted = s->accept_slower_ports;
+    if (!c->nic_faster)
+        return;
+    if (!c->accepted)
+        add(c, RY_CHECK_ERROR, "nic-speed", "fabric.switch",
+            "the GPU NICs run at %gG but the %s ports at %gG, so every NIC link would run at "
+            "%gG: choose a switch of %gG ports, or set fabric.accept_slower_ports: true",
+            c->nic_gbps, s->sw.name[0] ? s->sw.name : "switch", c->port_gbps, c->port_gbps,
+            c->nic_gbps);
+    else
+        add(c, RY_CHECK_NOTE, "nic-speed", "fabric.accept_slower_ports",
+            "the %gG NICs link at the switch ports' %gG (fabric.accept_slower_ports); the "
+            "model uses %gG", c->nic_gbps, c->port_gbps, c->port_gbps);
+}
+
+/* Per tier: ports cabled, bandwidth cabled down and up. */
+static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
+{
+    c->tiers = f->tiers;
+    c->price_port = b->price_port;
+    for (int t = 1; t <= f->tiers; t++) {
+        ry_check_tier *x = &c->tier[t];
+        x->switches = b->tier[t].switches;
+        x->ports = b->tier[t].ports;
+        x->used = b->tier[t].ports_used;
+        x->idle = x->ports - x->used;
+        x->fill = x->ports ? (double)x->used / (double)x->ports : 0.0;
+        x->idle_cost = (double)x->idle * b->price_port;
+    }
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_node *hi = ry_port_node(f, f->links[l].hi);
+        const ry_node *lo = ry_port_node(f, f->links[l].lo);
+        double g = ry_link_gbps(f, (uint32_t)l);
+        c->tier[hi->tier].down_gbps += g;
+        if (lo->kind == RY_NODE_SWITCH)
+            c->tier[lo->tier].up_gbps += g;
+    }
+    for (int t = 1; t <= f->tiers; t++) {
+        const ry_check_tier *x = &c->tier[t];
+        if (x->ports == 0 || x->fill >= RY_CHECK_FILL_WARN)
+            continue;
+        char a[40], p[40];
+        add(c, RY_CHECK_WARNING, "tier-fill", "cluster.gpus",
+            "%s: %lld of %lld ports idle (%.1f%% cabled) on %lld switches, %s at %s a port",
+            ry_tier_name(t, f->tiers), x->idle, x->ports, 100.0 * x->fill, x->switches,
+            usd(a, sizeof a, x->idle_cost), usd(p, sizeof p, c->price_port));
+    }
+}
+
+/* Builds and prices the spec with gpus and scalable unit changed. */
+static int price_option(const ry_spec *base, long long gpus, int su, ry_check_option *o)
+{
+    ry_spec s = *base;
+    s.gpus = gpus;
+    s.nodes = gpus / (base->node.gpus_per_node > 0 ? base->node.gpus_per_node : 1);
+    s.scalable_unit = su;
+    ry_fabric f;
+    ry_err err;
+    if (ry_fabric_build(&s, &f, &err) < 0)
+        return -1;
+    ry_bom b;
+    ry_bom_compute(&f, &b);
+    memset(o, 0, sizeof *o);
+    o->gpus = gpus;
+    o->su_domains = f.su_domains;
+    o->units = f.num_units;
+    o->tiers = f.tiers;
+    o->top_switches = b.tier[f.tiers].switches;
+    o->cost = b.cost_total;
+    ry_fabric_free(&f);
+    return 0;
+}
+
+static long long gcd(long long a, long long b)
+{
+    while (b) {
+        long long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Neighbours: a few GPU counts below the spec's (fewer HB domains, whole
+ * scalable units) and scalable units one either side. The best one that
+ * saves more than RY_CHECK_SAVING_WARN of the cost per GPU is proposed. */
+static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
+{
+    const ry_spec *s = f->spec;
+    c->cost = b->cost_total;
+    c->cost_per_gpu = s->gpus > 0 ? b->cost_total / (double)s->gpus : 0.0;
+    c->spec_option = (ry_check_option){ .gpus = s->gpus, .su_domains = f->su_domains,
+                                        .units = f->num_units, .tiers = f->tiers,
+                                        .top_switches = b->tier[f->tiers].switches,
+                                        .cost = b->cost_total };
+    if (!(c->cost_per_gpu > 0))
+        return;
+    if (s->gpus > RY_CHECK_NEIGHBOUR_MAX_GPUS) {
+        add(c, RY_CHECK_NOTE, "cheaper-size", "cluster.gpus",
+            "neighbouring sizes are not priced above %lld GPUs (railyard compare and bom "
+            "--set cluster.gpus=... price them one at a time)", RY_CHECK_NEIGHBOUR_MAX_GPUS);
+        return;
+    }
+    long long K = s->hb_domain, gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    long long step = K / gcd(K, gpn) * gpn;
+    long long unit = (long long)f->su_domains * K;
+    long long cand[8];
+    int su[8], n = 0;
+    long long whole = s->gpus / unit * unit / step * step;
+    cand[n] = whole, su[n++] = s->scalable_unit;
+    for (int j = 1; j <= 4; j++)
+        cand[n] = s->gpus - j * step, su[n++] = s->scalable_unit;
+    if (s->design != RY_DESIGN_FAT_TREE) {
+        cand[n] = s->gpus, su[n++] = f->su_domains - 1;
+        cand[n] = s->gpus, su[n++] = f->su_domains + 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (cand[i] <= 0 || cand[i] < s->gpus - s->gpus / 10 || su[i] < 0 ||
+            (cand[i] == s->gpus && su[i] == s->scalable_unit) ||
+            (cand[i] == s->gpus && su[i] == 0))
+            continue;
+        int dup = 0;
+        for (int j = 0; j < i; j++)
+            dup |= cand[j] == cand[i] && su[j] == su[i];
+        ry_check_option o;
+        if (dup || price_option(s, cand[i], su[i], &o) < 0)
+            continue;
+        c->options_tried++;
+        o.saving = 1.0 - o.cost / c->cost;
+        o.saving_per_gpu = 1.0 - (o.cost / (double)o.gpus) / c->cost_per_gpu;
+        if (o.saving_per_gpu <= RY_CHECK_SAVING_WARN)
+            continue;
+        if (!c->has_cheaper || o.saving_per_gpu > c->cheaper.saving_per_gpu + 1e-9 ||
+            (fabs(o.saving_per_gpu - c->cheaper.saving_per_gpu) <= 1e-9 &&
+             o.gpus > c->cheaper.gpus)) {
+            c->cheaper = o;
+            c->has_cheaper = 1;
+        }
+    }
+    if (!c->has_cheaper)
+        return;
+    const ry_check_option *o = &c->cheaper;
+    char a[40], z[40];
+    if (o->gpus != s->gpus)
+        add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.gpus",
+            "%lld GPUs (%lld fewer) cost %s, %.1f%% less than the %lld GPUs' %s and %.1f%% less "
+            "per GPU: %d scalable unit%s of %d HB domains, %lld top-tier switches instead of %lld",
+            o->gpus, s->gpus - o->gpus, usd(a, sizeof a, o->cost), 100.0 * o->saving, s->gpus,
+            usd(z, sizeof z, c->cost), 100.0 * o->saving_per_gpu, o->units,
+            o->units == 1 ? "" : "s", o->su_domains, o->top_switches,
+            c->spec_option.top_switches);
+    else
+        add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.scalable_unit",
+            "scalable units of %d HB domains (%d units) cost %s for the same %lld GPUs, "
+            "%.1f%% less than units of %d (%s)", o->su_domains, o->units,
+            usd(a, sizeof a, o->cost), o->gpus, 100.0 * o->saving, f->su_domains,
+            usd(z, sizeof z, c->cost));
+}
+
+void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
+{
+    memset(c, 0, sizeof *c);
+    check_nic(f->spec, c);
+    check_tiers(f, b, c);
+    check_neighbours(f, b, c);
+}

@@ -1,0 +1,91 @@
+#include "emit/emit_checks.h"
+
+#include <jansson.h>
+#include <math.h>
+
+#include "fabric/names.h"
+
+static const char *const level_names[] = { "note", "warning", "error" };
+
+int ry_checks_pass(const ry_design_check *c, int strict)
+{
+    return c->errors == 0 && (!strict || c->warnings == 0);
+}
+
+/* "1.00:1" for down:up bandwidth; "-" at the top, which has no uplinks. */
+static void ratio(char *buf, size_t cap, const ry_check_tier *x)
+{
+    if (x->up_gbps > 0)
+        snprintf(buf, cap, "%.2f:1", x->down_gbps / x->up_gbps);
+    else
+        snprintf(buf, cap, "-");
+}
+
+void ry_emit_checks(ry_buf *o, const ry_design_check *c, int strict)
+{
+    ry_buf_printf(o, "\ndesign checks: %d error%s, %d warning%s%s\n", c->errors,
+                  c->errors == 1 ? "" : "s", c->warnings, c->warnings == 1 ? "" : "s",
+                  strict ? " (--strict: warnings are errors)" : "");
+    ry_buf_printf(o, "NIC links:     %gG (NICs %gG, switch ports %gG)\n", c->link_gbps,
+                  c->nic_gbps, c->port_gbps);
+    ry_buf_printf(o, "%-8s %10s %10s %10s %7s %10s %14s %12s %12s %8s\n", "tier", "switches",
+                  "ports", "used", "fill", "idle", "idle cost", "down Gb/s", "up Gb/s",
+                  "down:up");
+    for (int t = 1; t <= c->tiers; t++) {
+        const ry_check_tier *x = &c->tier[t];
+        char r[24];
+        ratio(r, sizeof r, x);
+        ry_buf_printf(o, "%-8s %10lld %10lld %10lld %6.1f%% %10lld %14.0f %12.0f %12.0f %8s\n",
+                      ry_tier_name(t, c->tiers), x->switches, x->ports, x->used, 100.0 * x->fill,
+                      x->idle, x->idle_cost, x->down_gbps, x->up_gbps, r);
+    }
+    ry_buf_printf(o, "(idle cost at $%g a port; cost per GPU $%.0f; %d neighbouring design%s "
+                  "priced)\n", c->price_port, c->cost_per_gpu, c->options_tried,
+                  c->options_tried == 1 ? "" : "s");
+    for (int i = 0; i < c->nfindings; i++) {
+        const ry_check_finding *x = &c->finding[i];
+        ry_buf_printf(o, "%s: %s: %s\n", level_names[x->level], x->check, x->msg);
+    }
+    if (c->nfindings < c->errors + c->warnings)
+        ry_buf_printf(o, "(%d more findings not shown)\n",
+                      c->errors + c->warnings - c->nfindings);
+}
+
+static json_t *option_json(const ry_check_option *x)
+{
+    return json_pack("{s:I, s:i, s:i, s:i, s:I, s:f, s:f, s:f}", "gpus", (json_int_t)x->gpus,
+                     "scalable_unit_domains", x->su_domains, "scalable_units", x->units,
+                     "tiers", x->tiers, "top_switches", (json_int_t)x->top_switches,
+                     "cost", x->cost, "saving_pct", round(x->saving * 1000.0) / 10.0,
+                     "saving_per_gpu_pct", round(x->saving_per_gpu * 1000.0) / 10.0);
+}
+
+json_t *ry_checks_json(const ry_design_check *c, int strict)
+{
+    json_t *findings = json_array(), *tiers = json_array();
+    for (int i = 0; i < c->nfindings; i++) {
+        const ry_check_finding *x = &c->finding[i];
+        json_array_append_new(findings, json_pack("{s:s, s:s, s:s, s:s}", "level",
+                                                  level_names[x->level], "check", x->check,
+                                                  "key", x->key, "message", x->msg));
+    }
+    for (int t = 1; t <= c->tiers; t++) {
+        const ry_check_tier *x = &c->tier[t];
+        json_t *os = x->up_gbps > 0 ? json_real(x->down_gbps / x->up_gbps) : json_null();
+        json_array_append_new(tiers, json_pack(
+            "{s:i, s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:o}", "tier", t,
+            "name", ry_tier_name(t, c->tiers), "switches", (json_int_t)x->switches,
+            "ports", (json_int_t)x->ports, "ports_used", (json_int_t)x->used,
+            "ports_idle", (json_int_t)x->idle, "fill", x->fill, "idle_cost", x->idle_cost,
+            "down_gbps", x->down_gbps, "up_gbps", x->up_gbps, "oversubscription", os));
+    }
+    json_t *nic = json_pack("{s:f, s:f, s:f, s:b, s:b}", "nic_gbps", c->nic_gbps, "port_gbps",
+                            c->port_gbps, "link_gbps", c->link_gbps, "nic_faster",
+                            c->nic_faster, "accepted", c->accepted);
+    return json_pack("{s:b, s:b, s:i, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:i, s:o}",
+                     "ok", ry_checks_pass(c, strict), "strict", strict, "errors", c->errors,
+                     "warnings", c->warnings, "findings", findings, "nic", nic, "tiers", tiers,
+                     "price_per_port", c->price_port, "cost", c->cost, "cost_per_gpu",
+                     c->cost_per_gpu, "options_tried", c->options_tried, "cheaper",
+                     c->has_cheaper ? option_json(&c->cheaper) : json_null());
+}
