@@ -8,13 +8,14 @@
 # json FILE EXPR: a value from a JSON file (d is the document)
 json() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
-# ---- 16,416 GB200 GPUs on QM9700 (800G NICs on 400G ports, so accepted) ----
+# ---- 16,416 GB200 GPUs on QM9700, given 800G NICs (ConnectX-8, as on GB300
+# trays; the catalog's GB200 tray has 400G ConnectX-7) on 400G ports -------
 cat >"$TMP/gb.yaml" <<'EOF'
 version: 1
 name: gb200-qm9700
 cluster:
   gpus: 16416
-  node: gb200-nvl72
+  node: {name: gb200-nvl72, nic_speed: 800G}
 fabric:
   switch: qm9700
 EOF
