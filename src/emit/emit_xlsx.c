@@ -17,7 +17,8 @@
  * open file per sheet until the workbook is closed. When the soft limit on
  * open files is too low for one sheet per rack we raise it to the hard
  * limit; if even that is too low, the racks go to the Racks list and a
- * warning says so.
+ * warning says so. A workbook whose XML could pass 4 GiB is written with
+ * ZIP64 records (a zip member or archive of 4 GiB needs them).
  *
  * Same input, same bytes: the document's creation time is fixed (libxlsxwriter
  * would write the current time) and the zip entries carry fixed dates. */
@@ -502,6 +503,82 @@ static int enough_files(long long sheets)
     return setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= need;
 }
 
+/* ---- size ------------------------------------------------------------------------------------- */
+
+/* Bytes of sheet XML besides the text, at most (libxlsxwriter's
+ * worksheet.c): a row's tags, a cell's (<c r="XFD1048576" s="99"
+ * t="inlineStr"><is><t xml:space="preserve">...</t></is></c>, or a number
+ * of up to 23 characters), and a sheet's header, column widths, panes,
+ * filter and header row. */
+#define ROW_XML 64
+#define CELL_XML 96
+#define SHEET_XML 8192
+/* The bound past which the temporary files leave shared memory for /tmp:
+ * tmpfs pages are memory, and a sheet is copied once more when the workbook
+ * is closed. The XML is about 40% of the bound: at 1 GiB (some 450,000
+ * cables, 19,000 DGX H100) shared memory holds 0.4 GB, and it saves a sixth
+ * of the run. */
+#define SHM_XML ((unsigned long long)1 << 30)
+
+/* A text's length in the XML: & < > become entities, a control character
+ * _xHHHH_. */
+static size_t xml_len(const char *t)
+{
+    size_t n = 0;
+    for (; *t; t++)
+        n += *t == '&' ? 5 : *t == '<' || *t == '>' ? 4 : (unsigned char)*t < 0x20 ? 7 : 1;
+    return n;
+}
+
+static void longest(size_t *m, const char *t)
+{
+    size_t n = xml_len(t);
+    if (n > *m)
+        *m = n;
+}
+
+/* The longest name a cell holds, in the XML. */
+static size_t longest_name(const ry_cab_names *nm)
+{
+    const ry_fabric *f = nm->f;
+    const ry_cabling *c = nm->c;
+    size_t m = 16;              /* header cells, media kinds */
+    for (long long i = 0; i < nm->nservers; i++)
+        longest(&m, nm->pool + nm->server[i]);
+    for (size_t i = 0; i < f->nnodes - f->first_switch; i++)
+        longest(&m, nm->pool + nm->sw[i]);
+    for (int i = 0; i < nm->lay->nracks; i++)
+        longest(&m, nm->pool + nm->rack[i]);
+    for (size_t i = 0; i < f->nports; i++)
+        longest(&m, nm->pool + nm->port[i]);
+    for (size_t i = 0; i < f->nlinks; i++)
+        longest(&m, nm->pool + nm->label[i]);
+    for (size_t i = 0; i < (size_t)c->nmedia * 32; i++)
+        if (nm->part[i] != SIZE_MAX)
+            longest(&m, nm->pool + nm->part[i]);
+    for (int i = 0; i < c->nmedia; i++)
+        longest(&m, c->media[i].name);
+    longest(&m, f->spec->node.name);
+    longest(&m, f->spec->sw.name);
+    return m;
+}
+
+/* The workbook's XML, at most: sheet rows by their cells and strings (a
+ * rack sheet's "to" cell is a rack, a unit, a device and a port). */
+static unsigned long long xml_bound(const ry_cab_names *nm, const rack_index *ix,
+                                    const size_t *nrows, int per_rack, size_t nsheets)
+{
+    unsigned long long t = longest_name(nm), n = 0;
+    n += (unsigned long long)nm->f->nlinks * (ROW_XML + 21 * CELL_XML + 11 * t);
+    n += (unsigned long long)(nm->c->nbom + 4) * (ROW_XML + 8 * CELL_XML + 3 * t);
+    if (per_rack)
+        for (int r = 0; r < nm->lay->nracks; r++)
+            n += (unsigned long long)nrows[r] * (ROW_XML + 6 * CELL_XML + 7 * t + 16);
+    else
+        n += (unsigned long long)ix->first[nm->lay->nracks] * (ROW_XML + 5 * CELL_XML + 3 * t);
+    return n + (unsigned long long)nsheets * SHEET_XML;
+}
+
 /* ---- the workbook ----------------------------------------------------------------------------- */
 
 int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim)
@@ -526,8 +603,10 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
                 "cabling.xlsx lists all racks on one sheet 'Racks'", lay->nracks);
         per_rack = 0;
     }
+    size_t nsheets = cable_sheets + 1 + (per_rack ? (size_t)lay->nracks : list_sheets(ndev, max));
     if (!per_rack)
-        enough_files((long long)(cable_sheets + 1 + list_sheets(ndev, max)));
+        enough_files((long long)nsheets);
+    unsigned long long bound = xml_bound(nm, &ix, nrows, per_rack, nsheets);
 #ifdef __GLIBC__
     /* libxlsxwriter callocs 128 KB per constant_memory sheet (a row's worth
      * of cell pointers, 16,384 columns) and touches a few bytes of it. Once a
@@ -536,18 +615,20 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
      * threshold keeps them in fresh, lazily zeroed pages. */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-    /* One temporary file per sheet. Creating them on a disk costs more than
-     * in memory, so shared memory is used when $TMPDIR does not say
-     * otherwise. The directory is private and removed on a signal
-     * (util/cleanup.h). */
-    char *tmp = ry_tmpdir_new("xlsx", 1);
+    /* One temporary file per sheet, in shared memory when the workbook is
+     * small and $TMPDIR does not say otherwise (creating a few hundred
+     * files on a disk costs a fraction of a second). The directory is
+     * private and removed on a signal (util/cleanup.h). */
+    char *tmp = ry_tmpdir_new("xlsx", bound <= SHM_XML);
     if (!tmp) {
         free(nrows);
         free(ix.first);
         free(ix.dev);
         return -1;
     }
-    lxw_workbook_options opt = { .constant_memory = LXW_TRUE, .tmpdir = tmp };
+    lxw_workbook_options opt = {
+        .constant_memory = LXW_TRUE, .tmpdir = tmp, .use_zip64 = bound > 0xFFFFFFFFull
+    };
     book b = { 0 };
     b.wb = workbook_new_opt(path, &opt);
     if (!b.wb) {
