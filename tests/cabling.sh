@@ -381,6 +381,116 @@ for f in "$TMP/two-plane"/cabling/*; do
     cmp -s "$f" "$TMP/built/cabling/$(basename "$f")" && ok || fail "build: cabling/$(basename "$f") differs"
 done
 
+# Sheet limits at a small scale (tests/unit/xlsx_test.c writes the workbook
+# with the rows a sheet holds and the racks that get a sheet each): the
+# Cables list continues on "Cables 2", ... and the racks become one Racks
+# list (a row per device) past the rack count or when a rack's rows do not
+# fit on one sheet. Expectations come from cabling.csv, the spec and bom.
+cat >"$TMP/split.py" <<'P'
+import collections, csv, json, math, re, sys
+import openpyxl, yaml
+
+xlsx, csv_path, spec_path, bom_path = sys.argv[1:5]
+R, K = int(sys.argv[5]), int(sys.argv[6])
+errs = []
+def err(msg):
+    if len(errs) < 20: errs.append(msg)
+def cell(v):
+    if v is None: return ""
+    if isinstance(v, float) and v.is_integer(): v = int(v)
+    return str(v)
+def part(name, k):
+    return name if k == 1 else "%s %d" % (name, k)
+
+rows = list(csv.reader(open(csv_path, newline="")))
+hdr, data = rows[0], rows[1:]
+col = {h: i for i, h in enumerate(hdr)}
+nodes = yaml.safe_load(open(spec_path))["cluster"]["nodes"]
+ndev = nodes + json.load(open(bom_path))["switches"]["total"]
+
+# the devices and racks as the CSV shows them
+dev = {}                        # device -> [rack, u, model, cables]
+rack_rows = collections.Counter()
+for r in data:
+    for e in "az":
+        d = r[col[e + "_device"]]
+        v = dev.setdefault(d, [r[col[e + "_rack"]], int(r[col[e + "_u"]]), r[col[e + "_type"]], 0])
+        v[3] += 1
+        rack_rows[r[col[e + "_rack"]]] += 1
+if len(dev) != ndev: err("fixture: %d devices cabled of %d" % (len(dev), ndev))
+racks = sorted(rack_rows, key=lambda n: tuple(int(x) for x in re.findall(r"\d+", n)))
+
+wb = openpyxl.load_workbook(xlsx)
+names = wb.sheetnames
+want = [part("Cables", k) for k in range(1, max(1, math.ceil(len(data) / R)) + 1)] + ["BOM"]
+per_rack = len(racks) <= K and max(rack_rows.values()) <= R
+if per_rack:
+    want += racks
+else:
+    want += [part("Racks", k) for k in range(1, max(1, math.ceil(ndev / R)) + 1)]
+if names != want: err("sheets %s, want %s" % (names, want))
+
+def sheet_rows(n, header, nrows):
+    if n not in names: return []
+    ws = wb[n]
+    got = list(ws.iter_rows(values_only=True))
+    if [cell(v) for v in got[0]] != header: err("%s: header %s" % (n, got[0]))
+    if not all(c.font.b for c in ws[1] if c.value is not None): err("%s: header not bold" % n)
+    if ws.freeze_panes != "A2": err("%s: freeze panes %s" % (n, ws.freeze_panes))
+    ref = "A1:%s%d" % (openpyxl.utils.get_column_letter(len(header)), nrows + 1)
+    if ws.auto_filter.ref != ref: err("%s: filter %s, want %s" % (n, ws.auto_filter.ref, ref))
+    if len(got) - 1 != nrows: err("%s: %d rows, want %d" % (n, len(got) - 1, nrows))
+    return got[1:]
+
+# every cable exactly once, in order, R to a sheet
+xr = []
+for k, n in enumerate(w for w in want if w.startswith("Cables")):
+    xr += [[cell(v) for v in r] for r in sheet_rows(n, hdr, min(R, len(data) - k * R))]
+if xr != data:
+    bad = next((k for k, (a, b) in enumerate(zip(xr, data)) if a != b), None)
+    err("cables: %d rows for %d; first difference at %s" % (len(xr), len(data), bad))
+
+if per_rack:
+    for n in racks:
+        got = sheet_rows(n, ["u", "device", "model", "port", "label", "to"], rack_rows[n])
+        if {r[1] for r in got} != {d for d, v in dev.items() if v[0] == n}: err("%s: devices" % n)
+else:
+    lr = []
+    for k, n in enumerate(w for w in want if w.startswith("Racks")):
+        lr += sheet_rows(n, ["rack", "u", "device", "model", "cables"], min(R, ndev - k * R))
+    # a row per device, racks in layout order, each from the top down
+    if sorted(r[2] for r in lr) != sorted(dev): err("racks list: devices differ")
+    for r in lr:
+        v = dev.get(r[2])
+        if v and [r[0], r[1], r[3], r[4]] != v:
+            err("racks list: %s, want %s" % (r, v)); break
+    keys = [(racks.index(r[0]) if r[0] in racks else -1, -r[1]) for r in lr]
+    if keys != sorted(keys): err("racks list: not rack by rack from the top down")
+print("\n".join(errs) if errs else "ok")
+P
+XT="$TOP_BUILDDIR/tests/unit/xlsx_test"
+two="$D/two-plane.yaml"
+# rows a sheet holds, racks with a sheet each, and what that exercises
+for lim in "1048575 256 Excel's limits" \
+           "30 256 86 Cables sheets; racks of 64 to 2048 rows: the list, on 3 sheets" \
+           "2048 256 the largest rack just fits: a sheet per rack" \
+           "2047 256 the largest rack does not fit: the list" \
+           "1048575 11 11 racks: a sheet each" \
+           "1048575 10 11 racks: the list"; do
+    set -- $lim
+    "$XT" "$TPL" "$two" "$TMP/split-$1-$2.xlsx" "$1" "$2" >"$TMP/split.log" 2>&1
+    expect_eq "xlsx_test $1 $2: exit" $? 0
+    no_sanitizer "$TMP/split.log"
+    "$PY" "$TMP/split.py" "$TMP/split-$1-$2.xlsx" "$TMP/two-plane/cabling/cabling.csv" "$two" \
+        "$TMP/two-plane.bom.json" "$1" "$2" >"$TMP/split.chk" 2>&1
+    expect_eq "workbook of $1 rows a sheet, $2 rack sheets ($*)" "$(cat "$TMP/split.chk")" ok
+done
+# with Excel's limits, it is what railyard cabling writes
+for f in split-1048575-256 split-1048575-11; do
+    cmp -s "$TMP/$f.xlsx" "$TMP/two-plane/cabling/cabling.xlsx" && ok \
+        || fail "$f.xlsx differs from railyard cabling's workbook"
+done
+
 # One temporary file per sheet: a low soft limit on open files is raised to
 # the hard limit; a hard limit too low for that puts the racks on one sheet.
 (ulimit -Sn 40 && exec "$RAILYARD" cabling "$TOP_SRCDIR/examples/superpod-4su.yaml" -o "$TMP/lim-soft") \
@@ -391,33 +501,62 @@ expect_eq "soft open-file limit 40: exit" $? 0
 expect_eq "hard open-file limit 30: exit" $? 0
 no_sanitizer "$TMP/lim-hard.log"
 grep -q "warning: .*one sheet 'Racks'" "$TMP/lim-hard.log" && ok || fail "hard limit: no warning"
-"$PY" - "$TMP" >"$TMP/lim.chk" 2>&1 <<'P'
-import openpyxl, sys
-soft = openpyxl.load_workbook(sys.argv[1] + "/lim-soft/cabling/cabling.xlsx", read_only=True).sheetnames
-ws = openpyxl.load_workbook(sys.argv[1] + "/lim-hard/cabling/cabling.xlsx")["Racks"]
-rows = list(ws.iter_rows(values_only=True))
-ok = len(soft) == 39 and rows[0][:3] == ("rack", "u", "device") and len(rows) == 1 + 2 * 2040 \
-    and ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:G4081"
-print("ok" if ok else "soft: %d sheets; hard: %s, %d rows, %s" % (len(soft), rows[0], len(rows), ws.auto_filter.ref))
-P
-expect_eq "open-file limits: sheets" "$(cat "$TMP/lim.chk")" ok
+# (0 racks with a sheet each: the list)
+for lim in "soft 256" "hard 0"; do
+    set -- $lim
+    "$PY" "$TMP/split.py" "$TMP/lim-$1/cabling/cabling.xlsx" "$TMP/superpod/cabling/cabling.csv" \
+        "$TOP_SRCDIR/examples/superpod-4su.yaml" "$TMP/superpod.bom.json" 1048575 "$2" \
+        >"$TMP/lim.chk" 2>&1
+    expect_eq "open-file limit ($1): sheets" "$(cat "$TMP/lim.chk")" ok
+done
 
-# A spreadsheet application opens the workbook: LibreOffice converts its first
-# sheet back to the rows of cabling.csv.
+# A spreadsheet application opens the workbooks: LibreOffice writes every
+# sheet as CSV (the last filter option, -1: LibreOffice 7.2 and later), the
+# sheets openpyxl lists, the Cables sheets together the rows of cabling.csv.
+# superpod's is as railyard writes it (a sheet per rack); the split ones
+# have "Cables 2"... with a sheet per rack, and "Cables 43", "Racks 2".
 LO=$(command -v libreoffice || command -v soffice || true)
 if [ -n "$LO" ]; then
     mkdir -p "$TMP/lo"
+    cp "$TMP/split-2048-256.xlsx" "$TMP/lo/"
+    "$XT" "$TPL" "$two" "$TMP/lo/split-60-256.xlsx" 60 256 >"$TMP/split.log" 2>&1
+    expect_eq "xlsx_test 60 256: exit" $? 0
     HOME="$TMP" timeout 300 "$LO" -env:UserInstallation="file://$TMP/lo-profile" --headless \
-        --convert-to csv --outdir "$TMP/lo" "$TMP/superpod/cabling/cabling.xlsx" >"$TMP/lo.log" 2>&1
-    expect_eq "libreoffice converts cabling.xlsx" "$?" 0
-    "$PY" - "$TMP/lo/cabling.csv" "$TMP/superpod/cabling/cabling.csv" >"$TMP/lo.chk" 2>&1 <<'P'
-import csv, sys
-a = list(csv.reader(open(sys.argv[1], newline="")))
-b = list(csv.reader(open(sys.argv[2], newline="")))
-print("ok" if a == b else "differ: %d/%d rows, first %s" % (len(a), len(b),
-      next((x for x in zip(a, b) if x[0] != x[1]), None)))
+        --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1' \
+        --outdir "$TMP/lo" "$TMP/superpod/cabling/cabling.xlsx" "$TMP/lo/split-2048-256.xlsx" \
+        "$TMP/lo/split-60-256.xlsx" >"$TMP/lo.log" 2>&1
+    expect_eq "libreoffice converts the workbooks" "$?" 0
+    if [ -e "$TMP/lo/cabling.csv" ] && [ ! -e "$TMP/lo/cabling-Cables.csv" ]; then
+        echo "SKIP: this LibreOffice writes the first sheet only: the sheets are checked with openpyxl only"
+    else
+        for w in "cabling $TMP/superpod/cabling/cabling.xlsx superpod" \
+                 "split-2048-256 $TMP/lo/split-2048-256.xlsx two-plane" \
+                 "split-60-256 $TMP/lo/split-60-256.xlsx two-plane"; do
+            set -- $w
+            "$PY" - "$TMP/lo" "$1" "$2" "$TMP/$3/cabling/cabling.csv" >"$TMP/lo.chk" 2>&1 <<'P'
+import csv, os, sys
+import openpyxl
+d, base, xlsx, ref = sys.argv[1:5]
+b = list(csv.reader(open(ref, newline="")))
+wb = openpyxl.load_workbook(xlsx, read_only=True)
+cables, errs = [], []
+for n in wb.sheetnames:
+    p = os.path.join(d, "%s-%s.csv" % (base, n))
+    if not os.path.exists(p):
+        errs.append("no sheet %r" % n); continue
+    rows = list(csv.reader(open(p, newline="")))
+    if n == "Cables" or n.startswith("Cables "):
+        if rows[0] != b[0]: errs.append("%s: header %s" % (n, rows[0]))
+        cables += rows[1:]
+    elif len(rows) != wb[n].max_row:
+        errs.append("%s: %d rows, openpyxl reads %d" % (n, len(rows), wb[n].max_row))
+if cables != b[1:]:
+    errs.append("Cables sheets: %d rows, cabling.csv %d" % (len(cables), len(b) - 1))
+print("\n".join(errs[:10]) if errs else "ok")
 P
-    expect_eq "libreoffice: the Cables sheet equals cabling.csv" "$(cat "$TMP/lo.chk")" ok
+            expect_eq "libreoffice: $1.xlsx, every sheet" "$(cat "$TMP/lo.chk")" ok
+        done
+    fi
 else
     echo "SKIP: LibreOffice (libreoffice/soffice) not installed: the workbook is checked with openpyxl only"
 fi

@@ -490,7 +490,8 @@ static int write_xlsx(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     char *path = ry_outdir_path(o, rel);
     if (!path)
         return -1;
-    int rc = ry_emit_cabling_xlsx(nm, path);
+    const ry_xlsx_limits excel = { RY_XLSX_MAX_ROWS, RY_XLSX_RACK_SHEETS };
+    int rc = ry_emit_cabling_xlsx(nm, path, &excel);
     free(path);
     return rc;
 }

@@ -1,10 +1,11 @@
 /* The cabling plan's files: one row per cable (= per link of the graph, in
  * link id order) for people, NetBox, NVIDIA's cable validation tool and
  * ibdiagnet, plus a workbook with the cables, the physical bill of
- * materials and one sheet per rack. */
+ * materials and the racks (emit_xlsx.c). */
 #ifndef RY_EMIT_CABLING_H
 #define RY_EMIT_CABLING_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/cabling.h"
@@ -59,8 +60,21 @@ void ry_cab_names_free(ry_cab_names *nm);
 void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e);
 void ry_cab_row_of(const ry_cab_names *nm, uint32_t link, ry_cab_row *r);
 
-/* The workbook, written to path (a plain file, not staged). -1 on error
+/* What one workbook sheet holds. Excel's limit is 1,048,576 rows with the
+ * header; more racks than RY_XLSX_RACK_SHEETS get one list instead of a
+ * sheet each (a tab bar of hundreds of racks is no longer a way to find
+ * one, and each sheet holds a temporary file open while it is written). */
+#define RY_XLSX_MAX_ROWS 1048575
+#define RY_XLSX_RACK_SHEETS 256
+
+typedef struct ry_xlsx_limits {
+    size_t max_rows;            /* data rows a sheet holds (header excluded), >= 1 */
+    int max_rack_sheets;        /* more racks: the Racks list */
+} ry_xlsx_limits;
+
+/* The workbook, written to path (a plain file, not staged): the Cables and
+ * Racks lists split into sheets of lim->max_rows rows. -1 on error
  * (printed). */
-int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path);
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim);
 
 #endif

@@ -1,16 +1,24 @@
 /* cabling.xlsx: sheet "Cables" (the columns of cabling.csv, numbers as
  * numbers), sheet "BOM" (the physical bill of materials and its totals) and
- * one sheet per rack named after it (its elevation from the top down, one
- * row per cabled port with the cable and where its other end goes, as
- * "R01-09 U2 leaf0 1/1": the Cables sheet has the far end column by column).
+ * the racks: one sheet per rack named after it (its elevation from the top
+ * down, one row per cabled port with the cable and where its other end
+ * goes, as "R01-09 U2 leaf0 1/1": the Cables sheet has the far end column by
+ * column), or, past a number of racks, one list "Racks" with a row per
+ * device (rack, unit, device, model, cables).
  *
- * At 65,536 GPUs the workbook holds about 200,000 cables and 2,100 racks, so
- * libxlsxwriter runs in constant_memory mode: each sheet's rows go straight
- * to a temporary file of its own (rows strictly in order), one open file per
- * sheet until the workbook is closed. When the soft limit on open files is
- * too low for that we raise it to the hard limit; if even that is too low,
- * the racks share one sheet "Racks" (with a Rack column) and a warning says
- * so.
+ * Excel takes 1,048,576 rows a sheet, the header included: a list longer
+ * than that continues on "Cables 2", "Cables 3", ... ("Racks 2", ...), each
+ * with the header row. The limits come from the caller (ry_xlsx_limits), so
+ * a test can split a small fabric's lists. No other limit of libxlsxwriter
+ * is within reach: every string is a name of at most 255 bytes (cells take
+ * 32,767 characters), there are no URLs, and in constant_memory mode strings
+ * are written inline (no shared-string table) and each sheet's rows go
+ * straight to a temporary file of its own (rows strictly in order), one
+ * open file per sheet until the workbook is closed. When the soft limit on
+ * open files is too low for one sheet per rack we raise it to the hard
+ * limit; if even that is too low, the racks go to the Racks list and a
+ * warning says so. A workbook whose XML could pass 4 GiB is written with
+ * ZIP64 records (a zip member or archive of 4 GiB needs them).
  *
  * Same input, same bytes: the document's creation time is fixed (libxlsxwriter
  * would write the current time) and the zip entries carry fixed dates. */
@@ -34,12 +42,19 @@
 #define MAX_WIDTH 48
 
 /* A sheet being written: the next row, and the widest text per column for
- * the column widths set at the end. */
+ * the column widths set at the end. A list (Cables, Racks) is a chain of
+ * sheets: "NAME", "NAME 2", ..., each with the header and at most max data
+ * rows. */
 typedef struct sheet {
     lxw_worksheet *ws;
     lxw_row_t row;
     int ncols;
     int width[24];
+    const char *name;
+    const char *const *cols;
+    int part;                   /* 1 for the list's first sheet */
+    size_t left;                /* data rows still to write, this sheet's included */
+    size_t max;                 /* data rows a sheet holds */
 } sheet;
 
 typedef struct book {
@@ -114,6 +129,67 @@ static void end_sheet(sheet *s)
     }
 }
 
+/* The name of a list's k-th sheet: "Cables", "Cables 2", ... */
+static void part_name(const char *name, int k, char *out, size_t n)
+{
+    if (k == 1)
+        snprintf(out, n, "%s", name);
+    else
+        snprintf(out, n, "%s %d", name, k);
+}
+
+static void open_part(book *b, sheet *s)
+{
+    char name[32];
+    const char *base = s->name, *const *cols = s->cols;
+    int part = s->part;
+    size_t left = s->left, max = s->max;
+    part_name(base, part, name, sizeof name);
+    start_sheet(b, s, name, cols, (lxw_row_t)(left < max ? left : max));
+    s->name = base;
+    s->cols = cols;
+    s->part = part;
+    s->left = left;
+    s->max = max;
+}
+
+/* Starts a list of nrows data rows, max (>= 1) to a sheet. */
+static void start_list(book *b, sheet *s, const char *name, const char *const *cols,
+                       size_t nrows, size_t max)
+{
+    s->name = name;
+    s->cols = cols;
+    s->part = 1;
+    s->left = nrows;
+    s->max = max;
+    open_part(b, s);
+}
+
+/* Before each data row of a list: a full sheet is closed and the next one
+ * started. 0, or -1 when a sheet was refused. */
+static int next_row(book *b, sheet *s)
+{
+    if (s->row > s->max) {
+        end_sheet(s);
+        s->part++;
+        open_part(b, s);
+    }
+    return s->ws ? 0 : -1;
+}
+
+/* After each data row of a list. */
+static void row_done(sheet *s)
+{
+    s->row++;
+    s->left--;
+}
+
+/* Sheets a list of nrows takes (one, with its header, when empty). */
+static size_t list_sheets(size_t nrows, size_t max)
+{
+    return nrows ? (nrows + max - 1) / max : 1;
+}
+
 /* ---- Cables ----------------------------------------------------------------------------------- */
 
 static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e)
@@ -126,19 +202,20 @@ static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e)
     put_str(b, s, col + 5, e->port_name, NULL);
 }
 
-static void write_cables(book *b, const ry_cab_names *nm)
+static const char *const cable_cols[] = {
+    "label", "a_row", "a_rack", "a_u", "a_device", "a_type", "a_port", "z_row", "z_rack",
+    "z_u", "z_device", "z_type", "z_port", "media", "kind", "part", "length_m",
+    "speed_gbps", "rail", "plane", "tier", NULL
+};
+
+static void write_cables(book *b, const ry_cab_names *nm, size_t max)
 {
-    static const char *const cols[] = {
-        "label", "a_row", "a_rack", "a_u", "a_device", "a_type", "a_port", "z_row", "z_rack",
-        "z_u", "z_device", "z_type", "z_port", "media", "kind", "part", "length_m",
-        "speed_gbps", "rail", "plane", "tier", NULL
-    };
     sheet s;
-    start_sheet(b, &s, "Cables", cols, (lxw_row_t)nm->f->nlinks);
-    if (!s.ws)
-        return;
+    start_list(b, &s, "Cables", cable_cols, nm->f->nlinks, max);
     ry_cab_row r;
-    for (size_t l = 0; l < nm->f->nlinks; l++, s.row++) {
+    for (size_t l = 0; l < nm->f->nlinks; l++, row_done(&s)) {
+        if (next_row(b, &s) < 0)
+            return;
         ry_cab_row_of(nm, (uint32_t)l, &r);
         put_str(b, &s, 0, r.label, NULL);
         end_cells(b, &s, 1, &r.a);
@@ -262,12 +339,19 @@ static uint32_t device_nports(const ry_cab_names *nm, uint32_t node)
     return nd->kind == RY_NODE_GPU ? (uint32_t)(nm->gpn * nm->f->planes) : nd->nports;
 }
 
-/* Rows a device takes on its rack's sheet. */
-static size_t device_nrows(const ry_cab_names *nm, uint32_t node)
+/* Cabled ports of a device. */
+static size_t device_ncables(const ry_cab_names *nm, uint32_t node)
 {
     size_t n = 0;
     for (uint32_t i = 0, np = device_nports(nm, node); i < np; i++)
         n += nm->f->ports[device_port(nm, node, i)].link >= 0;
+    return n;
+}
+
+/* Rows a device takes on its rack's sheet. */
+static size_t device_nrows(const ry_cab_names *nm, uint32_t node)
+{
+    size_t n = device_ncables(nm, node);
     return n ? n : 1;
 }
 
@@ -303,10 +387,8 @@ static void far_end(char *buf, size_t n, const ry_cab_end *e)
 
 /* One row per cabled port of the device (a server's NICs in mlx5 order, a
  * switch's ports in order); a device without cables gets one row. */
-static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node,
-                        const char *rack)
+static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node)
 {
-    int col0 = rack ? 1 : 0;
     const ry_fabric *f = nm->f;
     const ry_node *nd = &f->nodes[node];
     uint32_t nports = device_nports(nm, node);
@@ -321,29 +403,25 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
             continue;
         ry_cab_row_of(nm, (uint32_t)lk, &r);
         const ry_cab_end *me = r.a.port == port ? &r.a : &r.z, *far = me == &r.a ? &r.z : &r.a;
-        if (rack)
-            put_str(b, s, 0, rack, NULL);
         /* The model on the device's first row only, the cable's part and
          * length on the Cables sheet (by label): a rack sheet is the
          * elevation and where each port goes, and stays cheap to write. */
-        put_num(b, s, col0, me->unit, NULL);
-        put_str(b, s, col0 + 1, me->device, NULL);
+        put_num(b, s, 0, me->unit, NULL);
+        put_str(b, s, 1, me->device, NULL);
         if (!rows)
-            put_str(b, s, col0 + 2, me->type, NULL);
-        put_str(b, s, col0 + 3, me->port_name, NULL);
-        put_str(b, s, col0 + 4, r.label, NULL);
+            put_str(b, s, 2, me->type, NULL);
+        put_str(b, s, 3, me->port_name, NULL);
+        put_str(b, s, 4, r.label, NULL);
         far_end(to, sizeof to, far);
-        put_str(b, s, col0 + 5, to, NULL);
+        put_str(b, s, 5, to, NULL);
         s->row++;
         rows++;
     }
     if (!rows) {
         ry_cab_end_of(nm, nd->port0, &self);
-        if (rack)
-            put_str(b, s, 0, rack, NULL);
-        put_num(b, s, col0, self.unit, NULL);
-        put_str(b, s, col0 + 1, self.device, NULL);
-        put_str(b, s, col0 + 2, self.type, NULL);
+        put_num(b, s, 0, self.unit, NULL);
+        put_str(b, s, 1, self.device, NULL);
+        put_str(b, s, 2, self.type, NULL);
         s->row++;
     }
 }
@@ -369,39 +447,44 @@ static void sheet_name(book *b, const char *want, int rack, char *out, size_t n)
         snprintf(out, n, "rack %d", rack + 1);
 }
 
-static void write_racks(book *b, const ry_cab_names *nm, int combined)
+static void write_rack_sheets(book *b, const ry_cab_names *nm, const rack_index *ix,
+                              const size_t *nrows)
 {
-    const ry_layout *lay = nm->lay;
-    rack_index ix;
-    index_racks(nm, &ix);
+    char name[64];
     sheet s;
-    if (combined) {
-        static const char *cols[10];
-        cols[0] = "rack";
-        for (int i = 0; rack_cols[i]; i++)
-            cols[i + 1] = rack_cols[i];
-        size_t rows = 0;
-        for (int r = 0; r < lay->nracks; r++)
-            rows += rack_nrows(nm, &ix, r);
-        start_sheet(b, &s, "Racks", cols, (lxw_row_t)rows);
-        for (int r = 0; r < lay->nracks && s.ws; r++)
-            for (size_t d = ix.first[r]; d < ix.first[r + 1]; d++)
-                device_rows(b, &s, nm, ix.dev[d], nm->pool + nm->rack[r]);
+    for (int r = 0; r < nm->lay->nracks; r++) {
+        sheet_name(b, nm->pool + nm->rack[r], r, name, sizeof name);
+        start_sheet(b, &s, name, rack_cols, (lxw_row_t)nrows[r]);
+        if (!s.ws)
+            break;
+        for (size_t d = ix->first[r]; d < ix->first[r + 1]; d++)
+            device_rows(b, &s, nm, ix->dev[d]);
         end_sheet(&s);
-    } else {
-        char name[64];
-        for (int r = 0; r < lay->nracks; r++) {
-            sheet_name(b, nm->pool + nm->rack[r], r, name, sizeof name);
-            start_sheet(b, &s, name, rack_cols, (lxw_row_t)rack_nrows(nm, &ix, r));
-            if (!s.ws)
-                break;
-            for (size_t d = ix.first[r]; d < ix.first[r + 1]; d++)
-                device_rows(b, &s, nm, ix.dev[d], NULL);
-            end_sheet(&s);
-        }
     }
-    free(ix.first);
-    free(ix.dev);
+}
+
+static const char *const list_cols[] = { "rack", "u", "device", "model", "cables", NULL };
+
+/* The Racks list: every device, rack by rack in layout order, each rack
+ * from the top unit down; its lowest unit, model and cabled ports. */
+static void write_rack_list(book *b, const ry_cab_names *nm, const rack_index *ix, size_t max)
+{
+    sheet s;
+    ry_cab_end e;
+    start_list(b, &s, "Racks", list_cols, ix->first[nm->lay->nracks], max);
+    for (int r = 0; r < nm->lay->nracks; r++)
+        for (size_t d = ix->first[r]; d < ix->first[r + 1]; d++, row_done(&s)) {
+            if (next_row(b, &s) < 0)
+                return;
+            uint32_t node = ix->dev[d];
+            ry_cab_end_of(nm, device_port(nm, node, 0), &e);
+            put_str(b, &s, 0, e.rack_name, NULL);
+            put_num(b, &s, 1, e.unit, NULL);
+            put_str(b, &s, 2, e.device, NULL);
+            put_str(b, &s, 3, e.type, NULL);
+            put_num(b, &s, 4, (double)device_ncables(nm, node), NULL);
+        }
+    end_sheet(&s);
 }
 
 /* Open files for one temporary file per sheet: 1 when the limit allows it
@@ -420,34 +503,140 @@ static int enough_files(long long sheets)
     return setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= need;
 }
 
-int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
+/* ---- size ------------------------------------------------------------------------------------- */
+
+/* Bytes of sheet XML besides the text, at most (libxlsxwriter's
+ * worksheet.c): a row's tags, a cell's (<c r="XFD1048576" s="99"
+ * t="inlineStr"><is><t xml:space="preserve">...</t></is></c>, or a number
+ * of up to 23 characters), and a sheet's header, column widths, panes,
+ * filter and header row. */
+#define ROW_XML 64
+#define CELL_XML 96
+#define SHEET_XML 8192
+/* The bound past which the temporary files leave shared memory for /tmp:
+ * tmpfs pages are memory, and a sheet is copied once more when the workbook
+ * is closed. The XML is about 40% of the bound: at 1 GiB (some 450,000
+ * cables, 19,000 DGX H100) shared memory holds 0.4 GB, and it saves a sixth
+ * of the run. */
+#define SHM_XML ((unsigned long long)1 << 30)
+
+/* A text's length in the XML: & < > become entities, a control character
+ * _xHHHH_. */
+static size_t xml_len(const char *t)
+{
+    size_t n = 0;
+    for (; *t; t++)
+        n += *t == '&' ? 5 : *t == '<' || *t == '>' ? 4 : (unsigned char)*t < 0x20 ? 7 : 1;
+    return n;
+}
+
+static void longest(size_t *m, const char *t)
+{
+    size_t n = xml_len(t);
+    if (n > *m)
+        *m = n;
+}
+
+/* The longest name a cell holds, in the XML. */
+static size_t longest_name(const ry_cab_names *nm)
+{
+    const ry_fabric *f = nm->f;
+    const ry_cabling *c = nm->c;
+    size_t m = 16;              /* header cells, media kinds */
+    for (long long i = 0; i < nm->nservers; i++)
+        longest(&m, nm->pool + nm->server[i]);
+    for (size_t i = 0; i < f->nnodes - f->first_switch; i++)
+        longest(&m, nm->pool + nm->sw[i]);
+    for (int i = 0; i < nm->lay->nracks; i++)
+        longest(&m, nm->pool + nm->rack[i]);
+    for (size_t i = 0; i < f->nports; i++)
+        longest(&m, nm->pool + nm->port[i]);
+    for (size_t i = 0; i < f->nlinks; i++)
+        longest(&m, nm->pool + nm->label[i]);
+    for (size_t i = 0; i < (size_t)c->nmedia * 32; i++)
+        if (nm->part[i] != SIZE_MAX)
+            longest(&m, nm->pool + nm->part[i]);
+    for (int i = 0; i < c->nmedia; i++)
+        longest(&m, c->media[i].name);
+    longest(&m, f->spec->node.name);
+    longest(&m, f->spec->sw.name);
+    return m;
+}
+
+/* The workbook's XML, at most: sheet rows by their cells and strings (a
+ * rack sheet's "to" cell is a rack, a unit, a device and a port). */
+static unsigned long long xml_bound(const ry_cab_names *nm, const rack_index *ix,
+                                    const size_t *nrows, int per_rack, size_t nsheets)
+{
+    unsigned long long t = longest_name(nm), n = 0;
+    n += (unsigned long long)nm->f->nlinks * (ROW_XML + 21 * CELL_XML + 11 * t);
+    n += (unsigned long long)(nm->c->nbom + 4) * (ROW_XML + 8 * CELL_XML + 3 * t);
+    if (per_rack)
+        for (int r = 0; r < nm->lay->nracks; r++)
+            n += (unsigned long long)nrows[r] * (ROW_XML + 6 * CELL_XML + 7 * t + 16);
+    else
+        n += (unsigned long long)ix->first[nm->lay->nracks] * (ROW_XML + 5 * CELL_XML + 3 * t);
+    return n + (unsigned long long)nsheets * SHEET_XML;
+}
+
+/* ---- the workbook ----------------------------------------------------------------------------- */
+
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim)
 {
     const ry_cabling *c = nm->c;
-    int combined = !enough_files((long long)nm->lay->nracks + 2);
-    if (combined)
+    const ry_layout *lay = nm->lay;
+    size_t max = lim->max_rows ? lim->max_rows : 1;
+    rack_index ix;
+    index_racks(nm, &ix);
+    size_t ndev = ix.first[lay->nracks];
+    size_t *nrows = ry_xmalloc(((size_t)lay->nracks + 1) * sizeof *nrows);
+    /* A sheet per rack while there are few racks and each fits on one. */
+    int per_rack = lay->nracks <= lim->max_rack_sheets;
+    for (int r = 0; r < lay->nracks; r++) {
+        nrows[r] = rack_nrows(nm, &ix, r);
+        if (nrows[r] > max)
+            per_rack = 0;
+    }
+    size_t cable_sheets = list_sheets(c->f->nlinks, max);
+    if (per_rack && !enough_files((long long)(cable_sheets + 1 + (size_t)lay->nracks))) {
         ry_warn("the limit on open files is too low for one worksheet per rack (%d racks): "
-                "cabling.xlsx lists all racks on one sheet 'Racks'", nm->lay->nracks);
+                "cabling.xlsx lists all racks on one sheet 'Racks'", lay->nracks);
+        per_rack = 0;
+    }
+    size_t nsheets = cable_sheets + 1 + (per_rack ? (size_t)lay->nracks : list_sheets(ndev, max));
+    if (!per_rack)
+        enough_files((long long)nsheets);
+    unsigned long long bound = xml_bound(nm, &ix, nrows, per_rack, nsheets);
 #ifdef __GLIBC__
     /* libxlsxwriter callocs 128 KB per constant_memory sheet (a row's worth
      * of cell pointers, 16,384 columns) and touches a few bytes of it. Once a
      * larger block has been freed, glibc serves such sizes from the heap and
-     * zeroes them: 2,000 rack sheets would then cost 300 MB. A fixed mmap
+     * zeroes them: 256 rack sheets would then cost 32 MB. A fixed mmap
      * threshold keeps them in fresh, lazily zeroed pages. */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-    /* One temporary file per sheet: thousands for a large layout. Creating
-     * them on a disk costs about a second more than in memory, so shared
-     * memory is used when $TMPDIR does not say otherwise. The directory is
+    /* One temporary file per sheet, in shared memory when the workbook is
+     * small and $TMPDIR does not say otherwise (creating a few hundred
+     * files on a disk costs a fraction of a second). The directory is
      * private and removed on a signal (util/cleanup.h). */
-    char *tmp = ry_tmpdir_new("xlsx", 1);
-    if (!tmp)
+    char *tmp = ry_tmpdir_new("xlsx", bound <= SHM_XML);
+    if (!tmp) {
+        free(nrows);
+        free(ix.first);
+        free(ix.dev);
         return -1;
-    lxw_workbook_options opt = { .constant_memory = LXW_TRUE, .tmpdir = tmp };
+    }
+    lxw_workbook_options opt = {
+        .constant_memory = LXW_TRUE, .tmpdir = tmp, .use_zip64 = bound > 0xFFFFFFFFull
+    };
     book b = { 0 };
     b.wb = workbook_new_opt(path, &opt);
     if (!b.wb) {
         ry_error("cannot start the workbook '%s'", path);
         ry_tmpdir_free(tmp);
+        free(nrows);
+        free(ix.first);
+        free(ix.dev);
         return -1;
     }
     char title[160];
@@ -459,9 +648,15 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path)
     b.money = workbook_add_format(b.wb);
     format_set_num_format(b.money, "#,##0.00");
 
-    write_cables(&b, nm);
+    write_cables(&b, nm, max);
     write_bom(&b, c);
-    write_racks(&b, nm, combined);
+    if (per_rack)
+        write_rack_sheets(&b, nm, &ix, nrows);
+    else
+        write_rack_list(&b, nm, &ix, max);
+    free(nrows);
+    free(ix.first);
+    free(ix.dev);
     lxw_error e = workbook_close(b.wb);
     ry_tmpdir_free(tmp);
     if (e != LXW_NO_ERROR) {
