@@ -166,13 +166,34 @@ for r in rows:
     if not r["tier"].isdigit() or not r["plane"].isdigit() or not re.match(r"\d*$", r["rail"]):
         err("%s: tier/plane/rail %s/%s/%s" % (r["label"], r["tier"], r["plane"], r["rail"]))
 
+# A server's NIC port i (GPU + plane * GPUs per server) by its name: the
+# node's NIC table, else mlx5_<n> numbered as spec.c's ry_nic_number; its
+# cage: the table's label less the port ("OSFP3P2": OSFP3), else the rule,
+# cage_ports ports of one plane in GPU order to a cage.
+nics = node.get("nics") or []
+def _m5(n):
+    mm = re.match(r"mlx5_(\d+)$", n)
+    return int(mm.group(1)) if mm else -1
+def nic_number(i):
+    if i < len(nics):
+        v = _m5(nics[i]["rdma"]); return v if v >= 0 else i
+    top = max([_m5(x["rdma"]) for x in nics] + [-1, len(nics) - 1])
+    return top + 1 + (i - len(nics)) if nics else i
+NIC = {(nics[i]["rdma"] if i < len(nics) else "mlx5_%d" % nic_number(i)): i
+       for i in range(gpn * cl.get("planes", 1))}
+def nic_cage(i):
+    lab = nics[i].get("cage", "") if i < len(nics) else ""
+    if lab:
+        mm = re.match(r"(.+)P\d+$", lab)
+        return mm.group(1) if mm else lab
+    return (i // gpn, (i % gpn) // node_cp)
+
 # A cage holds one module: the ports of a cage carry one medium and one part.
 def sw_cage(label):
     return label.split("/")[0] if "/" in label else str((int(label) - 1) // (sw_cp * sw_split))
 def cage_of(r, e):
     if r[e + "_port"].startswith("mlx5_"):
-        i = int(r[e + "_port"][5:])
-        return ("n", r[e + "_device"], (i // gpn, (i % gpn) // node_cp))
+        return ("n", r[e + "_device"], nic_cage(NIC[r[e + "_port"]]))
     return ("s", r[e + "_device"], sw_cage(r[e + "_port"]))
 in_cage = collections.defaultdict(set)
 for r in rows:

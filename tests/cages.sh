@@ -125,11 +125,31 @@ def sw_cage(label):
        (split > 1 and f[-1] > split):
         err("port %s beyond %s cages of %d ports split %d" % (label, sw.get("cages"), sw_cp, split))
     return f[0] - 1
+# A server's NIC port i (GPU + plane * GPUs per server) by its name: the
+# node's NIC table, else mlx5_<n> numbered as spec.c's ry_nic_number; its
+# cage: the table's label less the port ("OSFP3P2": OSFP3), else the rule,
+# cage_ports ports of one plane in GPU order to a cage.
+nics = node.get("nics") or []
+def _m5(n):
+    mm = re.match(r"mlx5_(\d+)$", n)
+    return int(mm.group(1)) if mm else -1
+def nic_number(i):
+    if i < len(nics):
+        v = _m5(nics[i]["rdma"]); return v if v >= 0 else i
+    top = max([_m5(x["rdma"]) for x in nics] + [-1, len(nics) - 1])
+    return top + 1 + (i - len(nics)) if nics else i
+NIC = {(nics[i]["rdma"] if i < len(nics) else "mlx5_%d" % nic_number(i)): i
+       for i in range(gpn * cl.get("planes", 1))}
+def nic_cage(i):
+    lab = nics[i].get("cage", "") if i < len(nics) else ""
+    if lab:
+        mm = re.match(r"(.+)P\d+$", lab)
+        return mm.group(1) if mm else lab
+    return (i // gpn, (i % gpn) // node_cp)
 def cage_of(r, e):
     p = r[e + "_port"]
-    if p.startswith("mlx5_"):
-        i = int(p[5:])
-        return ("n", r[e + "_device"], i // gpn, (i % gpn) // node_cp)
+    if r["tier"] == "1" and e == "a":
+        return ("n", r[e + "_device"], nic_cage(NIC[p]))
     return ("s", r[e + "_device"], sw_cage(p))
 
 if len(rows) != exp["links"]: err("%d links, by hand %d" % (len(rows), exp["links"]))
@@ -286,7 +306,8 @@ cut -d, -f13 "$TMP/radix/cabling/cabling.csv" | grep -vx z_port | grep -cvE '^([
 expect_eq "radix override: ports named cage/port/split" "$(cat "$TMP/radix.bad")" 0
 
 # A forced medium covers its link's cage mates: leaf0/1 forced onto
-# ndr-smf takes leaf0/2 (same cage), the NICs' cage mates and their leaves.
+# ndr-smf takes leaf0/2 (same cage), and the NICs' cage mates (a DGX H100's
+# OSFP4 holds GPU 0's mlx5_0 and GPU 3's mlx5_5) with their leaf3 ports.
 cat >"$TMP/force.yaml" <<'Y'
 name: force
 cluster: {nodes: 16, node: dgx-h100}
@@ -296,7 +317,7 @@ Y
 "$RAILYARD" cabling "$TMP/force.yaml" -o "$TMP/force" >"$TMP/force.log" 2>&1
 expect_eq "forced medium: exit" $? 0
 expect_eq "forced medium: the cage group on ndr-smf" \
-    "$(grep -E ',node00[12],dgx-h100,mlx5_[01],.*,ndr-smf,' "$TMP/force/cabling/cabling.csv" | wc -l | tr -d ' ')/$(grep -c ',ndr-smf,' "$TMP/force/cabling/cabling.csv")" "4/4"
+    "$(grep -E ',node00[12],dgx-h100,mlx5_[05],.*,leaf[03],qm9700,1/[12],ndr-smf,' "$TMP/force/cabling/cabling.csv" | wc -l | tr -d ' ')/$(grep -c ',ndr-smf,' "$TMP/force/cabling/cabling.csv")" "4/4"
 
 # Errors: exit 1, file:line:col at the key to change, the link named, nothing written.
 bad() {     # bad NAME PATTERN: the spec $TMP/NAME.yaml fails with PATTERN

@@ -298,17 +298,52 @@ static void cage_text(const cage_kind *k, char *buf, size_t n)
 }
 
 /* Every cabled port's cage, numbered switch cages first (switch by switch,
- * from port 1), then servers' NIC cages: a server's NIC ports of one plane,
- * in GPU order, node.cage_ports to a cage. */
+ * from port 1), then servers' NIC cages, server by server. A server's NIC
+ * port i (GPU in the server + plane * GPUs per server) is in the cage its
+ * node's NIC table names ("OSFP3P2": cage OSFP3, port 2); ports the table
+ * does not place share cages by the rule: of one plane, in GPU order,
+ * node.cage_ports to a cage. */
 typedef struct cage_plan {
     int32_t *of_port;           /* per port: its cage */
     int32_t ncages, nswitch;    /* cages; those at switches, [0, nswitch) */
 } cage_plan;
 
+/* The cage of a NIC table's label: "OSFP3P2" less its port, "P2". */
+static size_t nic_cage_len(const char *label)
+{
+    size_t n = strlen(label), k = n;
+    while (k > 0 && label[k - 1] >= '0' && label[k - 1] <= '9')
+        k--;
+    return k > 1 && k < n && label[k - 1] == 'P' ? k - 1 : n;
+}
+
+/* Per NIC port i of a server, the index of its cage among the server's
+ * cages; returns the number of cages a server has. */
+static int server_cages(const ry_spec *s, int gpn, int planes, int *local)
+{
+    int cp = s->node.cage_ports > 0 ? s->node.cage_ports : 1, n = 0;
+    for (int i = 0; i < gpn * planes; i++) {
+        const char *c = ry_nic_cage(&s->node, i);
+        size_t len = nic_cage_len(c);
+        local[i] = -1;
+        for (int j = 0; j < i && len && local[i] < 0; j++) {
+            const char *d = ry_nic_cage(&s->node, j);
+            if (nic_cage_len(d) == len && strncmp(c, d, len) == 0)
+                local[i] = local[j];
+        }
+        for (int j = 0; j < i && !len && local[i] < 0; j++)
+            if (!ry_nic_cage(&s->node, j)[0] && j / gpn == i / gpn && j % gpn / cp == i % gpn / cp)
+                local[i] = local[j];
+        if (local[i] < 0)
+            local[i] = n++;
+    }
+    return n;
+}
+
 static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
 {
     const ry_spec *s = f->spec;
-    int sports, split, nports = s->node.cage_ports > 0 ? s->node.cage_ports : 1;
+    int sports, split, planes = f->planes;
     ry_switch_cage_shape(&s->sw, &sports, &split);
     int per_cage = sports * split;
     cp->of_port = ry_xmalloc((f->nports ? f->nports : 1) * sizeof *cp->of_port);
@@ -322,15 +357,17 @@ static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
         next += (nd->nports + (uint32_t)per_cage - 1) / (uint32_t)per_cage;
     }
     cp->nswitch = (int32_t)next;
-    int64_t per_plane = (gpn + nports - 1) / nports, planes = f->planes;
+    int *local = ry_xmalloc((size_t)gpn * (size_t)planes * sizeof *local);
+    int64_t per_server = server_cages(s, gpn, planes, local);
     for (long long g = 0; g < f->gpus; g++) {
         const ry_node *nd = &f->nodes[g];
         long long server = g / gpn, gi = g % gpn;
         for (uint32_t p = 0; p < nd->nports && p < (uint32_t)planes; p++)
             cp->of_port[nd->port0 + p] =
-                (int32_t)(next + (server * planes + p) * per_plane + gi / nports);
+                (int32_t)(next + server * per_server + local[gi + (long long)p * gpn]);
     }
-    next += (f->gpus + gpn - 1) / gpn * planes * per_plane;
+    free(local);
+    next += (f->gpus + gpn - 1) / gpn * per_server;
     RY_ASSERT(next < INT32_MAX);
     cp->ncages = (int32_t)next;
 }
