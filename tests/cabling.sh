@@ -93,6 +93,11 @@ lay.update(spec.get("layout") or {})
 gpn = cl.get("gpus_per_node", node.get("gpus_per_node", 8))
 node_cp = node.get("cage_ports", 1) or 1
 sw_cp = sw.get("cage_ports", 1) or 1
+# split ports: radix over cages * cage_ports links per port (switches.yaml)
+radix = sw.get("radix", 64)
+sw_split = 1
+if sw.get("cages") and radix % (sw["cages"] * sw_cp) == 0:
+    sw_split = max(1, radix // (sw["cages"] * sw_cp))
 ethernet = sw.get("protocol") == "ethernet"
 bom = json.load(open(bom_path))
 phys = bom["physical"]
@@ -150,9 +155,6 @@ for r in rows:
     if L not in stock: err("%s: %g m is no stock length of %s" % (r["label"], L, r["media"]))
     if L > stock[-1]: err("%s: beyond the reach of %s" % (r["label"], r["media"]))
     if L + 1e-6 < need: err("%s: %g m for a run of %.2f m" % (r["label"], L, need))
-    shorter = [x for x in stock if x < L]
-    if shorter and shorter[-1] + 1e-6 >= need:
-        err("%s: %g m where %g m reaches (%.2f m)" % (r["label"], L, shorter[-1], need))
     if float(r["speed_gbps"]) not in [gbps(s) for s in md["speeds"]]:
         err("%s: %s does not carry %s G" % (r["label"], r["media"], r["speed_gbps"]))
     if r["tier"] == "1":
@@ -164,34 +166,99 @@ for r in rows:
     if not r["tier"].isdigit() or not r["plane"].isdigit() or not re.match(r"\d*$", r["rail"]):
         err("%s: tier/plane/rail %s/%s/%s" % (r["label"], r["tier"], r["plane"], r["rail"]))
 
-# cables by part and length equal the bill of materials; so do transceivers, counted per cage
+# A server's NIC port i (GPU + plane * GPUs per server) by its name: the
+# node's NIC table, else mlx5_<n> numbered as spec.c's ry_nic_number; its
+# cage: the table's label less the port ("OSFP3P2": OSFP3), else the rule,
+# cage_ports ports of one plane in GPU order to a cage.
+nics = node.get("nics") or []
+def _m5(n):
+    mm = re.match(r"mlx5_(\d+)$", n)
+    return int(mm.group(1)) if mm else -1
+def nic_number(i):
+    if i < len(nics):
+        v = _m5(nics[i]["rdma"]); return v if v >= 0 else i
+    top = max([_m5(x["rdma"]) for x in nics] + [-1, len(nics) - 1])
+    return top + 1 + (i - len(nics)) if nics else i
+NIC = {(nics[i]["rdma"] if i < len(nics) else "mlx5_%d" % nic_number(i)): i
+       for i in range(gpn * cl.get("planes", 1))}
+def nic_cage(i):
+    lab = nics[i].get("cage", "") if i < len(nics) else ""
+    if lab:
+        mm = re.match(r"(.+)P\d+$", lab)
+        return mm.group(1) if mm else lab
+    return (i // gpn, (i % gpn) // node_cp)
+
+# A cage holds one module: the ports of a cage carry one medium and one part.
+def sw_cage(label):
+    return label.split("/")[0] if "/" in label else str((int(label) - 1) // (sw_cp * sw_split))
+def cage_of(r, e):
+    if r[e + "_port"].startswith("mlx5_"):
+        return ("n", r[e + "_device"], nic_cage(NIC[r[e + "_port"]]))
+    return ("s", r[e + "_device"], sw_cage(r[e + "_port"]))
+in_cage = collections.defaultdict(set)
+for r in rows:
+    for e in "az":
+        in_cage[cage_of(r, e)].add((r["media"], r["part"]))
+two = [c for c, v in in_cage.items() if len(v) > 1]
+if two: err("cages holding two media or parts: %s" % [(c, sorted(in_cage[c])) for c in two[:3]])
+
+# Links whose cages are shared form a group with one medium and one stock
+# length, the shortest that covers the group's longest run.
+up = {}
+def find(x):
+    while up.setdefault(x, x) != x:
+        up[x] = up[up[x]]; x = up[x]
+    return x
+for k, r in enumerate(rows):
+    for e in "az":
+        a, b = find(k), find(cage_of(r, e))
+        if a != b: up[a] = b
+longest = collections.defaultdict(float)
+for k, r in enumerate(rows):
+    longest[find(k)] = max(longest[find(k)], need_m(r))
+for k, r in enumerate(rows):
+    if r["media"] not in media: continue
+    L, need = float(r["length_m"]), longest[find(k)]
+    shorter = [float(x) for x in media[r["media"]]["lengths"] if float(x) < L]
+    if shorter and shorter[-1] + 1e-6 >= need:
+        err("%s: %g m where %g m reaches the group's longest run (%.2f m)" % (r["label"], L, shorter[-1], need))
+
+# cables by part and length equal the bill of materials: one per row, or
+# one per `legs` rows of a cage at the Z (upper) end for splitters
 lines = phys["lines"]
 want = collections.Counter()
 for l in lines:
     if l["what"] == "cable": want[(l["part"], float(l["length_m"]))] += l["count"]
-got = collections.Counter((r["part"], float(r["length_m"])) for r in rows)
-if got != want: err("cables by part and length: rows %s, BOM %s" % (sorted(got.items())[:4], sorted(want.items())[:4]))
-if phys["cables"] != len(rows): err("BOM cables %d, rows %d" % (phys["cables"], len(rows)))
-
-def sw_cage(label):
-    return label.split("/")[0] if "/" in label else str((int(label) - 1) // sw_cp)
-used = collections.defaultdict(collections.Counter)     # (end, device, cage) -> medium -> ports
+per_z = collections.Counter()
 for r in rows:
-    md = media[r["media"]]
-    if r["tier"] == "1":
-        i = int(r["a_port"][5:])
-        if "node_end" in md: used[("n", r["a_device"], (i // gpn, (i % gpn) // node_cp))][r["media"]] += 1
-    elif "switch_end" in md:
-        used[("s", r["a_device"], sw_cage(r["a_port"]))][r["media"]] += 1
-    if "switch_end" in md:
-        used[("s", r["z_device"], sw_cage(r["z_port"]))][r["media"]] += 1
+    per_z[(cage_of(r, "z"), r["part"], float(r["length_m"]), media[r["media"]].get("legs", 1))] += 1
+got = collections.Counter()
+for (cg, part, L, legs), k in per_z.items():
+    got[(part, L)] += (k + legs - 1) // legs
+if got != want: err("cables by part and length: rows %s, BOM %s" % (sorted(got.items())[:4], sorted(want.items())[:4]))
+if phys["cables"] != sum(got.values()): err("BOM cables %d, rows %d" % (phys["cables"], sum(got.values())))
+
+# transceivers: one module per cabled cage, the medium's end on that side
+# whose connector fits and which serves all the cage's ports, fewest ports first
+FITS = {("qsfp112", "qsfp56"), ("qsfp112", "qsfp28"), ("qsfp-dd", "qsfp56"),
+        ("qsfp-dd", "qsfp28"), ("qsfp56", "qsfp28")}
+def fits(cage, plug):
+    return not cage or not plug or cage == plug or (cage, plug) in FITS
+def module(m, kind):
+    md = media[m]
+    ends = md.get("node_end" if kind == "n" else "switch_end")
+    if ends is None: return None
+    if isinstance(ends, dict): ends = [ends]
+    model = node if kind == "n" else sw
+    ports = node_cp if kind == "n" else sw_cp
+    ok_ = [e for e in ends if fits(model.get("connector", ""), e.get("connector", md.get("connector", "")))
+           and e.get("ports", 1) >= ports]
+    if not ok_: err("medium %s has no module for the cages of %s" % (m, model.get("name"))); return None
+    return min(ok_, key=lambda e: e.get("ports", 1))
 xcv = collections.Counter()
-for (kind, dev, cage), per_medium in used.items():
-    cp = node_cp if kind == "n" else sw_cp
-    for m, k in per_medium.items():
-        end = media[m]["node_end" if kind == "n" else "switch_end"]
-        per = min(end.get("ports", 1), cp)
-        xcv[end["part"]] += (k + per - 1) // per
+for (kind, dev, cage), v in in_cage.items():
+    e = module(sorted(v)[0][0], kind)
+    if e: xcv[e["part"]] += 1
 want_x = collections.Counter({l["part"]: l["count"] for l in lines if l["what"] == "transceiver"})
 if +xcv != +want_x: err("transceivers: from the rows %s, BOM %s" % (dict(xcv), dict(want_x)))
 if phys["transceivers"] != sum(xcv.values()): err("BOM transceivers %d" % phys["transceivers"])
@@ -253,10 +320,12 @@ else:
         plines[(cur[1], m.group(1))] = (cur[0], w * sp, m.group(6), m.group(7), m.group(8))
     if any(c > 1 for c in seen.values()): err("topo: a system section twice")
     word = lambda s: re.sub(r"[ \t/]", "_", s)
-    def pnum(label):
-        if "/" in label:
-            c, p = label.split("/"); return (int(c) - 1) * sw_cp + int(p)
-        return int(label)
+    def pnum(label):      # cage/port/split, cage/port, cage/split or the number
+        f = [int(x) for x in label.split("/")]
+        if sw_cp > 1 and sw_split > 1: return ((f[0] - 1) * sw_cp + f[1] - 1) * sw_split + f[2]
+        if sw_cp > 1: return (f[0] - 1) * sw_cp + f[1]
+        if sw_split > 1: return (f[0] - 1) * sw_split + f[1]
+        return f[0]
     nlines = 0
     for r in rows:
         host = r["tier"] == "1"
@@ -310,7 +379,7 @@ for l, x in zip(lines, bl):
     if (l["what"], l["part"], l["medium"], l["count"]) != x[0:3] + (x[4],) or abs(l["cost"] - x[6]) > 0.01:
         err("xlsx BOM: %s vs %s" % (x, l)); break
 tot = {x[0]: x for x in wb["BOM"].iter_rows(min_row=len(lines) + 3, values_only=True) if x[0]}
-if tot.get("total", [0] * 8)[6] != phys["cost"]["total"] or tot.get("cables", [0] * 8)[4] != len(rows):
+if tot.get("total", [0] * 8)[6] != phys["cost"]["total"] or tot.get("cables", [0] * 8)[4] != phys["cables"]:
     err("xlsx BOM totals: %s" % tot)
 by_rack = collections.defaultdict(set)
 devs = collections.defaultdict(set)

@@ -1,6 +1,17 @@
-/* The cabling plan: media chosen per link from the routed length, the
- * physical bill of materials counted from the chosen cables and the cages
- * they plug into. */
+/* The cabling plan: media chosen from the routed lengths, the physical bill
+ * of materials counted from the chosen cables and the cages they plug into.
+ *
+ * A cage holds one module (a transceiver, or the head of a copper or active
+ * optical cable), so every port of a cage carries the same medium, and the
+ * same stock length (NVIDIA asks for the two fibres of a twin-port
+ * transceiver to be about as long; a twin-port copper cable is one part).
+ * Cages join the links that pass through them into groups (the links of a
+ * cage, the cages at their other ends, and so on): each group gets one
+ * medium, the cheapest that carries every link's speed, fits the cages at
+ * both ends (connector, and a module serving all of a cage's ports) and
+ * reaches the longest run of the group; that run's stock length is every
+ * link's. The bill counts one module per used cage and one cable per link,
+ * or per `legs` links of a cage for splitter cables. */
 #include "analysis/cabling.h"
 
 #include <math.h>
@@ -40,10 +51,13 @@ int ry_cable_part(const ry_cabling *c, uint32_t link, char *buf, size_t n)
                             buf, n);
 }
 
-static int cage_ports_of(const ry_fabric *f, const ry_node *n)
+void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split)
 {
-    int cp = n->kind == RY_NODE_GPU ? f->spec->node.cage_ports : f->spec->sw.cage_ports;
-    return cp > 0 ? cp : 1;
+    int cp = sw->cage_ports > 0 ? sw->cage_ports : 1, k = 1;
+    if (sw->cages > 0 && sw->radix % (sw->cages * cp) == 0)
+        k = sw->radix / (sw->cages * cp);
+    *ports = cp;
+    *split = k > 1 ? k : 1;
 }
 
 int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n)
@@ -55,10 +69,16 @@ int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n)
         const char *sp = strrchr(desc, ' ');
         return snprintf(buf, n, "%s", sp ? sp + 1 : desc);
     }
-    int p = ry_port_number(f, port), cp = cage_ports_of(f, nd);
+    int p = ry_port_number(f, port) - 1, cp, k;
+    ry_switch_cage_shape(&f->spec->sw, &cp, &k);
+    int cage = p / (cp * k) + 1, in_cage = p / k % cp + 1, split = p % k + 1;
+    if (cp > 1 && k > 1)
+        return snprintf(buf, n, "%d/%d/%d", cage, in_cage, split);
     if (cp > 1)
-        return snprintf(buf, n, "%d/%d", (p - 1) / cp + 1, (p - 1) % cp + 1);
-    return snprintf(buf, n, "%d", p);
+        return snprintf(buf, n, "%d/%d", cage, in_cage);
+    if (k > 1)
+        return snprintf(buf, n, "%d/%d", cage, split);
+    return snprintf(buf, n, "%d", p + 1);
 }
 
 int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n)
@@ -100,19 +120,6 @@ static int stock_for(const ry_medium *m, double need)
         if (m->lengths[i] + 1e-9 >= need)
             return i;
     return -1;
-}
-
-/* What one link costs on a medium: the cable and its share of the ends. */
-static double link_cost(const ry_medium *m, int li, int lo_gpu)
-{
-    double c = m->cable_price + m->cable_price_per_m * m->lengths[li];
-    if (m->has_switch_end)
-        c += m->switch_end.price / m->switch_end.ports;
-    if (lo_gpu && m->has_node_end)
-        c += m->node_end.price / m->node_end.ports;
-    else if (m->has_switch_end)
-        c += m->switch_end.price / m->switch_end.ports;
-    return c;
 }
 
 static void link_name(const ry_fabric *f, uint32_t link, char *buf, size_t n)
@@ -233,6 +240,385 @@ static int resolve_end(const ry_fabric *f, const end_index *ix, const char *end,
     return -1;
 }
 
+/* ---- cages -------------------------------------------------------------------------------- */
+
+/* The cages of one side of a link: a switch's, or a server's NIC cages. */
+typedef struct cage_kind {
+    const char *connector;      /* "" = any plug fits */
+    const char *model;          /* for messages */
+    int ports;                  /* ports a module must serve: the cage's physical ports */
+} cage_kind;
+
+/* Whether a cage of form factor `cage` takes a plug of form factor `plug`:
+ * the same one, or an older QSFP in a newer QSFP cage (QSFP112 and QSFP-DD
+ * cages take QSFP56 and QSFP28 plugs, QSFP56 cages QSFP28 ones). A form
+ * factor nobody gave fits everything. */
+static int connector_fits(const char *cage, const char *plug)
+{
+    static const char *const older[][2] = {
+        { "qsfp112", "qsfp56" }, { "qsfp112", "qsfp28" }, { "qsfp-dd", "qsfp56" },
+        { "qsfp-dd", "qsfp28" }, { "qsfp56", "qsfp28" },
+    };
+    if (!cage[0] || !plug[0] || strcmp(cage, plug) == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof older / sizeof older[0]; i++)
+        if (strcmp(cage, older[i][0]) == 0 && strcmp(plug, older[i][1]) == 0)
+            return 1;
+    return 0;
+}
+
+#define END_CABLE (-1)  /* the cable's own end plugs in */
+#define END_NONE (-2)   /* nothing of the medium fits */
+
+/* The module medium m puts into a cage of kind k (side RY_END_SWITCH or
+ * RY_END_NODE): of the ends whose connector fits and which serve all the
+ * cage's ports, the one with the fewest ports (single-port modules in
+ * single-port cages, twin-port ones in twin-port cages). */
+static int end_for(const ry_medium *m, int side, const cage_kind *k)
+{
+    if (!m->nends[side])
+        return connector_fits(k->connector, m->connector) ? END_CABLE : END_NONE;
+    int best = END_NONE;
+    for (int i = 0; i < m->nends[side]; i++) {
+        const ry_media_end *e = &m->ends[side][i];
+        if (!connector_fits(k->connector, e->connector[0] ? e->connector : m->connector) ||
+            e->ports < k->ports)
+            continue;
+        if (best == END_NONE || e->ports < m->ends[side][best].ports)
+            best = i;
+    }
+    return best;
+}
+
+/* "the twin-port osfp cages of qm9700" */
+static void cage_text(const cage_kind *k, char *buf, size_t n)
+{
+    snprintf(buf, n, "the %s%s%scages of %s", k->ports == 2 ? "twin-port " : "",
+             k->connector, k->connector[0] ? " " : "", k->model);
+}
+
+/* Every cabled port's cage, numbered switch cages first (switch by switch,
+ * from port 1), then servers' NIC cages, server by server. A server's NIC
+ * port i (GPU in the server + plane * GPUs per server) is in the cage its
+ * node's NIC table names ("OSFP3P2": cage OSFP3, port 2); ports the table
+ * does not place share cages by the rule: of one plane, in GPU order,
+ * node.cage_ports to a cage. */
+typedef struct cage_plan {
+    int32_t *of_port;           /* per port: its cage */
+    int32_t ncages, nswitch;    /* cages; those at switches, [0, nswitch) */
+} cage_plan;
+
+/* The cage of a NIC table's label: "OSFP3P2" less its port, "P2". */
+static size_t nic_cage_len(const char *label)
+{
+    size_t n = strlen(label), k = n;
+    while (k > 0 && label[k - 1] >= '0' && label[k - 1] <= '9')
+        k--;
+    return k > 1 && k < n && label[k - 1] == 'P' ? k - 1 : n;
+}
+
+/* Per NIC port i of a server, the index of its cage among the server's
+ * cages; returns the number of cages a server has. */
+static int server_cages(const ry_spec *s, int gpn, int planes, int *local)
+{
+    int cp = s->node.cage_ports > 0 ? s->node.cage_ports : 1, n = 0;
+    for (int i = 0; i < gpn * planes; i++) {
+        const char *c = ry_nic_cage(&s->node, i);
+        size_t len = nic_cage_len(c);
+        local[i] = -1;
+        for (int j = 0; j < i && len && local[i] < 0; j++) {
+            const char *d = ry_nic_cage(&s->node, j);
+            if (nic_cage_len(d) == len && strncmp(c, d, len) == 0)
+                local[i] = local[j];
+        }
+        for (int j = 0; j < i && !len && local[i] < 0; j++)
+            if (!ry_nic_cage(&s->node, j)[0] && j / gpn == i / gpn && j % gpn / cp == i % gpn / cp)
+                local[i] = local[j];
+        if (local[i] < 0)
+            local[i] = n++;
+    }
+    return n;
+}
+
+static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
+{
+    const ry_spec *s = f->spec;
+    int sports, split, planes = f->planes;
+    ry_switch_cage_shape(&s->sw, &sports, &split);
+    int per_cage = sports * split;
+    cp->of_port = ry_xmalloc((f->nports ? f->nports : 1) * sizeof *cp->of_port);
+    for (size_t p = 0; p < f->nports; p++)
+        cp->of_port[p] = -1;
+    int64_t next = 0;
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        const ry_node *nd = &f->nodes[i];
+        for (uint32_t p = 0; p < nd->nports; p++)
+            cp->of_port[nd->port0 + p] = (int32_t)(next + p / (uint32_t)per_cage);
+        next += (nd->nports + (uint32_t)per_cage - 1) / (uint32_t)per_cage;
+    }
+    cp->nswitch = (int32_t)next;
+    int *local = ry_xmalloc((size_t)gpn * (size_t)planes * sizeof *local);
+    int64_t per_server = server_cages(s, gpn, planes, local);
+    for (long long g = 0; g < f->gpus; g++) {
+        const ry_node *nd = &f->nodes[g];
+        long long server = g / gpn, gi = g % gpn;
+        for (uint32_t p = 0; p < nd->nports && p < (uint32_t)planes; p++)
+            cp->of_port[nd->port0 + p] =
+                (int32_t)(next + server * per_server + local[gi + (long long)p * gpn]);
+    }
+    free(local);
+    next += (f->gpus + gpn - 1) / gpn * per_server;
+    RY_ASSERT(next < INT32_MAX);
+    cp->ncages = (int32_t)next;
+}
+
+/* ---- groups of links that share cages --------------------------------------------------- */
+
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+    while (up[x] != x) {
+        up[x] = up[up[x]];
+        x = up[x];
+    }
+    return x;
+}
+
+static void uf_join(uint32_t *up, uint32_t a, uint32_t b)
+{
+    a = uf_find(up, a);
+    b = uf_find(up, b);
+    if (a != b)
+        up[a > b ? a : b] = a < b ? a : b;     /* the lower link id is the root */
+}
+
+/* The groups: links of group i are link[start[i] .. start[i + 1]), in link
+ * order; ncage[2 * i + side] counts the group's cages at switches (side 0)
+ * and servers (side 1). */
+typedef struct groups {
+    uint32_t *start, *link;
+    int32_t *first;             /* per cage: its lowest cabled link, or -1 */
+    int32_t *ncage;
+    uint32_t n;
+} groups;
+
+static void groups_build(const ry_fabric *f, const cage_plan *cp, groups *g)
+{
+    size_t nl = f->nlinks ? f->nlinks : 1;
+    uint32_t *up = ry_xmalloc(nl * sizeof *up);
+    for (size_t l = 0; l < f->nlinks; l++)
+        up[l] = (uint32_t)l;
+    g->first = ry_xmalloc((size_t)(cp->ncages ? cp->ncages : 1) * sizeof *g->first);
+    for (int32_t c = 0; c < cp->ncages; c++)
+        g->first[c] = -1;
+    for (size_t p = 0; p < f->nports; p++) {
+        int32_t lk = f->ports[p].link, c = cp->of_port[p];
+        if (lk < 0 || c < 0)
+            continue;
+        if (g->first[c] < 0 || lk < g->first[c]) {
+            if (g->first[c] >= 0)
+                uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
+            g->first[c] = lk;
+        } else {
+            uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
+        }
+    }
+    /* Number the groups by their lowest link (every root is its group's
+     * lowest link); up[] becomes each link's group. */
+    for (size_t l = 0; l < f->nlinks; l++)
+        up[l] = uf_find(up, (uint32_t)l);
+    uint32_t n = 0;
+    for (size_t l = 0; l < f->nlinks; l++)
+        up[l] = up[l] == l ? n++ : up[up[l]];
+    g->n = n;
+    g->start = ry_xcalloc((size_t)n + 1, sizeof *g->start);
+    g->link = ry_xmalloc(nl * sizeof *g->link);
+    for (size_t l = 0; l < f->nlinks; l++)
+        g->start[up[l] + 1]++;
+    for (uint32_t i = 0; i < n; i++)
+        g->start[i + 1] += g->start[i];
+    uint32_t *fill = ry_xmalloc(((size_t)n + 1) * sizeof *fill);
+    memcpy(fill, g->start, ((size_t)n + 1) * sizeof *fill);
+    for (size_t l = 0; l < f->nlinks; l++)
+        g->link[fill[up[l]]++] = (uint32_t)l;
+    free(fill);
+    g->ncage = ry_xcalloc((size_t)n * 2 + 1, sizeof *g->ncage);
+    for (int32_t c = 0; c < cp->ncages; c++)
+        if (g->first[c] >= 0)
+            g->ncage[2 * up[g->first[c]] + (c >= cp->nswitch)]++;
+    free(up);
+}
+
+static void groups_free(groups *g)
+{
+    free(g->start);
+    free(g->link);
+    free(g->first);
+    free(g->ncage);
+}
+
+/* ---- choosing media ------------------------------------------------------------------------ */
+
+typedef struct chooser {
+    const ry_fabric *f;
+    const ry_medium *media;
+    int nmedia;
+    cage_kind kind[2];          /* [RY_END_SWITCH], [RY_END_NODE] */
+    int *end;                   /* [2 * m + side]: end_for */
+    const int32_t *forced;      /* per link: a medium, or -1 */
+    const int *tier_m;          /* per tier: a medium, or -1 */
+    double slack2;
+} chooser;
+
+/* What a group costs on medium m at stock length li: its cables (per
+ * link, or per `legs` links) and one module per cage. */
+static double group_cost(const chooser *ch, const groups *g, uint32_t i, int m, int li)
+{
+    const ry_medium *M = &ch->media[m];
+    uint32_t n = g->start[i + 1] - g->start[i];
+    double cables = (double)((n + (uint32_t)M->legs - 1) / (uint32_t)M->legs);
+    double c = cables * (M->cable_price + M->cable_price_per_m * M->lengths[li]);
+    for (int side = 0; side < 2; side++) {
+        int e = ch->end[2 * m + side];
+        if (e >= 0)
+            c += g->ncage[2 * i + side] * M->ends[side][e].price;
+    }
+    return c;
+}
+
+/* Whether medium m fits every cage of group i. */
+static int group_fits(const chooser *ch, const groups *g, uint32_t i, int m)
+{
+    for (int side = 0; side < 2; side++)
+        if (g->ncage[2 * i + side] && ch->end[2 * m + side] == END_NONE)
+            return 0;
+    return 1;
+}
+
+/* The first link of group i that medium m does not carry, or -1. */
+static int64_t group_uncarried(const chooser *ch, const groups *g, uint32_t i, int m)
+{
+    for (uint32_t k = g->start[i]; k < g->start[i + 1]; k++)
+        if (!carries(&ch->media[m], ry_link_gbps(ch->f, g->link[k])))
+            return g->link[k];
+    return -1;
+}
+
+/* The cages a medium must fit in group i, as text for messages. */
+static void group_cages_text(const chooser *ch, const groups *g, uint32_t i, char *buf, size_t n)
+{
+    char a[160] = "", b[160] = "";
+    if (g->ncage[2 * i + RY_END_SWITCH])
+        cage_text(&ch->kind[RY_END_SWITCH], a, sizeof a);
+    if (g->ncage[2 * i + RY_END_NODE])
+        cage_text(&ch->kind[RY_END_NODE], b, sizeof b);
+    snprintf(buf, n, "%s%s%s", a, a[0] && b[0] ? " and " : "", b);
+}
+
+/* Chooses group i's medium and length into c->cables; -1 with err set when
+ * nothing fits. */
+static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabling *c,
+                        ry_err *err)
+{
+    const ry_fabric *f = ch->f;
+    const ry_medium *media = ch->media;
+    /* The longest run, and the medium forced on the group (one at most). */
+    uint32_t far = g->link[g->start[i]];
+    double need = 0;
+    int force = -1;
+    uint32_t flink = 0;
+    for (uint32_t k = g->start[i]; k < g->start[i + 1]; k++) {
+        uint32_t l = g->link[k];
+        const ry_link *lk = &f->links[l];
+        double d = ry_layout_route_m(c->lay, f->ports[lk->lo].owner, f->ports[lk->hi].owner) +
+                   ch->slack2;
+        c->cables[l].routed_m = (float)d;
+        if (d > need) {
+            need = d;
+            far = l;
+        }
+        int tier = f->nodes[f->ports[lk->hi].owner].tier;
+        int fm = ch->forced[l] >= 0 ? ch->forced[l] : ch->tier_m[tier];
+        if (fm < 0)
+            continue;
+        if (force >= 0 && fm != force) {
+            char a[256], b[256];
+            link_name(f, flink, a, sizeof a);
+            link_name(f, l, b, sizeof b);
+            ry_err_set(err, ch->forced[l] >= 0 ? "cabling.links" : "cabling.tiers",
+                       "links %s (%s) and %s (%s) share cages, which hold one module each: "
+                       "force one medium on both", a, media[force].name, b, media[fm].name);
+            return -1;
+        }
+        force = fm;
+        flink = l;
+    }
+    int best = -1, bestlen = -1;
+    double bestcost = 0;
+    for (int m = 0; m < ch->nmedia; m++) {
+        if ((force >= 0 && m != force) || group_uncarried(ch, g, i, m) >= 0 ||
+            !group_fits(ch, g, i, m))
+            continue;
+        int li = stock_for(&media[m], need);
+        if (li < 0)
+            continue;
+        double cost = group_cost(ch, g, i, m, li);
+        if (best < 0 || cost < bestcost) {
+            best = m;
+            bestlen = li;
+            bestcost = cost;
+        }
+    }
+    if (best < 0) {
+        char name[256], cages[400];
+        group_cages_text(ch, g, i, cages, sizeof cages);
+        if (force >= 0) {
+            const char *key = ch->forced[flink] >= 0 ? "cabling.links" : "cabling.tiers";
+            int64_t bad = group_uncarried(ch, g, i, force);
+            uint32_t l = bad >= 0 ? (uint32_t)bad : far;
+            link_name(f, l, name, sizeof name);
+            double gbps = ry_link_gbps(f, l);
+            if (bad >= 0)
+                ry_err_set(err, key, "link %s needs %.1f m at %gG but medium %s does not carry "
+                           "that speed", name, c->cables[l].routed_m, gbps, media[force].name);
+            else if (!group_fits(ch, g, i, force))
+                ry_err_set(err, key, "link %s needs %.1f m at %gG but medium %s does not fit %s",
+                           name, need, gbps, media[force].name, cages);
+            else
+                ry_err_set(err, key, "link %s needs %.1f m at %gG but medium %s does not reach "
+                           "that far", name, need, gbps, media[force].name);
+            return -1;
+        }
+        link_name(f, far, name, sizeof name);
+        double gbps = ry_link_gbps(f, far);
+        /* Nothing reaches, or nothing fits: then the side no medium of the
+         * speed fits is the key to blame (the node's or the switch's). */
+        int any = 0, node_fits = 0;
+        for (int m = 0; m < ch->nmedia && !any; m++) {
+            if (group_uncarried(ch, g, i, m) >= 0)
+                continue;
+            any = group_fits(ch, g, i, m);
+            node_fits |= ch->end[2 * m + RY_END_NODE] != END_NONE;
+        }
+        if (any)
+            ry_err_set(err, "layout", "link %s needs %.1f m at %gG and no medium in "
+                       "templates/media.yaml reaches that far at that speed: shorten the runs "
+                       "(layout) or add a medium", name, need, gbps);
+        else
+            ry_err_set(err, g->ncage[2 * i + RY_END_NODE] && !node_fits ? "cluster.node"
+                                                                           : "fabric.switch",
+                       "link %s at %gG: no medium in templates/media.yaml carries that speed "
+                       "and fits %s (one module per cage): add a medium", name, gbps, cages);
+        return -1;
+    }
+    for (uint32_t k = g->start[i]; k < g->start[i + 1]; k++) {
+        c->cables[g->link[k]].medium = (uint16_t)best;
+        c->cables[g->link[k]].len_idx = (uint16_t)bestlen;
+    }
+    return 0;
+}
+
+/* ---- the bill ------------------------------------------------------------------------------ */
+
 typedef struct part_count {
     char part[48];
     long long count;
@@ -240,12 +626,11 @@ typedef struct part_count {
     int medium;
 } part_count;
 
-static void count_part(part_count **pc, int *n, int *cap, const ry_media_end *e, int medium,
-                       long long k)
+static void count_part(part_count **pc, int *n, int *cap, const ry_media_end *e, int medium)
 {
     for (int i = 0; i < *n; i++)
         if (strcmp((*pc)[i].part, e->part) == 0) {
-            (*pc)[i].count += k;
+            (*pc)[i].count++;
             return;
         }
     if (*n == *cap) {
@@ -254,45 +639,10 @@ static void count_part(part_count **pc, int *n, int *cap, const ry_media_end *e,
     }
     part_count *x = &(*pc)[(*n)++];
     snprintf(x->part, sizeof x->part, "%s", e->part);
-    x->count = k;
+    x->count = 1;
     x->price = e->price;
     x->power = e->power;
     x->medium = medium;
-}
-
-/* Transceivers of one device: per cage, the ports on each optic share as
- * few units as the optic's ports allow (twin-port units serve two). */
-static void count_device_ends(const ry_cabling *c, const ry_node *nd, uint32_t port0,
-                              uint32_t nports, uint32_t stride, part_count **pc, int *npc, int *cap)
-{
-    const ry_fabric *f = c->f;
-    int cp = cage_ports_of(f, nd);
-    int gpu = nd->kind == RY_NODE_GPU;
-    for (uint32_t p0 = 0; p0 < nports; p0 += (uint32_t)cp) {
-        int used[8] = { 0 }, med[8];
-        int nm = 0;
-        for (uint32_t p = p0; p < p0 + (uint32_t)cp && p < nports; p++) {
-            int32_t lk = f->ports[port0 + p * stride].link;
-            if (lk < 0)
-                continue;
-            int m = c->cables[lk].medium;
-            const ry_medium *M = &c->media[m];
-            if (gpu ? !M->has_node_end : !M->has_switch_end)
-                continue;
-            int j = 0;
-            while (j < nm && med[j] != m)
-                j++;
-            if (j == nm)
-                med[nm++] = m;
-            used[j]++;
-        }
-        for (int j = 0; j < nm; j++) {
-            const ry_medium *M = &c->media[med[j]];
-            const ry_media_end *e = gpu ? &M->node_end : &M->switch_end;
-            int per = e->ports < cp ? e->ports : cp;
-            count_part(pc, npc, cap, e, med[j], (used[j] + per - 1) / per);
-        }
-    }
 }
 
 static int cmp_part(const void *a, const void *b)
@@ -300,130 +650,41 @@ static int cmp_part(const void *a, const void *b)
     return strcmp(((const part_count *)a)->part, ((const part_count *)b)->part);
 }
 
-int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_catalog *cat,
-                     ry_cabling *c, ry_err *err)
+static ry_pbom_line *bom_add(ry_cabling *c, int *cap)
 {
-    const ry_spec *s = f->spec;
-    const ry_medium *media = cat->media;
-    int nmedia = cat->nmedia;
-    memset(c, 0, sizeof *c);
-    c->f = f;
-    c->lay = lay;
-    c->media = media;
-    c->nmedia = nmedia;
-    if (nmedia > 65535) {
-        ry_err_set(err, "", "too many media in the catalog");
-        return -1;
-    }
-    /* Forced media: per tier, then per link. */
-    int tier_m[RY_MAX_TIERS + 1];
-    for (int t = 0; t <= RY_MAX_TIERS; t++) {
-        tier_m[t] = -1;
-        if (!s->cabling.tier_medium[t][0])
+    if (c->nbom == *cap)
+        c->bom = ry_xrealloc(c->bom, (size_t)(*cap *= 2) * sizeof *c->bom);
+    ry_pbom_line *b = &c->bom[c->nbom++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
+/* Cables by medium and length: one per link, or for splitters one per
+ * `legs` links of the cage at the upper end. */
+static void bom_cables(ry_cabling *c, const cage_plan *cp, int *cap)
+{
+    const ry_fabric *f = c->f;
+    const ry_medium *media = c->media;
+    long long *cnt = ry_xcalloc((size_t)c->nmedia * 32, sizeof *cnt);
+    int32_t *at_cage = NULL;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_cable *k = &c->cables[l];
+        if (media[k->medium].legs <= 1) {
+            cnt[k->medium * 32 + k->len_idx]++;
             continue;
-        char key[48];
-        snprintf(key, sizeof key, "cabling.tiers.%d", t);
-        tier_m[t] = find_medium(cat, s->cabling.tier_medium[t], key, err);
-        if (tier_m[t] < 0)
-            return -1;
-    }
-    int32_t *forced = ry_xmalloc((f->nlinks ? f->nlinks : 1) * sizeof *forced);
-    for (size_t l = 0; l < f->nlinks; l++)
-        forced[l] = -1;
-    end_index ix = { NULL, 0 };
-    if (s->cabling.nlinks)
-        end_index_build(f, &ix);
-    for (int i = 0; i < s->cabling.nlinks; i++) {
-        const struct ry_link_override *o = &s->cabling.links[i];
-        char key[64];
-        uint32_t link;
-        snprintf(key, sizeof key, "cabling.links.%d.medium", o->index);
-        int m = find_medium(cat, o->medium, key, err);
-        if (m < 0) {
-            free(forced);
-            end_index_free(&ix);
-            return -1;
         }
-        if (resolve_end(f, &ix, o->end, &link) < 0) {
-            snprintf(key, sizeof key, "cabling.links.%d.end", o->index);
-            ry_err_set(err, key, "no cabled port '%s': ends are switch/port like leaf3/33 or "
-                       "host/NIC like node001/mlx5_3", o->end);
-            free(forced);
-            end_index_free(&ix);
-            return -1;
-        }
-        forced[link] = m;
+        if (!at_cage)
+            at_cage = ry_xcalloc((size_t)(cp->ncages ? cp->ncages : 1), sizeof *at_cage);
+        if (at_cage[cp->of_port[f->links[l].hi]]++ % media[k->medium].legs == 0)
+            cnt[k->medium * 32 + k->len_idx]++;
     }
-    end_index_free(&ix);
-
-    c->cables = ry_xcalloc(f->nlinks ? f->nlinks : 1, sizeof *c->cables);
-    double slack2 = 2 * s->layout.slack;
-    int rc = 0;
-    for (size_t l = 0; l < f->nlinks && rc == 0; l++) {
-        const ry_link *k = &f->links[l];
-        uint32_t lo = f->ports[k->lo].owner, hi = f->ports[k->hi].owner;
-        int lo_gpu = f->nodes[lo].kind == RY_NODE_GPU;
-        double gbps = ry_link_gbps(f, (uint32_t)l);
-        double need = ry_layout_route_m(lay, lo, hi) + slack2;
-        int force = forced[l] >= 0 ? forced[l] : tier_m[f->nodes[hi].tier];
-        int best = -1, bestlen = -1;
-        double bestcost = 0;
-        for (int m = 0; m < nmedia; m++) {
-            if (force >= 0 && m != force)
-                continue;
-            if (!carries(&media[m], gbps))
-                continue;
-            int li = stock_for(&media[m], need);
-            if (li < 0)
-                continue;
-            double cost = link_cost(&media[m], li, lo_gpu);
-            if (best < 0 || cost < bestcost) {
-                best = m;
-                bestlen = li;
-                bestcost = cost;
-            }
-        }
-        if (best < 0) {
-            char name[256];
-            link_name(f, (uint32_t)l, name, sizeof name);
-            if (force >= 0)
-                ry_err_set(err, forced[l] >= 0 ? "cabling.links" : "cabling.tiers",
-                           "link %s needs %.1f m at %gG but medium %s %s", name, need, gbps,
-                           media[force].name, carries(&media[force], gbps)
-                               ? "does not reach that far"
-                               : "does not carry that speed");
-            else
-                ry_err_set(err, "layout", "link %s needs %.1f m at %gG and no medium in "
-                           "templates/media.yaml reaches that far at that speed: shorten the "
-                           "runs (layout) or add a medium", name, need, gbps);
-            rc = -1;
-            break;
-        }
-        c->cables[l].medium = (uint16_t)best;
-        c->cables[l].len_idx = (uint16_t)bestlen;
-        c->cables[l].routed_m = (float)need;
-    }
-    free(forced);
-    if (rc < 0) {
-        ry_cabling_free(c);
-        return -1;
-    }
-
-    /* Physical BOM: cables by medium and length. */
-    long long *cnt = ry_xcalloc((size_t)nmedia * 32, sizeof *cnt);
-    for (size_t l = 0; l < f->nlinks; l++)
-        cnt[c->cables[l].medium * 32 + c->cables[l].len_idx]++;
-    int cap = 64;
-    c->bom = ry_xmalloc((size_t)cap * sizeof *c->bom);
-    for (int m = 0; m < nmedia; m++)
+    free(at_cage);
+    for (int m = 0; m < c->nmedia; m++)
         for (int li = 0; li < media[m].nlengths; li++) {
             long long k = cnt[m * 32 + li];
             if (!k)
                 continue;
-            if (c->nbom == cap)
-                c->bom = ry_xrealloc(c->bom, (size_t)(cap *= 2) * sizeof *c->bom);
-            ry_pbom_line *b = &c->bom[c->nbom++];
-            memset(b, 0, sizeof *b);
+            ry_pbom_line *b = bom_add(c, cap);
             snprintf(b->what, sizeof b->what, "cable");
             part_with_length(media[m].cable_part, media[m].lengths[li], b->part, sizeof b->part);
             snprintf(b->medium, sizeof b->medium, "%s", media[m].name);
@@ -438,35 +699,29 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
             c->power_w += b->power_w;
         }
     free(cnt);
+}
 
-    /* Transceivers by part, counted per cage. */
+/* Modules by part: one per cabled cage whose medium plugs in a module. */
+static void bom_modules(ry_cabling *c, const chooser *ch, const cage_plan *cp, const groups *g,
+                        int *cap)
+{
     part_count *pc = NULL;
     int npc = 0, pcap = 0;
-    for (size_t i = f->first_switch; i < f->nnodes; i++) {
-        const ry_node *nd = &f->nodes[i];
-        count_device_ends(c, nd, nd->port0, nd->nports, 1, &pc, &npc, &pcap);
-    }
-    /* Servers: NIC ports in mlx5 order (GPU within the node, then plane). */
-    int gpn = lay->gpus_per_node;
-    uint32_t planes = (uint32_t)f->planes;
-    for (long long sv = 0; sv < f->gpus / gpn; sv++) {
-        for (uint32_t p = 0; p < planes; p++) {
-            uint32_t first_gpu = (uint32_t)(sv * gpn);
-            ry_node fake = f->nodes[first_gpu];
-            count_device_ends(c, &fake, f->nodes[first_gpu].port0 + p, (uint32_t)gpn, planes, &pc,
-                              &npc, &pcap);
-        }
+    for (int32_t k = 0; k < cp->ncages; k++) {
+        if (g->first[k] < 0)
+            continue;
+        int side = k >= cp->nswitch, m = c->cables[g->first[k]].medium;
+        int e = ch->end[2 * m + side];
+        if (e >= 0)
+            count_part(&pc, &npc, &pcap, &c->media[m].ends[side][e], m);
     }
     if (npc > 1)
         qsort(pc, (size_t)npc, sizeof *pc, cmp_part);
     for (int i = 0; i < npc; i++) {
-        if (c->nbom == cap)
-            c->bom = ry_xrealloc(c->bom, (size_t)(cap *= 2) * sizeof *c->bom);
-        ry_pbom_line *b = &c->bom[c->nbom++];
-        memset(b, 0, sizeof *b);
+        ry_pbom_line *b = bom_add(c, cap);
         snprintf(b->what, sizeof b->what, "transceiver");
         snprintf(b->part, sizeof b->part, "%s", pc[i].part);
-        snprintf(b->medium, sizeof b->medium, "%s", media[pc[i].medium].name);
+        snprintf(b->medium, sizeof b->medium, "%s", c->media[pc[i].medium].name);
         b->count = pc[i].count;
         b->unit_price = pc[i].price;
         b->cost = pc[i].price * (double)pc[i].count;
@@ -476,8 +731,109 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
         c->power_w += b->power_w;
     }
     free(pc);
-    c->cost_total = c->cost_cables + c->cost_transceivers;
-    return 0;
+}
+
+/* Forced media, per tier (tier_m) and per link (*forced); -1 with err set. */
+static int forced_media(const ry_fabric *f, const ry_media_catalog *cat, int *tier_m,
+                        int32_t **forced, ry_err *err)
+{
+    const ry_spec *s = f->spec;
+    for (int t = 0; t <= RY_MAX_TIERS; t++) {
+        tier_m[t] = -1;
+        if (!s->cabling.tier_medium[t][0])
+            continue;
+        char key[48];
+        snprintf(key, sizeof key, "cabling.tiers.%d", t);
+        tier_m[t] = find_medium(cat, s->cabling.tier_medium[t], key, err);
+        if (tier_m[t] < 0)
+            return -1;
+    }
+    *forced = ry_xmalloc((f->nlinks ? f->nlinks : 1) * sizeof **forced);
+    for (size_t l = 0; l < f->nlinks; l++)
+        (*forced)[l] = -1;
+    end_index ix = { NULL, 0 };
+    if (s->cabling.nlinks)
+        end_index_build(f, &ix);
+    int rc = 0;
+    for (int i = 0; i < s->cabling.nlinks && rc == 0; i++) {
+        const struct ry_link_override *o = &s->cabling.links[i];
+        char key[64];
+        uint32_t link;
+        snprintf(key, sizeof key, "cabling.links.%d.medium", o->index);
+        int m = find_medium(cat, o->medium, key, err);
+        if (m < 0) {
+            rc = -1;
+        } else if (resolve_end(f, &ix, o->end, &link) < 0) {
+            snprintf(key, sizeof key, "cabling.links.%d.end", o->index);
+            ry_err_set(err, key, "no cabled port '%s': ends are switch/port like leaf3/33 or "
+                       "host/NIC like node001/mlx5_3", o->end);
+            rc = -1;
+        } else {
+            (*forced)[link] = m;
+        }
+    }
+    end_index_free(&ix);
+    if (rc < 0) {
+        free(*forced);
+        *forced = NULL;
+    }
+    return rc;
+}
+
+int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_catalog *cat,
+                     ry_cabling *c, ry_err *err)
+{
+    const ry_spec *s = f->spec;
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->lay = lay;
+    c->media = cat->media;
+    c->nmedia = cat->nmedia;
+    if (cat->nmedia > 65535) {
+        ry_err_set(err, "", "too many media in the catalog");
+        return -1;
+    }
+    int tier_m[RY_MAX_TIERS + 1];
+    int32_t *forced;
+    if (forced_media(f, cat, tier_m, &forced, err) < 0)
+        return -1;
+
+    int sports, split;
+    ry_switch_cage_shape(&s->sw, &sports, &split);
+    chooser ch = {
+        .f = f, .media = cat->media, .nmedia = cat->nmedia, .forced = forced, .tier_m = tier_m,
+        .slack2 = 2 * s->layout.slack,
+        .kind = { { s->sw.connector, s->sw.name, sports },
+                  { s->node.connector, s->node.name[0] ? s->node.name : "the servers",
+                    s->node.cage_ports > 0 ? s->node.cage_ports : 1 } },
+    };
+    ch.end = ry_xmalloc((size_t)cat->nmedia * 2 * sizeof *ch.end);
+    for (int m = 0; m < cat->nmedia; m++)
+        for (int side = 0; side < 2; side++)
+            ch.end[2 * m + side] = end_for(&cat->media[m], side, &ch.kind[side]);
+    cage_plan cp;
+    groups g;
+    cage_plan_build(f, lay->gpus_per_node > 0 ? lay->gpus_per_node : 1, &cp);
+    groups_build(f, &cp, &g);
+
+    c->cables = ry_xcalloc(f->nlinks ? f->nlinks : 1, sizeof *c->cables);
+    int rc = 0;
+    for (uint32_t i = 0; i < g.n && rc == 0; i++)
+        rc = choose_group(&ch, &g, i, c, err);
+    free(forced);
+    if (rc == 0) {
+        int cap = 64;
+        c->bom = ry_xmalloc((size_t)cap * sizeof *c->bom);
+        bom_cables(c, &cp, &cap);
+        bom_modules(c, &ch, &cp, &g, &cap);
+        c->cost_total = c->cost_cables + c->cost_transceivers;
+    }
+    free(ch.end);
+    free(cp.of_port);
+    groups_free(&g);
+    if (rc < 0)
+        ry_cabling_free(c);
+    return rc;
 }
 
 void ry_cabling_free(ry_cabling *c)

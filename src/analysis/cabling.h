@@ -11,7 +11,8 @@
 typedef struct ry_cable {
     uint16_t medium;            /* index into media */
     uint16_t len_idx;           /* index into the medium's lengths */
-    float routed_m;             /* routed length plus slack, before rounding up */
+    float routed_m;             /* routed length plus slack, before rounding up (the
+                                 * stock length covers the longest of its group) */
 } ry_cable;
 
 /* One line of the physical bill of materials. */
@@ -37,10 +38,13 @@ typedef struct ry_cabling {
 } ry_cabling;
 
 /* Chooses media from the catalog (spec/catalog.h: ry_media_catalog_load)
- * and lengths for every link and sums the physical BOM. -1 with err set
- * when a forced medium is not in the catalog or a link has no medium of its
- * speed long enough (the error names the link and its length). The plan
- * borrows the catalog: free it after the plan. */
+ * and lengths for every link, one medium and length for all the links
+ * whose cages are shared (a cage holds one module), and sums the physical
+ * BOM. -1 with err set when a forced medium is not in the catalog, links
+ * sharing cages are forced onto different media, or a link has no medium
+ * of its speed that fits its cages and reaches far enough (the error names
+ * the link, its length and the cages). The plan borrows the catalog: free
+ * it after the plan. */
 int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_catalog *cat,
                      ry_cabling *c, ry_err *err);
 void ry_cabling_free(ry_cabling *c);
@@ -55,9 +59,16 @@ static inline double ry_cable_length(const ry_cabling *c, uint32_t link)
 /* The cable's part number with its length code. */
 int ry_cable_part(const ry_cabling *c, uint32_t link, char *buf, size_t n);
 
-/* A switch port's name on the faceplate: "17/1" for port 33 of a switch
- * whose cages hold two ports, else the port number. */
+/* A switch port's name as the switch's OS writes it, less the slot: cage,
+ * port of the cage when a cage holds several, split when ports are split.
+ * "17/1" is port 33 of a Quantum-2 QM9700 (MLNX-OS: IB1/17/1), "32/2/1"
+ * port 127 of one with every port split (NDR200), "5/2" port 10 of a
+ * split QM8700 (HDR100); a port alone in its cage is its number. */
 int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n);
+
+/* Physical ports per cage and links per physical port (2 for split ports)
+ * of a switch model: cage_ports, and radix over cages * cage_ports. */
+void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split);
 
 /* Unique label of a cable: "<spec name>-<link number, 1-based, 6 digits>". */
 int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n);

@@ -233,10 +233,56 @@ static int entry_rows(const ry_ynode *ent, const ry_ynode *name, const char *kin
     return bad ? -1 : 0;
 }
 
+/* A connector (cage form factor) such as osfp or qsfp56: [a-z0-9-]+, at
+ * most 15 characters. */
+static int read_connector(const ry_ynode *n, const char *what, char out[16])
+{
+    const char *s;
+    if (ry_yget_string(n, what, &s) < 0)
+        return -1;
+    size_t len = strlen(s);
+    int ok = len > 0 && len < 16;
+    for (const char *p = s; ok && *p; p++)
+        ok = (*p >= 'a' && *p <= 'z') || isdigit((unsigned char)*p) || *p == '-';
+    if (!ok) {
+        ry_error_at(n->pos, "%s must be a form factor like osfp, qsfp56 or qsfp112: lowercase "
+                    "letters, digits and '-', at most 15 characters (got '%s')", what, s);
+        return -1;
+    }
+    memcpy(out, s, len + 1);
+    return 0;
+}
+
+/* The catalog-only keys of a switch or node entry: connector, and a
+ * switch's cages (which must divide its ports evenly). */
+static int entry_cages(const ry_ynode *ent, const ry_ynode *name, const char *kind,
+                       char connector[16], int *cages, int radix, int cage_ports)
+{
+    char what[160];
+    int bad = 0;
+    const ry_ynode *v = entry_key(kind, ent, name, "connector", 0, what, sizeof what);
+    if (v)
+        bad |= read_connector(v, what, connector) < 0;
+    if (!cages || !(v = entry_key(kind, ent, name, "cages", 0, what, sizeof what)))
+        return bad ? -1 : 0;
+    long long k;
+    if (ry_yget_int(v, what, 1, 65535, &k) < 0)
+        return -1;
+    int cp = cage_ports > 0 ? cage_ports : 1;
+    if (radix > 0 && radix % (k * cp)) {
+        ry_error_at(v->pos, "%s: %d ports do not fill %lld cages of %d port%s evenly", what,
+                    radix, k, cp, cp == 1 ? "" : "s");
+        return -1;
+    }
+    *cages = (int)k;
+    return bad ? -1 : 0;
+}
+
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
-                                        "rack_units", "cage_ports", "price", "part", NULL };
+                                        "rack_units", "cage_ports", "price", "part", "cages",
+                                        "connector", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -260,6 +306,8 @@ static int load_switches(ry_catalog *c)
         static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
                                                 "cage_ports", "price", "part", NULL };
         bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
+        bad |= entry_cages(ent, name, "switches", s->model.connector, &s->model.cages,
+                           s->model.radix, s->model.cage_ports) < 0;
         if (bad) {
             errors++;
             continue;
@@ -348,7 +396,7 @@ static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
                                         "nic_speed", "rack_units", "per_rack", "cage_ports", "nics",
-                                        NULL };
+                                        "connector", NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -377,6 +425,7 @@ static int load_nodes(ry_catalog *c)
             snprintf(what, sizeof what, "nodes.%.60s.nics", name->value);
             bad |= ry_read_nics(nics, what, &nd->model) < 0;
         }
+        bad |= entry_cages(ent, name, "nodes", nd->model.connector, NULL, 0, 0) < 0;
         int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */
         if (gpn > 0 && k > 0 && k % gpn && gpn % k) {
             ry_error_at(ry_ymap_get(ent, "hb_domain")->pos, "nodes.%.60s.hb_domain must divide, "
@@ -437,7 +486,7 @@ const char *ry_media_kind_name(int kind)
 
 static int read_end(const ry_ynode *n, const char *what, ry_media_end *e)
 {
-    static const char *const keys[] = { "part", "ports", "price", "power", NULL };
+    static const char *const keys[] = { "part", "ports", "price", "power", "connector", NULL };
     int is_null;
     if (ry_yget_map(n, what, &is_null) < 0 || is_null)
         return -1;
@@ -467,13 +516,41 @@ static int read_end(const ry_ynode *n, const char *what, ry_media_end *e)
         snprintf(w, sizeof w, "%s.power", what);
         bad |= ry_yget_number(v, w, 0, 1e4, &e->power) < 0;
     }
+    if ((v = ry_ymap_get(n, "connector"))) {
+        snprintf(w, sizeof w, "%s.connector", what);
+        bad |= read_connector(v, w, e->connector) < 0;
+    }
+    return bad ? -1 : 0;
+}
+
+/* switch_end or node_end: one module (a map) or a list of them, e.g. a
+ * single-port and a twin-port module of the same optics. */
+static int read_ends(const ry_ynode *n, const char *what, ry_media_end *ends, int *nends)
+{
+    if (n->kind != RY_YSEQ) {
+        *nends = 1;
+        return read_end(n, what, &ends[0]);
+    }
+    if (n->n == 0 || n->n > RY_MEDIA_MAX_ENDS) {
+        ry_error_at(n->pos, "%s must be a module {part, ports, price, power} or a list of 1 to "
+                    "%d of them", what, RY_MEDIA_MAX_ENDS);
+        return -1;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        char w[112];
+        snprintf(w, sizeof w, "%s.%zu", what, i);
+        bad |= read_end(n->items[i], w, &ends[i]) < 0;
+    }
+    *nends = (int)n->n;
     return bad ? -1 : 0;
 }
 
 static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
 {
     static const char *const keys[] = { "description", "kind", "speeds", "lengths", "cable",
-                                        "switch_end", "node_end", "power", NULL };
+                                        "switch_end", "node_end", "power", "connector", "legs",
+                                        NULL };
     char what[96];
     int bad = 0, is_null;
     snprintf(what, sizeof what, "media.%.40s", name->value);
@@ -549,18 +626,26 @@ static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
     }
     if ((v = ry_ymap_get(ent, "switch_end"))) {
         snprintf(w, sizeof w, "%s.switch_end", what);
-        bad |= read_end(v, w, &m->switch_end) < 0;
-        m->has_switch_end = 1;
+        bad |= read_ends(v, w, m->ends[RY_END_SWITCH], &m->nends[RY_END_SWITCH]) < 0;
     }
     if ((v = ry_ymap_get(ent, "node_end"))) {
         snprintf(w, sizeof w, "%s.node_end", what);
-        bad |= read_end(v, w, &m->node_end) < 0;
-        m->has_node_end = 1;
+        bad |= read_ends(v, w, m->ends[RY_END_NODE], &m->nends[RY_END_NODE]) < 0;
     }
     if ((v = ry_ymap_get(ent, "power"))) {
         snprintf(w, sizeof w, "%s.power", what);
         bad |= ry_yget_number(v, w, 0, 1e4, &m->power) < 0;
     }
+    if ((v = ry_ymap_get(ent, "connector"))) {
+        snprintf(w, sizeof w, "%s.connector", what);
+        bad |= read_connector(v, w, m->connector) < 0;
+    }
+    long long legs = 1;
+    if ((v = ry_ymap_get(ent, "legs"))) {
+        snprintf(w, sizeof w, "%s.legs", what);
+        bad |= ry_yget_int(v, w, 1, 8, &legs) < 0;
+    }
+    m->legs = (int)legs;
     return bad ? -1 : 0;
 }
 

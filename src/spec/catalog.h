@@ -20,6 +20,10 @@
  *       vendor: NVIDIA            # optional
  *       radix: 64                 # ports at `speed`; even, 4..65535
  *       speed: NDR                # see ry_parse_speed
+ *       cage_ports: 2             # optional: ports per cage (twin-port OSFP)
+ *       cages: 32                 # optional: cages on the faceplate; radix over
+ *                                 # cages * cage_ports > 1 = split ports
+ *       connector: osfp           # optional: the cages' form factor
  *
  *   nodes:
  *     dgx-h100:
@@ -28,6 +32,11 @@
  *       gpus_per_node: 8
  *       hb_domain: 8              # GPUs per HB (NVLink) domain; one divides the other
  *       nic_speed: 400G           # per GPU NIC port
+ *       cage_ports: 2             # optional: NIC ports per cage
+ *       connector: osfp           # optional: the NIC cages' form factor
+ *
+ * connector and cages are catalog keys only: a spec's inline model gets them
+ * from the entry it names. A connector is [a-z0-9-]+, at most 15 characters.
  *
  * Errors in a catalog file are reported at that file's line:col. */
 #ifndef RY_CATALOG_H
@@ -102,11 +111,15 @@ typedef enum { RY_MEDIA_DAC, RY_MEDIA_LACC, RY_MEDIA_AOC, RY_MEDIA_MMF, RY_MEDIA
 /* "dac", "lacc", "aoc", "mmf", "smf". */
 const char *ry_media_kind_name(int kind);
 
-typedef struct ry_media_end {   /* what plugs into a cage at one end */
+typedef struct ry_media_end {   /* a module that plugs into a cage at one end */
     char part[40];
-    int ports;                  /* ports one unit serves: 2 = twin-port */
+    int ports;                  /* cage ports one unit serves: 2 = twin-port */
     double price, power;        /* USD and W per unit */
+    char connector[16];         /* "" = the medium's */
 } ry_media_end;
+
+#define RY_MEDIA_MAX_ENDS 4     /* modules per side: single-port, twin-port, ... */
+enum { RY_END_SWITCH = 0, RY_END_NODE = 1 };
 
 typedef struct ry_medium {
     char name[32];
@@ -119,8 +132,12 @@ typedef struct ry_medium {
     char cable_part[40];        /* may hold "{len}" */
     double cable_price, cable_price_per_m;
     double power;               /* W per end, active cables */
-    int has_switch_end, has_node_end;
-    ry_media_end switch_end, node_end;
+    char connector[16];         /* form factor of its ends ("" = fits any cage) */
+    int legs;                   /* links one cable carries: 2 for a 1:2 splitter (default 1) */
+    /* Modules per side ([RY_END_SWITCH], [RY_END_NODE]), in file order; none
+     * (nends 0) when the cable's own ends plug into the cages (DAC, AOC). */
+    ry_media_end ends[2][RY_MEDIA_MAX_ENDS];
+    int nends[2];
 } ry_medium;
 
 typedef struct ry_media_catalog {
