@@ -37,6 +37,8 @@ typedef struct ry_switch_model {
     int cage_ports;         /* ports per cage: 2 for twin-port OSFP (0 = unknown: 1) */
     double price;           /* list price of one switch, USD (0 = unknown) */
     char part[32];          /* vendor part number ("" = unknown) */
+    double power_w;         /* maximum power of one switch with its cages full of
+                             * optics, watts (0 = unknown) */
     /* From the catalog entry only (no spec key yet): */
     char connector[16];     /* cage form factor: "osfp", "qsfp56" ... ("" = any medium fits) */
     int cages;              /* cages on the faceplate; radix / (cages * cage_ports) > 1
@@ -60,6 +62,7 @@ typedef struct ry_node_model {
     int units;              /* rack units of one node (0 = unknown) */
     int per_rack;           /* nodes per rack, as usually installed (0 = unknown) */
     int cage_ports;         /* NIC ports per cage (0 = unknown: 1) */
+    double power_w;         /* maximum power of one node, watts (0 = unknown) */
     int nnics;              /* entries of nics (0: every port is mlx5_<i>) */
     ry_nic_name nics[RY_NICS_MAX];  /* NIC port i = GPU in node + plane * GPUs per node */
     char connector[16];     /* NIC cage form factor, from the catalog entry ("" = any) */
