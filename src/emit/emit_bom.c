@@ -352,18 +352,21 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
         json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i}", "tier", t, "name",
                                                ry_tier_name(t, f->tiers), "down_ports",
                                                f->down_ports[t], "up_ports", f->up_ports[t]));
-    json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:i, s:I, s:i, s:i, s:i, s:b, "
-                          "s:i, s:s, s:i, s:f, s:i, s:b, s:o, s:i}",
+    /* Powers are watts, 0 when the model does not say. */
+    json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:o, s:i, s:I, s:i, s:i, s:i, "
+                          "s:b, s:i, s:s, s:o, s:i, s:f, s:i, s:b, s:o, s:i}",
                           "spec", path, "valid", 1, "name", s->name,
                           "design", ry_design_name(s->design), "gpus", (json_int_t)s->gpus,
                           "nodes", (json_int_t)s->nodes, "gpus_per_node", s->node.gpus_per_node,
                           "node", s->node.name[0] ? s->node.name : "inline",
+                          "node_power_w", json_money(s->node.power_w),
                           "hb_domain", s->hb_domain,
                           "hb_domains", (json_int_t)(s->gpus / s->hb_domain),
                           "rails", s->rails, "planes", s->planes,
                           "scalable_unit_domains", f->su_domains,
                           "scalable_unit_fills_leaf", s->scalable_unit == 0,
                           "scalable_units", f->num_units, "switch", s->sw.name,
+                          "switch_power_w", json_money(s->sw.power_w),
                           "radix", s->sw.radix, "port_gbps", s->sw.port_gbps,
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);

@@ -281,8 +281,8 @@ static int entry_cages(const ry_ynode *ent, const ry_ynode *name, const char *ki
 static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
-                                        "rack_units", "cage_ports", "price", "part", "cages",
-                                        "connector", NULL };
+                                        "rack_units", "cage_ports", "price", "power", "part",
+                                        "cages", "connector", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -304,7 +304,7 @@ static int load_switches(ry_catalog *c)
         s->description = entry_string("switches", ent, name, "description", 1, &bad);
         s->vendor = entry_string("switches", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
-                                                "cage_ports", "price", "part", NULL };
+                                                "cage_ports", "price", "power", "part", NULL };
         bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         bad |= entry_cages(ent, name, "switches", s->model.connector, &s->model.cages,
                            s->model.radix, s->model.cage_ports) < 0;
@@ -395,8 +395,8 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
 static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
-                                        "nic_speed", "rack_units", "per_rack", "cage_ports", "nics",
-                                        "connector", NULL };
+                                        "nic_speed", "rack_units", "per_rack", "power", "cage_ports",
+                                        "nics", "connector", NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -418,7 +418,7 @@ static int load_nodes(ry_catalog *c)
         nd->description = entry_string("nodes", ent, name, "description", 1, &bad);
         nd->vendor = entry_string("nodes", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
-                                                "rack_units", "per_rack", "cage_ports", NULL };
+                                                "rack_units", "per_rack", "power", "cage_ports", NULL };
         bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
         const ry_ynode *nics = ry_ymap_get(ent, "nics");
         if (nics) {
