@@ -72,6 +72,15 @@ static void check_nic(const ry_spec *s, ry_design_check *c)
             "model uses %gG", c->nic_gbps, c->port_gbps, c->port_gbps);
 }
 
+/* A workload that does not fit the cluster (spec/workload.h): the other
+ * commands that do not use it go on without it, the checker says so. */
+static void check_workload(const ry_spec *s, ry_design_check *c)
+{
+    const ry_err *e = &s->workload_misfit;
+    if (e->key[0])
+        add(c, RY_CHECK_ERROR, "workload-fit", e->key, "%s", e->msg);
+}
+
 /* Per tier: ports cabled, bandwidth cabled down and up. */
 static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
 {
@@ -220,6 +229,7 @@ void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_chec
 {
     memset(c, 0, sizeof *c);
     check_nic(f->spec, c);
+    check_workload(f->spec, c);
     check_tiers(f, b, c);
     check_neighbours(f, b, c);
 }

@@ -27,7 +27,7 @@ typedef enum { RY_CHECK_NOTE = 0, RY_CHECK_WARNING = 1, RY_CHECK_ERROR = 2 } ry_
 
 typedef struct ry_check_finding {
     ry_check_level level;
-    char check[24];         /* "nic-speed", "tier-fill", "cheaper-size" */
+    char check[24];         /* "nic-speed", "workload-fit", "tier-fill", "cheaper-size" */
     char key[64];           /* the spec key to blame (for file:line:col), or "" */
     char msg[400];
 } ry_check_finding;

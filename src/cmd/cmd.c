@@ -538,6 +538,17 @@ static ry_cmd_status take_globals(ry_ctx *ctx, const optvals *ov, int base)
     return RY_CMD_OK;
 }
 
+/* A workload that does not fit the cluster, once everything the command
+ * needs is loaded: a command that uses the workload has refused it by now
+ * (the model and LIBRA call ry_workload_check_fit), so this one does not
+ * use it; say so with the rule's words at its key, and go on. */
+static void warn_workload_unused(const ry_ctx *ctx)
+{
+    const ry_err *e = &ctx->spec->workload_misfit;
+    if (e->key[0])
+        ry_warn_at(ry_spec_pos(ctx->spec, e->key), "%s; ignored by %s", e->msg, ctx->cmd->name);
+}
+
 static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, char **argv,
                                  int from)
 {
@@ -602,6 +613,8 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         needs |= c->needs_more(ctx);
     if (rc == RY_CMD_OK && needs)
         rc = load_needs(ctx, needs);
+    if (rc == RY_CMD_OK && ctx->spec && !c->reports_workload_fit)
+        warn_workload_unused(ctx);
     if (rc == RY_CMD_OK)
         rc = c->run(ctx);
     return rc;

@@ -126,6 +126,11 @@ typedef struct ry_cmd_entry {
     /* 1: exit 1 means "the check found something" (RY_CMD_CHECKS), so bad input
      * exits 2 (verify, like diff and cmp). */
     int checks_exit_1;
+    /* A workload that does not fit the cluster (spec->workload_misfit):
+     * commands that use it refuse it where they use it (the model, LIBRA);
+     * for the others the dispatcher prints one warning, "...; ignored by
+     * NAME", and runs them. 1: the run reports it itself (validate). */
+    int reports_workload_fit;
     const ry_option *options;   /* NULL-name terminated; may be NULL */
     const char *details;        /* paragraphs after the options, or NULL */
     unsigned needs;             /* RY_NEED_* */

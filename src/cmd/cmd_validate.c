@@ -21,8 +21,11 @@ static const ry_option options[] = {
 static ry_cmd_status run(ry_ctx *ctx)
 {
     /* LIBRA's rules that need the model (a baseline, the tensor-parallel
-     * size of the LLM) hold when its problem can be built. */
-    if (ctx->spec->libra && ctx->spec->libra->has_libra) {
+     * size of the LLM) hold when its problem can be built; one made from a
+     * workload that does not fit the cluster cannot be, and the
+     * workload-fit check reports that. */
+    const ry_libra_spec *ls = ctx->spec->libra;
+    if (ls && ls->has_libra && !(ls->from_workload && ctx->spec->workload_misfit.key[0])) {
         ry_libra_problem p;
         int bad = ry_libra_problem_build(ctx->spec, &p) < 0;
         ry_libra_problem_free(&p);
@@ -66,9 +69,11 @@ const ry_cmd_entry ry_cmd_validate = {
     .options = options,
     .details = "Reads SPEC, applies --set overrides, checks every key and rule, builds the\n"
                "fabric and prints a summary, then the design checks: NIC against switch port\n"
-               "speed, the fill and down:up bandwidth of each tier, idle ports and their cost,\n"
-               "and a cheaper neighbouring size or scalable unit. Exits 1 with file:line:col\n"
-               "errors on bad input or a failed check (with --strict, also on a warning).\n",
+               "speed, a workload that does not fit the cluster, the fill and down:up bandwidth\n"
+               "of each tier, idle ports and their cost, and a cheaper neighbouring size or\n"
+               "scalable unit. Exits 1 with file:line:col errors on bad input or a failed\n"
+               "check (with --strict, also on a warning).\n",
     .needs = RY_NEED_BOM,
+    .reports_workload_fit = 1,  /* the workload-fit design check */
     .run = run,
 };

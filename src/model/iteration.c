@@ -108,6 +108,8 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
 
 int ry_model_compute(const ry_spec *s, ry_model *m)
 {
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
     if (!s->workload) {
         ry_spec_error(s, "workload", "the spec has no workload section: add one with at least "
                       "`workload: {model: gpt-3-175b}` (see railyard-spec(5))");

@@ -25,6 +25,8 @@
  * first, as that model's hierarchical all-reduce. */
 static int derive_workload(const ry_spec *s, const ry_libra_spec *ls, ry_libra_problem *p)
 {
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
     if (!s->workload)
         return -1;      /* the spec loader said so */
     ry_model m;

@@ -632,7 +632,9 @@ static int read_layers(rctx *c, const ry_ynode *n, const ry_libra_groups *dflt)
 static int derive_workload(rctx *c, const ry_ynode *lb, long long tp_given)
 {
     ry_libra_spec *p = c->p;
-    if (!c->s->workload) {
+    /* A workload that does not fit the cluster is refused when the
+     * problem is built (model/libra_problem.c), by the commands that build it. */
+    if (!c->s->workload && !c->s->workload_misfit.key[0]) {
         ry_error_at(p->pos, "libra needs a workload: layers (a list in the spec), "
                     "workload_file (an ASTRA-sim workload file) or a workload section (the "
                     "LLM trained)");

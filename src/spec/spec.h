@@ -149,8 +149,12 @@ typedef struct ry_spec {
     double rack_cost;          /* per rack of the layout, with its PDUs (0: left out) */
     double spares_pct;         /* spares, percent of switches, optics and cables */
 
-    /* workload: the LLM trained (spec/workload.h); NULL without the section */
+    /* workload: the LLM trained (spec/workload.h); NULL without the section,
+     * and NULL when it does not fit the cluster: then workload_misfit.key
+     * names the key to blame and .msg says why (ry_workload_check_fit); the
+     * key is "" otherwise. */
     struct ry_workload *workload;
+    ry_err workload_misfit;
 
     /* network: and libra: (spec/libra_spec.h); NULL without both sections */
     struct ry_libra_spec *libra;

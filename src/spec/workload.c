@@ -229,17 +229,23 @@ static long long divisor_at_least(long long k, long long need)
     return 0;
 }
 
-/* Rules against the cluster: N GPUs in HB domains of K. */
+/* Rules against the cluster: N GPUs in HB domains of K. A workload that
+ * breaks one is well formed but does not fit this cluster: the finding is
+ * kept in s->workload_misfit, not printed, since only the commands that
+ * use the workload refuse it (ry_workload_check_fit); the others go on
+ * without it. The rules stop at the first finding, so there is one. */
 static void cluster_rules(wctx *c, const ry_ynode *m)
 {
     ry_workload *w = c->w;
+    ry_err *e = &c->s->workload_misfit;
     long long N = c->s->gpus, K = c->s->hb_domain;
     if (!(N >= 1 && K >= 1 && N % K == 0))
         return;
     if (!c->bad_tensor && w->tensor > 0 && K % w->tensor) {
-        ry_error_at(c->tensor->pos, "workload.parallelism.tensor (%d) must divide the HB domain "
-                    "size %lld: a tensor-parallel group stays inside one HB domain", w->tensor, K);
-        c->bad_tensor = 1;
+        ry_err_set(e, "workload.parallelism.tensor", "workload.parallelism.tensor (%d) must "
+                   "divide the HB domain size %lld: a tensor-parallel group stays inside one "
+                   "HB domain", w->tensor, K);
+        return;
     }
     if (c->bad_tensor || c->bad_batch || c->bad_model)
         return;
@@ -247,17 +253,17 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
                        : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
                                                         : "workload.model";
     if (w->tensor > 0 && w->batch < N / w->tensor)
-        ry_spec_error(c->s, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
-                      "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
-                      "least one sequence", w->batch, N / w->tensor, N, w->tensor);
+        ry_err_set(e, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
+                   "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
+                   "least one sequence", w->batch, N / w->tensor, N, w->tensor);
     else if (w->tensor == 0 && w->batch < N / K) {
         long long need = (N + w->batch - 1) / w->batch;
-        ry_spec_error(c->s, bkey, "the batch (%lld sequences) is smaller than the %lld HB "
-                      "domains: no tensor-parallel size fits (it would need %lld GPUs per "
-                      "group, more than the HB domain of %lld)", w->batch, N / K, need, K);
+        ry_err_set(e, bkey, "the batch (%lld sequences) is smaller than the %lld HB "
+                   "domains: no tensor-parallel size fits (it would need %lld GPUs per "
+                   "group, more than the HB domain of %lld)", w->batch, N / K, need, K);
     } else if (w->tensor == 0 && !divisor_at_least(K, (N + w->batch - 1) / w->batch))
-        ry_spec_error(c->s, bkey, "no tensor-parallel size dividing the HB domain %lld leaves "
-                      "every replica a sequence", K);
+        ry_err_set(e, bkey, "no tensor-parallel size dividing the HB domain %lld leaves "
+                   "every replica a sequence", K);
 }
 
 void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_dir)
@@ -281,11 +287,20 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
     cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
-    if (ry_error_count() > before) {
+    if (ry_error_count() > before || s->workload_misfit.key[0]) {
         free(c.w);
         return;
     }
     s->workload = c.w;
+}
+
+int ry_workload_check_fit(const ry_spec *s)
+{
+    const ry_err *e = &s->workload_misfit;
+    if (!e->key[0])
+        return 0;
+    ry_spec_error(s, e->key, "%s", e->msg);
+    return -1;
 }
 
 void ry_workload_free(struct ry_workload *w)

@@ -26,9 +26,16 @@
  * range and default; railyard-spec(5) documents them. The rules between
  * keys are workload.c's, each reported at its key: an unknown model or GPU (with a "did you
  * mean"), a GPU that cannot be inferred from the node, fp8 on a GPU without
- * it, both batch and batch_tokens, a tensor size that does not divide the HB
- * domain, a batch smaller than the data-parallel size (every replica needs
- * at least one sequence). */
+ * it, both batch and batch_tokens. These are errors of the spec, whatever
+ * the command.
+ *
+ * The rules against the cluster's size are another class: a tensor size
+ * that does not divide the HB domain, a batch smaller than the
+ * data-parallel size (every replica needs at least one sequence). A
+ * workload that breaks one is well written but does not fit this cluster;
+ * the loader keeps the finding in s->workload_misfit (with s->workload
+ * NULL) instead of failing, so the commands that never use the workload
+ * can go on; the ones that use it (the models) call ry_workload_check_fit. */
 #ifndef RY_WORKLOAD_H
 #define RY_WORKLOAD_H
 
@@ -54,9 +61,16 @@ typedef struct ry_workload {
 
 /* Reads the `workload:` section of a loaded document into s->workload
  * (left NULL when the section is absent). Errors are printed at their keys
- * and counted; rules against the cluster (HB domain, GPUs) are skipped when
- * the cluster itself had errors. Called by ry_spec_load. */
+ * and counted; the rules against the cluster (HB domain, GPUs) are skipped
+ * when the cluster itself had errors, and a workload that breaks one is
+ * left NULL with s->workload_misfit set, not counted. Called by
+ * ry_spec_load. */
 void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_dir);
 void ry_workload_free(struct ry_workload *w);
+
+/* 0 when the spec's workload fits its cluster (or there is no workload);
+ * else prints s->workload_misfit as an error at its key (counted, the
+ * wording of the rule) and returns -1. For the code that uses the workload. */
+int ry_workload_check_fit(const ry_spec *s);
 
 #endif

@@ -89,6 +89,22 @@ void ry_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void ry_warn_at(ry_pos pos, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    if (pos.file && pos.line > 0)
+        fprintf(stderr, "%s:%d:%d: warning: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1);
+    else if (pos.file)
+        fprintf(stderr, "%s: warning: ", pos.file);
+    else
+        fputs("railyard: warning: ", stderr);
+    va_start(ap, fmt);
+    put_message(fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 int ry_error_count(void) { return error_count; }
 void ry_error_reset(void) { error_count = io_errors = 0; }
 

@@ -40,6 +40,8 @@ void ry_verror_at(ry_pos pos, const char *fmt, va_list ap) __attribute__((format
 void ry_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "railyard: warning: msg" on stderr; not counted. */
 void ry_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "file:line:col: warning: msg" on stderr; not counted. */
+void ry_warn_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int ry_error_count(void);
 void ry_error_reset(void);
