@@ -532,6 +532,8 @@ static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabli
         double d = ry_layout_route_m(c->lay, f->ports[lk->lo].owner, f->ports[lk->hi].owner) +
                    ch->slack2;
         c->cables[l].routed_m = (float)d;
+        if (d > c->longest_m)
+            c->longest_m = d;
         if (d > need) {
             need = d;
             far = l;

@@ -35,6 +35,7 @@ typedef struct ry_cabling {
     int nbom;
     long long ncables, ntransceivers;
     double cost_cables, cost_transceivers, cost_total, power_w, cable_m;
+    double longest_m;           /* the longest routed run, slack included */
 } ry_cabling;
 
 /* Chooses media from the catalog (spec/catalog.h: ry_media_catalog_load)

@@ -130,8 +130,11 @@ static json_t *physical_json(const ry_cabling *c)
             json_object_set_new(j, "length_m", json_real(l->length_m));
         json_array_append_new(lines, j);
     }
-    return json_pack("{s:i, s:i, s:I, s:I, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
-        "racks", c->lay->nracks, "rows", c->lay->nrows, "cables", (json_int_t)c->ncables,
+    int nnet = c->lay->nrooms - c->lay->nhalls;
+    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:I, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
+        "racks", c->lay->nracks, "rows", c->lay->nrows, "halls", c->lay->nhalls,
+        "network_rooms", nnet, "buildings", c->lay->nbuildings,
+        "longest_run_m", json_real(round(c->longest_m * 10) / 10), "cables", (json_int_t)c->ncables,
         "transceivers", (json_int_t)c->ntransceivers,
         "cable_m", json_real(round(c->cable_m * 10) / 10),
         "power_w", json_real(round(c->power_w * 10) / 10),
@@ -142,8 +145,14 @@ static json_t *physical_json(const ry_cabling *c)
 
 static void physical_text(ry_buf *o, const ry_cabling *c)
 {
-    ry_buf_printf(o, "\nphysical bill of materials (%d racks in %d rows, cable lengths from the "
-                     "layout)\n", c->lay->nracks, c->lay->nrows);
+    const ry_layout *lay = c->lay;
+    int nnet = lay->nrooms - lay->nhalls;
+    ry_buf_printf(o, "\nphysical bill of materials (%d racks in %d rows", lay->nracks, lay->nrows);
+    if (lay->nrooms > 1)
+        ry_buf_printf(o, "; %d hall%s and %d network room%s in %d building%s", lay->nhalls,
+                      lay->nhalls == 1 ? "" : "s", nnet, nnet == 1 ? "" : "s", lay->nbuildings,
+                      lay->nbuildings == 1 ? "" : "s");
+    ry_buf_printf(o, "; longest run %.1f m; cable lengths from the layout)\n", c->longest_m);
     ry_buf_printf(o, "  %-12s %-22s %-10s %8s %9s %14s %10s\n", "item", "part", "medium", "length",
                   "count", "cost", "power W");
     for (int i = 0; i < c->nbom; i++) {

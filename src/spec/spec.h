@@ -125,6 +125,13 @@ typedef struct ry_spec {
         int nodes_per_rack, node_units, switch_units;
         int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row */
         double rack_pitch, row_pitch, tray_height, slack;
+        int hall_racks;         /* most racks in one data hall */
+        double hall_power;      /* power budget of a hall, kW */
+        double rack_power;      /* power budget of a rack, kW (0: the node's per_rack x power) */
+        int switches_per_rack;  /* 0: as many as space and rack power allow */
+        int halls_per_building;
+        double hall_gap;        /* metres between neighbouring rooms of a building */
+        double building_gap;    /* metres between neighbouring buildings */
     } layout;
 
     /* cabling: media forced per tier or per link */

@@ -73,10 +73,15 @@ static void check_defaults(void)
               s.ib.pkey_base == 0x100 && strcmp(s.ib.routing_engine, "file") == 0,
           "infiniband");
     CHECK(strcmp(s.node_pattern, "node{n1:03}") == 0, "naming %s", s.node_pattern);
-    CHECK(s.layout.rows == 0 && s.layout.racks_per_row == 16 && s.layout.rack_units == 48 &&
+    CHECK(s.layout.rows == 0 && s.layout.racks_per_row == 0 && s.layout.rack_units == 48 &&
               s.layout.first_unit == 2 && s.layout.nodes_per_rack == 4 &&
               s.layout.node_units == 8 && s.layout.switch_units == 1 && s.layout.network == 0,
           "layout");
+    CHECK(s.layout.hall_racks == 512 && s.layout.hall_power == 20000 &&
+              s.layout.rack_power == 0 && s.layout.switches_per_rack == 0 &&
+              s.layout.halls_per_building == 8 && s.layout.hall_gap == 10 &&
+              s.layout.building_gap == 50,
+          "halls");
     CHECK(s.layout.rack_pitch == 0.6 && s.layout.row_pitch == 2.4 &&
               s.layout.tray_height == 2.6 && s.layout.slack == 0.5, "layout distances");
 
