@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,77 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     return bad ? -1 : 0;
 }
 
+/* ---- racks and rooms -------------------------------------------------------------------------- */
+
+static void room_name(const ry_room *rm, char *buf, size_t n)
+{
+    snprintf(buf, n, rm->kind == RY_ROOM_HALL ? "H%02d" : "N%d", rm->number);
+}
+
+/* Metres and kilowatts, to the millimetre and the watt. */
+static void csv_m(ry_buf *b, double v)
+{
+    csv_num(b, round(v * 1000) / 1000);
+}
+
+/*
+ * racks.csv: one row per rack (name, room, building, row and position
+ * from 1, kind, units in use, power of what stands in it); rooms.csv: one
+ * row per room, with its place: the building's on the campus (grid cell and
+ * metres), its side of the corridor, its distance along it and its size,
+ * and where the building's cables leave it (entry_m along the corridor).
+ */
+static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+{
+    const ry_layout *lay = nm->lay;
+    outfile rk, rm;
+    int bad = out_open(&rk, o, prefix, "racks.csv") < 0;
+    bad |= out_open(&rm, o, prefix, "rooms.csv") < 0;
+    if (!bad) {
+        char name[32];
+        ry_buf_puts(&rk.b, "rack,room,building,row,position,kind,units_used,power_kw\r\n");
+        for (int i = 0; i < lay->nracks; i++) {
+            const ry_rack *k = &lay->racks[i];
+            ry_csv_field(&rk.b, nm->pool + nm->rack[i]);
+            room_name(&lay->rooms[k->room], name, sizeof name);
+            ry_buf_printf(&rk.b, ",%s,%d,%d,%d,%s,%d,", name, lay->rooms[k->room].building + 1,
+                          k->row + 1, k->col + 1,
+                          k->kind == RY_RACK_COMPUTE ? "compute" : "network", k->used_units);
+            csv_m(&rk.b, k->power_w / 1000);
+            ry_buf_puts(&rk.b, "\r\n");
+            if (rk.b.len >= FLUSH_AT)
+                out_flush(&rk);
+        }
+        ry_buf_puts(&rm.b, "room,kind,building,grid_x,grid_y,building_x_m,building_y_m,entry_m,"
+                           "side,x_m,width_m,depth_m,rows,racks_per_row,racks,power_kw\r\n");
+        for (int i = 0; i < lay->nrooms; i++) {
+            const ry_room *r = &lay->rooms[i];
+            const ry_building *bd = &lay->buildings[r->building];
+            room_name(r, name, sizeof name);
+            ry_buf_printf(&rm.b, "%s,%s,%d,%d,%d,", name,
+                          r->kind == RY_ROOM_HALL ? "hall" : "network", r->building + 1, bd->gx,
+                          bd->gy);
+            csv_m(&rm.b, bd->gx * lay->pitch_x);
+            ry_buf_putc(&rm.b, ',');
+            csv_m(&rm.b, bd->gy * lay->pitch_y);
+            ry_buf_putc(&rm.b, ',');
+            csv_m(&rm.b, bd->entry);
+            ry_buf_printf(&rm.b, ",%d,", r->side);
+            csv_m(&rm.b, r->x0);
+            ry_buf_putc(&rm.b, ',');
+            csv_m(&rm.b, r->width);
+            ry_buf_putc(&rm.b, ',');
+            csv_m(&rm.b, r->depth);
+            ry_buf_printf(&rm.b, ",%d,%d,%d,", r->rows, r->racks_per_row, r->nracks);
+            csv_m(&rm.b, r->power_w / 1000);
+            ry_buf_puts(&rm.b, "\r\n");
+        }
+    }
+    bad |= out_close(&rk, o) < 0;
+    bad |= out_close(&rm, o) < 0;
+    return bad ? -1 : 0;
+}
+
 /* ---- ibdiagnet topology ---------------------------------------------------------------------- */
 
 /* Width and per-lane rate of an InfiniBand link, as ibdm writes them
@@ -501,6 +573,8 @@ int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
     ry_cab_names nm;
     ry_cab_names_init(&nm, c);
     int bad = write_csvs(o, prefix, &nm) < 0;
+    if (!bad)
+        bad = write_racks(o, prefix, &nm) < 0;
     if (!bad && !c->f->spec->sw.ethernet)
         bad = write_topo(o, prefix, &nm) < 0;
     if (!bad)
