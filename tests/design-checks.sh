@@ -115,8 +115,50 @@ EOF
 expect_eq "400G NICs on HDR: exit" $? 1
 grep -q 'error: the GPU NICs run at 400G but the qm8700 ports at 200G' "$TMP/hdr.err" && ok \
     || fail "HDR message: $(cat "$TMP/hdr.err")"
-expect_eq "HDR json" "$(json "$TMP/hdr.json" 'd["checks"]["errors"], d["checks"]["nic"]["link_gbps"], d["checks"]["findings"][0]["check"], d["checks"]["findings"][0]["key"]')" \
-    "(1, 200.0, 'nic-speed', 'fabric.switch')"
+# (and no medium of the catalog fits both the OSFP NIC cages and the QSFP56
+# switch cages: the cabling plan cannot be made, a second error)
+expect_eq "HDR json" "$(json "$TMP/hdr.json" 'd["checks"]["errors"], d["checks"]["nic"]["link_gbps"], [(x["check"], x["key"]) for x in d["checks"]["findings"] if x["level"] == "error"]')" \
+    "(2, 200.0, [('nic-speed', 'fabric.switch'), ('cabling', 'fabric.switch')])"
+grep -q 'error: link node001/mlx5_0 - leaf0/1 at 200G: no medium .* fits the qsfp56 cages of qm8700 and the twin-port osfp cages of dgx-h100' "$TMP/hdr.err" && ok \
+    || fail "HDR cabling message: $(cat "$TMP/hdr.err")"
+
+# ---- the floor: racks over their power budget, runs near every medium's reach ----
+# 5 DGX H100 in a rack draw 5 x the node's power, over the default budget
+# (per_rack 4 x the same power); rows 100 m apart put runs beyond the
+# multimode and near the single-mode reach.
+"$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set layout.nodes_per_rack=5 \
+    --format json >"$TMP/pw.json" 2>"$TMP/pw.err"
+expect_eq "rack power: exit (a warning)" $? 0
+# racks of 5: the 127 servers in units of 32 (32, 32, 32, 31) fill 6 racks
+# of 5 per unit
+W5=$("$PY" -c 'import yaml; n = yaml.safe_load(open("'"$TOP_SRCDIR"'/templates/nodes.yaml"))["nodes"]["dgx-h100"]; print("%d racks draw up to %.1f kW, over the rack power budget of %.1f kW" % (sum(u // 5 for u in (32, 32, 32, 31)), 5 * n["power"] / 1000, n["per_rack"] * n["power"] / 1000))')
+expect_eq "rack power: finding" "$(json "$TMP/pw.json" '[(x["level"], x["key"], x["message"].split(":")[0]) for x in d["checks"]["findings"] if x["check"] == "rack-power"]')" \
+    "[('warning', 'layout.nodes_per_rack', '$W5')]"
+"$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set layout.nodes_per_rack=5 \
+    --strict >/dev/null 2>"$TMP/pw.err"
+expect_eq "rack power: --strict exit" $? 1
+grep -q "^--set:1:23: error: $W5" "$TMP/pw.err" && ok || fail "rack power --strict: $(cat "$TMP/pw.err")"
+
+# Rows of 9 racks 950 m apart: the spines' row stands between the second and third
+# unit, so the leaves of the first and last unit are two rows (1.9 km) from
+# it, within 10% of the farthest NDR reach in the catalog; the others one.
+"$RAILYARD" cabling "$TOP_SRCDIR/examples/superpod-4su.yaml" --set layout.row_pitch=950 --set layout.racks_per_row=9 \
+    -o "$TMP/far" >/dev/null 2>&1
+expect_eq "far rows: cabling exit" $? 0
+"$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set layout.row_pitch=950 --set layout.racks_per_row=9 \
+    --format json >"$TMP/far.json" 2>/dev/null
+expect_eq "far rows: exit (a warning)" $? 0
+far=$("$PY" - "$TMP/far/cabling/cabling.csv" "$TOP_SRCDIR/templates/media.yaml" <<'EOF'
+import csv, sys, yaml
+media = yaml.safe_load(open(sys.argv[2]))["media"]
+reach = max(float(m["lengths"][-1]) for m in media.values() if "400G" in [str(x) for x in m["speeds"]])
+rows = list(csv.DictReader(open(sys.argv[1])))
+two = sum(1 for r in rows if r["tier"] == "2" and abs(int(r["a_row"]) - int(r["z_row"])) == 2)
+print("%d cables run within 10%% of the reach of any medium of their speed (%g m)" % (two, reach))
+EOF
+)
+expect_eq "far rows: reach finding" "$(json "$TMP/far.json" '[(x["level"], x["message"].split(" (the nearest")[0] + " (%g m)" % float(x["message"].split(" of ")[-1].split(" m)")[0])) for x in d["checks"]["findings"] if x["check"] == "reach"]')" \
+    "[('warning', '${far}')]"
 
 # ---- the model: refused, then run at the slower link ----
 W='workload:

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/cabling.h"
+
 #include "fabric/names.h"
 
 /* "$10,723,328": whole dollars with thousands separators. */
@@ -29,10 +31,10 @@ static const char *usd(char *buf, size_t cap, double v)
     return buf;
 }
 
-static void add(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
-                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void add(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
-                const char *fmt, ...)
+static void vadd(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
+                 const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
+static void vadd(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
+                 const char *fmt, va_list ap)
 {
     if (lv == RY_CHECK_ERROR)
         c->errors++;
@@ -44,11 +46,18 @@ static void add(ry_design_check *c, ry_check_level lv, const char *check, const 
     x->level = lv;
     snprintf(x->check, sizeof x->check, "%s", check);
     snprintf(x->key, sizeof x->key, "%s", key);
+    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+}
+
+void ry_design_check_add(ry_design_check *c, ry_check_level lv, const char *check,
+                         const char *key, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    vadd(c, lv, check, key, fmt, ap);
     va_end(ap);
 }
+#define add ry_design_check_add
 
 /* NIC faster than the switch port: the links run at the port's speed. */
 static void check_nic(const ry_spec *s, ry_design_check *c)
@@ -232,4 +241,67 @@ void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_chec
     check_workload(f->spec, c);
     check_tiers(f, b, c);
     check_neighbours(f, b, c);
+}
+
+void ry_design_check_physical(const ry_cabling *cab, ry_design_check *c)
+{
+    const ry_layout *lay = cab->lay;
+    const ry_fabric *f = cab->f;
+    /* runs near the reach of the farthest-reaching medium of their speed:
+     * a route longer than planned would have no medium (a run near the
+     * reach of a medium chosen as the cheapest has one that goes further) */
+    long long near = 0;
+    uint32_t worst = 0;
+    double worst_share = -1, worst_reach = 0;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        double gbps = ry_link_gbps(f, (uint32_t)l), reach = 0;
+        for (int m = 0; m < cab->nmedia; m++)
+            for (int k = 0; k < cab->media[m].nspeeds; k++)
+                if (cab->media[m].speeds[k] == gbps)
+                    reach = fmax(reach, cab->media[m].lengths[cab->media[m].nlengths - 1]);
+        double share = reach > 0 ? cab->cables[l].routed_m / reach : 0;
+        if (share >= RY_CHECK_REACH_WARN)
+            near++;
+        if (share > worst_share) {
+            worst_share = share;
+            worst = (uint32_t)l;
+            worst_reach = reach;
+        }
+    }
+    if (near) {
+        char label[128];
+        ry_cable_label(f, worst, label, sizeof label);
+        add(c, RY_CHECK_WARNING, "reach", "layout",
+            "%lld cable%s run within %.0f%% of the reach of any medium of their speed (the "
+            "nearest: %s, %.1f m of %g m): a longer route than planned would have no medium; "
+            "shorten the layout (layout.hall_racks, layout.hall_gap, layout.building_gap)",
+            near, near == 1 ? "" : "s", (1 - RY_CHECK_REACH_WARN) * 100, label,
+            cab->cables[worst].routed_m, worst_reach);
+    }
+    /* racks over their power budget (network racks are filled within it) */
+    if (lay->rack_budget_w > 0) {
+        int over = 0;
+        double most = 0;
+        for (int i = 0; i < lay->nracks; i++)
+            if (lay->racks[i].power_w > lay->rack_budget_w * (1 + 1e-9)) {
+                over++;
+                if (lay->racks[i].power_w > most)
+                    most = lay->racks[i].power_w;
+            }
+        if (over)
+            add(c, RY_CHECK_WARNING, "rack-power",
+                f->spec->layout.rack_power > 0 ? "layout.rack_power" : "layout.nodes_per_rack",
+                "%d rack%s draw up to %.1f kW, over the rack power budget of %.1f kW: fewer "
+                "servers per rack (layout.nodes_per_rack) or a larger budget (layout.rack_power)",
+                over, over == 1 ? "" : "s", most / 1000, lay->rack_budget_w / 1000);
+    } else {
+        add(c, RY_CHECK_NOTE, "rack-power", "cluster.node",
+            "no rack power budget: the node has no power (cluster.node.power) and no "
+            "layout.rack_power is set, so racks are not checked");
+    }
+    int nnet = lay->nrooms - lay->nhalls;
+    add(c, RY_CHECK_NOTE, "layout", "layout",
+        "%d racks in %d hall%s, %d network room%s and %d building%s; the longest run is %.1f m",
+        lay->nracks, lay->nhalls, lay->nhalls == 1 ? "" : "s", nnet, nnet == 1 ? "" : "s",
+        lay->nbuildings, lay->nbuildings == 1 ? "" : "s", cab->longest_m);
 }

@@ -72,4 +72,18 @@ typedef struct ry_design_check {
 /* Checks the fabric f (built from f->spec) with its bill of materials b. */
 void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_check *c);
 
+/* Runs nearer than this share of their medium's reach are flagged. */
+#define RY_CHECK_REACH_WARN 0.9
+
+struct ry_cabling;
+/* Adds the floor's checks from the layout and cabling plan: runs near
+ * their medium's reach, racks over their power budget, and a note with
+ * the halls, rooms, buildings and longest run. */
+void ry_design_check_physical(const struct ry_cabling *cab, ry_design_check *c);
+
+/* Adds a finding (a full list drops it). */
+void ry_design_check_add(ry_design_check *c, ry_check_level lv, const char *check,
+                         const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -376,26 +376,47 @@ static ry_cmd_status parse_argv(parse_job *j, int argc, char **argv, int from)
 
 /* ---- loading what a command needs ------------------------------------------------------------ */
 
-static int plan_cabling(ry_ctx *ctx)
+/* The layout and cabling plan. A layout or plan that cannot be made goes
+ * to *err (when given) or is reported at its key; a catalog that does not
+ * load is reported by its loader (-2). */
+static int plan_cabling_err(ry_ctx *ctx, ry_err *err)
 {
-    ry_err err;
+    ry_err e;
     ry_physical *ph = &ctx->phys;
     memset(ph, 0, sizeof *ph);
-    if (ry_layout_build(&ctx->fabric, &ph->lay, &err) < 0) {
-        ry_spec_error(ctx->spec, err.key, "%s", err.msg);
-        return -1;
-    }
+    if (ry_layout_build(&ctx->fabric, &ph->lay, &e) < 0)
+        goto bad;
     if (!(ph->media = ry_media_catalog_load(ry_templates_dir(ctx->templates)))) {
         ry_layout_free(&ph->lay);
-        return -1;
+        return -2;
     }
-    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, &ph->cab, &err) < 0) {
-        ry_spec_error(ctx->spec, err.key, "%s", err.msg);
+    if (ry_cabling_build(&ctx->fabric, &ph->lay, ph->media, &ph->cab, &e) < 0) {
         ry_layout_free(&ph->lay);
         ry_media_catalog_free(ph->media);
-        return -1;
+        goto bad;
     }
     return 0;
+bad:
+    if (err)
+        *err = e;
+    else
+        ry_spec_error(ctx->spec, e.key, "%s", e.msg);
+    return -1;
+}
+
+static int plan_cabling(ry_ctx *ctx)
+{
+    return plan_cabling_err(ctx, NULL) < 0 ? -1 : 0;
+}
+
+int ry_ctx_try_cabling(ry_ctx *ctx, ry_err *err)
+{
+    if (ctx->needs & RY_NEED_CABLING)
+        return 0;
+    int rc = plan_cabling_err(ctx, err);
+    if (rc == 0)
+        ctx->needs |= RY_NEED_CABLING;
+    return rc;
 }
 
 /* Loads and builds what needs asks for and ctx does not hold yet, in the

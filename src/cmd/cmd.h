@@ -178,6 +178,12 @@ unsigned ry_out_flags(const ry_ctx *ctx);
 /* Writes a whole buffer to -o FILE (ry_opt(ctx, row)) or standard output. */
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len);
 
+/* Makes the layout and cabling plan for a command that can do without
+ * them (validate): 0, or -1 with err set when the layout or plan cannot be
+ * made, or -2 when the media catalog does not load (reported). The
+ * dispatcher frees what it made. */
+int ry_ctx_try_cabling(ry_ctx *ctx, ry_err *err);
+
 /* What the groups' emit functions counted, for the single-group commands'
  * closing lines: the caller's, zeroed by ry_write_groups. */
 typedef struct ry_group_tally {

@@ -35,6 +35,17 @@ static ry_cmd_status run(ry_ctx *ctx)
     int strict = ry_flag(ctx, O_STRICT);
     ry_design_check *dc = ry_xmalloc(sizeof *dc);
     ry_design_check_compute(&ctx->fabric, &ctx->bom, dc);
+    /* the floor: a layout or plan that cannot be made is a finding too */
+    ry_err err;
+    int phys = ry_ctx_try_cabling(ctx, &err);
+    if (phys == -2) {
+        free(dc);
+        return RY_CMD_INPUT;
+    }
+    if (phys == 0)
+        ry_design_check_physical(&ctx->phys.cab, dc);
+    else
+        ry_design_check_add(dc, RY_CHECK_ERROR, "cabling", err.key, "%s", err.msg);
     int pass = ry_checks_pass(dc, strict);
     /* Errors (and warnings under --strict) also go where errors go, at
      * the key they are about. */
@@ -71,7 +82,8 @@ const ry_cmd_entry ry_cmd_validate = {
                "fabric and prints a summary, then the design checks: NIC against switch port\n"
                "speed, a workload that does not fit the cluster, the fill and down:up bandwidth\n"
                "of each tier, idle ports and their cost, and a cheaper neighbouring size or\n"
-               "scalable unit. Exits 1 with file:line:col errors on bad input or a failed\n"
+               "scalable unit; on the floor, runs near their medium's reach and racks over\n"
+               "their power budget. Exits 1 with file:line:col errors on bad input or a failed\n"
                "check (with --strict, also on a warning).\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the workload-fit design check */
