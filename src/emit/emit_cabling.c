@@ -6,12 +6,13 @@
 #include "emit/emit_cabling.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <threads.h>
 #include <unistd.h>
 
 #include "emit/colors.h"
@@ -555,30 +556,45 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 /* ---- the workbook ------------------------------------------------------------------------------ */
 
 /* libxlsxwriter writes to a named file: the staged one. */
-static int write_xlsx(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+/* The workbook takes most of the time at scale (libxlsxwriter's cells and
+ * its deflate of every sheet), so it is written on a thread of its own
+ * while the other files are: it only reads the names and the plan. */
+typedef struct xlsx_job {
+    const ry_cab_names *nm;
+    char *path;
+    int rc;
+} xlsx_job;
+
+static int xlsx_thread(void *arg)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
-    char *path = ry_outdir_path(o, rel);
-    if (!path)
-        return -1;
+    xlsx_job *j = arg;
     const ry_xlsx_limits excel = { RY_XLSX_MAX_ROWS, RY_XLSX_RACK_SHEETS };
-    int rc = ry_emit_cabling_xlsx(nm, path, &excel);
-    free(path);
-    return rc;
+    j->rc = ry_emit_cabling_xlsx(j->nm, j->path, &excel);
+    return 0;
 }
 
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
 {
     ry_cab_names nm;
     ry_cab_names_init(&nm, c);
-    int bad = write_csvs(o, prefix, &nm) < 0;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
+    xlsx_job job = { &nm, ry_outdir_path(o, rel), -1 };
+    int bad = !job.path;
+    thrd_t th;
+    int threaded = !bad && thrd_create(&th, xlsx_thread, &job) == thrd_success;
+    if (!bad)
+        bad = write_csvs(o, prefix, &nm) < 0;
     if (!bad)
         bad = write_racks(o, prefix, &nm) < 0;
     if (!bad && !c->f->spec->sw.ethernet)
         bad = write_topo(o, prefix, &nm) < 0;
-    if (!bad)
-        bad = write_xlsx(o, prefix, &nm) < 0;
+    if (threaded)
+        thrd_join(th, NULL);
+    else if (job.path)
+        xlsx_thread(&job);      /* no thread to be had: in turn */
+    bad |= job.path && job.rc < 0;
+    free(job.path);
     ry_cab_names_free(&nm);
     return bad ? -1 : 0;
 }

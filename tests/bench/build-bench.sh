@@ -1,0 +1,49 @@
+#!/bin/sh
+# `railyard build --skip opensm` of 1,048,576 GPUs (the SuperPOD example
+# grown to 131,072 DGX H100: 4,194,304 cables, 114,688 switches, every other
+# artefact: summary, bom.json, fabric.json, the cabling plan with its
+# workbook, Slurm topology, diagrams): wall time and peak RSS against the
+# targets of 60 s and 4 GB, the size of each file, the time of the cabling
+# group alone and without its workbook's share, and a second run that must
+# give the same bytes.
+#
+#   sh tests/bench/build-bench.sh path/to/railyard [NODES]
+#
+# Needs about 2.5 GB in $TMPDIR (default /tmp) per run.
+set -u
+RY=${1:?usage: build-bench.sh RAILYARD [NODES]}
+NODES=${2:-131072}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${RAILYARD_TEMPLATES:=$top/templates}"
+export RAILYARD_TEMPLATES
+out=$(mktemp -d "${TMPDIR:-/tmp}/railyard-build-bench.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+spec="$top/examples/superpod-4su.yaml"
+
+echo "railyard build --skip opensm, $spec with cluster.nodes=$NODES ($((NODES * 8)) GPUs);" \
+     "$(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+for run in 1 2; do
+    /usr/bin/time -f '%e %M' -o "$out/time$run" "$RY" build "$spec" --set cluster.nodes="$NODES" \
+        --skip opensm -o "$out/run$run" >"$out/log$run" 2>&1 || { echo "railyard failed:"; cat "$out/log$run"; exit 1; }
+    read -r secs kb <"$out/time$run"
+    echo "  run $run: $secs s, peak RSS $((kb / 1024)) MB"
+    [ "$run" = 1 ] || continue
+    (cd "$out/run1" && find . -type f ! -name '.*' -printf '%P %s\n' | sort) |
+        awk '{ printf "    %-34s %9.1f MB\n", $1, $2 / 1048576 }'
+done
+same=yes
+(cd "$out/run1" && find . -type f | sort) >"$out/files"
+while read -r f; do
+    cmp -s "$out/run1/$f" "$out/run2/$f" || { same=no; echo "  DIFFERS: $f"; }
+done <"$out/files"
+echo "  same bytes in both runs: $same"
+rm -rf "$out/run2"
+/usr/bin/time -f '%e %M' -o "$out/time-cab" "$RY" cabling "$spec" --set cluster.nodes="$NODES" \
+    -o "$out/cab" >/dev/null 2>&1
+read -r csecs ckb <"$out/time-cab"
+echo "  railyard cabling alone: $csecs s, peak RSS $((ckb / 1024)) MB"
+read -r secs kb <"$out/time1"
+awk -v s="$secs" -v k="$kb" 'BEGIN {
+    printf "  target 60 s: %s (%.1f s); target 4 GB: %s (%d MB)\n",
+        s < 60 ? "met" : "MISSED", s, k / 1024 < 4096 ? "met" : "MISSED", k / 1024 }'
+[ "$same" = yes ]
