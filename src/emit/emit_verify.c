@@ -418,7 +418,7 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
 /* ---- work order ------------------------------------------------------------------ */
 
 typedef struct wo_row {
-    int walk;           /* place on the walk through the halls, -1 = not placed */
+    long long walk;     /* place on the walk through the halls, -1 = not placed */
     int rack, unit;
     char dev[160];
     int port;
@@ -488,14 +488,14 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
                 wo_set(r, &e.fa, label, "check unknown device", NULL, e.has_fb ? e.fb.dev : "");
         }
     }
-    /* along row 1, back along row 2, and so on: each rack passed once */
+    /* room by room; in each along row 1, back along row 2, and so on:
+     * each rack passed once */
     for (size_t i = 0; i < n; i++) {
         const ry_rack *k = rows[i].rack >= 0 ? &lay->racks[rows[i].rack] : NULL;
-        int per_row = 0;
-        for (int r = 0; k && r < lay->nracks; r++)
-            if (lay->racks[r].row == k->row && lay->racks[r].col + 1 > per_row)
-                per_row = lay->racks[r].col + 1;
-        rows[i].walk = !k ? -1 : k->row * 65536 + (k->row % 2 ? per_row - 1 - k->col : k->col);
+        int per_row = k ? lay->rooms[k->room].racks_per_row : 0;
+        rows[i].walk = !k ? -1
+                          : ((long long)k->room << 40) + ((long long)k->row << 20) +
+                                (k->row % 2 ? per_row - 1 - k->col : k->col);
     }
     qsort(rows, n, sizeof *rows, cmp_wo);
     ry_buf_puts(out, "rack,unit,device,port,label,action,to\r\n");
