@@ -11,6 +11,7 @@ TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 cat >"$TMP/check.py" <<'P'
 import collections, json, math, os, re, sys
 import yaml
+import layoutmodel
 
 out, spec_path, bom_path, tdir = sys.argv[1:5]
 errs = []
@@ -87,9 +88,12 @@ def model(v, cat):
     if isinstance(v, str): return dict(cat.get(v, {}), name=v)
     m = dict(cat.get(v.get("name"), {})); m.update(v); return m
 node, sw = model(cl.get("node"), nodes_cat), model(fab.get("switch"), sw_cat)
-lay = dict(rack_pitch=0.6, row_pitch=2.4, tray_height=2.6, slack=0.5,
-           node_units=node.get("rack_units", 8), switch_units=sw.get("rack_units", 1))
-lay.update(spec.get("layout") or {})
+lay = layoutmodel.layout_keys(spec, node, sw)
+table(os.path.join(out, "racks.csv"), "rack,room,building,row,position,kind,units_used,power_kw")
+table(os.path.join(out, "rooms.csv"), "room,kind,building,grid_x,grid_y,building_x_m,building_y_m,"
+      "entry_m,side,x_m,width_m,depth_m,rows,racks_per_row,racks,power_kw")
+floor = layoutmodel.Floor(out, lay)     # racks.csv, rooms.csv and the routing rule
+for e in floor.errors + floor.name_errors(): err(e)
 gpn = cl.get("gpus_per_node", node.get("gpus_per_node", 8))
 node_cp = node.get("cage_ports", 1) or 1
 sw_cp = sw.get("cage_ports", 1) or 1
@@ -106,6 +110,9 @@ phys = bom["physical"]
 rows = table(os.path.join(out, "cabling.csv"),
              "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,z_device,z_type,"
              "z_port,media,kind,part,length_m,speed_gbps,rail,plane,tier")
+if len(floor.racks) != phys["racks"]: err("racks.csv: %d racks, BOM %d" % (len(floor.racks), phys["racks"]))
+if len(floor.rooms) != phys["halls"] + phys["network_rooms"]:
+    err("rooms.csv: %d rooms, BOM %d halls and %d network rooms" % (len(floor.rooms), phys["halls"], phys["network_rooms"]))
 if len(rows) != bom["links"]["total"]:
     err("cabling.csv: %d rows for %d links" % (len(rows), bom["links"]["total"]))
 labels = [r["label"] for r in rows]
@@ -126,35 +133,25 @@ def gbps(s):
     s = str(s).upper()
     return float(SPEEDS[s]) if s in SPEEDS else float(s.rstrip("G"))
 
-UNIT, PLINTH = 0.04445, 0.1     # the layout's rack unit and the height of unit 1's bottom
-def where(rack, u, units):
-    m = re.match(r"R(\d+)-(\d+)$", rack)
-    return int(m.group(1)), int(m.group(2)), PLINTH + (int(u) - 1 + units / 2.0) * UNIT
-def need_m(r):
-    server = r["tier"] == "1"
-    ra, ca, ha = where(r["a_rack"], r["a_u"], lay["node_units"] if server else lay["switch_units"])
-    rb, cb, hb = where(r["z_rack"], r["z_u"], lay["switch_units"])
-    if (ra, ca) == (rb, cb):
-        d = abs(ha - hb)
-    else:
-        d = (lay["tray_height"] - ha) + abs(ca - cb) * lay["rack_pitch"] + \
-            abs(ra - rb) * lay["row_pitch"] + (lay["tray_height"] - hb)
-    return d + 2 * lay["slack"]
-
+# every run by the routing rule (tests/layoutmodel.py), racks as racks.csv places them
+TOL = layoutmodel.TOL
+need_of = []
 for r in rows:
-    for e in "az":
-        m = re.match(r"R(\d+)-\d+$", r[e + "_rack"])
-        if not m or int(m.group(1)) != int(r[e + "_row"]):
-            err("%s: %s_row %s vs rack %s" % (r["label"], e, r[e + "_row"], r[e + "_rack"]))
+    bad = floor.row_errors(r)
+    for e in bad: err(e)
+    need_of.append(0.0 if bad else floor.need_m(r))
+def need_m(k): return need_of[k]
+
+for k, r in enumerate(rows):
     md = media.get(r["media"])
     if not md:
         err("%s: unknown medium %s" % (r["label"], r["media"])); continue
     if md["kind"] != r["kind"]: err("%s: kind %s, catalog %s" % (r["label"], r["kind"], md["kind"]))
-    L, need = float(r["length_m"]), need_m(r)
+    L, need = float(r["length_m"]), need_m(k)
     stock = [float(x) for x in md["lengths"]]
     if L not in stock: err("%s: %g m is no stock length of %s" % (r["label"], L, r["media"]))
     if L > stock[-1]: err("%s: beyond the reach of %s" % (r["label"], r["media"]))
-    if L + 1e-6 < need: err("%s: %g m for a run of %.2f m" % (r["label"], L, need))
+    if L + TOL < need: err("%s: %g m for a run of %.3f m" % (r["label"], L, need))
     if float(r["speed_gbps"]) not in [gbps(s) for s in md["speeds"]]:
         err("%s: %s does not carry %s G" % (r["label"], r["media"], r["speed_gbps"]))
     if r["tier"] == "1":
@@ -215,12 +212,12 @@ for k, r in enumerate(rows):
         if a != b: up[a] = b
 longest = collections.defaultdict(float)
 for k, r in enumerate(rows):
-    longest[find(k)] = max(longest[find(k)], need_m(r))
+    longest[find(k)] = max(longest[find(k)], need_m(k))
 for k, r in enumerate(rows):
     if r["media"] not in media: continue
     L, need = float(r["length_m"]), longest[find(k)]
     shorter = [float(x) for x in media[r["media"]]["lengths"] if float(x) < L]
-    if shorter and shorter[-1] + 1e-6 >= need:
+    if shorter and shorter[-1] >= need + TOL:
         err("%s: %g m where %g m reaches the group's longest run (%.2f m)" % (r["label"], L, shorter[-1], need))
 
 # cables by part and length equal the bill of materials: one per row, or
@@ -456,7 +453,7 @@ done
 # list (a row per device) past the rack count or when a rack's rows do not
 # fit on one sheet. Expectations come from cabling.csv, the spec and bom.
 cat >"$TMP/split.py" <<'P'
-import collections, csv, json, math, re, sys
+import collections, csv, json, math, os, re, sys
 import openpyxl, yaml
 
 xlsx, csv_path, spec_path, bom_path = sys.argv[1:5]
@@ -487,7 +484,9 @@ for r in data:
         v[3] += 1
         rack_rows[r[col[e + "_rack"]]] += 1
 if len(dev) != ndev: err("fixture: %d devices cabled of %d" % (len(dev), ndev))
-racks = sorted(rack_rows, key=lambda n: tuple(int(x) for x in re.findall(r"\d+", n)))
+# every rack of the layout, in its order (racks.csv beside cabling.csv)
+racks = [r["rack"] for r in csv.DictReader(open(os.path.join(os.path.dirname(csv_path), "racks.csv"), newline=""))]
+if not set(rack_rows) <= set(racks): err("racks cabled but not in racks.csv: %s" % sorted(set(rack_rows) - set(racks))[:3])
 
 wb = openpyxl.load_workbook(xlsx)
 names = wb.sheetnames
@@ -539,13 +538,14 @@ print("\n".join(errs) if errs else "ok")
 P
 XT="$TOP_BUILDDIR/tests/unit/xlsx_test"
 two="$D/two-plane.yaml"
+nr=$(($(wc -l <"$TMP/two-plane/cabling/racks.csv") - 1))     # racks of its layout
 # rows a sheet holds, racks with a sheet each, and what that exercises
 for lim in "1048575 256 Excel's limits" \
            "30 256 86 Cables sheets; racks of 64 to 2048 rows: the list, on 3 sheets" \
            "2048 256 the largest rack just fits: a sheet per rack" \
            "2047 256 the largest rack does not fit: the list" \
-           "1048575 11 11 racks: a sheet each" \
-           "1048575 10 11 racks: the list"; do
+           "1048575 $nr $nr racks: a sheet each" \
+           "1048575 $((nr - 1)) $nr racks: the list"; do
     set -- $lim
     "$XT" "$TPL" "$two" "$TMP/split-$1-$2.xlsx" "$1" "$2" >"$TMP/split.log" 2>&1
     expect_eq "xlsx_test $1 $2: exit" $? 0
@@ -555,7 +555,7 @@ for lim in "1048575 256 Excel's limits" \
     expect_eq "workbook of $1 rows a sheet, $2 rack sheets ($*)" "$(cat "$TMP/split.chk")" ok
 done
 # with Excel's limits, it is what railyard cabling writes
-for f in split-1048575-256 split-1048575-11; do
+for f in split-1048575-256 "split-1048575-$nr"; do
     cmp -s "$TMP/$f.xlsx" "$TMP/two-plane/cabling/cabling.xlsx" && ok \
         || fail "$f.xlsx differs from railyard cabling's workbook"
 done

@@ -10,6 +10,11 @@ trap 'rm -rf "$TMP"' EXIT
 # Debian's python3 (its python3-* packages belong to /usr/bin/python3).
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
+# The tests' own Python modules (tests/layoutmodel.py), imported from the
+# source tree without writing bytecode into it.
+PYTHONPATH="$TOP_SRCDIR/tests${PYTHONPATH:+:$PYTHONPATH}"
+PYTHONDONTWRITEBYTECODE=1
+export PYTHONPATH PYTHONDONTWRITEBYTECODE
 
 ok()   { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); printf 'FAIL: %s\n' "$*"; }

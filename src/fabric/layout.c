@@ -964,7 +964,9 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
             ry_building *bd = &lay->buildings[b];
             double x = 0, dep[2] = { 0, 0 };
             int net = -1, i0 = i;
-            for (; i < lay->nrooms && lay->rooms[i].building == b; i += 2) {
+            /* a building with an odd number of rooms ends with one alone:
+             * the next building's rooms start right after it */
+            while (i < lay->nrooms && lay->rooms[i].building == b) {
                 ry_room *p = &lay->rooms[i];
                 ry_room *q = i + 1 < lay->nrooms && lay->rooms[i + 1].building == b ? p + 1 : NULL;
                 p->side = 0;
@@ -976,9 +978,8 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
                     w = fmax(w, q->width);
                 }
                 x += w + s->layout.hall_gap;
+                i += q ? 2 : 1;
             }
-            if (i > lay->nrooms)
-                i = lay->nrooms;
             for (int k = i0; k < i; k++) {
                 ry_room *rm = &lay->rooms[k];
                 if (rm->kind == RY_ROOM_NETWORK)
