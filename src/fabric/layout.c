@@ -653,6 +653,75 @@ static int cmp_switch_desc(const void *x, const void *y, const ry_fabric *f)
     return a < b ? -1 : a > b;
 }
 
+/* The building in the middle of buildings lo..hi on the campus grid. */
+static int middle_building(const ry_layout *lay, int lo, int hi)
+{
+    double x0 = 1e9, x1 = -1, y0 = 1e9, y1 = -1, best = 1e300;
+    int mid = lo;
+    for (int b = lo; b <= hi; b++) {
+        x0 = fmin(x0, lay->buildings[b].gx);
+        x1 = fmax(x1, lay->buildings[b].gx);
+        y0 = fmin(y0, lay->buildings[b].gy);
+        y1 = fmax(y1, lay->buildings[b].gy);
+    }
+    for (int b = lo; b <= hi; b++) {
+        double d = fabs(lay->buildings[b].gx - (x0 + x1) / 2) +
+                   fabs(lay->buildings[b].gy - (y0 + y1) / 2);
+        if (d < best - 1e-9) {
+            best = d;
+            mid = b;
+        }
+    }
+    return mid;
+}
+
+/* With HB domains as the units, a leaf stands with the first server it
+ * serves; one whose servers stand in more than two halls (a rail-only leaf
+ * joins one GPU of many domains) goes to the network room in the middle of
+ * their buildings instead. -1 for a leaf that stays, else the building. */
+static int32_t *spanning_leaves(const tmp *t, const ry_layout *lay)
+{
+    const ry_fabric *f = t->f;
+    int32_t *where = ry_xmalloc((t->nsw ? t->nsw : 1) * sizeof *where);
+    int32_t *unit_of = ry_xmalloc(((size_t)t->S + 1) * sizeof *unit_of);
+    for (int b = 0; b < t->n1; b++)
+        for (int k = t->b1_first[b]; k < t->b1_first[b + 1]; k++)
+            unit_of[t->srv[k]] = b;
+    for (size_t i = 0; i < t->nsw; i++) {
+        where[i] = -1;
+        const ry_node *n = &f->nodes[f->first_switch + i];
+        if (t->U != 0 || n->tier != 1)
+            continue;
+        int hlo = -1, hhi = -1;
+        for (uint32_t q = 0; q < n->nports; q++) {
+            int32_t peer = f->ports[n->port0 + q].peer;
+            if (peer < 0 || f->nodes[f->ports[peer].owner].kind != RY_NODE_GPU)
+                continue;
+            int h = t->hall_of[unit_of[f->ports[peer].owner / (uint32_t)t->gpn]];
+            hlo = hlo < 0 || h < hlo ? h : hlo;
+            hhi = h > hhi ? h : hhi;
+        }
+        if (hhi - hlo >= 2)
+            where[i] = middle_building(lay, t->hall_bld[hlo], t->hall_bld[hhi]);
+    }
+    free(unit_of);
+    return where;
+}
+
+/* Takes the leaves that go elsewhere out of their units' lists. */
+static void drop_leaves(tmp *t, const int32_t *where)
+{
+    int o = 0;
+    for (int b = 0; b < t->n1; b++) {
+        int k0 = t->b1_leaf0[b], k1 = t->b1_leaf0[b + 1];
+        t->b1_leaf0[b] = o;
+        for (int k = k0; k < k1; k++)
+            if (where[t->leaf[k]] < 0)
+                t->leaf[o++] = t->leaf[k];
+    }
+    t->b1_leaf0[t->n1] = o;
+}
+
 static const ry_fabric *sort_fabric;
 static int cmp_sw(const void *x, const void *y) { return cmp_switch_desc(x, y, sort_fabric); }
 
@@ -815,22 +884,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
         for (int x = 0; x < nx; x++) {
             if (lo[x] < 0)
                 continue;
-            double x0 = 1e9, x1 = -1, y0 = 1e9, y1 = -1;
-            for (int b = lo[x]; b <= hi[x]; b++) {
-                x0 = fmin(x0, lay->buildings[b].gx);
-                x1 = fmax(x1, lay->buildings[b].gx);
-                y0 = fmin(y0, lay->buildings[b].gy);
-                y1 = fmax(y1, lay->buildings[b].gy);
-            }
-            double best = 1e300;
-            for (int b = lo[x]; b <= hi[x]; b++) {
-                double d = fabs(lay->buildings[b].gx - (x0 + x1) / 2) +
-                           fabs(lay->buildings[b].gy - (y0 + y1) / 2);
-                if (d < best - 1e-9) {
-                    best = d;
-                    centre[lv][x] = b;
-                }
-            }
+            centre[lv][x] = middle_building(lay, lo[x], hi[x]);
         }
         free(lo);
         free(hi);
@@ -838,6 +892,8 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
 
     /* where every switch above the leaves goes: its hall (tiers 2..L), its
      * building's network room (L+1..B) or the middle one of its block's buildings (above B) */
+    int32_t *span = spanning_leaves(&t, lay);
+    drop_leaves(&t, span);
     int32_t *sw_dest = ry_xmalloc((t.nsw ? t.nsw : 1) * sizeof *sw_dest);
     {
         int32_t *hall_of_L = ry_xcalloc((size_t)t.n[t.L] + 1, sizeof *hall_of_L);
@@ -850,7 +906,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
             int tier = f->nodes[f->first_switch + i].tier;
             int32_t it = (int32_t)(t.S + (long long)i);
             if (tier < 2)
-                sw_dest[i] = -1;
+                sw_dest[i] = span[i] >= 0 ? t.nhall + span[i] : -1;
             else if (tier <= t.L)
                 sw_dest[i] = hall_of_L[t.id[t.L][it]];
             else if (tier <= t.B)
@@ -860,6 +916,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
         }
         free(hall_of_L);
         free(bld_of_B);
+        free(span);
         for (int lv = 0; lv <= RY_MAX_TIERS; lv++)
             free(centre[lv]);
     }

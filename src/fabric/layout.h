@@ -8,7 +8,11 @@
  *   - Data halls hold whole blocks of the hall level L, the highest level
  *     whose every block fits in one hall (layout.hall_racks racks and
  *     layout.hall_power kW); a hall never mixes two level-(L+1) blocks. So
- *     scalable units and pods are never split across halls.
+ *     scalable units and pods are never split across halls. When one level-1
+ *     block is larger than a hall (rail-only leaves joining many HB
+ *     domains), halls hold whole HB domains; a leaf stands with the server
+ *     it serves first, or in a network room when its servers span more
+ *     than two halls.
  *   - Buildings hold whole blocks of the building level B >= L, the highest
  *     level whose every block needs at most layout.halls_per_building halls.
  *   - Switches of tiers 2..L stand in network racks in the middle rows of
