@@ -100,10 +100,13 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
         for (int i = 0; ry_groups[i].name; i++)
             ry_outdir_own(o, ry_groups[i].name);
     }
-    int bad = top && top(ctx, o) < 0;
+    /* the groups first: the cabling plan's workbook is written on a thread
+     * of its own, beside the rest (fabric.json is large too) */
+    int bad = 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
         if (want[i])
             bad = ry_groups[i].emit(ctx, o, t) < 0;
+    bad = bad || (top && top(ctx, o) < 0);
     if (bad) {
         ry_outdir_abort(o);
         return RY_CMD_IO;

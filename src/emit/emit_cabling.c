@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <threads.h>
 #include <unistd.h>
 
 #include "emit/colors.h"
@@ -555,46 +554,45 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 
 /* ---- the workbook ------------------------------------------------------------------------------ */
 
-/* libxlsxwriter writes to a named file: the staged one. */
 /* The workbook takes most of the time at scale (libxlsxwriter's cells and
  * its deflate of every sheet), so it is written on a thread of its own
- * while the other files are: it only reads the names and the plan. */
+ * while the other files (and the other groups of a build) are: with names
+ * of its own, as the others' are freed when they are done. */
 typedef struct xlsx_job {
-    const ry_cab_names *nm;
+    ry_cab_names nm;
     char *path;
-    int rc;
 } xlsx_job;
 
-static int xlsx_thread(void *arg)
+static int xlsx_job_run(void *arg)
 {
     xlsx_job *j = arg;
     const ry_xlsx_limits excel = { RY_XLSX_MAX_ROWS, RY_XLSX_RACK_SHEETS };
-    j->rc = ry_emit_cabling_xlsx(j->nm, j->path, &excel);
-    return 0;
+    int rc = ry_emit_cabling_xlsx(&j->nm, j->path, &excel);
+    ry_cab_names_free(&j->nm);
+    free(j->path);
+    free(j);
+    return rc;
 }
 
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
 {
-    ry_cab_names nm;
-    ry_cab_names_init(&nm, c);
     char rel[512];
     snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
-    xlsx_job job = { &nm, ry_outdir_path(o, rel), -1 };
-    int bad = !job.path;
-    thrd_t th;
-    int threaded = !bad && thrd_create(&th, xlsx_thread, &job) == thrd_success;
-    if (!bad)
-        bad = write_csvs(o, prefix, &nm) < 0;
+    char *path = ry_outdir_path(o, rel);
+    if (!path)
+        return -1;
+    xlsx_job *j = ry_xmalloc(sizeof *j);
+    ry_cab_names_init(&j->nm, c);
+    j->path = path;
+    if (ry_outdir_spawn(o, xlsx_job_run, j) < 0)
+        return -1;
+    ry_cab_names nm;
+    ry_cab_names_init(&nm, c);
+    int bad = write_csvs(o, prefix, &nm) < 0;
     if (!bad)
         bad = write_racks(o, prefix, &nm) < 0;
     if (!bad && !c->f->spec->sw.ethernet)
         bad = write_topo(o, prefix, &nm) < 0;
-    if (threaded)
-        thrd_join(th, NULL);
-    else if (job.path)
-        xlsx_thread(&job);      /* no thread to be had: in turn */
-    bad |= job.path && job.rc < 0;
-    free(job.path);
     ry_cab_names_free(&nm);
     return bad ? -1 : 0;
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <threads.h>
 #include <unistd.h>
 
 #include "util/buf.h"
@@ -111,7 +112,53 @@ struct ry_outdir {
     strv own;           /* top-level groups declared */
     strv made;          /* parents of a new DIR made by begin, outermost first */
     int failed;
+    struct job *jobs;   /* ry_outdir_spawn's, newest first */
 };
+
+typedef struct job {
+    thrd_t th;
+    int (*fn)(void *);
+    void *arg;
+    int rc;
+    struct job *next;
+} job;
+
+static int job_main(void *arg)
+{
+    job *j = arg;
+    j->rc = j->fn(j->arg);
+    return 0;
+}
+
+int ry_outdir_spawn(ry_outdir *o, int (*fn)(void *), void *arg)
+{
+    job *j = ry_xcalloc(1, sizeof *j);
+    j->fn = fn;
+    j->arg = arg;
+    if (thrd_create(&j->th, job_main, j) != thrd_success) {
+        int rc = fn(arg);
+        free(j);
+        if (rc < 0)
+            o->failed = 1;
+        return rc < 0 ? -1 : 0;
+    }
+    j->next = o->jobs;
+    o->jobs = j;
+    return 0;
+}
+
+/* Waits for every job; a failed one fails the run. */
+static void join_jobs(ry_outdir *o)
+{
+    while (o->jobs) {
+        job *j = o->jobs;
+        thrd_join(j->th, NULL);
+        if (j->rc < 0)
+            o->failed = 1;
+        o->jobs = j->next;
+        free(j);
+    }
+}
 
 static char *join(const char *a, const char *b)
 {
@@ -620,6 +667,7 @@ void ry_outdir_abort(ry_outdir *o)
 {
     if (!o)
         return;
+    join_jobs(o);
     if (o->stage)
         ry_rmtree(o->stage);
     ry_cleanup_forget(o->slot);
@@ -976,6 +1024,7 @@ int ry_outdir_commit(ry_outdir *o)
 {
     if (!o)
         return -1;
+    join_jobs(o);
     if (o->failed) {
         ry_outdir_abort(o);
         return -1;

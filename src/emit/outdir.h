@@ -84,6 +84,12 @@ int ry_outdir_put(ry_outdir *o, const char *relpath, const void *data, size_t le
  * file by name; the caller writes it and frees the path. NULL on failure. */
 char *ry_outdir_path(ry_outdir *o, const char *relpath);
 
+/* Runs fn(arg) on a thread of its own while the run goes on, for a file
+ * that takes long to write (a large workbook through ry_outdir_path): fn
+ * may not call the outdir, and owns arg. Commit and abort first wait for
+ * every job; commit fails (DIR as it was) when a job returned < 0. Where
+ * no thread can be started, fn runs here (-1 when it failed). */
+int ry_outdir_spawn(ry_outdir *o, int (*fn)(void *), void *arg);
 /* Publishes the run (see above) and frees o. -1 (error printed, DIR as it
  * was) on failure, also when an earlier write failed. */
 int ry_outdir_commit(ry_outdir *o);
