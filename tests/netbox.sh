@@ -22,6 +22,7 @@
 #     materials' (and 48 for the four-unit SuperPOD: 8 rails x 4 units of
 #     leaves, 16 spines), cables = links, server cable ends = nodes x GPUs x
 #     planes, and every NIC and switch port of a type is a template;
+#   - a node and a switch model of one name still make two device types;
 #   - the same spec gives the same bytes;
 #   - the checker itself fails on broken copies (a dangling rack, an
 #     interface type NetBox does not know, a field no form has, a device
@@ -240,8 +241,11 @@ for c in cab_rows:
 
 bom = json.load(open(bom_path))
 nodecat = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
-node = spec["cluster"]["node"]
-gpn = nodecat[node if isinstance(node, str) else node["name"]]["gpus_per_node"]
+node = spec["cluster"].get("node")
+if "gpus_per_node" in spec["cluster"]:
+    gpn = spec["cluster"]["gpus_per_node"]
+else:
+    gpn = nodecat[node if isinstance(node, str) else node["name"]]["gpus_per_node"]
 servers = [v for v in devs.values() if v[0]["role"] == "server"]
 if len(servers) != nodes: err("%d servers, the spec has %d" % (len(servers), nodes))
 if len(devs) != nodes + bom["switches"]["total"]:
@@ -276,6 +280,12 @@ expect_eq "superpod-4su: devices" "$(($(grep -c . "$TMP/superpod-4su/cabling/net
 check b200-2plane "$TOP_SRCDIR/examples/b200-2plane.yaml" 64 2 infiniband-ndr
 check superpod-8k "$TOP_SRCDIR/examples/superpod-4su.yaml" 8192 1 400gbase-x-osfp --set cluster.nodes=8192
 expect_eq "superpod-8k: halls" "$(grep -c ',data hall' "$TMP/superpod-8k/cabling/netbox/02-locations.csv")" 8
+
+# a node and a switch of the same name: two device types all the same
+check same-name "$TOP_SRCDIR/tests/data/cabling/three-tier.yaml" 32 1 infiniband-hdr \
+    --set fabric.switch.name=custom
+expect_eq "same-name: device types" "$(ls "$TMP/same-name/cabling/netbox/05-device-types" | tr '\n' ' ')" \
+    "generic-custom-switch.yaml generic-custom.yaml "
 
 # same spec, same bytes
 "$RAILYARD" cabling "$TOP_SRCDIR/examples/b200-2plane.yaml" -o "$TMP/again" >/dev/null 2>&1

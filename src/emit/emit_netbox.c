@@ -151,9 +151,21 @@ static int put(ry_outdir *o, const char *prefix, const char *name, ry_buf *b)
     return rc;
 }
 
+/* The switch's model name in NetBox: its own, or "<name>-switch" when the
+ * node's type would have the same slug (a node and a switch both named
+ * "custom"): NetBox finds a device type by maker and model. */
+static void switch_model(const ry_spec *s, char *out, size_t n)
+{
+    char a[160], b[160];
+    type_slug(a, sizeof a, s->node.vendor, s->node.name);
+    type_slug(b, sizeof b, s->sw.vendor, s->sw.name);
+    snprintf(out, n, strcmp(a, b) ? "%s" : "%s-switch", s->sw.name);
+}
+
 /* The device types: the node with its NIC ports (GPUs per node x planes,
  * named as in the cable files), the switch with its radix ports. */
-static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm, ry_buf *b)
+static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm, ry_buf *b,
+                       const char *swmodel)
 {
     const ry_fabric *f = nm->f;
     const ry_node_model *nd = &f->spec->node;
@@ -175,13 +187,13 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
     snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
     bad |= put(o, prefix, file, b) < 0;
 
-    type_head(b, "switches", sw->vendor, sw->name, sw->part, nm->lay->switch_units);
+    type_head(b, "switches", sw->vendor, swmodel, sw->part, nm->lay->switch_units);
     const char *st = iface_type(sw->port_gbps, sw->connector, sw);
     for (int p = 1; p <= f->radix; p++) {
         ry_switch_port_label(sw, p, name, sizeof name);
         iface(b, name, "", st, "");
     }
-    type_slug(sl, sizeof sl, sw->vendor, sw->name);
+    type_slug(sl, sizeof sl, sw->vendor, swmodel);
     snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
     bad |= put(o, prefix, file, b) < 0;
     return bad ? -1 : 0;
@@ -279,7 +291,9 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     }
     bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
 
-    bad |= write_types(o, prefix, nm, &b) < 0;
+    char swmodel[RY_NAME_MAX + 8];
+    switch_model(s, swmodel, sizeof swmodel);
+    bad |= write_types(o, prefix, nm, &b, swmodel) < 0;
 
     /* Roles, coloured as NetBox draws them in rack elevations. */
     static const char *const colors[] = { "2196f3", "4caf50", "ff9800", "9c27b0", "f44336",
@@ -300,7 +314,7 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
                    (uint32_t)(i * nm->gpn), "front");
     for (size_t i = f->first_switch; i < f->nnodes; i++) {
         role_name(f, f->nodes[i].tier, role, sizeof role);
-        device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, s->sw.vendor, s->sw.name,
+        device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, s->sw.vendor, swmodel,
                    nm, (uint32_t)i, "rear");
     }
     bad |= put(o, prefix, "07-devices.csv", &b) < 0;
