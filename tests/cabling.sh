@@ -260,8 +260,8 @@ want_x = collections.Counter({l["part"]: l["count"] for l in lines if l["what"] 
 if +xcv != +want_x: err("transceivers: from the rows %s, BOM %s" % (dict(xcv), dict(want_x)))
 if phys["transceivers"] != sum(xcv.values()): err("BOM transceivers %d" % phys["transceivers"])
 
-# ---- netbox-cables.csv -------------------------------------------------------------------------
-nb = table(os.path.join(out, "netbox-cables.csv"),
+# ---- netbox/08-cables.csv ------------------------------------------------------------------------
+nb = table(os.path.join(out, "netbox", "08-cables.csv"),
            "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,type,"
            "status,label,color,length,length_unit")
 NBTYPE = {"dac": "dac-passive", "lacc": "dac-active", "aoc": "aoc", "mmf": "mmf-om4", "smf": "smf-os2"}
@@ -410,6 +410,11 @@ for n in names[2:]:
 print("\n".join(errs) if errs else "ok")
 P
 
+# same_bytes A B: two files, or two directories file by file (netbox/)
+same_bytes() {
+    if [ -d "$1" ]; then diff -r "$1" "$2" >/dev/null; else cmp -s "$1" "$2"; fi
+}
+
 # cabling and bom for one spec; then every check
 check() {   # check NAME SPEC
     n=$1 s=$2
@@ -418,7 +423,7 @@ check() {   # check NAME SPEC
     no_sanitizer "$TMP/$n.log"
     "$RAILYARD" bom "$s" --format json >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
     expect_eq "$n: bom exit" $? 0
-    for f in cabling.csv netbox-cables.csv p2p.csv cabling.xlsx; do
+    for f in cabling.csv netbox/08-cables.csv p2p.csv cabling.xlsx; do
         [ -s "$TMP/$n/cabling/$f" ] && ok || fail "$n: $f missing"
     done
     "$PY" "$TMP/check.py" "$TMP/$n/cabling" "$s" "$TMP/$n.bom.json" "$TPL" >"$TMP/$n.chk" 2>&1
@@ -426,7 +431,7 @@ check() {   # check NAME SPEC
     # same spec, same bytes
     "$RAILYARD" cabling "$s" -o "$TMP/$n-again" >/dev/null 2>&1
     for f in "$TMP/$n"/cabling/*; do
-        cmp -s "$f" "$TMP/$n-again/cabling/$(basename "$f")" && ok || fail "$n: $(basename "$f") differs between runs"
+        same_bytes "$f" "$TMP/$n-again/cabling/$(basename "$f")" && ok || fail "$n: $(basename "$f") differs between runs"
     done
     ls -a "$TMP" | grep -q 'railyard-\(tmp\|stage\|old\)' && fail "$n: staging directory left behind" || ok
 }
@@ -444,7 +449,7 @@ check fat-tree "$D/fat-tree.yaml"
 expect_eq "build exit" $? 0
 no_sanitizer "$TMP/built.log"
 for f in "$TMP/two-plane"/cabling/*; do
-    cmp -s "$f" "$TMP/built/cabling/$(basename "$f")" && ok || fail "build: cabling/$(basename "$f") differs"
+    same_bytes "$f" "$TMP/built/cabling/$(basename "$f")" && ok || fail "build: cabling/$(basename "$f") differs"
 done
 
 # Sheet limits at a small scale (tests/unit/xlsx_test.c writes the workbook

@@ -60,9 +60,9 @@ check("cn_guids.conf", cng)
 check("topology.net", topo)
 
 cab = os.path.join(out, "cabling")
-with open(os.path.join(cab, "netbox-cables.csv"), newline="") as f:
+with open(os.path.join(cab, "netbox", "08-cables.csv"), newline="") as f:
     rows = list(csv.DictReader(f))
-check("netbox-cables.csv", {(r["side_a_device"], r["side_a_name"]) for r in rows
+check("netbox/08-cables.csv", {(r["side_a_device"], r["side_a_name"]) for r in rows
                             if r["side_a_device"].startswith("node")})
 
 ibt = set()

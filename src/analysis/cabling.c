@@ -69,8 +69,13 @@ int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n)
         const char *sp = strrchr(desc, ' ');
         return snprintf(buf, n, "%s", sp ? sp + 1 : desc);
     }
-    int p = ry_port_number(f, port) - 1, cp, k;
-    ry_switch_cage_shape(&f->spec->sw, &cp, &k);
+    return ry_switch_port_label(&f->spec->sw, ry_port_number(f, port), buf, n);
+}
+
+int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_t n)
+{
+    int p = number - 1, cp, k;
+    ry_switch_cage_shape(sw, &cp, &k);
     int cage = p / (cp * k) + 1, in_cage = p / k % cp + 1, split = p % k + 1;
     if (cp > 1 && k > 1)
         return snprintf(buf, n, "%d/%d/%d", cage, in_cage, split);

@@ -66,6 +66,9 @@ int ry_cable_part(const ry_cabling *c, uint32_t link, char *buf, size_t n);
  * port 127 of one with every port split (NDR200), "5/2" port 10 of a
  * split QM8700 (HDR100); a port alone in its cage is its number. */
 int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n);
+/* The same for port `number` (1-based) of a switch model: every switch of
+ * a model names its ports alike (NetBox's interface templates). */
+int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_t n);
 
 /* Physical ports per cage and links per physical port (2 for split ports)
  * of a switch model: cage_ports, and radix over cages * cage_ports. */

@@ -312,7 +312,7 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 {
     outfile cab, nb, p2p;
     int bad = out_open(&cab, o, prefix, "cabling.csv") < 0;
-    bad |= out_open(&nb, o, prefix, "netbox-cables.csv") < 0;
+    bad |= out_open(&nb, o, prefix, "netbox/08-cables.csv") < 0;
     bad |= out_open(&p2p, o, prefix, "p2p.csv") < 0;
     if (!bad) {
         ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,"
@@ -344,7 +344,7 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 
 /* ---- racks and rooms -------------------------------------------------------------------------- */
 
-static void room_name(const ry_room *rm, char *buf, size_t n)
+void ry_cab_room_name(const ry_room *rm, char *buf, size_t n)
 {
     snprintf(buf, n, rm->kind == RY_ROOM_HALL ? "H%02d" : "N%d", rm->number);
 }
@@ -374,7 +374,7 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         for (int i = 0; i < lay->nracks; i++) {
             const ry_rack *k = &lay->racks[i];
             ry_csv_field(&rk.b, nm->pool + nm->rack[i]);
-            room_name(&lay->rooms[k->room], name, sizeof name);
+            ry_cab_room_name(&lay->rooms[k->room], name, sizeof name);
             ry_buf_printf(&rk.b, ",%s,%d,%d,%d,%s,%d,", name, lay->rooms[k->room].building + 1,
                           k->row + 1, k->col + 1,
                           k->kind == RY_RACK_COMPUTE ? "compute" : "network", k->used_units);
@@ -388,7 +388,7 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         for (int i = 0; i < lay->nrooms; i++) {
             const ry_room *r = &lay->rooms[i];
             const ry_building *bd = &lay->buildings[r->building];
-            room_name(r, name, sizeof name);
+            ry_cab_room_name(r, name, sizeof name);
             ry_buf_printf(&rm.b, "%s,%s,%d,%d,%d,", name,
                           r->kind == RY_ROOM_HALL ? "hall" : "network", r->building + 1, bd->gx,
                           bd->gy);
@@ -591,6 +591,11 @@ int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
     int bad = write_csvs(o, prefix, &nm) < 0;
     if (!bad)
         bad = write_racks(o, prefix, &nm) < 0;
+    if (!bad) {
+        char nb[512];
+        snprintf(nb, sizeof nb, "%s/netbox", prefix);
+        bad = ry_emit_netbox(o, nb, &nm) < 0;
+    }
     if (!bad && !c->f->spec->sw.ethernet)
         bad = write_topo(o, prefix, &nm) < 0;
     ry_cab_names_free(&nm);

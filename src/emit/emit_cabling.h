@@ -11,12 +11,13 @@
 #include "analysis/cabling.h"
 #include "emit/outdir.h"
 
-/* Writes <prefix>/cabling.csv, netbox-cables.csv, p2p.csv, cabling.xlsx and,
- * for InfiniBand fabrics, ibdiagnet.topo into o. -1 (error printed) when a
- * file cannot be written. */
+/* Writes <prefix>/cabling.csv, p2p.csv, racks.csv, rooms.csv, cabling.xlsx,
+ * NetBox's import set in <prefix>/netbox/ (emit_netbox.c; its cables are
+ * 08-cables.csv) and, for InfiniBand fabrics, ibdiagnet.topo into o. -1
+ * (error printed) when a file cannot be written. */
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
 
-/* ---- shared by emit_cabling.c and emit_xlsx.c only -------------------------- */
+/* ---- shared by emit_cabling.c, emit_xlsx.c and emit_netbox.c only ------------ */
 
 /* Names of servers, switches, racks, ports, cables and parts, made once per
  * run: every cable is written four times (CSVs, Cables, two rack sheets). */
@@ -76,5 +77,13 @@ typedef struct ry_xlsx_limits {
  * Racks lists split into sheets of lim->max_rows rows. -1 on error
  * (printed). */
 int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim);
+
+/* A room's name: "H01" (data hall 1), "N1" (network room 1). */
+void ry_cab_room_name(const ry_room *rm, char *buf, size_t n);
+
+/* NetBox's import set, numbered in import order, into <prefix> (the cables
+ * file, 08-cables.csv, is written with the other cable lists). -1 (error
+ * printed) when a file cannot be written. */
+int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm);
 
 #endif

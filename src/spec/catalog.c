@@ -313,6 +313,7 @@ static int load_switches(ry_catalog *c)
             continue;
         }
         snprintf(s->model.name, sizeof s->model.name, "%s", name->value);
+        snprintf(s->model.vendor, sizeof s->model.vendor, "%s", s->vendor ? s->vendor : "");
         s->pos = name->pos;
         c->nswitches++;
     }
@@ -437,6 +438,7 @@ static int load_nodes(ry_catalog *c)
             continue;
         }
         snprintf(nd->model.name, sizeof nd->model.name, "%s", name->value);
+        snprintf(nd->model.vendor, sizeof nd->model.vendor, "%s", nd->vendor ? nd->vendor : "");
         nd->pos = name->pos;
         c->nnodes++;
     }

@@ -43,6 +43,7 @@ typedef struct ry_switch_model {
     char connector[16];     /* cage form factor: "osfp", "qsfp56" ... ("" = any medium fits) */
     int cages;              /* cages on the faceplate; radix / (cages * cage_ports) > 1
                              * means split ports (0 = unknown: no split) */
+    char vendor[32];        /* maker, "" = unknown (NetBox's manufacturer) */
 } ry_switch_model;
 
 /* One compute NIC port of a server, as the vendor's guide names it. */
@@ -66,6 +67,7 @@ typedef struct ry_node_model {
     int nnics;              /* entries of nics (0: every port is mlx5_<i>) */
     ry_nic_name nics[RY_NICS_MAX];  /* NIC port i = GPU in node + plane * GPUs per node */
     char connector[16];     /* NIC cage form factor, from the catalog entry ("" = any) */
+    char vendor[32];        /* maker, from the catalog entry ("" = unknown) */
 } ry_node_model;
 
 /* The RDMA device name of NIC port i of a node (i = GPU in the node + plane *

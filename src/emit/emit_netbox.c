@@ -1,0 +1,324 @@
+/*
+ * NetBox's import set: the objects a cable import refers to, one file per
+ * kind, numbered in the order NetBox needs them (a row may name only what
+ * an earlier file, or an earlier row of its own file, made):
+ *
+ *   01-sites.csv         the site: the spec's name
+ *   02-locations.csv     buildings ("B1", ...), then the rooms in them
+ *                        (halls "H01", network rooms "N1"), each room's
+ *                        parent its building
+ *   03-racks.csv         every rack in its room, layout.rack_units high
+ *   04-manufacturers.csv the makers of the two models
+ *   05-device-types/     one devicetype-library YAML file per model (the
+ *                        node, the switch), interfaces as templates: a
+ *                        device gets its interfaces when it is made
+ *   06-device-roles.csv  "server" and one role per switch tier
+ *   07-devices.csv       every server and switch in its rack and unit
+ *   08-cables.csv        written with the other cable lists (emit_cabling.c)
+ *
+ * Every interface a cable ends on is a template of its device's type, so
+ * there is no interface file. Servers face the rack's front; switches its
+ * rear, where the servers' NIC ports are (the catalog's NVIDIA switches are
+ * the power-to-connector models: ports to the hot aisle).
+ * Field names and choice values are those of NetBox's import forms; the
+ * test (tests/netbox.sh) holds them with the NetBox version they come from.
+ */
+#include "emit/emit_cabling.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "emit/csv.h"
+#include "fabric/names.h"
+#include "util/buf.h"
+
+#define NB_GENERIC "Generic"    /* manufacturer of a model with no vendor */
+#define NB_STATUS "planned"
+
+/* A slug: lower case, [a-z0-9_-], anything else a '-'. */
+static void slug(char *out, size_t n, const char *s)
+{
+    size_t i = 0;
+    for (; *s && i + 1 < n; s++, i++) {
+        unsigned char c = (unsigned char)*s;
+        out[i] = isalnum(c) || c == '_' || c == '-' ? (char)tolower(c) : '-';
+    }
+    out[i] = '\0';
+}
+
+static const char *vendor_of(const char *v)
+{
+    return v && *v ? v : NB_GENERIC;
+}
+
+/* "<maker>-<model>", the devicetype-library's slug of a device type. */
+static void type_slug(char *out, size_t n, const char *vendor, const char *model)
+{
+    char a[64], b[RY_NAME_MAX + 8];
+    slug(a, sizeof a, vendor_of(vendor));
+    slug(b, sizeof b, model);
+    snprintf(out, n, "%s-%s", a, b);
+}
+
+/*
+ * NetBox's interface type of a port of `gbps` in a `connector` cage: the
+ * form-factor types NetBox and the devicetype-library both list; where none
+ * fits (200G in an OSFP cage, a split HDR100 port, no connector known), an
+ * InfiniBand port gets its generation (the switch's speed: NDR200 is NDR),
+ * an Ethernet one "other".
+ */
+static const char *iface_type(double gbps, const char *connector, const ry_switch_model *sw)
+{
+    static const struct { const char *conn; double gbps; const char *type; } ff[] = {
+        { "osfp", 400, "400gbase-x-osfp" },     { "osfp", 800, "800gbase-x-osfp" },
+        { "qsfp-dd", 100, "100gbase-x-qsfpdd" }, { "qsfp-dd", 200, "200gbase-x-qsfpdd" },
+        { "qsfp-dd", 400, "400gbase-x-qsfpdd" }, { "qsfp-dd", 800, "800gbase-x-qsfpdd" },
+        { "qsfp112", 400, "400gbase-x-qsfp112" }, { "qsfp56", 200, "200gbase-x-qsfp56" },
+        { "qsfp28", 100, "100gbase-x-qsfp28" },  { "qsfp", 40, "40gbase-x-qsfpp" },
+    };
+    static const char *const gen[] = { "sdr", "ddr", "qdr", "fdr", "edr", "hdr", "ndr", "xdr" };
+    static const char *const ib[] = {
+        "infiniband-sdr", "infiniband-ddr", "infiniband-qdr", "infiniband-fdr",
+        "infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
+    };
+    for (size_t i = 0; i < sizeof ff / sizeof *ff; i++)
+        if (gbps == ff[i].gbps && strcasecmp(connector, ff[i].conn) == 0)
+            return ff[i].type;
+    if (!sw->ethernet)
+        for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
+            if (strncasecmp(sw->speed, gen[i], 3) == 0)
+                return ib[i];
+    return "other";
+}
+
+/* A YAML double-quoted scalar. */
+static void yq(ry_buf *b, const char *s)
+{
+    ry_buf_putc(b, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            ry_buf_putc(b, '\\');
+        ry_buf_putc(b, *s);
+    }
+    ry_buf_putc(b, '"');
+}
+
+static void type_head(ry_buf *b, const char *what, const char *vendor, const char *model,
+                      const char *part, int units)
+{
+    char sl[160];
+    type_slug(sl, sizeof sl, vendor, model);
+    ry_buf_printf(b, "# railyard: NetBox device type of the %s (devicetype-library format)\n",
+                  what);
+    ry_buf_puts(b, "manufacturer: ");
+    yq(b, vendor_of(vendor));
+    ry_buf_puts(b, "\nmodel: ");
+    yq(b, model);
+    ry_buf_puts(b, "\nslug: ");
+    yq(b, sl);
+    if (part && *part) {
+        ry_buf_puts(b, "\npart_number: ");
+        yq(b, part);
+    }
+    ry_buf_printf(b, "\nu_height: %d\nis_full_depth: true\ninterfaces:\n", units > 0 ? units : 1);
+}
+
+static void iface(ry_buf *b, const char *name, const char *label, const char *type,
+                  const char *desc)
+{
+    ry_buf_puts(b, "  - name: ");
+    yq(b, name);
+    if (label && *label) {
+        ry_buf_puts(b, "\n    label: ");
+        yq(b, label);
+    }
+    ry_buf_printf(b, "\n    type: %s\n", type);
+    if (desc && *desc) {
+        ry_buf_puts(b, "    description: ");
+        yq(b, desc);
+        ry_buf_putc(b, '\n');
+    }
+}
+
+static int put(ry_outdir *o, const char *prefix, const char *name, ry_buf *b)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/%s", prefix, name);
+    int rc = ry_outdir_put(o, rel, b->data ? b->data : "", b->len);
+    ry_buf_reset(b);
+    return rc;
+}
+
+/* The switch's model name in NetBox: its own, or "<name>-switch" when the
+ * node's type would have the same slug (a node and a switch both named
+ * "custom"): NetBox finds a device type by maker and model. */
+static void switch_model(const ry_spec *s, char *out, size_t n)
+{
+    char a[160], b[160];
+    type_slug(a, sizeof a, s->node.vendor, s->node.name);
+    type_slug(b, sizeof b, s->sw.vendor, s->sw.name);
+    snprintf(out, n, strcmp(a, b) ? "%s" : "%s-switch", s->sw.name);
+}
+
+/* The device types: the node with its NIC ports (GPUs per node x planes,
+ * named as in the cable files), the switch with its radix ports. */
+static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm, ry_buf *b,
+                       const char *swmodel)
+{
+    const ry_fabric *f = nm->f;
+    const ry_node_model *nd = &f->spec->node;
+    const ry_switch_model *sw = &f->spec->sw;
+    char name[160], file[200], sl[160];
+    int bad = 0;
+
+    type_head(b, "servers", nd->vendor, nd->name, "", nm->lay->node_units);
+    const char *nt = iface_type(nd->nic_gbps, nd->connector, sw);
+    for (int i = 0; i < nm->gpn * f->planes; i++) {
+        ry_nic_rdma(nd, i, name, sizeof name);
+        const char *netdev = ry_nic_netdev(nd, i);
+        char desc[48] = "";
+        if (*netdev)
+            snprintf(desc, sizeof desc, "netdev %s", netdev);
+        iface(b, name, ry_nic_cage(nd, i), nt, desc);
+    }
+    type_slug(sl, sizeof sl, nd->vendor, nd->name);
+    snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
+    bad |= put(o, prefix, file, b) < 0;
+
+    type_head(b, "switches", sw->vendor, swmodel, sw->part, nm->lay->switch_units);
+    const char *st = iface_type(sw->port_gbps, sw->connector, sw);
+    for (int p = 1; p <= f->radix; p++) {
+        ry_switch_port_label(sw, p, name, sizeof name);
+        iface(b, name, "", st, "");
+    }
+    type_slug(sl, sizeof sl, sw->vendor, swmodel);
+    snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
+    bad |= put(o, prefix, file, b) < 0;
+    return bad ? -1 : 0;
+}
+
+/* Role of a switch tier: its tier name ("leaf", "spine", "core", "top"),
+ * "tierN" for the unnamed middle tiers of a tall fabric. */
+static void role_name(const ry_fabric *f, int tier, char *buf, size_t n)
+{
+    const char *t = ry_tier_name(tier, f->tiers);
+    if (strcmp(t, "tier") == 0)
+        snprintf(buf, n, "tier%d", tier);
+    else
+        snprintf(buf, n, "%s", t);
+}
+
+static void device_row(ry_buf *b, const char *name, const char *role, const char *vendor,
+                       const char *model, const ry_cab_names *nm, uint32_t node, const char *face)
+{
+    const ry_layout *lay = nm->lay;
+    int rack, unit, units;
+    char room[32];
+    ry_layout_where(lay, node, &rack, &unit, &units);
+    ry_cab_room_name(&lay->rooms[lay->racks[rack].room], room, sizeof room);
+    ry_csv_field(b, name);
+    ry_buf_putc(b, ',');
+    ry_csv_field(b, role);
+    ry_buf_putc(b, ',');
+    ry_csv_field(b, vendor_of(vendor));
+    ry_buf_putc(b, ',');
+    ry_csv_field(b, model);
+    ry_buf_putc(b, ',');
+    ry_csv_field(b, nm->f->spec->name);
+    ry_buf_printf(b, ",%s,", room);
+    ry_csv_field(b, nm->pool + nm->rack[rack]);
+    ry_buf_printf(b, ",%d,%s," NB_STATUS "\r\n", unit, face);
+}
+
+int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
+{
+    const ry_fabric *f = nm->f;
+    const ry_spec *s = f->spec;
+    const ry_layout *lay = nm->lay;
+    ry_buf b;
+    char sl[160], room[32];
+    int bad = 0;
+    ry_buf_init(&b);
+
+    slug(sl, sizeof sl, s->name);
+    ry_buf_puts(&b, "name,slug,status\r\n");
+    ry_csv_field(&b, s->name);
+    ry_buf_putc(&b, ',');
+    ry_csv_field(&b, sl);
+    ry_buf_puts(&b, "," NB_STATUS "\r\n");
+    bad |= put(o, prefix, "01-sites.csv", &b) < 0;
+
+    ry_buf_puts(&b, "site,parent,name,slug,status,description\r\n");
+    for (int i = 0; i < lay->nbuildings; i++) {
+        ry_csv_field(&b, s->name);
+        ry_buf_printf(&b, ",,B%d,b%d," NB_STATUS ",building %d\r\n", i + 1, i + 1, i + 1);
+    }
+    for (int i = 0; i < lay->nrooms; i++) {
+        const ry_room *r = &lay->rooms[i];
+        ry_cab_room_name(r, room, sizeof room);
+        slug(sl, sizeof sl, room);
+        ry_csv_field(&b, s->name);
+        ry_buf_printf(&b, ",B%d,%s,%s," NB_STATUS ",%s\r\n", r->building + 1, room, sl,
+                      r->kind == RY_ROOM_HALL ? "data hall" : "network room");
+    }
+    bad |= put(o, prefix, "02-locations.csv", &b) < 0;
+
+    /* Racks: 19-inch (NetBox needs a width when no rack type is given). */
+    ry_buf_puts(&b, "site,location,name,status,width,u_height,description\r\n");
+    for (int i = 0; i < lay->nracks; i++) {
+        const ry_rack *k = &lay->racks[i];
+        ry_cab_room_name(&lay->rooms[k->room], room, sizeof room);
+        ry_csv_field(&b, s->name);
+        ry_buf_printf(&b, ",%s,", room);
+        ry_csv_field(&b, nm->pool + nm->rack[i]);
+        ry_buf_printf(&b, "," NB_STATUS ",19,%d,%s rack\r\n", s->layout.rack_units,
+                      k->kind == RY_RACK_COMPUTE ? "compute" : "network");
+    }
+    bad |= put(o, prefix, "03-racks.csv", &b) < 0;
+
+    const char *mk[2] = { vendor_of(s->node.vendor), vendor_of(s->sw.vendor) };
+    ry_buf_puts(&b, "name,slug\r\n");
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && strcmp(mk[0], mk[1]) == 0)
+            break;
+        slug(sl, sizeof sl, mk[i]);
+        ry_csv_field(&b, mk[i]);
+        ry_buf_putc(&b, ',');
+        ry_csv_field(&b, sl);
+        ry_buf_puts(&b, "\r\n");
+    }
+    bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
+
+    char swmodel[RY_NAME_MAX + 8];
+    switch_model(s, swmodel, sizeof swmodel);
+    bad |= write_types(o, prefix, nm, &b, swmodel) < 0;
+
+    /* Roles, coloured as NetBox draws them in rack elevations. */
+    static const char *const colors[] = { "2196f3", "4caf50", "ff9800", "9c27b0", "f44336",
+                                          "795548", "607d8b" };
+    char role[32];
+    ry_buf_puts(&b, "name,slug,color,description\r\n");
+    ry_buf_printf(&b, "server,server,%s,%s servers\r\n", colors[0], s->node.name);
+    for (int t = 1; t <= f->tiers; t++) {
+        role_name(f, t, role, sizeof role);
+        ry_buf_printf(&b, "%s,%s,%s,tier %d switches\r\n", role, role,
+                      colors[t < 7 ? t : 6], t);
+    }
+    bad |= put(o, prefix, "06-device-roles.csv", &b) < 0;
+
+    ry_buf_puts(&b, "name,role,manufacturer,device_type,site,location,rack,position,face,status\r\n");
+    for (long long i = 0; i < nm->nservers; i++)
+        device_row(&b, nm->pool + nm->server[i], "server", s->node.vendor, s->node.name, nm,
+                   (uint32_t)(i * nm->gpn), "front");
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        role_name(f, f->nodes[i].tier, role, sizeof role);
+        device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, s->sw.vendor, swmodel,
+                   nm, (uint32_t)i, "rear");
+    }
+    bad |= put(o, prefix, "07-devices.csv", &b) < 0;
+
+    ry_buf_free(&b);
+    return bad ? -1 : 0;
+}

@@ -1,0 +1,313 @@
+#!/bin/sh
+# railyard cabling: NetBox's import set (DIR/cabling/netbox/), checked
+# against NetBox's own import forms and the devicetype-library schema, as
+# kept in tests/data/netbox-import.json with the NetBox version and the
+# commits they were read from:
+#   - files numbered 01.. in import order, nothing else there;
+#   - every CSV header field is a field of its NetBox import form and the
+#     form's required fields are there; every choice value (status, face,
+#     width, interface and cable type, length unit, termination type) is in
+#     NetBox's list; slugs and colours are of NetBox's form;
+#   - every reference names an object an earlier file (or an earlier row of
+#     the same file) made: location -> site and parent, rack -> site and
+#     location, device -> role, manufacturer, device type, site, location,
+#     rack; cable ends -> devices and the interfaces of their device types;
+#   - the device types validate against the devicetype-library schema
+#     (required keys, no others, slug pattern, interface keys and type enum)
+#     and NetBox's device type import (its fields and component forms);
+#   - racks and rooms agree with racks.csv and rooms.csv, devices with
+#     cabling.csv (rack and a_u/z_u of every cable end), units do not overlap
+#     within a rack and fit in it;
+#   - counts: servers = cluster.nodes of the spec, switches = the bill of
+#     materials' (and 48 for the four-unit SuperPOD: 8 rails x 4 units of
+#     leaves, 16 spines), cables = links, server cable ends = nodes x GPUs x
+#     planes, and every NIC and switch port of a type is a template;
+#   - a node and a switch model of one name still make two device types;
+#   - the same spec gives the same bytes;
+#   - the checker itself fails on broken copies (a dangling rack, an
+#     interface type NetBox does not know, a field no form has, a device
+#     moved off its cabling.csv unit, a cable to an interface no type has).
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+DATA="$TOP_SRCDIR/tests/data/netbox-import.json"
+TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
+
+if ! "$PY" -c 'import yaml' 2>/dev/null; then
+    echo "SKIP: python3-yaml is not installed"
+    exit 77
+fi
+
+cat >"$TMP/check.py" <<'P'
+import csv, io, json, os, re, sys
+import yaml
+
+cab, spec_path, bom_path, data_path, tdir, nodes_s, planes_s, iftype = sys.argv[1:9]
+nodes, planes = int(nodes_s), int(planes_s)
+nb = json.load(open(data_path))
+errs = []
+def err(msg):
+    if len(errs) < 20 and msg not in errs:
+        errs.append(msg)
+
+d = os.path.join(cab, "netbox")
+FILES = ["01-sites.csv", "02-locations.csv", "03-racks.csv", "04-manufacturers.csv",
+         "05-device-types", "06-device-roles.csv", "07-devices.csv", "08-cables.csv"]
+FORM = {"01-sites.csv": "SiteImportForm", "02-locations.csv": "LocationImportForm",
+        "03-racks.csv": "RackImportForm", "04-manufacturers.csv": "ManufacturerImportForm",
+        "06-device-roles.csv": "DeviceRoleImportForm", "07-devices.csv": "DeviceImportForm",
+        "08-cables.csv": "CableImportForm"}
+got = sorted(os.listdir(d))
+if got != FILES: err("netbox/ holds %s, want %s" % (got, FILES))
+for i, f in enumerate(FILES):
+    if not f.startswith("%02d-" % (i + 1)): err("%s is not numbered %02d" % (f, i + 1))
+
+def table(name):
+    path = os.path.join(d, name)
+    raw = open(path, "rb").read()
+    if not raw.endswith(b"\r\n"): err("%s: no CRLF at the end" % name)
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
+    head, body = rows[0], rows[1:]
+    form = nb["forms"][FORM[name]]
+    for h in head:
+        if h not in form: err("%s: field %r is not a field of NetBox's %s" % (name, h, FORM[name]))
+    if len(set(head)) != len(head): err("%s: a field twice" % name)
+    req = nb["required"].get(FORM[name], [])
+    for r in req:
+        if r not in head: err("%s: required field %r missing" % (name, r))
+    out = []
+    for n, r in enumerate(body, 2):
+        if len(r) != len(head): err("%s:%d: %d fields, header %d" % (name, n, len(r), len(head))); continue
+        row = dict(zip(head, r))
+        for k in req:
+            if not row.get(k): err("%s:%d: %s empty" % (name, n, k))
+        out.append(row)
+    return out
+
+C = nb["choices"]
+def choice(name, row, field, cls):
+    v = row.get(field, "")
+    if v and v not in [str(x) for x in C[cls]]:
+        err("%s: %s %r is not one of NetBox's %s" % (name, field, v, cls))
+
+SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+HEX = re.compile(r"^[0-9a-f]{6}$")
+def slug_ok(name, row):
+    if not SLUG.match(row["slug"]): err("%s: slug %r" % (name, row["slug"]))
+
+# ---- sites, locations, racks ------------------------------------------------------------
+sites = set()
+for r in table("01-sites.csv"):
+    choice("sites", r, "status", "SiteStatusChoices"); slug_ok("sites", r)
+    sites.add(r["name"])
+spec = yaml.safe_load(open(spec_path))
+if sites != {spec["name"]}: err("sites %s, want the spec's name %r" % (sites, spec["name"]))
+
+locs = {}
+for r in table("02-locations.csv"):
+    choice("locations", r, "status", "LocationStatusChoices"); slug_ok("locations", r)
+    if r["site"] not in sites: err("location %s: site %r not made before" % (r["name"], r["site"]))
+    if r["parent"] and (r["site"], r["parent"]) not in locs:
+        err("location %s: parent %r not made before" % (r["name"], r["parent"]))
+    if (r["site"], r["name"]) in locs: err("location %s twice" % r["name"])
+    locs[(r["site"], r["name"])] = r["parent"]
+
+rooms = list(csv.DictReader(open(os.path.join(cab, "rooms.csv"), newline="")))
+want_locs = {("B" + b): "" for b in sorted({r["building"] for r in rooms}, key=int)}
+want_locs.update({r["room"]: "B" + r["building"] for r in rooms})
+if {n: p for (s, n), p in locs.items()} != want_locs:
+    err("locations %s, rooms.csv says %s" % (sorted(locs.items())[:6], sorted(want_locs.items())[:6]))
+
+racks = {}
+for r in table("03-racks.csv"):
+    choice("racks", r, "status", "RackStatusChoices"); choice("racks", r, "width", "RackWidthChoices")
+    if r["site"] not in sites: err("rack %s: site %r not made before" % (r["name"], r["site"]))
+    if r["location"] and (r["site"], r["location"]) not in locs:
+        err("rack %s: location %r not made before" % (r["name"], r["location"]))
+    if (r["site"], r["name"]) in racks: err("rack %s twice" % r["name"])
+    racks[(r["site"], r["name"])] = r
+ru = spec.get("layout", {}).get("rack_units", 48)
+rk_csv = list(csv.DictReader(open(os.path.join(cab, "racks.csv"), newline="")))
+if [(k[1], v["location"]) for k, v in racks.items()] != [(r["rack"], r["room"]) for r in rk_csv]:
+    err("03-racks.csv and racks.csv disagree on racks or rooms")
+for v in racks.values():
+    if v["u_height"] != str(ru): err("rack %s: u_height %s, layout.rack_units %s" % (v["name"], v["u_height"], ru))
+
+# ---- manufacturers, device types, roles ---------------------------------------------------
+mfrs = set()
+for r in table("04-manufacturers.csv"):
+    slug_ok("manufacturers", r); mfrs.add(r["name"])
+
+L = nb["devicetype_library"]
+dt_fields = set(nb["forms"]["DeviceTypeImportForm"]) | set(nb["devicetype_related"])
+if_fields = set(nb["interface_template_fields"])
+if_enum = set(L["interface_type_enum"]) & set(C["InterfaceTypeChoices"])
+types = {}
+tdir_nb = os.path.join(d, "05-device-types")
+for f in sorted(os.listdir(tdir_nb)):
+    if not f.endswith(".yaml"): err("device types: %s is not a .yaml file" % f); continue
+    t = yaml.safe_load(open(os.path.join(tdir_nb, f)))
+    if not isinstance(t, dict): err("%s: not a map" % f); continue
+    for k in t:
+        if k not in L["devicetype_properties"]: err("%s: key %r not in the devicetype-library schema" % (f, k))
+        if k not in dt_fields: err("%s: key %r not in NetBox's device type import" % (f, k))
+    for k in L["devicetype_required"]:
+        if k not in t: err("%s: required key %r missing" % (f, k))
+    for k, n in L["max_length"].items():
+        if k in t and (not isinstance(t[k], str) or len(t[k]) > n): err("%s: %s %r" % (f, k, t.get(k)))
+    if not re.match(L["slug_pattern"], str(t.get("slug", ""))): err("%s: slug %r" % (f, t.get("slug")))
+    if f != str(t.get("slug")) + ".yaml": err("%s: not named after its slug" % f)
+    u = t.get("u_height")
+    if not isinstance(u, (int, float)) or isinstance(u, bool) or u < 0 or (u * 2) % 1:
+        err("%s: u_height %r" % (f, u))
+    if not isinstance(t.get("is_full_depth"), bool): err("%s: is_full_depth %r" % (f, t.get("is_full_depth")))
+    if t.get("manufacturer") not in mfrs: err("%s: manufacturer %r not made before" % (f, t.get("manufacturer")))
+    names = set()
+    for i in t.get("interfaces", []):
+        if not isinstance(i, dict): err("%s: interface %r" % (f, i)); continue
+        for k in i:
+            if k not in L["interface_properties"] or k not in if_fields:
+                err("%s: interface key %r" % (f, k))
+        for k in L["interface_required"]:
+            if k not in i: err("%s: interface without %s" % (f, k))
+        for k, n in L["interface_max_length"].items():
+            if k in i and (not isinstance(i[k], str) or len(i[k]) > n): err("%s: interface %s %r" % (f, k, i[k]))
+        if i.get("type") not in if_enum:
+            err("%s: interface type %r not in NetBox's and the library's lists" % (f, i.get("type")))
+        if iftype != "-" and i.get("type") != iftype:
+            err("%s: interface %s type %r, want %r" % (f, i.get("name"), i.get("type"), iftype))
+        if i.get("name") in names: err("%s: interface %s twice" % (f, i.get("name")))
+        names.add(i.get("name"))
+    types[(t.get("manufacturer"), t.get("model"))] = (t, names)
+
+roles = set()
+for r in table("06-device-roles.csv"):
+    slug_ok("roles", r)
+    if not HEX.match(r["color"]): err("role %s: colour %r" % (r["name"], r["color"]))
+    roles.add(r["name"])
+
+# ---- devices --------------------------------------------------------------------------------
+devs, occupied = {}, {}
+for r in table("07-devices.csv"):
+    choice("devices", r, "status", "DeviceStatusChoices"); choice("devices", r, "face", "DeviceFaceChoices")
+    n = r["name"]
+    if r["role"] not in roles: err("device %s: role %r not made before" % (n, r["role"]))
+    if r["manufacturer"] not in mfrs: err("device %s: manufacturer %r" % (n, r["manufacturer"]))
+    ty = types.get((r["manufacturer"], r["device_type"]))
+    if not ty: err("device %s: device type %r of %r not made before" % (n, r["device_type"], r["manufacturer"])); continue
+    if r["site"] not in sites: err("device %s: site %r" % (n, r["site"]))
+    if (r["site"], r["location"]) not in locs: err("device %s: location %r" % (n, r["location"]))
+    rk = racks.get((r["site"], r["rack"]))
+    if not rk: err("device %s: rack %r not made before" % (n, r["rack"])); continue
+    if rk["location"] != r["location"]: err("device %s: rack %s stands in %s, not %s" % (n, r["rack"], rk["location"], r["location"]))
+    pos, uh = int(r["position"]), ty[0]["u_height"]
+    if pos < 1 or pos + uh - 1 > int(rk["u_height"]): err("device %s: units %d..%d outside its rack" % (n, pos, pos + uh - 1))
+    for u in range(pos, pos + int(uh)):
+        if (r["rack"], u) in occupied: err("device %s: unit %d of %s taken by %s" % (n, u, r["rack"], occupied[(r["rack"], u)]))
+        occupied[(r["rack"], u)] = n
+    if n in devs: err("device %s twice" % n)
+    devs[n] = (r, ty[1])
+
+# ---- cables ----------------------------------------------------------------------------------
+cables = table("08-cables.csv")
+used = set()
+server_ends = 0
+for n, r in enumerate(cables, 2):
+    choice("cables", r, "type", "CableTypeChoices"); choice("cables", r, "status", "LinkStatusChoices")
+    choice("cables", r, "length_unit", "CableLengthUnitChoices")
+    if r["color"] and not HEX.match(r["color"]): err("cable %d: colour %r" % (n, r["color"]))
+    for s in "ab":
+        if r["side_%s_type" % s] not in nb["cable_termination_types"]: err("cable %d: type %r" % (n, r["side_%s_type" % s]))
+        dv = devs.get(r["side_%s_device" % s])
+        if not dv: err("cable %d: device %r not made before" % (n, r["side_%s_device" % s])); continue
+        if r["side_%s_name" % s] not in dv[1]:
+            err("cable %d: %s has no interface %r" % (n, r["side_%s_device" % s], r["side_%s_name" % s]))
+        key = (r["side_%s_device" % s], r["side_%s_name" % s])
+        if key in used: err("cable %d: %s %s cabled twice" % (n, *key))
+        used.add(key)
+        if dv[0]["role"] == "server": server_ends += 1
+
+# ---- against cabling.csv and the bill of materials ---------------------------------------------
+cab_rows = list(csv.DictReader(open(os.path.join(cab, "cabling.csv"), newline="")))
+if len(cab_rows) != len(cables): err("%d cables, cabling.csv %d" % (len(cables), len(cab_rows)))
+for c, r in zip(cab_rows, cables):
+    if (c["a_device"], c["a_port"], c["z_device"], c["z_port"], c["label"]) != \
+       (r["side_a_device"], r["side_a_name"], r["side_b_device"], r["side_b_name"], r["label"]):
+        err("cable %s: ends differ from cabling.csv" % c["label"]); break
+for c in cab_rows:
+    for s in "az":
+        dv = devs.get(c[s + "_device"])
+        if dv and (dv[0]["rack"], dv[0]["position"]) != (c[s + "_rack"], c[s + "_u"]):
+            err("device %s: %s U%s, cabling.csv says %s U%s" % (c[s + "_device"], dv[0]["rack"], dv[0]["position"], c[s + "_rack"], c[s + "_u"]))
+            break
+
+bom = json.load(open(bom_path))
+nodecat = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
+node = spec["cluster"].get("node")
+if "gpus_per_node" in spec["cluster"]:
+    gpn = spec["cluster"]["gpus_per_node"]
+else:
+    gpn = nodecat[node if isinstance(node, str) else node["name"]]["gpus_per_node"]
+servers = [v for v in devs.values() if v[0]["role"] == "server"]
+if len(servers) != nodes: err("%d servers, the spec has %d" % (len(servers), nodes))
+if len(devs) != nodes + bom["switches"]["total"]:
+    err("%d devices, want %d servers + %d switches" % (len(devs), nodes, bom["switches"]["total"]))
+if len(cables) != bom["links"]["total"]: err("%d cables, %d links" % (len(cables), bom["links"]["total"]))
+if server_ends != nodes * gpn * planes: err("%d server cable ends, want %d x %d x %d" % (server_ends, nodes, gpn, planes))
+for (m, model), (t, names) in types.items():
+    want = gpn * planes if any(v[0]["role"] == "server" and v[0]["device_type"] == model for v in devs.values()) else bom["radix"]
+    if len(names) != want: err("type %s: %d interfaces, want %d" % (model, len(names), want))
+print("\n".join(errs) if errs else "ok")
+print("devices %d cables %d" % (len(devs), len(cables)), file=sys.stderr)
+P
+
+# check NAME SPEC NODES PLANES IFTYPE [--set ...]: run, check, and check the checker
+check() {
+    n=$1 s=$2 nodes=$3 planes=$4 ift=$5
+    shift 5
+    "$RAILYARD" cabling "$s" "$@" -o "$TMP/$n" >"$TMP/$n.log" 2>&1
+    expect_eq "$n: cabling exit" $? 0
+    no_sanitizer "$TMP/$n.log"
+    "$RAILYARD" bom "$s" "$@" --format json >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
+    expect_eq "$n: bom exit" $? 0
+    "$PY" "$TMP/check.py" "$TMP/$n/cabling" "$s" "$TMP/$n.bom.json" "$DATA" "$TPL" \
+        "$nodes" "$planes" "$ift" >"$TMP/$n.chk" 2>"$TMP/$n.err"
+    expect_eq "$n: import set checked" "$(cat "$TMP/$n.chk" "$TMP/$n.err")" \
+        "ok$(printf '\ndevices ')$(($(grep -c . "$TMP/$n/cabling/netbox/07-devices.csv") - 1)) cables $(($(grep -c . "$TMP/$n/cabling/cabling.csv") - 1))"
+}
+
+check superpod-4su "$TOP_SRCDIR/examples/superpod-4su.yaml" 127 1 400gbase-x-osfp
+# 127 DGX H100 and the reference architecture's 32 leaves and 16 spines
+expect_eq "superpod-4su: devices" "$(($(grep -c . "$TMP/superpod-4su/cabling/netbox/07-devices.csv") - 1))" 175
+check b200-2plane "$TOP_SRCDIR/examples/b200-2plane.yaml" 64 2 infiniband-ndr
+check superpod-8k "$TOP_SRCDIR/examples/superpod-4su.yaml" 8192 1 400gbase-x-osfp --set cluster.nodes=8192
+expect_eq "superpod-8k: halls" "$(grep -c ',data hall' "$TMP/superpod-8k/cabling/netbox/02-locations.csv")" 8
+
+# a node and a switch of the same name: two device types all the same
+check same-name "$TOP_SRCDIR/tests/data/cabling/three-tier.yaml" 32 1 infiniband-hdr \
+    --set fabric.switch.name=custom
+expect_eq "same-name: device types" "$(ls "$TMP/same-name/cabling/netbox/05-device-types" | tr '\n' ' ')" \
+    "generic-custom-switch.yaml generic-custom.yaml "
+
+# same spec, same bytes
+"$RAILYARD" cabling "$TOP_SRCDIR/examples/b200-2plane.yaml" -o "$TMP/again" >/dev/null 2>&1
+diff -r "$TMP/b200-2plane/cabling/netbox" "$TMP/again/cabling/netbox" >/dev/null && ok ||
+    fail "b200-2plane: a second run differs"
+
+# The checker fails on broken copies.
+S="$TMP/b200-2plane/cabling"
+broken() {   # broken WHAT SED-SCRIPT FILE (relative to netbox/)
+    rm -rf "$TMP/broken"
+    cp -r "$S" "$TMP/broken"
+    sed -i "$2" "$TMP/broken/netbox/$3"
+    "$PY" "$TMP/check.py" "$TMP/broken" "$TOP_SRCDIR/examples/b200-2plane.yaml" \
+        "$TMP/b200-2plane.bom.json" "$DATA" "$TPL" 64 2 - >"$TMP/broken.chk" 2>/dev/null
+    grep -q "$4" "$TMP/broken.chk" && ok || fail "checker missed $1: $(head -3 "$TMP/broken.chk")"
+}
+broken "a dangling rack" '2s/,R01-01,/,R99-01,/' 07-devices.csv "rack 'R99-01' not made before"
+broken "an unknown interface type" '0,/infiniband-ndr/s//infiniband-ndr400/' \
+    05-device-types/nvidia-qm9700-ndr200.yaml "interface type 'infiniband-ndr400'"
+broken "a field no form has" '1s/^name,slug,status/name,slug,state/' 01-sites.csv "field 'state'"
+broken "a device off its unit" '2s/,R01-01,2,/,R01-01,3,/' 07-devices.csv "cabling.csv says R01-01 U2"
+broken "a cable to no interface" '2s/,mlx5_0,/,mlx5_99,/' 08-cables.csv "has no interface 'mlx5_99'"
+broken "a rack before its room" '3s/,H01,/,H09,/' 03-racks.csv "location 'H09' not made before"
+
+finish
