@@ -80,7 +80,7 @@ while IFS="|" read -r name sp sets nodes gpn hb su pat; do
     "$RAILYARD" slurm "$sp" "$@" -o "$out" >"$TMP/$name.log" 2>&1
     expect_eq "$name: slurm exit" $? 0
     no_sanitizer "$TMP/$name.log"
-    for f in topology.conf topology-block.conf topology.yaml; do
+    for f in topology.conf topology-block.conf topology.yaml slurm.conf.fragment gres.conf; do
         [ -s "$out/slurm/$f" ] && ok || fail "$name: $f missing"
     done
     "$RAILYARD" build "$sp" "$@" --skip opensm,cabling -o "$TMP/fab-$name" >/dev/null 2>&1
@@ -125,7 +125,7 @@ expect_eq "names ending in letters stay whole" "$(lines tail-naming topology.con
 
 # golden files: the SuperPOD example and a GB200 NVL72 cluster
 for g in superpod:superpod-4su gb200-nvl72:gb200-nvl72; do
-    for f in topology.conf topology-block.conf topology.yaml; do
+    for f in topology.conf topology-block.conf topology.yaml slurm.conf.fragment gres.conf; do
         if cmp -s "$TMP/out-${g%%:*}/slurm/$f" "$D/${g#*:}/$f"; then ok; else
             fail "${g%%:*}: $f differs from tests/data/slurm/${g#*:}/$f"
             diff -u "$D/${g#*:}/$f" "$TMP/out-${g%%:*}/slurm/$f" | head -20

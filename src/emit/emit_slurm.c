@@ -225,7 +225,9 @@ static int write_tree_conf(ry_outdir *o, const char *prefix, const ry_slurm_tree
     ry_buf_init(&c);
     ry_buf_init(&line);
     ry_buf_printf(&c, "Slurm topology of %s for the topology/tree plugin (slurm.conf: "
-                  "TopologyPlugin=topology/tree), written by railyard from the spec.\n",
+                  "TopologyPlugin=topology/tree), written by railyard from the spec. "
+                  "Install it as topology.conf beside slurm.conf; the tree plugin reads it in "
+                  "every Slurm from 22.05 on.\n",
                   f->spec->name);
     explain_cluster(&c, t);
     explain_tree(&c, t);
@@ -270,7 +272,11 @@ static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tre
     ry_buf_init(&c);
     ry_buf_init(&line);
     ry_buf_printf(&c, "Slurm topology of %s for the topology/block plugin (slurm.conf: "
-                  "TopologyPlugin=topology/block), written by railyard from the spec.\n",
+                  "TopologyPlugin=topology/block), written by railyard from the spec.\n"
+                  "Needs Slurm 24.05 or later: BlockSizes came with 24.05, and 23.11's "
+                  "topology/block knows only BlockLevels and refuses this file. Install it "
+                  "as topology.conf beside slurm.conf (the one name either plugin reads), in "
+                  "place of the tree's topology.conf.\n",
                   t->f->spec->name);
     explain_cluster(&c, t);
     explain_blocks(&c, t);
@@ -341,10 +347,136 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     return ry_outdir_close(o, fp);
 }
 
+/* "su1,hbd3,rail5": a node set's features ("" when it has none). */
+static void set_features(ry_buf *out, const ry_slurm_tree *t, const ry_slurm_nodeset *s)
+{
+    char nb[32];
+    if (t->nleaves > 1)
+        ry_buf_printf(out, "%s", t->lv[0].name[s->leaf]);
+    if (s->hbd >= 0)
+        ry_buf_printf(out, "%s%s", out->len ? "," : "", ry_slurm_block_name(t, s->hbd, nb, sizeof nb));
+    for (int i = 0; i < s->nrails; i++)
+        ry_buf_printf(out, "%srail%d", out->len ? "," : "", s->rails[i]);
+}
+
+static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
+{
+    const ry_fabric *f = t->f;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/slurm.conf.fragment", prefix);
+    FILE *fp = ry_outdir_open(o, rel);
+    if (!fp)
+        return -1;
+    ry_buf c, line, feat;
+    ry_buf_init(&c);
+    ry_buf_init(&line);
+    ry_buf_init(&feat);
+    ry_buf_printf(&c, "slurm.conf lines for %s, written by railyard from the spec: the nodes "
+                  "with their GPUs and features, the partitions and the topology plugin. Paste "
+                  "them into slurm.conf, or put this file beside it and add \"Include "
+                  "/etc/slurm/slurm.conf.fragment\" (any Slurm from 22.05 on); gres.conf "
+                  "goes beside slurm.conf too.\n", f->spec->name);
+    explain_cluster(&c, t);
+    ry_buf_printf(&c, "Nodes: Gres=gpu:%d, the GPUs of a %s (gres.conf names their devices). "
+                  "The spec says nothing of CPUs and memory: add CPUs=, Sockets=, "
+                  "CoresPerSocket=, ThreadsPerCore= and RealMemory= to the NodeName lines as "
+                  "`slurmd -C` prints them on one node (without them Slurm counts one CPU "
+                  "per node), and State= if the nodes are not to register themselves.\n",
+                  t->gpn, f->spec->node.name[0] ? f->spec->node.name : "node");
+    int rails = 0;
+    for (int i = 0; i < t->nsets; i++)
+        rails |= t->sets[i].nrails > 0;
+    if (t->nleaves > 1 || t->blocks.hb || rails)
+        ry_buf_puts(&c, "Features, for --constraint:");
+    else
+        ry_buf_puts(&c, "Features: none, as every node is under one leaf switch, in an HB "
+                    "domain of its own and on every rail.");
+    if (t->nleaves > 1)
+        ry_buf_printf(&c, " %s, the node's leaf switch in topology.conf (%s);",
+                      t->rail_design ? "suN" : "leafN",
+                      t->rail_design ? "its scalable unit" : "the fabric's leaf N");
+    if (t->blocks.hb)
+        ry_buf_puts(&c, " hbdN, its HB (NVLink) domain, a block of topology-block.conf;");
+    if (rails)
+        ry_buf_puts(&c, " railR, the rails of its GPUs, which are fewer than all (rails "
+                    "numbered from 0 as in fabric.json);");
+    ry_buf_puts(&c, " every node is on every plane, so planes are no feature.\n");
+    ry_buf_puts(&c, "Partitions: all, the default, with every node; ");
+    if (t->nleaves > 1)
+        ry_buf_printf(&c, "and one per leaf switch of topology.conf, named after it, so a job "
+                      "can be kept to one %s (a partition per pod or block would be a subset "
+                      "of these or of all).\n",
+                      t->rail_design ? "scalable unit" : "leaf");
+    else
+        ry_buf_puts(&c, "every node is under one leaf switch, so there is no other.\n");
+    ry_buf_puts(&c, "Topology: the tree plugin with topology.conf. With Slurm 24.05 or later, "
+                "topology/block can be had instead: install topology-block.conf as "
+                "topology.conf and use the commented TopologyPlugin line.\n");
+    put_comment(fp, c.data);
+    fputs("\nGresTypes=gpu\nTopologyPlugin=topology/tree\n#TopologyPlugin=topology/block\n\n",
+          fp);
+    for (int i = 0; i < t->nsets; i++) {
+        const ry_slurm_nodeset *s = &t->sets[i];
+        ry_buf_reset(&line);
+        ry_buf_reset(&feat);
+        node_list(&line, t, t->set_nodes + s->start, s->n);
+        set_features(&feat, t, s);
+        fprintf(fp, "NodeName=%s Gres=gpu:%d", line.data, t->gpn);
+        if (feat.len)
+            fprintf(fp, " Features=%s", feat.data);
+        fputc('\n', fp);
+    }
+    fputs("\nPartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n", fp);
+    for (int l = 0; t->nleaves > 1 && l < t->nleaves; l++) {
+        ry_buf_reset(&line);
+        node_list(&line, t, t->leaf_nodes + t->leaf_start[l], t->leaf_start[l + 1] - t->leaf_start[l]);
+        fprintf(fp, "PartitionName=%s Nodes=%s MaxTime=INFINITE State=UP\n", t->lv[0].name[l],
+                line.data);
+    }
+    ry_buf_free(&c);
+    ry_buf_free(&line);
+    ry_buf_free(&feat);
+    return ry_outdir_close(o, fp);
+}
+
+static int write_gres(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
+{
+    const ry_fabric *f = t->f;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/gres.conf", prefix);
+    FILE *fp = ry_outdir_open(o, rel);
+    if (!fp)
+        return -1;
+    ry_buf c, line;
+    ry_buf_init(&c);
+    ry_buf_init(&line);
+    ry_buf_printf(&c, "gres.conf for %s, written by railyard from the spec: the %d GPUs of "
+                  "each node (%s) as the device files the NVIDIA driver makes, "
+                  "/dev/nvidia0 on. slurm.conf needs GresTypes=gpu (slurm.conf.fragment has "
+                  "it). Where slurmd is built with NVML, \"AutoDetect=nvml\" in place of the "
+                  "line below finds the GPUs, their links and cores itself.\n",
+                  f->spec->name, t->gpn, f->spec->node.name[0] ? f->spec->node.name : "node");
+    put_comment(fp, c.data);
+    fputs("\n#AutoDetect=nvml\n", fp);
+    long long *all = ry_xmalloc((size_t)(t->nnodes ? t->nnodes : 1) * sizeof *all);
+    for (long long n = 0; n < t->nnodes; n++)
+        all[n] = n;
+    node_list(&line, t, all, t->nnodes);
+    free(all);
+    if (t->gpn > 1)
+        fprintf(fp, "NodeName=%s Name=gpu File=/dev/nvidia[0-%d]\n", line.data, t->gpn - 1);
+    else
+        fprintf(fp, "NodeName=%s Name=gpu File=/dev/nvidia0\n", line.data);
+    ry_buf_free(&c);
+    ry_buf_free(&line);
+    return ry_outdir_close(o, fp);
+}
+
 int ry_emit_slurm(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     if (write_tree_conf(o, prefix, t) < 0 || write_block_conf(o, prefix, t) < 0 ||
-        write_yaml(o, prefix, t) < 0)
+        write_yaml(o, prefix, t) < 0 || write_fragment(o, prefix, t) < 0 ||
+        write_gres(o, prefix, t) < 0)
         return -1;
     return 0;
 }
