@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/comment.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -154,38 +155,6 @@ static void explain_blocks(ry_buf *c, const ry_slurm_tree *t)
                 "joins share switches (one unit, one pod, or the whole fabric at the top).\n");
 }
 
-/* Writes text as "# " comment lines of at most 78 columns. */
-static void put_comment(FILE *fp, const char *text)
-{
-    const char *p = text;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (len == 0) {
-            fputs("#\n", fp);
-        } else {
-            while (len > 0) {
-                size_t take = len;
-                if (take > 76) {
-                    take = 76;
-                    while (take > 0 && p[take] != ' ')
-                        take--;
-                    if (take == 0)
-                        take = 76;
-                }
-                fprintf(fp, "# %.*s\n", (int)take, p);
-                p += take;
-                len -= take;
-                while (len > 0 && *p == ' ')
-                    p++, len--;
-            }
-        }
-        p += len + (nl ? 1 : 0);
-        if (!nl)
-            break;
-    }
-}
-
 /* "suN: 32 nodes, 8 leaves (leaf[0,4,...])" for a logical leaf. */
 static void describe_leaf(ry_buf *c, const ry_slurm_tree *t, int l)
 {
@@ -231,12 +200,12 @@ static int write_tree_conf(ry_outdir *o, const char *prefix, const ry_slurm_tree
                   f->spec->name);
     explain_cluster(&c, t);
     explain_tree(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     for (int l = 0; l < t->nleaves; l++) {
         ry_buf_reset(&c);
         describe_leaf(&c, t, l);
         fputc('\n', fp);
-        put_comment(fp, c.data);
+        ry_put_comment(fp, c.data);
         ry_buf_reset(&line);
         node_list(&line, t, t->leaf_nodes + t->leaf_start[l], t->leaf_start[l + 1] - t->leaf_start[l]);
         fprintf(fp, "SwitchName=%s Nodes=%s\n", t->lv[0].name[l], line.data);
@@ -280,7 +249,7 @@ static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tre
                   t->f->spec->name);
     explain_cluster(&c, t);
     explain_blocks(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputc('\n', fp);
     char nb[32];
     for (int i = 0; i < b->n; i++) {
@@ -317,7 +286,7 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     explain_tree(&c, t);
     ry_buf_puts(&c, "\n");
     explain_blocks(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputs("- topology: tree\n  cluster_default: true\n  tree:\n    switches:\n", fp);
     for (int l = 0; l < t->nleaves; l++) {
         ry_buf_reset(&line);
@@ -412,7 +381,7 @@ static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree 
     ry_buf_puts(&c, "Topology: the tree plugin with topology.conf. With Slurm 24.05 or later, "
                 "topology/block can be had instead: install topology-block.conf as "
                 "topology.conf and use the commented TopologyPlugin line.\n");
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputs("\nGresTypes=gpu\nTopologyPlugin=topology/tree\n#TopologyPlugin=topology/block\n\n",
           fp);
     for (int i = 0; i < t->nsets; i++) {
@@ -456,7 +425,7 @@ static int write_gres(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
                   "it). Where slurmd is built with NVML, \"AutoDetect=nvml\" in place of the "
                   "line below finds the GPUs, their links and cores itself.\n",
                   f->spec->name, t->gpn, f->spec->node.name[0] ? f->spec->node.name : "node");
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputs("\n#AutoDetect=nvml\n", fp);
     long long *all = ry_xmalloc((size_t)(t->nnodes ? t->nnodes : 1) * sizeof *all);
     for (long long n = 0; n < t->nnodes; n++)
