@@ -4,7 +4,12 @@
  * and at most 64 characters; every child switch is defined; BlockSizes
  * starts with the base block's node count and each further size is the
  * base times a power of two (at most 2^15). Each file's comments say what
- * its names stand for. */
+ * its names stand for, and which Slurm reads it under what name, as
+ * Slurm's source has it: BlockSizes is parsed from 24.05 on
+ * (src/plugins/topology/block/block_record.c of slurm-24-05-0-1), 23.11's
+ * topology/block takes only BlockName and BlockLevels (topology_block.c of
+ * slurm-23-11-0-1), and either plugin reads the file named topology.conf
+ * (src/interfaces/topology.c, get_extra_conf_path("topology.conf")). */
 #include "emit/emit_slurm.h"
 
 #include <stdio.h>
