@@ -385,7 +385,9 @@ static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree 
         ry_buf_puts(&c, "every node is under one leaf switch, so there is no other.\n");
     ry_buf_puts(&c, "Topology: the tree plugin with topology.conf. With Slurm 24.05 or later, "
                 "topology/block can be had instead: install topology-block.conf as "
-                "topology.conf and use the commented TopologyPlugin line.\n");
+                "topology.conf and use the commented TopologyPlugin line. Either wants "
+                "SelectType=select/cons_tres (topology.conf(5) of 24.05 says so; it also "
+                "schedules GPUs as Gres), left to slurm.conf here.\n");
     ry_put_comment(fp, c.data);
     fputs("\nGresTypes=gpu\nTopologyPlugin=topology/tree\n#TopologyPlugin=topology/block\n\n",
           fp);
