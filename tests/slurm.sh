@@ -80,7 +80,7 @@ while IFS="|" read -r name sp sets nodes gpn hb su pat; do
     "$RAILYARD" slurm "$sp" "$@" -o "$out" >"$TMP/$name.log" 2>&1
     expect_eq "$name: slurm exit" $? 0
     no_sanitizer "$TMP/$name.log"
-    for f in topology.conf topology-block.conf topology.yaml; do
+    for f in topology.conf topology-block.conf topology.yaml slurm.conf.fragment gres.conf; do
         [ -s "$out/slurm/$f" ] && ok || fail "$name: $f missing"
     done
     "$RAILYARD" build "$sp" "$@" --skip opensm,cabling -o "$TMP/fab-$name" >/dev/null 2>&1
@@ -123,9 +123,24 @@ expect_eq "unpadded names across 9/10 and 99/100" "$(lines plain-naming topology
 expect_eq "names ending in letters stay whole" "$(lines tail-naming topology.conf | head -1)" \
     "SwitchName=su1 Nodes=dgx1.ib,dgx2.ib,dgx3.ib,dgx4.ib,dgx5.ib,dgx6.ib,dgx7.ib,dgx8.ib"
 
+# what each file says of the Slurm that reads it (Slurm's source: BlockSizes
+# from 24.05, slurm-24-05-0-1 block_record.c; 23.11 has BlockLevels only;
+# both plugins read topology.conf, src/interfaces/topology.c)
+hdr() { grep '^#' "$TMP/out-superpod/slurm/$1" | tr '\n' ' ' | sed 's/# //g'; }
+case "$(hdr topology-block.conf)" in
+*"Needs Slurm 24.05 or later"*"23.11's topology/block knows only BlockLevels"*"Install it as topology.conf"*) ok ;;
+*) fail "topology-block.conf does not say it needs Slurm 24.05 and the name topology.conf" ;;
+esac
+case "$(hdr topology.conf)" in
+*"TopologyPlugin=topology/tree"*"Slurm from 22.05 on"*) ok ;;
+*) fail "topology.conf does not say which plugin and Slurm read it" ;;
+esac
+grep -q '^#TopologyPlugin=topology/block$' "$TMP/out-superpod/slurm/slurm.conf.fragment" && ok ||
+    fail "slurm.conf.fragment lacks the block plugin's line"
+
 # golden files: the SuperPOD example and a GB200 NVL72 cluster
 for g in superpod:superpod-4su gb200-nvl72:gb200-nvl72; do
-    for f in topology.conf topology-block.conf topology.yaml; do
+    for f in topology.conf topology-block.conf topology.yaml slurm.conf.fragment gres.conf; do
         if cmp -s "$TMP/out-${g%%:*}/slurm/$f" "$D/${g#*:}/$f"; then ok; else
             fail "${g%%:*}: $f differs from tests/data/slurm/${g#*:}/$f"
             diff -u "$D/${g#*:}/$f" "$TMP/out-${g%%:*}/slurm/$f" | head -20

@@ -421,6 +421,105 @@ static void blocks_build(ry_slurm_blocks *b, const ry_slurm_tree *t)
 }
 
 
+/* ---- node sets ----------------------------------------------------------------------------- */
+
+/* A node's rails, ascending and distinct, into out (gpn of room); 0 when
+ * they are all the fabric's rails (nothing to tell apart). */
+static int node_rails(const ry_slurm_tree *t, long long n, int *out)
+{
+    const ry_fabric *f = t->f;
+    int k = 0;
+    for (int i = 0; i < t->gpn; i++) {
+        int r = f->nodes[n * t->gpn + i].rail, j = k;
+        while (j > 0 && out[j - 1] > r)
+            j--;
+        if (j > 0 && out[j - 1] == r)
+            continue;
+        memmove(out + j + 1, out + j, (size_t)(k - j) * sizeof *out);
+        out[j] = r;
+        k++;
+    }
+    return k >= f->rails ? 0 : k;
+}
+
+typedef struct set_key {
+    long long node;
+    int leaf, hbd, nrails;
+    int *rails;         /* borrowed, gpn of room per node */
+} set_key;
+
+/* Compares the features, then (with node) the node. */
+static int cmp_features(const set_key *x, const set_key *y, int node)
+{
+    if (x->leaf != y->leaf)
+        return x->leaf < y->leaf ? -1 : 1;
+    if (x->hbd != y->hbd)
+        return x->hbd < y->hbd ? -1 : 1;
+    if (x->nrails != y->nrails)
+        return x->nrails < y->nrails ? -1 : 1;
+    for (int i = 0; i < x->nrails; i++)
+        if (x->rails[i] != y->rails[i])
+            return x->rails[i] < y->rails[i] ? -1 : 1;
+    return node ? (x->node < y->node ? -1 : x->node > y->node) : 0;
+}
+
+static int cmp_set_key(const void *a, const void *b)
+{
+    return cmp_features(a, b, 1);
+}
+
+static int cmp_set_first(const void *a, const void *b)
+{
+    const ry_slurm_nodeset *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Groups the nodes by (logical leaf, HB domain, rails): one slurm.conf
+ * NodeName line each. Sets come out in the order of their first node. */
+static void sets_build(ry_slurm_tree *t)
+{
+    long long nn = t->nnodes;
+    set_key *k = ry_xmalloc((size_t)(nn ? nn : 1) * sizeof *k);
+    int *rails = ry_xmalloc((size_t)(nn ? nn : 1) * (size_t)t->gpn * sizeof *rails);
+    for (long long n = 0; n < nn; n++) {
+        k[n].node = n;
+        k[n].leaf = t->node_leaf[n];
+        k[n].hbd = t->blocks.hb ? (int)(n / t->blocks.nodes_per_hb) : -1;
+        k[n].rails = rails + n * t->gpn;
+        k[n].nrails = node_rails(t, n, k[n].rails);
+    }
+    qsort(k, (size_t)nn, sizeof *k, cmp_set_key);
+    t->set_nodes = ry_xmalloc((size_t)(nn ? nn : 1) * sizeof *t->set_nodes);
+    size_t cap = 0;
+    for (long long i = 0; i < nn; i++) {
+        t->set_nodes[i] = k[i].node;
+        if (i > 0 && cmp_features(&k[i - 1], &k[i], 0) == 0) {
+            t->sets[t->nsets - 1].n++;
+            continue;
+        }
+        if ((size_t)t->nsets == cap) {
+            cap = cap ? 2 * cap : 16;
+            t->sets = ry_xrealloc(t->sets, cap * sizeof *t->sets);
+        }
+        ry_slurm_nodeset *s = &t->sets[t->nsets++];
+        s->leaf = k[i].leaf;
+        s->hbd = k[i].hbd;
+        s->nrails = k[i].nrails;
+        s->rails = NULL;
+        if (s->nrails) {
+            s->rails = ry_xmalloc((size_t)s->nrails * sizeof *s->rails);
+            memcpy(s->rails, k[i].rails, (size_t)s->nrails * sizeof *s->rails);
+        }
+        s->start = i;
+        s->first = k[i].node;
+        s->n = 1;
+    }
+    /* in node order: sorted by first node, which is the smallest of each set */
+    qsort(t->sets, (size_t)t->nsets, sizeof *t->sets, cmp_set_first);
+    free(rails);
+    free(k);
+}
+
 /* ---- the whole -------------------------------------------------------------------------- */
 
 ry_slurm_tree *ry_slurm_tree_build(const ry_fabric *f)
@@ -439,6 +538,7 @@ ry_slurm_tree *ry_slurm_tree_build(const ry_fabric *f)
         if (f->nodes[i].tier < RY_MAX_TIERS + 2)
             t->tier_switches[f->nodes[i].tier]++;
     blocks_build(&t->blocks, t);
+    sets_build(t);
     return t;
 }
 
@@ -463,6 +563,10 @@ void ry_slurm_tree_free(ry_slurm_tree *t)
     free(t->rleaf);
     free(t->blocks.start);
     free(t->blocks.own);
+    for (int i = 0; i < t->nsets; i++)
+        free(t->sets[i].rails);
+    free(t->sets);
+    free(t->set_nodes);
     free(t);
 }
 

@@ -52,6 +52,18 @@ typedef struct ry_slurm_blocks {
     long long sizes[RY_SLURM_MAX_BLOCK_LEVELS];
 } ry_slurm_blocks;
 
+/* Nodes that get the same slurm.conf line: same logical leaf, same HB
+ * domain block (when blocks are HB domains) and same rails. */
+typedef struct ry_slurm_nodeset {
+    int leaf;                   /* logical leaf */
+    int hbd;                    /* HB domain block, or -1 (blocks are not HB domains) */
+    int nrails;                 /* rails of the nodes' GPUs when fewer than all, else 0 */
+    int *rails;                 /* nrails of them, ascending */
+    long long start;            /* into ry_slurm_tree.set_nodes */
+    long long first;            /* its first (smallest) node */
+    long long n;
+} ry_slurm_nodeset;
+
 typedef struct ry_slurm_tree {
     const ry_fabric *f;         /* borrowed */
     long long nnodes;
@@ -72,6 +84,9 @@ typedef struct ry_slurm_tree {
     int nswitches;              /* groups of every level: SwitchName lines */
     long long tier_switches[RY_MAX_TIERS + 2]; /* the fabric's switches per tier */
     ry_slurm_blocks blocks;
+    int nsets;                  /* node sets, ordered by their first node */
+    ry_slurm_nodeset *sets;
+    long long *set_nodes;       /* node ids by set, ascending within a set */
 } ry_slurm_tree;
 
 /* Derives the tree and the blocks of f. Never fails (out of memory ends

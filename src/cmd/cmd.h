@@ -152,7 +152,7 @@ typedef struct ry_cmd_entry {
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
-    ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm,
+    ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm, ry_cmd_kubernetes,
     ry_cmd_check_routes, ry_cmd_verify, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep,
     ry_cmd_traffic;
 
@@ -191,7 +191,7 @@ typedef struct ry_group_tally {
 } ry_group_tally;
 
 /* Output groups of `railyard build`, one row each; the single-group
- * commands (opensm, cabling, slurm, draw --dir) write one row. */
+ * commands (opensm, cabling, slurm, kubernetes, draw --dir) write one row. */
 typedef struct ry_group {
     const char *name;       /* the --skip name and the directory DIR/<name>/ */
     unsigned needs;         /* RY_NEED_* it needs beyond the fabric */
@@ -203,7 +203,8 @@ typedef struct ry_group {
     void (*report)(const ry_ctx *ctx, const char *dir, const ry_group_tally *t);
 } ry_group;
 
-extern const ry_group ry_groups[];     /* opensm, cabling, slurm, diagrams; NULL-name end */
+extern const ry_group ry_groups[];     /* opensm, cabling, slurm, kubernetes, diagrams;
+                                          NULL-name end */
 const ry_group *ry_group_find(const char *name);
 
 /* Writes the groups marked in want[] (indexes of ry_groups) and, when top
@@ -216,7 +217,7 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
 ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name);
 
 /* The run function of the commands named as their group (opensm, cabling,
- * slurm): ry_run_group with the command's name. */
+ * slurm, kubernetes): ry_run_group with the command's name. */
 ry_cmd_status ry_run_group_command(ry_ctx *ctx);
 
 /* The real hardware in the OpenSM files (opensm and build): rows of the

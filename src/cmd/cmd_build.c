@@ -12,7 +12,7 @@ enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
-                 "leave out output groups: opensm, cabling, slurm, diagrams\n"
+                 "leave out output groups: opensm, cabling, slurm, kubernetes, diagrams\n"
                  "(an earlier run's files of a skipped group are removed)" },
     [O_FORCE] = RY_OPTION_FORCE,
     RY_OPTIONS_HARDWARE,
@@ -42,8 +42,8 @@ static ry_cmd_status check(ry_ctx *ctx)
         for (int i = 0; ry_groups[i].name; i++)
             known |= strlen(ry_groups[i].name) == n && strncmp(p, ry_groups[i].name, n) == 0;
         if (!known && n)
-            return ry_usage(ctx, "--skip takes output groups: opensm, cabling, slurm, diagrams "
-                            "(got '%.*s')", (int)n, p);
+            return ry_usage(ctx, "--skip takes output groups: opensm, cabling, slurm, kubernetes, "
+                            "diagrams (got '%.*s')", (int)n, p);
     }
     ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
     return ry_hw_check(ctx, &hw);
@@ -109,8 +109,9 @@ const ry_cmd_entry ry_cmd_build = {
     .positional = "SPEC",
     .options = options,
     .details = "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
-               "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/diagrams/ (the summary,\n"
-               "rail 0 and unit 0 views, see railyard draw) and, for InfiniBand fabrics,\n"
+               "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/kubernetes/ (see railyard\n"
+               "kubernetes), DIR/diagrams/ (the summary, rail 0 and unit 0 views, see railyard\n"
+               "draw) and, for InfiniBand fabrics,\n"
                "DIR/opensm/<subnet>/ (see railyard opensm, also for --fabric, --as-found,\n"
                "--guids and --lids).\n",
     .needs = RY_NEED_BOM | RY_NEED_OUTDIR,

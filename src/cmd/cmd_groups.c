@@ -1,5 +1,5 @@
 /* The output groups of `railyard build`, one row each. The commands that
- * write one group (opensm, cabling, slurm, draw --dir) run its row, so a
+ * write one group (opensm, cabling, slurm, kubernetes, draw --dir) run its row, so a
  * group's files are the same bytes whichever command writes them. */
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "emit/emit_cabling.h"
 #include "emit/emit_dot.h"
+#include "emit/emit_k8s.h"
 #include "emit/emit_opensm.h"
 #include "emit/emit_slurm.h"
 #include "emit/outdir.h"
@@ -59,6 +60,21 @@ static void report_slurm(const ry_ctx *ctx, const char *dir, const ry_group_tall
            t->blocks.n == 1 ? "" : "s", dir);
 }
 
+static int emit_kubernetes(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
+{
+    (void)t;
+    return ry_emit_k8s_labels(o, "kubernetes", ctx->slurm);
+}
+
+static void report_kubernetes(const ry_ctx *ctx, const char *dir, const ry_group_tally *tally)
+{
+    (void)tally;
+    const ry_slurm_tree *t = ctx->slurm;
+    printf("%s: labels of %lld nodes (%d switch level%s%s) written to %s/kubernetes/\n",
+           ctx->spec->name, t->nnodes, t->nlv, t->nlv == 1 ? "" : "s",
+           t->blocks.hb ? ", HB domains" : "", dir);
+}
+
 static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
     (void)t;
@@ -69,6 +85,7 @@ const ry_group ry_groups[] = {
     { "opensm", RY_NEED_IBPLAN, is_infiniband, emit_opensm, report_opensm },
     { "cabling", RY_NEED_CABLING, NULL, emit_cabling, report_cabling },
     { "slurm", RY_NEED_SLURM, NULL, emit_slurm, report_slurm },
+    { "kubernetes", RY_NEED_SLURM, NULL, emit_kubernetes, report_kubernetes },
     { "diagrams", 0, NULL, emit_diagrams, NULL },
     { NULL, 0, NULL, NULL, NULL }
 };

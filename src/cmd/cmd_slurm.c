@@ -9,13 +9,16 @@ static const ry_option options[] = {
 const ry_cmd_entry ry_cmd_slurm = {
     .name = "slurm",
     .synopsis = "SPEC -o DIR [--force]",
-    .summary = "Slurm topology files: tree and block plugins, and topology.yaml",
+    .summary = "Slurm files: topology (tree, block, yaml), slurm.conf nodes, gres.conf",
     .positional = "SPEC",
     .options = options,
     .details = "Writes topology.conf (topology/tree: one logical leaf switch per scalable unit,\n"
-               "or per leaf on a fat tree, up to one root), topology-block.conf (topology/block:\n"
-               "HB domains as blocks when they span nodes, else the leaf switches) and\n"
-               "topology.yaml (both, for Slurm 25.05 and later). Host names follow naming.node.\n",
+               "or per leaf on a fat tree, up to one root; Slurm 22.05 on), topology-block.conf\n"
+               "(topology/block: HB domains as blocks when they span nodes, else the leaf\n"
+               "switches; Slurm 24.05 on, installed as topology.conf), topology.yaml (both, for\n"
+               "Slurm 25.05 and later), slurm.conf.fragment (NodeName lines with Gres=gpu:N and\n"
+               "Features, PartitionName lines, TopologyPlugin) and gres.conf. Host names follow\n"
+               "naming.node.\n",
     .needs = RY_NEED_SLURM | RY_NEED_OUTDIR,
     .run = ry_run_group_command,
 };

@@ -4,13 +4,19 @@
  * and at most 64 characters; every child switch is defined; BlockSizes
  * starts with the base block's node count and each further size is the
  * base times a power of two (at most 2^15). Each file's comments say what
- * its names stand for. */
+ * its names stand for, and which Slurm reads it under what name, as
+ * Slurm's source has it: BlockSizes is parsed from 24.05 on
+ * (src/plugins/topology/block/block_record.c of slurm-24-05-0-1), 23.11's
+ * topology/block takes only BlockName and BlockLevels (topology_block.c of
+ * slurm-23-11-0-1), and either plugin reads the file named topology.conf
+ * (src/interfaces/topology.c, get_extra_conf_path("topology.conf")). */
 #include "emit/emit_slurm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/comment.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -154,38 +160,6 @@ static void explain_blocks(ry_buf *c, const ry_slurm_tree *t)
                 "joins share switches (one unit, one pod, or the whole fabric at the top).\n");
 }
 
-/* Writes text as "# " comment lines of at most 78 columns. */
-static void put_comment(FILE *fp, const char *text)
-{
-    const char *p = text;
-    while (*p) {
-        const char *nl = strchr(p, '\n');
-        size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        if (len == 0) {
-            fputs("#\n", fp);
-        } else {
-            while (len > 0) {
-                size_t take = len;
-                if (take > 76) {
-                    take = 76;
-                    while (take > 0 && p[take] != ' ')
-                        take--;
-                    if (take == 0)
-                        take = 76;
-                }
-                fprintf(fp, "# %.*s\n", (int)take, p);
-                p += take;
-                len -= take;
-                while (len > 0 && *p == ' ')
-                    p++, len--;
-            }
-        }
-        p += len + (nl ? 1 : 0);
-        if (!nl)
-            break;
-    }
-}
-
 /* "suN: 32 nodes, 8 leaves (leaf[0,4,...])" for a logical leaf. */
 static void describe_leaf(ry_buf *c, const ry_slurm_tree *t, int l)
 {
@@ -225,16 +199,18 @@ static int write_tree_conf(ry_outdir *o, const char *prefix, const ry_slurm_tree
     ry_buf_init(&c);
     ry_buf_init(&line);
     ry_buf_printf(&c, "Slurm topology of %s for the topology/tree plugin (slurm.conf: "
-                  "TopologyPlugin=topology/tree), written by railyard from the spec.\n",
+                  "TopologyPlugin=topology/tree), written by railyard from the spec. "
+                  "Install it as topology.conf beside slurm.conf; the tree plugin reads it in "
+                  "every Slurm from 22.05 on.\n",
                   f->spec->name);
     explain_cluster(&c, t);
     explain_tree(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     for (int l = 0; l < t->nleaves; l++) {
         ry_buf_reset(&c);
         describe_leaf(&c, t, l);
         fputc('\n', fp);
-        put_comment(fp, c.data);
+        ry_put_comment(fp, c.data);
         ry_buf_reset(&line);
         node_list(&line, t, t->leaf_nodes + t->leaf_start[l], t->leaf_start[l + 1] - t->leaf_start[l]);
         fprintf(fp, "SwitchName=%s Nodes=%s\n", t->lv[0].name[l], line.data);
@@ -270,11 +246,15 @@ static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tre
     ry_buf_init(&c);
     ry_buf_init(&line);
     ry_buf_printf(&c, "Slurm topology of %s for the topology/block plugin (slurm.conf: "
-                  "TopologyPlugin=topology/block), written by railyard from the spec.\n",
+                  "TopologyPlugin=topology/block), written by railyard from the spec.\n"
+                  "Needs Slurm 24.05 or later: BlockSizes came with 24.05, and 23.11's "
+                  "topology/block knows only BlockLevels and refuses this file. Install it "
+                  "as topology.conf beside slurm.conf (the one name either plugin reads), in "
+                  "place of the tree's topology.conf.\n",
                   t->f->spec->name);
     explain_cluster(&c, t);
     explain_blocks(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputc('\n', fp);
     char nb[32];
     for (int i = 0; i < b->n; i++) {
@@ -311,7 +291,7 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     explain_tree(&c, t);
     ry_buf_puts(&c, "\n");
     explain_blocks(&c, t);
-    put_comment(fp, c.data);
+    ry_put_comment(fp, c.data);
     fputs("- topology: tree\n  cluster_default: true\n  tree:\n    switches:\n", fp);
     for (int l = 0; l < t->nleaves; l++) {
         ry_buf_reset(&line);
@@ -341,10 +321,138 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     return ry_outdir_close(o, fp);
 }
 
+/* "su1,hbd3,rail5": a node set's features ("" when it has none). */
+static void set_features(ry_buf *out, const ry_slurm_tree *t, const ry_slurm_nodeset *s)
+{
+    char nb[32];
+    if (t->nleaves > 1)
+        ry_buf_printf(out, "%s", t->lv[0].name[s->leaf]);
+    if (s->hbd >= 0)
+        ry_buf_printf(out, "%s%s", out->len ? "," : "", ry_slurm_block_name(t, s->hbd, nb, sizeof nb));
+    for (int i = 0; i < s->nrails; i++)
+        ry_buf_printf(out, "%srail%d", out->len ? "," : "", s->rails[i]);
+}
+
+static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
+{
+    const ry_fabric *f = t->f;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/slurm.conf.fragment", prefix);
+    FILE *fp = ry_outdir_open(o, rel);
+    if (!fp)
+        return -1;
+    ry_buf c, line, feat;
+    ry_buf_init(&c);
+    ry_buf_init(&line);
+    ry_buf_init(&feat);
+    ry_buf_printf(&c, "slurm.conf lines for %s, written by railyard from the spec: the nodes "
+                  "with their GPUs and features, the partitions and the topology plugin. Paste "
+                  "them into slurm.conf, or put this file beside it and add \"Include "
+                  "/etc/slurm/slurm.conf.fragment\" (any Slurm from 22.05 on); gres.conf "
+                  "goes beside slurm.conf too.\n", f->spec->name);
+    explain_cluster(&c, t);
+    ry_buf_printf(&c, "Nodes: Gres=gpu:%d, the GPUs of a %s (gres.conf names their devices). "
+                  "The spec says nothing of CPUs and memory: add CPUs=, Sockets=, "
+                  "CoresPerSocket=, ThreadsPerCore= and RealMemory= to the NodeName lines as "
+                  "`slurmd -C` prints them on one node (without them Slurm counts one CPU "
+                  "per node), and State= if the nodes are not to register themselves.\n",
+                  t->gpn, f->spec->node.name[0] ? f->spec->node.name : "node");
+    int rails = 0;
+    for (int i = 0; i < t->nsets; i++)
+        rails |= t->sets[i].nrails > 0;
+    if (t->nleaves > 1 || t->blocks.hb || rails)
+        ry_buf_puts(&c, "Features, for --constraint:");
+    else
+        ry_buf_puts(&c, "Features: none, as every node is under one leaf switch, in an HB "
+                    "domain of its own and on every rail.");
+    if (t->nleaves > 1)
+        ry_buf_printf(&c, " %s, the node's leaf switch in topology.conf (%s);",
+                      t->rail_design ? "suN" : "leafN",
+                      t->rail_design ? "its scalable unit" : "the fabric's leaf N");
+    if (t->blocks.hb)
+        ry_buf_puts(&c, " hbdN, its HB (NVLink) domain, a block of topology-block.conf;");
+    if (rails)
+        ry_buf_puts(&c, " railR, the rails of its GPUs, which are fewer than all (rails "
+                    "numbered from 0 as in fabric.json);");
+    ry_buf_puts(&c, " every node is on every plane, so planes are no feature.\n");
+    ry_buf_puts(&c, "Partitions: all, the default, with every node; ");
+    if (t->nleaves > 1)
+        ry_buf_printf(&c, "and one per leaf switch of topology.conf, named after it, so a job "
+                      "can be kept to one %s (a partition per pod or block would be a subset "
+                      "of these or of all).\n",
+                      t->rail_design ? "scalable unit" : "leaf");
+    else
+        ry_buf_puts(&c, "every node is under one leaf switch, so there is no other.\n");
+    ry_buf_puts(&c, "Topology: the tree plugin with topology.conf. With Slurm 24.05 or later, "
+                "topology/block can be had instead: install topology-block.conf as "
+                "topology.conf and use the commented TopologyPlugin line. Either wants "
+                "SelectType=select/cons_tres (topology.conf(5) of 24.05 says so; it also "
+                "schedules GPUs as Gres), left to slurm.conf here.\n");
+    ry_put_comment(fp, c.data);
+    fputs("\nGresTypes=gpu\nTopologyPlugin=topology/tree\n#TopologyPlugin=topology/block\n\n",
+          fp);
+    for (int i = 0; i < t->nsets; i++) {
+        const ry_slurm_nodeset *s = &t->sets[i];
+        ry_buf_reset(&line);
+        ry_buf_reset(&feat);
+        node_list(&line, t, t->set_nodes + s->start, s->n);
+        set_features(&feat, t, s);
+        fprintf(fp, "NodeName=%s Gres=gpu:%d", line.data, t->gpn);
+        if (feat.len)
+            fprintf(fp, " Features=%s", feat.data);
+        fputc('\n', fp);
+    }
+    fputs("\nPartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n", fp);
+    for (int l = 0; t->nleaves > 1 && l < t->nleaves; l++) {
+        ry_buf_reset(&line);
+        node_list(&line, t, t->leaf_nodes + t->leaf_start[l], t->leaf_start[l + 1] - t->leaf_start[l]);
+        fprintf(fp, "PartitionName=%s Nodes=%s MaxTime=INFINITE State=UP\n", t->lv[0].name[l],
+                line.data);
+    }
+    ry_buf_free(&c);
+    ry_buf_free(&line);
+    ry_buf_free(&feat);
+    return ry_outdir_close(o, fp);
+}
+
+static int write_gres(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
+{
+    const ry_fabric *f = t->f;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/gres.conf", prefix);
+    FILE *fp = ry_outdir_open(o, rel);
+    if (!fp)
+        return -1;
+    ry_buf c, line;
+    ry_buf_init(&c);
+    ry_buf_init(&line);
+    ry_buf_printf(&c, "gres.conf for %s, written by railyard from the spec: the %d GPUs of "
+                  "each node (%s) as the device files the NVIDIA driver makes, "
+                  "/dev/nvidia0 on. slurm.conf needs GresTypes=gpu (slurm.conf.fragment has "
+                  "it). Where slurmd is built with NVML, \"AutoDetect=nvml\" in place of the "
+                  "line below finds the GPUs, their links and cores itself.\n",
+                  f->spec->name, t->gpn, f->spec->node.name[0] ? f->spec->node.name : "node");
+    ry_put_comment(fp, c.data);
+    fputs("\n#AutoDetect=nvml\n", fp);
+    long long *all = ry_xmalloc((size_t)(t->nnodes ? t->nnodes : 1) * sizeof *all);
+    for (long long n = 0; n < t->nnodes; n++)
+        all[n] = n;
+    node_list(&line, t, all, t->nnodes);
+    free(all);
+    if (t->gpn > 1)
+        fprintf(fp, "NodeName=%s Name=gpu File=/dev/nvidia[0-%d]\n", line.data, t->gpn - 1);
+    else
+        fprintf(fp, "NodeName=%s Name=gpu File=/dev/nvidia0\n", line.data);
+    ry_buf_free(&c);
+    ry_buf_free(&line);
+    return ry_outdir_close(o, fp);
+}
+
 int ry_emit_slurm(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     if (write_tree_conf(o, prefix, t) < 0 || write_block_conf(o, prefix, t) < 0 ||
-        write_yaml(o, prefix, t) < 0)
+        write_yaml(o, prefix, t) < 0 || write_fragment(o, prefix, t) < 0 ||
+        write_gres(o, prefix, t) < 0)
         return -1;
     return 0;
 }
