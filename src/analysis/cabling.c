@@ -23,6 +23,7 @@
 #include "spec/catalog.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/unionfind.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
 
@@ -379,23 +380,6 @@ static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
 
 /* ---- groups of links that share cages --------------------------------------------------- */
 
-static uint32_t uf_find(uint32_t *up, uint32_t x)
-{
-    while (up[x] != x) {
-        up[x] = up[up[x]];
-        x = up[x];
-    }
-    return x;
-}
-
-static void uf_join(uint32_t *up, uint32_t a, uint32_t b)
-{
-    a = uf_find(up, a);
-    b = uf_find(up, b);
-    if (a != b)
-        up[a > b ? a : b] = a < b ? a : b;     /* the lower link id is the root */
-}
-
 /* The groups: links of group i are link[start[i] .. start[i + 1]), in link
  * order; ncage[2 * i + side] counts the group's cages at switches (side 0)
  * and servers (side 1). */
@@ -421,16 +405,16 @@ static void groups_build(const ry_fabric *f, const cage_plan *cp, groups *g)
             continue;
         if (g->first[c] < 0 || lk < g->first[c]) {
             if (g->first[c] >= 0)
-                uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
+                ry_uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
             g->first[c] = lk;
         } else {
-            uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
+            ry_uf_join(up, (uint32_t)g->first[c], (uint32_t)lk);
         }
     }
     /* Number the groups by their lowest link (every root is its group's
      * lowest link); up[] becomes each link's group. */
     for (size_t l = 0; l < f->nlinks; l++)
-        up[l] = uf_find(up, (uint32_t)l);
+        up[l] = ry_uf_find(up, (uint32_t)l);
     uint32_t n = 0;
     for (size_t l = 0; l < f->nlinks; l++)
         up[l] = up[l] == l ? n++ : up[up[l]];

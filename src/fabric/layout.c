@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/unionfind.h"
 
 #define UNIT_M 0.04445      /* one rack unit */
 #define PLINTH_M 0.1        /* floor to the bottom of unit 1 */
@@ -79,26 +80,6 @@ static void tmp_free(tmp *t)
 
 /* ---- 1. blocks --------------------------------------------------------- */
 
-static int32_t uf_find(int32_t *p, int32_t x)
-{
-    while (p[x] != x) {
-        p[x] = p[p[x]];
-        x = p[x];
-    }
-    return x;
-}
-
-/* Joins toward the lower item, so a set's root is its first item. */
-static void uf_join(int32_t *p, int32_t a, int32_t b)
-{
-    a = uf_find(p, a);
-    b = uf_find(p, b);
-    if (a < b)
-        p[b] = a;
-    else if (b < a)
-        p[a] = b;
-}
-
 static int32_t item_of(const tmp *t, uint32_t node)
 {
     const ry_fabric *f = t->f;
@@ -114,25 +95,25 @@ static int item_tier(const tmp *t, int32_t item)
 static void make_blocks(tmp *t)
 {
     const ry_fabric *f = t->f;
-    int32_t *p = ry_xmalloc(t->ni * sizeof *p);
+    uint32_t *p = ry_xmalloc(t->ni * sizeof *p);
     for (size_t i = 0; i < t->ni; i++)
-        p[i] = (int32_t)i;
+        p[i] = (uint32_t)i;
     int hb = f->spec->hb_domain;
     if (hb > t->gpn)        /* servers of one HB domain stand together */
         for (long long s = 0; s < t->S; s++)
-            uf_join(p, (int32_t)s, (int32_t)(s * t->gpn / hb * hb / t->gpn));
+            ry_uf_join(p, (uint32_t)s, (uint32_t)(s * t->gpn / hb * hb / t->gpn));
     /* level 0: servers of one HB domain */
     t->id[0] = ry_xmalloc(t->ni * sizeof *t->id[0]);
     t->n[0] = 0;
     for (size_t i = 0; i < t->ni; i++) {
-        int32_t r = uf_find(p, (int32_t)i);
+        int32_t r = (int32_t)ry_uf_find(p, (uint32_t)i);
         t->id[0][i] = i >= (size_t)t->S ? -1 : r == (int32_t)i ? t->n[0]++ : t->id[0][r];
     }
     for (int lv = 1; lv <= t->T; lv++) {
         for (size_t l = 0; l < f->nlinks; l++) {
             uint32_t hi = f->ports[f->links[l].hi].owner, lo = f->ports[f->links[l].lo].owner;
             if (f->nodes[hi].tier == lv)
-                uf_join(p, item_of(t, lo), item_of(t, hi));
+                ry_uf_join(p, (uint32_t)item_of(t, lo), (uint32_t)item_of(t, hi));
         }
         int32_t *id = ry_xmalloc(t->ni * sizeof *id);
         int n = 0;
@@ -141,7 +122,7 @@ static void make_blocks(tmp *t)
                 id[i] = -1;
                 continue;
             }
-            int32_t r = uf_find(p, (int32_t)i);
+            int32_t r = (int32_t)ry_uf_find(p, (uint32_t)i);
             id[i] = r == (int32_t)i ? n++ : id[r];
         }
         t->id[lv] = id;
@@ -402,6 +383,24 @@ static int pack_halls(tmp *t, int32_t *order, ry_err *err)
     t->nhall = h + 1;
     free(a);
     return 0;
+}
+
+/* Packs the units into halls; where a level-1 block is larger than a hall
+ * (rail-only leaves join many HB domains), halls take whole HB domains
+ * instead. *order is remade for the new units. */
+static int pack(tmp *t, int32_t **order, ry_err *err)
+{
+    int rc = pack_halls(t, *order, err);
+    if (rc == 1) {
+        units_free(t);
+        t->U = 0;
+        make_units(t);
+        free(*order);
+        *order = ry_xmalloc(((size_t)t->n1 + 1) * sizeof **order);
+        size_units(t);
+        rc = pack_halls(t, *order, err);
+    }
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- 4. buildings ------------------------------------------------------ */
@@ -780,19 +779,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     int mode = t.mode;
     t.mode = 0;
     size_units(&t);
-    int packed = pack_halls(&t, order, err);
-    if (packed == 1) {
-        /* a level-1 block is larger than a hall (rail-only leaves join many
-         * HB domains): halls take whole HB domains instead */
-        units_free(&t);
-        t.U = 0;
-        make_units(&t);
-        free(order);
-        order = ry_xmalloc(((size_t)t.n1 + 1) * sizeof *order);
-        size_units(&t);
-        packed = pack_halls(&t, order, err);
-    }
-    if (packed < 0)
+    if (pack(&t, &order, err) < 0)
         goto out;
     t.mode = mode;
     {
@@ -831,17 +818,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
         while (t.nnet < t.rpr - 1 && t.nnet < ceil(rho * (t.rpr - t.nnet) * t.npr / t.spr))
             t.nnet++;
         size_units(&t);
-        packed = pack_halls(&t, order, err);
-        if (packed == 1) {
-            units_free(&t);
-            t.U = 0;
-            make_units(&t);
-            free(order);
-            order = ry_xmalloc(((size_t)t.n1 + 1) * sizeof *order);
-            size_units(&t);
-            packed = pack_halls(&t, order, err);
-        }
-        if (packed != 0)
+        if (pack(&t, &order, err) < 0)
             goto out;
     }
     lay->racks_per_row = t.rpr;
