@@ -30,16 +30,8 @@ def err(msg):
         errs.append(msg)
 
 spec = yaml.safe_load(open(spec_path))
-cat_nodes = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
-cat_sw = yaml.safe_load(open(os.path.join(tdir, "switches.yaml")))["switches"]
-media = yaml.safe_load(open(os.path.join(tdir, "media.yaml")))["media"]
 cl, fab = spec.get("cluster", {}), spec.get("fabric") or {}
-def model(v, cat, default):
-    if v is None: v = default
-    if isinstance(v, str): return dict(cat.get(v, {}), name=v)
-    m = dict(cat.get(v.get("name"), {})); m.update(v); return m
-node = model(cl.get("node"), cat_nodes, {})
-sw = model(fab.get("switch"), cat_sw, {"name": "generic", "radix": 64})
+node, sw, media = layoutmodel.models(spec, tdir)
 
 # ---- the spec's numbers -------------------------------------------------------------------
 gpn = cl.get("gpus_per_node", node.get("gpus_per_node", 8))

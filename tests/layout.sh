@@ -43,16 +43,8 @@ for kv in sets:
     for k in ks[:-1]:
         d = d.setdefault(k, {})
     d[ks[-1]] = yaml.safe_load(v)
-cat_nodes = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
-cat_sw = yaml.safe_load(open(os.path.join(tdir, "switches.yaml")))["switches"]
-media = yaml.safe_load(open(os.path.join(tdir, "media.yaml")))["media"]
 cl, fab = spec.get("cluster", {}), spec.get("fabric") or {}
-def model(v, cat, default):
-    if v is None: v = default
-    if isinstance(v, str): return dict(cat.get(v, {}), name=v)
-    m = dict(cat.get(v.get("name"), {})); m.update(v); return m
-node = model(cl.get("node"), cat_nodes, {})
-sw = model(fab.get("switch"), cat_sw, {"name": "generic", "radix": 64})
+node, sw, media = layoutmodel.models(spec, tdir)
 lay = layoutmodel.layout_keys(spec, node, sw)
 gpn = cl.get("gpus_per_node", node.get("gpus_per_node", 8))
 servers = (cl["gpus"] if "gpus" in cl else cl["nodes"] * gpn) // gpn

@@ -31,6 +31,28 @@ DEFAULTS = dict(rack_pitch=0.6, row_pitch=2.4, tray_height=2.6, slack=0.5, rack_
                 hall_gap=10, building_gap=50, network="per-unit", rack_power=None)
 
 
+def models(spec, tdir):
+    """The spec's node and switch models as the catalog in tdir completes
+    them (an inline model overrides its entry's keys), and the media
+    catalog: (node, switch, media)."""
+    import yaml
+    def load(name, key):
+        with open(os.path.join(tdir, name)) as f:
+            return yaml.safe_load(f)[key]
+    cl, fab = spec.get("cluster", {}), spec.get("fabric") or {}
+    def model(v, cat, default):
+        if v is None:
+            v = default
+        if isinstance(v, str):
+            return dict(cat.get(v, {}), name=v)
+        m = dict(cat.get(v.get("name"), {}))
+        m.update(v)
+        return m
+    node = model(cl.get("node"), load("nodes.yaml", "nodes"), {})
+    sw = model(fab.get("switch"), load("switches.yaml", "switches"), {"name": "generic", "radix": 64})
+    return node, sw, load("media.yaml", "media")
+
+
 def layout_keys(spec, node, sw):
     """The spec's layout keys over their defaults (railyard-spec(5));
     node and sw are the catalog models with the spec's changes."""
