@@ -16,7 +16,8 @@ const ry_cmd_entry ry_cmd_cabling = {
                "one sheet per rack, or one Racks list past 256 racks; a list longer than\n"
                "Excel's 1,048,575 rows continues on \"Cables 2\", ...), netbox-cables.csv,\n"
                "p2p.csv (cable validation sheet), racks.csv and rooms.csv (where every rack\n"
-               "and room stands, with its power) and, for InfiniBand, ibdiagnet.topo.\n",
+               "and room stands, with its power). ibdiagnet's topology is per subnet: see\n"
+               "railyard opensm.\n",
     .needs = RY_NEED_CABLING | RY_NEED_OUTDIR,
     .run = ry_run_group_command,
 };

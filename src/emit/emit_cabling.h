@@ -11,8 +11,9 @@
 #include "analysis/cabling.h"
 #include "emit/outdir.h"
 
-/* Writes <prefix>/cabling.csv, netbox-cables.csv, p2p.csv, cabling.xlsx and,
- * for InfiniBand fabrics, ibdiagnet.topo into o. -1 (error printed) when a
+/* Writes <prefix>/cabling.csv, netbox-cables.csv, p2p.csv, racks.csv,
+ * rooms.csv and cabling.xlsx into o (ibdiagnet's topology is per subnet,
+ * beside the OpenSM files: emit_ibdm.h). -1 (error printed) when a
  * file cannot be written. */
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
 
