@@ -57,7 +57,10 @@ if sw.get("cages") and radix % (sw["cages"] * sw_cp) == 0:
     sw_split = max(1, radix // (sw["cages"] * sw_cp))
 ethernet = sw.get("protocol") == "ethernet"
 word = lambda s: re.sub(r"[ \t/]", "_", s)
-tword = lambda s: re.sub(r"[^A-Za-z0-9_.-]", "_", s)
+def tword(s):         # IBNL names start with a letter and are not keywords
+    s = re.sub(r"[^A-Za-z0-9_.-]", "_", s)
+    kw = ("SW", "CA", "HCA", "NODE", "SYSTEM", "TOPSYSTEM", "SUBSYSTEM")
+    return s if re.match(r"[A-Za-z]", s) and s not in kw else "sys_" + s
 sw_type = tword(sw["name"])
 
 if os.path.exists(os.path.join(out, "cabling", "ibdiagnet.topo")):
@@ -167,13 +170,13 @@ for sn in subnets:
     for a, z, r in c["cables"]:
         g = float(r["speed_gbps"]); by_rate[g] += 1
         got = plines.get((z[1], "P%d" % pnum(r["z_port"])))
-        want = (arrow(g), a[1], r["a_port"] + "/P1") if a[0] == "ca" else \
+        want = (arrow(g), a[1], tword(r["a_port"]) + "/P1") if a[0] == "ca" else \
                (arrow(g), sw_type, a[1], "P%d" % pnum(r["a_port"]))
         if not got or (got[:1] + got[2:] if a[0] == "ca" else got) != want:
             err("%s: cable %s as %s" % (sn, r["label"], got)); continue
         used += 1
         if a[0] == "ca":
-            types[got[1]].add((a[1], r["a_port"]))
+            types[got[1]].add((a[1], tword(r["a_port"])))
         else:
             b = plines.get((a[1], "P%d" % pnum(r["a_port"])))
             if b != (arrow(g), sw_type, z[1], "P%d" % pnum(r["z_port"])):
@@ -209,7 +212,7 @@ for sn in subnets:
     # subnet, systems, nodes, CA-to-CA paths, the SM's node
     nca = len(c["ca"])
     print("%s %d %d %d %s/%s" % (sn, len(c["sw"]) + len(hosts), len(c["sw"]) + nca, nca * (nca - 1),
-                                 first[1], first[2]))
+                                 first[1], tword(first[2])))
 if errs:
     print("\n".join("ERR " + e for e in errs))
 P
@@ -241,7 +244,7 @@ ran=0
 seen=""
 for s in "$TOP_SRCDIR"/examples/*.yaml "$TOP_SRCDIR"/tests/data/cabling/rail-only.yaml \
          "$TOP_SRCDIR"/tests/data/cabling/three-tier.yaml "$TOP_SRCDIR"/tests/data/cabling/two-plane.yaml \
-         "$TOP_SRCDIR"/tests/data/cabling/fat-tree.yaml; do
+         "$TOP_SRCDIR"/tests/data/cabling/fat-tree.yaml "$TOP_SRCDIR"/tests/data/ibdm/*.yaml; do
     n=$(basename "$s" .yaml)
     case "$s" in */tests/data/*) n="data-$n" ;; esac
     d="$TMP/$n"

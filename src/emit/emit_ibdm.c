@@ -42,8 +42,11 @@
  * node of its type, so a host type holds only the CAs a host has on this
  * subnet (a host of a two-plane or rail-only fabric has others elsewhere):
  * "<node model>_mlx5_<numbers>", the numbers N of its mlx5_N devices on the
- * subnet in runs ("dgx-h100_mlx5_0.3-6.9-11"), one file per distinct set.
- * Type names keep [A-Za-z0-9_.-]; anything else becomes '_'.
+ * subnet in runs ("dgx-h100_mlx5_0.3-6.9-11"; a NIC table's names of another
+ * form count by position), one file per distinct set.
+ * Type names keep [A-Za-z0-9_.-]; anything else becomes '_', and a name
+ * that does not start with a letter or is a keyword gets "sys_" before it
+ * (IBNL reads "16lab" as a number and a name).
  */
 #include "config.h"
 
@@ -108,9 +111,17 @@ static void topo_word(ry_buf *b, const char *s)
         ry_buf_putc(b, *s == ' ' || *s == '\t' || *s == '/' ? '_' : *s);
 }
 
-/* A type or device name, valid in both files. */
+/* A type or device name, valid in both files: IBNL's names start with a
+ * letter and are not its keywords, so others get "sys_" before them. */
 static void type_word(ry_buf *b, const char *s)
 {
+    static const char *const keywords[] = { "SW", "CA", "HCA", "NODE", "SYSTEM", "TOPSYSTEM",
+                                            "SUBSYSTEM" };
+    int letter = (*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z');
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+        letter &= strcmp(s, keywords[i]) != 0;
+    if (!letter)
+        ry_buf_puts(b, "sys_");
     for (; *s; s++) {
         char c = *s;
         int keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
