@@ -1,6 +1,6 @@
 /* The cabling plan's files: one row per cable (= per link of the graph, in
- * link id order) for people, NetBox, NVIDIA's cable validation tool and
- * ibdiagnet, plus a workbook with the cables, the physical bill of
+ * link id order) for people, NetBox and NVIDIA's cable validation tool,
+ * plus a workbook with the cables, the physical bill of
  * materials and the racks (emit_xlsx.c). */
 #ifndef RY_EMIT_CABLING_H
 #define RY_EMIT_CABLING_H

@@ -143,7 +143,7 @@ typedef struct hosts {
     int gpn, nnic;
     long long nservers;
     unsigned char *has;     /* per server x NIC port i: its CA is on the subnet */
-    int32_t *type;          /* per server: index into first, -1 = not on the subnet */
+    int32_t *type;          /* per server on the subnet: index into first */
     long long *first;       /* per type: its first server (whose row of has is the set) */
     int ntypes;
     size_t nhosts;
@@ -160,6 +160,12 @@ static void hosts_free(hosts *h)
     ry_buf_free(&h->names);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
 static void hosts_of(const ry_fabric *f, const ry_subnet *sn, hosts *h)
 {
     const ry_spec *s = f->spec;
@@ -168,32 +174,38 @@ static void hosts_of(const ry_fabric *f, const ry_subnet *sn, hosts *h)
     h->nnic = h->gpn * f->planes;
     h->nservers = f->gpus / h->gpn;
     size_t ns = (size_t)(h->nservers ? h->nservers : 1);
+    /* Only the subnet's CAs are walked (a rail-only fabric has many subnets
+     * of few hosts each); calloc leaves untouched pages unwritten. */
     h->has = ry_xcalloc(ns * (size_t)h->nnic, 1);
-    h->type = ry_xmalloc(ns * sizeof *h->type);
+    h->type = ry_xcalloc(ns, sizeof *h->type);
+    long long *seen = ry_xmalloc((sn->nca ? sn->nca : 1) * sizeof *seen);
     for (size_t c = 0; c < sn->nca; c++) {
         uint32_t gp = sn->ca[c];
-        long long gpu = gp / (uint32_t)f->planes;
+        long long gpu = gp / (uint32_t)f->planes, v = gpu / h->gpn;
         int i = (int)(gpu % h->gpn) + (int)(gp % (uint32_t)f->planes) * h->gpn;
-        h->has[(size_t)(gpu / h->gpn) * (size_t)h->nnic + (size_t)i] = 1;
+        h->has[(size_t)v * (size_t)h->nnic + (size_t)i] = 1;
+        if (!h->type[v]) {
+            h->type[v] = 1;
+            seen[h->nhosts++] = v;
+        }
     }
-    h->first = ry_xmalloc(ns * sizeof *h->first);
+    /* types in the order of their first host, by host number */
+    qsort(seen, h->nhosts, sizeof *seen, cmp_ll);
+    h->first = ry_xmalloc((h->nhosts ? h->nhosts : 1) * sizeof *h->first);
     ry_buf_init(&h->names);
     int *num = ry_xmalloc((size_t)h->nnic * sizeof *num);
-    for (long long v = 0; v < h->nservers; v++) {
+    for (size_t k = 0; k < h->nhosts; k++) {
+        long long v = seen[k];
         const unsigned char *row = h->has + (size_t)v * (size_t)h->nnic;
-        h->type[v] = -1;
-        if (!memchr(row, 1, (size_t)h->nnic))
-            continue;
-        h->nhosts++;
         int t = 0;
         while (t < h->ntypes &&
                memcmp(row, h->has + (size_t)h->first[t] * (size_t)h->nnic, (size_t)h->nnic))
             t++;
         h->type[v] = t;
-        if (t < h->ntypes)
-            continue;
-        h->first[h->ntypes++] = v;
+        if (t == h->ntypes)
+            h->first[h->ntypes++] = v;
     }
+    free(seen);
     h->name = ry_xmalloc((size_t)(h->ntypes ? h->ntypes : 1) * sizeof *h->name);
     for (int t = 0; t < h->ntypes; t++) {
         const unsigned char *row = h->has + (size_t)h->first[t] * (size_t)h->nnic;
