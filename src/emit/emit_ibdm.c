@@ -19,8 +19,8 @@
  * number of cables at it. Lines are read into 1024 bytes.
  *
  * One section per switch, listing its cabled ports by IB port number
- * ("P61"); hosts appear as the far end of those lines, as ibdiagnet writes
- * them. A switch-to-switch cable is in both switches' sections (ibdm takes
+ * ("P61"); hosts appear only as the far end of those lines (ibdm makes a
+ * system on its first mention). A switch-to-switch cable is in both switches' sections (ibdm takes
  * the second as the same cable). A host's port is "<rdma>/P1" after the CA's
  * device (the second word of its NodeDescription "<host> mlx5_<i>"). The
  * file holds this subnet only: ibdiagnet compares what one port reaches, and
