@@ -1,7 +1,7 @@
 #!/bin/sh
 # railyard cabling: every file of the cabling plan read back by a reader of
-# its own (a strict RFC 4180 parser, openpyxl, ibdm's topology grammar,
-# LibreOffice when installed) and checked against the graph, the layout's
+# its own (a strict RFC 4180 parser, openpyxl, LibreOffice when installed)
+# and checked against the graph, the layout's
 # routing rule, the media catalog and the bill of materials; determinism,
 # build's copy, and bad input.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
@@ -296,48 +296,8 @@ for r, p in zip(rows, pp):
            "Z-Port": r["z_port"]}
     if p != exp: err("p2p %s: %s" % (r["label"], p)); break
 
-# ---- ibdiagnet.topo: ibdm's grammar (IBFabric::parseTopology) -------------------------------------
-topo = os.path.join(out, "ibdiagnet.topo")
-if ethernet:
-    if os.path.exists(topo): err("ibdiagnet.topo written for an Ethernet fabric")
-else:
-    sys_re = re.compile(r"^[ \t]*([^/ \t]+)[ \t]+([^/ \t]+)[ \t]*( CFG:(.*))?$")
-    port_re = re.compile(r"^[ \t]+([^ \t]+)[ \t]+-((1|2|4|8|12)[xX]-)?((2\.5|5|10|14|25|50|100|200)G-)?>"
-                         r"[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]*$")
-    cur, plines, seen = None, {}, collections.Counter()
-    for ln in open(topo, "rb").read().decode().split("\n")[:-1]:
-        if re.match(r"^[ \t]*#", ln) or re.match(r"^[ \t]*$", ln): continue
-        m = sys_re.match(ln)
-        if m:
-            cur = (m.group(1), m.group(2)); seen[cur[1]] += 1; continue
-        m = port_re.match(ln)
-        if not m or not cur: err("topo: not ibdm grammar: %r" % ln); continue
-        w = int(m.group(3)) if m.group(3) else 0
-        sp = float(m.group(5)) if m.group(5) else 0
-        plines[(cur[1], m.group(1))] = (cur[0], w * sp, m.group(6), m.group(7), m.group(8))
-    if any(c > 1 for c in seen.values()): err("topo: a system section twice")
-    word = lambda s: re.sub(r"[ \t/]", "_", s)
-    def pnum(label):      # cage/port/split, cage/port, cage/split or the number
-        f = [int(x) for x in label.split("/")]
-        if sw_cp > 1 and sw_split > 1: return ((f[0] - 1) * sw_cp + f[1] - 1) * sw_split + f[2]
-        if sw_cp > 1: return (f[0] - 1) * sw_cp + f[1]
-        if sw_split > 1: return (f[0] - 1) * sw_split + f[1]
-        return f[0]
-    nlines = 0
-    for r in rows:
-        host = r["tier"] == "1"
-        a = plines.get((word(r["z_device"]), "P%d" % pnum(r["z_port"])))
-        far = (word(r["a_device"]), r["a_port"] + "/P1") if host else (word(r["a_device"]), "P%d" % pnum(r["a_port"]))
-        if not a or (a[3], a[4]) != far or a[0] != word(r["z_type"]) or \
-           (host and not re.match(r"HCA_mlx5_\d+$", a[2])) or a[1] != float(r["speed_gbps"]):
-            err("topo: %s as %s" % (r["label"], a)); continue
-        nlines += 1
-        if not host:
-            b = plines.get((word(r["a_device"]), "P%d" % pnum(r["a_port"])))
-            if not b or (b[3], b[4]) != (word(r["z_device"]), "P%d" % pnum(r["z_port"])):
-                err("topo: %s missing from %s's section" % (r["label"], r["a_device"]))
-            nlines += 1
-    if nlines != len(plines): err("topo: %d port lines for %d cable ends" % (len(plines), nlines))
+# ---- no ibdiagnet.topo: it is per subnet, beside the OpenSM files (tests/ibdm.sh) ----------------
+if os.path.exists(os.path.join(out, "ibdiagnet.topo")): err("cabling/ibdiagnet.topo written")
 
 # ---- cabling.xlsx ----------------------------------------------------------------------------------
 import openpyxl
@@ -441,8 +401,6 @@ check rail-only "$D/rail-only.yaml"
 check three-tier "$D/three-tier.yaml"
 check two-plane "$D/two-plane.yaml"
 check fat-tree "$D/fat-tree.yaml"
-[ -s "$TMP/superpod/cabling/ibdiagnet.topo" ] && ok || fail "superpod: ibdiagnet.topo missing"
-[ -e "$TMP/fat-tree/cabling/ibdiagnet.topo" ] && fail "fat-tree (Ethernet): ibdiagnet.topo written" || ok
 
 # railyard build writes the same plan
 "$RAILYARD" build "$D/two-plane.yaml" -o "$TMP/built" >"$TMP/built.log" 2>&1

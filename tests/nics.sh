@@ -5,7 +5,7 @@
 # 6, 9, 10 and 11 (NVIDIA DGX H100/H200 User Guide, "Network Modules"). The
 # table is written here, not read from the catalog, and every output that
 # names a NIC is read with its own parser: the OpenSM node-name map,
-# cn_guids.conf and topology.net, the NetBox import, ibdiagnet's topology,
+# cn_guids.conf and topology.net, the NetBox import, ibdiagnet's topology and IBNL,
 # cabling.csv (rail by rail), p2p.csv (HCA number = mlx5 number + 1) and the
 # workbook (openpyxl). A model without a table keeps mlx5_<i>; a spec's own
 # table wins over the catalog's; a duplicate name is refused.
@@ -66,16 +66,26 @@ check("netbox/08-cables.csv", {(r["side_a_device"], r["side_a_name"]) for r in r
                             if r["side_a_device"].startswith("node")})
 
 ibt = set()
-types = set()
-for line in open(os.path.join(cab, "ibdiagnet.topo")):
-    m = re.match(r"^\s+P\d+ -\S*> (HCA_mlx5_\d+) (\S+) (mlx5_\d+)/P1$", line)
-    if m:
-        types.add(m.group(1))
-        ibt.add((m.group(2), m.group(3)))
+types, ibnl = set(), set()
+for d in osm:
+    here = set()
+    for line in open(os.path.join(d, "ibdiagnet.topo")):
+        m = re.match(r"^\s+P\d+ -\S*> (\S+) (\S+) (mlx5_\d+)/P1$", line)
+        if m:
+            here.add(m.group(1))
+            ibt.add((m.group(2), m.group(3)))
+    types |= here
+    for t in here:
+        for line in open(os.path.join(d, "ibdiag_ibnl", t + ".ibnl")):
+            m = re.match(r"^NODE CA 1 \S+ (\S+)$", line)
+            if m:
+                ibnl.add(m.group(1))
 check("ibdiagnet.topo", ibt)
-if types != {"HCA_mlx5_12"}:
+# the host type: a DGX H100's CAs on the subnet, by mlx5 number in runs
+if types != {"dgx-h100_mlx5_0.3-6.9-11"} or ibnl != set(TABLE):
     fails += 1
-    print("FAIL: ibdiagnet.topo HCA types %s, want HCA_mlx5_12 (mlx5_0..11)" % sorted(types))
+    print("FAIL: ibdiagnet.topo host types %s with CAs %s, want dgx-h100_mlx5_0.3-6.9-11 "
+          "with %s" % (sorted(types), sorted(ibnl), TABLE))
 
 with open(os.path.join(cab, "cabling.csv"), newline="") as f:
     rows = [r for r in csv.DictReader(f) if r["a_type"] == "dgx-h100"]

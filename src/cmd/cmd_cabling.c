@@ -16,11 +16,12 @@ const ry_cmd_entry ry_cmd_cabling = {
                "one sheet per rack, or one Racks list past 256 racks; a list longer than\n"
                "Excel's 1,048,575 rows continues on \"Cables 2\", ...), p2p.csv (cable\n"
                "validation sheet), racks.csv and rooms.csv (where every rack and room\n"
-               "stands, with its power), for InfiniBand ibdiagnet.topo, and netbox/: NetBox's\n"
+               "stands, with its power) and netbox/: NetBox's\n"
                "import set, to import in the order of its numbers: 01-sites.csv,\n"
                "02-locations.csv (buildings, halls, network rooms), 03-racks.csv,\n"
                "04-manufacturers.csv, 05-device-types/*.yaml (node and switch, ports as\n"
-               "interface templates), 06-device-roles.csv, 07-devices.csv, 08-cables.csv.\n",
+               "interface templates), 06-device-roles.csv, 07-devices.csv, 08-cables.csv. ibdiagnet's topology is per\n"
+               "subnet: see railyard opensm.\n",
     .needs = RY_NEED_CABLING | RY_NEED_OUTDIR,
     .run = ry_run_group_command,
 };

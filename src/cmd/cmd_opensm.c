@@ -36,7 +36,8 @@ const ry_cmd_entry ry_cmd_opensm = {
     .options = options,
     .details = "Per subnet: topology.net (ibnetdiscover format, loads in ibsim), root_guids.conf,\n"
                "cn_guids.conf, lfts.dump (routing tables for opensm -R file -U), partitions.conf,\n"
-               "node-name-map, guid2lid and opensm.conf.\n"
+               "node-name-map, guid2lid and opensm.conf; ibdiagnet.topo (for ibdmchk -t and\n"
+               "ibdiagnet -t) and ibdiag_ibnl/, the IBNL definitions of its system types.\n"
                "GUIDs are derived from infiniband.guid_base unless --fabric (the fabric's own,\n"
                "matched as verify matches them) or --guids (an inventory) gives the hardware's.\n",
     .needs = RY_NEED_IBPLAN | RY_NEED_OUTDIR,

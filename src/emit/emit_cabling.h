@@ -1,6 +1,6 @@
 /* The cabling plan's files: one row per cable (= per link of the graph, in
- * link id order) for people, NetBox, NVIDIA's cable validation tool and
- * ibdiagnet, plus a workbook with the cables, the physical bill of
+ * link id order) for people, NetBox and NVIDIA's cable validation tool,
+ * plus a workbook with the cables, the physical bill of
  * materials and the racks (emit_xlsx.c). */
 #ifndef RY_EMIT_CABLING_H
 #define RY_EMIT_CABLING_H
@@ -11,10 +11,11 @@
 #include "analysis/cabling.h"
 #include "emit/outdir.h"
 
-/* Writes <prefix>/cabling.csv, p2p.csv, racks.csv, rooms.csv, cabling.xlsx,
- * NetBox's import set in <prefix>/netbox/ (emit_netbox.c; its cables are
- * 08-cables.csv) and, for InfiniBand fabrics, ibdiagnet.topo into o. -1
- * (error printed) when a file cannot be written. */
+/* Writes <prefix>/cabling.csv, p2p.csv, racks.csv, rooms.csv, cabling.xlsx
+ * and NetBox's import set in <prefix>/netbox/ (emit_netbox.c; its cables
+ * are 08-cables.csv) into o (ibdiagnet's topology is per subnet, beside
+ * the OpenSM files: emit_ibdm.h). -1 (error printed) when a file cannot be
+ * written. */
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
 
 /* ---- shared by emit_cabling.c, emit_xlsx.c and emit_netbox.c only ------------ */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/route.h"
+#include "emit/emit_ibdm.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -307,7 +308,7 @@ int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, ry_ope
         const ry_subnet *sn = &pl->subnets[k];
         if (write_topology(o, prefix, pl, sn) < 0 || write_guid_lists(o, prefix, pl, sn) < 0 ||
             write_partitions(o, prefix, pl, sn) < 0 || write_opensm_conf(o, prefix, pl, sn) < 0 ||
-            write_lfts(o, prefix, pl, sn, k, st) < 0)
+            write_lfts(o, prefix, pl, sn, k, st) < 0 || ry_emit_ibdm(o, prefix, pl, sn) < 0)
             return -1;
     }
     return 0;

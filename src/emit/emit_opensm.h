@@ -1,6 +1,7 @@
 /* OpenSM subnet-manager files, one directory per subnet:
  * opensm/<subnet>/{topology.net, root_guids.conf, cn_guids.conf, lfts.dump,
- * partitions.conf, node-name-map, guid2lid, opensm.conf}. */
+ * partitions.conf, node-name-map, guid2lid, opensm.conf}, and the subnet's
+ * IBDM files beside them (ibdiagnet.topo, ibdiag_ibnl/: emit_ibdm.h). */
 #ifndef RY_EMIT_OPENSM_H
 #define RY_EMIT_OPENSM_H
 
