@@ -29,7 +29,8 @@
  * order; the manual names its categories (data hall or pod, scalable unit,
  * row) but shows its headers only in a picture, so ours are plain: Rack,
  * Building, Data Hall, Row (hall and row, unique on the campus), Scalable
- * Unit (from 1, when every server and leaf in the rack is of one unit).
+ * Unit (from 1, when every server in the rack, and every server below a
+ * leaf in it, is of one unit; else empty).
  *
  * Same input, same bytes: the workbook's creation time is fixed. */
 #include "emit/emit_p2p.h"
@@ -269,7 +270,14 @@ static int write_hca_mapping(ry_outdir *o, const char *prefix, const ry_cab_name
     return rc;
 }
 
-/* Per rack: its scalable unit from 0, -1 before any, -2 when two meet. */
+/* Per rack: its scalable unit from 0, -1 before any, -2 when two meet. A
+ * server's unit is its HB domain over the domains of a unit (as its host
+ * name's {su}); a leaf's, that of the servers below it. */
+static void su_merge(int *k, int g)
+{
+    *k = *k == -1 || *k == g ? g : -2;
+}
+
 static void rack_su(const ry_cab_names *nm, int *su)
 {
     const ry_fabric *f = nm->f;
@@ -278,17 +286,23 @@ static void rack_su(const ry_cab_names *nm, int *su)
         su[r] = -1;
     if (f->su_domains <= 0)
         return;
-    for (long long s = 0; s < nm->nservers; s++) {
-        int g = f->nodes[(size_t)s * (size_t)nm->gpn].group / f->su_domains;
-        int *k = &su[lay->node_rack[s]];
-        *k = *k == -1 || *k == g ? g : -2;
-    }
+    for (long long s = 0; s < nm->nservers; s++)
+        su_merge(&su[lay->node_rack[s]], f->nodes[(size_t)s * (size_t)nm->gpn].group / f->su_domains);
     for (size_t i = f->first_switch; i < f->nnodes; i++) {
-        if (f->nodes[i].tier != 1)
+        const ry_node *nd = &f->nodes[i];
+        if (nd->tier != 1)
             continue;
-        int g = f->nodes[i].group;
-        int *k = &su[lay->sw_rack[i - f->first_switch]];
-        *k = *k == -1 || *k == g ? g : -2;
+        int g = -1;
+        for (uint32_t p = 0; p < nd->nports; p++) {
+            int32_t peer = f->ports[nd->port0 + p].peer;
+            if (peer < 0)
+                continue;
+            const ry_node *c = &f->nodes[f->ports[peer].owner];
+            if (c->kind == RY_NODE_GPU)
+                su_merge(&g, c->group / f->su_domains);
+        }
+        if (g != -1)
+            su_merge(&su[lay->sw_rack[i - f->first_switch]], g);
     }
 }
 
