@@ -15,8 +15,8 @@
 #     A-Port, Z-Rack, Z-RU, Z-Node Name, Z-Type, Z-Port; type Host or
 #     Switch; Ethernet ports swp<port>s<split> on switches, rail<n> on
 #     hosts; InfiniBand ports a number or a split port (1/2) on switches,
-#     a number on hosts, port n = mlx5_<n-1> unless an HCA mapping file says
-#     otherwise.
+#     sw<port>p<split> on XDR (NVOS) switches ("sw1p1"), a number on hosts,
+#     port n = mlx5_<n-1> unless an HCA mapping file says otherwise.
 #   "NVIDIA UFM Cable Validation Tool v1.5.0", Topology Files > Optional
 #     Files, https://docs.nvidia.com/networking/display/cablevalidationtool150/optional+files
 #     (last updated May 5, 2025; read 2026-11-25): hca_mapping is a CSV
@@ -57,6 +57,7 @@ if len(table) != nnic: err("NIC table of %d ports for %d" % (len(table), nnic))
 if spec["cluster"]["node"] == "dgx-h100" and table != DGX_H100:
     err("templates/nodes.yaml dgx-h100 nics: %s" % table)
 split = sw["radix"] // (sw["cages"] * sw.get("cage_ports", 1))
+nvos = sw.get("speed") == "XDR"   # the manual: XDR on NVOS switches, ports sw<port>p<split>
 
 cab = rd("cabling.csv")
 ch, cab = cab[0], [dict(zip(cab[0], r)) for r in cab[1:]]
@@ -81,10 +82,11 @@ def port(r, e, host):
     if host:
         n = table.index(v) + 1
         return "rail%d" % n if eth else n
-    if not eth: return cell(v)
+    if not eth and not nvos: return cell(v)
     p = [int(x) for x in v.split("/")]
-    if len(p) == 1: return "swp%d" % p[0]
-    return "swp%ds%d" % (p[0], (p[1] - 1) * split + p[2] - 1 if len(p) == 3 else p[1] - 1)
+    if len(p) == 1: return "sw%dp1" % p[0] if nvos else "swp%d" % p[0]
+    sub = (p[1] - 1) * split + p[2] - 1 if len(p) == 3 else p[1] - 1
+    return "sw%dp%d" % (p[0], sub + 1) if nvos else "swp%ds%d" % (p[0], sub)
 
 SWP, RAIL = re.compile(r"swp\d+(s\d+)?$"), re.compile(r"rail\d+$")
 ends = set()
@@ -102,8 +104,9 @@ for k, (r, x) in enumerate(zip(cab, rows)):
             err("%s port %r is not of the documented form" % (typ, p))
         if not eth and typ == "Host" and not (isinstance(p, int) and 1 <= p <= len(table)):
             err("host port %r is not 1..%d" % (p, len(table)))
-        if not eth and typ == "Switch" and not re.fullmatch(r"\d+(/\d+){0,2}", str(p)):
-            err("switch port %r is not a number or a split port" % p)
+        if not eth and typ == "Switch" and not re.fullmatch(
+                r"sw\d+p\d+" if nvos else r"\d+(/\d+){0,2}", str(p)):
+            err("switch port %r is not of the documented form" % p)
 
 # p2p.csv: the same cells as text
 pc = rd("p2p.csv")
@@ -140,6 +143,7 @@ P
 
 LO=$(command -v libreoffice || command -v soffice || true)
 for t in "ib $TOP_SRCDIR/tests/data/nics/dgx-h100.yaml" \
+         "ib $TOP_SRCDIR/tests/data/cabling/xdr.yaml" \
          "eth $TOP_SRCDIR/tests/data/cablevalid/eth.yaml" \
          "eth $TOP_SRCDIR/tests/data/cabling/fat-tree.yaml"; do
     set -- $t

@@ -287,16 +287,18 @@ if any(len(v) > 1 for v in byc.values()) or "9e9e9e" in byc: err("netbox: rails 
 # The cable validation tool's names (tests/cablevalid.sh reads the workbook):
 # a host's port is its NIC port's number from 1 in rail order, "rail<n>" on
 # Ethernet; an Ethernet switch port is Cumulus's swp<cage>[s<n>], n from 0,
-# made here from cabling.csv's label "cage[/port][/split]".
+# an XDR switch's NVOS's sw<cage>p<n>, n from 1, both made here from
+# cabling.csv's label "cage[/port][/split]".
 eth = sw.get("protocol") == "ethernet"
 def p2p_port(r, e, host):
     v = r[e + "_port"]
     if host: return ("rail%d" if eth else "%d") % (NIC[v] + 1)
-    if not eth: return v
+    nvos = not eth and gbps(sw.get("speed", "")) >= 800
+    if not eth and not nvos: return v
     parts = [int(x) for x in v.split("/")]
-    if len(parts) == 1: return "swp%d" % parts[0]
+    if len(parts) == 1: return "sw%dp1" % parts[0] if nvos else "swp%d" % parts[0]
     sub = (parts[1] - 1) * sw_split + parts[2] - 1 if len(parts) == 3 else parts[1] - 1
-    return "swp%ds%d" % (parts[0], sub)
+    return "sw%dp%d" % (parts[0], sub + 1) if nvos else "swp%ds%d" % (parts[0], sub)
 pp = table(os.path.join(out, "p2p.csv"),
            "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-RU,Z-Node Name,Z-Type,Z-Port")
 if len(pp) != len(rows): err("p2p: %d rows" % len(pp))

@@ -17,6 +17,7 @@ const ry_cmd_entry ry_cmd_cabling = {
                "Excel's 1,048,575 rows continues on \"Cables 2\", ...), racks.csv and\n"
                "rooms.csv (where every rack and room stands, with its power), for NVIDIA's\n"
                "cable validation tool p2p.xlsx (its P2P file: swp ports on Ethernet switches,\n"
+               "sw<cage>p<n> on XDR switches (NVOS),\n"
                "rail<n> or the NIC port's number on hosts; p2p.csv has the same cells),\n"
                "hca_mapping.csv (port to RDMA device, from the node's NIC table) and\n"
                "floor.csv (rack to building, hall, row and scalable unit), for InfiniBand\n"

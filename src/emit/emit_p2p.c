@@ -9,7 +9,9 @@
  * the role, Host or Switch. Ports:
  *   InfiniBand switch  the port as MLNX-OS names it less the slot ("17/1",
  *                      ry_port_label), the manual's "single number or split
- *                      port (e.g. 1/2)";
+ *                      port (e.g. 1/2)"; from XDR on (NVOS, Q3400),
+ *                      sw<cage>p<n>, n from 1 over the ports and splits of
+ *                      a cage (the manual's sw<port>p<split>: "sw1p1");
  *   Ethernet switch    swp<cage> or swp<cage>s<n>, n from 0 over the ports
  *                      of a cage and their splits (Cumulus Linux's names);
  *   InfiniBand host    the NIC port's number from 1 in rail order (i + 1,
@@ -48,6 +50,9 @@
 
 #define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z, as cabling.xlsx */
 #define NCOLS 10
+/* InfiniBand switches from XDR on run NVOS (the manual: XDR on NVOS Q3400
+ * switches), whose ports the tool names as NVOS does. */
+#define NVOS_GBPS 800.0
 #define FLUSH_AT (1u << 20)
 
 static const char *const p2p_cols[NCOLS] = {
@@ -66,11 +71,13 @@ static void p2p_port(const ry_cab_names *nm, const ry_cab_end *e, char *buf, siz
         const ry_node *nd = &f->nodes[e->node];
         int i = (int)(e->node % (uint32_t)nm->gpn) + (int)(e->port - nd->port0) * nm->gpn;
         snprintf(buf, n, eth ? "rail%d" : "%d", i + 1);
-    } else if (eth) {
+    } else if (eth || f->spec->sw.port_gbps >= NVOS_GBPS) {
         int cp, k;
         ry_switch_cage_shape(&f->spec->sw, &cp, &k);
         int p = ry_port_number(f, e->port) - 1, per = cp * k;
-        if (per > 1)
+        if (!eth)
+            snprintf(buf, n, "sw%dp%d", p / per + 1, p % per + 1);
+        else if (per > 1)
             snprintf(buf, n, "swp%ds%d", p / per + 1, p % per);
         else
             snprintf(buf, n, "swp%d", p + 1);
