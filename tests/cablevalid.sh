@@ -22,6 +22,8 @@
 #     (last updated May 5, 2025; read 2026-11-25): hca_mapping is a CSV
 #     "port,hca-name"; the layout file maps racks to data hall, scalable
 #     unit, row (its headers are only in a picture: floor.csv's are ours).
+# Not checked against: v1.7.1's "unified PTP" (cablevalidationtool171/p2p+file,
+# 2025-11-12: Nodes and Links sheets), a format railyard does not write.
 # DGX H100 NICs of GPUs 0..7: mlx5_0, 3, 4, 5, 6, 9, 10, 11 (NVIDIA DGX
 # H100/H200 User Guide, "Network Modules"; as tests/nics.sh).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"

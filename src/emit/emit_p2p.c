@@ -34,6 +34,10 @@
  * Unit (from 1, when every server in the rack, and every server below a
  * leaf in it, is of one unit; else empty).
  *
+ * Version 1.7.1 of the manual (2025-11) describes another workbook, a
+ * "unified PTP" of Nodes and Links sheets with hosts' ports by netdev name
+ * and server profiles for their RDMA names; this is not it.
+ *
  * Same input, same bytes: the workbook's creation time is fixed. */
 #include "emit/emit_p2p.h"
 
