@@ -284,17 +284,31 @@ for k, c in rail_color.items():
 if any(len(v) > 1 for v in byc.values()) or "9e9e9e" in byc: err("netbox: rails share colours: %s" % dict(byc))
 
 # ---- p2p.csv ----------------------------------------------------------------------------------
+# The cable validation tool's names (tests/cablevalid.sh reads the workbook):
+# a host's port is its NIC port's number from 1 in rail order, "rail<n>" on
+# Ethernet; an Ethernet switch port is Cumulus's swp<cage>[s<n>], n from 0,
+# an XDR switch's NVOS's sw<cage>p<n>, n from 1, both made here from
+# cabling.csv's label "cage[/port][/split]".
+eth = sw.get("protocol") == "ethernet"
+def p2p_port(r, e, host):
+    v = r[e + "_port"]
+    if host: return ("rail%d" if eth else "%d") % (NIC[v] + 1)
+    nvos = not eth and gbps(sw.get("speed", "")) >= 800
+    if not eth and not nvos: return v
+    parts = [int(x) for x in v.split("/")]
+    if len(parts) == 1: return "sw%dp1" % parts[0] if nvos else "swp%d" % parts[0]
+    sub = (parts[1] - 1) * sw_split + parts[2] - 1 if len(parts) == 3 else parts[1] - 1
+    return "sw%dp%d" % (parts[0], sub + 1) if nvos else "swp%ds%d" % (parts[0], sub)
 pp = table(os.path.join(out, "p2p.csv"),
-           "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-U,Z-Node Name,Z-Type,Z-Port")
+           "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-RU,Z-Node Name,Z-Type,Z-Port")
 if len(pp) != len(rows): err("p2p: %d rows" % len(pp))
 for r, p in zip(rows, pp):
     host = r["tier"] == "1"
     exp = {"A-Rack": r["a_rack"], "A-U": r["a_u"], "A-Node Name": r["a_device"],
-           "A-Type": "Host" if host else "Switch",
-           "A-Port": str(int(r["a_port"][5:]) + 1) if host else r["a_port"],
-           "Z-Rack": r["z_rack"], "Z-U": r["z_u"], "Z-Node Name": r["z_device"], "Z-Type": "Switch",
-           "Z-Port": r["z_port"]}
-    if p != exp: err("p2p %s: %s" % (r["label"], p)); break
+           "A-Type": "Host" if host else "Switch", "A-Port": p2p_port(r, "a", host),
+           "Z-Rack": r["z_rack"], "Z-RU": r["z_u"], "Z-Node Name": r["z_device"], "Z-Type": "Switch",
+           "Z-Port": p2p_port(r, "z", False)}
+    if p != exp: err("p2p %s: %s, want %s" % (r["label"], p, exp)); break
 
 # ---- no ibdiagnet.topo: it is per subnet, beside the OpenSM files (tests/ibdm.sh) ----------------
 if os.path.exists(os.path.join(out, "ibdiagnet.topo")): err("cabling/ibdiagnet.topo written")
@@ -383,7 +397,7 @@ check() {   # check NAME SPEC
     no_sanitizer "$TMP/$n.log"
     "$RAILYARD" bom "$s" --format json >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
     expect_eq "$n: bom exit" $? 0
-    for f in cabling.csv netbox/08-cables.csv p2p.csv cabling.xlsx; do
+    for f in cabling.csv netbox/08-cables.csv p2p.csv p2p.xlsx hca_mapping.csv floor.csv cabling.xlsx; do
         [ -s "$TMP/$n/cabling/$f" ] && ok || fail "$n: $f missing"
     done
     "$PY" "$TMP/check.py" "$TMP/$n/cabling" "$s" "$TMP/$n.bom.json" "$TPL" >"$TMP/$n.chk" 2>&1

@@ -6,7 +6,8 @@
 # table is written here, not read from the catalog, and every output that
 # names a NIC is read with its own parser: the OpenSM node-name map,
 # cn_guids.conf and topology.net, the NetBox import, ibdiagnet's topology and IBNL,
-# cabling.csv (rail by rail), p2p.csv (HCA number = mlx5 number + 1) and the
+# cabling.csv (rail by rail), p2p.csv through hca_mapping.csv (port -> RDMA
+# device) and the
 # workbook (openpyxl). A model without a table keeps mlx5_<i>; a spec's own
 # table wins over the catalog's; a duplicate name is refused.
 #
@@ -95,10 +96,12 @@ if bad:
     fails += 1
     print("FAIL: cabling.csv: %d GPU ports not named by their rail's NIC, e.g. %s" % (len(bad), bad[:3]))
 
+with open(os.path.join(cab, "hca_mapping.csv"), newline="") as f:
+    hca = {r["port"]: r["hca-name"] for r in csv.DictReader(f)}
 with open(os.path.join(cab, "p2p.csv"), newline="") as f:
     rows = [r for r in csv.DictReader(f) if r["A-Type"] == "Host"]
-p2p = {(r["A-Node Name"], "mlx5_%d" % (int(r["A-Port"]) - 1)) for r in rows}
-check("p2p.csv (HCA number - 1)", p2p)
+p2p = {(r["A-Node Name"], hca.get(r["A-Port"], "?")) for r in rows}
+check("p2p.csv through hca_mapping.csv", p2p)
 
 try:
     import openpyxl

@@ -14,14 +14,17 @@ const ry_cmd_entry ry_cmd_cabling = {
     .options = options,
     .details = "Writes cabling.csv (one row per cable), cabling.xlsx (cables, bill of materials,\n"
                "one sheet per rack, or one Racks list past 256 racks; a list longer than\n"
-               "Excel's 1,048,575 rows continues on \"Cables 2\", ...), p2p.csv (cable\n"
-               "validation sheet), racks.csv and rooms.csv (where every rack and room\n"
-               "stands, with its power) and netbox/: NetBox's\n"
-               "import set, to import in the order of its numbers: 01-sites.csv,\n"
-               "02-locations.csv (buildings, halls, network rooms), 03-racks.csv,\n"
-               "04-manufacturers.csv, 05-device-types/*.yaml (node and switch, ports as\n"
-               "interface templates), 06-device-roles.csv, 07-devices.csv, 08-cables.csv. ibdiagnet's topology is per\n"
-               "subnet: see railyard opensm.\n",
+               "Excel's 1,048,575 rows continues on \"Cables 2\", ...), racks.csv and\n"
+               "rooms.csv (where every rack and room stands, with its power); for NVIDIA's\n"
+               "cable validation tool p2p.xlsx (its P2P file: swp ports on Ethernet switches,\n"
+               "sw<cage>p<n> on XDR switches (NVOS), rail<n> or the NIC port's number on\n"
+               "hosts; p2p.csv has the same cells), hca_mapping.csv (port to RDMA device,\n"
+               "from the node's NIC table) and floor.csv (rack to building, hall, row and\n"
+               "scalable unit); and netbox/: NetBox's import set, to import in the order of\n"
+               "its numbers: 01-sites.csv, 02-locations.csv (buildings, halls, network rooms),\n"
+               "03-racks.csv, 04-manufacturers.csv, 05-device-types/*.yaml (node and switch,\n"
+               "ports as interface templates), 06-device-roles.csv, 07-devices.csv,\n"
+               "08-cables.csv. ibdiagnet's topology is per subnet: see railyard opensm.\n",
     .needs = RY_NEED_CABLING | RY_NEED_OUTDIR,
     .run = ry_run_group_command,
 };

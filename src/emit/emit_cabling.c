@@ -16,6 +16,7 @@
 
 #include "emit/colors.h"
 #include "emit/csv.h"
+#include "emit/emit_p2p.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -245,32 +246,6 @@ static void row_netbox(ry_buf *b, const ry_cab_row *r)
     ry_buf_puts(b, ",m\r\n");
 }
 
-/* NVIDIA's cable validation tool: the type is the role (Host or Switch) and
- * a host's port is its HCA's number from 1, which the tool's default HCA
- * mapping turns into mlx5_<number - 1>. */
-static void p2p_end(ry_buf *b, const ry_cab_end *e)
-{
-    ry_csv_field(b, e->rack_name);
-    SEP(b);
-    csv_int(b, e->unit);
-    SEP(b);
-    ry_csv_field(b, e->device);
-    SEP(b);
-    ry_buf_puts(b, e->is_server ? "Host," : "Switch,");
-    if (e->is_server)
-        csv_int(b, e->number + 1);
-    else
-        ry_csv_field(b, e->port_name);
-}
-
-static void row_p2p(ry_buf *b, const ry_cab_row *r)
-{
-    p2p_end(b, &r->a);
-    SEP(b);
-    p2p_end(b, &r->z);
-    EOR(b);
-}
-
 /* ---- files ------------------------------------------------------------------------------------ */
 
 typedef struct outfile {
@@ -310,35 +285,28 @@ static int out_close(outfile *of, ry_outdir *o)
 
 static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 {
-    outfile cab, nb, p2p;
+    outfile cab, nb;
     int bad = out_open(&cab, o, prefix, "cabling.csv") < 0;
     bad |= out_open(&nb, o, prefix, "netbox/08-cables.csv") < 0;
-    bad |= out_open(&p2p, o, prefix, "p2p.csv") < 0;
     if (!bad) {
         ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,"
                             "z_device,z_type,z_port,media,kind,part,length_m,speed_gbps,rail,"
                             "plane,tier\r\n");
         ry_buf_puts(&nb.b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
                            "side_b_name,type,status,label,color,length,length_unit\r\n");
-        ry_buf_puts(&p2p.b, "A-Rack,A-U,A-Node Name,A-Type,A-Port,Z-Rack,Z-U,Z-Node Name,"
-                            "Z-Type,Z-Port\r\n");
         ry_cab_row r;
         for (size_t l = 0; l < nm->f->nlinks; l++) {
             ry_cab_row_of(nm, (uint32_t)l, &r);
             row_cabling(&cab.b, &r);
             row_netbox(&nb.b, &r);
-            row_p2p(&p2p.b, &r);
             if (cab.b.len >= FLUSH_AT)
                 out_flush(&cab);
             if (nb.b.len >= FLUSH_AT)
                 out_flush(&nb);
-            if (p2p.b.len >= FLUSH_AT)
-                out_flush(&p2p);
         }
     }
     bad |= out_close(&cab, o) < 0;
     bad |= out_close(&nb, o) < 0;
-    bad |= out_close(&p2p, o) < 0;
     return bad ? -1 : 0;
 }
 
@@ -452,6 +420,8 @@ int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
     int bad = write_csvs(o, prefix, &nm) < 0;
     if (!bad)
         bad = write_racks(o, prefix, &nm) < 0;
+    if (!bad)
+        bad = ry_emit_p2p(o, prefix, &nm) < 0;
     if (!bad) {
         char nb[512];
         snprintf(nb, sizeof nb, "%s/netbox", prefix);

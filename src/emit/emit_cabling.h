@@ -11,11 +11,12 @@
 #include "analysis/cabling.h"
 #include "emit/outdir.h"
 
-/* Writes <prefix>/cabling.csv, p2p.csv, racks.csv, rooms.csv, cabling.xlsx
- * and NetBox's import set in <prefix>/netbox/ (emit_netbox.c; its cables
- * are 08-cables.csv) into o (ibdiagnet's topology is per subnet, beside
- * the OpenSM files: emit_ibdm.h). -1 (error printed) when a file cannot be
- * written. */
+/* Writes <prefix>/cabling.csv, racks.csv, rooms.csv, cabling.xlsx, the cable
+ * validation tool's p2p.xlsx, p2p.csv, hca_mapping.csv and floor.csv
+ * (emit_p2p.c) and NetBox's import set in <prefix>/netbox/ (emit_netbox.c;
+ * its cables are 08-cables.csv) into o (ibdiagnet's topology is per subnet,
+ * beside the OpenSM files: emit_ibdm.h). -1 (error printed) when a file
+ * cannot be written. */
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
 
 /* ---- shared by emit_cabling.c, emit_xlsx.c and emit_netbox.c only ------------ */

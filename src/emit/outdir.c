@@ -135,7 +135,14 @@ int ry_outdir_spawn(ry_outdir *o, int (*fn)(void *), void *arg)
     job *j = ry_xcalloc(1, sizeof *j);
     j->fn = fn;
     j->arg = arg;
-    if (thrd_create(&j->th, job_main, j) != thrd_success) {
+    /* The job starts with the signals of util/cleanup.h blocked, so their
+     * handler runs on this thread: it stops writing into the staging area
+     * while the handler removes it, which a job's own thread would not. */
+    sigset_t saved;
+    ry_cleanup_block(&saved);
+    int started = thrd_create(&j->th, job_main, j) == thrd_success;
+    ry_cleanup_unblock(&saved);
+    if (!started) {
         int rc = fn(arg);
         free(j);
         if (rc < 0)
