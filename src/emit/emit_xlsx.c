@@ -185,6 +185,7 @@ static lxw_format *rail_fmt(book *b, int rail, int swatch)
         format_set_pattern(b->swatch[i], LXW_PATTERN_SOLID);
         format_set_bg_color(b->swatch[i], (lxw_color_t)rgb);
         format_set_font_color(b->swatch[i], lum < 140 ? LXW_COLOR_WHITE : LXW_COLOR_BLACK);
+        format_set_align(b->swatch[i], LXW_ALIGN_CENTER);   /* apart from its neighbours */
         b->ncolours++;
     }
     return swatch ? b->swatch[i] : b->tint[i];
