@@ -16,9 +16,11 @@ import collections, csv, json, math, os, re, sys
 import openpyxl
 
 xlsx, cab, bom_path, colors_c = sys.argv[1:5]
-errs = []
+errs, said = [], set()
 def err(msg):
     if len(errs) < 20: errs.append(msg)
+def err_once(kind, msg):        # for a check made on every row
+    if kind not in said: said.add(kind); err(msg)
 def cell(v):
     if v is None: return ""
     if isinstance(v, float) and v.is_integer(): v = int(v)
@@ -117,7 +119,8 @@ def formula_cell(coord, want):
         e = evaluate(f)
     except (ValueError, TypeError) as x:
         err("BOM %s: %s: %s" % (coord, f, x)); return
-    if not isinstance(v, (int, float)) or abs(v - want) > 1e-6 * max(1, abs(want)) or abs(e - want) > 1e-6 * max(1, abs(want)):
+    tol = 0.005 + 1e-9 * abs(want)     # half a cent; a metre, a watt alike
+    if not isinstance(v, (int, float)) or abs(v - want) > tol or abs(e - want) > tol:
         err("BOM %s: %s evaluates to %s, cached %r, the plan %s" % (coord, f, e, v, want))
 for k, l in enumerate(lines):
     x = k + 2
@@ -168,9 +171,9 @@ for n in parts("Labels"):
         r = by_label.get(row[0].value)
         if r is None: continue
         hx, cname = colour(r["rail"])
-        if (fill(row[1]), fill(row[2])) != (hx, hx): err("%s %s: swatch %s, want %s" % (n, r["label"], fill(row[2]), hx))
-        elif contrast(hx, font_rgb(row[2])) < 3: err("%s %s: text on %s unreadable" % (n, r["label"], hx))
-        if {fill(c) for c in row[:1] + row[3:]} != {tints.get(r["rail"])}: err("%s %s: row not in the rail's tint" % (n, r["label"]))
+        if (fill(row[1]), fill(row[2])) != (hx, hx): err_once("swatch", "%s %s: swatch %s, want %s" % (n, r["label"], fill(row[2]), hx))
+        elif contrast(hx, font_rgb(row[2])) < 3: err_once("text", "%s %s: text on %s unreadable" % (n, r["label"], hx))
+        if {fill(c) for c in row[:1] + row[3:]} != {tints.get(r["rail"])}: err_once("tint", "%s %s: row not in the rail's tint" % (n, r["label"]))
 want = [[r["label"], r["rail"], colour(r["rail"])[1], end(r, "a"), end(r, "z"), r["part"], r["length_m"]] for r in rows]
 if got != want:
     bad = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
