@@ -745,8 +745,8 @@ static int enough_files(long long sheets)
 #define FORMULA_XML 64
 /* The bound past which the temporary files leave shared memory for /tmp:
  * tmpfs pages are memory, and a sheet is copied once more when the workbook
- * is closed. The XML is about 40% of the bound: at 1 GiB (some 450,000
- * cables, 19,000 DGX H100) shared memory holds 0.4 GB, and it saves a sixth
+ * is closed. The XML is about half the bound: at 1 GiB (some 320,000
+ * cables, 13,000 DGX H100) shared memory holds 0.5 GB, and it saves a sixth
  * of the run. */
 #define SHM_XML ((unsigned long long)1 << 30)
 
