@@ -315,14 +315,16 @@ if os.path.exists(os.path.join(out, "ibdiagnet.topo")): err("cabling/ibdiagnet.t
 
 # ---- cabling.xlsx ----------------------------------------------------------------------------------
 import openpyxl
-wb = openpyxl.load_workbook(os.path.join(out, "cabling.xlsx"))
+# values as stored (the BOM's formulas by their cached values)
+wb = openpyxl.load_workbook(os.path.join(out, "cabling.xlsx"), data_only=True)
 names = wb.sheetnames
 racks = []
 for r in rows:
     for e in "az":
         if r[e + "_rack"] not in racks: racks.append(r[e + "_rack"])
 # one sheet per rack of the layout, racks without cables included
-if names[:2] != ["Cables", "BOM"] or not set(racks) <= set(names[2:]) or len(names) - 2 != phys["racks"]:
+if names[:4] != ["Cables", "Labels", "BOM", "Rails"] or not set(racks) <= set(names[4:]) \
+        or len(names) - 4 != phys["racks"]:
     err("xlsx sheets: %s" % names[:6])
 if len(set(n.lower() for n in names)) != len(names): err("xlsx: sheet names not unique")
 for n in names:
@@ -361,11 +363,12 @@ ends_at = {}
 for r in rows:
     for e, o in ("az", "za"):
         ends_at[(r[e + "_device"], r[e + "_port"])] = (r[e + "_rack"], r["label"], r[e + "_type"],
-            r["part"], r["length_m"], "%s U%s %s %s" % (r[o + "_rack"], r[o + "_u"], r[o + "_device"], r[o + "_port"]))
-for n in names[2:]:
+            r["part"], r["length_m"], "%s U%s %s %s" % (r[o + "_rack"], r[o + "_u"], r[o + "_device"], r[o + "_port"]),
+            r["media"])
+for n in names[4:]:
     ws = wb[n]
     hdr = [c.value for c in ws[1]]
-    if hdr != ["u", "device", "model", "port", "label", "to"]:
+    if hdr != ["u", "device", "model", "port", "label", "to", "part", "medium", "length_m"]:
         err("xlsx %s: header %s" % (n, hdr)); continue
     vals = list(ws.iter_rows(min_row=2, values_only=True))
     us = [v[0] for v in vals]
@@ -381,6 +384,9 @@ for n in names[2:]:
         e = ends_at.get((v[1], v[3]))
         if v[3] and (e is None or e[:3] != (n, v[4], model[v[1]]) or e[5] != v[5]):
             err("xlsx %s: %s is not %s" % (n, v, e)); break
+        # the cable to take: part, medium and length as cabling.csv has them
+        if v[3] and (v[6], v[7], cell(v[8])) != (e[3], e[6], e[4]):
+            err("xlsx %s: %s: part, medium, length %s, cabling.csv %s" % (n, v[4], v[6:9], (e[3], e[6], e[4]))); break
 print("\n".join(errs) if errs else "ok")
 P
 
@@ -426,7 +432,7 @@ done
 
 # Sheet limits at a small scale (tests/unit/xlsx_test.c writes the workbook
 # with the rows a sheet holds and the racks that get a sheet each): the
-# Cables list continues on "Cables 2", ... and the racks become one Racks
+# Cables list continues on "Cables 2", ... (Labels alike) and the racks become one Racks
 # list (a row per device) past the rack count or when a rack's rows do not
 # fit on one sheet. Expectations come from cabling.csv, the spec and bom.
 cat >"$TMP/split.py" <<'P'
@@ -467,7 +473,8 @@ if not set(rack_rows) <= set(racks): err("racks cabled but not in racks.csv: %s"
 
 wb = openpyxl.load_workbook(xlsx)
 names = wb.sheetnames
-want = [part("Cables", k) for k in range(1, max(1, math.ceil(len(data) / R)) + 1)] + ["BOM"]
+nparts = max(1, math.ceil(len(data) / R))
+want = [part(n, k) for n in ("Cables", "Labels") for k in range(1, nparts + 1)] + ["BOM", "Rails"]
 per_rack = len(racks) <= K and max(rack_rows.values()) <= R
 if per_rack:
     want += racks
@@ -497,7 +504,8 @@ if xr != data:
 
 if per_rack:
     for n in racks:
-        got = sheet_rows(n, ["u", "device", "model", "port", "label", "to"], rack_rows[n])
+        got = sheet_rows(n, ["u", "device", "model", "port", "label", "to", "part", "medium", "length_m"],
+                         rack_rows[n])
         if {r[1] for r in got} != {d for d, v in dev.items() if v[0] == n}: err("%s: devices" % n)
 else:
     lr = []

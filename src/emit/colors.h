@@ -8,4 +8,8 @@
  * serves several rails). */
 const char *ry_rail_color(int rail);
 
+/* The colour's name in plain words ("blue", "grey"), for people matching a
+ * cable to a printed sheet. */
+const char *ry_rail_color_name(int rail);
+
 #endif

@@ -1,15 +1,21 @@
 /* cabling.xlsx: sheet "Cables" (the columns of cabling.csv, numbers as
- * numbers), sheet "BOM" (the physical bill of materials and its totals) and
- * the racks: one sheet per rack named after it (its elevation from the top
- * down, one row per cabled port with the cable and where its other end
- * goes, as "R01-09 U2 leaf0 1/1": the Cables sheet has the far end column by
- * column), or, past a number of racks, one list "Racks" with a row per
- * device (rack, unit, device, model, cables).
+ * numbers), "Labels" (a record per cable for label printing: the label,
+ * the rail in its colour and both ends), "BOM" (the physical bill of
+ * materials, its costs and totals as formulas), "Rails" (the colours'
+ * legend) and the racks: one sheet per rack named after it (its elevation
+ * from the top down, one row per cabled port with the cable, where its
+ * other end goes, as "R01-09 U2 leaf0 1/1", and the part, medium and
+ * length to take), or, past a number of racks, one list "Racks" with a row
+ * per device (rack, unit, device, model, cables). A cable's rows are
+ * filled with a tint of its rail's colour (emit/colors.h, the diagrams'
+ * colours). Every sheet is set up to print: landscape A4, one page wide,
+ * the header row repeated (print_setup).
  *
  * Excel takes 1,048,576 rows a sheet, the header included: a list longer
- * than that continues on "Cables 2", "Cables 3", ... ("Racks 2", ...), each
- * with the header row. The limits come from the caller (ry_xlsx_limits), so
- * a test can split a small fabric's lists. No other limit of libxlsxwriter
+ * than that continues on "Cables 2", "Cables 3", ... ("Labels 2", "Racks 2",
+ * ...), each with the header row. The limits come from the caller
+ * (ry_xlsx_limits), so a test can split a small fabric's lists. No other
+ * limit of libxlsxwriter
  * is within reach: every string is a name of at most 255 bytes (cells take
  * 32,767 characters), there are no URLs, and in constant_memory mode strings
  * are written inline (no shared-string table) and each sheet's rows go
@@ -35,11 +41,20 @@
 
 #include <xlsxwriter.h>
 
+#include "emit/colors.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
 
 #define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z */
 #define MAX_WIDTH 48
+#define PAPER_A4 9                          /* Excel's paper code */
+/* Text in 9 point on rows of 11.25 (15 pixels; the default is 11 on 15
+ * points): a third more rows to a printed page, still read at arm's length
+ * in front of a rack. (LibreOffice paginates rows of 12 points with a
+ * blank page here and there.) */
+#define FONT_PT 9
+#define ROW_PT 11.25
+#define MAX_COLOURS 32                      /* distinct rail colours (colors.c has 13) */
 
 /* A sheet being written: the next row, and the widest text per column for
  * the column widths set at the end. A list (Cables, Racks) is a chain of
@@ -59,7 +74,15 @@ typedef struct sheet {
 
 typedef struct book {
     lxw_workbook *wb;
-    lxw_format *bold, *money;
+    lxw_format *plain, *bold, *money;
+    /* A format per rail colour, made when first used: a tint for the rows
+     * of the rail's cables, the colour itself for a swatch. Keyed by the
+     * pointer ry_rail_color returns (a fixed palette). */
+    const char *hex[MAX_COLOURS];
+    lxw_format *tint[MAX_COLOURS], *swatch[MAX_COLOURS];
+    int ncolours;
+    long long *rail_cables;     /* per rail + 1 (index 0: several rails) */
+    char header[LXW_HEADER_FOOTER_MAX + 1];
     int failed;
 } book;
 
@@ -69,10 +92,17 @@ static void note(sheet *s, int col, size_t len)
         s->width[col] = (int)len;
 }
 
+/* An empty text leaves the cell out, or blank with its format (a row's
+ * fill runs through). */
 static void put_str(book *b, sheet *s, int col, const char *v, lxw_format *fmt)
 {
-    if (!v || !*v)
+    if (!v || !*v) {
+        if (fmt && worksheet_write_blank(s->ws, s->row, (lxw_col_t)col, fmt) != LXW_NO_ERROR)
+            b->failed = 1;
         return;
+    }
+    if (!fmt)
+        fmt = b->plain;
     if (worksheet_write_string(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
         b->failed = 1;
     note(s, col, strlen(v));
@@ -93,9 +123,92 @@ static size_t num_width(double v, int money)
 
 static void put_num(book *b, sheet *s, int col, double v, lxw_format *fmt)
 {
+    if (!fmt)
+        fmt = b->plain;
     if (worksheet_write_number(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
         b->failed = 1;
     note(s, col, num_width(v, fmt == b->money));
+}
+
+/* A formula with its value computed here, so that readers which do not
+ * recalculate show it too. */
+static void put_formula(book *b, sheet *s, int col, const char *formula, double v,
+                        lxw_format *fmt)
+{
+    if (!fmt)
+        fmt = b->plain;
+    if (worksheet_write_formula_num(s->ws, s->row, (lxw_col_t)col, formula, fmt, v)
+        != LXW_NO_ERROR)
+        b->failed = 1;
+    note(s, col, num_width(v, fmt == b->money));
+}
+
+/* ---- colours ---------------------------------------------------------------------------------- */
+
+static unsigned hex_rgb(const char *hex)
+{
+    return (unsigned)strtoul(hex, NULL, 16);
+}
+
+/* Each channel three fifths of the way to white: light enough for black
+ * text, still telling the twelve hues apart. */
+static unsigned tint_of(unsigned rgb)
+{
+    unsigned out = 0;
+    for (int sh = 16; sh >= 0; sh -= 8) {
+        unsigned c = (rgb >> sh) & 0xff;
+        out |= (c + (255 - c) * 3 / 5) << sh;
+    }
+    return out;
+}
+
+/* The format of a rail's rows (swatch 0: the tint) or of its swatch (the
+ * colour itself, white text on a dark one); NULL past MAX_COLOURS. */
+static lxw_format *rail_fmt(book *b, int rail, int swatch)
+{
+    const char *hex = ry_rail_color(rail);
+    int i = 0;
+    while (i < b->ncolours && b->hex[i] != hex)
+        i++;
+    if (i == b->ncolours) {
+        if (i == MAX_COLOURS)
+            return NULL;
+        unsigned rgb = hex_rgb(hex);
+        unsigned lum = (299 * (rgb >> 16) + 587 * ((rgb >> 8) & 0xff) + 114 * (rgb & 0xff)) / 1000;
+        b->hex[i] = hex;
+        b->tint[i] = workbook_add_format(b->wb);
+        format_set_font_size(b->tint[i], FONT_PT);
+        format_set_pattern(b->tint[i], LXW_PATTERN_SOLID);
+        format_set_bg_color(b->tint[i], (lxw_color_t)tint_of(rgb));
+        b->swatch[i] = workbook_add_format(b->wb);
+        format_set_font_size(b->swatch[i], FONT_PT);
+        format_set_pattern(b->swatch[i], LXW_PATTERN_SOLID);
+        format_set_bg_color(b->swatch[i], (lxw_color_t)rgb);
+        format_set_font_color(b->swatch[i], lum < 140 ? LXW_COLOR_WHITE : LXW_COLOR_BLACK);
+        format_set_align(b->swatch[i], LXW_ALIGN_CENTER);   /* apart from its neighbours */
+        b->ncolours++;
+    }
+    return swatch ? b->swatch[i] : b->tint[i];
+}
+
+/* ---- sheets ----------------------------------------------------------------------------------- */
+
+/* Every sheet prints landscape on A4, one page wide however long, the
+ * header row on every page, gridlines as cell borders, the plan's name,
+ * the sheet's name and "page P of N" in the margins. */
+static void print_setup(book *b, lxw_worksheet *ws)
+{
+    lxw_header_footer_options hf = { .margin = 0.25 };
+    worksheet_set_default_row(ws, ROW_PT, LXW_FALSE);
+    worksheet_set_landscape(ws);
+    worksheet_set_paper(ws, PAPER_A4);
+    worksheet_fit_to_pages(ws, 1, 0);
+    worksheet_gridlines(ws, LXW_SHOW_ALL_GRIDLINES);
+    worksheet_set_margins(ws, 0.4, 0.4, 0.6, 0.6);
+    if (worksheet_repeat_rows(ws, 0, 0) != LXW_NO_ERROR
+        || worksheet_set_header_opt(ws, b->header, &hf) != LXW_NO_ERROR
+        || worksheet_set_footer_opt(ws, "&CPage &P of &N", &hf) != LXW_NO_ERROR)
+        b->failed = 1;
 }
 
 /* Header row in bold, frozen, with an autofilter over it and the rows below
@@ -110,6 +223,7 @@ static void start_sheet(book *b, sheet *s, const char *name, const char *const *
         b->failed = 1;
         return;
     }
+    print_setup(b, s->ws);
     for (s->ncols = 0; cols[s->ncols]; s->ncols++)
         put_str(b, s, s->ncols, cols[s->ncols], b->bold);
     s->row = 1;
@@ -122,8 +236,9 @@ static void end_sheet(sheet *s)
 {
     if (!s->ws)
         return;
+    /* Widths count characters of the default font (11 point). */
     for (int c = 0; c < s->ncols; c++) {
-        int w = s->width[c] + 2;
+        int w = (s->width[c] * FONT_PT + 10) / 11 + 2;
         worksheet_set_column(s->ws, (lxw_col_t)c, (lxw_col_t)c, w > MAX_WIDTH ? MAX_WIDTH : w,
                              NULL);
     }
@@ -190,16 +305,19 @@ static size_t list_sheets(size_t nrows, size_t max)
     return nrows ? (nrows + max - 1) / max : 1;
 }
 
+/* "R01-09 U2 leaf0 1/1": one end of a cable in one cell. */
+static void far_end(char *buf, size_t n, const ry_cab_end *e);
+
 /* ---- Cables ----------------------------------------------------------------------------------- */
 
-static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e)
+static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e, lxw_format *fmt)
 {
-    put_num(b, s, col, e->row, NULL);
-    put_str(b, s, col + 1, e->rack_name, NULL);
-    put_num(b, s, col + 2, e->unit, NULL);
-    put_str(b, s, col + 3, e->device, NULL);
-    put_str(b, s, col + 4, e->type, NULL);
-    put_str(b, s, col + 5, e->port_name, NULL);
+    put_num(b, s, col, e->row, fmt);
+    put_str(b, s, col + 1, e->rack_name, fmt);
+    put_num(b, s, col + 2, e->unit, fmt);
+    put_str(b, s, col + 3, e->device, fmt);
+    put_str(b, s, col + 4, e->type, fmt);
+    put_str(b, s, col + 5, e->port_name, fmt);
 }
 
 static const char *const cable_cols[] = {
@@ -208,6 +326,8 @@ static const char *const cable_cols[] = {
     "speed_gbps", "rail", "plane", "tier", NULL
 };
 
+/* Rows filled with the tint of the cable's rail; the cables per rail
+ * counted for the Rails sheet. */
 static void write_cables(book *b, const ry_cab_names *nm, size_t max)
 {
     sheet s;
@@ -217,24 +337,114 @@ static void write_cables(book *b, const ry_cab_names *nm, size_t max)
         if (next_row(b, &s) < 0)
             return;
         ry_cab_row_of(nm, (uint32_t)l, &r);
-        put_str(b, &s, 0, r.label, NULL);
-        end_cells(b, &s, 1, &r.a);
-        end_cells(b, &s, 7, &r.z);
-        put_str(b, &s, 13, r.medium->name, NULL);
-        put_str(b, &s, 14, ry_media_kind_name(r.medium->kind), NULL);
-        put_str(b, &s, 15, r.part, NULL);
-        put_num(b, &s, 16, r.length_m, NULL);
-        put_num(b, &s, 17, r.gbps, NULL);
+        lxw_format *fmt = rail_fmt(b, r.rail, 0);
+        if (r.rail < nm->f->rails)
+            b->rail_cables[r.rail + 1]++;
+        put_str(b, &s, 0, r.label, fmt);
+        end_cells(b, &s, 1, &r.a, fmt);
+        end_cells(b, &s, 7, &r.z, fmt);
+        put_str(b, &s, 13, r.medium->name, fmt);
+        put_str(b, &s, 14, ry_media_kind_name(r.medium->kind), fmt);
+        put_str(b, &s, 15, r.part, fmt);
+        put_num(b, &s, 16, r.length_m, fmt);
+        put_num(b, &s, 17, r.gbps, fmt);
         if (r.rail >= 0)
-            put_num(b, &s, 18, r.rail, NULL);
-        put_num(b, &s, 19, r.plane, NULL);
-        put_num(b, &s, 20, r.tier, NULL);
+            put_num(b, &s, 18, r.rail, fmt);
+        else
+            put_str(b, &s, 18, NULL, fmt);
+        put_num(b, &s, 19, r.plane, fmt);
+        put_num(b, &s, 20, r.tier, fmt);
+    }
+    end_sheet(&s);
+}
+
+/* ---- Labels ----------------------------------------------------------------------------------- */
+
+static const char *const label_cols[] = {
+    "label", "rail", "colour", "a_end", "z_end", "part", "length_m", NULL
+};
+
+/* A record per cable, in label order: what a label printer's database
+ * import takes, and printed, a strip per cable to cut along the gridlines:
+ * the label, the rail in its colour, both ends as the rack sheets' "to"
+ * cell, the part and length to pick the cable by. */
+static void write_labels(book *b, const ry_cab_names *nm, size_t max)
+{
+    sheet s;
+    start_list(b, &s, "Labels", label_cols, nm->f->nlinks, max);
+    ry_cab_row r;
+    char end[256];
+    for (size_t l = 0; l < nm->f->nlinks; l++, row_done(&s)) {
+        if (next_row(b, &s) < 0)
+            return;
+        ry_cab_row_of(nm, (uint32_t)l, &r);
+        lxw_format *fmt = rail_fmt(b, r.rail, 0), *sw = rail_fmt(b, r.rail, 1);
+        put_str(b, &s, 0, r.label, fmt);
+        if (r.rail >= 0)
+            put_num(b, &s, 1, r.rail, sw);
+        else
+            put_str(b, &s, 1, NULL, sw);
+        put_str(b, &s, 2, ry_rail_color_name(r.rail), sw);
+        far_end(end, sizeof end, &r.a);
+        put_str(b, &s, 3, end, fmt);
+        far_end(end, sizeof end, &r.z);
+        put_str(b, &s, 4, end, fmt);
+        put_str(b, &s, 5, r.part, fmt);
+        put_num(b, &s, 6, r.length_m, fmt);
+    }
+    end_sheet(&s);
+}
+
+/* ---- Rails ------------------------------------------------------------------------------------ */
+
+/* The legend: each rail with cables, its colour (the swatch), the tint its
+ * rows carry and its cables; "several" for the cables of several rails. */
+static void write_rails(book *b, const ry_cab_names *nm)
+{
+    static const char *const cols[] = { "rail", "colour", "hex", "row_tint", "cables", NULL };
+    sheet s;
+    int n = 0;
+    for (int r = -1; r < nm->f->rails; r++)
+        n += b->rail_cables[r + 1] > 0;
+    start_sheet(b, &s, "Rails", cols, (lxw_row_t)(n ? n : 1));
+    if (!s.ws)
+        return;
+    char hex[8];
+    for (int i = 0; i <= nm->f->rails; i++) {
+        int r = i < nm->f->rails ? i : -1;     /* "several" last */
+        if (!b->rail_cables[r + 1])
+            continue;
+        lxw_format *sw = rail_fmt(b, r, 1), *fmt = rail_fmt(b, r, 0);
+        if (r >= 0)
+            put_num(b, &s, 0, r, sw);
+        else
+            put_str(b, &s, 0, "several", sw);
+        put_str(b, &s, 1, ry_rail_color_name(r), sw);
+        put_str(b, &s, 2, ry_rail_color(r), NULL);
+        snprintf(hex, sizeof hex, "%06x", tint_of(hex_rgb(ry_rail_color(r))));
+        put_str(b, &s, 3, hex, fmt);
+        put_num(b, &s, 4, (double)b->rail_cables[r + 1], NULL);
+        s.row++;
     }
     end_sheet(&s);
 }
 
 /* ---- BOM -------------------------------------------------------------------------------------- */
 
+/* "=SUM(G2:G9)" over the rows first..last (1-based) of a column, "=0" over
+ * none. */
+static void sum_of(char *buf, size_t n, char col, int first, int last)
+{
+    if (last < first)
+        snprintf(buf, n, "=0");
+    else
+        snprintf(buf, n, "=SUM(%c%d:%c%d)", col, first, col, last);
+}
+
+/* Lines priced as count x unit price and totals as sums over the lines,
+ * as formulas (a reader who changes a price sees the totals follow); the
+ * cached values are the plan's own sums. The lines come cables first, then
+ * transceivers (analysis/cabling.h), so each total sums one block. */
 static void write_bom(book *b, const ry_cabling *c)
 {
     static const char *const cols[] = {
@@ -242,11 +452,16 @@ static void write_bom(book *b, const ry_cabling *c)
         NULL
     };
     sheet s;
+    char fm[64];
     start_sheet(b, &s, "BOM", cols, (lxw_row_t)c->nbom);
     if (!s.ws)
         return;
+    int ncab = 0;
+    while (ncab < c->nbom && !strcmp(c->bom[ncab].what, "cable"))
+        ncab++;
     for (int i = 0; i < c->nbom; i++, s.row++) {
         const ry_pbom_line *p = &c->bom[i];
+        int x = (int)s.row + 1;
         put_str(b, &s, 0, p->what, NULL);
         put_str(b, &s, 1, p->part, NULL);
         put_str(b, &s, 2, p->medium, NULL);
@@ -254,24 +469,37 @@ static void write_bom(book *b, const ry_cabling *c)
             put_num(b, &s, 3, p->length_m, NULL);
         put_num(b, &s, 4, (double)p->count, NULL);
         put_num(b, &s, 5, p->unit_price, b->money);
-        put_num(b, &s, 6, p->cost, b->money);
+        snprintf(fm, sizeof fm, "=E%d*F%d", x, x);
+        put_formula(b, &s, 6, fm, p->cost, b->money);
         put_num(b, &s, 7, p->power_w, NULL);
     }
     /* Totals below a blank row, out of the filter's range; the cables' total
      * length stands in the length column. */
+    int cab0 = 2, cab1 = 1 + ncab, x0 = 2 + ncab, x1 = 1 + c->nbom;
     s.row++;
+    int cab_row = (int)s.row + 1;
     put_str(b, &s, 0, "cables", b->bold);
-    put_num(b, &s, 3, c->cable_m, NULL);
-    put_num(b, &s, 4, (double)c->ncables, NULL);
-    put_num(b, &s, 6, c->cost_cables, b->money);
+    if (ncab)
+        snprintf(fm, sizeof fm, "=SUMPRODUCT(D%d:D%d,E%d:E%d)", cab0, cab1, cab0, cab1);
+    else
+        snprintf(fm, sizeof fm, "=0");
+    put_formula(b, &s, 3, fm, c->cable_m, NULL);
+    sum_of(fm, sizeof fm, 'E', cab0, cab1);
+    put_formula(b, &s, 4, fm, (double)c->ncables, NULL);
+    sum_of(fm, sizeof fm, 'G', cab0, cab1);
+    put_formula(b, &s, 6, fm, c->cost_cables, b->money);
     s.row++;
     put_str(b, &s, 0, "transceivers", b->bold);
-    put_num(b, &s, 4, (double)c->ntransceivers, NULL);
-    put_num(b, &s, 6, c->cost_transceivers, b->money);
+    sum_of(fm, sizeof fm, 'E', x0, x1);
+    put_formula(b, &s, 4, fm, (double)c->ntransceivers, NULL);
+    sum_of(fm, sizeof fm, 'G', x0, x1);
+    put_formula(b, &s, 6, fm, c->cost_transceivers, b->money);
     s.row++;
     put_str(b, &s, 0, "total", b->bold);
-    put_num(b, &s, 6, c->cost_total, b->money);
-    put_num(b, &s, 7, c->power_w, NULL);
+    snprintf(fm, sizeof fm, "=G%d+G%d", cab_row, cab_row + 1);
+    put_formula(b, &s, 6, fm, c->cost_total, b->money);
+    sum_of(fm, sizeof fm, 'H', 2, 1 + c->nbom);
+    put_formula(b, &s, 7, fm, c->power_w, NULL);
     end_sheet(&s);
 }
 
@@ -363,7 +591,6 @@ static size_t rack_nrows(const ry_cab_names *nm, const rack_index *ix, int r)
     return n;
 }
 
-/* "R01-09 U2 leaf0 1/1": where the other end goes, in one cell. */
 static void far_end(char *buf, size_t n, const ry_cab_end *e)
 {
     char u[16];
@@ -403,17 +630,19 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
             continue;
         ry_cab_row_of(nm, (uint32_t)lk, &r);
         const ry_cab_end *me = r.a.port == port ? &r.a : &r.z, *far = me == &r.a ? &r.z : &r.a;
-        /* The model on the device's first row only, the cable's part and
-         * length on the Cables sheet (by label): a rack sheet is the
-         * elevation and where each port goes, and stays cheap to write. */
-        put_num(b, s, 0, me->unit, NULL);
-        put_str(b, s, 1, me->device, NULL);
-        if (!rows)
-            put_str(b, s, 2, me->type, NULL);
-        put_str(b, s, 3, me->port_name, NULL);
-        put_str(b, s, 4, r.label, NULL);
+        /* The model on the device's first row only; the cable to take
+         * (part, medium, length) on every row, in its rail's tint. */
+        lxw_format *fmt = rail_fmt(b, r.rail, 0);
+        put_num(b, s, 0, me->unit, fmt);
+        put_str(b, s, 1, me->device, fmt);
+        put_str(b, s, 2, rows ? NULL : me->type, fmt);
+        put_str(b, s, 3, me->port_name, fmt);
+        put_str(b, s, 4, r.label, fmt);
         far_end(to, sizeof to, far);
-        put_str(b, s, 5, to, NULL);
+        put_str(b, s, 5, to, fmt);
+        put_str(b, s, 6, r.part, fmt);
+        put_str(b, s, 7, r.medium->name, fmt);
+        put_num(b, s, 8, r.length_m, fmt);
         s->row++;
         rows++;
     }
@@ -427,7 +656,7 @@ static void device_rows(book *b, sheet *s, const ry_cab_names *nm, uint32_t node
 }
 
 static const char *const rack_cols[] = {
-    "u", "device", "model", "port", "label", "to", NULL
+    "u", "device", "model", "port", "label", "to", "part", "medium", "length_m", NULL
 };
 
 /* A worksheet name Excel takes: at most 31 characters, none of []:*?/\,
@@ -513,10 +742,11 @@ static int enough_files(long long sheets)
 #define ROW_XML 64
 #define CELL_XML 96
 #define SHEET_XML 8192
+#define FORMULA_XML 64
 /* The bound past which the temporary files leave shared memory for /tmp:
  * tmpfs pages are memory, and a sheet is copied once more when the workbook
- * is closed. The XML is about 40% of the bound: at 1 GiB (some 450,000
- * cables, 19,000 DGX H100) shared memory holds 0.4 GB, and it saves a sixth
+ * is closed. The XML is about half the bound: at 1 GiB (some 320,000
+ * cables, 13,000 DGX H100) shared memory holds 0.5 GB, and it saves a sixth
  * of the run. */
 #define SHM_XML ((unsigned long long)1 << 30)
 
@@ -564,22 +794,42 @@ static size_t longest_name(const ry_cab_names *nm)
 }
 
 /* The workbook's XML, at most: sheet rows by their cells and strings (a
- * rack sheet's "to" cell is a rack, a unit, a device and a port). */
+ * rack sheet's "to" cell and a label's ends are a rack, a unit, a device
+ * and a port; a BOM row holds formulas of up to FORMULA_XML bytes). */
 static unsigned long long xml_bound(const ry_cab_names *nm, const rack_index *ix,
                                     const size_t *nrows, int per_rack, size_t nsheets)
 {
     unsigned long long t = longest_name(nm), n = 0;
     n += (unsigned long long)nm->f->nlinks * (ROW_XML + 21 * CELL_XML + 11 * t);
-    n += (unsigned long long)(nm->c->nbom + 4) * (ROW_XML + 8 * CELL_XML + 3 * t);
+    n += (unsigned long long)nm->f->nlinks * (ROW_XML + 7 * CELL_XML + 12 * t + 32);
+    n += (unsigned long long)(nm->c->nbom + 4) * (ROW_XML + 8 * CELL_XML + 3 * t
+                                                  + 2 * FORMULA_XML);
+    n += (unsigned long long)(nm->f->rails + 2) * (ROW_XML + 5 * CELL_XML + 3 * t);
     if (per_rack)
         for (int r = 0; r < nm->lay->nracks; r++)
-            n += (unsigned long long)nrows[r] * (ROW_XML + 6 * CELL_XML + 7 * t + 16);
+            n += (unsigned long long)nrows[r] * (ROW_XML + 9 * CELL_XML + 10 * t + 16);
     else
         n += (unsigned long long)ix->first[nm->lay->nracks] * (ROW_XML + 5 * CELL_XML + 3 * t);
     return n + (unsigned long long)nsheets * SHEET_XML;
 }
 
 /* ---- the workbook ----------------------------------------------------------------------------- */
+
+/* The page header: the title on the left ('&' doubled, as Excel's codes
+ * start with it), the sheet's name on the right. */
+static void page_header(char *out, size_t n, const char *title)
+{
+    size_t k = 0;
+    const char *tail = "&R&A";
+    out[k++] = '&';
+    out[k++] = 'L';
+    for (const char *p = title; *p && k + 2 + strlen(tail) < n; p++) {
+        if (*p == '&')
+            out[k++] = '&';
+        out[k++] = *p;
+    }
+    snprintf(out + k, n - k, "%s", tail);
+}
 
 int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim)
 {
@@ -597,13 +847,14 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
         if (nrows[r] > max)
             per_rack = 0;
     }
-    size_t cable_sheets = list_sheets(c->f->nlinks, max);
-    if (per_rack && !enough_files((long long)(cable_sheets + 1 + (size_t)lay->nracks))) {
+    /* Cables and Labels, BOM and Rails, then the racks. */
+    size_t cable_sheets = 2 * list_sheets(c->f->nlinks, max) + 2;
+    if (per_rack && !enough_files((long long)(cable_sheets + (size_t)lay->nracks))) {
         ry_warn("the limit on open files is too low for one worksheet per rack (%d racks): "
                 "cabling.xlsx lists all racks on one sheet 'Racks'", lay->nracks);
         per_rack = 0;
     }
-    size_t nsheets = cable_sheets + 1 + (per_rack ? (size_t)lay->nracks : list_sheets(ndev, max));
+    size_t nsheets = cable_sheets + (per_rack ? (size_t)lay->nracks : list_sheets(ndev, max));
     if (!per_rack)
         enough_files((long long)nsheets);
     unsigned long long bound = xml_bound(nm, &ix, nrows, per_rack, nsheets);
@@ -643,13 +894,22 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     snprintf(title, sizeof title, "Cabling plan of %s", c->f->spec->name);
     lxw_doc_properties props = { .title = title, .created = FIXED_CREATED };
     workbook_set_properties(b.wb, &props);
+    page_header(b.header, sizeof b.header, title);
+    b.rail_cables = ry_xcalloc((size_t)c->f->rails + 1, sizeof *b.rail_cables);
+    b.plain = workbook_add_format(b.wb);
+    format_set_font_size(b.plain, FONT_PT);
     b.bold = workbook_add_format(b.wb);
+    format_set_font_size(b.bold, FONT_PT);
     format_set_bold(b.bold);
     b.money = workbook_add_format(b.wb);
+    format_set_font_size(b.money, FONT_PT);
     format_set_num_format(b.money, "#,##0.00");
 
     write_cables(&b, nm, max);
+    write_labels(&b, nm, max);
     write_bom(&b, c);
+    write_rails(&b, nm);
+    free(b.rail_cables);
     if (per_rack)
         write_rack_sheets(&b, nm, &ix, nrows);
     else

@@ -1,0 +1,354 @@
+#!/bin/sh
+# cabling.xlsx as technicians use it: every sheet's print setup, the BOM's
+# formulas and their cached values, rows in their rail's colour (the
+# palette of src/emit/colors.c, read here) with a legend, the Labels sheet
+# (a record per cable, split like Cables), and the workbook printed to PDF
+# by LibreOffice: landscape A4 pages, no more than the rows allow, every
+# sheet one page wide with its header row on each page. Expectations come
+# from cabling.csv, racks.csv, railyard bom and the page geometry.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+D="$TOP_SRCDIR/tests/data/cabling"
+TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
+COLORS="$TOP_SRCDIR/src/emit/colors.c"
+
+cat >"$TMP/wb.py" <<'P'
+import collections, csv, json, math, os, re, sys
+import openpyxl
+
+xlsx, cab, bom_path, colors_c = sys.argv[1:5]
+errs, said = [], set()
+def err(msg):
+    if len(errs) < 20: errs.append(msg)
+def err_once(kind, msg):        # for a check made on every row
+    if kind not in said: said.add(kind); err(msg)
+def cell(v):
+    if v is None: return ""
+    if isinstance(v, float) and v.is_integer(): v = int(v)
+    return str(v)
+
+# ---- the palette, as the diagrams use it ----------------------------------------------------
+src = open(colors_c).read()
+pal = re.findall(r'\{\s*"([0-9a-f]{6})",\s*"([a-z]+)"\s*\}', src.split("palette[12]")[1])
+several = re.findall(r'if \(rail < 0\)\s*return "([^"]+)";', src)     # hex, then name
+if len(pal) != 12 or len(several) != 2: err("colors.c: palette %s, grey %s" % (pal, several))
+def colour(rail):               # rail: "" (several rails) or a number
+    return tuple(several) if rail == "" else pal[int(rail) % 12]
+
+def rgb(h): return [int(h[i:i + 2], 16) for i in (0, 2, 4)]
+def lum(h):                     # WCAG relative luminance
+    c = [x / 255 for x in rgb(h)]
+    c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+def contrast(a, b):
+    la, lb = sorted((lum(a), lum(b)))
+    return (lb + 0.05) / (la + 0.05)
+def is_tint(t, c):
+    # t lies on the way from c to white, the same fraction k on each channel
+    return any(all(abs(x + (255 - x) * k / 100 - y) <= 1 for x, y in zip(rgb(c), rgb(t)))
+               for k in range(30, 81))
+
+def fill(c):
+    f = c.fill
+    if f is None or f.fill_type != "solid" or not isinstance(f.fgColor.rgb, str): return None
+    return f.fgColor.rgb[-6:].lower()
+def font_rgb(c):
+    v = c.font.color.rgb if c.font is not None and c.font.color is not None else None
+    return v[-6:].lower() if isinstance(v, str) else "000000"
+
+# ---- the plan -------------------------------------------------------------------------------
+rows = list(csv.DictReader(open(os.path.join(cab, "cabling.csv"), newline="")))
+by_label = {r["label"]: r for r in rows}
+racks = [r["rack"] for r in csv.DictReader(open(os.path.join(cab, "racks.csv"), newline=""))]
+bom = json.load(open(bom_path))
+phys = bom["physical"]
+lines = phys["lines"]
+name = rows[0]["label"].rsplit("-", 1)[0]
+
+wb = openpyxl.load_workbook(xlsx)                       # formulas
+wv = openpyxl.load_workbook(xlsx, data_only=True)       # cached values
+names = wb.sheetnames
+def parts(base):
+    p = [n for n in names if n == base or re.match(re.escape(base) + r" \d+$", n)]
+    want = [base] + ["%s %d" % (base, k) for k in range(2, len(p) + 1)]
+    if p != want: err("%s: parts %s" % (base, p))
+    return p
+
+# ---- print setup, every sheet -----------------------------------------------------------------
+title = "Cabling plan of %s" % name
+for n in names:
+    ws = wb[n]
+    ps = ws.page_setup
+    # fitToWidth: absent means 1 (ECMA-376 default), fitToHeight 0: as many pages as it takes
+    got = (ps.orientation, int(ps.paperSize or 0), bool(ws.sheet_properties.pageSetUpPr
+           and ws.sheet_properties.pageSetUpPr.fitToPage), int(ps.fitToWidth if ps.fitToWidth is not None else 1),
+           int(ps.fitToHeight if ps.fitToHeight is not None else 1), ws.print_title_rows,
+           bool(ws.print_options.gridLines))
+    if got != ("landscape", 9, True, 1, 0, "$1:$1", True):
+        err("%s: print setup (orientation, paper, fit, wide, tall, titles, gridlines) %s" % (n, got))
+    hf = (ws.oddHeader.left.text, ws.oddHeader.right.text, ws.oddFooter.center.text)
+    if hf != (title.replace("&", "&&"), "&A", "Page &P of &N"):
+        err("%s: header and footer %s" % (n, hf))
+
+# ---- BOM: lines and totals as formulas, cached values the plan's ------------------------------
+fb, vb = wb["BOM"], wv["BOM"]
+def ref(r):
+    m = re.match(r"([A-Z])(\d+)$", r); return m.group(1), int(m.group(2))
+def value(col, row):
+    v = fb["%s%d" % (col, row)].value
+    return evaluate(v) if isinstance(v, str) and v.startswith("=") else (v or 0)
+def rng(a):
+    (c0, r0), (c1, r1) = (ref(x) for x in a.split(":"))
+    if c0 != c1 or r1 < r0: raise ValueError(a)
+    return [value(c0, r) for r in range(r0, r1 + 1)]
+def evaluate(f):                # the formula forms the workbook may hold, nothing else
+    m = re.match(r"=([A-Z]\d+)\*([A-Z]\d+)$", f)
+    if m: return value(*ref(m.group(1))) * value(*ref(m.group(2)))
+    m = re.match(r"=([A-Z]\d+)\+([A-Z]\d+)$", f)
+    if m: return value(*ref(m.group(1))) + value(*ref(m.group(2)))
+    m = re.match(r"=SUM\(([A-Z]\d+:[A-Z]\d+)\)$", f)
+    if m: return sum(rng(m.group(1)))
+    m = re.match(r"=SUMPRODUCT\(([A-Z]\d+:[A-Z]\d+),([A-Z]\d+:[A-Z]\d+)\)$", f)
+    if m: return sum(a * b for a, b in zip(rng(m.group(1)), rng(m.group(2))))
+    if f == "=0": return 0
+    raise ValueError("unexpected formula %s" % f)
+def formula_cell(coord, want):
+    f, v = fb[coord].value, vb[coord].value
+    if not (isinstance(f, str) and f.startswith("=")):
+        err("BOM %s: %r is no formula" % (coord, f)); return
+    try:
+        e = evaluate(f)
+    except (ValueError, TypeError) as x:
+        err("BOM %s: %s: %s" % (coord, f, x)); return
+    tol = 0.005 + 1e-9 * abs(want)     # half a cent; a metre, a watt alike
+    if not isinstance(v, (int, float)) or abs(v - want) > tol or abs(e - want) > tol:
+        err("BOM %s: %s evaluates to %s, cached %r, the plan %s" % (coord, f, e, v, want))
+for k, l in enumerate(lines):
+    x = k + 2
+    got = [cell(vb.cell(x, c).value) for c in range(1, 7)]
+    want = [l["what"], l["part"], l["medium"], cell(l.get("length_m")), cell(l["count"]), cell(l["unit_price"])]
+    if got != want: err("BOM row %d: %s, want %s" % (x, got, want))
+    if fb["G%d" % x].value != "=E%d*F%d" % (x, x): err("BOM G%d: %r, want count x unit price" % (x, fb["G%d" % x].value))
+    formula_cell("G%d" % x, l["cost"])
+tot = {vb.cell(r, 1).value: r for r in range(len(lines) + 2, vb.max_row + 1) if vb.cell(r, 1).value}
+if set(tot) != {"cables", "transceivers", "total"}: err("BOM totals rows %s" % tot)
+else:
+    formula_cell("D%d" % tot["cables"], phys["cable_m"])
+    formula_cell("E%d" % tot["cables"], phys["cables"])
+    formula_cell("G%d" % tot["cables"], phys["cost"]["cables"])
+    formula_cell("E%d" % tot["transceivers"], phys["transceivers"])
+    formula_cell("G%d" % tot["transceivers"], phys["cost"]["transceivers"])
+    formula_cell("G%d" % tot["total"], phys["cost"]["total"])
+    formula_cell("H%d" % tot["total"], phys["power_w"])
+
+# ---- Cables: each row in its rail's tint ------------------------------------------------------
+tints = {}                      # rail -> the tint its rows carry
+ncab = 0
+for n in parts("Cables"):
+    for row in wb[n].iter_rows(min_row=2):
+        r = rows[ncab] if ncab < len(rows) else None
+        ncab += 1
+        if r is None or row[0].value != r["label"]:
+            err("%s: row %s is not %s" % (n, row[0].value, r and r["label"])); break
+        fs = {fill(c) for c in row}
+        t = tints.setdefault(r["rail"], fill(row[0]))
+        if fs != {t} or t is None: err("%s %s: fills %s, want one tint" % (n, r["label"], fs)); break
+if ncab != len(rows): err("Cables: %d rows for %d cables" % (ncab, len(rows)))
+for rail, t in tints.items():
+    c = colour(rail)[0]
+    if t is None or not is_tint(t, c): err("rail %r: rows in %s, no tint of %s" % (rail, t, c))
+    elif contrast(t, "000000") < 7: err("rail %r: black on %s is hard to read" % (rail, t))
+if len(set(tints.values())) != len({colour(r) for r in tints}): err("rails share a tint: %s" % tints)
+
+# ---- Labels: a record per cable, both ends, the rail in its colour ---------------------------
+def end(r, e): return "%s U%s %s %s" % (r[e + "_rack"], r[e + "_u"], r[e + "_device"], r[e + "_port"])
+got = []
+for n in parts("Labels"):
+    ws = wb[n]
+    hdr = [c.value for c in ws[1]]
+    if hdr != ["label", "rail", "colour", "a_end", "z_end", "part", "length_m"]: err("%s: header %s" % (n, hdr))
+    for row in ws.iter_rows(min_row=2):
+        got.append([cell(c.value) for c in row])
+        r = by_label.get(row[0].value)
+        if r is None: continue
+        hx, cname = colour(r["rail"])
+        if (fill(row[1]), fill(row[2])) != (hx, hx): err_once("swatch", "%s %s: swatch %s, want %s" % (n, r["label"], fill(row[2]), hx))
+        elif contrast(hx, font_rgb(row[2])) < 3: err_once("text", "%s %s: text on %s unreadable" % (n, r["label"], hx))
+        if {fill(c) for c in row[:1] + row[3:]} != {tints.get(r["rail"])}: err_once("tint", "%s %s: row not in the rail's tint" % (n, r["label"]))
+want = [[r["label"], r["rail"], colour(r["rail"])[1], end(r, "a"), end(r, "z"), r["part"], r["length_m"]] for r in rows]
+if got != want:
+    bad = next((k for k, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    err("Labels: %d rows for %d cables; first difference at %d: %s vs %s" % (len(got), len(want), bad,
+        got[bad] if bad < len(got) else None, want[bad] if bad < len(want) else None))
+
+# ---- Rails: the legend ------------------------------------------------------------------------
+count = collections.Counter(r["rail"] for r in rows)
+order = sorted((k for k in count if k != ""), key=int) + ([""] if "" in count else [])
+leg = [[cell(c.value) for c in row] for row in wb["Rails"].iter_rows(min_row=2)]
+wl = [[k or "several", colour(k)[1], colour(k)[0], tints.get(k), str(count[k])] for k in order]
+if leg != wl: err("Rails: %s, want %s" % (leg[:3], wl[:3]))
+for row in wb["Rails"].iter_rows(min_row=2):
+    k = "" if row[0].value == "several" else cell(row[0].value)
+    if (fill(row[0]), fill(row[3])) != (colour(k)[0], tints.get(k)): err("Rails %s: fills %s" % (k, (fill(row[0]), fill(row[3]))))
+
+# ---- rack sheets: rows in the tint of their cable's rail ------------------------------------
+for n in names:
+    if n not in racks: continue
+    for row in wb[n].iter_rows(min_row=2):
+        r = by_label.get(row[4].value)
+        if r and {fill(c) for c in row} != {tints.get(r["rail"])}: err("%s %s: not in the rail's tint" % (n, r["label"])); break
+print("\n".join(errs) if errs else "ok")
+P
+
+# pdf.py PDF XLSX TEXTDIR PAGES: LibreOffice's print of the workbook. PAGES
+# from pdfinfo (empty: counted here); TEXTDIR: a text file per page
+# (Ghostscript's txtwrite), or empty.
+cat >"$TMP/pdf.py" <<'P'
+import math, os, re, sys
+import openpyxl
+pdf, xlsx, tdir, pages = sys.argv[1:5]
+errs = []
+def err(msg):
+    if len(errs) < 20: errs.append(msg)
+data = open(pdf, "rb").read()
+n = int(pages) if pages else len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
+# every page landscape A4: 842 x 595 points
+boxes = set(re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data))
+if not boxes or any(abs(float(w) - 841.9) > 1.5 or abs(float(h) - 595.3) > 1.5 for w, h in boxes):
+    err("page sizes %s, want A4 landscape" % boxes)
+
+# A sheet one page wide prints at 100% or smaller: at most ceil(rows / rpp)
+# pages, rpp = the rows its printable height holds at 100% less the
+# repeated header and one row for rounding. A sheet split across pages
+# (columns on a second page) or in portrait breaks the bound.
+wb = openpyxl.load_workbook(xlsx)
+height = 210 / 25.4 * 72
+bound, sheet_bound = 0, {}
+for ws in wb.worksheets:
+    m = ws.page_margins
+    rpp = int((height - (m.top + m.bottom) * 72) // float(ws.sheet_format.defaultRowHeight)) - 2
+    b = max(1, math.ceil((ws.max_row - 1) / rpp))
+    sheet_bound[ws.title] = b
+    bound += b
+if not len(wb.worksheets) <= n <= bound: err("%d pages, want %d to %d" % (n, len(wb.worksheets), bound))
+out = ["pages %d bound %d" % (n, bound)]
+
+if tdir:
+    title = wb.worksheets[0].oddHeader.left.text.replace("&&", "&")
+    seen = []
+    for k in range(1, n + 1):
+        lines = [l.strip() for l in open(os.path.join(tdir, "p-%04d.txt" % k), errors="replace")
+                 if l.strip()]
+        if len(lines) < 3 or not lines[0].startswith(title):
+            err("page %d: blank or without the page header" % k); continue
+        name = lines[0][len(title):].strip()        # the sheet, right of the title
+        if name not in sheet_bound: err("page %d: sheet %r" % (k, name)); continue
+        if not seen or seen[-1][0] != name: seen.append([name, 0])
+        seen[-1][1] += 1
+        ws = wb[name]
+        hdr = " ".join(str(c.value) for c in ws[1] if c.value is not None)
+        if " ".join(lines[1].split()) != hdr: err("page %d (%s): first row %r, not the header" % (k, name, lines[1][:60]))
+        if not re.search(r"Page %d of %d$" % (k, n), lines[-1]): err("page %d: footer %r" % (k, lines[-1]))
+    order = [s for s, c in seen]
+    if order != wb.sheetnames: err("sheets printed in the order %s" % order[:6])
+    for s, c in seen:
+        if c > sheet_bound[s]: err("%s: %d pages, at most %d" % (s, c, sheet_bound[s]))
+    out.append(" ".join("%s:%d" % (s, c) for s, c in seen))
+    # every cable on one line of the Labels pages, both ends with it: no
+    # column printed on a page of its own
+    want = {}
+    for ws in wb.worksheets:
+        if ws.title == "Labels" or ws.title.startswith("Labels "):
+            for r in ws.iter_rows(min_row=2, values_only=True):
+                want[r[0]] = "".join(str(v) for v in r if v is not None).replace(" ", "")
+    got = {}
+    for k in range(1, n + 1):
+        for l in open(os.path.join(tdir, "p-%04d.txt" % k), errors="replace"):
+            f = " ".join(l.split())
+            if f.split(" ")[0] in want: got[f.split(" ")[0]] = got.get(f.split(" ")[0], []) + [f]
+    missing = [x for x in want if x not in got]
+    if missing: err("labels not printed: %s" % missing[:3])
+    for x, ls in got.items():
+        if not any(want[x] in l.replace(" ", "") for l in ls): err("label %s printed as %r, want %r" % (x, ls[0], want[x])); break
+print("\n".join(errs) if errs else "ok")
+print("\n".join(out), file=sys.stderr)
+P
+
+# run NAME SPEC [ARGS]: the plan and its bill of materials, then the checks
+run() {
+    n=$1 s=$2
+    shift 2
+    "$RAILYARD" cabling "$s" "$@" -o "$TMP/$n" >"$TMP/$n.log" 2>&1
+    expect_eq "$n: cabling exit" $? 0
+    no_sanitizer "$TMP/$n.log"
+    "$RAILYARD" bom "$s" "$@" --format json >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
+    expect_eq "$n: bom exit" $? 0
+    "$PY" "$TMP/wb.py" "$TMP/$n/cabling/cabling.xlsx" "$TMP/$n/cabling" "$TMP/$n.bom.json" "$COLORS" \
+        >"$TMP/$n.chk" 2>&1
+    expect_eq "$n: workbook" "$(cat "$TMP/$n.chk")" ok
+}
+
+run superpod "$TOP_SRCDIR/examples/superpod-4su.yaml"
+# two planes in two halls and a network room: racks named H01-R01-01, N1-R01-01
+run halls "$D/two-plane.yaml" --set layout.hall_racks=6 --set layout.network=per-unit
+grep -q '^H02-R01-01,H02,' "$TMP/halls/cabling/racks.csv" && ok || fail "halls: no second hall in racks.csv"
+
+# Labels continues like Cables: 2,560 cables at 500 rows a sheet
+"$TOP_BUILDDIR/tests/unit/xlsx_test" "$TPL" "$D/two-plane.yaml" "$TMP/split.xlsx" 500 256 \
+    >"$TMP/split.log" 2>&1
+expect_eq "xlsx_test 500 256: exit" $? 0
+"$RAILYARD" cabling "$D/two-plane.yaml" -o "$TMP/two-plane" >/dev/null 2>&1
+"$RAILYARD" bom "$D/two-plane.yaml" --format json >"$TMP/two-plane.bom.json" 2>/dev/null
+"$PY" "$TMP/wb.py" "$TMP/split.xlsx" "$TMP/two-plane/cabling" "$TMP/two-plane.bom.json" "$COLORS" \
+    >"$TMP/split.chk" 2>&1
+expect_eq "split workbook" "$(cat "$TMP/split.chk")" ok
+"$PY" -c 'import openpyxl, sys; print(" ".join(n for n in openpyxl.load_workbook(sys.argv[1], read_only=True).sheetnames if n.startswith("Labels")))' \
+    "$TMP/split.xlsx" >"$TMP/split.names" 2>&1
+n=$(($(wc -l <"$TMP/two-plane/cabling/cabling.csv") - 1))
+want=Labels
+k=2
+while [ $(((k - 1) * 500)) -lt "$n" ]; do want="$want Labels $k"; k=$((k + 1)); done
+expect_eq "split: Labels sheets for $n cables" "$(cat "$TMP/split.names")" "$want"
+
+# The checks fail on a workbook without them: the previous layout (no print
+# setup, fixed totals, no Labels) is what this rewrites.
+"$PY" - "$TMP/superpod/cabling/cabling.xlsx" "$TMP/broken.xlsx" <<'P' >"$TMP/broken.log" 2>&1
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+wb["Cables"].page_setup.orientation = "portrait"
+b = wb["BOM"]
+b["G2"] = 1
+wb["Labels"].delete_rows(5)
+wb.save(sys.argv[2])
+P
+"$PY" "$TMP/wb.py" "$TMP/broken.xlsx" "$TMP/superpod/cabling" "$TMP/superpod.bom.json" "$COLORS" \
+    >"$TMP/broken.chk" 2>&1
+for what in "Cables: print setup" "BOM G2" "Labels: 2039 rows"; do
+    grep -q "^$what" "$TMP/broken.chk" && ok || fail "a broken workbook passes: no '$what' in $(head -c 300 "$TMP/broken.chk")"
+done
+
+# Printed by LibreOffice to PDF.
+LO=$(command -v soffice || command -v libreoffice || true)
+if [ -n "$LO" ]; then
+    mkdir -p "$TMP/pdf"
+    HOME="$TMP" timeout 300 "$LO" -env:UserInstallation="file://$TMP/lo-profile" --headless \
+        --convert-to pdf --outdir "$TMP/pdf" "$TMP/superpod/cabling/cabling.xlsx" >"$TMP/lo.log" 2>&1
+    expect_eq "libreoffice prints the workbook" "$?" 0
+    pages=
+    command -v pdfinfo >/dev/null && pages=$(pdfinfo "$TMP/pdf/cabling.pdf" | sed -n 's/^Pages: *//p')
+    tdir=
+    if command -v gs >/dev/null; then
+        mkdir -p "$TMP/txt"
+        gs -q -dNOPAUSE -dBATCH -sDEVICE=txtwrite -sOutputFile="$TMP/txt/p-%04d.txt" \
+            "$TMP/pdf/cabling.pdf" >/dev/null 2>&1 && tdir="$TMP/txt"
+    else
+        echo "SKIP: Ghostscript (gs) not installed: the PDF's pages are counted, not read"
+    fi
+    "$PY" "$TMP/pdf.py" "$TMP/pdf/cabling.pdf" "$TMP/superpod/cabling/cabling.xlsx" "$tdir" "$pages" \
+        >"$TMP/pdf.chk" 2>"$TMP/pdf.info"
+    expect_eq "superpod: the PDF" "$(cat "$TMP/pdf.chk")" ok
+    sed 's/^/    /' "$TMP/pdf.info"
+else
+    echo "SKIP: LibreOffice (soffice) not installed: the workbook is not printed"
+fi
+
+finish
