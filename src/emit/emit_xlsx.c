@@ -847,8 +847,12 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
         if (nrows[r] > max)
             per_rack = 0;
     }
-    /* Cables and Labels, BOM and Rails, then the racks. */
-    size_t cable_sheets = 2 * list_sheets(c->f->nlinks, max) + 2;
+    /* Cables and Labels, BOM and Rails, then the racks. Labels only while
+     * the cables fit one Excel sheet: past a million cables nobody prints
+     * them from a workbook (cabling.csv serves a label printer), and the
+     * sheet would add half again to the time the workbook takes. */
+    int labels = c->f->nlinks <= RY_XLSX_MAX_ROWS;
+    size_t cable_sheets = (size_t)(1 + labels) * list_sheets(c->f->nlinks, max) + 2;
     if (per_rack && !enough_files((long long)(cable_sheets + (size_t)lay->nracks))) {
         ry_warn("the limit on open files is too low for one worksheet per rack (%d racks): "
                 "cabling.xlsx lists all racks on one sheet 'Racks'", lay->nracks);
@@ -906,7 +910,8 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     format_set_num_format(b.money, "#,##0.00");
 
     write_cables(&b, nm, max);
-    write_labels(&b, nm, max);
+    if (labels)
+        write_labels(&b, nm, max);
     write_bom(&b, c);
     write_rails(&b, nm);
     free(b.rail_cables);
