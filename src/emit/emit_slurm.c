@@ -74,13 +74,20 @@ static void explain_tree(ry_buf *c, const ry_slurm_tree *t)
                           f->planes > 1 ? " per plane" : "");
         return;
     }
+    int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    char ports[160];
+    if (gpn >= f->rails)
+        snprintf(ports, sizeof ports, "has one NIC port per rail, each cabled to its rail's leaf");
+    else        /* a node narrower than the rails (one GH200 superchip) */
+        snprintf(ports, sizeof ports, "sits on %d of the %d rails, %s cabled to its rail's leaf", gpn,
+                 f->rails, gpn == 1 ? "its NIC port" : "each NIC port");
     if (t->rail_design)
-        ry_buf_printf(c, "Slurm's tree gives each node one leaf switch, but a %s node has one "
-                      "NIC port per rail, each cabled to its rail's leaf in the node's scalable "
+        ry_buf_printf(c, "Slurm's tree gives each node one leaf switch, but a %s node %s "
+                      "in the node's scalable "
                       "unit (%d HB domains, %d GPUs). So each leaf switch here is logical: suN "
                       "stands for all the rail leaves of scalable unit N%s, which together "
                       "connect its nodes rail by rail.%s\n",
-                      ry_design_name(f->design), f->su_domains,
+                      ry_design_name(f->design), ports, f->su_domains,
                       f->su_domains * s->hb_domain, plane_note,
                       t->merged ? " A node whose GPUs fall in two units joins them: suN then "
                                   "also stands for the units after N that it was joined with "
