@@ -45,14 +45,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <xlsxwriter.h>
-
 #include "emit/csv.h"
+#include "emit/xlsx_table.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
 
-#define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z, as cabling.xlsx */
 #define NCOLS 10
 /* InfiniBand switches from XDR on run NVOS (the manual: XDR on NVOS Q3400
  * switches), whose ports the tool names as NVOS does. */
@@ -113,67 +111,6 @@ static void p2p_row_of(const ry_cab_names *nm, uint32_t link, p2p_row *p)
 
 /* ---- p2p.xlsx and p2p.csv --------------------------------------------------------------------- */
 
-typedef struct book {
-    lxw_workbook *wb;
-    lxw_worksheet *ws;
-    lxw_format *bold;
-    lxw_row_t row;
-    int part;
-    int width[NCOLS];
-} book;
-
-static int is_count(const char *s)
-{
-    if (!*s || strlen(s) > 9)
-        return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
-static void sheet_end(book *b)
-{
-    for (int c = 0; c < NCOLS; c++)
-        worksheet_set_column(b->ws, (lxw_col_t)c, (lxw_col_t)c, b->width[c] + 2, NULL);
-}
-
-static void sheet_begin(book *b)
-{
-    char name[32];
-    if (b->ws)
-        sheet_end(b);
-    b->part++;
-    if (b->part == 1)
-        snprintf(name, sizeof name, "P2P");
-    else
-        snprintf(name, sizeof name, "P2P %d", b->part);
-    b->ws = workbook_add_worksheet(b->wb, name);
-    for (int c = 0; c < NCOLS; c++) {
-        worksheet_write_string(b->ws, 0, (lxw_col_t)c, p2p_cols[c], b->bold);
-        b->width[c] = (int)strlen(p2p_cols[c]);
-    }
-    worksheet_freeze_panes(b->ws, 1, 0);
-    b->row = 1;
-}
-
-static void sheet_row(book *b, const p2p_row *p)
-{
-    if (!b->ws || b->row > RY_XLSX_MAX_ROWS)
-        sheet_begin(b);
-    for (int c = 0; c < NCOLS; c++) {
-        const char *s = p->txt[c];
-        if (is_count(s))
-            worksheet_write_number(b->ws, b->row, (lxw_col_t)c, atof(s), NULL);
-        else
-            worksheet_write_string(b->ws, b->row, (lxw_col_t)c, s, NULL);
-        int w = (int)strlen(s);
-        if (w > b->width[c])
-            b->width[c] = w < 48 ? w : 48;
-    }
-    b->row++;
-}
-
 static void csv_row(ry_buf *o, const p2p_row *p)
 {
     for (int c = 0; c < NCOLS; c++) {
@@ -198,34 +135,16 @@ static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         free(path);
         return -1;
     }
-    /* About 80 bytes of XML a cell: a million cables stay well within the
-     * shared memory the temporary file may take; ZIP64 from 4 GiB. */
+    /* About 80 bytes of XML a cell, 120 at most */
     unsigned long long bound = (unsigned long long)(f->nlinks + 1) * NCOLS * 120;
-    char *tmp = ry_tmpdir_new("p2p", bound <= (1ull << 30));
-    if (!tmp) {
-        free(path);
-        ry_outdir_close(o, fp);
-        return -1;
-    }
-    lxw_workbook_options opt = {
-        .constant_memory = LXW_TRUE, .tmpdir = tmp, .use_zip64 = bound > 0xFFFFFFFFull
-    };
-    book b = { 0 };
-    b.wb = workbook_new_opt(path, &opt);
-    if (!b.wb) {
-        ry_error("cannot start the workbook '%s'", path);
-        ry_tmpdir_free(tmp);
-        free(path);
-        ry_outdir_close(o, fp);
-        return -1;
-    }
     char title[160];
     snprintf(title, sizeof title, "P2P file of %s", f->spec->name);
-    lxw_doc_properties props = { .title = title, .created = FIXED_CREATED };
-    workbook_set_properties(b.wb, &props);
-    b.bold = workbook_add_format(b.wb);
-    format_set_bold(b.bold);
-
+    ry_xlsx_table *x = ry_xlsx_table_open(path, title, "P2P", p2p_cols, NCOLS, bound);
+    free(path);
+    if (!x) {
+        ry_outdir_close(o, fp);
+        return -1;
+    }
     ry_buf cb;
     ry_buf_init(&cb);
     for (int c = 0; c < NCOLS; c++) {
@@ -234,28 +153,20 @@ static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         ry_buf_puts(&cb, p2p_cols[c]);
     }
     ry_buf_add(&cb, "\r\n", 2);
-    sheet_begin(&b);
     p2p_row p;
     for (size_t l = 0; l < f->nlinks; l++) {
         p2p_row_of(nm, (uint32_t)l, &p);
-        sheet_row(&b, &p);
+        ry_xlsx_table_row(x, p.txt);
         csv_row(&cb, &p);
         if (cb.len >= FLUSH_AT) {
             fwrite(cb.data, 1, cb.len, fp);
             ry_buf_reset(&cb);
         }
     }
-    sheet_end(&b);
     fwrite(cb.data, 1, cb.len, fp);
     ry_buf_free(&cb);
     int bad = ry_outdir_close(o, fp) < 0;
-    lxw_error e = workbook_close(b.wb);
-    ry_tmpdir_free(tmp);
-    if (e != LXW_NO_ERROR) {
-        ry_error("cannot write the workbook '%s': %s", path, lxw_strerror(e));
-        bad = 1;
-    }
-    free(path);
+    bad |= ry_xlsx_table_close(x) < 0;
     return bad ? -1 : 0;
 }
 

@@ -42,6 +42,7 @@
 #include <xlsxwriter.h>
 
 #include "emit/colors.h"
+#include "emit/xlsx_table.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
 
@@ -933,4 +934,120 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
         return -1;
     }
     return 0;
+}
+
+/* ---- a workbook of one table (xlsx_table.h) ------------------------------------------------------ */
+
+#define TABLE_MAX_COLS 64
+
+struct ry_xlsx_table {
+    lxw_workbook *wb;
+    lxw_worksheet *ws;
+    lxw_format *bold;
+    char *tmp;
+    char *path;
+    char sheet[24];
+    const char *const *cols;
+    int ncols, part;
+    lxw_row_t row;
+    int width[TABLE_MAX_COLS];
+};
+
+static int is_count(const char *s)
+{
+    if (!*s || strlen(s) > 9)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+static void table_widths(ry_xlsx_table *t)
+{
+    for (int c = 0; c < t->ncols; c++)
+        worksheet_set_column(t->ws, (lxw_col_t)c, (lxw_col_t)c, t->width[c] + 2, NULL);
+}
+
+static void table_sheet(ry_xlsx_table *t)
+{
+    char name[40];
+    if (t->ws)
+        table_widths(t);
+    if (++t->part == 1)
+        snprintf(name, sizeof name, "%s", t->sheet);
+    else
+        snprintf(name, sizeof name, "%s %d", t->sheet, t->part);
+    t->ws = workbook_add_worksheet(t->wb, name);
+    for (int c = 0; c < t->ncols; c++) {
+        worksheet_write_string(t->ws, 0, (lxw_col_t)c, t->cols[c], t->bold);
+        t->width[c] = (int)strlen(t->cols[c]);
+    }
+    worksheet_freeze_panes(t->ws, 1, 0);
+    t->row = 1;
+}
+
+ry_xlsx_table *ry_xlsx_table_open(const char *path, const char *title, const char *sheet_name,
+                                  const char *const *cols, int ncols,
+                                  unsigned long long xml_bound)
+{
+    RY_ASSERT(ncols > 0 && ncols <= TABLE_MAX_COLS);
+    ry_xlsx_table *t = ry_xcalloc(1, sizeof *t);
+    t->tmp = ry_tmpdir_new("table", xml_bound <= SHM_XML);
+    if (!t->tmp) {
+        free(t);
+        return NULL;
+    }
+    lxw_workbook_options opt = {
+        .constant_memory = LXW_TRUE, .tmpdir = t->tmp, .use_zip64 = xml_bound > 0xFFFFFFFFull
+    };
+    t->wb = workbook_new_opt(path, &opt);
+    if (!t->wb) {
+        ry_error("cannot start the workbook '%s'", path);
+        ry_tmpdir_free(t->tmp);
+        free(t);
+        return NULL;
+    }
+    t->path = ry_xstrdup(path);
+    snprintf(t->sheet, sizeof t->sheet, "%s", sheet_name);
+    t->cols = cols;
+    t->ncols = ncols;
+    lxw_doc_properties props = { .title = (char *)title, .created = FIXED_CREATED };
+    workbook_set_properties(t->wb, &props);
+    t->bold = workbook_add_format(t->wb);
+    format_set_bold(t->bold);
+    table_sheet(t);
+    return t;
+}
+
+void ry_xlsx_table_row(ry_xlsx_table *t, const char *const *cells)
+{
+    if (t->row > RY_XLSX_MAX_ROWS)
+        table_sheet(t);
+    for (int c = 0; c < t->ncols; c++) {
+        const char *s = cells[c];
+        if (is_count(s))
+            worksheet_write_number(t->ws, t->row, (lxw_col_t)c, atof(s), NULL);
+        else
+            worksheet_write_string(t->ws, t->row, (lxw_col_t)c, s, NULL);
+        int w = (int)strlen(s);
+        if (w > t->width[c])
+            t->width[c] = w < 48 ? w : 48;
+    }
+    t->row++;
+}
+
+int ry_xlsx_table_close(ry_xlsx_table *t)
+{
+    table_widths(t);
+    lxw_error e = workbook_close(t->wb);
+    int rc = 0;
+    if (e != LXW_NO_ERROR) {
+        ry_error("cannot write the workbook '%s': %s", t->path, lxw_strerror(e));
+        rc = -1;
+    }
+    ry_tmpdir_free(t->tmp);
+    free(t->path);
+    free(t);
+    return rc;
 }
