@@ -83,6 +83,7 @@ typedef struct book {
     lxw_format *tint[MAX_COLOURS], *swatch[MAX_COLOURS];
     int ncolours;
     long long *rail_cables;     /* per rail + 1 (index 0: several rails) */
+    int tinted;                 /* cable rows in their rail's tint (not past a sheet of them) */
     char header[LXW_HEADER_FOOTER_MAX + 1];
     int failed;
 } book;
@@ -338,7 +339,7 @@ static void write_cables(book *b, const ry_cab_names *nm, size_t max)
         if (next_row(b, &s) < 0)
             return;
         ry_cab_row_of(nm, (uint32_t)l, &r);
-        lxw_format *fmt = rail_fmt(b, r.rail, 0);
+        lxw_format *fmt = b->tinted ? rail_fmt(b, r.rail, 0) : NULL;
         if (r.rail < nm->f->rails)
             b->rail_cables[r.rail + 1]++;
         put_str(b, &s, 0, r.label, fmt);
@@ -848,10 +849,11 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
         if (nrows[r] > max)
             per_rack = 0;
     }
-    /* Cables and Labels, BOM and Rails, then the racks. Labels only while
-     * the cables fit one Excel sheet: past a million cables nobody prints
-     * them from a workbook (cabling.csv serves a label printer), and the
-     * sheet would add half again to the time the workbook takes. */
+    /* Cables and Labels, BOM and Rails, then the racks. Labels, and the
+     * cables' rail tints, only while the cables fit one Excel sheet: past a
+     * million cables nobody prints them from a workbook (cabling.csv serves
+     * a label printer), and they would add half again to the time the
+     * workbook takes. */
     int labels = c->f->nlinks <= RY_XLSX_MAX_ROWS;
     size_t cable_sheets = (size_t)(1 + labels) * list_sheets(c->f->nlinks, max) + 2;
     if (per_rack && !enough_files((long long)(cable_sheets + (size_t)lay->nracks))) {
@@ -901,6 +903,7 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     workbook_set_properties(b.wb, &props);
     page_header(b.header, sizeof b.header, title);
     b.rail_cables = ry_xcalloc((size_t)c->f->rails + 1, sizeof *b.rail_cables);
+    b.tinted = labels;
     b.plain = workbook_add_format(b.wb);
     format_set_font_size(b.plain, FONT_PT);
     b.bold = workbook_add_format(b.wb);
