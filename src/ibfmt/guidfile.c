@@ -213,7 +213,7 @@ int ry_inventory_load(const char *path, ry_inventory *inv)
         snprintf(copy, sizeof copy, "%s", l);
         char *f[8];
         int n = split(l, f, 8);
-        if (!seen++ && n >= 2 && (strstr(copy, "guid") || strstr(copy, "GUID")) &&
+        if (!seen++ && n >= 2 && n <= 8 && (strstr(copy, "guid") || strstr(copy, "GUID")) &&
             !isxdigit((unsigned char)f[n - 1][0]))
             continue;   /* the header */
         ry_inv_row row = { NULL, n == 2, 0, 0, r.line };
