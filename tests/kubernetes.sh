@@ -18,14 +18,8 @@ fi
 spec() {
     printf 'name: %s\n%s\n' "$1" "$2" >"$TMP/$1.yaml"
 }
-spec rail-only 'cluster: {gpus: 512, hb_domain: 16, gpus_per_node: 8}
-fabric: {design: rail-only, switch: {name: s16, radix: 16, speed: HDR}}'
-spec split-node 'cluster: {gpus: 96, hb_domain: 4, gpus_per_node: 8, scalable_unit: 3}
-fabric: {switch: {name: s16, radix: 16, speed: HDR}}'
-spec gh200-small 'cluster: {nodes: 512, node: dgx-gh200, scalable_unit: 1}
-fabric: {design: rail-only, switch: qm9700}'
-spec one-switch 'cluster: {gpus: 64, hb_domain: 8, gpus_per_node: 8}
-fabric: {switch: qm9700}'
+. "$TOP_SRCDIR/tests/data/slurm/specs.sh"
+scheduler_specs "$TMP"
 spec four-tier 'cluster: {gpus: 256, hb_domain: 8, gpus_per_node: 8}
 fabric: {switch: {name: s8, radix: 8, speed: HDR}}'
 spec su-naming 'cluster: {nodes: 127, node: dgx-h100, scalable_unit: 32}

@@ -71,17 +71,8 @@ EOF
     cp "$1/slurm/topology.conf" "$1/slurm/gres.conf" "$2/"
 }
 
-spec() {
-    printf 'name: %s\n%s\n' "$1" "$2" >"$TMP/$1.yaml"
-}
-spec rail-only 'cluster: {gpus: 512, hb_domain: 16, gpus_per_node: 8}
-fabric: {design: rail-only, switch: {name: s16, radix: 16, speed: HDR}}'
-spec split-node 'cluster: {gpus: 96, hb_domain: 4, gpus_per_node: 8, scalable_unit: 3}
-fabric: {switch: {name: s16, radix: 16, speed: HDR}}'
-spec gh200-small 'cluster: {nodes: 512, node: dgx-gh200, scalable_unit: 1}
-fabric: {design: rail-only, switch: qm9700}'
-spec one-switch 'cluster: {gpus: 64, hb_domain: 8, gpus_per_node: 8}
-fabric: {switch: qm9700}'
+. "$TOP_SRCDIR/tests/data/slurm/specs.sh"
+scheduler_specs "$TMP"
 
 # name|spec|--set|nodes|gpus per node|hb domain|scalable unit
 cases="superpod|$EX/superpod-4su.yaml||127|8|8|32
