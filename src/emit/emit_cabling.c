@@ -257,10 +257,8 @@ typedef struct outfile {
 
 static int out_open(outfile *of, ry_outdir *o, const char *prefix, const char *name)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/%s", prefix, name);
     ry_buf_init(&of->b);
-    of->fp = ry_outdir_open(o, rel);
+    of->fp = ry_outdir_open_in(o, prefix, name);
     return of->fp ? 0 : -1;
 }
 
@@ -405,9 +403,7 @@ static int xlsx_job_run(void *arg)
 
 int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/cabling.xlsx", prefix);
-    char *path = ry_outdir_path(o, rel);
+    char *path = ry_outdir_path_in(o, prefix, "cabling.xlsx");
     if (!path)
         return -1;
     xlsx_job *j = ry_xmalloc(sizeof *j);

@@ -672,9 +672,7 @@ int ry_dot_render(const char *dot, size_t len, const char *format, ry_buf *out)
 
 static int put_file(ry_outdir *o, const char *prefix, const char *name, const ry_buf *b)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/%s", prefix, name);
-    return ry_outdir_put(o, rel, b->data, b->len);
+    return ry_outdir_put_in(o, prefix, name, b->data, b->len);
 }
 
 int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f)

@@ -59,9 +59,7 @@ static void explain(ry_buf *c, const ry_slurm_tree *t)
 
 int ry_emit_k8s_labels(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/node-labels.yaml", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "node-labels.yaml");
     if (!fp)
         return -1;
     ry_buf c;

@@ -144,9 +144,7 @@ static void iface(ry_buf *b, const char *name, const char *label, const char *ty
 
 static int put(ry_outdir *o, const char *prefix, const char *name, ry_buf *b)
 {
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/%s", prefix, name);
-    int rc = ry_outdir_put(o, rel, b->data ? b->data : "", b->len);
+    int rc = ry_outdir_put_in(o, prefix, name, b->data ? b->data : "", b->len);
     ry_buf_reset(b);
     return rc;
 }

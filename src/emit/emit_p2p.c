@@ -124,13 +124,10 @@ static void csv_row(ry_buf *o, const p2p_row *p)
 static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 {
     const ry_fabric *f = nm->f;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/p2p.xlsx", prefix);
-    char *path = ry_outdir_path(o, rel);
+    char *path = ry_outdir_path_in(o, prefix, "p2p.xlsx");
     if (!path)
         return -1;
-    snprintf(rel, sizeof rel, "%s/p2p.csv", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "p2p.csv");
     if (!fp) {
         free(path);
         return -1;
@@ -185,9 +182,7 @@ static int write_hca_mapping(ry_outdir *o, const char *prefix, const ry_cab_name
         ry_csv_field(&b, name);
         ry_buf_add(&b, "\r\n", 2);
     }
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/hca_mapping.csv", prefix);
-    int rc = ry_outdir_put(o, rel, b.data, b.len);
+    int rc = ry_outdir_put_in(o, prefix, "hca_mapping.csv", b.data, b.len);
     ry_buf_free(&b);
     return rc;
 }
@@ -254,9 +249,7 @@ static int write_floor(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         ry_buf_add(&b, "\r\n", 2);
     }
     free(su);
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/floor.csv", prefix);
-    int rc = ry_outdir_put(o, rel, b.data, b.len);
+    int rc = ry_outdir_put_in(o, prefix, "floor.csv", b.data, b.len);
     ry_buf_free(&b);
     return rc;
 }

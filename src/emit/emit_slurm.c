@@ -197,9 +197,7 @@ static void describe_leaf(ry_buf *c, const ry_slurm_tree *t, int l)
 static int write_tree_conf(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     const ry_fabric *f = t->f;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/topology.conf", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "topology.conf");
     if (!fp)
         return -1;
     ry_buf c, line;
@@ -244,9 +242,7 @@ static void put_block_sizes(FILE *fp, const ry_slurm_blocks *b, const char *sep)
 static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     const ry_slurm_blocks *b = &t->blocks;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/topology-block.conf", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "topology-block.conf");
     if (!fp)
         return -1;
     ry_buf c, line;
@@ -280,9 +276,7 @@ static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tre
 static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     const ry_slurm_blocks *b = &t->blocks;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/topology.yaml", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "topology.yaml");
     if (!fp)
         return -1;
     ry_buf c, line;
@@ -343,9 +337,7 @@ static void set_features(ry_buf *out, const ry_slurm_tree *t, const ry_slurm_nod
 static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     const ry_fabric *f = t->f;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/slurm.conf.fragment", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "slurm.conf.fragment");
     if (!fp)
         return -1;
     ry_buf c, line, feat;
@@ -425,9 +417,7 @@ static int write_fragment(ry_outdir *o, const char *prefix, const ry_slurm_tree 
 static int write_gres(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     const ry_fabric *f = t->f;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/gres.conf", prefix);
-    FILE *fp = ry_outdir_open(o, rel);
+    FILE *fp = ry_outdir_open_in(o, prefix, "gres.conf");
     if (!fp)
         return -1;
     ry_buf c, line;

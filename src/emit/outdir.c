@@ -670,6 +670,31 @@ int ry_outdir_put(ry_outdir *o, const char *relpath, const void *data, size_t le
     return ry_outdir_close(o, fp);
 }
 
+FILE *ry_outdir_open_in(ry_outdir *o, const char *dir, const char *name)
+{
+    char *rel = join(dir, name);
+    FILE *fp = ry_outdir_open(o, rel);
+    free(rel);
+    return fp;
+}
+
+int ry_outdir_put_in(ry_outdir *o, const char *dir, const char *name, const void *data,
+                     size_t len)
+{
+    char *rel = join(dir, name);
+    int rc = ry_outdir_put(o, rel, data, len);
+    free(rel);
+    return rc;
+}
+
+char *ry_outdir_path_in(ry_outdir *o, const char *dir, const char *name)
+{
+    char *rel = join(dir, name);
+    char *path = ry_outdir_path(o, rel);
+    free(rel);
+    return path;
+}
+
 void ry_outdir_abort(ry_outdir *o)
 {
     if (!o)

@@ -90,6 +90,12 @@ char *ry_outdir_path(ry_outdir *o, const char *relpath);
  * every job; commit fails (DIR as it was) when a job returned < 0. Where
  * no thread can be started, fn runs here (-1 when it failed). */
 int ry_outdir_spawn(ry_outdir *o, int (*fn)(void *), void *arg);
+/* The same three for the file NAME in directory DIR of the run
+ * ("cabling", "cabling.csv"): DIR/NAME. */
+FILE *ry_outdir_open_in(ry_outdir *o, const char *dir, const char *name);
+int ry_outdir_put_in(ry_outdir *o, const char *dir, const char *name, const void *data,
+                     size_t len);
+char *ry_outdir_path_in(ry_outdir *o, const char *dir, const char *name);
 /* Publishes the run (see above) and frees o. -1 (error printed, DIR as it
  * was) on failure, also when an earlier write failed. */
 int ry_outdir_commit(ry_outdir *o);
