@@ -44,15 +44,21 @@ void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
-void ry_verror_at(ry_pos pos, const char *fmt, va_list ap)
+/* "FILE:LINE:COL: WHAT: ", "FILE: WHAT: " or "railyard: WHAT: ". */
+static void put_where(ry_pos pos, const char *what)
 {
     fflush(stdout);
     if (pos.file && pos.line > 0)
-        fprintf(stderr, "%s:%d:%d: error: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1);
+        fprintf(stderr, "%s:%d:%d: %s: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1, what);
     else if (pos.file)
-        fprintf(stderr, "%s: error: ", pos.file);
+        fprintf(stderr, "%s: %s: ", pos.file, what);
     else
-        fputs("railyard: error: ", stderr);
+        fprintf(stderr, "railyard: %s: ", what);
+}
+
+void ry_verror_at(ry_pos pos, const char *fmt, va_list ap)
+{
+    put_where(pos, "error");
     put_message(fmt, ap);
     fputc('\n', stderr);
     error_count++;
@@ -92,13 +98,7 @@ void ry_warn(const char *fmt, ...)
 void ry_warn_at(ry_pos pos, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    if (pos.file && pos.line > 0)
-        fprintf(stderr, "%s:%d:%d: warning: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1);
-    else if (pos.file)
-        fprintf(stderr, "%s: warning: ", pos.file);
-    else
-        fputs("railyard: warning: ", stderr);
+    put_where(pos, "warning");
     va_start(ap, fmt);
     put_message(fmt, ap);
     va_end(ap);
