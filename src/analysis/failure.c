@@ -904,3 +904,19 @@ void ry_failure_analyze(ry_failure_ws *ws, const ry_failure *fs, ry_failure_repo
     if (r->bs_ratio >= 1)
         r->gating_domain = -1;
 }
+
+size_t ry_failure_cut_ports(const ry_fabric *f, const ry_failure *fs, uint32_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (long long g = 0; g < f->gpus; g++)
+        for (int p = 0; p < f->planes; p++) {
+            uint32_t gp = gpu_port(f, g, p);
+            int32_t l = f->ports[gp].link;
+            if (l < 0 || link_is_up(f, fs, (size_t)l))
+                continue;
+            if (n < cap)
+                out[n] = gp;
+            n++;
+        }
+    return n;
+}

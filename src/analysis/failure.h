@@ -153,6 +153,11 @@ void ry_failure_ws_free(ry_failure_ws *ws);
 /* What fs leaves of the fabric (fs NULL or clear: the healthy fabric). */
 void ry_failure_analyze(ry_failure_ws *ws, const ry_failure *fs, ry_failure_report *r);
 
+/* The GPU ports (gpu * planes + plane) that fs cuts off, in id order:
+ * their link or its leaf is down. Writes at most cap; returns how many
+ * there are. */
+size_t ry_failure_cut_ports(const ry_fabric *f, const ry_failure *fs, uint32_t *out, size_t cap);
+
 /* The tier's name of links whose upper end is at tier t: "gpu-leaf", "leaf-spine". */
 void ry_fail_tier_name(const ry_fabric *f, int t, char *buf, size_t n);
 

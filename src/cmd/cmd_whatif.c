@@ -12,6 +12,7 @@
 #include "util/diag.h"
 
 #define MAX_ELEMS 4096
+#define MAX_CUT_LISTED 4096     /* NICs cut named in the JSON; the count is always whole */
 
 enum { O_FAIL, O_RANDOM, O_SEED, O_ALONE, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
@@ -41,6 +42,7 @@ typedef struct side_run {
     ry_failure_report before, after;
     ry_fail_elem *elems, *unmapped;
     int n, nun;
+    uint32_t *cut;
     char err[640];
 } side_run;
 
@@ -53,6 +55,7 @@ static void side_free(side_run *r)
     ry_failure_report_free(&r->after);
     free(r->elems);
     free(r->unmapped);
+    free(r->cut);
     ry_fabric_free(&r->own);
 }
 
@@ -81,6 +84,10 @@ static void analyze(side_run *r, const ry_model *m, ry_whatif_side *out, ry_desi
     out->nunmapped = r->nun;
     out->before = &r->before;
     out->after = &r->after;
+    r->cut = ry_xmalloc(MAX_CUT_LISTED * sizeof *r->cut);
+    out->ncut = ry_failure_cut_ports(r->f, r->fs, r->cut, MAX_CUT_LISTED);
+    out->ncut_listed = out->ncut < MAX_CUT_LISTED ? out->ncut : MAX_CUT_LISTED;
+    out->cut = r->cut;
     if (m) {
         out->trained = 1;
         ry_iter_degrade(m, r->after.bs_ratio, r->after.fwd_max, r->after.fwd_sum, &out->train);

@@ -10,7 +10,7 @@
 #include "fabric/names.h"
 
 #define LABEL_W 40
-#define COL_W 28
+#define COL_W 36
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
@@ -40,7 +40,7 @@ static void row(ry_buf *o, const char *label, const ry_whatif_side *sides, int n
         char c[128] = "";
         if (sides[i].f)
             fn(c, sizeof c, &sides[i], arg);
-        ry_buf_printf(o, "%-*s", COL_W, c);
+        ry_buf_printf(o, "%-*s%s", COL_W, c, strlen(c) + 2 > COL_W ? "  " : "");
     }
     /* no trailing blanks */
     while (o->len && o->data[o->len - 1] == ' ')
@@ -344,6 +344,18 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         (json_int_t)(h->pairs - h->pairs_fabric), "pairs_no_fabric_path",
         (json_int_t)(r->pairs - r->pairs_fabric), "pairs_forwarded_nvlink",
         (json_int_t)r->pairs_forward, "pairs_unreachable", (json_int_t)r->pairs_none));
+    json_t *cut = json_array();
+    for (size_t i = 0; i < s->ncut_listed; i++) {
+        char desc[160];
+        ry_ca_desc(f, s->cut[i], desc, sizeof desc);
+        char *sp = strrchr(desc, ' ');
+        if (sp)
+            *sp = '/';
+        json_array_append_new(cut, json_string(desc));
+    }
+    json_object_set_new(json_object_get(j, "connectivity"), "nics_cut", cut);
+    json_object_set_new(json_object_get(j, "connectivity"), "nics_cut_complete",
+                        json_boolean(s->ncut_listed == s->ncut));
     json_t *tiers = json_array();
     for (int t = 1; t <= r->tiers; t++) {
         char tn[32];

@@ -18,6 +18,8 @@ typedef struct ry_whatif_side {
     const ry_fail_elem *unmapped;       /* elements of the spec's design with no counterpart */
     int nunmapped;
     const ry_failure_report *before, *after;
+    const uint32_t *cut;                /* GPU ports cut off, the first ncut_listed of ncut */
+    size_t ncut, ncut_listed;
     int trained;                        /* train holds the model's rerun */
     ry_iter_degraded train;
 } ry_whatif_side;
