@@ -134,8 +134,8 @@ int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *
         if (sw >= 0) {
             long long p = digits(slash + 1);
             if (p < 1 || p > (long long)f->nodes[sw].nports) {
-                ry_err_set(err, "", "no port '%s' on %s: expected a port number from 1 to %u",
-                           slash + 1, left, f->nodes[sw].nports);
+                ry_err_set(err, "", "no port '%s': expected %s/N, N a port number from 1 to %u",
+                           name, left, f->nodes[sw].nports);
                 return -1;
             }
             int32_t l = f->ports[f->nodes[sw].port0 + (uint32_t)(p - 1)].link;
@@ -163,7 +163,7 @@ int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *
         } else if (strncmp(name, f->spec->name, sn) == 0 && name[sn] == '-' &&
                    (n = digits(name + sn + 1)) >= 0) {
             if (n < 1 || (size_t)n > f->nlinks) {
-                ry_err_set(err, "", "no cable '%s': the labels run from %s-%06d to %s-%06zu",
+                ry_err_set(err, "", "no cable '%s': expected a label from %s-%06d to %s-%06zu",
                            name, f->spec->name, 1, f->spec->name, f->nlinks);
                 return -1;
             }
