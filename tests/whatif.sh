@@ -66,6 +66,7 @@ print("S =", S, "leaves =", leaves)
 for b in bad:
     print("FAIL:", b)
 P
+expect_eq "the checker ran" $? 0
 expect_eq "spine closed forms" "$(grep -c '^FAIL' "$TMP/spine.out")" 0
 grep '^FAIL' "$TMP/spine.out"
 
@@ -91,6 +92,7 @@ if abs(t["dp_cross_after_s"] - t["dp_cross_before_s"] / keep) > 1e-6 * t["dp_cro
 if t["nvlink_extra_bytes_max"] != 0:
     print("FAIL: a uniform loss forwards nothing, got %r" % t["nvlink_extra_bytes_max"])
 P
+expect_eq "the checker ran" $? 0
 expect_eq "spine0 training" "$(grep -c '^FAIL' "$TMP/spt.out")" 0
 grep '^FAIL' "$TMP/spt.out"
 
@@ -137,6 +139,7 @@ if c["pairs_no_fabric_path"] != cross + same:
 if c["pairs_unreachable"] != 0 or c["pairs_forwarded_nvlink"] != cross + same:
     print("FAIL: forwarded %d unreachable %d" % (c["pairs_forwarded_nvlink"], c["pairs_unreachable"]))
 P
+expect_eq "the checker ran" $? 0
     expect_eq "rail-only $L cuts its cabled NICs" "$(grep -c '^FAIL' "$TMP/$L.out")" 0
     grep '^FAIL' "$TMP/$L.out"
 done
@@ -181,6 +184,7 @@ for side in (j, j["counterpart"]):
 for b in bad:
     print("FAIL:", b)
 P
+expect_eq "the checker ran" $? 0
 expect_eq "plane closed forms" "$(grep -c '^FAIL' "$TMP/2p.out")" 0
 grep '^FAIL' "$TMP/2p.out"
 
@@ -235,6 +239,7 @@ kinds = [("leaf" if re.fullmatch(r"leaf\d+", x) else "spine" if re.fullmatch(r"s
 if sorted(kinds) != sorted(["leaf"] * 2 + ["spine"] + ["nic"] * 3) or len(set(f)) != len(f):
     print("FAIL: drew", f)
 P
+expect_eq "the checker ran" $? 0
 expect_eq "--random kinds" "$(grep -c '^FAIL' "$TMP/r.out")" 0
 cat "$TMP/r.out"
 differs=0
@@ -243,6 +248,52 @@ for seed in 6 7 8 9; do
     cmp -s "$TMP/r5a.json" "$TMP/rs.json" || differs=1
 done
 expect_eq "other seeds draw other sets" $differs 1
+
+# ---- as built: a cable left out of the discovered fabric is down before ---------------------
+IB=$TOP_SRCDIR/tests/data/ib/ro-2tier-h100.yaml
+"$RAILYARD" opensm "$IB" -o "$TMP/plan" >/dev/null 2>&1 || fail "opensm on the plan"
+"$PY" - "$TMP/plan/opensm/plane0/topology.net" "$TMP/asbuilt.net" <<'P'
+import sys
+src, dst = sys.argv[1:]
+out = []
+for b in open(src).read().split("\n\n"):
+    # node001 mlx5_0's CA and the leaf port that cables it: the cable is missing
+    if "\nCa\t" in "\n" + b and '"node001 mlx5_0"' in b:
+        continue
+    out.append("\n".join(l for l in b.split("\n") if '"node001 mlx5_0"' not in l))
+open(dst, "w").write("\n\n".join(out))
+P
+"$RAILYARD" whatif "$IB" --fabric "$TMP/asbuilt.net" --format json >"$TMP/ab.json" 2>"$TMP/ab.err"
+expect_eq "--fabric alone exit" $? 0
+no_sanitizer "$TMP/ab.err"
+"$RAILYARD" whatif "$IB" --fabric "$TMP/asbuilt.net" --fail node001/mlx5_0,spine0 --format json \
+    >"$TMP/ab2.json" 2>"$TMP/ab2.err"
+expect_eq "--fabric with --fail exit" $? 0
+"$RAILYARD" whatif "$IB" --fail node001/mlx5_0,spine0 --format json >"$TMP/ab3.json" 2>&1
+"$PY" - "$TMP/ab.json" "$TMP/ab2.json" "$TMP/ab3.json" >"$TMP/ab.out" <<'P'
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:])
+def check(what, got, want):
+    if got != want:
+        print("FAIL: %s: got %r, want %r" % (what, got, want))
+check("as-built links down", a["as_built_links_down"], 1)
+check("as-built: the NIC cut", a["connectivity"]["nics_cut"], ["node001/mlx5_0"])
+check("as-built: GPUs cut", a["connectivity"]["gpus_cut"], 1)
+check("as-built: one link down", a["links_down"], 1)
+# failing the missing cable again changes nothing: the same as without --fabric
+# "before" of the as-built already lacks the cable
+check("pairs without a path before", b["connectivity"]["pairs_no_fabric_path_before"],
+      b["connectivity"]["gpus"] - 1)
+b["connectivity"].pop("pairs_no_fabric_path_before")
+c["connectivity"].pop("pairs_no_fabric_path_before")
+for key in ("links_down", "connectivity", "tiers", "rails", "units", "training"):
+    check("as built + failures = failures: " + key, b[key], c[key])
+P
+expect_eq "the checker ran" $? 0
+expect_eq "--fabric" "$(grep -c '^FAIL' "$TMP/ab.out")" 0
+grep '^FAIL' "$TMP/ab.out"
+"$RAILYARD" whatif "$IB" --fabric "$TMP/nosuch.net" >/dev/null 2>&1
+expect_eq "--fabric unreadable exit" $? 3
 
 # ---- text: aligned columns, both designs ----------------------------------------------------
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail leaf3 >"$TMP/t.txt" 2>"$TMP/t.err"

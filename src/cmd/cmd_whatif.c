@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "analysis/failure.h"
+#include "analysis/verify.h"
 #include "cmd/cmd.h"
 #include "emit/emit_whatif.h"
 #include "fabric/names.h"
+#include "ibfmt/netfile.h"
 #include "model/iteration.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -14,7 +16,7 @@
 #define MAX_ELEMS 4096
 #define MAX_CUT_LISTED 4096     /* NICs cut named in the JSON; the count is always whole */
 
-enum { O_FAIL, O_RANDOM, O_SEED, O_ALONE, O_FORMAT, O_OUTPUT, O_N };
+enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_ALONE, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, or leaf3/17),\n"
@@ -23,6 +25,9 @@ static const ry_option options[] = {
                    "also fail N random elements of a kind: a tier's name\n"
                    "(leaf, spine, core), cable or nic" },
     [O_SEED] = { "seed", 0, RY_OPT_VALUE, "S", NULL, "seed of --random (default 1)" },
+    [O_FABRIC] = { "fabric", 0, RY_OPT_LIST, "FILE", NULL,
+                   "ibnetdiscover output of a subnet as built (repeatable):\n"
+                   "its missing and miswired cables are down before the failures" },
     [O_ALONE] = { "alone", 0, RY_OPT_FLAG, NULL, NULL, "the spec's design only, no counterpart" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     /* -o DIR: the re-routed OpenSM subnet directories, once the
@@ -42,6 +47,8 @@ typedef struct side_run {
     ry_failure_report before, after;
     ry_fail_elem *elems, *unmapped;
     int n, nun;
+    ry_fail_elem *base;         /* what is down before the failures (--fabric) */
+    int nbase;
     uint32_t *cut;
     char err[640];
 } side_run;
@@ -55,6 +62,7 @@ static void side_free(side_run *r)
     ry_failure_report_free(&r->after);
     free(r->elems);
     free(r->unmapped);
+    free(r->base);
     free(r->cut);
     ry_fabric_free(&r->own);
 }
@@ -72,7 +80,8 @@ static void analyze(side_run *r, const ry_model *m, ry_whatif_side *out, ry_desi
     r->fs = ry_failure_new(r->f);
     ry_failure_report_init(&r->before, r->f);
     ry_failure_report_init(&r->after, r->f);
-    ry_failure_analyze(r->ws, NULL, &r->before);
+    ry_failure_apply(r->f, r->base, r->nbase, r->fs);
+    ry_failure_analyze(r->ws, r->fs, &r->before);
     ry_failure_apply(r->f, r->elems, r->n, r->fs);
     ry_failure_analyze(r->ws, r->fs, &r->after);
     memset(out, 0, sizeof *out);
@@ -82,6 +91,7 @@ static void analyze(side_run *r, const ry_model *m, ry_whatif_side *out, ry_desi
     out->nelems = r->n;
     out->unmapped = r->unmapped;
     out->nunmapped = r->nun;
+    out->nbase = r->nbase;
     out->before = &r->before;
     out->after = &r->after;
     r->cut = ry_xmalloc(MAX_CUT_LISTED * sizeof *r->cut);
@@ -137,13 +147,58 @@ static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
     return RY_CMD_OK;
 }
 
+/* --fabric: the cables verify finds missing or miswired (moved off their
+ * switch) are down before the failures; a port swap on the planned switch
+ * and a slower link are kept. Subnets without a file are taken as planned. */
+static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
+{
+    int n = ctx->given[O_FABRIC];
+    ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
+    ry_cmd_status rc = RY_CMD_OK;
+    for (int k = 0; k < n; k++) {
+        int x = ry_netfile_load_flags(ctx->list[O_FABRIC][k], &nf[k], RY_NF_LIDS_OPTIONAL);
+        if (x == RY_EXIT_IO)
+            rc = RY_CMD_IO;
+        else if (x != RY_EXIT_OK && rc == RY_CMD_OK)
+            rc = RY_CMD_INPUT;
+    }
+    ry_verify v;
+    ry_err err;
+    memset(&v, 0, sizeof v);
+    if (rc == RY_CMD_OK && ry_verify_run(r->f, nf, n, RY_VERIFY_NO_RATES, &v, &err) < 0) {
+        ry_error("%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
+    if (rc == RY_CMD_OK) {
+        size_t cnt = 0;
+        for (size_t l = 0; l < r->f->nlinks; l++)
+            cnt += v.state[l] == RY_VL_MISSING || v.state[l] == RY_VL_MOVED;
+        r->base = ry_xcalloc(cnt + 1, sizeof *r->base);
+        for (size_t l = 0; l < r->f->nlinks; l++) {
+            if (v.state[l] != RY_VL_MISSING && v.state[l] != RY_VL_MOVED)
+                continue;
+            ry_fail_elem *e = &r->base[r->nbase++];
+            uint32_t lo = r->f->links[l].lo;
+            e->kind = ry_port_node(r->f, lo)->kind == RY_NODE_GPU ? RY_FAIL_NIC : RY_FAIL_LINK;
+            e->id = e->kind == RY_FAIL_NIC ? (int64_t)lo : (int64_t)l;
+            ry_fail_elem_name(r->f, e);
+        }
+        *nfiles = n;
+    }
+    ry_verify_free(&v);
+    for (int k = 0; k < n; k++)
+        ry_netfile_free(&nf[k]);
+    free(nf);
+    return rc;
+}
+
 static ry_cmd_status check(ry_ctx *ctx)
 {
     if (ctx->out)
         return ry_usage(ctx, "-o DIR (re-routed OpenSM subnets) is not yet available: it waits "
                         "for the failure-aware router");
-    if (!ctx->given[O_FAIL] && !ry_opt(ctx, O_RANDOM))
-        return ry_usage(ctx, "nothing fails: give --fail ELEMENT or --random KIND:N");
+    if (!ctx->given[O_FAIL] && !ry_opt(ctx, O_RANDOM) && !ctx->given[O_FABRIC])
+        return ry_usage(ctx, "nothing fails: give --fail ELEMENT, --random KIND:N or --fabric FILE");
     if (ry_opt(ctx, O_SEED) && !ry_opt(ctx, O_RANDOM))
         return ry_usage(ctx, "--seed goes with --random");
     return RY_CMD_OK;
@@ -166,6 +221,9 @@ static ry_cmd_status run(ry_ctx *ctx)
     a->elems = ry_xcalloc(MAX_ELEMS, sizeof *a->elems);
     a->unmapped = ry_xcalloc(1, sizeof *a->unmapped);
     if ((rc = elements(ctx, a)) != RY_CMD_OK)
+        goto out;
+    long long nfiles = 0;
+    if (ctx->given[O_FABRIC] && (rc = as_built(ctx, a, &nfiles)) != RY_CMD_OK)
         goto out;
     /* A workload the cluster cannot run was reported (ignored) by the dispatcher. */
     if (s->workload && !s->workload_misfit.key[0]) {
@@ -195,11 +253,21 @@ static ry_cmd_status run(ry_ctx *ctx)
             b->unmapped = ry_xcalloc((size_t)a->n + 1, sizeof *b->unmapped);
             ry_fail_translate(a->f, a->elems, a->n, b->f, b->ix, b->elems, MAX_ELEMS, &b->n,
                               b->unmapped, &b->nun);
+            /* the as-built's cables too, where the counterpart has them */
+            if (a->nbase) {
+                int nun = 0;
+                ry_fail_elem *lost = ry_xcalloc((size_t)a->nbase, sizeof *lost);
+                b->base = ry_xcalloc((size_t)a->nbase, sizeof *b->base);
+                ry_fail_translate(a->f, a->base, a->nbase, b->f, b->ix, b->base, a->nbase,
+                                  &b->nbase, lost, &nun);
+                free(lost);
+            }
             analyze(b, m, &sides[1], b->spec.design);
         }
     }
     ry_buf out;
     ry_buf_init(&out);
+    sides[0].as_built_files = nfiles;
     ry_emit_whatif(&out, s, m, sides, ns, ctx->fmt);
     rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
@@ -211,8 +279,8 @@ out:
 
 const ry_cmd_entry ry_cmd_whatif = {
     .name = "whatif",
-    .synopsis = "SPEC --fail ELEMENT... [--random KIND:N,... [--seed S]] [--alone] "
-                "[--format text|json]",
+    .synopsis = "SPEC --fail ELEMENT... [--random KIND:N,... [--seed S]] [--fabric FILE]... "
+                "[--alone] [--format text|json]",
     .summary = "what failed switches, cables, NICs, rails or planes do to the fabric and training",
     .positional = "SPEC",
     .options = options,
@@ -227,7 +295,10 @@ const ry_cmd_entry ry_cmd_whatif = {
         "bandwidth gates the cross-domain all-reduce; forwarded traffic loads NVLink).\n"
         "A failed switch takes its links down; a rail is its switches that serve it alone\n"
         "and its NIC cables; a plane is its switches. A leaf maps to the counterpart's\n"
-        "leaves of the same GPUs, other switches and cables by name.\n",
+        "leaves of the same GPUs, other switches and cables by name.\n"
+        "With --fabric (ibnetdiscover output, as verify reads it) the cables verify finds\n"
+        "missing or miswired are down before the failures: \"before\" is the fabric as\n"
+        "built.\n",
     .needs = RY_NEED_FABRIC,
     .run = run,
 };

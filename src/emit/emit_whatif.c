@@ -230,6 +230,10 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry
     ry_buf_printf(o, "what if: %s, %s GPUs, HB domain %d, %d rail%s, %d plane%s\n", s->name, g,
                   s->hb_domain, s->rails, s->rails == 1 ? "" : "s", s->planes,
                   s->planes == 1 ? "" : "s");
+    if (sides[0].as_built_files)
+        ry_buf_printf(o, "as built (%lld file%s): %d cable%s missing or miswired, down before the "
+                      "failures\n", sides[0].as_built_files, sides[0].as_built_files == 1 ? "" : "s",
+                      sides[0].nbase, sides[0].nbase == 1 ? "" : "s");
     elems_text(o, "failed:", sides[0].elems, sides[0].nelems);
     for (int i = 1; i < ns; i++) {
         if (!sides[i].f) {
@@ -333,6 +337,7 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
 {
     const ry_failure_report *r = s->after, *h = s->before;
     const ry_fabric *f = s->f;
+    json_object_set_new(j, "as_built_links_down", json_integer(s->nbase));
     json_object_set_new(j, "switches_down", json_integer(r->switches_down));
     json_object_set_new(j, "links_down", json_integer(r->links_down));
     json_object_set_new(j, "connectivity", json_pack(

@@ -17,6 +17,8 @@ typedef struct ry_whatif_side {
     int nelems;
     const ry_fail_elem *unmapped;       /* elements of the spec's design with no counterpart */
     int nunmapped;
+    int nbase;                          /* cables down before the failures (as built) */
+    long long as_built_files;           /* sides[0]: --fabric files read, 0 for none */
     const ry_failure_report *before, *after;
     const uint32_t *cut;                /* GPU ports cut off, the first ncut_listed of ncut */
     size_t ncut, ncut_listed;
