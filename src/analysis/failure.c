@@ -371,19 +371,35 @@ void ry_fail_translate(const ry_fabric *from, const ry_fail_elem *e, int n, cons
             break;
         }
         case RY_FAIL_SWITCH: {
+            /* a leaf: the counterpart's leaf holding most of its GPU ports
+             * (the same leaf between rail-only and rail-optimized) */
             const ry_node *nd = &from->nodes[x->id];
-            int gpus = 0;
+            int64_t best = -1;
+            int bestn = 0;
             for (uint32_t p = 0; nd->tier == 1 && p < nd->nports; p++) {
                 int32_t peer = from->ports[nd->port0 + p].peer;
                 if (peer < 0 || ry_port_node(from, (uint32_t)peer)->kind != RY_NODE_GPU)
                     continue;
-                gpus++;
                 int32_t tpeer = to->ports[peer].peer;   /* GPU port ids agree */
-                if (tpeer >= 0)
-                    mapped |= push(out, cap, nout, to, RY_FAIL_SWITCH,
-                                   to->ports[tpeer].owner) == 0;
+                if (tpeer < 0)
+                    continue;
+                int64_t cand = to->ports[tpeer].owner;
+                int cnt = 0;
+                for (uint32_t q = 0; q < nd->nports; q++) {
+                    int32_t pq = from->ports[nd->port0 + q].peer;
+                    if (pq >= 0 && ry_port_node(from, (uint32_t)pq)->kind == RY_NODE_GPU &&
+                        to->ports[pq].peer >= 0 &&
+                        (int64_t)to->ports[to->ports[pq].peer].owner == cand)
+                        cnt++;
+                }
+                if (cnt > bestn || (cnt == bestn && cand < best)) {
+                    best = cand;
+                    bestn = cnt;
+                }
             }
-            if (!gpus) {
+            if (best >= 0) {
+                mapped = push(out, cap, nout, to, RY_FAIL_SWITCH, best) == 0;
+            } else {
                 ry_node_name(from, (uint32_t)x->id, buf, sizeof buf);
                 int32_t sw = ry_name_index_switch(ix_to, buf);
                 mapped = sw >= 0 && push(out, cap, nout, to, RY_FAIL_SWITCH, sw) == 0;

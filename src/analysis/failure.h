@@ -82,8 +82,9 @@ int ry_fail_random(const ry_fabric *f, const char *spec, uint64_t seed, ry_fail_
 void ry_failure_apply(const ry_fabric *f, const ry_fail_elem *e, int n, ry_failure *fs);
 
 /* The same elements on another design of the same cluster: NICs and NIC
- * cables by their GPU port; a leaf as the leaves of `to` that hold the
- * same GPU ports; other switches and switch cables by name; rails and
+ * cables by their GPU port; a leaf as the leaf of `to` that holds most of
+ * its GPU ports (one for one: the same leaf between rail-only and
+ * rail-optimized; ties to the lower id); other switches and switch cables by name; rails and
  * planes as they are. Writes at most cap elements to out; *nout their
  * count; the names of `from` that have no counterpart go to
  * unmapped[*nun] (capacity cap too). */

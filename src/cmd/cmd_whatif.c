@@ -295,7 +295,7 @@ const ry_cmd_entry ry_cmd_whatif = {
         "bandwidth gates the cross-domain all-reduce; forwarded traffic loads NVLink).\n"
         "A failed switch takes its links down; a rail is its switches that serve it alone\n"
         "and its NIC cables; a plane is its switches. A leaf maps to the counterpart's\n"
-        "leaves of the same GPUs, other switches and cables by name.\n"
+        "leaf that holds most of its GPUs, other switches and cables by name.\n"
         "With --fabric (ibnetdiscover output, as verify reads it) the cables verify finds\n"
         "missing or miswired are down before the failures: \"before\" is the fabric as\n"
         "built.\n",
