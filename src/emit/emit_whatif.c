@@ -206,7 +206,11 @@ static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides,
             continue;
         char label[64];
         if (kind == G_TIER) {
-            const ry_whatif_side *s = sides[0].f ? &sides[0] : &sides[1];
+            /* named by the design with the most tiers */
+            const ry_whatif_side *s = NULL;
+            for (int i = 0; i < ns; i++)
+                if (sides[i].f && (!s || sides[i].f->tiers > s->f->tiers))
+                    s = &sides[i];
             char tn[32];
             ry_fail_tier_name(s->f, x, tn, sizeof tn);
             snprintf(label, sizeof label, "  %s links", tn);
