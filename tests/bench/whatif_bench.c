@@ -46,12 +46,12 @@ int main(int argc, char **argv)
     ry_failure *fs = ry_failure_new(&f);
     ry_failure_report r;
     ry_failure_report_init(&r, &f);
-    ry_fail_elem e[64];
+    static ry_fail_elem e[8192];
     double t0 = now(), sum_bs = 0;
     long long cut = 0;
     for (int i = 0; i < n; i++) {
         int ne = 0;
-        if (ry_fail_random(&f, rnd, (uint64_t)i, e, 64, &ne, &err) < 0) {
+        if (ry_fail_random(&f, rnd, (uint64_t)i, e, 8192, &ne, &err) < 0) {
             fprintf(stderr, "--random %s: %s\n", rnd, err.msg);
             return 1;
         }
