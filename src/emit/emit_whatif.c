@@ -187,7 +187,31 @@ static void elems_text(ry_buf *o, const char *label, const ry_fail_elem *e, int 
     ry_buf_putc(o, '\n');
 }
 
-/* Rows of a group kind whose capacity is below 100% on some side. */
+/* The cells of group x on every side, joined (to find equal neighbours). */
+static void group_key(char *key, size_t n, const ry_whatif_side *sides, int ns, int x)
+{
+    size_t len = 0;
+    key[0] = '\0';
+    for (int i = 0; i < ns && len + 1 < n; i++) {
+        char c[128] = "";
+        if (sides[i].f)
+            c_group(c, sizeof c, &sides[i], x);
+        len += (size_t)snprintf(key + len, n - len, "%s|", c);
+    }
+}
+
+static int group_low(const ry_whatif_side *sides, int ns, int kind, int x)
+{
+    for (int i = 0; i < ns; i++) {
+        const ry_fail_cap *c = sides[i].f ? cap_of(sides[i].after, kind, x) : NULL;
+        if (c && c->links && c->gbps_up < c->gbps)
+            return 1;
+    }
+    return 0;
+}
+
+/* Rows of a group kind whose capacity is below 100% on some side; a run of
+ * neighbours with the same cells on every side is one row ("rails 8-15"). */
 static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides, int ns, int kind,
                        int first)
 {
@@ -197,14 +221,10 @@ static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides,
             max = kind_count(sides[i].after, kind);
     g_kind = kind;
     for (int x = first; x < max; x++) {
-        int low = kind == G_TIER;
-        for (int i = 0; i < ns && !low; i++) {
-            const ry_fail_cap *c = sides[i].f ? cap_of(sides[i].after, kind, x) : NULL;
-            low = c && c->links && c->gbps_up < c->gbps;
-        }
-        if (!low)
+        if (kind != G_TIER && !group_low(sides, ns, kind, x))
             continue;
         char label[64];
+        int last = x;
         if (kind == G_TIER) {
             /* named by the design with the most tiers */
             const ry_whatif_side *s = NULL;
@@ -215,10 +235,22 @@ static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides,
             ry_fail_tier_name(s->f, x, tn, sizeof tn);
             snprintf(label, sizeof label, "  %s links", tn);
         } else {
-            snprintf(label, sizeof label, "  %s %d", what, x);
+            char k0[512], k1[512];
+            group_key(k0, sizeof k0, sides, ns, x);
+            while (last + 1 < max && group_low(sides, ns, kind, last + 1)) {
+                group_key(k1, sizeof k1, sides, ns, last + 1);
+                if (strcmp(k0, k1) != 0)
+                    break;
+                last++;
+            }
+            if (last > x)
+                snprintf(label, sizeof label, "  %ss %d-%d", what, x, last);
+            else
+                snprintf(label, sizeof label, "  %s %d", what, x);
         }
         row(o, label, sides, ns, c_group, x);
-        shown++;
+        shown += last - x + 1;
+        x = last;
     }
     if (kind != G_TIER && max > 0 && shown < max)
         ry_buf_printf(o, "  %-*s100%%\n", LABEL_W - 2, shown ? (kind == G_RAIL ? "other rails"
