@@ -167,7 +167,10 @@ static void c_train(char *b, size_t n, const ry_whatif_side *s, int which)
             snprintf(b, n, "%.6f", d->after.dp_cross);
         break;
     case T_NVB: snprintf(b, n, "%.3f", d->fwd_bytes_max / 1e9); break;
-    case T_NVS: snprintf(b, n, "%.6f", d->nvlink_s); break;
+    case T_NVS:
+        snprintf(b, n, "%.6f (%.1f%% of T_iter)", d->nvlink_s,
+                 d->after.total > 0 && !d->stalled ? 100 * d->nvlink_s / d->after.total : 0.0);
+        break;
     case T_SLOW:
         if (d->stalled)
             snprintf(b, n, "-");
@@ -421,7 +424,7 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
     }
     const ry_iter_degraded *d = &s->train;
     json_object_set_new(j, "training", json_pack(
-        "{s:f, s:o, s:f, s:f, s:f, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:o, s:b}",
+        "{s:f, s:o, s:f, s:f, s:f, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:o, s:o, s:b}",
         "bs_ratio", r->bs_ratio, "gating_domain",
         r->gating_domain >= 0 ? json_integer(r->gating_domain) : json_null(),
         "bs_before_bytes_s", d->bs_before, "bs_after_bytes_s", d->bs_after,
@@ -429,7 +432,8 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         "dp_cross_before_s", d->before.dp_cross, "dp_cross_after_s",
         num_or_null(d->after.dp_cross), "allreduce_bytes_per_gpu", d->v_bytes,
         "nvlink_extra_bytes_max", d->fwd_bytes_max, "nvlink_extra_bytes_total",
-        d->fwd_bytes_total, "nvlink_extra_s", d->nvlink_s, "slowdown",
+        d->fwd_bytes_total, "nvlink_extra_s", d->nvlink_s, "nvlink_extra_share",
+        num_or_null(d->after.total > 0 ? d->nvlink_s / d->after.total : 0), "slowdown",
         num_or_null(d->slowdown), "stalled", d->stalled));
 }
 
