@@ -96,6 +96,35 @@ expect_eq "the checker ran" $? 0
 expect_eq "spine0 training" "$(grep -c '^FAIL' "$TMP/spt.out")" 0
 grep '^FAIL' "$TMP/spt.out"
 
+# ... and a lost NIC: its domain keeps (K-1)/K, the GPU's all-reduce bytes
+# cross NVLink out and back
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail node001/mlx5_0 --format json >"$TMP/nic.json" 2>&1
+expect_eq "NIC with a workload exit" $? 0
+"$PY" - "$TMP/sp.yaml" "$T/nodes.yaml" "$T/llms.yaml" "$TMP/nic.json" >"$TMP/nic.out" <<'P'
+import json, sys, yaml
+spec, nodes, llms, out = sys.argv[1:]
+s = yaml.safe_load(open(spec))
+node = yaml.safe_load(open(nodes))["nodes"][s["cluster"]["node"]]
+llm = yaml.safe_load(open(llms))["llms"][s["workload"]["model"]]
+N = s["cluster"]["nodes"] * node["gpus_per_node"]
+K = node["hb_domain"]
+l, d = llm["layers"], llm["d_model"]
+V = l * 2 * (12 * d * d * 2) * (N // K - 1) / N      # one GPU's stage-1 bytes
+j = json.load(open(out))
+for side in (j, j["counterpart"]):
+    t = side["training"]
+    for what, got, want in (("bs_ratio", t["bs_ratio"], (K - 1) / K),
+                            ("dp_cross after", t["dp_cross_after_s"], t["dp_cross_before_s"] * K / (K - 1)),
+                            ("V", t["allreduce_bytes_per_gpu"], V),
+                            ("NVLink bytes, busiest GPU", t["nvlink_extra_bytes_max"], 2 * V),
+                            ("NVLink bytes, all", t["nvlink_extra_bytes_total"], 2 * V)):
+        if abs(got - want) > 1e-8 * abs(want):
+            print("FAIL: %s: got %r, want %r" % (what, got, want))
+P
+expect_eq "the checker ran" $? 0
+expect_eq "NIC forwarding" "$(grep -c '^FAIL' "$TMP/nic.out")" 0
+grep '^FAIL' "$TMP/nic.out"
+
 # ---- a leaf of a rail-only fabric against cabling.csv -----------------------------------------
 RO="--set fabric.design=rail-only"
 # shellcheck disable=SC2086
