@@ -140,3 +140,29 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
     m->tokens_per_s = in->b / m->best.total;
     return 0;
 }
+
+void ry_iter_degrade(const ry_model *m, double bs_ratio, double fwd_max, double fwd_sum,
+                     ry_iter_degraded *d)
+{
+    memset(d, 0, sizeof *d);
+    ry_iter_in in = m->in;
+    d->before = m->best;
+    d->bs_before = in.B_S;
+    d->v_bytes = in.layers * 2 * in.S_T * (double)(m->best.NDf - 1) / (double)in.N;
+    d->bs_after = in.B_S * bs_ratio;
+    if (m->best.NDf > 1 && bs_ratio <= 0) {
+        d->stalled = 1;
+        d->after = m->best;
+        d->after.dp_cross = d->after.total = INFINITY;
+        d->slowdown = INFINITY;
+        return;
+    }
+    if (bs_ratio > 0)
+        in.B_S = d->bs_after;
+    ry_iter_eval(&in, m->best.K, m->best.NM, &d->after);
+    d->fwd_bytes_max = 2 * fwd_max * d->v_bytes;
+    d->fwd_bytes_total = 2 * fwd_sum * d->v_bytes;
+    d->nvlink_s = in.B_F > 0 ? d->fwd_bytes_max / in.B_F : 0;
+    d->after.total += d->nvlink_s;
+    d->slowdown = d->before.total > 0 ? d->after.total / d->before.total : 1;
+}

@@ -77,4 +77,27 @@ void ry_model_inputs(const ry_spec *s, ry_model *m);
  * size is valid or the spec has no workload. */
 int ry_model_compute(const ry_spec *s, ry_model *m);
 
+/* The model after a failure (railyard whatif). The job keeps its layout:
+ * the same HB domain and tensor-parallel size as m->best. B_S is scaled by
+ * bs_ratio, the slowest HB domain's share of its network bandwidth (it
+ * gates the cross-domain all-reduce). Traffic an HB domain forwards for its
+ * GPUs over NVLink is given in units of V, one GPU's cross-domain
+ * all-reduce bytes per iteration, l*2*S_T*(N_Df-1)/N: fwd_max on the
+ * busiest GPU, fwd_sum over all; a forwarded byte crosses NVLink on the way
+ * out and its answer on the way in (twice), at B_F, after the all-reduce
+ * (no overlap assumed). */
+typedef struct ry_iter_degraded {
+    ry_iter_terms before, after;    /* after.total includes nvlink_s */
+    double bs_before, bs_after;     /* bytes/s per GPU */
+    double v_bytes;                 /* V */
+    double fwd_bytes_max;           /* extra NVLink bytes per iteration, busiest GPU */
+    double fwd_bytes_total;         /* the same, all GPUs */
+    double nvlink_s;                /* fwd_bytes_max at B_F */
+    double slowdown;                /* after.total / before.total; INFINITY when stalled */
+    int stalled;                    /* an HB domain has no network left */
+} ry_iter_degraded;
+
+void ry_iter_degrade(const ry_model *m, double bs_ratio, double fwd_max, double fwd_sum,
+                     ry_iter_degraded *d);
+
 #endif

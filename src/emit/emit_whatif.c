@@ -1,0 +1,481 @@
+/* `railyard whatif` as text (one column per design) and JSON. */
+#include "emit/emit_whatif.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric/names.h"
+
+#define LABEL_W 40
+#define COL_W 36
+
+/* ---- text ---------------------------------------------------------------------------------- */
+
+/* "12,345" */
+static void grouped(char *buf, size_t n, long long v)
+{
+    char d[32];
+    snprintf(d, sizeof d, "%lld", v < 0 ? -v : v);
+    size_t len = strlen(d), k = 0;
+    if (v < 0 && k + 1 < n)
+        buf[k++] = '-';
+    for (size_t i = 0; i < len && k + 2 < n; i++) {
+        buf[k++] = d[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len)
+            buf[k++] = ',';
+    }
+    buf[k] = '\0';
+}
+
+typedef void (*cell_fn)(char *buf, size_t n, const ry_whatif_side *s, int arg);
+
+static void row(ry_buf *o, const char *label, const ry_whatif_side *sides, int ns, cell_fn fn,
+                int arg)
+{
+    ry_buf_printf(o, "%-*s", LABEL_W, label);
+    for (int i = 0; i < ns; i++) {
+        char c[128] = "";
+        if (sides[i].f)
+            fn(c, sizeof c, &sides[i], arg);
+        ry_buf_printf(o, "%-*s%s", COL_W, c, strlen(c) + 2 > COL_W ? "  " : "");
+    }
+    /* no trailing blanks */
+    while (o->len && o->data[o->len - 1] == ' ')
+        o->len--;
+    ry_buf_putc(o, '\n');
+}
+
+enum { C_SWDOWN, C_LINKSDOWN, C_CUT, C_DEGR, C_PORTS, C_DOMCUT, C_NOPATH, C_FWD, C_NONE };
+
+static void c_count(char *b, size_t n, const ry_whatif_side *s, int which)
+{
+    const ry_failure_report *r = s->after, *h = s->before;
+    char x[48], y[48];
+    switch (which) {
+    case C_SWDOWN: grouped(b, n, r->switches_down); break;
+    case C_LINKSDOWN: grouped(b, n, r->links_down); break;
+    case C_CUT: grouped(b, n, r->gpus_cut); break;
+    case C_DEGR: grouped(b, n, r->gpus_degraded); break;
+    case C_PORTS: grouped(b, n, r->nic_ports_cut); break;
+    case C_DOMCUT: grouped(b, n, r->domains_cut); break;
+    case C_NOPATH:
+        grouped(x, sizeof x, r->pairs - r->pairs_fabric);
+        grouped(y, sizeof y, h->pairs - h->pairs_fabric);
+        snprintf(b, n, "%s (%s before)", x, y);
+        break;
+    case C_FWD: grouped(b, n, r->pairs_forward); break;
+    case C_NONE: grouped(b, n, r->pairs_none); break;
+    }
+}
+
+static void c_cap(char *b, size_t n, const ry_fail_cap *c)
+{
+    if (c->links == 0) {
+        snprintf(b, n, "-");
+        return;
+    }
+    char x[32], y[32];
+    grouped(x, sizeof x, c->links_up);
+    grouped(y, sizeof y, c->links);
+    snprintf(b, n, "%.2f%% (%s/%s)", 100 * ry_fail_cap_kept(c), x, y);
+}
+
+enum { G_TIER, G_RAIL, G_PLANE, G_UNIT };
+
+static const ry_fail_cap *cap_of(const ry_failure_report *r, int kind, int i)
+{
+    switch (kind) {
+    case G_TIER: return i >= 1 && i <= r->tiers ? &r->tier[i] : NULL;
+    case G_RAIL: return i < r->nrails ? &r->rail[i] : NULL;
+    case G_PLANE: return i < r->nplanes ? &r->plane[i] : NULL;
+    default: return i < r->nunits ? &r->unit[i] : NULL;
+    }
+}
+
+static int kind_count(const ry_failure_report *r, int kind)
+{
+    return kind == G_TIER ? r->tiers + 1 : kind == G_RAIL ? r->nrails
+         : kind == G_PLANE ? r->nplanes : r->nunits;
+}
+
+static int g_kind;
+static void c_group(char *b, size_t n, const ry_whatif_side *s, int i)
+{
+    const ry_fail_cap *c = cap_of(s->after, g_kind, i);
+    if (c)
+        c_cap(b, n, c);
+}
+
+static void c_oversub(char *b, size_t n, const ry_whatif_side *s, int healthy)
+{
+    const ry_failure_report *r = s->after;
+    char name[64];
+    if (healthy) {
+        if (r->worst_oversub_healthy > 0)
+            snprintf(b, n, "%.2f:1", r->worst_oversub_healthy);
+        else
+            snprintf(b, n, "- (one tier)");
+        return;
+    }
+    if (r->worst_switch < 0) {
+        snprintf(b, n, "-");
+        return;
+    }
+    ry_node_name(s->f, (uint32_t)r->worst_switch, name, sizeof name);
+    if (isinf(r->worst_oversub))
+        snprintf(b, n, "no uplink (%s)", name);
+    else
+        snprintf(b, n, "%.2f:1 (%s)", r->worst_oversub, name);
+}
+
+static void c_isolated(char *b, size_t n, const ry_whatif_side *s, int arg)
+{
+    (void)arg;
+    grouped(b, n, s->after->switches_isolated);
+}
+
+enum { T_BS, T_BEFORE, T_AFTER, T_DPB, T_DPA, T_NVB, T_NVS, T_SLOW };
+
+static void c_train(char *b, size_t n, const ry_whatif_side *s, int which)
+{
+    if (!s->trained)
+        return;
+    const ry_iter_degraded *d = &s->train;
+    const ry_failure_report *r = s->after;
+    switch (which) {
+    case T_BS:
+        if (r->gating_domain >= 0)
+            snprintf(b, n, "%.2f%% (domain %lld)", 100 * r->bs_ratio, r->gating_domain);
+        else
+            snprintf(b, n, "%.2f%%", 100 * r->bs_ratio);
+        break;
+    case T_BEFORE: snprintf(b, n, "%.6f", d->before.total); break;
+    case T_AFTER:
+        if (d->stalled)
+            snprintf(b, n, "stalled (no network)");
+        else
+            snprintf(b, n, "%.6f", d->after.total);
+        break;
+    case T_DPB: snprintf(b, n, "%.6f", d->before.dp_cross); break;
+    case T_DPA:
+        if (d->stalled)
+            snprintf(b, n, "-");
+        else
+            snprintf(b, n, "%.6f", d->after.dp_cross);
+        break;
+    case T_NVB: snprintf(b, n, "%.3f", d->fwd_bytes_max / 1e9); break;
+    case T_NVS:
+        snprintf(b, n, "%.6f (%.1f%% of T_iter)", d->nvlink_s,
+                 d->after.total > 0 && !d->stalled ? 100 * d->nvlink_s / d->after.total : 0.0);
+        break;
+    case T_SLOW:
+        if (d->stalled)
+            snprintf(b, n, "-");
+        else
+            snprintf(b, n, "%.4fx", d->slowdown);
+        break;
+    }
+}
+
+static void elems_text(ry_buf *o, const char *label, const ry_fail_elem *e, int n)
+{
+    ry_buf_printf(o, "%s", label);
+    for (int i = 0; i < n; i++)
+        ry_buf_printf(o, "%s%s", i ? ", " : " ", e[i].name);
+    if (n == 0)
+        ry_buf_puts(o, " (none)");
+    ry_buf_putc(o, '\n');
+}
+
+/* The cells of group x on every side, joined (to find equal neighbours). */
+static void group_key(char *key, size_t n, const ry_whatif_side *sides, int ns, int x)
+{
+    size_t len = 0;
+    key[0] = '\0';
+    for (int i = 0; i < ns && len + 1 < n; i++) {
+        char c[128] = "";
+        if (sides[i].f)
+            c_group(c, sizeof c, &sides[i], x);
+        len += (size_t)snprintf(key + len, n - len, "%s|", c);
+    }
+}
+
+static int group_low(const ry_whatif_side *sides, int ns, int kind, int x)
+{
+    for (int i = 0; i < ns; i++) {
+        const ry_fail_cap *c = sides[i].f ? cap_of(sides[i].after, kind, x) : NULL;
+        if (c && c->links && c->gbps_up < c->gbps)
+            return 1;
+    }
+    return 0;
+}
+
+/* Rows of a group kind whose capacity is below 100% on some side; a run of
+ * neighbours with the same cells on every side is one row ("rails 8-15"). */
+static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides, int ns, int kind,
+                       int first)
+{
+    int max = 0, shown = 0;
+    for (int i = 0; i < ns; i++)
+        if (sides[i].f && kind_count(sides[i].after, kind) > max)
+            max = kind_count(sides[i].after, kind);
+    g_kind = kind;
+    for (int x = first; x < max; x++) {
+        if (kind != G_TIER && !group_low(sides, ns, kind, x))
+            continue;
+        char label[64];
+        int last = x;
+        if (kind == G_TIER) {
+            /* named by the design with the most tiers */
+            const ry_whatif_side *s = NULL;
+            for (int i = 0; i < ns; i++)
+                if (sides[i].f && (!s || sides[i].f->tiers > s->f->tiers))
+                    s = &sides[i];
+            char tn[32];
+            ry_fail_tier_name(s->f, x, tn, sizeof tn);
+            snprintf(label, sizeof label, "  %s links", tn);
+        } else {
+            char k0[512], k1[512];
+            group_key(k0, sizeof k0, sides, ns, x);
+            while (last + 1 < max && group_low(sides, ns, kind, last + 1)) {
+                group_key(k1, sizeof k1, sides, ns, last + 1);
+                if (strcmp(k0, k1) != 0)
+                    break;
+                last++;
+            }
+            if (last > x)
+                snprintf(label, sizeof label, "  %ss %d-%d", what, x, last);
+            else
+                snprintf(label, sizeof label, "  %s %d", what, x);
+        }
+        row(o, label, sides, ns, c_group, x);
+        shown += last - x + 1;
+        x = last;
+    }
+    if (kind != G_TIER && max > 0 && shown < max)
+        ry_buf_printf(o, "  %-*s100%%\n", LABEL_W - 2, shown ? (kind == G_RAIL ? "other rails"
+                      : kind == G_PLANE ? "other planes" : "other units") : (kind == G_RAIL ?
+                      "every rail" : kind == G_PLANE ? "every plane" : "every unit"));
+}
+
+static void whatif_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+                        int ns)
+{
+    char g[32];
+    grouped(g, sizeof g, s->gpus);
+    ry_buf_printf(o, "what if: %s, %s GPUs, HB domain %d, %d rail%s, %d plane%s\n", s->name, g,
+                  s->hb_domain, s->rails, s->rails == 1 ? "" : "s", s->planes,
+                  s->planes == 1 ? "" : "s");
+    if (sides[0].as_built_files)
+        ry_buf_printf(o, "as built (%lld file%s): %d cable%s missing or miswired, down before the "
+                      "failures\n", sides[0].as_built_files, sides[0].as_built_files == 1 ? "" : "s",
+                      sides[0].nbase, sides[0].nbase == 1 ? "" : "s");
+    elems_text(o, "failed:", sides[0].elems, sides[0].nelems);
+    for (int i = 1; i < ns; i++) {
+        if (!sides[i].f) {
+            ry_buf_printf(o, "counterpart %s: cannot be built: %s\n",
+                          ry_design_name(sides[i].design), sides[i].err ? sides[i].err : "");
+            continue;
+        }
+        char label[64];
+        snprintf(label, sizeof label, "on %s:", ry_design_name(sides[i].design));
+        elems_text(o, label, sides[i].elems, sides[i].nelems);
+        if (sides[i].nunmapped)
+            elems_text(o, "  no counterpart for:", sides[i].unmapped, sides[i].nunmapped);
+    }
+    ry_buf_putc(o, '\n');
+    ry_buf_printf(o, "%-*s", LABEL_W, "");
+    for (int i = 0; i < ns; i++) {
+        char h[64];
+        snprintf(h, sizeof h, "%s%s", ry_design_name(sides[i].design), i == 0 ? " (spec)" : "");
+        ry_buf_printf(o, "%-*s", COL_W, h);
+    }
+    while (o->len && o->data[o->len - 1] == ' ')
+        o->len--;
+    ry_buf_putc(o, '\n');
+    row(o, "switches down", sides, ns, c_count, C_SWDOWN);
+    row(o, "links down", sides, ns, c_count, C_LINKSDOWN);
+    ry_buf_puts(o, "connectivity\n");
+    row(o, "  GPUs cut off the network", sides, ns, c_count, C_CUT);
+    row(o, "  GPUs with a plane lost", sides, ns, c_count, C_DEGR);
+    row(o, "  GPU NIC ports cut", sides, ns, c_count, C_PORTS);
+    row(o, "  HB domains cut off", sides, ns, c_count, C_DOMCUT);
+    row(o, "  GPU pairs without a fabric path", sides, ns, c_count, C_NOPATH);
+    row(o, "    of them reached over NVLink", sides, ns, c_count, C_FWD);
+    row(o, "    of them not reached at all", sides, ns, c_count, C_NONE);
+    ry_buf_puts(o, "capacity kept (links up, by link speed)\n");
+    group_rows(o, "tier", sides, ns, G_TIER, 1);
+    group_rows(o, "rail", sides, ns, G_RAIL, 0);
+    group_rows(o, "plane", sides, ns, G_PLANE, 0);
+    group_rows(o, "unit", sides, ns, G_UNIT, 0);
+    ry_buf_puts(o, "oversubscription (down:up capacity up)\n");
+    row(o, "  worst before", sides, ns, c_oversub, 1);
+    row(o, "  worst after", sides, ns, c_oversub, 0);
+    row(o, "  switches with no uplink left", sides, ns, c_isolated, 0);
+    if (!m) {
+        ry_buf_puts(o, "training: the spec has no workload section (add one to model the "
+                    "iteration time)\n");
+        return;
+    }
+    ry_buf_printf(o, "training: %s, tensor %lld, HB domain %lld (the job keeps its layout)\n",
+                  m->w.model.name, m->best.NM, m->best.K);
+    row(o, "  network bandwidth kept (slowest)", sides, ns, c_train, T_BS);
+    row(o, "  T_iter before, s", sides, ns, c_train, T_BEFORE);
+    row(o, "  T_iter after, s", sides, ns, c_train, T_AFTER);
+    row(o, "  DP across domains before, s", sides, ns, c_train, T_DPB);
+    row(o, "  DP across domains after, s", sides, ns, c_train, T_DPA);
+    row(o, "  NVLink forwarding, GB/iter/GPU", sides, ns, c_train, T_NVB);
+    row(o, "  NVLink forwarding time, s", sides, ns, c_train, T_NVS);
+    row(o, "  slowdown", sides, ns, c_train, T_SLOW);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+static json_t *num_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *elems_json(const ry_fail_elem *e, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_string(e[i].name));
+    return a;
+}
+
+static json_t *cap_json(const ry_fail_cap *c)
+{
+    return json_pack("{s:I, s:I, s:f, s:f, s:f}", "links", (json_int_t)c->links, "links_up",
+                     (json_int_t)c->links_up, "gbps", c->gbps, "gbps_up", c->gbps_up,
+                     "capacity_kept", ry_fail_cap_kept(c));
+}
+
+/* {key: value, links, links_up, ...}: the name first */
+static json_t *cap_json_named(const char *key, json_t *value, const ry_fail_cap *c)
+{
+    json_t *x = json_object(), *t = cap_json(c);
+    json_object_set_new(x, key, value);
+    json_object_update(x, t);
+    json_decref(t);
+    return x;
+}
+
+static json_t *caps_json(const ry_fail_cap *c, int n, const char *key)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, cap_json_named(key, json_integer(i), &c[i]));
+    return a;
+}
+
+static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
+{
+    const ry_failure_report *r = s->after, *h = s->before;
+    const ry_fabric *f = s->f;
+    json_object_set_new(j, "as_built_links_down", json_integer(s->nbase));
+    json_object_set_new(j, "switches_down", json_integer(r->switches_down));
+    json_object_set_new(j, "links_down", json_integer(r->links_down));
+    json_object_set_new(j, "connectivity", json_pack(
+        "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+        "gpus", (json_int_t)r->gpus, "gpus_cut", (json_int_t)r->gpus_cut,
+        "gpus_degraded", (json_int_t)r->gpus_degraded, "nic_ports_cut",
+        (json_int_t)r->nic_ports_cut, "domains_cut", (json_int_t)r->domains_cut,
+        "pairs", (json_int_t)r->pairs, "pairs_no_fabric_path_before",
+        (json_int_t)(h->pairs - h->pairs_fabric), "pairs_no_fabric_path",
+        (json_int_t)(r->pairs - r->pairs_fabric), "pairs_forwarded_nvlink",
+        (json_int_t)r->pairs_forward, "pairs_unreachable", (json_int_t)r->pairs_none));
+    json_t *cut = json_array();
+    for (size_t i = 0; i < s->ncut_listed; i++) {
+        char desc[160];
+        ry_ca_desc(f, s->cut[i], desc, sizeof desc);
+        char *sp = strrchr(desc, ' ');
+        if (sp)
+            *sp = '/';
+        json_array_append_new(cut, json_string(desc));
+    }
+    json_object_set_new(json_object_get(j, "connectivity"), "nics_cut", cut);
+    json_object_set_new(json_object_get(j, "connectivity"), "nics_cut_complete",
+                        json_boolean(s->ncut_listed == s->ncut));
+    json_t *tiers = json_array();
+    for (int t = 1; t <= r->tiers; t++) {
+        char tn[32];
+        ry_fail_tier_name(f, t, tn, sizeof tn);
+        json_array_append_new(tiers, cap_json_named("tier", json_string(tn), &r->tier[t]));
+    }
+    json_object_set_new(j, "tiers", tiers);
+    json_object_set_new(j, "rails", caps_json(r->rail, r->nrails, "rail"));
+    json_object_set_new(j, "planes", caps_json(r->plane, r->nplanes, "plane"));
+    json_object_set_new(j, "units", caps_json(r->unit, r->nunits, "unit"));
+    char name[64] = "";
+    if (r->worst_switch >= 0)
+        ry_node_name(f, (uint32_t)r->worst_switch, name, sizeof name);
+    json_object_set_new(j, "oversubscription", json_pack(
+        "{s:o, s:o, s:o, s:I}", "worst_before", num_or_null(r->worst_oversub_healthy),
+        "worst_after", r->worst_switch >= 0 ? num_or_null(r->worst_oversub) : json_null(),
+        "worst_switch", r->worst_switch >= 0 ? json_string(name) : json_null(),
+        "switches_isolated", (json_int_t)r->switches_isolated));
+    if (!m || !s->trained) {
+        json_object_set_new(j, "training", json_null());
+        return;
+    }
+    const ry_iter_degraded *d = &s->train;
+    json_object_set_new(j, "training", json_pack(
+        "{s:f, s:o, s:f, s:f, s:f, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:o, s:o, s:b}",
+        "bs_ratio", r->bs_ratio, "gating_domain",
+        r->gating_domain >= 0 ? json_integer(r->gating_domain) : json_null(),
+        "bs_before_bytes_s", d->bs_before, "bs_after_bytes_s", d->bs_after,
+        "t_iter_before_s", d->before.total, "t_iter_after_s", num_or_null(d->after.total),
+        "dp_cross_before_s", d->before.dp_cross, "dp_cross_after_s",
+        num_or_null(d->after.dp_cross), "allreduce_bytes_per_gpu", d->v_bytes,
+        "nvlink_extra_bytes_max", d->fwd_bytes_max, "nvlink_extra_bytes_total",
+        d->fwd_bytes_total, "nvlink_extra_s", d->nvlink_s, "nvlink_extra_share",
+        num_or_null(d->after.total > 0 ? d->nvlink_s / d->after.total : 0), "slowdown",
+        num_or_null(d->slowdown), "stalled", d->stalled));
+}
+
+static void whatif_json(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+                        int ns)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(s->name));
+    json_object_set_new(j, "gpus", json_integer(s->gpus));
+    json_object_set_new(j, "design", json_string(ry_design_name(sides[0].design)));
+    json_object_set_new(j, "failed", elems_json(sides[0].elems, sides[0].nelems));
+    if (m)
+        json_object_set_new(j, "workload", json_pack("{s:s, s:I, s:I}", "model", m->w.model.name,
+                                                     "tensor", (json_int_t)m->best.NM,
+                                                     "hb_domain", (json_int_t)m->best.K));
+    side_json(j, &sides[0], m);
+    if (ns > 1) {
+        json_t *c = json_object();
+        json_object_set_new(c, "design", json_string(ry_design_name(sides[1].design)));
+        if (!sides[1].f) {
+            json_object_set_new(c, "error", json_string(sides[1].err ? sides[1].err : ""));
+        } else {
+            json_object_set_new(c, "failed", elems_json(sides[1].elems, sides[1].nelems));
+            json_object_set_new(c, "unmapped", elems_json(sides[1].unmapped, sides[1].nunmapped));
+            side_json(c, &sides[1], m);
+        }
+        json_object_set_new(j, "counterpart", c);
+    } else {
+        json_object_set_new(j, "counterpart", json_null());
+    }
+    char *d = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    ry_buf_puts(o, d);
+    ry_buf_putc(o, '\n');
+    free(d);
+    json_decref(j);
+}
+
+void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+                    int nsides, ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        whatif_json(o, s, m, sides, nsides);
+    else
+        whatif_text(o, s, m, sides, nsides);
+}

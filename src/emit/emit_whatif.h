@@ -1,0 +1,34 @@
+/* `railyard whatif`: a failure scenario on the spec's design and its
+ * counterpart, side by side, as text or JSON. */
+#ifndef RY_EMIT_WHATIF_H
+#define RY_EMIT_WHATIF_H
+
+#include "analysis/failure.h"
+#include "emit/emit_bom.h"
+#include "model/iteration.h"
+#include "util/buf.h"
+
+/* One design's results; everything borrowed. */
+typedef struct ry_whatif_side {
+    const ry_fabric *f;                 /* NULL: the design could not be built (err) */
+    ry_design design;
+    const char *err;
+    const ry_fail_elem *elems;
+    int nelems;
+    const ry_fail_elem *unmapped;       /* elements of the spec's design with no counterpart */
+    int nunmapped;
+    int nbase;                          /* cables down before the failures (as built) */
+    long long as_built_files;           /* sides[0]: --fabric files read, 0 for none */
+    const ry_failure_report *before, *after;
+    const uint32_t *cut;                /* GPU ports cut off, the first ncut_listed of ncut */
+    size_t ncut, ncut_listed;
+    int trained;                        /* train holds the model's rerun */
+    ry_iter_degraded train;
+} ry_whatif_side;
+
+/* sides[0] is the spec's design, sides[1] (when nsides is 2) its counterpart.
+ * m: the workload's model, or NULL when the spec has none. */
+void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+                    int nsides, ry_format fmt);
+
+#endif
