@@ -168,54 +168,13 @@ static int write_sweep(const char *dir, unsigned flags, const char *title,
     ry_buf_init(&gp);
     ry_emit_sweep_csv(&csv, keys, nkeys, pts, npts);
     ry_emit_sweep_script(&gp, title, keys, nkeys, pts, npts);
-    ry_buf png, svg, msg;
-    ry_buf_init(&png);
-    ry_buf_init(&svg);
-    ry_buf_init(&msg);
     int plotted = 0;
-    if (ry_gnuplot_program()) {
-        ry_plotdir *pd = ry_plotdir_new();
-        if (pd && ry_plotdir_write(pd, "sweep.gp", gp.data, gp.len) == 0 &&
-            ry_plotdir_run(pd, "sweep.gp", &msg) == 0 &&
-            ry_plotdir_read(pd, "sweep.png", &png) == 0 &&
-            ry_plotdir_read(pd, "sweep.svg", &svg) == 0)
-            plotted = 1;
-        else if (msg.len)
-            ry_warn("no plot: %s", msg.data);
-        ry_plotdir_free(pd);
-    } else
-        ry_warn("gnuplot is not installed: writing sweep.csv and sweep.gp without the plots "
-                "(install gnuplot-nox, or run gnuplot sweep.gp later)");
-    ry_outdir *o = ry_outdir_begin(dir, flags);
-    int bad = !o;
-    /* Plots of an earlier sweep go when gnuplot made none this time. */
-    ry_outdir_own(o, "sweep.png");
-    ry_outdir_own(o, "sweep.svg");
-    struct {
-        const char *name;
-        const ry_buf *b;
-        int want;
-    } files[] = { { "sweep.csv", &csv, 1 }, { "sweep.gp", &gp, 1 }, { "sweep.png", &png, plotted },
-                  { "sweep.svg", &svg, plotted } };
-    for (size_t i = 0; !bad && i < sizeof files / sizeof files[0]; i++) {
-        if (!files[i].want)
-            continue;
-        bad = ry_outdir_put(o, files[i].name, files[i].b->data, files[i].b->len) < 0;
-    }
-    if (o) {
-        if (bad)
-            ry_outdir_abort(o);
-        else
-            bad = ry_outdir_commit(o) < 0;
-    }
+    int bad = ry_plot_write_set(dir, flags, "sweep", &csv, &gp, &plotted) < 0;
     if (!bad)
         printf("%d point%s written to %s/sweep.csv%s\n", npts, npts == 1 ? "" : "s", dir,
                plotted ? " with sweep.png and sweep.svg" : "");
     ry_buf_free(&csv);
     ry_buf_free(&gp);
-    ry_buf_free(&png);
-    ry_buf_free(&svg);
-    ry_buf_free(&msg);
     return bad ? RY_EXIT_IO : RY_EXIT_OK;
 }
 

@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "analysis/failure.h"
+#include "analysis/failure_sweep.h"
 #include "analysis/verify.h"
 #include "cmd/cmd.h"
+#include "emit/emit_model_plot.h"
 #include "emit/emit_whatif.h"
 #include "fabric/names.h"
 #include "ibfmt/netfile.h"
@@ -16,7 +18,11 @@
 #define MAX_ELEMS 4096
 #define MAX_CUT_LISTED 4096     /* NICs cut named in the JSON; the count is always whole */
 
-enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_ALONE, O_FORMAT, O_OUTPUT, O_N };
+#define MAX_SWEEP 4096        /* failures per scenario */
+#define MAX_SEEDS 100000
+
+enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_FORMAT,
+       O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, or leaf3/17),\n"
@@ -24,15 +30,24 @@ static const ry_option options[] = {
     [O_RANDOM] = { "random", 0, RY_OPT_VALUE, "KIND:N[,KIND:N...]", NULL,
                    "also fail N random elements of a kind: a tier's name\n"
                    "(leaf, spine, core), cable or nic" },
-    [O_SEED] = { "seed", 0, RY_OPT_VALUE, "S", NULL, "seed of --random (default 1)" },
+    [O_SEED] = { "seed", 0, RY_OPT_VALUE, "S", NULL,
+                 "seed of --random, first seed of --sweep (default 1)" },
     [O_FABRIC] = { "fabric", 0, RY_OPT_LIST, "FILE", NULL,
                    "ibnetdiscover output of a subnet as built (repeatable):\n"
                    "its missing and miswired cables are down before the failures" },
+    [O_SWEEP] = { "sweep", 0, RY_OPT_VALUE, "KIND=LO..HI", NULL,
+                  "sweep LO to HI random failures of a kind (leaf=0..8):\n"
+                  "mean and worst slowdown and GPUs cut off, per design" },
+    [O_SEEDS] = { "seeds", 0, RY_OPT_VALUE, "N", NULL, "draws per point of --sweep (default 20)" },
+    [O_TARGET] = { "target", 0, RY_OPT_VALUE, "X", NULL,
+                   "worst slowdown the spares must keep, as 1.1 or 10%\n"
+                   "(default 1.1; --sweep with a workload)" },
     [O_ALONE] = { "alone", 0, RY_OPT_FLAG, NULL, NULL, "the spec's design only, no counterpart" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     /* -o DIR: the re-routed OpenSM subnet directories, once the
      * failure-aware router takes (node_down, link_down). */
-    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("re-routed OpenSM subnet directories (not yet)"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("--sweep: write DIR/whatif-sweep.csv, .gp, .png and .svg;\n"
+                                      "--fail: re-routed OpenSM subnet directories (not yet)"),
     [O_N] = RY_OPTION_END
 };
 
@@ -194,18 +209,200 @@ static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
 
 static ry_cmd_status check(ry_ctx *ctx)
 {
+    if (ry_opt(ctx, O_SWEEP)) {
+        if (ctx->given[O_FAIL] || ry_opt(ctx, O_RANDOM) || ctx->given[O_FABRIC])
+            return ry_usage(ctx, "--sweep draws its own failures: it does not go with --fail, "
+                            "--random or --fabric");
+        return RY_CMD_OK;
+    }
+    if (ry_opt(ctx, O_SEEDS) || ry_opt(ctx, O_TARGET))
+        return ry_usage(ctx, "--seeds and --target go with --sweep");
     if (ctx->out)
         return ry_usage(ctx, "-o DIR (re-routed OpenSM subnets) is not yet available: it waits "
                         "for the failure-aware router");
     if (!ctx->given[O_FAIL] && !ry_opt(ctx, O_RANDOM) && !ctx->given[O_FABRIC])
         return ry_usage(ctx, "nothing fails: give --fail ELEMENT, --random KIND:N or --fabric FILE");
     if (ry_opt(ctx, O_SEED) && !ry_opt(ctx, O_RANDOM))
-        return ry_usage(ctx, "--seed goes with --random");
+        return ry_usage(ctx, "--seed goes with --random or --sweep");
     return RY_CMD_OK;
+}
+
+/* The counterpart's spec and fabric; -1 with why in errbuf. */
+static int build_counterpart(const ry_spec *s, ry_spec *cs, ry_fabric *cf, char *errbuf, size_t n)
+{
+    ry_err err;
+    *cs = *s;
+    cs->design = counterpart_of(s->design);
+    cs->tiers = 0;
+    if (ry_fabric_build(cs, cf, &err) < 0) {
+        snprintf(errbuf, n, "%s%s%s", err.key, err.key[0] ? ": " : "", err.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The workload's model, or NULL: none, or one the cluster cannot run
+ * (reported, ignored, by the dispatcher). -1 when it cannot be computed. */
+static int workload_model(const ry_spec *s, ry_model *model, ry_model **m)
+{
+    *m = NULL;
+    if (s->workload && !s->workload_misfit.key[0]) {
+        if (ry_model_compute(s, model) < 0)
+            return -1;
+        *m = model;
+    }
+    return 0;
+}
+
+static int whole(const char *v, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(v, &end, 10);
+    if (errno || end == v || *end || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* "leaf=0..8" or "leaf=3". */
+static ry_cmd_status sweep_arg(ry_ctx *ctx, char *kind, size_t n, int *lo, int *hi)
+{
+    const char *v = ry_opt(ctx, O_SWEEP), *eq = strchr(v, '=');
+    if (!eq || eq == v || (size_t)(eq - v) >= n)
+        return ry_usage(ctx, "--sweep takes KIND=LO..HI, e.g. leaf=0..8 (got '%s')", v);
+    memcpy(kind, v, (size_t)(eq - v));
+    kind[eq - v] = '\0';
+    char a[32], b[32];
+    const char *dots = strstr(eq + 1, "..");
+    size_t la = dots ? (size_t)(dots - eq - 1) : strlen(eq + 1);
+    const char *bs = dots ? dots + 2 : eq + 1;
+    long long x, y;
+    if (la >= sizeof a || strlen(bs) >= sizeof b)
+        return ry_usage(ctx, "--sweep: bad range '%s': expected LO..HI, whole numbers", eq + 1);
+    memcpy(a, eq + 1, la);
+    a[la] = '\0';
+    snprintf(b, sizeof b, "%s", bs);
+    if (whole(a, 0, MAX_SWEEP, &x) < 0 || whole(b, 0, MAX_SWEEP, &y) < 0 || y < x)
+        return ry_usage(ctx, "--sweep: bad range '%s': expected LO..HI, whole numbers with "
+                        "0 <= LO <= HI <= %d", eq + 1, MAX_SWEEP);
+    *lo = (int)x;
+    *hi = (int)y;
+    return RY_CMD_OK;
+}
+
+static ry_cmd_status run_sweep(ry_ctx *ctx)
+{
+    const ry_spec *s = ctx->spec;
+    char kind[32];
+    int lo = 0, hi = 0;
+    ry_cmd_status rc = sweep_arg(ctx, kind, sizeof kind, &lo, &hi);
+    if (rc != RY_CMD_OK)
+        return rc;
+    long long seeds = 20, seed0 = 1;
+    const char *v;
+    if ((v = ry_opt(ctx, O_SEEDS)) && whole(v, 1, MAX_SEEDS, &seeds) < 0)
+        return ry_usage(ctx, "--seeds takes a whole number from 1 to %d (got '%s')", MAX_SEEDS, v);
+    if ((v = ry_opt(ctx, O_SEED)) && whole(v, 0, (long long)1 << 62, &seed0) < 0)
+        return ry_usage(ctx, "--seed takes a whole number from 0 to 2^62 (got '%s')", v);
+    double target = 1.1;
+    if ((v = ry_opt(ctx, O_TARGET))) {
+        char *end;
+        errno = 0;
+        target = strtod(v, &end);
+        if (end != v && *end == '%' && !end[1]) {
+            target = 1 + target / 100;
+            end++;
+        }
+        if (errno || end == v || *end || !(target >= 1) || target > 1000)
+            return ry_usage(ctx, "--target takes a slowdown from 1 to 1000, as 1.1 or 10%% "
+                            "(got '%s')", v);
+    }
+    ry_model model, *m;
+    if (workload_model(s, &model, &m) < 0)
+        return RY_CMD_INPUT;
+    if (ry_opt(ctx, O_TARGET) && !m)
+        return ry_usage(ctx, "--target needs a workload: section in the spec (the slowdown is "
+                        "the iteration time's)");
+
+    ry_whatif_sweep w;
+    memset(&w, 0, sizeof w);
+    w.s = s;
+    w.m = m;
+    w.kind = kind;
+    w.lo = lo;
+    w.hi = hi;
+    w.seeds = (int)seeds;
+    w.seed0 = (unsigned long long)seed0;
+    w.target = target;
+    w.spares_max = hi;
+    w.nsides = ry_flag(ctx, O_ALONE) ? 1 : 2;
+    ry_spec cspec;
+    ry_fabric cfab;
+    memset(&cfab, 0, sizeof cfab);
+    char errbuf[2][640];
+    ry_fsweep_stats *pts[2] = { NULL, NULL };
+    for (int d = 0; d < w.nsides; d++) {
+        const ry_fabric *f = &ctx->fabric;
+        w.side[d].design = d == 0 ? s->design : counterpart_of(s->design);
+        w.side[d].needed = -2;
+        if (d == 1) {
+            if (build_counterpart(s, &cspec, &cfab, errbuf[d], sizeof errbuf[d]) < 0) {
+                w.side[d].err = errbuf[d];
+                continue;
+            }
+            f = &cfab;
+        }
+        ry_fsweep_in in = { f, m, kind, lo, hi, (int)seeds, (unsigned long long)seed0,
+                            s->spares.switches, s->spares.uplinks };
+        pts[d] = ry_xcalloc((size_t)(hi - lo + 1), sizeof *pts[d]);
+        ry_err err;
+        if (ry_fsweep_run(&in, pts[d], &err) < 0) {
+            if (d == 0) {
+                rc = ry_usage(ctx, "--sweep: %s", err.msg);
+                goto out;
+            }
+            snprintf(errbuf[d], sizeof errbuf[d], "%s", err.msg);
+            w.side[d].err = errbuf[d];
+            continue;
+        }
+        w.side[d].pts = pts[d];
+        if (m)
+            w.side[d].needed = ry_fsweep_spares_needed(&in, hi, target, w.spares_max);
+    }
+    ry_buf out;
+    ry_buf_init(&out);
+    ry_emit_whatif_sweep(&out, &w, ctx->fmt);
+    if (ctx->out) {
+        ry_buf csv, gp;
+        ry_buf_init(&csv);
+        ry_buf_init(&gp);
+        ry_emit_whatif_sweep_csv(&csv, &w);
+        ry_emit_whatif_sweep_script(&gp, &w);
+        int plotted;
+        if (ry_plot_write_set(ctx->out, ry_out_flags(ctx), "whatif-sweep", &csv, &gp,
+                              &plotted) < 0)
+            rc = RY_CMD_IO;
+        ry_buf_free(&csv);
+        ry_buf_free(&gp);
+    }
+    if (rc == RY_CMD_OK) {
+        fwrite(out.data, 1, out.len, stdout);
+        if (fflush(stdout) != 0)
+            rc = RY_CMD_IO;
+    }
+    ry_buf_free(&out);
+out:
+    free(pts[0]);
+    free(pts[1]);
+    ry_fabric_free(&cfab);
+    return rc;
 }
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
+    if (ry_opt(ctx, O_SWEEP))
+        return run_sweep(ctx);
     const ry_spec *s = ctx->spec;
     side_run runs[2];
     ry_whatif_side sides[2];
@@ -225,25 +422,16 @@ static ry_cmd_status run(ry_ctx *ctx)
     long long nfiles = 0;
     if (ctx->given[O_FABRIC] && (rc = as_built(ctx, a, &nfiles)) != RY_CMD_OK)
         goto out;
-    /* A workload the cluster cannot run was reported (ignored) by the dispatcher. */
-    if (s->workload && !s->workload_misfit.key[0]) {
-        if (ry_model_compute(s, &model) < 0) {
-            rc = RY_CMD_INPUT;
-            goto out;
-        }
-        m = &model;
+    if (workload_model(s, &model, &m) < 0) {
+        rc = RY_CMD_INPUT;
+        goto out;
     }
     analyze(a, m, &sides[0], s->design);
 
     if (!ry_flag(ctx, O_ALONE)) {
         side_run *b = &runs[1];
-        ry_err err;
         ns = 2;
-        b->spec = *s;
-        b->spec.design = counterpart_of(s->design);
-        b->spec.tiers = 0;
-        if (ry_fabric_build(&b->spec, &b->own, &err) < 0) {
-            snprintf(b->err, sizeof b->err, "%s%s%s", err.key, err.key[0] ? ": " : "", err.msg);
+        if (build_counterpart(s, &b->spec, &b->own, b->err, sizeof b->err) < 0) {
             sides[1].design = b->spec.design;
             sides[1].err = b->err;
         } else {

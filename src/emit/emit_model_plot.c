@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "emit/outdir.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
 #include "util/proc.h"
@@ -115,4 +116,63 @@ void ry_plotdir_free(ry_plotdir *p)
         return;
     ry_tmpdir_free(p->dir);
     free(p);
+}
+
+int ry_plot_render(const char *script, const ry_buf *gp, const char *const *names, ry_buf *imgs,
+                   int n, ry_buf *msg)
+{
+    if (!ry_gnuplot_program())
+        return -1;
+    ry_plotdir *pd = ry_plotdir_new();
+    int rc = pd && ry_plotdir_write(pd, script, gp->data, gp->len) == 0
+             && ry_plotdir_run(pd, script, msg) == 0 ? 0 : -1;
+    for (int i = 0; rc == 0 && i < n; i++)
+        if (ry_plotdir_read(pd, names[i], &imgs[i]) < 0) {
+            ry_buf_printf(msg, "gnuplot wrote no %s", names[i]);
+            rc = -1;
+        }
+    ry_plotdir_free(pd);
+    return rc;
+}
+
+int ry_plot_write_set(const char *dir, unsigned flags, const char *base, const ry_buf *csv,
+                      const ry_buf *gp, int *plotted)
+{
+    char name[4][64];
+    static const char *const ext[] = { "csv", "gp", "png", "svg" };
+    for (int i = 0; i < 4; i++)
+        snprintf(name[i], sizeof name[i], "%s.%s", base, ext[i]);
+    ry_buf img[2], msg;
+    ry_buf_init(&img[0]);
+    ry_buf_init(&img[1]);
+    ry_buf_init(&msg);
+    const char *const images[] = { name[2], name[3] };
+    *plotted = 0;
+    if (ry_gnuplot_program()) {
+        if (ry_plot_render(name[1], gp, images, img, 2, &msg) == 0)
+            *plotted = 1;
+        else if (msg.len)
+            ry_warn("no plot: %s", msg.data);
+    } else
+        ry_warn("gnuplot is not installed: writing %s and %s without the plots "
+                "(install gnuplot-nox, or run gnuplot %s later)", name[0], name[1], name[1]);
+    ry_outdir *o = ry_outdir_begin(dir, flags);
+    int bad = !o;
+    /* Plots of an earlier run go when gnuplot made none this time. */
+    ry_outdir_own(o, name[2]);
+    ry_outdir_own(o, name[3]);
+    const ry_buf *b[] = { csv, gp, &img[0], &img[1] };
+    for (int i = 0; !bad && i < 4; i++)
+        if (i < 2 || *plotted)
+            bad = ry_outdir_put(o, name[i], b[i]->data, b[i]->len) < 0;
+    if (o) {
+        if (bad)
+            ry_outdir_abort(o);
+        else
+            bad = ry_outdir_commit(o) < 0;
+    }
+    ry_buf_free(&img[0]);
+    ry_buf_free(&img[1]);
+    ry_buf_free(&msg);
+    return bad ? -1 : 0;
 }

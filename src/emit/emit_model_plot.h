@@ -30,4 +30,19 @@ int ry_plotdir_read(ry_plotdir *p, const char *name, ry_buf *out);
 /* Removes the directory and everything in it. */
 void ry_plotdir_free(ry_plotdir *p);
 
+/* The whole round: script gp written as `script` into a fresh directory,
+ * gnuplot run on it, and the n images it writes (names[i]) read into
+ * imgs[i]. 0 when all were made; -1 with why in *msg (empty when gnuplot
+ * is not installed at all). */
+int ry_plot_render(const char *script, const ry_buf *gp, const char *const *names, ry_buf *imgs,
+                   int n, ry_buf *msg);
+
+/* A table and its plots into an output directory (emit/outdir.h, flags
+ * its): BASE.csv, BASE.gp and, when gnuplot makes them, BASE.png and
+ * BASE.svg (those of an earlier run go when it does not; a warning says
+ * why). *plotted: whether the images were written. 0, or -1 (error
+ * printed, the directory as it was). */
+int ry_plot_write_set(const char *dir, unsigned flags, const char *base, const ry_buf *csv,
+                      const ry_buf *gp, int *plotted);
+
 #endif

@@ -479,3 +479,213 @@ void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_wha
     else
         whatif_text(o, s, m, sides, nsides);
 }
+
+/* ---- sweeps -------------------------------------------------------------------------------- */
+
+static const char *spare_unit(const ry_whatif_sweep *w)
+{
+    return strcmp(w->kind, "cable") == 0 ? "spare uplinks per switch" : "spare switches";
+}
+
+static void sweep_text(ry_buf *o, const ry_whatif_sweep *w)
+{
+    const ry_spec *s = w->s;
+    char g[32];
+    grouped(g, sizeof g, s->gpus);
+    ry_buf_printf(o, "what if: %s, %s GPUs; %d..%d random %s failures, %d draw%s each "
+                  "(seeds %llu..%llu)\n", s->name, g, w->lo, w->hi, w->kind, w->seeds,
+                  w->seeds == 1 ? "" : "s", w->seed0, w->seed0 + (unsigned long long)w->seeds - 1);
+    if (s->spares.switches || s->spares.uplinks)
+        ry_buf_printf(o, "spares swapped in (spec): %d switch%s, %d uplink%s per switch\n",
+                      s->spares.switches, s->spares.switches == 1 ? "" : "es", s->spares.uplinks,
+                      s->spares.uplinks == 1 ? "" : "s");
+    if (!w->m)
+        ry_buf_puts(o, "no workload: section in the spec, so no slowdown (add one to model the "
+                       "iteration time)\n");
+    for (int d = 0; d < w->nsides; d++) {
+        ry_buf_printf(o, "\n%s%s\n", ry_design_name(w->side[d].design), d == 0 ? " (spec)" : "");
+        if (w->side[d].err) {
+            ry_buf_printf(o, "  not swept: %s\n", w->side[d].err);
+            continue;
+        }
+        ry_buf_printf(o, "  %8s  %-19s  %-19s  %-19s  %s\n", "failures",
+                      w->m ? "slowdown mean/worst" : "", "bandwidth kept", "GPUs cut off",
+                      "stalled");
+        for (int n = w->lo; n <= w->hi; n++) {
+            const ry_fsweep_stats *p = &w->side[d].pts[n - w->lo];
+            if (!p->ok) {
+                ry_buf_printf(o, "  %8d  (the design has fewer than %d)\n", n, n);
+                continue;
+            }
+            char slow[40] = "", bw[40], cut[40];
+            if (w->m) {
+                if (isfinite(p->slow_mean))
+                    snprintf(slow, sizeof slow, "%.4fx %.4fx", p->slow_mean, p->slow_worst);
+                else
+                    snprintf(slow, sizeof slow, "-");
+            }
+            snprintf(bw, sizeof bw, "%.2f%% %.2f%%", 100 * p->bw_mean, 100 * p->bw_worst);
+            snprintf(cut, sizeof cut, "%.3f%% %.3f%%", 100 * p->cut_mean, 100 * p->cut_worst);
+            ry_buf_printf(o, "  %8d  %-19s  %-19s  %-19s  %d/%d\n", n, slow, bw, cut, p->stalled,
+                          p->runs);
+        }
+    }
+    if (w->m && w->side[0].needed != -2) {
+        ry_buf_printf(o, "\n%s to keep the worst slowdown of %d %s failure%s at or under %.4gx:\n",
+                      spare_unit(w), w->hi, w->kind, w->hi == 1 ? "" : "s", w->target);
+        for (int d = 0; d < w->nsides; d++) {
+            if (w->side[d].err)
+                continue;
+            if (w->side[d].needed >= 0)
+                ry_buf_printf(o, "  %-22s %d\n", ry_design_name(w->side[d].design),
+                              w->side[d].needed);
+            else
+                ry_buf_printf(o, "  %-22s more than %d\n", ry_design_name(w->side[d].design),
+                              w->spares_max);
+        }
+    }
+    ry_buf_puts(o, "\n(slowdown: T_iter after / before, mean over the draws that run; bandwidth "
+                   "kept: the slowest HB domain's\nnetwork bandwidth; stalled: draws where an HB "
+                   "domain has no network left)\n");
+}
+
+static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
+{
+    const ry_spec *s = w->s;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(s->name));
+    json_object_set_new(j, "gpus", json_integer(s->gpus));
+    json_object_set_new(j, "kind", json_string(w->kind));
+    json_object_set_new(j, "failures", json_pack("[i, i]", w->lo, w->hi));
+    json_object_set_new(j, "draws", json_integer(w->seeds));
+    json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)w->seed0,
+                                              (json_int_t)(w->seed0 + (unsigned long long)w->seeds - 1)));
+    json_object_set_new(j, "spares", json_pack("{s:i, s:i}", "switches", s->spares.switches,
+                                               "uplinks", s->spares.uplinks));
+    json_t *ds = json_array();
+    for (int d = 0; d < w->nsides; d++) {
+        json_t *x = json_object();
+        json_object_set_new(x, "design", json_string(ry_design_name(w->side[d].design)));
+        json_object_set_new(x, "role", json_string(d == 0 ? "spec" : "counterpart"));
+        if (w->side[d].err) {
+            json_object_set_new(x, "error", json_string(w->side[d].err));
+            json_array_append_new(ds, x);
+            continue;
+        }
+        json_t *pts = json_array();
+        for (int n = w->lo; n <= w->hi; n++) {
+            const ry_fsweep_stats *p = &w->side[d].pts[n - w->lo];
+            json_t *q = json_object();
+            json_object_set_new(q, "failures", json_integer(n));
+            json_object_set_new(q, "valid", json_boolean(p->ok));
+            if (p->ok) {
+                json_object_set_new(q, "draws", json_integer(p->runs));
+                json_object_set_new(q, "stalled", json_integer(p->stalled));
+                json_object_set_new(q, "gpus_cut_mean", json_real(p->cut_mean));
+                json_object_set_new(q, "gpus_cut_worst", json_real(p->cut_worst));
+                json_object_set_new(q, "bandwidth_kept_mean", json_real(p->bw_mean));
+                json_object_set_new(q, "bandwidth_kept_worst", json_real(p->bw_worst));
+                if (w->m) {
+                    json_object_set_new(q, "slowdown_mean", num_or_null(p->slow_mean));
+                    json_object_set_new(q, "slowdown_worst", num_or_null(p->slow_worst));
+                }
+            }
+            json_array_append_new(pts, q);
+        }
+        json_object_set_new(x, "points", pts);
+        if (w->m && w->side[d].needed != -2)
+            json_object_set_new(x, "spares_needed",
+                                json_pack("{s:f, s:i, s:s, s:o}", "target", w->target,
+                                          "failures", w->hi, "unit", spare_unit(w), "count",
+                                          w->side[d].needed >= 0 ? json_integer(w->side[d].needed)
+                                                                 : json_null()));
+        json_array_append_new(ds, x);
+    }
+    json_object_set_new(j, "designs", ds);
+    char *d = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    ry_buf_puts(o, d);
+    ry_buf_putc(o, '\n');
+    free(d);
+    json_decref(j);
+}
+
+void ry_emit_whatif_sweep(ry_buf *o, const ry_whatif_sweep *w, ry_format fmt)
+{
+    if (fmt == RY_FMT_JSON)
+        sweep_json(o, w);
+    else
+        sweep_text(o, w);
+}
+
+void ry_emit_whatif_sweep_csv(ry_buf *o, const ry_whatif_sweep *w)
+{
+    ry_buf_puts(o, "design,kind,failures,draws,stalled,slowdown_mean,slowdown_worst,"
+                   "bandwidth_kept_mean,bandwidth_kept_worst,gpus_cut_mean,gpus_cut_worst\r\n");
+    for (int d = 0; d < w->nsides; d++) {
+        if (w->side[d].err)
+            continue;
+        for (int n = w->lo; n <= w->hi; n++) {
+            const ry_fsweep_stats *p = &w->side[d].pts[n - w->lo];
+            if (!p->ok)
+                continue;
+            ry_buf_printf(o, "%s,%s,%d,%d,%d,", ry_design_name(w->side[d].design), w->kind, n,
+                          p->runs, p->stalled);
+            if (w->m && isfinite(p->slow_mean))
+                ry_buf_printf(o, "%.6f,%.6f,", p->slow_mean, p->slow_worst);
+            else
+                ry_buf_puts(o, ",,");
+            ry_buf_printf(o, "%.6f,%.6f,%.6f,%.6f\r\n", p->bw_mean, p->bw_worst, p->cut_mean,
+                          p->cut_worst);
+        }
+    }
+}
+
+void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
+{
+    ry_buf_printf(o, "# railyard whatif --sweep: %s failures on %s.\n"
+                     "# Run: gnuplot whatif-sweep.gp (writes whatif-sweep.png and "
+                     "whatif-sweep.svg)\n", w->kind, w->s->name);
+    for (int d = 0; d < w->nsides; d++) {
+        ry_buf_printf(o, "$D%d << EOD\n", d);
+        for (int n = w->lo; n <= w->hi && !w->side[d].err; n++) {
+            const ry_fsweep_stats *p = &w->side[d].pts[n - w->lo];
+            if (!p->ok)
+                continue;
+            double sm = w->m ? p->slow_mean : p->bw_mean, sw = w->m ? p->slow_worst : p->bw_worst;
+            if (!isfinite(sm))
+                ry_buf_printf(o, "%d ? ? %.6f %.6f\n", n, 100 * p->cut_mean, 100 * p->cut_worst);
+            else
+                ry_buf_printf(o, "%d %.6f %.6f %.6f %.6f\n", n, w->m ? sm : 100 * sm,
+                              w->m ? sw : 100 * sw, 100 * p->cut_mean, 100 * p->cut_worst);
+        }
+        ry_buf_puts(o, "EOD\n");
+    }
+    ry_buf_puts(o, "set datafile missing '?'\nset style data linespoints\nset grid\n"
+                   "set linetype 1 lc rgb '#1f77b4' lw 2 pt 7\n"
+                   "set linetype 2 lc rgb '#d62728' lw 2 pt 5\n");
+    ry_buf_printf(o, "set xlabel '%s failures'\nset xrange [%g:%g]\nset xtics 1\n", w->kind,
+                  w->lo - 0.3, w->hi + 0.3);
+    for (int pass = 0; pass < 2; pass++) {
+        ry_buf_printf(o, "set terminal %s size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
+                         "set output 'whatif-sweep.%s'\n", pass ? "svg" : "pngcairo",
+                      pass ? "svg" : "png");
+        ry_buf_printf(o, "set multiplot layout 1,2 title '%s: %d draws per point (solid: mean, "
+                         "dashed: worst)'\n", w->s->name, w->seeds);
+        ry_buf_puts(o, "set key top left box opaque\n");
+        if (w->m)
+            ry_buf_puts(o, "set ylabel 'T_iter after / before'\nset yrange [0.99:*]\n"
+                           "set title 'Iteration time'\nplot ");
+        else
+            ry_buf_puts(o, "set ylabel 'network bandwidth kept, slowest HB domain (%)'\n"
+                           "set yrange [0:105]\nset title 'Bandwidth kept'\nplot ");
+        for (int d = 0; d < w->nsides; d++)
+            ry_buf_printf(o, "%s$D%d using 1:2 lt %d title '%s', $D%d using 1:3 lt %d dt 2 notitle",
+                          d ? ", " : "", d, d + 1, ry_design_name(w->side[d].design), d, d + 1);
+        ry_buf_puts(o, "\nset ylabel 'GPUs cut off the network (%)'\nset yrange [0:*]\n"
+                       "set title 'GPUs cut off'\nplot ");
+        for (int d = 0; d < w->nsides; d++)
+            ry_buf_printf(o, "%s$D%d using 1:4 lt %d title '%s', $D%d using 1:5 lt %d dt 2 notitle",
+                          d ? ", " : "", d, d + 1, ry_design_name(w->side[d].design), d, d + 1);
+        ry_buf_puts(o, "\nunset multiplot\nset output\n");
+    }
+}

@@ -4,6 +4,7 @@
 #define RY_EMIT_WHATIF_H
 
 #include "analysis/failure.h"
+#include "analysis/failure_sweep.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
 #include "util/buf.h"
@@ -30,5 +31,30 @@ typedef struct ry_whatif_side {
  * m: the workload's model, or NULL when the spec has none. */
 void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
                     int nsides, ry_format fmt);
+
+/* A failure sweep (whatif --sweep) of the spec's design and its
+ * counterpart; everything borrowed. */
+typedef struct ry_whatif_sweep {
+    const ry_spec *s;
+    const ry_model *m;                  /* NULL: no workload, no slowdown */
+    const char *kind;
+    int lo, hi, seeds;
+    unsigned long long seed0;
+    int nsides;
+    struct {
+        ry_design design;
+        const char *err;                /* the design could not be built or swept */
+        const ry_fsweep_stats *pts;     /* hi - lo + 1 */
+        int needed;                     /* spares for target at hi; -1 none within max, -2 not asked */
+    } side[2];
+    double target;                      /* worst slowdown the spares must keep */
+    int spares_max;
+} ry_whatif_sweep;
+
+/* Text or JSON (stdout), CSV (DIR/whatif-sweep.csv) and a gnuplot script
+ * drawing slowdown and GPUs cut off against failures. */
+void ry_emit_whatif_sweep(ry_buf *o, const ry_whatif_sweep *w, ry_format fmt);
+void ry_emit_whatif_sweep_csv(ry_buf *o, const ry_whatif_sweep *w);
+void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w);
 
 #endif

@@ -274,6 +274,14 @@ const ry_key ry_spec_keys[] = {
     { .key = "layout.building_gap", NUMBER(0, 100000), SPEC(layout.building_gap), .def = "50",
       .unit = "metres", .bad = RY_BAD_OTHER, .doc = "distance between neighbouring buildings" },
 
+    SECTION("spares", 0, "spare switches and cables kept on site (whatif --sweep)"),
+    { .key = "spares.switches", INT(0, 1000000), SPEC(spares.switches), .def = "0",
+      .unit = "switches", .bad = RY_BAD_OTHER,
+      .doc = "spare switches: a scenario's first failed switches are swapped" },
+    { .key = "spares.uplinks", INT(0, 1000), SPEC(spares.uplinks), .def = "0",
+      .unit = "cables per switch", .bad = RY_BAD_OTHER,
+      .doc = "spare uplink cables per switch: its first failed uplinks are replaced" },
+
     SECTION("cabling", 0, "media forced per tier or per link"),
     { .key = "cabling.tiers", CUSTOM("map of tier to medium"), .bad = RY_BAD_OTHER,
       .doc = "medium per tier, 1 = GPU to leaf" },

@@ -613,6 +613,7 @@ ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
     ry_spec_rules_ib(s);
     read_section(&c, root, "naming");
     read_layout(&c, root);
+    read_section(&c, root, "spares");
     read_cabling(&c, root);
     ry_spec_rules_cluster(s, c.bad);
     ry_workload_read(s, root, c.templates);

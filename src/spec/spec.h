@@ -136,6 +136,12 @@ typedef struct ry_spec {
         double building_gap;    /* metres between neighbouring buildings */
     } layout;
 
+    /* spares: kept on site, swapped in after a failure (whatif --sweep) */
+    struct {
+        int switches;           /* spare switches: a scenario's first N failed switches */
+        int uplinks;            /* spare cables per switch: its first N failed uplinks */
+    } spares;
+
     /* cabling: media forced per tier or per link */
     struct {
         char tier_medium[RY_MAX_TIERS + 1][32];     /* [tier]; "" = cheapest that reaches */

@@ -1,0 +1,195 @@
+#!/bin/sh
+# railyard whatif --sweep: sweeps of random failures against closed forms
+# computed here from the specs' own numbers:
+#   - n of the S spines of a full two-tier fabric: every draw keeps (S-n)/S
+#     of every HB domain's bandwidth (mean = worst), and the slowdown is
+#     (T + D (S/(S-n) - 1)) / T, D the cross-domain all-reduce time
+#     V / B_S (V from the model's shapes, B_S from the NIC speed);
+#   - n leaves of a fabric of full units cut off n x (GPUs per leaf);
+#   - spares: with spares.switches = k in the spec, n spine failures
+#     are n - k; the spares the sweep asks for are the fewest that bring
+#     the worst slowdown under --target, read off the sweep without spares;
+#     more uplink spares never make a cable sweep worse;
+#   - the same seeds give the same bytes; -o DIR writes the CSV, the
+#     gnuplot script and, with gnuplot, the plots; bad input is refused.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+E="$TOP_SRCDIR/examples"
+T="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
+
+# superpod-4su with 128 nodes (4 full units of 32) and GPT-3 as the workload
+sed -e '/^cost:/,$d' -e 's/^\(  *nodes:\).*/\1 128/' "$E/superpod-4su.yaml" >"$TMP/sp.yaml"
+printf 'workload:\n  model: gpt-3-175b\n' >>"$TMP/sp.yaml"
+grep -q '^  *nodes: 128' "$TMP/sp.yaml" && ok || fail "the spec was not set to 128 nodes"
+
+# ---- spines: deterministic in n -----------------------------------------------------------
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep spine=0..5 --seeds 7 --alone --format json \
+    >"$TMP/spine.json" 2>"$TMP/spine.err"
+expect_eq "spine sweep exit" $? 0
+no_sanitizer "$TMP/spine.err"
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --format json >"$TMP/one.json" 2>&1
+expect_eq "one spine exit" $? 0
+"$PY" - "$TMP/sp.yaml" "$T/nodes.yaml" "$T/switches.yaml" "$T/llms.yaml" "$TMP/spine.json" \
+    "$TMP/one.json" >"$TMP/spine.out" <<'P'
+import json, sys, yaml
+spec, nodes, switches, llms, out, one = sys.argv[1:]
+s = yaml.safe_load(open(spec))
+node = yaml.safe_load(open(nodes))["nodes"][s["cluster"]["node"]]
+sw = yaml.safe_load(open(switches))["switches"][s["fabric"]["switch"]]
+llm = yaml.safe_load(open(llms))["llms"][s["workload"]["model"]]
+k = sw["radix"]
+gpn, K = node["gpus_per_node"], node["hb_domain"]
+N = s["cluster"]["nodes"] * gpn
+units = s["cluster"]["nodes"] // s["cluster"]["scalable_unit"]
+leaves = K * units                       # a leaf per rail per unit
+S = leaves * (k // 2) // k               # spines: every leaf uplink, k ports each
+l, d = llm["layers"], llm["d_model"]
+V = l * 2 * (12 * d * d * 2) * (N // K - 1) / N     # one GPU's cross-domain all-reduce bytes
+names = {"EDR": 100, "HDR": 200, "NDR200": 200, "NDR": 400, "XDR": 800}
+sp = str(node.get("nic_speed", "400G"))
+gbps = names[sp] if sp in names else int(sp.rstrip("G"))
+D = V / (gbps * 1e9 / 8)
+T = json.load(open(one))["training"]["t_iter_before_s"]
+j = json.load(open(out))
+pts = j["designs"][0]["points"]
+if [p["failures"] for p in pts] != list(range(0, 6)):
+    print("FAIL: points %r" % [p["failures"] for p in pts])
+for p in pts:
+    n = p["failures"]
+    keep = (S - n) / S
+    want = (T + D * (S / (S - n) - 1)) / T
+    for what, got, w in (("bandwidth mean", p["bandwidth_kept_mean"], keep),
+                         ("bandwidth worst", p["bandwidth_kept_worst"], keep),
+                         ("slowdown mean", p["slowdown_mean"], want),
+                         ("slowdown worst", p["slowdown_worst"], want),
+                         ("GPUs cut", p["gpus_cut_worst"], 0)):
+        if abs(got - w) > 1e-6 * max(1, abs(w)):
+            print("FAIL: %d spines: %s %r, want %r" % (n, what, got, w))
+    if p["draws"] != 7 or p["stalled"] != 0:
+        print("FAIL: %d spines: %r draws, %r stalled" % (n, p["draws"], p["stalled"]))
+print("S=%d" % S)
+P
+grep FAIL "$TMP/spine.out" && fail "spine sweep against (S-n)/S" || ok
+S=$(sed -n 's/^S=//p' "$TMP/spine.out")
+[ "${S:-0}" -gt 5 ] && ok || fail "spines: $S"
+
+# ---- leaves: n x GPUs per leaf cut off, on both designs ------------------------------------
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep leaf=0..4 --seeds 5 --format json \
+    >"$TMP/leaf.json" 2>"$TMP/leaf.err"
+expect_eq "leaf sweep exit" $? 0
+"$PY" - "$TMP/sp.yaml" "$T/nodes.yaml" "$TMP/leaf.json" >"$TMP/leaf.out" <<'P'
+import json, sys, yaml
+spec, nodes, out = sys.argv[1:]
+s = yaml.safe_load(open(spec))
+node = yaml.safe_load(open(nodes))["nodes"][s["cluster"]["node"]]
+N = s["cluster"]["nodes"] * node["gpus_per_node"]
+per_leaf = s["cluster"]["scalable_unit"]     # one GPU of each node of a unit on its rail's leaf
+j = json.load(open(out))
+if [d["design"] for d in j["designs"]] != ["rail-optimized", "rail-only"]:
+    print("FAIL: designs %r" % [d["design"] for d in j["designs"]])
+for d in j["designs"]:
+    for p in d["points"]:
+        want = p["failures"] * per_leaf / N
+        for what in ("gpus_cut_mean", "gpus_cut_worst"):
+            if abs(p[what] - want) > 1e-9:
+                print("FAIL: %s, %d leaves: %s %r, want %r" % (d["design"], p["failures"], what, p[what], want))
+P
+grep FAIL "$TMP/leaf.out" && fail "leaf sweep against n x GPUs per leaf" || ok
+
+# ---- spares ---------------------------------------------------------------------------------
+sed 's/^workload:/spares:\n  switches: 2\nworkload:/' "$TMP/sp.yaml" >"$TMP/spares.yaml"
+"$RAILYARD" whatif "$TMP/spares.yaml" --sweep spine=0..5 --seeds 7 --alone --format json \
+    --target 5% >"$TMP/spares.json" 2>"$TMP/spares.err"
+expect_eq "spares sweep exit" $? 0
+no_sanitizer "$TMP/spares.err"
+"$PY" - "$TMP/spine.json" "$TMP/spares.json" >"$TMP/spares.out" <<'P'
+import json, sys
+plain = json.load(open(sys.argv[1]))["designs"][0]["points"]
+spared = json.load(open(sys.argv[2]))
+if spared["spares"] != {"switches": 2, "uplinks": 0}:
+    print("FAIL: spares %r" % spared["spares"])
+d = spared["designs"][0]
+for p in d["points"]:
+    q = plain[max(0, p["failures"] - 2)]
+    if abs(p["slowdown_worst"] - q["slowdown_worst"]) > 1e-9:
+        print("FAIL: %d spines with 2 spares: %r, want %r" % (p["failures"], p["slowdown_worst"], q["slowdown_worst"]))
+# the fewest spares that keep 5 failures at or under 1.05, from the sweep without spares
+need = min(sp for sp in range(0, 6) if plain[5 - sp]["slowdown_worst"] <= 1.05 + 1e-12)
+got = d["spares_needed"]
+if got["count"] != need or got["failures"] != 5 or abs(got["target"] - 1.05) > 1e-12:
+    print("FAIL: spares needed %r, want %d" % (got, need))
+if need in (0, 5):
+    print("FAIL: the target does not discriminate (need %d)" % need)
+P
+grep FAIL "$TMP/spares.out" && fail "spares" || ok
+
+for u in 0 1 3; do
+    sed "s/^workload:/spares:\n  uplinks: $u\nworkload:/" "$TMP/sp.yaml" >"$TMP/up$u.yaml"
+    "$RAILYARD" whatif "$TMP/up$u.yaml" --sweep cable=0..40+ --seeds 6 --alone --format json \
+        >"$TMP/up$u.json" 2>"$TMP/up$u.err"
+done
+grep -q "bad range" "$TMP/up0.err" && ok || fail "cable=0..40+ not refused: $(cat "$TMP/up0.err")"
+for u in 0 1 3; do
+    "$RAILYARD" whatif "$TMP/up$u.yaml" --sweep cable=0..40 --seeds 6 --alone --format json \
+        >"$TMP/up$u.json" 2>"$TMP/up$u.err"
+    expect_eq "cable sweep, $u spare uplinks, exit" $? 0
+done
+"$PY" - "$TMP/up0.json" "$TMP/up1.json" "$TMP/up3.json" >"$TMP/up.out" <<'P'
+import json, sys
+w = [[p["slowdown_worst"] for p in json.load(open(f))["designs"][0]["points"]] for f in sys.argv[1:]]
+for a, b, names in ((w[0], w[1], "0 -> 1"), (w[1], w[2], "1 -> 3")):
+    if any(y > x + 1e-12 for x, y in zip(a, b)):
+        print("FAIL: more uplink spares made a sweep worse (%s): %r %r" % (names, a, b))
+if not any(y < x - 1e-12 for x, y in zip(w[0], w[2])):
+    print("FAIL: 3 uplink spares changed nothing in 40 cable failures")
+P
+grep FAIL "$TMP/up.out" && fail "uplink spares" || ok
+
+# ---- same seeds, same bytes; files ----------------------------------------------------------
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep leaf=0..3 --seeds 4 --seed 9 >"$TMP/a.txt" 2>&1
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep leaf=0..3 --seeds 4 --seed 9 >"$TMP/b.txt" 2>&1
+cmp -s "$TMP/a.txt" "$TMP/b.txt" && ok || fail "two sweeps with the same seeds differ"
+grep -q "seeds 9\.\.12" "$TMP/a.txt" && ok || fail "the text does not name the seeds: $(head -1 "$TMP/a.txt")"
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep leaf=0..3 --seeds 4 -o "$TMP/out" >"$TMP/o.txt" 2>"$TMP/o.err"
+expect_eq "sweep -o exit" $? 0
+for f in whatif-sweep.csv whatif-sweep.gp; do
+    [ -s "$TMP/out/$f" ] && ok || fail "no $f"
+done
+expect_eq "CSV rows (header + 2 designs x 4 points)" "$(wc -l <"$TMP/out/whatif-sweep.csv")" 9
+if command -v gnuplot >/dev/null 2>&1; then
+    for f in whatif-sweep.png whatif-sweep.svg; do
+        [ -s "$TMP/out/$f" ] && ok || fail "gnuplot is installed but there is no $f"
+    done
+    grep -q "<svg" "$TMP/out/whatif-sweep.svg" && ok || fail "whatif-sweep.svg is not SVG"
+fi
+
+# ---- bad input ------------------------------------------------------------------------------
+bad() {
+    _want=$1; shift
+    "$RAILYARD" whatif "$@" >"$TMP/bad.out" 2>"$TMP/bad.err"
+    _rc=$?
+    [ "$_rc" -eq 2 ] && ok || fail "whatif $*: exit $_rc, want 2"
+    grep -q -- "$_want" "$TMP/bad.err" && ok || fail "whatif $*: no '$_want' in: $(cat "$TMP/bad.err")"
+    [ -s "$TMP/bad.out" ] && fail "whatif $*: wrote to standard output" || ok
+}
+bad "KIND=LO..HI" "$TMP/sp.yaml" --sweep leaf
+bad "bad range" "$TMP/sp.yaml" --sweep leaf=3..1
+bad "no switch of kind 'router'" "$TMP/sp.yaml" --sweep router=0..2
+bad "does not go with --fail" "$TMP/sp.yaml" --sweep leaf=0..2 --fail leaf0
+bad "whole number from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --seeds 0
+bad "slowdown from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --target 0.5
+bad "needs a workload" "$E/superpod-4su.yaml" --sweep leaf=0..2 --target 1.2
+bad "go with --sweep" "$TMP/sp.yaml" --fail leaf0 --seeds 3
+# more than the fabric has: the point is reported, not an error
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep spine=$((S - 1))..$((S + 1)) --seeds 2 --alone \
+    --format json >"$TMP/many.json" 2>&1
+expect_eq "sweep past the spines exit" $? 0
+"$PY" - "$TMP/many.json" "$S" >"$TMP/many.out" <<'P'
+import json, sys
+S = int(sys.argv[2])
+v = [(p["failures"], p["valid"]) for p in json.load(open(sys.argv[1]))["designs"][0]["points"]]
+if v != [(S - 1, True), (S, True), (S + 1, False)]:
+    print("FAIL: %r" % v)
+P
+grep FAIL "$TMP/many.out" && fail "points past the fabric's spines" || ok
+
+finish
