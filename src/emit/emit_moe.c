@@ -1,6 +1,10 @@
 /* The expert all-to-all as text and JSON (see emit_moe.h). */
 #include "emit/emit_moe.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fabric/names.h"
 #include "spec/catalog.h"
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
@@ -90,4 +94,112 @@ json_t *ry_moe_json(const ry_spec *s, const ry_model *m)
     json_object_set_new(j, "t_iter_with_a2a_s", json_real(T + m->moe_s));
     json_object_set_new(j, "design", json_string(ry_design_name(s->design)));
     return j;
+}
+
+/* ---- traffic ----------------------------------------------------------------------------- */
+
+static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_fabric *f,
+                             const ry_moe_traffic *mt)
+{
+    const ry_moe_a2a *a = &m->moe;
+    double pair = mt->sent > 0 ? mt->sent / (double)(mt->pairs_nvlink + mt->pairs_same_rail +
+                                                    mt->pairs_cross_rail) : 0;
+    ry_buf_printf(o, "\nExpert all-to-all (EP = %lld: %lld GPUs in each of %lld HB domain%s; "
+                  "%.6g bytes per ordered pair and iteration)\n", a->ep, a->ep_in, a->domains,
+                  a->domains == 1 ? "" : "s", pair);
+    ry_buf_printf(o, "  %-40s %14s %14s\n", "ordered pairs", "pairs", "bytes");
+    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "in one domain (NVLink)", mt->pairs_nvlink,
+                  mt->nvlink);
+    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "across domains, one rail", mt->pairs_same_rail,
+                  pair * (double)mt->pairs_same_rail);
+    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "across domains and rails", mt->pairs_cross_rail,
+                  pair * (double)mt->pairs_cross_rail);
+    ry_buf_printf(o, "  sent %.6g bytes, received %.6g (over NVLink %.6g, off the network %.6g)\n",
+                  mt->sent, mt->received, mt->nvlink, mt->delivered);
+    if (f->design == RY_DESIGN_RAIL_ONLY)
+        ry_buf_printf(o, "  rail-only: %.6g bytes cross rails; they go over NVLink first to the GPU "
+                      "of the sender's domain on the receiver's rail (the forwarding hop, "
+                      "a2a-gpus.csv), then over that rail\n", mt->forwarded);
+    else
+        ry_buf_printf(o, "  %s: every GPU reaches every GPU over the network (no forwarding); "
+                      "on rail-only %.6g bytes would take an NVLink hop first\n",
+                      ry_design_name(s->design), a->it_fwd * (double)m->moe_in.N);
+    ry_buf_printf(o, "  on the %s fabric: flows %lld, bytes on the network %.6g, link crossings "
+                  "%lld\n", ry_design_name(s->design), mt->net.flows, mt->network, mt->net.hops);
+    ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
+                  "busiest");
+    for (int tr = 1; tr <= f->tiers; tr++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, f->tiers),
+                 ry_tier_name(tr, f->tiers));
+        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14.6g %14.6g\n", what,
+                      mt->net.tier[tr].links, mt->net.tier[tr].idle,
+                      pct((double)mt->net.tier[tr].idle, (double)mt->net.tier[tr].links),
+                      mt->net.tier[tr].bytes, mt->net.tier[tr].max);
+    }
+    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n", "all", mt->net.links, mt->net.idle,
+                  pct((double)mt->net.idle, (double)mt->net.links));
+    ry_buf_puts(o, "  (the trimmed fabric above keeps the links the all-to-all uses)\n");
+}
+
+static json_t *moe_traffic_json(const ry_model *m, const ry_fabric *f, const ry_moe_traffic *mt)
+{
+    json_t *tiers = json_array();
+    for (int tr = 1; tr <= f->tiers; tr++)
+        json_array_append_new(tiers, json_pack("{s:i, s:I, s:I, s:f, s:f}", "tier", tr, "links",
+                              (json_int_t)mt->net.tier[tr].links, "idle",
+                              (json_int_t)mt->net.tier[tr].idle, "bytes",
+                              mt->net.tier[tr].bytes, "busiest", mt->net.tier[tr].max));
+    json_t *j = json_object();
+    json_object_set_new(j, "expert_parallel", json_integer(m->moe.ep));
+    json_object_set_new(j, "ep_per_domain", json_integer(m->moe.ep_in));
+    json_object_set_new(j, "ep_domains", json_integer(m->moe.domains));
+    json_object_set_new(j, "pairs", json_pack("{s:I, s:I, s:I}", "nvlink",
+                        (json_int_t)mt->pairs_nvlink, "same_rail", (json_int_t)mt->pairs_same_rail,
+                        "cross_rail", (json_int_t)mt->pairs_cross_rail));
+    json_object_set_new(j, "sent", json_real(mt->sent));
+    json_object_set_new(j, "received", json_real(mt->received));
+    json_object_set_new(j, "nvlink", json_real(mt->nvlink));
+    json_object_set_new(j, "forwarded", json_real(mt->forwarded));
+    json_object_set_new(j, "network", json_real(mt->network));
+    json_object_set_new(j, "delivered", json_real(mt->delivered));
+    json_object_set_new(j, "flows", json_integer(mt->net.flows));
+    json_object_set_new(j, "link_crossings", json_integer(mt->net.hops));
+    json_object_set_new(j, "links", json_integer(mt->net.links));
+    json_object_set_new(j, "idle", json_integer(mt->net.idle));
+    json_object_set_new(j, "per_tier", tiers);
+    return j;
+}
+
+void ry_emit_moe_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_fabric *f,
+                         const ry_moe_traffic *mt, ry_format fmt)
+{
+    if (!m->has_moe)
+        return;
+    if (fmt != RY_FMT_JSON) {
+        moe_traffic_text(o, s, m, f, mt);
+        return;
+    }
+    json_t *j = json_loadb(o->data, o->len, 0, NULL);
+    if (!j)
+        return;
+    json_object_set_new(j, "moe", moe_traffic_json(m, f, mt));
+    char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    ry_buf_reset(o);
+    ry_buf_puts(o, txt);
+    ry_buf_putc(o, '\n');
+    free(txt);
+    json_decref(j);
+}
+
+void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
+{
+    ry_buf_puts(o, "gpu,domain,rail,forward_out,forward_in,network_out,network_in\n");
+    for (long long g = 0; g < f->gpus; g++) {
+        char name[64];
+        ry_node_name(f, (uint32_t)g, name, sizeof name);
+        ry_buf_printf(o, "%s,%d,%d,%.9g,%.9g,%.9g,%.9g\n", name, f->nodes[g].group,
+                      f->nodes[g].rail, mt->gpu_fwd_out[g], mt->gpu_fwd_in[g], mt->gpu_net_out[g],
+                      mt->gpu_net_in[g]);
+    }
 }
