@@ -24,7 +24,7 @@ void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m)
                   "(6NT counts these)\n", l->moe.expert_hidden, in->blocks, l->layers,
                   l->moe.active_parameters);
     ry_buf_printf(o, "  EP          %lld GPUs per expert-parallel group (%s): %lld in each of %lld "
-                  "HB domain%s, %g experts per GPU\n", a->ep,
+                  "HB domain%s; experts per GPU: %g\n", a->ep,
                   m->w.expert ? "as the spec sets it" : "auto: the largest that fits", a->ep_in,
                   a->domains, a->domains == 1 ? "" : "s", (double)l->moe.experts / (double)a->ep);
     ry_buf_printf(o, "  routing     uniform; %.6g tokens per GPU, %d all-to-alls per block "

@@ -113,12 +113,18 @@ int ry_moe_for_model(const ry_spec *s, ry_model *m)
     in->B_S = m->in.B_S;
     double t = ry_moe_a2a_time(in, s->design, &m->moe);
     if (t < 0) {
-        long long NDs = in->K / in->NM;
-        ry_spec_error(s, "workload.parallelism.expert", "workload.parallelism.expert (%lld) must "
-                      "divide the %d experts, and divide the %lld data-parallel GPUs of a domain "
-                      "(N_Ds, with N_M = %lld) or be a multiple of it that divides the %lld "
-                      "domains times N_Ds; valid here: %lld is the largest", in->ep, in->experts,
-                      NDs, in->NM, in->N / in->K, ry_moe_ep_auto(in));
+        long long NDs = in->K / in->NM, E = in->ep, NDf = in->N / in->K;
+        if (E < NDs)
+            ry_spec_error(s, "workload.parallelism.expert", "workload.parallelism.expert (%lld) "
+                          "must divide the %lld data-parallel GPUs of an HB domain (N_Ds = K / "
+                          "N_M = %lld / %lld) to stay in one domain; the largest size that fits "
+                          "is %lld", E, NDs, in->K, in->NM, ry_moe_ep_auto(in));
+        else
+            ry_spec_error(s, "workload.parallelism.expert", "workload.parallelism.expert (%lld) "
+                          "spans %s%lld HB domains of N_Ds = %lld data-parallel GPUs (N_M = "
+                          "%lld), which must be a whole number dividing the %lld domains; the "
+                          "largest size that fits is %lld", E, E % NDs ? "a fraction of " : "",
+                          E / NDs + (E % NDs != 0), NDs, in->NM, NDf, ry_moe_ep_auto(in));
         return -1;
     }
     m->has_moe = 1;
