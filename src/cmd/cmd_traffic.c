@@ -3,10 +3,12 @@
 
 #include "analysis/bom.h"
 #include "analysis/compare.h"
+#include "analysis/moe_traffic.h"
 #include "analysis/traffic.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
+#include "emit/emit_moe.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "util/diag.h"
@@ -15,7 +17,8 @@ enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
-                                      "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot)"),
+                                      "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot);\n"
+                                      "for a MoE model a2a-links.csv and a2a-gpus.csv"),
     [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
@@ -60,7 +63,7 @@ static int heatmap(const ry_spec *s, const ry_traffic *t, ry_buf *img, const cha
 }
 
 static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
-                     const ry_traffic_map *map, const ry_buf *json)
+                     const ry_traffic_map *map, const ry_buf *json, const ry_moe_traffic *mt)
 {
     ry_buf links, pairs, img;
     ry_buf_init(&links);
@@ -81,6 +84,17 @@ static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry
                   { imgname, &img } };
     for (size_t i = 0; !bad && i < sizeof files / sizeof files[0]; i++) {
         bad = ry_outdir_put(o, files[i].name, files[i].b->data, files[i].b->len) < 0;
+    }
+    if (mt) {
+        ry_buf a2a, gpus;
+        ry_buf_init(&a2a);
+        ry_buf_init(&gpus);
+        ry_emit_traffic_links(&a2a, f, &mt->net);
+        ry_emit_moe_gpus(&gpus, f, mt);
+        bad = bad || ry_outdir_put(o, "a2a-links.csv", a2a.data, a2a.len) < 0 ||
+              ry_outdir_put(o, "a2a-gpus.csv", gpus.data, gpus.len) < 0;
+        ry_buf_free(&a2a);
+        ry_buf_free(&gpus);
     }
     if (o) {
         if (bad)
@@ -110,9 +124,37 @@ static ry_cmd_status run(ry_ctx *ctx)
         ry_traffic_map_free(&map);
         return RY_CMD_INPUT;
     }
+    /* A MoE model's expert all-to-all: its own link loads; the trimmed
+     * fabric keeps the links it uses too. */
+    ry_moe_traffic mt, *mtp = NULL;
+    ry_traffic_map both = map;
+    if (m->has_moe) {
+        const ry_moe_a2a *a = &m->moe;
+        ry_moe_traffic_in mi = { in->N, in->K, m->moe_in.NM, a->ep,
+                                 a->pass_bytes / (double)a->ep * m->moe_in.passes *
+                                 m->moe_in.blocks };
+        if (ry_moe_traffic_map(&ctx->fabric, &mi, &mt, &err) < 0) {
+            ry_spec_error(s, err.key, "%s", err.msg);
+            ry_moe_traffic_free(&mt);
+            ry_traffic_map_free(&map);
+            return RY_CMD_INPUT;
+        }
+        mtp = &mt;
+        size_t nl = ctx->fabric.nlinks ? ctx->fabric.nlinks : 1;
+        both.up = ry_xcalloc(nl, sizeof *both.up);
+        both.down = ry_xcalloc(nl, sizeof *both.down);
+        for (size_t l = 0; l < ctx->fabric.nlinks; l++) {
+            both.up[l] = map.up[l] + mt.net.up[l];
+            both.down[l] = map.down[l] + mt.net.down[l];
+        }
+    }
     ry_bom trimmed;
     ry_fabric tf;
-    ry_fabric_trim(&ctx->fabric, &map, &tf);
+    ry_fabric_trim(&ctx->fabric, &both, &tf);
+    if (mtp) {
+        free(both.up);
+        free(both.down);
+    }
     ry_bom_compute(&tf, &trimmed);
     ry_fabric_free(&tf);
     /* The rail-only fabric of the same cluster, beside the trimmed one. */
@@ -126,16 +168,23 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf_init(&out);
     ry_buf_init(&json);
     ry_emit_traffic(&out, s, m, &t, &map, &ctx->bom, &trimmed, &cost, ctx->fmt);
-    if (ctx->out)
+    if (mtp)
+        ry_emit_moe_traffic(&out, s, m, &ctx->fabric, mtp, ctx->fmt);
+    if (ctx->out) {
         ry_emit_traffic(&json, s, m, &t, &map, &ctx->bom, &trimmed, &cost, RY_FMT_JSON);
+        if (mtp)
+            ry_emit_moe_traffic(&json, s, m, &ctx->fabric, mtp, RY_FMT_JSON);
+    }
     ry_cmd_status rc = RY_CMD_OK;
-    if (ctx->out && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json) < 0)
+    if (ctx->out && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json, mtp) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
     ry_buf_free(&json);
     ry_traffic_map_free(&map);
+    if (mtp)
+        ry_moe_traffic_free(mtp);
     return rc;
 }
 
@@ -148,7 +197,9 @@ const ry_cmd_entry ry_cmd_traffic = {
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
                "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
                "built fabric, the links that carry nothing, and the bill of materials of the\n"
-               "fabric without them beside the rail-only one.\n",
+               "fabric without them beside the rail-only one. For a mixture-of-experts model, the\n"
+               "expert all-to-all too: pairs, the NVLink hop of traffic rail-only forwards across\n"
+               "rails, and its link loads.\n",
     .needs = RY_NEED_BOM | RY_NEED_MODEL,
     .run = run,
 };

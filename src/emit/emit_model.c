@@ -1,5 +1,6 @@
 /* The model, sweeps and traffic as text, JSON, CSV and gnuplot scripts. */
 #include "emit/emit_model.h"
+#include "emit/emit_moe.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -130,6 +131,7 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     ry_buf_printf(o, "  %-36s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * m->mfu);
     ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * m->hfu);
     ry_buf_printf(o, "  %-36s %12.6g\n\n", "tokens per second", m->tokens_per_s);
+    ry_emit_moe_text(o, s, m);
 
     if (!c)
         return;
@@ -154,7 +156,13 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
         ry_buf_printf(o, "%15s %22.6g\n", b2.data, m->tokens_per_s / (b->cost_total / 1e6));
         ry_buf_free(&b2);
     }
-    if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0)
+    if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0 &&
+        m->has_moe)
+        ry_buf_printf(o, "  rail-only: %.1f%% lower cost; eq. 1's time is the same, the expert "
+                      "all-to-all %+.1f%% (above); tokens/s here leave the all-to-all out\n",
+                      100 * (1 - c->bom[1].cost_total / c->bom[0].cost_total),
+                      100 * m->moe.slowdown);
+    else if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0)
         ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
                       "between GPUs of one rail), %.1f%% lower cost, %.3gx the performance per "
                       "dollar\n", 100 * (1 - c->bom[1].cost_total / c->bom[0].cost_total),
@@ -204,6 +212,8 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_c
     json_object_set_new(j, "mfu", json_real(m->mfu));
     json_object_set_new(j, "hfu", json_real(m->hfu));
     json_object_set_new(j, "tokens_per_s", json_real(m->tokens_per_s));
+    if (m->has_moe)
+        json_object_set_new(j, "moe", ry_moe_json(s, m));
     if (c) {
         json_t *cost = json_object();
         static const char *const names[] = { "rail_optimized", "rail_only" };

@@ -75,7 +75,8 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
     const ry_llm *l = &w->model;
     m->bytes = ry_precision_bytes(w->precision);
     m->peak_flops = w->precision == RY_PREC_FP8 ? w->gpu.fp8_flops : w->gpu.bf16_flops;
-    double P = l->parameters, b = (double)w->tokens, h = l->d_model, L = l->layers;
+    /* A mixture of experts computes with the parameters a token goes through. */
+    double P = l->moe.experts > 0 ? l->moe.active_parameters : l->parameters, b = (double)w->tokens, h = l->d_model, L = l->layers;
     double sq = l->seq_len, V = l->vocab, B = (double)w->batch;
     if (w->flops == RY_FLOPS_KORTHIKANTI)
         m->model_flops = 72 * B * L * sq * h * h * (1 + sq / (6 * h) + V / (12 * h * L));
@@ -138,7 +139,7 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
     m->mfu = m->model_flops / cap;
     m->hfu = m->hw_flops / cap;
     m->tokens_per_s = in->b / m->best.total;
-    return 0;
+    return ry_moe_for_model(s, m);
 }
 
 void ry_iter_degrade(const ry_model *m, double bs_ratio, double fwd_max, double fwd_sum,

@@ -17,6 +17,7 @@
 
 #include "spec/workload.h"
 #include "spec/spec.h"
+#include "model/moe.h"
 
 typedef struct ry_iter_in {
     long long N;        /* GPUs */
@@ -69,6 +70,12 @@ typedef struct ry_model {
     double relative;        /* T_ideal / T_iter */
     double mfu, hfu;
     double tokens_per_s;
+    /* Mixture of experts (model/moe.h): the expert all-to-all, a term apart
+     * from eq. 1's (best.total leaves it out). */
+    int has_moe;
+    ry_moe_in moe_in;
+    ry_moe_a2a moe;         /* both designs */
+    double moe_s;           /* seconds per iteration on the spec's design */
 } ry_model;
 
 /* Fills the inputs of eq. 1 from a loaded spec with a workload. */

@@ -713,6 +713,103 @@ int ry_precision_bytes(ry_precision p)
 
 /* ---- LLM entries (catalog or inline) ------------------------------------------------ */
 
+int ry_llm_moe_blocks(const ry_llm *l)
+{
+    if (l->moe.experts <= 0 || l->moe.every <= 0 || l->layers <= l->moe.dense_layers)
+        return 0;
+    return (l->layers - l->moe.dense_layers) / l->moe.every;
+}
+
+/* The moe: map of a model: its keys through their rows. */
+static int read_moe(const ry_ynode *n, const char *what, ry_llm *l)
+{
+    static const char *const keys[] = {
+        "workload.model.moe.experts", "workload.model.moe.top_k",
+        "workload.model.moe.shared_experts", "workload.model.moe.expert_hidden",
+        "workload.model.moe.active_parameters", "workload.model.moe.dense_layers",
+        "workload.model.moe.every", NULL
+    };
+    char sub[200];
+    snprintf(sub, sizeof sub, "%s.moe", what ? what : "workload.model");
+    int is_null;
+    if (ry_yget_map(n, sub, &is_null) < 0)
+        return 1;
+    if (is_null) {
+        ry_error_at(n->pos, "%s must be a map {experts, top_k, expert_hidden, active_parameters, "
+                    "...} (or be left out for a dense model)", sub);
+        return 1;
+    }
+    int bad = ry_schema_check_keys(n, "workload.model.moe", sub) > 0;
+    for (int i = 0; keys[i]; i++)
+        bad += ry_schema_take(n, keys[i], sub, l) < 0;
+    return bad;
+}
+
+/* Where a moe: key's rule prints: the key, else the moe: map, else the model. */
+static ry_pos moe_pos(const ry_ynode *m, const char *key)
+{
+    const ry_ynode *moe = ry_ymap_get(m, "moe");
+    const ry_ynode *k = moe && moe->kind == RY_YMAP ? ry_ymap_get(moe, key) : NULL;
+    return k ? k->pos : moe ? moe->pos : m->pos;
+}
+
+/* The rules between a MoE model's keys. Expert weights are counted as
+ * SwiGLU MLPs (three d_model x expert_hidden matrices, as every catalog
+ * entry's): those of all experts must fit in the parameters, those a token
+ * goes through in the active parameters. */
+static int check_moe(const ry_ynode *m, const char *what, const ry_llm *l)
+{
+    const struct ry_llm_moe *e = &l->moe;
+    const char *w = what ? what : "workload.model";
+    if (!e->top_k || !e->expert_hidden || !(e->active_parameters > 0)) {
+        const char *missing = !e->top_k ? "top_k" : !e->expert_hidden ? "expert_hidden"
+                                                                      : "active_parameters";
+        ry_error_at(moe_pos(m, "experts"), "%s.moe has no %s (a mixture of experts needs experts, "
+                    "top_k, expert_hidden and active_parameters)", w, missing);
+        return 1;
+    }
+    if (e->top_k > e->experts) {
+        ry_error_at(moe_pos(m, "top_k"), "%s.moe.top_k (%d) must be at most the %d routed experts",
+                    w, e->top_k, e->experts);
+        return 1;
+    }
+    if (l->parameters > 0 && e->active_parameters > l->parameters) {
+        ry_error_at(moe_pos(m, "active_parameters"), "%s.moe.active_parameters (%.4g) must be at "
+                    "most the model's parameters (%.4g)", w, e->active_parameters, l->parameters);
+        return 1;
+    }
+    if (l->layers > 0 && e->dense_layers >= l->layers) {
+        ry_error_at(moe_pos(m, "dense_layers"), "%s.moe.dense_layers (%d) must be fewer than the "
+                    "model's %d layers: a mixture of experts has at least one MoE block", w,
+                    e->dense_layers, l->layers);
+        return 1;
+    }
+    int blocks = ry_llm_moe_blocks(l);
+    if (l->layers > 0 && blocks < 1) {
+        ry_error_at(moe_pos(m, "every"), "%s.moe.every (%d) leaves no MoE block among the %d "
+                    "layers after the %d dense ones", w, e->every, l->layers - e->dense_layers,
+                    e->dense_layers);
+        return 1;
+    }
+    double per = 3.0 * l->d_model * (double)e->expert_hidden * blocks;
+    if (l->parameters > 0 && l->d_model > 0 &&
+        per * (e->experts + e->shared_experts) > l->parameters) {
+        ry_error_at(moe_pos(m, "expert_hidden"), "%s.moe: %d MoE blocks of %d experts with hidden "
+                    "size %d hold %.4g parameters (3 x d_model x expert_hidden each), more than "
+                    "the model's %.4g", w, blocks, e->experts + e->shared_experts,
+                    e->expert_hidden, per * (e->experts + e->shared_experts), l->parameters);
+        return 1;
+    }
+    if (l->d_model > 0 && per * (e->top_k + e->shared_experts) > e->active_parameters) {
+        ry_error_at(moe_pos(m, "active_parameters"), "%s.moe.active_parameters (%.4g) is less "
+                    "than the %.4g parameters of the %d experts a token goes through in %d MoE "
+                    "blocks", w, e->active_parameters, per * (e->top_k + e->shared_experts),
+                    e->top_k + e->shared_experts, blocks);
+        return 1;
+    }
+    return 0;
+}
+
 int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
 {
     /* The rows of workload.model's keys, in the order their errors print. */
@@ -725,6 +822,11 @@ int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
     int bad = 0;
     for (int i = 0; keys[i]; i++)
         bad += ry_schema_take(m, keys[i], what, l) < 0;
+    const ry_ynode *moe = ry_ymap_get(m, "moe");
+    if (moe)
+        bad += read_moe(moe, what, l);
+    if (!bad && l->moe.experts > 0)
+        bad += check_moe(m, what, l);
     return bad;
 }
 

@@ -171,7 +171,23 @@ typedef struct ry_llm {
     int mcc;                /* tensor-parallel collective rounds per block */
     ry_precision precision;
     long long batch;        /* default global batch, sequences */
+    /* Mixture of experts (the entry's moe: map); experts == 0: a dense model.
+     * Blocks dense_layers, dense_layers + every, ... (counting from 0, the
+     * (every)-th block after the dense ones) hold experts instead of the
+     * dense MLP: ry_llm_moe_blocks() of them. */
+    struct ry_llm_moe {
+        double active_parameters;   /* per token, embeddings included */
+        int experts;                /* routed experts per MoE block */
+        int top_k;                  /* routed experts per token */
+        int shared_experts;         /* experts every token goes through */
+        int expert_hidden;          /* FFN hidden size of one expert */
+        int dense_layers;           /* leading blocks with a dense MLP */
+        int every;                  /* after them, every n-th block is MoE */
+    } moe;
 } ry_llm;
+
+/* MoE blocks of l: (layers - dense_layers) / every; 0 for a dense model. */
+int ry_llm_moe_blocks(const ry_llm *l);
 
 typedef struct ry_gpu {
     char name[RY_NAME_MAX];

@@ -221,6 +221,24 @@ static void read_parallelism(void *ctx, const ry_key *k, const ry_ynode *par)
         c->bad_tensor = 1;
 }
 
+/* workload.parallelism.expert against the model: a MoE model's, dividing
+ * its experts. (Against the tensor-parallel size: model/moe.c.) */
+static void expert_rules(wctx *c, const ry_ynode *m)
+{
+    const ry_ynode *par = ry_ymap_get(m, "parallelism");
+    const ry_ynode *n = par && par->kind == RY_YMAP ? ry_ymap_get(par, "expert") : NULL;
+    const ry_llm *l = &c->w->model;
+    if (!n || c->bad_model || c->bad_tensor || c->w->expert == 0)
+        return;
+    if (l->moe.experts <= 0)
+        ry_error_at(n->pos, "workload.parallelism.expert needs a mixture-of-experts model; %s "
+                    "has no moe: section (remove the key, or give the model one)", l->name);
+    else if (c->w->expert > l->moe.experts || l->moe.experts % c->w->expert)
+        ry_error_at(n->pos, "workload.parallelism.expert (%d) must divide the %d routed experts "
+                    "of %s (each GPU of the group holds the same number)", c->w->expert,
+                    l->moe.experts, l->name);
+}
+
 static long long divisor_at_least(long long k, long long need)
 {
     for (long long d = need > 1 ? need : 1; d <= k; d++)
@@ -285,6 +303,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     read_batch(&c, m);
     /* parallelism, compute_efficiency, flops_convention and recompute. */
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
+    expert_rules(&c, m);
     cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
     if (ry_error_count() > before || s->workload_misfit.key[0]) {

@@ -17,6 +17,8 @@
  *     parallelism:
  *       tensor: auto        auto (the size minimising the iteration time) or
  *                           N: a divisor of the HB domain size
+ *       expert: auto        MoE models: the expert-parallel group size
+ *                           (model/moe.h), auto or N dividing the experts
  *     compute_efficiency: 1.0   fraction of the peak FLOP/s reached
  *     flops_convention: 6NT     6NT (6 x parameters x tokens) | korthikanti
  *     recompute: none       none | full (one more forward pass: hardware
@@ -57,6 +59,7 @@ typedef struct ry_workload {
     double efficiency;
     ry_flops_conv flops;
     int recompute;          /* 0 none, 1 full */
+    int expert;             /* expert-parallel size of a MoE model; 0 = auto */
 } ry_workload;
 
 /* Reads the `workload:` section of a loaded document into s->workload

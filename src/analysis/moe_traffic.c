@@ -1,0 +1,190 @@
+/* The expert all-to-all per pair and on the fabric's links (see moe_traffic.h). */
+#include "analysis/moe_traffic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/updown.h"
+#include "fabric/names.h"
+#include "util/diag.h"
+
+long long ry_moe_group_first(const ry_moe_traffic_in *in, long long g)
+{
+    long long NDs = in->K / in->NM, r = g % in->K;
+    long long q = (g / in->K) * NDs + r / in->NM;
+    long long q0 = q / in->ep * in->ep;
+    return (q0 / NDs) * in->K + (q0 % NDs) * in->NM + r % in->NM;
+}
+
+/* Member j (< ep) of the group whose first member is first. */
+static long long member(const ry_moe_traffic_in *in, long long first, long long j)
+{
+    long long NDs = in->K / in->NM, r = first % in->K;
+    long long q = (first / in->K) * NDs + r / in->NM + j;
+    return (q / NDs) * in->K + (q % NDs) * in->NM + r % in->NM;
+}
+
+static int rail_of(const ry_fabric *f, long long g)
+{
+    return f->nodes[g].rail;
+}
+
+/* The GPU whose NIC puts the bytes from s to d on the network. */
+static long long net_source(const ry_fabric *f, const ry_moe_traffic_in *in, long long s,
+                            long long d)
+{
+    if (f->design != RY_DESIGN_RAIL_ONLY || rail_of(f, s) == rail_of(f, d))
+        return s;
+    return (s / in->K) * in->K + d % in->K;
+}
+
+/* One flow of B bytes from GPU port sp to GPU port dp over subnet u. */
+static int walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, double B,
+                ry_moe_traffic *m)
+{
+    int32_t link = f->ports[sp].link;
+    RY_ASSERT(link >= 0);
+    m->net.up[link] += B;
+    uint32_t sw = f->ports[f->ports[sp].peer].owner;
+    for (int hops = 0; hops <= 2 * RY_MAX_TIERS; hops++) {
+        int p = ry_updown_next(u, sw, dp);
+        if (p < 0)
+            return -1;
+        uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
+        int32_t peer = f->ports[port].peer, l = f->ports[port].link;
+        RY_ASSERT(peer >= 0 && l >= 0);
+        uint32_t x = f->ports[peer].owner;
+        const ry_node *xn = &f->nodes[x];
+        int up = xn->kind == RY_NODE_SWITCH && xn->tier > f->nodes[sw].tier;
+        if (up)
+            m->net.up[l] += B;
+        else
+            m->net.down[l] += B;
+        m->net.hops++;
+        if (xn->kind != RY_NODE_SWITCH)
+            return (uint32_t)peer == dp ? 0 : -1;
+        sw = x;
+    }
+    return -1;
+}
+
+static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
+                 ry_err *err)
+{
+    double B = in->pair_bytes / f->planes;
+    for (int k = 0; k < f->nsubnets; k++) {
+        ry_updown *u = ry_updown_new(f, k);
+        size_t n = ry_updown_ends(u);
+        int rc = 0;
+        for (size_t c = 0; c < n && rc == 0; c++) {
+            uint32_t dp = ry_updown_end(u, c);
+            long long d = f->ports[dp].owner;
+            uint32_t plane = dp - f->nodes[d].port0;
+            long long first = ry_moe_group_first(in, d);
+            for (long long j = 0; j < in->ep && rc == 0; j++) {
+                long long s = member(in, first, j);
+                if (s / in->K == d / in->K)
+                    continue;
+                long long ns = net_source(f, in, s, d);
+                uint32_t sp = f->nodes[ns].port0 + plane;
+                char a[64], b[64];
+                if (ry_updown_index(u, sp) < 0 || walk(f, u, sp, dp, B, m) < 0) {
+                    ry_node_name(f, (uint32_t)ns, a, sizeof a);
+                    ry_node_name(f, (uint32_t)d, b, sizeof b);
+                    ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the expert "
+                               "all-to-all: the fabric has no such path", a, b, plane);
+                    rc = -1;
+                }
+                m->net.flows++;
+            }
+        }
+        ry_updown_free(u);
+        if (rc < 0)
+            return -1;
+    }
+    m->net.hops += m->net.flows;    /* the first hop, GPU to leaf */
+    return 0;
+}
+
+int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
+                       ry_err *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t nl = f->nlinks ? f->nlinks : 1, ng = f->gpus ? (size_t)f->gpus : 1;
+    m->net.up = ry_xcalloc(nl, sizeof *m->net.up);
+    m->net.down = ry_xcalloc(nl, sizeof *m->net.down);
+    m->gpu_fwd_out = ry_xcalloc(ng, sizeof *m->gpu_fwd_out);
+    m->gpu_fwd_in = ry_xcalloc(ng, sizeof *m->gpu_fwd_in);
+    m->gpu_net_out = ry_xcalloc(ng, sizeof *m->gpu_net_out);
+    m->gpu_net_in = ry_xcalloc(ng, sizeof *m->gpu_net_in);
+    if (in->ep <= 1 || !(in->pair_bytes > 0))
+        goto stats;
+    /* Pairs, NVLink and the forwarding hop. */
+    for (long long s = 0; s < f->gpus; s++) {
+        long long first = ry_moe_group_first(in, s);
+        for (long long j = 0; j < in->ep; j++) {
+            long long d = member(in, first, j);
+            if (d == s)
+                continue;
+            m->sent += in->pair_bytes;
+            if (s / in->K == d / in->K) {
+                m->pairs_nvlink++;
+                m->nvlink += in->pair_bytes;
+                continue;
+            }
+            if (rail_of(f, s) == rail_of(f, d)) {
+                m->pairs_same_rail++;
+            } else {
+                m->pairs_cross_rail++;
+            }
+            long long ns = net_source(f, in, s, d);
+            if (ns != s) {
+                m->forwarded += in->pair_bytes;
+                m->gpu_fwd_out[s] += in->pair_bytes;
+                m->gpu_fwd_in[ns] += in->pair_bytes;
+            }
+        }
+    }
+    if (route(f, in, m, err) < 0)
+        return -1;
+    /* What GPU NICs put on and take off the network. */
+    for (long long g = 0; g < f->gpus; g++) {
+        const ry_node *n = &f->nodes[g];
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int32_t l = f->ports[n->port0 + p].link;
+            if (l < 0)
+                continue;
+            m->gpu_net_out[g] += m->net.up[l];
+            m->gpu_net_in[g] += m->net.down[l];
+        }
+        m->network += m->gpu_net_out[g];
+        m->delivered += m->gpu_net_in[g];
+    }
+    m->received = m->nvlink + m->delivered;
+    m->net.network_bytes = m->network;
+stats:
+    for (size_t l = 0; l < f->nlinks; l++) {
+        int tier = f->nodes[f->ports[f->links[l].hi].owner].tier;
+        double b = m->net.up[l] + m->net.down[l];
+        m->net.tier[tier].links++;
+        m->net.tier[tier].bytes += b;
+        if (b > m->net.tier[tier].max)
+            m->net.tier[tier].max = b;
+        if (b == 0) {
+            m->net.tier[tier].idle++;
+            m->net.idle++;
+        }
+        m->net.links++;
+    }
+    return 0;
+}
+
+void ry_moe_traffic_free(ry_moe_traffic *m)
+{
+    ry_traffic_map_free(&m->net);
+    free(m->gpu_fwd_out);
+    free(m->gpu_fwd_in);
+    free(m->gpu_net_out);
+    free(m->gpu_net_in);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,174 @@
+#!/bin/sh
+# Mixture of experts: the expert all-to-all of `railyard model` and
+# `railyard traffic` against numbers computed here from the catalog
+# (templates/llms.yaml, gpus.yaml) and the placement doc/llm-model.md
+# states: the bytes of one block by hand, every byte sent received once and
+# equal to the model's, the pairs counted one by one, forwarding only over
+# links `railyard cabling` lists and never across rails on rail-only, the
+# slowdown's sign and size, none where EP groups sit on one rail, dense
+# models without the term.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+D="$TOP_SRCDIR/tests/data/moe"
+T="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
+S="$D/qwen-ro.yaml"
+
+for d in rail-only rail-optimized; do
+    "$RAILYARD" --set fabric.design=$d model --format json "$S" >"$TMP/$d.model.json" 2>"$TMP/err"
+    expect_eq "model $d exit" $? 0
+    no_sanitizer "$TMP/err"
+    "$RAILYARD" --set fabric.design=$d traffic --format json "$S" -o "$TMP/$d" >"$TMP/$d.traffic.json" 2>"$TMP/err"
+    expect_eq "traffic $d exit" $? 0
+    no_sanitizer "$TMP/err"
+done
+"$RAILYARD" cabling "$S" -o "$TMP/cab" >/dev/null 2>"$TMP/err"
+expect_eq "cabling exit" $? 0
+
+"$PY" - "$T" "$TMP" >"$TMP/chk" <<'P'
+import csv, json, sys, yaml
+T, tmp = sys.argv[1:]
+llm = yaml.safe_load(open(T + "/llms.yaml"))["llms"]["qwen3-235b-a22b"]
+gpu = yaml.safe_load(open(T + "/gpus.yaml"))["gpus"]["h100"]
+moe = llm["moe"]
+N, K, NM, E, R = 256, 8, 2, 64, 8          # the spec: tensor 2, expert 64, rails = K
+byt = {"bf16": 2, "fp16": 2, "fp8": 1}[llm["precision"]]
+b = llm["batch"] * llm["seq_len"]
+t = b / N
+V = t * moe["top_k"] * llm["d_model"] * byt          # one GPU, one block, one all-to-all
+blocks = (llm["layers"] - moe.get("dense_layers", 0)) // moe.get("every", 1)
+passes = 4                                             # dispatch + combine, forward + backward
+NDs = K // NM
+Ein = min(E, NDs)
+pair = V / E * passes * blocks                         # one member to another, per iteration
+BF = float(gpu["nvlink"].rstrip("T")) * 1e12 / 8
+BS = 400e9 / 8
+bad = []
+def close(what, got, want, tol=1e-9):
+    if abs(got - want) > tol * max(abs(want), 1):
+        bad.append("%s: got %r, want %r" % (what, got, want))
+
+# The placement, member by member: DP rank q = domain * NDs + rank / NM.
+def gpu_of(q, p):
+    return (q // NDs) * K + (q % NDs) * NM + p
+groups = []
+for p in range(NM):
+    for q0 in range(0, N // NM, E):
+        groups.append([gpu_of(q, p) for q in range(q0, q0 + E)])
+assert sorted(g for gr in groups for g in gr) == list(range(N))
+cnt = {"nvlink": 0, "same_rail": 0, "cross_rail": 0}
+for gr in groups:
+    for s in gr:
+        for d in gr:
+            if s == d:
+                continue
+            if s // K == d // K:
+                cnt["nvlink"] += 1
+            elif (s % K) % R == (d % K) % R:
+                cnt["same_rail"] += 1
+            else:
+                cnt["cross_rail"] += 1
+total = N * (E - 1) * pair
+
+for design in ("rail-only", "rail-optimized"):
+    m = json.load(open("%s/%s.model.json" % (tmp, design)))["moe"]
+    pb = m["pass_bytes"]
+    # one block, one all-to-all, by hand
+    close(design + " bytes per block", pb["sent"], V)
+    close(design + " NVLink per block", pb["nvlink"], V * (Ein - 1) / E)
+    close(design + " network per block", pb["network"], V * (E - Ein) / E)
+    close(design + " blocks", m["moe_blocks"], blocks)
+    tr = json.load(open("%s/%s.traffic.json" % (tmp, design)))["moe"]
+    # every byte sent is received once, and both are the model's
+    close(design + " sent", tr["sent"], total)
+    close(design + " received", tr["received"], total)
+    model_total = N * passes * blocks * (pb["nvlink"] + pb["network"])
+    close(design + " model bytes", model_total, total)
+    close(design + " network = delivered", tr["delivered"], tr["network"])
+    close(design + " network bytes", tr["network"], N * m["rail_optimized"]["network_bytes"])
+    for k in cnt:
+        if tr["pairs"][k] != cnt[k]:
+            bad.append("%s pairs %s: %d, counted %d" % (design, k, tr["pairs"][k], cnt[k]))
+    fwd = cnt["cross_rail"] * pair if design == "rail-only" else 0
+    close(design + " forwarded", tr["forwarded"], fwd)
+    links = list(csv.DictReader(open("%s/%s/a2a-links.csv" % (tmp, design))))
+    gpus = list(csv.DictReader(open("%s/%s/a2a-gpus.csv" % (tmp, design))))   # %.9g
+    up = sum(float(r["bytes_up"]) for r in links if r["lower"].startswith("gpu"))
+    down = sum(float(r["bytes_down"]) for r in links if r["lower"].startswith("gpu"))
+    close(design + " GPU uplinks", up, tr["network"], 1e-7)
+    close(design + " GPU downlinks", down, tr["network"], 1e-7)
+    close(design + " forward out", sum(float(g["forward_out"]) for g in gpus), fwd, 1e-7)
+    close(design + " forward in", sum(float(g["forward_in"]) for g in gpus), fwd, 1e-7)
+    if design == "rail-only":
+        # the NVLink hop per GPU is the model's (the busiest forwarder)
+        worst = max(float(g["forward_out"]) for g in gpus)
+        close("forward per GPU", worst, m["forwarded_bytes"], 1e-7)
+        # slowdown: only the forwarding hop is added, over B_F
+        ro, opt = m["rail_only"], m["rail_optimized"]
+        close("opt time", opt["all_to_all_s"], opt["nvlink_bytes"] / BF + opt["network_bytes"] / BS)
+        close("slowdown", m["slowdown"], (m["forwarded_bytes"] / BF) / opt["all_to_all_s"])
+        if not (ro["all_to_all_s"] > opt["all_to_all_s"] and 0.01 < m["slowdown"] < 0.15):
+            bad.append("slowdown %.4f not in (1%%, 15%%)" % m["slowdown"])
+        print("rail-only all-to-all %+.2f%%" % (100 * m["slowdown"]))
+        # No link the rail-only fabric does not have: every loaded link is a
+        # cable of `railyard cabling`, and GPU links go to their own rail.
+        cab = list(csv.DictReader(open(tmp + "/cab/cabling/cabling.csv")))
+        pairs = {}
+        for c in cab:
+            pairs[(c["a_device"], c["z_device"])] = c
+            pairs[(c["z_device"], c["a_device"])] = c
+        rail_of_sw = {}
+        for c in cab:
+            if c["tier"] == "1":
+                rail_of_sw.setdefault(c["z_device"], set()).add(c["rail"])
+        used = 0
+        for r in links:
+            if float(r["bytes_up"]) + float(r["bytes_down"]) == 0:
+                continue
+            used += 1
+            lo, hi = r["lower"], r["upper"]
+            if lo.startswith("gpu"):
+                g = int(lo[3:])
+                node = "node%03d" % (g // 8 + 1)
+                c = pairs.get((node, hi))
+                if not c or int(c["rail"]) != (g % K) % R:
+                    bad.append("loaded link %s-%s is not a cable of rail %d" % (lo, hi, g % K))
+            elif (lo, hi) not in pairs:
+                bad.append("loaded link %s-%s is not a cable" % (lo, hi))
+        rails = [s for s in rail_of_sw.values() if len(s) != 1]
+        if rails:
+            bad.append("a rail-only leaf serves several rails: %s" % rails)
+        if used == 0:
+            bad.append("no link carries the all-to-all")
+print("\n".join(bad) if bad else "ok")
+P
+sed '$d' "$TMP/chk"
+expect_eq "all-to-all bytes, pairs, links and slowdown" "$(tail -n 1 "$TMP/chk")" ok
+
+# Tensor parallelism over the whole domain: each group holds one GPU per
+# domain, all of one rank, so on one rail: nothing to forward.
+"$RAILYARD" --set workload.parallelism.tensor=8 --set workload.parallelism.expert=32 \
+    model --format json "$S" >"$TMP/tp8.json" 2>"$TMP/err"
+expect_eq "tp8 exit" $? 0
+expect_eq "tp8 slowdown" "$("$PY" -c 'import json,sys; m=json.load(open(sys.argv[1]))["moe"]; print(m["slowdown"], m["forwarded_bytes"], m["ep_per_domain"])' "$TMP/tp8.json")" "0.0 0.0 1"
+
+# Dense models get no term, and their numbers do not move.
+"$RAILYARD" model --format json "$TOP_SRCDIR/tests/data/model/small.yaml" >"$TMP/dense.json" 2>"$TMP/err"
+expect_eq "dense exit" $? 0
+expect_eq "dense has no moe" "$("$PY" -c 'import json,sys; print("moe" in json.load(open(sys.argv[1])))' "$TMP/dense.json")" False
+"$RAILYARD" model "$TOP_SRCDIR/tests/data/model/small.yaml" >"$TMP/dense.txt" 2>&1
+if grep -q "Mixture of experts" "$TMP/dense.txt"; then fail "dense text has a MoE section"; else ok; fi
+
+# An expert-parallel size that does not fit the tensor-parallel size.
+sed 's/tensor: 2, expert: 64/tensor: 4, expert: 128/' "$S" >"$TMP/bad.yaml"
+"$RAILYARD" model "$TMP/bad.yaml" >/dev/null 2>"$TMP/err"
+expect_eq "bad EP exit" $? 1
+if grep -qE '^.*bad\.yaml:[0-9]+:[0-9]+: error: workload\.parallelism\.expert \(128\) spans 64 HB domains' "$TMP/err"; then ok; else fail "bad EP message: $(cat "$TMP/err")"; fi
+
+# The catalog's MoE models on the bundled example (examples/moe-h100.yaml).
+for llm in mixtral-8x22b deepseek-v3 qwen3-235b-a22b; do
+    "$RAILYARD" --set workload.model=$llm model --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/$llm.json" 2>"$TMP/err"
+    expect_eq "$llm exit" $? 0
+    no_sanitizer "$TMP/err"
+    s=$("$PY" -c 'import json,sys; m=json.load(open(sys.argv[1]))["moe"]; print("ok" if 0 <= m["slowdown"] < 0.2 else m["slowdown"])' "$TMP/$llm.json")
+    expect_eq "$llm slowdown in [0, 20%)" "$s" ok
+done
+finish
