@@ -75,7 +75,7 @@ static int swap_spares(sweeper *s, int n, int spare_switches, int spare_uplinks)
 
 /* One scenario of n failures with seed; 0, or -1 when the fabric has too few. */
 static int scenario(sweeper *s, int n, unsigned long long seed, int spare_switches,
-                    int spare_uplinks, ry_iter_degraded *d, int *have_d)
+                    int spare_uplinks, double *slow, int *stalled)
 {
     const ry_fsweep_in *in = s->in;
     int cnt = 0;
@@ -90,11 +90,8 @@ static int scenario(sweeper *s, int n, unsigned long long seed, int spare_switch
     ry_failure_clear(s->fs);
     ry_failure_apply(in->f, s->e, cnt, s->fs);
     ry_failure_analyze(s->ws, s->fs, &s->r);
-    *have_d = 0;
-    if (in->m) {
-        ry_iter_degrade(in->m, s->r.bs_ratio, s->r.fwd_max, s->r.fwd_sum, d);
-        *have_d = 1;
-    }
+    *stalled = 0;
+    *slow = in->slowdown ? in->slowdown(in->arg, &s->r, stalled) : 1;
     return 0;
 }
 
@@ -120,10 +117,10 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
         st->slow_worst = 1;
         int slowed = 0;
         for (int i = 0; i < in->seeds && st->ok; i++) {
-            ry_iter_degraded d;
-            int have_d;
+            double slow;
+            int stalled;
             if (scenario(&s, n, in->seed0 + (unsigned long long)i, in->spare_switches,
-                         in->spare_uplinks, &d, &have_d) < 0) {
+                         in->spare_uplinks, &slow, &stalled) < 0) {
                 st->ok = 0;
                 break;
             }
@@ -135,14 +132,14 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
             st->bw_mean += s.r.bs_ratio;
             if (s.r.bs_ratio < st->bw_worst)
                 st->bw_worst = s.r.bs_ratio;
-            if (have_d) {
-                if (d.stalled || !isfinite(d.slowdown)) {
+            if (in->slowdown) {
+                if (stalled || !isfinite(slow)) {
                     st->stalled++;
                 } else {
                     slowed++;
-                    st->slow_mean += d.slowdown;
-                    if (d.slowdown > st->slow_worst)
-                        st->slow_worst = d.slowdown;
+                    st->slow_mean += slow;
+                    if (slow > st->slow_worst)
+                        st->slow_worst = slow;
                 }
             }
         }
@@ -150,8 +147,8 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
             st->cut_mean /= st->runs;
             st->bw_mean /= st->runs;
         }
-        st->slow_mean = slowed ? st->slow_mean / slowed : (in->m ? NAN : 1);
-        if (!slowed && in->m)
+        st->slow_mean = slowed ? st->slow_mean / slowed : (in->slowdown ? NAN : 1);
+        if (!slowed && in->slowdown)
             st->slow_worst = NAN;
     }
     sweeper_free(&s);
@@ -160,7 +157,7 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
 
 int ry_fsweep_spares_needed(const ry_fsweep_in *in, int n, double target, int max)
 {
-    RY_ASSERT(in->m);
+    RY_ASSERT(in->slowdown);
     int uplinks = strcmp(in->kind, "cable") == 0;
     sweeper s;
     sweeper_init(&s, in);
@@ -168,12 +165,12 @@ int ry_fsweep_spares_needed(const ry_fsweep_in *in, int n, double target, int ma
     for (int sp = 0; sp <= max && found < 0; sp++) {
         int ok = 1;
         for (int i = 0; i < in->seeds && ok; i++) {
-            ry_iter_degraded d;
-            int have_d;
+            double slow;
+            int stalled;
             if (scenario(&s, n, in->seed0 + (unsigned long long)i, uplinks ? 0 : sp,
-                         uplinks ? sp : 0, &d, &have_d) < 0)
+                         uplinks ? sp : 0, &slow, &stalled) < 0)
                 ok = 0;
-            else if (d.stalled || !isfinite(d.slowdown) || d.slowdown > target)
+            else if (stalled || !isfinite(slow) || slow > target)
                 ok = 0;
         }
         if (ok)

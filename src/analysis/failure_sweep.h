@@ -2,7 +2,8 @@
  * cable, nic), many seeded random draws on a fabric, and what they do on
  * average and at worst: the share of GPUs cut off the network, the
  * network bandwidth the slowest HB domain keeps, and with a model the
- * iteration time's slowdown (analysis/failure.h, ry_iter_degrade).
+ * iteration time's slowdown (given as a function of the failure report:
+ * the caller's model, e.g. ry_iter_degrade, which analysis/ does not see).
  *
  * Spares (the spec's spares section) are swapped in before the analysis:
  * of the elements a scenario draws, the first `switches` failed switches
@@ -16,7 +17,6 @@
 #define RY_FAILURE_SWEEP_H
 
 #include "analysis/failure.h"
-#include "model/iteration.h"
 
 typedef struct ry_fsweep_stats {
     int ok;                     /* 0: the fabric has fewer than n elements of the kind */
@@ -28,9 +28,14 @@ typedef struct ry_fsweep_stats {
     double slow_mean, slow_worst;
 } ry_fsweep_stats;
 
+/* T_iter after the failures over before; *stalled set when the job
+ * cannot run (an HB domain without network). */
+typedef double (*ry_fsweep_slowdown)(void *arg, const ry_failure_report *r, int *stalled);
+
 typedef struct ry_fsweep_in {
     const ry_fabric *f;
-    const ry_model *m;          /* NULL: no slowdown */
+    ry_fsweep_slowdown slowdown;    /* NULL: no model, no slowdown */
+    void *arg;
     const char *kind;           /* as --random takes it: leaf, spine, core, tN, switch, cable, nic */
     int lo, hi;                 /* failures per scenario */
     int seeds;
@@ -44,7 +49,7 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err);
 
 /* The fewest spares (switches for a switch kind, uplinks per switch for
  * cable) that keep the worst slowdown of n failures at or under target,
- * over the same seeds; -1 when even max spares do not. Needs a model. */
+ * over the same seeds; -1 when even max spares do not. Needs slowdown. */
 int ry_fsweep_spares_needed(const ry_fsweep_in *in, int n, double target, int max);
 
 #endif

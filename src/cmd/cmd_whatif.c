@@ -291,6 +291,15 @@ static ry_cmd_status sweep_arg(ry_ctx *ctx, char *kind, size_t n, int *lo, int *
     return RY_CMD_OK;
 }
 
+/* The sweep's slowdown: the model rerun as a single scenario reruns it. */
+static double model_slowdown(void *arg, const ry_failure_report *r, int *stalled)
+{
+    ry_iter_degraded d;
+    ry_iter_degrade(arg, r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
+    *stalled = d.stalled;
+    return d.slowdown;
+}
+
 static ry_cmd_status run_sweep(ry_ctx *ctx)
 {
     const ry_spec *s = ctx->spec;
@@ -353,8 +362,8 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
             }
             f = &cfab;
         }
-        ry_fsweep_in in = { f, m, kind, lo, hi, (int)seeds, (unsigned long long)seed0,
-                            s->spares.switches, s->spares.uplinks };
+        ry_fsweep_in in = { f, m ? model_slowdown : NULL, m, kind, lo, hi, (int)seeds,
+                            (unsigned long long)seed0, s->spares.switches, s->spares.uplinks };
         pts[d] = ry_xcalloc((size_t)(hi - lo + 1), sizeof *pts[d]);
         ry_err err;
         if (ry_fsweep_run(&in, pts[d], &err) < 0) {
