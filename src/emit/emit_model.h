@@ -7,12 +7,18 @@
 #include "analysis/traffic.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/buf.h"
 
 /* `railyard model`: inputs, every constant, the optimum, the ideal, the
  * costs (c may be NULL). fmt: text or JSON. */
 void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
                    ry_format fmt);
+
+/* `railyard model` with the full model (pl->paper 0), or the paper's
+ * report of ry_emit_model followed by the chosen layout's memory. */
+void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
+                  ry_format fmt);
 
 /* One point of a sweep: the values of the varied keys, as given. */
 typedef struct ry_sweep_point {

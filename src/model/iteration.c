@@ -83,7 +83,7 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
         m->model_flops = 6 * P * b;
     /* Full recomputation runs the forward pass twice: a forward pass is a
      * third of the forward + backward FLOPs. */
-    m->hw_flops = m->model_flops * (w->recompute ? 4.0 / 3.0 : 1.0);
+    m->hw_flops = m->model_flops * (w->recompute == RY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
     /* A NIC faster than the switch port links at the port's speed
      * (fabric.accept_slower_ports), as every output cables it. */
     double link = s->node.nic_gbps;
@@ -120,6 +120,11 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
                       "choose a switch of %gG ports, or set fabric.accept_slower_ports: true "
                       "to model the %gG links", s->node.nic_gbps, s->sw.port_gbps,
                       s->node.nic_gbps, s->sw.port_gbps);
+        return -1;
+    }
+    const ry_err *pm = &s->workload_paper_misfit;
+    if (pm->key[0]) {
+        ry_spec_error(s, pm->key, "%s", pm->msg);
         return -1;
     }
     ry_model_inputs(s, m);

@@ -249,6 +249,8 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
     }
     if (c->bad_tensor || c->bad_batch || c->bad_model)
         return;
+    /* The batch rules are eq. 1's (no pipeline stages): the paper mode's. */
+    e = &c->s->workload_paper_misfit;
     const char *bkey = ry_ymap_get(m, "batch")          ? "workload.batch"
                        : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
                                                         : "workload.model";
@@ -285,6 +287,8 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     read_batch(&c, m);
     /* parallelism, compute_efficiency, flops_convention and recompute. */
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
+    c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
+    c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
     if (ry_error_count() > before || s->workload_misfit.key[0]) {
