@@ -474,7 +474,14 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
     }
     ry_buf_puts(o, "status,gpus,hb_domain,model,batch,batch_tokens,tensor,dp_in,dp_cross,"
                    "t_iter_s,t_compute_s,t_dp_cross_s,t_dp_in_s,t_tp_s,t_ideal_s,ideal_tensor,"
-                   "relative_performance,mfu,hfu,tokens_per_s\n");
+                   "relative_performance,mfu,hfu,tokens_per_s");
+    int full = 0;
+    for (int i = 0; i < npts; i++)
+        full |= pts[i].full;
+    if (full)
+        ry_buf_puts(o, ",pipeline,data,micro_batch,micro_batches,recompute,t_bubble_s,t_pp_s,"
+                       "memory_bytes,capacity_bytes");
+    ry_buf_putc(o, '\n');
     for (int i = 0; i < npts; i++) {
         const ry_sweep_point *p = &pts[i];
         for (int k = 0; k < nkeys; k++) {
@@ -482,16 +489,24 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
             ry_buf_putc(o, ',');
         }
         if (!p->ok) {
-            ry_buf_puts(o, "invalid,,,,,,,,,,,,,,,,,,,\n");
+            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+                                : "invalid,,,,,,,,,,,,,,,,,,,\n");
             continue;
         }
         const ry_model *m = &p->m;
         const ry_iter_terms *t = &m->best;
         ry_buf_printf(o, "ok,%lld,%lld,%s,%lld,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                      "%.9g,%lld,%.6f,%.6f,%.6f,%.9g\n", p->gpus, p->hb_domain, p->model,
+                      "%.9g,%lld,%.6f,%.6f,%.6f,%.9g", p->gpus, p->hb_domain, p->model,
                       m->w.batch, m->w.tokens, t->NM, t->NDs, t->NDf, t->total, t->compute,
                       t->dp_cross, t->dp_in, t->tp, m->ideal.total, m->ideal.NM, m->relative,
                       m->mfu, m->hfu, m->tokens_per_s);
+        if (full) {
+            const ry_plan_cfg *c = &p->cfg;
+            ry_buf_printf(o, ",%lld,%lld,%lld,%lld,%s,%.9g,%.9g,%.9g,%.9g", c->p, c->d, c->mb,
+                          c->m, ry_recompute_names[c->mem.recompute], c->bubble, c->pp,
+                          c->mem.total, c->mem.capacity);
+        }
+        ry_buf_putc(o, '\n');
     }
 }
 
