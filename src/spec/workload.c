@@ -249,11 +249,23 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
     }
     if (c->bad_tensor || c->bad_batch || c->bad_model)
         return;
-    /* The batch rules are eq. 1's (no pipeline stages): the paper mode's. */
-    e = &c->s->workload_paper_misfit;
     const char *bkey = ry_ymap_get(m, "batch")          ? "workload.batch"
                        : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
                                                         : "workload.model";
+    /* Every model's: even the largest tensor group (the HB domain, or the
+     * size the spec sets) times the most pipeline stages (one block each,
+     * or the number the spec sets) leaves replicas without a sequence. */
+    long long tmax = w->tensor > 0 ? w->tensor : K;
+    long long pmax = w->pipeline > 0 ? w->pipeline : w->model.layers;
+    if (w->batch * tmax * pmax < N) {
+        ry_err_set(e, bkey, "the batch (%lld sequences) is too small for %lld GPUs: even "
+                   "tensor-parallel %lld x pipeline %lld leaves %lld replicas, and every "
+                   "replica needs at least one sequence", w->batch, N, tmax, pmax,
+                   (N + tmax * pmax - 1) / (tmax * pmax));
+        return;
+    }
+    /* The rest are eq. 1's (no pipeline stages): the paper mode's. */
+    e = &c->s->workload_paper_misfit;
     if (w->tensor > 0 && w->batch < N / w->tensor)
         ry_err_set(e, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
                    "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
