@@ -322,9 +322,15 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
         ry_buf_puts(o, "memory unknown\n");
     ry_buf_printf(o, "  efficiency  %.3g of the peak%s\n", pl->efficiency,
                   w->efficiency_given ? "" : " (default: Llama 3's 38-43% MFU on H100)");
-    ry_buf_printf(o, "  FLOPs       %s\n\n", w->flops == RY_FLOPS_6NT
+    ry_buf_printf(o, "  FLOPs       %s\n", w->flops == RY_FLOPS_6NT
                   ? "6NT: 6 x parameters x tokens"
                   : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + V/12hl)");
+    ry_buf_printf(o, "  links       B_F %.6g bytes/s per GPU (NVLink), B_S %.6g bytes/s per GPU: NIC "
+                  "%g Gb/s x %d plane%s of the node", in->B_F, in->B_S, m->nic_gbps / s->planes,
+                  s->planes, s->planes == 1 ? "" : "s");
+    if (s->node.nic_gbps * s->planes > m->nic_gbps)
+        ry_buf_printf(o, " (%gG NICs at the switch ports' speed)", s->node.nic_gbps);
+    ry_buf_puts(o, "\n\n");
 
     ry_buf_printf(o, "Parallelism   tensor %lld x pipeline %lld x data %lld (the fastest of %lld "
                   "configurations, %lld fit memory)\n", b->t, b->p, b->d, pl->considered,
@@ -424,6 +430,12 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_co
                         ry_grad_precision_names[w->grad_precision], "compute_efficiency",
                         pl->efficiency, "efficiency_default", !w->efficiency_given,
                         "flops_convention", conv_name(w->flops), "zero", w->zero));
+    const ry_iter_in *in = &m->in;
+    json_object_set_new(j, "constants", json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, "
+                        "s:f, s:f, s:f}", "N", (json_int_t)in->N, "K", (json_int_t)in->K,
+                        "l", in->layers, "d_model", in->d_model, "b", in->b, "M_cc", in->M_cc,
+                        "model_flops", m->model_flops, "C", m->peak_flops * pl->efficiency,
+                        "peak_flops", m->peak_flops, "B_F", in->B_F, "B_S", in->B_S));
     json_object_set_new(j, "optimum", cfg_json(&pl->best, m->in.K));
     json_object_set_new(j, "memory", memory_json(&pl->best));
     if (pl->ideal_ok)
