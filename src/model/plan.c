@@ -205,68 +205,57 @@ static void gb(ry_buf *b, double bytes)
     ry_buf_printf(b, "%.1f GB", bytes / 1e9);
 }
 
-/* What would fit when nothing does: the same search with one thing changed. */
+/* What would fit when nothing does: the same search with one thing
+ * changed; for the HB domain and the GPUs, the smallest doubling that fits. */
 static void what_would(const ry_plan *pl, ry_buf *msg)
 {
     const ry_workload *w = &pl->base.w;
     long long N = pl->base.in.N, K = pl->base.in.K;
-    struct {
-        const char *what;
-        int zero, recompute, free_sizes;
-        long long K, N;
-    } tries[] = {
-        { "workload.parallelism.zero: 3", 3, -1, 0, K, N },
-        { "workload.recompute: full", -1, RY_RECOMPUTE_FULL, 0, K, N },
-        { "tensor and pipeline sizes left to auto", -1, -1, 1, K, N },
-        { "HB domains of ", -1, -1, 0, 2 * K, N },
-        { "HB domains of ", -1, -1, 0, 4 * K, N },
-        { "", -1, -1, 0, K, 2 * N },
-        { "", -1, -1, 0, K, 4 * N },
-    };
+    enum { ZERO3, FULL, FREE, DOMAIN, GPUS, TRIES };
+    static const char *const what[TRIES] = { "workload.parallelism.zero: 3",
+                                             "workload.recompute: full",
+                                             "tensor and pipeline sizes left to auto",
+                                             "HB domains of ", "" };
     int n = 0;
-    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+    for (int i = 0; i < TRIES; i++) {
         ry_plan x = *pl;
         ry_workload *xw = &x.base.w;
-        if (tries[i].zero >= 0) {
-            if (w->zero >= tries[i].zero)
-                continue;
-            xw->zero = tries[i].zero;
-        }
-        if (tries[i].recompute >= 0) {
-            if (!w->recompute_given || w->recompute == tries[i].recompute)
-                continue;
-            xw->recompute = tries[i].recompute;
-        }
-        if (tries[i].free_sizes) {
-            if (!w->tensor && !w->pipeline && !w->micro_batch)
-                continue;
-            xw->tensor = xw->pipeline = xw->micro_batch = 0;
-        }
-        if (tries[i].N != N) {
-            x.base.in.N = tries[i].N;
-            if (tries[i].N % K)
-                continue;
-        }
-        if (tries[i].K != K && (tries[i].K > N || N % tries[i].K))
-            continue;
+        long long k = K, found = 0;
         ry_plan_cfg c;
-        if (ry_plan_search(&x, tries[i].K, &c, NULL) < 0)
+        if (i == ZERO3 && w->zero < 3) {
+            xw->zero = 3;
+            found = ry_plan_search(&x, K, &c, NULL) == 0;
+        } else if (i == FULL && w->recompute_given && w->recompute != RY_RECOMPUTE_FULL) {
+            xw->recompute = RY_RECOMPUTE_FULL;
+            found = ry_plan_search(&x, K, &c, NULL) == 0;
+        } else if (i == FREE && (w->tensor || w->pipeline || w->micro_batch)) {
+            xw->tensor = xw->pipeline = xw->micro_batch = 0;
+            found = ry_plan_search(&x, K, &c, NULL) == 0;
+        } else if (i == DOMAIN) {
+            for (k = 2 * K; !found && k <= N && N % k == 0; k *= 2)
+                found = ry_plan_search(&x, k, &c, NULL) == 0;
+            k /= 2;
+        } else if (i == GPUS) {
+            /* More GPUs: more stages and replicas to share the state over. */
+            for (x.base.in.N = 2 * N; !found && x.base.in.N <= 1024 * N; x.base.in.N *= 2)
+                found = ry_plan_search(&x, K, &c, NULL) == 0;
+            x.base.in.N /= 2;
+        }
+        if (!found)
             continue;
         ry_buf_puts(msg, n++ ? "; " : "; what would fit: ");
-        ry_buf_puts(msg, tries[i].what);
-        if (tries[i].K != K)
-            ry_buf_printf(msg, "%lld GPUs", tries[i].K);
-        else if (tries[i].N != N)
-            ry_buf_printf(msg, "%lld GPUs in all", tries[i].N);
+        ry_buf_puts(msg, what[i]);
+        if (i == DOMAIN)
+            ry_buf_printf(msg, "%lld GPUs", k);
+        else if (i == GPUS)
+            ry_buf_printf(msg, "%lld GPUs in all", x.base.in.N);
         ry_buf_printf(msg, " (TP %lld x PP %lld x DP %lld, ", c.t, c.p, c.d);
         gb(msg, c.mem.total);
         ry_buf_puts(msg, " per GPU)");
-        if (tries[i].K != K || tries[i].N != N)
-            i++;    /* the smaller of the two sizes is enough */
     }
     if (!n)
-        ry_buf_puts(msg, "; no single change tried (ZeRO-3, full recomputation, HB domains or "
-                         "GPUs x2 and x4) fits either");
+        ry_buf_puts(msg, "; nothing railyard tried fits either (ZeRO-3, full recomputation, "
+                         "larger HB domains, up to 1024 times the GPUs)");
 }
 
 static int no_fit(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *least)
