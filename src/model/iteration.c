@@ -122,11 +122,8 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
                       s->node.nic_gbps, s->sw.port_gbps);
         return -1;
     }
-    const ry_err *pm = &s->workload_paper_misfit;
-    if (pm->key[0]) {
-        ry_spec_error(s, pm->key, "%s", pm->msg);
+    if (ry_workload_check_paper_fit(s) < 0)
         return -1;
-    }
     ry_model_inputs(s, m);
     const ry_iter_in *in = &m->in;
     if (ry_iter_best(in, in->K, m->w.tensor, &m->best) < 0 ||

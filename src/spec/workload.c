@@ -319,6 +319,17 @@ int ry_workload_check_fit(const ry_spec *s)
     return -1;
 }
 
+int ry_workload_check_paper_fit(const ry_spec *s)
+{
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
+    const ry_err *e = &s->workload_paper_misfit;
+    if (!e->key[0])
+        return 0;
+    ry_spec_error(s, e->key, "%s", e->msg);
+    return -1;
+}
+
 void ry_workload_free(struct ry_workload *w)
 {
     free(w);

@@ -92,5 +92,8 @@ void ry_workload_free(struct ry_workload *w);
  * else prints s->workload_misfit as an error at its key (counted, the
  * wording of the rule) and returns -1. For the code that uses the workload. */
 int ry_workload_check_fit(const ry_spec *s);
+/* The same, and then eq. 1's batch rules (s->workload_paper_misfit): for
+ * the code built on eq. 1 without pipeline stages (--paper, LIBRA). */
+int ry_workload_check_paper_fit(const ry_spec *s);
 
 #endif
