@@ -333,8 +333,8 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_puts(o, "\n\n");
 
     ry_buf_printf(o, "Parallelism   tensor %lld x pipeline %lld x data %lld (the fastest of %lld "
-                  "configurations, %lld fit memory)\n", b->t, b->p, b->d, pl->considered,
-                  pl->fit);
+                  "layouts and recomputations tried, %lld fit memory)\n", b->t, b->p, b->d,
+                  pl->considered, pl->fit);
     ry_buf_printf(o, "  tensor      %lld GPUs of one HB domain%s\n", b->t,
                   w->tensor ? " (as the spec sets it)" : "");
     ry_buf_printf(o, "  pipeline    %lld stage%s, %d blocks in the biggest; 1F1B, %lld "
@@ -430,6 +430,15 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_co
                         ry_grad_precision_names[w->grad_precision], "compute_efficiency",
                         pl->efficiency, "efficiency_default", !w->efficiency_given,
                         "flops_convention", conv_name(w->flops), "zero", w->zero));
+    json_t *wl = json_object_get(j, "workload");
+    json_object_set_new(wl, "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"));
+    json_object_set_new(wl, "pipeline", w->pipeline ? json_integer(w->pipeline)
+                                                    : json_string("auto"));
+    json_object_set_new(wl, "micro_batch", w->micro_batch ? json_integer(w->micro_batch)
+                                                          : json_string("auto"));
+    json_object_set_new(wl, "recompute", json_string(w->recompute_given
+                                                     ? ry_recompute_names[w->recompute]
+                                                     : "auto"));
     const ry_iter_in *in = &m->in;
     json_object_set_new(j, "constants", json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, "
                         "s:f, s:f, s:f}", "N", (json_int_t)in->N, "K", (json_int_t)in->K,
