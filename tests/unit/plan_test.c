@@ -1,5 +1,6 @@
 /* The full model (model/plan.h) against eq. 1 and against hand computations:
  *   - for every spec given on the command line (the model tests' specs), at
+ *     its HB domain and every power of two up to 1024 dividing its GPUs, at
  *     every tensor-parallel size eq. 1 accepts, the full model's terms with
  *     one stage, efficiency and gradient bytes as the paper's, no memory
  *     limit, equal ry_iter_eval's term by term; the paper mode's choice is
@@ -26,6 +27,37 @@ static int close_to(double a, double b)
     return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
+/* One (K, N_M) of eq. 1 against the full model with one stage, B/d
+ * sequences in one micro-batch; 1 when compared. */
+static int compare_one(const char *path, const ry_plan *pl, long long K, long long nm)
+{
+    const ry_model *m = &pl->base;
+    const ry_iter_in *in = &m->in;
+    if (!ry_iter_valid(in, K, nm) || m->w.batch % (in->N / nm))
+        return 0;
+    ry_iter_terms t;
+    ry_iter_eval(in, K, nm, &t);
+    ry_plan_cfg c;
+    memset(&c, 0, sizeof c);
+    c.t = nm;
+    c.p = 1;
+    c.d = in->N / nm;
+    c.dp_in = K / nm;
+    c.dp_cross = in->N / K;
+    c.seqs = m->w.batch / c.d;
+    c.mb = c.seqs;
+    c.m = 1;
+    c.blocks = m->w.model.layers;
+    ry_plan_eval(pl, K, m->w.recompute, &c);
+    CHECK(close_to(c.compute, t.compute) && close_to(c.tp, t.tp) &&
+          close_to(c.dp_in_s, t.dp_in) && close_to(c.dp_cross_s, t.dp_cross) && c.bubble == 0 &&
+          c.pp == 0 && close_to(c.total, t.total),
+          "%s K %lld N_M %lld: full model %g %g %g %g (total %g) vs eq. 1 %g %g %g %g (%g)",
+          path, K, nm, c.compute, c.tp, c.dp_in_s, c.dp_cross_s, c.total, t.compute, t.tp,
+          t.dp_in, t.dp_cross, t.total);
+    return 1;
+}
+
 /* Eq. 1 as the special case: one stage, B/d sequences, no recomputation
  * beyond the paper's, gradients in the compute precision. */
 static void test_paper_case(const char *templates, const char *path)
@@ -46,35 +78,16 @@ static void test_paper_case(const char *templates, const char *path)
     pl.paper = 0;
     pl.efficiency = m->w.efficiency;
     pl.grad_bytes = m->bytes;
+    /* At the spec's HB domain and at every power of two the model tests sweep. */
     int compared = 0;
-    for (long long nm = 1; nm <= in->K; nm++) {
-        if (!ry_iter_valid(in, in->K, nm) || m->w.batch % (in->N / nm))
-            continue;
-        ry_iter_terms t;
-        ry_iter_eval(in, in->K, nm, &t);
-        ry_plan_cfg c;
-        memset(&c, 0, sizeof c);
-        c.t = nm;
-        c.p = 1;
-        c.d = in->N / nm;
-        c.dp_in = in->K / nm;
-        c.dp_cross = in->N / in->K;
-        c.seqs = m->w.batch / c.d;
-        c.mb = c.seqs;
-        c.m = 1;
-        c.blocks = m->w.model.layers;
-        ry_plan_eval(&pl, in->K, m->w.recompute, &c);
-        CHECK(close_to(c.compute, t.compute) && close_to(c.tp, t.tp) &&
-              close_to(c.dp_in_s, t.dp_in) && close_to(c.dp_cross_s, t.dp_cross) &&
-              c.bubble == 0 && c.pp == 0 && close_to(c.total, t.total),
-              "%s N_M %lld: full model %g %g %g %g (total %g) vs eq. 1 %g %g %g %g (%g)", path,
-              nm, c.compute, c.tp, c.dp_in_s, c.dp_cross_s, c.total, t.compute, t.tp, t.dp_in,
-              t.dp_cross, t.total);
-        compared++;
-    }
+    for (long long nm = 1; nm <= in->K; nm++)
+        compared += compare_one(path, &pl, in->K, nm);
+    for (long long K = 2; K <= 1024; K *= 2)
+        for (long long nm = 1; K != in->K && in->N % K == 0 && nm <= K; nm++)
+            compared += compare_one(path, &pl, K, nm);
     CHECK(compared > 0, "%s: no tensor-parallel size compared", path);
-    printf("%s: eq. 1 = the full model with one stage at %d tensor-parallel sizes\n", path,
-           compared);
+    printf("%s: eq. 1 = the full model with one stage at %d (HB domain, tensor-parallel "
+           "size) pairs\n", path, compared);
     ry_spec_free(s);
 }
 
