@@ -27,7 +27,8 @@
  * boundaries inside a domain are NVLink, the others cross to another rank,
  * forwarded through the domain first on rail-only, as PXN does).
  *
- * Nothing here prints: errors come back as text for the command to place. */
+ * Only ry_plan_compute reports errors, at the spec's keys, as
+ * ry_model_compute does; the rest computes. ry_plan holds no heap memory. */
 #ifndef RY_PLAN_H
 #define RY_PLAN_H
 
