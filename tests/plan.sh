@@ -153,6 +153,15 @@ no_sanitizer "$TMP/k.err"
 json "$TMP/k.json" '"llama 100k: TP %d x PP %d x DP %d, %d sequences on the busiest replica, %.1f GB, T_iter %.2f s, MFU %.1f%%" % (j["optimum"]["tensor"], j["optimum"]["pipeline"], j["optimum"]["data"], -(-2048 // j["optimum"]["data"]), j["memory"]["per_gpu_bytes"] / 1e9, j["optimum"]["total_s"], 100 * j["mfu"])'
 expect_eq "llama 100k: pipeline stages, every replica a sequence, fits" \
     "$(json "$TMP/k.json" 'j["optimum"]["pipeline"] > 1 and j["optimum"]["data"] <= 2048 and j["optimum"]["tensor"] * j["optimum"]["pipeline"] * j["optimum"]["data"] == 100000 and j["memory"]["feasible"]')" True
+# the bubble share, from the JSON terms, and the note the text gives above 25%
+"$RAILYARD" model "$D/llama-100k.yaml" >"$TMP/k.txt" 2>>"$TMP/k.err"
+share=$(json "$TMP/k.json" '"%.0f" % (100 * j["optimum"]["bubble_s"] / j["optimum"]["total_s"])')
+if [ "$share" -gt 25 ]; then
+    grep -q "note: the pipeline bubble is $share% of the iteration" "$TMP/k.txt" && ok \
+        || fail "llama 100k: no bubble note for $share%"
+else
+    grep -q "note: the pipeline bubble" "$TMP/k.txt" && fail "llama 100k: a bubble note at $share%" || ok
+fi
 "$RAILYARD" model --paper "$D/llama-100k.yaml" >/dev/null 2>"$TMP/e"
 expect_eq "llama 100k --paper: refused as before" $? 1
 grep -q "smaller than the 12500 HB domains" "$TMP/e" && ok || fail "llama 100k --paper: $(cat "$TMP/e")"

@@ -379,6 +379,11 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * pl->hfu);
     ry_buf_printf(o, "  %-36s %12.6g\n", "tokens per second", pl->tokens_per_s);
     mfu_warning(o, pl);
+    if (b->bubble > 0.25 * b->total)
+        ry_buf_printf(o, "  note: the pipeline bubble is %.0f%% of the iteration: %lld "
+                      "micro-batch%s per replica for %lld stages; a larger batch (or fewer "
+                      "GPUs) would shrink it\n", pct(b->bubble, b->total), b->m,
+                      b->m == 1 ? "" : "es", b->p);
     ry_buf_putc(o, '\n');
     cost_text(o, s, pl->tokens_per_s, c);
 }
