@@ -61,8 +61,8 @@ expect_eq "gpt3-constrained: the equal split breaks package == 500" \
     "$(json "$TMP/libra-gpt3-constrained-time.json" 'j["baseline"]["feasible"]')" False
 
 # ---- the workload from the LLM section: the tensor size and compute of
-# railyard model, one block per layer
-"$RAILYARD" model "$EX/libra-llm.yaml" --format json >"$TMP/model.json" 2>/dev/null
+# railyard model --paper (eq. 1, which LIBRA takes its sizes from), one block per layer
+"$RAILYARD" model --paper "$EX/libra-llm.yaml" --format json >"$TMP/model.json" 2>/dev/null
 expect_eq "llm: workload from the LLM section" "$(json "$TMP/libra-llm-time.json" "
 (lambda m: j['workload']['source'].startswith('workload gpt-3-175b: 96 layers, tensor %d x data %d'
  % (m['optimum']['tensor'], 1024 // m['optimum']['tensor'])))(json.load(open('$TMP/model.json')))")" True

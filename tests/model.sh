@@ -21,7 +21,7 @@ no_sanitizer "$TMP/unit"
 # ---- the paper's shapes ---------------------------------------------------------
 # Figure 7: iteration time against K for GPT-3 and OPT-175B.
 for m in gpt3 opt; do
-    "$RAILYARD" sweep "$D/$m-gh200.yaml" --vary cluster.hb_domain=8..1024 >"$TMP/$m.csv" 2>"$TMP/$m.err"
+    "$RAILYARD" sweep --paper "$D/$m-gh200.yaml" --vary cluster.hb_domain=8..1024 >"$TMP/$m.csv" 2>"$TMP/$m.err"
     expect_eq "sweep $m exit" $? 0
     no_sanitizer "$TMP/$m.err"
 done
@@ -53,7 +53,7 @@ sed '$d' "$TMP/fig7"
 expect_eq "Figure 7 shape" "$(tail -n 1 "$TMP/fig7")" ok
 
 # Figure 8: PaLM-540B relative performance at K = 256 rises with the batch.
-"$RAILYARD" sweep "$D/palm-gh200.yaml" --vary workload.batch=512..2048 \
+"$RAILYARD" sweep --paper "$D/palm-gh200.yaml" --vary workload.batch=512..2048 \
     --vary cluster.hb_domain=256,512,1024 >"$TMP/palm.csv" 2>"$TMP/palm.err"
 expect_eq "sweep palm exit" $? 0
 "$PY" - "$TMP/palm.csv" >"$TMP/fig8" <<'P'
@@ -73,7 +73,7 @@ sed '$d' "$TMP/fig8"
 expect_eq "Figure 8 shape" "$(tail -n 1 "$TMP/fig8")" ok
 
 # ---- model: JSON consistency ------------------------------------------------------
-"$RAILYARD" model "$D/gpt3-gh200.yaml" --format json >"$TMP/m.json" 2>"$TMP/m.err"
+"$RAILYARD" model --paper "$D/gpt3-gh200.yaml" --format json >"$TMP/m.json" 2>"$TMP/m.err"
 expect_eq "model json exit" $? 0
 no_sanitizer "$TMP/m.err"
 "$PY" - "$TMP/m.json" >"$TMP/chk" <<'P'
@@ -103,11 +103,11 @@ if (ro["switches"], rl["switches"], ro["transceivers"], rl["transceivers"]) != (
 print("\n".join(bad) if bad else "ok")
 P
 expect_eq "model JSON" "$(cat "$TMP/chk")" ok
-"$RAILYARD" model "$D/gpt3-gh200.yaml" >"$TMP/m.txt" 2>&1
+"$RAILYARD" model --paper "$D/gpt3-gh200.yaml" >"$TMP/m.txt" 2>&1
 for w in "S_T" "M_cc" "M_flop" "B_F" "B_S" "6NT" "paper's eq. 2" "T_ideal" "MFU" "rail-only"; do
     grep -q "$w" "$TMP/m.txt" && ok || fail "model text lacks '$w'"
 done
-"$RAILYARD" model "$D/gpt3-gh200.yaml" --set workload.flops_convention=korthikanti \
+"$RAILYARD" model --paper "$D/gpt3-gh200.yaml" --set workload.flops_convention=korthikanti \
     --set workload.recompute=full --set workload.compute_efficiency=0.5 --format json >"$TMP/k.json"
 "$PY" - "$TMP/k.json" >"$TMP/chk" <<'P'
 import json, sys
@@ -122,7 +122,7 @@ P
 expect_eq "Korthikanti, recomputation, efficiency" "$(cat "$TMP/chk")" ok
 
 # ---- traffic: the paper's 128 GH200 domains on radix-64 switches ---------------------
-"$RAILYARD" traffic "$D/gpt3-gh200.yaml" -o "$TMP/t" --format json >"$TMP/t.json" 2>"$TMP/t.err"
+"$RAILYARD" traffic --paper "$D/gpt3-gh200.yaml" -o "$TMP/t" --format json >"$TMP/t.json" 2>"$TMP/t.err"
 expect_eq "traffic exit" $? 0
 no_sanitizer "$TMP/t.err"
 for f in traffic.json links.csv heatmap.csv; do
@@ -164,10 +164,10 @@ expect_eq "traffic shapes" "$(cat "$TMP/chk")" ok
 "$RAILYARD" traffic "$D/small.yaml" -o "$TMP/d1" >"$TMP/d1.txt" 2>"$TMP/d.err"
 expect_eq "traffic small exit" $? 0
 "$RAILYARD" traffic "$D/small.yaml" -o "$TMP/d2" >"$TMP/d2.txt" 2>>"$TMP/d.err"
-"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
+"$RAILYARD" sweep --paper "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
     -o "$TMP/s1" >/dev/null 2>>"$TMP/d.err"
 expect_eq "sweep small exit" $? 0
-"$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
+"$RAILYARD" sweep --paper "$D/small.yaml" --vary cluster.hb_domain=2..16 --vary workload.batch=64,512 \
     -o "$TMP/s2" >/dev/null 2>>"$TMP/d.err"
 no_sanitizer "$TMP/d.err"
 for f in $(ls "$TMP/d1") ; do
@@ -218,10 +218,21 @@ bad tensor-divides "tensor \(3\) must divide the HB domain size 256" '  model: o
   parallelism: {tensor: 3}'
 bad tensor-word "tensor must be auto or an integer" '  model: opt-175b
   parallelism: {tensor: many}'
-bad batch-dp "smaller than the data-parallel size 2048" '  model: opt-175b
+# the batch rules are eq. 1's (no pipeline stages): model --paper refuses them
+bad_paper() {   # bad_paper NAME WANT-REGEX WORKLOAD-YAML
+    printf 'name: %s\ncluster: {gpus: 32768, node: dgx-gh200}\nworkload:\n%s\n' "$1" "$3" >"$TMP/$1.yaml"
+    "$RAILYARD" model --paper "$TMP/$1.yaml" >/dev/null 2>"$TMP/$1.err"
+    expect_eq "$1: exit" $? 1
+    grep -qE "^$TMP/$1.yaml:[0-9]+:[0-9]+: error: .*$2" "$TMP/$1.err" && ok \
+        || fail "$1: want /$2/ at a position, got: $(cat "$TMP/$1.err")"
+    "$RAILYARD" validate "$TMP/$1.yaml" >/dev/null 2>"$TMP/$1.verr"
+    expect_eq "$1: validate exit (pipeline stages make it fit)" $? 0
+    no_sanitizer "$TMP/$1.err"
+}
+bad_paper batch-dp "smaller than the data-parallel size 2048" '  model: opt-175b
   batch: 1000
   parallelism: {tensor: 16}'
-bad batch-domains "smaller than the 128 HB domains" '  model: opt-175b
+bad_paper batch-domains "smaller than the 128 HB domains" '  model: opt-175b
   batch: 100'
 bad both-batches "not both" '  model: opt-175b
   batch: 1024
@@ -248,6 +259,9 @@ grep -q "tensor-divides.yaml:5:" "$TMP/tensor-divides.err" && ok \
 "$RAILYARD" model "$D/opt-gh200.yaml" --set workload.parallelism.tensor=5 >/dev/null 2>"$TMP/e"
 expect_eq "--set tensor=5 exit" $? 1
 grep -q "^--set:1:" "$TMP/e" && ok || fail "--set error position: $(cat "$TMP/e")"
+"$RAILYARD" model --paper "$D/opt-gh200.yaml" --set workload.parallelism.tensor=5 >/dev/null 2>"$TMP/e"
+expect_eq "--set tensor=5 exit" $? 1
+grep -q "^--set:1:" "$TMP/e" && ok || fail "--set error position: $(cat "$TMP/e")"
 # a spec without a workload
 "$RAILYARD" model "$TOP_SRCDIR/examples/superpod-4su.yaml" >/dev/null 2>"$TMP/e"
 expect_eq "model without workload exit" $? 1
@@ -259,7 +273,7 @@ grep -q "no workload section" "$TMP/e" && ok || fail "no workload message: $(cat
 "$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=16..2 2>"$TMP/e"; expect_eq "--vary empty range" $? 2
 no_sanitizer "$TMP/e"
 "$RAILYARD" model "$D/small.yaml" --format csv 2>"$TMP/e"; expect_eq "model --format csv" $? 2
-"$RAILYARD" sweep "$D/small.yaml" --vary workload.batch=1 >/dev/null 2>"$TMP/e"
+"$RAILYARD" sweep --paper "$D/small.yaml" --vary workload.batch=1 >/dev/null 2>"$TMP/e"
 expect_eq "sweep with no valid point" $? 1
 no_sanitizer "$TMP/e"
 for a in "--vary x=1..2+0" "--vary x=1..4*1" "--vary x=1..b" "--vary =3" "--vary x=,"; do

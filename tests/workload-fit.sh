@@ -1,6 +1,6 @@
 #!/bin/sh
-# A workload that does not fit the cluster (a batch smaller than the number
-# of HB domains, a tensor size that does not divide the HB domain): the
+# A workload that does not fit the cluster (a batch too small for any
+# tensor x pipeline layout, a tensor size that does not divide the HB domain): the
 # commands that do not use the workload warn once at its key and write what
 # they write for the same spec without the workload; model, traffic,
 # optimize (with the workload from the LLM section) and sweep refuse it with
@@ -9,10 +9,10 @@
 # (not a number, an unknown key) stay errors for every command.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 
-# 512 GPUs in HB domains of 16: 32 domains, so a batch of 16 sequences
-# leaves replicas without one whatever the tensor-parallel size.
-GPUS=512 K=16 BATCH=16
-DOMAINS=$((GPUS / K))
+# 512 GPUs in HB domains of 16 and a model of 24 blocks: a batch of one
+# sequence leaves replicas without one whatever the tensor-parallel size (at
+# most 16) and the pipeline stages (at most 24).
+GPUS=512 K=16 BATCH=1
 mkdir "$TMP/unfit" "$TMP/plain"
 head='name: fit
 cluster: {gpus: '$GPUS', hb_domain: '$K', gpus_per_node: 8}
@@ -25,7 +25,7 @@ printf 'libra:\n  budget: 500\n' | cat "$TMP/unfit/s.yaml" - >"$TMP/unfit/libra.
 # Where the warning and the error point: the value of workload.batch.
 line=$(grep -n '^  batch: ' "$TMP/unfit/s.yaml" | cut -d: -f1)
 col=$(($(sed -n "${line}p" "$TMP/unfit/s.yaml" | sed 's/[0-9].*//' | wc -c)))
-WHY="the batch \\($BATCH sequences\\) is smaller than the $DOMAINS HB domains"
+WHY="the batch \\($BATCH sequences\\) is too small for $GPUS GPUs"
 [ "$line" -gt 0 ] && [ "$col" -eq 10 ] && ok || fail "test setup: batch at $line:$col"
 
 # one_warning FILE CMD: FILE holds exactly one line, the warning of CMD.

@@ -150,6 +150,10 @@ typedef struct ry_cmd_entry {
 #define RY_OPTION_FORCE \
     { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace files in DIR that railyard did not write" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
+/* model, sweep, traffic: the rail-only paper's eq. 1 instead of the full model. */
+#define RY_OPTION_PAPER \
+    { "paper", 0, RY_OPT_FLAG, NULL, NULL, "the rail-only paper's eq. 1 exactly: one pipeline\n" \
+      "stage, no memory limit, efficiency 1 unless set" }
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
     ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm, ry_cmd_kubernetes,

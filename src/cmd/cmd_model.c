@@ -1,23 +1,33 @@
 #include "analysis/compare.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
-#include "model/iteration.h"
+#include "model/plan.h"
 #include "util/buf.h"
+#include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_N };
+#include <stdlib.h>
+
+enum { O_FORMAT, O_OUTPUT, O_PAPER, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_PAPER] = RY_OPTION_PAPER,
     [O_N] = RY_OPTION_END
 };
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    if (ry_plan_compute(ctx->spec, ctx->given[O_PAPER] > 0, pl) < 0) {
+        free(pl);
+        return RY_CMD_INPUT;
+    }
     ry_design_cost cost;
     ry_design_costs(ctx->spec, &cost);
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_model(&out, ctx->spec, ctx->model, &cost, ctx->fmt);
+    ry_emit_plan(&out, ctx->spec, pl, &cost, ctx->fmt);
+    free(pl);
     ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
     return rc;
@@ -25,14 +35,17 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_model = {
     .name = "model",
-    .synopsis = "SPEC [--format text|json] [-o FILE]",
+    .synopsis = "SPEC [--paper] [--format text|json] [-o FILE]",
     .summary = "iteration time of the spec's LLM workload, its optimum and its cost",
     .positional = "SPEC",
     .options = options,
-    .details = "The rail-only paper's model (needs a workload: section, see railyard-spec(5)):\n"
-               "the iteration time and its terms at the tensor-parallel size that minimises it,\n"
-               "the ideal (one HB domain of all GPUs), relative performance, MFU and HFU, every\n"
-               "constant used, and the network cost of rail-optimized and rail-only fabrics.\n",
-    .needs = RY_NEED_MODEL,
+    .details = "The full model (needs a workload: section, see railyard-spec(5)): the fastest\n"
+               "tensor x pipeline x data-parallel layout whose weights, gradients, optimizer\n"
+               "states and activations fit the GPU's memory, its iteration time with the\n"
+               "pipeline bubble and point-to-point terms, the ideal (one HB domain of all GPUs),\n"
+               "MFU and HFU, and the network cost of rail-optimized and rail-only fabrics.\n"
+               "--paper: the rail-only paper's eq. 1 exactly, memory reported beside it.\n",
+    .needs = RY_NEED_SPEC,
+    .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,
 };

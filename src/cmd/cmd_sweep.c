@@ -8,13 +8,14 @@
 #include "emit/emit_model_plot.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/diag.h"
 
 #define MAX_VARY 8
 #define MAX_VALUES 4096
 #define MAX_POINTS 20000
 
-enum { O_VARY, O_OUTPUT, O_FORCE, O_N };
+enum { O_VARY, O_OUTPUT, O_FORCE, O_PAPER, O_N };
 static const ry_option options[] = {
     [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
                  "a spec key and its values: a list (512,1024,2048), a range\n"
@@ -23,6 +24,7 @@ static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/sweep.csv, sweep.gp, sweep.png and sweep.svg\n"
                                       "(standard output gets the CSV without -o)"),
     [O_FORCE] = RY_OPTION_FORCE,
+    [O_PAPER] = RY_OPTION_PAPER,
     [O_N] = RY_OPTION_END
 };
 
@@ -111,6 +113,36 @@ static void vary_free(vary *v)
         free(v->values[i]);
     free(v->values);
     free(v->key);
+}
+
+/* The model at one point: eq. 1 (paper), or the full model's choice put
+ * in eq. 1's terms for the columns and plots they share. */
+static int point_compute(const ry_spec *s, int paper, ry_sweep_point *pt)
+{
+    if (paper)
+        return ry_model_compute(s, &pt->m);
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    int rc = ry_plan_compute(s, 0, pl);
+    if (rc == 0) {
+        const ry_plan_cfg *b = &pl->best, *id = &pl->ideal;
+        pt->m = pl->base;
+        pt->full = 1;
+        pt->cfg = *b;
+        pt->m.best = (ry_iter_terms){ .K = pl->base.in.K, .NM = b->t, .NDs = b->dp_in,
+                                      .NDf = b->dp_cross, .compute = b->compute,
+                                      .dp_cross = b->dp_cross_s, .dp_in = b->dp_in_s,
+                                      .tp = b->tp, .total = b->total };
+        pt->m.ideal = (ry_iter_terms){ .K = pl->base.in.N, .NM = id->t, .NDs = id->dp_in,
+                                       .NDf = id->dp_cross, .compute = id->compute,
+                                       .dp_cross = id->dp_cross_s, .dp_in = id->dp_in_s,
+                                       .tp = id->tp, .total = pl->ideal_ok ? id->total : 0 };
+        pt->m.relative = pl->relative;
+        pt->m.mfu = pl->mfu;
+        pt->m.hfu = pl->hfu;
+        pt->m.tokens_per_s = pl->tokens_per_s;
+    }
+    free(pl);
+    return rc;
 }
 
 /* KEY=LIST|RANGE; -1 after a usage error (nothing left to free). */
@@ -223,7 +255,7 @@ static ry_cmd_status run(ry_ctx *ctx)
                                                 ctx->nsets + k + 1 };
         }
         ry_spec *s = ry_spec_load(path, sets, ctx->nsets + nv, ry_templates_dir(ctx->templates));
-        if (s && ry_model_compute(s, &pt->m) == 0) {
+        if (s && point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0) {
             pt->ok = 1;
             good++;
             snprintf(pt->model, sizeof pt->model, "%s", pt->m.w.model.name);
@@ -268,13 +300,14 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_sweep = {
     .name = "sweep",
-    .synopsis = "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [-o DIR] [--force]",
+    .synopsis = "SPEC --vary KEY=VALUES [--vary KEY=VALUES]... [--paper] [-o DIR] [--force]",
     .summary = "the model over a grid of spec values: CSV and plots",
     .positional = "SPEC",
     .options = options,
     .details = "Values apply like --set before validation; a point whose spec is invalid is\n"
                "reported and left empty. The plots draw the iteration time (ideal dashed) and\n"
                "the relative performance against the first --vary key, one line per value of\n"
-               "the others. Without gnuplot only the CSV and the script are written.\n",
+               "the others. Without gnuplot only the CSV and the script are written. The full\n"
+               "model adds its columns (pipeline, memory, ...); --paper sweeps eq. 1 alone.\n",
     .run = run,
 };

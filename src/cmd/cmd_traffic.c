@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/bom.h"
@@ -11,15 +12,17 @@
 #include "emit/emit_moe.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_PAPER, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
                                       "heatmap.csv and heatmap.png (heatmap.pgm without gnuplot);\n"
                                       "for a MoE model a2a-links.csv and a2a-gpus.csv"),
     [O_FORCE] = RY_OPTION_FORCE,
+    [O_PAPER] = RY_OPTION_PAPER,
     [O_N] = RY_OPTION_END
 };
 
@@ -111,17 +114,37 @@ static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry
 static ry_cmd_status run(ry_ctx *ctx)
 {
     const ry_spec *s = ctx->spec;
-    const ry_model *m = ctx->model;
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    int paper = ctx->given[O_PAPER] > 0;
+    /* The traffic maps tensor and data parallelism: the full model's
+     * layout with one pipeline stage. */
+    ry_spec one = *s;
+    ry_workload w1;
+    if (!paper && s->workload) {
+        w1 = *s->workload;
+        if (w1.pipeline > 1)
+            ry_warn("traffic maps one pipeline stage: workload.parallelism.pipeline (%d) is "
+                    "taken as 1", w1.pipeline);
+        w1.pipeline = 1;
+        one.workload = &w1;
+    }
+    if (ry_plan_compute(&one, paper, pl) < 0) {
+        free(pl);
+        return RY_CMD_INPUT;
+    }
+    const ry_model *m = &pl->base;
     ry_traffic t;
     const ry_iter_in *in = &m->in;
-    ry_traffic_in ti = { in->N, in->K, m->best.NM, in->layers, in->d_model, in->b, in->S_T,
-                         in->M_cc };
+    /* Gradients in the reduction's precision (the paper's: the compute's). */
+    ry_traffic_in ti = { in->N, in->K, pl->best.t, in->layers, in->d_model, in->b,
+                         12 * in->d_model * in->d_model * pl->grad_bytes, in->M_cc };
     ry_traffic_plan(s, &ti, &t);
     ry_traffic_map map;
     ry_err err;
     if (ry_traffic_map_fabric(&ctx->fabric, &t, &map, &err) < 0) {
         ry_spec_error(s, err.key, "%s", err.msg);
         ry_traffic_map_free(&map);
+        free(pl);
         return RY_CMD_INPUT;
     }
     /* A MoE model's expert all-to-all: its own link loads; the trimmed
@@ -137,6 +160,7 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_spec_error(s, err.key, "%s", err.msg);
             ry_moe_traffic_free(&mt);
             ry_traffic_map_free(&map);
+            free(pl);
             return RY_CMD_INPUT;
         }
         mtp = &mt;
@@ -185,21 +209,24 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_traffic_map_free(&map);
     if (mtp)
         ry_moe_traffic_free(mtp);
+    free(pl);
     return rc;
 }
 
 const ry_cmd_entry ry_cmd_traffic = {
     .name = "traffic",
-    .synopsis = "SPEC [-o DIR] [--format text|json] [--force]",
+    .synopsis = "SPEC [--paper] [-o DIR] [--format text|json] [--force]",
     .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
     .positional = "SPEC",
     .options = options,
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
                "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
                "built fabric, the links that carry nothing, and the bill of materials of the\n"
-               "fabric without them beside the rail-only one. For a mixture-of-experts model, the\n"
-               "expert all-to-all too: pairs, the NVLink hop of traffic rail-only forwards across\n"
-               "rails, and its link loads.\n",
-    .needs = RY_NEED_BOM | RY_NEED_MODEL,
+               "fabric without them beside the rail-only one. The layout is the full model's\n"
+               "fastest with one pipeline stage that fits memory; --paper: eq. 1's. For a\n"
+               "mixture-of-experts model, the expert all-to-all too: pairs, the NVLink hop of\n"
+               "traffic rail-only forwards across rails, and its link loads.\n",
+    .needs = RY_NEED_BOM,
+    .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,
 };

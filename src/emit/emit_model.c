@@ -54,6 +54,9 @@ static void terms_text(ry_buf *o, const ry_iter_terms *t)
         ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], t->total));
 }
 
+static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
+                      const ry_design_cost *c);
+
 static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c)
 {
     const ry_workload *w = &m->w;
@@ -81,7 +84,10 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
                   w->flops == RY_FLOPS_6NT ? "6NT: 6 x parameters x tokens"
                                            : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + "
                                              "V/12hl)",
-                  w->recompute ? ", full recomputation (x 4/3)" : ", no recomputation",
+                  w->recompute == RY_RECOMPUTE_FULL ? ", full recomputation (x 4/3)"
+                  : w->recompute == RY_RECOMPUTE_SELECTIVE ? ", selective recomputation (no "
+                                                             "FLOPs counted in eq. 1)"
+                                                           : ", no recomputation",
                   w->efficiency);
 
     ry_buf_puts(o, "Constants (SI units; N = N_M x N_Ds x N_Df, K = N_M x N_Ds)\n");
@@ -133,6 +139,13 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     ry_buf_printf(o, "  %-36s %12.6g\n\n", "tokens per second", m->tokens_per_s);
     ry_emit_moe_text(o, s, m);
 
+    cost_text(o, s, m, m->tokens_per_s, c);
+}
+
+/* m: for a MoE model's line (its all-to-all term). */
+static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
+                      const ry_design_cost *c)
+{
     if (!c)
         return;
     ry_buf_puts(o, "Network cost (paper model: ");
@@ -153,7 +166,7 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
         ry_buf b2;
         ry_buf_init(&b2);
         money(&b2, b->cost_total);
-        ry_buf_printf(o, "%15s %22.6g\n", b2.data, m->tokens_per_s / (b->cost_total / 1e6));
+        ry_buf_printf(o, "%15s %22.6g\n", b2.data, tokens_per_s / (b->cost_total / 1e6));
         ry_buf_free(&b2);
     }
     if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0 &&
@@ -178,6 +191,8 @@ static json_t *terms_json(const ry_iter_terms *t)
                      "total_s", t->total);
 }
 
+static json_t *cost_json(double tokens_per_s, const ry_design_cost *c);
+
 static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_cost *c)
 {
     const ry_workload *w = &m->w;
@@ -198,7 +213,7 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_c
                         "precision", ry_precision_name(w->precision), "bytes", m->bytes,
                         "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"),
                         "compute_efficiency", w->efficiency, "flops_convention",
-                        conv_name(w->flops), "recompute", w->recompute ? "full" : "none"));
+                        conv_name(w->flops), "recompute", ry_recompute_names[w->recompute]));
     json_object_set_new(j, "constants", json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, "
                         "s:f, s:f, s:f, s:f}", "N", (json_int_t)in->N, "K", (json_int_t)in->K,
                         "l", in->layers, "d_model", in->d_model, "S_T", in->S_T, "b", in->b,
@@ -214,7 +229,14 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_c
     json_object_set_new(j, "tokens_per_s", json_real(m->tokens_per_s));
     if (m->has_moe)
         json_object_set_new(j, "moe", ry_moe_json(s, m));
-    if (c) {
+    if (c)
+        json_object_set_new(j, "cost", cost_json(m->tokens_per_s, c));
+    return j;
+}
+
+static json_t *cost_json(double tokens_per_s, const ry_design_cost *c)
+{
+    {
         json_t *cost = json_object();
         static const char *const names[] = { "rail_optimized", "rail_only" };
         for (int i = 0; i < 2; i++) {
@@ -228,11 +250,10 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_c
                                 (json_int_t)b->links, "transceivers",
                                 (json_int_t)b->transceivers, "cost", b->cost_total,
                                 "tokens_per_s_per_musd",
-                                m->tokens_per_s / (b->cost_total / 1e6)));
+                                tokens_per_s / (b->cost_total / 1e6)));
         }
-        json_object_set_new(j, "cost", cost);
+        return cost;
     }
-    return j;
 }
 
 void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
@@ -242,6 +263,246 @@ void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_desi
         json_out(o, model_json(s, m, c));
     else
         model_text(o, s, m, c);
+}
+
+/* ---- the full model ---------------------------------------------------------------------- */
+
+static void gbytes(ry_buf *o, const char *what, double v, double total)
+{
+    ry_buf_printf(o, "  %-36s %9.2f GB %7.1f%%\n", what, v / 1e9, pct(v, total));
+}
+
+/* Memory per GPU: a section of both modes' text. */
+static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
+{
+    const ry_plan_mem *mm = &c->mem;
+    const ry_workload *w = &pl->base.w;
+    ry_buf_printf(o, "Memory per GPU (first stage: TP %lld x PP %lld x DP %lld, ZeRO stage %d, "
+                  "recomputation: %s)\n", c->t, c->p, c->d, w->zero,
+                  ry_recompute_names[mm->recompute]);
+    gbytes(o, "weights (16-bit)", mm->weights, mm->total);
+    char what[80];
+    snprintf(what, sizeof what, "gradients (%s)", ry_grad_precision_names[w->grad_precision]);
+    gbytes(o, what, mm->grads, mm->total);
+    gbytes(o, "optimizer (fp32 master, Adam m and v)", mm->optimizer, mm->total);
+    snprintf(what, sizeof what, "activations (%d micro-batch%s of %lld)", mm->inflight,
+             mm->inflight == 1 ? "" : "es", c->mb);
+    gbytes(o, what, mm->activations, mm->total);
+    ry_buf_printf(o, "  %-36s %9.2f GB", "total", mm->total / 1e9);
+    if (mm->capacity > 0)
+        ry_buf_printf(o, " of %.0f GB (%s): %s\n", mm->capacity / 1e9, w->gpu.name,
+                      mm->feasible ? "fits" : "does NOT fit");
+    else
+        ry_buf_printf(o, ": the %s's memory is unknown (gpus.yaml has no memory)\n",
+                      w->gpu.name);
+}
+
+static void mfu_warning(ry_buf *o, const ry_plan *pl)
+{
+    if (pl->mfu_unpublished)
+        ry_buf_printf(o, "  warning: MFU %.1f%% is above the highest any published large run "
+                      "reports (%.1f%%, MegaScale, NSDI 2024): check compute_efficiency\n",
+                      100 * pl->mfu, 100 * RY_PLAN_MFU_PUBLISHED);
+}
+
+static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c)
+{
+    const ry_model *m = &pl->base;
+    const ry_workload *w = &m->w;
+    const ry_llm *l = &w->model;
+    const ry_iter_in *in = &m->in;
+    const ry_plan_cfg *b = &pl->best;
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+                  ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
+    ry_buf_puts(o, "Workload (the full model; --paper for the rail-only paper's eq. 1)\n");
+    ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
+                  l->parameters, l->layers, l->d_model);
+    if (l->heads)
+        ry_buf_printf(o, "%d heads, ", l->heads);
+    ry_buf_printf(o, "sequence %d, vocabulary %d\n", l->seq_len, l->vocab);
+    ry_buf_printf(o, "  batch       %lld sequences x %d = %lld tokens per iteration\n", w->batch,
+                  l->seq_len, w->tokens);
+    ry_buf_printf(o, "  precision   %s compute (%d bytes per activation), gradients reduced in "
+                  "%s (%d bytes)\n", ry_precision_name(w->precision), m->bytes,
+                  ry_grad_precision_names[w->grad_precision], pl->grad_bytes);
+    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %g Gb/s, ", w->gpu.name,
+                  w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
+                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16", w->gpu.nvlink_gbps);
+    if (w->gpu.memory_bytes > 0)
+        ry_buf_printf(o, "%.0f GB\n", w->gpu.memory_bytes / 1e9);
+    else
+        ry_buf_puts(o, "memory unknown\n");
+    ry_buf_printf(o, "  efficiency  %.3g of the peak%s\n", pl->efficiency,
+                  w->efficiency_given ? "" : " (default: Llama 3's 38-43% MFU on H100)");
+    ry_buf_printf(o, "  FLOPs       %s\n", w->flops == RY_FLOPS_6NT
+                  ? "6NT: 6 x parameters x tokens"
+                  : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + V/12hl)");
+    ry_buf_printf(o, "  links       B_F %.6g bytes/s per GPU (NVLink), B_S %.6g bytes/s per GPU: NIC "
+                  "%g Gb/s x %d plane%s of the node", in->B_F, in->B_S, m->nic_gbps / s->planes,
+                  s->planes, s->planes == 1 ? "" : "s");
+    if (s->node.nic_gbps * s->planes > m->nic_gbps)
+        ry_buf_printf(o, " (%gG NICs at the switch ports' speed)", s->node.nic_gbps);
+    ry_buf_puts(o, "\n\n");
+
+    ry_buf_printf(o, "Parallelism   tensor %lld x pipeline %lld x data %lld (the fastest of %lld "
+                  "layouts and recomputations tried, %lld fit memory)\n", b->t, b->p, b->d,
+                  pl->considered, pl->fit);
+    ry_buf_printf(o, "  tensor      %lld GPUs of one HB domain%s\n", b->t,
+                  w->tensor ? " (as the spec sets it)" : "");
+    ry_buf_printf(o, "  pipeline    %lld stage%s, %d blocks in the biggest; 1F1B, %lld "
+                  "micro-batch%s of %lld sequence%s per replica\n", b->p, b->p == 1 ? "" : "s",
+                  b->blocks, b->m, b->m == 1 ? "" : "es", b->mb, b->mb == 1 ? "" : "s");
+    if (b->p > 1)
+        ry_buf_printf(o, "              stage boundaries %s\n", b->p2p_cross
+                      ? (b->dp_cross > 1 || b->t * b->d >= in->K
+                         ? "cross HB domains between GPUs of one local rank: one rail"
+                         : "inside and across HB domains (across: another rank, through the "
+                           "domain first)")
+                      : "inside HB domains (NVLink)");
+    ry_buf_printf(o, "  data        %lld = %lld inside a domain x %lld across domains; %lld "
+                  "sequences on the busiest replica; ZeRO stage %d\n", b->d, b->dp_in,
+                  b->dp_cross, b->seqs, w->zero);
+    ry_buf_printf(o, "  recompute   %s%s\n\n", ry_recompute_names[b->mem.recompute],
+                  w->recompute_given ? " (as the spec sets it)" : " (the least that fits)");
+
+    memory_text(o, pl, b);
+    ry_buf_putc(o, '\n');
+
+    ry_buf_printf(o, "%-38s %12s %8s\n", "Iteration time", "seconds", "share");
+    const char *what[] = { "compute", "pipeline bubble (p-1)/m",
+                           "tensor parallel (NVLink, B_F)",
+                           b->p2p_cross ? "pipeline point-to-point (B_S)"
+                                        : "pipeline point-to-point (NVLink)",
+                           "DP inside domains (NVLink, B_F)",
+                           "DP across domains (network, B_S)" };
+    double v[] = { b->compute, b->bubble, b->tp, b->pp, b->dp_in_s, b->dp_cross_s };
+    for (int i = 0; i < 6; i++)
+        ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], b->total));
+    ry_buf_printf(o, "  %-36s %12.6f\n", "T_iter", b->total);
+    if (pl->ideal_ok) {
+        char ideal[80];
+        snprintf(ideal, sizeof ideal, "T_ideal (K = N: TP %lld x PP %lld)", pl->ideal.t,
+                 pl->ideal.p);
+        ry_buf_printf(o, "  %-36s %12.6f\n", ideal, pl->ideal.total);
+        ry_buf_printf(o, "  %-36s %11.1f%%\n", "relative performance T_ideal/T_iter",
+                      100 * pl->relative);
+    }
+    ry_buf_printf(o, "  %-36s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * pl->mfu);
+    ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * pl->hfu);
+    ry_buf_printf(o, "  %-36s %12.6g\n", "tokens per second", pl->tokens_per_s);
+    mfu_warning(o, pl);
+    if (b->bubble > 0.25 * b->total)
+        ry_buf_printf(o, "  note: the pipeline bubble is %.0f%% of the iteration: %lld "
+                      "micro-batch%s per replica for %lld stages; a larger batch (or fewer "
+                      "GPUs) would shrink it\n", pct(b->bubble, b->total), b->m,
+                      b->m == 1 ? "" : "es", b->p);
+    ry_buf_putc(o, '\n');
+    ry_emit_moe_text(o, s, &pl->base);
+    cost_text(o, s, &pl->base, pl->tokens_per_s, c);
+}
+
+static json_t *memory_json(const ry_plan_cfg *c)
+{
+    const ry_plan_mem *mm = &c->mem;
+    return json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:f, s:s, s:i}", "per_gpu_bytes",
+                     mm->total, "capacity_bytes", mm->capacity, "feasible", mm->feasible,
+                     "weights_bytes", mm->weights, "gradients_bytes", mm->grads,
+                     "optimizer_bytes", mm->optimizer, "activations_bytes", mm->activations,
+                     "recompute", ry_recompute_names[mm->recompute], "micro_batches_in_flight",
+                     mm->inflight);
+}
+
+static json_t *cfg_json(const ry_plan_cfg *c, long long K)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:b, s:f, s:f, s:f, s:f, "
+                     "s:f, s:f, s:f}", "hb_domain", (json_int_t)K, "tensor", (json_int_t)c->t,
+                     "pipeline", (json_int_t)c->p, "data", (json_int_t)c->d, "dp_in",
+                     (json_int_t)c->dp_in, "dp_cross", (json_int_t)c->dp_cross,
+                     "micro_batch", (json_int_t)c->mb, "micro_batches", (json_int_t)c->m,
+                     "blocks_per_stage", c->blocks, "p2p_cross_domain", c->p2p_cross,
+                     "compute_s", c->compute, "bubble_s", c->bubble, "tp_s", c->tp, "pp_s",
+                     c->pp, "dp_in_s", c->dp_in_s, "dp_cross_s", c->dp_cross_s, "total_s",
+                     c->total);
+}
+
+static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_cost *c)
+{
+    const ry_model *m = &pl->base;
+    const ry_workload *w = &m->w;
+    const ry_llm *l = &w->model;
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(s->name));
+    json_object_set_new(j, "design", json_string(ry_design_name(s->design)));
+    json_object_set_new(j, "mode", json_string("full"));
+    json_object_set_new(j, "model", json_pack("{s:s, s:f, s:i, s:i, s:i, s:i, s:i}", "name",
+                        l->name, "parameters", l->parameters, "layers", l->layers, "d_model",
+                        l->d_model, "heads", l->heads, "seq_len", l->seq_len, "vocab",
+                        l->vocab));
+    json_object_set_new(j, "gpu", json_pack("{s:s, s:b, s:f, s:f, s:f}", "name", w->gpu.name,
+                        "from_node", w->gpu_inferred, "peak_flops", m->peak_flops,
+                        "nvlink_gbps", w->gpu.nvlink_gbps, "memory_bytes",
+                        w->gpu.memory_bytes));
+    json_object_set_new(j, "workload", json_pack("{s:I, s:I, s:s, s:s, s:f, s:b, s:s, s:i}",
+                        "batch", (json_int_t)w->batch, "batch_tokens", (json_int_t)w->tokens,
+                        "precision", ry_precision_name(w->precision), "gradient_precision",
+                        ry_grad_precision_names[w->grad_precision], "compute_efficiency",
+                        pl->efficiency, "efficiency_default", !w->efficiency_given,
+                        "flops_convention", conv_name(w->flops), "zero", w->zero));
+    json_t *wl = json_object_get(j, "workload");
+    json_object_set_new(wl, "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"));
+    json_object_set_new(wl, "pipeline", w->pipeline ? json_integer(w->pipeline)
+                                                    : json_string("auto"));
+    json_object_set_new(wl, "micro_batch", w->micro_batch ? json_integer(w->micro_batch)
+                                                          : json_string("auto"));
+    json_object_set_new(wl, "recompute", json_string(w->recompute_given
+                                                     ? ry_recompute_names[w->recompute]
+                                                     : "auto"));
+    const ry_iter_in *in = &m->in;
+    json_object_set_new(j, "constants", json_pack("{s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, "
+                        "s:f, s:f, s:f}", "N", (json_int_t)in->N, "K", (json_int_t)in->K,
+                        "l", in->layers, "d_model", in->d_model, "b", in->b, "M_cc", in->M_cc,
+                        "model_flops", m->model_flops, "C", m->peak_flops * pl->efficiency,
+                        "peak_flops", m->peak_flops, "B_F", in->B_F, "B_S", in->B_S));
+    json_object_set_new(j, "optimum", cfg_json(&pl->best, m->in.K));
+    json_object_set_new(j, "memory", memory_json(&pl->best));
+    if (pl->ideal_ok)
+        json_object_set_new(j, "ideal", cfg_json(&pl->ideal, m->in.N));
+    json_object_set_new(j, "configurations", json_integer(pl->considered));
+    json_object_set_new(j, "configurations_fit", json_integer(pl->fit));
+    json_object_set_new(j, "relative_performance", json_real(pl->relative));
+    json_object_set_new(j, "model_flops", json_real(m->model_flops));
+    json_object_set_new(j, "hw_flops", json_real(pl->best.hw_flops));
+    json_object_set_new(j, "mfu", json_real(pl->mfu));
+    json_object_set_new(j, "hfu", json_real(pl->hfu));
+    json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
+    json_object_set_new(j, "tokens_per_s", json_real(pl->tokens_per_s));
+    if (m->has_moe)
+        json_object_set_new(j, "moe", ry_moe_json(s, m));
+    if (c)
+        json_object_set_new(j, "cost", cost_json(pl->tokens_per_s, c));
+    return j;
+}
+
+void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
+                  ry_format fmt)
+{
+    if (pl->paper && fmt == RY_FMT_JSON) {
+        json_t *j = model_json(s, &pl->base, c);
+        json_object_set_new(j, "memory", memory_json(&pl->best));
+        json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
+        json_out(o, j);
+    } else if (pl->paper) {
+        model_text(o, s, &pl->base, c);
+        ry_buf_putc(o, '\n');
+        memory_text(o, pl, &pl->best);
+        ry_buf_puts(o, "  (reported only: the paper's eq. 1 chose the layout without a memory "
+                       "limit)\n");
+        mfu_warning(o, pl);
+    } else if (fmt == RY_FMT_JSON)
+        json_out(o, plan_json(s, pl, c));
+    else
+        plan_text(o, s, pl, c);
 }
 
 /* ---- sweep ------------------------------------------------------------------------------- */
@@ -255,7 +516,14 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
     }
     ry_buf_puts(o, "status,gpus,hb_domain,model,batch,batch_tokens,tensor,dp_in,dp_cross,"
                    "t_iter_s,t_compute_s,t_dp_cross_s,t_dp_in_s,t_tp_s,t_ideal_s,ideal_tensor,"
-                   "relative_performance,mfu,hfu,tokens_per_s\n");
+                   "relative_performance,mfu,hfu,tokens_per_s");
+    int full = 0;
+    for (int i = 0; i < npts; i++)
+        full |= pts[i].full;
+    if (full)
+        ry_buf_puts(o, ",pipeline,data,micro_batch,micro_batches,recompute,t_bubble_s,t_pp_s,"
+                       "memory_bytes,capacity_bytes");
+    ry_buf_putc(o, '\n');
     for (int i = 0; i < npts; i++) {
         const ry_sweep_point *p = &pts[i];
         for (int k = 0; k < nkeys; k++) {
@@ -263,16 +531,24 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
             ry_buf_putc(o, ',');
         }
         if (!p->ok) {
-            ry_buf_puts(o, "invalid,,,,,,,,,,,,,,,,,,,\n");
+            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+                                : "invalid,,,,,,,,,,,,,,,,,,,\n");
             continue;
         }
         const ry_model *m = &p->m;
         const ry_iter_terms *t = &m->best;
         ry_buf_printf(o, "ok,%lld,%lld,%s,%lld,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,"
-                      "%.9g,%lld,%.6f,%.6f,%.6f,%.9g\n", p->gpus, p->hb_domain, p->model,
+                      "%.9g,%lld,%.6f,%.6f,%.6f,%.9g", p->gpus, p->hb_domain, p->model,
                       m->w.batch, m->w.tokens, t->NM, t->NDs, t->NDf, t->total, t->compute,
                       t->dp_cross, t->dp_in, t->tp, m->ideal.total, m->ideal.NM, m->relative,
                       m->mfu, m->hfu, m->tokens_per_s);
+        if (full) {
+            const ry_plan_cfg *c = &p->cfg;
+            ry_buf_printf(o, ",%lld,%lld,%lld,%lld,%s,%.9g,%.9g,%.9g,%.9g", c->p, c->d, c->mb,
+                          c->m, ry_recompute_names[c->mem.recompute], c->bubble, c->pp,
+                          c->mem.total, c->mem.capacity);
+        }
+        ry_buf_putc(o, '\n');
     }
 }
 

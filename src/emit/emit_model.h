@@ -7,6 +7,7 @@
 #include "analysis/traffic.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/buf.h"
 
 /* `railyard model`: inputs, every constant, the optimum, the ideal, the
@@ -14,16 +15,24 @@
 void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
                    ry_format fmt);
 
+/* `railyard model` with the full model (pl->paper 0), or the paper's
+ * report of ry_emit_model followed by the chosen layout's memory. */
+void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
+                  ry_format fmt);
+
 /* One point of a sweep: the values of the varied keys, as given. */
 typedef struct ry_sweep_point {
     const char **values;
     int ok;                 /* 0: the spec was invalid at this point */
-    ry_model m;
+    ry_model m;             /* eq. 1's, or the full model's choice in its terms */
+    int full;               /* 1: the full model (cfg holds its choice) */
+    ry_plan_cfg cfg;
     char model[RY_NAME_MAX];
     long long gpus, hb_domain;
 } ry_sweep_point;
 
-/* sweep.csv: a header, then one row per point (invalid ones empty). */
+/* sweep.csv: a header, then one row per point (invalid ones empty); with
+ * the full model, its columns after eq. 1's. */
 void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
                        int npts);
 /* A gnuplot script drawing the sweep into sweep.png and sweep.svg: the

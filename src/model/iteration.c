@@ -84,7 +84,7 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
         m->model_flops = 6 * P * b;
     /* Full recomputation runs the forward pass twice: a forward pass is a
      * third of the forward + backward FLOPs. */
-    m->hw_flops = m->model_flops * (w->recompute ? 4.0 / 3.0 : 1.0);
+    m->hw_flops = m->model_flops * (w->recompute == RY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
     /* A NIC faster than the switch port links at the port's speed
      * (fabric.accept_slower_ports), as every output cables it. */
     double link = s->node.nic_gbps;
@@ -123,6 +123,8 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
                       s->node.nic_gbps, s->sw.port_gbps);
         return -1;
     }
+    if (ry_workload_check_paper_fit(s) < 0)
+        return -1;
     ry_model_inputs(s, m);
     const ry_iter_in *in = &m->in;
     if (ry_iter_best(in, in->K, m->w.tensor, &m->best) < 0 ||

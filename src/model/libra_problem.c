@@ -25,7 +25,8 @@
  * first, as that model's hierarchical all-reduce. */
 static int derive_workload(const ry_spec *s, const ry_libra_spec *ls, ry_libra_problem *p)
 {
-    if (ry_workload_check_fit(s) < 0)
+    /* Eq. 1's layout, one stage: its batch rules hold. */
+    if (ry_workload_check_paper_fit(s) < 0)
         return -1;
     if (!s->workload)
         return -1;      /* the spec loader said so */

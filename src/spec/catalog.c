@@ -699,7 +699,7 @@ int ry_media_find(const ry_media_catalog *c, const char *name)
 
 const char *const ry_precision_names[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
-                                        "nic", "nodes", NULL };
+                                        "memory", "nic", "nodes", NULL };
 
 const char *ry_precision_name(ry_precision p)
 {
@@ -933,6 +933,12 @@ static int load_gpus(ry_llm_catalog *c)
             bad = 1;
         } else if (ry_yget_speed(v, key, &g.nvlink_gbps, text, sizeof text) < 0)
             bad = 1;
+        v = ry_ymap_get(ent, "memory");
+        snprintf(key, sizeof key, "%s.memory", what);
+        tf = 0;
+        if (v && ry_yget_number(v, key, 0.001, 1e6, &tf) < 0)
+            bad = 1;
+        g.memory_bytes = tf * 1e9;
         v = ry_ymap_get(ent, "nic");
         snprintf(key, sizeof key, "%s.nic", what);
         if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)

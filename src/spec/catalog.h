@@ -194,6 +194,7 @@ typedef struct ry_gpu {
     double bf16_flops;      /* dense, FLOP/s */
     double fp8_flops;       /* dense, FLOP/s; 0 = no FP8 */
     double nvlink_gbps;     /* per GPU, Gb/s */
+    double memory_bytes;    /* HBM per GPU (the catalog's GB x 1e9); 0 = unknown */
     double nic_gbps;        /* informational */
 } ry_gpu;
 

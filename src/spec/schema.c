@@ -36,7 +36,8 @@ static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
 static const char *const flops_conventions[] = { "6NT", "korthikanti", NULL };   /* ry_flops_conv */
-static const char *const recomputes[] = { "none", "full", NULL };
+const char *const ry_recompute_names[] = { "none", "full", "selective", NULL };
+const char *const ry_grad_precision_names[] = { "bf16", "fp32", NULL };
 
 const char *ry_design_name(ry_design d)
 {
@@ -438,12 +439,26 @@ const ry_key ry_spec_keys[] = {
     { .key = "workload.parallelism.expert", AUTO_INT(1, 1 << 30), WORKLOAD(expert),
       .def = "auto", .unit = "GPUs", .bad = RY_BAD_OTHER,
       .doc = "the expert-parallel group size (MoE models)" },
+    { .key = "workload.parallelism.pipeline", AUTO_INT(1, 1 << 20), WORKLOAD(pipeline),
+      .def = "auto", .unit = "stages", .bad = RY_BAD_OTHER,
+      .doc = "pipeline-parallel stages (1 with --paper)" },
+    { .key = "workload.parallelism.micro_batch", AUTO_INT(1, 1 << 30), WORKLOAD(micro_batch),
+      .def = "auto", .unit = "sequences", .bad = RY_BAD_OTHER,
+      .doc = "sequences per pipeline micro-batch" },
+    { .key = "workload.parallelism.zero", INT(0, 3), WORKLOAD(zero), .def = "1",
+      .bad = RY_BAD_OTHER,
+      .doc = "ZeRO stage: data parallelism shards 1 optimizer, 2 +gradients, 3 +weights" },
+    { .key = "workload.gradient_precision", ENUM(ry_grad_precision_names),
+      WORKLOAD(grad_precision), .def = "bf16", .bad = RY_BAD_OTHER,
+      .doc = "the data-parallel gradient reduction's (the full model)" },
     { .key = "workload.compute_efficiency", NUMBER(0, 1), .type_doc = "number, > 0 and <= 1",
-      .check = check_fraction, WORKLOAD(efficiency), .def = "1", .bad = RY_BAD_OTHER,
+      .check = check_fraction, WORKLOAD(efficiency), .def = "1",
+      .def_doc = "1 with --paper, else 0.43 (doc/llm-model.md)", .bad = RY_BAD_OTHER,
       .doc = "fraction of the peak FLOP/s reached" },
     { .key = "workload.flops_convention", ENUM(flops_conventions), WORKLOAD(flops),
       .def = "6NT", .bad = RY_BAD_OTHER, .doc = "how the model's FLOPs are counted" },
-    { .key = "workload.recompute", ENUM(recomputes), WORKLOAD(recompute), .def = "none",
+    { .key = "workload.recompute", ENUM(ry_recompute_names), WORKLOAD(recompute), .def = "none",
+      .def_doc = "none with --paper, else the least that fits",
       .bad = RY_BAD_OTHER, .doc = "activation recomputation" },
 
     { .key = "x-*", .type = RY_KEY_ANY, .doc = "ignored: a place for YAML anchors" },

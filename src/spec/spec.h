@@ -170,6 +170,9 @@ typedef struct ry_spec {
      * key is "" otherwise. */
     struct ry_workload *workload;
     ry_err workload_misfit;
+    /* A batch too small for eq. 1 without pipeline stages (every replica
+     * needs a sequence): the paper mode's refusal; the workload is kept. */
+    ry_err workload_paper_misfit;
 
     /* network: and libra: (spec/libra_spec.h); NULL without both sections */
     struct ry_libra_spec *libra;

@@ -270,6 +270,20 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
     const char *bkey = ry_ymap_get(m, "batch")          ? "workload.batch"
                        : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
                                                         : "workload.model";
+    /* Every model's: even the largest tensor group (the HB domain, or the
+     * size the spec sets) times the most pipeline stages (one block each,
+     * or the number the spec sets) leaves replicas without a sequence. */
+    long long tmax = w->tensor > 0 ? w->tensor : K;
+    long long pmax = w->pipeline > 0 ? w->pipeline : w->model.layers;
+    if (w->batch * tmax * pmax < N) {
+        ry_err_set(e, bkey, "the batch (%lld sequences) is too small for %lld GPUs: even "
+                   "tensor-parallel %lld x pipeline %lld leaves %lld replicas, and every "
+                   "replica needs at least one sequence", w->batch, N, tmax, pmax,
+                   (N + tmax * pmax - 1) / (tmax * pmax));
+        return;
+    }
+    /* The rest are eq. 1's (no pipeline stages): the paper mode's. */
+    e = &c->s->workload_paper_misfit;
     if (w->tensor > 0 && w->batch < N / w->tensor)
         ry_err_set(e, bkey, "the batch (%lld sequences) is smaller than the data-parallel "
                    "size %lld (%lld GPUs / tensor-parallel %d): every replica needs at "
@@ -304,6 +318,8 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     /* parallelism, compute_efficiency, flops_convention and recompute. */
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
     expert_rules(&c, m);
+    c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
+    c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
     if (ry_error_count() > before || s->workload_misfit.key[0]) {
@@ -316,6 +332,17 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
 int ry_workload_check_fit(const ry_spec *s)
 {
     const ry_err *e = &s->workload_misfit;
+    if (!e->key[0])
+        return 0;
+    ry_spec_error(s, e->key, "%s", e->msg);
+    return -1;
+}
+
+int ry_workload_check_paper_fit(const ry_spec *s)
+{
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
+    const ry_err *e = &s->workload_paper_misfit;
     if (!e->key[0])
         return 0;
     ry_spec_error(s, e->key, "%s", e->msg);

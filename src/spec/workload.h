@@ -21,8 +21,12 @@
  *                           (model/moe.h), auto or N dividing the experts
  *     compute_efficiency: 1.0   fraction of the peak FLOP/s reached
  *     flops_convention: 6NT     6NT (6 x parameters x tokens) | korthikanti
- *     recompute: none       none | full (one more forward pass: hardware
- *                           FLOPs = 4/3 x model FLOPs)
+ *     recompute: none       none | selective | full (one more forward pass:
+ *                           hardware FLOPs = 4/3 x model FLOPs); unset, the
+ *                           full model picks the least that fits
+ *     gradient_precision: bf16   bf16 | fp32: the data-parallel reduction
+ *     parallelism: {pipeline: auto, micro_batch: auto, zero: 1}
+ *                           the full model's (model/plan.h)
  *
  * Every scalar key is a row of the spec schema (spec/schema.c) with its type,
  * range and default; railyard-spec(5) documents them. The rules between
@@ -37,7 +41,10 @@
  * workload that breaks one is well written but does not fit this cluster;
  * the loader keeps the finding in s->workload_misfit (with s->workload
  * NULL) instead of failing, so the commands that never use the workload
- * can go on; the ones that use it (the models) call ry_workload_check_fit. */
+ * can go on; the ones that use it (the models) call ry_workload_check_fit.
+ * The batch rules hold only for the paper's eq. 1 (no pipeline stages): a
+ * batch that breaks them goes to s->workload_paper_misfit, with the
+ * workload kept, and only the paper mode refuses it. */
 #ifndef RY_WORKLOAD_H
 #define RY_WORKLOAD_H
 
@@ -47,6 +54,12 @@
 
 /* workload.flops_convention, in the order of its words (spec/schema.c). */
 typedef enum { RY_FLOPS_6NT = 0, RY_FLOPS_KORTHIKANTI = 1 } ry_flops_conv;
+/* workload.recompute, in the order of its words. */
+typedef enum { RY_RECOMPUTE_NONE = 0, RY_RECOMPUTE_FULL = 1, RY_RECOMPUTE_SELECTIVE = 2 } ry_recompute;
+/* workload.gradient_precision, in the order of its words. */
+typedef enum { RY_GRAD_BF16 = 0, RY_GRAD_FP32 = 1 } ry_grad_precision;
+extern const char *const ry_recompute_names[];
+extern const char *const ry_grad_precision_names[];
 
 typedef struct ry_workload {
     ry_llm model;
@@ -58,8 +71,15 @@ typedef struct ry_workload {
     int tensor;             /* 0 = auto */
     double efficiency;
     ry_flops_conv flops;
-    int recompute;          /* 0 none, 1 full */
+    int recompute;          /* ry_recompute */
     int expert;             /* expert-parallel size of a MoE model; 0 = auto */
+    /* The full model's (model/plan.h); the paper's eq. 1 reads none of them. */
+    int pipeline;           /* stages; 0 = auto */
+    int micro_batch;        /* sequences per micro-batch; 0 = auto */
+    int zero;               /* ZeRO stage 0-3: what data parallelism shards */
+    ry_grad_precision grad_precision;   /* of the data-parallel gradient reduction */
+    int efficiency_given;   /* compute_efficiency was set (else the mode's default) */
+    int recompute_given;    /* recompute was set (else the full model searches it) */
 } ry_workload;
 
 /* Reads the `workload:` section of a loaded document into s->workload
@@ -75,5 +95,8 @@ void ry_workload_free(struct ry_workload *w);
  * else prints s->workload_misfit as an error at its key (counted, the
  * wording of the rule) and returns -1. For the code that uses the workload. */
 int ry_workload_check_fit(const ry_spec *s);
+/* The same, and then eq. 1's batch rules (s->workload_paper_misfit): for
+ * the code built on eq. 1 without pipeline stages (--paper, LIBRA). */
+int ry_workload_check_paper_fit(const ry_spec *s);
 
 #endif
