@@ -22,11 +22,11 @@ printf 'workload:\n  model: gpt-3-175b\n' >>"$TMP/sp.yaml"
 grep -q '^  *nodes: 128' "$TMP/sp.yaml" && ok || fail "the spec was not set to 128 nodes"
 
 # ---- spines: deterministic in n -----------------------------------------------------------
-"$RAILYARD" whatif "$TMP/sp.yaml" --sweep spine=0..5 --seeds 7 --alone --format json \
+"$RAILYARD" whatif "$TMP/sp.yaml" --sweep spine=0..5 --seeds 7 --alone --paper --format json \
     >"$TMP/spine.json" 2>"$TMP/spine.err"
 expect_eq "spine sweep exit" $? 0
 no_sanitizer "$TMP/spine.err"
-"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --format json >"$TMP/one.json" 2>&1
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --paper --format json >"$TMP/one.json" 2>&1
 expect_eq "one spine exit" $? 0
 "$PY" - "$TMP/sp.yaml" "$T/nodes.yaml" "$T/switches.yaml" "$T/llms.yaml" "$TMP/spine.json" \
     "$TMP/one.json" >"$TMP/spine.out" <<'P'
@@ -72,6 +72,30 @@ grep FAIL "$TMP/spine.out" && fail "spine sweep against (S-n)/S" || ok
 S=$(sed -n 's/^S=//p' "$TMP/spine.out")
 [ "${S:-0}" -gt 5 ] && ok || fail "spines: $S"
 
+# ---- the full model (the default): the same failures move every term over B_S --------------
+# A spine of S lost: the cross-domain all-reduce takes S/(S-1) as long; the
+# layout is kept; a stage boundary's point-to-point crosses domains only on
+# one rail, at the same share. So T_iter after - before = (dp + pp) / (S-1)
+# where dp and pp are the before terms of the full model's own report.
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --format json >"$TMP/full.json" 2>&1
+expect_eq "full model, one spine exit" $? 0
+"$RAILYARD" model "$TMP/sp.yaml" --format json >"$TMP/model.json" 2>&1
+expect_eq "full model exit" $? 0
+"$PY" - "$TMP/full.json" "$TMP/model.json" "$S" >"$TMP/full.out" <<'P'
+import json, sys
+w, m, S = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+t, b = w["training"], m["optimum"]
+if w["workload"]["mode"] != "full" or w["workload"]["pipeline"] != b["pipeline"] or w["workload"]["tensor"] != b["tensor"]:
+    print("FAIL: whatif's layout %r, the model's TP %r PP %r" % (w["workload"], b["tensor"], b["pipeline"]))
+if abs(t["t_iter_before_s"] - b["total_s"]) > 1e-9 * b["total_s"]:
+    print("FAIL: T_iter before %r, the model's %r" % (t["t_iter_before_s"], b["total_s"]))
+moved = b["dp_cross_s"] + (b["pp_s"] if b["p2p_cross_domain"] else 0)
+want = t["t_iter_before_s"] + moved / (S - 1)
+if abs(t["t_iter_after_s"] - want) > 1e-6 * want:
+    print("FAIL: T_iter after %r, want %r" % (t["t_iter_after_s"], want))
+P
+grep FAIL "$TMP/full.out" && fail "the full model after a spine" || ok
+
 # ---- leaves: n x GPUs per leaf cut off, on both designs ------------------------------------
 "$RAILYARD" whatif "$TMP/sp.yaml" --sweep leaf=0..4 --seeds 5 --format json \
     >"$TMP/leaf.json" 2>"$TMP/leaf.err"
@@ -97,7 +121,7 @@ grep FAIL "$TMP/leaf.out" && fail "leaf sweep against n x GPUs per leaf" || ok
 
 # ---- spares ---------------------------------------------------------------------------------
 sed 's/^workload:/spares:\n  switches: 2\nworkload:/' "$TMP/sp.yaml" >"$TMP/spares.yaml"
-"$RAILYARD" whatif "$TMP/spares.yaml" --sweep spine=0..5 --seeds 7 --alone --format json \
+"$RAILYARD" whatif "$TMP/spares.yaml" --sweep spine=0..5 --seeds 7 --alone --paper --format json \
     --target 5% >"$TMP/spares.json" 2>"$TMP/spares.err"
 expect_eq "spares sweep exit" $? 0
 no_sanitizer "$TMP/spares.err"

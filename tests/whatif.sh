@@ -7,7 +7,9 @@
 #   - rail-only losing leaf L cuts off exactly the NICs cabling.csv cables to L,
 #     and the pairs without a fabric path follow from the rail sizes;
 #   - a two-plane fabric losing a plane halves B_S and doubles the
-#     cross-domain data-parallel term, eq. 1 evaluated here;
+#     cross-domain data-parallel term, eq. 1 evaluated here (--paper: the
+#     training checks are eq. 1's; tests/whatif-sweep.sh checks the full
+#     model's);
 #   - a cable by its label, as SWITCH/PORT and (for a NIC's cable) as
 #     HOST/NIC is the same failure;
 #   - unknown elements are refused with what was expected; --random is
@@ -77,7 +79,7 @@ workload:
 Y
 sed '/^cost:/,$d' "$E/superpod-4su.yaml" >"$TMP/sp.yaml"
 cat "$TMP/gpt.yaml" >>"$TMP/sp.yaml"
-"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --format json >"$TMP/spt.json" 2>"$TMP/spt.err"
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail spine0 --alone --paper --format json >"$TMP/spt.json" 2>"$TMP/spt.err"
 expect_eq "spine0 with a workload exit" $? 0
 "$PY" - "$TMP/spt.json" >"$TMP/spt.out" <<'P'
 import json, sys
@@ -98,7 +100,7 @@ grep '^FAIL' "$TMP/spt.out"
 
 # ... and a lost NIC: its domain keeps (K-1)/K, the GPU's all-reduce bytes
 # cross NVLink out and back
-"$RAILYARD" whatif "$TMP/sp.yaml" --fail node001/mlx5_0 --format json >"$TMP/nic.json" 2>&1
+"$RAILYARD" whatif "$TMP/sp.yaml" --fail node001/mlx5_0 --paper --format json >"$TMP/nic.json" 2>&1
 expect_eq "NIC with a workload exit" $? 0
 "$PY" - "$TMP/sp.yaml" "$T/nodes.yaml" "$T/llms.yaml" "$TMP/nic.json" >"$TMP/nic.out" <<'P'
 import json, sys, yaml
@@ -175,7 +177,7 @@ done
 
 # ---- a plane of a two-plane fabric: B_S halves, the DP term doubles ------------------------
 cat "$E/b200-2plane.yaml" "$TMP/gpt.yaml" >"$TMP/2p.yaml"
-"$RAILYARD" whatif "$TMP/2p.yaml" --fail plane1 --format json >"$TMP/2p.json" 2>"$TMP/2p.err"
+"$RAILYARD" whatif "$TMP/2p.yaml" --fail plane1 --paper --format json >"$TMP/2p.json" 2>"$TMP/2p.err"
 expect_eq "plane1 exit" $? 0
 no_sanitizer "$TMP/2p.err"
 "$PY" - "$TMP/2p.yaml" "$T/nodes.yaml" "$T/llms.yaml" "$TMP/2p.json" >"$TMP/2p.out" <<'P'

@@ -12,6 +12,7 @@
 #include "fabric/names.h"
 #include "ibfmt/netfile.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -21,8 +22,8 @@
 #define MAX_SWEEP 4096        /* failures per scenario */
 #define MAX_SEEDS 100000
 
-enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_FORMAT,
-       O_OUTPUT, O_N };
+enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_PAPER,
+       O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, or leaf3/17),\n"
@@ -43,6 +44,7 @@ static const ry_option options[] = {
                    "worst slowdown the spares must keep, as 1.1 or 10%\n"
                    "(default 1.1; --sweep with a workload)" },
     [O_ALONE] = { "alone", 0, RY_OPT_FLAG, NULL, NULL, "the spec's design only, no counterpart" },
+    [O_PAPER] = RY_OPTION_PAPER,
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     /* -o DIR: the re-routed OpenSM subnet directories, once the
      * failure-aware router takes (node_down, link_down). */
@@ -89,7 +91,7 @@ static ry_design counterpart_of(ry_design d)
     return d == RY_DESIGN_RAIL_OPTIMIZED ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED;
 }
 
-static void analyze(side_run *r, const ry_model *m, ry_whatif_side *out, ry_design d)
+static void analyze(side_run *r, const ry_plan *m, ry_whatif_side *out, ry_design d)
 {
     r->ws = ry_failure_ws_new(r->f);
     r->fs = ry_failure_new(r->f);
@@ -115,7 +117,7 @@ static void analyze(side_run *r, const ry_model *m, ry_whatif_side *out, ry_desi
     out->cut = r->cut;
     if (m) {
         out->trained = 1;
-        ry_iter_degrade(m, r->after.bs_ratio, r->after.fwd_max, r->after.fwd_sum, &out->train);
+        ry_plan_degrade(m, r->after.bs_ratio, r->after.fwd_max, r->after.fwd_sum, &out->train);
     }
 }
 
@@ -241,13 +243,15 @@ static int build_counterpart(const ry_spec *s, ry_spec *cs, ry_fabric *cf, char 
     return 0;
 }
 
-/* The workload's model, or NULL: none, or one the cluster cannot run
- * (reported, ignored, by the dispatcher). -1 when it cannot be computed. */
-static int workload_model(const ry_spec *s, ry_model *model, ry_model **m)
+/* The workload's model (the full model, or eq. 1 with --paper), or NULL:
+ * none, or one the cluster cannot run (reported, ignored, by the
+ * dispatcher). -1 when it cannot be computed. */
+static int workload_model(const ry_ctx *ctx, ry_plan *model, ry_plan **m)
 {
+    const ry_spec *s = ctx->spec;
     *m = NULL;
     if (s->workload && !s->workload_misfit.key[0]) {
-        if (ry_model_compute(s, model) < 0)
+        if (ry_plan_compute(s, ctx->given[O_PAPER] > 0, model) < 0)
             return -1;
         *m = model;
     }
@@ -295,7 +299,7 @@ static ry_cmd_status sweep_arg(ry_ctx *ctx, char *kind, size_t n, int *lo, int *
 static double model_slowdown(void *arg, const ry_failure_report *r, int *stalled)
 {
     ry_iter_degraded d;
-    ry_iter_degrade(arg, r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
+    ry_plan_degrade(arg, r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
     *stalled = d.stalled;
     return d.slowdown;
 }
@@ -327,17 +331,21 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
             return ry_usage(ctx, "--target takes a slowdown from 1 to 1000, as 1.1 or 10%% "
                             "(got '%s')", v);
     }
-    ry_model model, *m;
-    if (workload_model(s, &model, &m) < 0)
+    ry_plan *model = ry_xcalloc(1, sizeof *model), *m;
+    if (workload_model(ctx, model, &m) < 0) {
+        free(model);
         return RY_CMD_INPUT;
-    if (ry_opt(ctx, O_TARGET) && !m)
+    }
+    if (ry_opt(ctx, O_TARGET) && !m) {
+        free(model);
         return ry_usage(ctx, "--target needs a workload: section in the spec (the slowdown is "
                         "the iteration time's)");
+    }
 
     ry_whatif_sweep w;
     memset(&w, 0, sizeof w);
     w.s = s;
-    w.m = m;
+    w.m = m ? &m->base : NULL;
     w.kind = kind;
     w.lo = lo;
     w.hi = hi;
@@ -404,6 +412,7 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
 out:
     free(pts[0]);
     free(pts[1]);
+    free(model);
     ry_fabric_free(&cfab);
     return rc;
 }
@@ -417,7 +426,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_whatif_side sides[2];
     memset(runs, 0, sizeof runs);
     memset(sides, 0, sizeof sides);
-    ry_model model, *m = NULL;
+    ry_plan *model = ry_xcalloc(1, sizeof *model), *m = NULL;
     ry_cmd_status rc = RY_CMD_OK;
     int ns = 1;
 
@@ -431,7 +440,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     long long nfiles = 0;
     if (ctx->given[O_FABRIC] && (rc = as_built(ctx, a, &nfiles)) != RY_CMD_OK)
         goto out;
-    if (workload_model(s, &model, &m) < 0) {
+    if (workload_model(ctx, model, &m) < 0) {
         rc = RY_CMD_INPUT;
         goto out;
     }
@@ -471,13 +480,15 @@ static ry_cmd_status run(ry_ctx *ctx)
 out:
     side_free(&runs[0]);
     side_free(&runs[1]);
+    free(model);
     return rc;
 }
 
 const ry_cmd_entry ry_cmd_whatif = {
     .name = "whatif",
-    .synopsis = "SPEC --fail ELEMENT... [--random KIND:N,... [--seed S]] [--fabric FILE]... "
-                "[--alone] [--format text|json]",
+    .synopsis = "SPEC {--fail ELEMENT... | --random KIND:N,... | --sweep KIND=LO..HI} [--seed S] "
+                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR] "
+                "[--format text|json]",
     .summary = "what failed switches, cables, NICs, rails or planes do to the fabric and training",
     .positional = "SPEC",
     .options = options,
@@ -488,8 +499,10 @@ const ry_cmd_entry ry_cmd_whatif = {
         "GPUs cut off, GPU pairs with no path on the fabric and how many of them an HB\n"
         "domain reaches over NVLink, capacity kept per tier, rail, plane and unit, the worst\n"
         "oversubscription left, and with a workload: section the iteration time before and\n"
-        "after (the job keeps its tensor-parallel size; the slowest HB domain's network\n"
-        "bandwidth gates the cross-domain all-reduce; forwarded traffic loads NVLink).\n"
+        "after (the full model, --paper: eq. 1; the job keeps its layout; the slowest HB\n"
+        "domain's network bandwidth gates the cross-domain traffic; forwarded traffic loads\n"
+        "NVLink). --sweep: mean and worst over seeded random draws against the number of\n"
+        "failures, and the spares (railyard-spec(5): spares) a --target slowdown needs.\n"
         "A failed switch takes its links down; a rail is its switches that serve it alone\n"
         "and its NIC cables; a plane is its switches. A leaf maps to the counterpart's\n"
         "leaf that holds most of its GPUs, other switches and cables by name.\n"

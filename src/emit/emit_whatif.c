@@ -261,7 +261,7 @@ static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides,
                       "every rail" : kind == G_PLANE ? "every plane" : "every unit"));
 }
 
-static void whatif_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
                         int ns)
 {
     char g[32];
@@ -315,13 +315,18 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry
     row(o, "  worst before", sides, ns, c_oversub, 1);
     row(o, "  worst after", sides, ns, c_oversub, 0);
     row(o, "  switches with no uplink left", sides, ns, c_isolated, 0);
-    if (!m) {
+    if (!pl) {
         ry_buf_puts(o, "training: the spec has no workload section (add one to model the "
                     "iteration time)\n");
         return;
     }
-    ry_buf_printf(o, "training: %s, tensor %lld, HB domain %lld (the job keeps its layout)\n",
-                  m->w.model.name, m->best.NM, m->best.K);
+    if (pl->paper)
+        ry_buf_printf(o, "training: %s, tensor %lld, HB domain %lld (eq. 1, --paper; the job keeps "
+                      "its layout)\n", pl->base.w.model.name, pl->base.best.NM, pl->base.best.K);
+    else
+        ry_buf_printf(o, "training: %s, tensor %lld x pipeline %lld x data %lld, HB domain %lld "
+                      "(the full model; the job keeps its layout)\n", pl->base.w.model.name,
+                      pl->best.t, pl->best.p, pl->best.d, pl->base.in.K);
     row(o, "  network bandwidth kept (slowest)", sides, ns, c_train, T_BS);
     row(o, "  T_iter before, s", sides, ns, c_train, T_BEFORE);
     row(o, "  T_iter after, s", sides, ns, c_train, T_AFTER);
@@ -437,7 +442,7 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         num_or_null(d->slowdown), "stalled", d->stalled));
 }
 
-static void whatif_json(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+static void whatif_json(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
                         int ns)
 {
     json_t *j = json_object();
@@ -445,10 +450,16 @@ static void whatif_json(ry_buf *o, const ry_spec *s, const ry_model *m, const ry
     json_object_set_new(j, "gpus", json_integer(s->gpus));
     json_object_set_new(j, "design", json_string(ry_design_name(sides[0].design)));
     json_object_set_new(j, "failed", elems_json(sides[0].elems, sides[0].nelems));
-    if (m)
-        json_object_set_new(j, "workload", json_pack("{s:s, s:I, s:I}", "model", m->w.model.name,
-                                                     "tensor", (json_int_t)m->best.NM,
-                                                     "hb_domain", (json_int_t)m->best.K));
+    const ry_model *m = pl ? &pl->base : NULL;
+    if (pl)
+        json_object_set_new(j, "workload",
+                            json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "model", m->w.model.name,
+                                      "mode", pl->paper ? "paper" : "full", "tensor",
+                                      (json_int_t)(pl->paper ? m->best.NM : pl->best.t),
+                                      "pipeline", (json_int_t)(pl->paper ? 1 : pl->best.p),
+                                      "data", (json_int_t)(pl->paper ? m->in.N / m->best.NM
+                                                                     : pl->best.d),
+                                      "hb_domain", (json_int_t)m->in.K));
     side_json(j, &sides[0], m);
     if (ns > 1) {
         json_t *c = json_object();
@@ -471,13 +482,13 @@ static void whatif_json(ry_buf *o, const ry_spec *s, const ry_model *m, const ry
     json_decref(j);
 }
 
-void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
                     int nsides, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
-        whatif_json(o, s, m, sides, nsides);
+        whatif_json(o, s, pl, sides, nsides);
     else
-        whatif_text(o, s, m, sides, nsides);
+        whatif_text(o, s, pl, sides, nsides);
 }
 
 /* ---- sweeps -------------------------------------------------------------------------------- */

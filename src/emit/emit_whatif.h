@@ -7,6 +7,7 @@
 #include "analysis/failure_sweep.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "util/buf.h"
 
 /* One design's results; everything borrowed. */
@@ -28,8 +29,8 @@ typedef struct ry_whatif_side {
 } ry_whatif_side;
 
 /* sides[0] is the spec's design, sides[1] (when nsides is 2) its counterpart.
- * m: the workload's model, or NULL when the spec has none. */
-void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_whatif_side *sides,
+ * pl: the workload's model (full or --paper), or NULL when the spec has none. */
+void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
                     int nsides, ry_format fmt);
 
 /* A failure sweep (whatif --sweep) of the spec's design and its

@@ -368,5 +368,55 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
      * tensor-parallel size: per GPU the bytes do not depend on the stages
      * (a stage's GPUs see p times the tokens through 1/p of the blocks). */
     pl->base.best.NM = pl->best.t;
+    pl->base.best.K = pl->base.in.K;
     return ry_moe_for_model(s, &pl->base);
+}
+
+static void cfg_terms(const ry_plan_cfg *c, long long K, ry_iter_terms *t)
+{
+    memset(t, 0, sizeof *t);
+    t->K = K;
+    t->NM = c->t;
+    t->NDs = c->dp_in;
+    t->NDf = c->dp_cross;
+    t->compute = c->compute + c->bubble;
+    t->dp_cross = c->dp_cross_s;
+    t->dp_in = c->dp_in_s;
+    t->tp = c->tp + c->pp;
+    t->total = c->total;
+}
+
+void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double fwd_sum,
+                     ry_iter_degraded *d)
+{
+    if (pl->paper) {
+        ry_iter_degrade(&pl->base, bs_ratio, fwd_max, fwd_sum, d);
+        return;
+    }
+    memset(d, 0, sizeof *d);
+    const ry_plan_cfg *c = &pl->best;
+    long long K = pl->base.in.K;
+    cfg_terms(c, K, &d->before);
+    d->bs_before = pl->base.in.B_S;
+    d->bs_after = pl->base.in.B_S * bs_ratio;
+    d->v_bytes = c->dp_cross_s * pl->base.in.B_S;
+    int crosses = c->dp_cross > 1 || (c->p > 1 && c->p2p_cross);
+    if (crosses && bs_ratio <= 0) {
+        d->stalled = 1;
+        d->after = d->before;
+        d->after.dp_cross = d->after.total = INFINITY;
+        d->slowdown = INFINITY;
+        return;
+    }
+    ry_plan q = *pl;
+    if (bs_ratio > 0)
+        q.base.in.B_S = d->bs_after;
+    ry_plan_cfg a = *c;
+    ry_plan_eval(&q, K, c->mem.recompute, &a);
+    cfg_terms(&a, K, &d->after);
+    d->fwd_bytes_max = 2 * fwd_max * d->v_bytes;
+    d->fwd_bytes_total = 2 * fwd_sum * d->v_bytes;
+    d->nvlink_s = q.base.in.B_F > 0 ? d->fwd_bytes_max / q.base.in.B_F : 0;
+    d->after.total += d->nvlink_s;
+    d->slowdown = d->before.total > 0 ? d->after.total / d->before.total : 1;
 }

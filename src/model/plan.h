@@ -97,4 +97,17 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
  * or (full model) no configuration that fits, with what would. */
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
 
+/* The chosen configuration rerun after failures (whatif): the network
+ * bandwidth per GPU scaled by bs_ratio (the slowest HB domain's share, 0:
+ * a domain cut off, the job stalls when anything crosses domains), the
+ * layout kept, and the bytes handed to the HB domain over NVLink
+ * (fwd_max, fwd_sum in units of one GPU's cross-domain data-parallel
+ * bytes, twice: out and back) added at B_F. In paper mode it is eq. 1's
+ * ry_iter_degrade; in the full model every term over B_S moves (the
+ * data-parallel all-reduce across domains and a stage boundary's
+ * point-to-point when it crosses domains). The terms report compute with
+ * the pipeline bubble, and tensor parallel with the point-to-point. */
+void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double fwd_sum,
+                     ry_iter_degraded *d);
+
 #endif
