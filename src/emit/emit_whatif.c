@@ -684,7 +684,7 @@ void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
                          "dashed: worst)'\n", w->s->name, w->seeds);
         ry_buf_puts(o, "set key top left box opaque\n");
         if (w->m)
-            ry_buf_puts(o, "set ylabel 'T_iter after / before'\nset yrange [0.99:*]\n"
+            ry_buf_puts(o, "set ylabel 'T_iter after / before'\nset yrange [1:*]\n"
                            "set title 'Iteration time'\nplot ");
         else
             ry_buf_puts(o, "set ylabel 'network bandwidth kept, slowest HB domain (%)'\n"
