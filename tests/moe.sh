@@ -173,4 +173,12 @@ for llm in mixtral-8x22b deepseek-v3 qwen3-235b-a22b; do
     s=$("$PY" -c 'import json,sys; m=json.load(open(sys.argv[1]))["moe"]; print("ok" if 0 <= m["slowdown"] < 0.2 else m["slowdown"])' "$TMP/$llm.json")
     expect_eq "$llm slowdown in [0, 20%)" "$s" ok
 done
+# The bundled MoE example in the full model: its fastest layout has pipeline
+# stages and no one-stage layout fits the H100's memory, so traffic maps
+# eq. 1's and says so; the output is that of --paper.
+"$RAILYARD" traffic --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/ex.json" 2>"$TMP/ex.err"
+expect_eq "traffic on examples/moe-h100.yaml exit" $? 0
+grep -q "no one-stage layout of deepseek-v3 fits" "$TMP/ex.err" && ok || fail "no fallback warning: $(cat "$TMP/ex.err")"
+"$RAILYARD" traffic --paper --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/exp.json" 2>/dev/null
+cmp -s "$TMP/ex.json" "$TMP/exp.json" && ok || fail "the fallback is not eq. 1's layout"
 finish

@@ -12,6 +12,7 @@
 #include "emit/emit_moe.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
+#include "model/moe.h"
 #include "model/plan.h"
 #include "util/diag.h"
 
@@ -116,21 +117,40 @@ static ry_cmd_status run(ry_ctx *ctx)
     const ry_spec *s = ctx->spec;
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
     int paper = ctx->given[O_PAPER] > 0;
-    /* The traffic maps tensor and data parallelism: the full model's
-     * layout with one pipeline stage. */
-    ry_spec one = *s;
-    ry_workload w1;
-    if (!paper && s->workload) {
-        w1 = *s->workload;
-        if (w1.pipeline > 1)
-            ry_warn("traffic maps one pipeline stage: workload.parallelism.pipeline (%d) is "
-                    "taken as 1", w1.pipeline);
-        w1.pipeline = 1;
-        one.workload = &w1;
-    }
-    if (ry_plan_compute(&one, paper, pl) < 0) {
+    if (ry_plan_compute(s, paper, pl) < 0) {
         free(pl);
         return RY_CMD_INPUT;
+    }
+    /* The traffic maps tensor and data parallelism: the full model's
+     * fastest layout with one pipeline stage, or eq. 1's when no one-stage
+     * layout fits the GPU's memory. */
+    if (!paper && pl->best.p > 1) {
+        ry_plan *one = ry_xmalloc(sizeof *one);
+        *one = *pl;
+        one->base.w.pipeline = 1;
+        ry_plan_cfg b1, least;
+        if (ry_plan_search(one, one->base.in.K, &b1, &least) == 0) {
+            ry_warn("traffic maps one pipeline stage: the full model's fastest layout has %lld; "
+                    "mapping its fastest one-stage layout (TP %lld x DP %lld)", pl->best.p, b1.t,
+                    b1.d);
+            pl->best = b1;
+            pl->base.best.NM = b1.t;
+            if (ry_moe_for_model(s, &pl->base) < 0) {
+                free(one);
+                free(pl);
+                return RY_CMD_INPUT;
+            }
+        } else {
+            ry_warn("traffic maps one pipeline stage, and no one-stage layout of %s fits the "
+                    "GPU's memory: mapping the layout of eq. 1 (--paper), which ignores memory",
+                    pl->base.w.model.name);
+            if (ry_plan_compute(s, 1, pl) < 0) {
+                free(one);
+                free(pl);
+                return RY_CMD_INPUT;
+            }
+        }
+        free(one);
     }
     const ry_model *m = &pl->base;
     ry_traffic t;
@@ -223,7 +243,8 @@ const ry_cmd_entry ry_cmd_traffic = {
                "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
                "built fabric, the links that carry nothing, and the bill of materials of the\n"
                "fabric without them beside the rail-only one. The layout is the full model's\n"
-               "fastest with one pipeline stage that fits memory; --paper: eq. 1's. For a\n"
+               "fastest with one pipeline stage that fits memory (eq. 1's when none fits);\n"
+               "--paper: eq. 1's. For a\n"
                "mixture-of-experts model, the expert all-to-all too: pairs, the NVLink hop of\n"
                "traffic rail-only forwards across rails, and its link loads.\n",
     .needs = RY_NEED_BOM,
