@@ -55,6 +55,7 @@ struct ry_router {
     uint8_t *pdead;         /* per fabric port: its link, or a node at either end, failed */
     uint8_t *swdown;        /* per local switch */
     uint16_t *up_alive, *down_alive;  /* live links per group */
+    uint32_t *up_rev, *down_rev;      /* the neighbour's first group back toward the switch */
     /* tables, when built */
     uint8_t *lft;           /* S x (max_lid + 1) */
     size_t stride;
@@ -165,6 +166,23 @@ ry_router *ry_router_new_failed(const ry_ibplan *pl, int k, const uint8_t *node_
     r->up_alive = ry_xcalloc(g->up0[S] + 1, sizeof *r->up_alive);
     r->down_alive = ry_xcalloc(g->down0[S] + 1, sizeof *r->down_alive);
     mark_dead(r);
+    r->up_rev = ry_xmalloc((g->up0[S] + 1) * sizeof *r->up_rev);
+    r->down_rev = ry_xmalloc((g->down0[S] + 1) * sizeof *r->down_rev);
+    for (size_t s = 0; s < S; s++)
+        for (int dir = 0; dir < 2; dir++) {
+            const ry_ud_group *v = dir ? g->down : g->up, *w = dir ? g->up : g->down;
+            uint32_t *rev = dir ? r->down_rev : r->up_rev;
+            uint32_t a = dir ? g->down0[s] : g->up0[s], b = dir ? g->down0[s + 1] : g->up0[s + 1];
+            for (uint32_t i = a; i < b; i++) {
+                uint32_t t = v[i].sw, c = dir ? g->up0[t] : g->down0[t];
+                uint32_t d = dir ? g->up0[t + 1] : g->down0[t + 1];
+                rev[i] = d;
+                for (uint32_t j = c; j < d && rev[i] == d; j++)
+                    if (w[j].sw == s)
+                        rev[i] = j;
+                RY_ASSERT(rev[i] < d);
+            }
+        }
 
     r->words = (L + 63) / 64;
     if (r->words == 0)
@@ -188,7 +206,7 @@ void ry_router_free(ry_router *r)
         return;
     ry_updown_graph_free(&r->g);
     void *v[] = { r->below, r->J, r->sw_next, r->cand, r->ndown, r->ldown, r->pdead,
-                  r->swdown, r->up_alive, r->down_alive, r->lft };
+                  r->swdown, r->up_alive, r->down_alive, r->up_rev, r->down_rev, r->lft };
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         free(v[i]);
     free(r);
@@ -197,14 +215,18 @@ void ry_router_free(ry_router *r)
 /* ---- switch LIDs ------------------------------------------------------------ */
 
 /* The port of t toward neighbour u for destination switch x: in t's first
- * group toward u with a live link, the (x mod live)-th live link. 0 if none. */
-static uint8_t port_toward(const ry_router *r, uint32_t t, uint32_t u, int up, uint32_t x)
+ * group toward u with a live link (from `first`, t's first group toward u),
+ * the (x mod live)-th live link. 0 if none. */
+static uint8_t port_toward(const ry_router *r, uint32_t t, uint32_t u, int up, uint32_t x,
+                           uint32_t first)
 {
     const ry_updown_graph *g = &r->g;
     const ry_ud_group *w = up ? g->up : g->down;
     const uint16_t *alive = up ? r->up_alive : r->down_alive;
-    uint32_t c = up ? g->up0[t] : g->down0[t], d = up ? g->up0[t + 1] : g->down0[t + 1];
-    for (uint32_t j = c; j < d; j++) {
+    if (alive[first] == w[first].nlinks)
+        return (uint8_t)(w[first].port + 1 + x % w[first].nlinks);
+    uint32_t d = up ? g->up0[t + 1] : g->down0[t + 1];
+    for (uint32_t j = first; j < d; j++) {
         if (w[j].sw != u || !alive[j])
             continue;
         if (alive[j] == w[j].nlinks)
@@ -237,6 +259,7 @@ static void bfs_from(ry_router *r, uint32_t x, uint32_t *queue, uint8_t *seen)
         for (int dir = 0; dir < 2; dir++) {
             const ry_ud_group *v = dir ? g->down : g->up;
             const uint16_t *alive = dir ? r->down_alive : r->up_alive;
+            const uint32_t *rev = dir ? r->down_rev : r->up_rev;
             uint32_t a = dir ? g->down0[u] : g->up0[u], b = dir ? g->down0[u + 1] : g->up0[u + 1];
             for (uint32_t i = a; i < b; i++) {
                 uint32_t t = v[i].sw;
@@ -245,7 +268,7 @@ static void bfs_from(ry_router *r, uint32_t x, uint32_t *queue, uint8_t *seen)
                 seen[t] = 1;
                 queue[qt++] = t;
                 /* u's up groups are t's down groups toward u, and the reverse */
-                next[t] = port_toward(r, t, u, dir, x);
+                next[t] = port_toward(r, t, u, dir, x, rev[i]);
             }
         }
     }
@@ -265,15 +288,47 @@ static void build_switch_routes(ry_router *r)
 
 /* ---- rows --------------------------------------------------------------------- */
 
-/* Switch s's entries toward the CAs of leaf l. */
-static void fill_leaf(ry_router *r, size_t s, size_t l, uint8_t *row)
+/* The entries of leaf l's CAs at s with one LID each: ry_updown_digit(c)
+ * mod nc picks the candidate, stepped along c instead of divided per CA.
+ * Within a leaf the own-leaf shift of the digit is constant, and c / D + c
+ * mod D grows by one per CA except where c mod D wraps. */
+static void fill_leaf_digits(ry_router *r, size_t s, size_t l, int down, size_t nc, uint8_t *row)
+{
+    const ry_updown_graph *g = &r->g;
+    uint32_t c0 = g->leaf_first[l], c1 = g->leaf_first[l + 1];
+    if (c0 == c1)
+        return;
+    uint64_t first = ry_updown_digit(g, s, c0, down);
+    /* the c that ry_updown_digit divides, and its divisor */
+    int32_t own = g->leaf_of[s];
+    uint64_t cc = c0, div = g->div[down ? g->tier[s] - 1 : g->tier[s]];
+    if (own >= 0 && cc >= g->leaf_first[own + 1])
+        cc -= g->leaf_first[own + 1] - g->leaf_first[own];
+    uint64_t rem = cc % div, idx = first % nc;
+    /* where c mod D wraps, the digit moves by 2 - D: back by D - 2 mod nc */
+    uint64_t wrap = div >= 2 ? nc - (div - 2) % nc : 1;
+    for (uint32_t c = c0; c < c1; c++) {
+        if (!r->pdead[g->end[c]])
+            row[r->pl->ca_lid[g->end[c]]] = r->cand[idx];
+        if (++rem == div) {
+            rem = 0;
+            idx = (idx + wrap) % nc;
+        } else if (++idx == nc) {
+            idx = 0;
+        }
+    }
+}
+
+/* Switch s's entries toward the CAs of leaf l; `clear` when the row may
+ * hold older entries for them. */
+static void fill_leaf(ry_router *r, size_t s, size_t l, uint8_t *row, int clear)
 {
     const ry_updown_graph *g = &r->g;
     const ry_fabric *f = g->f;
     const ry_ibplan *pl = r->pl;
     uint32_t block = 1u << pl->lmc;
     uint32_t p0 = sw_port0(r, s);
-    for (uint32_t c = g->leaf_first[l]; c < g->leaf_first[l + 1]; c++)
+    for (uint32_t c = g->leaf_first[l]; clear && c < g->leaf_first[l + 1]; c++)
         memset(&row[pl->ca_lid[g->end[c]]], RY_LFT_NONE, block);
     if (r->swdown[s])
         return;
@@ -308,6 +363,10 @@ static void fill_leaf(ry_router *r, size_t s, size_t l, uint8_t *row)
     RY_ASSERT(nc > 0);
     /* The D-mod-K digit of each destination picks its port; the 2^lmc
      * LIDs of a CA start a fraction of the candidates apart. */
+    if (block == 1) {
+        fill_leaf_digits(r, s, l, down, nc, row);
+        return;
+    }
     uint64_t rot = nc >> pl->lmc ? nc >> pl->lmc : 1;
     for (uint32_t c = g->leaf_first[l]; c < g->leaf_first[l + 1]; c++) {
         if (r->pdead[g->end[c]])
@@ -330,7 +389,7 @@ static void fill_row(ry_router *r, size_t s, uint8_t *row)
     for (size_t x = 0; x < g->S; x++)
         row[r->pl->sw_lid[g->sw[x] - g->f->first_switch]] = r->sw_next[x * g->S + s];
     for (size_t l = 0; l < g->L; l++)
-        fill_leaf(r, s, l, row);
+        fill_leaf(r, s, l, row, 0);
 }
 
 void ry_router_row(ry_router *r, size_t s, uint8_t *row)
@@ -438,7 +497,7 @@ size_t ry_router_fail(ry_router *r, const uint32_t *nodes, size_t nnodes,
         memcpy(save, row, r->stride);
         for (size_t l = 0; l < L; l++)
             if (touched[s] || bit(dirty, l))
-                fill_leaf(r, s, l, row);
+                fill_leaf(r, s, l, row, 1);
         for (size_t i = 0; i < r->stride; i++)
             changed += save[i] != row[i];
     }
