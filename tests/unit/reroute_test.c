@@ -11,7 +11,10 @@
  *   - against up-down distances computed here from the fabric's ports: from
  *     every live switch, a CA with an up*-down* path is reached by following
  *     the tables, never going up after going down, in exactly the minimal
- *     up-down number of hops, and a CA without one has no entry.
+ *     up-down number of hops, and a CA without one has no entry;
+ *   - balance: at every switch the port toward a CA (LMC 0) is the
+ *     D-mod-K digit's pick (ry_updown_digit, as without failures) among the
+ *     surviving ports on a minimal up-down path, in port order.
  *
  * usage: reroute_test SRCDIR; exits non-zero on a failure. */
 #include <stdio.h>
@@ -19,11 +22,13 @@
 #include <string.h>
 
 #include "analysis/route.h"
+#include "analysis/updown_graph.h"
 #include "check.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "spec/spec.h"
 
+static long long digits_checked;
 static unsigned long long rng = 88172645463325252ULL;
 static unsigned rnd(unsigned n)
 {
@@ -59,6 +64,10 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
     size_t S = sn->nsw, stride = sn->max_lid + 1;
     uint32_t blk = 1u << pl->lmc;
     long long bad_port = 0, bad_dead = 0, missing = 0, extra = 0, longer = 0, valley = 0;
+    long long digit_off = 0, digit_checked = 0;
+    ry_updown_graph ug;
+    ry_updown_graph_build(f, k, &ug);
+    uint8_t cand[256];
     /* local index of a switch node */
     int32_t *loc = malloc(f->nnodes * sizeof *loc);
     for (size_t i = 0; i < f->nnodes; i++)
@@ -136,6 +145,28 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
                         extra += lft[s * stride + lid] != RY_LFT_NONE;
                         continue;
                     }
+                    if (blk == 1 && s != l) {
+                        /* the ports on a minimal up-down path, in port order */
+                        const ry_node *n = &f->nodes[sn->sw[s]];
+                        int down = dn[s] < 1 << 20;
+                        size_t nc = 0;
+                        for (uint32_t p = 0; p < n->nports; p++) {
+                            uint32_t pid = n->port0 + p;
+                            if (port_dead(f, nd, ld, pid))
+                                continue;
+                            int32_t t = loc[f->ports[f->ports[pid].peer].owner];
+                            if (t < 0)
+                                continue;
+                            int tt = f->nodes[sn->sw[t]].tier;
+                            if (down ? tt < n->tier && dn[t] == dn[s] - 1
+                                     : tt > n->tier && ud[t] == ud[s] - 1)
+                                cand[nc++] = (uint8_t)(p + 1);
+                        }
+                        digit_checked++;
+                        if (!nc || lft[s * stride + lid] !=
+                                       cand[ry_updown_digit(&ug, s, c, down) % nc])
+                            digit_off++;
+                    }
                     size_t at = s;
                     int hops = 0, down = 0, arrived = 0;
                     while (hops <= 2 * RY_MAX_TIERS + 2) {
@@ -169,6 +200,10 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
     }
     CHECK(!bad_port && !bad_dead, "%s, %s: %lld entries over a failed port, %lld toward or at a "
           "failed element", name, sc->what, bad_port, bad_dead);
+    CHECK(!digit_off, "%s, %s: %lld of %lld ports are not the D-mod-K pick among the minimal "
+          "ports", name, sc->what, digit_off, digit_checked);
+    ry_updown_graph_free(&ug);
+    digits_checked += digit_checked;
     CHECK(!missing && !extra && !longer && !valley, "%s, %s: %lld up-down routes missing, %lld "
           "entries without an up-down path, %lld longer than minimal, %lld valleys",
           name, sc->what, missing, extra, longer, valley);
@@ -381,6 +416,8 @@ int main(int argc, char **argv)
         ry_spec_free(s);
     }
     CHECK(subnets >= 15, "only %d subnets checked", subnets);
-    printf("%d checks, %d failed, %d subnets\n", checks, failures, subnets);
+    CHECK(digits_checked > 100000, "only %lld ports checked against the digit", digits_checked);
+    printf("%d checks, %d failed, %d subnets, %lld ports against the digit\n", checks, failures,
+           subnets, digits_checked);
     return failures != 0;
 }
