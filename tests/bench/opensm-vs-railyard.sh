@@ -158,9 +158,10 @@ if [ -x "$REROUTE_BENCH" ]; then
     case $ph_setup$routing in
     *'?'*|*-*) echo "ratio: OpenSM ftree ranking + routing / railyard routing: no phases in the log" ;;
     *)
-        rt_d=$(calc "($rt < 0.0001) ? 0.0001 : $rt")
+        # calc rounds to 0.01: divide in one expression
         printf 'ratio: OpenSM ftree ranking + routing (%s s + %s s) / railyard routing (%s s) = %s\n' \
-            "$ph_setup" "$routing" "$rt" "$(calc "($ph_setup + $routing) / $rt_d")" ;;
+            "$ph_setup" "$routing" "$rt" \
+            "$(calc "($ph_setup + $routing) / (($rt < 0.0001) ? 0.0001 : $rt)")" ;;
     esac
 else
     echo "(no $REROUTE_BENCH: make tests/bench/reroute_bench for the routing-alone ratio)"
