@@ -12,6 +12,7 @@ typedef struct ctx {
     const ry_lft *lft;
     ry_rc_result *r;
     int max_report;
+    int updown;
     int S, E;
     int *sw_node;        /* [S]: topology node of each switch */
     int *node_sw;        /* [nnodes]: switch index, -1 for end nodes */
@@ -24,7 +25,8 @@ typedef struct ctx {
     int *src_sw, nsrc_sw;/* switches with end ports (the leaves) */
     int *direct, ndirect;/* end ports whose link does not lead to a switch */
     int *tier;           /* [S]: 1 = leaf, 0 = no end port reachable */
-    uint16_t **sd;       /* [S]: for leaves, switch hops from every switch */
+    uint16_t **sd;       /* [S]: for leaves, switch hops from every switch (up-down mode:
+                            the shortest up*-down* path's), 0xffff for none */
     /* one destination at a time */
     uint8_t *st, *why;
     int *dist, *at, *atport, *outp, *nxt, *stk, *vis, nvis, *ord, *cnt;
@@ -137,6 +139,38 @@ static void setup(ctx *c)
     c->okbits = ry_xcalloc((size_t)c->E * c->okwords + 1, sizeof *c->okbits);
 }
 
+/* Up-down mode: d[s] becomes the length of the shortest up*-down* path from
+ * s to leaf L (0xffff for none): first all-down paths, switches by rising
+ * rank, then paths that climb first, by falling rank. Unranked switches
+ * (tier 0) carry none. order is scratch for S switches. */
+static void updown_distances(ctx *c, int L, uint16_t *d, int *order)
+{
+    const ry_netfile *nf = c->nf;
+    int n = 0;
+    for (int t = 1; t <= c->r->tiers; t++)
+        for (int s = 0; s < c->S; s++)
+            if (c->tier[s] == t)
+                order[n++] = s;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            int s = order[pass ? n - 1 - i : i];
+            int best = pass ? d[s] : (s == L ? 0 : 0xffff);
+            const ry_nf_node *nd = &nf->nodes[c->sw_node[s]];
+            for (int p = 1; p <= nd->nports; p++) {
+                int t = c->peer_sw[nd->port0 + p];
+                if (t < 0 || !c->tier[t] ||
+                    (pass ? c->tier[t] <= c->tier[s] : c->tier[t] >= c->tier[s]))
+                    continue;
+                if (d[t] != 0xffff && d[t] + 1 < best)
+                    best = d[t] + 1;
+            }
+            d[s] = (uint16_t)best;
+        }
+    for (int s = 0; s < c->S; s++)
+        if (!c->tier[s])
+            d[s] = 0xffff;
+}
+
 /* Tiers by breadth-first search up from the leaves (switches with end ports),
  * and from each leaf the switch-hop distance to every switch. */
 static void rank_switches(ctx *c)
@@ -187,6 +221,8 @@ static void rank_switches(ctx *c)
                 }
             }
         }
+        if (c->updown)
+            updown_distances(c, L, d, queue);
         c->sd[L] = d;
     }
     free(queue);
@@ -348,6 +384,8 @@ static void collect_examples(ctx *c, int lid, int owner, int want_stop, int want
             }
         } else if (c->st[s] == ST_FAIL) {
             int lp = c->why[s] == RY_RC_LOOP;
+            if (!lp && c->updown && L >= 0 && c->sd[L][s] == 0xffff)
+                continue;   /* no up-down path: not a failure in this mode */
             if (lp ? want_loop : want_stop)
                 ex = lp ? add_example(&r->loops, &r->nloops, c->max_report)
                         : add_example(&r->stops, &r->nstops, c->max_report);
@@ -356,7 +394,7 @@ static void collect_examples(ctx *c, int lid, int owner, int want_stop, int want
                 ex->at = c->at[s];
                 ex->port = c->atport[s];
             }
-        } else if (want_long && c->st[s] == ST_OK && c->dist[s] != c->sd[L][s] + 1) {
+        } else if (want_long && c->st[s] == ST_OK && c->dist[s] > c->sd[L][s] + 1) {
             if ((ex = add_example(&r->longer, &r->nlonger, c->max_report))) {
                 ex->reason = RY_RC_OK;
                 ex->hops = c->dist[s] + 1;
@@ -399,7 +437,7 @@ static void one_destination(ctx *c, int lid, int owner, int base)
             if (f0) {
                 r->delivered += f0;
                 r->hops[c->dist[s] + 1] += f0;
-                if (c->dist[s] != c->sd[L][s] + 1)
+                if (c->dist[s] > c->sd[L][s] + 1)
                     longer += f0;
             }
             if (c->dist[s] > maxd)
@@ -407,6 +445,8 @@ static void one_destination(ctx *c, int lid, int owner, int base)
             nok++;
         } else if (c->why[s] == RY_RC_LOOP) {
             loop += f0;
+        } else if (c->updown && L >= 0 && c->sd[L][s] == 0xffff) {
+            r->unroutable += f0;
         } else {
             stop += f0;
             r->reason[c->why[s]] += f0;
@@ -666,6 +706,7 @@ int ry_route_check(const ry_netfile *nf, const ry_lft *lft, const ry_rc_opts *o,
     c.lft = lft;
     c.r = r;
     c.max_report = o->max_report;
+    c.updown = r->updown = o->updown;
     setup(&c);
     /* with no end port there is no route to check: "ok" would claim
      * tables that deliver nothing */

@@ -33,7 +33,17 @@
 typedef struct ry_rc_opts {
     int shifts;        /* RY_RC_SHIFTS_AUTO, RY_RC_SHIFTS_ALL, 0 (none) or a count */
     int max_report;    /* failing routes listed per check */
+    int updown;        /* judge against up*-down* paths (below) */
 } ry_rc_opts;
+
+/* Up-down mode, for tables routed around failures. Switches are ranked
+ * 1 + hops from the nearest leaf (a switch with end ports); an up*-down*
+ * path climbs to higher ranks, then only descends. A source whose switch
+ * has no such path to the destination's leaf may go without a route: that
+ * pair is counted in `unroutable`, not as stopped (a loop still fails). A
+ * delivered route is non-minimal when it is longer than the shortest
+ * up-down path (a shorter valley path does not count against it). The
+ * default mode is stricter: every pair must arrive on a shortest path. */
 
 /* Why a route does not arrive. */
 typedef enum {
@@ -77,6 +87,8 @@ typedef struct ry_rc_result {
     int *ep_port;                 /* [end_ports]: topology port of each, by LID */
     /* 1, 2: every ordered pair (source end port, destination LID) */
     long long pairs, delivered, stopped, looped;
+    int updown;                   /* the mode the check ran in */
+    long long unroutable;         /* up-down mode: stopped pairs with no up-down path */
     long long reason[RY_RC_NREASONS];
     /* 3 */
     long long nonminimal;

@@ -12,7 +12,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-enum { O_LFTS, O_TOPOLOGY, O_FORMAT, O_JSON, O_SHIFTS, O_MAX_REPORT, O_OUTPUT, O_N };
+enum { O_LFTS, O_TOPOLOGY, O_FORMAT, O_JSON, O_SHIFTS, O_MAX_REPORT, O_UPDOWN, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_LFTS] = { "lfts", 0, RY_OPT_VALUE, "FILE", NULL,
                  "the LFTs: railyard's lfts.dump, OpenSM's opensm-lfts.dump\n"
@@ -26,6 +26,11 @@ static const ry_option options[] = {
                    "(default all up to 4096 end ports, else 256; 0 for none)" },
     [O_MAX_REPORT] = { "max-report", 0, RY_OPT_VALUE, "N", NULL,
                        "failing routes listed per check (default 10)" },
+    [O_UPDOWN] = { "updown", 0, RY_OPT_FLAG, NULL, NULL,
+                   "judge against up*-down* paths (tables routed around\n"
+                   "failures): a pair with no such path may go unrouted\n"
+                   "(counted apart), a route is minimal when no up-down\n"
+                   "path is shorter" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_N] = RY_OPTION_END
 };
@@ -48,6 +53,7 @@ static ry_cmd_status parse_opts(const ry_ctx *ctx, ry_rc_opts *opts)
 {
     opts->shifts = RY_RC_SHIFTS_AUTO;
     opts->max_report = 10;
+    opts->updown = ry_flag(ctx, O_UPDOWN);
     const char *shifts = ry_opt(ctx, O_SHIFTS);
     ry_cmd_status rc = RY_CMD_OK;
     if (shifts && strcmp(shifts, "all") == 0)
@@ -147,7 +153,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_check_routes = {
     .name = "check-routes",
     .synopsis = "PATH [--lfts FILE] [--topology FILE] [--format text|json|csv] [--shifts all|N] "
-                "[-o FILE]",
+                "[--updown] [-o FILE]",
     .summary = "prove a subnet's routing tables deliver, loop-free, minimal and deadlock-free",
     .positional = "PATH",
     .positional_optional = 1,
@@ -157,7 +163,10 @@ const ry_cmd_entry ry_cmd_check_routes = {
                "Reads only the files, not the spec. Follows every end port's route to every\n"
                "end-port LID: each must arrive, never revisit a switch and take a shortest\n"
                "path, and the routes must have no credit loop. Also reports routes per link\n"
-               "by tier and the busiest link under shift permutations. Exits 5 when a check\n"
+               "by tier and the busiest link under shift permutations. With --updown (for\n"
+               "tables routed around failures) switches are ranked by hops from the leaves,\n"
+               "a pair with no up*-down* path may go unrouted and is counted apart, and a\n"
+               "route is minimal when no up*-down* path is shorter. Exits 5 when a check\n"
                "fails, 1 when a file is malformed or the topology has no end port.\n",
     .check = check,
     .run = run,

@@ -41,8 +41,37 @@ static void switch_name(const ry_fabric *f, uint32_t node, char *buf, size_t n)
     ry_node_name(f, node, buf, n);
 }
 
+/* The failed elements (ry_emit_opensm_failed): the files describe the
+ * subnet without them. Both NULL when nothing failed. */
+typedef struct down {
+    const uint8_t *node, *link;
+} down;
+
+static int node_down(const down *d, uint32_t node) { return d->node && d->node[node]; }
+
+/* A port whose link, or a node at either end, failed (or with no link). */
+static int port_down(const ry_fabric *f, const down *d, uint32_t port)
+{
+    const ry_port *p = &f->ports[port];
+    if (p->peer < 0)
+        return 1;
+    return (d->link && p->link >= 0 && d->link[p->link]) || node_down(d, p->owner) ||
+           node_down(d, f->ports[p->peer].owner);
+}
+
+/* Survivors of a subnet, for the files' headers. */
+static void survivors(const ry_ibplan *pl, const ry_subnet *sn, const down *d, size_t *nsw,
+                      size_t *nca)
+{
+    *nsw = *nca = 0;
+    for (size_t i = 0; i < sn->nsw; i++)
+        *nsw += !node_down(d, sn->sw[i]);
+    for (size_t c = 0; c < sn->nca; c++)
+        *nca += !port_down(pl->f, d, sn->ca[c]);
+}
+
 static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
-                          const ry_subnet *sn)
+                          const ry_subnet *sn, const down *d)
 {
     const ry_fabric *f = pl->f;
     FILE *fp = open_in(o, prefix, sn, "topology.net");
@@ -53,12 +82,20 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     if (sp)
         snprintf(width, sizeof width, " 4x%s", sp);
     char name[96], peer_name[96];
+    size_t nsw, nca;
+    survivors(pl, sn, d, &nsw, &nca);
     fprintf(fp, "# railyard %s: subnet %s of %s, ibnetdiscover format (loadable by ibsim)\n"
-                "# %zu switches, %zu CAs, LIDs 1..%u, lmc %d\n\n",
-            PACKAGE_VERSION, sn->name, f->spec->name, sn->nsw, sn->nca, sn->max_lid, pl->lmc);
+                "# %zu switches, %zu CAs, LIDs 1..%u, lmc %d\n",
+            PACKAGE_VERSION, sn->name, f->spec->name, nsw, nca, sn->max_lid, pl->lmc);
+    if (nsw != sn->nsw || nca != sn->nca)
+        fprintf(fp, "# without %zu failed switches and %zu CAs cut off by a failure\n",
+                sn->nsw - nsw, sn->nca - nca);
+    fputc('\n', fp);
     for (size_t i = 0; i < sn->nsw; i++) {
         uint32_t id = sn->sw[i];
         const ry_node *n = &f->nodes[id];
+        if (node_down(d, id))
+            continue;
         uint64_t g = ry_plan_sw_guid(pl, id);
         switch_name(f, id, name, sizeof name);
         fprintf(fp, "switchguid=0x%016llx\nSwitch\t%u \"S-%016llx\"\t\t# \"%s\" enhanced port 0 "
@@ -67,7 +104,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
                 pl->sw_lid[id - f->first_switch]);
         for (uint32_t p = 0; p < n->nports; p++) {
             int32_t peer = f->ports[n->port0 + p].peer;
-            if (peer < 0)
+            if (peer < 0 || port_down(f, d, n->port0 + p))
                 continue;
             uint32_t po = f->ports[peer].owner;
             const ry_node *pn = &f->nodes[po];
@@ -90,6 +127,8 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     }
     for (size_t c = 0; c < sn->nca; c++) {
         uint32_t gp = sn->ca[c];
+        if (port_down(f, d, gp))
+            continue;
         uint64_t cg = ry_plan_ca_guid(pl, gp);
         uint32_t sw = f->ports[f->ports[gp].peer].owner;
         ry_ca_desc(f, gp, name, sizeof name);
@@ -106,7 +145,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
 }
 
 static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
-                            const ry_subnet *sn)
+                            const ry_subnet *sn, const down *d)
 {
     const ry_fabric *f = pl->f;
     char name[96];
@@ -117,7 +156,7 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
                 "root_guid_file (ftree, updn)\n", sn->name);
     for (size_t i = 0; i < sn->nsw; i++) {
         uint32_t id = sn->sw[i];
-        if (f->nodes[id].tier != sn->tiers)
+        if (f->nodes[id].tier != sn->tiers || node_down(d, id))
             continue;
         switch_name(f, id, name, sizeof name);
         fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_plan_sw_guid(pl, id), name);
@@ -131,6 +170,8 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
     fprintf(fp, "# Compute-node CA port GUIDs of subnet %s, for opensm -u / cn_guid_file\n",
             sn->name);
     for (size_t c = 0; c < sn->nca; c++) {
+        if (port_down(f, d, sn->ca[c]))
+            continue;
         ry_ca_desc(f, sn->ca[c], name, sizeof name);
         fprintf(fp, "0x%016llx %s\n", (unsigned long long)ry_plan_ca_port_guid(pl, sn->ca[c]),
                 name);
@@ -144,10 +185,14 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
     fprintf(fp, "# Node GUID to name map of subnet %s (OpenSM node_name_map_name, "
                 "infiniband-diags --node-name-map)\n", sn->name);
     for (size_t i = 0; i < sn->nsw; i++) {
+        if (node_down(d, sn->sw[i]))
+            continue;
         switch_name(f, sn->sw[i], name, sizeof name);
         fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_plan_sw_guid(pl, sn->sw[i]), name);
     }
     for (size_t c = 0; c < sn->nca; c++) {
+        if (port_down(f, d, sn->ca[c]))
+            continue;
         ry_ca_desc(f, sn->ca[c], name, sizeof name);
         fprintf(fp, "0x%016llx \"%s\"\n", (unsigned long long)ry_plan_ca_guid(pl, sn->ca[c]), name);
     }
@@ -158,11 +203,15 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
     if (!fp)
         return -1;
     for (size_t i = 0; i < sn->nsw; i++) {
+        if (node_down(d, sn->sw[i]))
+            continue;
         unsigned lid = pl->sw_lid[sn->sw[i] - f->first_switch];
         fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n",
                 (unsigned long long)ry_plan_sw_guid(pl, sn->sw[i]), lid, lid);
     }
     for (size_t c = 0; c < sn->nca; c++) {
+        if (port_down(f, d, sn->ca[c]))
+            continue;
         unsigned lid = pl->ca_lid[sn->ca[c]];
         fprintf(fp, "0x%016llx 0x%04x 0x%04x\n\n",
                 (unsigned long long)ry_plan_ca_port_guid(pl, sn->ca[c]), lid,
@@ -175,7 +224,7 @@ static int write_guid_lists(ry_outdir *o, const char *prefix, const ry_ibplan *p
  * rails (rail-only, packed) ports are only limited members of Default, so
  * rails cannot talk to each other; elsewhere Default is full (any to any). */
 static int write_partitions(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
-                            const ry_subnet *sn)
+                            const ry_subnet *sn, const down *d)
 {
     const ry_fabric *f = pl->f;
     FILE *fp = open_in(o, prefix, sn, "partitions.conf");
@@ -190,7 +239,7 @@ static int write_partitions(ry_outdir *o, const char *prefix, const ry_ibplan *p
         int members = 0;
         for (size_t c = 0; c < sn->nca; c++) {
             uint32_t gpu = sn->ca[c] / (uint32_t)f->planes;
-            if (f->nodes[gpu].rail != r)
+            if (f->nodes[gpu].rail != r || port_down(f, d, sn->ca[c]))
                 continue;
             if (!members)
                 fprintf(fp, "rail%d=0x%04x, ipoib, defmember=full :\n", r,
@@ -240,7 +289,7 @@ static char *put_hex(char *p, unsigned long long v, int digits)
 }
 
 static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
-                      const ry_subnet *sn, int k, ry_opensm_stats *st)
+                      const ry_subnet *sn, int k, const down *d, ry_opensm_stats *st)
 {
     const ry_fabric *f = pl->f;
     FILE *fp = open_in(o, prefix, sn, "lfts.dump");
@@ -248,21 +297,24 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
         return -1;
     int with_guid = f->spec->ib.lft_portguid;
     uint32_t maxlid = sn->max_lid;
-    /* LID -> destination port GUID */
+    /* LID -> destination port GUID (none for a failed element's LIDs) */
     uint64_t *lid_guid = ry_xcalloc(maxlid + 1, sizeof *lid_guid);
     for (size_t i = 0; i < sn->nsw; i++)
-        lid_guid[pl->sw_lid[sn->sw[i] - f->first_switch]] = ry_plan_sw_guid(pl, sn->sw[i]);
+        if (!node_down(d, sn->sw[i]))
+            lid_guid[pl->sw_lid[sn->sw[i] - f->first_switch]] = ry_plan_sw_guid(pl, sn->sw[i]);
     for (size_t c = 0; c < sn->nca; c++)
-        for (uint32_t x = 0; x < (1u << pl->lmc); x++)
+        for (uint32_t x = 0; x < (1u << pl->lmc) && !port_down(f, d, sn->ca[c]); x++)
             lid_guid[pl->ca_lid[sn->ca[c]] + x] = ry_plan_ca_port_guid(pl, sn->ca[c]);
 
-    ry_router *r = ry_router_new(pl, k);
+    ry_router *r = ry_router_new_failed(pl, k, d->node, d->link);
     uint8_t *row = ry_xmalloc(maxlid + 1);
     size_t cap = (size_t)(maxlid + 1) * 40 + 256;
     char *buf = ry_xmalloc(cap);
     char name[96];
     for (size_t i = 0; i < sn->nsw; i++) {
         uint32_t id = sn->sw[i];
+        if (node_down(d, id))
+            continue;
         ry_router_row(r, i, row);
         switch_name(f, id, name, sizeof name);
         char *p = buf;
@@ -299,17 +351,32 @@ static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     return ry_outdir_close(o, fp);
 }
 
-int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, ry_opensm_stats *stats)
+int ry_emit_opensm_failed(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
+                          const uint8_t *node_down_of, const uint8_t *link_down_of,
+                          ry_opensm_stats *stats)
 {
     ry_opensm_stats local, *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
-    st->subnets = pl->nsubnets;
+    down dn = { node_down_of, link_down_of }, *d = &dn;
     for (int k = 0; k < pl->nsubnets; k++) {
         const ry_subnet *sn = &pl->subnets[k];
-        if (write_topology(o, prefix, pl, sn) < 0 || write_guid_lists(o, prefix, pl, sn) < 0 ||
-            write_partitions(o, prefix, pl, sn) < 0 || write_opensm_conf(o, prefix, pl, sn) < 0 ||
-            write_lfts(o, prefix, pl, sn, k, st) < 0 || ry_emit_ibdm(o, prefix, pl, sn) < 0)
+        size_t nsw, nca;
+        survivors(pl, sn, d, &nsw, &nca);
+        if (nsw == 0)
+            continue;   /* the whole subnet failed: no directory */
+        int whole = nsw == sn->nsw && nca == sn->nca;
+        st->subnets++;
+        if (write_topology(o, prefix, pl, sn, d) < 0 ||
+            write_guid_lists(o, prefix, pl, sn, d) < 0 ||
+            write_partitions(o, prefix, pl, sn, d) < 0 ||
+            write_opensm_conf(o, prefix, pl, sn) < 0 || write_lfts(o, prefix, pl, sn, k, d, st) < 0 ||
+            (whole && ry_emit_ibdm(o, prefix, pl, sn) < 0))
             return -1;
     }
     return 0;
+}
+
+int ry_emit_opensm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, ry_opensm_stats *stats)
+{
+    return ry_emit_opensm_failed(o, prefix, pl, NULL, NULL, stats);
 }

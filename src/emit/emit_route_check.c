@@ -138,7 +138,10 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
                   r->pairs);
 
     check_line(o, "reachable", !r->stopped);
-    if (!r->stopped) {
+    if (!r->stopped && r->updown) {
+        ry_buf_printf(o, "%lld routes arrive; %lld pairs have no up*-down* path and no route\n",
+                      r->delivered, r->unroutable);
+    } else if (!r->stopped) {
         ry_buf_printf(o, "all %lld routes arrive\n", r->delivered);
     } else {
         ry_buf_printf(o, "%lld of %lld routes arrive; %lld stop:", r->delivered, r->pairs,
@@ -146,6 +149,8 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
         for (int k = 1, n = 0; k < RY_RC_NREASONS; k++)
             if (k != RY_RC_LOOP && r->reason[k])
                 ry_buf_printf(o, "%s %s: %lld", n++ ? "," : "", reason_text[k], r->reason[k]);
+        if (r->updown)
+            ry_buf_printf(o, "; %lld pairs have no up*-down* path", r->unroutable);
         ry_buf_putc(o, '\n');
         examples_text(o, nf, r, r->stops, r->nstops, r->stopped);
     }
@@ -159,10 +164,11 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
     }
     check_line(o, "minimal", !r->nonminimal);
     if (!r->nonminimal) {
-        ry_buf_printf(o, "every arriving route is a shortest path\n");
+        ry_buf_printf(o, "every arriving route is a shortest %spath\n",
+                      r->updown ? "up*-down* " : "");
     } else {
-        ry_buf_printf(o, "%lld of %lld arriving routes are longer than a shortest path\n",
-                      r->nonminimal, r->delivered);
+        ry_buf_printf(o, "%lld of %lld arriving routes are longer than a shortest %spath\n",
+                      r->nonminimal, r->delivered, r->updown ? "up*-down* " : "");
         examples_text(o, nf, r, r->longer, r->nlonger, r->nonminimal);
     }
     check_line(o, "credit loops", !r->cycle_len);
@@ -319,6 +325,8 @@ static void report_json(ry_buf *out, const ry_netfile *nf, const ry_lft *lft,
     json_object_set_new(j, "ok", json_boolean(!r->stopped));
     json_object_set_new(j, "delivered", json_integer(r->delivered));
     json_object_set_new(j, "stopped", json_integer(r->stopped));
+    if (r->updown)
+        json_object_set_new(j, "no_updown_path", json_integer(r->unroutable));
     a = json_object();
     for (int k = 1; k < RY_RC_NREASONS; k++)
         if (k != RY_RC_LOOP)
@@ -395,6 +403,8 @@ static void report_csv(ry_buf *o, const ry_rc_result *r)
 {
     ry_buf_puts(o, "check,ok,failed,total,unit\n");
     ry_buf_printf(o, "reachable,%d,%lld,%lld,routes\n", !r->stopped, r->stopped, r->pairs);
+    if (r->updown)
+        ry_buf_printf(o, "no_updown_path,1,%lld,%lld,routes\n", r->unroutable, r->pairs);
     ry_buf_printf(o, "loops,%d,%lld,%lld,routes\n", !r->looped, r->looped, r->pairs);
     ry_buf_printf(o, "minimal,%d,%lld,%lld,routes\n", !r->nonminimal, r->nonminimal,
                   r->delivered);

@@ -6,17 +6,21 @@
 #     topology.net; "opensm -o -R ftree" routes it. Prints both times, the
 #     OpenSM phases read from its log timestamps, and the ratio. Then
 #     "opensm -o -R file -U lfts.dump" loads railyard's tables, for scale.
+#     And railyard's route computation alone (every table built in memory,
+#     nothing written: tests/bench/reroute_bench) against OpenSM's ftree
+#     ranking + routing phases, in the same run.
 #  2. "railyard opensm" alone on a 32,768-GPU rail-optimized radix-64 spec
 #     (2,560 switches, about 35,000 LIDs): time, peak RSS, bytes written,
 #     LFT entries (switches x LIDs) per second. The output is deleted.
 #
-# usage: opensm-vs-railyard.sh [RAILYARD]   (make bench-opensm runs it)
+# usage: opensm-vs-railyard.sh [RAILYARD [REROUTE_BENCH]]   (make bench-opensm runs it)
 # Needs opensm, ibsim-utils and infiniband-diags, GNU time at /usr/bin/time,
 # and about 4 GB free under $TMPDIR for step 2.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${TOP_SRCDIR:=$top}"
 RAILYARD=${1:-${RAILYARD:-$top/railyard}}
+REROUTE_BENCH=${2:-$(dirname "$RAILYARD")/tests/bench/reroute_bench}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/railyard-bench.XXXXXX")
@@ -145,6 +149,23 @@ ib_sim_stop
 # a run under 10 ms reads as 0.00 from time(1)
 ry_d=$(calc "($ry_s < 0.01) ? 0.01 : $ry_s")
 echo "ratio: OpenSM ftree (whole run) / railyard opensm = $(calc "$osm_s / $ry_d")"
+# route computation alone: the best of 5 builds of every table in memory
+if [ -x "$REROUTE_BENCH" ]; then
+    "$REROUTE_BENCH" "$spec" 4096 5 >"$TMP/rr.out" 2>&1 ||
+        { echo "reroute_bench failed:"; cat "$TMP/rr.out"; exit 1; }
+    rt=$(sed -n 's/^full_route_s //p' "$TMP/rr.out")
+    printf 'railyard route computation alone (tables in memory, best of 5): %s s\n' "$rt"
+    case $ph_setup$routing in
+    *'?'*|*-*) echo "ratio: OpenSM ftree ranking + routing / railyard routing: no phases in the log" ;;
+    *)
+        # calc rounds to 0.01: divide in one expression
+        printf 'ratio: OpenSM ftree ranking + routing (%s s + %s s) / railyard routing (%s s) = %s\n' \
+            "$ph_setup" "$routing" "$rt" \
+            "$(calc "($ph_setup + $routing) / (($rt < 0.0001) ? 0.0001 : $rt)")" ;;
+    esac
+else
+    echo "(no $REROUTE_BENCH: make tests/bench/reroute_bench for the routing-alone ratio)"
+fi
 case $routing in
 ''|'?') ;;
 *) echo "ratio: OpenSM ftree routing alone / railyard opensm = $(calc "$routing / $ry_d")" ;;
