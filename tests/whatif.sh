@@ -253,10 +253,34 @@ for bad in leaf:x bogus:1 leaf:1000 ":"; do
 done
 "$RAILYARD" whatif "$E/superpod-4su.yaml" >/dev/null 2>&1
 expect_eq "nothing to fail exit" $? 2
-"$RAILYARD" whatif "$E/superpod-4su.yaml" --fail leaf0 -o "$TMP/routed" >/dev/null 2>"$TMP/o.err"
-expect_eq "-o not yet exit" $? 2
-grep -q "not yet" "$TMP/o.err" && ok || fail "-o DIR does not say 'not yet'"
-[ -e "$TMP/routed" ] && fail "-o DIR written" || ok
+# -o DIR: the subnet as railyard opensm lays it out, without the failed
+# elements, its tables routed around them (proven by check-routes; the
+# router's own tests are tests/reroute*.sh); the report still on stdout.
+"$RAILYARD" whatif "$E/superpod-4su.yaml" --fail spine3,leaf5,node001/mlx5_0 --alone \
+    -o "$TMP/routed" >"$TMP/o.out" 2>"$TMP/o.err"
+expect_eq "-o DIR exit" $? 0
+no_sanitizer "$TMP/o.err"
+grep -q "^failed: spine3, leaf5" "$TMP/o.out" && ok || fail "-o DIR: no report on stdout"
+P0="$TMP/routed/opensm/plane0"
+for f in topology.net lfts.dump guid2lid root_guids.conf cn_guids.conf opensm.conf; do
+    [ -s "$P0/$f" ] && ok || fail "-o DIR: no $f"
+done
+grep -q '"spine3"' "$P0/topology.net" && fail "spine3 is still in topology.net" || ok
+grep -q '"leaf5"' "$P0/topology.net" && fail "leaf5 is still in topology.net" || ok
+grep -q '"leaf4"' "$P0/topology.net" && ok || fail "leaf4 is missing from topology.net"
+"$RAILYARD" opensm "$E/superpod-4su.yaml" -o "$TMP/healthy" >/dev/null 2>&1
+"$PY" - "$TMP/healthy/opensm/plane0/topology.net" "$P0/topology.net" >"$TMP/o.chk" <<'P'
+import re, sys
+def switches(p):
+    return re.findall(r'^Switch\s+\d+\s+"[^"]+"\s+#\s+"([^"]+)"', open(p).read(), re.M)
+h, r = switches(sys.argv[1]), switches(sys.argv[2])
+if sorted(set(h) - set(r)) != ["leaf5", "spine3"]:
+    print("FAIL: switches gone %r, want leaf5 and spine3" % sorted(set(h) - set(r)))
+P
+grep FAIL "$TMP/o.chk" && fail "-o DIR: the switches written" || ok
+"$RAILYARD" check-routes "$P0" --updown >"$TMP/o.rc" 2>&1
+expect_eq "check-routes --updown on the re-routed subnet" $? 0
+grep -q "^check-routes: ok" "$TMP/o.rc" && ok || fail "check-routes: $(tail -3 "$TMP/o.rc")"
 
 # ---- --random: the same for a seed, of the kinds asked -----------------------------------------
 r() { "$RAILYARD" whatif "$E/superpod-4su.yaml" --random leaf:2,spine:1,nic:3 --seed "$1" --format json; }

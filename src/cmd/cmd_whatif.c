@@ -8,6 +8,8 @@
 #include "analysis/verify.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model_plot.h"
+#include "emit/emit_opensm.h"
+#include "emit/outdir.h"
 #include "emit/emit_whatif.h"
 #include "fabric/names.h"
 #include "ibfmt/netfile.h"
@@ -49,7 +51,7 @@ static const ry_option options[] = {
     /* -o DIR: the re-routed OpenSM subnet directories, once the
      * failure-aware router takes (node_down, link_down). */
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("--sweep: write DIR/whatif-sweep.csv, .gp, .png and .svg;\n"
-                                      "--fail: re-routed OpenSM subnet directories (not yet)"),
+                                      "else DIR/opensm/<subnet>/ routed around the failures"),
     [O_N] = RY_OPTION_END
 };
 
@@ -219,9 +221,6 @@ static ry_cmd_status check(ry_ctx *ctx)
     }
     if (ry_opt(ctx, O_SEEDS) || ry_opt(ctx, O_TARGET))
         return ry_usage(ctx, "--seeds and --target go with --sweep");
-    if (ctx->out)
-        return ry_usage(ctx, "-o DIR (re-routed OpenSM subnets) is not yet available: it waits "
-                        "for the failure-aware router");
     if (!ctx->given[O_FAIL] && !ry_opt(ctx, O_RANDOM) && !ctx->given[O_FABRIC])
         return ry_usage(ctx, "nothing fails: give --fail ELEMENT, --random KIND:N or --fabric FILE");
     if (ry_opt(ctx, O_SEED) && !ry_opt(ctx, O_RANDOM))
@@ -417,6 +416,29 @@ out:
     return rc;
 }
 
+/* -o DIR with failures: the InfiniBand plan for the re-routed subnets. */
+static unsigned needs_more(const ry_ctx *ctx)
+{
+    return ctx->out && !ry_opt(ctx, O_SWEEP) ? RY_NEED_IBPLAN : 0;
+}
+
+/* DIR/opensm/<subnet>/ as `railyard opensm` writes them, for the fabric the
+ * failures leave: the failed elements absent, the tables routed around
+ * them. */
+static ry_cmd_status write_routed(ry_ctx *ctx, const ry_failure *fs)
+{
+    ry_outdir *o = ry_outdir_begin(ctx->out, ry_out_flags(ctx));
+    if (!o)
+        return RY_CMD_IO;
+    ry_outdir_own(o, "opensm");
+    ry_opensm_stats st;
+    if (ry_emit_opensm_failed(o, "opensm", &ctx->ibplan, fs->node_down, fs->link_down, &st) < 0) {
+        ry_outdir_abort(o);
+        return RY_CMD_IO;
+    }
+    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+}
+
 static ry_cmd_status run(ry_ctx *ctx)
 {
     if (ry_opt(ctx, O_SWEEP))
@@ -475,7 +497,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf_init(&out);
     sides[0].as_built_files = nfiles;
     ry_emit_whatif(&out, s, m, sides, ns, ctx->fmt);
-    rc = ry_write_output(ctx, NULL, out.data, out.len);
+    if (ctx->out)
+        rc = write_routed(ctx, a->fs);
+    if (rc == RY_CMD_OK)
+        rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
 out:
     side_free(&runs[0]);
@@ -510,5 +535,6 @@ const ry_cmd_entry ry_cmd_whatif = {
         "missing or miswired are down before the failures: \"before\" is the fabric as\n"
         "built.\n",
     .needs = RY_NEED_FABRIC,
+    .needs_more = needs_more,
     .run = run,
 };
