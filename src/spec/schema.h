@@ -190,6 +190,12 @@ unsigned ry_schema_check_struct(const ry_spec *s);
  * "even integer, 4..65535; default 64; ports". */
 void ry_key_summary(const ry_key *k, char *buf, size_t cap);
 
+/* The suffixes a value of an INT, AUTO_INT or NUMBER row may end in
+ * (railyard-spec(5), UNITS): its unit's symbols ("m", "cm", ...) or, for a
+ * count, the prefixes k, M, G, T, Ki, Mi, Gi, Ti; then the unit's own name.
+ * Stores at most cap of them into out and returns how many there are. */
+size_t ry_key_unit_suffixes(const ry_key *k, const char **out, size_t cap);
+
 /* ---- cross-key rules (schema.c, beside the table) ---- */
 
 /* cluster: HB domain and GPUs per node, GPUs and nodes, rails. Keys in bad
