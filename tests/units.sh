@@ -75,6 +75,11 @@ print("done")
 P
 expect_eq "optimize columns" "$(cat "$TMP/chk")" done
 grep -q '^ *budget: 1000' "$EX/libra-gpt3.yaml" && ok || fail "examples/libra-gpt3.yaml: the budget is no longer 1000"
+"$RAILYARD" optimize "$EX/libra-gpt3.yaml" --set "libra.budget=1000 GB/s" --format csv >"$TMP/o2.csv" 2>"$TMP/e"
+expect_eq "optimize, budget 1000 GB/s: exit" $? 0
+cmp -s "$TMP/o.csv" "$TMP/o2.csv" && ok || fail "budget '1000 GB/s': another result than 1000"
+"$RAILYARD" optimize "$EX/libra-gpt3.yaml" --set "libra.budget=0GB/s" >/dev/null 2>"$TMP/e"
+grep -q "error: libra.budget must be > 0 GB/s per NPU (got 0GB/s)\$" "$TMP/e" && ok || fail "budget 0GB/s: $(cat "$TMP/e")"
 
 # ---- traffic: rates and utilisation over the iteration ---------------------------------
 S="$TMP/dense.yaml"

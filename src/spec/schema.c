@@ -46,6 +46,8 @@ const char *ry_design_name(ry_design d)
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int parse_quantity(const ry_key *k, const char *text, double *out);
+static void quantity_suffixes(const ry_key *k, char *buf, size_t cap);
 static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
@@ -618,13 +620,17 @@ static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_
 {
     (void)k;
     if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
-        if (ry_yget_number(n, what, -1e300, 1e300, &v->d) < 0)
-            return -1;
-        if (!(v->d > 0)) {
-            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", what, n->value);
-            return -1;
-        }
-        return 0;
+        char sfx[128];
+        int r = parse_quantity(k, n->value, &v->d);
+        if (r >= 0 && v->d > 0)
+            return 0;
+        quantity_suffixes(k, sfx, sizeof sfx);
+        if (r >= 0)
+            ry_error_at(n->pos, "%s must be > 0 %s (got %s)", what, k->unit, n->value);
+        else
+            ry_error_at(n->pos, "%s must be a number > 0 %s, optionally followed by %s (got %s)",
+                        what, k->unit, sfx, ry_ynode_describe(n));
+        return -1;
     }
     return ry_yget_string(n, what, &v->s);
 }
@@ -710,6 +716,7 @@ static const struct {
     { "kW", { { "kW", 1 }, { "W", 1e-3 }, { "MW", 1e3 } } },
     { "percent", { { "%", 1 } } },
     { "rack units", { { "U", 1 } } },
+    { "GB/s per NPU", { { "GB/s", 1 } } },
     { "USD per GB/s per NPU", { { NULL, 0 } } },
 };
 
