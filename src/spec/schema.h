@@ -123,7 +123,9 @@ struct ry_key {
     const char *type_doc;       /* what it is, for CUSTOM rows and rows read by a read
                                  * function ("catalog name or map", "time"); shown
                                  * instead of the type's own words */
-    const char *unit;           /* "Gb/s", "USD", "m", ...; NULL: none */
+    const char *unit;           /* "metres", "kW", "GPUs", ...; NULL: none. INT, AUTO_INT
+                                 * and NUMBER values take the unit's suffixes (a count's
+                                 * k..Ti) and errors name it: railyard-spec(5), UNITS */
     const char *doc;            /* one line */
     ry_key_in in;               /* the struct the field is in */
     size_t off, size;           /* the field; size 0: not stored */
