@@ -123,7 +123,8 @@ static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, con
     if (f->design == RY_DESIGN_RAIL_ONLY)
         ry_buf_printf(o, "  rail-only: %s cross rails; they go over NVLink first to the GPU "
                       "of the sender's domain on the receiver's rail (the forwarding hop, "
-                      "a2a-gpus.csv), then over that rail\n", ry_fmt_bytes(b1, sizeof b1, mt->forwarded));
+                      "a2a-gpus.csv), then over that rail\n",
+                      ry_fmt_bytes(b1, sizeof b1, mt->forwarded));
     else
         ry_buf_printf(o, "  %s: every GPU reaches every GPU over the network (no forwarding); "
                       "on rail-only %s would take an NVLink hop first\n",

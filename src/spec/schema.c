@@ -839,8 +839,8 @@ static void quantity_suffixes(const ry_key *k, char *buf, size_t cap)
     size_t n = ry_key_unit_suffixes(k, sfx, 16), len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n && len < cap; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " or ",
-                                sfx[i]);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                                i == 0 ? "" : i + 1 < n ? ", " : " or ", sfx[i]);
 }
 
 /* INT, AUTO_INT and NUMBER rows: a number in the row's range, with a
