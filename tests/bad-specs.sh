@@ -84,7 +84,7 @@ while IFS="$tab" read -r file regex; do
 done <"$expected"
 
 # --set errors: file "--set", line = which --set, column = offset in KEY=VALUE.
-run_bad "--set radix" '^--set:1:21: error: fabric\.switch\.radix must be an even number >= 4 \(got 63\)' \
+run_bad "--set radix" '^--set:1:21: error: fabric\.switch\.radix must be an even number of ports >= 4 \(got 63\)' \
     "$RAILYARD" validate --set fabric.switch.radix=63 "$good"
 run_bad "--set typo" "^--set:2:9: error: unknown key 'nodse' in cluster; did you mean 'nodes'\\?" \
     "$RAILYARD" validate --set cluster.gpus=64 --set cluster.nodse=4 "$good"
@@ -92,7 +92,7 @@ run_bad "--set without =" '^--set:1:1: error: --set needs KEY=VALUE' \
     "$RAILYARD" validate --set fabric.tiers "$good"
 run_bad "--set gpus multiple" '^--set:1:14: error: cluster\.gpus must be a multiple of 8' \
     "$RAILYARD" validate --set cluster.gpus=100 "$good"
-run_bad "--set quoted number" '^--set:1:14: error: cluster\.gpus must be an integer >= 1 \(got the string "64"' \
+run_bad "--set quoted number" '^--set:1:14: error: cluster\.gpus must be a whole number of GPUs >= 1, optionally followed by k, M, G, T, Ki, Mi, Gi, Ti or GPUs \(got the string "64"' \
     "$RAILYARD" validate --set 'cluster.gpus="64"' "$good"
 run_bad "--set broken YAML" '^--set:1:[0-9]+: error: invalid YAML' \
     "$RAILYARD" validate --set 'fabric.oversubscription=[2:1' "$good"

@@ -156,7 +156,7 @@ grep -q 'rail\\x1b\[31m-only' "$TMP/esc.err" && ok || fail "escape shown: $(cat 
 # --- the largest cluster a spec may hold (railyard(1) LIMITS): 4,194,304 GPUs
 run gpus-cap "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cluster.gpus=4194312
 expect_eq "GPUs past the limit exit" $rc 1
-grep -q '^--set:1:14: error: cluster.gpus is too large (got 4194312; at most 4194304)' "$TMP/gpus-cap.err" \
+grep -q '^--set:1:14: error: cluster.gpus is too large (got 4194312; at most 4194304 GPUs)' "$TMP/gpus-cap.err" \
     && ok || fail "GPU limit message: $(cat "$TMP/gpus-cap.err")"
 run nodes-cap "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cluster.nodes=524289
 expect_eq "nodes past the GPU limit exit" $rc 1

@@ -42,7 +42,7 @@ for f in "$EX"/libra-*.yaml; do
                 "$(json "$out.json" 'j["perf_per_cost_gain"] >= 1 - 1e-12 or not j["baseline"]["feasible"]')" True
         fi
         expect_eq "$n $obj: bandwidths sum to the budget" "$(json "$out.json" '
-(lambda c: abs(sum(j["optimum"]["bandwidth"]) - float(c["text"].split("==")[1])) <= 1e-6)(
+(lambda c: abs(sum(j["optimum"]["bandwidth_gbytes_per_s"]) - float(c["text"].split("==")[1])) <= 1e-6)(
  [c for c in j["constraints"] if c["where"] == "libra.budget"][0])')" True
         "$RAILYARD" optimize "$f" --objective "$obj" --format json -o "$out.2.json" 2>/dev/null
         cmp -s "$out.json" "$out.2.json" && ok || fail "$n $obj: a second run differs"
@@ -56,7 +56,7 @@ for f in "$EX"/libra-*.yaml; do
     "$RAILYARD" validate "$f" >/dev/null 2>&1 && ok || fail "$n: validate"
 done
 expect_eq "gpt3-constrained: package fixed at 500" \
-    "$(json "$TMP/libra-gpt3-constrained-time.json" 'abs(j["optimum"]["bandwidth"][0] - 500) <= 1e-6')" True
+    "$(json "$TMP/libra-gpt3-constrained-time.json" 'abs(j["optimum"]["bandwidth_gbytes_per_s"][0] - 500) <= 1e-6')" True
 expect_eq "gpt3-constrained: the equal split breaks package == 500" \
     "$(json "$TMP/libra-gpt3-constrained-time.json" 'j["baseline"]["feasible"]')" False
 
@@ -92,7 +92,7 @@ expect_eq "prop: exit" $? 0
 # m = 2S(c-1)/c ascending: 1.5 S, 2 (S/4)(7/8), 2 (S/32)(15/16)
 expect_eq "prop: bw proportional to bytes per dimension" "$(json "$TMP/prop.json" '
 (lambda m, bw: all(abs(bw[i] - 900 * m[i] / sum(m)) <= 1e-5 for i in range(3)))(
- [1.5, 2 * 0.25 * 7 / 8, 2 / 32 * 15 / 16], j["optimum"]["bandwidth"])')" True
+ [1.5, 2 * 0.25 * 7 / 8, 2 / 32 * 15 / 16], j["optimum"]["bandwidth_gbytes_per_s"])')" True
 expect_eq "prop: every dimension busy for the same time" "$(json "$TMP/prop.json" '
 max(d["busy_s"] for d in j["dimensions"]) - min(d["busy_s"] for d in j["dimensions"]) <= 1e-9')" True
 
@@ -106,7 +106,7 @@ libra:
 "$RAILYARD" optimize "$TMP/fixed.yaml" --format json -o "$TMP/fixed.json" 2>"$TMP/fixed.err"
 expect_eq "fixed: exit" $? 0
 expect_eq "fixed: a == 100 and b == c (the ordering binds)" "$(json "$TMP/fixed.json" '
-(lambda bw: abs(bw[0] - 100) <= 1e-6 and abs(bw[1] - bw[2]) <= 1e-6 and abs(sum(bw) - 900) <= 1e-6)(j["optimum"]["bandwidth"])')" True
+(lambda bw: abs(bw[0] - 100) <= 1e-6 and abs(bw[1] - bw[2]) <= 1e-6 and abs(sum(bw) - 900) <= 1e-6)(j["optimum"]["bandwidth_gbytes_per_s"])')" True
 expect_eq "fixed: the ordering is reported binding" \
     "$(json "$TMP/fixed.json" '[c["binding"] for c in j["constraints"]]')" "[True, True, True]"
 
@@ -121,9 +121,9 @@ libra:
 "$RAILYARD" optimize "$TMP/cost.yaml" --format json -o "$TMP/cost.json" 2>"$TMP/e"
 expect_eq "cost budget: exit" $? 0
 expect_eq "cost budget: the cost is at most 2e7 and 10 <= c <= 20" "$(json "$TMP/cost.json" '
-j["optimum"]["cost_usd"] <= 2e7 * (1 + 1e-9) and 10 - 1e-6 <= j["optimum"]["bandwidth"][2] <= 20 + 1e-6')" True
+j["optimum"]["cost_usd"] <= 2e7 * (1 + 1e-9) and 10 - 1e-6 <= j["optimum"]["bandwidth_gbytes_per_s"][2] <= 20 + 1e-6')" True
 expect_eq "cost budget: the baseline is equal bandwidth at the budget" "$(json "$TMP/cost.json" '
-(lambda b: max(b) - min(b) <= 1e-9 * max(b) and abs(j["baseline"]["cost_usd"] - 2e7) <= 1e-3)(j["baseline"]["bandwidth"])')" True
+(lambda b: max(b) - min(b) <= 1e-9 * max(b) and abs(j["baseline"]["cost_usd"] - 2e7) <= 1e-3)(j["baseline"]["bandwidth_gbytes_per_s"])')" True
 expect_eq "cost budget: kinds" "$(json "$TMP/cost.json" '[c["kind"] for c in j["constraints"]]')" "['cost', 'bound', 'bound']"
 
 # ---- infeasible and unbounded problems: clear errors naming the constraints
@@ -326,7 +326,7 @@ libra:
 expect_eq "astra as yaml: exit" $? 0
 expect_eq "astra file and yaml layers agree" "$(json "$TMP/astra.json" "
 (lambda k: abs(j['optimum']['time_s'] - k['optimum']['time_s']) <= 1e-12 * k['optimum']['time_s'] and
- all(abs(a - b) <= 1e-6 for a, b in zip(j['optimum']['bandwidth'], k['optimum']['bandwidth'])))(json.load(open('$TMP/astra-yaml.json')))")" True
+ all(abs(a - b) <= 1e-6 for a, b in zip(j['optimum']['bandwidth_gbytes_per_s'], k['optimum']['bandwidth_gbytes_per_s'])))(json.load(open('$TMP/astra-yaml.json')))")" True
 # LIBRA's header-less rows with the spec's groups
 spec rows "$NET4
 libra:
@@ -379,7 +379,7 @@ expect_eq "derived: two switch dimensions, 8 x 128" \
     "$(json "$TMP/derived.json" '[(d["name"], d["block"], d["size"]) for d in j["dimensions"]]')" \
     "[('hb', 'switch', 8), ('scale_out', 'switch', 128)]"
 expect_eq "derived: LIBRA's node and pod prices" \
-    "$(json "$TMP/derived.json" '[round(d["unit_cost"], 6) for d in j["dimensions"]]')" "[17.0, 57.4]"
+    "$(json "$TMP/derived.json" '[round(d["unit_cost_usd_per_gbytes_per_s"], 6) for d in j["dimensions"]]')" "[17.0, 57.4]"
 
 # ---- the plot: four files, deterministic, an image and well-formed SVG
 if command -v gnuplot >/dev/null 2>&1; then
@@ -436,7 +436,7 @@ expect_eq "bad --format: exit" $? 2
 "$RAILYARD" optimize >/dev/null 2>&1
 expect_eq "no spec: exit" $? 2
 "$RAILYARD" optimize "$TMP/derived.yaml" --set libra.budget=700 --format json -o "$TMP/set.json" 2>/dev/null
-expect_eq "--set libra.budget" "$(json "$TMP/set.json" 'abs(sum(j["optimum"]["bandwidth"]) - 700) <= 1e-6')" True
+expect_eq "--set libra.budget" "$(json "$TMP/set.json" 'abs(sum(j["optimum"]["bandwidth_gbytes_per_s"]) - 700) <= 1e-6')" True
 
 # the examples' specs without a libra section are untouched by it
 "$RAILYARD" optimize "$EX/superpod-4su.yaml" >/dev/null 2>"$TMP/e"

@@ -216,7 +216,7 @@ bad unknown-gpu "unknown GPU 'h10'; did you mean 'h100'" '  model: opt-175b
   gpu: h10'
 bad tensor-divides "tensor \(3\) must divide the HB domain size 256" '  model: opt-175b
   parallelism: {tensor: 3}'
-bad tensor-word "tensor must be auto or an integer" '  model: opt-175b
+bad tensor-word "tensor must be auto or a whole number of GPUs" '  model: opt-175b
   parallelism: {tensor: many}'
 # the batch rules are eq. 1's (no pipeline stages): model --paper refuses them
 bad_paper() {   # bad_paper NAME WANT-REGEX WORKLOAD-YAML

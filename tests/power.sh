@@ -111,9 +111,9 @@ expect_eq "negative power: exit" "$rc" 1
 # Positions counted here: line 4, the column of "-5"; line 8, the column of "-1.5".
 c1=$(awk 'NR == 4 { print index($0, "-5") }' "$TMP/neg.yaml")
 c2=$(awk 'NR == 8 { print index($0, "-1.5") }' "$TMP/neg.yaml")
-grep -q "^$TMP/neg.yaml:4:$c1: error: cluster.node.power must be a number in 0\.\.1e+07 (got -5)\$" \
+grep -q "^$TMP/neg.yaml:4:$c1: error: cluster.node.power must be 0\.\.1e+07 W (got -5)\$" \
     "$TMP/neg.json.err" && ok || fail "negative node power: $(cat "$TMP/neg.json.err")"
-grep -q "^$TMP/neg.yaml:8:$c2: error: fabric.switch.power must be a number in 0\.\.1e+07 (got -1.5)\$" \
+grep -q "^$TMP/neg.yaml:8:$c2: error: fabric.switch.power must be 0\.\.1e+07 W (got -1.5)\$" \
     "$TMP/neg.json.err" && ok || fail "negative switch power: $(cat "$TMP/neg.json.err")"
 
 # In a catalog file: the error names the catalog's line and column.
@@ -133,7 +133,7 @@ printf 'name: p\ncluster: {gpus: 64}\nfabric: {switch: qm8700}\n' >"$TMP/c.yaml"
 rc=$(validate "$TMP/c.yaml" "$TMP/c.json" --templates "$TMP/tpl")
 expect_eq "negative catalog power: exit" "$rc" 1
 [ -s "$TMP/c.json" ] && fail "negative catalog power: something on stdout" || ok
-grep -q "^$TMP/tpl/switches.yaml:$line:$col: error: switches.qm9790.power must be a number" \
+grep -q "^$TMP/tpl/switches.yaml:$line:$col: error: switches.qm9790.power must be 0\.\.1e+07 W" \
     "$TMP/c.json.err" && ok || fail "negative catalog power: $(cat "$TMP/c.json.err")"
 
 no_sanitizer "$TMP/neg.json.err"

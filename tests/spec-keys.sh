@@ -36,7 +36,7 @@ awk '
     /^\.TP/ { tp = 1; next }
     tp {
         tp = 0
-        if (sec == "SPEEDS" || sec == "EXAMPLES" || sec == "FILES" || sec == "SEE ALSO")
+        if (sec == "UNITS" || sec == "SPEEDS" || sec == "EXAMPLES" || sec == "FILES" || sec == "SEE ALSO")
             next
         line = $0
         gsub(/\\-/, "-", line)

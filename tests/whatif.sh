@@ -202,8 +202,8 @@ def near(what, got, want):
         bad.append("%s: got %r, want %r" % (what, got, want))
 for side in (j, j["counterpart"]):
     t = side["training"]
-    near("B_S before", t["bs_before_bytes_s"], B_S)
-    near("B_S after", t["bs_after_bytes_s"], B_S / 2)
+    near("B_S before", t["bs_before_bytes_per_s"], B_S)
+    near("B_S after", t["bs_after_bytes_per_s"], B_S / 2)
     near("dp_cross before", t["dp_cross_before_s"], dp)
     near("dp_cross after", t["dp_cross_after_s"], 2 * dp)
     near("T_iter after - before", t["t_iter_after_s"] - t["t_iter_before_s"], dp)

@@ -140,7 +140,7 @@ grep -qE "^--set:2:[0-9]+: error: workload\\.parallelism\\.tensor \\(5\\) must d
 # ---- a workload that fits: no warning; errors in the section fail every command -----
 "$RAILYARD" bom s.yaml --set workload.batch=512 >/dev/null 2>"$TMP/fit.err"
 expect_eq "fitting workload: bom exit, stderr" "$? $(($(wc -l <"$TMP/fit.err")))" "0 0"
-for bad in "workload.batch=many|workload\\.batch must be an integer" \
+for bad in "workload.batch=many|workload\\.batch must be a whole number of sequences" \
            "workload.bach=512|unknown key 'bach' in workload" \
            "workload.compute_efficiency=2|compute_efficiency must be"; do
     set_arg=${bad%%|*} want=${bad#*|}

@@ -364,3 +364,35 @@ void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
     free(map);
     free(keep);
 }
+
+void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, double iter_s,
+                             ry_traffic_load *out)
+{
+    memset(out, 0, sizeof *out);
+    out->iter_s = iter_s;
+    out->busiest_link = -1;
+    if (!(iter_s > 0))
+        return;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        int tier = f->nodes[f->ports[f->links[l].hi].owner].tier;
+        double b = map->up[l] > map->down[l] ? map->up[l] : map->down[l];
+        double gbps = ry_link_gbps(f, (uint32_t)l);
+        double util = gbps > 0 ? b / (iter_s * gbps * 1e9 / 8) : 0;
+        if (b > 0 && util > out->tier[tier].busiest_util) {
+            out->tier[tier].busiest_gbytes_per_s = b / iter_s / 1e9;
+            out->tier[tier].busiest_gbps = gbps;
+            out->tier[tier].busiest_util = util;
+        }
+        if (b > 0 && util > out->busiest_util) {
+            out->busiest_util = util;
+            out->busiest_tier = tier;
+            out->busiest_link = (long long)l;
+            out->busiest_gbytes_per_s = b / iter_s / 1e9;
+            out->busiest_gbps = gbps;
+        }
+    }
+    for (int t = 1; t <= RY_MAX_TIERS; t++)
+        if (map->tier[t].links > 0)
+            out->tier[t].mean_gbytes_per_s =
+                map->tier[t].bytes / (2.0 * (double)map->tier[t].links) / iter_s / 1e9;
+}

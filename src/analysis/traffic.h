@@ -72,6 +72,27 @@ typedef struct ry_traffic_map {
     long long links, idle;
 } ry_traffic_map;
 
+/* What the mapped bytes ask of the links over one iteration of iter_s
+ * seconds. A link is full duplex: its load is its busier direction's bytes,
+ * its utilisation that load / (iter_s x its speed in bytes/s), speeds in
+ * Gb/s (ry_link_gbps) and bytes/s = Gb/s x 1e9 / 8. */
+typedef struct ry_traffic_load {
+    double iter_s;
+    struct {
+        double mean_gbytes_per_s;   /* each way, averaged over the tier's links */
+        double busiest_gbytes_per_s;    /* the busiest link's busier direction */
+        double busiest_gbps;        /* that link's speed */
+        double busiest_util;        /* its utilisation, 0..1 when the links keep up */
+    } tier[RY_MAX_TIERS + 1];
+    int busiest_tier;               /* of the busiest link overall; 0: no traffic */
+    long long busiest_link;         /* its id, -1 when none */
+    double busiest_gbytes_per_s, busiest_gbps, busiest_util;
+} ry_traffic_load;
+
+/* The load of map over an iteration of iter_s > 0 seconds. */
+void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, double iter_s,
+                             ry_traffic_load *out);
+
 /* -1 with err set when a flow has no route (a fabric the builder would not make). */
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
                           ry_err *err);

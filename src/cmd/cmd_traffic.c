@@ -208,14 +208,19 @@ static ry_cmd_status run(ry_ctx *ctx)
         cost.ok[1] = ry_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
                                    sizeof cost.err[1]) == 0;
 
+    /* The links' load over the iteration of the mapped layout. */
+    ry_traffic_load load;
+    ry_traffic_load_compute(&ctx->fabric, &map, pl->best.total, &load);
+
     ry_buf out, json;
     ry_buf_init(&out);
     ry_buf_init(&json);
-    ry_emit_traffic(&out, s, m, &t, &map, &ctx->bom, &trimmed, &cost, ctx->fmt);
+    ry_emit_traffic(&out, s, m, &t, &map, &load, &ctx->bom, &trimmed, &cost, ctx->fmt);
     if (mtp)
         ry_emit_moe_traffic(&out, s, m, &ctx->fabric, mtp, ctx->fmt);
     if (ctx->out) {
-        ry_emit_traffic(&json, s, m, &t, &map, &ctx->bom, &trimmed, &cost, RY_FMT_JSON);
+        ry_emit_traffic(&json, s, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
+                        RY_FMT_JSON);
         if (mtp)
             ry_emit_moe_traffic(&json, s, m, &ctx->fabric, mtp, RY_FMT_JSON);
     }

@@ -167,9 +167,10 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         json_array_append_new(dims, json_pack(
             "{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f}", "name", dm->name,
             "block", ry_libra_block_name(dm->block), "size", dm->size,
-            "unit_cost", ry_libra_unit_cost(dm), "traffic_gb", r->traffic[i],
-            "bandwidth", r->best.bw[i], "busy_s", r->best.busy[i],
-            "baseline_bandwidth", r->base.bw[i], "baseline_busy_s", r->base.busy[i]));
+            "unit_cost_usd_per_gbytes_per_s", ry_libra_unit_cost(dm), "traffic_gbytes",
+            r->traffic[i], "bandwidth_gbytes_per_s", r->best.bw[i], "busy_s", r->best.busy[i],
+            "baseline_bandwidth_gbytes_per_s", r->base.bw[i], "baseline_busy_s",
+            r->base.busy[i]));
     }
     json_t *cons = json_array();
     for (int k = 0; k < p->ncons; k++) {
@@ -183,7 +184,7 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     for (int k = 0; k < r->nstarts; k++) {
         const ry_libra_start *s = &r->starts[k];
         json_t *j = json_pack("{s:s, s:o, s:f, s:f, s:s, s:i, s:b}", "label", s->label,
-                              "bandwidth", num_array(s->bw, d), "time_s", s->time,
+                              "bandwidth_gbytes_per_s", num_array(s->bw, d), "time_s", s->time,
                               "cost_usd", s->cost, "status", status_name(s->status),
                               "evals", s->evals, "projected", s->polished);
         json_object_set_new(j, "objective", isfinite(s->objective) ? json_real(s->objective)
@@ -204,9 +205,9 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         "workload", "source", p->wl.source, "layers", p->wl.nlayers,
         "collectives", (json_int_t)r->collectives, "compute_s", r->compute,
         "max_terms", r->nterms,
-        "optimum", "bandwidth", num_array(r->best.bw, d), "time_s", r->best.time,
+        "optimum", "bandwidth_gbytes_per_s", num_array(r->best.bw, d), "time_s", r->best.time,
         "cost_usd", r->best.cost, "time_x_cost", sm->best_time_cost,
-        "baseline", "bandwidth", num_array(r->base.bw, d), "time_s", r->base.time,
+        "baseline", "bandwidth_gbytes_per_s", num_array(r->base.bw, d), "time_s", r->base.time,
         "cost_usd", r->base.cost, "time_x_cost", sm->base_time_cost,
         "feasible", r->base_feasible, "from", p->baseline_from,
         "speedup", r->speedup, "perf_per_cost_gain", r->ppc_gain,
@@ -231,19 +232,23 @@ static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_resu
 {
     const ry_libra_net *n = &p->net;
     int d = n->ndims;
-    ry_buf_puts(o, "dim,name,block,size,unit_cost_usd_per_gbps,traffic_gb,bandwidth_gbps,busy_s,"
-                   "baseline_bandwidth_gbps,baseline_busy_s,time_s,cost_usd,baseline_time_s,"
-                   "baseline_cost_usd,speedup,perf_per_cost_gain\n");
+    /* LIBRA's bandwidths are GB/s (bytes); bandwidth_gbps is the same in
+     * Gb/s (bits), as links are rated (railyard-spec(5), UNITS). */
+    ry_buf_puts(o, "dim,name,block,size,unit_cost_usd_per_gbytes_per_s,traffic_gbytes,"
+                   "bandwidth_gbytes_per_s,bandwidth_gbps,busy_s,"
+                   "baseline_bandwidth_gbytes_per_s,baseline_busy_s,time_s,cost_usd,"
+                   "baseline_time_s,baseline_cost_usd,speedup,perf_per_cost_gain\n");
     for (int i = 0; i < d; i++) {
         const ry_libra_dim *dm = &n->dim[i];
-        ry_buf_printf(o, "%d,%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,,,,,,\n", i,
+        ry_buf_printf(o, "%d,%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,,,,,,\n", i,
                       dm->name, ry_libra_block_name(dm->block), dm->size,
-                      ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
-                      r->base.bw[i], r->base.busy[i]);
+                      ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.bw[i] * 8,
+                      r->best.busy[i], r->base.bw[i], r->base.busy[i]);
     }
-    ry_buf_printf(o, "total,,,%lld,,%.10g,%.10g,,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
-                  n->npus, sm->traffic_total, sm->best_bw_total, sm->base_bw_total, r->best.time, r->best.cost, r->base.time, r->base.cost,
-                  r->speedup, r->ppc_gain);
+    ry_buf_printf(o, "total,,,%lld,,%.10g,%.10g,%.10g,,%.10g,,%.10g,%.10g,%.10g,%.10g,%.10g,"
+                  "%.10g\n", n->npus, sm->traffic_total, sm->best_bw_total,
+                  sm->best_bw_total * 8, sm->base_bw_total, r->best.time, r->best.cost,
+                  r->base.time, r->base.cost, r->speedup, r->ppc_gain);
 }
 
 void ry_emit_libra(ry_buf *out, const char *name, const ry_libra_problem *p,

@@ -692,6 +692,20 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
 
 /* ---- traffic ----------------------------------------------------------------------------- */
 
+const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
+{
+    static const char *const units[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
+    double v = bytes;
+    size_t u = 0;
+    /* 999.5 rounds to 1000 at three digits: the next unit's 1.00. */
+    while (fabs(v) >= 999.5 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1000;
+        u++;
+    }
+    snprintf(buf, cap, "%.3g %s", v, units[u]);
+    return buf;
+}
+
 static const char *const type_text[RY_TR_TYPES] = {
     "MP (tensor parallel, in domain)", "DP stage 1 (across domains)",
     "DP stage 2 (inside domains)", "none"
@@ -711,41 +725,56 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom 
 }
 
 static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                         const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                         const ry_design_cost *c)
+                         const ry_traffic_map *map, const ry_traffic_load *ld,
+                         const ry_bom *full, const ry_bom *trimmed, const ry_design_cost *c)
 {
+    char b1[32], b2[32];
     ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
                   "(N_M = %lld, N_Ds = %lld, N_Df = %lld)\n\n", s->name, m->w.model.name, t->N,
                   t->K, t->NM, t->NDs, t->NDf);
-    ry_buf_puts(o, "GPU pairs by traffic type (unordered pairs; bytes summed over both "
-                   "directions)\n");
+    ry_buf_puts(o, "GPU pairs by traffic type (unordered pairs; bytes per iteration summed over "
+                   "both directions)\n");
     ry_buf_printf(o, "  %-32s %16s %9s %14s %14s %8s\n", "type", "pairs", "share", "bytes/pair",
                   "bytes", "share");
     for (int k = 0; k < RY_TR_TYPES; k++)
-        ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14.6g %14.6g %7.2f%%\n", type_text[k],
+        ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s %7.2f%%\n", type_text[k],
                       t->pairs[k], pct((double)t->pairs[k], (double)t->total_pairs),
-                      2 * t->pair_bytes[k], t->bytes[k], pct(t->bytes[k], t->total_bytes));
-    ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14.6g\n\n", "total", t->total_pairs, 100.0, "",
-                  t->total_bytes);
+                      ry_fmt_bytes(b1, sizeof b1, 2 * t->pair_bytes[k]),
+                      ry_fmt_bytes(b2, sizeof b2, t->bytes[k]), pct(t->bytes[k], t->total_bytes));
+    ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s\n\n", "total", t->total_pairs, 100.0, "",
+                  ry_fmt_bytes(b1, sizeof b1, t->total_bytes));
     ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so of "
                   "the same rail (rail = rank mod %d).\n\n", t->rails);
-    ry_buf_printf(o, "On the %s fabric (DP stage 1 routed up-down, %d plane%s)\n",
-                  ry_design_name(s->design), t->planes, t->planes == 1 ? "" : "s");
-    ry_buf_printf(o, "  flows %lld, bytes on the network %.6g, link crossings %lld\n", map->flows,
-                  map->network_bytes, map->hops);
-    ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
-                  "busiest");
+    ry_buf_printf(o, "On the %s fabric (DP stage 1 routed up-down, %d plane%s), over an iteration "
+                  "of %.3g s\n", ry_design_name(s->design), t->planes, t->planes == 1 ? "" : "s",
+                  ld->iter_s);
+    ry_buf_printf(o, "  flows %lld, bytes on the network %s, link crossings %lld\n", map->flows,
+                  ry_fmt_bytes(b1, sizeof b1, map->network_bytes), map->hops);
+    ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "links", "count", "idle",
+                  "idle", "bytes", "busiest", "mean GB/s", "busiest GB/s", "busiest");
+    ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "", "", "", "", "", "",
+                  "each way", "one way", "use");
     int tiers = full ? full->tiers : 0;
     for (int tr = 1; tr <= tiers; tr++) {
         char what[48];
         snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, tiers),
                  ry_tier_name(tr, tiers));
-        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14.6g %14.6g\n", what, map->tier[tr].links,
-                      map->tier[tr].idle, pct((double)map->tier[tr].idle,
-                      (double)map->tier[tr].links), map->tier[tr].bytes, map->tier[tr].max);
+        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %12s %12s %12.3g %12.3g %7.2f%%\n", what,
+                      map->tier[tr].links, map->tier[tr].idle,
+                      pct((double)map->tier[tr].idle, (double)map->tier[tr].links),
+                      ry_fmt_bytes(b1, sizeof b1, map->tier[tr].bytes),
+                      ry_fmt_bytes(b2, sizeof b2, map->tier[tr].max),
+                      ld->tier[tr].mean_gbytes_per_s, ld->tier[tr].busiest_gbytes_per_s,
+                      100 * ld->tier[tr].busiest_util);
     }
-    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n\n", "all", map->links, map->idle,
+    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n", "all", map->links, map->idle,
                   pct((double)map->idle, (double)map->links));
+    if (ld->busiest_link >= 0)
+        ry_buf_printf(o, "  busiest link: %.3g GB/s one way over the iteration on a %g Gb/s "
+                      "link, %.2f%% of its %.3g GB/s\n\n", ld->busiest_gbytes_per_s,
+                      ld->busiest_gbps, 100 * ld->busiest_util, ld->busiest_gbps / 8);
+    else
+        ry_buf_puts(o, "  no link carries DP traffic\n\n");
     if (!full)
         return;
     ry_buf_puts(o, "Bill of materials (paper cost model)\n");
@@ -772,8 +801,8 @@ static json_t *bom_small(const ry_bom *b)
 }
 
 static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                            const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                            const ry_design_cost *c)
+                            const ry_traffic_map *map, const ry_traffic_load *ld,
+                            const ry_bom *full, const ry_bom *trimmed, const ry_design_cost *c)
 {
     json_t *j = json_object();
     json_object_set_new(j, "name", json_string(s->name));
@@ -798,15 +827,23 @@ static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffi
     json_object_set_new(j, "bytes", json_real(t->total_bytes));
     json_t *tiers = json_array();
     for (int tr = 1; full && tr <= full->tiers; tr++)
-        json_array_append_new(tiers, json_pack("{s:i, s:I, s:I, s:f, s:f}", "tier", tr, "links",
-                              (json_int_t)map->tier[tr].links, "idle",
-                              (json_int_t)map->tier[tr].idle, "bytes", map->tier[tr].bytes,
-                              "busiest", map->tier[tr].max));
-    json_object_set_new(j, "network", json_pack("{s:s, s:I, s:f, s:I, s:I, s:I, s:o}", "design",
-                        ry_design_name(s->design), "flows", (json_int_t)map->flows, "bytes",
-                        map->network_bytes, "link_crossings", (json_int_t)map->hops, "links",
-                        (json_int_t)map->links, "idle", (json_int_t)map->idle, "per_tier",
-                        tiers));
+        json_array_append_new(tiers, json_pack(
+            "{s:i, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f}", "tier", tr, "links",
+            (json_int_t)map->tier[tr].links, "idle", (json_int_t)map->tier[tr].idle, "bytes",
+            map->tier[tr].bytes, "busiest_bytes", map->tier[tr].max, "mean_gbytes_per_s",
+            ld->tier[tr].mean_gbytes_per_s, "busiest_gbytes_per_s",
+            ld->tier[tr].busiest_gbytes_per_s, "busiest_link_gbps", ld->tier[tr].busiest_gbps,
+            "busiest_utilisation", ld->tier[tr].busiest_util));
+    json_t *net = json_pack("{s:s, s:I, s:f, s:I, s:I, s:I, s:f, s:o}", "design",
+                            ry_design_name(s->design), "flows", (json_int_t)map->flows, "bytes",
+                            map->network_bytes, "link_crossings", (json_int_t)map->hops, "links",
+                            (json_int_t)map->links, "idle", (json_int_t)map->idle,
+                            "iteration_s", ld->iter_s, "per_tier", tiers);
+    json_object_set_new(net, "busiest_link", ld->busiest_link < 0 ? json_null() : json_pack(
+        "{s:I, s:i, s:f, s:f, s:f}", "link", (json_int_t)ld->busiest_link, "tier",
+        ld->busiest_tier, "gbytes_per_s", ld->busiest_gbytes_per_s, "speed_gbps",
+        ld->busiest_gbps, "utilisation", ld->busiest_util));
+    json_object_set_new(j, "network", net);
     if (full)
         json_object_set_new(j, "fabric", bom_small(full));
     if (trimmed)
@@ -817,13 +854,13 @@ static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffi
 }
 
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                     const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                     const ry_design_cost *c, ry_format fmt)
+                     const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
+                     const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
-        json_out(o, traffic_json(s, m, t, map, full, trimmed, c));
+        json_out(o, traffic_json(s, m, t, map, ld, full, trimmed, c));
     else
-        traffic_text(o, s, m, t, map, full, trimmed, c);
+        traffic_text(o, s, m, t, map, ld, full, trimmed, c);
 }
 
 void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map)

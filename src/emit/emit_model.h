@@ -45,8 +45,11 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
 /* `railyard traffic`: pair statistics, link loads per tier, the trimmed
  * fabric. trimmed and c may be NULL. */
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                     const ry_traffic_map *map, const ry_bom *full, const ry_bom *trimmed,
-                     const ry_design_cost *c, ry_format fmt);
+                     const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
+                     const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt);
+/* A size in bytes for people: SI units (B, kB, MB, GB, TB, PB, EB), three
+ * significant digits ("860 GB", "19.1 TB"); returns buf. */
+const char *ry_fmt_bytes(char *buf, size_t cap, double bytes);
 /* links.csv: every link with its ends and the bytes each way. */
 void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map);
 

@@ -1,5 +1,6 @@
 /* The expert all-to-all as text and JSON (see emit_moe.h). */
 #include "emit/emit_moe.h"
+#include "emit/emit_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,40 +103,47 @@ static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, con
                              const ry_moe_traffic *mt)
 {
     const ry_moe_a2a *a = &m->moe;
+    char b1[32], b2[32], b3[32], b4[32];
     double pair = mt->sent > 0 ? mt->sent / (double)(mt->pairs_nvlink + mt->pairs_same_rail +
                                                     mt->pairs_cross_rail) : 0;
     ry_buf_printf(o, "\nExpert all-to-all (EP = %lld: %lld GPUs in each of %lld HB domain%s; "
-                  "%.6g bytes per ordered pair and iteration)\n", a->ep, a->ep_in, a->domains,
-                  a->domains == 1 ? "" : "s", pair);
+                  "%s per ordered pair and iteration)\n", a->ep, a->ep_in, a->domains,
+                  a->domains == 1 ? "" : "s", ry_fmt_bytes(b1, sizeof b1, pair));
     ry_buf_printf(o, "  %-40s %14s %14s\n", "ordered pairs", "pairs", "bytes");
-    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "in one domain (NVLink)", mt->pairs_nvlink,
-                  mt->nvlink);
-    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "across domains, one rail", mt->pairs_same_rail,
-                  pair * (double)mt->pairs_same_rail);
-    ry_buf_printf(o, "  %-40s %14lld %14.6g\n", "across domains and rails", mt->pairs_cross_rail,
-                  pair * (double)mt->pairs_cross_rail);
-    ry_buf_printf(o, "  sent %.6g bytes, received %.6g (over NVLink %.6g, off the network %.6g)\n",
-                  mt->sent, mt->received, mt->nvlink, mt->delivered);
+    ry_buf_printf(o, "  %-40s %14lld %14s\n", "in one domain (NVLink)", mt->pairs_nvlink,
+                  ry_fmt_bytes(b1, sizeof b1, mt->nvlink));
+    ry_buf_printf(o, "  %-40s %14lld %14s\n", "across domains, one rail", mt->pairs_same_rail,
+                  ry_fmt_bytes(b1, sizeof b1, pair * (double)mt->pairs_same_rail));
+    ry_buf_printf(o, "  %-40s %14lld %14s\n", "across domains and rails", mt->pairs_cross_rail,
+                  ry_fmt_bytes(b1, sizeof b1, pair * (double)mt->pairs_cross_rail));
+    ry_buf_printf(o, "  sent %s, received %s (over NVLink %s, off the network %s)\n",
+                  ry_fmt_bytes(b1, sizeof b1, mt->sent), ry_fmt_bytes(b2, sizeof b2, mt->received),
+                  ry_fmt_bytes(b3, sizeof b3, mt->nvlink),
+                  ry_fmt_bytes(b4, sizeof b4, mt->delivered));
     if (f->design == RY_DESIGN_RAIL_ONLY)
-        ry_buf_printf(o, "  rail-only: %.6g bytes cross rails; they go over NVLink first to the GPU "
+        ry_buf_printf(o, "  rail-only: %s cross rails; they go over NVLink first to the GPU "
                       "of the sender's domain on the receiver's rail (the forwarding hop, "
-                      "a2a-gpus.csv), then over that rail\n", mt->forwarded);
+                      "a2a-gpus.csv), then over that rail\n",
+                      ry_fmt_bytes(b1, sizeof b1, mt->forwarded));
     else
         ry_buf_printf(o, "  %s: every GPU reaches every GPU over the network (no forwarding); "
-                      "on rail-only %.6g bytes would take an NVLink hop first\n",
-                      ry_design_name(s->design), a->it_fwd * (double)m->moe_in.N);
-    ry_buf_printf(o, "  on the %s fabric: flows %lld, bytes on the network %.6g, link crossings "
-                  "%lld\n", ry_design_name(s->design), mt->net.flows, mt->network, mt->net.hops);
+                      "on rail-only %s would take an NVLink hop first\n",
+                      ry_design_name(s->design),
+                      ry_fmt_bytes(b1, sizeof b1, a->it_fwd * (double)m->moe_in.N));
+    ry_buf_printf(o, "  on the %s fabric: flows %lld, bytes on the network %s, link crossings "
+                  "%lld\n", ry_design_name(s->design), mt->net.flows,
+                  ry_fmt_bytes(b1, sizeof b1, mt->network), mt->net.hops);
     ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
                   "busiest");
     for (int tr = 1; tr <= f->tiers; tr++) {
         char what[48];
         snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, f->tiers),
                  ry_tier_name(tr, f->tiers));
-        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14.6g %14.6g\n", what,
+        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14s %14s\n", what,
                       mt->net.tier[tr].links, mt->net.tier[tr].idle,
                       pct((double)mt->net.tier[tr].idle, (double)mt->net.tier[tr].links),
-                      mt->net.tier[tr].bytes, mt->net.tier[tr].max);
+                      ry_fmt_bytes(b1, sizeof b1, mt->net.tier[tr].bytes),
+                      ry_fmt_bytes(b2, sizeof b2, mt->net.tier[tr].max));
     }
     ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n", "all", mt->net.links, mt->net.idle,
                   pct((double)mt->net.idle, (double)mt->net.links));

@@ -432,7 +432,7 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         "{s:f, s:o, s:f, s:f, s:f, s:o, s:f, s:o, s:f, s:f, s:f, s:f, s:o, s:o, s:b}",
         "bs_ratio", r->bs_ratio, "gating_domain",
         r->gating_domain >= 0 ? json_integer(r->gating_domain) : json_null(),
-        "bs_before_bytes_s", d->bs_before, "bs_after_bytes_s", d->bs_after,
+        "bs_before_bytes_per_s", d->bs_before, "bs_after_bytes_per_s", d->bs_after,
         "t_iter_before_s", d->before.total, "t_iter_after_s", num_or_null(d->after.total),
         "dp_cross_before_s", d->before.dp_cross, "dp_cross_after_s",
         num_or_null(d->after.dp_cross), "allreduce_bytes_per_gpu", d->v_bytes,

@@ -45,8 +45,9 @@ const char *ry_design_name(ry_design d)
 }
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
-static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
+static int parse_quantity(const ry_key *k, const char *text, double *out);
+static void quantity_suffixes(const ry_key *k, char *buf, size_t cap);
 static int read_cycle_time(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_compute(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
 static int read_bytes(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);
@@ -425,7 +426,6 @@ const ry_key ry_spec_keys[] = {
       .def_doc = "the model's", .unit = "sequences", .bad = RY_BAD_OTHER,
       .doc = "the global batch" },
     { .key = "workload.batch_tokens", INT(1, 1000000000000000LL),
-      READ(read_token_count, "whole number with k, M, G, Ki, Mi or Gi"),
       .flags = RY_KEY_READER, .unit = "tokens", .bad = RY_BAD_OTHER,
       .doc = "the global batch in tokens, instead of batch" },
     { .key = "workload.precision", ENUM(ry_precision_names), .flags = RY_KEY_READER,
@@ -614,58 +614,23 @@ static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const r
     return why ? -1 : 0;
 }
 
-/* A token count: an integer, optionally with k, M, G (powers of 1000) or
- * Ki, Mi, Gi (powers of 1024). */
-static int parse_count(const char *s, long long *out)
-{
-    static const struct {
-        const char *suffix;
-        double scale;
-    } units[] = { { "", 1 },    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
-                  { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 } };
-    char *end;
-    errno = 0;
-    if (!isdigit((unsigned char)*s))
-        return -1;
-    double v = strtod(s, &end);
-    if (errno == ERANGE || end == s)
-        return -1;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].suffix) == 0) {
-            double x = v * units[i].scale;
-            if (x > 1e15 || x != floor(x) || x < 1)
-                return -1;
-            *out = (long long)x;
-            return 0;
-        }
-    return -1;
-}
-
-/* workload.batch_tokens: "32Mi" is the paper's 32M tokens. */
-static int read_token_count(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
-{
-    (void)k;
-    if (n->kind != RY_YSCALAR || n->quoted || parse_count(n->value, &v->i) < 0) {
-        ry_error_at(n->pos, "%s must be a whole number of tokens like 2097152, 2Mi or 4M (got %s)",
-                    what, ry_ynode_describe(n));
-        return -1;
-    }
-    return 0;
-}
-
 /* libra.budget, libra.cost_budget: a number > 0 (v->d, v->s NULL), or text
  * that may start with the comparison (v->s). */
 static int read_budget(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
 {
     (void)k;
     if (n->kind == RY_YSCALAR && !n->quoted && !ry_ynode_is_null(n)) {
-        if (ry_yget_number(n, what, -1e300, 1e300, &v->d) < 0)
-            return -1;
-        if (!(v->d > 0)) {
-            ry_error_at(n->pos, "%s must be a number > 0 (got %s)", what, n->value);
-            return -1;
-        }
-        return 0;
+        char sfx[128];
+        int r = parse_quantity(k, n->value, &v->d);
+        if (r >= 0 && v->d > 0)
+            return 0;
+        quantity_suffixes(k, sfx, sizeof sfx);
+        if (r >= 0)
+            ry_error_at(n->pos, "%s must be > 0 %s (got %s)", what, k->unit, n->value);
+        else
+            ry_error_at(n->pos, "%s must be a number > 0 %s, optionally followed by %s (got %s)",
+                        what, k->unit, sfx, ry_ynode_describe(n));
+        return -1;
     }
     return ry_yget_string(n, what, &v->s);
 }
@@ -730,51 +695,210 @@ static int read_collective(const ry_key *k, const char *what, const ry_ynode *n,
     return 0;
 }
 
-static int get_even(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+/* ---- units (railyard-spec(5), UNITS) ------------------------------------------------------ */
+
+/* A symbol a value of a unit may end in, and what it multiplies by. */
+typedef struct {
+    const char *sym;
+    double scale;
+} unit_sym;
+
+/* The symbols of the units whose values are not counts; every unit also
+ * takes its own name ("0.5 metres", "8 GPUs"). The rest (GPUs, servers,
+ * ports, tokens, USD, ... and rows without a unit) are counts: they take the
+ * prefixes k, M, G, T (powers of 1000) and Ki, Mi, Gi, Ti (powers of 1024). */
+static const struct {
+    const char *unit;
+    unit_sym syms[5];
+} unit_syms[] = {
+    { "metres", { { "m", 1 }, { "cm", 0.01 }, { "mm", 0.001 }, { "km", 1000 } } },
+    { "W", { { "W", 1 }, { "kW", 1e3 } } },
+    { "kW", { { "kW", 1 }, { "W", 1e-3 }, { "MW", 1e3 } } },
+    { "percent", { { "%", 1 } } },
+    { "rack units", { { "U", 1 } } },
+    { "GB/s per NPU", { { "GB/s", 1 } } },
+    { "USD per GB/s per NPU", { { NULL, 0 } } },
+};
+
+static const unit_sym count_prefixes[] = {
+    { "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 },
+    { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 }, { "Ti", 1099511627776.0 },
+    { NULL, 0 }
+};
+
+/* The symbols of a row's unit; NULL for a count. */
+static const unit_sym *unit_symbols(const ry_key *k)
 {
-    long long x;
-    int range;
-    if (!ry_yscalar_int(n, &x, &range)) {
-        ry_error_at(n->pos, "%s must be an even number >= %lld (got %s)", what, k->min,
-                    ry_ynode_describe(n));
+    for (size_t i = 0; k->unit && i < sizeof unit_syms / sizeof unit_syms[0]; i++)
+        if (strcmp(k->unit, unit_syms[i].unit) == 0)
+            return unit_syms[i].syms;
+    return NULL;
+}
+
+size_t ry_key_unit_suffixes(const ry_key *k, const char **out, size_t cap)
+{
+    const unit_sym *s = unit_symbols(k);
+    size_t n = 0;
+    for (int i = 0; s ? s[i].sym != NULL : count_prefixes[i].sym != NULL; i++)
+        if (n < cap)
+            out[n++] = s ? s[i].sym : count_prefixes[i].sym;
+    if (k->unit && n < cap)
+        out[n++] = k->unit;
+    return n;
+}
+
+/* The scale of suffix for row k: 0 when the row does not take it. A count
+ * takes a prefix with or without its unit's name after it ("4k GPUs"). */
+static double suffix_scale(const ry_key *k, const char *suffix)
+{
+    const unit_sym *s = unit_symbols(k);
+    size_t len;
+    if (k->unit && strcmp(suffix, k->unit) == 0)
+        return 1;
+    for (int i = 0; s && s[i].sym; i++)
+        if (strcmp(suffix, s[i].sym) == 0)
+            return s[i].scale;
+    for (int i = 0; !s && count_prefixes[i].sym; i++) {
+        len = strlen(count_prefixes[i].sym);
+        if (strncmp(suffix, count_prefixes[i].sym, len) != 0)
+            continue;
+        const char *rest = suffix + len;
+        if (*rest == ' ')
+            rest++;
+        if (*rest == '\0' || (k->unit && strcmp(rest, k->unit) == 0))
+            return count_prefixes[i].scale;
+    }
+    return 0;
+}
+
+/* A number with an optional suffix of row k's unit, in decimal with an
+ * optional sign, fraction and exponent: 1 with *out scaled, 0 for a plain
+ * number, -1 when it is neither. */
+static int parse_quantity(const ry_key *k, const char *text, double *out)
+{
+    const char *p = text;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))))
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno == ERANGE || !isfinite(v))
+        return -1;
+    for (const char *q = text; q < end; q++)
+        if (!strchr("0123456789.+-eE", *q))
+            return -1;      /* hexadecimal floats, inf, nan */
+    if (*end == '\0') {
+        *out = v;
+        return 0;
+    }
+    const char *suf = end;
+    if (*suf == ' ')
+        suf++;
+    double scale = *suf ? suffix_scale(k, suf) : 0;
+    if (scale == 0)
+        return -1;
+    *out = v * scale;
+    return isfinite(*out) ? 1 : -1;
+}
+
+/* What row k's value must be, with its unit: "an integer in 1..8",
+ * "a whole number of GPUs >= 1", "an even number of ports >= 4",
+ * "0..50 metres", ">= 0 USD". */
+static void quantity_expected(const ry_key *k, char *buf, size_t cap)
+{
+    const char *u = k->unit;
+    char range[64];
+    if (k->type == RY_KEY_NUMBER) {
+        if (k->dmax >= 1e300)
+            snprintf(range, sizeof range, ">= %g", k->dmin);
+        else
+            snprintf(range, sizeof range, "%g..%g", k->dmin, k->dmax);
+        if (u)
+            snprintf(buf, cap, "%s %s", range, u);
+        else
+            snprintf(buf, cap, "a number %s%s", k->dmax >= 1e300 ? "" : "in ", range);
+        return;
+    }
+    if (k->flags & RY_KEY_EVEN)
+        snprintf(range, sizeof range, ">= %lld", k->min);
+    else if (k->max <= WIDE_RANGE)
+        snprintf(range, sizeof range, "in %lld..%lld", k->min, k->max);
+    else
+        snprintf(range, sizeof range, ">= %lld", k->min);
+    snprintf(buf, cap, "%s%s%s%s %s", k->type == RY_KEY_AUTO_INT ? "auto or " : "",
+             k->flags & RY_KEY_EVEN ? "an even number" : u ? "a whole number" : "an integer",
+             u ? " of " : "", u ? u : "", range);
+}
+
+/* The suffixes row k takes, for messages: "m, cm, mm, km or metres". */
+static void quantity_suffixes(const ry_key *k, char *buf, size_t cap)
+{
+    const char *sfx[16];
+    size_t n = ry_key_unit_suffixes(k, sfx, 16), len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                                i == 0 ? "" : i + 1 < n ? ", " : " or ", sfx[i]);
+}
+
+/* INT, AUTO_INT and NUMBER rows: a number in the row's range, with a
+ * suffix of its unit. Messages name the unit. */
+static int get_quantity(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
+{
+    char exp[128], sfx[128];
+    int isint = k->type != RY_KEY_NUMBER, range = 0, ok;
+    long long x = 0;
+    double d = 0;
+
+    int scalar = n->kind == RY_YSCALAR && !ry_ynode_is_null(n);
+    if (k->type == RY_KEY_AUTO_INT && scalar && strcasecmp(n->value, "auto") == 0) {
+        v->i = 0;
+        return 0;
+    }
+    quantity_expected(k, exp, sizeof exp);
+    /* Integers as ry_yget_int reads them (0x.., 0o..), else with a suffix. */
+    ok = scalar && !n->quoted && isint && ry_yscalar_int(n, &x, &range);
+    if (!ok && scalar && !n->quoted && parse_quantity(k, n->value, &d) >= 0) {
+        ok = !isint || d == floor(d);
+        if (ok && isint) {
+            range = d > 9e18 ? 1 : d < -9e18 ? -1 : 0;
+            x = range ? 0 : (long long)d;
+        }
+    }
+    if (!ok) {
+        const char *hint = "";
+        if (scalar && n->quoted && parse_quantity(k, n->value, &d) >= 0)
+            hint = "; write it without quotes";
+        /* A count that small has no use for k or Ki. */
+        sfx[0] = '\0';
+        if (k->type == RY_KEY_NUMBER || k->max >= 1000 || unit_symbols(k))
+            quantity_suffixes(k, sfx, sizeof sfx);
+        ry_error_at(n->pos, "%s must be %s%s%s (got %s%s)", what, exp,
+                    sfx[0] ? ", optionally followed by " : "", sfx, ry_ynode_describe(n), hint);
         return -1;
     }
-    if (range > 0 || x > k->max) {
-        ry_error_at(n->pos, "%s is too large (got %s; at most %lld)", what, n->value, k->max);
+    if (!isint) {
+        if (d < k->dmin || d > k->dmax) {
+            ry_error_at(n->pos, "%s must be %s (got %s)", what, exp, n->value);
+            return -1;
+        }
+        v->d = d;
+        v->s = n->value;
+        return 0;
+    }
+    if ((range > 0 || x > k->max) && (k->max > WIDE_RANGE || (k->flags & RY_KEY_EVEN))) {
+        ry_error_at(n->pos, "%s is too large (got %s; at most %lld%s%s)", what, n->value, k->max,
+                    k->unit ? " " : "", k->unit ? k->unit : "");
         return -1;
     }
-    if (range < 0 || x < k->min || x % 2) {
-        ry_error_at(n->pos, "%s must be an even number >= %lld (got %s)", what, k->min,
-                    n->value);
+    if (range || x < k->min || x > k->max || ((k->flags & RY_KEY_EVEN) && x % 2)) {
+        ry_error_at(n->pos, "%s must be %s (got %s)", what, exp, n->value);
         return -1;
     }
     v->i = x;
     return 0;
-}
-
-static int get_auto_int(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v)
-{
-    long long x;
-    int range;
-    if (n->kind == RY_YSCALAR && strcasecmp(n->value, "auto") == 0) {
-        v->i = 0;
-        return 0;
-    }
-    int is_int = ry_yscalar_int(n, &x, &range);
-    if (is_int && !range && x >= k->min && x <= k->max) {
-        v->i = x;
-        return 0;
-    }
-    /* Worded as ry_yget_int words its ranges: a wide one by its lower end. */
-    if (k->max <= WIDE_RANGE)
-        ry_error_at(n->pos, "%s must be auto or an integer in %lld..%lld (got %s)", what,
-                    k->min, k->max, ry_ynode_describe(n));
-    else if (is_int && (range > 0 || x > k->max))
-        ry_error_at(n->pos, "%s is too large (got %s; at most %lld)", what, n->value, k->max);
-    else
-        ry_error_at(n->pos, "%s must be auto or an integer >= %lld (got %s)", what, k->min,
-                    ry_ynode_describe(n));
-    return -1;
 }
 
 /* A hex string ("0x0002c90000000000") or a number. The plan adds up to
@@ -817,21 +941,10 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
     } else {
         switch (k->type) {
         case RY_KEY_INT:
-            if (k->flags & RY_KEY_EVEN) {
-                if (get_even(k, what, n, v) < 0)
-                    return -1;
-            } else if (ry_yget_int(n, what, k->min, k->max, &v->i) < 0) {
-                return -1;
-            }
-            break;
         case RY_KEY_AUTO_INT:
-            if (get_auto_int(k, what, n, v) < 0)
-                return -1;
-            break;
         case RY_KEY_NUMBER:
-            if (ry_yget_number(n, what, k->dmin, k->dmax, &v->d) < 0)
+            if (get_quantity(k, what, n, v) < 0)
                 return -1;
-            v->s = n->value;
             break;
         case RY_KEY_BOOL:
             if (ry_yget_bool(n, what, &b) < 0)

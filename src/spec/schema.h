@@ -123,7 +123,9 @@ struct ry_key {
     const char *type_doc;       /* what it is, for CUSTOM rows and rows read by a read
                                  * function ("catalog name or map", "time"); shown
                                  * instead of the type's own words */
-    const char *unit;           /* "Gb/s", "USD", "m", ...; NULL: none */
+    const char *unit;           /* "metres", "kW", "GPUs", ...; NULL: none. INT, AUTO_INT
+                                 * and NUMBER values take the unit's suffixes (a count's
+                                 * k..Ti) and errors name it: railyard-spec(5), UNITS */
     const char *doc;            /* one line */
     ry_key_in in;               /* the struct the field is in */
     size_t off, size;           /* the field; size 0: not stored */
@@ -189,6 +191,12 @@ unsigned ry_schema_check_struct(const ry_spec *s);
 /* The row as railyard-spec(5) heads its entry: "integer, 1..8; default 1",
  * "even integer, 4..65535; default 64; ports". */
 void ry_key_summary(const ry_key *k, char *buf, size_t cap);
+
+/* The suffixes a value of an INT, AUTO_INT or NUMBER row may end in
+ * (railyard-spec(5), UNITS): its unit's symbols ("m", "cm", ...) or, for a
+ * count, the prefixes k, M, G, T, Ki, Mi, Gi, Ti; then the unit's own name.
+ * Stores at most cap of them into out and returns how many there are. */
+size_t ry_key_unit_suffixes(const ry_key *k, const char **out, size_t cap);
 
 /* ---- cross-key rules (schema.c, beside the table) ---- */
 

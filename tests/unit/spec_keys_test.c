@@ -14,8 +14,10 @@
 #include "spec/workload.h"
 #include "util/diag.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int list(void)
 {
@@ -157,6 +159,193 @@ static void check_summary(void)
     CHECK(strcmp(buf, "integer, 1..1048576; required; NPUs") == 0, "dims[].size: %s", buf);
 }
 
+/* ---- units (railyard-spec(5), UNITS) ---- */
+
+/* A scalar as a spec would hold it. */
+static ry_ynode scalar_of(const char *text)
+{
+    ry_ynode n;
+    memset(&n, 0, sizeof n);
+    n.kind = RY_YSCALAR;
+    n.value = (char *)text;
+    n.pos.file = "units";
+    n.pos.line = 1;
+    n.pos.col = 1;
+    return n;
+}
+
+static int stderr_fd = -1;
+static FILE *captured;
+
+/* Errors into a file, to read back what the reader said. */
+static void capture_begin(void)
+{
+    fflush(stderr);
+    captured = tmpfile();
+    stderr_fd = dup(2);
+    dup2(fileno(captured), 2);
+}
+
+static void capture_end(char *buf, size_t cap)
+{
+    fflush(stderr);
+    dup2(stderr_fd, 2);
+    close(stderr_fd);
+    rewind(captured);
+    size_t n = fread(buf, 1, cap - 1, captured);
+    buf[n] = '\0';
+    fclose(captured);
+}
+
+/* The value row k reads from text: 0 with *out, -1 when refused. */
+static int value_of(const ry_key *k, const char *text, double *out)
+{
+    ry_ynode n = scalar_of(text);
+    ry_keyval v;
+    char err[512];
+    capture_begin();
+    int r = ry_key_get(k, &n, NULL, &v);
+    capture_end(err, sizeof err);
+    *out = k->type == RY_KEY_NUMBER ? v.d : (double)v.i;
+    return r;
+}
+
+static int in_range(const ry_key *k, double x)
+{
+    if (k->type == RY_KEY_NUMBER)
+        return x >= k->dmin && x <= k->dmax;
+    return x >= (double)k->min && x <= (double)k->max && x == (long long)x &&
+           (!(k->flags & RY_KEY_EVEN) || (long long)x % 2 == 0);
+}
+
+/* Accepted "number suffix" pairs, written here apart from the reader:
+ * the symbol of each unit that is not a count, and its scale. */
+static const struct {
+    const char *unit, *sym;
+    double scale;
+} symbols[] = {
+    { "metres", "m", 1 }, { "metres", "cm", 0.01 }, { "metres", "km", 1000 },
+    { "W", "W", 1 }, { "W", "kW", 1000 }, { "kW", "kW", 1 }, { "kW", "MW", 1000 },
+    { "kW", "W", 0.001 }, { "percent", "%", 1 }, { "rack units", "U", 1 },
+};
+
+static int is_count(const ry_key *k)
+{
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+        if (k->unit && strcmp(k->unit, symbols[i].unit) == 0)
+            return 0;
+    return !k->unit || strstr(k->unit, " per ") == NULL;
+}
+
+/* text with suffix gives the same value as plain, the number it means. */
+static void same_value(const ry_key *k, double num, const char *suffix, double plain)
+{
+    char a[64], b[64];
+    double va = -1, vb = -2;
+    snprintf(a, sizeof a, "%.10g%s", num, suffix);
+    snprintf(b, sizeof b, "%.10g", plain);
+    int ra = value_of(k, a, &va), rb = value_of(k, b, &vb);
+    CHECK(rb == 0, "%s: plain %s refused", k->key, b);
+    CHECK(ra == 0, "%s: '%s' refused", k->key, a);
+    CHECK(ra != 0 || rb != 0 || fabs(va - vb) <= 1e-12 * fabs(vb), "%s: '%s' gives %g, '%s' %g",
+          k->key, a, va, b, vb);
+}
+
+static void check_units(void)
+{
+    int rows = 0;
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const ry_key *k = &ry_spec_keys[i];
+        if ((k->type != RY_KEY_INT && k->type != RY_KEY_AUTO_INT && k->type != RY_KEY_NUMBER) ||
+            k->read)
+            continue;
+        rows++;
+        /* A value in range: the least, or 1 when the least is 0. */
+        double x = k->type == RY_KEY_NUMBER ? k->dmin : (double)k->min;
+        if (x <= 0 && in_range(k, 2))
+            x = 2;
+        CHECK(in_range(k, x), "%s: no sample value", k->key);
+        /* Its own name. */
+        if (k->unit) {
+            char sfx[64];
+            snprintf(sfx, sizeof sfx, " %s", k->unit);
+            same_value(k, x, sfx, x);
+        }
+        /* The unit's symbols. */
+        for (size_t s = 0; s < sizeof symbols / sizeof symbols[0]; s++) {
+            if (!k->unit || strcmp(k->unit, symbols[s].unit) != 0)
+                continue;
+            double num = x / symbols[s].scale;
+            same_value(k, num, symbols[s].sym, x);
+        }
+        /* A count's prefixes, on a multiple of each in range. */
+        if (is_count(k)) {
+            static const struct {
+                const char *p;
+                double scale;
+            } pre[] = { { "k", 1e3 }, { "M", 1e6 }, { "Ki", 1024 }, { "Mi", 1048576 } };
+            for (size_t p = 0; p < sizeof pre / sizeof pre[0]; p++) {
+                double m = 2;
+                while (!in_range(k, m * pre[p].scale) && m * pre[p].scale < 1e7)
+                    m += 2;
+                if (in_range(k, m * pre[p].scale))
+                    same_value(k, m, pre[p].p, m * pre[p].scale);
+            }
+        }
+        /* A value out of range: refused, and the error names the unit. */
+        char text[64], err[512];
+        if (k->type == RY_KEY_NUMBER && k->dmax < 1e300)
+            snprintf(text, sizeof text, "%.10g", k->dmax * 2 + 1);
+        else if (k->type == RY_KEY_NUMBER)
+            snprintf(text, sizeof text, "%.10g", k->dmin - 1);
+        else
+            snprintf(text, sizeof text, "%lld", k->max < 4000000000000000000LL ? k->max + 1
+                                                                               : k->min - 1);
+        ry_ynode n = scalar_of(text);
+        ry_keyval v;
+        capture_begin();
+        int r = ry_key_get(k, &n, NULL, &v);
+        capture_end(err, sizeof err);
+        CHECK(r < 0, "%s: out of range %s accepted", k->key, text);
+        CHECK(strstr(err, k->key) && strstr(err, text), "%s: the error names neither key nor "
+              "value: %s", k->key, err);
+        if (k->unit) {
+            char want[64];
+            snprintf(want, sizeof want, " %s", k->unit);
+            CHECK(strstr(err, want) != NULL, "%s: the error does not name %s: %s", k->key,
+                  k->unit, err);
+        }
+    }
+    CHECK(rows > 60, "only %d numeric rows", rows);
+
+    /* The cases, by hand. */
+    const ry_key *g = ry_key_find("cluster.gpus");
+    double d;
+    CHECK(value_of(g, "4k", &d) == 0 && d == 4000, "4k GPUs: %g", d);
+    CHECK(value_of(g, "4Ki", &d) == 0 && d == 4096, "4Ki GPUs: %g", d);
+    CHECK(value_of(g, "4k GPUs", &d) == 0 && d == 4000, "4k GPUs: %g", d);
+    CHECK(value_of(g, "1.0005k", &d) < 0, "1.0005k GPUs accepted");
+    CHECK(value_of(g, "4kB", &d) < 0, "4kB GPUs accepted");
+    const ry_key *sl = ry_key_find("layout.slack");
+    CHECK(value_of(sl, "0.5m", &d) == 0 && d == 0.5, "0.5m: %g", d);
+    CHECK(value_of(sl, "50 cm", &d) == 0 && d == 0.5, "50 cm: %g", d);
+    CHECK(value_of(sl, "0.5M", &d) < 0, "0.5M (mega) accepted as metres");
+    CHECK(value_of(sl, "0.5k", &d) < 0, "a count's prefix accepted for metres");
+    CHECK(value_of(ry_key_find("layout.hall_power"), "20MW", &d) == 0 && d == 20000, "20MW: %g",
+          d);
+    CHECK(value_of(ry_key_find("infiniband.pkey_base"), "0x0100", &d) == 0 && d == 256,
+          "hex: %g", d);
+    char err[512];
+    ry_ynode n = scalar_of("60 m");
+    ry_keyval v;
+    capture_begin();
+    ry_key_get(sl, &n, NULL, &v);
+    capture_end(err, sizeof err);
+    CHECK(strstr(err, "units:1:1: error: layout.slack must be 0..50 metres (got 60 m)") != NULL,
+          "slack: %s", err);
+    ry_error_reset();
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "--list") == 0)
@@ -165,6 +354,7 @@ int main(int argc, char **argv)
     check_defaults();
     check_other_defaults();
     check_summary();
+    check_units();
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;
 }
