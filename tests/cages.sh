@@ -91,6 +91,9 @@ CASES = {
     "fat-tree": lambda: all_ports(gpus // (R // 2) * 3 // 2),
     # rail-only: a two-tier Clos per rail of G/rails GPUs.
     "rail-only-gh200": lambda: all_ports(rails * (gpus // rails) // (R // 2) * 3 // 2),
+    # rail-only on 128 DGX H100 and QM9700: per rail 128 GPUs, 4 leaves and
+    # 2 spines, every port cabled.
+    "moe-h100": lambda: all_ports(rails * (gpus // rails) // (R // 2) * 3 // 2),
     # 36 DGX B300 (800G, twin-port cages) on Q3400 (72 twin-port cages of
     # XDR): one unit, 8 leaves of 18 + 36 cages, 4 spines; 1.6T twin-port
     # modules at both ends.
