@@ -26,8 +26,8 @@
 enum { G_TEMPLATES, G_SET, G_HELP, G_VERSION, G_N };
 static const ry_option global_options[] = {
     [G_TEMPLATES] = { "templates", 'T', RY_OPT_VALUE, "DIR", NULL,
-                      "catalog directory (default $RAILYARD_TEMPLATES, then the\n"
-                      "installed one)" },
+                      "catalog directory laid over $RAILYARD_TEMPLATES's, then\n"
+                      "the installed one's, file by file and entry by entry" },
     [G_SET] = { "set", 's', RY_OPT_LIST, "KEY=VALUE", NULL,
                 "override a spec key, e.g. --set cluster.gpus=65536 (repeatable)" },
     [G_HELP] = { "help", 'h', RY_OPT_FLAG, NULL, NULL, "this help" },

@@ -1,5 +1,8 @@
-/* The catalog: every file of the templates directory (--templates DIR,
- * $RAILYARD_TEMPLATES, then the installed one) is read here and nowhere else:
+/* The catalog: every file of the templates directory (--templates DIR laid
+ * over $RAILYARD_TEMPLATES laid over the installed one: a file from the first
+ * that has it, its entries over those of the same file below, an entry
+ * replacing the one of its name; `replace: true` at a file's top takes it
+ * alone) is read here and nowhere else:
  *
  *   switches.yaml, nodes.yaml   switch and node models (ry_catalog)
  *   media.yaml                  cables and optics with prices (ry_media_catalog)
