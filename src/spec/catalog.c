@@ -592,6 +592,14 @@ ry_catalog *ry_catalog_load(const char *dir)
     return c;
 }
 
+const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps)
+{
+    for (int i = 0; i < c->nswitches; i++)
+        if (!c->switches[i].model.ethernet && c->switches[i].model.port_gbps == gbps)
+            return &c->switches[i];
+    return NULL;
+}
+
 void ry_catalog_free(ry_catalog *c)
 {
     if (!c)

@@ -85,6 +85,10 @@ int ry_catalog_name_ok(const char *s);
 const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char *name);
 const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *name);
 
+/* The first InfiniBand switch of the catalog (file order) whose ports run
+ * at gbps, or NULL: the switch a starter spec names for a node's NICs. */
+const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps);
+
 /* The catalog entry a spec scalar names; errors at the scalar with a
  * did-you-mean among catalog names ("fabric.switch: unknown switch 'qm9070';
  * did you mean 'qm9700'?"). what is the dotted key. Returns 0 or -1. */
