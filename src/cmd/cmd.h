@@ -83,6 +83,7 @@ struct ry_cmd_entry;
 typedef struct ry_ctx {
     const struct ry_cmd_entry *cmd;
     const char *templates;          /* -T DIR, or NULL */
+    int quiet;                      /* -q: no progress line */
     ry_override sets[RY_MAX_SETS];  /* --set KEY=VALUE, in order */
     int nsets;
     const char *arg;                /* the positional argument, or NULL */
