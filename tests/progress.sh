@@ -58,6 +58,17 @@ expect_eq "the closing line, after the line is erased" "$last" \
 # the files are the same as without a terminal
 diff -r "$TMP/a" "$TMP/b" >/dev/null && ok || fail "build on a terminal wrote other files"
 
+# Output streamed to the terminal (export's GraphML): the line is erased first.
+RAILYARD_PROGRESS_DELAY=0 tty_run "$TMP/x" "$RAILYARD" -T "$T" export "$SP"
+expect_eq "export on a terminal: exit" "$?" 0
+head=$(sed -n '1s/<?xml.*//p' "$TMP/x")
+case "$head" in
+*"${CR}${ESC}[K") ok ;;
+*) fail "export: the line is not erased before the GraphML: $(printf '%s' "$head" | cat -v | tail -c 200)" ;;
+esac
+[ "$(sed -n '2,$p' "$TMP/x" | grep -c "$ESC")" = 0 ] && ok || fail "export: the line amid the GraphML"
+grep -q '</graphml>' "$TMP/x" && ok || fail "export: no GraphML on the terminal"
+
 # --quiet: no line
 RAILYARD_PROGRESS_DELAY=0 tty_run "$TMP/q" "$RAILYARD" -T "$T" --quiet build "$SP" -o "$TMP/c"
 expect_eq "--quiet on a terminal: exit" "$?" 0

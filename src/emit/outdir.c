@@ -20,6 +20,7 @@
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
+#include "util/progress.h"
 
 #define MANIFEST ".railyard-manifest"
 #define JOURNAL ".railyard-journal"
@@ -1057,6 +1058,7 @@ int ry_outdir_commit(ry_outdir *o)
     if (!o)
         return -1;
     join_jobs(o);
+    ry_progress_end();      /* the command's closing line on the terminal follows */
     if (o->failed) {
         ry_outdir_abort(o);
         return -1;
@@ -1263,6 +1265,7 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
     if (path && strcmp(path, "-") == 0)
         fd = 1;
     if (fd == 1 || fd == 2) {
+        ry_progress_end();  /* the output goes to the terminal the line is on */
         FILE *fp = fd == 1 ? stdout : stderr;
         if (write_fp(fp, write, arg) < 0) {
             ry_error("cannot write to standard %s: %s", fd == 1 ? "output" : "error",
