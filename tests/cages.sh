@@ -350,6 +350,7 @@ bad misfit "misfit.yaml:4:[0-9]+: error: link node[0-9]{3}/mlx5_[0-9]+ - switch[
 mkdir -p "$TMP/tpl"
 cp "$TPL"/*.yaml "$TMP/tpl/"
 cat >"$TMP/tpl/media.yaml" <<'Y'
+replace: true   # this file alone, not laid over the installed media
 media:
   sr4:
     kind: mmf

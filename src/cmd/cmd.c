@@ -21,15 +21,19 @@
 #include "analysis/slurm_tree.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/progress.h"
 
 /* Options every command takes, and the ones only before a command. */
-enum { G_TEMPLATES, G_SET, G_HELP, G_VERSION, G_N };
+enum { G_TEMPLATES, G_SET, G_QUIET, G_HELP, G_VERSION, G_N };
 static const ry_option global_options[] = {
     [G_TEMPLATES] = { "templates", 'T', RY_OPT_VALUE, "DIR", NULL,
-                      "catalog directory (default $RAILYARD_TEMPLATES, then the\n"
-                      "installed one)" },
+                      "catalog directory laid over $RAILYARD_TEMPLATES's, then\n"
+                      "the installed one's, file by file and entry by entry" },
     [G_SET] = { "set", 's', RY_OPT_LIST, "KEY=VALUE", NULL,
                 "override a spec key, e.g. --set cluster.gpus=65536 (repeatable)" },
+    [G_QUIET] = { "quiet", 'q', RY_OPT_FLAG, NULL, NULL,
+                  "no progress line on standard error (there is one on a\n"
+                  "terminal once a run takes more than 2 s)" },
     [G_HELP] = { "help", 'h', RY_OPT_FLAG, NULL, NULL, "this help" },
     [G_VERSION] = { "version", 'V', RY_OPT_FLAG, NULL, NULL, "version" },
     [G_N] = { NULL, 0, 0, NULL, NULL, NULL }
@@ -88,6 +92,7 @@ unsigned ry_out_flags(const ry_ctx *ctx)
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len)
 {
     (void)ctx;
+    ry_progress_end();      /* the output may go to the same terminal */
     return ry_write_file_atomic(path, data ? data : "", len) < 0 ? RY_CMD_IO : RY_CMD_OK;
 }
 
@@ -137,7 +142,7 @@ static void command_help(const ry_cmd_entry *c, FILE *fp)
 
 static void main_help(const ry_cmd_entry *const *table, FILE *fp)
 {
-    fputs("usage: railyard [--templates DIR] [--set KEY=VALUE]... COMMAND [ARGS]\n"
+    fputs("usage: railyard [--templates DIR] [--set KEY=VALUE]... [--quiet] COMMAND [ARGS]\n"
           "       railyard --help | --version | help COMMAND\n\n"
           "Designs the network of a GPU cluster for LLM training from a YAML spec:\n"
           "rail-optimized, rail-only or fat-tree Clos fabrics, their bill of materials,\n"
@@ -425,6 +430,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
 {
     ry_err err;
     if ((needs & RY_NEED_SPEC) && !ctx->spec) {
+        ry_progress_step("reading %s", ctx->arg);
         ctx->spec = ry_spec_load(ctx->arg, ctx->sets, ctx->nsets, ry_templates_dir(ctx->templates));
         if (!ctx->spec)
             return ry_input_status();
@@ -432,6 +438,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
     }
     ry_spec *s = ctx->spec;
     if ((needs & RY_NEED_FABRIC) && !(ctx->needs & RY_NEED_FABRIC)) {
+        ry_progress_step("building the fabric of %lld GPUs", s->gpus);
         if (ry_fabric_build(s, &ctx->fabric, &err) < 0) {
             ry_spec_error(s, err.key, "%s", err.msg);
             return RY_CMD_INPUT;
@@ -439,10 +446,12 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
         ctx->needs |= RY_NEED_FABRIC;
     }
     if ((needs & RY_NEED_BOM) && !(ctx->needs & RY_NEED_BOM)) {
+        ry_progress_step("counting the bill of materials");
         ry_bom_compute(&ctx->fabric, &ctx->bom);
         ctx->needs |= RY_NEED_BOM;
     }
     if ((needs & RY_NEED_IBPLAN) && !(ctx->needs & RY_NEED_IBPLAN)) {
+        ry_progress_step("planning GUIDs, LIDs and routes");
         if (ry_ibplan_build(&ctx->fabric, &ctx->ibplan, &err) < 0) {
             if (ctx->cmd->needs_more)   /* build: name the way out */
                 ry_spec_error(s, err.key, "%s (or leave the OpenSM files out with --skip opensm)",
@@ -454,6 +463,7 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
         ctx->needs |= RY_NEED_IBPLAN;
     }
     if ((needs & RY_NEED_SLURM) && !(ctx->needs & RY_NEED_SLURM)) {
+        ry_progress_step("making the Slurm tree");
         if (ry_slurm_check(&ctx->fabric, &err) < 0) {
             ry_spec_error(s, err.key, "%s", err.msg);
             return RY_CMD_INPUT;
@@ -462,17 +472,20 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
         ctx->needs |= RY_NEED_SLURM;
     }
     if ((needs & RY_NEED_CABLING) && !(ctx->needs & RY_NEED_CABLING)) {
+        ry_progress_step("laying out racks and planning cables");
         if (plan_cabling(ctx) < 0)
             return RY_CMD_INPUT;
         ctx->needs |= RY_NEED_CABLING;
     }
     if ((needs & RY_NEED_MODEL) && !ctx->model) {
+        ry_progress_step("the iteration-time model");
         ctx->model = ry_xcalloc(1, sizeof *ctx->model);
         if (ry_model_compute(s, ctx->model) < 0)
             return RY_CMD_INPUT;
         ctx->needs |= RY_NEED_MODEL;
     }
     if ((needs & RY_NEED_LIBRA) && !ctx->libra) {
+        ry_progress_step("the LIBRA problem");
         ctx->libra = ry_xcalloc(1, sizeof *ctx->libra);
         if (ry_libra_problem_build(s, ctx->libra) < 0)
             return RY_CMD_INPUT;
@@ -538,6 +551,8 @@ static ry_cmd_status take_globals(ry_ctx *ctx, const optvals *ov, int base)
 {
     if (ov->given[base + G_TEMPLATES])
         ctx->templates = ov->val[base + G_TEMPLATES];
+    if (ov->given[base + G_QUIET])
+        ctx->quiet = 1;
     for (int k = 0; k < ov->nlist[base + G_SET]; k++) {
         const char *v = ov->list[base + G_SET][k];
         if (ctx->nsets == RY_MAX_SETS)
@@ -620,6 +635,7 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         return ry_usage(ctx, "missing -o DIR");
     if (c->check && (rc = c->check(ctx)) != RY_CMD_OK)
         return rc;
+    ry_progress_begin(c->name, ctx->quiet);
     unsigned needs = c->needs;
     if (needs & (RY_NEED_FABRIC | RY_NEED_BOM | RY_NEED_IBPLAN | RY_NEED_CABLING | RY_NEED_SLURM |
                  RY_NEED_MODEL | RY_NEED_LIBRA))
@@ -636,8 +652,11 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         rc = load_needs(ctx, needs);
     if (rc == RY_CMD_OK && ctx->spec && !c->reports_workload_fit)
         warn_workload_unused(ctx);
-    if (rc == RY_CMD_OK)
+    if (rc == RY_CMD_OK) {
+        ry_progress_step("computing");
         rc = c->run(ctx);
+    }
+    ry_progress_end();
     return rc;
 }
 

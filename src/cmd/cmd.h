@@ -83,6 +83,7 @@ struct ry_cmd_entry;
 typedef struct ry_ctx {
     const struct ry_cmd_entry *cmd;
     const char *templates;          /* -T DIR, or NULL */
+    int quiet;                      /* -q: no progress line */
     ry_override sets[RY_MAX_SETS];  /* --set KEY=VALUE, in order */
     int nsets;
     const char *arg;                /* the positional argument, or NULL */
@@ -158,7 +159,7 @@ typedef struct ry_cmd_entry {
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
     ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm, ry_cmd_kubernetes,
     ry_cmd_check_routes, ry_cmd_verify, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep,
-    ry_cmd_traffic, ry_cmd_whatif;
+    ry_cmd_traffic, ry_cmd_whatif, ry_cmd_catalog, ry_cmd_init;
 
 /* Runs railyard's command line against the NULL-terminated table of
  * entries; returns the exit code. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/progress.h"
 #include "emit/emit_cabling.h"
 #include "emit/emit_dot.h"
 #include "emit/emit_k8s.h"
@@ -121,14 +122,21 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
      * of its own, beside the rest (fabric.json is large too) */
     int bad = 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
-        if (want[i])
+        if (want[i]) {
+            ry_progress_step("writing %s/%s/", dir, ry_groups[i].name);
             bad = ry_groups[i].emit(ctx, o, t) < 0;
+        }
+    if (!bad && top)
+        ry_progress_step("writing %s/fabric.json", dir);
     bad = bad || (top && top(ctx, o) < 0);
     if (bad) {
         ry_outdir_abort(o);
         return RY_CMD_IO;
     }
-    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+    ry_progress_step("publishing %s", dir);
+    int rc = ry_outdir_commit(o);
+    ry_progress_end();      /* the command's closing line follows */
+    return rc < 0 ? RY_CMD_IO : RY_CMD_OK;
 }
 
 ry_cmd_status ry_run_group_command(ry_ctx *ctx)

@@ -17,6 +17,7 @@
 #include "model/plan.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/progress.h"
 
 #define MAX_ELEMS 4096
 #define MAX_CUT_LISTED 4096     /* NICs cut named in the JSON; the count is always whole */
@@ -403,6 +404,7 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
         ry_buf_free(&gp);
     }
     if (rc == RY_CMD_OK) {
+        ry_progress_end();
         fwrite(out.data, 1, out.len, stdout);
         if (fflush(stdout) != 0)
             rc = RY_CMD_IO;

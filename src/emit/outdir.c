@@ -20,6 +20,7 @@
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
+#include "util/progress.h"
 
 #define MANIFEST ".railyard-manifest"
 #define JOURNAL ".railyard-journal"
@@ -1057,6 +1058,7 @@ int ry_outdir_commit(ry_outdir *o)
     if (!o)
         return -1;
     join_jobs(o);
+    ry_progress_end();      /* the command's closing line on the terminal follows */
     if (o->failed) {
         ry_outdir_abort(o);
         return -1;
@@ -1189,8 +1191,11 @@ static int write_through(const char *path, const struct stat *st,
 }
 
 /* A regular file or a new one: a same-directory temporary renamed over it. */
+/* Writes a temporary beside path and renames it over path; with
+ * no_clobber, links it to path instead, which fails (EEXIST) when path has
+ * come to exist meanwhile: a new file appears whole or not at all. */
 static int replace_file(const char *path, const struct stat *old,
-                        int (*write)(FILE *fp, const void *arg), const void *arg)
+                        int (*write)(FILE *fp, const void *arg), const void *arg, int no_clobber)
 {
     const char *slash = strrchr(path, '/');
     char *dir = slash ? ry_xstrdup(path) : ry_xstrdup(".");
@@ -1241,9 +1246,9 @@ static int replace_file(const char *path, const struct stat *old,
         else
             errno = err;
     }
-    if (rc == 0 && rename(tmp.data, path) < 0)
+    if (rc == 0 && (no_clobber ? link(tmp.data, path) : rename(tmp.data, path)) < 0)
         rc = -1;
-    if (rc < 0) {
+    if (rc < 0 || no_clobber) {
         int err = errno;
         unlink(tmp.data);
         errno = err;
@@ -1260,6 +1265,7 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
     if (path && strcmp(path, "-") == 0)
         fd = 1;
     if (fd == 1 || fd == 2) {
+        ry_progress_end();  /* the output goes to the terminal the line is on */
         FILE *fp = fd == 1 ? stdout : stderr;
         if (write_fp(fp, write, arg) < 0) {
             ry_error("cannot write to standard %s: %s", fd == 1 ? "output" : "error",
@@ -1294,7 +1300,7 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
         } else if (exists && !S_ISREG(st.st_mode)) {
             rc = write_through(target, &st, write, arg);
         } else {
-            rc = replace_file(target, exists ? &st : NULL, write, arg);
+            rc = replace_file(target, exists ? &st : NULL, write, arg, 0);
         }
         free(target);
     }
@@ -1318,4 +1324,33 @@ int ry_write_file_atomic(const char *path, const char *data, size_t len)
 {
     bytes b = { data, len };
     return ry_write_stream_atomic(path, write_bytes, &b);
+}
+
+int ry_write_file_new(const char *path, const char *data, size_t len)
+{
+    if (!path || strcmp(path, "-") == 0 || fd_path(path) >= 0)
+        return ry_write_file_atomic(path, data, len);
+    struct stat st;
+    if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
+                                  S_ISLNK(st.st_mode))) {
+        if (!S_ISLNK(st.st_mode) || stat(path, &st) == 0)
+            return -2;
+        errno = ENOENT;     /* a dangling link: its target is not made */
+        ry_error("cannot write '%s': a symbolic link to a missing file", path);
+        return -1;
+    }
+    if (lstat(path, &st) == 0)      /* a device or FIFO: written through */
+        return ry_write_file_atomic(path, data, len);
+    if (!*path) {
+        ry_error("the output file's name is empty");
+        return -1;
+    }
+    bytes b = { data, len };
+    if (replace_file(path, NULL, write_bytes, &b, 1) < 0) {
+        if (errno == EEXIST)
+            return -2;
+        ry_error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }

@@ -107,6 +107,12 @@ void ry_outdir_abort(ry_outdir *o);
  * path is "-" or NULL. -1 (error printed) on failure, nothing left. */
 int ry_write_file_atomic(const char *path, const char *data, size_t len);
 
+/* Writes a new file: the same as ry_write_file_atomic, but -2 (nothing
+ * printed, nothing written) when path exists as a file, directory or link;
+ * the file appears whole, and a file made meanwhile by another process is
+ * not replaced. */
+int ry_write_file_new(const char *path, const char *data, size_t len);
+
 /* The same for output produced by write(fp, arg) (which returns -1 on a
  * write error), for files too large to hold in memory. */
 int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),

@@ -20,6 +20,8 @@
 #define RY_DATADIR "/usr/local/share/railyard"
 #endif
 
+static const char *installed_dir(void);
+
 const char *ry_templates_dir(const char *option)
 {
     if (option && *option)
@@ -27,14 +29,7 @@ const char *ry_templates_dir(const char *option)
     const char *env = getenv("RAILYARD_TEMPLATES");
     if (env && *env)
         return env;
-#ifdef RY_SRC_TEMPLATES
-    /* An uninstalled build reads the catalog of its source tree until
-     * `make install` has put one in the data directory. */
-    struct stat st;
-    if (stat(RY_DATADIR "/switches.yaml", &st) != 0 && stat(RY_SRC_TEMPLATES, &st) == 0)
-        return RY_SRC_TEMPLATES;
-#endif
-    return RY_DATADIR;
+    return installed_dir();
 }
 
 /* ---- speeds ------------------------------------------------------------------------ */
@@ -111,13 +106,145 @@ int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text,
 /* ---- loading ------------------------------------------------------------------------ */
 
 /* The one place a catalog file is opened. */
+/* ---- the catalog's directories -------------------------------------------------------- *
+ *
+ * A catalog file is looked up in a chain of directories: -T DIR, then
+ * $RAILYARD_TEMPLATES, then the installed catalog. The first directory that
+ * has the file gives it; its entries are laid over those of the same file
+ * further down the chain, entry by entry: an entry of the same name
+ * replaces the one below in its place, a new name is added after them. A
+ * file whose top level says `replace: true` is taken alone. */
+
+/* The installed catalog (an uninstalled build's source tree until `make
+ * install` has put one in the data directory). */
+static const char *installed_dir(void)
+{
+#ifdef RY_SRC_TEMPLATES
+    struct stat st;
+    if (stat(RY_DATADIR "/switches.yaml", &st) != 0 && stat(RY_SRC_TEMPLATES, &st) == 0)
+        return RY_SRC_TEMPLATES;
+#endif
+    return RY_DATADIR;
+}
+
+/* The directory after dir in the chain, or NULL. */
+static const char *next_dir(const char *dir)
+{
+    const char *env = getenv("RAILYARD_TEMPLATES"), *inst = installed_dir();
+    if (strcmp(dir, inst) == 0)
+        return NULL;
+    if (env && *env && strcmp(dir, env) != 0)
+        return env;
+    return inst;
+}
+
+/* The top-level key of a catalog file. */
+static const char *file_top(const char *file)
+{
+    static const char *const tops[][2] = {
+        { "switches.yaml", "switches" }, { "nodes.yaml", "nodes" }, { "media.yaml", "media" },
+        { "llms.yaml", "llms" }, { "gpus.yaml", "gpus" }, { "libra-costs.yaml", "technologies" },
+    };
+    for (size_t i = 0; i < sizeof tops / sizeof tops[0]; i++)
+        if (strcmp(file, tops[i][0]) == 0)
+            return tops[i][1];
+    return NULL;
+}
+
+static int file_exists(const char *dir, const char *file)
+{
+    ry_buf path;
+    ry_buf_init(&path);
+    ry_buf_printf(&path, "%s/%s", dir, file);
+    struct stat st;
+    int ok = stat(path.data, &st) == 0;
+    ry_buf_free(&path);
+    return ok;
+}
+
+/* Lays the entries of d's map at top over base's (see above); d keeps base. */
+static void overlay_entries(ry_ydoc *d, ry_ydoc *base, const char *top)
+{
+    d->under = base;
+    ry_ynode *dm = d->root ? ry_ymap_get(d->root, top) : NULL;
+    const ry_ynode *bm = base->root ? ry_ymap_get(base->root, top) : NULL;
+    if (!dm || !bm || dm->kind != RY_YMAP || bm->kind != RY_YMAP)
+        return;     /* the loader reports what is wrong with d */
+    size_t cap = dm->n + bm->n, n = 0;
+    ry_ynode **keys = ry_xcalloc(cap ? cap : 1, sizeof *keys);
+    ry_ynode **items = ry_xcalloc(cap ? cap : 1, sizeof *items);
+    char *mine = ry_xcalloc(dm->n + 1, 1);     /* d's entries already placed */
+    for (size_t i = 0; i < bm->n; i++) {
+        keys[n] = bm->keys[i];
+        items[n] = bm->items[i];
+        for (size_t k = 0; k < dm->n; k++)
+            if (strcasecmp(dm->keys[k]->value, bm->keys[i]->value) == 0 && !mine[k]) {
+                keys[n] = dm->keys[k];
+                items[n] = dm->items[k];
+                mine[k] = 1;
+                break;
+            }
+        n++;
+    }
+    for (size_t k = 0; k < dm->n; k++)
+        if (!mine[k]) {
+            keys[n] = dm->keys[k];
+            items[n++] = dm->items[k];
+        }
+    free(mine);
+    free(dm->keys);
+    free(dm->items);
+    dm->keys = keys;
+    dm->items = items;
+    dm->n = n;
+    dm->cap = cap;
+}
+
+/* `replace: true` at the top of d: read, and removed so the loaders do not
+ * see it. 1 when set, 0 when not, -1 after an error. */
+static int take_replace(ry_ydoc *d)
+{
+    const ry_ynode *n = d->root && d->root->kind == RY_YMAP ? ry_ymap_get(d->root, "replace")
+                                                            : NULL;
+    int v = 0;
+    if (n && ry_yget_bool(n, "replace", &v) < 0)
+        return -1;
+    if (n)
+        ry_ydoc_remove(d, "replace");
+    return v;
+}
+
 static ry_ydoc *load_file(const char *dir, const char *file, const char *what)
 {
+    const char *next = next_dir(dir);
+    struct stat st;
+    /* a -T that is no directory is reported, not passed over */
+    if (next && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !file_exists(dir, file))
+        return load_file(next, file, what);
     ry_buf path;
     ry_buf_init(&path);
     ry_buf_printf(&path, "%s/%s", dir, file);
     ry_ydoc *d = ry_ydoc_load(path.data, what);
     ry_buf_free(&path);
+    if (!d)
+        return NULL;
+    int replace = take_replace(d);
+    if (replace < 0) {
+        ry_ydoc_free(d);
+        return NULL;
+    }
+    /* the file below, when the chain has one */
+    const char *below = next;
+    while (below && !file_exists(below, file))
+        below = next_dir(below);
+    if (replace || !below || !file_top(file))
+        return d;
+    ry_ydoc *base = load_file(below, file, what);
+    if (!base) {
+        ry_ydoc_free(d);
+        return NULL;
+    }
+    overlay_entries(d, base, file_top(file));
     return d;
 }
 
@@ -463,6 +590,14 @@ ry_catalog *ry_catalog_load(const char *dir)
         return NULL;
     }
     return c;
+}
+
+const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps)
+{
+    for (int i = 0; i < c->nswitches; i++)
+        if (!c->switches[i].model.ethernet && c->switches[i].model.port_gbps == gbps)
+            return &c->switches[i];
+    return NULL;
 }
 
 void ry_catalog_free(ry_catalog *c)

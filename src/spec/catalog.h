@@ -1,5 +1,8 @@
-/* The catalog: every file of the templates directory (--templates DIR,
- * $RAILYARD_TEMPLATES, then the installed one) is read here and nowhere else:
+/* The catalog: every file of the templates directory (--templates DIR laid
+ * over $RAILYARD_TEMPLATES laid over the installed one: a file from the first
+ * that has it, its entries over those of the same file below, an entry
+ * replacing the one of its name; `replace: true` at a file's top takes it
+ * alone) is read here and nowhere else:
  *
  *   switches.yaml, nodes.yaml   switch and node models (ry_catalog)
  *   media.yaml                  cables and optics with prices (ry_media_catalog)
@@ -81,6 +84,10 @@ int ry_catalog_name_ok(const char *s);
 /* Entry by name, compared without case; NULL when absent. */
 const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char *name);
 const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *name);
+
+/* The first InfiniBand switch of the catalog (file order) whose ports run
+ * at gbps, or NULL: the switch a starter spec names for a node's NICs. */
+const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps);
 
 /* The catalog entry a spec scalar names; errors at the scalar with a
  * did-you-mean among catalog names ("fabric.switch: unknown switch 'qm9070';

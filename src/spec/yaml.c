@@ -76,6 +76,7 @@ void ry_ydoc_free(ry_ydoc *d)
     }
     free(d->all);
     free(d->file);
+    ry_ydoc_free(d->under);
     free(d);
 }
 

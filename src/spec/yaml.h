@@ -45,6 +45,9 @@ typedef struct ry_ydoc {
     ry_ynode **all;     /* every node, for freeing */
     size_t nall, capall;
     unsigned long events;
+    /* A document whose nodes this one's maps also point at (the catalog file
+     * a catalog overlay adds its entries to); freed with this one. */
+    struct ry_ydoc *under;
 } ry_ydoc;
 
 /* Reads and parses path ("-" reads standard input). On any error prints

@@ -1,4 +1,5 @@
 #include "util/diag.h"
+#include "util/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,7 @@ void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
 /* "FILE:LINE:COL: WHAT: ", "FILE: WHAT: " or "railyard: WHAT: ". */
 static void put_where(ry_pos pos, const char *what)
 {
+    ry_progress_hide();
     fflush(stdout);
     if (pos.file && pos.line > 0)
         fprintf(stderr, "%s:%d:%d: %s: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1, what);
@@ -75,6 +77,7 @@ void ry_error_at(ry_pos pos, const char *fmt, ...)
 void ry_error(const char *fmt, ...)
 {
     va_list ap;
+    ry_progress_hide();
     fflush(stdout);
     fputs("railyard: error: ", stderr);
     va_start(ap, fmt);
@@ -87,6 +90,7 @@ void ry_error(const char *fmt, ...)
 void ry_warn(const char *fmt, ...)
 {
     va_list ap;
+    ry_progress_hide();
     fflush(stdout);
     fputs("railyard: warning: ", stderr);
     va_start(ap, fmt);
