@@ -107,7 +107,7 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
     in->batch = w->batch;
 }
 
-int ry_model_compute(const ry_spec *s, ry_model *m)
+int ry_model_check_spec(const ry_spec *s)
 {
     if (ry_workload_check_fit(s) < 0)
         return -1;
@@ -123,6 +123,13 @@ int ry_model_compute(const ry_spec *s, ry_model *m)
                       s->node.nic_gbps, s->sw.port_gbps);
         return -1;
     }
+    return 0;
+}
+
+int ry_model_compute(const ry_spec *s, ry_model *m)
+{
+    if (ry_model_check_spec(s) < 0)
+        return -1;
     if (ry_workload_check_paper_fit(s) < 0)
         return -1;
     ry_model_inputs(s, m);

@@ -78,6 +78,11 @@ typedef struct ry_model {
     double moe_s;           /* seconds per iteration on the spec's design */
 } ry_model;
 
+/* What every model of a spec needs: a workload the cluster can run and
+ * NICs no faster than the switch ports (unless the spec accepts it). -1
+ * with the error printed at the spec's key. */
+int ry_model_check_spec(const ry_spec *s);
+
 /* Fills the inputs of eq. 1 from a loaded spec with a workload. */
 void ry_model_inputs(const ry_spec *s, ry_model *m);
 /* Inputs and results. -1 (error printed at the spec) when no tensor-parallel

@@ -333,20 +333,8 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
         pl->mfu_unpublished = pl->mfu > RY_PLAN_MFU_PUBLISHED;
         return 0;
     }
-    if (ry_workload_check_fit(s) < 0)
+    if (ry_model_check_spec(s) < 0)
         return -1;
-    if (!s->workload) {
-        ry_spec_error(s, "workload", "the spec has no workload section: add one with at least "
-                      "`workload: {model: gpt-3-175b}` (see railyard-spec(5))");
-        return -1;
-    }
-    if (s->node.nic_gbps > s->sw.port_gbps && !s->accept_slower_ports) {
-        ry_spec_error(s, "fabric.switch", "the GPU NICs run at %gG but the switch ports at %gG: "
-                      "choose a switch of %gG ports, or set fabric.accept_slower_ports: true "
-                      "to model the %gG links", s->node.nic_gbps, s->sw.port_gbps,
-                      s->node.nic_gbps, s->sw.port_gbps);
-        return -1;
-    }
     ry_model_inputs(s, &pl->base);
     const ry_workload *w = &pl->base.w;
     pl->efficiency = w->efficiency_given ? w->efficiency : RY_PLAN_EFFICIENCY;
