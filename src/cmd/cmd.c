@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "emit/csv.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/libra.h"
@@ -23,13 +24,15 @@
 #include "util/diag.h"
 
 /* Options every command takes, and the ones only before a command. */
-enum { G_TEMPLATES, G_SET, G_HELP, G_VERSION, G_N };
+enum { G_TEMPLATES, G_SET, G_CRLF, G_HELP, G_VERSION, G_N };
 static const ry_option global_options[] = {
     [G_TEMPLATES] = { "templates", 'T', RY_OPT_VALUE, "DIR", NULL,
                       "catalog directory (default $RAILYARD_TEMPLATES, then the\n"
                       "installed one)" },
     [G_SET] = { "set", 's', RY_OPT_LIST, "KEY=VALUE", NULL,
                 "override a spec key, e.g. --set cluster.gpus=65536 (repeatable)" },
+    [G_CRLF] = { "crlf", 0, RY_OPT_FLAG, NULL, NULL,
+                 "end CSV records with CR LF (RFC 4180) instead of LF" },
     [G_HELP] = { "help", 'h', RY_OPT_FLAG, NULL, NULL, "this help" },
     [G_VERSION] = { "version", 'V', RY_OPT_FLAG, NULL, NULL, "version" },
     [G_N] = { NULL, 0, 0, NULL, NULL, NULL }
@@ -538,6 +541,8 @@ static ry_cmd_status take_globals(ry_ctx *ctx, const optvals *ov, int base)
 {
     if (ov->given[base + G_TEMPLATES])
         ctx->templates = ov->val[base + G_TEMPLATES];
+    if (ov->given[base + G_CRLF])
+        ry_csv_set_crlf(1);
     for (int k = 0; k < ov->nlist[base + G_SET]; k++) {
         const char *v = ov->list[base + G_SET][k];
         if (ctx->nsets == RY_MAX_SETS)
