@@ -2,8 +2,11 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "emit/csv.h"
 #include "emit/emit_checks.h"
 #include "fabric/names.h"
 
@@ -234,6 +237,131 @@ static void capex_text(ry_buf *o, const ry_capex *x)
                    "alike; it is not a capex figure)\n");
 }
 
+/* ---- CSV: one table, a section column --------------------------------------------------- */
+
+#define CSV_COLS 18
+static const char *const csv_head[CSV_COLS] = {
+    "section", "item", "tier", "part", "medium", "length_m", "quantity", "unit_price",
+    "extended_price", "power_w", "switches", "ports", "ports_used", "ports_free", "links_below",
+    "transceivers", "cost_switches", "cost_transceivers"
+};
+enum { C_SECTION, C_ITEM, C_TIER, C_PART, C_MEDIUM, C_LENGTH, C_QTY, C_UNIT, C_EXT, C_POWER,
+       C_SWITCHES, C_PORTS, C_USED, C_FREE, C_LINKS, C_XCVR, C_COST_SW, C_COST_XCVR };
+
+typedef struct csv_row {
+    char cell[CSV_COLS][64];
+} csv_row;
+
+static void cell(csv_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cell(csv_row *r, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->cell[col], sizeof r->cell[col], fmt, ap);
+    va_end(ap);
+}
+
+static void csv_put(ry_buf *o, const csv_row *r)
+{
+    for (int i = 0; i < CSV_COLS; i++) {
+        if (i)
+            ry_buf_putc(o, ',');
+        ry_csv_field(o, r->cell[i]);
+    }
+    ry_csv_end(o);
+}
+
+static void tier_row(ry_buf *o, const char *item, const char *tier, long long sw, long long ports,
+                     long long used, long long links, long long xcvr, double cs, double ct)
+{
+    csv_row r = { 0 };
+    cell(&r, C_SECTION, "paper");
+    cell(&r, C_ITEM, "%s", item);
+    cell(&r, C_TIER, "%s", tier);
+    cell(&r, C_EXT, "%.2f", cs + ct);
+    cell(&r, C_SWITCHES, "%lld", sw);
+    cell(&r, C_PORTS, "%lld", ports);
+    cell(&r, C_USED, "%lld", used);
+    cell(&r, C_FREE, "%lld", ports - used);
+    cell(&r, C_LINKS, "%lld", links);
+    cell(&r, C_XCVR, "%lld", xcvr);
+    cell(&r, C_COST_SW, "%.2f", cs);
+    cell(&r, C_COST_XCVR, "%.2f", ct);
+    csv_put(o, &r);
+}
+
+static void capex_row(ry_buf *o, const char *item, const char *part, long long qty,
+                      double unit, double ext)
+{
+    csv_row r = { 0 };
+    cell(&r, C_SECTION, "capex");
+    cell(&r, C_ITEM, "%s", item);
+    cell(&r, C_PART, "%s", part);
+    if (qty >= 0)
+        cell(&r, C_QTY, "%lld", qty);
+    if (unit > 0)
+        cell(&r, C_UNIT, "%.2f", unit);
+    cell(&r, C_EXT, "%.2f", ext);
+    csv_put(o, &r);
+}
+
+/* The paper model's tiers (section "paper"), the physical bill of materials
+ * (section "physical": every cable and transceiver part with its quantity,
+ * unit and extended price) and the capex lines (section "capex"). */
+static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex)
+{
+    for (int i = 0; i < CSV_COLS; i++) {
+        if (i)
+            ry_buf_putc(o, ',');
+        ry_buf_puts(o, csv_head[i]);
+    }
+    ry_csv_end(o);
+    char tier[16];
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        snprintf(tier, sizeof tier, "%d", t);
+        tier_row(o, ry_tier_name(t, b->tiers), tier, x->switches, x->ports, x->ports_used,
+                 x->links, 2 * x->links, (double)x->ports * b->price_port,
+                 2.0 * (double)x->links * b->price_transceiver);
+    }
+    tier_row(o, "total", "", b->switches, b->switch_ports, b->switch_ports_used, b->links,
+             b->transceivers, b->cost_switches, b->cost_transceivers);
+    if (phys) {
+        for (int i = 0; i < phys->nbom; i++) {
+            const ry_pbom_line *l = &phys->bom[i];
+            csv_row r = { 0 };
+            cell(&r, C_SECTION, "physical");
+            cell(&r, C_ITEM, "%s", l->what);
+            cell(&r, C_PART, "%s", l->part);
+            cell(&r, C_MEDIUM, "%s", l->medium);
+            if (l->length_m > 0)
+                cell(&r, C_LENGTH, "%g", l->length_m);
+            cell(&r, C_QTY, "%lld", l->count);
+            cell(&r, C_UNIT, "%.2f", l->unit_price);
+            cell(&r, C_EXT, "%.2f", l->cost);
+            cell(&r, C_POWER, "%.2f", l->power_w);
+            csv_put(o, &r);
+        }
+        csv_row r = { 0 };
+        cell(&r, C_SECTION, "physical");
+        cell(&r, C_ITEM, "total");
+        cell(&r, C_EXT, "%.2f", phys->cost_total);
+        cell(&r, C_POWER, "%.2f", phys->power_w);
+        csv_put(o, &r);
+    }
+    if (capex) {
+        capex_row(o, "switches", capex->switch_part, capex->switches, capex->switch_price,
+                  capex->switches_cost);
+        capex_row(o, "optics", "", -1, 0, capex->optics);
+        capex_row(o, "cables", "", -1, 0, capex->cables);
+        if (capex->rack_price > 0)
+            capex_row(o, "racks", "", capex->racks, capex->rack_price, capex->racks_cost);
+        if (capex->spares_pct > 0)
+            capex_row(o, "spares", "", -1, 0, capex->spares);
+        capex_row(o, "total", "", -1, 0, capex->total);
+    }
+}
+
 void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt)
 {
@@ -245,20 +373,7 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             json_object_set_new(j, "capex", capex_json(capex));
         json_out(o, j);
     } else if (fmt == RY_FMT_CSV) {
-        ry_buf_puts(o, "tier,name,switches,ports,ports_used,ports_free,links_below,"
-                       "transceivers,cost_switches,cost_transceivers,cost_total\n");
-        for (int t = 1; t <= b->tiers; t++) {
-            const ry_bom_tier *x = &b->tier[t];
-            double cs = (double)x->ports * b->price_port;
-            double ct = 2.0 * (double)x->links * b->price_transceiver;
-            ry_buf_printf(o, "%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", t,
-                          ry_tier_name(t, b->tiers), x->switches, x->ports, x->ports_used,
-                          x->ports - x->ports_used, x->links, 2 * x->links, cs, ct, cs + ct);
-        }
-        ry_buf_printf(o, "total,total,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", b->switches,
-                      b->switch_ports, b->switch_ports_used, b->switch_ports - b->switch_ports_used,
-                      b->links, b->transceivers, b->cost_switches, b->cost_transceivers,
-                      b->cost_total);
+        bom_csv(o, b, phys, capex);
     } else {
         bom_text(o, b);
         if (phys)
