@@ -704,8 +704,13 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom 
     money(&cost, b->cost_total);
     ry_buf_printf(o, "  %-16s %9lld %9lld %13lld %15s", what, b->switches, b->links,
                   b->transceivers, cost.data);
-    if (ref && ref->cost_total > 0 && b != ref)
-        ry_buf_printf(o, "  %5.1f%% less", 100 * (1 - b->cost_total / ref->cost_total));
+    if (ref && ref->cost_total > 0 && b != ref) {
+        double d = 100 * (1 - b->cost_total / ref->cost_total);
+        if (fabs(d) < 0.05)
+            ry_buf_puts(o, "  the same");
+        else
+            ry_buf_printf(o, "  %5.1f%% %s", fabs(d), d > 0 ? "less" : "more");
+    }
     ry_buf_putc(o, '\n');
     ry_buf_free(&cost);
 }
@@ -722,7 +727,8 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     ry_buf_printf(o, "  %-32s %16s %9s %14s %14s %8s\n", "type", "pairs", "share", "bytes/pair",
                   "bytes", "share");
     for (int k = 0; k < RY_TR_TYPES; k++)
-        ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14.6g %14.6g %7.2f%%\n", type_text[k],
+        if (t->pairs[k] > 0)    /* a type no pair has has no bytes per pair either */
+            ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14.6g %14.6g %7.2f%%\n", type_text[k],
                       t->pairs[k], pct((double)t->pairs[k], (double)t->total_pairs),
                       2 * t->pair_bytes[k], t->bytes[k], pct(t->bytes[k], t->total_bytes));
     ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14.6g\n\n", "total", t->total_pairs, 100.0, "",
@@ -756,7 +762,9 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
         bom_line(o, "trimmed", trimmed, full);
     if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
         bom_line(o, "rail-only", &c->bom[1], full);
-    if (trimmed)
+    if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
+        ry_buf_puts(o, "  trimmed: every link carries traffic; nothing is removed\n");
+    else if (trimmed)
         ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switch%s carry nothing and "
                       "are removed; the iteration time is unchanged\n",
                       pct((double)(full->links - trimmed->links), (double)full->links),
