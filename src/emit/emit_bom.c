@@ -576,6 +576,10 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
                       ro->switches, ro->transceivers, rows[i].reduction);
     }
     ry_buf_puts(o, "\ncost (paper model)\n");
+    cents_mode = 0;
+    for (int i = 0; i < nrows; i++)
+        for (int d = 0; d < 3; d++)
+            cents_mode |= ry_money_has_cents(rows[i].bom[d].cost_total);
     for (int i = 0; i < nrows; i++) {
         so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
         ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
@@ -600,9 +604,11 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
 {
     json_t *tiers = json_array();
     for (int t = 1; t <= f->tiers; t++)
-        json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i}", "tier", t, "name",
-                                               ry_tier_name(t, f->tiers), "down_ports",
-                                               f->down_ports[t], "up_ports", f->up_ports[t]));
+        json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "tier", t,
+                                               "name", ry_tier_name(t, f->tiers), "down_ports",
+                                               f->down_ports[t], "up_ports", f->up_ports[t],
+                                               "fullest_down_cabled", b->tier[t].sw_down,
+                                               "fullest_up_cabled", b->tier[t].sw_up));
     /* Powers are watts, 0 when the model does not say. */
     json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:o, s:i, s:I, s:i, s:i, s:i, "
                           "s:b, s:i, s:s, s:o, s:i, s:f, s:i, s:b, s:o, s:i}",
@@ -621,6 +627,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "radix", s->sw.radix, "port_gbps", s->sw.port_gbps,
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
+    json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));
     json_object_set_new(j, "bom", bom_json(b));
     if (checks)
         json_object_set_new(j, "checks", ry_checks_json(checks, strict));

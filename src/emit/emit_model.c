@@ -63,8 +63,9 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_iter_terms *t = &m->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+                  s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
     ry_buf_puts(o, "Workload\n");
     ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
@@ -312,8 +313,9 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_plan_cfg *b = &pl->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+                  s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
     ry_buf_puts(o, "Workload (the full model; --paper for the rail-only paper's eq. 1)\n");
     ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
