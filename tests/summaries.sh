@@ -48,6 +48,7 @@ SP="$EX/superpod-4su.yaml"
 "$RAILYARD" build "$SP" -o "$TMP/b" >/dev/null 2>"$TMP/b.err"
 expect_eq "build exit" $? 0
 "$RAILYARD" bom "$SP" --format csv >"$TMP/b/bom.csv"
+"$RAILYARD" compare "$SP" --format csv >"$TMP/b/compare.csv"
 n=0
 for f in $(find "$TMP/b" -name '*.csv' | sort); do
     n=$((n + 1))
@@ -60,6 +61,7 @@ done
 # --crlf: every record of those files ends with CR LF
 "$RAILYARD" --crlf build "$SP" -o "$TMP/c" >/dev/null 2>&1
 "$RAILYARD" bom "$SP" --format csv --crlf >"$TMP/c/bom.csv"
+"$RAILYARD" --crlf compare "$SP" --format csv >"$TMP/c/compare.csv"
 for f in $(cd "$TMP/c" && find . -name '*.csv' | sort); do
     lf=$(tr -cd '\n' <"$TMP/c/$f" | wc -c)
     crlf=$(grep -c "$(printf '\r')\$" "$TMP/c/$f")

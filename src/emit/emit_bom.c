@@ -551,16 +551,17 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
     if (fmt == RY_FMT_CSV) {
         ry_buf_puts(o, "gpus,hb_domain,radix,sota_switches,rail_only_switches,sota_transceivers,"
                        "rail_only_transceivers,sota_cost,rail_only_cost,reduction_pct,"
-                       "fat_tree_switches,fat_tree_transceivers,fat_tree_cost\n");
+                       "fat_tree_switches,fat_tree_transceivers,fat_tree_cost");
+        ry_csv_end(o);
         for (int i = 0; i < nrows; i++) {
             so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
             ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
             ft = &rows[i].bom[RY_DESIGN_FAT_TREE];
-            ry_buf_printf(o, "%lld,%d,%d,%lld,%lld,%lld,%lld,%.2f,%.2f,%.1f,%lld,%lld,%.2f\n",
+            ry_buf_printf(o, "%lld,%d,%d,%lld,%lld,%lld,%lld,%.2f,%.2f,%.1f,%lld,%lld,%.2f%s",
                           rows[i].gpus, rows[i].hb_domain, rows[i].radix, so->switches,
                           ro->switches, so->transceivers, ro->transceivers, so->cost_total,
                           ro->cost_total, rows[i].reduction, ft->switches, ft->transceivers,
-                          ft->cost_total);
+                          ft->cost_total, ry_csv_eol());
         }
         return;
     }
