@@ -294,7 +294,8 @@ static int report_cents(const ry_bom *b, const ry_cabling *phys, const ry_capex 
         if (ry_money_has_cents(phys->bom[i].unit_price) || ry_money_has_cents(phys->bom[i].cost))
             return 1;
     if (phys && (ry_money_has_cents(phys->cost_cables) ||
-                 ry_money_has_cents(phys->cost_transceivers) || ry_money_has_cents(phys->cost_total)))
+                 ry_money_has_cents(phys->cost_transceivers) ||
+                 ry_money_has_cents(phys->cost_total)))
         return 1;
     if (x) {
         double w[] = { x->switches_cost, x->switch_price, x->optics, x->cables, x->racks_cost,

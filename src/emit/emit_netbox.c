@@ -254,7 +254,8 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 ry_csv_end(&b);
     for (int i = 0; i < lay->nbuildings; i++) {
         ry_csv_field(&b, s->name);
-        ry_buf_printf(&b, ",,B%d,b%d," NB_STATUS ",building %d%s", i + 1, i + 1, i + 1, ry_csv_eol());
+        ry_buf_printf(&b, ",,B%d,b%d," NB_STATUS ",building %d%s", i + 1, i + 1, i + 1,
+                      ry_csv_eol());
     }
     for (int i = 0; i < lay->nrooms; i++) {
         const ry_room *r = &lay->rooms[i];

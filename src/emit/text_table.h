@@ -21,7 +21,8 @@ typedef struct ry_text_table {
 
 void ry_text_table_init(ry_text_table *t, const char *align);
 /* Appends the next cell, row by row (the first row is the header). */
-void ry_text_table_cell(ry_text_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ry_text_table_cell(ry_text_table *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* Writes the table, every line starting with indent. */
 void ry_text_table_write(ry_text_table *t, ry_buf *o, const char *indent);
 
