@@ -19,7 +19,8 @@ def err(msg):
     if len(errs) < 20:
         errs.append(msg)
 
-# ---- strict RFC 4180 -----------------------------------------------------------------
+# ---- strict RFC 4180, records ending with EOL (LF; CR LF under --crlf) ----------------
+EOL = os.environ.get("CSV_EOL", "\n")
 def rfc4180(path):
     data = open(path, "rb").read()
     try:
@@ -27,8 +28,8 @@ def rfc4180(path):
     except UnicodeDecodeError as e:
         err("%s: not UTF-8: %s" % (path, e)); return []
     name = os.path.basename(path)
-    if not text.endswith("\r\n"):
-        err("%s: the last record does not end with CRLF" % name); return []
+    if not text.endswith(EOL) or (EOL == "\n" and "\r" in text):
+        err("%s: records do not end with %r" % (name, EOL)); return []
     recs, i, n = [], 0, len(text)
     while i < n:
         rec = []
@@ -60,8 +61,8 @@ def rfc4180(path):
                 if i == n:
                     err("%s: file ends after a comma" % name); return recs
                 continue
-            if text.startswith("\r\n", i):
-                i += 2; break
+            if text.startswith(EOL, i):
+                i += len(EOL); break
             err("%s: record %d: bare CR or LF" % (name, len(recs) + 1)); return recs
         recs.append(rec)
     for k, r in enumerate(recs):

@@ -13,8 +13,14 @@ if ! command -v dot >/dev/null 2>&1; then
 fi
 
 # rails and units of a spec, from validate's summary
-rails_of() { "$RAILYARD" validate "$1" | sed -n 's/^rails: *\([0-9]*\),.*/\1/p'; }
-units_of() { "$RAILYARD" validate "$1" | sed -n 's/^scalable unit:.*, \([0-9]*\) units*$/\1/p'; }
+# (a fat tree's summary has no rails line: its rails are the JSON's)
+rails_of() {
+    r=$("$RAILYARD" validate "$1" | sed -n 's/^rails: *\([0-9]*\)[ ,].*/\1/p')
+    [ -n "$r" ] || r=$("$RAILYARD" validate "$1" --format json |
+                       "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["rails"] if d["design"] == "fat-tree" else "")')
+    echo "$r"
+}
+units_of() { "$RAILYARD" validate "$1" | sed -n 's/^scalable unit:.*, \([0-9]*\) units*\( (.*)\)*$/\1/p'; }
 
 # render FILE.dot FORMAT: dot must succeed with nothing on stderr
 render() {

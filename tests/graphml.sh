@@ -124,6 +124,40 @@ P
     expect_eq "$name: Python reader" "$(cat "$TMP/py.txt")" ok
 done
 
+# every edge carries its cable as the cabling plan lists it: label, medium,
+# kind, part and length matched row by row against cabling.csv
+for spec in "$EX/superpod-4su.yaml" "$EX/fat-tree.yaml" "$EX/b200-2plane.yaml" "$D/packed.yaml"; do
+    name=$(basename "$spec" .yaml)
+    "$RAILYARD" cabling "$spec" -o "$TMP/cab-$name" >/dev/null 2>&1
+    expect_eq "$name: cabling exit" $? 0
+    "$PY" - "$TMP/$name.graphml" "$TMP/cab-$name" >"$TMP/py.txt" <<'P'
+import csv, glob, os, sys
+import xml.etree.ElementTree as ET
+NS = "{http://graphml.graphdrawing.org/xmlns}"
+root = ET.parse(sys.argv[1]).getroot()
+keys = {k.get("id"): k.get("attr.name") for k in root.findall(NS + "key") if k.get("for") == "edge"}
+rows = {}
+for path in glob.glob(os.path.join(sys.argv[2], "**", "cabling.csv"), recursive=True):
+    for r in csv.DictReader(open(path, newline="")):
+        rows[r["label"]] = r
+errs, seen = [], 0
+for e in root.iter(NS + "edge"):
+    v = {keys[d.get("key")]: d.text for d in e.findall(NS + "data")}
+    r = rows.get(v.get("label"))
+    if r is None:
+        errs.append("edge %s: cable %r not in cabling.csv" % (e.get("id"), v.get("label"))); continue
+    seen += 1
+    got = (v.get("medium"), v.get("kind"), v.get("part"), float(v.get("length_m", "nan")))
+    want = (r["media"], r["kind"], r["part"], float(r["length_m"]))
+    if got != want:
+        errs.append("edge %s: %s, cabling.csv %s" % (e.get("id"), got, want))
+if seen != len(rows) or not rows:
+    errs.append("%d edges with cables, %d rows in cabling.csv" % (seen, len(rows)))
+print("\n".join(errs[:8]) if errs else "ok")
+P
+    expect_eq "$name: GraphML edges carry the cabling plan's cables" "$(cat "$TMP/py.txt")" ok
+done
+
 # the schema is not vacuous: it rejects an edge to a missing node, an
 # undeclared key, a graph without edgedefault
 if have xmllint; then

@@ -63,7 +63,7 @@ for i, f in enumerate(FILES):
 def table(name):
     path = os.path.join(d, name)
     raw = open(path, "rb").read()
-    if not raw.endswith(b"\r\n"): err("%s: no CRLF at the end" % name)
+    if not raw.endswith(b"\n") or b"\r" in raw: err("%s: records do not end with LF alone" % name)
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
     head, body = rows[0], rows[1:]
     form = nb["forms"][FORM[name]]

@@ -22,16 +22,29 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
         ry_bom_tier *t = &b->tier[n->tier];
         t->switches++;
         t->ports += n->nports;
+        int down = 0, up = 0;
+        double down_gbps = 0, up_gbps = 0;
         for (uint32_t p = 0; p < n->nports; p++) {
-            int32_t peer = f->ports[n->port0 + p].peer;
-            if (peer < 0)
+            const ry_port *pt = &f->ports[n->port0 + p];
+            if (pt->peer < 0)
                 continue;
             t->ports_used++;
-            if (f->nodes[f->ports[peer].owner].tier < n->tier)
-                t->ports_down++;
+            double gbps = pt->link >= 0 ? ry_link_gbps(f, (uint32_t)pt->link) : 0;
+            if (f->nodes[f->ports[pt->peer].owner].tier < n->tier)
+                down++, down_gbps += gbps;
             else
-                t->ports_up++;
+                up++, up_gbps += gbps;
         }
+        t->ports_down += down;
+        t->ports_up += up;
+        if (down > t->sw_down || (down == t->sw_down && up < t->sw_up) || t->switches == 1) {
+            t->sw_down = down;
+            t->sw_up = up;
+            t->sw_down_gbps = down_gbps;
+            t->sw_up_gbps = up_gbps;
+        }
+        if (n->nrails > t->max_rails)
+            t->max_rails = n->nrails;
     }
     for (size_t l = 0; l < f->nlinks; l++) {
         const ry_node *hi = &f->nodes[f->ports[f->links[l].hi].owner];

@@ -12,6 +12,13 @@ typedef struct ry_bom_tier {
     long long ports_down;   /* cabled to the tier below */
     long long ports_up;     /* cabled to the tier above */
     long long links;        /* links from the tier below into this tier */
+    /* The tier's fullest switch (most cabled down-links, then fewest up):
+     * its cabled ports and their capacity, the effective oversubscription
+     * a summary states (a 2:1 leaf of 84 down-ports holding 10 nodes of 8
+     * GPUs is 80:42). */
+    int sw_down, sw_up;
+    double sw_down_gbps, sw_up_gbps;
+    int max_rails;          /* most rails one switch of the tier carries */
 } ry_bom_tier;
 
 typedef struct ry_bom {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "emit/csv.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/libra.h"
@@ -24,7 +25,7 @@
 #include "util/progress.h"
 
 /* Options every command takes, and the ones only before a command. */
-enum { G_TEMPLATES, G_SET, G_QUIET, G_HELP, G_VERSION, G_N };
+enum { G_TEMPLATES, G_SET, G_QUIET, G_CRLF, G_HELP, G_VERSION, G_N };
 static const ry_option global_options[] = {
     [G_TEMPLATES] = { "templates", 'T', RY_OPT_VALUE, "DIR", NULL,
                       "catalog directory laid over $RAILYARD_TEMPLATES's, then\n"
@@ -34,6 +35,8 @@ static const ry_option global_options[] = {
     [G_QUIET] = { "quiet", 'q', RY_OPT_FLAG, NULL, NULL,
                   "no progress line on standard error (there is one on a\n"
                   "terminal once a run takes more than 2 s)" },
+    [G_CRLF] = { "crlf", 0, RY_OPT_FLAG, NULL, NULL,
+                 "end CSV records with CR LF (RFC 4180) instead of LF" },
     [G_HELP] = { "help", 'h', RY_OPT_FLAG, NULL, NULL, "this help" },
     [G_VERSION] = { "version", 'V', RY_OPT_FLAG, NULL, NULL, "version" },
     [G_N] = { NULL, 0, 0, NULL, NULL, NULL }
@@ -553,6 +556,8 @@ static ry_cmd_status take_globals(ry_ctx *ctx, const optvals *ov, int base)
         ctx->templates = ov->val[base + G_TEMPLATES];
     if (ov->given[base + G_QUIET])
         ctx->quiet = 1;
+    if (ov->given[base + G_CRLF])
+        ry_csv_set_crlf(1);
     for (int k = 0; k < ov->nlist[base + G_SET]; k++) {
         const char *v = ov->list[base + G_SET][k];
         if (ctx->nsets == RY_MAX_SETS)

@@ -3,19 +3,15 @@
 #include "emit/emit_bom.h"
 #include "util/buf.h"
 
+/* The physical bill of materials and the capex total go beside the paper's
+ * model in every format (the CSV in sections). */
+
 enum { O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_N] = RY_OPTION_END
 };
-
-/* The physical bill of materials and the capex total go beside the paper's
- * model in text and JSON; the CSV holds the tiers only. */
-static unsigned needs_more(const ry_ctx *ctx)
-{
-    return ctx->fmt == RY_FMT_CSV ? 0 : RY_NEED_CABLING;
-}
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
@@ -37,7 +33,6 @@ const ry_cmd_entry ry_cmd_bom = {
     .summary = "bill of materials and cost of the fabric",
     .positional = "SPEC",
     .options = options,
-    .needs = RY_NEED_BOM,
-    .needs_more = needs_more,
+    .needs = RY_NEED_BOM | RY_NEED_CABLING,
     .run = run,
 };

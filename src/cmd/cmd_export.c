@@ -17,9 +17,15 @@ static const ry_option options[] = {
 
 /* The graph is streamed, not built in memory (a million GPUs make about a
  * gigabyte of GraphML), and written beside the target until complete. */
-static int write_graphml(FILE *fp, const void *f)
+typedef struct graphml_job {
+    const ry_fabric *f;
+    const ry_cabling *cab;      /* NULL: edges without their cables */
+} graphml_job;
+
+static int write_graphml(FILE *fp, const void *arg)
 {
-    return ry_emit_graphml(fp, f);
+    const graphml_job *j = arg;
+    return ry_emit_graphml(fp, j->f, j->cab);
 }
 
 static int write_json(FILE *fp, const void *f)
@@ -32,8 +38,19 @@ static ry_cmd_status run(ry_ctx *ctx)
 {
     const char *format = ry_opt(ctx, O_FORMAT);
     int json = format && strcmp(format, "json") == 0;
-    return ry_write_stream_atomic(ctx->out, json ? write_json : write_graphml, &ctx->fabric) < 0
-               ? RY_CMD_IO : RY_CMD_OK;
+    if (json)
+        return ry_write_stream_atomic(ctx->out, write_json, &ctx->fabric) < 0 ? RY_CMD_IO
+                                                                              : RY_CMD_OK;
+    /* Edges carry their cables when the cabling plan can be made; a spec
+     * whose floor cannot be laid out still exports its graph. */
+    ry_err err;
+    int phys = ry_ctx_try_cabling(ctx, &err);
+    if (phys == -2)
+        return RY_CMD_INPUT;
+    if (phys < 0)
+        ry_warn("no cabling plan (%s): edges carry no medium, part or length", err.msg);
+    graphml_job j = { &ctx->fabric, phys == 0 ? &ctx->phys.cab : NULL };
+    return ry_write_stream_atomic(ctx->out, write_graphml, &j) < 0 ? RY_CMD_IO : RY_CMD_OK;
 }
 
 const ry_cmd_entry ry_cmd_export = {

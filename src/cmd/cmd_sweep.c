@@ -191,9 +191,99 @@ static int parse_vary(const ry_ctx *c, const char *arg, vary *v)
     return rc;
 }
 
+/* What went wrong at the points, one entry per reason: a diagnostic line
+ * with its numbers masked, so "the batch (64 sequences) is smaller than the
+ * 256 HB domains" and the same at 128 are one reason hit by two points. */
+#define MAX_REASONS 64
+#define EXAMPLES 3
+typedef struct reason {
+    char *text;             /* the first line seen */
+    char *shape;            /* its numbers masked */
+    int points;
+    char *example[EXAMPLES];   /* the first points it hit */
+} reason;
+
+typedef struct reasons {
+    reason r[MAX_REASONS];
+    int n, dropped;
+} reasons;
+
+static char *masked(const char *line)
+{
+    char *m = ry_xstrdup(line), *w = m;
+    for (const char *p = line; *p; p++) {
+        if (*p >= '0' && *p <= '9') {
+            while (p[1] >= '0' && p[1] <= '9')
+                p++;
+            *w++ = '#';
+        } else {
+            *w++ = *p;
+        }
+    }
+    *w = '\0';
+    return m;
+}
+
+/* Counts each distinct reason among a point's diagnostics once. */
+static void reasons_add(reasons *rs, const char *diag, const char *point)
+{
+    int seen[MAX_REASONS] = { 0 };
+    char *copy = ry_xstrdup(diag), *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *shape = masked(line);
+        int i = 0;
+        while (i < rs->n && strcmp(rs->r[i].shape, shape) != 0)
+            i++;
+        if (i == rs->n) {
+            if (rs->n == MAX_REASONS) {
+                rs->dropped++;
+                free(shape);
+                continue;
+            }
+            rs->r[rs->n++] = (reason){ .text = ry_xstrdup(line), .shape = shape };
+        } else {
+            free(shape);
+        }
+        if (seen[i])
+            continue;
+        seen[i] = 1;
+        reason *r = &rs->r[i];
+        if (r->points < EXAMPLES)
+            r->example[r->points] = ry_xstrdup(point);
+        r->points++;
+    }
+    free(copy);
+}
+
+static void reasons_print(const reasons *rs, FILE *fp)
+{
+    for (int i = 0; i < rs->n; i++) {
+        const reason *r = &rs->r[i];
+        fprintf(fp, "%s\n  (%d point%s: ", r->text, r->points, r->points == 1 ? "" : "s");
+        for (int k = 0; k < r->points && k < EXAMPLES; k++)
+            fprintf(fp, "%s%s", k ? "; " : "", r->example[k]);
+        if (r->points > EXAMPLES)
+            fprintf(fp, "; ...");
+        fputs(")\n", fp);
+    }
+    if (rs->dropped)
+        fprintf(fp, "railyard: sweep: %d more kinds of message not shown\n", rs->dropped);
+}
+
+static void reasons_free(reasons *rs)
+{
+    for (int i = 0; i < rs->n; i++) {
+        free(rs->r[i].text);
+        free(rs->r[i].shape);
+        for (int k = 0; k < EXAMPLES; k++)
+            free(rs->r[i].example[k]);
+    }
+}
+
 /* Writes the files of a sweep into dir; returns an exit code. */
 static int write_sweep(const char *dir, unsigned flags, const char *title,
-                       const char *const *keys, int nkeys, const ry_sweep_point *pts, int npts)
+                       const char *const *keys, int nkeys, const ry_sweep_point *pts, int npts,
+                       int good)
 {
     ry_buf csv, gp;
     ry_buf_init(&csv);
@@ -203,7 +293,8 @@ static int write_sweep(const char *dir, unsigned flags, const char *title,
     int plotted = 0;
     int bad = ry_plot_write_set(dir, flags, "sweep", &csv, &gp, &plotted) < 0;
     if (!bad)
-        printf("%d point%s written to %s/sweep.csv%s\n", npts, npts == 1 ? "" : "s", dir,
+        printf("%d point%s (%d valid, %d invalid) written to %s/sweep.csv%s\n", npts,
+               npts == 1 ? "" : "s", good, npts - good, dir,
                plotted ? " with sweep.png and sweep.svg" : "");
     ry_buf_free(&csv);
     ry_buf_free(&gp);
@@ -246,16 +337,32 @@ static ry_cmd_status run(ry_ctx *ctx)
     memcpy(sets, ctx->sets, (size_t)ctx->nsets * sizeof *sets);
     int idx[MAX_VARY] = { 0 }, good = 0;
     char title[256] = "";
+    /* A value's messages name it as the user wrote it: --vary KEY=VALUE. */
+    char **where = ry_xcalloc((size_t)nv, sizeof *where);
+    reasons *why = ry_xcalloc(1, sizeof *why);
+    ry_buf diag, point;
+    ry_buf_init(&diag);
+    ry_buf_init(&point);
     for (long long p = 0; p < npts; p++) {
         ry_sweep_point *pt = &pts[p];
         pt->values = ry_xcalloc((size_t)nv, sizeof *pt->values);
+        ry_buf_reset(&point);
         for (int k = 0; k < nv; k++) {
             pt->values[k] = vs[k].values[idx[k]];
+            free(where[k]);
+            size_t n = strlen(vs[k].key) + strlen(pt->values[k]) + 9;
+            where[k] = ry_xmalloc(n);
+            snprintf(where[k], n, "--vary %s=%s", vs[k].key, pt->values[k]);
             sets[ctx->nsets + k] = (ry_override){ vs[k].key, vs[k].values[idx[k]],
-                                                ctx->nsets + k + 1 };
+                                                ctx->nsets + k + 1, where[k] };
+            ry_buf_printf(&point, "%s%s=%s", k ? ", " : "", keys[k], pt->values[k]);
         }
+        ry_buf_reset(&diag);
+        ry_diag_capture(&diag);
         ry_spec *s = ry_spec_load(path, sets, ctx->nsets + nv, ry_templates_dir(ctx->templates));
-        if (s && point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0) {
+        int ok = s && point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0;
+        ry_diag_capture(NULL);
+        if (ok) {
             pt->ok = 1;
             good++;
             snprintf(pt->model, sizeof pt->model, "%s", pt->m.w.model.name);
@@ -263,25 +370,35 @@ static ry_cmd_status run(ry_ctx *ctx)
             pt->hb_domain = s->hb_domain;
             if (!title[0])
                 snprintf(title, sizeof title, "%s: %s", s->name, pt->model);
-        } else {
-            ry_buf b;
-            ry_buf_init(&b);
-            for (int k = 0; k < nv; k++)
-                ry_buf_printf(&b, "%s%s=%s", k ? ", " : "", keys[k], pt->values[k]);
-            fprintf(stderr, "railyard: sweep: the point %s is invalid (above); its row is left "
-                    "empty\n", b.data);
-            ry_buf_free(&b);
+        } else if (!diag.len) {
+            ry_buf_puts(&diag, "railyard: error: sweep: the model cannot be computed here");
         }
+        if (diag.len)
+            reasons_add(why, diag.data, point.data);
         ry_spec_free(s);
         /* the first key varies fastest */
         for (int k = 0; k < nv && ++idx[k] == vs[k].n; k++)
             idx[k] = 0;
     }
+    fflush(stdout);
+    reasons_print(why, stderr);
+    if (good < npts)
+        fprintf(stderr, "railyard: sweep: %lld point%s, %d valid, %lld invalid (%s)\n", npts,
+                npts == 1 ? "" : "s", good, npts - good,
+                good ? "their rows are left empty" : "nothing written");
+    reasons_free(why);
+    free(why);
+    for (int k = 0; k < nv; k++)
+        free(where[k]);
+    free(where);
+    ry_buf_free(&diag);
+    ry_buf_free(&point);
     if (!good) {
-        ry_error("sweep: no point of the sweep is valid");
+        ry_error("sweep: none of the %lld point%s is valid", npts, npts == 1 ? "" : "s");
         rc = RY_CMD_INPUT;
     } else if (dir)
-        rc = (ry_cmd_status)write_sweep(dir, ry_out_flags(ctx), title, keys, nv, pts, (int)npts);
+        rc = (ry_cmd_status)write_sweep(dir, ry_out_flags(ctx), title, keys, nv, pts, (int)npts,
+                                        good);
     else {
         ry_buf out;
         ry_buf_init(&out);
@@ -305,7 +422,8 @@ const ry_cmd_entry ry_cmd_sweep = {
     .positional = "SPEC",
     .options = options,
     .details = "Values apply like --set before validation; a point whose spec is invalid is\n"
-               "reported and left empty. The plots draw the iteration time (ideal dashed) and\n"
+               "left empty, and each reason is reported once with the points it hit (exit 1\n"
+               "when no point is valid). The plots draw the iteration time (ideal dashed) and\n"
                "the relative performance against the first --vary key, one line per value of\n"
                "the others. Without gnuplot only the CSV and the script are written. The full\n"
                "model adds its columns (pipeline, memory, ...); --paper sweeps eq. 1 alone.\n",

@@ -33,3 +33,11 @@ void ry_csv_field(ry_buf *b, const char *s)
     if (quote)
         ry_buf_putc(b, '"');
 }
+
+static int csv_crlf;   /* set once from the command line, before any output */
+
+void ry_csv_set_crlf(int on) { csv_crlf = on; }
+
+const char *ry_csv_eol(void) { return csv_crlf ? "\r\n" : "\n"; }
+
+void ry_csv_end(ry_buf *b) { ry_buf_puts(b, ry_csv_eol()); }

@@ -2,9 +2,13 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "emit/csv.h"
 #include "emit/emit_checks.h"
+#include "emit/text_table.h"
 #include "fabric/names.h"
 
 int ry_format_parse(const char *s, ry_format *out)
@@ -20,22 +24,17 @@ int ry_format_parse(const char *s, ry_format *out)
     return 0;
 }
 
-/* Money as "$1,234,567" (cents only when there are any). */
+/* Money in one report shows cents on every amount or on none. */
+static int cents_mode;
+
 static void money(ry_buf *out, double v)
 {
-    char digits[64];
-    double whole = floor(v + 0.005);
-    int cents = (int)llround((v - whole) * 100.0);
-    snprintf(digits, sizeof digits, "%.0f", whole);
-    size_t n = strlen(digits);
-    ry_buf_putc(out, '$');
-    for (size_t i = 0; i < n; i++) {
-        ry_buf_putc(out, digits[i]);
-        if (digits[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
-            ry_buf_putc(out, ',');
-    }
-    if (cents > 0)
-        ry_buf_printf(out, ".%02d", cents);
+    ry_money_text(out, v, cents_mode);
+}
+
+static const char *plural(long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
 }
 
 /* Integral amounts as JSON integers so consumers need no rounding. */
@@ -46,36 +45,62 @@ static json_t *json_money(double v)
     return json_real(v);
 }
 
+static void money_cell(ry_text_table *t, double v)
+{
+    ry_buf m;
+    ry_buf_init(&m);
+    money(&m, v);
+    ry_text_table_cell(t, "%s", m.data);
+    ry_buf_free(&m);
+}
+
 static void bom_text(ry_buf *o, const ry_bom *b)
 {
-    ry_buf_printf(o, "%s: %s fabric, %lld GPUs, %d tier%s of radix-%d switches", b->name,
-                  ry_design_name(b->design), b->gpus, b->tiers, b->tiers == 1 ? "" : "s", b->radix);
+    ry_buf_printf(o, "%s: %s fabric, %lld GPU%s, %d tier%s of radix-%d switches", b->name,
+                  ry_design_name(b->design), b->gpus, plural(b->gpus, "", "s"), b->tiers,
+                  plural(b->tiers, "", "s"), b->radix);
     if (b->planes > 1)
         ry_buf_printf(o, ", %d planes", b->planes);
-    ry_buf_printf(o, ", %d subnet%s\n\n", b->subnets, b->subnets == 1 ? "" : "s");
-    ry_buf_printf(o, "%-8s %10s %10s %10s %10s %12s\n", "tier", "switches", "ports", "used",
-                  "free", "links below");
-    for (int t = 1; t <= b->tiers; t++) {
-        const ry_bom_tier *x = &b->tier[t];
-        ry_buf_printf(o, "%-8s %10lld %10lld %10lld %10lld %12lld\n", ry_tier_name(t, b->tiers),
-                      x->switches, x->ports, x->ports_used, x->ports - x->ports_used, x->links);
+    ry_buf_printf(o, ", %d subnet%s\n\n", b->subnets, plural(b->subnets, "", "s"));
+    ry_text_table t;
+    ry_text_table_init(&t, "lrrrrr");
+    const char *head[] = { "tier", "switches", "ports", "used", "free", "links below" };
+    for (int i = 0; i < 6; i++)
+        ry_text_table_cell(&t, "%s", head[i]);
+    for (int i = 1; i <= b->tiers + 1; i++) {
+        const ry_bom_tier *x = &b->tier[i <= b->tiers ? i : 0];
+        int total = i > b->tiers;
+        ry_text_table_cell(&t, "%s", total ? "total" : ry_tier_name(i, b->tiers));
+        ry_text_table_cell(&t, "%lld", total ? b->switches : x->switches);
+        ry_text_table_cell(&t, "%lld", total ? b->switch_ports : x->ports);
+        ry_text_table_cell(&t, "%lld", total ? b->switch_ports_used : x->ports_used);
+        ry_text_table_cell(&t, "%lld", total ? b->switch_ports - b->switch_ports_used
+                                             : x->ports - x->ports_used);
+        ry_text_table_cell(&t, "%lld", total ? b->links : x->links);
     }
-    ry_buf_printf(o, "%-8s %10lld %10lld %10lld %10lld %12lld\n\n", "total", b->switches,
-                  b->switch_ports, b->switch_ports_used, b->switch_ports - b->switch_ports_used,
-                  b->links);
-    ry_buf_printf(o, "GPU ports cabled: %lld\n", b->endpoints);
+    ry_text_table_write(&t, o, "");
+    ry_buf_printf(o, "\nGPU ports cabled: %lld\n", b->endpoints);
     ry_buf_printf(o, "transceivers:     %lld (2 per link)\n\n", b->transceivers);
-    ry_buf_puts(o, "cost (paper model)\n  switches:     ");
-    money(o, b->cost_switches);
-    ry_buf_printf(o, "  (%lld ports x ", b->switch_ports);
-    money(o, b->price_port);
-    ry_buf_puts(o, ")\n  transceivers: ");
-    money(o, b->cost_transceivers);
-    ry_buf_printf(o, "  (%lld x ", b->transceivers);
-    money(o, b->price_transceiver);
-    ry_buf_puts(o, ")\n  total:        ");
-    money(o, b->cost_total);
-    ry_buf_putc(o, '\n');
+    ry_buf_puts(o, "cost (paper model)\n");
+    ry_text_table_init(&t, "lrl");
+    ry_buf d;
+    ry_buf_init(&d);
+    ry_text_table_cell(&t, "switches:");
+    money_cell(&t, b->cost_switches);
+    ry_buf_printf(&d, "(%lld ports x ", b->switch_ports);
+    money(&d, b->price_port);
+    ry_text_table_cell(&t, "%s)", d.data);
+    ry_buf_reset(&d);
+    ry_text_table_cell(&t, "transceivers:");
+    money_cell(&t, b->cost_transceivers);
+    ry_buf_printf(&d, "(%lld x ", b->transceivers);
+    money(&d, b->price_transceiver);
+    ry_text_table_cell(&t, "%s)", d.data);
+    ry_text_table_cell(&t, "total:");
+    money_cell(&t, b->cost_total);
+    ry_text_table_cell(&t, "%s", "");
+    ry_buf_free(&d);
+    ry_text_table_write(&t, o, "  ");
 }
 
 static json_t *bom_json(const ry_bom *b)
@@ -147,33 +172,45 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
 {
     const ry_layout *lay = c->lay;
     int nnet = lay->nrooms - lay->nhalls;
-    ry_buf_printf(o, "\nphysical bill of materials (%d racks in %d rows", lay->nracks, lay->nrows);
+    ry_buf_printf(o, "\nphysical bill of materials (%d rack%s in %d row%s", lay->nracks,
+                  plural(lay->nracks, "", "s"), lay->nrows, plural(lay->nrows, "", "s"));
     if (lay->nrooms > 1)
         ry_buf_printf(o, "; %d hall%s and %d network room%s in %d building%s", lay->nhalls,
-                      lay->nhalls == 1 ? "" : "s", nnet, nnet == 1 ? "" : "s", lay->nbuildings,
-                      lay->nbuildings == 1 ? "" : "s");
+                      plural(lay->nhalls, "", "s"), nnet, plural(nnet, "", "s"), lay->nbuildings,
+                      plural(lay->nbuildings, "", "s"));
     ry_buf_printf(o, "; longest run %.1f m; cable lengths from the layout)\n", c->longest_m);
-    ry_buf_printf(o, "  %-12s %-22s %-10s %8s %9s %14s %10s\n", "item", "part", "medium", "length",
-                  "count", "cost", "power W");
+    ry_text_table t;
+    ry_text_table_init(&t, "lllrrrrr");
+    const char *head[] = { "item", "part", "medium", "length", "count", "unit price", "cost",
+                           "power W" };
+    for (int i = 0; i < 8; i++)
+        ry_text_table_cell(&t, "%s", head[i]);
     for (int i = 0; i < c->nbom; i++) {
         const ry_pbom_line *l = &c->bom[i];
-        char len[16] = "";
+        ry_text_table_cell(&t, "%s", l->what);
+        ry_text_table_cell(&t, "%s", l->part);
+        ry_text_table_cell(&t, "%s", l->medium);
         if (l->length_m > 0)
-            snprintf(len, sizeof len, "%g m", l->length_m);
-        ry_buf_printf(o, "  %-12s %-22s %-10s %8s %9lld ", l->what, l->part, l->medium, len, l->count);
-        ry_buf b2;
-        ry_buf_init(&b2);
-        money(&b2, l->cost);
-        ry_buf_printf(o, "%14s %10.0f\n", b2.data, l->power_w);
-        ry_buf_free(&b2);
+            ry_text_table_cell(&t, "%g m", l->length_m);
+        else
+            ry_text_table_cell(&t, "%s", "");
+        ry_text_table_cell(&t, "%lld", l->count);
+        money_cell(&t, l->unit_price);
+        money_cell(&t, l->cost);
+        ry_text_table_cell(&t, "%.0f", l->power_w);
     }
-    ry_buf_printf(o, "  cables:       %lld (%.0f m)   ", c->ncables, c->cable_m);
-    money(o, c->cost_cables);
-    ry_buf_printf(o, "\n  transceivers: %lld   ", c->ntransceivers);
-    money(o, c->cost_transceivers);
-    ry_buf_printf(o, "\n  optics and active cables: %.0f W\n  subtotal:     ", c->power_w);
-    money(o, c->cost_total);
-    ry_buf_putc(o, '\n');
+    ry_text_table_write(&t, o, "  ");
+    ry_text_table_init(&t, "lrl");
+    ry_text_table_cell(&t, "cables:");
+    money_cell(&t, c->cost_cables);
+    ry_text_table_cell(&t, "(%lld, %.0f m)", c->ncables, c->cable_m);
+    ry_text_table_cell(&t, "transceivers:");
+    money_cell(&t, c->cost_transceivers);
+    ry_text_table_cell(&t, "(%lld)", c->ntransceivers);
+    ry_text_table_cell(&t, "subtotal:");
+    money_cell(&t, c->cost_total);
+    ry_text_table_cell(&t, "(optics and active cables draw %.0f W)", c->power_w);
+    ry_text_table_write(&t, o, "  ");
 }
 
 static json_t *capex_json(const ry_capex *x)
@@ -199,39 +236,200 @@ static json_t *capex_json(const ry_capex *x)
 
 static void capex_text(ry_buf *o, const ry_capex *x)
 {
-    ry_buf_puts(o, "\ncapex (list prices, estimates: switches, optics and cables)\n"
-                   "  switches:     ");
-    money(o, x->switches_cost);
-    ry_buf_printf(o, "  (%lld x %s", x->switches, x->switch_name);
+    ry_buf_puts(o, "\ncapex (list prices, estimates: switches, optics and cables)\n");
+    ry_text_table t;
+    ry_text_table_init(&t, "lrl");
+    ry_buf d;
+    ry_buf_init(&d);
+    ry_text_table_cell(&t, "switches:");
+    money_cell(&t, x->switches_cost);
+    ry_buf_printf(&d, "(%lld x %s", x->switches, x->switch_name);
     if (x->switch_part[0])
-        ry_buf_printf(o, " %s", x->switch_part);
+        ry_buf_printf(&d, " %s", x->switch_part);
     if (x->switch_price > 0) {
-        ry_buf_puts(o, " at ");
-        money(o, x->switch_price);
-        ry_buf_putc(o, ')');
+        ry_buf_puts(&d, " at ");
+        money(&d, x->switch_price);
+        ry_buf_putc(&d, ')');
     } else {
-        ry_buf_puts(o, ": no price in the catalog; set fabric.switch.price)");
+        ry_buf_puts(&d, ": no price in the catalog; set fabric.switch.price)");
     }
-    ry_buf_puts(o, "\n  optics:       ");
-    money(o, x->optics);
-    ry_buf_puts(o, "\n  cables:       ");
-    money(o, x->cables);
+    ry_text_table_cell(&t, "%s", d.data);
+    ry_text_table_cell(&t, "optics:");
+    money_cell(&t, x->optics);
+    ry_text_table_cell(&t, "%s", "");
+    ry_text_table_cell(&t, "cables:");
+    money_cell(&t, x->cables);
+    ry_text_table_cell(&t, "%s", "");
     if (x->rack_price > 0) {
-        ry_buf_puts(o, "\n  racks:        ");
-        money(o, x->racks_cost);
-        ry_buf_printf(o, "  (%d x ", x->racks);
-        money(o, x->rack_price);
-        ry_buf_putc(o, ')');
+        ry_buf_reset(&d);
+        ry_text_table_cell(&t, "racks:");
+        money_cell(&t, x->racks_cost);
+        ry_buf_printf(&d, "(%d x ", x->racks);
+        money(&d, x->rack_price);
+        ry_text_table_cell(&t, "%s)", d.data);
     }
     if (x->spares_pct > 0) {
-        ry_buf_puts(o, "\n  spares:       ");
-        money(o, x->spares);
-        ry_buf_printf(o, "  (%g%% of switches, optics and cables)", x->spares_pct);
+        ry_text_table_cell(&t, "spares:");
+        money_cell(&t, x->spares);
+        ry_text_table_cell(&t, "(%g%% of switches, optics and cables)", x->spares_pct);
     }
-    ry_buf_puts(o, "\n  total:        ");
-    money(o, x->total);
-    ry_buf_puts(o, "\n(the paper's cost model above prices every switch port and transceiver "
+    ry_text_table_cell(&t, "total:");
+    money_cell(&t, x->total);
+    ry_text_table_cell(&t, "%s", "");
+    ry_buf_free(&d);
+    ry_text_table_write(&t, o, "  ");
+    ry_buf_puts(o, "(the paper's cost model above prices every switch port and transceiver "
                    "alike; it is not a capex figure)\n");
+}
+
+/* Whether any amount of the report has cents: then all of them show cents. */
+static int report_cents(const ry_bom *b, const ry_cabling *phys, const ry_capex *x)
+{
+    double v[] = { b->cost_switches, b->cost_transceivers, b->cost_total, b->price_port,
+                   b->price_transceiver };
+    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+        if (ry_money_has_cents(v[i]))
+            return 1;
+    for (int i = 0; phys && i < phys->nbom; i++)
+        if (ry_money_has_cents(phys->bom[i].unit_price) || ry_money_has_cents(phys->bom[i].cost))
+            return 1;
+    if (phys && (ry_money_has_cents(phys->cost_cables) ||
+                 ry_money_has_cents(phys->cost_transceivers) ||
+                 ry_money_has_cents(phys->cost_total)))
+        return 1;
+    if (x) {
+        double w[] = { x->switches_cost, x->switch_price, x->optics, x->cables, x->racks_cost,
+                       x->rack_price, x->spares, x->total };
+        for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+            if (ry_money_has_cents(w[i]))
+                return 1;
+    }
+    return 0;
+}
+
+/* ---- CSV: one table, a section column --------------------------------------------------- */
+
+#define CSV_COLS 18
+static const char *const csv_head[CSV_COLS] = {
+    "section", "item", "tier", "part", "medium", "length_m", "quantity", "unit_price",
+    "extended_price", "power_w", "switches", "ports", "ports_used", "ports_free", "links_below",
+    "transceivers", "cost_switches", "cost_transceivers"
+};
+enum { C_SECTION, C_ITEM, C_TIER, C_PART, C_MEDIUM, C_LENGTH, C_QTY, C_UNIT, C_EXT, C_POWER,
+       C_SWITCHES, C_PORTS, C_USED, C_FREE, C_LINKS, C_XCVR, C_COST_SW, C_COST_XCVR };
+
+typedef struct csv_row {
+    char cell[CSV_COLS][64];
+} csv_row;
+
+static void cell(csv_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cell(csv_row *r, int col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->cell[col], sizeof r->cell[col], fmt, ap);
+    va_end(ap);
+}
+
+static void csv_put(ry_buf *o, const csv_row *r)
+{
+    for (int i = 0; i < CSV_COLS; i++) {
+        if (i)
+            ry_buf_putc(o, ',');
+        ry_csv_field(o, r->cell[i]);
+    }
+    ry_csv_end(o);
+}
+
+static void tier_row(ry_buf *o, const char *item, const char *tier, long long sw, long long ports,
+                     long long used, long long links, long long xcvr, double cs, double ct)
+{
+    csv_row r = { 0 };
+    cell(&r, C_SECTION, "paper");
+    cell(&r, C_ITEM, "%s", item);
+    cell(&r, C_TIER, "%s", tier);
+    cell(&r, C_EXT, "%.2f", cs + ct);
+    cell(&r, C_SWITCHES, "%lld", sw);
+    cell(&r, C_PORTS, "%lld", ports);
+    cell(&r, C_USED, "%lld", used);
+    cell(&r, C_FREE, "%lld", ports - used);
+    cell(&r, C_LINKS, "%lld", links);
+    cell(&r, C_XCVR, "%lld", xcvr);
+    cell(&r, C_COST_SW, "%.2f", cs);
+    cell(&r, C_COST_XCVR, "%.2f", ct);
+    csv_put(o, &r);
+}
+
+static void capex_row(ry_buf *o, const char *item, const char *part, long long qty,
+                      double unit, double ext)
+{
+    csv_row r = { 0 };
+    cell(&r, C_SECTION, "capex");
+    cell(&r, C_ITEM, "%s", item);
+    cell(&r, C_PART, "%s", part);
+    if (qty >= 0)
+        cell(&r, C_QTY, "%lld", qty);
+    if (unit > 0)
+        cell(&r, C_UNIT, "%.2f", unit);
+    cell(&r, C_EXT, "%.2f", ext);
+    csv_put(o, &r);
+}
+
+/* The paper model's tiers (section "paper"), the physical bill of materials
+ * (section "physical": every cable and transceiver part with its quantity,
+ * unit and extended price) and the capex lines (section "capex"). */
+static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex)
+{
+    for (int i = 0; i < CSV_COLS; i++) {
+        if (i)
+            ry_buf_putc(o, ',');
+        ry_buf_puts(o, csv_head[i]);
+    }
+    ry_csv_end(o);
+    char tier[16];
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        snprintf(tier, sizeof tier, "%d", t);
+        tier_row(o, ry_tier_name(t, b->tiers), tier, x->switches, x->ports, x->ports_used,
+                 x->links, 2 * x->links, (double)x->ports * b->price_port,
+                 2.0 * (double)x->links * b->price_transceiver);
+    }
+    tier_row(o, "total", "", b->switches, b->switch_ports, b->switch_ports_used, b->links,
+             b->transceivers, b->cost_switches, b->cost_transceivers);
+    if (phys) {
+        for (int i = 0; i < phys->nbom; i++) {
+            const ry_pbom_line *l = &phys->bom[i];
+            csv_row r = { 0 };
+            cell(&r, C_SECTION, "physical");
+            cell(&r, C_ITEM, "%s", l->what);
+            cell(&r, C_PART, "%s", l->part);
+            cell(&r, C_MEDIUM, "%s", l->medium);
+            if (l->length_m > 0)
+                cell(&r, C_LENGTH, "%g", l->length_m);
+            cell(&r, C_QTY, "%lld", l->count);
+            cell(&r, C_UNIT, "%.2f", l->unit_price);
+            cell(&r, C_EXT, "%.2f", l->cost);
+            cell(&r, C_POWER, "%.2f", l->power_w);
+            csv_put(o, &r);
+        }
+        csv_row r = { 0 };
+        cell(&r, C_SECTION, "physical");
+        cell(&r, C_ITEM, "total");
+        cell(&r, C_EXT, "%.2f", phys->cost_total);
+        cell(&r, C_POWER, "%.2f", phys->power_w);
+        csv_put(o, &r);
+    }
+    if (capex) {
+        capex_row(o, "switches", capex->switch_part, capex->switches, capex->switch_price,
+                  capex->switches_cost);
+        capex_row(o, "optics", "", -1, 0, capex->optics);
+        capex_row(o, "cables", "", -1, 0, capex->cables);
+        if (capex->rack_price > 0)
+            capex_row(o, "racks", "", capex->racks, capex->rack_price, capex->racks_cost);
+        if (capex->spares_pct > 0)
+            capex_row(o, "spares", "", -1, 0, capex->spares);
+        capex_row(o, "total", "", -1, 0, capex->total);
+    }
 }
 
 void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
@@ -245,21 +443,9 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             json_object_set_new(j, "capex", capex_json(capex));
         json_out(o, j);
     } else if (fmt == RY_FMT_CSV) {
-        ry_buf_puts(o, "tier,name,switches,ports,ports_used,ports_free,links_below,"
-                       "transceivers,cost_switches,cost_transceivers,cost_total\n");
-        for (int t = 1; t <= b->tiers; t++) {
-            const ry_bom_tier *x = &b->tier[t];
-            double cs = (double)x->ports * b->price_port;
-            double ct = 2.0 * (double)x->links * b->price_transceiver;
-            ry_buf_printf(o, "%d,%s,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", t,
-                          ry_tier_name(t, b->tiers), x->switches, x->ports, x->ports_used,
-                          x->ports - x->ports_used, x->links, 2 * x->links, cs, ct, cs + ct);
-        }
-        ry_buf_printf(o, "total,total,%lld,%lld,%lld,%lld,%lld,%lld,%.2f,%.2f,%.2f\n", b->switches,
-                      b->switch_ports, b->switch_ports_used, b->switch_ports - b->switch_ports_used,
-                      b->links, b->transceivers, b->cost_switches, b->cost_transceivers,
-                      b->cost_total);
+        bom_csv(o, b, phys, capex);
     } else {
+        cents_mode = report_cents(b, phys, capex);
         bom_text(o, b);
         if (phys)
             physical_text(o, phys);
@@ -268,22 +454,79 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
     }
 }
 
+/* "80:42 (1.90:1)" for a switch's cabled down- and up-links; the ratio is
+ * of their capacity (a slower NIC link counts at its own speed). */
+static void ratio_text(ry_buf *o, const ry_bom_tier *x)
+{
+    ry_buf_printf(o, "%d:%d cabled", x->sw_down, x->sw_up);
+    if (x->sw_up_gbps > 0) {
+        double r = x->sw_down_gbps / x->sw_up_gbps;
+        if (fabs(r - 1.0) < 0.005)
+            ry_buf_puts(o, " (1:1, non-blocking)");
+        else if (r < 1.0)
+            ry_buf_printf(o, " (1:%.2f, more up than down)", 1.0 / r);
+        else
+            ry_buf_printf(o, " (%.2f:1 oversubscribed)", r);
+    }
+}
+
 void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_bom *b)
 {
+    int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    long long domains = s->gpus / s->hb_domain;
     ry_buf_printf(o, "name:          %s\n", s->name);
     ry_buf_printf(o, "design:        %s\n", ry_design_name(s->design));
-    ry_buf_printf(o, "GPUs:          %lld (%lld nodes of %d, %s)\n", s->gpus, s->nodes,
-                  s->node.gpus_per_node, s->node.name[0] ? s->node.name : "inline");
-    ry_buf_printf(o, "HB domain:     %d GPUs, %lld domains\n", s->hb_domain, s->gpus / s->hb_domain);
-    ry_buf_printf(o, "rails:         %d, planes: %d\n", s->rails, s->planes);
-    ry_buf_printf(o, "scalable unit: %d HB domains%s, %d units\n", f->su_domains,
-                  s->scalable_unit ? "" : " (fills a leaf)", f->num_units);
+    ry_buf_printf(o, "GPUs:          %lld (%lld node%s of %d, %s)\n", s->gpus, s->nodes,
+                  plural(s->nodes, "", "s"), gpn, s->node.name[0] ? s->node.name : "inline");
+    ry_buf_printf(o, "HB domain:     %d GPU%s, %lld domain%s\n", s->hb_domain,
+                  plural(s->hb_domain, "", "s"), domains, plural(domains, "", "s"));
+    if (s->design == RY_DESIGN_FAT_TREE) {
+        /* No rails: a leaf takes whole nodes, and its group is the unit. */
+        ry_buf_printf(o, "planes:        %d\n", s->planes);
+        long long per = f->unit_gpus > 0 ? f->unit_gpus : s->gpus;
+        long long last = s->gpus - (long long)(f->num_units - 1) * per;
+        if (per % gpn == 0)
+            ry_buf_printf(o, "scalable unit: a leaf group of %lld node%s (%lld GPUs)", per / gpn,
+                          plural(per / gpn, "", "s"), per);
+        else
+            ry_buf_printf(o, "scalable unit: a leaf group of %lld GPUs", per);
+        ry_buf_printf(o, ", %d unit%s", f->num_units, plural(f->num_units, "", "s"));
+        if (last != per)
+            ry_buf_printf(o, " (the last has %lld %s)", last % gpn == 0 ? last / gpn : last,
+                          last % gpn == 0 ? plural(last / gpn, "node", "nodes")
+                                          : plural(last, "GPU", "GPUs"));
+        ry_buf_putc(o, '\n');
+    } else {
+        int per_switch = b->tier[1].max_rails;
+        ry_buf_printf(o, "rails:         %d", s->rails);
+        if (per_switch > 1)
+            ry_buf_printf(o, " (%d per switch)", per_switch);
+        ry_buf_printf(o, ", planes: %d\n", s->planes);
+        long long last = domains - (long long)(f->num_units - 1) * f->su_domains;
+        ry_buf_printf(o, "scalable unit: %d HB domain%s (%lld GPUs)%s", f->su_domains,
+                      plural(f->su_domains, "", "s"), (long long)f->su_domains * s->hb_domain,
+                      s->scalable_unit ? "" : ", fills a leaf");
+        ry_buf_printf(o, ", %d unit%s", f->num_units, plural(f->num_units, "", "s"));
+        if (f->num_units > 1 && last != f->su_domains)
+            ry_buf_printf(o, " (the last has %lld)", last);
+        ry_buf_putc(o, '\n');
+    }
     ry_buf_printf(o, "switch:        %s, %d ports at %gG\n", s->sw.name, s->sw.radix, s->sw.port_gbps);
     ry_buf_printf(o, "tiers:         %d%s\n", f->tiers, s->tiers ? "" : " (auto)");
-    for (int t = 1; t <= f->tiers; t++)
-        ry_buf_printf(o, "  %-6s %d down, %d up per switch\n", ry_tier_name(t, f->tiers),
+    for (int t = 1; t <= f->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        ry_buf_printf(o, "  %-6s %d down, %d up per switch", ry_tier_name(t, f->tiers),
                       f->down_ports[t], f->up_ports[t]);
+        if (t < f->tiers) {
+            ry_buf_puts(o, "; the fullest ");
+            ratio_text(o, x);
+        } else {
+            ry_buf_printf(o, "; the fullest has %d cabled", x->sw_down);
+        }
+        ry_buf_putc(o, '\n');
+    }
     ry_buf_printf(o, "subnets:       %d\n\n", f->nsubnets);
+    cents_mode = report_cents(b, NULL, NULL);
     bom_text(o, b);
 }
 
@@ -309,16 +552,17 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
     if (fmt == RY_FMT_CSV) {
         ry_buf_puts(o, "gpus,hb_domain,radix,sota_switches,rail_only_switches,sota_transceivers,"
                        "rail_only_transceivers,sota_cost,rail_only_cost,reduction_pct,"
-                       "fat_tree_switches,fat_tree_transceivers,fat_tree_cost\n");
+                       "fat_tree_switches,fat_tree_transceivers,fat_tree_cost");
+        ry_csv_end(o);
         for (int i = 0; i < nrows; i++) {
             so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
             ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
             ft = &rows[i].bom[RY_DESIGN_FAT_TREE];
-            ry_buf_printf(o, "%lld,%d,%d,%lld,%lld,%lld,%lld,%.2f,%.2f,%.1f,%lld,%lld,%.2f\n",
+            ry_buf_printf(o, "%lld,%d,%d,%lld,%lld,%lld,%lld,%.2f,%.2f,%.1f,%lld,%lld,%.2f%s",
                           rows[i].gpus, rows[i].hb_domain, rows[i].radix, so->switches,
                           ro->switches, so->transceivers, ro->transceivers, so->cost_total,
                           ro->cost_total, rows[i].reduction, ft->switches, ft->transceivers,
-                          ft->cost_total);
+                          ft->cost_total, ry_csv_eol());
         }
         return;
     }
@@ -334,6 +578,10 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
                       ro->switches, ro->transceivers, rows[i].reduction);
     }
     ry_buf_puts(o, "\ncost (paper model)\n");
+    cents_mode = 0;
+    for (int i = 0; i < nrows; i++)
+        for (int d = 0; d < 3; d++)
+            cents_mode |= ry_money_has_cents(rows[i].bom[d].cost_total);
     for (int i = 0; i < nrows; i++) {
         so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
         ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
@@ -358,9 +606,11 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
 {
     json_t *tiers = json_array();
     for (int t = 1; t <= f->tiers; t++)
-        json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i}", "tier", t, "name",
-                                               ry_tier_name(t, f->tiers), "down_ports",
-                                               f->down_ports[t], "up_ports", f->up_ports[t]));
+        json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "tier", t,
+                                               "name", ry_tier_name(t, f->tiers), "down_ports",
+                                               f->down_ports[t], "up_ports", f->up_ports[t],
+                                               "fullest_down_cabled", b->tier[t].sw_down,
+                                               "fullest_up_cabled", b->tier[t].sw_up));
     /* Powers are watts, 0 when the model does not say. */
     json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:o, s:i, s:I, s:i, s:i, s:i, "
                           "s:b, s:i, s:s, s:o, s:i, s:f, s:i, s:b, s:o, s:i}",
@@ -379,6 +629,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "radix", s->sw.radix, "port_gbps", s->sw.port_gbps,
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
+    json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));
     json_object_set_new(j, "bom", bom_json(b));
     if (checks)
         json_object_set_new(j, "checks", ry_checks_json(checks, strict));

@@ -174,7 +174,7 @@ static void csv_num(ry_buf *b, double v)
 }
 
 #define SEP(b) ry_buf_putc((b), ',')
-#define EOR(b) ry_buf_add((b), "\r\n", 2)
+#define EOR(b) ry_csv_end((b))
 
 static const char *netbox_type(int kind)
 {
@@ -243,7 +243,8 @@ static void row_netbox(ry_buf *b, const ry_cab_row *r)
     ry_buf_puts(b, ry_rail_color(r->rail));
     SEP(b);
     csv_num(b, r->length_m);
-    ry_buf_puts(b, ",m\r\n");
+    ry_buf_puts(b, ",m");
+    ry_csv_end(b);
 }
 
 /* ---- files ------------------------------------------------------------------------------------ */
@@ -289,9 +290,11 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     if (!bad) {
         ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,"
                             "z_device,z_type,z_port,media,kind,part,length_m,speed_gbps,rail,"
-                            "plane,tier\r\n");
+                            "plane,tier");
+        ry_csv_end(&cab.b);
         ry_buf_puts(&nb.b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
-                           "side_b_name,type,status,label,color,length,length_unit\r\n");
+                           "side_b_name,type,status,label,color,length,length_unit");
+        ry_csv_end(&nb.b);
         ry_cab_row r;
         for (size_t l = 0; l < nm->f->nlinks; l++) {
             ry_cab_row_of(nm, (uint32_t)l, &r);
@@ -336,7 +339,8 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     bad |= out_open(&rm, o, prefix, "rooms.csv") < 0;
     if (!bad) {
         char name[32];
-        ry_buf_puts(&rk.b, "rack,room,building,row,position,kind,units_used,power_kw\r\n");
+        ry_buf_puts(&rk.b, "rack,room,building,row,position,kind,units_used,power_kw");
+        ry_csv_end(&rk.b);
         for (int i = 0; i < lay->nracks; i++) {
             const ry_rack *k = &lay->racks[i];
             ry_csv_field(&rk.b, nm->pool + nm->rack[i]);
@@ -345,12 +349,13 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
                           k->row + 1, k->col + 1,
                           k->kind == RY_RACK_COMPUTE ? "compute" : "network", k->used_units);
             csv_m(&rk.b, k->power_w / 1000);
-            ry_buf_puts(&rk.b, "\r\n");
+            ry_csv_end(&rk.b);
             if (rk.b.len >= FLUSH_AT)
                 out_flush(&rk);
         }
         ry_buf_puts(&rm.b, "room,kind,building,grid_x,grid_y,building_x_m,building_y_m,entry_m,"
-                           "side,x_m,width_m,depth_m,rows,racks_per_row,racks,power_kw\r\n");
+                           "side,x_m,width_m,depth_m,rows,racks_per_row,racks,power_kw");
+        ry_csv_end(&rm.b);
         for (int i = 0; i < lay->nrooms; i++) {
             const ry_room *r = &lay->rooms[i];
             const ry_building *bd = &lay->buildings[r->building];
@@ -371,7 +376,7 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
             csv_m(&rm.b, r->depth);
             ry_buf_printf(&rm.b, ",%d,%d,%d,", r->rows, r->racks_per_row, r->nracks);
             csv_m(&rm.b, r->power_w / 1000);
-            ry_buf_puts(&rm.b, "\r\n");
+            ry_csv_end(&rm.b);
         }
     }
     bad |= out_close(&rk, o) < 0;

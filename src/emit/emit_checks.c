@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "emit/text_table.h"
 #include "fabric/names.h"
 
 static const char *const level_names[] = { "note", "warning", "error" };
@@ -28,17 +29,32 @@ void ry_emit_checks(ry_buf *o, const ry_design_check *c, int strict)
                   strict ? " (--strict: warnings are errors)" : "");
     ry_buf_printf(o, "NIC links:     %gG (NICs %gG, switch ports %gG)\n", c->link_gbps,
                   c->nic_gbps, c->port_gbps);
-    ry_buf_printf(o, "%-8s %10s %10s %10s %7s %10s %14s %12s %12s %8s\n", "tier", "switches",
-                  "ports", "used", "fill", "idle", "idle cost", "down Gb/s", "up Gb/s",
-                  "down:up");
-    for (int t = 1; t <= c->tiers; t++) {
-        const ry_check_tier *x = &c->tier[t];
+    ry_text_table t;
+    ry_text_table_init(&t, "lrrrrrrrrr");
+    const char *head[] = { "tier", "switches", "ports", "used", "fill", "idle", "idle cost",
+                           "down Gb/s", "up Gb/s", "down:up" };
+    for (int i = 0; i < 10; i++)
+        ry_text_table_cell(&t, "%s", head[i]);
+    for (int tr = 1; tr <= c->tiers; tr++) {
+        const ry_check_tier *x = &c->tier[tr];
         char r[24];
         ratio(r, sizeof r, x);
-        ry_buf_printf(o, "%-8s %10lld %10lld %10lld %6.1f%% %10lld %14.0f %12.0f %12.0f %8s\n",
-                      ry_tier_name(t, c->tiers), x->switches, x->ports, x->used, 100.0 * x->fill,
-                      x->idle, x->idle_cost, x->down_gbps, x->up_gbps, r);
+        ry_buf m;
+        ry_buf_init(&m);
+        ry_money_text(&m, x->idle_cost, 0);
+        ry_text_table_cell(&t, "%s", ry_tier_name(tr, c->tiers));
+        ry_text_table_cell(&t, "%lld", x->switches);
+        ry_text_table_cell(&t, "%lld", x->ports);
+        ry_text_table_cell(&t, "%lld", x->used);
+        ry_text_table_cell(&t, "%.1f%%", 100.0 * x->fill);
+        ry_text_table_cell(&t, "%lld", x->idle);
+        ry_text_table_cell(&t, "%s", m.data);
+        ry_text_table_cell(&t, "%.0f", x->down_gbps);
+        ry_text_table_cell(&t, "%.0f", x->up_gbps);
+        ry_text_table_cell(&t, "%s", r);
+        ry_buf_free(&m);
     }
+    ry_text_table_write(&t, o, "");
     ry_buf_printf(o, "(idle cost at $%g a port; cost per GPU $%.0f; %d neighbouring design%s "
                   "priced)\n", c->price_port, c->cost_per_gpu, c->options_tried,
                   c->options_tried == 1 ? "" : "s");

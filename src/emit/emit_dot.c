@@ -185,9 +185,11 @@ static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
     put_html(b, s->name);
     ry_buf_puts(b, "</B>: ");
     put_html(b, what);
-    ry_buf_printf(b, "<BR/><FONT POINT-SIZE=\"11\">%s, %s GPUs in %s HB domains of %d, %d rail%s, ",
+    ry_buf_printf(b, "<BR/><FONT POINT-SIZE=\"11\">%s, %s GPUs in %s HB domain%s of %d, "
+                  "%d rail%s, ",
                   ry_design_name(f->design), fmt_count(gpus, sizeof gpus, f->gpus),
-                  fmt_count(doms, sizeof doms, nd), s->hb_domain, f->rails, f->rails == 1 ? "" : "s");
+                  fmt_count(doms, sizeof doms, nd), nd == 1 ? "" : "s", s->hb_domain, f->rails,
+                  f->rails == 1 ? "" : "s");
     if (f->planes > 1)
         ry_buf_printf(b, "%d planes, ", f->planes);
     ry_buf_printf(b, "%d tier%s of ", f->tiers, f->tiers == 1 ? "" : "s");

@@ -2,7 +2,9 @@
  * names (gpu17, leaf3, p1-spine0), so graph tools show them as labels; edge
  * ids are e<link id>. An edge runs from the lower end of a link (source) to
  * the upper end (target) in an undirected graph; its tier is the upper
- * end's tier, as in fabric.json (1: GPU to leaf). */
+ * end's tier, as in fabric.json (1: GPU to leaf). With a cabling plan an
+ * edge also carries its cable as cabling.csv lists it: label, medium, kind,
+ * part and stock length. */
 #include "config.h"
 
 #include "emit/emit_graphml.h"
@@ -46,6 +48,11 @@ static const struct gkey {
     { "link_tier", "edge", "tier", "int" },
     { "link_plane", "edge", "plane", "int" },
     { "link_rail", "edge", "rail", "int" },
+    { "cable_label", "edge", "label", "string" },
+    { "cable_medium", "edge", "medium", "string" },
+    { "cable_kind", "edge", "kind", "string" },
+    { "cable_part", "edge", "part", "string" },
+    { "cable_length", "edge", "length_m", "double" },
 };
 
 /* What each key means, written as the key's <desc>. */
@@ -63,6 +70,9 @@ static const char *const key_desc[] = {
     "port number on the lower end (GPU: NIC port = plane + 1)", "port number on the upper end",
     "link speed, Gb/s", "tier of the upper end", "network plane",
     "rail of the cable (as the cabling plan colours it), -1 for several",
+    "cable label, as on cabling.csv", "medium of the cable (media catalog)",
+    "kind of medium (dac, acc, aec, aoc, fiber)", "part number of the cable, length filled in",
+    "stock length of the cable, metres",
 };
 
 typedef struct gw {
@@ -98,7 +108,7 @@ static void data_num(gw *g, const char *key, double v)
     data_str(g, key, buf);
 }
 
-int ry_emit_graphml(FILE *fp, const ry_fabric *f)
+int ry_emit_graphml(FILE *fp, const ry_fabric *f, const ry_cabling *cab)
 {
     const ry_spec *s = f->spec;
     xmlOutputBufferPtr out = xmlOutputBufferCreateFile(fp, NULL);
@@ -211,6 +221,16 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f)
         int rail = lo->kind == RY_NODE_GPU ? lo->rail
                    : hi->rail >= 0 && hi->nrails <= 1 ? hi->rail : -1;
         data_int(&g, "link_rail", rail);
+        if (cab) {
+            const ry_medium *m = &cab->media[cab->cables[l].medium];
+            ry_cable_label(f, (uint32_t)l, buf, sizeof buf);
+            data_str(&g, "cable_label", buf);
+            data_str(&g, "cable_medium", m->name);
+            data_str(&g, "cable_kind", ry_media_kind_name(m->kind));
+            ry_cable_part(cab, (uint32_t)l, buf, sizeof buf);
+            data_str(&g, "cable_part", buf);
+            data_num(&g, "cable_length", ry_cable_length(cab, (uint32_t)l));
+        }
         chk(&g, xmlTextWriterEndElement(g.w));
     }
     chk(&g, xmlTextWriterEndElement(g.w)); /* graph */

@@ -63,8 +63,9 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_iter_terms *t = &m->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+                  s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
     ry_buf_puts(o, "Workload\n");
     ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
@@ -312,8 +313,9 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_plan_cfg *b = &pl->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domains of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->K, s->node.name,
+    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+                  s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
     ry_buf_puts(o, "Workload (the full model; --paper for the rail-only paper's eq. 1)\n");
     ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
@@ -718,8 +720,13 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom 
     money(&cost, b->cost_total);
     ry_buf_printf(o, "  %-16s %9lld %9lld %13lld %15s", what, b->switches, b->links,
                   b->transceivers, cost.data);
-    if (ref && ref->cost_total > 0 && b != ref)
-        ry_buf_printf(o, "  %5.1f%% less", 100 * (1 - b->cost_total / ref->cost_total));
+    if (ref && ref->cost_total > 0 && b != ref) {
+        double d = 100 * (1 - b->cost_total / ref->cost_total);
+        if (fabs(d) < 0.05)
+            ry_buf_puts(o, "  the same");
+        else
+            ry_buf_printf(o, "  %5.1f%% %s", fabs(d), d > 0 ? "less" : "more");
+    }
     ry_buf_putc(o, '\n');
     ry_buf_free(&cost);
 }
@@ -737,7 +744,8 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     ry_buf_printf(o, "  %-32s %16s %9s %14s %14s %8s\n", "type", "pairs", "share", "bytes/pair",
                   "bytes", "share");
     for (int k = 0; k < RY_TR_TYPES; k++)
-        ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s %7.2f%%\n", type_text[k],
+        if (t->pairs[k] > 0)    /* a type no pair has has no bytes per pair either */
+            ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s %7.2f%%\n", type_text[k],
                       t->pairs[k], pct((double)t->pairs[k], (double)t->total_pairs),
                       ry_fmt_bytes(b1, sizeof b1, 2 * t->pair_bytes[k]),
                       ry_fmt_bytes(b2, sizeof b2, t->bytes[k]), pct(t->bytes[k], t->total_bytes));
@@ -785,7 +793,9 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
         bom_line(o, "trimmed", trimmed, full);
     if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
         bom_line(o, "rail-only", &c->bom[1], full);
-    if (trimmed)
+    if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
+        ry_buf_puts(o, "  trimmed: every link carries traffic; nothing is removed\n");
+    else if (trimmed)
         ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switch%s carry nothing and "
                       "are removed; the iteration time is unchanged\n",
                       pct((double)(full->links - trimmed->links), (double)full->links),

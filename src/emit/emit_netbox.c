@@ -227,7 +227,7 @@ static void device_row(ry_buf *b, const char *name, const char *role, const char
     ry_csv_field(b, nm->f->spec->name);
     ry_buf_printf(b, ",%s,", room);
     ry_csv_field(b, nm->pool + nm->rack[rack]);
-    ry_buf_printf(b, ",%d,%s," NB_STATUS "\r\n", unit, face);
+    ry_buf_printf(b, ",%d,%s," NB_STATUS "%s", unit, face, ry_csv_eol());
 }
 
 int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
@@ -241,43 +241,49 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     ry_buf_init(&b);
 
     slug(sl, sizeof sl, s->name);
-    ry_buf_puts(&b, "name,slug,status\r\n");
+    ry_buf_puts(&b, "name,slug,status");
+    ry_csv_end(&b);
     ry_csv_field(&b, s->name);
     ry_buf_putc(&b, ',');
     ry_csv_field(&b, sl);
-    ry_buf_puts(&b, "," NB_STATUS "\r\n");
+    ry_buf_puts(&b, "," NB_STATUS);
+    ry_csv_end(&b);
     bad |= put(o, prefix, "01-sites.csv", &b) < 0;
 
-    ry_buf_puts(&b, "site,parent,name,slug,status,description\r\n");
+    ry_buf_puts(&b, "site,parent,name,slug,status,description");
+ry_csv_end(&b);
     for (int i = 0; i < lay->nbuildings; i++) {
         ry_csv_field(&b, s->name);
-        ry_buf_printf(&b, ",,B%d,b%d," NB_STATUS ",building %d\r\n", i + 1, i + 1, i + 1);
+        ry_buf_printf(&b, ",,B%d,b%d," NB_STATUS ",building %d%s", i + 1, i + 1, i + 1,
+                      ry_csv_eol());
     }
     for (int i = 0; i < lay->nrooms; i++) {
         const ry_room *r = &lay->rooms[i];
         ry_cab_room_name(r, room, sizeof room);
         slug(sl, sizeof sl, room);
         ry_csv_field(&b, s->name);
-        ry_buf_printf(&b, ",B%d,%s,%s," NB_STATUS ",%s\r\n", r->building + 1, room, sl,
-                      r->kind == RY_ROOM_HALL ? "data hall" : "network room");
+        ry_buf_printf(&b, ",B%d,%s,%s," NB_STATUS ",%s%s", r->building + 1, room, sl,
+                      r->kind == RY_ROOM_HALL ? "data hall" : "network room", ry_csv_eol());
     }
     bad |= put(o, prefix, "02-locations.csv", &b) < 0;
 
     /* Racks: 19-inch (NetBox needs a width when no rack type is given). */
-    ry_buf_puts(&b, "site,location,name,status,width,u_height,description\r\n");
+    ry_buf_puts(&b, "site,location,name,status,width,u_height,description");
+ry_csv_end(&b);
     for (int i = 0; i < lay->nracks; i++) {
         const ry_rack *k = &lay->racks[i];
         ry_cab_room_name(&lay->rooms[k->room], room, sizeof room);
         ry_csv_field(&b, s->name);
         ry_buf_printf(&b, ",%s,", room);
         ry_csv_field(&b, nm->pool + nm->rack[i]);
-        ry_buf_printf(&b, "," NB_STATUS ",19,%d,%s rack\r\n", s->layout.rack_units,
-                      k->kind == RY_RACK_COMPUTE ? "compute" : "network");
+        ry_buf_printf(&b, "," NB_STATUS ",19,%d,%s rack%s", s->layout.rack_units,
+                      k->kind == RY_RACK_COMPUTE ? "compute" : "network", ry_csv_eol());
     }
     bad |= put(o, prefix, "03-racks.csv", &b) < 0;
 
     const char *mk[2] = { vendor_of(s->node.vendor), vendor_of(s->sw.vendor) };
-    ry_buf_puts(&b, "name,slug\r\n");
+    ry_buf_puts(&b, "name,slug");
+    ry_csv_end(&b);
     for (int i = 0; i < 2; i++) {
         if (i == 1 && strcmp(mk[0], mk[1]) == 0)
             break;
@@ -285,7 +291,7 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         ry_csv_field(&b, mk[i]);
         ry_buf_putc(&b, ',');
         ry_csv_field(&b, sl);
-        ry_buf_puts(&b, "\r\n");
+        ry_csv_end(&b);
     }
     bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
 
@@ -297,16 +303,18 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     static const char *const colors[] = { "2196f3", "4caf50", "ff9800", "9c27b0", "f44336",
                                           "795548", "607d8b" };
     char role[32];
-    ry_buf_puts(&b, "name,slug,color,description\r\n");
-    ry_buf_printf(&b, "server,server,%s,%s servers\r\n", colors[0], s->node.name);
+    ry_buf_puts(&b, "name,slug,color,description");
+    ry_csv_end(&b);
+    ry_buf_printf(&b, "server,server,%s,%s servers%s", colors[0], s->node.name, ry_csv_eol());
     for (int t = 1; t <= f->tiers; t++) {
         role_name(f, t, role, sizeof role);
-        ry_buf_printf(&b, "%s,%s,%s,tier %d switches\r\n", role, role,
-                      colors[t < 7 ? t : 6], t);
+        ry_buf_printf(&b, "%s,%s,%s,tier %d switches%s", role, role,
+                      colors[t < 7 ? t : 6], t, ry_csv_eol());
     }
     bad |= put(o, prefix, "06-device-roles.csv", &b) < 0;
 
-    ry_buf_puts(&b, "name,role,manufacturer,device_type,site,location,rack,position,face,status\r\n");
+    ry_buf_puts(&b, "name,role,manufacturer,device_type,site,location,rack,position,face,status");
+ry_csv_end(&b);
     for (long long i = 0; i < nm->nservers; i++)
         device_row(&b, nm->pool + nm->server[i], "server", s->node.vendor, s->node.name, nm,
                    (uint32_t)(i * nm->gpn), "front");

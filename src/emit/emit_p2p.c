@@ -118,7 +118,7 @@ static void csv_row(ry_buf *o, const p2p_row *p)
             ry_buf_putc(o, ',');
         ry_csv_field(o, p->txt[c]);
     }
-    ry_buf_add(o, "\r\n", 2);
+    ry_csv_end(o);
 }
 
 static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
@@ -149,7 +149,7 @@ static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
             ry_buf_putc(&cb, ',');
         ry_buf_puts(&cb, p2p_cols[c]);
     }
-    ry_buf_add(&cb, "\r\n", 2);
+    ry_csv_end(&cb);
     p2p_row p;
     for (size_t l = 0; l < f->nlinks; l++) {
         p2p_row_of(nm, (uint32_t)l, &p);
@@ -174,13 +174,14 @@ static int write_hca_mapping(ry_outdir *o, const char *prefix, const ry_cab_name
     const ry_fabric *f = nm->f;
     ry_buf b;
     ry_buf_init(&b);
-    ry_buf_puts(&b, "port,hca-name\r\n");
+    ry_buf_puts(&b, "port,hca-name");
+    ry_csv_end(&b);
     char name[64];
     for (int i = 0; i < nm->gpn * f->planes; i++) {
         ry_nic_rdma(&f->spec->node, i, name, sizeof name);
         ry_buf_printf(&b, "%d,", i + 1);
         ry_csv_field(&b, name);
-        ry_buf_add(&b, "\r\n", 2);
+        ry_csv_end(&b);
     }
     int rc = ry_outdir_put_in(o, prefix, "hca_mapping.csv", b.data, b.len);
     ry_buf_free(&b);
@@ -230,7 +231,8 @@ static int write_floor(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     rack_su(nm, su);
     ry_buf b;
     ry_buf_init(&b);
-    ry_buf_puts(&b, "Rack,Building,Data Hall,Row,Scalable Unit\r\n");
+    ry_buf_puts(&b, "Rack,Building,Data Hall,Row,Scalable Unit");
+    ry_csv_end(&b);
     char room[32], row[160];
     for (int i = 0; i < lay->nracks; i++) {
         const ry_rack *k = &lay->racks[i];
@@ -246,7 +248,7 @@ static int write_floor(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
         ry_buf_putc(&b, ',');
         if (su[i] >= 0)
             ry_buf_printf(&b, "%d", su[i] + 1);
-        ry_buf_add(&b, "\r\n", 2);
+        ry_csv_end(&b);
     }
     free(su);
     int rc = ry_outdir_put_in(o, prefix, "floor.csv", b.data, b.len);

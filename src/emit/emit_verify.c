@@ -498,7 +498,8 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
                                 (k->row % 2 ? per_row - 1 - k->col : k->col);
     }
     qsort(rows, n, sizeof *rows, cmp_wo);
-    ry_buf_puts(out, "rack,unit,device,port,label,action,to\r\n");
+    ry_buf_puts(out, "rack,unit,device,port,label,action,to");
+    ry_csv_end(out);
     char num[32], rack[32];
     for (size_t i = 0; i < n; i++) {
         const wo_row *r = &rows[i];
@@ -521,7 +522,7 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
         ry_csv_field(out, r->action);
         ry_buf_putc(out, ',');
         ry_csv_field(out, r->to);
-        ry_buf_add(out, "\r\n", 2);
+        ry_csv_end(out);
     }
     free(rows);
 }

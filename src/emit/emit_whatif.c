@@ -1,6 +1,8 @@
 /* `railyard whatif` as text (one column per design) and JSON. */
 #include "emit/emit_whatif.h"
 
+#include "emit/csv.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -631,7 +633,8 @@ void ry_emit_whatif_sweep(ry_buf *o, const ry_whatif_sweep *w, ry_format fmt)
 void ry_emit_whatif_sweep_csv(ry_buf *o, const ry_whatif_sweep *w)
 {
     ry_buf_puts(o, "design,kind,failures,draws,stalled,slowdown_mean,slowdown_worst,"
-                   "bandwidth_kept_mean,bandwidth_kept_worst,gpus_cut_mean,gpus_cut_worst\r\n");
+                   "bandwidth_kept_mean,bandwidth_kept_worst,gpus_cut_mean,gpus_cut_worst");
+    ry_csv_end(o);
     for (int d = 0; d < w->nsides; d++) {
         if (w->side[d].err)
             continue;
@@ -645,8 +648,8 @@ void ry_emit_whatif_sweep_csv(ry_buf *o, const ry_whatif_sweep *w)
                 ry_buf_printf(o, "%.6f,%.6f,", p->slow_mean, p->slow_worst);
             else
                 ry_buf_puts(o, ",,");
-            ry_buf_printf(o, "%.6f,%.6f,%.6f,%.6f\r\n", p->bw_mean, p->bw_worst, p->cut_mean,
-                          p->cut_worst);
+            ry_buf_printf(o, "%.6f,%.6f,%.6f,%.6f%s", p->bw_mean, p->bw_worst, p->cut_mean,
+                          p->cut_worst, ry_csv_eol());
         }
     }
 }

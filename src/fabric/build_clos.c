@@ -302,10 +302,22 @@ static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail
     return finish_tree(tr, s, &leaves, n, err);
 }
 
+/* A fat tree's scalable unit is a leaf group: the GPUs of one leaf, so
+ * that a host's {unit}, Slurm's leaf switches, the diagrams' unit view and
+ * the summary all count the same thing. */
+static void fat_tree_units(ry_fabric *f, long long per_leaf)
+{
+    long long K = f->spec->hb_domain;
+    f->unit_gpus = per_leaf;
+    f->su_domains = per_leaf >= K ? (int)(per_leaf / K) : 1;
+    f->num_units = (int)((f->gpus + per_leaf - 1) / per_leaf);
+}
+
 static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *err)
 {
     long long n = L->gpus;
     if (n <= tr->k && s->tiers <= 1) {
+        fat_tree_units(tr->f, n);
         tree_setup(tr, s, 1);
         uint32_t sw = new_switch(tr, 1, -1, 0);
         for (long long g = 0; g < n; g++)
@@ -316,6 +328,7 @@ static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *e
     int d1 = tr->down[1], gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
     /* Whole nodes per leaf when a node fits on one. */
     long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
+    fat_tree_units(tr->f, per_leaf);
     idvec leaves = { 0 };
     uint32_t leaf = 0;
     for (long long g = 0; g < n; g++) {
@@ -381,6 +394,7 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     L.units = (L.domains + L.S - 1) / L.S;
     f->su_domains = L.S;
     f->num_units = (int)L.units;
+    f->unit_gpus = (long long)L.S * L.K;    /* a fat tree sets its own (fat_tree_units) */
 
     for (long long g = 0; g < L.gpus; g++) {
         int local = (int)(g % L.K);

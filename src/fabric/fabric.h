@@ -60,6 +60,9 @@ typedef struct ry_fabric {
     int up_ports[RY_MAX_TIERS + 1];
     int su_domains;          /* HB domains per scalable unit actually used */
     int num_units;           /* scalable units */
+    long long unit_gpus;     /* GPUs per scalable unit: su_domains x HB domain on rail
+                              * designs; on a fat tree a leaf's GPUs (its unit is its
+                              * leaf group, su_domains the whole HB domains in it) */
 } ry_fabric;
 
 /* Build the graph for a checked spec. On failure returns -1 with err set

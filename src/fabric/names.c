@@ -40,7 +40,7 @@ int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n)
 {
     const ry_spec *s = f->spec;
     int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-    long long unit = f->su_domains > 0 ? node * gpn / s->hb_domain / f->su_domains : 0;
+    long long unit = f->unit_gpus > 0 ? node * gpn / f->unit_gpus : 0;
     char why[128];
     int len = ry_name_pattern(s->node_pattern[0] ? s->node_pattern : "node{n1:03}", node, unit,
                               buf, n, why, sizeof why);

@@ -539,7 +539,7 @@ static void read_cabling(loadctx *c, const ry_ynode *root)
 
 static void apply_override(ry_ydoc *d, const ry_override *o)
 {
-    ry_pos at = { "--set", o->argno, 1 };
+    ry_pos at = o->where ? (ry_pos){ o->where, 0, 0 } : (ry_pos){ "--set", o->argno, 1 };
     const char *key = o->key ? o->key : "";
     const char *value = o->value;
     char *split = NULL;

@@ -186,6 +186,8 @@ typedef struct ry_override {
     const char *key;
     const char *value;
     int argno;              /* position on the command line, for messages */
+    const char *where;      /* or NULL: what messages name instead of --set:N
+                             * ("--vary workload.batch=64"); borrowed */
 } ry_override;
 
 /* Where to find the catalog: --templates DIR, $RAILYARD_TEMPLATES, then the

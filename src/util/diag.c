@@ -5,7 +5,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
+
 static int error_count;
+
+/* Where diagnostics go: stderr, or a buffer while a caller captures them. */
+static ry_buf *capture;
+
+void ry_diag_capture(ry_buf *b) { capture = b; }
+
+static void d_putc(int c)
+{
+    if (capture)
+        ry_buf_putc(capture, (char)c);
+    else
+        fputc(c, stderr);
+}
+
+static void d_puts(const char *s)
+{
+    if (capture)
+        ry_buf_puts(capture, s);
+    else
+        fputs(s, stderr);
+}
+
+static void d_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void d_printf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (capture) {
+        char t[1024];
+        vsnprintf(t, sizeof t, fmt, ap);
+        ry_buf_puts(capture, t);
+    } else {
+        vfprintf(stderr, fmt, ap);
+    }
+    va_end(ap);
+}
 
 /* Prints a message with its control characters other than newline and tab
  * (an escape sequence quoted from an input file) as \xNN, so it cannot drive
@@ -26,9 +64,9 @@ static void put_message(const char *fmt, va_list ap)
     for (const char *p = msg; n > 0 && *p; p++) {
         unsigned char c = (unsigned char)*p;
         if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-            fprintf(stderr, "\\x%02x", c);
+            d_printf("\\x%02x", c);
         else
-            fputc(c, stderr);
+            d_putc(c);
     }
     if (msg != small)
         free(msg);
@@ -51,18 +89,18 @@ static void put_where(ry_pos pos, const char *what)
     ry_progress_hide();
     fflush(stdout);
     if (pos.file && pos.line > 0)
-        fprintf(stderr, "%s:%d:%d: %s: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1, what);
+        d_printf("%s:%d:%d: %s: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1, what);
     else if (pos.file)
-        fprintf(stderr, "%s: %s: ", pos.file, what);
+        d_printf("%s: %s: ", pos.file, what);
     else
-        fprintf(stderr, "railyard: %s: ", what);
+        d_printf("railyard: %s: ", what);
 }
 
 void ry_verror_at(ry_pos pos, const char *fmt, va_list ap)
 {
     put_where(pos, "error");
     put_message(fmt, ap);
-    fputc('\n', stderr);
+    d_putc('\n');
     error_count++;
 }
 
@@ -79,11 +117,11 @@ void ry_error(const char *fmt, ...)
     va_list ap;
     ry_progress_hide();
     fflush(stdout);
-    fputs("railyard: error: ", stderr);
+    d_puts("railyard: error: ");
     va_start(ap, fmt);
     put_message(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    d_putc('\n');
     error_count++;
 }
 
@@ -92,11 +130,11 @@ void ry_warn(const char *fmt, ...)
     va_list ap;
     ry_progress_hide();
     fflush(stdout);
-    fputs("railyard: warning: ", stderr);
+    d_puts("railyard: warning: ");
     va_start(ap, fmt);
     put_message(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    d_putc('\n');
 }
 
 void ry_warn_at(ry_pos pos, const char *fmt, ...)
@@ -106,7 +144,7 @@ void ry_warn_at(ry_pos pos, const char *fmt, ...)
     va_start(ap, fmt);
     put_message(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    d_putc('\n');
 }
 
 int ry_error_count(void) { return error_count; }

@@ -46,6 +46,12 @@ void ry_warn_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 
 int ry_error_count(void);
 void ry_error_reset(void);
 
+/* Diagnostics go into b instead of stderr until ry_diag_capture(NULL)
+ * (sweep collects each point's errors to report them once per reason);
+ * they are counted as usual. */
+struct ry_buf;
+void ry_diag_capture(struct ry_buf *b);
+
 /* Errors about a file that could not be read or written (a missing spec,
  * catalog or input file): printed and counted like the above, and they
  * make the run's status RY_EXIT_IO instead of RY_EXIT_INPUT. */
