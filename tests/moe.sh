@@ -181,4 +181,17 @@ expect_eq "traffic on examples/moe-h100.yaml exit" $? 0
 grep -q "no one-stage layout of deepseek-v3 fits" "$TMP/ex.err" && ok || fail "no fallback warning: $(cat "$TMP/ex.err")"
 "$RAILYARD" traffic --paper --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/exp.json" 2>/dev/null
 cmp -s "$TMP/ex.json" "$TMP/exp.json" && ok || fail "the fallback is not eq. 1's layout"
+# The full model (the default): the all-to-all is added to its own T_iter.
+"$RAILYARD" model --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/full.json" 2>"$TMP/full.err"
+expect_eq "model (full) on examples/moe-h100.yaml exit" $? 0
+"$PY" - "$TMP/full.json" >"$TMP/full.out" <<'P'
+import json, sys
+j = json.load(open(sys.argv[1]))
+T, m = j["optimum"]["total_s"], j["moe"]
+for d in ("rail_only", "rail_optimized"):
+    x = m[d]
+    if abs(x["t_iter_with_a2a_s"] - (T + x["all_to_all_s"])) > 1e-9 * x["t_iter_with_a2a_s"]:
+        print("FAIL: %s: T_iter + all-to-all %r, want %r + %r" % (d, x["t_iter_with_a2a_s"], T, x["all_to_all_s"]))
+P
+grep FAIL "$TMP/full.out" && fail "full model: T_iter + all-to-all" || ok
 finish

@@ -46,8 +46,8 @@ void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m)
     ry_buf_printf(o, "  %-22s %14.6g %14.6g %14.6f %14.6f\n", "rail-only", a->it_nvlink + a->it_fwd,
                   a->it_net, a->ro_s, T + a->ro_s);
     ry_buf_printf(o, "  rail-only all-to-all %+.1f%% against rail-optimized (iteration %+.2f%%); "
-                  "NVLink carries %.1f%% more bytes\n", 100 * a->slowdown,
-                  pct(a->ro_s - a->opt_s, T + a->opt_s), 100 * a->nvlink_extra);
+                  "NVLink carries %.4gx the bytes\n", 100 * a->slowdown,
+                  pct(a->ro_s - a->opt_s, T + a->opt_s), 1 + a->nvlink_extra);
     ry_buf_printf(o, "  on this %s fabric: T_iter + all-to-all = %.6f s, %.6g tokens per second\n\n",
                   ry_design_name(s->design), T + m->moe_s, m->in.b / (T + m->moe_s));
 }

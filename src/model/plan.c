@@ -314,6 +314,22 @@ static void from_paper(ry_plan *pl, const ry_iter_terms *t, ry_plan_cfg *c)
     ry_plan_memory(pl, c, w->recompute, &c->mem);
 }
 
+/* The chosen configuration as eq. 1's terms (compute with the bubble,
+ * tensor parallel with the point-to-point), for what reads a ry_model. */
+static void cfg_terms(const ry_plan_cfg *c, long long K, ry_iter_terms *t)
+{
+    memset(t, 0, sizeof *t);
+    t->K = K;
+    t->NM = c->t;
+    t->NDs = c->dp_in;
+    t->NDf = c->dp_cross;
+    t->compute = c->compute + c->bubble;
+    t->dp_cross = c->dp_cross_s;
+    t->dp_in = c->dp_in_s;
+    t->tp = c->tp + c->pp;
+    t->total = c->total;
+}
+
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -355,24 +371,10 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     /* A MoE model's all-to-all, a term apart as in paper mode, at the chosen
      * tensor-parallel size: per GPU the bytes do not depend on the stages
      * (a stage's GPUs see p times the tokens through 1/p of the blocks). */
-    pl->base.best.NM = pl->best.t;
-    pl->base.best.K = pl->base.in.K;
+    cfg_terms(&pl->best, pl->base.in.K, &pl->base.best);
     return ry_moe_for_model(s, &pl->base);
 }
 
-static void cfg_terms(const ry_plan_cfg *c, long long K, ry_iter_terms *t)
-{
-    memset(t, 0, sizeof *t);
-    t->K = K;
-    t->NM = c->t;
-    t->NDs = c->dp_in;
-    t->NDf = c->dp_cross;
-    t->compute = c->compute + c->bubble;
-    t->dp_cross = c->dp_cross_s;
-    t->dp_in = c->dp_in_s;
-    t->tp = c->tp + c->pp;
-    t->total = c->total;
-}
 
 void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double fwd_sum,
                      ry_iter_degraded *d)
