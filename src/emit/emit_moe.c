@@ -17,7 +17,7 @@ void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m)
     const ry_llm *l = &m->w.model;
     const ry_moe_in *in = &m->moe_in;
     const ry_moe_a2a *a = &m->moe;
-    ry_buf_printf(o, "Mixture of experts (expert all-to-all, not in eq. 1's terms above)\n");
+    ry_buf_printf(o, "Mixture of experts (expert all-to-all, not in the iteration time above)\n");
     ry_buf_printf(o, "  experts     %d routed, top-%d", l->moe.experts, l->moe.top_k);
     if (l->moe.shared_experts)
         ry_buf_printf(o, ", %d shared (local)", l->moe.shared_experts);
