@@ -203,6 +203,14 @@ bad "whole number from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --seeds 0
 bad "slowdown from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --target 0.5
 bad "needs a workload" "$E/superpod-4su.yaml" --sweep leaf=0..2 --target 1.2
 bad "go with --sweep" "$TMP/sp.yaml" --fail leaf0 --seeds 3
+bad "no spare repairs a NIC" "$TMP/sp.yaml" --sweep nic=0..2 --target 1.2
+bad "--paper needs a workload" "$E/superpod-4su.yaml" --sweep leaf=0..2 --paper
+# Without a workload a draw stalls when an HB domain has no network left:
+# all S spines down.
+"$RAILYARD" whatif "$E/superpod-4su.yaml" --sweep spine=$((S - 1))..$S --seeds 2 --alone \
+    --format json >"$TMP/st.json" 2>&1
+expect_eq "no-workload sweep to every spine exit" $? 0
+expect_eq "stalled draws (S-1, S spines)" "$("$PY" -c 'import json,sys; print([p["stalled"] for p in json.load(open(sys.argv[1]))["designs"][0]["points"]])' "$TMP/st.json")" "[0, 2]"
 # more than the fabric has: the point is reported, not an error
 "$RAILYARD" whatif "$TMP/sp.yaml" --sweep spine=$((S - 1))..$((S + 1)) --seeds 2 --alone \
     --format json >"$TMP/many.json" 2>&1

@@ -260,6 +260,8 @@ expect_eq "nothing to fail exit" $? 2
     -o "$TMP/routed" >"$TMP/o.out" 2>"$TMP/o.err"
 expect_eq "-o DIR exit" $? 0
 no_sanitizer "$TMP/o.err"
+grep -q "1 subnet routed around the failures written to $TMP/routed/opensm/" "$TMP/o.err" && ok ||
+    fail "-o DIR: no line naming what was written: $(cat "$TMP/o.err")"
 grep -q "^failed: spine3, leaf5" "$TMP/o.out" && ok || fail "-o DIR: no report on stdout"
 P0="$TMP/routed/opensm/plane0"
 for f in topology.net lfts.dump guid2lid root_guids.conf cn_guids.conf opensm.conf; do
@@ -358,4 +360,8 @@ grep -q "rail-optimized (spec) *rail-only" "$TMP/t.txt" && ok || fail "no design
 grep -q "GPUs cut off the network  *31  *31$" "$TMP/t.txt" && ok || {
     fail "leaf3 of superpod-4su cuts 31 GPUs on both designs"; cat "$TMP/t.txt"; }
 
+# A list with blanks, and an element given twice: one failure each.
+"$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "leaf1, leaf1 ,spine0" --alone >"$TMP/dup.txt" 2>&1
+expect_eq "--fail with blanks and a repeat: exit" $? 0
+grep -q "^failed: leaf1, spine0$" "$TMP/dup.txt" && ok || fail "--fail list: $(grep '^failed' "$TMP/dup.txt")"
 finish

@@ -132,7 +132,11 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
             st->bw_mean += s.r.bs_ratio;
             if (s.r.bs_ratio < st->bw_worst)
                 st->bw_worst = s.r.bs_ratio;
-            if (in->slowdown) {
+            if (!in->slowdown) {
+                /* without a model: a domain without network stalls a job */
+                if (s.r.bs_ratio <= 0)
+                    st->stalled++;
+            } else {
                 if (stalled || !isfinite(slow)) {
                     st->stalled++;
                 } else {

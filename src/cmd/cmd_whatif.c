@@ -142,11 +142,24 @@ static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
             memcpy(name, p, len);
             name[len] = '\0';
             p += len + (p[len] == ',');
+            /* "leaf1, leaf2": blanks around a name are not part of it */
+            char *nm = name;
+            while (*nm == ' ' || *nm == '\t')
+                nm++;
+            for (size_t k = strlen(nm); k && (nm[k - 1] == ' ' || nm[k - 1] == '\t'); k--)
+                nm[k - 1] = '\0';
+            if (!*nm)
+                continue;
             if (r->n == MAX_ELEMS)
                 return ry_usage(ctx, "too many failed elements (at most %d)", MAX_ELEMS);
-            if (ry_fail_elem_parse(r->f, r->ix, name, &r->elems[r->n], &err) < 0)
+            if (ry_fail_elem_parse(r->f, r->ix, nm, &r->elems[r->n], &err) < 0)
                 return ry_usage(ctx, "--fail: %s", err.msg);
-            r->n++;
+            /* the same element twice is one failure */
+            int dup = 0;
+            for (int k = 0; k < r->n && !dup; k++)
+                dup = r->elems[k].kind == r->elems[r->n].kind && r->elems[k].id == r->elems[r->n].id;
+            if (!dup)
+                r->n++;
         }
     }
     const char *rnd = ry_opt(ctx, O_RANDOM);
@@ -336,10 +349,15 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
         free(model);
         return RY_CMD_INPUT;
     }
-    if (ry_opt(ctx, O_TARGET) && !m) {
+    if ((ry_opt(ctx, O_TARGET) || ctx->given[O_PAPER]) && !m) {
         free(model);
-        return ry_usage(ctx, "--target needs a workload: section in the spec (the slowdown is "
-                        "the iteration time's)");
+        return ry_usage(ctx, "%s needs a workload: section in the spec (the slowdown is the "
+                        "iteration time's)", ry_opt(ctx, O_TARGET) ? "--target" : "--paper");
+    }
+    if (ry_opt(ctx, O_TARGET) && strcmp(kind, "nic") == 0) {
+        free(model);
+        return ry_usage(ctx, "--target: no spare repairs a NIC (spares are switches and uplink "
+                        "cables)");
     }
 
     ry_whatif_sweep w;
@@ -384,7 +402,9 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
             continue;
         }
         w.side[d].pts = pts[d];
-        if (m)
+        /* Spares repair switches (a switch kind) and uplinks (cable); a NIC
+         * has none. */
+        if (m && strcmp(kind, "nic") != 0)
             w.side[d].needed = ry_fsweep_spares_needed(&in, hi, target, w.spares_max);
     }
     ry_buf out;
@@ -438,7 +458,13 @@ static ry_cmd_status write_routed(ry_ctx *ctx, const ry_failure *fs)
         ry_outdir_abort(o);
         return RY_CMD_IO;
     }
-    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+    if (ry_outdir_commit(o) < 0)
+        return RY_CMD_IO;
+    /* stderr: stdout carries the report */
+    fprintf(stderr, "railyard: %d subnet%s routed around the failures written to %s/opensm/ "
+            "(they replace what opensm/ held)\n", st.subnets, st.subnets == 1 ? "" : "s",
+            ctx->out);
+    return RY_CMD_OK;
 }
 
 static ry_cmd_status run(ry_ctx *ctx)
