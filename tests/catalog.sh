@@ -94,6 +94,12 @@ bad_spec() {    # NAME SED-EXPRESSION: a variant of superpod-4su
         ok
     fi
 }
+# Values with their unit or a multiplier, which the spec reader takes.
+sed -e 's/^\(  *\)nodes: .*/\1nodes: 0.127k/' -e 's/^\(  *\)slack: .*/\1slack: 50cm/' \
+    "$TMP/base.yaml" >"$TMP/units.yaml"
+grep -q "0.127k" "$TMP/units.yaml" && ok || fail "units.yaml: the edit changed nothing"
+"$RAILYARD" -T "$T" validate "$TMP/units.yaml" >/dev/null 2>&1 && ok ||
+    fail "units.yaml: railyard validate refuses it"
 bad_spec unknown-key 's/^fabric:/fabric:\n  radixx: 64/'
 bad_spec wrong-type 's/^\(  *\)nodes: .*/\1nodes: many/'
 bad_spec out-of-range 's/^\(  *\)tiers: auto/\1tiers: 9/'
@@ -113,6 +119,8 @@ for f in examples:
         bad.append(f"{f}: {list(e.path)}: {e.message}")
 if v.is_valid(yaml.safe_load(open(sys.argv[3] + "/base.yaml"))) is not True:
     bad.append("base.yaml rejected")
+for e in v.iter_errors(yaml.safe_load(open(sys.argv[3] + "/units.yaml"))):
+    bad.append(f"units.yaml: {list(e.path)}: {e.message}")
 for name in ["unknown-key", "wrong-type", "out-of-range", "bad-word", "top-key"]:
     if v.is_valid(yaml.safe_load(open(f"{sys.argv[3]}/{name}.yaml"))):
         bad.append(f"{name}: the schema accepts it")

@@ -64,6 +64,15 @@ static json_t *types(const char *a, const char *b)
 
 static json_t *object_of(const char *prefix);
 
+/* A number written with its unit or a multiplier ("50cm", "4Ki", "1.5 kW"),
+ * as the spec reader takes it (railyard-spec(5), UNITS): a string the
+ * schema lets through; its range is railyard's to check. */
+static json_t *with_unit(json_t *plain)
+{
+    return json_pack("{s:[o, {s:s, s:s}]}", "anyOf", plain, "type", "string", "pattern",
+                     "^ *[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)? *[A-Za-z%/ ]*$");
+}
+
 static json_t *int_schema(const ry_key *k)
 {
     json_t *j = json_pack("{s:s, s:I, s:I}", "type", "integer", "minimum", (json_int_t)k->min,
@@ -84,17 +93,18 @@ static json_t *value_schema(const ry_key *k)
         j = object_of(k->key);
         break;
     case RY_KEY_INT:
-        j = int_schema(k);
+        j = k->flags & RY_KEY_EVEN ? int_schema(k) : with_unit(int_schema(k));
         break;
     case RY_KEY_AUTO_INT: {
         static const char *const autow[] = { "auto", NULL };
-        j = json_pack("{s:[o, o]}", "anyOf", words_pattern(autow), int_schema(k));
+        j = json_pack("{s:[o, o]}", "anyOf", words_pattern(autow), with_unit(int_schema(k)));
         break;
     }
     case RY_KEY_NUMBER:
         j = json_pack("{s:s, s:f}", "type", "number", "minimum", k->dmin);
         if (k->dmax < 1e300)
             json_object_set_new(j, "maximum", json_real(k->dmax));
+        j = with_unit(j);
         break;
     case RY_KEY_BOOL:
         j = json_pack("{s:s}", "type", "boolean");
