@@ -456,8 +456,12 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
     if ((needs & RY_NEED_IBPLAN) && !(ctx->needs & RY_NEED_IBPLAN)) {
         ry_progress_step("planning GUIDs, LIDs and routes");
         if (ry_ibplan_build(&ctx->fabric, &ctx->ibplan, &err) < 0) {
-            if (ctx->cmd->needs_more)   /* build: name the way out */
+            /* where the OpenSM files are optional, name the way out */
+            if (strcmp(ctx->cmd->name, "build") == 0)
                 ry_spec_error(s, err.key, "%s (or leave the OpenSM files out with --skip opensm)",
+                              err.msg);
+            else if (strcmp(ctx->cmd->name, "whatif") == 0)
+                ry_spec_error(s, err.key, "%s (or leave the re-routed OpenSM files out: no -o)",
                               err.msg);
             else
                 ry_spec_error(s, err.key, "%s", err.msg);

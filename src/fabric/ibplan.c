@@ -95,8 +95,9 @@ int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
         if (need > RY_IB_MAX_UCAST_LID && !bad) {
             ry_err_set(err, "cluster", "subnet %s needs %llu LIDs (%zu switches + %zu end ports x "
                        "%llu) but InfiniBand has %d unicast LIDs: split it (rail-only gives one "
-                       "subnet per rail, planes one per plane), use fewer GPUs, or lmc 0",
-                       sn->name, need, sn->nsw, sn->nca, block, RY_IB_MAX_UCAST_LID);
+                       "subnet per rail, planes one per plane)%s use fewer GPUs",
+                       sn->name, need, sn->nsw, sn->nca, block, RY_IB_MAX_UCAST_LID,
+                       pl->lmc ? ", lmc 0, or" : " or");
             bad = 1;
         }
         sn->ca = ry_xmalloc((sn->nca ? sn->nca : 1) * sizeof(uint32_t));
