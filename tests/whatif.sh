@@ -233,6 +233,11 @@ case $canon in */*) ok ;; *) fail "a cable is named SWITCH/PORT (got '$canon')" 
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$canon" --format json >"$TMP/l2.json"
 expect_eq "label = SWITCH/PORT" "$(strip "$TMP/l1.json")" "$(strip "$TMP/l2.json")"
 expect_eq "one link down" "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["links_down"])' "$TMP/l1.json")" 1
+# the same cable by its switch end as cabling.csv writes it (a_device/a_port: cage/port)
+sw_port=$(awk -F, -v L="$sw_label" 'NR > 1 && $1 == L { print $5 "/" $7; exit }' "$TMP/cab2/cabling/cabling.csv")
+case $sw_port in leaf*/*/*|spine*/*/*) ok ;; *) fail "cabling.csv's switch end is '$sw_port', not SWITCH/CAGE/PORT" ;; esac
+"$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$sw_port" --format json >"$TMP/l3.json"
+expect_eq "label = SWITCH/CAGE/PORT of cabling.csv" "$(strip "$TMP/l1.json")" "$(strip "$TMP/l3.json")"
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$nic_label" --format json >"$TMP/n1.json"
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$nic_name" --format json >"$TMP/n2.json"
 expect_eq "NIC label = HOST/NIC" "$(strip "$TMP/n1.json")" "$(strip "$TMP/n2.json")"

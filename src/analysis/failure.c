@@ -6,6 +6,8 @@
  * between their planes' NICs: each plane is a subnet of its own). */
 #include "analysis/failure.h"
 
+#include "analysis/cabling.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -107,6 +109,35 @@ static int expected(const ry_fabric *f, const char *name, ry_err *err, const cha
     return -1;
 }
 
+/* "leaf0/9/1": a switch and its port as the cabling plan and the switch's
+ * OS name it (cage/port[/split], ry_port_label); 0 with e set to the
+ * port's link, -1 when name is not that. */
+static int port_by_label(const ry_fabric *f, const ry_name_index *ix, const char *name,
+                         ry_fail_elem *e)
+{
+    const char *slash = strchr(name, '/');
+    char left[160], lab[32];
+    size_t len = (size_t)(slash - name);
+    if (len >= sizeof left)
+        return -1;
+    memcpy(left, name, len);
+    left[len] = '\0';
+    int32_t sw = ry_name_index_switch(ix, left);
+    if (sw < 0)
+        return -1;
+    const ry_node *nd = &f->nodes[sw];
+    for (uint32_t i = 0; i < nd->nports; i++) {
+        uint32_t p = nd->port0 + i;
+        if (ry_port_label(f, p, lab, sizeof lab) > 0 && strcmp(lab, slash + 1) == 0
+            && f->ports[p].link >= 0) {
+            e->kind = RY_FAIL_LINK;
+            e->id = f->ports[p].link;
+            return 0;
+        }
+    }
+    return -1;
+}
+
 int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *name,
                        ry_fail_elem *e, ry_err *err)
 {
@@ -145,6 +176,8 @@ int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *
             }
             e->kind = RY_FAIL_LINK;
             e->id = l;
+        } else if (port_by_label(f, ix, name, e) == 0) {
+            /* SWITCH/CAGE/PORT: the port as cabling.csv names it */
         } else {
             char desc[200];
             snprintf(desc, sizeof desc, "%s %s", left, slash + 1);

@@ -29,7 +29,7 @@ enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, 
        O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
-                 "fail a switch (leaf3), a cable (its label, or leaf3/17),\n"
+                 "fail a switch (leaf3), a cable (its label, leaf3/17 or leaf3/9/1),\n"
                  "a host NIC (node012/mlx5_3), railN or planeN (repeatable)" },
     [O_RANDOM] = { "random", 0, RY_OPT_VALUE, "KIND:N[,KIND:N...]", NULL,
                    "also fail N random elements of a kind: a tier's name\n"
