@@ -578,6 +578,7 @@ static ry_cmd_status take_globals(ry_ctx *ctx, const optvals *ov, int base)
             o->value = eq + 1;
         }
         o->argno = ctx->nsets + 1;
+        o->where = NULL;
         ctx->nsets++;
     }
     return RY_CMD_OK;

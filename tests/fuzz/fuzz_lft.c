@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ry_lft lft;
     memset(&lft, 0, sizeof lft);
     if (ry_lft_load(path, &nf, &lft) == 0) {
-        ry_rc_opts opts = { RY_RC_SHIFTS_ALL, 3 };
+        ry_rc_opts opts = { RY_RC_SHIFTS_ALL, 3, 0 };
         ry_rc_result res;
         ry_err err;
         if (ry_route_check(&nf, &lft, &opts, &res, &err) == 0)

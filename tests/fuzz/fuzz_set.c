@@ -9,7 +9,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_string(data, size);
-    ry_override sets[16];
+    ry_override sets[16] = { { 0 } };
     int n = 0;
     for (char *line = text, *next; line && n < 16; line = next) {
         next = strchr(line, '\n');
@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             sets[n].value = eq + 1;
         }
         sets[n].argno = n + 1;
+        sets[n].where = NULL;
         n++;
     }
     ry_spec *s = ry_spec_load(RY_FUZZ_SRCDIR "/examples/superpod-4su.yaml", sets, n,
