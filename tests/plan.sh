@@ -215,4 +215,16 @@ expect_eq "traffic: exit" $? 0
 expect_eq "traffic: the full model's one-stage layout" "$(json "$TMP/t.json" 'j["tensor"]')" \
     "$(json "$TMP/m1.json" 'j["optimum"]["tensor"]')"
 no_sanitizer "$TMP/e"
+# --paper keeps eq. 1's output and says apart (stderr) whether its layout
+# fits the GPU's memory: Llama-3-405B at TP 2 does not; the CSV of a paper
+# sweep is the same with and without the note.
+"$RAILYARD" traffic --paper "$TOP_SRCDIR/tests/data/model/llama-h100.yaml" >"$TMP/tp.out" 2>"$TMP/tp.err"
+expect_eq "traffic --paper exit" $? 0
+grep -q "eq. 1's layout (--paper) needs .* GB per GPU, more than the h100's 80 GB" "$TMP/tp.err" && ok ||
+    fail "traffic --paper: no memory note: $(cat "$TMP/tp.err")"
+"$RAILYARD" sweep --paper "$TOP_SRCDIR/tests/data/model/llama-h100.yaml" --vary cluster.gpus=1024,2048 \
+    >"$TMP/sp.csv" 2>"$TMP/sp.err"
+expect_eq "sweep --paper exit" $? 0
+grep -q "sweep --paper: eq. 1's layout fits the GPU's memory at 0 of 2 points" "$TMP/sp.err" && ok ||
+    fail "sweep --paper: no memory count: $(cat "$TMP/sp.err")"
 finish

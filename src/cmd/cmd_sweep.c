@@ -119,11 +119,14 @@ static void vary_free(vary *v)
  * in eq. 1's terms for the columns and plots they share. */
 static int point_compute(const ry_spec *s, int paper, ry_sweep_point *pt)
 {
-    if (paper)
-        return ry_model_compute(s, &pt->m);
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-    int rc = ry_plan_compute(s, 0, pl);
-    if (rc == 0) {
+    int rc = ry_plan_compute(s, paper, pl);
+    if (rc == 0)
+        pt->mem = pl->best.mem;
+    if (rc == 0 && paper) {
+        /* eq. 1's own results; the memory its layout needs is reported apart */
+        pt->m = pl->base;
+    } else if (rc == 0) {
         const ry_plan_cfg *b = &pl->best, *id = &pl->ideal;
         pt->m = pl->base;
         pt->full = 1;
@@ -143,6 +146,38 @@ static int point_compute(const ry_spec *s, int paper, ry_sweep_point *pt)
     }
     free(pl);
     return rc;
+}
+
+/* --paper: eq. 1 chose without a memory limit, and its output is the
+ * paper's; how many of its layouts fit the GPU's memory is said apart. */
+static void paper_memory(const ry_sweep_point *pts, long long npts)
+{
+    long long valid = 0, fit = 0, known = 0;
+    double worst = 0, cap = 0;
+    for (long long i = 0; i < npts; i++) {
+        if (!pts[i].ok)
+            continue;
+        valid++;
+        if (pts[i].mem.capacity <= 0)
+            continue;
+        known++;
+        fit += pts[i].mem.feasible;
+        if (!pts[i].mem.feasible && pts[i].mem.total > worst) {
+            worst = pts[i].mem.total;
+            cap = pts[i].mem.capacity;
+        }
+    }
+    if (!known)
+        fprintf(stderr, "railyard: sweep --paper: the GPU's memory is unknown (gpus.yaml): "
+                "no memory check\n");
+    else if (fit == known)
+        fprintf(stderr, "railyard: sweep --paper: eq. 1's layout fits the GPU's memory at all "
+                "%lld valid point%s\n", valid, valid == 1 ? "" : "s");
+    else
+        fprintf(stderr, "railyard: sweep --paper: eq. 1's layout fits the GPU's memory at %lld "
+                "of %lld point%s (it ignores memory; the worst needs %.1f GB per GPU of %.0f GB; "
+                "without --paper the full model chooses layouts that fit)\n", fit, known,
+                known == 1 ? "" : "s", worst / 1e9, cap / 1e9);
 }
 
 /* KEY=LIST|RANGE; -1 after a usage error (nothing left to free). */
@@ -382,6 +417,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     fflush(stdout);
     reasons_print(why, stderr);
+    if (ctx->given[O_PAPER] && good)
+        paper_memory(pts, npts);
     if (good < npts)
         fprintf(stderr, "railyard: sweep: %lld point%s, %d valid, %lld invalid (%s)\n", npts,
                 npts == 1 ? "" : "s", good, npts - good,

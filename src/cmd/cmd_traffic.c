@@ -66,7 +66,8 @@ static int heatmap(const ry_spec *s, const ry_traffic *t, ry_buf *img, const cha
     return 0;
 }
 
-static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry_fabric *f, const ry_traffic *t,
+static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry_fabric *f,
+                     const ry_traffic *t,
                      const ry_traffic_map *map, const ry_buf *json, const ry_moe_traffic *mt)
 {
     ry_buf links, pairs, img;
@@ -121,6 +122,11 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(pl);
         return RY_CMD_INPUT;
     }
+    if (paper && pl->best.mem.capacity > 0 && !pl->best.mem.feasible)
+        ry_warn("eq. 1's layout (--paper) needs %.1f GB per GPU, more than the %s's %.0f GB: "
+                "the paper's model ignores memory (without --paper the full model chooses one "
+                "that fits)",
+                pl->best.mem.total / 1e9, pl->base.w.gpu.name, pl->best.mem.capacity / 1e9);
     /* The traffic maps tensor and data parallelism: the full model's
      * fastest layout with one pipeline stage, or eq. 1's when no one-stage
      * layout fits the GPU's memory. */
@@ -225,7 +231,8 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_emit_moe_traffic(&json, s, m, &ctx->fabric, mtp, RY_FMT_JSON);
     }
     ry_cmd_status rc = RY_CMD_OK;
-    if (ctx->out && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json, mtp) < 0)
+    if (ctx->out
+        && write_dir(ctx->out, ry_out_flags(ctx), s, &ctx->fabric, &t, &map, &json, mtp) < 0)
         rc = RY_CMD_IO;
     if (rc == RY_CMD_OK)
         rc = ry_write_output(ctx, NULL, out.data, out.len);

@@ -157,7 +157,8 @@ static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
             /* the same element twice is one failure */
             int dup = 0;
             for (int k = 0; k < r->n && !dup; k++)
-                dup = r->elems[k].kind == r->elems[r->n].kind && r->elems[k].id == r->elems[r->n].id;
+                dup = r->elems[k].kind == r->elems[r->n].kind
+                      && r->elems[k].id == r->elems[r->n].id;
             if (!dup)
                 r->n++;
         }
@@ -236,7 +237,8 @@ static ry_cmd_status check(ry_ctx *ctx)
     if (ry_opt(ctx, O_SEEDS) || ry_opt(ctx, O_TARGET))
         return ry_usage(ctx, "--seeds and --target go with --sweep");
     if (!ctx->given[O_FAIL] && !ry_opt(ctx, O_RANDOM) && !ctx->given[O_FABRIC])
-        return ry_usage(ctx, "nothing fails: give --fail ELEMENT, --random KIND:N or --fabric FILE");
+        return ry_usage(ctx, "nothing fails: give --fail ELEMENT, --random KIND:N, --fabric FILE "
+                        "or --sweep KIND=LO..HI");
     if (ry_opt(ctx, O_SEED) && !ry_opt(ctx, O_RANDOM))
         return ry_usage(ctx, "--seed goes with --random or --sweep");
     return RY_CMD_OK;

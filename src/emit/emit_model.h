@@ -29,6 +29,7 @@ typedef struct ry_sweep_point {
     ry_plan_cfg cfg;
     char model[RY_NAME_MAX];
     long long gpus, hb_domain;
+    ry_plan_mem mem;        /* the layout's memory per GPU (--paper: reported only) */
 } ry_sweep_point;
 
 /* sweep.csv: a header, then one row per point (invalid ones empty); with

@@ -273,8 +273,9 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
                   s->planes == 1 ? "" : "s");
     if (sides[0].as_built_files)
         ry_buf_printf(o, "as built (%lld file%s): %d cable%s missing or miswired, down before the "
-                      "failures\n", sides[0].as_built_files, sides[0].as_built_files == 1 ? "" : "s",
-                      sides[0].nbase, sides[0].nbase == 1 ? "" : "s");
+                      "failures\n", sides[0].as_built_files,
+                      sides[0].as_built_files == 1 ? "" : "s", sides[0].nbase,
+                      sides[0].nbase == 1 ? "" : "s");
     elems_text(o, "failed:", sides[0].elems, sides[0].nelems);
     for (int i = 1; i < ns; i++) {
         if (!sides[i].f) {
@@ -580,8 +581,8 @@ static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
     json_object_set_new(j, "kind", json_string(w->kind));
     json_object_set_new(j, "failures", json_pack("[i, i]", w->lo, w->hi));
     json_object_set_new(j, "draws", json_integer(w->seeds));
-    json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)w->seed0,
-                                              (json_int_t)(w->seed0 + (unsigned long long)w->seeds - 1)));
+    json_int_t last = (json_int_t)(w->seed0 + (unsigned long long)w->seeds - 1);
+    json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)w->seed0, last));
     json_object_set_new(j, "spares", json_pack("{s:i, s:i}", "switches", s->spares.switches,
                                                "uplinks", s->spares.uplinks));
     json_t *ds = json_array();

@@ -199,7 +199,7 @@ void ry_xrows_free(ry_xrows *w)
     free(w);
 }
 
-/* ---- the splice ------------------------------------------------------------------------------- */
+/* ---- the splice ------------------------------------------------------------------------------ */
 
 /* Deflates n bytes of XML into a new buffer, ending with `flush`. */
 static unsigned char *deflate_mem(const char *xml, size_t n, int flush, size_t *out_len)
