@@ -80,7 +80,7 @@ if len(rows) != len(cab): err("p2p.xlsx: %d rows for %d cables" % (len(rows), le
 def cell(v):  # a plain number is a number cell, as typed in Excel
     return int(v) if re.fullmatch(r"\d+", v) else v
 def port(r, e, host):
-    v = r[e + "_port"]
+    v = r[e + "_port"] if host else r[e + "_cage_port"]   # a switch's port as its OS names it
     if host:
         n = table.index(v) + 1
         return "rail%d" % n if eth else n

@@ -109,8 +109,9 @@ phys = bom["physical"]
 
 # ---- cabling.csv -------------------------------------------------------------------------
 rows = table(os.path.join(out, "cabling.csv"),
-             "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,z_device,z_type,"
-             "z_port,media,kind,part,length_m,speed_gbps,rail,plane,tier")
+             "label,a_row,a_rack,a_u,a_device,a_type,a_port,a_cage_port,z_row,z_rack,z_u,"
+             "z_device,z_type,z_port,z_cage_port,media,kind,part,length_m,speed_gbps,rail,plane,"
+             "tier")
 if len(floor.racks) != phys["racks"]: err("racks.csv: %d racks, BOM %d" % (len(floor.racks), phys["racks"]))
 if len(floor.rooms) != phys["halls"] + phys["network_rooms"]:
     err("rooms.csv: %d rooms, BOM %d halls and %d network rooms" % (len(floor.rooms), phys["halls"], phys["network_rooms"]))
@@ -127,6 +128,24 @@ for r in rows:
     ends[(r["z_device"], r["z_port"])] += 1
 dup = [e for e, c in ends.items() if c > 1]
 if dup: err("ports used twice: %s" % dup[:3])
+# Both forms of a switch port: the IB port number (a_port, z_port) and the
+# switch OS's cage/port[/split] (a_cage_port, z_cage_port), derived here
+# from the switch model's cages, cage ports and radix; a server's NIC port
+# has its name and no cage form.
+def cage_label(n):
+    p = n - 1
+    cage, in_cage, spl = p // (sw_cp * sw_split) + 1, p // sw_split % sw_cp + 1, p % sw_split + 1
+    parts = [cage] + ([in_cage] if sw_cp > 1 else []) + ([spl] if sw_split > 1 else [])
+    return "/".join(map(str, parts)) if len(parts) > 1 else str(n)
+for r in rows:
+    for e in ("a", "z"):
+        port, cp = r[e + "_port"], r[e + "_cage_port"]
+        if port.startswith("mlx5_") or (e == "a" and r["tier"] == "1"):
+            if cp != "": err("%s: a server's port %s has a cage form %r" % (r["label"], port, cp))
+        elif not port.isdigit() or not 1 <= int(port) <= radix:
+            err("%s: %s_port %r is no port number of a %d-port switch" % (r["label"], e, port, radix)); break
+        elif cp != cage_label(int(port)):
+            err("%s: %s port %s is %r, the model says %r" % (r["label"], e, port, cp, cage_label(int(port)))); break
 
 SPEEDS = {"SDR": 10, "DDR": 20, "QDR": 40, "FDR": 56, "EDR": 100, "HDR100": 100, "HDR": 200,
           "NDR200": 200, "NDR": 400, "XDR": 800}
@@ -269,8 +288,10 @@ NBTYPE = {"dac": "dac-passive", "lacc": "dac-active", "aoc": "aoc", "mmf": "mmf-
 rail_color = {}
 if len(nb) != len(rows): err("netbox: %d rows" % len(nb))
 for r, n in zip(rows, nb):
-    exp = dict(side_a_device=r["a_device"], side_a_type="dcim.interface", side_a_name=r["a_port"],
-               side_b_device=r["z_device"], side_b_type="dcim.interface", side_b_name=r["z_port"],
+    # NetBox's interfaces are named as on the device: cage/port at a switch
+    exp = dict(side_a_device=r["a_device"], side_a_type="dcim.interface",
+               side_a_name=r["a_cage_port"] or r["a_port"],
+               side_b_device=r["z_device"], side_b_type="dcim.interface", side_b_name=r["z_cage_port"],
                type=NBTYPE[r["kind"]], status="planned", label=r["label"], length=r["length_m"],
                length_unit="m")
     for k, v in exp.items():
@@ -291,8 +312,10 @@ if any(len(v) > 1 for v in byc.values()) or "9e9e9e" in byc: err("netbox: rails 
 # an XDR switch's NVOS's sw<cage>p<n>, n from 1, both made here from
 # cabling.csv's label "cage[/port][/split]".
 eth = sw.get("protocol") == "ethernet"
+def face(r, e):                 # a port as the device names it: cage/port at a switch
+    return r[e + "_cage_port"] or r[e + "_port"]
 def p2p_port(r, e, host):
-    v = r[e + "_port"]
+    v = face(r, e)
     if host: return ("rail%d" if eth else "%d") % (NIC[v] + 1)
     nvos = not eth and gbps(sw.get("speed", "")) >= 800
     if not eth and not nvos: return v
@@ -346,7 +369,7 @@ if xr != csvrows:
     err("xlsx Cables differs from cabling.csv (%d/%d rows; first at %s: %s vs %s)" % (
         len(xr), len(csvrows), bad, xr[bad] if bad is not None else "", csvrows[bad] if bad is not None else ""))
 for row in wb["Cables"].iter_rows(min_row=2, max_row=3):
-    for c in (row[1], row[3], row[16], row[17], row[19], row[20]):
+    for c in (row[1], row[3], row[8], row[10], row[13], row[18], row[19], row[21], row[22]):
         if not isinstance(c.value, (int, float)): err("xlsx Cables: %s is not a number" % c.coordinate)
 bl = list(wb["BOM"].iter_rows(min_row=2, values_only=True))[:len(lines)]
 for l, x in zip(lines, bl):
@@ -363,8 +386,8 @@ for r in rows:
 ends_at = {}
 for r in rows:
     for e, o in ("az", "za"):
-        ends_at[(r[e + "_device"], r[e + "_port"])] = (r[e + "_rack"], r["label"], r[e + "_type"],
-            r["part"], r["length_m"], "%s U%s %s %s" % (r[o + "_rack"], r[o + "_u"], r[o + "_device"], r[o + "_port"]),
+        ends_at[(r[e + "_device"], face(r, e))] = (r[e + "_rack"], r["label"], r[e + "_type"],
+            r["part"], r["length_m"], "%s U%s %s %s" % (r[o + "_rack"], r[o + "_u"], r[o + "_device"], face(r, o)),
             r["media"])
 for n in names[4:]:
     ws = wb[n]

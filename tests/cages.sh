@@ -144,7 +144,7 @@ def cage_of(r, e):
     p = r[e + "_port"]
     if r["tier"] == "1" and e == "a":
         return ("n", r[e + "_device"], nic_cage(NIC[p]))
-    return ("s", r[e + "_device"], sw_cage(p))
+    return ("s", r[e + "_device"], sw_cage(r[e + "_cage_port"]))
 
 if len(rows) != exp["links"]: err("%d links, by hand %d" % (len(rows), exp["links"]))
 in_cage = collections.defaultdict(set)
@@ -280,8 +280,8 @@ expect_eq "superpod: DGX H100 NIC modules twin-port" "$(cat "$TMP/dgx.chk")" ok
 
 # Split ports: cage/port/split as the switch's OS names them, also when a
 # spec changes a catalog entry's radix (the entry's 32 cages stay).
-grep -q ',p0-leaf0,qm9700-ndr200,32/2/2,' "$TMP/b200-2plane/cabling/cabling.csv" && ok ||
-    fail "b200-2plane: no port 32/2/2 (the last of 32 split twin-port cages)"
+grep -q ',p0-leaf0,qm9700-ndr200,128,32/2/2,' "$TMP/b200-2plane/cabling/cabling.csv" && ok ||
+    fail "b200-2plane: no port 128 = 32/2/2 (the last of 32 split twin-port cages)"
 grep -qE ',[0-9]+/[0-9]+/[3-9],|,(3[3-9]|[4-9][0-9])/[0-9]+/' "$TMP/b200-2plane/cabling/cabling.csv" &&
     fail "b200-2plane: a split port beyond 32 cages of 2 ports split in 2" || ok
 cat >"$TMP/radix.yaml" <<'Y'
@@ -291,7 +291,7 @@ fabric: {switch: {name: qm9700, radix: 128, speed: NDR200}}
 Y
 "$RAILYARD" cabling "$TMP/radix.yaml" -o "$TMP/radix" >"$TMP/radix.log" 2>&1
 expect_eq "radix override: exit" $? 0
-cut -d, -f13 "$TMP/radix/cabling/cabling.csv" | grep -vx z_port | grep -cvE '^([1-9]|[12][0-9]|3[0-2])/[12]/[12]$' \
+cut -d, -f15 "$TMP/radix/cabling/cabling.csv" | grep -vx z_cage_port | grep -cvE '^([1-9]|[12][0-9]|3[0-2])/[12]/[12]$' \
     >"$TMP/radix.bad"
 expect_eq "radix override: ports named cage/port/split" "$(cat "$TMP/radix.bad")" 0
 
@@ -307,7 +307,7 @@ Y
 "$RAILYARD" cabling "$TMP/force.yaml" -o "$TMP/force" >"$TMP/force.log" 2>&1
 expect_eq "forced medium: exit" $? 0
 expect_eq "forced medium: the cage group on ndr-smf" \
-    "$(grep -E ',node00[12],dgx-h100,mlx5_[05],.*,leaf[03],qm9700,1/[12],ndr-smf,' "$TMP/force/cabling/cabling.csv" | wc -l | tr -d ' ')/$(grep -c ',ndr-smf,' "$TMP/force/cabling/cabling.csv")" "4/4"
+    "$(grep -E ',node00[12],dgx-h100,mlx5_[05],.*,leaf[03],qm9700,[12],1/[12],ndr-smf,' "$TMP/force/cabling/cabling.csv" | wc -l | tr -d ' ')/$(grep -c ',ndr-smf,' "$TMP/force/cabling/cabling.csv")" "4/4"
 
 # Errors: exit 1, file:line:col at the key to change, the link named, nothing written.
 bad() {     # bad NAME PATTERN: the spec $TMP/NAME.yaml fails with PATTERN

@@ -120,7 +120,8 @@ with open(sys.argv[1], "w") as f:
     nics = [0, 3, 4, 5, 6, 9, 10, 11]   # a DGX H100's compute NICs (its user guide)
     for i in range(4000):
         n = i // 8 + 1
-        f.write("    - {end: node%s/mlx5_%d, medium: ndr-smf}\n" % ("%03d" % n if n < 1000 else n, nics[i % 8]))
+        # 1,024 nodes: the default host names have 4 digits (node0001..node1024)
+        f.write("    - {end: node%04d/mlx5_%d, medium: ndr-smf}\n" % (n, nics[i % 8]))
 P
 run overrides "$RAILYARD" bom "$TMP/overrides.yaml" --format json
 expect_eq "4,000 overrides exit" $rc 0

@@ -85,6 +85,11 @@ def pnum(label):      # cage/port/split, cage/port, cage/split or the number
     if sw_cp > 1: return (f[0] - 1) * sw_cp + f[1]
     if sw_split > 1: return (f[0] - 1) * sw_split + f[1]
     return f[0]
+def port_no(r, e):    # the IB port number (a_port, z_port), which the cage form must give
+    n = int(r[e + "_port"])
+    if pnum(r[e + "_cage_port"]) != n:
+        err("%s: %s port %d written %s" % (r["label"], e, n, r[e + "_cage_port"]))
+    return n
 ends = []             # per cable: (a vertex, z vertex, row)
 for r in rows:
     z = ("sw", word(r["z_device"]))
@@ -169,17 +174,17 @@ for sn in subnets:
     used, by_rate, types = 0, collections.Counter(), collections.defaultdict(set)
     for a, z, r in c["cables"]:
         g = float(r["speed_gbps"]); by_rate[g] += 1
-        got = plines.get((z[1], "P%d" % pnum(r["z_port"])))
+        got = plines.get((z[1], "P%d" % port_no(r, "z")))
         want = (arrow(g), a[1], tword(r["a_port"]) + "/P1") if a[0] == "ca" else \
-               (arrow(g), sw_type, a[1], "P%d" % pnum(r["a_port"]))
+               (arrow(g), sw_type, a[1], "P%d" % port_no(r, "a"))
         if not got or (got[:1] + got[2:] if a[0] == "ca" else got) != want:
             err("%s: cable %s as %s" % (sn, r["label"], got)); continue
         used += 1
         if a[0] == "ca":
             types[got[1]].add((a[1], tword(r["a_port"])))
         else:
-            b = plines.get((a[1], "P%d" % pnum(r["a_port"])))
-            if b != (arrow(g), sw_type, z[1], "P%d" % pnum(r["z_port"])):
+            b = plines.get((a[1], "P%d" % port_no(r, "a")))
+            if b != (arrow(g), sw_type, z[1], "P%d" % port_no(r, "z")):
                 err("%s: cable %s missing from %s's section: %s" % (sn, r["label"], a[1], b))
             used += 1
     if used != len(plines): err("%s: %d port lines for %d cable ends" % (sn, len(plines), used))

@@ -28,7 +28,7 @@ naming: {node: "su{unit1}-dgx{n1:02}"}'
 
 # name|spec|--set|nodes|gpus per node|hb domain|scalable unit|pattern|tiers
 cases="superpod|$EX/superpod-4su.yaml||127|8|8|32|node{n1:03}|2
-superpod-3tier|$EX/superpod-4su.yaml|cluster.nodes=2048|2048|8|8|32|node{n1:03}|3
+superpod-3tier|$EX/superpod-4su.yaml|cluster.nodes=2048|2048|8|8|32|node{n1:04}|3
 b200-2plane|$EX/b200-2plane.yaml||64|8|8|32|node{n1:03}|2
 fat-tree|$EX/fat-tree.yaml||256|8|8|0|node{n1:03}|2
 gb200-nvl72|$D/slurm/gb200-nvl72.yaml||576|4|72|8|node{n1:03}|2

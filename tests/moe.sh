@@ -93,8 +93,8 @@ for design in ("rail-only", "rail-optimized"):
     close(design + " forwarded", tr["forwarded"], fwd)
     links = list(csv.DictReader(open("%s/%s/a2a-links.csv" % (tmp, design))))
     gpus = list(csv.DictReader(open("%s/%s/a2a-gpus.csv" % (tmp, design))))   # %.9g
-    up = sum(float(r["bytes_up"]) for r in links if r["lower"].startswith("gpu"))
-    down = sum(float(r["bytes_down"]) for r in links if r["lower"].startswith("gpu"))
+    up = sum(float(r["bytes_up"]) for r in links if r["tier"] == "1")
+    down = sum(float(r["bytes_down"]) for r in links if r["tier"] == "1")
     close(design + " GPU uplinks", up, tr["network"], 1e-7)
     close(design + " GPU downlinks", down, tr["network"], 1e-7)
     close(design + " forward out", sum(float(g["forward_out"]) for g in gpus), fwd, 1e-7)
@@ -127,11 +127,12 @@ for design in ("rail-only", "rail-optimized"):
                 continue
             used += 1
             lo, hi = r["lower"], r["upper"]
-            if lo.startswith("gpu"):
-                g = int(lo[3:])
-                node = "node%03d" % (g // 8 + 1)
-                c = pairs.get((node, hi))
-                if not c or int(c["rail"]) != (g % K) % R:
+            if r["tier"] == "1":
+                # a GPU's end is its host and NIC, mlx5_<i> for GPU i of the
+                # node (a custom node model), as cabling.csv names it
+                g = (int(lo[4:]) - 1) * 8 + int(r["lower_port"][5:])
+                c = pairs.get((lo, hi))
+                if not c or c["a_port"] != r["lower_port"] or int(c["rail"]) != (g % K) % R:
                     bad.append("loaded link %s-%s is not a cable of rail %d" % (lo, hi, g % K))
             elif (lo, hi) not in pairs:
                 bad.append("loaded link %s-%s is not a cable" % (lo, hi))

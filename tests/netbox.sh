@@ -229,7 +229,8 @@ for n, r in enumerate(cables, 2):
 cab_rows = list(csv.DictReader(open(os.path.join(cab, "cabling.csv"), newline="")))
 if len(cab_rows) != len(cables): err("%d cables, cabling.csv %d" % (len(cables), len(cab_rows)))
 for c, r in zip(cab_rows, cables):
-    if (c["a_device"], c["a_port"], c["z_device"], c["z_port"], c["label"]) != \
+    # NetBox's interfaces carry the switch's own names (cage/port)
+    if (c["a_device"], c["a_cage_port"] or c["a_port"], c["z_device"], c["z_cage_port"], c["label"]) != \
        (r["side_a_device"], r["side_a_name"], r["side_b_device"], r["side_b_name"], r["label"]):
         err("cable %s: ends differ from cabling.csv" % c["label"]); break
 for c in cab_rows:

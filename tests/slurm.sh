@@ -53,11 +53,11 @@ naming: {node: "dgx{n1}.ib"}'
 
 # name|spec|--set|nodes|gpus per node|hb domain|scalable unit|pattern
 cases="superpod|$EX/superpod-4su.yaml||127|8|8|32|node{n1:03}
-superpod-3tier-1pod|$EX/superpod-4su.yaml|cluster.nodes=1024|1024|8|8|32|node{n1:03}
-superpod-3tier|$EX/superpod-4su.yaml|cluster.nodes=2048|2048|8|8|32|node{n1:03}
+superpod-3tier-1pod|$EX/superpod-4su.yaml|cluster.nodes=1024|1024|8|8|32|node{n1:04}
+superpod-3tier|$EX/superpod-4su.yaml|cluster.nodes=2048|2048|8|8|32|node{n1:04}
 b200-2plane|$EX/b200-2plane.yaml||64|8|8|32|node{n1:03}
 fat-tree|$EX/fat-tree.yaml||256|8|8|0|node{n1:03}
-gh200-rail-only|$EX/rail-only-gh200.yaml||32768|1|256|32|node{n1:03}
+gh200-rail-only|$EX/rail-only-gh200.yaml||32768|1|256|32|node{n1:05}
 gb200-nvl72|$D/gb200-nvl72.yaml||576|4|72|8|node{n1:03}
 rail-only|$TMP/rail-only.yaml||64|8|16|8|node{n1:03}
 packed|$TMP/packed.yaml||8|8|8|0|node{n1:03}

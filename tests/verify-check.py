@@ -246,8 +246,9 @@ def discovered(plan, loaded, disc, expect):
 class Cabling:
     """The plan's cabling.csv: a label per planned cable (a frozenset of two
     (name, port) ends) and the rack of every device. Switch ports are
-    written there as on the faceplate: "C/S" (cage, port of the cage) when a
-    cage holds several ports, C*(cage ports)+S the port number."""
+    written there twice: the port number, and as on the faceplate ("C/S",
+    cage and port of the cage, when a cage holds several ports, C*(cage
+    ports)+S the port number); the faceplate form is read here."""
 
     def __init__(self, path):
         with open(path, newline="") as f:
@@ -255,7 +256,7 @@ class Cabling:
         per_cage = {}
         for r in rows:
             for s in ("a", "z"):
-                m = re.fullmatch(r"(\d+)/(\d+)", r[s + "_port"])
+                m = re.fullmatch(r"(\d+)/(\d+)", r[s + "_cage_port"])
                 if m:
                     t = r[s + "_type"]
                     per_cage[t] = max(per_cage.get(t, 1), int(m.group(2)))
@@ -266,7 +267,7 @@ class Cabling:
             for s in ("a", "z"):
                 dev = r[s + "_device"]
                 self.per_cage[dev] = per_cage.get(r[s + "_type"], 1)
-                ends.append(self.end(dev, r[s + "_port"]))
+                ends.append(self.end(dev, r[s + "_cage_port"] or r[s + "_port"]))
                 self.rack[ends[-1][0]] = r[s + "_rack"]
             self.label[frozenset(ends)] = r["label"]
 

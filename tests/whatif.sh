@@ -222,9 +222,9 @@ grep '^FAIL' "$TMP/2p.out"
 # ---- one cable, three names -------------------------------------------------------------------
 "$RAILYARD" cabling "$E/superpod-4su.yaml" -o "$TMP/cab2" >/dev/null 2>&1
 # the first switch-to-switch cable and the first NIC cable of cabling.csv
-sw_label=$(awk -F, 'NR > 1 && $21 + 0 == 2 { print $1; exit }' "$TMP/cab2/cabling/cabling.csv")
-nic_label=$(awk -F, 'NR > 1 && $21 + 0 == 1 { print $1; exit }' "$TMP/cab2/cabling/cabling.csv")
-nic_name=$(awk -F, 'NR > 1 && $21 + 0 == 1 { print $5 "/" $7; exit }' "$TMP/cab2/cabling/cabling.csv")
+sw_label=$(awk -F, 'NR > 1 && $23 + 0 == 2 { print $1; exit }' "$TMP/cab2/cabling/cabling.csv")
+nic_label=$(awk -F, 'NR > 1 && $23 + 0 == 1 { print $1; exit }' "$TMP/cab2/cabling/cabling.csv")
+nic_name=$(awk -F, 'NR > 1 && $23 + 0 == 1 { print $5 "/" $7; exit }' "$TMP/cab2/cabling/cabling.csv")
 strip() { "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); j.pop("failed"); j["counterpart"].pop("failed"); print(json.dumps(j, sort_keys=True))' "$1"; }
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$sw_label" --format json >"$TMP/l1.json"
 expect_eq "fail by label exit" $? 0
@@ -233,8 +233,15 @@ case $canon in */*) ok ;; *) fail "a cable is named SWITCH/PORT (got '$canon')" 
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$canon" --format json >"$TMP/l2.json"
 expect_eq "label = SWITCH/PORT" "$(strip "$TMP/l1.json")" "$(strip "$TMP/l2.json")"
 expect_eq "one link down" "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["links_down"])' "$TMP/l1.json")" 1
-# the same cable by its switch end as cabling.csv writes it (a_device/a_port: cage/port)
-sw_port=$(awk -F, -v L="$sw_label" 'NR > 1 && $1 == L { print $5 "/" $7; exit }' "$TMP/cab2/cabling/cabling.csv")
+# whatif's name of the cable is its upper end in cabling.csv (z_device/z_port)
+expect_eq "whatif's SWITCH/PORT = cabling.csv's z_device/z_port" \
+    "$(awk -F, -v L="$sw_label" 'NR > 1 && $1 == L { print $12 "/" $14; exit }' "$TMP/cab2/cabling/cabling.csv")" "$canon"
+# and by its lower switch end's number (a_device/a_port)
+"$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$(awk -F, -v L="$sw_label" 'NR > 1 && $1 == L { print $5 "/" $7; exit }' "$TMP/cab2/cabling/cabling.csv")" \
+    --format json >"$TMP/l4.json"
+expect_eq "label = a_device/a_port of cabling.csv" "$(strip "$TMP/l1.json")" "$(strip "$TMP/l4.json")"
+# the same cable by its switch end's cage form in cabling.csv (a_device/a_cage_port)
+sw_port=$(awk -F, -v L="$sw_label" 'NR > 1 && $1 == L { print $5 "/" $8; exit }' "$TMP/cab2/cabling/cabling.csv")
 case $sw_port in leaf*/*/*|spine*/*/*) ok ;; *) fail "cabling.csv's switch end is '$sw_port', not SWITCH/CAGE/PORT" ;; esac
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "$sw_port" --format json >"$TMP/l3.json"
 expect_eq "label = SWITCH/CAGE/PORT of cabling.csv" "$(strip "$TMP/l1.json")" "$(strip "$TMP/l3.json")"

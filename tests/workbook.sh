@@ -160,7 +160,7 @@ for rail, t in tints.items():
 if len(set(tints.values())) != len({colour(r) for r in tints}): err("rails share a tint: %s" % tints)
 
 # ---- Labels: a record per cable, both ends, the rail in its colour ---------------------------
-def end(r, e): return "%s U%s %s %s" % (r[e + "_rack"], r[e + "_u"], r[e + "_device"], r[e + "_port"])
+def end(r, e): return "%s U%s %s %s" % (r[e + "_rack"], r[e + "_u"], r[e + "_device"], r[e + "_cage_port"] or r[e + "_port"])  # as on the switch
 got = []
 for n in parts("Labels"):
     ws = wb[n]

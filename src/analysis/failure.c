@@ -177,7 +177,7 @@ int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *
             e->kind = RY_FAIL_LINK;
             e->id = l;
         } else if (port_by_label(f, ix, name, e) == 0) {
-            /* SWITCH/CAGE/PORT: the port as cabling.csv names it */
+            /* SWITCH/CAGE/PORT: the port as the switch names it (cabling.csv's a_cage_port) */
         } else {
             char desc[200];
             snprintf(desc, sizeof desc, "%s %s", left, slash + 1);

@@ -12,7 +12,9 @@ const ry_cmd_entry ry_cmd_cabling = {
     .summary = "the cabling plan: racks, cable lengths, media, spreadsheets",
     .positional = "SPEC",
     .options = options,
-    .details = "Writes cabling.csv (one row per cable), cabling.xlsx (cables, bill of materials,\n"
+    .details = "Writes cabling.csv (one row per cable; a switch port as its IB port number,\n"
+               "a_port/z_port, and as the switch names it, a_cage_port/z_cage_port: 33 and\n"
+               "17/1 on a QM9700), cabling.xlsx (cables, bill of materials,\n"
                "one sheet per rack, or one Racks list past 256 racks; a list longer than\n"
                "Excel's 1,048,575 rows continues on \"Cables 2\", ...), racks.csv and\n"
                "rooms.csv (where every rack and room stands, with its power); for NVIDIA's\n"

@@ -221,11 +221,12 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf out, json;
     ry_buf_init(&out);
     ry_buf_init(&json);
-    ry_emit_traffic(&out, s, m, &t, &map, &load, &ctx->bom, &trimmed, &cost, ctx->fmt);
+    ry_emit_traffic(&out, s, &ctx->fabric, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
+                    ctx->fmt);
     if (mtp)
         ry_emit_moe_traffic(&out, s, m, &ctx->fabric, mtp, ctx->fmt);
     if (ctx->out) {
-        ry_emit_traffic(&json, s, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
+        ry_emit_traffic(&json, s, &ctx->fabric, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
                         RY_FMT_JSON);
         if (mtp)
             ry_emit_moe_traffic(&json, s, m, &ctx->fabric, mtp, RY_FMT_JSON);

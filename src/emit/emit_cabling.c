@@ -204,7 +204,16 @@ static void row_cabling(ry_buf *b, const ry_cab_row *r)
         SEP(b);
         ry_csv_field(b, e[i]->type);
         SEP(b);
-        ry_csv_field(b, e[i]->port_name);
+        /* the port as errors, whatif and the OpenSM files number it, then
+         * (switches) as the switch's faceplate and OS name it */
+        if (e[i]->is_server) {
+            ry_csv_field(b, e[i]->port_name);
+            SEP(b);
+        } else {
+            csv_int(b, e[i]->number);
+            SEP(b);
+            ry_csv_field(b, e[i]->port_name);
+        }
     }
     SEP(b);
     ry_csv_field(b, r->medium->name);
@@ -288,9 +297,9 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     int bad = out_open(&cab, o, prefix, "cabling.csv") < 0;
     bad |= out_open(&nb, o, prefix, "netbox/08-cables.csv") < 0;
     if (!bad) {
-        ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,z_row,z_rack,z_u,"
-                            "z_device,z_type,z_port,media,kind,part,length_m,speed_gbps,rail,"
-                            "plane,tier");
+        ry_buf_puts(&cab.b, "label,a_row,a_rack,a_u,a_device,a_type,a_port,a_cage_port,z_row,"
+                            "z_rack,z_u,z_device,z_type,z_port,z_cage_port,media,kind,part,"
+                            "length_m,speed_gbps,rail,plane,tier");
         ry_csv_end(&cab.b);
         ry_buf_puts(&nb.b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,"
                            "side_b_name,type,status,label,color,length,length_unit");

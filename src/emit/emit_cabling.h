@@ -43,7 +43,8 @@ typedef struct ry_cab_end {
     int is_server;
     int rack, row, unit;        /* rack index; row and unit 1-based (lowest unit) */
     const char *rack_name, *device, *type;
-    const char *port_name;      /* "mlx5_3" at a server, ry_port_label at a switch */
+    const char *port_name;      /* "mlx5_3" at a server, ry_port_label at a switch (cabling.csv
+                                 * writes a switch port's number beside it) */
     int number;                 /* server: N of its mlx5_N (ry_nic_number); switch: the IB
                                  * port number */
 } ry_cab_end;

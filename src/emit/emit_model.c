@@ -810,8 +810,27 @@ static json_t *bom_small(const ry_bom *b)
                      "subnets", (json_int_t)b->subnets, "cost", b->cost_total);
 }
 
-static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                            const ry_traffic_map *map, const ry_traffic_load *ld,
+/* A link end as the cabling plan names it: a GPU's end by its host and NIC
+ * (the node model's NIC table, as cabling.csv, ibnetdiscover and Slurm
+ * name them), a switch's by its name and IB port number. */
+static void traffic_end(const ry_fabric *f, uint32_t port, char *dev, size_t dn, char *pn,
+                        size_t pnn)
+{
+    uint32_t node = f->ports[port].owner;
+    const ry_node *nd = &f->nodes[node];
+    if (nd->kind == RY_NODE_GPU) {
+        int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+        ry_host_name(f, node / (uint32_t)gpn, dev, dn);
+        ry_nic_rdma(&f->spec->node, (int)(node % (uint32_t)gpn) + (int)(port - nd->port0) * gpn,
+                    pn, pnn);
+    } else {
+        ry_node_name(f, node, dev, dn);
+        snprintf(pn, pnn, "%d", ry_port_number(f, port));
+    }
+}
+
+static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model *m,
+                            const ry_traffic *t, const ry_traffic_map *map, const ry_traffic_load *ld,
                             const ry_bom *full, const ry_bom *trimmed, const ry_design_cost *c)
 {
     json_t *j = json_object();
@@ -849,10 +868,22 @@ static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffi
                             map->network_bytes, "link_crossings", (json_int_t)map->hops, "links",
                             (json_int_t)map->links, "idle", (json_int_t)map->idle,
                             "iteration_s", ld->iter_s, "per_tier", tiers);
-    json_object_set_new(net, "busiest_link", ld->busiest_link < 0 ? json_null() : json_pack(
-        "{s:I, s:i, s:f, s:f, s:f}", "link", (json_int_t)ld->busiest_link, "tier",
-        ld->busiest_tier, "gbytes_per_s", ld->busiest_gbytes_per_s, "speed_gbps",
-        ld->busiest_gbps, "utilisation", ld->busiest_util));
+    json_t *busiest = json_null();
+    if (ld->busiest_link >= 0) {
+        /* its ends as links.csv and cabling.csv name them: HOST/NIC, SWITCH/PORT */
+        char end[2][256];
+        for (int i = 0; i < 2; i++) {
+            const ry_link *k = &f->links[ld->busiest_link];
+            char dev[160], pn[48];
+            traffic_end(f, i ? k->hi : k->lo, dev, sizeof dev, pn, sizeof pn);
+            snprintf(end[i], sizeof end[i], "%s/%s", dev, pn);
+        }
+        busiest = json_pack("{s:I, s:i, s:s, s:s, s:f, s:f, s:f}", "link",
+                            (json_int_t)ld->busiest_link, "tier", ld->busiest_tier, "lower",
+                            end[0], "upper", end[1], "gbytes_per_s", ld->busiest_gbytes_per_s,
+                            "speed_gbps", ld->busiest_gbps, "utilisation", ld->busiest_util);
+    }
+    json_object_set_new(net, "busiest_link", busiest);
     json_object_set_new(j, "network", net);
     if (full)
         json_object_set_new(j, "fabric", bom_small(full));
@@ -863,12 +894,13 @@ static json_t *traffic_json(const ry_spec *s, const ry_model *m, const ry_traffi
     return j;
 }
 
-void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
+void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
+                     const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
                      const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
-        json_out(o, traffic_json(s, m, t, map, ld, full, trimmed, c));
+        json_out(o, traffic_json(s, f, m, t, map, ld, full, trimmed, c));
     else
         traffic_text(o, s, m, t, map, ld, full, trimmed, c);
 }
@@ -877,13 +909,12 @@ void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *
 {
     ry_buf_puts(o, "link,tier,lower,lower_port,upper,upper_port,bytes_up,bytes_down\n");
     for (size_t l = 0; l < f->nlinks; l++) {
-        char lo[64], hi[64];
-        uint32_t a = f->ports[f->links[l].lo].owner, b = f->ports[f->links[l].hi].owner;
-        ry_node_name(f, a, lo, sizeof lo);
-        ry_node_name(f, b, hi, sizeof hi);
-        ry_buf_printf(o, "%zu,%d,%s,%d,%s,%d,%.9g,%.9g\n", l, f->nodes[b].tier, lo,
-                      ry_port_number(f, f->links[l].lo), hi, ry_port_number(f, f->links[l].hi),
-                      map->up[l], map->down[l]);
+        char lo[160], lp[48], hi[160], hp[48];
+        traffic_end(f, f->links[l].lo, lo, sizeof lo, lp, sizeof lp);
+        traffic_end(f, f->links[l].hi, hi, sizeof hi, hp, sizeof hp);
+        ry_buf_printf(o, "%zu,%d,%s,%s,%s,%s,%.9g,%.9g\n", l,
+                      f->nodes[f->ports[f->links[l].hi].owner].tier, lo, lp, hi, hp, map->up[l],
+                      map->down[l]);
     }
 }
 

@@ -44,14 +44,17 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
                           const ry_sweep_point *pts, int npts);
 
 /* `railyard traffic`: pair statistics, link loads per tier, the trimmed
- * fabric. trimmed and c may be NULL. */
-void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
+ * fabric. trimmed and c may be NULL; f names the busiest link's ends. */
+void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
+                     const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
                      const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt);
 /* A size in bytes for people: SI units (B, kB, MB, GB, TB, PB, EB), three
  * significant digits ("860 GB", "19.1 TB"); returns buf. */
 const char *ry_fmt_bytes(char *buf, size_t cap, double bytes);
-/* links.csv: every link with its ends and the bytes each way. */
+/* links.csv: every link with its ends and the bytes each way; an end is
+ * named as cabling.csv names it: a GPU's by host and NIC (node001, mlx5_0),
+ * a switch's by its name and IB port number (leaf0, 33). */
 void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map);
 
 /* The heatmap windows: the first HB domain and the first four (at most

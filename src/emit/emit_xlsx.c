@@ -359,13 +359,21 @@ static void end_cells(book *b, sheet *s, int col, const ry_cab_end *e, lxw_forma
     put_num(b, s, col + 2, e->unit, fmt);
     put_str(b, s, col + 3, e->device, fmt);
     put_str(b, s, col + 4, e->type, fmt);
-    put_str(b, s, col + 5, e->port_name, fmt);
+    /* as cabling.csv: the port's number (a server's NIC name), then a
+     * switch port's cage/port */
+    if (e->is_server) {
+        put_str(b, s, col + 5, e->port_name, fmt);
+        put_str(b, s, col + 6, NULL, fmt);
+    } else {
+        put_num(b, s, col + 5, e->number, fmt);
+        put_str(b, s, col + 6, e->port_name, fmt);
+    }
 }
 
 static const char *const cable_cols[] = {
-    "label", "a_row", "a_rack", "a_u", "a_device", "a_type", "a_port", "z_row", "z_rack",
-    "z_u", "z_device", "z_type", "z_port", "media", "kind", "part", "length_m",
-    "speed_gbps", "rail", "plane", "tier", NULL
+    "label", "a_row", "a_rack", "a_u", "a_device", "a_type", "a_port", "a_cage_port", "z_row",
+    "z_rack", "z_u", "z_device", "z_type", "z_port", "z_cage_port", "media", "kind", "part",
+    "length_m", "speed_gbps", "rail", "plane", "tier", NULL
 };
 
 /* Rows filled with the tint of the cable's rail; the cables per rail
@@ -384,18 +392,18 @@ static void write_cables(book *b, const ry_cab_names *nm, size_t max)
             b->rail_cables[r.rail + 1]++;
         put_str(b, &s, 0, r.label, fmt);
         end_cells(b, &s, 1, &r.a, fmt);
-        end_cells(b, &s, 7, &r.z, fmt);
-        put_str(b, &s, 13, r.medium->name, fmt);
-        put_str(b, &s, 14, ry_media_kind_name(r.medium->kind), fmt);
-        put_str(b, &s, 15, r.part, fmt);
-        put_num(b, &s, 16, r.length_m, fmt);
-        put_num(b, &s, 17, r.gbps, fmt);
+        end_cells(b, &s, 8, &r.z, fmt);
+        put_str(b, &s, 15, r.medium->name, fmt);
+        put_str(b, &s, 16, ry_media_kind_name(r.medium->kind), fmt);
+        put_str(b, &s, 17, r.part, fmt);
+        put_num(b, &s, 18, r.length_m, fmt);
+        put_num(b, &s, 19, r.gbps, fmt);
         if (r.rail >= 0)
-            put_num(b, &s, 18, r.rail, fmt);
+            put_num(b, &s, 20, r.rail, fmt);
         else
-            put_str(b, &s, 18, NULL, fmt);
-        put_num(b, &s, 19, r.plane, fmt);
-        put_num(b, &s, 20, r.tier, fmt);
+            put_str(b, &s, 20, NULL, fmt);
+        put_num(b, &s, 21, r.plane, fmt);
+        put_num(b, &s, 22, r.tier, fmt);
     }
     end_sheet(&s);
 }

@@ -41,9 +41,18 @@ int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n)
     const ry_spec *s = f->spec;
     int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
     long long unit = f->unit_gpus > 0 ? node * gpn / f->unit_gpus : 0;
-    char why[128];
-    int len = ry_name_pattern(s->node_pattern[0] ? s->node_pattern : "node{n1:03}", node, unit,
-                              buf, n, why, sizeof why);
+    char why[128], def[24];
+    const char *pat = s->node_pattern;
+    if (!pat[0]) {
+        /* The default numbers hosts with one width, enough for the cluster
+         * (node0001..node1024), so names sort as they count. */
+        int w = 3;
+        for (long long k = 1000; k <= f->gpus / gpn && w < 12; k *= 10)
+            w++;
+        snprintf(def, sizeof def, "node{n1:%02d}", w);
+        pat = def;
+    }
+    int len = ry_name_pattern(pat, node, unit, buf, n, why, sizeof why);
     if (len < 0)
         len = snprintf(buf, n, "node%lld", node + 1);
     return len;

@@ -8,7 +8,8 @@
 const char *ry_tier_name(int tier, int tiers);
 int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n);
 
-/* Host name of server `node` from the spec's naming pattern (node{n1:03}). */
+/* Host name of server `node` from the spec's naming pattern; by default
+ * node{n1:0W}, W the digits of the server count, at least 3. */
 int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n);
 
 /* NodeDescription of a GPU's NIC port (port id = gpu * planes + plane):

@@ -226,7 +226,8 @@ const ry_key ry_spec_keys[] = {
       .bad = RY_BAD_OTHER, .doc = "P_Key of rail 0's partition" },
 
     SECTION("naming", 0, "host names"),
-    { .key = "naming.node", STRING(0), SPEC(node_pattern), .def = "node{n1:03}",
+    { .key = "naming.node", STRING(0), SPEC(node_pattern),
+      .def_doc = "node{n1:0W}, W = the digits of the server count, at least 3",
       .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "host name pattern of the servers" },
 
     SECTION("layout", 0, "racks and rows, for cable lengths"),
@@ -1214,7 +1215,9 @@ unsigned ry_schema_check_struct(const ry_spec *s)
         if (!k->size || (k->in != RY_IN_SPEC && k->in != RY_IN_SWITCH))
             continue;
         const char *text = field_text(k, base_of(k, s), buf, sizeof buf);
-        if (!text)
+        /* an empty string with no default is unset: the default is made
+         * where it is used (naming.node's width follows the cluster) */
+        if (!text || (k->type == RY_KEY_STRING && !k->def && !text[0]))
             continue;
         ry_ynode n = scalar(text, k->type == RY_KEY_STRING || k->type == RY_KEY_NAME,
                             ry_spec_pos(s, k->key));

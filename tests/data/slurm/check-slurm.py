@@ -438,13 +438,15 @@ def check_fabric(fabric_path, args, hosts, sw, parent, leaf_of, order, block_ord
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('dir')
-    ap.add_argument('--pattern', default='node{n1:03}')
+    ap.add_argument('--pattern')   # default: railyard's, node{n1:0W}, W >= 3 digits of --nodes
     ap.add_argument('--gpn', type=int, required=True)
     ap.add_argument('--hb', type=int, required=True)
     ap.add_argument('--su', type=int, default=0)
     ap.add_argument('--nodes', type=int, required=True)
     ap.add_argument('--fabric')
     args = ap.parse_args()
+    if not args.pattern:
+        args.pattern = 'node{n1:0%d}' % max(3, len(str(args.nodes)))
     hosts = host_names(args.pattern, args.nodes, args.gpn, args.hb, args.su)
     d = args.dir
     sw, order = read_tree_conf(os.path.join(d, 'topology.conf'))

@@ -92,8 +92,10 @@ def main():
     ap.add_argument('--gpn', type=int, required=True)
     ap.add_argument('--hb', type=int, required=True)
     ap.add_argument('--su', type=int, default=0)
-    ap.add_argument('--pattern', default='node{n1:03}')
+    ap.add_argument('--pattern')   # default: railyard's, node{n1:0W}, W >= 3 digits of --nodes
     a = ap.parse_args()
+    if not a.pattern:
+        a.pattern = 'node{n1:0%d}' % max(3, len(str(a.nodes)))
     hosts = host_names(a.pattern, a.nodes, a.gpn, a.hb, a.su)
     index = {h: i for i, h in enumerate(hosts)}
     fab = json.load(open(a.fabric))
