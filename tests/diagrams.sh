@@ -119,11 +119,25 @@ done
 "$RAILYARD" draw "$EX/superpod-4su.yaml" --view rail=3 --format svg -o "$TMP/r3.svg"
 expect_eq "draw --format svg exit" $? 0
 grep -qi 'stroke="#f08c00"' "$TMP/r3.svg" && ok || fail "rail=3 view lacks rail 3's colour"
-grep -q 'leaf12' "$TMP/r3.svg" && ok || fail "rail=3 view lacks leaf12 (rail 3, unit 0)"
+# superpod-4su: 8 rails, 4 units, one leaf per (unit, rail). Unit-major names
+# (the default) are leaf(u*8 + r); rail-major ones leaf(r*4 + u).
+for u in 0 1 2 3; do
+    grep -qF ">leaf$((u * 8 + 3))<" "$TMP/r3.svg" && ok ||
+        fail "rail=3 view lacks leaf$((u * 8 + 3)) (rail 3, unit $u)"
+done
 unescape "$TMP/superpod.unit-0.svg" >"$TMP/u0.txt"
-for name in leaf0 leaf4 leaf8 leaf12 leaf16 leaf20 leaf24 leaf28 'node001 - node004' \
+for name in leaf0 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 'node001 - node004' \
             '4 links per port' '32 HB domains' 'scalable unit 0 of 4'; do
     grep -qF "$name" "$TMP/u0.txt" && ok || fail "unit=0 view lacks '$name'"
+done
+grep -qE '>leaf([89]|[1-9][0-9])<' "$TMP/u0.txt" && fail "unit=0 view has another unit's leaf" || ok
+"$RAILYARD" --set naming.switch_order=rail-major draw "$EX/superpod-4su.yaml" --view unit=0 \
+    --format svg -o "$TMP/u0r.svg"
+expect_eq "draw rail-major exit" $? 0
+unescape "$TMP/u0r.svg" >"$TMP/u0r.txt"
+for r in 0 1 2 3 4 5 6 7; do
+    grep -qF ">leaf$((r * 4))<" "$TMP/u0r.txt" && ok ||
+        fail "rail-major unit=0 view lacks leaf$((r * 4)) (rail $r)"
 done
 unescape "$TMP/superpod.unit-3.svg" >"$TMP/u3.txt"
 for name in 'node125 - node127' '31 HB domains' 'scalable unit 3 of 4'; do
