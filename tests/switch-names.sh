@@ -20,9 +20,9 @@ for c in "superpod|$EX/superpod-4su.yaml|32" "gb200|$TOP_SRCDIR/tests/data/slurm
         expect_eq "$name $order: build exit" $? 0
         "$RAILYARD" --set naming.switch_order=$order export "$spec" -o "$o.graphml" 2>"$TMP/e"
         expect_eq "$name $order: export exit" $? 0
-        "$RAILYARD" --set naming.switch_order=$order draw "$spec" --view unit=0 --format dot \
-            -o "$o.unit0.dot" 2>"$TMP/e"
-        expect_eq "$name $order: draw --view unit=0 exit" $? 0
+        "$RAILYARD" --set naming.switch_order=$order draw "$spec" --view unit=2 --format dot \
+            -o "$o.unit2.dot" 2>"$TMP/e"
+        expect_eq "$name $order: draw --view unit=2 exit" $? 0
         "$PY" - "$o" "$order" "$per_unit" >"$TMP/py.out" 2>&1 <<'P'
 import csv, glob, re, sys
 import xml.etree.ElementTree as ET
@@ -124,10 +124,18 @@ for l in leaves:
 check(slurm == {u: sorted(v) for u, v in want.items()},
       "topology.conf's units and leaves %s differ from cabling.csv's %s" % (slurm, want))
 
-# the diagram of unit 0 (draw counts units from 0) names exactly its leaves
-dot = open(out + ".unit0.dot").read()
+# units count from 1 everywhere: draw --view unit=2 is Slurm's su2 and GraphML's
+# unit 2, the second unit of host numbers
+dot = open(out + ".unit2.dot").read()
 drawn = {int(x) for x in re.findall(r"\bleaf(\d+)\b", dot)}
-check(drawn == set(want[0]), "unit=0 diagram shows leaves %s, want %s" % (sorted(drawn), want[0]))
+check(drawn == set(want[1]), "unit=2 diagram shows leaves %s, want %s" % (sorted(drawn), want[1]))
+check("scalable unit 2 of %d" % len(want) in dot, "unit=2 diagram is not titled 'scalable unit 2 of %d'" % len(want))
+gunit = {}
+for n in g.iter("{%s}node" % ns["g"]):
+    d = {x.get("key"): x.text for x in n.findall("g:data", ns)}
+    if (d.get(keys["name"]) or "").startswith("leaf"):
+        gunit[d[keys["name"]]] = int(d[keys["unit"]])
+check(gunit == {l: unit[l] + 1 for l in leaves}, "GraphML's leaf units are not the hosts' units counted from 1")
 if order == "unit-major":
     for u, ns_ in want.items():
         check(ns_ == list(range(ns_[0], ns_[0] + len(ns_))), "unit %d's leaves %s are not consecutive" % (u, ns_))
@@ -137,6 +145,12 @@ P
             fail "$name $order: names disagree"; sed 's/^/    /' "$TMP/py.out" | head -20
         fi
     done
+    # whatif counts units from 1 too: a leaf of the second unit hurts "unit 2"
+    l=$(awk -F, '$11 ~ /^leaf/ && $5 ~ /[0-9]$/ { sub(/^[^0-9]*/, "", $5); if ($5 + 0 > '"$per_unit"') { print $11; exit } }' \
+        "$TMP/$name-unit-major/cabling/cabling.csv")
+    "$RAILYARD" whatif "$spec" --fail "$l" --alone >"$TMP/w.txt" 2>&1
+    grep -qE '^  unit 2 ' "$TMP/w.txt" && ! grep -qE '^  unit 1 ' "$TMP/w.txt" && ok ||
+        fail "$name: whatif --fail $l (second unit) does not report unit 2: $(grep unit "$TMP/w.txt")"
     cmp -s "$TMP/$name-unit-major/cabling/cabling.csv" "$TMP/$name-rail-major/cabling/cabling.csv" &&
         fail "$name: unit-major and rail-major give the same cabling.csv" || ok
     # only names change: GUIDs, LIDs and routes are the same
