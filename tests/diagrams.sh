@@ -39,7 +39,8 @@ render() {
 while IFS=: read -r name spec full; do
     r=$(rails_of "$spec"); u=$(units_of "$spec")
     [ -n "$r" ] && [ -n "$u" ] && ok || fail "$name: rails '$r' units '$u' from validate"
-    views="summary rail=0 rail=$((r - 1)) unit=0 unit=$((u - 1))"
+    # rails count from 0, units from 1 (as in Slurm's suN)
+    views="summary rail=0 rail=$((r - 1)) unit=1 unit=$u"
     [ -n "$full" ] && views="$views full"
     for v in $views; do
         f="$TMP/$name.$(echo "$v" | tr = -).dot"
@@ -48,7 +49,7 @@ while IFS=: read -r name spec full; do
         no_sanitizer "$TMP/draw.err"
         [ -s "$f" ] && ok || fail "$name $v: empty DOT"
         render "$f" svg
-        case $v in summary|rail=0|unit=0) render "$f" png ;; esac
+        case $v in summary|rail=0|unit=1) render "$f" png ;; esac
         # determinism: the same bytes twice
         "$RAILYARD" draw "$spec" --view "$v" >"$TMP/again.dot" 2>/dev/null
         cmp -s "$f" "$TMP/again.dot" && ok || fail "$name $v: DOT differs between runs"
@@ -119,15 +120,29 @@ done
 "$RAILYARD" draw "$EX/superpod-4su.yaml" --view rail=3 --format svg -o "$TMP/r3.svg"
 expect_eq "draw --format svg exit" $? 0
 grep -qi 'stroke="#f08c00"' "$TMP/r3.svg" && ok || fail "rail=3 view lacks rail 3's colour"
-grep -q 'leaf12' "$TMP/r3.svg" && ok || fail "rail=3 view lacks leaf12 (rail 3, unit 0)"
-unescape "$TMP/superpod.unit-0.svg" >"$TMP/u0.txt"
-for name in leaf0 leaf4 leaf8 leaf12 leaf16 leaf20 leaf24 leaf28 'node001 - node004' \
-            '4 links per port' '32 HB domains' 'scalable unit 0 of 4'; do
-    grep -qF "$name" "$TMP/u0.txt" && ok || fail "unit=0 view lacks '$name'"
+# superpod-4su: 8 rails, 4 units, one leaf per (unit, rail). Unit-major names
+# (the default) are leaf(u*8 + r); rail-major ones leaf(r*4 + u).
+for u in 0 1 2 3; do
+    grep -qF ">leaf$((u * 8 + 3))<" "$TMP/r3.svg" && ok ||
+        fail "rail=3 view lacks leaf$((u * 8 + 3)) (rail 3, unit $u)"
 done
-unescape "$TMP/superpod.unit-3.svg" >"$TMP/u3.txt"
-for name in 'node125 - node127' '31 HB domains' 'scalable unit 3 of 4'; do
-    grep -qF "$name" "$TMP/u3.txt" && ok || fail "unit=3 (partial) view lacks '$name'"
+unescape "$TMP/superpod.unit-1.svg" >"$TMP/u0.txt"
+for name in leaf0 leaf1 leaf2 leaf3 leaf4 leaf5 leaf6 leaf7 'node001 - node004' \
+            '4 links per port' '32 HB domains' 'scalable unit 1 of 4'; do
+    grep -qF "$name" "$TMP/u0.txt" && ok || fail "unit=1 view lacks '$name'"
+done
+grep -qE '>leaf([89]|[1-9][0-9])<' "$TMP/u0.txt" && fail "unit=1 view has another unit's leaf" || ok
+"$RAILYARD" --set naming.switch_order=rail-major draw "$EX/superpod-4su.yaml" --view unit=1 \
+    --format svg -o "$TMP/u0r.svg"
+expect_eq "draw rail-major exit" $? 0
+unescape "$TMP/u0r.svg" >"$TMP/u0r.txt"
+for r in 0 1 2 3 4 5 6 7; do
+    grep -qF ">leaf$((r * 4))<" "$TMP/u0r.txt" && ok ||
+        fail "rail-major unit=1 view lacks leaf$((r * 4)) (rail $r)"
+done
+unescape "$TMP/superpod.unit-4.svg" >"$TMP/u3.txt"
+for name in 'node125 - node127' '31 HB domains' 'scalable unit 4 of 4'; do
+    grep -qF "$name" "$TMP/u3.txt" && ok || fail "unit=4 (partial) view lacks '$name'"
 done
 
 # format from the output file's extension; png and pdf are what they say
@@ -165,9 +180,10 @@ check_err() {   # check_err WANT-EXIT WANT-TEXT ARGS...
 }
 check_err 1 'no rail 99: superpod-4su has 8 rails, rail=0 to rail=7' "$SP" --view rail=99
 check_err 1 'no rail -1' "$SP" --view rail=-1
-check_err 1 'no scalable unit -1: superpod-4su has 4, unit=0 to unit=3' "$SP" --view unit=-1
-check_err 1 'no scalable unit 4' "$SP" --view unit=4
-check_err 1 "no view 'rails'; superpod-4su has the views summary, rail=N (N = 0-7), unit=N (N = 0-3), full" \
+check_err 1 'no scalable unit 0: superpod-4su has 4, unit=1 to unit=4' "$SP" --view unit=0
+check_err 1 'no scalable unit -1' "$SP" --view unit=-1
+check_err 1 'no scalable unit 5' "$SP" --view unit=5
+check_err 1 "no view 'rails'; superpod-4su has the views summary, rail=N (N = 0-7), unit=N (N = 1-4), full" \
     "$SP" --view rails
 check_err 2 "--view rail=x needs a whole number" "$SP" --view rail=x
 check_err 2 "--view unit= needs a whole number" "$SP" --view unit=
@@ -198,7 +214,7 @@ grep -qF '262,144 GPUs in 32,768 HB domains' "$TMP/big.svg" && ok || fail "big S
 # ---- the diagrams of railyard build ---------------------------------------------
 "$RAILYARD" draw "$SP" --dir "$TMP/b1" 2>"$TMP/e"
 expect_eq "draw --dir: exit" $? 0
-for f in summary rail0 unit0; do
+for f in summary rail0 unit1; do
     [ -s "$TMP/b1/diagrams/$f.dot" ] && ok || fail "--dir: $f.dot missing"
     [ -s "$TMP/b1/diagrams/$f.svg" ] && ok || fail "--dir: $f.svg missing"
     grep -q '^<svg' "$TMP/b1/diagrams/$f.svg" && ok || fail "--dir: $f.svg is not SVG"
@@ -209,7 +225,7 @@ cmp -s "$TMP/b1/diagrams/summary.dot" "$TMP/superpod.summary.dot" && ok \
 PATH=/nonexistent "$RAILYARD" draw "$SP" --dir "$TMP/b2" 2>"$TMP/e"
 expect_eq "draw --dir without dot: exit" $? 0
 expect_eq "draw --dir without dot: files" "$(ls "$TMP/b2/diagrams" | tr '\n' ' ')" \
-    "rail0.dot summary.dot unit0.dot "
+    "rail0.dot summary.dot unit1.dot "
 expect_eq "draw --dir without dot: one note" "$(wc -l <"$TMP/e" | tr -d ' ')" 1
 grep -q "dot is not installed" "$TMP/e" && ok || fail "no-dot note: $(cat "$TMP/e")"
 finish

@@ -104,18 +104,19 @@ int ry_view_parse(const char *text, ry_view *v)
         long long x = strtoll(num, &end, 10);
         if (errno || end == num || *end != '\0')
             return -2;
-        v->n = x;
+        /* units are counted from 1, as in Slurm's suN and floor.csv */
+        v->n = v->kind == RY_VIEW_UNIT ? x - 1 : x;
     }
     return 0;
 }
 
 void ry_view_list(const ry_fabric *f, char *buf, size_t n)
 {
-    char r[32] = "0", u[32] = "0";
+    char r[32] = "0", u[32] = "1";
     if (f->rails > 1)
         snprintf(r, sizeof r, "0-%d", f->rails - 1);
     if (f->num_units > 1)
-        snprintf(u, sizeof u, "0-%d", f->num_units - 1);
+        snprintf(u, sizeof u, "1-%d", f->num_units);
     snprintf(buf, n, "summary, rail=N (N = %s), unit=N (N = %s), full", r, u);
 }
 
@@ -131,10 +132,10 @@ int ry_view_check(const ry_fabric *f, const ry_view *v, char *msg, size_t n)
     }
     if (v->kind == RY_VIEW_UNIT && (v->n < 0 || v->n >= f->num_units)) {
         if (f->num_units == 1)
-            snprintf(msg, n, "no scalable unit %lld: %s has one, unit=0", v->n, f->spec->name);
+            snprintf(msg, n, "no scalable unit %lld: %s has one, unit=1", v->n + 1, f->spec->name);
         else
-            snprintf(msg, n, "no scalable unit %lld: %s has %d, unit=0 to unit=%d", v->n,
-                     f->spec->name, f->num_units, f->num_units - 1);
+            snprintf(msg, n, "no scalable unit %lld: %s has %d, unit=1 to unit=%d", v->n + 1,
+                     f->spec->name, f->num_units, f->num_units);
         return -1;
     }
     return 0;

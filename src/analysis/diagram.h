@@ -26,7 +26,7 @@ typedef enum { RY_VIEW_SUMMARY, RY_VIEW_RAIL, RY_VIEW_UNIT, RY_VIEW_FULL } ry_vi
 
 typedef struct ry_view {
     ry_view_kind kind;
-    long long n;        /* the rail or the unit */
+    long long n;        /* the rail, or the unit from 0 (unit=N on the command line is N-1) */
 } ry_view;
 
 /* Nodes (GPUs and switches) above which the full view needs --force. */

@@ -331,6 +331,7 @@ void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
             map[i] = ry_fabric_add_node(out, (ry_node_kind)n->kind, n->tier, n->plane, n->rail,
                                         n->group, n->index, n->nports);
             out->nodes[map[i]].nrails = n->nrails;
+            out->nodes[map[i]].number = n->number;
         }
     }
     if (f->first_switch == f->nnodes)

@@ -110,7 +110,7 @@ const ry_cmd_entry ry_cmd_build = {
     .options = options,
     .details = "Writes DIR/summary.txt, DIR/bom.json, DIR/fabric.json, DIR/cabling/ (see\n"
                "railyard cabling), DIR/slurm/ (see railyard slurm), DIR/kubernetes/ (see railyard\n"
-               "kubernetes), DIR/diagrams/ (the summary, rail 0 and unit 0 views, see railyard\n"
+               "kubernetes), DIR/diagrams/ (the summary, rail 0 and unit 1 views, see railyard\n"
                "draw) and, for InfiniBand fabrics,\n"
                "DIR/opensm/<subnet>/ (see railyard opensm, also for --fabric, --as-found,\n"
                "--guids and --lids).\n",

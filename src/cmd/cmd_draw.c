@@ -14,7 +14,8 @@ static const ry_option options[] = {
                  "summary (default): each tier's switches and the HB domains\n"
                  "in a few boxes, bundles of links with counts and bandwidth;\n"
                  "rail=N: the switches that carry rail N and the HB domains\n"
-                 "below them; unit=N: scalable unit N, its leaves by rail and\n"
+                 "below them; unit=N: scalable unit N (from 1, as in Slurm's\n"
+                 "suN), its leaves by rail and\n"
                  "the tiers above it reaches; full: every node and link" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_FORMAT] = RY_OPTION_FORMAT("dot|svg|png|pdf",
@@ -25,7 +26,7 @@ static const ry_option options[] = {
                   "replace files in DIR that railyard did not write" },
     [O_DIR] = { "dir", 0, RY_OPT_VALUE, "DIR", NULL,
                 "write DIR/diagrams/ as railyard build does: summary, rail0\n"
-                "and unit0, in DOT and (with Graphviz) SVG" },
+                "and unit1, in DOT and (with Graphviz) SVG" },
     [O_N] = RY_OPTION_END
 };
 

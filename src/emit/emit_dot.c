@@ -301,7 +301,7 @@ static void switch_text(const ry_diagram *c, const ry_diagram_box *x, char *l1, 
             snprintf(u, sizeof u, "%s units", fmt_count(nu, sizeof nu, f->num_units));
         }
         else
-            fmt_range(u, sizeof u, "unit", x->unit_lo, x->unit_hi);
+            fmt_range(u, sizeof u, "unit", x->unit_lo + 1, x->unit_hi + 1);   /* from 1 */
     } else if (x->tier >= 2 && x->tier < f->tiers && x->grp_lo >= 0) {
         fmt_range(u, sizeof u, x->tier == 2 ? "pod" : "block", x->grp_lo, x->grp_hi);
     }
@@ -487,7 +487,7 @@ static void write_aggregated(ry_buf *b, const ry_diagram *c)
         long long doms = 0;
         for (size_t i = c->nsbx; i < c->nbx; i++)
             doms += c->bx[i].count;
-        snprintf(what, sizeof what, "scalable unit %lld of %d (%s HB domain%s)", c->v.n,
+        snprintf(what, sizeof what, "scalable unit %lld of %d (%s HB domain%s)", c->v.n + 1,
                  f->num_units, fmt_count(cnt, sizeof cnt, doms), doms == 1 ? "" : "s");
     }
     graph_header(b, f, what);
@@ -680,7 +680,7 @@ static int put_file(ry_outdir *o, const char *prefix, const char *name, const ry
 int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f)
 {
     static const struct { const char *name; ry_view_kind kind; } views[] = {
-        { "summary", RY_VIEW_SUMMARY }, { "rail0", RY_VIEW_RAIL }, { "unit0", RY_VIEW_UNIT },
+        { "summary", RY_VIEW_SUMMARY }, { "rail0", RY_VIEW_RAIL }, { "unit1", RY_VIEW_UNIT },
     };
     int render = 1, rc = 0;
     for (size_t i = 0; i < sizeof views / sizeof *views && rc == 0; i++) {

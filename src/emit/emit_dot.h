@@ -22,7 +22,7 @@ void ry_emit_dot(ry_buf *b, const ry_diagram *d);
 #define RY_DOT_MISSING (-2)
 int ry_dot_render(const char *dot, size_t len, const char *format, ry_buf *out);
 
-/* Writes prefix/summary.dot, rail0.dot and unit0.dot and, when dot is
+/* Writes prefix/summary.dot, rail0.dot and unit1.dot and, when dot is
  * installed, their SVGs (else a one-line note on stderr). -1 on a write
  * error. */
 int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f);

@@ -188,9 +188,9 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f, const ry_cabling *cab)
         data_str(&g, "rails", buf);
         data_int(&g, "group", n->group);
         if (gpu)
-            data_int(&g, "unit", n->group / S);
+            data_int(&g, "unit", n->group / S + 1);     /* units count from 1 */
         else if (n->tier == 1 && unit[i - f->first_switch] >= 0)
-            data_int(&g, "unit", unit[i - f->first_switch]);
+            data_int(&g, "unit", unit[i - f->first_switch] + 1);
         if (gpu) {
             data_int(&g, "hb_domain", n->group);
             ry_host_name(f, n->index / gpn, buf, sizeof buf);

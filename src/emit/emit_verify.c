@@ -193,13 +193,13 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
                       im.rail, plane);
         if (im.total > 0)
             ry_buf_printf(b, "; rail %d of unit %d%s keeps %lld of %lld GPU links (%.1f%%)",
-                          im.rail, im.unit, plane, im.kept, im.total, pct(im.kept, im.total));
+                          im.rail, im.unit + 1, plane, im.kept, im.total, pct(im.kept, im.total));
         return;
     }
     ry_node_name(f, (uint32_t)im.sw, name, sizeof name);
     ry_buf_printf(b, "%s keeps %lld of %lld uplinks", name, im.sw_kept, im.sw_total);
     if (im.scope == 2)
-        ry_buf_printf(b, "; unit %d%s keeps %lld of %lld leaf uplinks (%.1f%%)", im.unit, plane,
+        ry_buf_printf(b, "; unit %d%s keeps %lld of %lld leaf uplinks (%.1f%%)", im.unit + 1, plane,
                       im.kept, im.total, pct(im.kept, im.total));
     else
         ry_buf_printf(b, "; %s%s keeps %lld of %lld %s uplinks (%.1f%%)",

@@ -248,10 +248,11 @@ static void group_rows(ry_buf *o, const char *what, const ry_whatif_side *sides,
                     break;
                 last++;
             }
+            int base = kind == G_UNIT;      /* units count from 1, as in Slurm's suN */
             if (last > x)
-                snprintf(label, sizeof label, "  %ss %d-%d", what, x, last);
+                snprintf(label, sizeof label, "  %ss %d-%d", what, x + base, last + base);
             else
-                snprintf(label, sizeof label, "  %s %d", what, x);
+                snprintf(label, sizeof label, "  %s %d", what, x + base);
         }
         row(o, label, sides, ns, c_group, x);
         shown += last - x + 1;
@@ -376,11 +377,11 @@ static json_t *cap_json_named(const char *key, json_t *value, const ry_fail_cap 
     return x;
 }
 
-static json_t *caps_json(const ry_fail_cap *c, int n, const char *key)
+static json_t *caps_json(const ry_fail_cap *c, int n, const char *key, int base)
 {
     json_t *a = json_array();
     for (int i = 0; i < n; i++)
-        json_array_append_new(a, cap_json_named(key, json_integer(i), &c[i]));
+        json_array_append_new(a, cap_json_named(key, json_integer(i + base), &c[i]));
     return a;
 }
 
@@ -419,9 +420,9 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         json_array_append_new(tiers, cap_json_named("tier", json_string(tn), &r->tier[t]));
     }
     json_object_set_new(j, "tiers", tiers);
-    json_object_set_new(j, "rails", caps_json(r->rail, r->nrails, "rail"));
-    json_object_set_new(j, "planes", caps_json(r->plane, r->nplanes, "plane"));
-    json_object_set_new(j, "units", caps_json(r->unit, r->nunits, "unit"));
+    json_object_set_new(j, "rails", caps_json(r->rail, r->nrails, "rail", 0));
+    json_object_set_new(j, "planes", caps_json(r->plane, r->nplanes, "plane", 0));
+    json_object_set_new(j, "units", caps_json(r->unit, r->nunits, "unit", 1));
     char name[64] = "";
     if (r->worst_switch >= 0)
         ry_node_name(f, (uint32_t)r->worst_switch, name, sizeof name);

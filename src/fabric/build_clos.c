@@ -366,6 +366,47 @@ static void compute_rails(ry_fabric *f)
     }
 }
 
+/* Leaves are built rail-major (the pods take them so); their names count
+ * unit-major unless the spec asks otherwise, so that one unit's leaves are
+ * neighbours: within a plane, by (unit, rail, construction order). Only the
+ * number shown changes; ids, ports and routes stay those of construction. */
+typedef struct leaf_key { int32_t plane, group, rail, index; uint32_t id; } leaf_key;
+
+static int leaf_cmp(const void *a, const void *b)
+{
+    const leaf_key *x = a, *y = b;
+    if (x->plane != y->plane)
+        return x->plane < y->plane ? -1 : 1;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->rail != y->rail)
+        return x->rail < y->rail ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void number_leaves(ry_fabric *f)
+{
+    if (f->spec->switch_order != 0 || f->design == RY_DESIGN_FAT_TREE)
+        return;
+    size_t n = 0;
+    leaf_key *k = ry_xmalloc((f->nnodes - f->first_switch + 1) * sizeof *k);
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        const ry_node *nd = &f->nodes[i];
+        if (nd->tier == 1)
+            k[n++] = (leaf_key){ nd->plane, nd->group, nd->rail, nd->index, (uint32_t)i };
+    }
+    qsort(k, n, sizeof *k, leaf_cmp);
+    int plane = -1, next = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i].plane != plane) {
+            plane = k[i].plane;
+            next = 0;
+        }
+        f->nodes[k[i].id].number = next++;
+    }
+    free(k);
+}
+
 int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
 {
     memset(f, 0, sizeof *f);
@@ -457,6 +498,7 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     f->tiers = tmax;
     f->nsubnets = subnet;
     compute_rails(f);
+    number_leaves(f);
     return 0;
 }
 

@@ -28,6 +28,7 @@ uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane
     n->nrails = rail >= 0 ? 1 : 0;
     n->group = group;
     n->index = index;
+    n->number = index;
     n->subnet = -1;
     n->port0 = (uint32_t)f->nports;
     n->nports = nports;

@@ -23,6 +23,7 @@ typedef struct ry_node {
     int32_t nrails;     /* switches: rails carried (>1 on packed rail-only switches) */
     int32_t group;      /* GPU: HB domain; leaf: scalable unit; upper tiers: block id */
     int32_t index;      /* GPU: global GPU index; switch: index within (plane, tier) */
+    int32_t number;     /* switch: the number its name shows (naming.switch_order) */
     int32_t subnet;     /* connected component id (an InfiniBand subnet) */
     uint32_t port0;     /* id of the node's first port */
     uint32_t nports;

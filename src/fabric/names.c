@@ -32,8 +32,8 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n)
     if (len < 0 || (size_t)len >= n)
         return len;
     if (f->tiers > 3 && nd->tier > 3 && nd->tier < f->tiers)
-        return len + snprintf(buf + len, n - (size_t)len, "t%d-%d", nd->tier, nd->index);
-    return len + snprintf(buf + len, n - (size_t)len, "%s%d", t, nd->index);
+        return len + snprintf(buf + len, n - (size_t)len, "t%d-%d", nd->tier, nd->number);
+    return len + snprintf(buf + len, n - (size_t)len, "%s%d", t, nd->number);
 }
 
 int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n)

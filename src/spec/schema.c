@@ -34,6 +34,7 @@ static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
+static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
 static const char *const flops_conventions[] = { "6NT", "korthikanti", NULL };   /* ry_flops_conv */
 const char *const ry_recompute_names[] = { "none", "full", "selective", NULL };
@@ -225,10 +226,13 @@ const ry_key ry_spec_keys[] = {
     { .key = "infiniband.pkey_base", INT(1, 0x7ffe), SPEC(ib.pkey_base), .def = "0x0100",
       .bad = RY_BAD_OTHER, .doc = "P_Key of rail 0's partition" },
 
-    SECTION("naming", 0, "host names"),
+    SECTION("naming", 0, "host and switch names"),
     { .key = "naming.node", STRING(0), SPEC(node_pattern),
       .def_doc = "node{n1:0W}, W = the digits of the server count, at least 3",
       .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "host name pattern of the servers" },
+    { .key = "naming.switch_order", ENUM(switch_orders), SPEC(switch_order), .def = "unit-major",
+      .bad = RY_BAD_OTHER, .doc = "how leaves are numbered: a unit's leaves next to each other "
+      "(unit-major) or a rail's (rail-major)" },
 
     SECTION("layout", 0, "racks and rows, for cable lengths"),
     { .key = "layout.rows", INT(1, 10000), .flags = RY_KEY_ZERO_UNSET, SPEC(layout.rows),

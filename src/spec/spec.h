@@ -155,6 +155,7 @@ typedef struct ry_spec {
 
     /* naming: server host names; "{n1:03}" = 1-based index, 3 digits */
     char node_pattern[RY_NAME_MAX];
+    int switch_order;           /* 0 unit-major, 1 rail-major (leaf numbers) */
 
     /* cost (model "paper") */
     double transceiver_cost;   /* per transceiver; 2 per link */
