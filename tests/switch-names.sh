@@ -146,7 +146,10 @@ P
         fi
     done
     # whatif counts units from 1 too: a leaf of the second unit hurts "unit 2"
-    l=$(awk -F, '$11 ~ /^leaf/ && $5 ~ /[0-9]$/ { sub(/^[^0-9]*/, "", $5); if ($5 + 0 > '"$per_unit"') { print $11; exit } }' \
+    # columns by their header names: a_device (a host) and z_device (its leaf)
+    l=$(awk -F, -v U="$per_unit" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["z_device"] ~ /^leaf/ && $c["a_device"] ~ /[0-9]$/ {
+            h = $c["a_device"]; sub(/^[^0-9]*/, "", h); if (h + 0 > U) { print $c["z_device"]; exit } }' \
         "$TMP/$name-unit-major/cabling/cabling.csv")
     "$RAILYARD" whatif "$spec" --fail "$l" --alone >"$TMP/w.txt" 2>&1
     grep -qE '^  unit 2 ' "$TMP/w.txt" && ! grep -qE '^  unit 1 ' "$TMP/w.txt" && ok ||
