@@ -6,15 +6,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "clock.h"
 #include "analysis/bom.h"
 #include "fabric/fabric.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -34,7 +28,7 @@ int main(int argc, char **argv)
     double best = 1e9;
     ry_bom b;
     for (int i = 0; i < repeats; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         ry_fabric f;
         ry_err err;
         if (ry_fabric_build(&s, &f, &err) < 0) {
@@ -43,7 +37,7 @@ int main(int argc, char **argv)
         }
         ry_bom_compute(&f, &b);
         ry_fabric_free(&f);
-        double t = now() - t0;
+        double t = bench_now() - t0;
         if (t < best)
             best = t;
     }

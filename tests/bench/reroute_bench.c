@@ -11,17 +11,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "clock.h"
 #include "analysis/route.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "spec/spec.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The i-th switch of subnet k at tier t. */
 static uint32_t switch_at(const ry_ibplan *pl, int k, int t, size_t i)
@@ -40,7 +34,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char gpus[32] = "";
-    ry_override set = { "cluster.gpus", gpus, 0 };
+    ry_override set = { "cluster.gpus", gpus, 0, NULL };
     if (argc > 2)
         snprintf(gpus, sizeof gpus, "%s", argv[2]);
     int repeats = argc > 3 ? atoi(argv[3]) : 3;
@@ -61,10 +55,10 @@ int main(int argc, char **argv)
 
     double best = 1e9;
     for (int i = 0; i < repeats; i++) {
-        double t0 = now();
+        double t0 = bench_now();
         ry_router *r = ry_router_new(&pl, 0);
         ry_router_tables(r);
-        double t = now() - t0;
+        double t = bench_now() - t0;
         ry_router_free(r);
         if (t < best)
             best = t;
@@ -95,18 +89,18 @@ int main(int argc, char **argv)
         for (int i = 0; i < repeats; i++) {
             ry_router *r = ry_router_new(&pl, 0);
             ry_router_tables(r);
-            double t0 = now();
+            double t0 = bench_now();
             changed = cases[c].is_link ? ry_router_fail(r, NULL, 0, &cases[c].node, 1)
                                        : ry_router_fail(r, &cases[c].node, 1, NULL, 0);
-            double t = now() - t0;
+            double t = bench_now() - t0;
             if (t < tb)
                 tb = t;
             if (i == 0) {
                 (cases[c].is_link ? ld : nd)[cases[c].node] = 1;
                 ry_router *full = ry_router_new_failed(&pl, 0, nd, ld);
-                double t1 = now();
+                double t1 = bench_now();
                 int eq = memcmp(ry_router_tables(full), ry_router_tables(r), bytes) == 0;
-                printf("full_%s_s %.4f\n", cases[c].name, now() - t1);
+                printf("full_%s_s %.4f\n", cases[c].name, bench_now() - t1);
                 all_equal &= eq;
                 (cases[c].is_link ? ld : nd)[cases[c].node] = 0;
                 ry_router_free(full);

@@ -8,15 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "analysis/failure.h"
 #include "fabric/fabric.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv)
 {
@@ -47,7 +41,7 @@ int main(int argc, char **argv)
     ry_failure_report r;
     ry_failure_report_init(&r, &f);
     static ry_fail_elem e[8192];
-    double t0 = now(), sum_bs = 0;
+    double t0 = bench_now(), sum_bs = 0;
     long long cut = 0;
     for (int i = 0; i < n; i++) {
         int ne = 0;
@@ -61,7 +55,7 @@ int main(int argc, char **argv)
         cut += r.gpus_cut;
         sum_bs += r.bs_ratio;
     }
-    double t = now() - t0;
+    double t = bench_now() - t0;
     printf("%s %lld GPUs, %zu switches, %zu links: %d scenarios of %s in %.3f s, "
            "%.2f ms each (mean GPUs cut %.1f, mean B_S kept %.4f)\n",
            ry_design_name(s.design), s.gpus, f.nnodes - f.first_switch, f.nlinks, n, rnd, t,
