@@ -166,4 +166,48 @@ P
         fail "$name: lfts.dump names the leaves alike in both orders" || ok
 done
 
+# naming.leaf / naming.spine: every output names the switch by the pattern,
+# and a pattern that names two devices alike is refused at its key.
+"$RAILYARD" build "$EX/superpod-4su.yaml" --set 'naming.leaf=ib-l{unit1}-{n:02}' \
+    --set 'naming.spine=ib-s{n1:02}' --skip opensm -o "$TMP/pat" >/dev/null 2>"$TMP/pat.err"
+expect_eq "build with switch patterns: exit" $? 0
+"$RAILYARD" opensm "$EX/superpod-4su.yaml" --set 'naming.leaf=ib-l{unit1}-{n:02}' \
+    --set 'naming.spine=ib-s{n1:02}' -o "$TMP/pat" >/dev/null 2>>"$TMP/pat.err"
+expect_eq "opensm with switch patterns: exit" $? 0
+"$PY" - "$TMP/pat" >"$TMP/pat.out" <<'P'
+import csv, re, sys
+out = sys.argv[1]
+rows = list(csv.DictReader(open(out + "/cabling/cabling.csv")))
+sw = {r[e + "_device"] for r in rows for e in ("a", "z") if r[e + "_type"] == "qm9700"}
+bad = []
+leaves = sorted(x for x in sw if x.startswith("ib-l"))
+spines = sorted(x for x in sw if x.startswith("ib-s"))
+if len(leaves) != 32 or len(spines) != 16 or len(sw) != 48:
+    bad.append("cabling.csv: %d leaves, %d spines, %d switches" % (len(leaves), len(spines), len(sw)))
+# a leaf of unit u (1-based) numbered n: ib-l<u>-<nn>, n // 8 == u - 1 in unit-major order
+for l in leaves:
+    m = re.fullmatch(r"ib-l(\d+)-(\d\d)", l)
+    if not m or int(m.group(2)) // 8 != int(m.group(1)) - 1:
+        bad.append("leaf name %r does not follow ib-l{unit1}-{n:02}" % l)
+if spines != ["ib-s%02d" % k for k in range(1, 17)]:
+    bad.append("spines %r" % spines[:4])
+topo = set(re.findall(r'^Switch\s+\d+\s+"[^"]+"\s+#\s+"([^"]+)"', open(out + "/opensm/plane0/topology.net").read(), re.M))
+if topo != sw:
+    bad.append("topology.net's switches differ from cabling.csv's: %r" % sorted(topo ^ sw)[:4])
+# Slurm's tree has a logical switch per unit; its comment names the unit's leaves
+units = re.findall(r"^# su(\d+): .* leaves: (\S+)", open(out + "/slurm/topology.conf").read(), re.M)
+if len(units) != 4 or any(not l.startswith("ib-l%s-" % u) for u, l in units):
+    bad.append("topology.conf's units and leaves: %r" % units)
+print("\n".join("FAIL: " + b for b in bad) or "ok")
+P
+expect_eq "switch patterns in cabling, OpenSM and Slurm" "$(cat "$TMP/pat.out")" ok
+"$RAILYARD" validate "$EX/superpod-4su.yaml" --set 'naming.leaf=s{n}' --set 'naming.spine=s{n}' \
+    >/dev/null 2>"$TMP/dup.err"
+expect_eq "colliding switch patterns: exit" $? 1
+grep -q "^--set:2:[0-9]*: error: two devices would be named 's0'" "$TMP/dup.err" && ok ||
+    fail "colliding patterns: $(cat "$TMP/dup.err")"
+"$RAILYARD" validate "$EX/superpod-4su.yaml" --set 'naming.leaf=leaf' >/dev/null 2>"$TMP/nn.err"
+expect_eq "a leaf pattern without {n}: exit" $? 1
+grep -q "naming.leaf must contain {n} or {n1} so that every switch" "$TMP/nn.err" && ok ||
+    fail "pattern without {n}: $(cat "$TMP/nn.err")"
 finish

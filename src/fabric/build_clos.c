@@ -19,6 +19,7 @@
  * reproduces the closed forms ceil(2n/k) per lower tier and n/k at the top
  * (tests check it). */
 #include "fabric/fabric.h"
+#include "fabric/names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -499,6 +500,10 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     f->nsubnets = subnet;
     compute_rails(f);
     number_leaves(f);
+    if (ry_names_unique(f, err) < 0) {
+        ry_fabric_free(f);
+        return -1;
+    }
     return 0;
 }
 

@@ -33,7 +33,64 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n)
         return len;
     if (f->tiers > 3 && nd->tier > 3 && nd->tier < f->tiers)
         return len + snprintf(buf + len, n - (size_t)len, "t%d-%d", nd->tier, nd->number);
+    const ry_spec *s = f->spec;
+    const char *pat = !s || nd->tier > 3 ? ""
+                      : nd->tier == 1    ? s->leaf_pattern
+                      : nd->tier == 2    ? s->spine_pattern
+                                         : s->core_pattern;
+    if (pat[0]) {
+        /* checked when the spec was read: the name fits and is plain */
+        char why[8];
+        int k = ry_name_pattern(pat, nd->number, nd->tier == 1 ? nd->group : 0, buf + len,
+                                n - (size_t)len, why, sizeof why);
+        if (k >= 0)
+            return len + k;
+    }
     return len + snprintf(buf + len, n - (size_t)len, "%s%d", t, nd->number);
+}
+
+/* A name's slot in an open-addressed set of cap (a power of two) slots. */
+static size_t name_slot(char **set, size_t cap, const char *name)
+{
+    size_t i = (size_t)ry_hash_str(name) & (cap - 1);
+    while (set[i] && strcmp(set[i], name) != 0)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+int ry_names_unique(const ry_fabric *f, ry_err *err)
+{
+    const ry_spec *s = f->spec;
+    if (!s || (!s->leaf_pattern[0] && !s->spine_pattern[0] && !s->core_pattern[0]))
+        return 0;
+    long long hosts = s->node.gpus_per_node > 0 ? f->gpus / s->node.gpus_per_node : f->gpus;
+    size_t want = (size_t)hosts + (f->nnodes - f->first_switch), cap = 16;
+    while (cap < 2 * want)
+        cap *= 2;
+    char **set = ry_xcalloc(cap, sizeof *set);
+    char name[RY_NAME_MAX + 16];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < want; i++) {
+        int isw = i >= (size_t)hosts;
+        if (isw)
+            ry_node_name(f, (uint32_t)(f->first_switch + (i - (size_t)hosts)), name, sizeof name);
+        else
+            ry_host_name(f, (long long)i, name, sizeof name);
+        size_t k = name_slot(set, cap, name);
+        if (set[k]) {
+            int t = isw ? f->nodes[f->first_switch + (i - (size_t)hosts)].tier : 0;
+            ry_err_set(err, t == 2 ? "naming.spine" : t == 3 ? "naming.core" : "naming.leaf",
+                       "two devices would be named '%s': the naming patterns of servers, leaves, "
+                       "spines and cores must give different names", name);
+            rc = -1;
+        } else {
+            set[k] = ry_xstrdup(name);
+        }
+    }
+    for (size_t i = 0; i < cap; i++)
+        free(set[i]);
+    free(set);
+    return rc;
 }
 
 int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n)

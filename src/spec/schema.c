@@ -230,6 +230,13 @@ const ry_key ry_spec_keys[] = {
     { .key = "naming.node", STRING(0), SPEC(node_pattern),
       .def_doc = "node{n1:0W}, W = the digits of the server count, at least 3",
       .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "host name pattern of the servers" },
+    { .key = "naming.leaf", STRING(0), SPEC(leaf_pattern),
+      .def_doc = "leaf{n} (switch{n} when one tier)", .check = check_host_pattern,
+      .bad = RY_BAD_OTHER, .doc = "name pattern of the leaves (tier 1)" },
+    { .key = "naming.spine", STRING(0), SPEC(spine_pattern), .def_doc = "spine{n}",
+      .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "name pattern of tier 2" },
+    { .key = "naming.core", STRING(0), SPEC(core_pattern), .def_doc = "core{n}",
+      .check = check_host_pattern, .bad = RY_BAD_OTHER, .doc = "name pattern of tier 3" },
     { .key = "naming.switch_order", ENUM(switch_orders), SPEC(switch_order), .def = "unit-major",
       .bad = RY_BAD_OTHER, .doc = "how leaves are numbered: a unit's leaves next to each other "
       "(unit-major) or a rail's (rail-major)" },
@@ -555,7 +562,6 @@ static int name_ok(const char *name)
 /* Host names: checked by formatting a sample. */
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
 {
-    (void)k;
     const char *s = v->s;
     char sample[RY_NAME_MAX], why[160];
     if (strlen(s) >= RY_NAME_MAX ||
@@ -576,8 +582,9 @@ static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, con
         return -1;
     }
     if (!strstr(s, "{n}") && !strstr(s, "{n1}") && !strstr(s, "{n:") && !strstr(s, "{n1:")) {
-        ry_error_at(pos, "%s must contain {n} or {n1} so that every server gets its own name "
-                    "(got '%s')", what, s);
+        ry_error_at(pos, "%s must contain {n} or {n1} so that every %s gets its own name "
+                    "(got '%s')", what, strcmp(k->key, "naming.node") == 0 ? "server" : "switch",
+                    s);
         return -1;
     }
     return 0;

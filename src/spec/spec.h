@@ -155,6 +155,8 @@ typedef struct ry_spec {
 
     /* naming: server host names; "{n1:03}" = 1-based index, 3 digits */
     char node_pattern[RY_NAME_MAX];
+    /* switch names by tier ("" = leaf{n}, spine{n}, core{n}); leaves take {unit} */
+    char leaf_pattern[RY_NAME_MAX], spine_pattern[RY_NAME_MAX], core_pattern[RY_NAME_MAX];
     int switch_order;           /* 0 unit-major, 1 rail-major (leaf numbers) */
 
     /* cost (model "paper") */
