@@ -396,7 +396,7 @@ def work_order(plan, cabling, expect, path):
     exp = json.load(open(expect))
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    head = ["rack", "unit", "device", "port", "label", "action", "to"]
+    head = ["rack", "unit", "device", "port", "cage_port", "label", "action", "to"]
     if not rows or rows[0] != head:
         fail("work order header %s, want %s" % (rows[0] if rows else None, ",".join(head)))
         return
@@ -410,6 +410,10 @@ def work_order(plan, cabling, expect, path):
             check(r["rack"] == rack[e[0]], "work order row %s: rack %s, the plan puts "
                   "%s in %s" % (r, r["rack"], e[0], rack[e[0]]))
         check(r["action"].strip(), "work order row without an action: %s" % r)
+        # a switch port on the faceplate: its cage/port as cabling.csv names it
+        if r["cage_port"]:
+            check(r["cage_port"] in cab.port_names(e), "work order row %s: cage_port %s is not "
+                  "a name of that port (%s)" % (r, r["cage_port"], sorted(cab.port_names(e))))
 
     def spots(x):
         """(ends a row may be at, end its "to" must name, label) of a finding."""

@@ -119,7 +119,7 @@ assert rates == ['2xNDR', '4xHDR', '4xHDR'], rates
 print('ok')
 EOF
 has "degraded: three findings, their rates and labels" "$TMP/check" '^ok$'
-printf 'rack,unit,device,port,label,action,to\n' >"$TMP/hdr"
+printf 'rack,unit,device,port,cage_port,label,action,to\n' >"$TMP/hdr"
 head -n 1 "$TMP/wo.csv" | cmp -s - "$TMP/hdr" && ok || fail "work order header: $(head -n 1 "$TMP/wo.csv")"
 expect_eq "work order rows" "$(grep -c 'reseat or replace' "$TMP/wo.csv")" 3
 

@@ -25,7 +25,17 @@ typedef struct end {
     int nic;            /* a NIC: named by its description alone */
     int rack, unit;     /* -1 when the device is not in the plan */
     uint64_t guid;      /* found ends: the port GUID of a CA, the node GUID of a switch */
+    char cage[32];      /* a switch port of the plan: cage/port as on the faceplate, or "" */
 } end;
+
+/* The faceplate name of port (1-based) of planned switch node, or "". */
+static void cage_of(const ry_fabric *f, uint32_t node, int port, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    const ry_node *nd = &f->nodes[node];
+    if (ry_node_is_switch(nd) && port >= 1 && (uint32_t)port <= nd->nports)
+        ry_port_label(f, nd->port0 + (uint32_t)port - 1, buf, n);
+}
 
 static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, end *e)
 {
@@ -34,6 +44,8 @@ static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, en
     memset(e, 0, sizeof *e);
     ry_verify_plan_end(f, port, e->dev, sizeof e->dev, &e->port);
     e->nic = !ry_node_is_switch(ry_port_node(f, port));
+    if (!e->nic)
+        cage_of(f, f->ports[port].owner, e->port, e->cage, sizeof e->cage);
     ry_layout_where(lay, f->ports[port].owner, &e->rack, &e->unit, &units);
 }
 
@@ -51,6 +63,8 @@ static void found_end(const ry_verify *v, const ry_layout *lay, ry_vf_port p, en
     if (m >= 0) {
         uint32_t node = sw ? (uint32_t)m : v->f->ports[m].owner;
         ry_layout_where(lay, node, &e->rack, &e->unit, &units);
+        if (sw)
+            cage_of(v->f, node, e->port, e->cage, sizeof e->cage);
     }
 }
 
@@ -422,9 +436,10 @@ typedef struct wo_row {
     int rack, unit;
     char dev[160];
     int port;
+    char cage[32];      /* the port on the faceplate (cage/port), "" for a NIC */
     char label[96];
     const char *action;
-    char to[200];
+    char to[224];
 } wo_row;
 
 static int cmp_wo(const void *a, const void *b)
@@ -447,9 +462,15 @@ static void wo_set(wo_row *r, const end *at, const char *label, const char *acti
     r->unit = at->unit;
     snprintf(r->dev, sizeof r->dev, "%s", at->dev);
     r->port = at->port;
+    snprintf(r->cage, sizeof r->cage, "%s", at->cage);
     snprintf(r->label, sizeof r->label, "%s", label);
     r->action = action;
-    if (to)
+    if (to && to->cage[0]) {
+        /* a technician reads the faceplate: "leaf3 port 17 (9/1)" */
+        char t[180];
+        end_text(t, sizeof t, to);
+        snprintf(r->to, sizeof r->to, "%s (%s)", t, to->cage);
+    } else if (to)
         end_text(r->to, sizeof r->to, to);
     else
         snprintf(r->to, sizeof r->to, "%s", to_text);
@@ -498,7 +519,7 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
                                 (k->row % 2 ? per_row - 1 - k->col : k->col);
     }
     qsort(rows, n, sizeof *rows, cmp_wo);
-    ry_buf_puts(out, "rack,unit,device,port,label,action,to");
+    ry_buf_puts(out, "rack,unit,device,port,cage_port,label,action,to");
     ry_csv_end(out);
     char num[32], rack[32];
     for (size_t i = 0; i < n; i++) {
@@ -516,6 +537,8 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
         snprintf(num, sizeof num, "%d", r->port);
         ry_buf_putc(out, ',');
         ry_csv_field(out, num);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, r->cage);
         ry_buf_putc(out, ',');
         ry_csv_field(out, r->label);
         ry_buf_putc(out, ',');
