@@ -99,6 +99,11 @@ for design in ("rail-only", "rail-optimized"):
     close(design + " GPU downlinks", down, tr["network"], 1e-7)
     close(design + " forward out", sum(float(g["forward_out"]) for g in gpus), fwd, 1e-7)
     close(design + " forward in", sum(float(g["forward_in"]) for g in gpus), fwd, 1e-7)
+    # each GPU by its host and NIC, as the cabling plan names them
+    cab = {(r["a_device"], r["a_port"]) for r in csv.DictReader(open(tmp + "/cab/cabling/cabling.csv"))}
+    miss = [(g["host"], g["nic"]) for g in gpus if (g["host"], g["nic"]) not in cab]
+    if miss or len(gpus) != len({(g["host"], g["nic"]) for g in gpus}):
+        bad.append("%s a2a-gpus.csv: %d GPUs not in cabling.csv, e.g. %r" % (design, len(miss), miss[:2]))
     if design == "rail-only":
         # the NVLink hop per GPU is the model's (the busiest forwarder)
         worst = max(float(g["forward_out"]) for g in gpus)

@@ -1,10 +1,12 @@
 /* The expert all-to-all as text and JSON (see emit_moe.h). */
 #include "emit/emit_moe.h"
-#include "emit/emit_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "emit/csv.h"
+#include "emit/emit_model.h"
 #include "fabric/names.h"
 #include "spec/catalog.h"
 
@@ -202,12 +204,20 @@ void ry_emit_moe_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const r
 
 void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
 {
-    ry_buf_puts(o, "gpu,domain,rail,forward_out,forward_in,network_out,network_in\n");
+    /* a GPU by its host and NIC (its first plane's), as cabling.csv names them */
+    ry_buf_puts(o, "host,nic,domain,rail,forward_out,forward_in,network_out,network_in");
+    ry_csv_end(o);
     for (long long g = 0; g < f->gpus; g++) {
-        char name[64];
-        ry_node_name(f, (uint32_t)g, name, sizeof name);
-        ry_buf_printf(o, "%s,%d,%d,%.9g,%.9g,%.9g,%.9g\n", name, f->nodes[g].group,
-                      f->nodes[g].rail, mt->gpu_fwd_out[g], mt->gpu_fwd_in[g], mt->gpu_net_out[g],
-                      mt->gpu_net_in[g]);
+        char desc[192];
+        ry_ca_desc(f, (uint32_t)(g * f->planes), desc, sizeof desc);
+        char *sp = strchr(desc, ' ');
+        if (sp)
+            *sp++ = '\0';
+        ry_csv_field(o, desc);
+        ry_buf_putc(o, ',');
+        ry_csv_field(o, sp ? sp : "");
+        ry_buf_printf(o, ",%d,%d,%.9g,%.9g,%.9g,%.9g", f->nodes[g].group, f->nodes[g].rail,
+                      mt->gpu_fwd_out[g], mt->gpu_fwd_in[g], mt->gpu_net_out[g], mt->gpu_net_in[g]);
+        ry_csv_end(o);
     }
 }
