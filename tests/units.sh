@@ -125,4 +125,24 @@ if re.search(r"[0-9]e[+-][0-9]", text):
 print("done")
 P
 expect_eq "traffic rates and utilisation" "$(cat "$TMP/chk")" done
+# ---- libra.baseline: its items take the key's unit like every number --------------------
+sed 's/^  budget: 1000 .*/  budget: 1000\n  baseline: [400, 300, 200, 100]/' \
+    "$TOP_SRCDIR/examples/libra-gpt3.yaml" >"$TMP/lb1.yaml"
+sed 's/^  budget: 1000 .*/  budget: 1000\n  baseline: [400GB\/s, 300, 200 GB\/s, 100 GB\/s per NPU]/' \
+    "$TOP_SRCDIR/examples/libra-gpt3.yaml" >"$TMP/lb2.yaml"
+grep -q "400GB/s" "$TMP/lb2.yaml" && ok || fail "lb2.yaml: the edit changed nothing"
+"$RAILYARD" optimize "$TMP/lb1.yaml" --format json >"$TMP/lb1.json" 2>&1
+expect_eq "baseline, plain numbers: exit" $? 0
+"$RAILYARD" optimize "$TMP/lb2.yaml" --format json >"$TMP/lb2.json" 2>&1
+expect_eq "baseline with units: exit" $? 0
+cmp -s "$TMP/lb1.json" "$TMP/lb2.json" && ok || fail "libra.baseline with units differs from plain numbers"
+"$PY" -c 'import json,sys; b=json.load(open(sys.argv[1]))["baseline"]; sys.exit(0 if b else 1)' "$TMP/lb1.json" &&
+    ok || fail "optimize reports no baseline"
+sed 's/^  budget: 1000 .*/  budget: 1000\n  baseline: [400, 3 parsecs, 200, 100]/' \
+    "$TOP_SRCDIR/examples/libra-gpt3.yaml" >"$TMP/lb3.yaml"
+"$RAILYARD" optimize "$TMP/lb3.yaml" >/dev/null 2>"$TMP/lb3.err"
+expect_eq "baseline with a wrong unit: exit" $? 1
+grep -q "libra.baseline\[1\] must be 0..1e+12 GB/s per NPU" "$TMP/lb3.err" && ok ||
+    fail "baseline unit error: $(cat "$TMP/lb3.err")"
+
 finish

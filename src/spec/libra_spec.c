@@ -1007,7 +1007,7 @@ static int read_baseline(rctx *c, const ry_ynode *lb)
     for (int i = 0; i < d; i++) {
         char w[64];
         snprintf(w, sizeof w, "libra.baseline[%d]", i);
-        bad |= ry_yget_number(n->items[i], w, 0, 1e12, &p->baseline[i]) < 0;
+        bad |= ry_key_get_item("libra.baseline", n->items[i], w, 0, 1e12, &p->baseline[i]) < 0;
     }
     p->has_baseline = 1;
     return bad ? -1 : 0;

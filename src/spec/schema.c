@@ -1008,6 +1008,24 @@ int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *
     return 0;
 }
 
+int ry_key_get_item(const char *key, const ry_ynode *n, const char *what, double min,
+                    double max, double *out)
+{
+    const ry_key *k = ry_key_find(key);
+    RY_ASSERT(k != NULL);
+    ry_key item = *k;
+    item.type = RY_KEY_NUMBER;
+    item.dmin = min;
+    item.dmax = max;
+    item.read = NULL;
+    item.check = NULL;
+    ry_keyval v;
+    if (ry_key_get(&item, n, what, &v) < 0)
+        return -1;
+    *out = v.d;
+    return 0;
+}
+
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v)
 {
     return ry_schema_get_as(map, key, NULL, v);

@@ -148,6 +148,12 @@ const ry_key *ry_key_find(const char *key);
  * (NULL: the key). Returns 0 with *v set, or -1 after printing an error. */
 int ry_key_get(const ry_key *k, const ry_ynode *n, const char *what, ry_keyval *v);
 
+/* One number of a list key's items (libra.baseline[i]) read as the key's
+ * unit reads a number: plain, or with the unit or a multiplier, in
+ * min..max. 0 with *out set, or -1 after printing an error naming what. */
+int ry_key_get_item(const char *key, const ry_ynode *n, const char *what, double min,
+                    double max, double *out);
+
 /* The child of map under key's last part read as its row: 0 when absent, 1
  * with *v set, -1 after an error. */
 int ry_schema_get(const ry_ynode *map, const char *key, ry_keyval *v);
