@@ -210,4 +210,17 @@ grep -q "^--set:2:[0-9]*: error: two devices would be named 's0'" "$TMP/dup.err"
 expect_eq "a leaf pattern without {n}: exit" $? 1
 grep -q "naming.leaf must contain {n} or {n1} so that every switch" "$TMP/nn.err" && ok ||
     fail "pattern without {n}: $(cat "$TMP/nn.err")"
+# A fat tree's Slurm switches are its leaves: the pattern's names, as cabled.
+"$RAILYARD" build "$EX/fat-tree.yaml" --set 'naming.leaf=ft-l{n:03}' --skip opensm \
+    -o "$TMP/ft" >/dev/null 2>"$TMP/ft.err"
+expect_eq "fat tree with a leaf pattern: exit" $? 0
+"$PY" - "$TMP/ft" >"$TMP/ft.out" <<'P'
+import csv, re, sys
+out = sys.argv[1]
+leaves = {r[e + "_device"] for r in csv.DictReader(open(out + "/cabling/cabling.csv"))
+          for e in ("a", "z") if r[e + "_device"].startswith("ft-l")}
+slurm = set(re.findall(r"^SwitchName=(\S+) Nodes=", open(out + "/slurm/topology.conf").read(), re.M))
+print("ok" if leaves and slurm == leaves else "FAIL: Slurm leaves %r, cabled %r" % (sorted(slurm)[:3], sorted(leaves)[:3]))
+P
+expect_eq "fat tree: Slurm's leaf switches are the cabled leaves" "$(cat "$TMP/ft.out")" ok
 finish

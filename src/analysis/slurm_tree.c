@@ -275,18 +275,50 @@ const char *ry_slurm_tier_word(int tier)
     return tier <= 2 ? "spine" : tier == 3 ? "core" : "top";
 }
 
+/* A fat tree's logical leaf: the name of its plane-0 leaf (node id, or -1
+ * for none), the plane's prefix left out when it stands for the leaves of
+ * every plane. */
+static char *leaf_name(const ry_fabric *f, int32_t node, int key)
+{
+    char buf[RY_NAME_MAX + 16];
+    if (node < 0)
+        return xprintf("leaf%d", key);
+    ry_node_name(f, (uint32_t)node, buf, sizeof buf);
+    const char *name = buf;
+    if (f->planes > 1 && strncmp(name, "p0-", 3) == 0)
+        name += 3;
+    return ry_xstrdup(name);
+}
+
 static void name_level(ry_slurm_tree *t, ry_slurm_level *lv, int index)
 {
     const ry_fabric *f = t->f;
     int rail_only = f->design == RY_DESIGN_RAIL_ONLY;
     lv->name = ry_xmalloc((size_t)lv->ngroups * sizeof *lv->name);
+    /* the plane-0 leaf of each group, for a fat tree's leaf names */
+    int32_t *leaf_of = NULL;
+    int maxkey = -1;
+    if (index == 0 && f->tiers > 1 && !t->rail_design) {
+        for (size_t i = f->first_switch; i < f->nnodes; i++)
+            if (f->nodes[i].tier == 1 && f->nodes[i].group > maxkey)
+                maxkey = f->nodes[i].group;
+        leaf_of = ry_xmalloc(((size_t)maxkey + 2) * sizeof *leaf_of);
+        for (int k = 0; k <= maxkey; k++)
+            leaf_of[k] = -1;
+        for (size_t i = f->first_switch; i < f->nnodes; i++) {
+            const ry_node *nd = &f->nodes[i];
+            if (nd->tier == 1 && nd->plane == 0 && nd->group >= 0 && leaf_of[nd->group] < 0)
+                leaf_of[nd->group] = (int32_t)i;
+        }
+    }
     for (int g = 0; g < lv->ngroups; g++) {
         if (index == 0 && f->tiers <= 1)
             lv->name[g] = ry_xstrdup(rail_only ? "rail-switches" : "switch");
         else if (index == 0 && t->rail_design)
             lv->name[g] = xprintf("su%d", t->leaf_key[g] + 1);
         else if (index == 0)
-            lv->name[g] = xprintf("leaf%d", t->leaf_key[g]);
+            lv->name[g] = leaf_name(f, t->leaf_key[g] <= maxkey ? leaf_of[t->leaf_key[g]] : -1,
+                                    t->leaf_key[g]);
         else if (lv->ngroups == 1)
             lv->name[g] = rail_only ? xprintf("rail-%ss", ry_slurm_tier_word(lv->tier))
                                     : ry_xstrdup(ry_slurm_tier_word(lv->tier));
@@ -295,6 +327,7 @@ static void name_level(ry_slurm_tree *t, ry_slurm_level *lv, int index)
         else
             lv->name[g] = xprintf("t%d-block%d", lv->tier, g + 1);
     }
+    free(leaf_of);
 }
 
 static void build_levels(ry_slurm_tree *t)
