@@ -794,10 +794,10 @@ static int enough_files(long long sheets)
 #define SHEET_XML 8192
 #define FORMULA_XML 64
 /* The bound past which the temporary files leave shared memory for /tmp:
- * tmpfs pages are memory, and a sheet is copied once more when the workbook
- * is closed. The XML is about half the bound: at 1 GiB (some 320,000
- * cables, 13,000 DGX H100) shared memory holds 0.5 GB, and it saves a sixth
- * of the run. */
+ * tmpfs pages are memory. The bound counts every sheet's XML, though the
+ * lists' rows now reach the scratch directory deflated (xlsx_rows.h, about a
+ * ninth of their XML) and only the rack sheets as XML: it errs towards the
+ * disk, where a large workbook's scratch belongs anyway. */
 #define SHM_XML ((unsigned long long)1 << 30)
 
 /* A text's length in the XML: & < > become entities, a control character
