@@ -18,6 +18,13 @@ for c in $cmds; do
     # every command and each of its long options is in the man page
     grep -qE "^\\.(B|BI|BR|SS) \"?$c( |\"|\$)" "$TOP_SRCDIR/doc/railyard.1" && ok \
         || fail "railyard.1 does not document command $c"
+    # --set is offered exactly where it is taken: by the commands that read a SPEC
+    if head -1 "$TMP/h.$c" | grep -q ' SPEC'; then
+        grep -q -- '--set KEY=VALUE' "$TMP/h.$c" && ok || fail "$c reads a spec and offers no --set"
+    else
+        grep -q -- '--set' "$TMP/h.$c" && fail "$c --help offers --set, which it refuses" || ok
+        "$RAILYARD" "$c" --set a=1 >/dev/null 2>&1; expect_eq "$c --set exit" $? 2
+    fi
     for o in $(grep -oE -- '--[a-z][a-z-]+' "$TMP/h.$c" | sort -u); do
         oo=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
         grep -q -- "$oo" "$TOP_SRCDIR/doc/railyard.1" && ok || fail "railyard.1 lacks option $o ($c)"
