@@ -303,7 +303,8 @@ static void switch_text(const ry_diagram *c, const ry_diagram_box *x, char *l1, 
         else
             fmt_range(u, sizeof u, "unit", x->unit_lo + 1, x->unit_hi + 1);   /* from 1 */
     } else if (x->tier >= 2 && x->tier < f->tiers && x->grp_lo >= 0) {
-        fmt_range(u, sizeof u, x->tier == 2 ? "pod" : "block", x->grp_lo, x->grp_hi);
+        fmt_range(u, sizeof u, x->tier == 2 ? "pod" : "block", x->grp_lo + 1,
+                  x->grp_hi + 1);   /* from 1, as Slurm's podN and t3-blockN */
     }
     snprintf(l2, n, "%s%s%s%s", r, per, r[0] && u[0] ? ", " : "", u);
 }
