@@ -181,9 +181,18 @@ static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
     return RY_CMD_OK;
 }
 
-/* --fabric: the cables verify finds missing or miswired (moved off their
- * switch) are down before the failures; a port swap on the planned switch
- * and a slower link are kept. Subnets without a file are taken as planned. */
+/* --fabric: the cables verify finds missing, and the switch-to-switch cables
+ * it finds moved off their switch, are down before the failures; a port swap
+ * on the planned switch and a slower link are kept, and so is a NIC cabled
+ * to another switch (a rail or unit swap): it still reaches the fabric.
+ * Subnets without a file are taken as planned. */
+static int down_as_built(const ry_fabric *f, const ry_verify *v, size_t l)
+{
+    if (v->state[l] == RY_VL_MISSING)
+        return 1;
+    return v->state[l] == RY_VL_MOVED && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU;
+}
+
 static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
 {
     int n = ctx->given[O_FABRIC];
@@ -206,10 +215,10 @@ static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
     if (rc == RY_CMD_OK) {
         size_t cnt = 0;
         for (size_t l = 0; l < r->f->nlinks; l++)
-            cnt += v.state[l] == RY_VL_MISSING || v.state[l] == RY_VL_MOVED;
+            cnt += down_as_built(r->f, &v, l);
         r->base = ry_xcalloc(cnt + 1, sizeof *r->base);
         for (size_t l = 0; l < r->f->nlinks; l++) {
-            if (v.state[l] != RY_VL_MISSING && v.state[l] != RY_VL_MOVED)
+            if (!down_as_built(r->f, &v, l))
                 continue;
             ry_fail_elem *e = &r->base[r->nbase++];
             uint32_t lo = r->f->links[l].lo;
@@ -562,8 +571,9 @@ const ry_cmd_entry ry_cmd_whatif = {
         "and its NIC cables; a plane is its switches. A leaf maps to the counterpart's\n"
         "leaf that holds most of its GPUs, other switches and cables by name.\n"
         "With --fabric (ibnetdiscover output, as verify reads it) the cables verify finds\n"
-        "missing or miswired are down before the failures: \"before\" is the fabric as\n"
-        "built.\n",
+        "missing, and switch cables moved to another switch, are down before the failures\n"
+        "(a NIC cabled to another rail still reaches the fabric): \"before\" is the\n"
+        "fabric as built.\n",
     .needs = RY_NEED_FABRIC,
     .needs_more = needs_more,
     .run = run,
