@@ -140,3 +140,11 @@ const char *ry_num_money(char *buf, size_t cap, double v, int decimals)
     snprintf(buf, cap, "%s$%s", v < 0 && strcmp(num, "0") != 0 ? "-" : "", num);
     return buf;
 }
+
+const char *ry_n(long long v)
+{
+    static _Thread_local char ring[16][32];
+    static _Thread_local unsigned next;
+    char *b = ring[next++ % 16];
+    return ry_num_int(b, sizeof ring[0], v);
+}

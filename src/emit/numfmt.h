@@ -38,4 +38,9 @@ const char *ry_num_length(char *buf, size_t cap, double metres);
 /* Dollars, whole: "$98,041,856"; cents: (v, 2) -> "$748.00". */
 const char *ry_num_money(char *buf, size_t cap, double v, int decimals);
 
+/* ry_num_int into one of 16 buffers of the calling thread, taken in turn:
+ * for argument lists, ry_buf_printf(o, "%s of %s", ry_n(a), ry_n(b)). At
+ * most 16 in one call; the text is valid until the 16th call after. */
+const char *ry_n(long long v);
+
 #endif

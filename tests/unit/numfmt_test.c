@@ -44,6 +44,13 @@ int main(void)
     IS(ry_num_money(b, sizeof b, 748, 2), "$748.00");
     IS(ry_num_money(b, sizeof b, -1500.5, 2), "-$1,500.50");
     IS(ry_num_money(b, sizeof b, -0.001, 0), "$0");
+    /* the ring: 16 texts at once */
+    const char *r[16];
+    for (int i = 0; i < 16; i++)
+        r[i] = ry_n(1000 * i);
+    IS(r[0], "0");
+    IS(r[15], "15,000");
+    IS(r[1], "1,000");
     /* a buffer too small is cut, never overrun */
     char small[5];
     IS(ry_num_int(small, sizeof small, 123456), "123,");
