@@ -46,4 +46,10 @@ expect_eq "model moe exit" $? 0
 sed -n '/^Mixture of experts/,/^$/p' "$TMP/moe.txt" >"$TMP/moe-part.txt"
 [ -s "$TMP/moe-part.txt" ] && ok || fail "model: no mixture-of-experts section"
 report "model (mixture of experts)" "$TMP/moe-part.txt"
+
+for sec in switches nodes gpus llms media prices; do
+    "$RAILYARD" catalog "$sec" >"$TMP/cat-$sec.txt" 2>&1
+    expect_eq "catalog $sec exit" $? 0
+    report "catalog $sec" "$TMP/cat-$sec.txt"
+done
 finish
