@@ -212,9 +212,17 @@ extern const ry_group ry_groups[];     /* opensm, cabling, slurm, kubernetes, di
                                           NULL-name end */
 const ry_group *ry_group_find(const char *name);
 
-/* Writes the groups marked in want[] (indexes of ry_groups) and, when top
- * is set, the top-level files of build, into dir as one transaction; what
- * the groups counted goes to t when it is not NULL. */
+/* What ry_write_groups does with a group (want[], indexes of ry_groups). */
+enum {
+    RY_GROUP_DROP = 0,      /* not written; with top, an earlier run's files go */
+    RY_GROUP_WRITE = 1,     /* written */
+    RY_GROUP_KEEP = 2       /* not written; an earlier run's files stay (--skip) */
+};
+
+/* Writes the groups marked RY_GROUP_WRITE in want[] and, when top is set,
+ * the top-level files of build, into dir as one transaction; with top, the
+ * groups marked RY_GROUP_DROP are replaced by nothing. What the groups
+ * counted goes to t when it is not NULL. */
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
                               int (*top)(const ry_ctx *ctx, ry_outdir *o), ry_group_tally *t);
 
