@@ -149,7 +149,9 @@ typedef struct ry_cmd_entry {
 #define RY_OPTION_OUTPUT_DIR(help) { "output", 'o', RY_OPT_VALUE, "DIR", NULL, help }
 #define RY_OPTION_FORMAT(choices, help) { "format", 'f', RY_OPT_CHOICE, "FMT", choices, help }
 #define RY_OPTION_FORCE \
-    { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace files in DIR that railyard did not write" }
+    { "force", 0, RY_OPT_FLAG, NULL, NULL, "write into a non-empty DIR railyard did not write,\n" \
+      "and replace files it did not write at paths it writes\n" \
+      "(both refused without; see OUTPUT in railyard(1))" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 /* model, sweep, traffic: the rail-only paper's eq. 1 instead of the full model. */
 #define RY_OPTION_PAPER \

@@ -10,8 +10,8 @@
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
-    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created, or new, empty or railyard's;\n"
-                                      "replaced as a whole)"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory: new, empty, or one railyard\n"
+                                      "wrote (replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
                  "leave out output groups: opensm, cabling, slurm, kubernetes, diagrams\n"
                  "(an earlier run's files of a skipped group stay as they are)" },
