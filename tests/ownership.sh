@@ -154,6 +154,9 @@ run dir-spec "$RAILYARD" validate "$TMP/adir"
 expect_eq "a directory as the spec: exit" $rc 3
 grep -q "cannot read spec: Is a directory" "$TMP/dir-spec.err" && ok ||
     fail "directory spec: message: $(cat "$TMP/dir-spec.err")"
+run dir-build "$RAILYARD" build "$TMP/adir" -o "$TMP/dir-out"
+expect_eq "a directory as build's spec: exit" $rc 3
+[ -e "$TMP/dir-out" ] && fail "a directory as build's spec: output written" || ok
 run dev-spec "$RAILYARD" bom /dev/zero
 expect_eq "a device as the spec: exit" $rc 3
 grep -q "cannot read spec: a character device, not a regular file" "$TMP/dev-spec.err" && ok ||
