@@ -584,11 +584,16 @@ static int read_manifest(ry_outdir *o)
     strv lines = { 0 };
     struct stat st;
     int rc = 1;
-    if (lstat(mf, &st) < 0 && errno == ENOENT) {
-        rc = 0;
-    } else if (!S_ISREG(st.st_mode) || read_lines(mf, &lines) < 0) {
-        ry_error("cannot read '%s': %s", mf, S_ISREG(st.st_mode) ? strerror(errno)
-                                                                 : "not a regular file");
+    strv_free(&o->manifest);
+    if (lstat(mf, &st) < 0) {
+        rc = errno == ENOENT ? 0 : -1;
+        if (rc < 0)
+            ry_error("cannot read '%s': %s", mf, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        ry_error("cannot read '%s': not a regular file", mf);
+        rc = -1;
+    } else if (read_lines(mf, &lines) < 0) {
+        ry_error("cannot read '%s': %s", mf, strerror(errno));
         rc = -1;
     }
     for (size_t i = 0; i < lines.n; i++)
@@ -1195,7 +1200,10 @@ int ry_outdir_commit(ry_outdir *o)
         free(g);
     }
     strv_sort(&c.groups);
-    if (o->existed)
+    /* read again: a run that committed meanwhile wrote it anew */
+    if (o->existed && read_manifest(o) < 0)
+        c.failed = 1;
+    else if (o->existed)
         walk(&c, "", 0);
     int rc = report_conflicts(&c);
     if (c.failed)
