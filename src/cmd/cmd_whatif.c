@@ -26,7 +26,7 @@
 #define MAX_SEEDS 100000
 
 enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_PAPER,
-       O_FORMAT, O_OUTPUT, O_N };
+       O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, leaf3/17 or leaf3/9/1),\n"
@@ -53,6 +53,7 @@ static const ry_option options[] = {
      * failure-aware router takes (node_down, link_down). */
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("--sweep: write DIR/whatif-sweep.csv, .gp, .png and .svg;\n"
                                       "else DIR/opensm/<subnet>/ routed around the failures"),
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -551,7 +552,7 @@ out:
 const ry_cmd_entry ry_cmd_whatif = {
     .name = "whatif",
     .synopsis = "SPEC {--fail ELEMENT... | --random KIND:N,... | --sweep KIND=LO..HI} [--seed S] "
-                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR] "
+                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR [--force]] "
                 "[--format text|json]",
     .summary = "what failed switches, cables, NICs, rails or planes do to the fabric and training",
     .positional = "SPEC",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/lines.h"
 
 #define MAX_LINE 1024
@@ -24,9 +25,10 @@ static int reader_open(reader *r, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->fp = fopen(path, "r");
+    const char *why;
+    r->fp = ry_input_fopen(path, &why);
     if (!r->fp) {
-        ry_io_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, why);
         return -1;
     }
     ry_lines_init(&r->lines, r->fp, MAX_LINE + 1, MAX_BYTES);

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/hash.h"
 #include "util/lines.h"
 
@@ -679,9 +680,10 @@ int ry_netfile_load_flags(const char *path, ry_netfile *nf, unsigned flags)
 {
     memset(nf, 0, sizeof *nf);
     nf->path = ry_xstrdup(path);
-    FILE *fp = fopen(path, "r");
+    const char *why;
+    FILE *fp = ry_input_fopen(path, &why);
     if (!fp) {
-        ry_io_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, why);
         return RY_EXIT_IO;
     }
     parser ps;
