@@ -348,7 +348,7 @@ const ry_cmd_entry ry_cmd_compare = {
     .positional = "SPEC",
     .positional_optional = 1,
     .options = options,
-    .details = "With SPEC, compares the designs for the spec's cluster (--set applies); without,\n"
+    .details = "\nWith SPEC, compares the designs for the spec's cluster (--set applies); without,\n"
                "for --gpus N of the --node model on the --switch model. Each design is built,\n"
                "laid out and cabled, and priced as `railyard bom` prices it (its capex); with a\n"
                "workload (the spec's, or --model) the full model gives each design its fastest\n"
