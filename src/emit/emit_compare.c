@@ -245,12 +245,15 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         ry_buf m;
         ry_buf_init(&m);
         ry_money_text(&m, d[c].capex, cents);
-        ry_buf_printf(o, "%scheapest: %s at %s capex", modeled ? "" : "\n",
-                      ry_design_name(d[c].design), m.data);
+        ry_buf_printf(o, "%scheapest: %s", modeled ? "" : "\n", ry_design_name(d[c].design));
+        for (int i = c + 1; i < n; i++)     /* ties, named together */
+            if (d[i].ok && d[i].capex == d[c].capex)
+                ry_buf_printf(o, " = %s", ry_design_name(d[i].design));
+        ry_buf_printf(o, " at %s capex", m.data);
         ry_buf_free(&m);
         const char *sep = " (";
         for (int i = 0; i < n; i++)
-            if (i != c && d[i].ok && d[i].capex > 0) {
+            if (d[i].ok && d[i].capex > d[c].capex) {
                 ry_buf_printf(o, "%s%.1f%% below %s", sep, 100 * (1 - d[c].capex / d[i].capex),
                               ry_design_name(d[i].design));
                 sep = ", ";
