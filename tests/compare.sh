@@ -80,6 +80,29 @@ P
 )
 expect_eq "csv: a row per design, capex and switches as json" "$got" "3 $DESIGNS True True"
 
+# ---- a design that cannot be built: said, the others compared, CSV rows alike ---------
+# tiers a spec forces hold for its own design only (as bom --set fabric.design=...)
+F="--set fabric.design=rail-only --set fabric.tiers=1"
+"$RAILYARD" bom "$TMP/h100.yaml" $F >/dev/null 2>"$TMP/f.bom.err"
+expect_eq "bom of the unbuildable design: exit" $? 1
+"$RAILYARD" compare "$TMP/h100.yaml" $F --format csv >"$TMP/f.csv" 2>&1
+expect_eq "compare with one design unbuildable: exit" $? 0
+got=$("$PY" - "$TMP/f.csv" <<'P2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+print(len(rows), sorted(set(len(r) for r in rows)) == [len(rows[0])],
+      [r[0] for r in rows[1:] if r[-1]], rows[2][-1].split(":")[0])
+P2
+)
+expect_eq "csv: every row as wide as the header, the error in its row" "$got" \
+    "4 True ['rail-only'] fabric.tiers"
+"$RAILYARD" compare "$TMP/h100.yaml" $F --format json >"$TMP/f.json" 2>&1
+expect_eq "json: the unbuildable design" \
+    "$(json "$TMP/f.json" '[x["built"] for x in d["designs"]], d["cheapest"] != "rail-only"')" \
+    "([True, False, True], True)"
+"$RAILYARD" compare "$TMP/h100.yaml" $F >"$TMP/f.txt" 2>&1
+grep -q "^rail-only: not built: fabric.tiers: " "$TMP/f.txt" && ok || fail "text: $(tail -5 "$TMP/f.txt")"
+
 # ---- switches per tier against the closed forms of a full Clos ------------------------
 # A non-blocking Clos of radix k over n endpoints has t tiers, the smallest t
 # with k^t / 2^(t-1) >= n; tiers 1..t-1 hold ceil(2n/k) switches, the top

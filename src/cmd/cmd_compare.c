@@ -26,7 +26,8 @@ static const ry_option options[] = {
     [O_NODE] = { "node", 0, RY_OPT_VALUE, "MODEL", NULL,
                  "with --gpus: the node model (railyard catalog nodes)" },
     [O_SWITCH] = { "switch", 0, RY_OPT_VALUE, "MODEL", NULL,
-                   "with --gpus: the switch model (railyard catalog switches)" },
+                   "the switch model (railyard catalog switches); with a\n"
+                   "SPEC it replaces the spec's" },
     [O_MODEL] = { "model", 0, RY_OPT_VALUE, "NAME", NULL,
                   "the LLM trained (railyard catalog llms): iteration time,\n"
                   "tokens/s and a spine failure's slowdown per design" },

@@ -231,12 +231,12 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         }
     }
     ry_text_table_write(&t, o, "");
-
+    ry_buf_putc(o, '\n');
     for (int i = 0; i < n; i++)
         if (!d[i].ok)
             ry_buf_printf(o, "%s: not built: %s\n", ry_design_name(d[i].design), d[i].err);
     if (modeled)
-        ry_buf_printf(o, "\nworkload: %s, the full model, each design at its fastest layout;\n"
+        ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout;\n"
                       "one spine down: the first spine switch fails, the job keeps its layout "
                       "(whatif --fail)\n",
                       workload_name(s));
@@ -245,7 +245,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         ry_buf m;
         ry_buf_init(&m);
         ry_money_text(&m, d[c].capex, cents);
-        ry_buf_printf(o, "%scheapest: %s", modeled ? "" : "\n", ry_design_name(d[c].design));
+        ry_buf_printf(o, "cheapest: %s", ry_design_name(d[c].design));
         for (int i = c + 1; i < n; i++)     /* ties, named together */
             if (d[i].ok && d[i].capex == d[c].capex)
                 ry_buf_printf(o, " = %s", ry_design_name(d[i].design));
@@ -385,7 +385,7 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
         const ry_compare_design *x = &d[i];
         ry_buf_puts(o, ry_design_name(x->design));
         if (!x->ok) {
-            int empty = 1 + tiers + 3 + nm + 11 + (modeled ? 6 : 0) + 2 + (modeled ? 1 : 0);
+            int empty = 1 + tiers + 3 + nm + 10 + (modeled ? 6 : 0) + 2 + (modeled ? 1 : 0);
             for (int k = 0; k < empty; k++)
                 ry_buf_putc(o, ',');
             ry_buf_putc(o, ',');
