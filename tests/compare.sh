@@ -61,7 +61,7 @@ expect_eq "json: fastest per dollar is the max" "$(json "$TMP/c.json" 'd["fastes
 "$RAILYARD" compare "$TMP/h100.yaml" >"$TMP/c.txt" 2>&1
 expect_eq "text: exit" $? 0
 cheap=$(json "$TMP/c.json" 'd["cheapest"]')
-grep -q "^cheapest: $cheap at " "$TMP/c.txt" && ok || fail "text does not name $cheap cheapest: $(tail -3 "$TMP/c.txt")"
+grep -q "^cheapest: $cheap, [$][0-9]" "$TMP/c.txt" && ok || fail "text does not name $cheap cheapest: $(tail -3 "$TMP/c.txt")"
 grep -q "^fastest per dollar: $(json "$TMP/c.json" 'd["fastest_per_dollar"]'), " "$TMP/c.txt" && ok \
     || fail "text does not name the fastest per dollar: $(tail -3 "$TMP/c.txt")"
 [ "$(wc -l <"$TMP/c.txt")" -le 40 ] && ok || fail "text is more than a screen: $(wc -l <"$TMP/c.txt") lines"

@@ -113,10 +113,10 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     grouped(g, sizeof g, s->gpus);
     char dom[32];
     grouped(dom, sizeof dom, s->gpus / s->hb_domain);
-    ry_buf_printf(o, "%s: %s GPUs, %s HB domains of %d (%s), %d rails, %d plane%s, %s switches "
-                  "of radix %d\n\n", s->name, g, dom, s->hb_domain,
-                  s->node.name[0] ? s->node.name : "inline", s->rails, s->planes,
-                  s->planes == 1 ? "" : "s", s->sw.name, s->sw.radix);
+    ry_buf_printf(o, "%s: %s GPUs of %s on %s (radix %d)\n%s HB domains of %d, %d rails, "
+                  "%d plane%s\n\n", s->name, g, s->node.name[0] ? s->node.name : "inline",
+                  s->sw.name, s->sw.radix, dom, s->hb_domain, s->rails, s->planes,
+                  s->planes == 1 ? "" : "s");
     ry_text_table t;
     char align[8] = "l";
     for (int i = 0; i < n; i++)
@@ -237,8 +237,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
             ry_buf_printf(o, "%s: not built: %s\n", ry_design_name(d[i].design), d[i].err);
     if (modeled)
         ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout;\n"
-                      "one spine down: the first spine switch fails, the job keeps its layout "
-                      "(whatif --fail)\n",
+                      "one spine down: the first spine fails; the job keeps its layout (whatif --fail)\n",
                       workload_name(s));
     int c = ry_compare_cheapest(d, n), f = ry_compare_fastest_per_dollar(d, n);
     if (c >= 0) {
@@ -249,7 +248,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         for (int i = c + 1; i < n; i++)     /* ties, named together */
             if (d[i].ok && d[i].capex == d[c].capex)
                 ry_buf_printf(o, " = %s", ry_design_name(d[i].design));
-        ry_buf_printf(o, " at %s capex", m.data);
+        ry_buf_printf(o, ", %s", m.data);
         ry_buf_free(&m);
         const char *sep = " (";
         for (int i = 0; i < n; i++)
@@ -262,7 +261,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     }
     if (f >= 0) {
         grouped(g, sizeof g, llround(d[f].tokens_per_s_per_musd));
-        ry_buf_printf(o, "fastest per dollar: %s, %s tokens/s per $1M of capex\n",
+        ry_buf_printf(o, "fastest per dollar: %s, %s tokens/s per $1M\n",
                       ry_design_name(d[f].design), g);
     }
     for (int i = 0; i < n; i++)
