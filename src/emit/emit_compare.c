@@ -7,24 +7,10 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 #include "spec/workload.h"
-
-/* 16,384 */
-static void grouped(char *buf, size_t n, long long v)
-{
-    char raw[32];
-    int len = snprintf(raw, sizeof raw, "%lld", v < 0 ? -v : v), o = 0;
-    if (v < 0 && (size_t)o + 1 < n)
-        buf[o++] = '-';
-    for (int i = 0; i < len && (size_t)o + 1 < n; i++) {
-        if (i && (len - i) % 3 == 0 && (size_t)o + 2 < n)
-            buf[o++] = ',';
-        buf[o++] = raw[i];
-    }
-    buf[o] = '\0';
-}
 
 static int most_tiers(const ry_compare_design *d, int n)
 {
@@ -85,9 +71,9 @@ static void count_row(row *r, const char *name, size_t off)
 {
     ry_text_table_cell(r->t, "%s", name);
     for (int i = 0; i < r->n; i++) {
-        char b[32] = "-";
+        char b[RY_NUM_CAP] = "-";
         if (r->d[i].ok)
-            grouped(b, sizeof b, *(const long long *)((const char *)&r->d[i] + off));
+            ry_num_int(b, sizeof b, *(const long long *)((const char *)&r->d[i] + off));
         ry_text_table_cell(r->t, "%s", b);
     }
 }
@@ -109,10 +95,10 @@ static void money_row(row *r, const char *name, size_t off, int cents)
 
 static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n)
 {
-    char g[32];
-    grouped(g, sizeof g, s->gpus);
-    char dom[32];
-    grouped(dom, sizeof dom, s->gpus / s->hb_domain);
+    char g[RY_NUM_CAP];
+    ry_num_int(g, sizeof g, s->gpus);
+    char dom[RY_NUM_CAP];
+    ry_num_int(dom, sizeof dom, s->gpus / s->hb_domain);
     ry_buf_printf(o, "%s: %s GPUs of %s on %s (radix %d)\n%s HB domains of %d, %d rails, "
                   "%d plane%s\n\n", s->name, g, s->node.name[0] ? s->node.name : "inline",
                   s->sw.name, s->sw.radix, dom, s->hb_domain, s->rails, s->planes,
@@ -136,9 +122,9 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         snprintf(name, sizeof name, "  %s switches", ry_tier_name(k, tiers));
         ry_text_table_cell(&t, "%s", name);
         for (int i = 0; i < n; i++) {
-            char b[32] = "-";
+            char b[RY_NUM_CAP] = "-";
             if (d[i].ok && k <= d[i].tiers)
-                grouped(b, sizeof b, d[i].tier_switches[k]);
+                ry_num_int(b, sizeof b, d[i].tier_switches[k]);
             ry_text_table_cell(&t, "%s", b);
         }
     }
@@ -150,16 +136,16 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     for (int k = 0; k < nm; k++) {
         ry_text_table_cell(&t, "  %s", media[k]);
         for (int i = 0; i < n; i++) {
-            char b[32] = "-";
+            char b[RY_NUM_CAP] = "-";
             if (d[i].ok)
-                grouped(b, sizeof b, medium_cables(&d[i], media[k]));
+                ry_num_int(b, sizeof b, medium_cables(&d[i], media[k]));
             ry_text_table_cell(&t, "%s", b);
         }
     }
     ry_text_table_cell(&t, "%s", "racks / halls");
     for (int i = 0; i < n; i++)
         if (d[i].ok) {
-            grouped(g, sizeof g, d[i].racks);
+            ry_num_int(g, sizeof g, d[i].racks);
             ry_text_table_cell(&t, "%s / %d", g, d[i].halls);
         } else {
             ry_text_table_cell(&t, "-");
@@ -167,7 +153,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     ry_text_table_cell(&t, "%s", "power, kW");
     for (int i = 0; i < n; i++)
         if (d[i].ok && d[i].power_w > 0) {
-            grouped(g, sizeof g, llround(d[i].power_w / 1000));
+            ry_num_int(g, sizeof g, llround(d[i].power_w / 1000));
             ry_text_table_cell(&t, "%s", g);
         } else {
             ry_text_table_cell(&t, "-");
@@ -199,16 +185,16 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
             d[i].modeled ? ry_text_table_cell(&t, "%.4f", d[i].iter_s) : ry_text_table_cell(&t, "-");
         ry_text_table_cell(&t, "%s", "tokens/s");
         for (int i = 0; i < n; i++) {
-            char b[32] = "-";
+            char b[RY_NUM_CAP] = "-";
             if (d[i].modeled)
-                grouped(b, sizeof b, llround(d[i].tokens_per_s));
+                ry_num_int(b, sizeof b, llround(d[i].tokens_per_s));
             ry_text_table_cell(&t, "%s", b);
         }
         ry_text_table_cell(&t, "%s", "tokens/s per $1M capex");
         for (int i = 0; i < n; i++) {
-            char b[32] = "-";
+            char b[RY_NUM_CAP] = "-";
             if (d[i].modeled && d[i].capex > 0)
-                grouped(b, sizeof b, llround(d[i].tokens_per_s_per_musd));
+                ry_num_int(b, sizeof b, llround(d[i].tokens_per_s_per_musd));
             ry_text_table_cell(&t, "%s", b);
         }
     }
@@ -260,7 +246,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         ry_buf_puts(o, sep[0] == ',' ? ")\n" : "\n");
     }
     if (f >= 0) {
-        grouped(g, sizeof g, llround(d[f].tokens_per_s_per_musd));
+        ry_num_int(g, sizeof g, llround(d[f].tokens_per_s_per_musd));
         ry_buf_printf(o, "fastest per dollar: %s, %s tokens/s per $1M\n",
                       ry_design_name(d[f].design), g);
     }
