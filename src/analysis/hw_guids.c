@@ -50,9 +50,11 @@ int ry_hw_guids_from_fabric(const ry_verify *v, ry_ibplan *pl, int as_found, ry_
                 continue;
             if (ry_netfile_is_switch(nf, i))
                 ry_ibplan_set_sw_guid(pl, (uint32_t)m, nf->nodes[i].guid);
-            else
+            else {
+                int p1 = ry_netfile_port(nf, i, 1);
                 ry_ibplan_set_ca_guid(pl, (uint32_t)m, nf->nodes[i].guid,
-                                      nf->ports[nf->nodes[i].port0 + 1].guid);
+                                      p1 >= 0 ? nf->ports[p1].guid : nf->nodes[i].guid + 1);
+            }
         }
     }
     return as_found ? 0 : report_unset(pl, "the fabric files give", err);

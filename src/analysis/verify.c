@@ -79,7 +79,9 @@ static void place_cas(placer *pc)
             pc->ca_at[gp] = 1;
             v->nmap[k][i] = gp;
             /* port 1 is the NIC port; a second port is not in the plan */
-            v->pmap[k][nf->nodes[i].port0 + 1] = gp;
+            int p1 = ry_netfile_port(nf, i, 1);
+            if (p1 >= 0)
+                v->pmap[k][p1] = gp;
         }
     }
 }
@@ -95,9 +97,10 @@ static void place_switch(placer *pc, int k, int node, uint32_t id)
     v->nmap[k][node] = (int32_t)id;
     pc->sw_at[id - f->first_switch] = 1;
     pc->why[k][node] = 0;
-    for (int p = 1; p <= nd->nports; p++)
-        v->pmap[k][nd->port0 + p] =
-            (uint32_t)p <= pn->nports ? (int32_t)(pn->port0 + (uint32_t)p - 1) : -1;
+    for (int i = nd->port0 + 1; i < nd->port0 + nd->nrec; i++) {
+        uint32_t p = (uint32_t)v->nf[k].ports[i].num;
+        v->pmap[k][i] = p <= pn->nports ? (int32_t)(pn->port0 + p - 1) : -1;
+    }
     v->subnet_seen[pn->subnet] = 1;
     v->switches_placed++;
 }
@@ -133,8 +136,8 @@ static void propose(placer *pc, int k, int node, int32_t *scratch, int taken_too
     const ry_netfile *nf = &v->nf[k];
     const ry_nf_node *nd = &nf->nodes[node];
     int n = 0, total = 0;
-    for (int p = 1; p <= nd->nports; p++) {
-        int32_t peer = nf->ports[nd->port0 + p].peer;
+    for (int i = nd->port0 + 1; i < nd->port0 + nd->nrec; i++) {
+        int32_t peer = nf->ports[i].peer;
         if (peer < 0)
             continue;
         int32_t x = v->pmap[k][peer];

@@ -70,7 +70,7 @@ static void why_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
                       x->port);
         break;
     case RY_RC_WRONG_END: {
-        int gp = nf->nodes[x->at].port0 + x->port, q = nf->ports[gp].peer;
+        int gp = ry_netfile_port(nf, x->at, x->port), q = gp >= 0 ? nf->ports[gp].peer : -1;
         ry_buf_printf(b, "%s sends LID %d to port %d, which leads to ", at, x->dst_lid, x->port);
         ep_name(b, nf, q);
         break;

@@ -7,7 +7,10 @@
 
 /* The largest topology file read: a subnet of 49,151 LIDs takes a few tens
  * of MiB; past this the file is refused, not read on (a named pipe or
- * /dev/zero never ends). */
+ * /dev/zero never ends). Memory is a small multiple of the file's size: a
+ * port costs a record only when a line lists it, and the counts, kept in
+ * int, cannot reach INT_MAX within this size (a node or port takes at least
+ * 7 bytes of text); the reader checks it all the same. */
 #define RY_NETFILE_MAX_BYTES (1LL << 30)
 
 #include <stdint.h>
@@ -34,10 +37,15 @@ typedef enum {
     RY_NF_HDR, RY_NF_NDR, RY_NF_XDR, RY_NF_LANE_N
 } ry_nf_lane;
 
+/* A node's ports are stored as the file lists them, never as many as its
+ * header declares: ports[port0] is port 0 (a switch's own port; a placeholder
+ * on an end node), then the listed ports by rising number up to
+ * ports[port0 + nrec - 1]. ry_netfile_port finds port p of a node. */
 typedef struct ry_nf_node {
     ry_nf_kind kind;
-    int nports;        /* physical ports, a switch's port 0 not counted */
-    int port0;         /* ports[port0 + p] is port p, for p = 0 .. nports */
+    int nports;        /* physical ports the header declares, a switch's port 0 not counted */
+    int port0;         /* index of its port 0 */
+    int nrec;          /* port records: port 0 and the listed ports */
     uint64_t guid;     /* node GUID */
     char *id;          /* the quoted node id */
     char *desc;        /* the quoted NodeDescription of the comment, or NULL */
@@ -75,6 +83,10 @@ double ry_nf_lane_gbps(int lane);
 /* The rate of a port's link in Gb/s (width x lane rate), 0 when not printed. */
 double ry_nf_port_gbps(const ry_nf_port *p);
 void ry_netfile_free(ry_netfile *nf);
+
+/* The index of port p of node (0 .. nports), or -1 when the file lists no
+ * link on it. */
+int ry_netfile_port(const ry_netfile *nf, int node, int p);
 
 /* The port with this port GUID (a switch's node GUID names its port 0), or -1. */
 int ry_netfile_port_by_guid(const ry_netfile *nf, uint64_t guid);
