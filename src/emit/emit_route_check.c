@@ -43,6 +43,9 @@ static void path_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
         const ry_nf_port *p = &nf->ports[x->path[i]];
         ry_buf_printf(b, "%s%s:%d", i ? " > " : "", ry_netfile_name(nf, p->node), p->num);
     }
+    /* the port it stops at has no link, so the topology has no record of it */
+    if (x->reason == RY_RC_UNCONNECTED && x->at >= 0)
+        ry_buf_printf(b, "%s%s:%d", x->npath ? " > " : "", ry_netfile_name(nf, x->at), x->port);
     int last = x->npath ? x->path[x->npath - 1] : -1;
     int peer = last >= 0 && nf->ports[last].num > 0 ? nf->ports[last].peer : -1;
     if (x->reason == RY_RC_NO_ENTRY && x->at >= 0)
@@ -97,7 +100,7 @@ static void examples_text(ry_buf *o, const ry_netfile *nf, const ry_rc_result *r
         ep_name(o, nf, r->ep_port[x[i].dst]);
         ry_buf_printf(o, " (lid %d): ", x[i].dst_lid);
         why_text(o, nf, &x[i]);
-        if (x[i].npath) {
+        if (x[i].npath || (x[i].reason == RY_RC_UNCONNECTED && x[i].at >= 0)) {
             ry_buf_puts(o, "; path ");
             path_text(o, nf, &x[i]);
         }
@@ -247,14 +250,18 @@ static json_t *jguid(uint64_t g)
     return json_string(s);
 }
 
+static json_t *jnode_port(const ry_netfile *nf, int node, int num)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, node)));
+    json_object_set_new(j, "guid", jguid(nf->nodes[node].guid));
+    json_object_set_new(j, "port", json_integer(num));
+    return j;
+}
+
 static json_t *jport(const ry_netfile *nf, int port)
 {
-    const ry_nf_port *p = &nf->ports[port];
-    json_t *j = json_object();
-    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, p->node)));
-    json_object_set_new(j, "guid", jguid(nf->nodes[p->node].guid));
-    json_object_set_new(j, "port", json_integer(p->num));
-    return j;
+    return jnode_port(nf, nf->ports[port].node, nf->ports[port].num);
 }
 
 static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
@@ -286,6 +293,8 @@ static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
         json_t *path = json_array();
         for (int k = 0; k < x[i].npath; k++)
             json_array_append_new(path, jport(nf, x[i].path[k]));
+        if (x[i].reason == RY_RC_UNCONNECTED && x[i].at >= 0)
+            json_array_append_new(path, jnode_port(nf, x[i].at, x[i].port));
         json_object_set_new(j, "path", path);
         json_array_append_new(a, j);
     }
