@@ -87,7 +87,18 @@ int ry_hw_guids_from_inventory(const ry_inventory *inv, ry_ibplan *pl, ry_err *e
     return rc;
 }
 
-long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
+/* The subnet a planned port stands in: its switch's, or for a NIC port its
+ * planned leaf's; -1 for a NIC port without a planned cable. */
+static int32_t port_subnet(const ry_fabric *f, uint32_t port)
+{
+    const ry_node *n = ry_port_node(f, port);
+    if (ry_node_is_switch(n))
+        return n->subnet;
+    int32_t pp = f->ports[port].peer;
+    return pp < 0 ? -1 : ry_port_node(f, (uint32_t)pp)->subnet;
+}
+
+int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_err *err)
 {
     const ry_fabric *f = v->f;
     *out = *f;
@@ -102,6 +113,7 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
     out->links = NULL;
     out->nlinks = out->cap_links = 0;
     long long left = 0;
+    int rc = 0;
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nports; i++) {
@@ -115,6 +127,27 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
             }
             const ry_node *na = ry_port_node(out, (uint32_t)a);
             const ry_node *nb = ry_port_node(out, (uint32_t)b);
+            /* a cable between two subnets would make them one: routes are per subnet */
+            int32_t sa = port_subnet(f, (uint32_t)a), sb = port_subnet(f, (uint32_t)b);
+            int cross = sa >= 0 && sb >= 0 && sa != sb;
+            if (cross && !rc) {
+                char da[160], db[160];
+                int pa, pb;
+                ry_verify_plan_end(f, (uint32_t)a, da, sizeof da, &pa);
+                ry_verify_plan_end(f, (uint32_t)b, db, sizeof db, &pb);
+                ry_err_set(err, NULL, "%s:%d: the cable from %s port %d (plane %d) to %s port %d "
+                           "(plane %d) joins two subnets of the plan: unplug it, or give each "
+                           "subnet's devices in their own file", nf->path,
+                           nf->ports[i].line ? nf->ports[i].line : nf->ports[j].line, da, pa,
+                           ry_port_node(f, (uint32_t)(ry_node_is_switch(na) ? a : f->ports[a].peer))->plane,
+                           db, pb,
+                           ry_port_node(f, (uint32_t)(ry_node_is_switch(nb) ? b : f->ports[b].peer))->plane);
+                rc = -1;
+            }
+            if (cross) {
+                left++;
+                continue;
+            }
             /* a NIC on an upper tier, or a cable within a tier, carries no up-down route */
             if (na->tier == nb->tier || (na->tier == 0 && nb->tier != 1) ||
                 (nb->tier == 0 && na->tier != 1)) {
@@ -127,7 +160,8 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
                 ry_fabric_add_link(out, (uint32_t)b, (uint32_t)a);
         }
     }
-    return left;
+    *nleft = left;
+    return rc;
 }
 
 static void add_hole(ry_hole **h, size_t *n, size_t *cap, ry_hole x)

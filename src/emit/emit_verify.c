@@ -147,9 +147,6 @@ static void fix_text(const ry_verify *v, const ry_vf_finding *x, const ends *e, 
         if (x->reason == RY_VU_NOT_PLANNED)
             ry_buf_printf(b, "%s is no NIC of the plan: unplug it from %s, or add its host "
                           "to the spec", dev, where);
-        else if (x->reason == RY_VU_DUPLICATE)
-            ry_buf_printf(b, "another CA is already described as %s: correct the description "
-                          "of this one (on %s)", dev, where);
         else if (x->reason == RY_VU_NO_VOTES)
             ry_buf_printf(b, "switch %s has no cable to a recognised device: check its "
                           "cabling", dev);
