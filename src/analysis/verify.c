@@ -351,17 +351,22 @@ typedef struct shape {
     int file, node;
 } shape;
 
-static int shape_of(const char *name, size_t len, shape *sh)
+static int shape_of(const char *name, size_t len, int skip, shape *sh)
 {
-    size_t e = len;
-    while (e > 0 && !(name[e - 1] >= '0' && name[e - 1] <= '9'))
-        e--;
-    size_t b = e;
-    while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
-        b--;
-    if (e == b || e - b > 12)
-        return -1;
+    size_t e = len, b = len;
+    for (int r = 0; r <= skip; r++) {
+        e = b;
+        while (e > 0 && !(name[e - 1] >= '0' && name[e - 1] <= '9'))
+            e--;
+        b = e;
+        while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+            b--;
+        if (e == b)
+            return -1;
+    }
     sh->name = name;
+    if (e - b > 12)
+        return -1;
     sh->pre = b;
     sh->dig = e - b;
     sh->num = 0;
@@ -380,6 +385,8 @@ static size_t host_len(const char *d)
 /* Same prefix and suffix (the text around the number)? */
 static int same_shape(const shape *a, size_t alen, const shape *b, size_t blen)
 {
+    if (!a->dig || !b->dig)
+        return 0;   /* no number */
     size_t as = alen - a->pre - a->dig, bs = blen - b->pre - b->dig;
     return a->pre == b->pre && as == bs && memcmp(a->name, b->name, a->pre) == 0 &&
            memcmp(a->name + a->pre + a->dig, b->name + b->pre + b->dig, as) == 0;
@@ -392,6 +399,29 @@ static int same_shape(const shape *a, size_t alen, const shape *b, size_t blen)
 static int common_pattern(shape *sh, const size_t *len, int n, char *pat, size_t cap,
                           long long *base, int *count)
 {
+    /* the number is the run of digits that varies ("ib-l{n1:02}:MQM9700"): the
+     * run, from the last, under which most names share the text around it */
+    int skip = 0, most = 0;
+    for (int r = 0; r < 4; r++) {
+        int got = 0;
+        shape a, x;
+        if (n == 0 || shape_of(sh[0].name, len[0], r, &a) < 0)
+            break;
+        long long first = a.num;
+        int differs = 0;
+        for (int i = 0; i < n; i++)
+            if (shape_of(sh[i].name, len[i], r, &x) == 0 && same_shape(&a, len[0], &x, len[i])) {
+                got++;
+                differs |= x.num != first;
+            }
+        if (differs && got > most) {
+            most = got;
+            skip = r;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (shape_of(sh[i].name, len[i], skip, &sh[i]) < 0)
+            sh[i].pre = sh[i].dig = 0;      /* same_shape matches it with nothing */
     int best = -1, bestn = 0;
     /* a few candidates are enough: the names of one fabric share one shape */
     for (int c = 0; c < n && c < 8; c++) {
@@ -454,8 +484,8 @@ static void switch_names(const ry_verify *v, ry_buf *b)
         }
         for (int i = 0; i < nf->nnodes; i++) {
             const ry_nf_node *nd = &nf->nodes[i];
-            if (!ry_netfile_is_switch(nf, i) || !nd->desc)
-                continue;
+            if (!ry_netfile_is_switch(nf, i) || !nd->desc || v->nmap[k][i] >= 0)
+                continue;   /* placed by its name: the plan names it so */
             int t = leaf[i] ? 1 : 3;
             for (int q = nd->port0 + 1; q < nd->port0 + nd->nrec && t == 3; q++) {
                 int32_t p = nf->ports[q].peer;
@@ -463,7 +493,7 @@ static void switch_names(const ry_verify *v, ry_buf *b)
                     t = 2;
             }
             size_t l = strlen(nd->desc);
-            if (shape_of(nd->desc, l, &sh[n]) == 0) {
+            if (shape_of(nd->desc, l, 0, &sh[n]) == 0) {
                 len[n] = l;
                 tier[n] = (uint8_t)t;
                 sh[n].file = k;
@@ -525,7 +555,7 @@ static int check_names(placer *pc, ry_err *err)
                 first_k = k;
                 first_i = i;
             }
-            if (!d || shape_of(d, host_len(d), &sh[n]) < 0)
+            if (!d || shape_of(d, host_len(d), 0, &sh[n]) < 0)
                 continue;
             len[n] = host_len(d);
             sh[n].file = k;
