@@ -435,15 +435,19 @@ static int common_pattern(shape *sh, const size_t *len, int n, char *pat, size_t
     }
     if (best < 0)
         return -1;
-    long long lo = -1;
+    long long lo = -1, hi = -1;
     int padded = 0, wide = 1;
     for (int i = 0; i < n; i++)
         if (same_shape(&sh[best], len[best], &sh[i], len[i])) {
             if (lo < 0 || sh[i].num < lo)
                 lo = sh[i].num;
+            if (sh[i].num > hi)
+                hi = sh[i].num;
             padded |= sh[i].dig > 1 && sh[i].name[sh[i].pre] == '0';
             wide &= sh[i].dig == sh[best].dig;
         }
+    if (bestn > 1 && lo == hi)
+        return -1;      /* one number on every name: a model, not a count ("MT4129") */
     const shape *b = &sh[best];
     size_t suf = len[best] - b->pre - b->dig;
     if (memchr(b->name, '{', len[best]) || memchr(b->name, '}', len[best]))

@@ -318,6 +318,7 @@ static int add_node(parser *ps, ry_nf_kind kind, int nports, char *id, char *des
     nd->nports = nports;
     nd->port0 = nf->nports;
     nd->nrec = 1;
+    nd->top = 0;
     nd->guid = ps->next_guid[kind];
     nd->id = id;
     nd->desc = desc;
@@ -342,7 +343,7 @@ static int port_slot(const ry_netfile *nf, const ry_nf_node *nd, int p)
     return lo;
 }
 
-int ry_netfile_port(const ry_netfile *nf, int node, int p)
+int ry_netfile_port_search(const ry_netfile *nf, int node, int p)
 {
     const ry_nf_node *nd = &nf->nodes[node];
     if (p == 0)
@@ -371,6 +372,8 @@ static int add_port(parser *ps, int node, int p)
     }
     nf->nports++;
     nd->nrec++;
+    if (p > nd->top)
+        nd->top = p;
     init_port(ps, at, node, p);
     return at;
 }

@@ -46,6 +46,8 @@ typedef struct ry_nf_node {
     int nports;        /* physical ports the header declares, a switch's port 0 not counted */
     int port0;         /* index of its port 0 */
     int nrec;          /* port records: port 0 and the listed ports */
+    int top;           /* the highest port listed (0: none); top == nrec - 1 when the
+                        * ports 1 .. top are all listed, each at ports[port0 + p] */
     uint64_t guid;     /* node GUID */
     char *id;          /* the quoted node id */
     char *desc;        /* the quoted NodeDescription of the comment, or NULL */
@@ -84,15 +86,24 @@ double ry_nf_lane_gbps(int lane);
 double ry_nf_port_gbps(const ry_nf_port *p);
 void ry_netfile_free(ry_netfile *nf);
 
-/* The index of port p of node (0 .. nports), or -1 when the file lists no
- * link on it. */
-int ry_netfile_port(const ry_netfile *nf, int node, int p);
 
 /* The port with this port GUID (a switch's node GUID names its port 0), or -1. */
 int ry_netfile_port_by_guid(const ry_netfile *nf, uint64_t guid);
 
 /* The node's description, or its id when it has none. */
 const char *ry_netfile_name(const ry_netfile *nf, int node);
+
+/* The index of port p of node (0 .. nports), or -1 when the file lists no
+ * link on it. A switch with all its ports cabled keeps them in place, so
+ * the first guess is the answer; else a binary search of the node's ports. */
+int ry_netfile_port_search(const ry_netfile *nf, int node, int p);
+static inline int ry_netfile_port(const ry_netfile *nf, int node, int p)
+{
+    const ry_nf_node *nd = &nf->nodes[node];
+    if (p >= 0 && p <= nd->top && nd->top == nd->nrec - 1)
+        return nd->port0 + p;
+    return ry_netfile_port_search(nf, node, p);
+}
 
 static inline int ry_netfile_is_switch(const ry_netfile *nf, int node)
 {
