@@ -98,6 +98,13 @@ static int32_t port_subnet(const ry_fabric *f, uint32_t port)
     return pp < 0 ? -1 : ry_port_node(f, (uint32_t)pp)->subnet;
 }
 
+/* The plane of a planned port that has a subnet (port_subnet >= 0). */
+static int port_plane(const ry_fabric *f, uint32_t port)
+{
+    const ry_node *n = ry_port_node(f, port);
+    return ry_node_is_switch(n) ? n->plane : ry_port_node(f, (uint32_t)f->ports[port].peer)->plane;
+}
+
 int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_err *err)
 {
     const ry_fabric *f = v->f;
@@ -139,9 +146,7 @@ int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_
                            "(plane %d) joins two subnets of the plan: unplug it, or give each "
                            "subnet's devices in their own file", nf->path,
                            nf->ports[i].line ? nf->ports[i].line : nf->ports[j].line, da, pa,
-                           ry_port_node(f, (uint32_t)(ry_node_is_switch(na) ? a : f->ports[a].peer))->plane,
-                           db, pb,
-                           ry_port_node(f, (uint32_t)(ry_node_is_switch(nb) ? b : f->ports[b].peer))->plane);
+                           port_plane(f, (uint32_t)a), db, pb, port_plane(f, (uint32_t)b));
                 rc = -1;
             }
             if (cross) {
