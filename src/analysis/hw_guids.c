@@ -87,24 +87,6 @@ int ry_hw_guids_from_inventory(const ry_inventory *inv, ry_ibplan *pl, ry_err *e
     return rc;
 }
 
-/* The subnet a planned port stands in: its switch's, or for a NIC port its
- * planned leaf's; -1 for a NIC port without a planned cable. */
-static int32_t port_subnet(const ry_fabric *f, uint32_t port)
-{
-    const ry_node *n = ry_port_node(f, port);
-    if (ry_node_is_switch(n))
-        return n->subnet;
-    int32_t pp = f->ports[port].peer;
-    return pp < 0 ? -1 : ry_port_node(f, (uint32_t)pp)->subnet;
-}
-
-/* The plane of a planned port that has a subnet (port_subnet >= 0). */
-static int port_plane(const ry_fabric *f, uint32_t port)
-{
-    const ry_node *n = ry_port_node(f, port);
-    return ry_node_is_switch(n) ? n->plane : ry_port_node(f, (uint32_t)f->ports[port].peer)->plane;
-}
-
 int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_err *err)
 {
     const ry_fabric *f = v->f;
@@ -134,9 +116,9 @@ int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_
             }
             const ry_node *na = ry_port_node(out, (uint32_t)a);
             const ry_node *nb = ry_port_node(out, (uint32_t)b);
-            /* a cable between two subnets would make them one: routes are per subnet */
-            int32_t sa = port_subnet(f, (uint32_t)a), sb = port_subnet(f, (uint32_t)b);
-            int cross = sa >= 0 && sb >= 0 && sa != sb;
+            /* a cable between switches of two subnets would make them one: routes
+             * are per subnet (a NIC, one port, joins the subnet it is plugged into) */
+            int cross = ry_node_is_switch(na) && ry_node_is_switch(nb) && na->subnet != nb->subnet;
             if (cross && !rc) {
                 char da[160], db[160];
                 int pa, pb;
@@ -146,7 +128,7 @@ int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_
                            "(plane %d) joins two subnets of the plan: unplug it, or give each "
                            "subnet's devices in their own file", nf->path,
                            nf->ports[i].line ? nf->ports[i].line : nf->ports[j].line, da, pa,
-                           port_plane(f, (uint32_t)a), db, pb, port_plane(f, (uint32_t)b));
+                           na->plane, db, pb, nb->plane);
                 rc = -1;
             }
             if (cross) {
