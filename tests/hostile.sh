@@ -121,7 +121,7 @@ P
 : >"$TMP/empty.dump"
 run collide "$RAILYARD" check-routes "$TMP/collide.net" --lfts "$TMP/empty.dump" --shifts 0
 [ "$rc" -eq 5 ] || [ "$rc" -eq 0 ] && ok || fail "colliding GUIDs exit $rc: $(head -3 "$TMP/collide.err")"
-grep -q '40000 end ports' "$TMP/collide.out" && ok || fail "colliding GUIDs: $(head -5 "$TMP/collide.out")"
+grep -q '40,000 end ports' "$TMP/collide.out" && ok || fail "colliding GUIDs: $(head -5 "$TMP/collide.out")"
 # --- 4,000 cabling.links overrides at 8,192 GPUs: resolved through one index
 "$PY" - "$TMP/overrides.yaml" <<'P'
 import sys
