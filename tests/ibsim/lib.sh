@@ -191,7 +191,7 @@ def flush():
         g = (" portguid 0x%016x:" % owner[top]) if top in owner else ""
         out.append("0x%04x %03u : (read with smpdump%s)\n" % (top, port, g))
 
-ILLEGAL = re.compile(r"0x[0-9a-f]+ (\d+) : \(illegal port\)")
+ILLEGAL = re.compile(r"0x[0-9a-f]+ (\d+) : \((?:path #\d+ - )?illegal port\)")
 
 def switch_blocks(lines):
     """dump_fts -a output, each switch's block read again with ibroute when
