@@ -247,13 +247,13 @@ const ry_cmd_entry ry_cmd_traffic = {
     .positional = "SPEC",
     .options = options,
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
-               "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
-               "built fabric, the links that carry nothing, and the bill of materials of the\n"
-               "fabric without them beside the rail-only one. The layout is the full model's\n"
-               "fastest with one pipeline stage that fits memory (eq. 1's when none fits);\n"
-               "--paper: eq. 1's. For a mixture-of-experts model, the expert all-to-all too:\n"
-               "pairs, the NVLink hop of traffic rail-only forwards across rails, and its link\n"
-               "loads.\n",
+               "and inside HB domains, pipeline point-to-point between adjacent stages, none),\n"
+               "the cross-domain traffic routed up-down over the built fabric, the links that\n"
+               "carry nothing, and the bill of materials of the fabric without them beside the\n"
+               "rail-only one. The layout is the one `model` chooses (the full model's; nothing\n"
+               "fits memory: refused as `model` does); --paper: eq. 1's. For a\n"
+               "mixture-of-experts model, the expert all-to-all too: pairs, the NVLink hop of\n"
+               "traffic rail-only forwards across rails, and its link loads.\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,

@@ -539,7 +539,7 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
     if (full)
         ry_buf_puts(o, ",pipeline,data,micro_batch,micro_batches,recompute,t_bubble_s,t_pp_s,"
                        "memory_bytes,capacity_bytes");
-    ry_buf_putc(o, '\n');
+    ry_buf_puts(o, ",layout\n");
     for (int i = 0; i < npts; i++) {
         const ry_sweep_point *p = &pts[i];
         for (int k = 0; k < nkeys; k++) {
@@ -547,8 +547,8 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
             ry_buf_putc(o, ',');
         }
         if (!p->ok) {
-            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
-                                : "invalid,,,,,,,,,,,,,,,,,,,\n");
+            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+                                : "invalid,,,,,,,,,,,,,,,,,,,,\n");
             continue;
         }
         const ry_model *m = &p->m;
@@ -564,6 +564,12 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
                           c->m, ry_recompute_names[c->mem.recompute], c->bubble, c->pp,
                           c->mem.total, c->mem.capacity);
         }
+        ry_buf w;
+        ry_buf_init(&w);
+        ry_emit_parallelism_words(&w, &p->par);
+        ry_buf_putc(o, ',');
+        ry_csv_field(o, w.data);
+        ry_buf_free(&w);
         ry_buf_putc(o, '\n');
     }
 }

@@ -30,10 +30,11 @@ typedef struct ry_sweep_point {
     char model[RY_NAME_MAX];
     long long gpus, hb_domain;
     ry_plan_mem mem;        /* the layout's memory per GPU (--paper: reported only) */
+    ry_parallelism par;     /* the layout, as every report names it */
 } ry_sweep_point;
 
 /* sweep.csv: a header, then one row per point (invalid ones empty); with
- * the full model, its columns after eq. 1's. */
+ * the full model, its columns after eq. 1's; last, the layout's words. */
 void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
                        int npts);
 /* A gnuplot script drawing the sweep into sweep.png and sweep.svg: the
