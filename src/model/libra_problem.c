@@ -63,6 +63,10 @@ static int workload_layout(const ry_spec *s, const ry_libra_spec *ls, ry_plan *p
  * point-to-point is not a collective LIBRA models. */
 static int derive_workload(const ry_spec *s, const ry_libra_spec *ls, ry_libra_problem *p)
 {
+    /* A workload the cluster cannot run is refused at its key (the loader
+     * leaves s->workload NULL then). */
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
     if (!s->workload)
         return -1;      /* the spec loader said so */
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
