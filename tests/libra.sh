@@ -60,15 +60,18 @@ expect_eq "gpt3-constrained: package fixed at 500" \
 expect_eq "gpt3-constrained: the equal split breaks package == 500" \
     "$(json "$TMP/libra-gpt3-constrained-time.json" 'j["baseline"]["feasible"]')" False
 
-# ---- the workload from the LLM section: the tensor size and compute of
-# railyard model --paper (eq. 1, which LIBRA takes its sizes from), one block per layer
-"$RAILYARD" model --paper "$EX/libra-llm.yaml" --format json >"$TMP/model.json" 2>/dev/null
+# ---- the workload from the LLM section: the layout and compute of
+# railyard model (the full model's choice), one block per layer of a stage
+"$RAILYARD" model "$EX/libra-llm.yaml" --format json >"$TMP/model.json" 2>/dev/null
+expect_eq "llm: the layout of railyard model" "$(json "$TMP/libra-llm-time.json" 'j["layout"]')" \
+    "$(json "$TMP/model.json" 'j["layout"]')"
 expect_eq "llm: workload from the LLM section" "$(json "$TMP/libra-llm-time.json" "
-(lambda m: j['workload']['source'].startswith('workload gpt-3-175b: 96 layers, tensor %d x data %d'
- % (m['optimum']['tensor'], 1024 // m['optimum']['tensor'])))(json.load(open('$TMP/model.json')))")" True
-expect_eq "llm: the compute of railyard model" "$(json "$TMP/libra-llm-time.json" "
-(lambda m: abs(j['workload']['compute_s'] - m['optimum']['compute_s']) <= 1e-9 * m['optimum']['compute_s'])(
- json.load(open('$TMP/model.json')))")" True
+(lambda o: j['workload']['source'] == 'workload gpt-3-175b: %d of 96 layers (one stage), tensor %d x pipeline %d x data %d'
+ % (o['blocks_per_stage'], o['tensor'], o['pipeline'], o['data']) and j['workload']['layers'] == 1)(
+ json.load(open('$TMP/model.json'))['optimum'])")" True
+expect_eq "llm: the compute and bubble of railyard model" "$(json "$TMP/libra-llm-time.json" "
+(lambda m: abs(j['workload']['compute_s'] - m['optimum']['compute_s'] - m['optimum']['bubble_s'])
+ <= 1e-9 * m['optimum']['compute_s'])(json.load(open('$TMP/model.json')))")" True
 expect_eq "llm: the cluster's two dimensions" \
     "$(json "$TMP/libra-llm-time.json" '[(d["name"], d["size"]) for d in j["dimensions"]]')" "[('hb', 8), ('scale_out', 128)]"
 

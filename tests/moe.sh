@@ -180,13 +180,16 @@ for llm in mixtral-8x22b deepseek-v3 qwen3-235b-a22b; do
     expect_eq "$llm slowdown in [0, 20%)" "$s" ok
 done
 # The bundled MoE example in the full model: its fastest layout has pipeline
-# stages and no one-stage layout fits the H100's memory, so traffic maps
-# eq. 1's and says so; the output is that of --paper.
+# stages, and traffic maps that layout (the one `model` reports), not eq. 1's.
 "$RAILYARD" traffic --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/ex.json" 2>"$TMP/ex.err"
 expect_eq "traffic on examples/moe-h100.yaml exit" $? 0
-grep -q "no one-stage layout of deepseek-v3 fits" "$TMP/ex.err" && ok || fail "no fallback warning: $(cat "$TMP/ex.err")"
+"$RAILYARD" model --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/exm.json" 2>/dev/null
+expect_eq "traffic maps the model's layout" \
+    "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["layout"])' "$TMP/ex.json")" \
+    "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["layout"])' "$TMP/exm.json")"
+if grep -q "one-stage\|eq. 1" "$TMP/ex.err"; then fail "traffic falls back: $(cat "$TMP/ex.err")"; else ok; fi
 "$RAILYARD" traffic --paper --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/exp.json" 2>/dev/null
-cmp -s "$TMP/ex.json" "$TMP/exp.json" && ok || fail "the fallback is not eq. 1's layout"
+cmp -s "$TMP/ex.json" "$TMP/exp.json" && fail "the full model's traffic is eq. 1's" || ok
 # The full model (the default): the all-to-all is added to its own T_iter.
 "$RAILYARD" model --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/full.json" 2>"$TMP/full.err"
 expect_eq "model (full) on examples/moe-h100.yaml exit" $? 0

@@ -211,8 +211,10 @@ expect_eq "sweep: exit" $? 0
 expect_eq "sweep: the full model's columns" "$(head -n 1 "$TMP/s.csv" | tr ',' '\n' | grep -cE '^(pipeline|memory_bytes|capacity_bytes|t_bubble_s|t_pp_s)$')" 5
 "$RAILYARD" traffic "$D/small.yaml" --format json >"$TMP/t.json" 2>"$TMP/e"
 expect_eq "traffic: exit" $? 0
-"$RAILYARD" model "$D/small.yaml" --format json --set workload.parallelism.pipeline=1 >"$TMP/m1.json"
-expect_eq "traffic: the full model's one-stage layout" "$(json "$TMP/t.json" 'j["tensor"]')" \
+"$RAILYARD" model "$D/small.yaml" --format json >"$TMP/m1.json"
+expect_eq "traffic: the full model's layout" "$(json "$TMP/t.json" 'j["layout"]')" \
+    "$(json "$TMP/m1.json" 'j["layout"]')"
+expect_eq "traffic: its tensor size is the model's" "$(json "$TMP/t.json" 'j["tensor"]')" \
     "$(json "$TMP/m1.json" 'j["optimum"]["tensor"]')"
 no_sanitizer "$TMP/e"
 # --paper keeps eq. 1's output and says apart (stderr) whether its layout

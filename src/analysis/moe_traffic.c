@@ -38,36 +38,6 @@ static long long net_source(const ry_fabric *f, const ry_moe_traffic_in *in, lon
     return (s / in->K) * in->K + d % in->K;
 }
 
-/* One flow of B bytes from GPU port sp to GPU port dp over subnet u. */
-static int walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, double B,
-                ry_moe_traffic *m)
-{
-    int32_t link = f->ports[sp].link;
-    RY_ASSERT(link >= 0);
-    m->net.up[link] += B;
-    uint32_t sw = f->ports[f->ports[sp].peer].owner;
-    for (int hops = 0; hops <= 2 * RY_MAX_TIERS; hops++) {
-        int p = ry_updown_next(u, sw, dp);
-        if (p < 0)
-            return -1;
-        uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
-        int32_t peer = f->ports[port].peer, l = f->ports[port].link;
-        RY_ASSERT(peer >= 0 && l >= 0);
-        uint32_t x = f->ports[peer].owner;
-        const ry_node *xn = &f->nodes[x];
-        int up = xn->kind == RY_NODE_SWITCH && xn->tier > f->nodes[sw].tier;
-        if (up)
-            m->net.up[l] += B;
-        else
-            m->net.down[l] += B;
-        m->net.hops++;
-        if (xn->kind != RY_NODE_SWITCH)
-            return (uint32_t)peer == dp ? 0 : -1;
-        sw = x;
-    }
-    return -1;
-}
-
 static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
                  ry_err *err)
 {
@@ -88,7 +58,7 @@ static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic
                 long long ns = net_source(f, in, s, d);
                 uint32_t sp = f->nodes[ns].port0 + plane;
                 char a[64], b[64];
-                if (ry_updown_index(u, sp) < 0 || walk(f, u, sp, dp, B, m) < 0) {
+                if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, B, &m->net) < 0) {
                     ry_node_name(f, (uint32_t)ns, a, sizeof a);
                     ry_node_name(f, (uint32_t)d, b, sizeof b);
                     ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the expert "

@@ -1,5 +1,5 @@
-/* Traffic of one iteration per GPU pair, and DP stage 1 routed over the
- * fabric (see traffic.h). */
+/* Traffic of one iteration per GPU pair, and DP stage 1 and the stage
+ * boundaries across domains routed over the fabric (see traffic.h). */
 #include "analysis/traffic.h"
 
 #include <stdio.h>
@@ -12,7 +12,7 @@
 
 const char *ry_traffic_type_name(ry_traffic_type t)
 {
-    static const char *const names[] = { "mp", "dp-cross", "dp-in", "none" };
+    static const char *const names[] = { "mp", "dp-cross", "dp-in", "pp", "none" };
     return (unsigned)t < RY_TR_TYPES ? names[t] : "?";
 }
 
@@ -22,20 +22,30 @@ void ry_traffic_plan(const ry_spec *s, const ry_traffic_in *in, ry_traffic *t)
     t->N = in->N;
     t->K = in->K;
     t->NM = in->NM;
-    t->NDs = in->K / in->NM;
-    t->NDf = in->N / in->K;
+    t->PP = in->PP > 0 ? in->PP : 1;
+    t->D = in->N / (in->NM * t->PP);
+    /* A stage fills whole domains (K | N_M D) or a domain holds whole
+     * stages (N_M D | K, no data parallelism across domains). */
+    long long td = in->NM * t->D;
+    t->NDs = td % in->K == 0 ? in->K / in->NM : t->D;
+    t->NDf = t->D / t->NDs;
     t->rails = s->rails > 0 ? s->rails : (int)in->K;
     t->planes = s->planes > 0 ? s->planes : 1;
-    double N = (double)in->N;
-    t->pair_bytes[RY_TR_MP] = in->layers * in->M_cc * in->b * in->d_model / N;
-    t->pair_bytes[RY_TR_DP_IN] = in->layers * 2 * in->S_T / (double)in->K;
-    t->pair_bytes[RY_TR_DP_CROSS] = in->layers * 2 * in->S_T / N;
-    long long peers[RY_TR_TYPES] = { t->NM - 1, t->NDf - 1, t->NDs - 1, 0 };
+    double shard = in->layers * 2 * in->S_T / (double)in->NM;
+    t->pair_bytes[RY_TR_MP] =
+        in->layers * in->M_cc * (in->b / (double)t->D) * in->d_model / (double)in->NM;
+    t->pair_bytes[RY_TR_DP_IN] = shard / (double)t->NDs;
+    t->pair_bytes[RY_TR_DP_CROSS] = shard / (double)t->D;
+    t->pair_bytes[RY_TR_PP] = t->PP > 1 ? in->p2p : 0;
+    /* Peers of a GPU, counted over all GPUs; a stage boundary joins td
+     * pairs, P - 1 boundaries. */
+    double peers[RY_TR_TYPES] = { (double)(t->NM - 1), (double)(t->NDf - 1),
+                                  (double)(t->NDs - 1), 0, 0 };
     t->total_pairs = t->N * (t->N - 1) / 2;
     long long busy = 0;
     for (int k = 0; k < RY_TR_NONE; k++) {
-        t->pairs[k] = t->N * peers[k] / 2;
-        t->bytes[k] = (double)t->N * (double)peers[k] * t->pair_bytes[k];
+        t->pairs[k] = k == RY_TR_PP ? (t->PP - 1) * td : t->N * (long long)peers[k] / 2;
+        t->bytes[k] = 2 * (double)t->pairs[k] * t->pair_bytes[k];
         busy += t->pairs[k];
         t->total_bytes += t->bytes[k];
     }
@@ -46,12 +56,17 @@ ry_traffic_type ry_traffic_pair(const ry_traffic *t, long long i, long long j)
 {
     if (i == j)
         return RY_TR_NONE;
-    long long ri = i % t->K, rj = j % t->K;
-    if (i / t->K != j / t->K)
-        return ri == rj ? RY_TR_DP_CROSS : RY_TR_NONE;
-    if (ri / t->NM == rj / t->NM)
+    long long td = t->NM * t->D, si = i / td, sj = j / td, oi = i % td, oj = j % td;
+    if (si != sj)
+        return oi == oj && (si - sj == 1 || sj - si == 1) ? RY_TR_PP : RY_TR_NONE;
+    if (oi / t->NM == oj / t->NM)
         return RY_TR_MP;
-    return ri % t->NM == rj % t->NM ? RY_TR_DP_IN : RY_TR_NONE;
+    if (oi % t->NM != oj % t->NM)
+        return RY_TR_NONE;
+    /* One shard, two replicas: inside a domain, or the same rank of two. */
+    if (i / t->K == j / t->K)
+        return RY_TR_DP_IN;
+    return i % t->K == j % t->K ? RY_TR_DP_CROSS : RY_TR_NONE;
 }
 
 /* ---- routing the flows ------------------------------------------------------------- */
@@ -123,17 +138,20 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
     const ry_fabric *f = fs->f;
     ry_updown *u = ry_updown_new(f, k);
     size_t n = ry_updown_ends(u);
-    long long K = t->K;
+    /* A DP stage 1 group: one rank of the domains of one stage (every
+     * domain when there is one stage), numbered rank + K x (domain / dps). */
+    long long dps = t->NM * t->D >= t->K ? t->NM * t->D / t->K : 1;
+    long long K = t->K * (t->N / t->K / dps);
     int rc = 0;
-    /* The leaves holding each rank's GPUs, with counts: ends come in leaf
-     * order, so a counting sort by rank keeps each rank's leaves grouped. */
+    /* The leaves holding each group's GPUs, with counts: ends come in leaf
+     * order, so a counting sort by group keeps each group's leaves together. */
     uint32_t *rank_of = ry_xmalloc((n ? n : 1) * sizeof *rank_of);
     uint32_t *leaf_of = ry_xmalloc((n ? n : 1) * sizeof *leaf_of);
     uint32_t *first = ry_xcalloc((size_t)K + 1, sizeof *first);
     for (size_t c = 0; c < n; c++) {
         uint32_t gp = ry_updown_end(u, c);
         const ry_node *g = &f->nodes[f->ports[gp].owner];
-        rank_of[c] = (uint32_t)(g->index % K);
+        rank_of[c] = (uint32_t)(g->index % t->K + t->K * (g->index / t->K / dps));
         leaf_of[c] = f->ports[f->ports[gp].peer].owner - f->first_switch;
         first[rank_of[c] + 1]++;
     }
@@ -177,8 +195,9 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
             sources += cnt;
         }
         if (sources != t->NDf - 1) {
-            ry_err_set(err, "fabric.design", "the %lld GPUs of rank %u are not all in one network "
-                       "(found %lld of them in subnet %d)", t->NDf, r, sources + 1, k);
+            ry_err_set(err, "fabric.design", "the %lld GPUs of rank %lld of a stage are not all "
+                       "in one network (found %lld of them in subnet %d)", t->NDf,
+                       (long long)r % t->K, sources + 1, k);
             rc = -1;
             break;
         }
@@ -220,6 +239,82 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
     free(run0);
     ry_updown_free(u);
     return rc;
+}
+
+int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, double B,
+                    ry_traffic_map *m)
+{
+    int32_t link = f->ports[sp].link;
+    RY_ASSERT(link >= 0);
+    m->up[link] += B;
+    uint32_t sw = f->ports[f->ports[sp].peer].owner;
+    for (int hops = 0; hops <= 2 * RY_MAX_TIERS; hops++) {
+        int p = ry_updown_next(u, sw, dp);
+        if (p < 0)
+            return -1;
+        uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
+        int32_t peer = f->ports[port].peer, l = f->ports[port].link;
+        RY_ASSERT(peer >= 0 && l >= 0);
+        uint32_t x = f->ports[peer].owner;
+        const ry_node *xn = &f->nodes[x];
+        int up = xn->kind == RY_NODE_SWITCH && xn->tier > f->nodes[sw].tier;
+        if (up)
+            m->up[l] += B;
+        else
+            m->down[l] += B;
+        m->hops++;
+        if (xn->kind != RY_NODE_SWITCH)
+            return (uint32_t)peer == dp ? 0 : -1;
+        sw = x;
+    }
+    return -1;
+}
+
+/* The stage boundaries that cross domains: to GPU d from d - N_M D (its
+ * activations) and from d + N_M D (their gradients), each from the NIC of
+ * the sender's domain on d's rail when rail-only keeps rails apart (the
+ * NVLink hop before it is the domain's own), else from the sender's. */
+static int route_pp(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m, ry_err *err)
+{
+    double B = t->pair_bytes[RY_TR_PP] / f->planes;
+    long long td = t->NM * t->D;
+    for (int k = 0; k < f->nsubnets; k++) {
+        ry_updown *u = ry_updown_new(f, k);
+        size_t n = ry_updown_ends(u);
+        int rc = 0;
+        for (size_t c = 0; c < n && rc == 0; c++) {
+            uint32_t dp = ry_updown_end(u, c);
+            long long d = f->ports[dp].owner;
+            uint32_t plane = dp - f->nodes[d].port0;
+            for (int dir = -1; dir <= 1 && rc == 0; dir += 2) {
+                long long s = d + dir * td;
+                if (s < 0 || s >= t->N || s / t->K == d / t->K)
+                    continue;
+                long long ns = s;
+                if (f->design == RY_DESIGN_RAIL_ONLY && f->nodes[s].rail != f->nodes[d].rail)
+                    ns = (s / t->K) * t->K + d % t->K;
+                uint32_t sp = f->nodes[ns].port0 + plane;
+                if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, B, m) < 0) {
+                    char a[64], b[64];
+                    ry_node_name(f, (uint32_t)ns, a, sizeof a);
+                    ry_node_name(f, (uint32_t)d, b, sizeof b);
+                    ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the "
+                               "pipeline's point-to-point: the fabric has no such path", a, b,
+                               plane);
+                    rc = -1;
+                }
+                m->flows++;
+                m->pp_flows++;
+                m->hops++;      /* the first hop, GPU to leaf */
+                m->network_bytes += B;
+                m->pp_bytes += B;
+            }
+        }
+        ry_updown_free(u);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
 }
 
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
@@ -267,6 +362,8 @@ int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_ma
          * switch above; every flow is one GPU uplink and one downlink. */
         m->hops += m->flows;
     }
+    if (rc == 0 && t->PP > 1 && t->pair_bytes[RY_TR_PP] > 0)
+        rc = route_pp(f, t, m, err);
     for (size_t l = 0; l < f->nlinks; l++) {
         int tier = f->nodes[f->ports[f->links[l].hi].owner].tier;
         double b = m->up[l] + m->down[l];

@@ -1,37 +1,48 @@
 /* The traffic of one training iteration, GPU pair by GPU pair (the paper's
- * section 2.2), and where it goes on the built fabric.
+ * section 2.2 with the full model's pipeline stages), and where it goes on
+ * the built fabric.
  *
- * GPU g sits in HB domain g / K at local rank r = g mod K. Tensor-parallel
+ * GPU g sits in HB domain g / K at local rank r = g mod K. The layout is the
+ * full model's (model/plan.h): g = tp + N_M (dp + D pp) for tensor rank tp,
+ * data-parallel replica dp < D and stage pp < P, N = N_M D P. Tensor-parallel
  * (MP) groups are N_M consecutive ranks of a domain; the hierarchical
- * all-reduce of the gradients runs first inside the domain among the N_Ds
- * GPUs holding the same shard (ranks equal mod N_M: DP stage 2), then across
- * domains among the N_Df GPUs of the same rank (DP stage 1, same rail). Each
- * collective is the all-to-all form the model assumes: an all-reduce of X
- * bytes among p GPUs sends 2X/p bytes from every member to every other. Per
- * ordered pair and iteration that is
- *   MP:          l * M_cc * b * d_model / N
- *   DP stage 2:  l * 2 * S_T / K
- *   DP stage 1:  l * 2 * S_T / N
- * so summing over pairs gives back the communication terms of eq. 1 times
- * the bandwidths. Nothing here is an N x N matrix: pairs are counted per
- * type in closed form and only DP stage 1 crosses the network. */
+ * all-reduce of a stage's gradients runs first inside the domain among the
+ * N_Ds replicas holding the same shard (DP stage 2), then across the stage's
+ * domains among the N_Df GPUs of the same rank (DP stage 1, same rail);
+ * D = N_Ds N_Df. Each collective is the all-to-all form the model assumes:
+ * an all-reduce of X bytes among p GPUs sends 2X/p bytes from every member
+ * to every other. Per ordered pair and iteration, with l_s the blocks of a
+ * stage and b_r the tokens of a replica,
+ *   MP:          l_s * M_cc * b_r * d_model / N_M
+ *   DP stage 2:  l_s * 2 * S_T / (N_M N_Ds)
+ *   DP stage 1:  l_s * 2 * S_T / (N_M N_Ds N_Df)
+ *   PP:          the point-to-point of a stage boundary, GPU g to g + N_M D
+ *                (activations forward) and back (their gradients), the
+ *                model's m * s * mb * d_model * bytes / N_M each way
+ * (with P = 1: l * M_cc * b * d_model / N, l * 2 * S_T / K, l * 2 * S_T / N,
+ * eq. 1's terms). Nothing here is an N x N matrix: pairs are counted per type
+ * in closed form; DP stage 1 and the boundaries that cross domains are the
+ * traffic on the network. */
 #ifndef RY_TRAFFIC_H
 #define RY_TRAFFIC_H
 
+#include "analysis/updown.h"
 #include "fabric/fabric.h"
 
 typedef enum {
     RY_TR_MP = 0,           /* tensor parallel, inside a domain */
     RY_TR_DP_CROSS = 1,     /* DP stage 1, across domains, same rank */
     RY_TR_DP_IN = 2,        /* DP stage 2, inside a domain */
-    RY_TR_NONE = 3,
-    RY_TR_TYPES = 4
+    RY_TR_PP = 3,           /* pipeline point-to-point, adjacent stages */
+    RY_TR_NONE = 4,
+    RY_TR_TYPES = 5
 } ry_traffic_type;
 
 const char *ry_traffic_type_name(ry_traffic_type t);
 
 typedef struct ry_traffic {
     long long N, K, NM, NDs, NDf;
+    long long PP, D;                    /* pipeline stages, replicas of a stage */
     int rails, planes;
     double pair_bytes[RY_TR_TYPES];     /* per ordered pair and iteration */
     long long pairs[RY_TR_TYPES];       /* unordered pairs of each type */
@@ -40,16 +51,17 @@ typedef struct ry_traffic {
     double total_bytes;
 } ry_traffic;
 
-/* The parallelism a model chose and the sizes of what its collectives move,
- * as plain numbers: the caller copies them from the model (ry_iter_in of
- * model/iteration.h and the optimum's N_M), so traffic does not depend on
- * how the model found them. */
+/* The layout a model chose and the sizes of what its collectives move, as
+ * plain numbers: the caller copies them from the model (model/plan.h), so
+ * traffic does not depend on how the model found them. */
 typedef struct ry_traffic_in {
     long long N, K, NM;     /* GPUs, HB domain, tensor-parallel size (NM | K | N) */
-    double layers;          /* l */
+    double layers;          /* l_s: transformer blocks of a stage */
     double d_model;
-    double b;               /* tokens per iteration */
+    double b;               /* tokens per iteration, D b_r (b_r: a replica's) */
     double S_T, M_cc;       /* bytes: one block's gradients, per collective round */
+    long long PP;           /* pipeline stages (N_M D divides K or K divides N_M D); 0: 1 */
+    double p2p;             /* bytes a stage boundary's GPU sends its neighbour one way */
 } ry_traffic_in;
 
 /* The traffic of that parallelism on the spec's cluster. */
@@ -58,13 +70,18 @@ void ry_traffic_plan(const ry_spec *s, const ry_traffic_in *in, ry_traffic *t);
 /* Type of the traffic between GPUs i != j. */
 ry_traffic_type ry_traffic_pair(const ry_traffic *t, long long i, long long j);
 
-/* DP stage 1 routed over the fabric with up-down routes (updown.h), each
- * GPU's bytes split evenly over its planes. */
+/* DP stage 1 and the stage boundaries that cross domains routed over the
+ * fabric with up-down routes (updown.h), each GPU's bytes split evenly over
+ * its planes. On rail-only a boundary between two rails goes first over
+ * NVLink to the GPU of the sender's domain on the receiver's rail, as the
+ * expert all-to-all's does (moe_traffic.h). */
 typedef struct ry_traffic_map {
     double *up, *down;          /* per link: bytes toward the upper and the lower end */
     long long flows;            /* (source, destination, plane) routed */
     long long hops;             /* switch-to-switch and GPU links crossed, summed over flows */
     double network_bytes;       /* bytes GPUs put on the network */
+    double pp_bytes;            /* of them, the pipeline's point-to-point */
+    long long pp_flows;         /* of the flows, the pipeline's */
     struct {
         long long links, idle;
         double bytes, max;      /* both directions summed; the busiest link */
@@ -97,6 +114,11 @@ void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, doub
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
                           ry_err *err);
 void ry_traffic_map_free(ry_traffic_map *m);
+
+/* Adds one flow of B bytes from GPU port sp to GPU port dp along subnet u's
+ * up-down route to m's links (the GPU's uplink included); -1 without one. */
+int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp,
+                    double B, ry_traffic_map *m);
 
 /* The fabric without the links that carry nothing and the switches left
  * with no link: a new graph (out->spec = f->spec) for the bill of materials. */

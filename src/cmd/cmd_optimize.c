@@ -54,7 +54,8 @@ const ry_cmd_entry ry_cmd_optimize = {
     .details = "Reads network: (or, without it, two dimensions from cluster:) and libra: from\n"
                "SPEC and finds the bandwidth per NPU of every dimension that minimises the\n"
                "iteration time, or time x cost, under the budget and constraints; reports it\n"
-               "against the budget split equally.\n",
+               "against the budget split equally. A workload taken from the LLM section runs\n"
+               "the layout `model` chooses (one pipeline stage's blocks), named on the report.\n",
     .needs = RY_NEED_LIBRA,
     .run = run,
 };

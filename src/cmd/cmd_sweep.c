@@ -121,8 +121,10 @@ static int point_compute(const ry_spec *s, int paper, ry_sweep_point *pt)
 {
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
     int rc = ry_plan_compute(s, paper, pl);
-    if (rc == 0)
+    if (rc == 0) {
         pt->mem = pl->best.mem;
+        ry_plan_parallelism(pl, &pt->par);
+    }
     if (rc == 0 && paper) {
         /* eq. 1's own results; the memory its layout needs is reported apart */
         pt->m = pl->base;
@@ -463,6 +465,7 @@ const ry_cmd_entry ry_cmd_sweep = {
                "when no point is valid). The plots draw the iteration time (ideal dashed) and\n"
                "the relative performance against the first --vary key, one line per value of\n"
                "the others. Without gnuplot only the CSV and the script are written. The full\n"
-               "model adds its columns (pipeline, memory, ...); --paper sweeps eq. 1 alone.\n",
+               "model adds its columns (pipeline, memory, ...); --paper sweeps eq. 1 alone.\n"
+               "The last column, layout, names each point's layout as `model` does.\n",
     .run = run,
 };

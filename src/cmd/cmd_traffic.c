@@ -113,6 +113,30 @@ static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry
     return bad ? -1 : 0;
 }
 
+/* The plan's layout and sizes, as traffic takes them: the biggest stage's
+ * blocks, the busiest replica's tokens (D times), gradients in the reduction's
+ * precision (the paper's: the compute's), and the point-to-point of the
+ * model's pipeline term, one activation of s mb d_model elements split
+ * over the tensor group per micro-batch each way. */
+static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
+{
+    const ry_iter_in *in = &pl->base.in;
+    const ry_plan_cfg *c = &pl->best;
+    double seq = pl->base.w.model.seq_len;
+    memset(ti, 0, sizeof *ti);
+    ti->N = in->N;
+    ti->K = in->K;
+    ti->NM = c->t;
+    ti->PP = c->p;
+    ti->layers = c->blocks;
+    ti->d_model = in->d_model;
+    /* eq. 1 spreads the batch evenly (--paper keeps its numbers) */
+    ti->b = pl->paper ? in->b : (double)c->seqs * seq * (double)c->d;
+    ti->S_T = 12 * in->d_model * in->d_model * pl->grad_bytes;
+    ti->M_cc = in->M_cc;
+    ti->p2p = (double)c->m * seq * (double)c->mb * in->d_model * pl->base.bytes / (double)c->t;
+}
+
 static ry_cmd_status run(ry_ctx *ctx)
 {
     const ry_spec *s = ctx->spec;
@@ -127,43 +151,11 @@ static ry_cmd_status run(ry_ctx *ctx)
                 "the paper's model ignores memory (without --paper the full model chooses one "
                 "that fits)",
                 pl->best.mem.total / 1e9, pl->base.w.gpu.name, pl->best.mem.capacity / 1e9);
-    /* The traffic maps tensor and data parallelism: the full model's
-     * fastest layout with one pipeline stage, or eq. 1's when no one-stage
-     * layout fits the GPU's memory. */
-    if (!paper && pl->best.p > 1) {
-        ry_plan *one = ry_xmalloc(sizeof *one);
-        *one = *pl;
-        one->base.w.pipeline = 1;
-        ry_plan_cfg b1, least;
-        if (ry_plan_search(one, one->base.in.K, &b1, &least) == 0) {
-            ry_warn("traffic maps one pipeline stage: the full model's fastest layout has %lld; "
-                    "mapping its fastest one-stage layout (TP %lld x DP %lld)", pl->best.p, b1.t,
-                    b1.d);
-            pl->best = b1;
-            pl->base.best.NM = b1.t;
-            if (ry_moe_for_model(s, &pl->base) < 0) {
-                free(one);
-                free(pl);
-                return RY_CMD_INPUT;
-            }
-        } else {
-            ry_warn("traffic maps one pipeline stage, and no one-stage layout of %s fits the "
-                    "GPU's memory: mapping the layout of eq. 1 (--paper), which ignores memory",
-                    pl->base.w.model.name);
-            if (ry_plan_compute(s, 1, pl) < 0) {
-                free(one);
-                free(pl);
-                return RY_CMD_INPUT;
-            }
-        }
-        free(one);
-    }
     const ry_model *m = &pl->base;
     ry_traffic t;
     const ry_iter_in *in = &m->in;
-    /* Gradients in the reduction's precision (the paper's: the compute's). */
-    ry_traffic_in ti = { in->N, in->K, pl->best.t, in->layers, in->d_model, in->b,
-                         12 * in->d_model * in->d_model * pl->grad_bytes, in->M_cc };
+    ry_traffic_in ti;
+    traffic_in(pl, &ti);
     ry_traffic_plan(s, &ti, &t);
     ry_traffic_map map;
     ry_err err;
@@ -218,15 +210,17 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_traffic_load load;
     ry_traffic_load_compute(&ctx->fabric, &map, pl->best.total, &load);
 
+    ry_parallelism lay;
+    ry_plan_parallelism(pl, &lay);
     ry_buf out, json;
     ry_buf_init(&out);
     ry_buf_init(&json);
-    ry_emit_traffic(&out, s, &ctx->fabric, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
+    ry_emit_traffic(&out, s, &ctx->fabric, m, &lay, &t, &map, &load, &ctx->bom, &trimmed, &cost,
                     ctx->fmt);
     if (mtp)
         ry_emit_moe_traffic(&out, s, m, &ctx->fabric, mtp, ctx->fmt);
     if (ctx->out) {
-        ry_emit_traffic(&json, s, &ctx->fabric, m, &t, &map, &load, &ctx->bom, &trimmed, &cost,
+        ry_emit_traffic(&json, s, &ctx->fabric, m, &lay, &t, &map, &load, &ctx->bom, &trimmed, &cost,
                         RY_FMT_JSON);
         if (mtp)
             ry_emit_moe_traffic(&json, s, m, &ctx->fabric, mtp, RY_FMT_JSON);
@@ -253,13 +247,13 @@ const ry_cmd_entry ry_cmd_traffic = {
     .positional = "SPEC",
     .options = options,
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
-               "and inside HB domains, none), the cross-domain traffic routed up-down over the\n"
-               "built fabric, the links that carry nothing, and the bill of materials of the\n"
-               "fabric without them beside the rail-only one. The layout is the full model's\n"
-               "fastest with one pipeline stage that fits memory (eq. 1's when none fits);\n"
-               "--paper: eq. 1's. For a mixture-of-experts model, the expert all-to-all too:\n"
-               "pairs, the NVLink hop of traffic rail-only forwards across rails, and its link\n"
-               "loads.\n",
+               "and inside HB domains, pipeline point-to-point between adjacent stages, none),\n"
+               "the cross-domain traffic routed up-down over the built fabric, the links that\n"
+               "carry nothing, and the bill of materials of the fabric without them beside the\n"
+               "rail-only one. The layout is the one `model` chooses (the full model's; nothing\n"
+               "fits memory: refused as `model` does); --paper: eq. 1's. For a\n"
+               "mixture-of-experts model, the expert all-to-all too: pairs, the NVLink hop of\n"
+               "traffic rail-only forwards across rails, and its link loads.\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,

@@ -376,6 +376,7 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
     memset(&w, 0, sizeof w);
     w.s = s;
     w.m = m ? &m->base : NULL;
+    w.pl = m;
     w.kind = kind;
     w.lo = lo;
     w.hi = hi;

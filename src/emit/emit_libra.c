@@ -1,5 +1,6 @@
 /* LIBRA's report: text for people, JSON and CSV for programs. */
 #include "emit/emit_libra.h"
+#include "emit/emit_parallelism.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -210,6 +211,8 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     json_object_set_new(solver, "chosen", r->chosen >= 0 ? json_string(r->starts[r->chosen].label)
                                                          : json_string("equal split"));
     json_object_set_new(root, "solver", solver);
+    if (p->has_par)
+        json_object_set_new(root, "layout", ry_parallelism_json(&p->par));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     ry_buf_puts(o, s);
     ry_buf_putc(o, '\n');
@@ -250,7 +253,13 @@ void ry_emit_libra(ry_buf *out, const char *name, const ry_libra_problem *p,
         report_json(out, name, p, r, &sm);
     else if (fmt == RY_FMT_CSV)
         report_csv(out, p, r, &sm);
-    else
+    else if (p->has_par) {
+        ry_buf t;
+        ry_buf_init(&t);
+        report_text(&t, name, p, r, &sm);
+        ry_emit_with_parallelism(out, t.data, t.len, &p->par);
+        ry_buf_free(&t);
+    } else
         report_text(out, name, p, r, &sm);
     ry_libra_summary_free(&sm);
 }

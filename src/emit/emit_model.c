@@ -1,5 +1,6 @@
 /* The model, sweeps and traffic as text, JSON, CSV and gnuplot scripts. */
 #include "emit/emit_model.h"
+#include "emit/emit_parallelism.h"
 #include "emit/emit_moe.h"
 
 #include <jansson.h>
@@ -489,22 +490,35 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_co
 void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
                   ry_format fmt)
 {
+    ry_parallelism lay;
+    ry_plan_parallelism(pl, &lay);
     if (pl->paper && fmt == RY_FMT_JSON) {
         json_t *j = model_json(s, &pl->base, c);
+        json_object_set_new(j, "layout", ry_parallelism_json(&lay));
         json_object_set_new(j, "memory", memory_json(&pl->best));
         json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
         json_out(o, j);
-    } else if (pl->paper) {
-        model_text(o, s, &pl->base, c);
-        ry_buf_putc(o, '\n');
-        memory_text(o, pl, &pl->best);
-        ry_buf_puts(o, "  (reported only: the paper's eq. 1 chose the layout without a memory "
-                       "limit)\n");
-        mfu_warning(o, pl);
-    } else if (fmt == RY_FMT_JSON)
-        json_out(o, plan_json(s, pl, c));
-    else
-        plan_text(o, s, pl, c);
+        return;
+    }
+    if (fmt == RY_FMT_JSON) {
+        json_t *j = plan_json(s, pl, c);
+        json_object_set_new(j, "layout", ry_parallelism_json(&lay));
+        json_out(o, j);
+        return;
+    }
+    ry_buf t;
+    ry_buf_init(&t);
+    if (pl->paper) {
+        model_text(&t, s, &pl->base, c);
+        ry_buf_putc(&t, '\n');
+        memory_text(&t, pl, &pl->best);
+        ry_buf_puts(&t, "  (reported only: the paper's eq. 1 chose the layout without a memory "
+                        "limit)\n");
+        mfu_warning(&t, pl);
+    } else
+        plan_text(&t, s, pl, c);
+    ry_emit_with_parallelism(o, t.data, t.len, &lay);
+    ry_buf_free(&t);
 }
 
 /* ---- sweep ------------------------------------------------------------------------------- */
@@ -525,7 +539,7 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
     if (full)
         ry_buf_puts(o, ",pipeline,data,micro_batch,micro_batches,recompute,t_bubble_s,t_pp_s,"
                        "memory_bytes,capacity_bytes");
-    ry_buf_putc(o, '\n');
+    ry_buf_puts(o, ",layout\n");
     for (int i = 0; i < npts; i++) {
         const ry_sweep_point *p = &pts[i];
         for (int k = 0; k < nkeys; k++) {
@@ -533,8 +547,8 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
             ry_buf_putc(o, ',');
         }
         if (!p->ok) {
-            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
-                                : "invalid,,,,,,,,,,,,,,,,,,,\n");
+            ry_buf_puts(o, full ? "invalid,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"
+                                : "invalid,,,,,,,,,,,,,,,,,,,,\n");
             continue;
         }
         const ry_model *m = &p->m;
@@ -550,6 +564,12 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
                           c->m, ry_recompute_names[c->mem.recompute], c->bubble, c->pp,
                           c->mem.total, c->mem.capacity);
         }
+        ry_buf w;
+        ry_buf_init(&w);
+        ry_emit_parallelism_words(&w, &p->par);
+        ry_buf_putc(o, ',');
+        ry_csv_field(o, w.data);
+        ry_buf_free(&w);
         ry_buf_putc(o, '\n');
     }
 }
@@ -710,7 +730,7 @@ const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
 
 static const char *const type_text[RY_TR_TYPES] = {
     "MP (tensor parallel, in domain)", "DP stage 1 (across domains)",
-    "DP stage 2 (inside domains)", "none"
+    "DP stage 2 (inside domains)", "PP (pipeline, adjacent stages)", "none"
 };
 
 static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom *ref)
@@ -737,8 +757,9 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
 {
     char b1[32], b2[32];
     ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
-                  "(N_M = %lld, N_Ds = %lld, N_Df = %lld)\n\n", s->name, m->w.model.name, t->N,
-                  t->K, t->NM, t->NDs, t->NDf);
+                  "(N_M = %lld, N_Ds = %lld, N_Df = %lld, %lld pipeline stage%s)\n\n", s->name,
+                  m->w.model.name, t->N, t->K, t->NM, t->NDs, t->NDf, t->PP,
+                  t->PP == 1 ? "" : "s");
     ry_buf_puts(o, "GPU pairs by traffic type (unordered pairs; bytes per iteration summed over "
                    "both directions)\n");
     ry_buf_printf(o, "  %-32s %16s %9s %14s %14s %8s\n", "type", "pairs", "share", "bytes/pair",
@@ -751,13 +772,22 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                       ry_fmt_bytes(b2, sizeof b2, t->bytes[k]), pct(t->bytes[k], t->total_bytes));
     ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s\n\n", "total", t->total_pairs, 100.0, "",
                   ry_fmt_bytes(b1, sizeof b1, t->total_bytes));
-    ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so of "
-                  "the same rail (rail = rank mod %d).\n\n", t->rails);
-    ry_buf_printf(o, "On the %s fabric (DP stage 1 routed up-down, %d plane%s), over an iteration "
-                  "of %.3g s\n", ry_design_name(s->design), t->planes, t->planes == 1 ? "" : "s",
-                  ld->iter_s);
+    if (t->PP > 1)
+        ry_buf_printf(o, "DP stage 1 and the stage boundaries that cross HB domains leave them; "
+                      "DP stage 1 between GPUs of the same rank, so of the same rail (rail = rank "
+                      "mod %d).\n\n", t->rails);
+    else
+        ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so "
+                      "of the same rail (rail = rank mod %d).\n\n", t->rails);
+    ry_buf_printf(o, "On the %s fabric (%s routed up-down, %d plane%s), over an iteration "
+                  "of %.3g s\n", ry_design_name(s->design),
+                  t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
+                  t->planes, t->planes == 1 ? "" : "s", ld->iter_s);
     ry_buf_printf(o, "  flows %lld, bytes on the network %s, link crossings %lld\n", map->flows,
                   ry_fmt_bytes(b1, sizeof b1, map->network_bytes), map->hops);
+    if (t->PP > 1)
+        ry_buf_printf(o, "  of them pipeline point-to-point: flows %lld, bytes %s\n",
+                      map->pp_flows, ry_fmt_bytes(b1, sizeof b1, map->pp_bytes));
     ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "links", "count", "idle",
                   "idle", "bytes", "busiest", "mean GB/s", "busiest GB/s", "busiest");
     ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "", "", "", "", "", "",
@@ -782,7 +812,7 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                       "link, %.2f%% of its %.3g GB/s\n\n", ld->busiest_gbytes_per_s,
                       ld->busiest_gbps, 100 * ld->busiest_util, ld->busiest_gbps / 8);
     else
-        ry_buf_puts(o, "  no link carries DP traffic\n\n");
+        ry_buf_puts(o, "  no link carries DP or pipeline traffic\n\n");
     if (!full)
         return;
     ry_buf_puts(o, "Bill of materials (paper cost model)\n");
@@ -842,6 +872,7 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
     json_object_set_new(j, "tensor", json_integer(t->NM));
     json_object_set_new(j, "dp_in", json_integer(t->NDs));
     json_object_set_new(j, "dp_cross", json_integer(t->NDf));
+    json_object_set_new(j, "pipeline", json_integer(t->PP));
     json_t *types = json_object();
     for (int k = 0; k < RY_TR_TYPES; k++)
         json_object_set_new(types, ry_traffic_type_name((ry_traffic_type)k),
@@ -863,10 +894,11 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
             ld->tier[tr].mean_gbytes_per_s, "busiest_gbytes_per_s",
             ld->tier[tr].busiest_gbytes_per_s, "busiest_link_gbps", ld->tier[tr].busiest_gbps,
             "busiest_utilisation", ld->tier[tr].busiest_util));
-    json_t *net = json_pack("{s:s, s:I, s:f, s:I, s:I, s:I, s:f, s:o}", "design",
+    json_t *net = json_pack("{s:s, s:I, s:f, s:I, s:f, s:I, s:I, s:I, s:f, s:o}", "design",
                             ry_design_name(s->design), "flows", (json_int_t)map->flows, "bytes",
-                            map->network_bytes, "link_crossings", (json_int_t)map->hops, "links",
-                            (json_int_t)map->links, "idle", (json_int_t)map->idle,
+                            map->network_bytes, "pp_flows", (json_int_t)map->pp_flows,
+                            "pp_bytes", map->pp_bytes, "link_crossings", (json_int_t)map->hops,
+                            "links", (json_int_t)map->links, "idle", (json_int_t)map->idle,
                             "iteration_s", ld->iter_s, "per_tier", tiers);
     json_t *busiest = json_null();
     if (ld->busiest_link >= 0) {
@@ -895,14 +927,21 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
 }
 
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
-                     const ry_traffic *t,
+                     const ry_parallelism *lay, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
                      const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt)
 {
-    if (fmt == RY_FMT_JSON)
-        json_out(o, traffic_json(s, f, m, t, map, ld, full, trimmed, c));
-    else
-        traffic_text(o, s, m, t, map, ld, full, trimmed, c);
+    if (fmt == RY_FMT_JSON) {
+        json_t *j = traffic_json(s, f, m, t, map, ld, full, trimmed, c);
+        json_object_set_new(j, "layout", ry_parallelism_json(lay));
+        json_out(o, j);
+        return;
+    }
+    ry_buf x;
+    ry_buf_init(&x);
+    traffic_text(&x, s, m, t, map, ld, full, trimmed, c);
+    ry_emit_with_parallelism(o, x.data, x.len, lay);
+    ry_buf_free(&x);
 }
 
 void ry_emit_traffic_links(ry_buf *o, const ry_fabric *f, const ry_traffic_map *map)

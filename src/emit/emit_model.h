@@ -30,10 +30,11 @@ typedef struct ry_sweep_point {
     char model[RY_NAME_MAX];
     long long gpus, hb_domain;
     ry_plan_mem mem;        /* the layout's memory per GPU (--paper: reported only) */
+    ry_parallelism par;     /* the layout, as every report names it */
 } ry_sweep_point;
 
 /* sweep.csv: a header, then one row per point (invalid ones empty); with
- * the full model, its columns after eq. 1's. */
+ * the full model, its columns after eq. 1's; last, the layout's words. */
 void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_sweep_point *pts,
                        int npts);
 /* A gnuplot script drawing the sweep into sweep.png and sweep.svg: the
@@ -43,10 +44,11 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
 void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys, int nkeys,
                           const ry_sweep_point *pts, int npts);
 
-/* `railyard traffic`: pair statistics, link loads per tier, the trimmed
- * fabric. trimmed and c may be NULL; f names the busiest link's ends. */
+/* `railyard traffic`: the layout mapped, pair statistics, link loads per
+ * tier, the trimmed fabric. trimmed and c may be NULL; f names the busiest
+ * link's ends. */
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
-                     const ry_traffic *t,
+                     const ry_parallelism *lay, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
                      const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt);
 /* A size in bytes for people: SI units (B, kB, MB, GB, TB, PB, EB), three

@@ -1,5 +1,6 @@
 /* `railyard whatif` as text (one column per design) and JSON. */
 #include "emit/emit_whatif.h"
+#include "emit/emit_parallelism.h"
 
 #include "emit/csv.h"
 #include "emit/numfmt.h"
@@ -459,6 +460,11 @@ static void whatif_json(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
                                       "data", (json_int_t)(pl->paper ? m->in.N / m->best.NM
                                                                      : pl->best.d),
                                       "hb_domain", (json_int_t)m->in.K));
+    if (pl) {
+        ry_parallelism lay;
+        ry_plan_parallelism(pl, &lay);
+        json_object_set_new(j, "layout", ry_parallelism_json(&lay));
+    }
     if (pl && m->has_moe)
         json_object_set_new(json_object_get(j, "workload"), "moe_all_to_all_left_out_s",
                             json_real(m->moe_s));
@@ -487,9 +493,17 @@ static void whatif_json(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
 void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
                     int nsides, ry_format fmt)
 {
-    if (fmt == RY_FMT_JSON)
+    if (fmt == RY_FMT_JSON) {
         whatif_json(o, s, pl, sides, nsides);
-    else
+    } else if (pl) {
+        ry_parallelism lay;
+        ry_buf t;
+        ry_plan_parallelism(pl, &lay);
+        ry_buf_init(&t);
+        whatif_text(&t, s, pl, sides, nsides);
+        ry_emit_with_parallelism(o, t.data, t.len, &lay);
+        ry_buf_free(&t);
+    } else
         whatif_text(o, s, pl, sides, nsides);
 }
 
@@ -573,6 +587,11 @@ static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
     json_object_set_new(j, "kind", json_string(w->kind));
     json_object_set_new(j, "failures", json_pack("[i, i]", w->lo, w->hi));
     json_object_set_new(j, "draws", json_integer(w->seeds));
+    if (w->pl) {
+        ry_parallelism lay;
+        ry_plan_parallelism(w->pl, &lay);
+        json_object_set_new(j, "layout", ry_parallelism_json(&lay));
+    }
     json_int_t last = (json_int_t)(w->seed0 + (unsigned long long)w->seeds - 1);
     json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)w->seed0, last));
     json_object_set_new(j, "spares", json_pack("{s:i, s:i}", "switches", s->spares.switches,
@@ -626,9 +645,17 @@ static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
 
 void ry_emit_whatif_sweep(ry_buf *o, const ry_whatif_sweep *w, ry_format fmt)
 {
-    if (fmt == RY_FMT_JSON)
+    if (fmt == RY_FMT_JSON) {
         sweep_json(o, w);
-    else
+    } else if (w->pl) {
+        ry_parallelism lay;
+        ry_buf t;
+        ry_plan_parallelism(w->pl, &lay);
+        ry_buf_init(&t);
+        sweep_text(&t, w);
+        ry_emit_with_parallelism(o, t.data, t.len, &lay);
+        ry_buf_free(&t);
+    } else
         sweep_text(o, w);
 }
 

@@ -38,6 +38,7 @@ void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_wha
 typedef struct ry_whatif_sweep {
     const ry_spec *s;
     const ry_model *m;                  /* NULL: no workload, no slowdown */
+    const ry_plan *pl;                  /* its plan (the layout), NULL with m */
     const char *kind;
     int lo, hi, seeds;
     unsigned long long seed0;

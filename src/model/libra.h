@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 
+#include "model/plan.h"
 #include "spec/libra_spec.h"
 #include "spec/spec.h"
 #include "util/diag.h"
@@ -119,6 +120,8 @@ typedef struct ry_libra_problem {
     int starts;                             /* starting points (default 12) */
     int plot_dims[2];                       /* -1: chosen from the result */
     ry_pos pos;                             /* the libra section (or the file) */
+    int has_par;                            /* 1: the workload's layout is par */
+    ry_parallelism par;                     /* derived from the LLM (as `model` chooses) */
 } ry_libra_problem;
 
 void ry_libra_problem_init(ry_libra_problem *p);

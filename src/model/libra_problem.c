@@ -8,66 +8,118 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/iteration.h"
+#include "model/plan.h"
 #include "spec/workload.h"
 
 #define MAXD RY_LIBRA_MAX_DIMS
 
-/* One block per layer of the LLM, with the inputs of `railyard model`
- * (model/iteration.h): compute split evenly over the three phases; forward
- * and input gradient each an all-reduce of M_cc * tokens per replica *
- * d_model / 4 bytes over the tensor-parallel groups (the two add up to that
- * model's tensor-parallel term when the group is one dimension); the weight
- * gradient an all-reduce of S_T / N_M bytes (one block's gradients, split by
- * tensor parallelism) over the data-parallel groups, innermost dimension
- * first, as that model's hierarchical all-reduce. */
-static int derive_workload(const ry_spec *s, const ry_libra_spec *ls, ry_libra_problem *p)
+/* The layout of the workload: the full model's choice (model/plan.h, as
+ * `railyard model` reports it), or with libra.tensor_parallel given, that
+ * tensor size with one stage over eq. 1's inputs. pl->best gets t, p, d,
+ * blocks, seqs and the busiest GPU's compute (with the pipeline bubble). */
+static int workload_layout(const ry_spec *s, const ry_libra_spec *ls, ry_plan *pl,
+                           ry_libra_problem *p)
 {
+    if (ls->tensor_parallel <= 0) {
+        if (ry_plan_compute(s, 0, pl) < 0)
+            return -1;
+        ry_plan_parallelism(pl, &p->par);
+        return 0;
+    }
     /* Eq. 1's layout, one stage: its batch rules hold. */
     if (ry_workload_check_paper_fit(s) < 0)
         return -1;
-    if (!s->workload)
-        return -1;      /* the spec loader said so */
-    ry_model m;
-    ry_model_inputs(s, &m);
-    const ry_iter_in *in = &m.in;
+    ry_model_inputs(s, &pl->base);
+    const ry_iter_in *in = &pl->base.in;
     if (!(in->layers >= 1 && in->C > 0 && in->N > 0 && in->b > 0))
         return -1;      /* the workload section's own errors say why */
-    long long tp_given = ls->tensor_parallel;
-    long long nm = tp_given;
-    if (nm <= 0) {
-        ry_iter_terms t;
-        if (ry_iter_best(in, in->K, m.w.tensor, &t) < 0) {
-            ry_error_at(p->pos, "no tensor-parallel size fits the workload on HB domains of "
-                        "%lld; give libra.tensor_parallel", in->K);
-            return -1;
-        }
-        nm = t.NM;
+    ry_plan_cfg *c = &pl->best;
+    c->t = ls->tensor_parallel;
+    c->p = 1;
+    c->d = in->N / c->t;
+    c->blocks = pl->base.w.model.layers;
+    c->compute = in->M_flop / ((double)in->N * in->C);
+    c->mem.recompute = pl->base.w.recompute;
+    pl->grad_bytes = pl->base.bytes;
+    ry_plan_parallelism(pl, &p->par);
+    p->par.source = RY_PAR_GIVEN;
+    return 0;
+}
+
+/* One block per layer of a pipeline stage, with the layout and inputs of
+ * `railyard model` (model/plan.h): the busiest GPU's compute and pipeline
+ * bubble split evenly over the three phases; forward and input gradient
+ * each an all-reduce of M_cc * tokens per replica * d_model / 4 bytes over
+ * the tensor-parallel groups (the two add up to that model's
+ * tensor-parallel term when the group is one dimension); the weight
+ * gradient an all-reduce of S_T / N_M bytes (one block's gradients in the
+ * reduction's precision, split by tensor parallelism) over the stage's
+ * data-parallel groups, innermost dimension first, as that model's
+ * hierarchical all-reduce. The stages take the outermost dimensions; their
+ * point-to-point is not a collective LIBRA models. */
+static int derive_workload(const ry_spec *s, const ry_libra_spec *ls, ry_libra_problem *p)
+{
+    /* A workload the cluster cannot run is refused at its key (the loader
+     * leaves s->workload NULL then). */
+    if (ry_workload_check_fit(s) < 0)
+        return -1;
+    if (!s->workload)
+        return -1;      /* the spec loader said so */
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    if (workload_layout(s, ls, pl, p) < 0) {
+        free(pl);
+        return -1;
     }
-    int tp[MAXD], dp[MAXD];
+    p->has_par = 1;
+    const ry_iter_in *in = &pl->base.in;
+    const ry_plan_cfg *c = &pl->best;
+    const char *name = pl->base.w.model.name;
+    long long nm = c->t, td = c->t * c->d;
+    /* The stage's NPUs innermost, then the tensor group inside them. */
+    int stage[MAXD], outer[MAXD], tp[MAXD], dp[MAXD];
     char why[256];
-    if (ry_libra_split_tp(&p->net, nm, tp, dp, why, sizeof why) < 0) {
-        ry_error_at(tp_given > 0 ? ls->tensor_parallel_pos : p->pos, "workload %s: %s",
-                    m.w.model.name, why);
+    ry_libra_net inner = p->net;
+    int bad = ry_libra_split_tp(&p->net, td, stage, outer, why, sizeof why) < 0;
+    if (!bad) {
+        for (int i = 0; i < inner.ndims; i++)
+            inner.dim[i].size = stage[i];
+        bad = ry_libra_split_tp(&inner, nm, tp, dp, why, sizeof why) < 0;
+    }
+    if (bad) {
+        ry_error_at(ls->tensor_parallel > 0 ? ls->tensor_parallel_pos : p->pos,
+                    "workload %s (TP %lld x PP %lld x DP %lld): %s", name, c->t, c->p, c->d,
+                    why);
+        free(pl);
         return -1;
     }
     ry_libra_layer *ly = ry_libra_workload_add(&p->wl);
-    snprintf(ly->name, sizeof ly->name, "%.50s block", m.w.model.name);
-    ly->count = llround(in->layers);
-    double compute = in->M_flop / ((double)in->N * in->C) / in->layers / 3;
-    double tokens = in->b * (double)nm / (double)in->N;   /* per replica */
+    snprintf(ly->name, sizeof ly->name, "%.50s block", name);
+    ly->count = c->blocks;
+    double compute = (c->compute + c->bubble) / c->blocks / 3;
+    double tokens = in->b / (double)c->d;   /* per replica */
+    if (c->seqs > 0)
+        tokens = (double)c->seqs * pl->base.w.model.seq_len;
+    double S_T = 12 * in->d_model * in->d_model * pl->grad_bytes;
     for (int ph = 0; ph < RY_PHASES; ph++) {
         ry_libra_phase *x = &ly->ph[ph];
         x->compute = compute;
         x->coll = RY_COLL_ALL_REDUCE;
-        x->bytes = ph == RY_PHASE_WG ? in->S_T / (double)nm : in->M_cc * tokens * in->d_model / 4;
+        x->bytes = ph == RY_PHASE_WG ? S_T / (double)nm : in->M_cc * tokens * in->d_model / 4;
         for (int i = 0; i < p->net.ndims; i++)
             x->group[i] = ph == RY_PHASE_WG ? dp[i] : tp[i];
     }
-    snprintf(p->wl.source, sizeof p->wl.source, "workload %.60s: %lld layers, tensor %lld x "
-             "data %lld", m.w.model.name, ly->count, nm, in->N / nm);
+    if (c->p > 1)
+        snprintf(p->wl.source, sizeof p->wl.source, "workload %.60s: %lld of %d layers "
+                 "(one stage), tensor %lld x pipeline %lld x data %lld", name, ly->count,
+                 pl->base.w.model.layers, nm, c->p, c->d);
+    else
+        snprintf(p->wl.source, sizeof p->wl.source, "workload %.60s: %lld layers, tensor %lld "
+                 "x data %lld", name, ly->count, nm, c->d);
+    free(pl);
     return 0;
 }
 

@@ -375,6 +375,16 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     return ry_moe_for_model(s, &pl->base);
 }
 
+void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tp = pl->best.t;
+    out->pp = pl->best.p;
+    out->dp = pl->best.d;
+    out->ep = pl->base.has_moe && pl->base.moe.ep > 1 ? pl->base.moe.ep : 1;
+    out->recompute = pl->best.mem.recompute;
+    out->source = pl->paper ? RY_PAR_PAPER : RY_PAR_FULL;
+}
 
 void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double fwd_sum,
                      ry_iter_degraded *d)

@@ -97,6 +97,21 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
  * or (full model) no configuration that fits, with what would. */
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
 
+/* The layout a report ran, in the words every command prints
+ * (emit/emit_layout.h): what `model` chose (the full model, or eq. 1's
+ * with --paper), as traffic, optimize, whatif and sweep take it from
+ * ry_plan_compute. */
+typedef enum { RY_PAR_FULL, RY_PAR_PAPER, RY_PAR_GIVEN } ry_par_source;
+
+typedef struct ry_parallelism {
+    long long tp, pp, dp, ep;   /* tensor, pipeline, data, expert parallel (1: none) */
+    int recompute;              /* ry_recompute */
+    ry_par_source source;    /* GIVEN: libra.tensor_parallel fixed it */
+} ry_parallelism;
+
+/* The layout of pl's chosen configuration. */
+void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out);
+
 /* The chosen configuration rerun after failures (whatif): the network
  * bandwidth per GPU scaled by bs_ratio (the slowest HB domain's share, 0:
  * a domain cut off, the job stalls when anything crosses domains), the

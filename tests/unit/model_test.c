@@ -255,6 +255,57 @@ static void test_pairs(void)
     }
 }
 
+/* Pipeline layouts (model/plan.h): GPU g = tp + t (dp + d pp). Each pair's
+ * type from its coordinates, against ry_traffic_pair and the closed-form
+ * counts, on layouts where a stage fills whole domains or a domain holds
+ * whole stages. */
+static void test_pairs_pipeline(void)
+{
+    static const int Ks[] = { 2, 4, 8, 16 };
+    int tried = 0;
+    for (int i = 0; i < 400 && tried < 60; i++) {
+        long long K = Ks[rnd(sizeof Ks / sizeof *Ks)], t = 1 << rnd(5), p = 2 + rnd(6),
+                  d = 1 << rnd(6), td = t * d, N = td * p;
+        if (K % t || (td % K && K % td) || N % K || N > 2048)
+            continue;
+        tried++;
+        ry_spec s;
+        fill_spec(&s, RY_DESIGN_RAIL_OPTIMIZED, N, (int)K, (int)K, 16, 1);
+        ry_traffic_in ti = { N, K, t, 3, 64, 1e6, 1e4, 16, p, 5e5 };
+        ry_traffic tr;
+        ry_traffic_plan(&s, &ti, &tr);
+        CHECK(tr.PP == p && tr.D == d && tr.NDs * tr.NDf == d, "K %lld TP %lld PP %lld DP %lld: "
+              "D %lld = %lld x %lld", K, t, p, d, tr.D, tr.NDs, tr.NDf);
+        long long cnt[RY_TR_TYPES] = { 0 };
+        for (long long a = 0; a < N; a++)
+            for (long long b = a + 1; b < N; b++) {
+                long long ta = a % t, da = a / t % d, pa = a / td;
+                long long tb = b % t, db = b / t % d, pb = b / td;
+                ry_traffic_type want = RY_TR_NONE;
+                if (pa == pb && da == db)
+                    want = RY_TR_MP;
+                else if (pa == pb && ta == tb && a / K == b / K)
+                    want = RY_TR_DP_IN;
+                else if (pa == pb && ta == tb && a % K == b % K)
+                    want = RY_TR_DP_CROSS;
+                else if (ta == tb && da == db && pb == pa + 1)
+                    want = RY_TR_PP;
+                ry_traffic_type k = ry_traffic_pair(&tr, a, b);
+                CHECK(k == want && ry_traffic_pair(&tr, b, a) == k, "K %lld TP %lld PP %lld DP "
+                      "%lld: pair %lld %lld is %s, want %s", K, t, p, d, a, b,
+                      ry_traffic_type_name(k), ry_traffic_type_name(want));
+                cnt[k]++;
+            }
+        for (int k = 0; k < RY_TR_TYPES; k++)
+            CHECK(cnt[k] == tr.pairs[k], "K %lld TP %lld PP %lld DP %lld: %s pairs %lld, closed "
+                  "form %lld", K, t, p, d, ry_traffic_type_name((ry_traffic_type)k), cnt[k],
+                  tr.pairs[k]);
+        CHECK(close_to(tr.bytes[RY_TR_PP], 2.0 * (double)(p - 1) * (double)td * 5e5),
+              "pp bytes %g", tr.bytes[RY_TR_PP]);
+    }
+    CHECK(tried >= 20, "only %d pipeline layouts tried", tried);
+}
+
 /* ---- routes ------------------------------------------------------------------------------- */
 
 typedef struct fcase {
@@ -433,6 +484,7 @@ int main(void)
     test_optimum_and_ideal();
     test_monotone();
     test_pairs();
+    test_pairs_pipeline();
     test_updown_vs_router();
     test_loads();
     printf("%lld next hops equal to route.c's tables, %lld link loads equal to flow-by-flow "
