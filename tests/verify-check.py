@@ -396,7 +396,7 @@ def work_order(plan, cabling, expect, path):
     exp = json.load(open(expect))
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    head = ["rack", "unit", "device", "port", "cage_port", "label", "action", "to"]
+    head = ["rack", "rack_unit", "device", "port", "cage_port", "label", "action", "to"]
     if not rows or rows[0] != head:
         fail("work order header %s, want %s" % (rows[0] if rows else None, ",".join(head)))
         return
