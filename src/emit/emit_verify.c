@@ -513,7 +513,7 @@ static void wo_set(wo_row *r, const end *at, const char *label, const char *acti
     r->unit = at->unit;
     snprintf(r->dev, sizeof r->dev, "%s", at->dev);
     r->port = at->port;
-    if (at->host[0]) {
+    if (at->host[0] && at->port == 1) {     /* a NIC's second port keeps its number */
         snprintf(r->col_dev, sizeof r->col_dev, "%s", at->host);
         snprintf(r->col_port, sizeof r->col_port, "%s", at->nicname);
     } else {
