@@ -41,6 +41,25 @@ E=$(grep -c '^Ca' "$TMP/sp/opensm/plane0/topology.net")
 want=$("$PY" -c "import sys; print(format(int(sys.argv[1]) * (int(sys.argv[1]) - 1), ','))" "$E")
 grep -q "^routes  *$want: every end port" "$TMP/cr.txt" && ok || fail "check-routes routes: want $want: $(grep '^routes' "$TMP/cr.txt")"
 
+# verify on a fabric of 2,040 cables with faults of every kind: the summary
+# line's counts grouped, as planned = planned - findings naming a planned cable
+"$PY" "$TOP_SRCDIR/tests/verify-inject.py" --plan "$TMP/sp/opensm" --out "$TMP/vf" \
+    --expect "$TMP/vf.exp" --seed 3 --fault port-swap --fault rail-swap --fault missing:nic \
+    --fault unknown --fault missing --fault extra --fault uplink --fault isolate >/dev/null
+expect_eq "verify-inject exit" $? 0
+"$RAILYARD" verify "$SP" "$TMP/vf/plane0/topology.net" >"$TMP/verify.txt" 2>&1
+expect_eq "verify exit" $? 1
+report "verify" "$TMP/verify.txt"
+grep -q 'gpu[0-9]' "$TMP/verify.txt" && fail "verify: an internal GPU index: $(grep -m1 'gpu[0-9]' "$TMP/verify.txt")" || ok
+want=$("$PY" - "$TMP/sp/opensm/plane0/topology.net" "$TMP/vf.exp" <<'P'
+import json, re, sys
+n = sum(1 for l in open(sys.argv[1]) if re.match(r'^\[\d+\]', l)) // 2
+e = json.load(open(sys.argv[2]))
+print('%s of %s planned cables as planned' % (format(e['as_planned'], ','), format(n, ',')))
+P
+)
+grep -q "^$want; " "$TMP/verify.txt" && ok || fail "verify summary: want '$want': $(head -n 1 "$TMP/verify.txt")"
+
 "$RAILYARD" model "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/moe.txt" 2>&1
 expect_eq "model moe exit" $? 0
 sed -n '/^Mixture of experts/,/^$/p' "$TMP/moe.txt" >"$TMP/moe-part.txt"

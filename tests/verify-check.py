@@ -396,7 +396,7 @@ def work_order(plan, cabling, expect, path):
     exp = json.load(open(expect))
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    head = ["rack", "unit", "device", "port", "cage_port", "label", "action", "to"]
+    head = ["rack", "rack_unit", "device", "port", "cage_port", "label", "action", "to"]
     if not rows or rows[0] != head:
         fail("work order header %s, want %s" % (rows[0] if rows else None, ",".join(head)))
         return
@@ -715,14 +715,15 @@ def not_cabled(plan, loaded, stderr):
     got = set(re.findall(r"railyard:\s+(.*?) is not cabled: no route reaches it", text))
     check(got == want, "NICs railyard says are not cabled: %s; planned NICs in no "
           "subnet found: %s" % (sorted(got), sorted(want)))
-    m = re.search(r"(\d+) NICs? not cabled; (\d+) pairs? of cabled NICs not delivered", text)
+    # counts as people read them: thousands grouped ("1,984")
+    m = re.search(r"([\d,]+) NICs? not cabled; ([\d,]+) pairs? of cabled NICs not delivered", text)
     if not m:
         fail("no summary of the NICs not cabled and pairs not delivered")
         return
-    check(int(m.group(1)) == len(want), "%s NICs not cabled, want %d"
-          % (m.group(1), len(want)))
-    check(int(m.group(2)) == pairs, "%s pairs of cabled NICs not delivered, want %d"
-          % (m.group(2), pairs))
+    check(m.group(1) == format(len(want), ","), "%s NICs not cabled, want %s"
+          % (m.group(1), format(len(want), ",")))
+    check(m.group(2) == format(pairs, ","), "%s pairs of cabled NICs not delivered, want %s"
+          % (m.group(2), format(pairs, ",")))
     print("# not cabled: %s; %d pairs of cabled NICs cannot be joined"
           % (", ".join(sorted(want)) or "none", pairs))
 

@@ -120,9 +120,61 @@ assert rates == ['2xNDR', '4xHDR', '4xHDR'], rates
 print('ok')
 EOF
 has "degraded: three findings, their rates and labels" "$TMP/check" '^ok$'
-printf 'rack,unit,device,port,cage_port,label,action,to\n' >"$TMP/hdr"
+printf 'rack,rack_unit,device,port,cage_port,label,action,to\n' >"$TMP/hdr"
 head -n 1 "$TMP/wo.csv" | cmp -s - "$TMP/hdr" && ok || fail "work order header: $(head -n 1 "$TMP/wo.csv")"
 expect_eq "work order rows" "$(grep -c 'reseat or replace' "$TMP/wo.csv")" 3
+
+# --- NICs named as the cabling plan names them ---------------------------------
+# A NIC cable removed: the text report, the JSON and the work order name the
+# NIC by its host and NIC as cabling.csv writes them (a_device, a_port of the
+# cable's row), its rail from the same row; no internal index (gpu17).
+"$PY" "$TOP_SRCDIR/tests/verify-inject.py" --plan "$TMP/plan/opensm" --out "$TMP/nic" \
+    --expect "$TMP/nic.exp" --seed 5 --fault missing:nic --fault rail-swap >/dev/null
+expect_eq "missing:nic injected" $? 0
+"$RAILYARD" cabling "$SPEC" -o "$TMP/cab" >/dev/null 2>&1 || fail "cabling on the plan"
+"$RAILYARD" verify "$SPEC" "$TMP/nic/plane0/topology.net" >"$TMP/nic.txt" 2>"$TMP/v.err"
+expect_eq "missing NIC cable: exit" $? 1
+"$RAILYARD" verify "$SPEC" "$TMP/nic/plane0/topology.net" --json \
+    --work-order "$TMP/nic.csv" >"$TMP/nic.json" 2>"$TMP/v.err"
+expect_eq "missing NIC cable, json: exit" $? 1
+"$PY" - "$TMP/nic.exp" "$TMP/cab/cabling/cabling.csv" "$TMP/nic.txt" "$TMP/nic.json" \
+    "$TMP/nic.csv" <<'EOF2' >"$TMP/check" 2>&1
+import csv, json, re, sys
+exp = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+text = open(sys.argv[3]).read()
+got = json.load(open(sys.argv[4]))
+wo = list(csv.DictReader(open(sys.argv[5])))
+miss = [x for x in exp['findings'] if x['kind'] == 'missing']
+assert len(miss) == 1, miss
+nic = miss[0]['planned']['a']['device']
+host, port = nic.split(' ')
+r = [r for r in rows if (r['a_device'], r['a_port']) == (host, port)]
+assert len(r) == 1, (nic, r)
+r = r[0]
+want = 'impact:  %s %s loses its link to rail %s' % (r['a_device'], r['a_port'], r['rail'])
+assert want in text, 'no "%s" in the text report' % want
+bad = re.findall(r'\bgpu[0-9]+', text + json.dumps(got) + open(sys.argv[5]).read())
+assert not bad, 'internal GPU indices: %s' % bad[:3]
+f = [x for x in got['findings'] if x['kind'] == 'missing']
+a = f[0]['planned']['a']
+assert (a['host'], a['nic'], a['device']) == (host, port, nic), a
+assert f[0]['label'] == r['label'], (f[0]['label'], r['label'])
+# every NIC end of the JSON carries its host and NIC, and they make its device
+ends = [e for x in got['findings'] for p in ('planned', 'found') if x[p]
+        for e in (x[p]['a'], x[p]['b']) if e and re.match(r'node\d+ mlx5_', e['device'])]
+assert len(ends) >= 3, ends
+for e in ends:
+    assert e['device'] == '%s %s' % (e['host'], e['nic']), e
+w = [x for x in wo if x['action'] == 'connect' and x['label'] == r['label']]
+assert len(w) == 1, (r['label'], wo)
+w = w[0]
+assert (w['rack'], w['rack_unit'], w['device'], w['port']) == \
+    (r['a_rack'], r['a_u'], r['a_device'], r['a_port']), (w, r)
+print('ok')
+EOF2
+has "missing NIC cable: named as cabling.csv names it in text, JSON and work order" \
+    "$TMP/check" '^ok$'
 
 # --- exit codes and errors -----------------------------------------------------
 printf 'Switch\t4 "S-1"\t\t# "x" lid 1\n[9]\t"H-2"[1]\n' >"$TMP/bad.net"

@@ -15,7 +15,8 @@ static const ry_option options[] = {
     [O_JSON] = { "json", 0, RY_OPT_FLAG, NULL, NULL, "the same as --format json" },
     [O_WORK_ORDER] = { "work-order", 0, RY_OPT_VALUE, "FILE", NULL,
                        "also write the work order: a CSV with one physical\n"
-                       "action per row, in the order of the racks" },
+                       "action per row, in the order of the racks, devices\n"
+                       "and ports named as in cabling.csv" },
     [O_IGNORE_RATES] = { "ignore-rates", 0, RY_OPT_FLAG, NULL, NULL,
                          "do not compare link widths and speeds (a simulator\n"
                          "reports one rate for every link)" },

@@ -8,7 +8,9 @@
 #include "analysis/cabling.h"
 #include "analysis/hw_guids.h"
 #include "emit/csv.h"
+#include "emit/numfmt.h"
 #include "fabric/names.h"
+#include "spec/spec.h"
 #include "util/diag.h"
 
 static const char *const kind_name[RY_VF_NKINDS] = {
@@ -26,7 +28,26 @@ typedef struct end {
     int rack, unit;     /* -1 when the device is not in the plan */
     uint64_t guid;      /* found ends: the port GUID of a CA, the node GUID of a switch */
     char cage[32];      /* a switch port of the plan: cage/port as on the faceplate, or "" */
+    char host[128];     /* a NIC of the plan: its host and NIC as cabling.csv names them */
+    char nicname[32];   /* ("node001", "mlx5_0"), else "" */
 } end;
+
+/* The host and NIC names of planned NIC port gp (gpu * planes + plane): the
+ * two words of its NodeDescription (ry_ca_desc), split where the host's
+ * name ends. */
+static void nic_names(const ry_fabric *f, uint32_t gp, end *e)
+{
+    char desc[160];
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    long long gpu = gp / (uint32_t)f->planes;
+    int len = ry_host_name(f, gpu / gpn, e->host, sizeof e->host);
+    ry_ca_desc(f, gp, desc, sizeof desc);
+    if (len > 0 && (size_t)len < sizeof e->host && strncmp(desc, e->host, (size_t)len) == 0 &&
+        desc[len] == ' ')
+        snprintf(e->nicname, sizeof e->nicname, "%s", desc + len + 1);
+    else
+        e->host[0] = e->nicname[0] = '\0';
+}
 
 /* The faceplate name of port (1-based) of planned switch node, or "". */
 static void cage_of(const ry_fabric *f, uint32_t node, int port, char *buf, size_t n)
@@ -46,6 +67,8 @@ static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, en
     e->nic = !ry_node_is_switch(ry_port_node(f, port));
     if (!e->nic)
         cage_of(f, f->ports[port].owner, e->port, e->cage, sizeof e->cage);
+    else
+        nic_names(f, port, e);
     ry_layout_where(lay, f->ports[port].owner, &e->rack, &e->unit, &units);
 }
 
@@ -65,6 +88,8 @@ static void found_end(const ry_verify *v, const ry_layout *lay, ry_vf_port p, en
         ry_layout_where(lay, node, &e->rack, &e->unit, &units);
         if (sw)
             cage_of(v->f, node, e->port, e->cage, sizeof e->cage);
+        else
+            nic_names(v->f, (uint32_t)m, e);
     }
 }
 
@@ -155,12 +180,12 @@ static void fix_text(const ry_verify *v, const ry_vf_finding *x, const ends *e, 
             if (x->cand >= 0)
                 ry_node_name(v->f, (uint32_t)x->cand, cand, sizeof cand);
             if (x->reason == RY_VU_TAKEN)
-                ry_buf_printf(b, "%d of its %d cables say it is %s, where another switch with "
+                ry_buf_printf(b, "%s of its %s cables say it is %s, where another switch with "
                               "more agreeing cables stands: check which one is %s",
-                              x->votes, x->total, cand, cand);
+                              ry_n(x->votes), ry_n(x->total), cand, cand);
             else
-                ry_buf_printf(b, "its cables disagree on where it stands (%d of %d say %s): "
-                              "check its cabling", x->votes, x->total, cand);
+                ry_buf_printf(b, "its cables disagree on where it stands (%s of %s say %s): "
+                              "check its cabling", ry_n(x->votes), ry_n(x->total), cand);
         }
     }
     }
@@ -188,9 +213,11 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
         return;
     }
     if (x->kind == RY_VF_DEGRADED) {
-        ry_buf_printf(b, "the link carries %g of %g Gb/s planned (%.1f%%)", im.found_gbps,
-                      im.planned_gbps, im.planned_gbps > 0 ? 100 * im.found_gbps / im.planned_gbps
-                                                            : 0.0);
+        char got[RY_NUM_CAP], want[RY_NUM_CAP];
+        ry_buf_printf(b, "the link carries %s of %s Gb/s planned (%.1f%%)",
+                      ry_num_sig(got, sizeof got, im.found_gbps, 6),
+                      ry_num_sig(want, sizeof want, im.planned_gbps, 6),
+                      im.planned_gbps > 0 ? 100 * im.found_gbps / im.planned_gbps : 0.0);
         return;
     }
     if (!im.loses_link) {
@@ -199,23 +226,25 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
         return;
     }
     if (im.gpu >= 0) {
+        /* the NIC as cabling.csv names it, host and NIC: "node001 mlx5_3" */
         ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
-        ry_buf_printf(b, "gpu%d (%s) loses its rail-%d link%s", f->nodes[im.gpu].index, name,
-                      im.rail, plane);
+        ry_buf_printf(b, "%s loses its link to rail %d%s", name, im.rail, plane);
         if (im.total > 0)
-            ry_buf_printf(b, "; rail %d of unit %d%s keeps %lld of %lld GPU links (%.1f%%)",
-                          im.rail, im.unit + 1, plane, im.kept, im.total, pct(im.kept, im.total));
+            ry_buf_printf(b, "; rail %d of scalable unit %d%s keeps %s of %s NIC links (%.1f%%)",
+                          im.rail, im.unit + 1, plane, ry_n(im.kept), ry_n(im.total),
+                          pct(im.kept, im.total));
         return;
     }
     ry_node_name(f, (uint32_t)im.sw, name, sizeof name);
-    ry_buf_printf(b, "%s keeps %lld of %lld uplinks", name, im.sw_kept, im.sw_total);
+    ry_buf_printf(b, "%s keeps %s of %s uplinks", name, ry_n(im.sw_kept), ry_n(im.sw_total));
     if (im.scope == 2)
-        ry_buf_printf(b, "; unit %d%s keeps %lld of %lld leaf uplinks (%.1f%%)", im.unit + 1, plane,
-                      im.kept, im.total, pct(im.kept, im.total));
+        ry_buf_printf(b, "; scalable unit %d%s keeps %s of %s leaf uplinks (%.1f%%)", im.unit + 1,
+                      plane, ry_n(im.kept), ry_n(im.total), pct(im.kept, im.total));
     else
-        ry_buf_printf(b, "; %s%s keeps %lld of %lld %s uplinks (%.1f%%)",
-                      f->planes > 1 ? "" : "the fabric", f->planes > 1 ? plane + 4 : "", im.kept,
-                      im.total, ry_tier_name(im.tier, f->tiers), pct(im.kept, im.total));
+        ry_buf_printf(b, "; %s%s keeps %s of %s %s uplinks (%.1f%%)",
+                      f->planes > 1 ? "" : "the fabric", f->planes > 1 ? plane + 4 : "",
+                      ry_n(im.kept), ry_n(im.total), ry_tier_name(im.tier, f->tiers),
+                      pct(im.kept, im.total));
 }
 
 /* A finding in words: its ends, cable label, fix and impact. */
@@ -247,17 +276,17 @@ static void said_free(said *s)
 
 static void summary_line(ry_buf *out, const ry_verify *v)
 {
-    ry_buf_printf(out, "%lld of %lld planned cables as planned; %zu finding%s:", v->as_planned,
-                  v->planned, v->nfindings, v->nfindings == 1 ? "" : "s");
+    ry_buf_printf(out, "%s of %s planned cables as planned; %s finding%s:", ry_n(v->as_planned),
+                  ry_n(v->planned), ry_n((long long)v->nfindings), v->nfindings == 1 ? "" : "s");
     for (int k = 0; k < RY_VF_NKINDS; k++)
-        ry_buf_printf(out, "%s %lld %s", k ? "," : "", v->count[k], kind_name[k]);
+        ry_buf_printf(out, "%s %s %s", k ? "," : "", ry_n(v->count[k]), kind_name[k]);
     ry_buf_putc(out, '\n');
 }
 
 static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
 {
-    ry_buf_printf(out, "switches: %d of %d discovered placed; subnets verified:",
-                  v->switches_placed, v->switches_found);
+    ry_buf_printf(out, "switches: %s of %s discovered placed; subnets verified:",
+                  ry_n(v->switches_placed), ry_n(v->switches_found));
     int any = 0;
     for (int k = 0; k < pl->nsubnets; k++)
         if (v->subnet_seen[k])
@@ -335,6 +364,10 @@ static json_t *jend(const ry_layout *lay, const end *e, int found)
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(e->dev));
     json_object_set_new(j, "port", json_integer(e->port));
+    if (e->host[0]) {
+        json_object_set_new(j, "host", json_string(e->host));
+        json_object_set_new(j, "nic", json_string(e->nicname));
+    }
     if (found)
         json_object_set_new(j, "guid", jguid(e->guid));
     if (e->rack >= 0) {
@@ -450,8 +483,10 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
 typedef struct wo_row {
     long long walk;     /* place on the walk through the halls, -1 = not placed */
     int rack, unit;
-    char dev[160];
+    char dev[160];      /* sorted by: a NIC's "node001 mlx5_0" and port 1 */
     int port;
+    char col_dev[160];  /* written: the device and port as cabling.csv names them, */
+    char col_port[32];  /* "node001", "mlx5_0" for a NIC of the plan, else dev, port */
     char cage[32];      /* the port on the faceplate (cage/port), "" for a NIC */
     char label[96];
     const char *action;
@@ -478,6 +513,13 @@ static void wo_set(wo_row *r, const end *at, const char *label, const char *acti
     r->unit = at->unit;
     snprintf(r->dev, sizeof r->dev, "%s", at->dev);
     r->port = at->port;
+    if (at->host[0] && at->port == 1) {     /* a NIC's second port keeps its number */
+        snprintf(r->col_dev, sizeof r->col_dev, "%s", at->host);
+        snprintf(r->col_port, sizeof r->col_port, "%s", at->nicname);
+    } else {
+        snprintf(r->col_dev, sizeof r->col_dev, "%s", at->dev);
+        snprintf(r->col_port, sizeof r->col_port, "%d", at->port);
+    }
     snprintf(r->cage, sizeof r->cage, "%s", at->cage);
     snprintf(r->label, sizeof r->label, "%s", label);
     r->action = action;
@@ -535,7 +577,7 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
                                 (k->row % 2 ? per_row - 1 - k->col : k->col);
     }
     qsort(rows, n, sizeof *rows, cmp_wo);
-    ry_buf_puts(out, "rack,unit,device,port,cage_port,label,action,to");
+    ry_buf_puts(out, "rack,rack_unit,device,port,cage_port,label,action,to");
     ry_csv_end(out);
     char num[32], rack[32];
     for (size_t i = 0; i < n; i++) {
@@ -549,10 +591,9 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
         ry_buf_putc(out, ',');
         ry_csv_field(out, num);
         ry_buf_putc(out, ',');
-        ry_csv_field(out, r->dev);
-        snprintf(num, sizeof num, "%d", r->port);
+        ry_csv_field(out, r->col_dev);
         ry_buf_putc(out, ',');
-        ry_csv_field(out, num);
+        ry_csv_field(out, r->col_port);
         ry_buf_putc(out, ',');
         ry_csv_field(out, r->cage);
         ry_buf_putc(out, ',');
@@ -578,11 +619,11 @@ void ry_emit_as_found(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, long
     for (size_t i = 0; i < n; i++)
         if (holes[i].leaf < 0)
             unreached++;
-    ry_buf_printf(out, "railyard: routing the fabric as found: %zu finding%s routed around",
-                  v->nfindings, v->nfindings == 1 ? "" : "s");
+    ry_buf_printf(out, "railyard: routing the fabric as found: %s finding%s routed around",
+                  ry_n((long long)v->nfindings), v->nfindings == 1 ? "" : "s");
     if (left)
-        ry_buf_printf(out, ", %lld cable%s carrying no route (within a tier, or to a device not "
-                      "in the plan)", left, left == 1 ? "" : "s");
+        ry_buf_printf(out, ", %s cable%s carrying no route (within a tier, or to a device not "
+                      "in the plan)", ry_n(left), left == 1 ? "" : "s");
     ry_buf_puts(out, "\n");
     for (size_t i = 0; i < n; i++) {
         const ry_hole *h = &holes[i];
@@ -595,13 +636,13 @@ void ry_emit_as_found(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, long
         pairs += h->sources;
         if (shown++ < 20) {
             ry_node_name(f, (uint32_t)h->leaf, b, sizeof b);
-            ry_buf_printf(out, "railyard:   the %d NIC%s on %s cannot reach %s\n", h->sources,
+            ry_buf_printf(out, "railyard:   the %s NIC%s on %s cannot reach %s\n", ry_n(h->sources),
                           h->sources == 1 ? "" : "s", b, a);
         }
     }
     if (shown > 20)
-        ry_buf_printf(out, "railyard:   ... and %zu more\n", shown - 20);
-    ry_buf_printf(out, "railyard: %zu NIC%s not cabled; %lld pair%s of cabled NICs not "
-                  "delivered\n", unreached, unreached == 1 ? "" : "s", pairs,
+        ry_buf_printf(out, "railyard:   ... and %s more\n", ry_n((long long)(shown - 20)));
+    ry_buf_printf(out, "railyard: %s NIC%s not cabled; %s pair%s of cabled NICs not "
+                  "delivered\n", ry_n((long long)unreached), unreached == 1 ? "" : "s", ry_n(pairs),
                   pairs == 1 ? "" : "s");
 }

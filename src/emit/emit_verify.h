@@ -15,9 +15,10 @@
 void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay,
                     ry_format fmt);
 
-/* Appends the work order: header rack,unit,device,port,label,action,to; rows
- * sorted along the racks as a technician walks them (row 1 forward, row 2
- * back, ...), then by unit, device and port. */
+/* Appends the work order: header rack,rack_unit,device,port,cage_port,label,
+ * action,to, a NIC of the plan as cabling.csv names it (device node001, port
+ * mlx5_0); rows sorted along the racks as a technician walks them (row 1
+ * forward, row 2 back, ...), then by rack unit, device and port. */
 void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
 
 /* What routing the fabric as found left out: found cables that carry no
