@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/escape.h"
+
 static const struct {
     const char *name, *file;
     const char *text_cols;      /* the text table's columns, space-separated */
@@ -187,8 +189,8 @@ static char *cell(const json_t *v)
             ry_buf_printf(&b, "%s%s", i ? "," : "", c);
             free(c);
         }
-    } else if (json_is_string(v)) {
-        ry_buf_puts(&b, json_string_value(v));
+    } else if (json_is_string(v)) {     /* a description is input: escaped */
+        ry_escape_str(&b, json_string_value(v), RY_ESC_TERM);
     } else if (json_is_integer(v)) {
         if (json_integer_value(v))
             ry_buf_printf(&b, "%lld", (long long)json_integer_value(v));

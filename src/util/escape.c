@@ -94,7 +94,7 @@ static void ascii_char(ry_buf *b, char c, ry_esc how)
         case '<': ry_buf_puts(b, "&lt;"); return;
         case '>': ry_buf_puts(b, "&gt;"); return;
         case '"': ry_buf_puts(b, "&quot;"); return;
-        case '\'': ry_buf_puts(b, "&apos;"); return;
+        case '\'': ry_buf_puts(b, "&#39;"); return;     /* HTML-like labels too */
         default: break;
         }
         break;

@@ -13,7 +13,7 @@
  *    when it holds a comma, quote or line break (RFC 4180); DOT and JSON
  *    put a backslash before quotes and backslashes (the \ of \xNN too);
  *    YAML the same inside a double-quoted scalar; XML writes &amp; &lt;
- *    &gt; &quot; &apos;.
+ *    &gt; &quot; &#39; (Graphviz's HTML-like labels read them too).
  *
  * What each context keeps as it is:
  *   TERM  nothing: a name on one line (newline and tab shown as \x0a, \x09)
