@@ -63,7 +63,7 @@ int main(void)
     esc(RY_ESC_DOT, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\\\x09\\\\x0d\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
     esc(RY_ESC_YAML, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
     esc(RY_ESC_JSON, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
-    esc(RY_ESC_XML, hostile, "a\\x1b[31m&quot;b\\\n\t&#13;\\x7f\\xc2\\x9b\\xe9&lt;&amp;&gt;&apos;z");
+    esc(RY_ESC_XML, hostile, "a\\x1b[31m&quot;b\\\n\t&#13;\\x7f\\xc2\\x9b\\xe9&lt;&amp;&gt;&#39;z");
     /* valid UTF-8 passes; overlong forms, surrogates and cut sequences do not */
     esc(RY_ESC_TERM, "\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80");
     esc(RY_ESC_TERM, "\xc0\xaf\xed\xa0\x80\xe2\x82", "\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82");
