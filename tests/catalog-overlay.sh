@@ -73,6 +73,46 @@ expect_eq "bad catalog: exit" "$?" 1
 grep -q 'bad/switches.yaml:4:' "$TMP/err" && ok || fail "bad catalog: $(cat "$TMP/err")"
 [ -s "$TMP/out" ] && fail "bad catalog: wrote a table" || ok
 
+# A rejected node entry leaves nothing behind for the next one (its slot
+# once kept the rejected entry's hb_domain and the next entry, which has
+# none, crashed on it): exit 1 and both entries' errors.
+mkdir "$TMP/rej"
+printf 'nodes:\n  a: {description: a, gpus_per_node: 6, hb_domain: 8, nic_speed: NDR}\n  b: {description: b}\n' \
+    >"$TMP/rej/nodes.yaml"
+"$RAILYARD" -T "$TMP/rej" catalog nodes >"$TMP/out" 2>"$TMP/err"
+expect_eq "rejected node then one without hb_domain: exit" "$?" 1
+grep -q 'rej/nodes.yaml:2:52: error: nodes.a.hb_domain must divide' "$TMP/err" && ok \
+    || fail "rejected node a: $(cat "$TMP/err")"
+grep -q "rej/nodes.yaml:3:3: error: catalog entry 'b' has no gpus_per_node" "$TMP/err" && ok \
+    || fail "node b after a rejected one: $(cat "$TMP/err")"
+# the same for switches (a rejected radix must not judge the next cages)
+printf 'switches:\n  s1: {description: x, radix: 63, speed: NDR}\n  s2: {description: y, speed: NDR, cages: 7}\n' \
+    >"$TMP/rej/switches.yaml"
+"$RAILYARD" -T "$TMP/rej" catalog switches >"$TMP/out" 2>"$TMP/err"
+expect_eq "rejected switch then one without radix: exit" "$?" 1
+grep -q "rej/switches.yaml:3:3: error: catalog entry 's2' has no radix" "$TMP/err" && ok \
+    || fail "switch s2 after a rejected one: $(cat "$TMP/err")"
+grep -q 'cages' "$TMP/err" && fail "s2 judged by s1's radix: $(cat "$TMP/err")" || ok
+
+# Two layers of 80,000 entries of the same names: every entry of the upper
+# layer replaces its namesake in place, in time linear in the entries (this
+# took minutes when each entry was looked for among all the others). The
+# entries are no maps, so each is reported once, at the upper file.
+mkdir "$TMP/big-lo" "$TMP/big-hi"
+awk 'BEGIN { print "nodes:"; for (i = 0; i < 80000; i++) printf "  n%d: lo\n", i }' \
+    >"$TMP/big-lo/nodes.yaml"
+awk 'BEGIN { print "nodes:"; for (i = 79999; i >= 0; i--) printf "  n%d: hi\n", i }' \
+    >"$TMP/big-hi/nodes.yaml"
+RAILYARD_TEMPLATES="$TMP/big-lo" timeout -k 5 60 "$RAILYARD" -T "$TMP/big-hi" catalog nodes \
+    >"$TMP/out" 2>"$TMP/err"
+expect_eq "two layers of 80,000 entries: exit (124: still running after 60 s)" "$?" 1
+got=$(grep -c "big-hi/nodes.yaml:[0-9]*:[0-9]*: error: node 'n[0-9]*' must be a map" "$TMP/err")
+expect_eq "80,000 entries, each reported at the upper layer" "$got" 80000
+grep -q big-lo "$TMP/err" && fail "an entry of the lower layer was not replaced" || ok
+# in the lower layer's order: n0 first (line 80001 of the upper file), n79999 last (line 2)
+got=$(sed -n '1s/.*nodes.yaml:\([0-9]*\):.*/\1/p;$s/.*nodes.yaml:\([0-9]*\):.*/\1/p' "$TMP/err" | tr '\n' ' ')
+expect_eq "replaced in place" "$got" "80001 2 "
+
 # A -T that is no directory is not passed over.
 "$RAILYARD" -T "$TMP/nowhere" catalog switches >/dev/null 2>"$TMP/err"
 expect_eq "-T nowhere: exit" "$?" 3

@@ -165,6 +165,108 @@ run esc "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set 'fab
 expect_eq "escape in a value exit" $rc 1
 grep -q "$(printf '\033')" "$TMP/esc.err" && fail "a raw escape reached the terminal" || ok
 grep -q 'rail\\x1b\[31m-only' "$TMP/esc.err" && ok || fail "escape shown: $(cat -A "$TMP/esc.err" | head -3)"
+# --- text from input never reaches the terminal raw (util/escape.h): one corpus
+# of ESC sequences (CSI, OSC with BEL), CR, a C1 CSI byte, its UTF-8 form,
+# a byte that is no UTF-8, a comma and quotes, through every place that
+# prints it. raw FILE...: fails when a file holds an ESC byte.
+ESC=$(printf '\033')
+raw() {
+    for f; do
+        grep -q "$ESC" "$f" && fail "a raw ESC in $(basename "$f"): $(cat -v "$f" | grep -m1 '\^\[')" || ok
+    done
+}
+hostile_desc=$(printf 'evil\033[2J\033]0;pwned\007\rnode\233x\377\302\233, q')
+hostile_shown='evil\\x1b\[2J\\x1b\]0;pwned\\x07\\x0dnode\\x9bx\\xff\\xc2\\x9b, q'
+# verify: a NIC of the plan's topology with another GUID and the corpus as
+# its NodeDescription is an unknown device, named in the text report, the
+# JSON and the work order
+TWO=$TOP_SRCDIR/tests/data/ib/two-plane.yaml
+"$RAILYARD" opensm "$TWO" -o "$TMP/two" >/dev/null 2>&1 || fail "opensm on two-plane"
+HOSTILE_DESC=$hostile_desc "$PY" - "$TMP/two/opensm/plane0/topology.net" "$TMP/evil.net" <<'P'
+import os, sys
+t = open(sys.argv[1], 'rb').read()
+d = os.environb[b'HOSTILE_DESC']
+t = t.replace(b'"node001 mlx5_0"', b'"' + d + b'"').replace(b'0002c90100000000', b'0c42a1aaaaaaaaaa')
+open(sys.argv[2], 'wb').write(t)
+P
+grep -q "$ESC" "$TMP/evil.net" && ok || fail "the hostile fabric file holds no ESC"
+run vtext "$RAILYARD" verify "$TWO" "$TMP/evil.net" --work-order "$TMP/wo.csv"
+expect_eq "verify, hostile NodeDescription: exit (findings)" $rc 1
+raw "$TMP/vtext.out" "$TMP/vtext.err" "$TMP/wo.csv"
+grep -q "^  found:   $hostile_shown (0x" "$TMP/vtext.out" && ok \
+    || fail "verify text: the description shown: $(grep found "$TMP/vtext.out" | cat -v)"
+grep -q ",check unknown device,\"$hostile_shown\"\$" "$TMP/wo.csv" && ok \
+    || fail "work order: the description shown: $(grep unknown "$TMP/wo.csv" | cat -v)"
+"$PY" -c 'import csv, sys; r = list(csv.reader(open(sys.argv[1], newline=""))); assert len(r) == 3 and all(len(x) == 8 for x in r), r' \
+    "$TMP/wo.csv" && ok || fail "the work order is no CSV of 3 rows of 8 fields"
+run vjson "$RAILYARD" verify "$TWO" "$TMP/evil.net" --format json
+raw "$TMP/vjson.out" "$TMP/vjson.err"
+"$PY" -c 'import json, sys; v = json.load(open(sys.argv[1])); d = [x for x in v["findings"] if x["kind"] == "unknown-device"][0]["found"]["a"]["device"]; assert d.startswith("evil\\x1b[2J\\x1b]0;pwned\\x07\\x0dnode"), d' \
+    "$TMP/vjson.out" && ok || fail "verify JSON: $(head -c 300 "$TMP/vjson.out")"
+# an error naming a file named in the spec (libra.workload_file)
+{ sed -n '/^libra:/q;p' "$TOP_SRCDIR/examples/libra-llm.yaml"; printf 'libra:\n  budget: 500\n  workload_file: "w\\e[31mred\\e]0;t\\a"\n'; } \
+    >"$TMP/wesc.yaml"
+run wesc "$RAILYARD" optimize "$TMP/wesc.yaml"
+expect_eq "workload_file named with escapes: exit (I/O)" $rc 3
+raw "$TMP/wesc.err"
+grep -q 'w\\x1b\[31mred\\x1b\]0;t\\x07:1:1: error: cannot read' "$TMP/wesc.err" && ok \
+    || fail "workload_file path shown: $(cat -v "$TMP/wesc.err")"
+# usage errors that echo an argument
+run uesc "$RAILYARD" validate "--bogus$hostile_desc"
+expect_eq "unknown option with escapes: exit" $rc 2
+raw "$TMP/uesc.err"
+grep -q "$hostile_shown" "$TMP/uesc.err" && ok || fail "usage error: $(cat -v "$TMP/uesc.err")"
+run uesc2 "$RAILYARD" "cmd$hostile_desc"
+expect_eq "unknown command with escapes: exit" $rc 2
+raw "$TMP/uesc2.err"
+# diagnostics quoting a catalog file, and a catalog table printing one
+mkdir "$TMP/escT"
+printf 'nodes:\n  "k\\e[31m": {description: x}\n' >"$TMP/escT/nodes.yaml"
+run cesc "$RAILYARD" -T "$TMP/escT" catalog nodes
+expect_eq "catalog name with an escape: exit" $rc 1
+raw "$TMP/cesc.err"
+grep -q "node name 'k\\\\x1b\[31m' must be" "$TMP/cesc.err" && ok || fail "catalog name: $(cat -v "$TMP/cesc.err")"
+printf 'nodes:\n  lab: {description: "d\\e[2J\\e]0;t\\a", gpus_per_node: 8, hb_domain: 8, nic_speed: NDR}\n' \
+    >"$TMP/escT/nodes.yaml"
+run cdesc "$RAILYARD" -T "$TMP/escT" catalog nodes
+expect_eq "catalog description with escapes: exit" $rc 0
+raw "$TMP/cdesc.out"
+grep -q '^lab .*d\\x1b\[2J\\x1b\]0;t\\x07$' "$TMP/cdesc.out" && ok || fail "catalog table: $(grep lab "$TMP/cdesc.out" | cat -v)"
+
+# --- CSV that other programs import keeps its text: a vendor starting with '-'
+# and a description starting with '=' reach NetBox's CSV as they are (no
+# apostrophe), and no device-type file name starts with '-'
+mkdir "$TMP/nbT"
+printf 'nodes:\n  lab-node: {description: "=HYPERLINK(1)", vendor: "-Acme", gpus_per_node: 8, hb_domain: 8, nic_speed: NDR}\n' \
+    >"$TMP/nbT/nodes.yaml"
+printf 'name: lab\ncluster: {nodes: 4, node: lab-node}\nfabric: {switch: qm9700}\n' >"$TMP/nb.yaml"
+run nb "$RAILYARD" -T "$TMP/nbT" cabling "$TMP/nb.yaml" -o "$TMP/nb"
+expect_eq "cabling with vendor -Acme: exit" $rc 0
+got=$("$PY" -c 'import csv, sys; print([r for r in csv.DictReader(open(sys.argv[1]))][0]["name"])' \
+    "$TMP/nb/cabling/netbox/04-manufacturers.csv")
+expect_eq "NetBox manufacturer read back by Python's csv" "$got" "-Acme"
+got=$("$PY" -c 'import csv, sys; print(sorted({r["manufacturer"] for r in csv.DictReader(open(sys.argv[1]))}))' \
+    "$TMP/nb/cabling/netbox/07-devices.csv")
+expect_eq "NetBox devices' manufacturers" "$got" "['-Acme', 'NVIDIA']"
+got=$(ls "$TMP/nb/cabling/netbox/05-device-types" | tr '\n' ' ')
+expect_eq "device-type files" "$got" "acme-lab-node.yaml nvidia-qm9700.yaml "
+grep -rq "'-Acme\|'=" "$TMP/nb/cabling" && fail "an apostrophe guard in a CSV: $(grep -rl "'-Acme\|'=" "$TMP/nb/cabling")" || ok
+
+# --- libxlsxwriter's own "[ERROR]" lines stay off stderr when $TMPDIR is
+# full: one railyard error per workbook, exit 3 (needs a private mount)
+if unshare -m true 2>/dev/null; then
+    mkdir "$TMP/full"
+    unshare -m sh -c 'mount -t tmpfs -o size=32k tmpfs "$1" && shift && TMPDIR=$0 "$@"' "$TMP/full" "$TMP/full" \
+        "$RAILYARD" cabling "$TOP_SRCDIR/examples/superpod-4su.yaml" -o "$TMP/full-out" \
+        >"$TMP/full.out" 2>"$TMP/full.err"
+    expect_eq "cabling with a full TMPDIR: exit" $? 3
+    grep -q '^\[ERROR\]' "$TMP/full.err" && fail "libxlsxwriter's lines leak: $(head -3 "$TMP/full.err")" || ok
+    grep -q '^railyard: error: cannot write the workbook' "$TMP/full.err" && ok \
+        || fail "full TMPDIR message: $(cat "$TMP/full.err")"
+    [ -e "$TMP/full-out" ] && fail "a full TMPDIR left an output directory" || ok
+else
+    echo "full TMPDIR case skipped: no private mount namespace here"
+fi
 # --- the largest cluster a spec may hold (railyard(1) LIMITS): 4,194,304 GPUs
 run gpus-cap "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cluster.gpus=4194312
 expect_eq "GPUs past the limit exit" $rc 1

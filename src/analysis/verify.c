@@ -8,6 +8,7 @@
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/hash.h"
 
 static void tally(ry_verify *v);
@@ -37,8 +38,8 @@ void ry_verify_found_end(const ry_verify *v, ry_vf_port p, char *dev, size_t n, 
     int32_t m = v->nmap[p.file][pt->node];
     if (m >= 0 && ry_netfile_is_switch(nf, pt->node))
         ry_node_name(v->f, (uint32_t)m, dev, n);
-    else
-        snprintf(dev, n, "%s", ry_netfile_name(nf, pt->node));
+    else    /* a NodeDescription is input: control bytes shown as \xNN */
+        ry_escape_to(dev, n, ry_netfile_name(nf, pt->node), RY_ESC_TERM);
     *portnum = pt->num;
 }
 

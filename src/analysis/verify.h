@@ -131,7 +131,8 @@ const char *ry_verify_error(const ry_verify *v, const ry_err *err);
 void ry_verify_plan_end(const ry_fabric *f, uint32_t port, char *dev, size_t n, int *portnum);
 
 /* A found port's name: the planned name of the device it was placed on,
- * else its NodeDescription (or node id); the port number as discovered. */
+ * else its NodeDescription (or node id), escaped as util/escape.h TERM
+ * (control bytes as \xNN); the port number as discovered. */
 void ry_verify_found_end(const ry_verify *v, ry_vf_port p, char *dev, size_t n, int *portnum);
 
 /* The planned rate of a link in Gb/s (the rule every output uses). */

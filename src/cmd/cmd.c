@@ -22,6 +22,7 @@
 #include "analysis/slurm_tree.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/progress.h"
 
 /* Options every command takes, and the ones only before a command. */
@@ -52,7 +53,12 @@ static void usage_error_v(const char *cmd, const char *fmt, va_list ap)
     fputs("railyard: ", stderr);
     if (cmd)
         fprintf(stderr, "%s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    /* the message may echo an argument: escaped, it cannot drive the terminal */
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_escape_vprintf(&b, RY_ESC_TEXT, fmt, ap);
+    fputs(b.data ? b.data : "", stderr);
+    ry_buf_free(&b);
     if (cmd)
         fprintf(stderr, "\nTry 'railyard help %s' for more information.\n", cmd);
     else

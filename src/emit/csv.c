@@ -1,37 +1,10 @@
 #include "emit/csv.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-/* "-12.5" or "+3" is data; "-1+cmd|' /C calc'!A0" or "=SUM(A1)" is not. */
-static int plain_number(const char *s)
-{
-    char *end;
-    if (!*s)
-        return 0;
-    strtod(s, &end);
-    return *end == '\0' && !strpbrk(s, "xXpP");   /* no hex floats, no inf/nan text tricks */
-}
+#include "util/escape.h"
 
 void ry_csv_field(ry_buf *b, const char *s)
 {
-    int formula = strchr("=+-@\t\r", s[0]) && s[0] && !plain_number(s);
-    if (!formula && !s[strcspn(s, ",\"\r\n")]) {
-        ry_buf_puts(b, s);
-        return;
-    }
-    int quote = s[strcspn(s, ",\"\r\n")] != '\0';
-    if (quote)
-        ry_buf_putc(b, '"');
-    if (formula)
-        ry_buf_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '"')
-            ry_buf_putc(b, '"');
-        ry_buf_putc(b, *s);
-    }
-    if (quote)
-        ry_buf_putc(b, '"');
+    ry_escape_str(b, s, RY_ESC_CSV);
 }
 
 static int csv_crlf;   /* set once from the command line, before any output */

@@ -1,9 +1,11 @@
 /* CSV fields, one rule for every CSV railyard writes: RFC 4180 quoting
  * (only when a field holds a comma, a quote or a line break; quotes
- * doubled), and text that a spreadsheet would take for a formula (starting
- * with =, +, -, @, a tab or a carriage return, and not a plain number) is
- * neutralised with a leading apostrophe, as OWASP recommends against CSV
- * injection.
+ * doubled), control bytes other than tab, CR and LF and bytes outside UTF-8
+ * shown as \xNN (util/escape.h, CSV). A field's text is otherwise written
+ * as it is: NetBox, the cable validation tool and pandas import these files,
+ * and a field starting with =, +, - or @ is data to them. Formula guarding
+ * belongs to the reader that evaluates formulas: the xlsx workbook writes
+ * every text as a string cell, which a spreadsheet never evaluates.
  *
  * Records end with LF, what awk, cut, Python's csv module, spreadsheets and
  * NetBox's import all read; --crlf (ry_csv_set_crlf) makes every CSV end its

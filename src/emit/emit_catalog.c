@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit/numfmt.h"
+#include "util/escape.h"
 
 static const struct {
     const char *name, *file;
@@ -189,8 +190,8 @@ static char *cell(const json_t *v)
             ry_buf_printf(&b, "%s%s", i ? "," : "", c);
             free(c);
         }
-    } else if (json_is_string(v)) {
-        ry_buf_puts(&b, json_string_value(v));
+    } else if (json_is_string(v)) {     /* a description is input: escaped */
+        ry_escape_str(&b, json_string_value(v), RY_ESC_TERM);
     } else if (json_is_integer(v)) {
         if (json_integer_value(v))
             ry_buf_puts(&b, ry_n((long long)json_integer_value(v)));

@@ -15,6 +15,7 @@
 #include "emit/colors.h"
 #include "emit/numfmt.h"
 #include "fabric/names.h"
+#include "util/escape.h"
 #include "util/diag.h"
 #include "util/proc.h"
 
@@ -68,15 +69,7 @@ static const char *fmt_bw(char *buf, size_t n, double gbps)
 /* Text inside an HTML-like label. */
 static void put_html(ry_buf *b, const char *s)
 {
-    for (; *s; s++) {
-        switch (*s) {
-        case '&': ry_buf_puts(b, "&amp;"); break;
-        case '<': ry_buf_puts(b, "&lt;"); break;
-        case '>': ry_buf_puts(b, "&gt;"); break;
-        case '"': ry_buf_puts(b, "&quot;"); break;
-        default: ry_buf_putc(b, *s);
-        }
-    }
+    ry_escape_str(b, s, RY_ESC_XML);
 }
 
 /* "dgx-h100" -> "DGX H100": short words and words with digits upper-cased. */
@@ -595,14 +588,10 @@ static void write_full(ry_buf *b, const ry_fabric *f)
         else
             ry_buf_printf(b, "  n%u -> n%u", c, a);
         ry_buf_printf(b, " [color=\"#%s\", tooltip=\"", ry_rail_color(ry_diagram_link_rail(lo, hi)));
-        /* host names come from the spec's pattern: keep the tooltip a plain string */
-        for (const char *p = name; *p; p++)
-            if (*p != '"' && *p != '\\')
-                ry_buf_putc(b, *p);
+        /* host names come from the spec's pattern: escaped for a DOT string */
+        ry_escape_str(b, name, RY_ESC_DOT);
         ry_buf_printf(b, " port %d - ", ry_port_number(f, hp));
-        for (const char *p = other; *p; p++)
-            if (*p != '"' && *p != '\\')
-                ry_buf_putc(b, *p);
+        ry_escape_str(b, other, RY_ESC_DOT);
         if (lo->kind == RY_NODE_SWITCH)
             ry_buf_printf(b, " port %d", ry_port_number(f, lp));
         ry_buf_puts(b, "\"];\n");

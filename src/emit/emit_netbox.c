@@ -32,20 +32,28 @@
 
 #include "emit/csv.h"
 #include "fabric/names.h"
+#include "util/escape.h"
 #include "util/buf.h"
 
 #define NB_GENERIC "Generic"    /* manufacturer of a model with no vendor */
 #define NB_STATUS "planned"
 
-/* A slug: lower case, [a-z0-9_-], anything else a '-'. */
+/* A slug: lower case, [a-z0-9_-], anything else a '-'; never starting with
+ * '-' (a device type's slug names its file, and a file name starting with
+ * '-' reads as an option to the commands given it), "generic" when nothing
+ * is left. */
 static void slug(char *out, size_t n, const char *s)
 {
     size_t i = 0;
-    for (; *s && i + 1 < n; s++, i++) {
+    for (; *s && i + 1 < n; s++) {
         unsigned char c = (unsigned char)*s;
-        out[i] = isalnum(c) || c == '_' || c == '-' ? (char)tolower(c) : '-';
+        char o = isalnum(c) || c == '_' || c == '-' ? (char)tolower(c) : '-';
+        if (o != '-' || i > 0)
+            out[i++] = o;
     }
     out[i] = '\0';
+    if (i == 0)
+        snprintf(out, n, "generic");
 }
 
 static const char *vendor_of(const char *v)
@@ -97,11 +105,7 @@ static const char *iface_type(double gbps, const char *connector, const ry_switc
 static void yq(ry_buf *b, const char *s)
 {
     ry_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            ry_buf_putc(b, '\\');
-        ry_buf_putc(b, *s);
-    }
+    ry_escape_str(b, s, RY_ESC_YAML);
     ry_buf_putc(b, '"');
 }
 

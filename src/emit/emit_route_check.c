@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "emit/numfmt.h"
+#include "util/escape.h"
 
 static const char *const reason_key[RY_RC_NREASONS] = {
     "non_minimal", "no_entry", "port0", "unconnected", "wrong_end_port", "no_switch", "loop"
@@ -17,11 +18,19 @@ static const char *const reason_text[RY_RC_NREASONS] = {
     "loop"
 };
 
+/* A node's name as the file gives it (a NodeDescription is input), with
+ * control bytes shown as \xNN (util/escape.h, TERM). */
+#define NAME_MAX_SHOWN 512
+static const char *shown(const ry_netfile *nf, int node, char buf[NAME_MAX_SHOWN])
+{
+    return ry_escape_to(buf, NAME_MAX_SHOWN, ry_netfile_name(nf, node), RY_ESC_TERM);
+}
+
 /* An end port: its node's name, with the port number when the node has several. */
 static void ep_name(ry_buf *b, const ry_netfile *nf, int port)
 {
     const ry_nf_port *p = &nf->ports[port];
-    ry_buf_puts(b, ry_netfile_name(nf, p->node));
+    ry_escape_str(b, ry_netfile_name(nf, p->node), RY_ESC_TERM);
     if (nf->nodes[p->node].nports > 1)
         ry_buf_printf(b, " port %d", p->num);
 }
@@ -39,25 +48,27 @@ static const char *tier_label(int t, char *buf, size_t n)
 /* "leaf0:5 > spine0:1 > leaf1:2 > node004" */
 static void path_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
 {
+    char nm[NAME_MAX_SHOWN];
     for (int i = 0; i < x->npath; i++) {
         const ry_nf_port *p = &nf->ports[x->path[i]];
-        ry_buf_printf(b, "%s%s:%d", i ? " > " : "", ry_netfile_name(nf, p->node), p->num);
+        ry_buf_printf(b, "%s%s:%d", i ? " > " : "", shown(nf, p->node, nm), p->num);
     }
     /* the port it stops at has no link, so the topology has no record of it */
     if (x->reason == RY_RC_UNCONNECTED && x->at >= 0)
-        ry_buf_printf(b, "%s%s:%d", x->npath ? " > " : "", ry_netfile_name(nf, x->at), x->port);
+        ry_buf_printf(b, "%s%s:%d", x->npath ? " > " : "", shown(nf, x->at, nm), x->port);
     int last = x->npath ? x->path[x->npath - 1] : -1;
     int peer = last >= 0 && nf->ports[last].num > 0 ? nf->ports[last].peer : -1;
     if (x->reason == RY_RC_NO_ENTRY && x->at >= 0)
-        ry_buf_printf(b, "%s%s", x->npath ? " > " : "", ry_netfile_name(nf, x->at));
+        ry_buf_printf(b, "%s%s", x->npath ? " > " : "", shown(nf, x->at, nm));
     else if (peer >= 0)
-        ry_buf_printf(b, " > %s", ry_netfile_name(nf, nf->ports[peer].node));
+        ry_buf_printf(b, " > %s", shown(nf, nf->ports[peer].node, nm));
 }
 
 /* What went wrong, in words. */
 static void why_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
 {
-    const char *at = x->at >= 0 ? ry_netfile_name(nf, x->at) : "?";
+    char nm[NAME_MAX_SHOWN];
+    const char *at = x->at >= 0 ? shown(nf, x->at, nm) : "?";
     switch (x->reason) {
     case RY_RC_OK:
         ry_buf_printf(b, "%d links where the shortest path has %d", x->hops, x->shortest);
@@ -182,11 +193,12 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
         ry_buf_puts(o, "no cycle\n");
     } else {
         ry_buf_printf(o, "a cycle of %d:\n    ", r->cycle_len);
+        char nm[NAME_MAX_SHOWN];
         for (int i = 0; i < r->cycle_len; i++) {
             const ry_nf_port *p = &nf->ports[r->cycle[i]];
-            ry_buf_printf(o, "%s:%d > ", ry_netfile_name(nf, p->node), p->num);
+            ry_buf_printf(o, "%s:%d > ", shown(nf, p->node, nm), p->num);
         }
-        ry_buf_printf(o, "%s\n", ry_netfile_name(nf, nf->ports[r->cycle[0]].node));
+        ry_buf_printf(o, "%s\n", shown(nf, nf->ports[r->cycle[0]].node, nm));
     }
 
     ry_buf_puts(o, "\nroute lengths");
@@ -253,7 +265,8 @@ static json_t *jguid(uint64_t g)
 static json_t *jnode_port(const ry_netfile *nf, int node, int num)
 {
     json_t *j = json_object();
-    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, node)));
+    char nm[NAME_MAX_SHOWN];
+    json_object_set_new(j, "node", json_string(shown(nf, node, nm)));
     json_object_set_new(j, "guid", jguid(nf->nodes[node].guid));
     json_object_set_new(j, "port", json_integer(num));
     return j;
@@ -268,6 +281,7 @@ static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
                              const ry_rc_example *x, int n)
 {
     json_t *a = json_array();
+    char nm[NAME_MAX_SHOWN];
     for (int i = 0; i < n; i++) {
         json_t *j = json_object();
         json_object_set_new(j, "src", jstr_buf(ep_name, nf, r->ep_port[x[i].src]));
@@ -279,7 +293,7 @@ static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
             json_object_set_new(j, "links", json_integer(x[i].hops));
             json_object_set_new(j, "shortest", json_integer(x[i].shortest));
         } else {
-            json_object_set_new(j, "at", x[i].at >= 0 ? json_string(ry_netfile_name(nf, x[i].at))
+            json_object_set_new(j, "at", x[i].at >= 0 ? json_string(shown(nf, x[i].at, nm))
                                                       : json_null());
             json_object_set_new(j, "at_guid", x[i].at >= 0 ? jguid(nf->nodes[x[i].at].guid)
                                                            : json_null());

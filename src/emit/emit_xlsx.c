@@ -36,6 +36,7 @@
  * would write the current time) and the zip entries carry fixed dates. */
 #include "emit/emit_cabling.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,56 @@ static void print_setup(book *b, lxw_worksheet *ws, int ncols)
         b->failed = 1;
 }
 
+/* ---- libxlsxwriter, quiet -------------------------------------------------------------------- */
+
+/* libxlsxwriter prints its failures itself, as "[ERROR] ..." lines on
+ * stderr (a full $TMPDIR gives several for one workbook). Its calls that
+ * touch files run with stderr on /dev/null; railyard reports the failure
+ * once, in its own words, from the value returned. */
+static int lib_mute(void)
+{
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO), nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && nul >= 0)
+        dup2(nul, STDERR_FILENO);
+    if (nul >= 0)
+        close(nul);
+    return saved;
+}
+
+static void lib_unmute(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stderr);
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+}
+
+static lxw_workbook *quiet_workbook_new(const char *path, lxw_workbook_options *opt)
+{
+    int m = lib_mute();
+    lxw_workbook *wb = workbook_new_opt(path, opt);
+    lib_unmute(m);
+    return wb;
+}
+
+static lxw_worksheet *quiet_add_worksheet(lxw_workbook *wb, const char *name)
+{
+    int m = lib_mute();
+    lxw_worksheet *ws = workbook_add_worksheet(wb, name);
+    lib_unmute(m);
+    return ws;
+}
+
+static lxw_error quiet_workbook_close(lxw_workbook *wb)
+{
+    int m = lib_mute();
+    lxw_error e = workbook_close(wb);
+    lib_unmute(m);
+    return e;
+}
+
 /* Header row in bold, frozen, with an autofilter over it and the rows below
  * down to filter_last (set first: in constant_memory mode libxlsxwriter
  * refuses ranges over rows already written out). */
@@ -252,7 +303,7 @@ static void start_sheet(book *b, sheet *s, const char *name, const char *const *
                         lxw_row_t filter_last)
 {
     memset(s, 0, sizeof *s);
-    s->ws = workbook_add_worksheet(b->wb, name);
+    s->ws = quiet_add_worksheet(b->wb, name);
     if (!s->ws) {
         b->failed = 1;
         return;
@@ -956,7 +1007,7 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     book b = { 0 };
     b.tmp = tmp;
     char *inner = book_path(tmp);
-    b.wb = workbook_new_opt(inner, &opt);
+    b.wb = quiet_workbook_new(inner, &opt);
     if (!b.wb) {
         free(inner);
         ry_error("cannot start the workbook '%s'", path);
@@ -995,7 +1046,7 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     free(nrows);
     free(ix.first);
     free(ix.dev);
-    lxw_error e = workbook_close(b.wb);
+    lxw_error e = quiet_workbook_close(b.wb);
     int rc = 0;
     if (e != LXW_NO_ERROR) {
         ry_error("cannot write the workbook: %s", lxw_strerror(e));
@@ -1047,7 +1098,7 @@ static int is_count(const char *s)
 
 static void table_widths(ry_xlsx_table *t)
 {
-    for (int c = 0; c < t->ncols; c++)
+    for (int c = 0; t->ws && c < t->ncols; c++)
         worksheet_set_column(t->ws, (lxw_col_t)c, (lxw_col_t)c, t->width[c] + 2, NULL);
 }
 
@@ -1060,7 +1111,13 @@ static void table_sheet(ry_xlsx_table *t)
         snprintf(name, sizeof name, "%s", t->sheet);
     else
         snprintf(name, sizeof name, "%s %d", t->sheet, t->part);
-    t->ws = workbook_add_worksheet(t->wb, name);
+    t->ws = quiet_add_worksheet(t->wb, name);
+    if (!t->ws) {
+        t->failed = 1;
+        RY_ASSERT(t->part <= 64);
+        t->rows[t->part - 1] = NULL;
+        return;
+    }
     for (int c = 0; c < t->ncols; c++) {
         worksheet_write_string(t->ws, 0, (lxw_col_t)c, t->cols[c], t->bold);
         t->width[c] = (int)strlen(t->cols[c]);
@@ -1088,7 +1145,7 @@ ry_xlsx_table *ry_xlsx_table_open(const char *path, const char *title, const cha
         .constant_memory = LXW_TRUE, .tmpdir = t->tmp, .use_zip64 = xml_bound > 0xFFFFFFFFull
     };
     t->inner = book_path(t->tmp);
-    t->wb = workbook_new_opt(t->inner, &opt);
+    t->wb = quiet_workbook_new(t->inner, &opt);
     if (!t->wb) {
         ry_error("cannot start the workbook '%s'", path);
         ry_tmpdir_free(t->tmp);
@@ -1133,7 +1190,7 @@ void ry_xlsx_table_row(ry_xlsx_table *t, const char *const *cells)
 int ry_xlsx_table_close(ry_xlsx_table *t)
 {
     table_widths(t);
-    lxw_error e = workbook_close(t->wb);
+    lxw_error e = quiet_workbook_close(t->wb);
     int rc = 0;
     if (e != LXW_NO_ERROR || t->failed) {
         ry_error("cannot write the workbook '%s': %s", t->path,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/escape.h"
 
 void ry_text_table_init(ry_text_table *t, const char *align)
 {
@@ -19,12 +20,13 @@ void ry_text_table_init(ry_text_table *t, const char *align)
 
 void ry_text_table_cell(ry_text_table *t, const char *fmt, ...)
 {
-    char small[256];
+    char small[256], shown[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    ry_buf_add(&t->cells, small, strlen(small) + 1);
+    ry_escape_to(shown, sizeof shown, small, RY_ESC_TERM);    /* a cell may quote input */
+    ry_buf_add(&t->cells, shown, strlen(shown) + 1);
     t->ncells++;
 }
 

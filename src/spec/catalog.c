@@ -5,10 +5,12 @@
 
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/hash.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,7 +164,89 @@ static int file_exists(const char *dir, const char *file)
     return ok;
 }
 
-/* Lays the entries of d's map at top over base's (see above); d keeps base. */
+/* A copy of s in lower case (entry names match without regard to case). */
+static char *lower_dup(const char *s)
+{
+    char *t = ry_xstrdup(s);
+    for (char *p = t; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    return t;
+}
+
+/* d's entries by name, for overlay_entries: an open-addressing table under
+ * the keyed hash from each lower-cased name to the d entries that have it,
+ * in file order (chained through next[]), so that laying n entries over m
+ * costs n + m whatever the names. */
+typedef struct {
+    size_t cap, *slot;      /* slot: 1 + the first entry of a name, 0 if free */
+    size_t *next, *head;    /* next entry of the same name (or SIZE_MAX); head: per first
+                               entry, the first not yet placed */
+    char **lower;
+} overlay_index;
+
+static size_t overlay_find(const overlay_index *x, const char *low)
+{
+    size_t i = (size_t)ry_hash_str(low) & (x->cap - 1);
+    while (x->slot[i] && strcmp(x->lower[x->slot[i] - 1], low) != 0)
+        i = (i + 1) & (x->cap - 1);
+    return i;
+}
+
+static void overlay_index_build(overlay_index *x, const ry_ynode *dm)
+{
+    x->cap = 16;
+    while (x->cap < 2 * dm->n)
+        x->cap *= 2;
+    x->slot = ry_xcalloc(x->cap, sizeof *x->slot);
+    x->next = ry_xcalloc(dm->n + 1, sizeof *x->next);
+    x->head = ry_xcalloc(dm->n + 1, sizeof *x->head);
+    x->lower = ry_xcalloc(dm->n + 1, sizeof *x->lower);
+    size_t *last = ry_xcalloc(dm->n + 1, sizeof *last);     /* per first entry: its last */
+    for (size_t k = 0; k < dm->n; k++) {
+        x->lower[k] = lower_dup(dm->keys[k]->value);
+        x->next[k] = SIZE_MAX;
+        size_t i = overlay_find(x, x->lower[k]);
+        if (!x->slot[i]) {
+            x->slot[i] = k + 1;
+            x->head[k] = last[k] = k;
+        } else {
+            size_t first = x->slot[i] - 1;
+            x->next[last[first]] = k;
+            last[first] = k;
+        }
+    }
+    free(last);
+}
+
+/* The first d entry named like name not placed yet (marked placed), or SIZE_MAX. */
+static size_t overlay_take(overlay_index *x, const char *name)
+{
+    if (!x->lower[0])
+        return SIZE_MAX;
+    char *low = lower_dup(name);
+    size_t i = overlay_find(x, low), k = SIZE_MAX;
+    free(low);
+    if (x->slot[i]) {
+        size_t first = x->slot[i] - 1;
+        k = x->head[first];
+        if (k != SIZE_MAX)
+            x->head[first] = x->next[k];
+    }
+    return k;
+}
+
+static void overlay_index_free(overlay_index *x, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(x->lower[k]);
+    free(x->lower);
+    free(x->slot);
+    free(x->next);
+    free(x->head);
+}
+
+/* Lays the entries of d's map at top over base's (see above); d keeps base.
+ * Linear in the entries of both: catalog files can be large. */
 static void overlay_entries(ry_ydoc *d, ry_ydoc *base, const char *top)
 {
     d->under = base;
@@ -174,18 +258,21 @@ static void overlay_entries(ry_ydoc *d, ry_ydoc *base, const char *top)
     ry_ynode **keys = ry_xcalloc(cap ? cap : 1, sizeof *keys);
     ry_ynode **items = ry_xcalloc(cap ? cap : 1, sizeof *items);
     char *mine = ry_xcalloc(dm->n + 1, 1);     /* d's entries already placed */
+    overlay_index x;
+    overlay_index_build(&x, dm);
     for (size_t i = 0; i < bm->n; i++) {
-        keys[n] = bm->keys[i];
-        items[n] = bm->items[i];
-        for (size_t k = 0; k < dm->n; k++)
-            if (strcasecmp(dm->keys[k]->value, bm->keys[i]->value) == 0 && !mine[k]) {
-                keys[n] = dm->keys[k];
-                items[n] = dm->items[k];
-                mine[k] = 1;
-                break;
-            }
+        size_t k = overlay_take(&x, bm->keys[i]->value);
+        if (k == SIZE_MAX) {
+            keys[n] = bm->keys[i];
+            items[n] = bm->items[i];
+        } else {
+            keys[n] = dm->keys[k];
+            items[n] = dm->items[k];
+            mine[k] = 1;
+        }
         n++;
     }
+    overlay_index_free(&x, dm->n);
     for (size_t k = 0; k < dm->n; k++)
         if (!mine[k]) {
             keys[n] = dm->keys[k];
@@ -417,7 +504,9 @@ static int load_switches(ry_catalog *c)
     c->switches = ry_xcalloc(e->n, sizeof *c->switches);
     for (size_t i = 0; i < e->n; i++) {
         const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        /* read into a fresh entry: a rejected one leaves nothing behind */
         ry_catalog_switch *s = &c->switches[c->nswitches];
+        memset(s, 0, sizeof *s);
         char what[160];
         int bad = check_name(name, "switch") < 0;
         if (ent->kind != RY_YMAP) {
@@ -532,7 +621,9 @@ static int load_nodes(ry_catalog *c)
     c->nodes = ry_xcalloc(e->n, sizeof *c->nodes);
     for (size_t i = 0; i < e->n; i++) {
         const ry_ynode *name = e->keys[i], *ent = e->items[i];
+        /* read into a fresh entry: a rejected one leaves nothing behind */
         ry_catalog_node *nd = &c->nodes[c->nnodes];
+        memset(nd, 0, sizeof *nd);
         char what[160];
         int bad = check_name(name, "node") < 0;
         if (ent->kind != RY_YMAP) {
@@ -555,8 +646,9 @@ static int load_nodes(ry_catalog *c)
         }
         bad |= entry_cages(ent, name, "nodes", nd->model.connector, NULL, 0, 0) < 0;
         int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */
-        if (gpn > 0 && k > 0 && k % gpn && gpn % k) {
-            ry_error_at(ry_ymap_get(ent, "hb_domain")->pos, "nodes.%.60s.hb_domain must divide, "
+        const ry_ynode *hb = ry_ymap_get(ent, "hb_domain");
+        if (hb && gpn > 0 && k > 0 && k % gpn && gpn % k) {
+            ry_error_at(hb->pos, "nodes.%.60s.hb_domain must divide, "
                         "or be a multiple of, gpus_per_node (%d) (got %d)", name->value, gpn, k);
             bad = 1;
         }
@@ -1207,6 +1299,7 @@ ry_libra_costs *ry_libra_costs_load(const char *dir)
         }
         snprintf(what, sizeof what, "technologies.%.60s", name->value);
         ry_libra_tech *t = &c->techs[c->ntechs];
+        memset(t, 0, sizeof *t);
         int b = ry_ycheck_keys(ent, what, keys) > 0;
         b |= tech_price(ent, "link", what, &t->link) < 0;
         b |= tech_price(ent, "switch", what, &t->sw) < 0;

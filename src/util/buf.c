@@ -1,5 +1,6 @@
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/escape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,21 +87,14 @@ int ry_edit_distance(const char *a, const char *b)
 
 const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s)
 {
-    size_t o = 0;
-    int n = 0;
-    for (; *s && n < RY_SHOWN_CHARS; s++, n++) {
-        unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c < 0x7f) {
-            buf[o++] = (char)c;
-        } else {
-            snprintf(buf + o, 5, "\\x%02x", c);
-            o += 4;
-        }
-    }
-    if (*s) {
-        memcpy(buf + o, "...", 3);
-        o += 3;
-    }
-    buf[o] = '\0';
+    size_t n = 0;
+    while (n <= RY_SHOWN_CHARS && s[n])
+        n++;
+    size_t cut = n > RY_SHOWN_CHARS ? RY_SHOWN_CHARS : n;
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_escape(&b, s, cut, RY_ESC_TERM);     /* at most 4 bytes for each byte */
+    snprintf(buf, RY_SHOWN_MAX, "%s%s", b.data, n > cut ? "..." : "");
+    ry_buf_free(&b);
     return buf;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/escape.h"
 
 static int error_count;
 
@@ -45,31 +46,16 @@ static void d_printf(const char *fmt, ...)
     va_end(ap);
 }
 
-/* Prints a message with its control characters other than newline and tab
- * (an escape sequence quoted from an input file) as \xNN, so it cannot drive
- * the terminal. */
+/* Prints a message escaped as util/escape.h's TEXT: an escape sequence
+ * quoted from an input file cannot drive the terminal. */
 static void put_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 static void put_message(const char *fmt, va_list ap)
 {
-    char small[1024];
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(small, sizeof small, fmt, aq);
-    va_end(aq);
-    char *msg = small;
-    if (n >= (int)sizeof small) {
-        msg = ry_xmalloc((size_t)n + 1);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-    }
-    for (const char *p = msg; n > 0 && *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-            d_printf("\\x%02x", c);
-        else
-            d_putc(c);
-    }
-    if (msg != small)
-        free(msg);
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_escape_vprintf(&b, RY_ESC_TEXT, fmt, ap);
+    d_puts(b.data ? b.data : "");
+    ry_buf_free(&b);
 }
 
 static int io_errors;
@@ -88,10 +74,13 @@ static void put_where(ry_pos pos, const char *what)
 {
     ry_progress_hide();
     fflush(stdout);
+    char file[1024];    /* a file named on the command line is input too */
+    if (pos.file)
+        ry_escape_to(file, sizeof file, pos.file, RY_ESC_TERM);
     if (pos.file && pos.line > 0)
-        d_printf("%s:%d:%d: %s: ", pos.file, pos.line, pos.col > 0 ? pos.col : 1, what);
+        d_printf("%s:%d:%d: %s: ", file, pos.line, pos.col > 0 ? pos.col : 1, what);
     else if (pos.file)
-        d_printf("%s: %s: ", pos.file, what);
+        d_printf("%s: %s: ", file, what);
     else
         d_printf("railyard: %s: ", what);
 }

@@ -1,10 +1,13 @@
-/* CSV fields: RFC 4180 quoting and formula neutralisation, case by case,
- * and the SipHash reference vector of the keyed hash. */
+/* CSV fields: RFC 4180 quoting, and text kept as it is (no formula guard:
+ * the programs that import railyard's CSV read "-x" as "-x"); the escaper
+ * of util/escape.h in each of its contexts, case by case; and the SipHash
+ * reference vector of the keyed hash. */
 #include <string.h>
 
 #include "check.h"
 #include "emit/csv.h"
 #include "util/buf.h"
+#include "util/escape.h"
 #include "util/hash.h"
 
 static void field(const char *in, const char *want)
@@ -14,6 +17,16 @@ static void field(const char *in, const char *want)
     ry_csv_field(&b, in);
     CHECK(strcmp(b.data ? b.data : "", want) == 0, "csv field of [%s]: got [%s], want [%s]", in,
           b.data ? b.data : "", want);
+    ry_buf_free(&b);
+}
+
+static void esc(ry_esc how, const char *in, const char *want)
+{
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_escape_str(&b, in, how);
+    CHECK(strcmp(b.data ? b.data : "", want) == 0, "escape %d of [%s]: got [%s], want [%s]",
+          (int)how, in, b.data ? b.data : "", want);
     ry_buf_free(&b);
 }
 
@@ -27,15 +40,38 @@ int main(void)
     field("-1", "-1");
     field("+3.5", "+3.5");
     field("-2e3", "-2e3");
-    field("=SUM(A1:A9)", "'=SUM(A1:A9)");
-    field("+cmd", "'+cmd");
-    field("-1+cmd|' /C calc'!A0", "'-1+cmd|' /C calc'!A0");
-    field("@SUM(1)", "'@SUM(1)");
-    field("\tx", "'\tx");
-    field("\rx", "\"'\rx\"");
-    field("=a,b", "\"'=a,b\"");
-    field("-0x10", "'-0x10");
-    field("-", "'-");
+    /* data that starts like a formula stays data */
+    field("=SUM(A1:A9)", "=SUM(A1:A9)");
+    field("+cmd", "+cmd");
+    field("-1+cmd|' /C calc'!A0", "-1+cmd|' /C calc'!A0");
+    field("@SUM(1)", "@SUM(1)");
+    field("\tx", "\tx");
+    field("\rx", "\"\rx\"");
+    field("=a,b", "\"=a,b\"");
+    field("-0x10", "-0x10");
+    field("-", "-");
+    /* control bytes and bytes outside UTF-8 are shown */
+    field("a\033[2Jb", "a\\x1b[2Jb");
+    field("\033]0;x\a,y", "\"\\x1b]0;x\\x07,y\"");
+    field("caf\xc3\xa9 \xff", "caf\xc3\xa9 \\xff");
+
+    /* one rule, each context's quoting */
+    const char *hostile = "a\033[31m\"b\\\n\t\r\x7f\xc2\x9b\xe9<&>'z";
+    esc(RY_ESC_TERM, hostile, "a\\x1b[31m\"b\\\\x0a\\x09\\x0d\\x7f\\xc2\\x9b\\xe9<&>'z");
+    esc(RY_ESC_TEXT, hostile, "a\\x1b[31m\"b\\\n\t\\x0d\\x7f\\xc2\\x9b\\xe9<&>'z");
+    esc(RY_ESC_CSV, hostile, "\"a\\x1b[31m\"\"b\\\n\t\r\\x7f\\xc2\\x9b\\xe9<&>'z\"");
+    esc(RY_ESC_DOT, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\\\x09\\\\x0d\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
+    esc(RY_ESC_YAML, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
+    esc(RY_ESC_JSON, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
+    esc(RY_ESC_XML, hostile, "a\\x1b[31m&quot;b\\\n\t&#13;\\x7f\\xc2\\x9b\\xe9&lt;&amp;&gt;&#39;z");
+    /* valid UTF-8 passes; overlong forms, surrogates and cut sequences do not */
+    esc(RY_ESC_TERM, "\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80");
+    esc(RY_ESC_TERM, "\xc0\xaf\xed\xa0\x80\xe2\x82", "\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82");
+    char cut[16];
+    ry_escape_to(cut, sizeof cut, "\033\033\033\033", RY_ESC_TERM);
+    CHECK(strcmp(cut, "\\x1b\\x1b\\x1b\\x1") == 0, "escape_to cut: [%s]", cut);
+    char shown[RY_SHOWN_MAX];
+    CHECK(strcmp(ry_shown(shown, "\033[2J"), "\\x1b[2J") == 0, "ry_shown: [%s]", shown);
 
     /* SipHash-2-4, the reference vector: key 00..0f, message 00..0e */
     uint64_t k[2] = { 0x0706050403020100ULL, 0x0f0e0d0c0b0a0908ULL };
