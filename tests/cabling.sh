@@ -372,11 +372,16 @@ for row in wb["Cables"].iter_rows(min_row=2, max_row=3):
     for c in (row[1], row[3], row[8], row[10], row[13], row[18], row[19], row[21], row[22]):
         if not isinstance(c.value, (int, float)): err("xlsx Cables: %s is not a number" % c.coordinate)
 bl = list(wb["BOM"].iter_rows(min_row=2, values_only=True))[:len(lines)]
+item = {"cable": "cable", "transceiver": "optics"}     # the sheet's word for the JSON's
 for l, x in zip(lines, bl):
-    if (l["what"], l["part"], l["medium"], l["count"]) != x[0:3] + (x[4],) or abs(l["cost"] - x[6]) > 0.01:
+    if (item[l["what"]], l["part"], l["medium"], l["count"]) != x[0:3] + (x[4],) or abs(l["cost"] - x[6]) > 0.01:
         err("xlsx BOM: %s vs %s" % (x, l)); break
+# below the lines: the switches' line, a blank row, then the totals ending in the capex
 tot = {x[0]: x for x in wb["BOM"].iter_rows(min_row=len(lines) + 3, values_only=True) if x[0]}
-if tot.get("total", [0] * 8)[6] != phys["cost"]["total"] or tot.get("cables", [0] * 8)[4] != phys["cables"]:
+z = [0] * 8
+if abs(tot.get("cables", z)[6] + tot.get("optics", z)[6] - phys["cost"]["total"]) > 0.01 \
+        or tot.get("cables", z)[4] != phys["cables"] or tot.get("optics", z)[4] != phys["optics_modules"] \
+        or abs(tot.get("capex", z)[6] - bom["capex"]["total"]) > 0.01:
     err("xlsx BOM totals: %s" % tot)
 by_rack = collections.defaultdict(set)
 devs = collections.defaultdict(set)

@@ -158,8 +158,11 @@ expect_eq "bom json exit" $? 0
 expect_eq "bom json with racks and spares exit" $? 0
 "$RAILYARD" bom "$D/dgx-h100.yaml" >"$TMP/bom.txt" 2>>"$TMP/bom.err"
 expect_eq "bom text exit" $? 0
+"$RAILYARD" bom "$D/dgx-h100.yaml" --cost paper >"$TMP/bom-paper.txt" 2>>"$TMP/bom.err"
+expect_eq "bom --cost paper exit" $? 0
 no_sanitizer "$TMP/bom.err"
 "$PY" - "$TMP/bom.json" "$TMP/bom2.json" "$TMP/bom.txt" "$TOP_SRCDIR/templates/switches.yaml" \
+    "$TMP/bom-paper.txt" \
     <<'P' >"$TMP/capex.check" 2>&1
 import json, sys, yaml
 b1, b2 = (json.load(open(p)) for p in sys.argv[1:3])
@@ -202,9 +205,19 @@ import re
 if not re.search(r"^  total: +\$%s(\.\d\d)?$" % re.escape(total), text.split("capex (")[-1], re.M):
     fails += 1
     print("FAIL: the text's capex block lacks total $%s" % total)
-if "cost (paper model)" not in text:
+# The paper's model only when asked, named with its two prices, after the capex.
+paper = open(sys.argv[5]).read()
+head = "rail-only paper's cost model ($748 a port, $374 a transceiver"
+if head in text or "transceivers (2 per link)" in text:
     fails += 1
-    print("FAIL: the text lost the paper model")
+    print("FAIL: the paper's model without --cost paper")
+if head not in paper or paper.index(head) < paper.index("capex ("):
+    fails += 1
+    print("FAIL: --cost paper lacks the paper's model after the capex")
+want = "{:,}".format(b1["ports"]["total"] * 748 + b1["links"]["total"] * 2 * 374)
+if not re.search(r"^  total: +\$%s(\.00)?$" % re.escape(want), paper.split(head)[-1], re.M):
+    fails += 1
+    print("FAIL: --cost paper's total is not $%s" % want)
 print("python-fails", fails)
 P
 grep -v '^python-fails' "$TMP/capex.check"

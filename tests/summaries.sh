@@ -210,10 +210,11 @@ expect_eq "billion-dollar bom: columns aligned, cents consistent" "$(cat "$TMP/b
 
 # ---- traffic: differences worded by their sign, no type without pairs --------------------
 LL="$MD/llama-h100.yaml"
+# (traffic compares capex, as bom prints it)
 ro=$("$RAILYARD" bom "$LL" --set fabric.design=rail-only --set "$OS" --format json |
-     "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cost"]["total"])')
+     "$PY" -c 'import json,sys; print(json.load(sys.stdin)["capex"]["total"])')
 ft=$("$RAILYARD" bom "$LL" --set fabric.design=fat-tree --set "$OS" --format json |
-     "$PY" -c 'import json,sys; print(json.load(sys.stdin)["cost"]["total"])')
+     "$PY" -c 'import json,sys; print(json.load(sys.stdin)["capex"]["total"])')
 want=$("$PY" -c "d = 100 * ($ro / $ft - 1); print('%.1f%% %s' % (abs(d), 'more' if d > 0 else 'less'))")
 "$RAILYARD" traffic "$LL" --set fabric.design=fat-tree --set "$OS" >"$TMP/tr.txt" 2>/dev/null
 expect_eq "traffic exit" $? 0

@@ -106,8 +106,10 @@ def rng(a):
 def evaluate(f):                # the formula forms the workbook may hold, nothing else
     m = re.match(r"=([A-Z]\d+)\*([A-Z]\d+)$", f)
     if m: return value(*ref(m.group(1))) * value(*ref(m.group(2)))
-    m = re.match(r"=([A-Z]\d+)\+([A-Z]\d+)$", f)
-    if m: return value(*ref(m.group(1))) + value(*ref(m.group(2)))
+    m = re.match(r"=([A-Z]\d+(?:\+[A-Z]\d+)*)$", f)          # one cell or a sum of cells
+    if m: return sum(value(*ref(r)) for r in m.group(1).split("+"))
+    m = re.match(r"=\(([A-Z]\d+(?:\+[A-Z]\d+)*)\)\*([A-Z]\d+)/100$", f)   # spares: a share
+    if m: return sum(value(*ref(r)) for r in m.group(1).split("+")) * value(*ref(m.group(2))) / 100
     m = re.match(r"=SUM\(([A-Z]\d+:[A-Z]\d+)\)$", f)
     if m: return sum(rng(m.group(1)))
     m = re.match(r"=SUMPRODUCT\(([A-Z]\d+:[A-Z]\d+),([A-Z]\d+:[A-Z]\d+)\)$", f)
@@ -125,23 +127,44 @@ def formula_cell(coord, want):
     tol = 0.005 + 1e-9 * abs(want)     # half a cent; a metre, a watt alike
     if not isinstance(v, (int, float)) or abs(v - want) > tol or abs(e - want) > tol:
         err("BOM %s: %s evaluates to %s, cached %r, the plan %s" % (coord, f, e, v, want))
+item = {"cable": "cable", "transceiver": "optics"}     # the sheet's word for the JSON's
 for k, l in enumerate(lines):
     x = k + 2
     got = [cell(vb.cell(x, c).value) for c in range(1, 7)]
-    want = [l["what"], l["part"], l["medium"], cell(l.get("length_m")), cell(l["count"]), cell(l["unit_price"])]
+    want = [item[l["what"]], l["part"], l["medium"], cell(l.get("length_m")), cell(l["count"]), cell(l["unit_price"])]
     if got != want: err("BOM row %d: %s, want %s" % (x, got, want))
     if fb["G%d" % x].value != "=E%d*F%d" % (x, x): err("BOM G%d: %r, want count x unit price" % (x, fb["G%d" % x].value))
     formula_cell("G%d" % x, l["cost"])
-tot = {vb.cell(r, 1).value: r for r in range(len(lines) + 2, vb.max_row + 1) if vb.cell(r, 1).value}
-if set(tot) != {"cables", "transceivers", "total"}: err("BOM totals rows %s" % tot)
+# then the switches (and racks when priced) as lines, priced by the catalog
+capex = bom["capex"]
+x = len(lines) + 2
+got = [cell(vb.cell(x, c).value) for c in (1, 5, 6)]
+if got != ["switch", cell(capex["switch_count"]), cell(capex["switch_price"])]:
+    err("BOM row %d: %s, want the switches %s" % (x, got, capex["switch_count"]))
+if not str(vb.cell(x, 2).value or "").startswith(capex["switch_part"]):
+    err("BOM row %d: part %r, want %r" % (x, vb.cell(x, 2).value, capex["switch_part"]))
+formula_cell("G%d" % x, capex["switches"])
+if "racks" in capex:
+    x += 1
+    if [cell(vb.cell(x, c).value) for c in (1, 5, 6)] != ["rack", cell(capex["rack_count"]), cell(capex["rack_price"])]:
+        err("BOM row %d: want the racks" % x)
+    formula_cell("G%d" % x, capex["racks"])
+tot = {vb.cell(r, 1).value: r for r in range(x + 1, vb.max_row + 1) if vb.cell(r, 1).value}
+want = {"cables", "optics", "switches", "capex"} | {k for k in ("racks", "spares") if k in capex}
+if set(tot) != want: err("BOM totals rows %s, want %s" % (sorted(tot), sorted(want)))
 else:
     formula_cell("D%d" % tot["cables"], phys["cable_m"])
     formula_cell("E%d" % tot["cables"], phys["cables"])
     formula_cell("G%d" % tot["cables"], phys["cost"]["cables"])
-    formula_cell("E%d" % tot["transceivers"], phys["transceivers"])
-    formula_cell("G%d" % tot["transceivers"], phys["cost"]["transceivers"])
-    formula_cell("G%d" % tot["total"], phys["cost"]["total"])
-    formula_cell("H%d" % tot["total"], phys["power_w"])
+    formula_cell("E%d" % tot["optics"], phys["optics_modules"])
+    formula_cell("G%d" % tot["optics"], phys["cost"]["transceivers"])
+    formula_cell("E%d" % tot["switches"], capex["switch_count"])
+    formula_cell("G%d" % tot["switches"], capex["switches"])
+    for k in ("racks", "spares"):
+        if k in capex: formula_cell("G%d" % tot[k], capex[k])
+    # the sheet's total is the capex railyard bom prints
+    formula_cell("G%d" % tot["capex"], capex["total"])
+    formula_cell("H%d" % tot["capex"], phys["power_w"])
 
 # ---- Cables: each row in its rail's tint ------------------------------------------------------
 tints = {}                      # rail -> the tint its rows carry
@@ -311,6 +334,8 @@ run() {
 }
 
 run superpod "$TOP_SRCDIR/examples/superpod-4su.yaml"
+# racks and spares priced: their lines and rows, the capex total with them
+run priced "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cost.rack=12000 --set cost.spares=5
 # two planes in two halls and a network room: racks named H01-R01-01, N1-R01-01
 run halls "$D/two-plane.yaml" --set layout.hall_racks=6 --set layout.network=per-unit
 grep -q '^H02-R01-01,H02,' "$TMP/halls/cabling/racks.csv" && ok || fail "halls: no second hall in racks.csv"

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fabric/layout.h"
+
 void ry_bom_compute(const ry_fabric *f, ry_bom *b)
 {
     const ry_spec *s = f->spec;
@@ -84,4 +86,59 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
     double hw = out->switches_cost + out->optics + out->cables;
     out->spares = hw * s->spares_pct / 100.0;
     out->total = hw + out->racks_cost + out->spares;
+    out->optics_modules = c->ntransceivers;
+    out->cable_count = c->ncables;
+}
+
+int ry_fabric_capex(const ry_fabric *f, const ry_media_catalog *media, ry_bom *b, ry_capex *out,
+                    ry_err *err)
+{
+    ry_bom own;
+    if (!b)
+        b = &own;
+    ry_bom_compute(f, b);
+    memset(out, 0, sizeof *out);
+    ry_layout lay;
+    if (ry_layout_build(f, &lay, err) < 0)
+        return -1;
+    ry_cabling c;
+    if (ry_cabling_build(f, &lay, media, &c, err) < 0) {
+        ry_layout_free(&lay);
+        return -1;
+    }
+    ry_capex_compute(f->spec, b, &c, out);
+    ry_cabling_free(&c);
+    ry_layout_free(&lay);
+    return 0;
+}
+
+void ry_design_capex(const ry_spec *s, ry_design d, const ry_media_catalog *media,
+                     ry_designs_capex *c, int i)
+{
+    ry_spec t = *s;
+    t.design = d;
+    if (d != s->design)
+        t.tiers = 0;
+    ry_fabric f;
+    ry_err e;
+    c->ok[i] = 0;
+    if (ry_fabric_build(&t, &f, &e) < 0) {
+        snprintf(c->err[i], sizeof c->err[i], "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+        return;
+    }
+    if (ry_fabric_capex(&f, media, &c->bom[i], &c->capex[i], &e) < 0)
+        snprintf(c->err[i], sizeof c->err[i], "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+    else
+        c->ok[i] = 1;
+    /* the capex borrows the switch's names from the spec, not from the copy */
+    c->capex[i].switch_name = s->sw.name;
+    c->capex[i].switch_part = s->sw.part;
+    ry_fabric_free(&f);
+}
+
+void ry_designs_capex_compute(const ry_spec *s, const ry_media_catalog *media, ry_designs_capex *c)
+{
+    memset(c, 0, sizeof *c);
+    ry_design_capex(s, RY_DESIGN_RAIL_OPTIMIZED, media, c, 0);
+    ry_design_capex(s, RY_DESIGN_RAIL_ONLY, media, c, 1);
 }

@@ -1,4 +1,10 @@
-/* Bill of materials and the paper's cost model, counted by walking the graph. */
+/* Bill of materials, its capex at list prices, and the rail-only paper's
+ * cost model, counted by walking the graph.
+ *
+ * Two counts of optics are kept apart by name everywhere: cable ends (two
+ * per link, what the paper's model calls transceivers and prices alike) and
+ * optics modules (the cabling plan's parts: one module per cabled cage, so
+ * a twin-port module serves two cable ends). The capex prices modules. */
 #ifndef RY_BOM_H
 #define RY_BOM_H
 
@@ -34,7 +40,7 @@ typedef struct ry_bom {
     long long switches;
     long long switch_ports, switch_ports_used;
     long long links;
-    long long transceivers;              /* paper model: two per link */
+    long long transceivers;              /* cable ends: two per link (the paper's transceivers) */
     double price_transceiver, price_port;
     double cost_switches, cost_transceivers, cost_total;
 } ry_bom;
@@ -55,8 +61,37 @@ typedef struct ry_capex {
     double rack_price, racks_cost;          /* racks_cost 0 unless cost.rack is set */
     double spares_pct, spares;
     double total;
+    long long optics_modules;   /* modules of the cabling plan (one per cabled cage) */
+    long long cable_count;      /* cables of the cabling plan */
 } ry_capex;
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);
+
+/* The capex of a built fabric: its bill of materials, its layout and a
+ * cabling plan from the media catalog, priced by ry_capex_compute; the
+ * layout and plan are freed before it returns (the capex borrows only the
+ * spec). b may be NULL. -1 with err set when the layout or the plan cannot
+ * be made. */
+int ry_fabric_capex(const ry_fabric *f, const ry_media_catalog *media, ry_bom *b, ry_capex *out,
+                    ry_err *err);
+
+/* The capex of one cluster as rail-optimized and rail-only fabrics (the
+ * spec's own tiers only for its own design), each built, laid out, cabled
+ * and priced: what the LLM model and the traffic report set beside their
+ * results. */
+typedef struct ry_designs_capex {
+    int ok[2];              /* [0] rail-optimized, [1] rail-only */
+    ry_bom bom[2];
+    ry_capex capex[2];
+    char err[2][640];       /* "key: message" when a design cannot be built or cabled */
+    int paper;              /* the reports show the paper's model too (set by the caller) */
+} ry_designs_capex;
+
+/* One design of the spec's cluster (ok, bom, capex and err of slot i). */
+void ry_design_capex(const ry_spec *s, ry_design d, const ry_media_catalog *media,
+                     ry_designs_capex *c, int i);
+/* Both designs; c is zeroed first. */
+void ry_designs_capex_compute(const ry_spec *s, const ry_media_catalog *media,
+                              ry_designs_capex *c);
 
 #endif

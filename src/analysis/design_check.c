@@ -95,6 +95,7 @@ static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
 {
     c->tiers = f->tiers;
     c->price_port = b->price_port;
+    c->price_transceiver = b->price_transceiver;
     for (int t = 1; t <= f->tiers; t++) {
         ry_check_tier *x = &c->tier[t];
         x->switches = b->tier[t].switches;
@@ -118,7 +119,8 @@ static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
             continue;
         char a[40], p[40];
         add(c, RY_CHECK_WARNING, "tier-fill", "cluster.gpus",
-            "%s: %lld of %lld ports idle (%.1f%% cabled) on %lld switches, %s at %s a port",
+            "%s: %lld of %lld ports idle (%.1f%% cabled) on %lld switches, %s at %s a port "
+            "(the rail-only paper's cost model)",
             ry_tier_name(t, f->tiers), x->idle, x->ports, 100.0 * x->fill, x->switches,
             usd(a, sizeof a, x->idle_cost), usd(p, sizeof p, c->price_port));
     }
@@ -221,7 +223,7 @@ static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_chec
     if (o->gpus != s->gpus)
         add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.gpus",
             "%lld GPUs (%lld fewer) cost %s, %.1f%% less than the %lld GPUs' %s and %.1f%% less "
-            "per GPU: %d scalable unit%s of %d HB domains, %lld top-tier switches instead of %lld",
+            "per GPU by the rail-only paper's cost model: %d scalable unit%s of %d HB domains, %lld top-tier switches instead of %lld",
             o->gpus, s->gpus - o->gpus, usd(a, sizeof a, o->cost), 100.0 * o->saving, s->gpus,
             usd(z, sizeof z, c->cost), 100.0 * o->saving_per_gpu, o->units,
             o->units == 1 ? "" : "s", o->su_domains, o->top_switches,
@@ -229,7 +231,7 @@ static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_chec
     else
         add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.scalable_unit",
             "scalable units of %d HB domains (%d units) cost %s for the same %lld GPUs, "
-            "%.1f%% less than units of %d (%s)", o->su_domains, o->units,
+            "%.1f%% less than units of %d (%s; the rail-only paper's cost model)", o->su_domains, o->units,
             usd(a, sizeof a, o->cost), o->gpus, 100.0 * o->saving, f->su_domains,
             usd(z, sizeof z, c->cost));
 }

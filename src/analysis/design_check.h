@@ -59,7 +59,9 @@ typedef struct ry_design_check {
     int accepted;           /* fabric.accept_slower_ports */
     int tiers;
     ry_check_tier tier[RY_MAX_TIERS + 1];   /* [1..tiers] */
-    double price_port;
+    /* Idle ports and neighbours are priced by the rail-only paper's cost
+     * model (a neighbour's capex would need its own layout and cabling). */
+    double price_port, price_transceiver;
     double cost, cost_per_gpu;
     ry_check_option spec_option;            /* the spec itself, as an option */
     int has_cheaper;

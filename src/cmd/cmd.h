@@ -153,6 +153,13 @@ typedef struct ry_cmd_entry {
       "and replace files it did not write at paths it writes\n" \
       "(both refused without; see OUTPUT in railyard(1))" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
+/* bom, validate, model, traffic: the capex leads every report; --cost paper
+ * adds the rail-only paper's cost model, labelled as such. */
+#define RY_OPTION_COST \
+    { "cost", 0, RY_OPT_CHOICE, "MODEL", "capex|paper", "capex (default): list prices of switches, optics,\n" \
+      "cables (racks, spares); paper: the rail-only paper's cost\n" \
+      "model besides (every port and transceiver at one price)" }
+static inline int ry_cost_paper(const char *v) { return v && v[0] == 'p'; }
 /* model, sweep, traffic: the rail-only paper's eq. 1 instead of the full model. */
 #define RY_OPTION_PAPER \
     { "paper", 0, RY_OPT_FLAG, NULL, NULL, "the rail-only paper's eq. 1 exactly: one pipeline\n" \

@@ -69,13 +69,21 @@ static unsigned needs_more(const ry_ctx *ctx)
     return needs | ry_hw_needs(&hw);
 }
 
+/* Why the summary's capex is missing: the cabling plan's error when
+ * --skip cabling left it out and it cannot be made. */
+static char unpriced[640];
+
 /* summary.txt, bom.json and fabric.json */
 static int write_top(const ry_ctx *ctx, ry_outdir *o)
 {
     const ry_bom *b = &ctx->bom;
+    const ry_cabling *cab = (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL;
+    ry_capex capex;
+    if (cab)
+        ry_capex_compute(ctx->spec, b, cab, &capex);
     ry_buf buf;
     ry_buf_init(&buf);
-    ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b);
+    ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b, cab ? &capex : NULL, unpriced, 0);
     int want[8], earlier[8], n = 0;
     const char *skipped[8];
     wanted(ctx, want);
@@ -87,11 +95,7 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_emit_summary_skipped(&buf, skipped, earlier, n);
     int bad = ry_outdir_put(o, "summary.txt", buf.data, buf.len) < 0;
     ry_buf_reset(&buf);
-    const ry_cabling *cab = (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL;
-    ry_capex capex;
-    if (cab)
-        ry_capex_compute(ctx->spec, b, cab, &capex);
-    ry_emit_bom(&buf, b, cab, cab ? &capex : NULL, RY_FMT_JSON);
+    ry_emit_bom(&buf, b, cab, cab ? &capex : NULL, RY_FMT_JSON, 0);
     bad |= ry_outdir_put(o, "bom.json", buf.data, buf.len) < 0;
     ry_buf_free(&buf);
     FILE *fp = bad ? NULL : ry_outdir_open(o, "fabric.json");
@@ -108,6 +112,14 @@ static ry_cmd_status run(ry_ctx *ctx)
     wanted(ctx, want);
     ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
     ry_cmd_status rc = ry_apply_hardware(ctx, &hw);
+    /* The summary's capex needs the cabling plan, also under --skip cabling. */
+    ry_err err;
+    unpriced[0] = '\0';
+    int phys = rc == RY_CMD_OK ? ry_ctx_try_cabling(ctx, &err) : 0;
+    if (phys == -2)
+        return RY_CMD_INPUT;
+    if (phys < 0)
+        snprintf(unpriced, sizeof unpriced, "%s", err.msg);
     if (rc == RY_CMD_OK)
         rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
     if (rc == RY_CMD_OK)

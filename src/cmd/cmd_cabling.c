@@ -27,6 +27,6 @@ const ry_cmd_entry ry_cmd_cabling = {
                "03-racks.csv, 04-manufacturers.csv, 05-device-types/*.yaml (node and switch,\n"
                "ports as interface templates), 06-device-roles.csv, 07-devices.csv,\n"
                "08-cables.csv. ibdiagnet's topology is per subnet: see railyard opensm.\n",
-    .needs = RY_NEED_CABLING | RY_NEED_OUTDIR,
+    .needs = RY_NEED_CABLING | RY_NEED_BOM | RY_NEED_OUTDIR,
     .run = ry_run_group_command,
 };

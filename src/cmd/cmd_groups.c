@@ -34,14 +34,16 @@ static void report_opensm(const ry_ctx *ctx, const char *dir, const ry_group_tal
 static int emit_cabling(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
     (void)t;
-    return ry_emit_cabling(o, "cabling", &ctx->phys.cab);
+    ry_capex capex;
+    ry_capex_compute(ctx->spec, &ctx->bom, &ctx->phys.cab, &capex);
+    return ry_emit_cabling(o, "cabling", &ctx->phys.cab, &capex);
 }
 
 static void report_cabling(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
 {
     (void)t;
     const ry_physical *ph = &ctx->phys;
-    printf("%s: %lld cables, %lld transceivers in %d racks written to %s/cabling/\n",
+    printf("%s: %lld cables, %lld optics modules in %d racks written to %s/cabling/\n",
            ctx->spec->name, ph->cab.ncables, ph->cab.ntransceivers, ph->lay.nracks, dir);
 }
 
@@ -84,7 +86,7 @@ static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 
 const ry_group ry_groups[] = {
     { "opensm", RY_NEED_IBPLAN, is_infiniband, emit_opensm, report_opensm },
-    { "cabling", RY_NEED_CABLING, NULL, emit_cabling, report_cabling },
+    { "cabling", RY_NEED_CABLING | RY_NEED_BOM, NULL, emit_cabling, report_cabling },
     { "slurm", RY_NEED_SLURM, NULL, emit_slurm, report_slurm },
     { "kubernetes", RY_NEED_SLURM, NULL, emit_kubernetes, report_kubernetes },
     { "diagrams", 0, NULL, emit_diagrams, NULL },

@@ -1,4 +1,4 @@
-#include "analysis/compare.h"
+#include "analysis/bom.h"
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "model/plan.h"
@@ -7,11 +7,12 @@
 
 #include <stdlib.h>
 
-enum { O_FORMAT, O_OUTPUT, O_PAPER, O_N };
+enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_PAPER] = RY_OPTION_PAPER,
+    [O_COST] = RY_OPTION_COST,
     [O_N] = RY_OPTION_END
 };
 
@@ -22,12 +23,20 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(pl);
         return RY_CMD_INPUT;
     }
-    ry_design_cost cost;
-    ry_design_costs(ctx->spec, &cost);
+    ry_media_catalog *media = ry_media_catalog_load(ry_templates_dir(ctx->templates));
+    if (!media) {
+        free(pl);
+        return ry_input_status();
+    }
+    ry_designs_capex *cost = ry_xmalloc(sizeof *cost);
+    ry_designs_capex_compute(ctx->spec, media, cost);
+    ry_media_catalog_free(media);
+    cost->paper = ry_cost_paper(ry_opt(ctx, O_COST));
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_plan(&out, ctx->spec, pl, &cost, ctx->fmt);
+    ry_emit_plan(&out, ctx->spec, pl, cost, ctx->fmt);
     free(pl);
+    free(cost);
     ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
     return rc;
@@ -35,15 +44,16 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_model = {
     .name = "model",
-    .synopsis = "SPEC [--paper] [--format text|json] [-o FILE]",
-    .summary = "iteration time of the spec's LLM workload, its optimum and its cost",
+    .synopsis = "SPEC [--paper] [--cost capex|paper] [--format text|json] [-o FILE]",
+    .summary = "iteration time of the spec's LLM workload, its optimum and its capex",
     .positional = "SPEC",
     .options = options,
     .details = "The full model (needs a workload: section, see railyard-spec(5)): the fastest\n"
                "tensor x pipeline x data-parallel layout whose weights, gradients, optimizer\n"
                "states and activations fit the GPU's memory, its iteration time with the\n"
                "pipeline bubble and point-to-point terms, the ideal (one HB domain of all GPUs),\n"
-               "MFU and HFU, and the network cost of rail-optimized and rail-only fabrics.\n"
+               "MFU and HFU, and the capex of rail-optimized and rail-only fabrics (each laid out\n"
+               "and cabled; --cost paper: the rail-only paper's cost model besides).\n"
                "--paper: the rail-only paper's eq. 1 exactly, memory reported beside it.\n",
     .needs = RY_NEED_SPEC,
     .reports_workload_fit = 1,  /* the model refuses a misfit itself */

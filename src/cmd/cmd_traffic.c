@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "analysis/bom.h"
-#include "analysis/compare.h"
 #include "analysis/moe_traffic.h"
 #include "analysis/traffic.h"
 #include "cmd/cmd.h"
@@ -16,7 +15,7 @@
 #include "model/plan.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_FORCE, O_PAPER, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_PAPER, O_COST, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
@@ -24,6 +23,7 @@ static const ry_option options[] = {
                                       "for a MoE model a2a-links.csv and a2a-gpus.csv"),
     [O_FORCE] = RY_OPTION_FORCE,
     [O_PAPER] = RY_OPTION_PAPER,
+    [O_COST] = RY_OPTION_COST,
     [O_N] = RY_OPTION_END
 };
 
@@ -197,14 +197,34 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(both.up);
         free(both.down);
     }
-    ry_bom_compute(&tf, &trimmed);
+    /* The capex of the fabric, of the trimmed one (laid out and cabled
+     * anew) and of the rail-only fabric of the same cluster. */
+    ry_designs_capex designs;
+    memset(&designs, 0, sizeof designs);
+    designs.paper = ry_cost_paper(ry_opt(ctx, O_COST));
+    ry_capex full_cx, trim_cx;
+    ry_traffic_capex cost = { NULL, NULL, &designs, "" };
+    ry_media_catalog *media = ry_media_catalog_load(ry_templates_dir(ctx->templates));
+    if (!media) {
+        ry_fabric_free(&tf);
+        ry_traffic_map_free(&map);
+        if (mtp)
+            ry_moe_traffic_free(mtp);
+        free(pl);
+        return ry_input_status();
+    }
+    if (ry_fabric_capex(&ctx->fabric, media, NULL, &full_cx, &err) == 0)
+        cost.full = &full_cx;
+    else
+        snprintf(cost.unpriced, sizeof cost.unpriced, "%s", err.msg);
+    if (ry_fabric_capex(&tf, media, &trimmed, &trim_cx, &err) == 0)
+        cost.trimmed = &trim_cx;
+    else if (!cost.unpriced[0])
+        snprintf(cost.unpriced, sizeof cost.unpriced, "the trimmed fabric: %s", err.msg);
     ry_fabric_free(&tf);
-    /* The rail-only fabric of the same cluster, beside the trimmed one. */
-    ry_design_cost cost;
-    memset(&cost, 0, sizeof cost);
     if (s->design != RY_DESIGN_RAIL_ONLY)
-        cost.ok[1] = ry_design_bom(s, RY_DESIGN_RAIL_ONLY, &cost.bom[1], cost.err[1],
-                                   sizeof cost.err[1]) == 0;
+        ry_design_capex(s, RY_DESIGN_RAIL_ONLY, media, &designs, 1);
+    ry_media_catalog_free(media);
 
     /* The links' load over the iteration of the mapped layout. */
     ry_traffic_load load;
@@ -242,18 +262,19 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_traffic = {
     .name = "traffic",
-    .synopsis = "SPEC [--paper] [-o DIR] [--format text|json] [--force]",
+    .synopsis = "SPEC [--paper] [--cost capex|paper] [-o DIR] [--format text|json] [--force]",
     .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
     .positional = "SPEC",
     .options = options,
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
                "and inside HB domains, pipeline point-to-point between adjacent stages, none),\n"
                "the cross-domain traffic routed up-down over the built fabric, the links that\n"
-               "carry nothing, and the bill of materials of the fabric without them beside the\n"
-               "rail-only one. The layout is the one `model` chooses (the full model's; nothing\n"
-               "fits memory: refused as `model` does); --paper: eq. 1's. For a\n"
-               "mixture-of-experts model, the expert all-to-all too: pairs, the NVLink hop of\n"
-               "traffic rail-only forwards across rails, and its link loads.\n",
+               "carry nothing, and the bill of materials and capex of the fabric without them\n"
+               "(laid out and cabled anew) beside the rail-only one. The layout is the one\n"
+               "`model` chooses (the full model's; nothing fits memory: refused as `model`\n"
+               "does); --paper: eq. 1's. For a mixture-of-experts model, the expert all-to-all\n"
+               "too: pairs, the NVLink hop of traffic rail-only forwards across rails, and its\n"
+               "link loads.\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,

@@ -9,12 +9,13 @@
 #include "model/libra.h"
 #include "util/buf.h"
 
-enum { O_FORMAT, O_STRICT, O_N };
+enum { O_FORMAT, O_STRICT, O_COST, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default): a one-screen summary; json: the\n"
                                                "same figures for scripts"),
     [O_STRICT] = { "strict", 0, RY_OPT_FLAG, NULL, NULL,
                    "the design checks' warnings are errors (exit 1)" },
+    [O_COST] = RY_OPTION_COST,
     [O_N] = RY_OPTION_END
 };
 
@@ -42,10 +43,14 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(dc);
         return RY_CMD_INPUT;
     }
-    if (phys == 0)
+    ry_capex capex;
+    if (phys == 0) {
         ry_design_check_physical(&ctx->phys.cab, dc);
-    else
+        ry_capex_compute(ctx->spec, &ctx->bom, &ctx->phys.cab, &capex);
+    } else {
         ry_design_check_add(dc, RY_CHECK_ERROR, "cabling", err.key, "%s", err.msg);
+    }
+    const ry_capex *cx = phys == 0 ? &capex : NULL;
     int pass = ry_checks_pass(dc, strict);
     /* Errors (and warnings under --strict) also go where errors go, at
      * the key they are about. */
@@ -57,13 +62,15 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf out;
     ry_buf_init(&out);
     if (ctx->fmt == RY_FMT_JSON) {
-        ry_emit_validate_json(&out, ctx->arg, ctx->spec, &ctx->fabric, &ctx->bom, dc, strict);
+        ry_emit_validate_json(&out, ctx->arg, ctx->spec, &ctx->fabric, &ctx->bom, cx, dc,
+                              strict);
     } else {
         if (pass)
             ry_buf_printf(&out, "%s: ok\n\n", ctx->arg);
         else
             ry_buf_printf(&out, "%s: the design checks fail\n\n", ctx->arg);
-        ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom);
+        ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom, cx, phys ? err.msg : NULL,
+                        ry_cost_paper(ry_opt(ctx, O_COST)));
         ry_emit_checks(&out, dc, strict);
     }
     free(dc);
@@ -74,17 +81,18 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_validate = {
     .name = "validate",
-    .synopsis = "SPEC [--strict] [--format text|json]",
+    .synopsis = "SPEC [--strict] [--format text|json] [--cost capex|paper]",
     .summary = "parse and check a spec, print a one-screen summary",
     .positional = "SPEC",
     .options = options,
     .details = "Reads SPEC, applies --set overrides, checks every key and rule, builds the\n"
-               "fabric and prints a summary, then the design checks: NIC against switch port\n"
-               "speed, a workload that does not fit the cluster, the fill and down:up bandwidth\n"
-               "of each tier, idle ports and their cost, and a cheaper neighbouring size or\n"
-               "scalable unit; on the floor, runs near their medium's reach and racks over\n"
-               "their power budget. Exits 1 with file:line:col errors on bad input or a failed\n"
-               "check (with --strict, also on a warning).\n",
+               "fabric and prints a summary with its capex (list prices of switches, optics\n"
+               "and cables), then the design checks: NIC against switch port speed, a workload\n"
+               "that does not fit the cluster, the fill and down:up bandwidth of each tier,\n"
+               "idle ports and their cost, and a cheaper neighbouring size or scalable unit\n"
+               "(priced by the rail-only paper's cost model); on the floor, runs near their\n"
+               "medium's reach and racks over their power budget. Exits 1 with file:line:col\n"
+               "errors on bad input or a failed check (with --strict, also on a warning).\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the workload-fit design check */
     .run = run,

@@ -8,6 +8,7 @@
 
 #include "emit/csv.h"
 #include "emit/emit_checks.h"
+#include "emit/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 
@@ -79,21 +80,41 @@ static void bom_text(ry_buf *o, const ry_bom *b)
         ry_text_table_cell(&t, "%lld", total ? b->links : x->links);
     }
     ry_text_table_write(&t, o, "");
-    ry_buf_printf(o, "\nGPU ports cabled: %lld\n", b->endpoints);
-    ry_buf_printf(o, "transceivers:     %lld (2 per link)\n\n", b->transceivers);
-    ry_buf_puts(o, "cost (paper model)\n");
+}
+
+/* The counts under the tiers: two counts of optics, each by its own name. */
+static void counts_text(ry_buf *o, const ry_bom *b, const ry_capex *x)
+{
+    ry_buf_printf(o, "\nGPU ports cabled:  %s\n", ry_n(b->endpoints));
+    ry_buf_printf(o, "cable ends:        %s (2 per link)\n", ry_n(b->transceivers));
+    if (x) {
+        ry_buf_printf(o, "optics (modules):  %s (one per cabled cage)\n", ry_n(x->optics_modules));
+        ry_buf_printf(o, "cables:            %s\n", ry_n(x->cable_count));
+    }
+}
+
+/* The rail-only paper's model: every switch port and every cable end
+ * (its transceivers) at one price each. Shown only when asked for. */
+static void paper_text(ry_buf *o, const ry_bom *b)
+{
+    ry_buf_puts(o, "\nrail-only paper's cost model (");
+    money(o, b->price_port);
+    ry_buf_puts(o, " a port, ");
+    money(o, b->price_transceiver);
+    ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+    ry_text_table t;
     ry_text_table_init(&t, "lrl");
     ry_buf d;
     ry_buf_init(&d);
-    ry_text_table_cell(&t, "switches:");
+    ry_text_table_cell(&t, "switch ports:");
     money_cell(&t, b->cost_switches);
-    ry_buf_printf(&d, "(%lld ports x ", b->switch_ports);
+    ry_buf_printf(&d, "(%s ports x ", ry_n(b->switch_ports));
     money(&d, b->price_port);
     ry_text_table_cell(&t, "%s)", d.data);
     ry_buf_reset(&d);
-    ry_text_table_cell(&t, "transceivers:");
+    ry_text_table_cell(&t, "transceivers (2 per link):");
     money_cell(&t, b->cost_transceivers);
-    ry_buf_printf(&d, "(%lld x ", b->transceivers);
+    ry_buf_printf(&d, "(%s x ", ry_n(b->transceivers));
     money(&d, b->price_transceiver);
     ry_text_table_cell(&t, "%s)", d.data);
     ry_text_table_cell(&t, "total:");
@@ -142,6 +163,11 @@ static void json_out(ry_buf *o, json_t *j)
     json_decref(j);
 }
 
+const char *ry_pbom_item_name(const ry_pbom_line *l)
+{
+    return strcmp(l->what, "transceiver") == 0 ? "optics" : l->what;
+}
+
 static json_t *physical_json(const ry_cabling *c)
 {
     json_t *lines = json_array();
@@ -156,7 +182,7 @@ static json_t *physical_json(const ry_cabling *c)
         json_array_append_new(lines, j);
     }
     int nnet = c->lay->nrooms - c->lay->nhalls;
-    return json_pack("{s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:I, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
+    json_t *j = json_pack("{s:i, s:i, s:i, s:i, s:i, s:o, s:I, s:I, s:o, s:o, s:{s:o, s:o, s:o}, s:o}",
         "racks", c->lay->nracks, "rows", c->lay->nrows, "halls", c->lay->nhalls,
         "network_rooms", nnet, "buildings", c->lay->nbuildings,
         "longest_run_m", json_real(round(c->longest_m * 10) / 10), "cables", (json_int_t)c->ncables,
@@ -166,6 +192,9 @@ static json_t *physical_json(const ry_cabling *c)
         "cost", "total", json_money(round(c->cost_total * 100) / 100),
         "cables", json_money(round(c->cost_cables * 100) / 100),
         "transceivers", json_money(round(c->cost_transceivers * 100) / 100), "lines", lines);
+    /* "transceivers" above counts modules: the same count by its own name */
+    json_object_set_new(j, "optics_modules", json_integer(c->ntransceivers));
+    return j;
 }
 
 static void physical_text(ry_buf *o, const ry_cabling *c)
@@ -187,7 +216,7 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
         ry_text_table_cell(&t, "%s", head[i]);
     for (int i = 0; i < c->nbom; i++) {
         const ry_pbom_line *l = &c->bom[i];
-        ry_text_table_cell(&t, "%s", l->what);
+        ry_text_table_cell(&t, "%s", ry_pbom_item_name(l));
         ry_text_table_cell(&t, "%s", l->part);
         ry_text_table_cell(&t, "%s", l->medium);
         if (l->length_m > 0)
@@ -204,9 +233,9 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
     ry_text_table_cell(&t, "cables:");
     money_cell(&t, c->cost_cables);
     ry_text_table_cell(&t, "(%lld, %.0f m)", c->ncables, c->cable_m);
-    ry_text_table_cell(&t, "transceivers:");
+    ry_text_table_cell(&t, "optics:");
     money_cell(&t, c->cost_transceivers);
-    ry_text_table_cell(&t, "(%lld)", c->ntransceivers);
+    ry_text_table_cell(&t, "(%s modules)", ry_n(c->ntransceivers));
     ry_text_table_cell(&t, "subtotal:");
     money_cell(&t, c->cost_total);
     ry_text_table_cell(&t, "(optics and active cables draw %.0f W)", c->power_w);
@@ -222,6 +251,8 @@ static json_t *capex_json(const ry_capex *x)
         "cables", json_money(round(x->cables * 100) / 100),
         "switch_count", (json_int_t)x->switches, "switch_price", json_money(x->switch_price),
         "switch_part", x->switch_part);
+    json_object_set_new(j, "optics_modules", json_integer(x->optics_modules));
+    json_object_set_new(j, "cable_count", json_integer(x->cable_count));
     if (x->rack_price > 0) {
         json_object_set_new(j, "racks", json_money(round(x->racks_cost * 100) / 100));
         json_object_set_new(j, "rack_count", json_integer(x->racks));
@@ -236,14 +267,14 @@ static json_t *capex_json(const ry_capex *x)
 
 static void capex_text(ry_buf *o, const ry_capex *x)
 {
-    ry_buf_puts(o, "\ncapex (list prices, estimates: switches, optics and cables)\n");
+    ry_buf_puts(o, "\ncapex (list prices, estimates)\n");
     ry_text_table t;
     ry_text_table_init(&t, "lrl");
     ry_buf d;
     ry_buf_init(&d);
     ry_text_table_cell(&t, "switches:");
     money_cell(&t, x->switches_cost);
-    ry_buf_printf(&d, "(%lld x %s", x->switches, x->switch_name);
+    ry_buf_printf(&d, "(%s x %s", ry_n(x->switches), x->switch_name);
     if (x->switch_part[0])
         ry_buf_printf(&d, " %s", x->switch_part);
     if (x->switch_price > 0) {
@@ -256,10 +287,10 @@ static void capex_text(ry_buf *o, const ry_capex *x)
     ry_text_table_cell(&t, "%s", d.data);
     ry_text_table_cell(&t, "optics:");
     money_cell(&t, x->optics);
-    ry_text_table_cell(&t, "%s", "");
+    ry_text_table_cell(&t, "(%s modules)", ry_n(x->optics_modules));
     ry_text_table_cell(&t, "cables:");
     money_cell(&t, x->cables);
-    ry_text_table_cell(&t, "%s", "");
+    ry_text_table_cell(&t, "(%s)", ry_n(x->cable_count));
     if (x->rack_price > 0) {
         ry_buf_reset(&d);
         ry_text_table_cell(&t, "racks:");
@@ -278,18 +309,29 @@ static void capex_text(ry_buf *o, const ry_capex *x)
     ry_text_table_cell(&t, "%s", "");
     ry_buf_free(&d);
     ry_text_table_write(&t, o, "  ");
-    ry_buf_puts(o, "(the paper's cost model above prices every switch port and transceiver "
-                   "alike; it is not a capex figure)\n");
 }
 
-/* Whether any amount of the report has cents: then all of them show cents. */
+static int report_cents_capex(const ry_capex *x)
+{
+    double w[] = { x->switches_cost, x->switch_price, x->optics, x->cables, x->racks_cost,
+                   x->rack_price, x->spares, x->total };
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        if (ry_money_has_cents(w[i]))
+            return 1;
+    return 0;
+}
+
+/* Whether any amount of the report has cents: then all of them show cents.
+ * b: the paper's model's amounts, when the report shows them (else NULL). */
 static int report_cents(const ry_bom *b, const ry_cabling *phys, const ry_capex *x)
 {
-    double v[] = { b->cost_switches, b->cost_transceivers, b->cost_total, b->price_port,
-                   b->price_transceiver };
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        if (ry_money_has_cents(v[i]))
-            return 1;
+    if (b) {
+        double v[] = { b->cost_switches, b->cost_transceivers, b->cost_total, b->price_port,
+                       b->price_transceiver };
+        for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+            if (ry_money_has_cents(v[i]))
+                return 1;
+    }
     for (int i = 0; phys && i < phys->nbom; i++)
         if (ry_money_has_cents(phys->bom[i].unit_price) || ry_money_has_cents(phys->bom[i].cost))
             return 1;
@@ -297,14 +339,7 @@ static int report_cents(const ry_bom *b, const ry_cabling *phys, const ry_capex 
                  ry_money_has_cents(phys->cost_transceivers) ||
                  ry_money_has_cents(phys->cost_total)))
         return 1;
-    if (x) {
-        double w[] = { x->switches_cost, x->switch_price, x->optics, x->cables, x->racks_cost,
-                       x->rack_price, x->spares, x->total };
-        for (size_t i = 0; i < sizeof w / sizeof *w; i++)
-            if (ry_money_has_cents(w[i]))
-                return 1;
-    }
-    return 0;
+    return x && report_cents_capex(x);
 }
 
 /* ---- CSV: one table, a section column --------------------------------------------------- */
@@ -433,10 +468,12 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
 }
 
 void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
-                 ry_format fmt)
+                 ry_format fmt, int paper)
 {
     if (fmt == RY_FMT_JSON) {
         json_t *j = bom_json(b);
+        /* "transceivers" counts cable ends (the paper's count): its own name too */
+        json_object_set_new(j, "cable_ends", json_integer(b->transceivers));
         if (phys)
             json_object_set_new(j, "physical", physical_json(phys));
         if (capex)
@@ -445,13 +482,43 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
     } else if (fmt == RY_FMT_CSV) {
         bom_csv(o, b, phys, capex);
     } else {
-        cents_mode = report_cents(b, phys, capex);
+        cents_mode = report_cents(paper ? b : NULL, phys, capex);
         bom_text(o, b);
-        if (phys)
-            physical_text(o, phys);
+        counts_text(o, b, capex);
         if (capex)
             capex_text(o, capex);
+        if (phys)
+            physical_text(o, phys);
+        if (paper)
+            paper_text(o, b);
     }
+}
+
+json_t *ry_capex_json(const ry_capex *x)
+{
+    return capex_json(x);
+}
+
+void ry_emit_capex_text(ry_buf *o, const ry_capex *x)
+{
+    cents_mode = report_cents_capex(x);
+    capex_text(o, x);
+}
+
+void ry_emit_paper_cost_line(ry_buf *o, const ry_bom *b)
+{
+    int was = cents_mode;
+    cents_mode = ry_money_has_cents(b->price_port) || ry_money_has_cents(b->price_transceiver) ||
+                 ry_money_has_cents(b->cost_total);
+    ry_buf_puts(o, "rail-only paper's cost model (");
+    money(o, b->price_port);
+    ry_buf_puts(o, " a port, ");
+    money(o, b->price_transceiver);
+    ry_buf_puts(o, " a transceiver): ");
+    money(o, b->cost_total);
+    ry_buf_printf(o, " for %s switch ports and %s transceivers (2 per link); not a capex "
+                     "figure\n", ry_n(b->switch_ports), ry_n(b->transceivers));
+    cents_mode = was;
 }
 
 /* "80:42 (1.90:1)" for a switch's cabled down- and up-links; the ratio is
@@ -470,7 +537,8 @@ static void ratio_text(ry_buf *o, const ry_bom_tier *x)
     }
 }
 
-void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_bom *b)
+void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_bom *b,
+                     const ry_capex *capex, const char *unpriced, int paper)
 {
     int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
     long long domains = s->gpus / s->hb_domain;
@@ -526,8 +594,16 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
         ry_buf_putc(o, '\n');
     }
     ry_buf_printf(o, "subnets:       %d\n\n", f->nsubnets);
-    cents_mode = report_cents(b, NULL, NULL);
+    cents_mode = report_cents(paper ? b : NULL, NULL, capex);
     bom_text(o, b);
+    counts_text(o, b, capex);
+    if (capex)
+        capex_text(o, capex);
+    else
+        ry_buf_printf(o, "\ncapex: not priced (no cabling plan: %s)\n",
+                      unpriced && unpriced[0] ? unpriced : "none was made");
+    if (paper)
+        paper_text(o, b);
 }
 
 void ry_emit_summary_skipped(ry_buf *o, const char *const *group, const int *earlier, int n)
@@ -615,7 +691,8 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
 }
 
 void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const ry_fabric *f,
-                           const ry_bom *b, const ry_design_check *checks, int strict)
+                           const ry_bom *b, const ry_capex *x, const ry_design_check *checks,
+                           int strict)
 {
     json_t *tiers = json_array();
     for (int t = 1; t <= f->tiers; t++)
@@ -644,6 +721,8 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "tier_ports", tiers, "subnets", f->nsubnets);
     json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));
     json_object_set_new(j, "bom", bom_json(b));
+    json_object_set_new(json_object_get(j, "bom"), "cable_ends", json_integer(b->transceivers));
+    json_object_set_new(j, "capex", x ? capex_json(x) : json_null());
     if (checks)
         json_object_set_new(j, "checks", ry_checks_json(checks, strict));
     json_out(o, j);

@@ -12,19 +12,37 @@ typedef enum { RY_FMT_TEXT, RY_FMT_JSON, RY_FMT_CSV } ry_format;
 /* Parses "text", "json", "csv"; -1 if unknown. */
 int ry_format_parse(const char *s, ry_format *out);
 
-/* The bill of materials; with a cabling plan (may be NULL) the physical
- * bill of materials follows the paper's model (text and JSON). */
+/* The bill of materials: the counts, then (with a cabling plan, may be
+ * NULL) the capex and the physical bill it sums; paper 1 adds the rail-only
+ * paper's cost model, labelled as such (text; JSON and CSV always carry
+ * it, under "cost" and section "paper"). */
 void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
-                 ry_format fmt);
-void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b);
+                 ry_format fmt, int paper);
+/* validate's and build's summary: the spec's figures, the counts and the
+ * capex (x may be NULL: then "not priced" and why, from unpriced); paper 1
+ * adds the paper's cost model. */
+void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b,
+                     const ry_capex *x, const char *unpriced, int paper);
 /* The summary's lines for the n output groups build skipped; earlier[i]:
  * DIR holds group[i]'s files from an earlier run (kept as they were). */
 void ry_emit_summary_skipped(ry_buf *out, const char *const *group, const int *earlier, int n);
-/* validate --format json: the summary's figures and the bill of materials;
- * with checks (may be NULL) the design checks under "checks". */
+/* validate --format json: the summary's figures, the bill of materials and
+ * the capex (null when x is NULL); with checks (may be NULL) the design
+ * checks under "checks". */
 struct ry_design_check;
 void ry_emit_validate_json(ry_buf *out, const char *path, const ry_spec *s, const ry_fabric *f,
-                           const ry_bom *b, const struct ry_design_check *checks, int strict);
+                           const ry_bom *b, const ry_capex *x,
+                           const struct ry_design_check *checks, int strict);
+/* The capex block (text: "capex", its parts and total) and its JSON object,
+ * for every report that prices a fabric. */
+void ry_emit_capex_text(ry_buf *out, const ry_capex *x);
+struct json_t;
+struct json_t *ry_capex_json(const ry_capex *x);
+/* One line naming the rail-only paper's cost model, its two prices and its
+ * total for b: for the reports that show it only when asked. */
+void ry_emit_paper_cost_line(ry_buf *out, const ry_bom *b);
+/* A physical bill line's item as reports name it: "cable" or "optics". */
+const char *ry_pbom_item_name(const ry_pbom_line *l);
 void ry_emit_compare(ry_buf *out, const ry_compare_row *rows, int nrows, ry_format fmt);
 
 #endif

@@ -401,6 +401,8 @@ static int write_racks(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
  * of its own, as the others' are freed when they are done. */
 typedef struct xlsx_job {
     ry_cab_names nm;
+    ry_capex capex;
+    int has_capex;
     char *path;
 } xlsx_job;
 
@@ -408,20 +410,24 @@ static int xlsx_job_run(void *arg)
 {
     xlsx_job *j = arg;
     const ry_xlsx_limits excel = { RY_XLSX_MAX_ROWS, RY_XLSX_RACK_SHEETS };
-    int rc = ry_emit_cabling_xlsx(&j->nm, j->path, &excel);
+    int rc = ry_emit_cabling_xlsx(&j->nm, j->has_capex ? &j->capex : NULL, j->path, &excel);
     ry_cab_names_free(&j->nm);
     free(j->path);
     free(j);
     return rc;
 }
 
-int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c)
+int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c, const ry_capex *capex)
 {
     char *path = ry_outdir_path_in(o, prefix, "cabling.xlsx");
     if (!path)
         return -1;
-    xlsx_job *j = ry_xmalloc(sizeof *j);
+    xlsx_job *j = ry_xcalloc(1, sizeof *j);
     ry_cab_names_init(&j->nm, c);
+    if (capex) {
+        j->capex = *capex;
+        j->has_capex = 1;
+    }
     j->path = path;
     if (ry_outdir_spawn(o, xlsx_job_run, j) < 0)
         return -1;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/bom.h"
 #include "analysis/cabling.h"
 #include "emit/outdir.h"
 
@@ -16,8 +17,10 @@
  * (emit_p2p.c) and NetBox's import set in <prefix>/netbox/ (emit_netbox.c;
  * its cables are 08-cables.csv) into o (ibdiagnet's topology is per subnet,
  * beside the OpenSM files: emit_ibdm.h). -1 (error printed) when a file
- * cannot be written. */
-int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c);
+ * cannot be written. capex (may be NULL) completes the workbook's BOM sheet:
+ * switches, racks and spares beside the cables and optics, its total the
+ * capex. */
+int ry_emit_cabling(ry_outdir *o, const char *prefix, const ry_cabling *c, const ry_capex *capex);
 
 /* ---- shared by emit_cabling.c, emit_xlsx.c and emit_netbox.c only ------------ */
 
@@ -79,7 +82,8 @@ typedef struct ry_xlsx_limits {
 /* The workbook, written to path (a plain file, not staged): the Cables and
  * Racks lists split into sheets of lim->max_rows rows. -1 on error
  * (printed). */
-int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim);
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const char *path,
+                         const ry_xlsx_limits *lim);
 
 /* A room's name: "H01" (data hall 1), "N1" (network room 1). */
 void ry_cab_room_name(const ry_room *rm, char *buf, size_t n);

@@ -55,9 +55,10 @@ void ry_emit_checks(ry_buf *o, const ry_design_check *c, int strict)
         ry_buf_free(&m);
     }
     ry_text_table_write(&t, o, "");
-    ry_buf_printf(o, "(idle cost at $%g a port; cost per GPU $%.0f; %d neighbouring design%s "
-                  "priced)\n", c->price_port, c->cost_per_gpu, c->options_tried,
-                  c->options_tried == 1 ? "" : "s");
+    ry_buf_printf(o, "(idle cost and neighbouring sizes by the rail-only paper's cost model: $%g a "
+                  "port, $%g a transceiver, $%.0f a GPU; %d neighbouring design%s priced; the "
+                  "capex is above)\n", c->price_port, c->price_transceiver, c->cost_per_gpu,
+                  c->options_tried, c->options_tried == 1 ? "" : "s");
     for (int i = 0; i < c->nfindings; i++) {
         const ry_check_finding *x = &c->finding[i];
         ry_buf_printf(o, "%s: %s: %s\n", level_names[x->level], x->check, x->msg);

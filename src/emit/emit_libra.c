@@ -67,12 +67,15 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
 
     ry_buf_printf(o, "%-22s %18s %18s\n", "", "optimum", "equal split");
     ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "iteration time (s)", r->best.time, r->base.time);
-    ry_buf_printf(o, "%-22s %18s %18s\n", "network cost (USD)",
+    ry_buf_printf(o, "%-22s %18s %18s\n", "LIBRA cost (USD)",
                   money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2, r->base.cost));
     ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "time x cost (s USD)",
                   sm->best_time_cost, sm->base_time_cost);
     ry_buf_printf(o, "speedup %.4fx, perf-per-cost gain %.4fx over the equal split\n",
                   r->speedup, r->ppc_gain);
+    ry_buf_puts(o, "(LIBRA cost: NPUs x bandwidth x LIBRA's own USD/GB/s of each dimension, "
+                   "templates/libra-costs.yaml\n or network.dims; not a capex: railyard bom "
+                   "prices a fabric's switches, optics and cables)\n");
     if (!r->base_feasible)
         ry_buf_printf(o, "note: the equal split breaks %s; it is a reference, not a "
                       "candidate\n", r->base_violates);
@@ -213,6 +216,8 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     json_object_set_new(root, "solver", solver);
     if (p->has_par)
         json_object_set_new(root, "layout", ry_parallelism_json(&p->par));
+    /* cost_usd is LIBRA's own model (USD per GB/s of each dimension), not a capex */
+    json_object_set_new(root, "cost_model", json_string("libra"));
     char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
     ry_buf_puts(o, s);
     ry_buf_putc(o, '\n');

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
 
@@ -56,9 +57,9 @@ static void terms_text(ry_buf *o, const ry_iter_terms *t)
 }
 
 static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
-                      const ry_design_cost *c);
+                      const ry_designs_capex *c);
 
-static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c)
+static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_designs_capex *c)
 {
     const ry_workload *w = &m->w;
     const ry_llm *l = &w->model;
@@ -144,44 +145,71 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     cost_text(o, s, m, m->tokens_per_s, c);
 }
 
-/* m: for a MoE model's line (its all-to-all term). */
+/* m: for a MoE model's line (its all-to-all term). The capex of each
+ * design leads; the paper's model follows only when asked (c->paper). */
 static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
-                      const ry_design_cost *c)
+                      const ry_designs_capex *c)
 {
     if (!c)
         return;
-    ry_buf_puts(o, "Network cost (paper model: ");
-    money(o, s->transceiver_cost);
-    ry_buf_puts(o, " per transceiver, two per link; ");
-    money(o, s->switch_port_cost);
-    ry_buf_puts(o, " per switch port)\n");
-    ry_buf_printf(o, "  %-15s %9s %13s %15s %22s\n", "design", "switches", "transceivers", "cost",
-                  "tokens/s per $1M");
     static const char *const names[] = { "rail-optimized", "rail-only" };
+    ry_buf_puts(o, "Network capex (list prices: each design's switches, optics and cables, "
+                   "its own layout)\n");
+    ry_buf_printf(o, "  %-15s %9s %17s %9s %15s %17s\n", "design", "switches", "optics (modules)",
+                  "cables", "capex", "tokens/s per $1M");
+    ry_buf b2;
+    ry_buf_init(&b2);
     for (int i = 0; i < 2; i++) {
         if (!c->ok[i]) {
             ry_buf_printf(o, "  %-15s cannot be built: %s\n", names[i], c->err[i]);
             continue;
         }
-        const ry_bom *b = &c->bom[i];
-        ry_buf_printf(o, "  %-15s %9lld %13lld ", names[i], b->switches, b->transceivers);
-        ry_buf b2;
-        ry_buf_init(&b2);
-        money(&b2, b->cost_total);
-        ry_buf_printf(o, "%15s %22.6g\n", b2.data, tokens_per_s / (b->cost_total / 1e6));
-        ry_buf_free(&b2);
+        const ry_capex *x = &c->capex[i];
+        ry_buf_reset(&b2);
+        money(&b2, x->total);
+        char tpm[RY_NUM_CAP];
+        ry_buf_printf(o, "  %-15s %9s %17s %9s %15s %17s\n", names[i], ry_n(x->switches),
+                      ry_n(x->optics_modules), ry_n(x->cable_count), b2.data,
+                      ry_num_sig(tpm, sizeof tpm,
+                                 x->total > 0 ? tokens_per_s / (x->total / 1e6) : 0.0, 6));
     }
-    if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0 &&
-        m->has_moe)
-        ry_buf_printf(o, "  rail-only: %.1f%% lower cost; eq. 1's time is the same, the expert "
-                      "all-to-all %+.1f%% (above); tokens/s here leave the all-to-all out\n",
-                      100 * (1 - c->bom[1].cost_total / c->bom[0].cost_total),
+    int both = c->ok[0] && c->ok[1] && c->capex[0].total > 0 && c->capex[1].total > 0;
+    double r0 = both ? c->capex[0].total : 0, r1 = both ? c->capex[1].total : 0;
+    char diff[48];
+    double d = both ? 100 * (1 - r1 / r0) : 0;
+    if (fabs(d) < 0.05)
+        snprintf(diff, sizeof diff, "the same capex");
+    else
+        snprintf(diff, sizeof diff, "%.1f%% %s capex", fabs(d), d > 0 ? "lower" : "higher");
+    if (both && m->has_moe)
+        ry_buf_printf(o, "  rail-only: %s; eq. 1's time is the same, the expert all-to-all "
+                      "%+.1f%% (above); tokens/s here leave the all-to-all out\n", diff,
                       100 * m->moe.slowdown);
-    else if (c->ok[0] && c->ok[1] && c->bom[0].cost_total > 0 && c->bom[1].cost_total > 0)
+    else if (both)
         ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
-                      "between GPUs of one rail), %.1f%% lower cost, %.3gx the performance per "
-                      "dollar\n", 100 * (1 - c->bom[1].cost_total / c->bom[0].cost_total),
-                      c->bom[0].cost_total / c->bom[1].cost_total);
+                      "between GPUs of one rail), %s, %.3gx the performance per dollar\n", diff,
+                      r0 / r1);
+    if ((c->ok[0] || c->ok[1]) && !(s->sw.price > 0))
+        ry_buf_puts(o, "  (the switch has no list price: the capex leaves switches out; set "
+                       "fabric.switch.price)\n");
+    if (c->paper) {
+        ry_buf_puts(o, "\nrail-only paper's cost model (");
+        money(o, s->switch_port_cost);
+        ry_buf_puts(o, " a port, ");
+        money(o, s->transceiver_cost);
+        ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+        ry_buf_printf(o, "  %-15s %9s %26s %15s\n", "design", "switches",
+                      "transceivers (2 per link)", "cost");
+        for (int i = 0; i < 2; i++) {
+            if (!c->ok[i])
+                continue;
+            ry_buf_reset(&b2);
+            money(&b2, c->bom[i].cost_total);
+            ry_buf_printf(o, "  %-15s %9s %26s %15s\n", names[i], ry_n(c->bom[i].switches),
+                          ry_n(c->bom[i].transceivers), b2.data);
+        }
+    }
+    ry_buf_free(&b2);
 }
 
 static json_t *terms_json(const ry_iter_terms *t)
@@ -193,9 +221,9 @@ static json_t *terms_json(const ry_iter_terms *t)
                      "total_s", t->total);
 }
 
-static json_t *cost_json(double tokens_per_s, const ry_design_cost *c);
+static json_t *cost_json(double tokens_per_s, const ry_designs_capex *c);
 
-static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_cost *c)
+static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_designs_capex *c)
 {
     const ry_workload *w = &m->w;
     const ry_llm *l = &w->model;
@@ -236,29 +264,34 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_design_c
     return j;
 }
 
-static json_t *cost_json(double tokens_per_s, const ry_design_cost *c)
+static json_t *cost_json(double tokens_per_s, const ry_designs_capex *c)
 {
-    {
-        json_t *cost = json_object();
-        static const char *const names[] = { "rail_optimized", "rail_only" };
-        for (int i = 0; i < 2; i++) {
-            if (!c->ok[i]) {
-                json_object_set_new(cost, names[i], json_pack("{s:s}", "error", c->err[i]));
-                continue;
-            }
-            const ry_bom *b = &c->bom[i];
-            json_object_set_new(cost, names[i], json_pack("{s:I, s:I, s:I, s:f, s:f}",
-                                "switches", (json_int_t)b->switches, "links",
-                                (json_int_t)b->links, "transceivers",
-                                (json_int_t)b->transceivers, "cost", b->cost_total,
-                                "tokens_per_s_per_musd",
-                                tokens_per_s / (b->cost_total / 1e6)));
+    json_t *cost = json_object();
+    static const char *const names[] = { "rail_optimized", "rail_only" };
+    for (int i = 0; i < 2; i++) {
+        if (!c->ok[i]) {
+            json_object_set_new(cost, names[i], json_pack("{s:s}", "error", c->err[i]));
+            continue;
         }
-        return cost;
+        const ry_bom *b = &c->bom[i];
+        const ry_capex *x = &c->capex[i];
+        /* "transceivers" and "cost" are the paper's model (kept for scripts);
+         * "capex" leads the text and is what the reports agree on. */
+        json_t *j = json_pack("{s:I, s:I, s:I, s:f, s:f}",
+                              "switches", (json_int_t)b->switches, "links",
+                              (json_int_t)b->links, "transceivers",
+                              (json_int_t)b->transceivers, "cost", b->cost_total,
+                              "tokens_per_s_per_musd", tokens_per_s / (b->cost_total / 1e6));
+        json_object_set_new(j, "cable_ends", json_integer(b->transceivers));
+        json_object_set_new(j, "capex", ry_capex_json(x));
+        json_object_set_new(j, "capex_tokens_per_s_per_musd",
+                            json_real(x->total > 0 ? tokens_per_s / (x->total / 1e6) : 0.0));
+        json_object_set_new(cost, names[i], j);
     }
+    return cost;
 }
 
-void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_designs_capex *c,
                    ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
@@ -307,7 +340,7 @@ static void mfu_warning(ry_buf *o, const ry_plan *pl)
                       100 * pl->mfu, 100 * RY_PLAN_MFU_PUBLISHED);
 }
 
-static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c)
+static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c)
 {
     const ry_model *m = &pl->base;
     const ry_workload *w = &m->w;
@@ -429,7 +462,7 @@ static json_t *cfg_json(const ry_plan_cfg *c, long long K)
                      c->total);
 }
 
-static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_cost *c)
+static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c)
 {
     const ry_model *m = &pl->base;
     const ry_workload *w = &m->w;
@@ -487,7 +520,7 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_design_co
     return j;
 }
 
-void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
+void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c,
                   ry_format fmt)
 {
     ry_parallelism lay;
@@ -733,15 +766,21 @@ static const char *const type_text[RY_TR_TYPES] = {
     "DP stage 2 (inside domains)", "PP (pipeline, adjacent stages)", "none"
 };
 
-static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom *ref)
+/* One fabric's line: its capex (x may be NULL: not priced) and how it
+ * compares with the reference's. */
+static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_capex *x,
+                     const ry_capex *ref)
 {
     ry_buf cost;
     ry_buf_init(&cost);
-    money(&cost, b->cost_total);
-    ry_buf_printf(o, "  %-16s %9lld %9lld %13lld %15s", what, b->switches, b->links,
-                  b->transceivers, cost.data);
-    if (ref && ref->cost_total > 0 && b != ref) {
-        double d = 100 * (1 - b->cost_total / ref->cost_total);
+    if (x)
+        money(&cost, x->total);
+    else
+        ry_buf_puts(&cost, "not priced");
+    ry_buf_printf(o, "  %-16s %9s %9s %17s %15s", what, ry_n(b->switches), ry_n(b->links),
+                  x ? ry_n(x->optics_modules) : "", cost.data);
+    if (x && ref && ref->total > 0 && x != ref) {
+        double d = 100 * (1 - x->total / ref->total);
         if (fabs(d) < 0.05)
             ry_buf_puts(o, "  the same");
         else
@@ -751,10 +790,21 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_bom 
     ry_buf_free(&cost);
 }
 
+static void paper_line(ry_buf *o, const char *what, const ry_bom *b)
+{
+    ry_buf cost;
+    ry_buf_init(&cost);
+    money(&cost, b->cost_total);
+    ry_buf_printf(o, "  %-16s %9s %26s %15s\n", what, ry_n(b->switches), ry_n(b->transceivers),
+                  cost.data);
+    ry_buf_free(&cost);
+}
+
 static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
                          const ry_traffic_map *map, const ry_traffic_load *ld,
-                         const ry_bom *full, const ry_bom *trimmed, const ry_design_cost *c)
+                         const ry_bom *full, const ry_bom *trimmed, const ry_traffic_capex *tc)
 {
+    const ry_designs_capex *c = tc ? tc->designs : NULL;
     char b1[32], b2[32];
     ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
                   "(N_M = %lld, N_Ds = %lld, N_Df = %lld, %lld pipeline stage%s)\n\n", s->name,
@@ -815,14 +865,17 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
         ry_buf_puts(o, "  no link carries DP or pipeline traffic\n\n");
     if (!full)
         return;
-    ry_buf_puts(o, "Bill of materials (paper cost model)\n");
-    ry_buf_printf(o, "  %-16s %9s %9s %13s %15s\n", "fabric", "switches", "links", "transceivers",
-                  "cost");
-    bom_line(o, ry_design_name(s->design), full, full);
+    const ry_capex *fx = tc ? tc->full : NULL;
+    ry_buf_puts(o, "Bill of materials and capex (list prices: switches, optics and cables)\n");
+    ry_buf_printf(o, "  %-16s %9s %9s %17s %15s\n", "fabric", "switches", "links",
+                  "optics (modules)", "capex");
+    bom_line(o, ry_design_name(s->design), full, fx, fx);
     if (trimmed)
-        bom_line(o, "trimmed", trimmed, full);
+        bom_line(o, "trimmed", trimmed, tc ? tc->trimmed : NULL, fx);
     if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
-        bom_line(o, "rail-only", &c->bom[1], full);
+        bom_line(o, "rail-only", &c->bom[1], &c->capex[1], fx);
+    if (tc && tc->unpriced[0])
+        ry_buf_printf(o, "  not priced: %s\n", tc->unpriced);
     if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
         ry_buf_puts(o, "  trimmed: every link carries traffic; nothing is removed\n");
     else if (trimmed)
@@ -831,13 +884,33 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                       pct((double)(full->links - trimmed->links), (double)full->links),
                       full->switches - trimmed->switches,
                       full->switches - trimmed->switches == 1 ? "" : "es");
+    if (c && c->paper) {
+        ry_buf_puts(o, "\nrail-only paper's cost model (");
+        money(o, full->price_port);
+        ry_buf_puts(o, " a port, ");
+        money(o, full->price_transceiver);
+        ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+        ry_buf_printf(o, "  %-16s %9s %26s %15s\n", "fabric", "switches",
+                      "transceivers (2 per link)", "cost");
+        paper_line(o, ry_design_name(s->design), full);
+        if (trimmed)
+            paper_line(o, "trimmed", trimmed);
+        if (s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
+            paper_line(o, "rail-only", &c->bom[1]);
+    }
 }
 
-static json_t *bom_small(const ry_bom *b)
+/* "transceivers" and "cost" are the paper's model (kept for scripts);
+ * "capex" (null when not priced) is what the reports agree on. */
+static json_t *bom_small(const ry_bom *b, const ry_capex *x)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:f}", "switches", (json_int_t)b->switches, "links",
-                     (json_int_t)b->links, "transceivers", (json_int_t)b->transceivers,
-                     "subnets", (json_int_t)b->subnets, "cost", b->cost_total);
+    json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:f}", "switches", (json_int_t)b->switches,
+                          "links", (json_int_t)b->links, "transceivers",
+                          (json_int_t)b->transceivers, "subnets", (json_int_t)b->subnets, "cost",
+                          b->cost_total);
+    json_object_set_new(j, "cable_ends", json_integer(b->transceivers));
+    json_object_set_new(j, "capex", x ? ry_capex_json(x) : json_null());
+    return j;
 }
 
 /* A link end as the cabling plan names it: a GPU's end by its host and NIC
@@ -861,8 +934,9 @@ static void traffic_end(const ry_fabric *f, uint32_t port, char *dev, size_t dn,
 
 static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model *m,
                             const ry_traffic *t, const ry_traffic_map *map, const ry_traffic_load *ld,
-                            const ry_bom *full, const ry_bom *trimmed, const ry_design_cost *c)
+                            const ry_bom *full, const ry_bom *trimmed, const ry_traffic_capex *tc)
 {
+    const ry_designs_capex *c = tc ? tc->designs : NULL;
     json_t *j = json_object();
     json_object_set_new(j, "name", json_string(s->name));
     json_object_set_new(j, "model", json_string(m->w.model.name));
@@ -918,18 +992,18 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
     json_object_set_new(net, "busiest_link", busiest);
     json_object_set_new(j, "network", net);
     if (full)
-        json_object_set_new(j, "fabric", bom_small(full));
+        json_object_set_new(j, "fabric", bom_small(full, tc ? tc->full : NULL));
     if (trimmed)
-        json_object_set_new(j, "trimmed", bom_small(trimmed));
+        json_object_set_new(j, "trimmed", bom_small(trimmed, tc ? tc->trimmed : NULL));
     if (c && c->ok[1])
-        json_object_set_new(j, "rail_only", bom_small(&c->bom[1]));
+        json_object_set_new(j, "rail_only", bom_small(&c->bom[1], &c->capex[1]));
     return j;
 }
 
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
                      const ry_parallelism *lay, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
-                     const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt)
+                     const ry_bom *trimmed, const ry_traffic_capex *c, ry_format fmt)
 {
     if (fmt == RY_FMT_JSON) {
         json_t *j = traffic_json(s, f, m, t, map, ld, full, trimmed, c);

@@ -3,7 +3,7 @@
 #ifndef RY_EMIT_MODEL_H
 #define RY_EMIT_MODEL_H
 
-#include "analysis/compare.h"
+#include "analysis/bom.h"
 #include "analysis/traffic.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
@@ -12,12 +12,12 @@
 
 /* `railyard model`: inputs, every constant, the optimum, the ideal, the
  * costs (c may be NULL). fmt: text or JSON. */
-void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_design_cost *c,
+void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_designs_capex *c,
                    ry_format fmt);
 
 /* `railyard model` with the full model (pl->paper 0), or the paper's
  * report of ry_emit_model followed by the chosen layout's memory. */
-void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_design_cost *c,
+void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c,
                   ry_format fmt);
 
 /* One point of a sweep: the values of the varied keys, as given. */
@@ -44,13 +44,22 @@ void ry_emit_sweep_csv(ry_buf *o, const char *const *keys, int nkeys, const ry_s
 void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys, int nkeys,
                           const ry_sweep_point *pts, int npts);
 
+/* The capex beside the traffic: the fabric's and the trimmed fabric's (NULL
+ * when not priced, with the reason in unpriced), and the designs' (the
+ * rail-only fabric's at [1]; its paper flag shows the paper's model too). */
+typedef struct ry_traffic_capex {
+    const ry_capex *full, *trimmed;
+    const ry_designs_capex *designs;
+    char unpriced[640];
+} ry_traffic_capex;
+
 /* `railyard traffic`: the layout mapped, pair statistics, link loads per
- * tier, the trimmed fabric. trimmed and c may be NULL; f names the busiest
+ * tier, the trimmed fabric and the capex. trimmed and c may be NULL; f names the busiest
  * link's ends. */
 void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
                      const ry_parallelism *lay, const ry_traffic *t,
                      const ry_traffic_map *map, const ry_traffic_load *ld, const ry_bom *full,
-                     const ry_bom *trimmed, const ry_design_cost *c, ry_format fmt);
+                     const ry_bom *trimmed, const ry_traffic_capex *c, ry_format fmt);
 /* A size in bytes for people: SI units (B, kB, MB, GB, TB, PB, EB), three
  * significant digits ("860 GB", "19.1 TB"); returns buf. */
 const char *ry_fmt_bytes(char *buf, size_t cap, double bytes);

@@ -49,6 +49,7 @@
 #include <xlsxwriter.h>
 
 #include "emit/colors.h"
+#include "emit/emit_bom.h"
 #include "emit/xlsx_rows.h"
 #include "emit/xlsx_table.h"
 #include "util/cleanup.h"
@@ -550,19 +551,40 @@ static void sum_of(char *buf, size_t n, char col, int first, int last)
         snprintf(buf, n, "=SUM(%c%d:%c%d)", col, first, col, last);
 }
 
+/* A priced line of the capex beyond the cables and optics (switches,
+ * racks): count x unit price as a formula. */
+static void capex_line(book *b, sheet *s, const char *what, const char *part, long long count,
+                       double unit, double cost)
+{
+    char fm[64];
+    int x = (int)s->row + 1;
+    put_str(b, s, 0, what, NULL);
+    put_str(b, s, 1, part, NULL);
+    put_num(b, s, 4, (double)count, NULL);
+    put_num(b, s, 5, unit, b->money);
+    snprintf(fm, sizeof fm, "=E%d*F%d", x, x);
+    put_formula(b, s, 6, fm, cost, b->money);
+    s->row++;
+}
+
 /* Lines priced as count x unit price and totals as sums over the lines,
  * as formulas (a reader who changes a price sees the totals follow); the
  * cached values are the plan's own sums. The lines come cables first, then
- * transceivers (analysis/cabling.h), so each total sums one block. */
-static void write_bom(book *b, const ry_cabling *c)
+ * optics modules (analysis/cabling.h), so each total sums one block; with
+ * the capex (may be NULL) the switches and racks follow as lines, and the
+ * totals end in the capex: cables, optics, switches, racks and spares, the
+ * total `railyard bom` prints. */
+static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
 {
     static const char *const cols[] = {
         "what", "part", "medium", "length_m", "count", "unit_price_usd", "cost_usd", "power_w",
         NULL
     };
     sheet s;
-    char fm[64];
-    start_sheet(b, &s, "BOM", cols, (lxw_row_t)c->nbom);
+    char fm[96];
+    int racks = capex && capex->rack_price > 0;
+    lxw_row_t nlines = (lxw_row_t)c->nbom + (capex ? 1u : 0u) + (racks ? 1u : 0u);
+    start_sheet(b, &s, "BOM", cols, nlines);
     if (!s.ws)
         return;
     int ncab = 0;
@@ -571,7 +593,7 @@ static void write_bom(book *b, const ry_cabling *c)
     for (int i = 0; i < c->nbom; i++, s.row++) {
         const ry_pbom_line *p = &c->bom[i];
         int x = (int)s.row + 1;
-        put_str(b, &s, 0, p->what, NULL);
+        put_str(b, &s, 0, ry_pbom_item_name(p), NULL);
         put_str(b, &s, 1, p->part, NULL);
         put_str(b, &s, 2, p->medium, NULL);
         if (p->length_m > 0)
@@ -581,6 +603,19 @@ static void write_bom(book *b, const ry_cabling *c)
         snprintf(fm, sizeof fm, "=E%d*F%d", x, x);
         put_formula(b, &s, 6, fm, p->cost, b->money);
         put_num(b, &s, 7, p->power_w, NULL);
+    }
+    int sw_row = 0, rack_row = 0;
+    if (capex) {
+        sw_row = (int)s.row + 1;
+        char part[96];
+        snprintf(part, sizeof part, "%s%s%s", capex->switch_part, capex->switch_part[0] ? " " : "",
+                 capex->switch_name);
+        capex_line(b, &s, "switch", part, capex->switches, capex->switch_price,
+                   capex->switches_cost);
+        if (racks) {
+            rack_row = (int)s.row + 1;
+            capex_line(b, &s, "rack", "", capex->racks, capex->rack_price, capex->racks_cost);
+        }
     }
     /* Totals below a blank row, out of the filter's range; the cables' total
      * length stands in the length column. */
@@ -598,15 +633,56 @@ static void write_bom(book *b, const ry_cabling *c)
     sum_of(fm, sizeof fm, 'G', cab0, cab1);
     put_formula(b, &s, 6, fm, c->cost_cables, b->money);
     s.row++;
-    put_str(b, &s, 0, "transceivers", b->bold);
+    put_str(b, &s, 0, "optics", b->bold);
     sum_of(fm, sizeof fm, 'E', x0, x1);
     put_formula(b, &s, 4, fm, (double)c->ntransceivers, NULL);
     sum_of(fm, sizeof fm, 'G', x0, x1);
     put_formula(b, &s, 6, fm, c->cost_transceivers, b->money);
     s.row++;
-    put_str(b, &s, 0, "total", b->bold);
-    snprintf(fm, sizeof fm, "=G%d+G%d", cab_row, cab_row + 1);
-    put_formula(b, &s, 6, fm, c->cost_total, b->money);
+    if (!capex) {
+        put_str(b, &s, 0, "total", b->bold);
+        snprintf(fm, sizeof fm, "=G%d+G%d", cab_row, cab_row + 1);
+        put_formula(b, &s, 6, fm, c->cost_total, b->money);
+        sum_of(fm, sizeof fm, 'H', 2, 1 + c->nbom);
+        put_formula(b, &s, 7, fm, c->power_w, NULL);
+        end_sheet(&s);
+        return;
+    }
+    int swt_row = (int)s.row + 1;
+    put_str(b, &s, 0, "switches", b->bold);
+    snprintf(fm, sizeof fm, "=E%d", sw_row);
+    put_formula(b, &s, 4, fm, (double)capex->switches, NULL);
+    snprintf(fm, sizeof fm, "=G%d", sw_row);
+    put_formula(b, &s, 6, fm, capex->switches_cost, b->money);
+    s.row++;
+    /* the capex: its parts' rows summed */
+    char parts[64];
+    snprintf(parts, sizeof parts, "G%d+G%d+G%d", cab_row, cab_row + 1, swt_row);
+    if (racks) {
+        put_str(b, &s, 0, "racks", b->bold);
+        snprintf(fm, sizeof fm, "=E%d", rack_row);
+        put_formula(b, &s, 4, fm, (double)capex->racks, NULL);
+        snprintf(fm, sizeof fm, "=G%d", rack_row);
+        put_formula(b, &s, 6, fm, capex->racks_cost, b->money);
+        s.row++;
+    }
+    int spares_row = 0;
+    if (capex->spares_pct > 0) {
+        spares_row = (int)s.row + 1;
+        put_str(b, &s, 0, "spares", b->bold);
+        put_str(b, &s, 1, "percent of switches, optics and cables", NULL);
+        put_num(b, &s, 5, capex->spares_pct, NULL);
+        snprintf(fm, sizeof fm, "=(%s)*F%d/100", parts, spares_row);
+        put_formula(b, &s, 6, fm, capex->spares, b->money);
+        s.row++;
+    }
+    put_str(b, &s, 0, "capex", b->bold);
+    int n = snprintf(fm, sizeof fm, "=%s", parts);
+    if (racks)
+        n += snprintf(fm + n, sizeof fm - (size_t)n, "+G%d", swt_row + 1);
+    if (spares_row)
+        snprintf(fm + n, sizeof fm - (size_t)n, "+G%d", spares_row);
+    put_formula(b, &s, 6, fm, capex->total, b->money);
     sum_of(fm, sizeof fm, 'H', 2, 1 + c->nbom);
     put_formula(b, &s, 7, fm, c->power_w, NULL);
     end_sheet(&s);
@@ -950,7 +1026,8 @@ static void page_header(char *out, size_t n, const char *title)
     snprintf(out + k, n - k, "%s", tail);
 }
 
-int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx_limits *lim)
+int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const char *path,
+                         const ry_xlsx_limits *lim)
 {
     const ry_cabling *c = nm->c;
     const ry_layout *lay = nm->lay;
@@ -1036,7 +1113,7 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const char *path, const ry_xlsx
     write_cables(&b, nm, max);
     if (labels)
         write_labels(&b, nm, max);
-    write_bom(&b, c);
+    write_bom(&b, c, capex);
     write_rails(&b, nm);
     free(b.rail_cables);
     if (per_rack)

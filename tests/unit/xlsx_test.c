@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/bom.h"
 #include "analysis/cabling.h"
 #include "emit/emit_cabling.h"
 #include "fabric/fabric.h"
@@ -48,7 +49,11 @@ int main(int argc, char **argv)
     }
     ry_cab_names nm;
     ry_cab_names_init(&nm, &c);
-    rc = ry_emit_cabling_xlsx(&nm, argv[3], &lim) < 0;
+    ry_bom b;
+    ry_capex capex;
+    ry_bom_compute(&f, &b);
+    ry_capex_compute(s, &b, &c, &capex);
+    rc = ry_emit_cabling_xlsx(&nm, &capex, argv[3], &lim) < 0;
     ry_cab_names_free(&nm);
     ry_cabling_free(&c);
 out_media:
