@@ -13,8 +13,9 @@
 
 #define RY_MAX_TIERS 8
 /* GPUs in one spec: far past any cluster built (the largest are a few
- * hundred thousand), and a graph of about 1 GB at most, so no spec can make
- * railyard exhaust a machine. */
+ * hundred thousand); the graph itself is bounded by the builder
+ * (RY_MAX_PORTS, fabric/fabric.h), since forced tiers or planes can make
+ * it far larger than the GPUs alone do. */
 #define RY_MAX_GPUS (1 << 22)
 #define RY_NAME_MAX 64
 
