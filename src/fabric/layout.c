@@ -750,7 +750,8 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.nsw = f->nnodes - f->first_switch;
     t.ni = (size_t)t.S + t.nsw;
     t.npr = s->layout.nodes_per_rack;
-    t.mode = s->layout.network;
+    t.mode = s->layout.network >= 0 ? s->layout.network
+             : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     t.node_w = s->node.power_w;
     t.sw_w = s->sw.power_w;
     t.hall_w = s->layout.hall_power * 1000;

@@ -1201,6 +1201,8 @@ static const char *field_text(const ry_key *k, const void *base, char *buf, size
                                          : *(const int *)(const void *)p;
         if (i == 0 && (k->flags & RY_KEY_ZERO_UNSET))
             return NULL;
+        if (k->type == RY_KEY_ENUM && i < 0)    /* left to the code that uses it */
+            return NULL;
         if (k->type == RY_KEY_AUTO_INT && i == 0)
             return "auto";
         if (k->type == RY_KEY_BOOL)

@@ -126,7 +126,8 @@ typedef struct ry_spec {
         int rows;               /* 0 = as many as needed */
         int racks_per_row, rack_units, first_unit;
         int nodes_per_rack, node_units, switch_units;
-        int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row */
+        int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row; -1 unset:
+                                 * end-of-row for a fat tree, else per-unit */
         double rack_pitch, row_pitch, tray_height, slack;
         int hall_racks;         /* most racks in one data hall */
         double hall_power;      /* power budget of a hall, kW */
