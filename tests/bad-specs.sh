@@ -107,6 +107,18 @@ run_bad "--set both errors" '^--set:2:21: error: fabric\.switch\.radix must be a
 run_bad "--set both errors (first)" '^--set:1:15: error: cluster\.rails must divide' \
     "$RAILYARD" validate --set cluster.rails=3 --set fabric.switch.radix=7 "$good"
 
+# One root error, not its cascade: a misspelt node with a workload is one
+# error at cluster.node (the workload's GPU, inferred from the node, is not
+# reported missing as well).
+checks=$((checks + 1))
+printf 'name: m\ncluster: {gpus: 2048, node: dgx-h10}\nworkload: {model: llama-3-405b}\n' >"$tmp/misspelt.yaml"
+"$RAILYARD" model "$tmp/misspelt.yaml" </dev/null >/dev/null 2>"$tmp/stderr"
+rc=$?
+n=$(grep -c 'error:' "$tmp/stderr")
+if [ "$rc" -ne 1 ] || [ "$n" -ne 1 ] || ! grep -q "misspelt.yaml:2:29: error: cluster.node: unknown node 'dgx-h10'; did you mean 'dgx-h100'" "$tmp/stderr"; then
+    fail "misspelt node: exit $rc, $n errors: $(cat "$tmp/stderr")"
+fi
+
 # Good specs pass, also with overrides that reshape them.
 run_good() {
     what=$1

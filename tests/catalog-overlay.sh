@@ -34,7 +34,7 @@ want="$(names "$T/switches.yaml" switches) lab-switch"
 got=$("$RAILYARD" -T "$TMP/one" catalog switches | rows)
 expect_eq "switches laid over" "$got" "$want"
 got=$("$RAILYARD" -T "$TMP/one" catalog switches | awk '$1 == "qm9700" { print $7 }')
-expect_eq "qm9700 replaced in place: price" "$got" 12345
+expect_eq "qm9700 replaced in place: price" "$got" 12,345
 got=$("$RAILYARD" -T "$TMP/one" catalog nodes | rows)
 expect_eq "nodes from below" "$got" "$(names "$T/nodes.yaml" nodes)"
 printf 'name: lab\ncluster: {nodes: 4, node: dgx-h100}\nfabric: {switch: lab-switch}\n' >"$TMP/lab.yaml"

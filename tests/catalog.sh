@@ -55,7 +55,7 @@ for sec, (f, top) in files.items():
             if want is None or want == 0:
                 ok = got in ("-", "0")
             elif isinstance(want, (int, float)) and not isinstance(want, bool):
-                ok = float(got) == float(want)
+                ok = float(got.replace(",", "")) == float(want)
             else:
                 ok = got.lower() == str(want).lower()
             if not ok:

@@ -18,6 +18,13 @@ for c in $cmds; do
     # every command and each of its long options is in the man page
     grep -qE "^\\.(B|BI|BR|SS) \"?$c( |\"|\$)" "$TOP_SRCDIR/doc/railyard.1" && ok \
         || fail "railyard.1 does not document command $c"
+    # --set is offered exactly where it is taken: by the commands that read a SPEC
+    if head -1 "$TMP/h.$c" | grep -q ' SPEC'; then
+        grep -q -- '--set KEY=VALUE' "$TMP/h.$c" && ok || fail "$c reads a spec and offers no --set"
+    else
+        grep -q -- '--set' "$TMP/h.$c" && fail "$c --help offers --set, which it refuses" || ok
+        "$RAILYARD" "$c" --set a=1 >/dev/null 2>&1; expect_eq "$c --set exit" $? 2
+    fi
     for o in $(grep -oE -- '--[a-z][a-z-]+' "$TMP/h.$c" | sort -u); do
         oo=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
         grep -q -- "$oo" "$TOP_SRCDIR/doc/railyard.1" && ok || fail "railyard.1 lacks option $o ($c)"
@@ -35,11 +42,11 @@ grep -q "missing SPEC" "$TMP/e" && ok || fail "missing SPEC message"
 "$RAILYARD" bom --format xml x.yaml 2>"$TMP/e"; expect_eq "bad format exit" $? 2
 grep -q "text, json or csv" "$TMP/e" && ok || fail "bad format message: $(cat "$TMP/e")"
 "$RAILYARD" build "$TOP_SRCDIR/examples/superpod-4su.yaml" 2>"$TMP/e"; expect_eq "build without -o" $? 2
-"$RAILYARD" compare --gpus 0 --hb-domain 8 --radix 64 2>"$TMP/e"; expect_eq "compare --gpus 0" $? 2
-"$RAILYARD" compare --gpus 1024 --hb-domain 8 --radix 64,x 2>"$TMP/e"; expect_eq "compare bad radix" $? 2
-"$RAILYARD" compare --gpus 1024 --hb-domain 8 --radix 63 2>"$TMP/e"; expect_eq "compare odd radix" $? 1
+"$RAILYARD" compare --paper --gpus 0 --hb-domain 8 --radix 64 2>"$TMP/e"; expect_eq "compare --gpus 0" $? 2
+"$RAILYARD" compare --paper --gpus 1024 --hb-domain 8 --radix 64,x 2>"$TMP/e"; expect_eq "compare bad radix" $? 2
+"$RAILYARD" compare --paper --gpus 1024 --hb-domain 8 --radix 63 2>"$TMP/e"; expect_eq "compare odd radix" $? 1
 grep -q "radix" "$TMP/e" && ok || fail "odd radix message: $(cat "$TMP/e")"
-"$RAILYARD" compare --gpus 1000 --hb-domain 8 --rails 16 --radix 64 2>"$TMP/e"; expect_eq "compare rails > K" $? 1
+"$RAILYARD" compare --paper --gpus 1000 --hb-domain 8 --rails 16 --radix 64 2>"$TMP/e"; expect_eq "compare rails > K" $? 1
 "$RAILYARD" validate /nonexistent/spec.yaml 2>"$TMP/e"; rc=$?
 [ "$rc" -eq 1 ] || [ "$rc" -eq 3 ] && ok || fail "missing file exit $rc"
 grep -q "/nonexistent/spec.yaml" "$TMP/e" && ok || fail "missing file message: $(cat "$TMP/e")"
@@ -94,7 +101,7 @@ grep -q "one SPEC at a time" "$TMP/e" && ok || fail "two specs: $(cat "$TMP/e")"
 expect_eq "compare --gpus with --set" $? 2
 grep -q -- "--set" "$TMP/e" && ok || fail "compare --set message: $(cat "$TMP/e")"
 "$RAILYARD" --set cluster.planes=2 check-routes "$TMP" 2>"$TMP/e"; expect_eq "check-routes with --set" $? 2
-"$RAILYARD" compare "$SP" --set fabric.switch.radix=32 --format csv >"$TMP/c.csv" 2>&1
+"$RAILYARD" compare --paper "$SP" --set fabric.switch.radix=32 --format csv >"$TMP/c.csv" 2>&1
 expect_eq "compare SPEC --set" $? 0
 grep -q '^[0-9]*,[0-9]*,32,' "$TMP/c.csv" && ok || fail "compare SPEC ignored --set: $(head -3 "$TMP/c.csv")"
 # validate --format json: the summary's figures, and valid JSON

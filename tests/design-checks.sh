@@ -191,7 +191,7 @@ expect_eq "model: accepted 800G-on-400G runs as 400G NICs do" "$t1" "$t3"
 expect_eq "slower NICs than ports: no error" $? 0
 
 # ---- compare: the scalable unit per radix ----
-"$RAILYARD" compare "$TOP_SRCDIR/examples/superpod-4su.yaml" --radix 40,64,128 --format json \
+"$RAILYARD" compare --paper "$TOP_SRCDIR/examples/superpod-4su.yaml" --radix 40,64,128 --format json \
     >"$TMP/cmp.json"
 expect_eq "compare exit" $? 0
 # DGX H100: K = R = 8, one GPU per rail and domain: a leaf of radix k takes
@@ -205,7 +205,7 @@ expect_eq "compare: unit per radix" \
 expect_eq "compare: radix 128 rail-optimized switches" \
     "$(json "$TMP/cmp.json" 'd["rows"][2]["designs"]["rail-optimized"]["switches"]["total"]')" \
     "$((8 * 2 + 8))"
-"$RAILYARD" compare "$TOP_SRCDIR/examples/superpod-4su.yaml" --radix 40,64,128 >"$TMP/cmp.txt"
+"$RAILYARD" compare --paper "$TOP_SRCDIR/examples/superpod-4su.yaml" --radix 40,64,128 >"$TMP/cmp.txt"
 grep -q '^scalable unit per radix (HB domains): radix 40: 20, radix 64: 32 (the spec.s), radix 128: 64$' \
     "$TMP/cmp.txt" && ok || fail "compare text: $(tail -2 "$TMP/cmp.txt")"
 

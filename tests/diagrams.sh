@@ -211,6 +211,16 @@ for v in summary rail=5 unit=1000; do
 done
 grep -qF '262,144 GPUs in 32,768 HB domains' "$TMP/big.svg" && ok || fail "big SVG title"
 
+# ---- pods are numbered from 1, as Slurm names them --------------------------------
+# rail-only, 4,096 GPUs on radix-16 switches: 3 tiers, 512 nodes / 64 per pod
+printf 'name: ro3\ncluster: {gpus: 4096, node: dgx-h100}\nfabric: {design: rail-only, switch: {radix: 16}}\n' >"$TMP/ro3.yaml"
+pods=$(( 4096 / 8 / (16 / 2 * 16 / 2) ))
+"$RAILYARD" draw "$TMP/ro3.yaml" -o "$TMP/ro3.gv" 2>"$TMP/e"; expect_eq "draw ro3: exit" $? 0
+"$RAILYARD" slurm "$TMP/ro3.yaml" -o "$TMP/ro3s" 2>"$TMP/e"; expect_eq "slurm ro3: exit" $? 0
+grep -q "pods 1-$pods\b" "$TMP/ro3.gv" && ok || fail "diagram pods: $(grep -o 'pods\? [0-9-]*' "$TMP/ro3.gv" | sort -u | tr '\n' ' ')"
+grep -q 'pods\? 0' "$TMP/ro3.gv" && fail "diagram counts a pod 0" || ok
+expect_eq "Slurm pods" "$(grep -o 'SwitchName=pod[0-9]*' "$TMP/ro3s/slurm/topology.conf" | sed 's/.*pod//' | sort -n | sed -n '1p;$p' | tr '\n' ' ')" "1 $pods "
+
 # ---- the diagrams of railyard build ---------------------------------------------
 "$RAILYARD" draw "$SP" --dir "$TMP/b1" 2>"$TMP/e"
 expect_eq "draw --dir: exit" $? 0

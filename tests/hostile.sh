@@ -19,20 +19,31 @@ run() {
 }
 
 # --- check-routes on a file with no newline: one line, never the whole file in memory
+# (sparse files of zeros: as endless as /dev/zero up to the size limits)
 head -c 4000 /dev/zero >"$TMP/small-zeros"
-run zero-topology "$RAILYARD" check-routes /dev/zero --lfts "$TMP/small-zeros"
-expect_eq "/dev/zero as topology exit" $rc 1
-grep -q '^/dev/zero:1:1025: error: line longer than 1024 characters' "$TMP/zero-topology.err" && ok \
-    || fail "/dev/zero topology message: $(head -3 "$TMP/zero-topology.err")"
+truncate -s $((1025 * 1024 * 1024)) "$TMP/zeros.net"
+run zero-topology "$RAILYARD" check-routes "$TMP/zeros.net" --lfts "$TMP/small-zeros"
+expect_eq "zeros as topology exit" $rc 1
+grep -q '^[^:]*/zeros.net:1:1025: error: line longer than 1024 characters' "$TMP/zero-topology.err" && ok \
+    || fail "zeros topology message: $(head -3 "$TMP/zero-topology.err")"
 grep -q 'larger than 1024 MiB' "$TMP/zero-topology.err" && ok \
-    || fail "/dev/zero topology: no size limit message: $(head -3 "$TMP/zero-topology.err")"
+    || fail "zeros topology: no size limit message: $(head -3 "$TMP/zero-topology.err")"
+rm -f "$TMP/zeros.net"
 FT="$TOP_SRCDIR/tests/data/routes/fat-tree"
-run zero-lfts "$RAILYARD" check-routes "$FT/topology.net" --lfts /dev/zero
-expect_eq "/dev/zero as LFTs exit" $rc 1
-grep -q '^/dev/zero:1:1022: error: line longer than 1021 characters' "$TMP/zero-lfts.err" && ok \
-    || fail "/dev/zero LFT message: $(head -3 "$TMP/zero-lfts.err")"
+truncate -s $((2 * 1024 * 1024)) "$TMP/zeros.lft"
+run zero-lfts "$RAILYARD" check-routes "$FT/topology.net" --lfts "$TMP/zeros.lft"
+expect_eq "zeros as LFTs exit" $rc 1
+grep -q '^[^:]*/zeros.lft:1:1022: error: line longer than 1021 characters' "$TMP/zero-lfts.err" && ok \
+    || fail "zeros LFT message: $(head -3 "$TMP/zero-lfts.err")"
 grep -q 'larger than [0-9]* bytes, more than tables for 6 switches and 14 LIDs' "$TMP/zero-lfts.err" \
-    && ok || fail "/dev/zero LFT: no size limit: $(head -3 "$TMP/zero-lfts.err")"
+    && ok || fail "zeros LFT: no size limit: $(head -3 "$TMP/zero-lfts.err")"
+# A device is not read at all (it may never end): refused as an I/O error.
+run dev-topology "$RAILYARD" check-routes /dev/zero --lfts "$TMP/small-zeros"
+expect_eq "/dev/zero as topology exit" $rc 3
+grep -q "cannot read '/dev/zero': a character device, not a regular file" "$TMP/dev-topology.err" \
+    && ok || fail "/dev/zero topology message: $(head -3 "$TMP/dev-topology.err")"
+run dev-lfts "$RAILYARD" check-routes "$FT/topology.net" --lfts /dev/zero
+expect_eq "/dev/zero as LFTs exit" $rc 3
 
 # --- YAML: 240,000 anchors and as many aliases (5.5 MB, inside the node limit)
 "$PY" - "$TMP/anchors.yaml" <<'P'
@@ -110,7 +121,7 @@ P
 : >"$TMP/empty.dump"
 run collide "$RAILYARD" check-routes "$TMP/collide.net" --lfts "$TMP/empty.dump" --shifts 0
 [ "$rc" -eq 5 ] || [ "$rc" -eq 0 ] && ok || fail "colliding GUIDs exit $rc: $(head -3 "$TMP/collide.err")"
-grep -q '40000 end ports' "$TMP/collide.out" && ok || fail "colliding GUIDs: $(head -5 "$TMP/collide.out")"
+grep -q '40,000 end ports' "$TMP/collide.out" && ok || fail "colliding GUIDs: $(head -5 "$TMP/collide.out")"
 # --- 4,000 cabling.links overrides at 8,192 GPUs: resolved through one index
 "$PY" - "$TMP/overrides.yaml" <<'P'
 import sys

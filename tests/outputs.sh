@@ -140,12 +140,23 @@ d="$TMP/stale"
 same_tree "planes 2 -> 1: opensm/plane1 gone, equal to a fresh build" "$d" "$TMP/ref1"
 "$RAILYARD" build "$EX/fat-tree.yaml" -o "$d" >/dev/null 2>>"$ERR"
 same_tree "InfiniBand -> Ethernet: opensm/ gone" "$d" "$TMP/refe"
-# A directory of an older railyard, without a manifest (nor kubernetes/,
-# which came later).
+# A directory without a manifest (an older railyard's, or anyone's) is not
+# railyard's: refused; with --force, the files at railyard's paths are
+# replaced and the rest (the old opensm/plane1) is kept.
 "$RAILYARD" build "$EX/b200-2plane.yaml" -o "$d" >/dev/null 2>>"$ERR"
 rm -r "$d/.railyard-manifest" "$d/kubernetes"
-"$RAILYARD" build "$EX/b200-2plane.yaml" --set cluster.planes=1 -o "$d" >/dev/null 2>>"$ERR"
-same_tree "no manifest: the known groups are railyard's" "$d" "$TMP/ref1"
+cp -a "$d" "$d.before"
+"$RAILYARD" build "$EX/b200-2plane.yaml" --set cluster.planes=1 -o "$d" >/dev/null 2>"$TMP/nomf"
+expect_eq "no manifest: refused" $? 3
+same_tree "no manifest: DIR unchanged" "$d" "$d.before"
+grep -q "no .railyard-manifest" "$TMP/nomf" && ok || fail "no manifest: message: $(cat "$TMP/nomf")"
+"$RAILYARD" build "$EX/b200-2plane.yaml" --set cluster.planes=1 -o "$d" --force >/dev/null \
+    2>>"$ERR"
+expect_eq "no manifest, --force: exit" $? 0
+diff -r "$d" "$TMP/ref1" >"$TMP/diff" 2>&1
+expect_eq "no manifest, --force: railyard's paths replaced, the rest kept" "$(cat "$TMP/diff")" \
+    "Only in $d/opensm: plane1"
+rm -r "$d.before"
 # A single-group command replaces its group only.
 "$RAILYARD" opensm "$EX/b200-2plane.yaml" -o "$d" >/dev/null 2>>"$ERR"
 [ -d "$d/opensm/plane1" ] && [ -f "$d/cabling/p2p.csv" ] && ok ||
@@ -176,7 +187,8 @@ echo mine >"$u/slurm"
 cp -a "$u" "$u.before"
 "$RAILYARD" build "$EX/fat-tree.yaml" -o "$u" >/dev/null 2>"$TMP/refused"
 expect_eq "user file at a railyard path: exit" $? 3
-grep -q "slurm' is not railyard's" "$TMP/refused" && ok || fail "user file: no clear error"
+grep -q "1 path of '$u' that railyard did not write .* would be replaced: '$u/slurm'; .*--force" \
+    "$TMP/refused" && ok || fail "user file: no clear error: $(cat "$TMP/refused")"
 same_tree "user file at a railyard path: DIR unchanged" "$u" "$u.before"
 "$RAILYARD" build "$EX/fat-tree.yaml" -o "$u" --force >/dev/null 2>>"$ERR"
 expect_eq "--force: exit" $? 0
@@ -293,7 +305,7 @@ expect_clean "mount point"
 # ---- exit codes -----------------------------------------------------------------------------------------
 "$RAILYARD" bom "$TMP/no-such-spec.yaml" 2>/dev/null; expect_eq "missing spec" $? 3
 "$RAILYARD" build "$TMP/no-such-spec.yaml" -o "$TMP/x" 2>/dev/null; expect_eq "build, missing spec" $? 3
-"$RAILYARD" validate "$TMP/adir" 2>/dev/null; expect_eq "spec is a directory (bad input)" $? 1
+"$RAILYARD" validate "$TMP/adir" 2>/dev/null; expect_eq "spec is a directory (I/O)" $? 3
 printf 'version: 1\ncluster: [\n' >"$TMP/bad.yaml"
 "$RAILYARD" bom "$TMP/bad.yaml" 2>/dev/null; expect_eq "bad spec" $? 1
 "$RAILYARD" bom "$SP" --no-such-option 2>/dev/null; expect_eq "usage" $? 2

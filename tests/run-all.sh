@@ -34,9 +34,21 @@ step() {    # step NAME CMD...: a build step that must succeed
     fi
 }
 
+# A tree configured in place (./configure at the top, the conventional way)
+# keeps out-of-tree builds from configuring ("source directory already
+# configured"): clean it first, whatever left it so.
+if [ -f config.status ]; then
+    echo "== the source tree is configured in place: make distclean there, so that build/ can configure"
+    make distclean >/dev/null 2>&1 || rm -f config.status config.h config.log stamp-h1 Makefile
+fi
+
 [ -x configure ] || step bootstrap ./bootstrap || { echo "$pass passed, $failn failed"; exit 1; }
 
 mkdir -p build build-san
+if [ "${1:-}" = --configure-only ]; then   # the set-up alone (tests/readme-order.sh)
+    (cd build && ../configure -q)
+    exit $?
+fi
 if step configure sh -c 'cd build && ../configure -q' && step make make -C build -j"$jobs" -s; then
     echo "== make check"
     make -C build -j"$jobs" check || true
@@ -72,6 +84,11 @@ if [ "${RAILYARD_SKIP_DISTCHECK:-}" != 1 ]; then
     else
         tail -40 build/distcheck.log
     fi
+fi
+
+# The README's two commands, in either order, in one copy of the tree.
+if step readme-order tests/readme-order.sh; then
+    pass=$((pass + 1))
 fi
 
 echo "$pass passed, $failn failed"

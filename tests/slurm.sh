@@ -99,6 +99,17 @@ lines() { grep -v '^#' "$TMP/out-$1/slurm/$2" | grep -v '^$'; }
 expect_eq "superpod tree" "$(lines superpod topology.conf | tr '\n' ' ')" \
     "SwitchName=su1 Nodes=node[001-032] SwitchName=su2 Nodes=node[033-064] SwitchName=su3 Nodes=node[065-096] SwitchName=su4 Nodes=node[097-127] SwitchName=spine Switches=su[1-4] "
 expect_eq "superpod block sizes" "$(lines superpod topology-block.conf | tail -1)" "BlockSizes=31,62,124"
+# topology.yaml is read by Slurm 25.05 and later only, which take a block
+# smaller than the first size (block_record.c: 24.11's "children count lower
+# than bblock_node_cnt" fatal is gone in slurm-25-05-0-1): its sizes start
+# at the full unit, so a 64-node job is counted as two units, not three
+# 31-node blocks
+expect_eq "superpod topology.yaml block sizes from the full unit" \
+    "$(sed -n '/^    block_sizes:/,/^    blocks:/p' "$TMP/out-superpod/slurm/topology.yaml" | grep -o '[0-9][0-9]*' | tr '\n' ,)" \
+    "32,64,128,"
+expect_eq "GB200 NVL72 topology.yaml block sizes as the .conf's (all blocks full)" \
+    "$(sed -n '/^    block_sizes:/,/^    blocks:/p' "$TMP/out-gb200-nvl72/slurm/topology.yaml" | grep -o '[0-9][0-9]*' | tr '\n' ,)" \
+    "18,36,72,144,288,576,"
 expect_eq "3-tier, units in one pod per rail: root above the units" \
     "$(lines superpod-3tier-1pod topology.conf | tail -1)" "SwitchName=spine Switches=su[1-32]"
 expect_eq "3-tier, two pods per rail" "$(lines superpod-3tier topology.conf | tail -3 | tr '\n' ' ')" \
@@ -130,6 +141,20 @@ hdr() { grep '^#' "$TMP/out-superpod/slurm/$1" | tr '\n' ' ' | sed 's/# //g'; }
 case "$(hdr topology-block.conf)" in
 *"Needs Slurm 24.05 or later"*"23.11's topology/block knows only BlockLevels"*"Install it as topology.conf"*) ok ;;
 *) fail "topology-block.conf does not say it needs Slurm 24.05 and the name topology.conf" ;;
+esac
+# the trade-off of the partly filled unit's 31 on Slurm 25.05, and the way out
+case "$(hdr topology-block.conf)" in
+*"BlockSizes: 31, the smallest block's node count (su4 is partly filled)"*"Slurm 24.05 and 24.11 refuse a smaller one"*"The price, on Slurm 25.05 and later"*"a job of two full blocks (64 nodes) needs three"*"use topology.yaml: its block sizes start at the full block's 32"*) ok ;;
+*) fail "topology-block.conf does not state what BlockSizes=31 costs on Slurm 25.05" ;;
+esac
+case "$(hdr topology.yaml)" in
+*"block_sizes: 32, the largest block's node count, though su4 holds 31: Slurm 25.05 and later take a block smaller"*) ok ;;
+*) fail "topology.yaml does not say why its block sizes start at 32" ;;
+esac
+hdr_gb() { grep '^#' "$TMP/out-gb200-nvl72/slurm/$1" | tr '\n' ' ' | sed 's/# //g'; }
+case "$(hdr_gb topology-block.conf)" in
+*"The price"*) fail "topology-block.conf of full blocks speaks of a price" ;;
+*) ok ;;
 esac
 case "$(hdr topology.conf)" in
 *"TopologyPlugin=topology/tree"*"Slurm from 22.05 on"*) ok ;;

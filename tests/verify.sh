@@ -66,8 +66,9 @@ expect_eq "clean json exit" $? 0
 import json, sys
 v = json.load(open(sys.argv[1]))
 want = {l.split()[0]: l.split()[1] for l in open(sys.argv[2])}
-assert sorted(v) == ['as_planned', 'findings', 'switches'], sorted(v)
+assert sorted(v) == ['as_planned', 'findings', 'switches', 'verified'], sorted(v)
 assert v['as_planned'] == int(sys.argv[3]), v['as_planned']
+assert (v['verified']['cables'], v['verified']['of_planned']) == (int(sys.argv[3]),) * 2, v['verified']
 assert v['findings'] == []
 assert v['switches'] == want, 'switch placement differs'
 print('ok')

@@ -364,6 +364,15 @@ grep '^FAIL' "$TMP/ab.out"
 "$RAILYARD" whatif "$IB" --fabric "$TMP/nosuch.net" >/dev/null 2>&1
 expect_eq "--fabric unreadable exit" $? 3
 
+# a rail swap (two NICs of one host trade cables) leaves both NICs cabled to
+# the fabric: nothing is down before, no GPU is cut off
+"$PY" "$TOP_SRCDIR/tests/verify-inject.py" --plan "$TMP/plan/opensm" --out "$TMP/rswap" \
+    --expect "$TMP/rswap.exp" --seed 3 --fault rail-swap >/dev/null
+expect_eq "rail-swap injected" $? 0
+"$RAILYARD" whatif "$IB" --fabric "$TMP/rswap/plane0/topology.net" --format json >"$TMP/rs.json" 2>"$TMP/rs.err"
+expect_eq "--fabric with a rail swap: exit" $? 0
+expect_eq "--fabric with a rail swap: down, cut" "$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); c=d["connectivity"]; print(d["as_built_links_down"], c["gpus_cut"], len(c["nics_cut"]))' "$TMP/rs.json")" "0 0 0"
+
 # ---- text: aligned columns, both designs ----------------------------------------------------
 # leaves are named unit-major: unit u's rail r is leaf(u*8 + r); rail 0 of the
 # last unit (u = 3) is leaf24 and serves 127 - 3*32 = 31 nodes

@@ -3,7 +3,8 @@
 # formulas and their cached values, rows in their rail's colour (the
 # palette of src/emit/colors.c, read here) with a legend, the Labels sheet
 # (a record per cable, split like Cables), and the workbook printed to PDF
-# by LibreOffice: landscape A4 pages, no more than the rows allow, every
+# by LibreOffice: landscape A4 pages (A3 for the 23 columns of Cables), no
+# more than the rows allow, every
 # sheet one page wide with its header row on each page. Expectations come
 # from cabling.csv, racks.csv, railyard bom and the page geometry.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
@@ -83,7 +84,9 @@ for n in names:
            and ws.sheet_properties.pageSetUpPr.fitToPage), int(ps.fitToWidth if ps.fitToWidth is not None else 1),
            int(ps.fitToHeight if ps.fitToHeight is not None else 1), ws.print_title_rows,
            bool(ws.print_options.gridLines))
-    if got != ("landscape", 9, True, 1, 0, "$1:$1", True):
+    # Cables (23 columns) prints on A3 (Excel's paper 8), the others on A4 (9)
+    paper = 8 if re.match(r"Cables( \d+)?$", n) else 9
+    if got != ("landscape", paper, True, 1, 0, "$1:$1", True):
         err("%s: print setup (orientation, paper, fit, wide, tall, titles, gridlines) %s" % (n, got))
     hf = (ws.oddHeader.left.text, ws.oddHeader.right.text, ws.oddFooter.center.text)
     if hf != (title.replace("&", "&&"), "&A", "Page &P of &N"):
@@ -211,19 +214,35 @@ def err(msg):
     if len(errs) < 20: errs.append(msg)
 data = open(pdf, "rb").read()
 n = int(pages) if pages else len(re.findall(rb"/Type\s*/Page\b(?!s)", data))
-# every page landscape A4: 842 x 595 points
-boxes = set(re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data))
-if not boxes or any(abs(float(w) - 841.9) > 1.5 or abs(float(h) - 595.3) > 1.5 for w, h in boxes):
-    err("page sizes %s, want A4 landscape" % boxes)
+# every page landscape: A4 (842 x 595 points), or A3 (1191 x 842) for Cables
+A4, A3 = (841.9, 595.3), (1190.6, 841.9)
+def near(wh, want): return abs(wh[0] - want[0]) <= 1.5 and abs(wh[1] - want[1]) <= 1.5
+boxes = set((float(w), float(h)) for w, h in
+            re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data))
+if not boxes or any(not near(b, A4) and not near(b, A3) for b in boxes):
+    err("page sizes %s, want A4 or A3 landscape" % boxes)
+# each page's size, in order: the page tree's /Kids (LibreOffice writes one
+# /Pages node), each page's /MediaBox or its parent's
+page_size = {}
+objs = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(<<.*?>>)\s*(?:stream|endobj)", data, re.S)}
+def box(d): 
+    m = re.search(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", d)
+    return (float(m.group(1)), float(m.group(2))) if m else None
+kids = [d for d in objs.values() if re.search(rb"/Type\s*/Pages\b", d)]
+if len(kids) == 1:
+    order = [int(x) for x in re.findall(rb"(\d+) 0 R", re.search(rb"/Kids\s*\[(.*?)\]", kids[0], re.S).group(1))]
+    for k, o in enumerate(order, 1):
+        page_size[k] = box(objs.get(o, b"")) or box(kids[0])
+if len(page_size) != n: err("%d page sizes read from the page tree, %d pages" % (len(page_size), n))
 
 # A sheet one page wide prints at 100% or smaller: at most ceil(rows / rpp)
 # pages, rpp = the rows its printable height holds at 100% less the
 # repeated header and one row for rounding. A sheet split across pages
 # (columns on a second page) or in portrait breaks the bound.
 wb = openpyxl.load_workbook(xlsx)
-height = 210 / 25.4 * 72
 bound, sheet_bound = 0, {}
 for ws in wb.worksheets:
+    height = (297 if ws.page_setup.paperSize in (8, "8") else 210) / 25.4 * 72
     m = ws.page_margins
     rpp = int((height - (m.top + m.bottom) * 72) // float(ws.sheet_format.defaultRowHeight)) - 2
     b = max(1, math.ceil((ws.max_row - 1) / rpp))
@@ -245,6 +264,10 @@ if tdir:
         if not seen or seen[-1][0] != name: seen.append([name, 0])
         seen[-1][1] += 1
         ws = wb[name]
+        want = A3 if re.match(r"Cables( \d+)?$", name) else A4
+        if k in page_size and not near(page_size[k], want):
+            err("page %d (%s): %s points, want %s" % (k, name, page_size[k], want))
+
         hdr = " ".join(str(c.value) for c in ws[1] if c.value is not None)
         if " ".join(lines[1].split()) != hdr: err("page %d (%s): first row %r, not the header" % (k, name, lines[1][:60]))
         if not re.search(r"Page %d of %d$" % (k, n), lines[-1]): err("page %d: footer %r" % (k, lines[-1]))
@@ -326,6 +349,51 @@ for what in "Cables: print setup" "BOM G2" "Labels: 2039 rows"; do
     grep -q "^$what" "$TMP/broken.chk" && ok || fail "a broken workbook passes: no '$what' in $(head -c 300 "$TMP/broken.chk")"
 done
 
+# Text that looks like an escape: SpreadsheetML reads "_xHHHH_" as one
+# character (ECMA-376 Part 1, 22.9.2.19 ST_Xstring; Excel decodes it), so a
+# host named n_x0041_1 must be written n_x005F_x0041_1 or it reads "nA1".
+# Checked three ways: the sheets' XML decoded as the standard says (every
+# string of cabling.xlsx and p2p.xlsx that names a host names it as
+# written); openpyxl 3.0 (which leaves inline strings undecoded) plus that
+# decoding; and LibreOffice's CSV of every sheet (literal, no "_x005F_"
+# left: escaped once, not twice).
+"$RAILYARD" cabling "$D/two-plane.yaml" --set 'naming.node=n_x0041_{n}' -o "$TMP/esc" >"$TMP/esc.log" 2>&1
+expect_eq "host names like escapes: cabling exit" $? 0
+"$PY" - "$TMP/esc/cabling" <<'P' >"$TMP/esc.chk" 2>&1
+import csv, re, sys, zipfile
+import openpyxl
+d = sys.argv[1]
+hosts = set()
+for r in csv.DictReader(open(d + "/cabling.csv")):
+    for k in ("a_device", "z_device"):
+        if r[k].startswith("n_x0041_"): hosts.add(r[k])
+def decode(t):     # ST_Xstring: _xHHHH_ is the character HHHH
+    return re.sub(r"_x([0-9A-Fa-f]{4})_", lambda m: chr(int(m.group(1), 16)), t)
+errs = []
+if not hosts: errs.append("no host named n_x0041_... in cabling.csv")
+for f in ("cabling.xlsx", "p2p.xlsx"):
+    z = zipfile.ZipFile("%s/%s" % (d, f))
+    seen = set()
+    for m in z.namelist():
+        if not m.startswith("xl/worksheets/sheet"): continue
+        for t in re.findall(r"<t[^>]*>([^<]*)</t>", z.read(m).decode()):
+            t = decode(t.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+            seen |= set(re.findall(r"n_x0041_\d+|nA\d+", t))
+    if seen != hosts: errs.append("%s, decoded: %s, want %s" % (f, sorted(seen)[:4], sorted(hosts)[:4]))
+    wb = openpyxl.load_workbook("%s/%s" % (d, f))
+    got = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows(values_only=True):
+            for v in row:
+                if isinstance(v, str): got |= set(re.findall(r"n_x0041_\d+|nA\d+", decode(v)))
+    if got != hosts: errs.append("%s, openpyxl: %s, want %s" % (f, sorted(got)[:4], sorted(hosts)[:4]))
+print("\n".join(errs) if errs else "ok")
+P
+expect_eq "host names like escapes read back as written" "$(cat "$TMP/esc.chk")" ok
+"$TOP_BUILDDIR/tests/unit/xlsx_pin_test" "$TMP" >"$TMP/pin.log" 2>&1
+expect_eq "libxlsxwriter as xlsx_rows.c expects it (tests/unit/xlsx_pin_test)" $? 0
+grep -q '^[1-9][0-9]* checks, 0 failed$' "$TMP/pin.log" && ok || { fail "xlsx_pin_test:"; sed 's/^/    /' "$TMP/pin.log"; }
+
 # Printed by LibreOffice to PDF.
 LO=$(command -v soffice || command -v libreoffice || true)
 if [ -n "$LO" ]; then
@@ -347,6 +415,16 @@ if [ -n "$LO" ]; then
         >"$TMP/pdf.chk" 2>"$TMP/pdf.info"
     expect_eq "superpod: the PDF" "$(cat "$TMP/pdf.chk")" ok
     sed 's/^/    /' "$TMP/pdf.info"
+    mkdir -p "$TMP/esc-csv"
+    HOME="$TMP" timeout 300 "$LO" -env:UserInstallation="file://$TMP/lo-profile" --headless \
+        --convert-to 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1' \
+        --outdir "$TMP/esc-csv" "$TMP/esc/cabling/cabling.xlsx" >>"$TMP/lo.log" 2>&1
+    expect_eq "libreoffice reads the workbook with host names like escapes" "$?" 0
+    lit=$(cat "$TMP"/esc-csv/*.csv | grep -o 'n_x0041_[0-9]*' | sort -u | wc -l)
+    want=$(tail -n +2 "$TMP/esc/cabling/cabling.csv" | grep -o 'n_x0041_[0-9]*' | sort -u | wc -l)
+    expect_eq "libreoffice: hosts named as written" "$lit" "$want"
+    cat "$TMP"/esc-csv/*.csv | grep -q '_x005F_\|nA[0-9]' &&
+        fail "libreoffice reads an escape where the host name was written" || ok
 else
     echo "SKIP: LibreOffice (soffice) not installed: the workbook is not printed"
 fi

@@ -1,7 +1,10 @@
 #include "analysis/compare.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/diag.h"
 
 void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out)
 {
@@ -60,4 +63,148 @@ void ry_design_costs(const ry_spec *s, ry_design_cost *c)
     for (int i = 0; i < 2; i++)
         c->ok[i] = ry_design_bom(s, i ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED,
                                  &c->bom[i], c->err[i], sizeof c->err[i]) == 0;
+}
+
+/* ---- the designs side by side, as built and priced ------------------------------------------ */
+
+enum { STAGE_FABRIC = 1, STAGE_LAYOUT, STAGE_CABLING };
+
+ry_design_build *ry_design_build_new(const ry_spec *base, ry_design d,
+                                     const ry_media_catalog *media, ry_err *err)
+{
+    ry_design_build *b = ry_xcalloc(1, sizeof *b);
+    b->spec = *base;
+    b->spec.design = d;
+    if (d != base->design)
+        b->spec.tiers = 0;      /* forced tiers are the spec's own design's (ry_design_bom) */
+    if (ry_fabric_build(&b->spec, &b->fabric, err) < 0)
+        goto fail;
+    b->stage = STAGE_FABRIC;
+    ry_bom_compute(&b->fabric, &b->bom);
+    if (ry_layout_build(&b->fabric, &b->lay, err) < 0)
+        goto fail;
+    b->stage = STAGE_LAYOUT;
+    if (ry_cabling_build(&b->fabric, &b->lay, media, &b->cab, err) < 0)
+        goto fail;
+    b->stage = STAGE_CABLING;
+    ry_capex_compute(&b->spec, &b->bom, &b->cab, &b->capex);
+    return b;
+fail:
+    ry_design_build_free(b);
+    return NULL;
+}
+
+void ry_design_build_free(ry_design_build *b)
+{
+    if (!b)
+        return;
+    if (b->stage >= STAGE_CABLING)
+        ry_cabling_free(&b->cab);
+    if (b->stage >= STAGE_LAYOUT)
+        ry_layout_free(&b->lay);
+    if (b->stage >= STAGE_FABRIC)
+        ry_fabric_free(&b->fabric);
+    free(b);
+}
+
+static void count_media(const ry_cabling *c, ry_compare_design *out)
+{
+    for (int i = 0; i < c->nbom; i++) {
+        const ry_pbom_line *l = &c->bom[i];
+        if (strcmp(l->what, "cable") != 0)
+            continue;
+        int m = 0;
+        while (m < out->nmedia && strcmp(out->media[m].name, l->medium) != 0)
+            m++;
+        if (m == out->nmedia) {
+            if (out->nmedia == RY_COMPARE_MAX_MEDIA)
+                continue;   /* more media than a side-by-side shows; the total still counts */
+            snprintf(out->media[m].name, sizeof out->media[m].name, "%s", l->medium);
+            out->nmedia++;
+        }
+        out->media[m].cables += l->count;
+        out->media[m].metres += l->length_m * (double)l->count;
+    }
+}
+
+/* One spine switch down: the first switch of tier 2, as whatif --fail names it. */
+static void spine_failure(const ry_fabric *f, ry_compare_design *out)
+{
+    uint32_t id = 0;
+    int found = 0;
+    for (uint32_t i = f->first_switch; i < f->nnodes && !found; i++)
+        if (f->nodes[i].kind == RY_NODE_SWITCH && f->nodes[i].tier == 2) {
+            id = i;
+            found = 1;
+        }
+    if (!found)
+        return;
+    ry_fail_elem e = { .kind = RY_FAIL_SWITCH, .id = id };
+    ry_fail_elem_name(f, &e);
+    ry_failure *fs = ry_failure_new(f);
+    ry_failure_ws *ws = ry_failure_ws_new(f);
+    ry_failure_report r;
+    ry_failure_report_init(&r, f);
+    ry_failure_apply(f, &e, 1, fs);
+    ry_failure_analyze(ws, fs, &r);
+    out->spine = 1;
+    snprintf(out->spine_name, sizeof out->spine_name, "%s", e.name);
+    out->spine_bw_kept = r.bs_ratio;
+    out->spine_fwd_max = r.fwd_max;
+    out->spine_fwd_sum = r.fwd_sum;
+    out->spine_gpus_cut = r.gpus_cut;
+    ry_failure_report_free(&r);
+    ry_failure_ws_free(ws);
+    ry_failure_free(fs);
+}
+
+void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out)
+{
+    const ry_bom *bom = &b->bom;
+    const ry_capex *cx = &b->capex;
+    memset(out, 0, sizeof *out);
+    out->design = b->spec.design;
+    out->ok = 1;
+    out->gpus = bom->gpus;
+    out->tiers = bom->tiers;
+    out->radix = bom->radix;
+    out->subnets = bom->subnets;
+    for (int t = 1; t <= bom->tiers; t++)
+        out->tier_switches[t] = bom->tier[t].switches;
+    out->switches = bom->switches;
+    out->optics = b->cab.ntransceivers;
+    out->cables = b->cab.ncables;
+    count_media(&b->cab, out);
+    out->racks = b->lay.nracks;
+    out->halls = b->lay.nhalls;
+    for (int i = 0; i < b->lay.nracks; i++)
+        out->power_w += b->lay.racks[i].power_w;
+    out->switch_price = cx->switch_price;
+    out->capex_switches = cx->switches_cost;
+    out->capex_optics = cx->optics;
+    out->capex_cables = cx->cables;
+    out->capex_racks = cx->racks_cost;
+    out->capex_spares = cx->spares;
+    out->capex = cx->total;
+    out->capex_per_gpu = bom->gpus > 0 ? cx->total / (double)bom->gpus : 0;
+    spine_failure(&b->fabric, out);
+}
+
+int ry_compare_cheapest(const ry_compare_design *d, int n)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok && (best < 0 || d[i].capex < d[best].capex))
+            best = i;
+    return best;
+}
+
+int ry_compare_fastest_per_dollar(const ry_compare_design *d, int n)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok && d[i].modeled && d[i].capex > 0 &&
+            (best < 0 || d[i].tokens_per_s_per_musd > d[best].tokens_per_s_per_musd))
+            best = i;
+    return best;
 }

@@ -4,6 +4,7 @@
 #define RY_COMPARE_H
 
 #include "analysis/bom.h"
+#include "analysis/failure.h"
 
 typedef struct ry_compare_row {
     long long gpus;
@@ -39,5 +40,81 @@ void ry_design_costs(const ry_spec *s, ry_design_cost *c);
 /* One design's bill of materials (forced tiers apply to the spec's own
  * design only). -1 with the reason in err when it cannot be built. */
 int ry_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap);
+
+/* ---- the designs side by side, as built and priced ------------------------------------------ */
+
+/* One design of a cluster, built as `railyard bom SPEC --set
+ * fabric.design=D` builds it: the fabric, its bill of materials, the
+ * layout and cabling plan, and ry_capex_compute's capex (not re-derived).
+ * The spec is a copy (the fabric points at it), so the object lives on the
+ * heap: ry_design_build_new returns one with a NULL-safe _free, or NULL
+ * with err set when the design cannot be built or laid out. The media
+ * catalog is borrowed and must outlive the object. */
+typedef struct ry_design_build {
+    ry_spec spec;           /* base with fabric.design set (its pointers borrowed) */
+    ry_fabric fabric;
+    ry_bom bom;
+    ry_layout lay;
+    ry_cabling cab;
+    ry_capex capex;
+    int stage;              /* what is built, for _free */
+} ry_design_build;
+
+ry_design_build *ry_design_build_new(const ry_spec *base, ry_design d,
+                                     const ry_media_catalog *media, ry_err *err);
+void ry_design_build_free(ry_design_build *b);
+
+#define RY_COMPARE_MAX_MEDIA 16
+
+typedef struct ry_compare_medium {
+    char name[32];
+    long long cables;
+    double metres;          /* stock lengths summed */
+} ry_compare_medium;
+
+/* What compare reports of one design: plain numbers, nothing to free.
+ * The workload's fields are filled by the caller (the model is not
+ * analysis's to run: see ry_compare_spine_failure). */
+typedef struct ry_compare_design {
+    ry_design design;
+    int ok;                 /* 0: not built; err says why */
+    char err[640];          /* "key: message" */
+    int tiers, radix, subnets;
+    long long tier_switches[RY_MAX_TIERS + 1];   /* [1..tiers] */
+    long long switches;
+    long long optics;       /* transceiver modules of the cabling plan */
+    long long cables;
+    int nmedia;
+    ry_compare_medium media[RY_COMPARE_MAX_MEDIA];   /* by name */
+    int racks, halls;
+    double power_w;         /* the layout's racks: servers and switches at their maximum
+                             * (a switch's holds the optics in its cages); 0 unknown */
+    double switch_price;    /* 0: the capex leaves the switches out */
+    double capex_switches, capex_optics, capex_cables, capex_racks, capex_spares;
+    double capex, capex_per_gpu;
+    long long gpus;
+    /* one spine switch down (the first switch of tier 2), when there is one */
+    int spine;              /* 0: the design has no second tier */
+    char spine_name[96];
+    double spine_bw_kept;   /* network bandwidth of the slowest HB domain, share kept */
+    double spine_fwd_max, spine_fwd_sum;
+    long long spine_gpus_cut;
+    /* the workload (filled by the caller) */
+    int modeled;
+    long long t, p, d;      /* the design's best layout */
+    double iter_s, tokens_per_s, tokens_per_s_per_musd;
+    double spine_slowdown;  /* T_iter after the spine failure over before */
+    int spine_stalled;
+} ry_compare_design;
+
+/* Fills out from a built design, and analyses the failure of its first
+ * tier-2 switch (spine) with ry_failure_analyze. */
+void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out);
+
+/* The cheapest design by capex, and the one with the most tokens per
+ * second per dollar of capex (among the modeled); -1 when none qualifies.
+ * Ties go to the lower ry_design. */
+int ry_compare_cheapest(const ry_compare_design *d, int n);
+int ry_compare_fastest_per_dollar(const ry_compare_design *d, int n);
 
 #endif

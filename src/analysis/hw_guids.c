@@ -50,9 +50,11 @@ int ry_hw_guids_from_fabric(const ry_verify *v, ry_ibplan *pl, int as_found, ry_
                 continue;
             if (ry_netfile_is_switch(nf, i))
                 ry_ibplan_set_sw_guid(pl, (uint32_t)m, nf->nodes[i].guid);
-            else
+            else {
+                int p1 = ry_netfile_port(nf, i, 1);
                 ry_ibplan_set_ca_guid(pl, (uint32_t)m, nf->nodes[i].guid,
-                                      nf->ports[nf->nodes[i].port0 + 1].guid);
+                                      p1 >= 0 ? nf->ports[p1].guid : nf->nodes[i].guid + 1);
+            }
         }
     }
     return as_found ? 0 : report_unset(pl, "the fabric files give", err);
@@ -85,7 +87,7 @@ int ry_hw_guids_from_inventory(const ry_inventory *inv, ry_ibplan *pl, ry_err *e
     return rc;
 }
 
-long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
+int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_err *err)
 {
     const ry_fabric *f = v->f;
     *out = *f;
@@ -100,6 +102,7 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
     out->links = NULL;
     out->nlinks = out->cap_links = 0;
     long long left = 0;
+    int rc = 0;
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nports; i++) {
@@ -113,6 +116,25 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
             }
             const ry_node *na = ry_port_node(out, (uint32_t)a);
             const ry_node *nb = ry_port_node(out, (uint32_t)b);
+            /* a cable between switches of two subnets would make them one: routes
+             * are per subnet (a NIC, one port, joins the subnet it is plugged into) */
+            int cross = ry_node_is_switch(na) && ry_node_is_switch(nb) && na->subnet != nb->subnet;
+            if (cross && !rc) {
+                char da[160], db[160];
+                int pa, pb;
+                ry_verify_plan_end(f, (uint32_t)a, da, sizeof da, &pa);
+                ry_verify_plan_end(f, (uint32_t)b, db, sizeof db, &pb);
+                ry_err_set(err, NULL, "%s:%d: the cable from %s port %d (plane %d) to %s port %d "
+                           "(plane %d) joins two subnets of the plan: unplug it, or give each "
+                           "subnet's devices in their own file", nf->path,
+                           nf->ports[i].line ? nf->ports[i].line : nf->ports[j].line, da, pa,
+                           na->plane, db, pb, nb->plane);
+                rc = -1;
+            }
+            if (cross) {
+                left++;
+                continue;
+            }
             /* a NIC on an upper tier, or a cable within a tier, carries no up-down route */
             if (na->tier == nb->tier || (na->tier == 0 && nb->tier != 1) ||
                 (nb->tier == 0 && na->tier != 1)) {
@@ -125,7 +147,8 @@ long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out)
                 ry_fabric_add_link(out, (uint32_t)b, (uint32_t)a);
         }
     }
-    return left;
+    *nleft = left;
+    return rc;
 }
 
 static void add_hole(ry_hole **h, size_t *n, size_t *cap, ry_hole x)

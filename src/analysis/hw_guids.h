@@ -18,10 +18,11 @@
 int ry_hw_guids_from_fabric(const ry_verify *v, ry_ibplan *pl, int as_found, ry_err *err);
 int ry_hw_guids_from_inventory(const ry_inventory *inv, ry_ibplan *pl, ry_err *err);
 
-/* A copy of v's planned fabric cabled as found; ry_fabric_free it. Returns
- * the number of found cables left out (same tier, or not between planned
- * ports: they carry no route). */
-long long ry_fabric_as_found(const ry_verify *v, ry_fabric *out);
+/* A copy of v's planned fabric cabled as found; ry_fabric_free it (also
+ * after a failure). *left is the number of found cables left out (same
+ * tier, or not between planned ports: they carry no route). Returns 0, or
+ * -1 with err (file:line) when a found cable joins two planned subnets. */
+int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *left, ry_err *err);
 
 /* What the as-found routes cannot deliver: a NIC of the plan that is not
  * cabled (leaf -1: no route reaches it), or a NIC a leaf's row has no route

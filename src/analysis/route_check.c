@@ -47,7 +47,8 @@ typedef struct ctx {
 } ctx;
 
 static inline const uint8_t *row_of(const ctx *c, int s) { return ry_lft_row(c->lft, c->sw_node[s]); }
-static inline int port_index(const ctx *c, int s, int p) { return c->nf->nodes[c->sw_node[s]].port0 + p; }
+/* Port p of switch s, or -1 when the topology lists no link on it. */
+static inline int port_index(const ctx *c, int s, int p) { return ry_netfile_port(c->nf, c->sw_node[s], p); }
 
 /* ---- setup ---------------------------------------------------------------- */
 
@@ -156,8 +157,8 @@ static void updown_distances(ctx *c, int L, uint16_t *d, int *order)
             int s = order[pass ? n - 1 - i : i];
             int best = pass ? d[s] : (s == L ? 0 : 0xffff);
             const ry_nf_node *nd = &nf->nodes[c->sw_node[s]];
-            for (int p = 1; p <= nd->nports; p++) {
-                int t = c->peer_sw[nd->port0 + p];
+            for (int q = nd->port0 + 1; q < nd->port0 + nd->nrec; q++) {
+                int t = c->peer_sw[q];
                 if (t < 0 || !c->tier[t] ||
                     (pass ? c->tier[t] <= c->tier[s] : c->tier[t] >= c->tier[s]))
                     continue;
@@ -187,8 +188,8 @@ static void rank_switches(ctx *c)
     while (head < tail) {
         int s = queue[head++];
         const ry_nf_node *n = &nf->nodes[c->sw_node[s]];
-        for (int p = 1; p <= n->nports; p++) {
-            int t = c->peer_sw[n->port0 + p];
+        for (int i = n->port0 + 1; i < n->port0 + n->nrec; i++) {
+            int t = c->peer_sw[i];
             if (t >= 0 && !c->tier[t]) {
                 c->tier[t] = c->tier[s] + 1;
                 queue[tail++] = t;
@@ -213,8 +214,8 @@ static void rank_switches(ctx *c)
         while (head < tail) {
             int s = queue[head++];
             const ry_nf_node *n = &nf->nodes[c->sw_node[s]];
-            for (int p = 1; p <= n->nports; p++) {
-                int t = c->peer_sw[n->port0 + p];
+            for (int i = n->port0 + 1; i < n->port0 + n->nrec; i++) {
+                int t = c->peer_sw[i];
                 if (t >= 0 && d[t] == 0xffff) {
                     d[t] = d[s] + 1 < 0xfffe ? (uint16_t)(d[s] + 1) : 0xfffe;
                     queue[tail++] = t;
@@ -298,6 +299,10 @@ static void resolve(ctx *c, int s0, int lid, int owner)
             break;
         }
         int gp = port_index(c, cur, p);
+        if (gp < 0) {
+            fwhy = RY_RC_UNCONNECTED;
+            break;
+        }
         if (c->peer_ep[gp] >= 0) {
             if (c->peer_ep[gp] == owner) {
                 fs = ST_OK;
@@ -342,6 +347,8 @@ static void trace(ctx *c, ry_rc_example *x, int s, int lid)
         if (p == RY_LFT_NONE)
             break;
         int gp = port_index(c, cur, p);
+        if (gp < 0)
+            break;
         if (x->npath == cap) {
             cap *= 2;
             x->path = ry_xrealloc(x->path, (size_t)cap * sizeof *x->path);
@@ -545,7 +552,7 @@ static void find_cycle(ctx *c)
             int q = next[top - 1], d = -1;
             for (; q <= tn->nports; q++)
                 if (c->bits[c->bitoff[ch] + (size_t)q / 64] >> (q % 64) & 1) {
-                    d = c->chan[tn->port0 + q];
+                    d = c->chan[port_index(c, t, q)];
                     break;
                 }
             if (d < 0) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fabric/names.h"
+#include "util/buf.h"
 #include "util/diag.h"
 #include "util/hash.h"
 
@@ -58,7 +59,32 @@ typedef struct placer {
     ry_name_index *names;
 } placer;
 
-static void place_cas(placer *pc)
+/* "file:line" of a discovered node. */
+typedef struct where {
+    char s[320];
+} where;
+
+static where where_of(const ry_verify *v, int k, int node)
+{
+    where w;
+    snprintf(w.s, sizeof w.s, "%s:%d", v->nf[k].path, v->nf[k].nodes[node].line);
+    return w;
+}
+
+/* The first node of the files placed on planned id m, CAs or switches. */
+static void placed_on(const ry_verify *v, int sw, int32_t m, int *fk, int *fi)
+{
+    for (int k = 0; k < v->nnf; k++)
+        for (int i = 0; i < v->nf[k].nnodes; i++)
+            if (v->nmap[k][i] == m && ry_netfile_is_switch(&v->nf[k], i) == sw) {
+                *fk = k;
+                *fi = i;
+                return;
+            }
+    *fk = *fi = 0;
+}
+
+static int place_cas(placer *pc, ry_err *err)
 {
     ry_verify *v = pc->v;
     for (int k = 0; k < v->nnf; k++) {
@@ -66,6 +92,7 @@ static void place_cas(placer *pc)
         for (int i = 0; i < nf->nnodes; i++) {
             if (ry_netfile_is_switch(nf, i))
                 continue;
+            v->nics_found++;
             const char *d = nf->nodes[i].desc;
             int32_t gp = d ? ry_name_index_nic(pc->names, d) : -1;
             if (gp < 0) {
@@ -73,15 +100,24 @@ static void place_cas(placer *pc)
                 continue;
             }
             if (pc->ca_at[gp]) {
-                pc->why[k][i] = RY_VU_DUPLICATE + 1;
-                continue;
+                int ok_, oi;
+                placed_on(v, 0, gp, &ok_, &oi);
+                ry_err_set(err, NULL, "%s: CA \"%.60s\" is described as \"%.60s\", and so is "
+                           "CA \"%.60s\" (%s): a NodeDescription names one NIC; give each "
+                           "host its own name", where_of(v, k, i).s, nf->nodes[i].id, d,
+                           v->nf[ok_].nodes[oi].id, where_of(v, ok_, oi).s);
+                return -1;
             }
             pc->ca_at[gp] = 1;
             v->nmap[k][i] = gp;
+            v->nics_placed++;
             /* port 1 is the NIC port; a second port is not in the plan */
-            v->pmap[k][nf->nodes[i].port0 + 1] = gp;
+            int p1 = ry_netfile_port(nf, i, 1);
+            if (p1 >= 0)
+                v->pmap[k][p1] = gp;
         }
     }
+    return 0;
 }
 
 /* ---- placing switches ------------------------------------------------------- */
@@ -95,14 +131,15 @@ static void place_switch(placer *pc, int k, int node, uint32_t id)
     v->nmap[k][node] = (int32_t)id;
     pc->sw_at[id - f->first_switch] = 1;
     pc->why[k][node] = 0;
-    for (int p = 1; p <= nd->nports; p++)
-        v->pmap[k][nd->port0 + p] =
-            (uint32_t)p <= pn->nports ? (int32_t)(pn->port0 + (uint32_t)p - 1) : -1;
+    for (int i = nd->port0 + 1; i < nd->port0 + nd->nrec; i++) {
+        uint32_t p = (uint32_t)v->nf[k].ports[i].num;
+        v->pmap[k][i] = p <= pn->nports ? (int32_t)(pn->port0 + p - 1) : -1;
+    }
     v->subnet_seen[pn->subnet] = 1;
     v->switches_placed++;
 }
 
-static void place_by_name(placer *pc)
+static int place_by_name(placer *pc, ry_err *err)
 {
     ry_verify *v = pc->v;
     const ry_fabric *f = v->f;
@@ -112,10 +149,22 @@ static void place_by_name(placer *pc)
             if (!ry_netfile_is_switch(nf, i) || !nf->nodes[i].desc)
                 continue;
             int32_t id = ry_name_index_switch(pc->names, nf->nodes[i].desc);
-            if (id >= 0 && !pc->sw_at[id - f->first_switch])
-                place_switch(pc, k, i, (uint32_t)id);
+            if (id < 0)
+                continue;
+            if (pc->sw_at[id - f->first_switch]) {
+                int ok_, oi;
+                placed_on(v, 1, id, &ok_, &oi);
+                ry_err_set(err, NULL, "%s: switch \"%.60s\" is described as \"%.60s\", and so "
+                           "is switch \"%.60s\" (%s): a planned switch's name belongs to one "
+                           "switch; correct the description of one of them", where_of(v, k, i).s,
+                           nf->nodes[i].id, nf->nodes[i].desc, v->nf[ok_].nodes[oi].id,
+                           where_of(v, ok_, oi).s);
+                return -1;
+            }
+            place_switch(pc, k, i, (uint32_t)id);
         }
     }
+    return 0;
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -133,8 +182,8 @@ static void propose(placer *pc, int k, int node, int32_t *scratch, int taken_too
     const ry_netfile *nf = &v->nf[k];
     const ry_nf_node *nd = &nf->nodes[node];
     int n = 0, total = 0;
-    for (int p = 1; p <= nd->nports; p++) {
-        int32_t peer = nf->ports[nd->port0 + p].peer;
+    for (int i = nd->port0 + 1; i < nd->port0 + nd->nrec; i++) {
+        int32_t peer = nf->ports[i].peer;
         if (peer < 0)
             continue;
         int32_t x = v->pmap[k][peer];
@@ -225,6 +274,350 @@ static void place_by_structure(placer *pc)
             pc->why[k][i] = (uint8_t)(r + 1);
         }
     }
+}
+
+/* ---- fail closed ---------------------------------------------------------- */
+
+/* The planned subnet of a placed discovered node, or -1. */
+static int32_t placed_subnet(const ry_verify *v, int k, int node)
+{
+    const ry_fabric *f = v->f;
+    int32_t m = v->nmap[k][node];
+    if (m < 0)
+        return -1;
+    if (ry_netfile_is_switch(&v->nf[k], node))
+        return f->nodes[m].subnet;
+    int32_t pp = f->ports[m].peer;
+    return pp < 0 ? -1 : ry_port_node(f, (uint32_t)pp)->subnet;
+}
+
+/* A switch whose description puts it in one subnet while most of its cables
+ * to placed devices lead to another came from another subnet's file (or
+ * another plan's): routing it as found would join two subnets. */
+static int check_subnets(const ry_verify *v, ry_err *err)
+{
+    const ry_fabric *f = v->f;
+    for (int k = 0; k < v->nnf; k++) {
+        const ry_netfile *nf = &v->nf[k];
+        for (int i = 0; i < nf->nnodes; i++) {
+            int32_t m = v->nmap[k][i];
+            if (m < 0 || !ry_netfile_is_switch(nf, i))
+                continue;
+            int32_t own = f->nodes[m].subnet;
+            int same = 0, other = 0, first = -1;
+            const ry_nf_node *nd = &nf->nodes[i];
+            for (int q = nd->port0 + 1; q < nd->port0 + nd->nrec; q++) {
+                int32_t peer = nf->ports[q].peer;
+                int32_t sn = peer < 0 ? -1 : placed_subnet(v, k, nf->ports[peer].node);
+                if (sn < 0)
+                    continue;
+                if (sn == own)
+                    same++;
+                else if (other++ == 0)
+                    first = q;
+            }
+            if (other <= same)
+                continue;
+            const ry_nf_port *fp = &nf->ports[first], *pp = &nf->ports[fp->peer];
+            int32_t pm = v->nmap[k][pp->node];
+            char name[96], there[160];
+            ry_node_name(f, (uint32_t)m, name, sizeof name);
+            if (ry_netfile_is_switch(nf, pp->node))
+                ry_node_name(f, (uint32_t)pm, there, sizeof there);
+            else
+                ry_ca_desc(f, (uint32_t)pm, there, sizeof there);
+            ry_err_set(err, NULL, "%s: switch \"%.60s\" is described as \"%.60s\", the plan's "
+                       "%s of plane %d, but %d of its %d cables to devices of the plan lead to "
+                       "another subnet (port %d to %s, plane %d): a switch of another subnet "
+                       "or plan; correct its description, or give each subnet's devices in "
+                       "their own file", where_of(v, k, i).s, nd->id, nd->desc ? nd->desc : "",
+                       name, f->nodes[m].plane, other, same + other, fp->num, there,
+                       ry_netfile_is_switch(nf, pp->node) ? f->nodes[pm].plane
+                           : ry_port_node(f, (uint32_t)f->ports[pm].peer)->plane);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- names the plan does not know --------------------------------------------- */
+
+/* A name split around its last run of digits: "dgx0042" is "dgx", 42 (4
+ * digits), "". */
+typedef struct shape {
+    const char *name;       /* borrowed */
+    size_t pre, dig;        /* lengths of the prefix and of the digits */
+    long long num;
+    int file, node;
+} shape;
+
+static int shape_of(const char *name, size_t len, int skip, shape *sh)
+{
+    size_t e = len, b = len;
+    for (int r = 0; r <= skip; r++) {
+        e = b;
+        while (e > 0 && !(name[e - 1] >= '0' && name[e - 1] <= '9'))
+            e--;
+        b = e;
+        while (b > 0 && name[b - 1] >= '0' && name[b - 1] <= '9')
+            b--;
+        if (e == b)
+            return -1;
+    }
+    sh->name = name;
+    if (e - b > 12)
+        return -1;
+    sh->pre = b;
+    sh->dig = e - b;
+    sh->num = 0;
+    for (size_t i = b; i < e; i++)
+        sh->num = sh->num * 10 + (name[i] - '0');
+    return 0;
+}
+
+/* The end of the host in a NodeDescription "HOST NIC". */
+static size_t host_len(const char *d)
+{
+    const char *sp = strchr(d, ' ');
+    return sp ? (size_t)(sp - d) : strlen(d);
+}
+
+/* Same prefix and suffix (the text around the number)? */
+static int same_shape(const shape *a, size_t alen, const shape *b, size_t blen)
+{
+    if (!a->dig || !b->dig)
+        return 0;   /* no number */
+    size_t as = alen - a->pre - a->dig, bs = blen - b->pre - b->dig;
+    return a->pre == b->pre && as == bs && memcmp(a->name, b->name, a->pre) == 0 &&
+           memcmp(a->name + a->pre + a->dig, b->name + b->pre + b->dig, as) == 0;
+}
+
+/* The pattern most names of len(i) share, as naming.* writes it: prefix,
+ * {n} when the numbers start at 0 (else {n1}), a width when they are
+ * zero-padded, suffix. Returns the index in sh of its first name and sets
+ * *count, or -1 when no name has a number (or the text holds braces). */
+static int common_pattern(shape *sh, const size_t *len, int n, char *pat, size_t cap,
+                          long long *base, int *count)
+{
+    /* the number is the run of digits that varies ("ib-l{n1:02}:MQM9700"): the
+     * run, from the last, under which most names share the text around it */
+    int skip = 0, most = 0;
+    for (int r = 0; r < 4; r++) {
+        int got = 0;
+        shape a, x;
+        if (n == 0 || shape_of(sh[0].name, len[0], r, &a) < 0)
+            break;
+        long long first = a.num;
+        int differs = 0;
+        for (int i = 0; i < n; i++)
+            if (shape_of(sh[i].name, len[i], r, &x) == 0 && same_shape(&a, len[0], &x, len[i])) {
+                got++;
+                differs |= x.num != first;
+            }
+        if (differs && got > most) {
+            most = got;
+            skip = r;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (shape_of(sh[i].name, len[i], skip, &sh[i]) < 0)
+            sh[i].pre = sh[i].dig = 0;      /* same_shape matches it with nothing */
+    int best = -1, bestn = 0;
+    /* a few candidates are enough: the names of one fabric share one shape */
+    for (int c = 0; c < n && c < 8; c++) {
+        int cnt = 0;
+        for (int i = 0; i < n; i++)
+            cnt += same_shape(&sh[c], len[c], &sh[i], len[i]);
+        if (cnt > bestn) {
+            bestn = cnt;
+            best = c;
+        }
+    }
+    if (best < 0)
+        return -1;
+    long long lo = -1, hi = -1;
+    int padded = 0, wide = 1;
+    for (int i = 0; i < n; i++)
+        if (same_shape(&sh[best], len[best], &sh[i], len[i])) {
+            if (lo < 0 || sh[i].num < lo)
+                lo = sh[i].num;
+            if (sh[i].num > hi)
+                hi = sh[i].num;
+            padded |= sh[i].dig > 1 && sh[i].name[sh[i].pre] == '0';
+            wide &= sh[i].dig == sh[best].dig;
+        }
+    if (bestn > 1 && lo == hi)
+        return -1;      /* one number on every name: a model, not a count ("MT4129") */
+    const shape *b = &sh[best];
+    size_t suf = len[best] - b->pre - b->dig;
+    if (memchr(b->name, '{', len[best]) || memchr(b->name, '}', len[best]))
+        return -1;
+    char w[16] = "";
+    if (padded && wide)
+        snprintf(w, sizeof w, ":0%d", (int)b->dig);
+    snprintf(pat, cap, "%.*s{%s%s}%.*s", (int)(b->pre > 64 ? 64 : b->pre), b->name,
+             lo == 0 ? "n" : "n1", w, (int)(suf > 64 ? 64 : suf), b->name + b->pre + b->dig);
+    *base = lo == 0 ? 0 : 1;
+    *count = bestn;
+    return best;
+}
+
+/* How the fabric names its switches, by the tier its cables give it (1: a
+ * CA hangs off it), into b: "leaves are named like "ib-l01" (naming.leaf:
+ * "ib-l{n1:02}")". Nothing when they carry no numbered names. */
+static void switch_names(const ry_verify *v, ry_buf *b)
+{
+    static const char *const key[] = { "", "naming.leaf", "naming.spine", "naming.core" };
+    static const char *const what[] = { "", "leaves", "spines", "cores" };
+    size_t cap = 1;
+    for (int k = 0; k < v->nnf; k++)
+        cap += (size_t)v->nf[k].nnodes;
+    shape *sh = ry_xmalloc(cap * sizeof *sh);
+    size_t *len = ry_xmalloc(cap * sizeof *len);
+    uint8_t *tier = ry_xmalloc(cap);
+    int n = 0;
+    for (int k = 0; k < v->nnf; k++) {
+        const ry_netfile *nf = &v->nf[k];
+        /* a switch with a CA below is a leaf, one with a leaf below a spine, else a core */
+        uint8_t *leaf = ry_xcalloc((size_t)nf->nnodes + 1, 1);
+        for (int i = 0; i < nf->nports; i++) {
+            int32_t p = nf->ports[i].peer;
+            if (p >= 0 && ry_netfile_is_switch(nf, nf->ports[i].node) &&
+                !ry_netfile_is_switch(nf, nf->ports[p].node))
+                leaf[nf->ports[i].node] = 1;
+        }
+        for (int i = 0; i < nf->nnodes; i++) {
+            const ry_nf_node *nd = &nf->nodes[i];
+            if (!ry_netfile_is_switch(nf, i) || !nd->desc || v->nmap[k][i] >= 0)
+                continue;   /* placed by its name: the plan names it so */
+            int t = leaf[i] ? 1 : 3;
+            for (int q = nd->port0 + 1; q < nd->port0 + nd->nrec && t == 3; q++) {
+                int32_t p = nf->ports[q].peer;
+                if (p >= 0 && leaf[nf->ports[p].node])
+                    t = 2;
+            }
+            size_t l = strlen(nd->desc);
+            if (shape_of(nd->desc, l, 0, &sh[n]) == 0) {
+                len[n] = l;
+                tier[n] = (uint8_t)t;
+                sh[n].file = k;
+                sh[n++].node = i;
+            }
+        }
+        free(leaf);
+    }
+    for (int t = 1; t <= 3; t++) {
+        /* the names of tier t first, in order */
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (tier[i] == t) {
+                shape x = sh[m];
+                size_t y = len[m];
+                uint8_t z = tier[m];
+                sh[m] = sh[i];
+                len[m] = len[i];
+                tier[m] = tier[i];
+                sh[i] = x;
+                len[i] = y;
+                tier[i] = z;
+                m++;
+            }
+        char pat[160];
+        long long base;
+        int cnt, c = common_pattern(sh, len, m, pat, sizeof pat, &base, &cnt);
+        if (c >= 0)
+            ry_buf_printf(b, "\n  %s are named like \"%.60s\" (%s: \"%s\" would name %d of them; "
+                          "without it they are placed by their cables)", what[t], sh[c].name,
+                          key[t], pat, cnt);
+        for (int i = 0; i < m; i++)
+            tier[i] = 0;   /* done */
+    }
+    free(sh);
+    free(len);
+    free(tier);
+}
+
+/* Too few CAs carry the plan's NIC names to compare anything: v->why says
+ * how the fabric names its hosts and which spec key takes that. */
+static int check_names(placer *pc, ry_err *err)
+{
+    ry_verify *v = pc->v;
+    const ry_fabric *f = v->f;
+    if (v->nics_found == 0 || v->nics_placed * 2 >= v->nics_found)
+        return 0;
+    size_t cap = (size_t)v->nics_found + 1;
+    shape *sh = ry_xmalloc(cap * sizeof *sh);
+    size_t *len = ry_xmalloc(cap * sizeof *len);
+    int n = 0, first_k = -1, first_i = 0;
+    for (int k = 0; k < v->nnf; k++) {
+        const ry_netfile *nf = &v->nf[k];
+        for (int i = 0; i < nf->nnodes; i++) {
+            const char *d = nf->nodes[i].desc;
+            if (ry_netfile_is_switch(nf, i) || v->nmap[k][i] >= 0)
+                continue;
+            if (first_k < 0) {
+                first_k = k;
+                first_i = i;
+            }
+            if (!d || shape_of(d, host_len(d), 0, &sh[n]) < 0)
+                continue;
+            len[n] = host_len(d);
+            sh[n].file = k;
+            sh[n++].node = i;
+        }
+    }
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    long long servers = f->gpus / gpn;
+    char pat[160], plan0[160], host[160], want[320];
+    long long base = 1;
+    int cnt = 0, c = common_pattern(sh, len, n, pat, sizeof pat, &base, &cnt);
+    ry_ca_desc(f, 0, plan0, sizeof plan0);
+    ry_buf b;
+    ry_buf_init(&b);
+    const ry_nf_node *fn = &v->nf[first_k].nodes[first_i];
+    ry_buf_printf(&b, "%s: %lld of the %lld CAs found are named as no NIC of the plan, so the "
+                  "fabric cannot be compared with it (the plan names its NICs like \"%s\")",
+                  where_of(v, first_k, first_i).s, v->nics_found - v->nics_placed,
+                  v->nics_found, plan0);
+    if (c < 0) {
+        ry_buf_printf(&b, ":\n  NodeDescriptions such as \"%.60s\" name no numbered host; a host "
+                      "whose rdma service has not run keeps its NIC's default description: "
+                      "set them to \"HOST NIC\" (node001 mlx5_0) and discover again",
+                      fn->desc ? fn->desc : fn->id);
+    } else {
+        /* what the pattern would place: the host numbered so, with the NIC as found */
+        long long hits = 0;
+        int ex = -1;
+        for (int i = 0; i < n; i++) {
+            if (!same_shape(&sh[c], len[c], &sh[i], len[i]))
+                continue;
+            long long idx = sh[i].num - base;
+            if (idx < 0 || idx >= servers)
+                continue;
+            ry_host_name(f, idx, host, sizeof host);
+            snprintf(want, sizeof want, "%s%s", host, sh[i].name + len[i]);
+            if (ry_name_index_nic(pc->names, want) >= 0 && hits++ == 0)
+                ex = i;
+        }
+        ry_buf_printf(&b, ":\n  the fabric names its hosts like \"%.*s\": set naming.node: \"%s\" "
+                      "in the spec", (int)(len[c] > 60 ? 60 : len[c]), sh[c].name, pat);
+        if (ex >= 0) {
+            ry_host_name(f, sh[ex].num - base, host, sizeof host);
+            ry_buf_printf(&b, "; then \"%.80s\" is the plan's \"%s%.40s\" (%lld of the %lld CAs "
+                          "would match)", sh[ex].name, host, sh[ex].name + len[ex], hits,
+                          v->nics_found);
+        } else {
+            ry_buf_printf(&b, "; even then no CA would match: their NIC names (\"%.80s\") or "
+                          "numbers are not the plan's (its node model names the NICs)",
+                          sh[c].name);
+        }
+    }
+    switch_names(v, &b);
+    free(sh);
+    free(len);
+    v->why = b.data;
+    ry_err_set(err, NULL, "%s", b.data);
+    return -1;
 }
 
 /* ---- sorting the cables ------------------------------------------------------ */
@@ -419,6 +812,7 @@ static void sort_cables(placer *pc)
     }
     for (size_t i = 0; i < nfound; i++)
         sort_other(&s, fl[i].a, fl[i].b, fl[i].ka, fl[i].kb, claimed);
+    v->planned_all = (long long)f->nlinks;
     for (size_t l = 0; l < f->nlinks; l++) {
         const ry_node *hi = ry_port_node(f, f->links[l].hi);
         if (!v->subnet_seen[hi->subnet]) {
@@ -453,11 +847,29 @@ static int cmp_finding(const void *a, const void *b)
     return (x->fa.port > y->fa.port) - (x->fa.port < y->fa.port);
 }
 
+/* Nothing compared is no success: a file of nothing the plan knows. */
+static int check_compared(const ry_verify *v, ry_err *err)
+{
+    if (v->planned > 0)
+        return 0;
+    char files[400] = "";
+    size_t at = 0;
+    for (int k = 0; k < v->nnf && at < sizeof files - 1; k++)
+        at += (size_t)snprintf(files + at, sizeof files - at, "%s%s", k ? ", " : "",
+                               v->nf[k].path);
+    ry_err_set(err, NULL, "%s: nothing of the plan is in the file%s: %d of %d switches and "
+               "%lld of %lld CAs placed, 0 planned cables compared (a fabric of another plan, "
+               "or its devices named as the plan does not name them)", files,
+               v->nnf > 1 ? "s" : "", v->switches_placed, v->switches_found, v->nics_placed,
+               v->nics_found);
+    return -1;
+}
+
 /* ---- the whole run ------------------------------------------------------------ */
 
 typedef struct guid_at {
     uint64_t guid;
-    int file;
+    int file, line, sw;
 } guid_at;
 
 static int cmp_guid_at(const void *a, const void *b)
@@ -468,24 +880,43 @@ static int cmp_guid_at(const void *a, const void *b)
     return (x->file > y->file) - (x->file < y->file);
 }
 
-/* The same switch in two files is the same subnet given twice. */
+/* The same switch, or CA port, in two files is the same subnet given twice
+ * (or two devices with one GUID): switches by node GUID, CAs by the port
+ * GUIDs of their cabled ports. Each file has checked its own. */
 static int check_files(const ry_netfile *nf, int nnf, ry_err *err)
 {
     size_t n = 0;
     for (int k = 0; k < nnf; k++)
-        n += (size_t)nf[k].nnodes;
+        n += (size_t)nf[k].nports;
     guid_at *g = ry_xmalloc((n ? n : 1) * sizeof *g);
     n = 0;
     for (int k = 0; k < nnf; k++)
-        for (int i = 0; i < nf[k].nnodes; i++)
-            if (ry_netfile_is_switch(&nf[k], i))
-                g[n++] = (guid_at){ nf[k].nodes[i].guid, k };
+        for (int i = 0; i < nf[k].nports; i++) {
+            const ry_nf_port *p = &nf[k].ports[i];
+            int sw = ry_netfile_is_switch(&nf[k], p->node);
+            if (sw ? p->num == 0 : p->num > 0 && p->line > 0)
+                g[n++] = (guid_at){ p->guid, k, sw ? nf[k].nodes[p->node].line : p->line, sw };
+        }
     qsort(g, n, sizeof *g, cmp_guid_at);
     int rc = 0;
-    for (size_t i = 1; i < n && !rc; i++)
+    /* a subnet given twice shows first as its switches */
+    size_t dup = n;
+    for (size_t i = 1; i < n; i++)
+        if (g[i].guid == g[i - 1].guid && g[i].file != g[i - 1].file &&
+            (dup == n || (g[i].sw && g[i - 1].sw && !(g[dup].sw && g[dup - 1].sw))))
+            dup = i;
+    for (size_t i = dup; i < n && !rc; i++)
         if (g[i].guid == g[i - 1].guid && g[i].file != g[i - 1].file) {
-            ry_err_set(err, NULL, "switch 0x%016llx is in %s and in %s: give each subnet once",
-                       (unsigned long long)g[i].guid, nf[g[i - 1].file].path, nf[g[i].file].path);
+            if (g[i].sw && g[i - 1].sw)
+                ry_err_set(err, NULL, "switch 0x%016llx is in %s and in %s (lines %d and %d): "
+                           "give each subnet once", (unsigned long long)g[i].guid,
+                           nf[g[i - 1].file].path, nf[g[i].file].path, g[i - 1].line, g[i].line);
+            else
+                ry_err_set(err, NULL, "%s:%d: GUID 0x%016llx is also the GUID of a %s in %s "
+                           "(line %d): one device in two files (give each subnet once) or two "
+                           "devices with one GUID", nf[g[i].file].path, g[i].line,
+                           (unsigned long long)g[i].guid, g[i - 1].sw ? "switch" : "CA port",
+                           nf[g[i - 1].file].path, g[i - 1].line);
             rc = -1;
         }
     free(g);
@@ -529,13 +960,22 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     }
     v->state = ry_xcalloc(f->nlinks ? f->nlinks : 1, 1);
     v->subnet_seen = ry_xcalloc((size_t)(f->nsubnets > 0 ? f->nsubnets : 1), 1);
-    place_cas(&pc);
-    place_by_name(&pc);
-    place_by_structure(&pc);
-    sort_cables(&pc);
-    tally(v);
-    if (v->nfindings)
-        qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
+    int rc = place_cas(&pc, err);
+    if (!rc)
+        rc = place_by_name(&pc, err);
+    if (!rc)
+        rc = check_names(&pc, err);
+    if (!rc) {
+        place_by_structure(&pc);
+        rc = check_subnets(v, err);
+    }
+    if (!rc) {
+        sort_cables(&pc);
+        tally(v);
+        if (v->nfindings)
+            qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
+        rc = check_compared(v, err);
+    }
     for (int k = 0; k < nnf; k++) {
         free(pc.why[k]);
         free(pc.cand[k]);
@@ -549,7 +989,12 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     free(pc.ca_at);
     free(pc.sw_at);
     ry_name_index_free(pc.names);
-    return 0;
+    return rc;
+}
+
+const char *ry_verify_error(const ry_verify *v, const ry_err *err)
+{
+    return v->why ? v->why : err->msg;
 }
 
 void ry_verify_free(ry_verify *v)
@@ -568,6 +1013,7 @@ void ry_verify_free(ry_verify *v)
     free(v->rail_unit);
     free(v->leaf_up);
     free(v->tier_up);
+    free(v->why);
     memset(v, 0, sizeof *v);
 }
 

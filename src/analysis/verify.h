@@ -48,7 +48,6 @@ typedef enum {
 /* Why a discovered device is not in the plan. */
 typedef enum {
     RY_VU_NOT_PLANNED,      /* a CA whose NodeDescription names no planned NIC */
-    RY_VU_DUPLICATE,        /* a CA described as a NIC already found */
     RY_VU_NO_VOTES,         /* a switch with no cable to a placed device */
     RY_VU_NO_MAJORITY,      /* a switch whose cables disagree on where it stands */
     RY_VU_TAKEN             /* a switch where another one with more agreeing cables stands */
@@ -98,6 +97,10 @@ typedef struct ry_verify {
     ry_vf_finding *findings;        /* sorted by kind, then plan position */
     size_t nfindings;
     int switches_placed, switches_found;
+    long long nics_placed, nics_found;  /* CAs placed by NodeDescription, CAs found */
+    long long planned_all;          /* planned cables of every subnet */
+    char *why;                      /* after a failure: what stops the comparison, in
+                                     * words (several lines), or NULL: then err says it */
     int ngroups;                    /* leaf groups (scalable units) */
     ry_vf_tally *rail_unit;         /* GPU links per (plane, unit, rail) */
     ry_vf_tally *leaf_up;           /* leaf uplinks per (plane, unit) */
@@ -105,11 +108,23 @@ typedef struct ry_verify {
 } ry_verify;
 
 /* Places the devices and sorts the cables. Returns 0, or -1 with err set
- * when the files cannot be verified together (one switch GUID in two files). */
+ * (and v->why for the longer reasons) when the files cannot be compared with
+ * the plan. It fails closed:
+ *   - a switch, or a CA's port GUID, in two files (a subnet given twice);
+ *   - two CAs described as one planned NIC, two switches as one planned
+ *     switch (names the plan relies on must be unique);
+ *   - a switch described as a planned switch of another subnet than the
+ *     one most of its cables lead to (a file of another plane or plan);
+ *   - fewer than half of the CAs found named as the plan names its NICs:
+ *     v->why says how the fabric names its hosts (a pattern inferred from
+ *     the names, "dgx{n1:04}"), which spec key takes it and an example;
+ *   - nothing of the plan placed, or no planned cable to compare.
+ * ry_verify_error gives the words for err. */
 enum { RY_VERIFY_NO_RATES = 1 };   /* flags: links are never degraded */
 int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
                   ry_err *err);
 void ry_verify_free(ry_verify *v);
+const char *ry_verify_error(const ry_verify *v, const ry_err *err);
 
 /* A planned port's name in findings: a switch's node name and its port
  * number; a NIC's NodeDescription ("node001 mlx5_0") and port 1. */

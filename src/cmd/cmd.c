@@ -112,7 +112,15 @@ static int option_left(const ry_option *o, char *buf, size_t cap)
     return snprintf(buf, cap, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
-static void print_options(FILE *fp, const ry_option *opts, int global)
+/* --set changes a spec: a command that reads none does not offer it. */
+static int takes_set(const ry_cmd_entry *c)
+{
+    return c->positional && strcmp(c->positional, "SPEC") == 0;
+}
+
+/* The rows of opts; global: the common options, as c takes them (c NULL:
+ * every command's). */
+static void print_options(FILE *fp, const ry_option *opts, int global, const ry_cmd_entry *c)
 {
     char left[96];
     int col = HELP_COL;
@@ -121,6 +129,8 @@ static void print_options(FILE *fp, const ry_option *opts, int global)
             col = option_left(o, left, sizeof left) + 2;
     for (const ry_option *o = opts; o && o->name; o++) {
         if (global && o == &global_options[G_VERSION])
+            continue;
+        if (global && c && o == &global_options[G_SET] && !takes_set(c))
             continue;
         int n = option_left(o, left, sizeof left);
         fprintf(fp, "%s%*s", left, col - n, "");
@@ -136,11 +146,11 @@ static void print_options(FILE *fp, const ry_option *opts, int global)
 static void command_help(const ry_cmd_entry *c, FILE *fp)
 {
     fprintf(fp, "usage: railyard %s %s\n\n%s.\n\n", c->name, c->synopsis, c->summary);
-    print_options(fp, c->options, 0);
+    print_options(fp, c->options, 0, c);
     if (c->details)
         fputs(c->details, fp);
     fputs("\nCommon options:\n", fp);
-    print_options(fp, global_options, 1);
+    print_options(fp, global_options, 1, c);
 }
 
 static void main_help(const ry_cmd_entry *const *table, FILE *fp)
@@ -153,7 +163,7 @@ static void main_help(const ry_cmd_entry *const *table, FILE *fp)
     for (const ry_cmd_entry *const *c = table; *c; c++)
         fprintf(fp, "  %-13s %s\n", (*c)->name, (*c)->summary);
     fputs("\nCommon options (before or after the command):\n", fp);
-    print_options(fp, global_options, 0);
+    print_options(fp, global_options, 0, NULL);
     fputs("\nExit status: 0 ok, 1 bad input, 2 usage, 3 I/O error, 4 internal error;\n"
           "check-routes: 5 when a check fails. See railyard(1) and railyard-spec(5).\n", fp);
 }
@@ -630,7 +640,7 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         return ry_usage(ctx, "missing %s", c->positional);
     if (c->more_positional && ctx->nmore == 0)
         return ry_usage(ctx, "missing %s", c->more_positional);
-    int takes_spec = c->positional && strcmp(c->positional, "SPEC") == 0;
+    int takes_spec = takes_set(c);
     if (ctx->nsets && !(takes_spec && ctx->arg))
         return ry_usage(ctx, "--set changes a spec, and %s", takes_spec
                         ? "no SPEC is given" : "this command reads no spec");

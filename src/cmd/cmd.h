@@ -149,7 +149,9 @@ typedef struct ry_cmd_entry {
 #define RY_OPTION_OUTPUT_DIR(help) { "output", 'o', RY_OPT_VALUE, "DIR", NULL, help }
 #define RY_OPTION_FORMAT(choices, help) { "format", 'f', RY_OPT_CHOICE, "FMT", choices, help }
 #define RY_OPTION_FORCE \
-    { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace files in DIR that railyard did not write" }
+    { "force", 0, RY_OPT_FLAG, NULL, NULL, "write into a non-empty DIR railyard did not write,\n" \
+      "and replace files it did not write at paths it writes\n" \
+      "(both refused without; see OUTPUT in railyard(1))" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 /* model, sweep, traffic: the rail-only paper's eq. 1 instead of the full model. */
 #define RY_OPTION_PAPER \
@@ -215,9 +217,17 @@ extern const ry_group ry_groups[];     /* opensm, cabling, slurm, kubernetes, di
                                           NULL-name end */
 const ry_group *ry_group_find(const char *name);
 
-/* Writes the groups marked in want[] (indexes of ry_groups) and, when top
- * is set, the top-level files of build, into dir as one transaction; what
- * the groups counted goes to t when it is not NULL. */
+/* What ry_write_groups does with a group (want[], indexes of ry_groups). */
+enum {
+    RY_GROUP_DROP = 0,      /* not written; with top, an earlier run's files go */
+    RY_GROUP_WRITE = 1,     /* written */
+    RY_GROUP_KEEP = 2       /* not written; an earlier run's files stay (--skip) */
+};
+
+/* Writes the groups marked RY_GROUP_WRITE in want[] and, when top is set,
+ * the top-level files of build, into dir as one transaction; with top, the
+ * groups marked RY_GROUP_DROP are replaced by nothing. What the groups
+ * counted goes to t when it is not NULL. */
 ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *want,
                               int (*top)(const ry_ctx *ctx, ry_outdir *o), ry_group_tally *t);
 

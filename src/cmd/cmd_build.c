@@ -10,16 +10,19 @@
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
-    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory (created; replaced as a whole)"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory: new, empty, or one railyard\n"
+                                      "wrote (replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
                  "leave out output groups: opensm, cabling, slurm, kubernetes, diagrams\n"
-                 "(an earlier run's files of a skipped group are removed)" },
+                 "(an earlier run's files of a skipped group stay as they are)" },
     [O_FORCE] = RY_OPTION_FORCE,
     RY_OPTIONS_HARDWARE,
     [O_N] = RY_OPTION_END
 };
 
-/* The groups this run writes: not skipped, and applying to the spec. */
+/* What this run does with each group: writes it when it applies to the
+ * spec and is not skipped; keeps an earlier run's files of a skipped one;
+ * drops those of a group the spec does not have. */
 static void wanted(const ry_ctx *ctx, int *want)
 {
     const char *skip = ry_opt(ctx, O_SKIP);
@@ -29,7 +32,10 @@ static void wanted(const ry_ctx *ctx, int *want)
         for (const char *p = skip; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
             if (strcspn(p, ",") == n && strncmp(p, ry_groups[i].name, n) == 0)
                 skipped = 1;
-        want[i] = !skipped && (!ry_groups[i].applies || ry_groups[i].applies(ctx));
+        if (ry_groups[i].applies && !ry_groups[i].applies(ctx))
+            want[i] = RY_GROUP_DROP;
+        else
+            want[i] = skipped ? RY_GROUP_KEEP : RY_GROUP_WRITE;
     }
 }
 
@@ -57,7 +63,7 @@ static unsigned needs_more(const ry_ctx *ctx)
     unsigned needs = 0;
     wanted(ctx, want);
     for (int i = 0; ry_groups[i].name; i++)
-        if (want[i])
+        if (want[i] == RY_GROUP_WRITE)
             needs |= ry_groups[i].needs;
     ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
     return needs | ry_hw_needs(&hw);
@@ -70,6 +76,15 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_buf buf;
     ry_buf_init(&buf);
     ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b);
+    int want[8], earlier[8], n = 0;
+    const char *skipped[8];
+    wanted(ctx, want);
+    for (int i = 0; ry_groups[i].name; i++)
+        if (want[i] == RY_GROUP_KEEP) {
+            skipped[n] = ry_groups[i].name;
+            earlier[n++] = ry_outdir_earlier(o, ry_groups[i].name);
+        }
+    ry_emit_summary_skipped(&buf, skipped, earlier, n);
     int bad = ry_outdir_put(o, "summary.txt", buf.data, buf.len) < 0;
     ry_buf_reset(&buf);
     const ry_cabling *cab = (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL;

@@ -6,19 +6,41 @@
 #include "analysis/compare.h"
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
+#include "emit/emit_compare.h"
+#include "model/plan.h"
+#include "spec/workload.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
+/* Two views. The default sets the three designs of one cluster side by
+ * side as they are built, cabled and priced (bom's capex, design by
+ * design), with the workload's training speed and a spine failure's cost.
+ * --paper is the rail-only paper's Table 2: its cost model, per radix. */
+
 #define MAX_RADICES 32
 
-enum { O_GPUS, O_HB, O_RAILS, O_PLANES, O_RADIX, O_FORMAT, O_OUTPUT, O_N };
+enum { O_GPUS, O_NODE, O_SWITCH, O_MODEL, O_HB, O_RAILS, O_PLANES, O_RADIX, O_PAPER, O_FORMAT,
+       O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_GPUS] = { "gpus", 0, RY_OPT_VALUE, "N", NULL, "number of GPUs (instead of a spec)" },
-    [O_HB] = { "hb-domain", 0, RY_OPT_VALUE, "K", NULL, "GPUs per HB domain (rails default to K)" },
+    [O_NODE] = { "node", 0, RY_OPT_VALUE, "MODEL", NULL,
+                 "with --gpus: the node model (railyard catalog nodes)" },
+    [O_SWITCH] = { "switch", 0, RY_OPT_VALUE, "MODEL", NULL,
+                   "the switch model (railyard catalog switches); with a\n"
+                   "SPEC it replaces the spec's" },
+    [O_MODEL] = { "model", 0, RY_OPT_VALUE, "NAME", NULL,
+                  "the LLM trained (railyard catalog llms): iteration time,\n"
+                  "tokens/s and a spine failure's slowdown per design" },
+    [O_HB] = { "hb-domain", 0, RY_OPT_VALUE, "K", NULL,
+               "GPUs per HB domain (default the node's; rails default to K)" },
     [O_RAILS] = { "rails", 0, RY_OPT_VALUE, "R", NULL, "rails per HB domain (default K)" },
     [O_PLANES] = { "planes", 0, RY_OPT_VALUE, "P", NULL, "network planes (default 1)" },
     [O_RADIX] = { "radix", 0, RY_OPT_VALUE, "R[,R...]", NULL,
-                  "switch radices to compare (with a spec: default its switch)" },
+                  "switch radix (default the spec's or the switch model's);\n"
+                  "a list of radices with --paper" },
+    [O_PAPER] = { "paper", 0, RY_OPT_FLAG, NULL, NULL,
+                  "the rail-only paper's Table 2 view: switches, transceivers and\n"
+                  "its cost model per radix (--gpus N --hb-domain K --radix R,...)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_N] = RY_OPTION_END
@@ -84,6 +106,22 @@ static ry_cmd_status parse_numbers(const ry_ctx *ctx, numbers *n)
     return parse_radices(ctx, n->radix, &n->nradix);
 }
 
+/* The options the designs view hands to the spec loader, each as the
+ * override of one key, named by its option in messages. */
+static const struct {
+    int row;
+    const char *key, *where;
+} as_keys[] = {
+    { O_GPUS, "cluster.gpus", "--gpus" },
+    { O_NODE, "cluster.node", "--node" },
+    { O_HB, "cluster.hb_domain", "--hb-domain" },
+    { O_RAILS, "cluster.rails", "--rails" },
+    { O_PLANES, "cluster.planes", "--planes" },
+    { O_SWITCH, "fabric.switch", "--switch" },
+    { O_RADIX, "fabric.switch.radix", "--radix" },
+    { O_MODEL, "workload.model", "--model" },
+};
+
 static ry_cmd_status check(ry_ctx *ctx)
 {
     numbers n;
@@ -93,11 +131,79 @@ static ry_cmd_status check(ry_ctx *ctx)
     if (ctx->arg && (ry_opt(ctx, O_GPUS) || ry_opt(ctx, O_HB) || ry_opt(ctx, O_RAILS)))
         return ry_usage(ctx, "give a SPEC or --gpus/--hb-domain, not both "
                         "(use --set to change a spec)");
+    if (ry_flag(ctx, O_PAPER)) {
+        for (int r = O_NODE; r <= O_MODEL; r++)
+            if (ry_opt(ctx, r))
+                return ry_usage(ctx, "--%s is for the designs view, not --paper", options[r].name);
+        if (!ctx->arg) {
+            char miss[96] = "";
+            if (!ry_opt(ctx, O_GPUS))
+                snprintf(miss, sizeof miss, "--gpus N");
+            if (!ry_opt(ctx, O_HB))
+                snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s--hb-domain K",
+                         miss[0] ? ", " : "");
+            if (!ry_opt(ctx, O_RADIX))
+                snprintf(miss + strlen(miss), sizeof miss - strlen(miss), "%s--radix R[,R...]",
+                         miss[0] ? ", " : "");
+            if (miss[0])
+                return ry_usage(ctx, "--paper without a SPEC needs --gpus N --hb-domain K "
+                                "--radix R[,R...]: missing %s", miss);
+        }
+        return RY_CMD_OK;
+    }
+    if (n.nradix > 1)
+        return ry_usage(ctx, "--radix takes one radix here; a list of radices is the --paper "
+                        "view");
+    if (!ctx->arg) {
+        if (!ry_opt(ctx, O_GPUS))
+            return ry_usage(ctx, "give a SPEC, or --gpus N --node MODEL --switch MODEL (or "
+                            "--paper --gpus N --hb-domain K --radix R[,R...])");
+        if (!ry_opt(ctx, O_NODE) || !ry_opt(ctx, O_SWITCH))
+            return ry_usage(ctx, "--gpus N needs %s (see railyard catalog %s), or --paper "
+                            "with --hb-domain K --radix R[,R...] for the paper's table",
+                            !ry_opt(ctx, O_NODE) && !ry_opt(ctx, O_SWITCH)
+                                ? "--node MODEL and --switch MODEL"
+                                : !ry_opt(ctx, O_NODE) ? "--node MODEL" : "--switch MODEL",
+                            !ry_opt(ctx, O_NODE) && !ry_opt(ctx, O_SWITCH) ? "nodes, switches"
+                                : !ry_opt(ctx, O_NODE) ? "nodes" : "switches");
+    } else if (ry_opt(ctx, O_NODE)) {
+        return ry_usage(ctx, "--node goes with --gpus (use --set cluster.node=MODEL to change a "
+                        "spec)");
+    }
+    /* the options as overrides, after the command line's own --set */
+    for (size_t i = 0; i < sizeof as_keys / sizeof as_keys[0]; i++) {
+        const char *v = ry_opt(ctx, as_keys[i].row);
+        if (!v)
+            continue;
+        if (ctx->nsets == RY_MAX_SETS)
+            return ry_usage(ctx, "too many --set options (at most %d)", RY_MAX_SETS);
+        ry_override *o = &ctx->sets[ctx->nsets];
+        o->key = as_keys[i].key;
+        o->value = v;
+        o->argno = ++ctx->nsets;
+        o->where = as_keys[i].where;
+    }
     return RY_CMD_OK;
+}
+
+/* The designs side by side. */
+static ry_cmd_status run_designs(ry_ctx *ctx);
+
+/* A workload that does not fit the cluster and is not used: said once. */
+static void warn_unused_workload(const ry_spec *s)
+{
+    if (s->workload_misfit.key[0])
+        ry_warn_at(ry_spec_pos(s, s->workload_misfit.key), "%s; ignored by compare",
+                   s->workload_misfit.msg);
 }
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
+    if (!ry_flag(ctx, O_PAPER))
+        return run_designs(ctx);
+    if (ctx->spec)
+        warn_unused_workload(ctx->spec);
+
     numbers n;
     ry_cmd_status rc = parse_numbers(ctx, &n);
     if (rc)
@@ -150,16 +256,108 @@ static ry_cmd_status run(ry_ctx *ctx)
     return rc;
 }
 
+/* Each design built and priced as bom prices it; with a workload, the full
+ * model's fastest layout for it, and the slowdown one spine failure costs
+ * (whatif's analysis and ry_plan_degrade, as whatif --fail SPINE reports). */
+static ry_cmd_status model_design(const ry_design_build *b, ry_compare_design *c)
+{
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    if (ry_plan_compute(&b->spec, 0, pl) < 0) {
+        free(pl);
+        return RY_CMD_INPUT;
+    }
+    c->modeled = 1;
+    c->t = pl->best.t;
+    c->p = pl->best.p;
+    c->d = pl->best.d;
+    c->iter_s = pl->best.total;
+    c->tokens_per_s = pl->tokens_per_s;
+    c->tokens_per_s_per_musd = c->capex > 0 ? pl->tokens_per_s / (c->capex / 1e6) : 0;
+    if (c->spine) {
+        ry_iter_degraded dg;
+        ry_plan_degrade(pl, c->spine_bw_kept, c->spine_fwd_max, c->spine_fwd_sum, &dg);
+        c->spine_slowdown = dg.slowdown;
+        c->spine_stalled = dg.stalled;
+    }
+    free(pl);
+    return RY_CMD_OK;
+}
+
+static ry_cmd_status run_designs(ry_ctx *ctx)
+{
+    ry_spec *own = NULL;
+    const ry_spec *s = ctx->spec;
+    if (!s) {
+        /* --gpus: a built-in spec the options complete (check made them overrides) */
+        own = ry_spec_load_text("compare", "version: 1\nname: compare\n", ctx->sets, ctx->nsets,
+                                ry_templates_dir(ctx->templates));
+        if (!own)
+            return ry_input_status();
+        snprintf(own->name, sizeof own->name, "compare-%lld", own->gpus);
+        s = own;
+    }
+    /* --model asked for the model: a misfit is its error (ry_plan_compute says it) */
+    int want_model = s->workload != NULL || ry_opt(ctx, O_MODEL);
+    if (!ry_opt(ctx, O_MODEL))
+        warn_unused_workload(s);
+    ry_cmd_status rc = RY_CMD_OK;
+    ry_media_catalog *media = ry_media_catalog_load(ry_templates_dir(ctx->templates));
+    if (!media) {
+        ry_spec_free(own);
+        return ry_input_status();
+    }
+    ry_compare_design d[3];
+    int built = 0;
+    for (int i = 0; i < 3 && rc == RY_CMD_OK; i++) {
+        ry_err err;
+        ry_design_build *b = ry_design_build_new(s, (ry_design)i, media, &err);
+        if (!b) {
+            memset(&d[i], 0, sizeof d[i]);
+            d[i].design = (ry_design)i;
+            snprintf(d[i].err, sizeof d[i].err, "%s%s%s", err.key, err.key[0] ? ": " : "",
+                     err.msg);
+            continue;
+        }
+        ry_compare_design_fill(b, &d[i]);
+        built++;
+        if (want_model)
+            rc = model_design(b, &d[i]);
+        ry_design_build_free(b);
+    }
+    if (rc == RY_CMD_OK && built == 0) {
+        for (int i = 0; i < 3; i++)
+            ry_spec_error(s, "fabric.design", "%s: %s", ry_design_name((ry_design)i), d[i].err);
+        rc = RY_CMD_INPUT;
+    }
+    if (rc == RY_CMD_OK) {
+        ry_buf out;
+        ry_buf_init(&out);
+        ry_emit_designs(&out, s, d, 3, ctx->fmt);
+        rc = ry_write_output(ctx, ctx->out, out.data, out.len);
+        ry_buf_free(&out);
+    }
+    ry_media_catalog_free(media);
+    ry_spec_free(own);
+    return rc;
+}
+
 const ry_cmd_entry ry_cmd_compare = {
     .name = "compare",
-    .synopsis = "SPEC | --gpus N --hb-domain K --radix R[,R...] [--format text|json|csv]",
-    .summary = "rail-optimized, rail-only and fat-tree side by side per switch radix",
+    .synopsis = "SPEC | --gpus N --node MODEL --switch MODEL [--radix R] [--model NAME] "
+                "[--format text|json|csv] | --paper (SPEC | --gpus N --hb-domain K --radix R,...)",
+    .summary = "rail-optimized, rail-only and fat-tree side by side: switches, optics, capex, speed",
     .positional = "SPEC",
     .positional_optional = 1,
     .options = options,
-    .details = "With SPEC, compares the designs for the spec's cluster (--set applies); without,\n"
-               "for the cluster given by --gpus, --hb-domain, --rails and --planes.\n",
+    .details = "\nWith SPEC, compares the designs for the spec's cluster (--set applies); without,\n"
+               "for --gpus N of the --node model on the --switch model. Each design is built,\n"
+               "laid out and cabled, and priced as `railyard bom` prices it (its capex); with a\n"
+               "workload (the spec's, or --model) the full model gives each design its fastest\n"
+               "layout, tokens/s per $1M of capex, and the slowdown when one spine fails.\n"
+               "--paper: the rail-only paper's Table 2 per radix, for --gpus, --hb-domain,\n"
+               "--rails and --planes, or a SPEC.\n",
     .needs = RY_NEED_SPEC,
+    .reports_workload_fit = 1,
     .check = check,
     .run = run,
 };

@@ -123,20 +123,22 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
     ry_outdir *o = ry_outdir_begin(dir, ry_out_flags(ctx));
     if (!o)
         return RY_CMD_IO;
-    /* build replaces every group it can write, skipped or not, so that DIR
-     * describes one spec (no opensm/ left from an InfiniBand fabric). */
+    /* build replaces every group it can write but those skipped, so that
+     * DIR describes one spec (no opensm/ left from an InfiniBand fabric);
+     * a skipped group's files stay as an earlier run wrote them. */
     if (top) {
         static const char *const files[] = { "summary.txt", "bom.json", "fabric.json" };
         for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
             ry_outdir_own(o, files[i]);
         for (int i = 0; ry_groups[i].name; i++)
-            ry_outdir_own(o, ry_groups[i].name);
+            if (want[i] != RY_GROUP_KEEP)
+                ry_outdir_own(o, ry_groups[i].name);
     }
     /* the groups first: the cabling plan's workbook is written on a thread
      * of its own, beside the rest (fabric.json is large too) */
     int bad = 0;
     for (int i = 0; !bad && ry_groups[i].name; i++)
-        if (want[i]) {
+        if (want[i] == RY_GROUP_WRITE) {
             ry_progress_step("writing %s/%s/", dir, ry_groups[i].name);
             bad = ry_groups[i].emit(ctx, o, t) < 0;
         }
@@ -163,7 +165,7 @@ ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name)
     const ry_group *g = ry_group_find(name);
     int want[8] = { 0 };
     RY_ASSERT(g);
-    want[g - ry_groups] = 1;
+    want[g - ry_groups] = RY_GROUP_WRITE;
     const char *dir = ctx->out;
     RY_ASSERT(dir);
     ry_group_tally t;

@@ -10,8 +10,8 @@
 
 enum { O_FORMAT, O_JSON, O_WORK_ORDER, O_IGNORE_RATES, O_OUTPUT, O_N };
 static const ry_option options[] = {
-    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: as_planned, findings,\n"
-                                               "switches"),
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: verified,\n"
+                                               "as_planned, findings, switches"),
     [O_JSON] = { "json", 0, RY_OPT_FLAG, NULL, NULL, "the same as --format json" },
     [O_WORK_ORDER] = { "work-order", 0, RY_OPT_VALUE, "FILE", NULL,
                        "also write the work order: a CSV with one physical\n"
@@ -56,7 +56,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     memset(&v, 0, sizeof v);
     unsigned flags = ry_flag(ctx, O_IGNORE_RATES) ? RY_VERIFY_NO_RATES : 0;
     if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore, flags, &v, &err) < 0) {
-        ry_error("%s", err.msg);
+        ry_error("%s", ry_verify_error(&v, &err));
         rc = RY_CMD_INPUT;
     }
     ry_buf out;
@@ -97,9 +97,12 @@ const ry_cmd_entry ry_cmd_verify = {
                "Findings: missing, unexpected, miswired (port-swap, rail-swap, plane-swap,\n"
                "unit-swap, uplink, other), degraded, unknown-device; each with the cable's\n"
                "label, the fix and what it costs.\n"
+               "When the files cannot be compared with the plan (nothing of it placed, too\n"
+               "few hosts named as the plan names them, a device identity twice, a switch\n"
+               "of another subnet), one error says why and which naming.* key would help.\n"
                "Exit status: 0 when every cable is as planned, 1 when there are findings,\n"
-               "2 when the spec, a FABRIC file or the command line is wrong, 3 when a file\n"
-               "cannot be read or written.\n",
+               "2 when the spec, a FABRIC file or the command line is wrong or nothing can\n"
+               "be compared, 3 when a file cannot be read or written.\n",
     .needs = RY_NEED_IBPLAN | RY_NEED_CABLING,
     .check = check,
     .run = run,

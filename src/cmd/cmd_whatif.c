@@ -26,7 +26,7 @@
 #define MAX_SEEDS 100000
 
 enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_PAPER,
-       O_FORMAT, O_OUTPUT, O_N };
+       O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, leaf3/17 or leaf3/9/1),\n"
@@ -53,6 +53,7 @@ static const ry_option options[] = {
      * failure-aware router takes (node_down, link_down). */
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("--sweep: write DIR/whatif-sweep.csv, .gp, .png and .svg;\n"
                                       "else DIR/opensm/<subnet>/ routed around the failures"),
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -181,9 +182,18 @@ static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
     return RY_CMD_OK;
 }
 
-/* --fabric: the cables verify finds missing or miswired (moved off their
- * switch) are down before the failures; a port swap on the planned switch
- * and a slower link are kept. Subnets without a file are taken as planned. */
+/* --fabric: the cables verify finds missing, and the switch-to-switch cables
+ * it finds moved off their switch, are down before the failures; a port swap
+ * on the planned switch and a slower link are kept, and so is a NIC cabled
+ * to another switch (a rail or unit swap): it still reaches the fabric.
+ * Subnets without a file are taken as planned. */
+static int down_as_built(const ry_fabric *f, const ry_verify *v, size_t l)
+{
+    if (v->state[l] == RY_VL_MISSING)
+        return 1;
+    return v->state[l] == RY_VL_MOVED && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU;
+}
+
 static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
 {
     int n = ctx->given[O_FABRIC];
@@ -200,16 +210,16 @@ static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
     ry_err err;
     memset(&v, 0, sizeof v);
     if (rc == RY_CMD_OK && ry_verify_run(r->f, nf, n, RY_VERIFY_NO_RATES, &v, &err) < 0) {
-        ry_error("%s", err.msg);
+        ry_error("%s", ry_verify_error(&v, &err));
         rc = RY_CMD_INPUT;
     }
     if (rc == RY_CMD_OK) {
         size_t cnt = 0;
         for (size_t l = 0; l < r->f->nlinks; l++)
-            cnt += v.state[l] == RY_VL_MISSING || v.state[l] == RY_VL_MOVED;
+            cnt += down_as_built(r->f, &v, l);
         r->base = ry_xcalloc(cnt + 1, sizeof *r->base);
         for (size_t l = 0; l < r->f->nlinks; l++) {
-            if (v.state[l] != RY_VL_MISSING && v.state[l] != RY_VL_MOVED)
+            if (!down_as_built(r->f, &v, l))
                 continue;
             ry_fail_elem *e = &r->base[r->nbase++];
             uint32_t lo = r->f->links[l].lo;
@@ -542,7 +552,7 @@ out:
 const ry_cmd_entry ry_cmd_whatif = {
     .name = "whatif",
     .synopsis = "SPEC {--fail ELEMENT... | --random KIND:N,... | --sweep KIND=LO..HI} [--seed S] "
-                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR] "
+                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR [--force]] "
                 "[--format text|json]",
     .summary = "what failed switches, cables, NICs, rails or planes do to the fabric and training",
     .positional = "SPEC",
@@ -562,8 +572,9 @@ const ry_cmd_entry ry_cmd_whatif = {
         "and its NIC cables; a plane is its switches. A leaf maps to the counterpart's\n"
         "leaf that holds most of its GPUs, other switches and cables by name.\n"
         "With --fabric (ibnetdiscover output, as verify reads it) the cables verify finds\n"
-        "missing or miswired are down before the failures: \"before\" is the fabric as\n"
-        "built.\n",
+        "missing, and switch cables moved to another switch, are down before the failures\n"
+        "(a NIC cabled to another rail still reaches the fabric): \"before\" is the\n"
+        "fabric as built.\n",
     .needs = RY_NEED_FABRIC,
     .needs_more = needs_more,
     .run = run,

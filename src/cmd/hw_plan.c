@@ -28,7 +28,11 @@ static ry_cmd_status status_of(int exit_code)
 static ry_cmd_status plan_as_found(ry_ctx *ctx, const ry_verify *v)
 {
     ry_err err;
-    long long left = ry_fabric_as_found(v, &ctx->as_found);
+    long long left;
+    if (ry_fabric_as_found(v, &ctx->as_found, &left, &err) < 0) {
+        ry_error("the fabric as found: %s", err.msg);
+        return RY_CMD_INPUT;
+    }
     ry_ibplan planned = ctx->ibplan;
     int bad = ry_ibplan_build(&ctx->as_found, &ctx->ibplan, &err) < 0 ||
               ry_ibplan_keep_lids_of(&ctx->ibplan, &planned, &err) < 0;
@@ -63,7 +67,7 @@ static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
     memset(&v, 0, sizeof v);
     unsigned flags = hw->ignore_rates ? RY_VERIFY_NO_RATES : 0;
     if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, flags, &v, &err) < 0) {
-        ry_error("%s", err.msg);
+        ry_error("%s", ry_verify_error(&v, &err));
         rc = RY_CMD_INPUT;
     }
     if (rc == RY_CMD_OK && v.nfindings && !hw->as_found) {

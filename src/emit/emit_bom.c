@@ -530,6 +530,19 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
     bom_text(o, b);
 }
 
+void ry_emit_summary_skipped(ry_buf *o, const char *const *group, const int *earlier, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (i == 0)
+            ry_buf_putc(o, '\n');
+        if (earlier[i])
+            ry_buf_printf(o, "%s/: skipped (--skip): its files are from an earlier run, kept as "
+                          "they were, and may not match this spec\n", group[i]);
+        else
+            ry_buf_printf(o, "%s/: skipped (--skip): not written\n", group[i]);
+    }
+}
+
 void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format fmt)
 {
     const ry_bom *so, *ro, *ft;

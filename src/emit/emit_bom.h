@@ -17,6 +17,9 @@ int ry_format_parse(const char *s, ry_format *out);
 void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt);
 void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b);
+/* The summary's lines for the n output groups build skipped; earlier[i]:
+ * DIR holds group[i]'s files from an earlier run (kept as they were). */
+void ry_emit_summary_skipped(ry_buf *out, const char *const *group, const int *earlier, int n);
 /* validate --format json: the summary's figures and the bill of materials;
  * with checks (may be NULL) the design checks under "checks". */
 struct ry_design_check;

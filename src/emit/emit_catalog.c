@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/numfmt.h"
+
 static const struct {
     const char *name, *file;
     const char *text_cols;      /* the text table's columns, space-separated */
@@ -191,9 +193,10 @@ static char *cell(const json_t *v)
         ry_buf_puts(&b, json_string_value(v));
     } else if (json_is_integer(v)) {
         if (json_integer_value(v))
-            ry_buf_printf(&b, "%lld", (long long)json_integer_value(v));
+            ry_buf_puts(&b, ry_n((long long)json_integer_value(v)));
     } else if (json_is_real(v)) {
-        ry_buf_printf(&b, "%g", json_real_value(v));
+        char n[RY_NUM_CAP];
+        ry_buf_puts(&b, ry_num_sig(n, sizeof n, json_real_value(v), 6));
     }
     if (!b.len)
         ry_buf_puts(&b, "-");

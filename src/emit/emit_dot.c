@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "emit/colors.h"
+#include "emit/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
 #include "util/proc.h"
@@ -28,19 +29,7 @@
 /* 1016 -> "1,016" */
 static const char *fmt_count(char *buf, size_t n, long long x)
 {
-    char tmp[32];
-    int len = snprintf(tmp, sizeof tmp, "%lld", x < 0 ? -x : x);
-    size_t o = 0;
-    if (x < 0 && o + 1 < n)
-        buf[o++] = '-';
-    for (int i = 0; i < len && o + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && o + 1 < n)
-            buf[o++] = ',';
-        if (o + 1 < n)
-            buf[o++] = tmp[i];
-    }
-    buf[o] = '\0';
-    return buf;
+    return ry_num_int(buf, n, x);
 }
 
 /* One link's speed: 400 -> "400G". */
@@ -303,7 +292,8 @@ static void switch_text(const ry_diagram *c, const ry_diagram_box *x, char *l1, 
         else
             fmt_range(u, sizeof u, "unit", x->unit_lo + 1, x->unit_hi + 1);   /* from 1 */
     } else if (x->tier >= 2 && x->tier < f->tiers && x->grp_lo >= 0) {
-        fmt_range(u, sizeof u, x->tier == 2 ? "pod" : "block", x->grp_lo, x->grp_hi);
+        fmt_range(u, sizeof u, x->tier == 2 ? "pod" : "block", x->grp_lo + 1,
+                  x->grp_hi + 1);   /* from 1, as Slurm's podN and t3-blockN */
     }
     snprintf(l2, n, "%s%s%s%s", r, per, r[0] && u[0] ? ", " : "", u);
 }

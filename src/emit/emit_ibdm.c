@@ -55,43 +55,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "emit/ib_rate.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
-
-/* Width and per-lane rate of a link: the switch's generation gives the lane
- * rate, the link speed over it the width (split ports such as NDR200 run
- * 2x); else 4 lanes of a known rate. 0 when neither fits. */
-static void ib_width(const ry_spec *s, double gbps, int *width, double *lane)
-{
-    static const struct { const char *name; double lane; } gen[] = {
-        { "SDR", 2.5 }, { "DDR", 5 }, { "QDR", 10 }, { "FDR", 14 }, { "EDR", 25 },
-        { "HDR", 50 }, { "NDR", 100 }, { "XDR", 200 },
-    };
-    static const double lanes[] = { 2.5, 5, 10, 14, 25, 50, 100, 200 };
-    *width = 0;
-    *lane = 0;
-    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-        if (strncasecmp(s->sw.speed, gen[i].name, 3) == 0) {
-            *lane = gen[i].lane;
-            break;
-        }
-    if (*lane > 0) {
-        double w = gbps / *lane;
-        if (w == 1 || w == 2 || w == 4 || w == 8 || w == 12) {
-            *width = (int)w;
-            return;
-        }
-    }
-    *lane = 0;
-    for (size_t i = 0; i < sizeof lanes / sizeof *lanes; i++)
-        if (gbps / 4 == lanes[i]) {
-            *width = 4;
-            *lane = lanes[i];
-        }
-}
 
 /* The "-4x-10G->" of a port line, in the forms ibdm 1.5 reads. */
 static void put_arrow(ry_buf *b, int width, double lane)
@@ -321,7 +289,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
             if (r == nrates && nrates < MAX_RATES) {
                 rates[r].gbps = gbps;
                 rates[r].cables = 0;
-                ib_width(s, gbps, &rates[r].width, &rates[r].lane);
+                ry_ib_link_width(s, gbps, &rates[r].width, &rates[r].lane);
                 nrates++;
             }
             if (r < nrates)
@@ -383,7 +351,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
             }
             int width;
             double lane;
-            ib_width(s, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+            ry_ib_link_width(s, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
             ry_buf_printf(&b, "   P%u ", p + 1);
             put_arrow(&b, width, lane);
             ry_buf_putc(&b, ' ');

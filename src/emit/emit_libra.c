@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/numfmt.h"
 #include "model/libra_eval.h"
 
 #define MAXD RY_LIBRA_MAX_DIMS
@@ -14,18 +15,7 @@
 /* 123456789 -> "123,456,789" (rounded to whole dollars). */
 static const char *money(char *buf, size_t cap, double v)
 {
-    char digits[64];
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    size_t n = strlen(digits), o = 0;
-    if (v < 0 && o + 1 < cap)
-        buf[o++] = '-';
-    for (size_t i = 0; i < n && o + 2 < cap; i++) {
-        if (i && (n - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-    return buf;
+    return ry_num_fixed(buf, cap, v, 0);
 }
 
 static const char *status_name(int st)

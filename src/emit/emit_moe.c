@@ -7,6 +7,7 @@
 
 #include "emit/csv.h"
 #include "emit/emit_model.h"
+#include "emit/numfmt.h"
 #include "fabric/names.h"
 #include "spec/catalog.h"
 
@@ -19,39 +20,50 @@ void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m)
     const ry_llm *l = &m->w.model;
     const ry_moe_in *in = &m->moe_in;
     const ry_moe_a2a *a = &m->moe;
+    char n1[RY_NUM_CAP], n2[RY_NUM_CAP], n3[RY_NUM_CAP], n4[RY_NUM_CAP];
     ry_buf_printf(o, "Mixture of experts (expert all-to-all, not in the iteration time above)\n");
     ry_buf_printf(o, "  experts     %d routed, top-%d", l->moe.experts, l->moe.top_k);
     if (l->moe.shared_experts)
         ry_buf_printf(o, ", %d shared (local)", l->moe.shared_experts);
-    ry_buf_printf(o, ", expert hidden %d; %d MoE blocks of %d; %.4g active parameters "
-                  "(6NT counts these)\n", l->moe.expert_hidden, in->blocks, l->layers,
-                  l->moe.active_parameters);
-    ry_buf_printf(o, "  EP          %lld GPUs per expert-parallel group (%s): %lld in each of %lld "
-                  "HB domain%s; experts per GPU: %g\n", a->ep,
-                  m->w.expert ? "as the spec sets it" : "auto: the largest that fits", a->ep_in,
-                  a->domains, a->domains == 1 ? "" : "s", (double)l->moe.experts / (double)a->ep);
-    ry_buf_printf(o, "  routing     uniform; %.6g tokens per GPU, %d all-to-alls per block "
-                  "(dispatch + combine, forward + backward%s)\n", a->tokens_per_gpu, in->passes,
+    ry_buf_printf(o, ", expert hidden %s; %d MoE blocks of %d; %s active parameters "
+                  "(the ones a token's compute counts)\n",
+                  ry_num_int(n1, sizeof n1, l->moe.expert_hidden), in->blocks, l->layers,
+                  ry_num_sig(n2, sizeof n2, l->moe.active_parameters, 3));
+    ry_buf_printf(o, "  EP          %s GPUs per expert-parallel group (%s): %s in each of %s "
+                  "HB domain%s; experts per GPU: %s\n", ry_num_int(n1, sizeof n1, a->ep),
+                  m->w.expert ? "as the spec sets it" : "auto: the largest that fits",
+                  ry_num_int(n2, sizeof n2, a->ep_in), ry_num_int(n3, sizeof n3, a->domains),
+                  a->domains == 1 ? "" : "s",
+                  ry_num_sig(n4, sizeof n4, (double)l->moe.experts / (double)a->ep, 3));
+    ry_buf_printf(o, "  routing     uniform; %s tokens per GPU, %d all-to-alls per block "
+                  "(dispatch + combine, forward + backward%s)\n",
+                  ry_num_sig(n1, sizeof n1, a->tokens_per_gpu, 4), in->passes,
                   in->passes > 4 ? " + recomputed forward" : "");
-    ry_buf_printf(o, "  per GPU, block and all-to-all: %.6g bytes = tokens x top_k x d_model x %d B\n",
-                  a->pass_bytes, in->bytes);
-    ry_buf_printf(o, "    kept %.6g, to the domain over NVLink %.6g, to other domains %.6g "
-                  "(%.1f%% of it to the sender's rail)\n", a->self, a->nvlink, a->net,
+    ry_buf_printf(o, "  per GPU, block and all-to-all: %s = tokens x top_k x d_model x %d B\n",
+                  ry_num_si(n1, sizeof n1, a->pass_bytes, "B", 3), in->bytes);
+    ry_buf_printf(o, "    kept %s, to the domain over NVLink %s, to other domains %s "
+                  "(%.1f%% of it to the sender's rail)\n", ry_num_si(n1, sizeof n1, a->self, "B", 3),
+                  ry_num_si(n2, sizeof n2, a->nvlink, "B", 3), ry_num_si(n3, sizeof n3, a->net, "B", 3),
                   pct(a->net_same_rail, a->net));
-    ry_buf_printf(o, "    rail-only: %.6g forwarded over NVLink to the destination's rail first\n",
-                  a->fwd);
-    ry_buf_printf(o, "  %-22s %14s %14s %14s %14s\n", "per iteration", "NVLink bytes",
-                  "network bytes", "all-to-all s", "T_iter + a2a s");
+    ry_buf_printf(o, "    rail-only: %s forwarded over NVLink to the destination's rail first\n",
+                  ry_num_si(n1, sizeof n1, a->fwd, "B", 3));
+    ry_buf_printf(o, "  %-22s %14s %14s %14s %16s\n", "per iteration", "NVLink bytes",
+                  "network bytes", "all-to-all", "iteration + a2a");
     double T = m->best.total;
-    ry_buf_printf(o, "  %-22s %14.6g %14.6g %14.6f %14.6f\n", "rail-optimized", a->it_nvlink,
-                  a->it_net, a->opt_s, T + a->opt_s);
-    ry_buf_printf(o, "  %-22s %14.6g %14.6g %14.6f %14.6f\n", "rail-only", a->it_nvlink + a->it_fwd,
-                  a->it_net, a->ro_s, T + a->ro_s);
+    ry_buf_printf(o, "  %-22s %14s %14s %14s %16s\n", "rail-optimized",
+                  ry_num_si(n1, sizeof n1, a->it_nvlink, "B", 3),
+                  ry_num_si(n2, sizeof n2, a->it_net, "B", 3), ry_num_si(n3, sizeof n3, a->opt_s, "s", 4),
+                  ry_num_si(n4, sizeof n4, T + a->opt_s, "s", 4));
+    ry_buf_printf(o, "  %-22s %14s %14s %14s %16s\n", "rail-only",
+                  ry_num_si(n1, sizeof n1, a->it_nvlink + a->it_fwd, "B", 3),
+                  ry_num_si(n2, sizeof n2, a->it_net, "B", 3), ry_num_si(n3, sizeof n3, a->ro_s, "s", 4),
+                  ry_num_si(n4, sizeof n4, T + a->ro_s, "s", 4));
     ry_buf_printf(o, "  rail-only all-to-all %+.1f%% against rail-optimized (iteration %+.2f%%); "
-                  "NVLink carries %.4gx the bytes\n", 100 * a->slowdown,
-                  pct(a->ro_s - a->opt_s, T + a->opt_s), 1 + a->nvlink_extra);
-    ry_buf_printf(o, "  on this %s fabric: T_iter + all-to-all = %.6f s, %.6g tokens per second\n\n",
-                  ry_design_name(s->design), T + m->moe_s, m->in.b / (T + m->moe_s));
+                  "NVLink carries %sx the bytes\n", 100 * a->slowdown,
+                  pct(a->ro_s - a->opt_s, T + a->opt_s), ry_num_sig(n1, sizeof n1, 1 + a->nvlink_extra, 4));
+    ry_buf_printf(o, "  on this %s fabric: iteration time + all-to-all = %s, %s tokens per second\n\n",
+                  ry_design_name(s->design), ry_num_si(n1, sizeof n1, T + m->moe_s, "s", 4),
+                  ry_num_sig(n2, sizeof n2, m->in.b / (T + m->moe_s), 4));
 }
 
 static json_t *design_json(double nvl, double net, double nvl_s, double net_s, double tot,
@@ -108,15 +120,17 @@ static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, con
     char b1[32], b2[32], b3[32], b4[32];
     double pair = mt->sent > 0 ? mt->sent / (double)(mt->pairs_nvlink + mt->pairs_same_rail +
                                                     mt->pairs_cross_rail) : 0;
-    ry_buf_printf(o, "\nExpert all-to-all (EP = %lld: %lld GPUs in each of %lld HB domain%s; "
-                  "%s per ordered pair and iteration)\n", a->ep, a->ep_in, a->domains,
+    char n1[RY_NUM_CAP], n2[RY_NUM_CAP], n3[RY_NUM_CAP];
+    ry_buf_printf(o, "\nExpert all-to-all (EP = %s: %s GPUs in each of %s HB domain%s; "
+                  "%s per ordered pair and iteration)\n", ry_num_int(n1, sizeof n1, a->ep),
+                  ry_num_int(n2, sizeof n2, a->ep_in), ry_num_int(n3, sizeof n3, a->domains),
                   a->domains == 1 ? "" : "s", ry_fmt_bytes(b1, sizeof b1, pair));
     ry_buf_printf(o, "  %-40s %14s %14s\n", "ordered pairs", "pairs", "bytes");
-    ry_buf_printf(o, "  %-40s %14lld %14s\n", "in one domain (NVLink)", mt->pairs_nvlink,
+    ry_buf_printf(o, "  %-40s %14s %14s\n", "in one domain (NVLink)", ry_num_int(n1, sizeof n1, mt->pairs_nvlink),
                   ry_fmt_bytes(b1, sizeof b1, mt->nvlink));
-    ry_buf_printf(o, "  %-40s %14lld %14s\n", "across domains, one rail", mt->pairs_same_rail,
+    ry_buf_printf(o, "  %-40s %14s %14s\n", "across domains, one rail", ry_num_int(n1, sizeof n1, mt->pairs_same_rail),
                   ry_fmt_bytes(b1, sizeof b1, pair * (double)mt->pairs_same_rail));
-    ry_buf_printf(o, "  %-40s %14lld %14s\n", "across domains and rails", mt->pairs_cross_rail,
+    ry_buf_printf(o, "  %-40s %14s %14s\n", "across domains and rails", ry_num_int(n1, sizeof n1, mt->pairs_cross_rail),
                   ry_fmt_bytes(b1, sizeof b1, pair * (double)mt->pairs_cross_rail));
     ry_buf_printf(o, "  sent %s, received %s (over NVLink %s, off the network %s)\n",
                   ry_fmt_bytes(b1, sizeof b1, mt->sent), ry_fmt_bytes(b2, sizeof b2, mt->received),
@@ -132,22 +146,24 @@ static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, con
                       "on rail-only %s would take an NVLink hop first\n",
                       ry_design_name(s->design),
                       ry_fmt_bytes(b1, sizeof b1, a->it_fwd * (double)m->moe_in.N));
-    ry_buf_printf(o, "  on the %s fabric: flows %lld, bytes on the network %s, link crossings "
-                  "%lld\n", ry_design_name(s->design), mt->net.flows,
-                  ry_fmt_bytes(b1, sizeof b1, mt->network), mt->net.hops);
+    ry_buf_printf(o, "  on the %s fabric: flows %s, bytes on the network %s, link crossings "
+                  "%s\n", ry_design_name(s->design), ry_num_int(n1, sizeof n1, mt->net.flows),
+                  ry_fmt_bytes(b1, sizeof b1, mt->network), ry_num_int(n2, sizeof n2, mt->net.hops));
     ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
                   "busiest");
     for (int tr = 1; tr <= f->tiers; tr++) {
         char what[48];
         snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, f->tiers),
                  ry_tier_name(tr, f->tiers));
-        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %14s %14s\n", what,
-                      mt->net.tier[tr].links, mt->net.tier[tr].idle,
+        ry_buf_printf(o, "  %-18s %9s %9s %6.1f%% %14s %14s\n", what,
+                      ry_num_int(n1, sizeof n1, mt->net.tier[tr].links),
+                      ry_num_int(n2, sizeof n2, mt->net.tier[tr].idle),
                       pct((double)mt->net.tier[tr].idle, (double)mt->net.tier[tr].links),
                       ry_fmt_bytes(b1, sizeof b1, mt->net.tier[tr].bytes),
                       ry_fmt_bytes(b2, sizeof b2, mt->net.tier[tr].max));
     }
-    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n", "all", mt->net.links, mt->net.idle,
+    ry_buf_printf(o, "  %-18s %9s %9s %6.1f%%\n", "all", ry_num_int(n1, sizeof n1, mt->net.links),
+                  ry_num_int(n2, sizeof n2, mt->net.idle),
                   pct((double)mt->net.idle, (double)mt->net.links));
     ry_buf_puts(o, "  (the trimmed fabric above keeps the links the all-to-all uses)\n");
 }

@@ -12,21 +12,58 @@
 
 #include "analysis/route.h"
 #include "emit/emit_ibdm.h"
+#include "emit/ib_rate.h"
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
-/* IB link speed name of a port rate, for the netfile's "4xNDR" tails. */
-static const char *ib_speed(double gbps)
+/* The " 2xNDR" tail of a link's line: lanes and lane speed as ibnetdiscover
+ * prints them (infiniband-diags 44.0, ibnetdiscover.c: widths 1x 2x 4x 8x
+ * 12x, speeds SDR .. NDR, XDR from 49.0), so a diff against a discovered
+ * fabric flags only what differs. Empty when the rate has no IB name. */
+static void link_rate(const ry_fabric *f, uint32_t port, char *buf, size_t n)
 {
-    static const struct { double g; const char *n; } t[] = {
-        { 10, "SDR" }, { 20, "DDR" }, { 40, "QDR" }, { 56, "FDR" }, { 100, "EDR" },
-        { 200, "HDR" }, { 400, "NDR" }, { 800, "XDR" },
-    };
-    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-        if (gbps == t[i].g)
-            return t[i].n;
-    return NULL;
+    int width;
+    double lane;
+    int32_t lk = f->ports[port].link;
+    buf[0] = '\0';
+    if (lk < 0)
+        return;
+    ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+    const char *sp = ry_ib_lane_name(lane);
+    if (width && sp)
+        snprintf(buf, n, " %dx%s", width, sp);
+}
+
+/* Whether any link of the subnet runs at a lane speed ibsim 0.10 cannot
+ * parse (NDR, XDR): it then keeps its default and brings the link up at
+ * SDR. */
+static int beyond_ibsim010(const ry_fabric *f, const ry_subnet *sn)
+{
+    for (size_t c = 0; c < sn->nca; c++) {
+        int width;
+        double lane;
+        int32_t lk = f->ports[sn->ca[c]].link;
+        if (lk < 0)
+            continue;
+        ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+        if (lane >= 100)
+            return 1;
+    }
+    for (size_t i = 0; i < sn->nsw; i++) {
+        const ry_node *n = &f->nodes[sn->sw[i]];
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int width;
+            double lane;
+            int32_t lk = f->ports[n->port0 + p].link;
+            if (lk < 0)
+                continue;
+            ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+            if (lane >= 100)
+                return 1;
+        }
+    }
+    return 0;
 }
 
 static FILE *open_in(ry_outdir *o, const char *prefix, const ry_subnet *sn, const char *file)
@@ -77,10 +114,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     FILE *fp = open_in(o, prefix, sn, "topology.net");
     if (!fp)
         return -1;
-    const char *sp = ib_speed(f->spec->sw.port_gbps);
-    char width[16] = "";
-    if (sp)
-        snprintf(width, sizeof width, " 4x%s", sp);
+    char width[16];
     char name[96], peer_name[96];
     size_t nsw, nca;
     survivors(pl, sn, d, &nsw, &nca);
@@ -90,6 +124,9 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
     if (nsw != sn->nsw || nca != sn->nca)
         fprintf(fp, "# without %zu failed switches and %zu CAs cut off by a failure\n",
                 sn->nsw - nsw, sn->nca - nca);
+    if (beyond_ibsim010(f, sn))
+        fputs("# ibsim 0.10 cannot parse NDR or XDR and brings those links up at SDR "
+              "(ibsim 0.12 reads NDR)\n", fp);
     fputc('\n', fp);
     for (size_t i = 0; i < sn->nsw; i++) {
         uint32_t id = sn->sw[i];
@@ -108,6 +145,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
                 continue;
             uint32_t po = f->ports[peer].owner;
             const ry_node *pn = &f->nodes[po];
+            link_rate(f, n->port0 + p, width, sizeof width);
             if (pn->kind == RY_NODE_GPU) {
                 uint64_t cg = ry_plan_ca_guid(pl, (uint32_t)peer);
                 ry_ca_desc(f, (uint32_t)peer, peer_name, sizeof peer_name);
@@ -133,6 +171,7 @@ static int write_topology(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
         uint32_t sw = f->ports[f->ports[gp].peer].owner;
         ry_ca_desc(f, gp, name, sizeof name);
         switch_name(f, sw, peer_name, sizeof peer_name);
+        link_rate(f, gp, width, sizeof width);
         fprintf(fp, "caguid=0x%016llx\nCa\t1 \"H-%016llx\"\t\t# \"%s\"\n"
                     "[1](%llx)\t\"S-%016llx\"[%d]\t\t# lid %u lmc %d \"%s\" lid %u%s\n\n",
                 (unsigned long long)cg, (unsigned long long)cg, name,

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "emit/numfmt.h"
+
 static const char *const reason_key[RY_RC_NREASONS] = {
     "non_minimal", "no_entry", "port0", "unconnected", "wrong_end_port", "no_switch", "loop"
 };
@@ -41,6 +43,9 @@ static void path_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
         const ry_nf_port *p = &nf->ports[x->path[i]];
         ry_buf_printf(b, "%s%s:%d", i ? " > " : "", ry_netfile_name(nf, p->node), p->num);
     }
+    /* the port it stops at has no link, so the topology has no record of it */
+    if (x->reason == RY_RC_UNCONNECTED && x->at >= 0)
+        ry_buf_printf(b, "%s%s:%d", x->npath ? " > " : "", ry_netfile_name(nf, x->at), x->port);
     int last = x->npath ? x->path[x->npath - 1] : -1;
     int peer = last >= 0 && nf->ports[last].num > 0 ? nf->ports[last].peer : -1;
     if (x->reason == RY_RC_NO_ENTRY && x->at >= 0)
@@ -68,7 +73,7 @@ static void why_text(ry_buf *b, const ry_netfile *nf, const ry_rc_example *x)
                       x->port);
         break;
     case RY_RC_WRONG_END: {
-        int gp = nf->nodes[x->at].port0 + x->port, q = nf->ports[gp].peer;
+        int gp = ry_netfile_port(nf, x->at, x->port), q = gp >= 0 ? nf->ports[gp].peer : -1;
         ry_buf_printf(b, "%s sends LID %d to port %d, which leads to ", at, x->dst_lid, x->port);
         ep_name(b, nf, q);
         break;
@@ -95,7 +100,7 @@ static void examples_text(ry_buf *o, const ry_netfile *nf, const ry_rc_result *r
         ep_name(o, nf, r->ep_port[x[i].dst]);
         ry_buf_printf(o, " (lid %d): ", x[i].dst_lid);
         why_text(o, nf, &x[i]);
-        if (x[i].npath) {
+        if (x[i].npath || (x[i].reason == RY_RC_UNCONNECTED && x[i].at >= 0)) {
             ry_buf_puts(o, "; path ");
             path_text(o, nf, &x[i]);
         }
@@ -114,43 +119,43 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
                         const ry_rc_result *r)
 {
     char b1[32], b2[32];
-    ry_buf_printf(o, "topology      %s: %d switch%s", nf->path, r->switches,
+    ry_buf_printf(o, "topology      %s: %s switch%s", nf->path, ry_n(r->switches),
                   r->switches == 1 ? "" : "es");
     if (r->tiers > 0) {
         ry_buf_puts(o, " (");
         for (int t = 1; t <= r->tiers; t++)
-            ry_buf_printf(o, "%s%d at tier %d", t > 1 ? ", " : "", r->per_tier[t], t);
+            ry_buf_printf(o, "%s%s at tier %d", t > 1 ? ", " : "", ry_n(r->per_tier[t]), t);
         if (r->per_tier[0])
-            ry_buf_printf(o, ", %d reaching no end port", r->per_tier[0]);
+            ry_buf_printf(o, ", %s reaching no end port", ry_n(r->per_tier[0]));
         ry_buf_putc(o, ')');
     }
-    ry_buf_printf(o, ", %d end port%s", r->end_ports, r->end_ports == 1 ? "" : "s");
+    ry_buf_printf(o, ", %s end port%s", ry_n(r->end_ports), r->end_ports == 1 ? "" : "s");
     if (r->dest_lids != r->end_ports)
-        ry_buf_printf(o, " with %d LIDs", r->dest_lids);
-    ry_buf_printf(o, "\nlfts          %s: %d switch block%s, %lld entries", lft->path, lft->blocks,
-                  lft->blocks == 1 ? "" : "s", lft->entries);
+        ry_buf_printf(o, " with %s LIDs", ry_n(r->dest_lids));
+    ry_buf_printf(o, "\nlfts          %s: %s switch block%s, %s entries", lft->path,
+                  ry_n(lft->blocks), lft->blocks == 1 ? "" : "s", ry_n(lft->entries));
     if (lft->remapped)
-        ry_buf_printf(o, ", %lld moved to their portguid's LID", lft->remapped);
+        ry_buf_printf(o, ", %s moved to their portguid's LID", ry_n(lft->remapped));
     if (lft->missing)
-        ry_buf_printf(o, ", %d switch%s without a block", lft->missing,
+        ry_buf_printf(o, ", %s switch%s without a block", ry_n(lft->missing),
                       lft->missing == 1 ? "" : "es");
-    ry_buf_printf(o, "\nroutes        %lld: every end port to every end-port LID but its own\n\n",
-                  r->pairs);
+    ry_buf_printf(o, "\nroutes        %s: every end port to every end-port LID but its own\n\n",
+                  ry_n(r->pairs));
 
     check_line(o, "reachable", !r->stopped);
     if (!r->stopped && r->updown) {
-        ry_buf_printf(o, "%lld routes arrive; %lld pairs have no up*-down* path and no route\n",
-                      r->delivered, r->unroutable);
+        ry_buf_printf(o, "%s routes arrive; %s pairs have no up*-down* path and no route\n",
+                      ry_n(r->delivered), ry_n(r->unroutable));
     } else if (!r->stopped) {
-        ry_buf_printf(o, "all %lld routes arrive\n", r->delivered);
+        ry_buf_printf(o, "all %s routes arrive\n", ry_n(r->delivered));
     } else {
-        ry_buf_printf(o, "%lld of %lld routes arrive; %lld stop:", r->delivered, r->pairs,
-                      r->stopped);
+        ry_buf_printf(o, "%s of %s routes arrive; %s stop:", ry_n(r->delivered), ry_n(r->pairs),
+                      ry_n(r->stopped));
         for (int k = 1, n = 0; k < RY_RC_NREASONS; k++)
             if (k != RY_RC_LOOP && r->reason[k])
-                ry_buf_printf(o, "%s %s: %lld", n++ ? "," : "", reason_text[k], r->reason[k]);
+                ry_buf_printf(o, "%s %s: %s", n++ ? "," : "", reason_text[k], ry_n(r->reason[k]));
         if (r->updown)
-            ry_buf_printf(o, "; %lld pairs have no up*-down* path", r->unroutable);
+            ry_buf_printf(o, "; %s pairs have no up*-down* path", ry_n(r->unroutable));
         ry_buf_putc(o, '\n');
         examples_text(o, nf, r, r->stops, r->nstops, r->stopped);
     }
@@ -158,7 +163,7 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
     if (!r->looped) {
         ry_buf_puts(o, "no route comes back to a switch\n");
     } else {
-        ry_buf_printf(o, "%lld route%s come%s back to a switch\n", r->looped,
+        ry_buf_printf(o, "%s route%s come%s back to a switch\n", ry_n(r->looped),
                       r->looped == 1 ? "" : "s", r->looped == 1 ? "s" : "");
         examples_text(o, nf, r, r->loops, r->nloops, r->looped);
     }
@@ -167,12 +172,12 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
         ry_buf_printf(o, "every arriving route is a shortest %spath\n",
                       r->updown ? "up*-down* " : "");
     } else {
-        ry_buf_printf(o, "%lld of %lld arriving routes are longer than a shortest %spath\n",
-                      r->nonminimal, r->delivered, r->updown ? "up*-down* " : "");
+        ry_buf_printf(o, "%s of %s arriving routes are longer than a shortest %spath\n",
+                      ry_n(r->nonminimal), ry_n(r->delivered), r->updown ? "up*-down* " : "");
         examples_text(o, nf, r, r->longer, r->nlonger, r->nonminimal);
     }
     check_line(o, "credit loops", !r->cycle_len);
-    ry_buf_printf(o, "%d channels, %lld dependencies, ", r->channels, r->dependencies);
+    ry_buf_printf(o, "%s channels, %s dependencies, ", ry_n(r->channels), ry_n(r->dependencies));
     if (!r->cycle_len) {
         ry_buf_puts(o, "no cycle\n");
     } else {
@@ -187,8 +192,8 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
     ry_buf_puts(o, "\nroute lengths");
     for (int h = 1, n = 0; h <= r->max_hops; h++)
         if (r->hops[h])
-            ry_buf_printf(o, "%s %d link%s: %lld", n++ ? "," : "", h, h == 1 ? "" : "s",
-                          r->hops[h]);
+            ry_buf_printf(o, "%s %d link%s: %s", n++ ? "," : "", h, h == 1 ? "" : "s",
+                          ry_n(r->hops[h]));
     if (!r->delivered)
         ry_buf_puts(o, " none");
     ry_buf_puts(o, "\n\nroutes per directed link\n");
@@ -196,18 +201,21 @@ static void report_text(ry_buf *o, const ry_netfile *nf, const ry_lft *lft,
                   "mean");
     for (int i = 0; i < r->ngroups; i++) {
         const ry_rc_group *g = &r->groups[i];
-        ry_buf_printf(o, "  %-10s %-10s %8lld %10llu %10llu %12.2f\n",
+        char mean[RY_NUM_CAP];
+        ry_buf_printf(o, "  %-10s %-10s %8s %10s %10s %12s\n",
                       tier_label(g->from, b1, sizeof b1), tier_label(g->to, b2, sizeof b2),
-                      g->links, g->min, g->max, (double)g->sum / (double)g->links);
+                      ry_n(g->links), ry_n((long long)g->min), ry_n((long long)g->max),
+                      ry_num_fixed(mean, sizeof mean, (double)g->sum / (double)g->links, 2));
     }
     ry_buf_puts(o, "\nshift permutations ");
     if (!r->shift_count) {
         ry_buf_puts(o, "none\n");
     } else {
-        ry_buf_printf(o, "(end port i to i+s by LID, %s%d shift%s): the busiest link carries "
-                      "%llu route%s at worst (s = %d), %.2f on average\n",
-                      r->shift_all ? "all " : "", r->shift_count, r->shift_count == 1 ? "" : "s",
-                      r->shift_max, r->shift_max == 1 ? "" : "s", r->shift_worst, r->shift_mean);
+        ry_buf_printf(o, "(end port i to i+s by LID, %s%s shift%s): the busiest link carries "
+                      "%s route%s at worst (s = %d), %.2f on average\n",
+                      r->shift_all ? "all " : "", ry_n(r->shift_count), r->shift_count == 1 ? "" : "s",
+                      ry_n((long long)r->shift_max), r->shift_max == 1 ? "" : "s", r->shift_worst,
+                      r->shift_mean);
     }
     if (ry_route_check_ok(r)) {
         ry_buf_puts(o, "\ncheck-routes: ok\n");
@@ -242,14 +250,18 @@ static json_t *jguid(uint64_t g)
     return json_string(s);
 }
 
+static json_t *jnode_port(const ry_netfile *nf, int node, int num)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, node)));
+    json_object_set_new(j, "guid", jguid(nf->nodes[node].guid));
+    json_object_set_new(j, "port", json_integer(num));
+    return j;
+}
+
 static json_t *jport(const ry_netfile *nf, int port)
 {
-    const ry_nf_port *p = &nf->ports[port];
-    json_t *j = json_object();
-    json_object_set_new(j, "node", json_string(ry_netfile_name(nf, p->node)));
-    json_object_set_new(j, "guid", jguid(nf->nodes[p->node].guid));
-    json_object_set_new(j, "port", json_integer(p->num));
-    return j;
+    return jnode_port(nf, nf->ports[port].node, nf->ports[port].num);
 }
 
 static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
@@ -281,6 +293,8 @@ static json_t *examples_json(const ry_netfile *nf, const ry_rc_result *r,
         json_t *path = json_array();
         for (int k = 0; k < x[i].npath; k++)
             json_array_append_new(path, jport(nf, x[i].path[k]));
+        if (x[i].reason == RY_RC_UNCONNECTED && x[i].at >= 0)
+            json_array_append_new(path, jnode_port(nf, x[i].at, x[i].port));
         json_object_set_new(j, "path", path);
         json_array_append_new(a, j);
     }

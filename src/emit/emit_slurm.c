@@ -136,7 +136,13 @@ static void explain_tree(ry_buf *c, const ry_slurm_tree *t)
     }
 }
 
-static void explain_blocks(ry_buf *c, const ry_slurm_tree *t)
+/* The blocks and their sizes. topology-block.conf (Slurm 24.05 on) starts
+ * BlockSizes at the smallest block, as 24.05 and 24.11 require (a block
+ * under the first size is fatal there: block_record.c of slurm-24-11-0-1,
+ * "children count lower than bblock_node_cnt"); topology.yaml (25.05 on,
+ * where that check is gone: slurm-25-05-0-1) starts at the largest, a full
+ * unit, so a job of whole units is counted in whole units. */
+static void explain_blocks(ry_buf *c, const ry_slurm_tree *t, int for_yaml)
 {
     const ry_slurm_blocks *b = &t->blocks;
     const ry_fabric *f = t->f;
@@ -158,13 +164,33 @@ static void explain_blocks(ry_buf *c, const ry_slurm_tree *t)
     int small = 0;
     while (b->start[small + 1] - b->start[small] != b->base)
         small++;
+    if (for_yaml && b->base < b->largest) {
+        ry_buf_printf(c, "block_sizes: %lld, the largest block's node count, though %s holds "
+                      "%lld: Slurm 25.05 and later take a block smaller than the first size, "
+                      "and count a job's blocks in it, so a job of whole blocks (%lld nodes "
+                      "for two) stays on blocks that share switches. Slurm joins 2^k "
+                      "consecutive blocks into larger ones in the order listed; each further "
+                      "size is offered only where the blocks it joins share switches (one "
+                      "unit, one pod, or the whole fabric at the top).\n",
+                      b->largest, ry_slurm_block_name(t, small, nb, sizeof nb), b->base,
+                      2 * b->largest);
+        return;
+    }
     ry_buf_printf(c, "BlockSizes: %lld, the smallest block's node count", b->base);
     if (b->base < b->largest)
         ry_buf_printf(c, " (%s is partly filled)", ry_slurm_block_name(t, small, nb, sizeof nb));
-    ry_buf_puts(c, ": every block must hold at least the first size (Slurm 24.11 and older "
+    ry_buf_puts(c, ": every block must hold at least the first size (Slurm 24.05 and 24.11 "
                 "refuse a smaller one). Slurm joins 2^k consecutive blocks into larger ones in "
                 "the order listed; each further size is offered only where the blocks it "
                 "joins share switches (one unit, one pod, or the whole fabric at the top).\n");
+    if (b->base < b->largest)
+        ry_buf_printf(c, "The price, on Slurm 25.05 and later (which take a smaller block): "
+                      "Slurm counts a job's blocks in the first size, %lld, so a job of two "
+                      "full blocks (%lld nodes) needs three and may be placed on other blocks "
+                      "than a pair that shares switches (the 2nd and 3rd rather than the 1st "
+                      "and 2nd). For 25.05 and later, use topology.yaml: its block sizes "
+                      "start at the full block's %lld.\n",
+                      b->base, 2 * b->largest, b->largest);
 }
 
 /* "suN: 32 nodes, 8 leaves (leaf[0,4,...])" for a logical leaf. */
@@ -256,7 +282,7 @@ static int write_block_conf(ry_outdir *o, const char *prefix, const ry_slurm_tre
                   "place of the tree's topology.conf.\n",
                   t->f->spec->name);
     explain_cluster(&c, t);
-    explain_blocks(&c, t);
+    explain_blocks(&c, t, 0);
     ry_put_comment(fp, c.data);
     fputc('\n', fp);
     char nb[32];
@@ -291,7 +317,7 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     explain_cluster(&c, t);
     explain_tree(&c, t);
     ry_buf_puts(&c, "\n");
-    explain_blocks(&c, t);
+    explain_blocks(&c, t, 1);
     ry_put_comment(fp, c.data);
     fputs("- topology: tree\n  cluster_default: true\n  tree:\n    switches:\n", fp);
     for (int l = 0; l < t->nleaves; l++) {
@@ -307,8 +333,8 @@ static int write_yaml(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
                     line.data);
         }
     fputs("- topology: block\n  cluster_default: false\n  block:\n    block_sizes:\n", fp);
-    for (int i = 0; i < b->nsizes; i++)
-        fprintf(fp, "      - %lld\n", b->sizes[i]);
+    for (int i = 0; i < b->nsizes; i++)    /* from the full block: explain_blocks */
+        fprintf(fp, "      - %lld\n", b->sizes[i] / b->base * b->largest);
     fputs("    blocks:\n", fp);
     char nb[32];
     for (int i = 0; i < b->n; i++) {

@@ -147,9 +147,6 @@ static void fix_text(const ry_verify *v, const ry_vf_finding *x, const ends *e, 
         if (x->reason == RY_VU_NOT_PLANNED)
             ry_buf_printf(b, "%s is no NIC of the plan: unplug it from %s, or add its host "
                           "to the spec", dev, where);
-        else if (x->reason == RY_VU_DUPLICATE)
-            ry_buf_printf(b, "another CA is already described as %s: correct the description "
-                          "of this one (on %s)", dev, where);
         else if (x->reason == RY_VU_NO_VOTES)
             ry_buf_printf(b, "switch %s has no cable to a recognised device: check its "
                           "cabling", dev);
@@ -388,9 +385,28 @@ static json_t *switches_json(const ry_verify *v)
     return j;
 }
 
-static void emit_json(ry_buf *out, const ry_verify *v, const ry_layout *lay)
+/* How much of the plan was compared: a report without findings says
+ * nothing about the subnets no file held. */
+static json_t *verified_json(const ry_verify *v, const ry_ibplan *pl)
+{
+    json_t *j = json_object(), *sn = json_array();
+    json_object_set_new(j, "cables", json_integer(v->planned));
+    json_object_set_new(j, "of_planned", json_integer(v->planned_all));
+    for (int k = 0; k < pl->nsubnets; k++)
+        if (v->subnet_seen[k])
+            json_array_append_new(sn, json_string(pl->subnets[k].name));
+    json_object_set_new(j, "subnets", sn);
+    json_object_set_new(j, "switches_placed", json_integer(v->switches_placed));
+    json_object_set_new(j, "switches_found", json_integer(v->switches_found));
+    json_object_set_new(j, "nics_placed", json_integer(v->nics_placed));
+    json_object_set_new(j, "nics_found", json_integer(v->nics_found));
+    return j;
+}
+
+static void emit_json(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay)
 {
     json_t *root = json_object(), *arr = json_array();
+    json_object_set_new(root, "verified", verified_json(v, pl));
     json_object_set_new(root, "as_planned", json_integer(v->as_planned));
     for (size_t i = 0; i < v->nfindings; i++) {
         const ry_vf_finding *x = &v->findings[i];
@@ -424,7 +440,7 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
                     ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
-        emit_json(out, v, lay);
+        emit_json(out, v, pl, lay);
     else
         emit_text(out, v, pl, lay);
 }

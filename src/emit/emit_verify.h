@@ -1,6 +1,6 @@
 /* verify's report of a ry_verify (analysis/verify.h): text for people (the
- * summary line first), JSON with exactly the keys as_planned, findings and
- * switches (railyard(1) lists them), and the work order: a CSV with one
+ * summary line first), JSON with exactly the keys verified, as_planned,
+ * findings and switches (railyard(1) lists them), and the work order: a CSV with one
  * physical action per row, in the order a technician walks the racks. */
 #ifndef RY_EMIT_VERIFY_H
 #define RY_EMIT_VERIFY_H

@@ -2,6 +2,7 @@
 #include "emit/emit_whatif.h"
 
 #include "emit/csv.h"
+#include "emit/numfmt.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -19,17 +20,7 @@
 /* "12,345" */
 static void grouped(char *buf, size_t n, long long v)
 {
-    char d[32];
-    snprintf(d, sizeof d, "%lld", v < 0 ? -v : v);
-    size_t len = strlen(d), k = 0;
-    if (v < 0 && k + 1 < n)
-        buf[k++] = '-';
-    for (size_t i = 0; i < len && k + 2 < n; i++) {
-        buf[k++] = d[i];
-        if ((len - i - 1) % 3 == 0 && i + 1 < len)
-            buf[k++] = ',';
-    }
-    buf[k] = '\0';
+    ry_num_int(buf, n, v);
 }
 
 typedef void (*cell_fn)(char *buf, size_t n, const ry_whatif_side *s, int arg);

@@ -8,8 +8,8 @@
  * length to take), or, past a number of racks, one list "Racks" with a row
  * per device (rack, unit, device, model, cables). A cable's rows are
  * filled with a tint of its rail's colour (emit/colors.h, the diagrams'
- * colours). Every sheet is set up to print: landscape A4, one page wide,
- * the header row repeated (print_setup).
+ * colours). Every sheet is set up to print: landscape A4 (Cables, of 23
+ * columns, on A3), one page wide, the header row repeated (print_setup).
  *
  * Excel takes 1,048,576 rows a sheet, the header included: a list longer
  * than that continues on "Cables 2", "Cables 3", ... ("Labels 2", "Racks 2",
@@ -55,7 +55,12 @@
 
 #define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z */
 #define MAX_WIDTH 48
-#define PAPER_A4 9                          /* Excel's paper code */
+#define PAPER_A4 9                          /* Excel's paper codes */
+#define PAPER_A3 8
+/* A sheet of more columns than this (Cables: 23) prints on A3: fitted to
+ * one A4 width its text shrinks past reading; A3 gives it 1.4 times the
+ * width. */
+#define A4_MAX_COLS 12
 /* Text in 9 point on rows of 11.25 (15 pixels; the default is 11 on 15
  * points): a third more rows to a printed page, still read at arm's length
  * in front of a rack. (LibreOffice paginates rows of 12 points with a
@@ -127,7 +132,9 @@ static void put_str(book *b, sheet *s, int col, const char *v, lxw_format *fmt)
     }
     if (!fmt)
         fmt = b->plain;
-    if (worksheet_write_string(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
+    char esc[2048];
+    const char *t = ry_xlsx_text(v, esc, sizeof esc);
+    if (!t || worksheet_write_string(s->ws, s->row, (lxw_col_t)col, t, fmt) != LXW_NO_ERROR)
         b->failed = 1;
     note(s, col, strlen(v));
 }
@@ -219,15 +226,16 @@ static lxw_format *rail_fmt(book *b, int rail, int swatch)
 
 /* ---- sheets ----------------------------------------------------------------------------------- */
 
-/* Every sheet prints landscape on A4, one page wide however long, the
- * header row on every page, gridlines as cell borders, the plan's name,
- * the sheet's name and "page P of N" in the margins. */
-static void print_setup(book *b, lxw_worksheet *ws)
+/* Every sheet prints landscape on A4 (A3 when wider than A4_MAX_COLS
+ * columns), one page wide however long, the header row on every page,
+ * gridlines as cell borders, the plan's name, the sheet's name and "page P
+ * of N" in the margins. */
+static void print_setup(book *b, lxw_worksheet *ws, int ncols)
 {
     lxw_header_footer_options hf = { .margin = 0.25 };
     worksheet_set_default_row(ws, ROW_PT, LXW_FALSE);
     worksheet_set_landscape(ws);
-    worksheet_set_paper(ws, PAPER_A4);
+    worksheet_set_paper(ws, ncols > A4_MAX_COLS ? PAPER_A3 : PAPER_A4);
     worksheet_fit_to_pages(ws, 1, 0);
     worksheet_gridlines(ws, LXW_SHOW_ALL_GRIDLINES);
     worksheet_set_margins(ws, 0.4, 0.4, 0.6, 0.6);
@@ -250,9 +258,9 @@ static void start_sheet(book *b, sheet *s, const char *name, const char *const *
         return;
     }
     s->index = ++b->nsheets;
-    print_setup(b, s->ws);
     for (s->ncols = 0; cols[s->ncols]; s->ncols++)
         put_str(b, s, s->ncols, cols[s->ncols], b->bold);
+    print_setup(b, s->ws, s->ncols);
     s->row = 1;
     worksheet_freeze_panes(s->ws, 1, 0);
     if (worksheet_autofilter(s->ws, 0, 0, filter_last, (lxw_col_t)(s->ncols - 1)) != LXW_NO_ERROR)

@@ -28,14 +28,8 @@
 /* Names of the form .NAME.railyard-stage-<pid>-<hex> stay within NAME_MAX. */
 #define NAME_KEEP 64
 
-/* What railyard wrote before it kept a manifest: a DIR without one counts
- * these top-level names as railyard's. */
-static const char *const legacy_groups[] = {
-    "summary.txt", "bom.json", "fabric.json", "opensm", "cabling", "slurm", "diagrams",
-    "sweep.csv", "sweep.gp", "sweep.png", "sweep.svg",
-    "traffic.json", "links.csv", "heatmap.csv", "heatmap.png", "heatmap.pgm",
-    "libra-split.csv", "libra-split.gp", "libra-split.png", "libra-split.svg", NULL
-};
+/* Paths named in one refusal; the rest are counted. */
+#define SHOW_PATHS 5
 
 typedef struct strv {
     char **v;
@@ -112,6 +106,7 @@ struct ry_outdir {
     strv files;         /* relative paths written */
     strv own;           /* top-level groups declared */
     strv made;          /* parents of a new DIR made by begin, outermost first */
+    strv manifest;      /* the previous run's files (DIR's manifest), sorted */
     int failed;
     struct job *jobs;   /* ry_outdir_spawn's, newest first */
 };
@@ -394,6 +389,20 @@ static int read_lines(const char *path, strv *out)
     return bad ? -1 : 0;
 }
 
+static int sorted_entries(const char *dir, strv *out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            strv_add(out, e->d_name);
+    closedir(d);
+    strv_sort(out);
+    return 0;
+}
+
 /* Finishes a swap inside DIR that a killed run left half done. */
 static int recover_journal(const ry_outdir *o)
 {
@@ -472,6 +481,7 @@ static void free_outdir(ry_outdir *o)
     strv_free(&o->files);
     strv_free(&o->own);
     strv_free(&o->made);
+    strv_free(&o->manifest);
     free(o);
 }
 
@@ -556,6 +566,89 @@ static void remove_made(ry_outdir *o)
         rmdir(o->made.v[i]);
 }
 
+/* "a, b, c, d, e and 3 more" of the first SHOW_PATHS of v (each after
+ * prefix), into b. */
+static void list_paths(ry_buf *b, const char *prefix, const strv *v)
+{
+    for (size_t i = 0; i < v->n && i < SHOW_PATHS; i++)
+        ry_buf_printf(b, "%s'%s%s'", i == 0 ? "" : ", ", prefix, v->v[i]);
+    if (v->n > SHOW_PATHS)
+        ry_buf_printf(b, " and %zu more", v->n - SHOW_PATHS);
+}
+
+/* Reads DIR's manifest into o->manifest: 1 when DIR has one, 0 when not,
+ * -1 (error printed) when it cannot be read. */
+static int read_manifest(ry_outdir *o)
+{
+    char *mf = join(o->target, MANIFEST);
+    strv lines = { 0 };
+    struct stat st;
+    int rc = 1;
+    strv_free(&o->manifest);
+    if (lstat(mf, &st) < 0) {
+        rc = errno == ENOENT ? 0 : -1;
+        if (rc < 0)
+            ry_error("cannot read '%s': %s", mf, strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        ry_error("cannot read '%s': not a regular file", mf);
+        rc = -1;
+    } else if (read_lines(mf, &lines) < 0) {
+        ry_error("cannot read '%s': %s", mf, strerror(errno));
+        rc = -1;
+    }
+    for (size_t i = 0; i < lines.n; i++)
+        if (lines.v[i][0] != '#' && relpath_ok(lines.v[i]))
+            strv_add(&o->manifest, lines.v[i]);
+    strv_sort(&o->manifest);
+    strv_free(&lines);
+    free(mf);
+    return rc;
+}
+
+/* An existing DIR without a manifest must be empty (railyard's bookkeeping
+ * aside), unless forced: railyard wrote none of it, so it is not railyard's
+ * to write into (as git clone refuses a non-empty directory). -1 (error
+ * printed) when refused. */
+static int check_foreign(ry_outdir *o)
+{
+    strv names = { 0 }, shown = { 0 };
+    if (sorted_entries(o->target, &names) < 0) {
+        ry_error("cannot read '%s': %s", o->dir, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < names.n; i++) {
+        if (strncmp(names.v[i], ".railyard-", 10) == 0)
+            continue;
+        char *p = join(o->target, names.v[i]);
+        struct stat st;
+        int dir = lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+        free(p);
+        char *shown_name = dir ? join(names.v[i], "") : ry_xstrdup(names.v[i]);
+        strv_add(&shown, shown_name);
+        free(shown_name);
+    }
+    strv_free(&names);
+    int rc = 0;
+    if (shown.n && (o->flags & RY_OUT_FORCE)) {
+        ry_warn("writing into '%s', which railyard did not write (forced): files at paths "
+                "railyard writes are replaced, the rest is kept", o->dir);
+    } else if (shown.n) {
+        ry_buf b;
+        ry_buf_init(&b);
+        char *prefix = join(o->dir, "");
+        list_paths(&b, prefix, &shown);
+        free(prefix);
+        ry_error("'%s' is not empty and railyard did not write it (it has no %s): it holds "
+                 "%s; name a new or empty directory, or use --force to write into it "
+                 "(railyard's files then replace those at the same paths): nothing written",
+                 o->dir, MANIFEST, b.data);
+        ry_buf_free(&b);
+        rc = -1;
+    }
+    strv_free(&shown);
+    return rc;
+}
+
 ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
 {
     if (!dir || !*dir) {
@@ -573,6 +666,11 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
     if (o->name[0])
         recover_swap(o);
     if (o->existed && recover_journal(o) < 0) {
+        free(prefix);
+        goto fail;
+    }
+    int has_manifest = o->existed ? read_manifest(o) : 0;
+    if (has_manifest < 0 || (o->existed && !has_manifest && check_foreign(o) < 0)) {
         free(prefix);
         goto fail;
     }
@@ -607,6 +705,16 @@ fail:
     remove_made(o);
     free_outdir(o);
     return NULL;
+}
+
+int ry_outdir_earlier(const ry_outdir *o, const char *group)
+{
+    if (!o)
+        return 0;
+    char *p = join(group, "");
+    int hit = strv_has(&o->manifest, group) || strv_has_prefix(&o->manifest, p);
+    free(p);
+    return hit;
 }
 
 void ry_outdir_own(ry_outdir *o, const char *group)
@@ -712,37 +820,23 @@ void ry_outdir_abort(ry_outdir *o)
 
 typedef struct carry {
     ry_outdir *o;
-    strv manifest;      /* the old run's files, sorted */
-    int legacy;         /* no manifest: legacy_groups are railyard's */
     strv groups;        /* groups this run replaces, sorted */
     strv kept;          /* railyard's files of other groups, carried over */
-    int conflicts;
+    strv conflicts;     /* the user's paths where railyard writes, in walk order */
     int failed;
 } carry;
 
-static int legacy_group(const char *rel)
-{
-    char *g = first_component(rel);
-    int hit = 0;
-    for (const char *const *n = legacy_groups; *n && !hit; n++)
-        hit = strcmp(*n, g) == 0;
-    free(g);
-    return hit;
-}
-
-/* A file the previous run wrote. */
+/* A file the previous run wrote (DIR's manifest lists it). */
 static int old_file(const carry *c, const char *rel)
 {
-    return c->legacy ? legacy_group(rel) : strv_has(&c->manifest, rel);
+    return strv_has(&c->o->manifest, rel);
 }
 
 /* A directory that held files of railyard's: dropped when it ends up empty. */
 static int old_dir(const carry *c, const char *rel)
 {
-    if (c->legacy)
-        return legacy_group(rel);
     char *p = join(rel, "");
-    int hit = strv_has_prefix(&c->manifest, p);
+    int hit = strv_has_prefix(&c->o->manifest, p);
     free(p);
     return hit;
 }
@@ -758,13 +852,31 @@ static int replaced(const carry *c, const char *rel)
 /* A path of the user's where railyard writes: refused unless forced. */
 static void conflict(carry *c, const char *rel)
 {
-    if (c->o->flags & RY_OUT_FORCE) {
-        ry_warn("replacing '%s/%s', which railyard did not write (forced)", c->o->dir, rel);
-        return;
-    }
-    if (c->conflicts++ < 10)
-        ry_error("'%s/%s' is not railyard's (not in %s) and railyard writes there: move it "
-                 "away, or force", c->o->dir, rel, MANIFEST);
+    strv_add(&c->conflicts, rel);
+}
+
+/* The user's paths where railyard writes: refused (-1, error printed), or
+ * named in a warning when forced. */
+static int report_conflicts(const carry *c)
+{
+    const ry_outdir *o = c->o;
+    if (!c->conflicts.n)
+        return 0;
+    ry_buf b;
+    ry_buf_init(&b);
+    char *prefix = join(o->dir, "");
+    list_paths(&b, prefix, &c->conflicts);
+    free(prefix);
+    size_t n = c->conflicts.n;
+    if (o->flags & RY_OUT_FORCE)
+        ry_warn("replacing %s, which railyard did not write (forced)", b.data);
+    else
+        ry_error("%zu path%s of '%s' that railyard did not write (not in %s) would be "
+                 "replaced: %s; move %s away, or use --force to replace %s: nothing written",
+                 n, n == 1 ? "" : "s", o->dir, MANIFEST, b.data, n == 1 ? "it" : "them",
+                 n == 1 ? "it" : "them");
+    ry_buf_free(&b);
+    return o->flags & RY_OUT_FORCE ? 0 : -1;
 }
 
 static int copy_file(const char *from, const char *to, const struct stat *st)
@@ -820,18 +932,15 @@ static void carry_file(carry *c, const char *rel, const struct stat *st)
     free(to);
 }
 
-static int sorted_entries(const char *dir, strv *out)
+/* Records the manifest's files of group g, left in place, as kept. */
+static void keep_group(carry *c, const char *g)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            strv_add(out, e->d_name);
-    closedir(d);
-    strv_sort(out);
-    return 0;
+    const strv *m = &c->o->manifest;
+    char *p = join(g, "");
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->v[i], g) == 0 || strncmp(m->v[i], p, strlen(p)) == 0)
+            strv_add(&c->kept, m->v[i]);
+    free(p);
 }
 
 /* Walks the old tree below rel (blocked: the new tree has a file where the
@@ -852,6 +961,7 @@ static void walk(carry *c, const char *rel, int blocked)
         char *r = rel[0] ? join(rel, name) : ry_xstrdup(name);
         /* Inside DIR, groups this run does not replace stay where they are. */
         if (o->inside && !rel[0] && !replaced(c, r)) {
+            keep_group(c, r);
             free(r);
             continue;
         }
@@ -897,7 +1007,9 @@ static void walk(carry *c, const char *rel, int blocked)
     free(dir);
 }
 
-static int write_manifest(ry_outdir *o, const strv *files)
+/* The manifest: files, sorted; a comment names each group kept from an
+ * earlier run (build --skip, or a single-group command into build's DIR). */
+static int write_manifest(ry_outdir *o, const strv *files, const strv *kept)
 {
     char *path = join(o->stage, MANIFEST);
     FILE *fp = fopen(path, "w");
@@ -905,6 +1017,19 @@ static int write_manifest(ry_outdir *o, const strv *files)
     if (fp) {
         fputs("# Files railyard wrote here; the next run into this directory replaces them.\n",
               fp);
+        strv groups = { 0 };
+        for (size_t i = 0; i < kept->n; i++) {
+            char *g = first_component(kept->v[i]);
+            char *shown = kept->v[i][strlen(g)] ? join(g, "") : ry_xstrdup(g);
+            strv_add(&groups, shown);
+            free(shown);
+            free(g);
+        }
+        strv_sort(&groups);
+        for (size_t i = 0; i < groups.n; i++)
+            fprintf(fp, "# %s: from an earlier run, kept as it was (this run did not write "
+                    "it)\n", groups.v[i]);
+        strv_free(&groups);
         for (size_t i = 0; i < files->n; i++)
             fprintf(fp, "%s\n", files->v[i]);
         bad = ferror(fp) != 0;
@@ -1075,24 +1200,12 @@ int ry_outdir_commit(ry_outdir *o)
         free(g);
     }
     strv_sort(&c.groups);
-    if (o->existed) {
-        char *mf = join(o->target, MANIFEST);
-        strv lines = { 0 };
-        c.legacy = read_lines(mf, &lines) < 0;
-        for (size_t i = 0; i < lines.n; i++)
-            if (lines.v[i][0] != '#' && relpath_ok(lines.v[i]))
-                strv_add(&c.manifest, lines.v[i]);
-        strv_sort(&c.manifest);
-        strv_free(&lines);
-        free(mf);
+    /* read again: a run that committed meanwhile wrote it anew */
+    if (o->existed && read_manifest(o) < 0)
+        c.failed = 1;
+    else if (o->existed)
         walk(&c, "", 0);
-    }
-    int rc = 0;
-    if (c.conflicts) {
-        ry_error("%d path%s of '%s' not written by railyard would be replaced: nothing written",
-                 c.conflicts, c.conflicts == 1 ? "" : "s", o->dir);
-        rc = -1;
-    }
+    int rc = report_conflicts(&c);
     if (c.failed)
         rc = -1;
     if (rc == 0) {
@@ -1102,14 +1215,14 @@ int ry_outdir_commit(ry_outdir *o)
         for (size_t i = 0; i < c.kept.n; i++)
             strv_add(&all, c.kept.v[i]);
         strv_sort(&all);
-        rc = write_manifest(o, &all);
+        rc = write_manifest(o, &all, &c.kept);
         strv_free(&all);
     }
     if (rc == 0)
         rc = o->inside ? publish_inside(o, &c) : publish_swap(o);
-    strv_free(&c.manifest);
     strv_free(&c.groups);
     strv_free(&c.kept);
+    strv_free(&c.conflicts);
     if (rc == -2) {     /* half published: the journal and stage stay for the next run */
         free_outdir(o);
         return -1;

@@ -13,17 +13,20 @@
  * link named as DIR is followed: its target is replaced, the link stays.
  *
  * Ownership. DIR/.railyard-manifest lists, sorted, the files railyard wrote
- * there. A run replaces whole groups: the top-level names it writes into,
- * and those it declares with ry_outdir_own (build declares all of its
- * groups, so a group it no longer writes disappears). Files of a replaced
- * group that the manifest lists and the new run does not write are
+ * there; railyard replaces or removes no other file unless RY_OUT_FORCE.
+ * An existing DIR without a manifest must be empty: railyard wrote none of
+ * it, and begin refuses it (naming its first entries) unless RY_OUT_FORCE.
+ * A run replaces whole groups: the top-level names it writes into, and
+ * those it declares with ry_outdir_own (build declares each group it does
+ * not skip, so a group the spec no longer has disappears). Files of a
+ * replaced group that the manifest lists and the new run does not write are
  * dropped (the opensm/plane1 of an earlier two-plane spec); files of other
- * groups stay. A file the manifest does not list is the user's: it is
- * carried over untouched, and where railyard needs to write the same path,
- * the commit is refused (exit 3) unless RY_OUT_FORCE. A DIR without a
- * manifest (from an older railyard) counts the group names railyard writes
- * (summary.txt, opensm/, cabling/, ...) as railyard's. Names starting with
- * .railyard- at DIR's top level are railyard's bookkeeping.
+ * groups stay, and the new manifest lists them under a comment saying they
+ * are from an earlier run. A file the manifest does not list is the
+ * user's: it is carried over untouched, and where railyard needs to write
+ * the same path the commit is refused (exit 3, the first paths named)
+ * unless RY_OUT_FORCE, which replaces it. Names starting with .railyard- at
+ * DIR's top level are railyard's bookkeeping.
  *
  * Limits. When DIR is a mount point, or its parent is not writable, the
  * staging directory goes inside DIR and each replaced group is renamed into
@@ -58,16 +61,22 @@ typedef struct ry_outdir ry_outdir;
 
 /* Flags of ry_outdir_begin. */
 enum {
-    RY_OUT_FORCE = 1    /* replace the user's files at paths railyard writes */
+    RY_OUT_FORCE = 1    /* write into a DIR railyard did not write, replacing the
+                           user's files at paths railyard writes */
 };
 
 /* Starts a run writing into dir. NULL (error printed) when dir is empty,
- * is not a directory, or the staging directory cannot be made. */
+ * is not a directory, exists non-empty without a manifest (unless
+ * RY_OUT_FORCE), or the staging directory cannot be made. */
 ry_outdir *ry_outdir_begin(const char *dir, unsigned flags);
 
 /* Declares that this run replaces the group at top-level name `group`
  * ("opensm", "sweep.png") even if it writes nothing there. */
 void ry_outdir_own(ry_outdir *o, const char *group);
+
+/* 1 when DIR's manifest lists files of the group at top-level name group
+ * (written by an earlier run), else 0. */
+int ry_outdir_earlier(const ry_outdir *o, const char *group);
 
 /* Opens relpath ("opensm/rail0/lfts.dump") for writing in the staging area;
  * subdirectories are created. NULL with an error printed on failure. */

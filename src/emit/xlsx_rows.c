@@ -2,6 +2,7 @@
  * (xlsx_rows.h). */
 #include "emit/xlsx_rows.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +139,42 @@ static void cell_start(ry_xrows *w, int col, int xf)
     PUT(w, "\"");
 }
 
+/* Whether p starts "_xHHHH_", which a reader takes for an escaped
+ * character (ECMA-376 Part 1, 22.9.2.19 ST_Xstring): its '_' is then
+ * written as _x005F_. */
+static int escape_like(const unsigned char *p)
+{
+    if (p[0] != '_' || p[1] != 'x')
+        return 0;
+    for (int i = 2; i < 6; i++)
+        if (!isxdigit(p[i]))
+            return 0;
+    return p[6] == '_';
+}
+
+const char *ry_xlsx_text(const char *t, char *buf, size_t cap)
+{
+    const char *p = t;
+    while ((p = strchr(p, '_')) && !escape_like((const unsigned char *)p))
+        p++;
+    if (!p)
+        return t;
+    size_t n = 0;
+    for (p = t; *p; p++) {
+        int esc = *p == '_' && escape_like((const unsigned char *)p);
+        if (n + (esc ? 7 : 1) >= cap)
+            return NULL;
+        if (esc) {
+            memcpy(buf + n, "_x005F_", 7);
+            n += 7;
+        } else {
+            buf[n++] = *p;
+        }
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
 void ry_xrows_str(ry_xrows *w, int col, const char *t, int xf)
 {
     if (!t || !*t) {
@@ -166,6 +203,8 @@ void ry_xrows_str(ry_xrows *w, int col, const char *t, int xf)
             PUT(w, "&gt;");
         else if (*p < 0x20 && *p != '\t' && *p != '\n')
             w->inlen += (size_t)snprintf((char *)w->in + w->inlen, 8, "_x%04X_", *p);
+        else if (*p == '_' && escape_like(p))
+            PUT(w, "_x005F_");  /* the text "_x0041_", not an escaped "A" */
         else
             w->in[w->inlen++] = *p;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/lines.h"
 
 #define MAX_LINE 1024
@@ -24,9 +25,10 @@ static int reader_open(reader *r, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->fp = fopen(path, "r");
+    const char *why;
+    r->fp = ry_input_fopen(path, &why);
     if (!r->fp) {
-        ry_io_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, why);
         return -1;
     }
     ry_lines_init(&r->lines, r->fp, MAX_LINE + 1, MAX_BYTES);
@@ -196,6 +198,8 @@ static int guid_field(reader *r, const char *copy, const char *line, const char 
     return 0;
 }
 
+static int check_unique(const ry_inventory *inv);
+
 int ry_inventory_load(const char *path, ry_inventory *inv)
 {
     memset(inv, 0, sizeof *inv);
@@ -242,7 +246,113 @@ int ry_inventory_load(const char *path, ry_inventory *inv)
         }
         inv->rows[inv->n++] = row;
     }
-    return reader_close(&r);
+    int rc = reader_close(&r);
+    if (rc == RY_EXIT_OK && check_unique(inv))
+        rc = RY_EXIT_INPUT;
+    return rc;
+}
+
+/* ---- one device, one row; one GUID, one device ----------------------------- */
+
+typedef struct inv_key {
+    uint64_t guid;
+    size_t row;
+    int port;           /* 1: a NIC's port GUID or a switch's GUID (unique), 0: a NIC's node GUID */
+} inv_key;
+
+static int cmp_inv_key(const void *a, const void *b)
+{
+    const inv_key *x = a, *y = b;
+    if (x->guid != y->guid)
+        return x->guid < y->guid ? -1 : 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+static int cmp_row_name(const void *a, const void *b, void *rows)
+{
+    const ry_inv_row *r = rows;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(r[x].name, r[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* Sorts idx[0..n) by name, stably (qsort_r is a GNU extension). */
+static void sort_by_name(size_t *idx, size_t *tmp, size_t n, const ry_inv_row *rows)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_by_name(idx, tmp, h, rows);
+    sort_by_name(idx + h, tmp, n - h, rows);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_row_name(&idx[i], &idx[j], (void *)rows) <= 0 ? idx[i++] : idx[j++];
+    while (i < h)
+        tmp[k++] = idx[i++];
+    while (j < n)
+        tmp[k++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+static size_t host_len(const char *name)
+{
+    const char *sp = strchr(name, ' ');
+    return sp ? (size_t)(sp - name) : strlen(name);
+}
+
+/* A device named twice, or a GUID given to two devices, is an error at the
+ * later row: the files written from it would give one GUID two LIDs (and
+ * check-routes refuses them). A NIC's node GUID may repeat on one host (two
+ * ports of one adapter); port GUIDs and switch GUIDs never. */
+static int check_unique(const ry_inventory *inv)
+{
+    int errors = 0;
+    size_t n = inv->n;
+    size_t *idx = ry_xmalloc((n + 1) * sizeof *idx), *tmp = ry_xmalloc((n + 1) * sizeof *tmp);
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
+    sort_by_name(idx, tmp, n, inv->rows);
+    for (size_t i = 1; i < n && errors < MAX_ERRORS; i++) {
+        const ry_inv_row *a = &inv->rows[idx[i - 1]], *b = &inv->rows[idx[i]];
+        if (strcmp(a->name, b->name) == 0 && a->is_switch == b->is_switch) {
+            ry_error_at((ry_pos){ inv->path, b->line, 1 }, "%s '%s' is listed twice (first on "
+                        "line %d), expected one row per device", b->is_switch ? "switch" : "NIC",
+                        b->name, a->line);
+            errors++;
+        }
+    }
+    free(idx);
+    free(tmp);
+    inv_key *k = ry_xmalloc((2 * n + 1) * sizeof *k);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ry_inv_row *r = &inv->rows[i];
+        k[m++] = (inv_key){ r->node_guid, i, r->is_switch };
+        if (!r->is_switch)
+            k[m++] = (inv_key){ r->port_guid, i, 1 };
+    }
+    qsort(k, m, sizeof *k, cmp_inv_key);
+    for (size_t i = 1; i < m && errors < MAX_ERRORS; i++) {
+        if (k[i].guid != k[i - 1].guid)
+            continue;
+        const ry_inv_row *a = &inv->rows[k[i - 1].row], *b = &inv->rows[k[i].row];
+        /* one adapter's node GUID on its ports of one host */
+        if (!k[i].port && !k[i - 1].port && !a->is_switch && !b->is_switch &&
+            host_len(a->name) == host_len(b->name) &&
+            strncmp(a->name, b->name, host_len(a->name)) == 0)
+            continue;
+        const ry_inv_row *later = b->line >= a->line ? b : a, *first = later == b ? a : b;
+        if (later == first)
+            continue;   /* a NIC whose port GUID is its node GUID */
+        ry_error_at((ry_pos){ inv->path, later->line, 1 },
+                    "GUID 0x%016llx of %s '%s' is also a GUID of %s '%s' (line %d), expected "
+                    "one GUID per device", (unsigned long long)k[i].guid,
+                    later->is_switch ? "switch" : "NIC", later->name,
+                    first->is_switch ? "switch" : "NIC", first->name, first->line);
+        errors++;
+    }
+    free(k);
+    return errors;
 }
 
 void ry_inventory_free(ry_inventory *inv)

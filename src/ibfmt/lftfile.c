@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/lines.h"
 
 #define MAX_ERRORS 50
@@ -214,9 +215,10 @@ int ry_lft_load(const char *path, const ry_netfile *nf, ry_lft *l)
     l->row = ry_xcalloc((size_t)nf->nnodes, sizeof *l->row);
     l->none = ry_xmalloc((size_t)nf->max_lid + 1);
     memset(l->none, RY_LFT_NONE, (size_t)nf->max_lid + 1);
-    FILE *fp = fopen(path, "r");
+    const char *why;
+    FILE *fp = ry_input_fopen(path, &why);
     if (!fp) {
-        ry_io_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, why);
         return RY_EXIT_IO;
     }
     int *block_line = ry_xcalloc((size_t)nf->nnodes, sizeof *block_line);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
+#include "util/input.h"
 #include "util/hash.h"
 #include "util/lines.h"
 
@@ -35,7 +37,7 @@ typedef struct parser {
     const char *path;
     int line;
     int errors;
-    int cap_nodes, cap_ports;
+    size_t cap_nodes, cap_ports;
     pending *pend;
     int npend, cap_pend;
     int *listed;       /* per port: index of its pending link + 1, 0 = not listed */
@@ -256,42 +258,124 @@ static void parse_rate(const char *c, ry_nf_port *pt)
 
 /* ---- building -------------------------------------------------------------- */
 
+/* Room for one more record in ports and listed: capacities grow in size_t,
+ * and the counts stay below INT_MAX (the file limit keeps them far below). */
+static int grow_ports(parser *ps)
+{
+    ry_netfile *nf = ps->nf;
+    if (nf->nports >= INT_MAX - 1) {
+        perr(ps, ps->line, 1, "more than %d ports in one file", INT_MAX - 2);
+        return -1;
+    }
+    if ((size_t)nf->nports < ps->cap_ports)
+        return 0;
+    size_t cap = ps->cap_ports ? ps->cap_ports * 2 : 1024;
+    if (cap > (size_t)INT_MAX)
+        cap = (size_t)INT_MAX;
+    nf->ports = ry_xrealloc(nf->ports, cap * sizeof *nf->ports);
+    ps->listed = ry_xrealloc(ps->listed, cap * sizeof *ps->listed);
+    ps->cap_ports = cap;
+    return 0;
+}
+
+static void init_port(parser *ps, int i, int node, int num)
+{
+    ry_netfile *nf = ps->nf;
+    const ry_nf_node *nd = &nf->nodes[node];
+    ry_nf_port *pt = &nf->ports[i];
+    pt->node = node;
+    pt->num = num;
+    pt->peer = -1;
+    pt->lid = 0;
+    pt->lmc = 0;
+    pt->guid = nd->kind == RY_NF_SWITCH ? nd->guid : nd->guid + (uint64_t)num;
+    pt->line = 0;
+    pt->width = pt->lane = 0;
+    ps->listed[i] = 0;
+}
+
+/* A node with its port 0 only; the ports its lines list are added as they come. */
 static int add_node(parser *ps, ry_nf_kind kind, int nports, char *id, char *desc)
 {
     ry_netfile *nf = ps->nf;
-    if (nf->nnodes == ps->cap_nodes) {
-        ps->cap_nodes = ps->cap_nodes ? ps->cap_nodes * 2 : 64;
-        nf->nodes = ry_xrealloc(nf->nodes, (size_t)ps->cap_nodes * sizeof *nf->nodes);
+    if (nf->nnodes >= INT_MAX - 1 || grow_ports(ps) < 0) {
+        if (nf->nnodes >= INT_MAX - 1)
+            perr(ps, ps->line, 1, "more than %d nodes in one file", INT_MAX - 2);
+        free(id);
+        free(desc);
+        return -1;
     }
-    while (nf->nports + nports + 1 > ps->cap_ports) {
-        ps->cap_ports = ps->cap_ports ? ps->cap_ports * 2 : 1024;
-        nf->ports = ry_xrealloc(nf->ports, (size_t)ps->cap_ports * sizeof *nf->ports);
-        ps->listed = ry_xrealloc(ps->listed, (size_t)ps->cap_ports * sizeof *ps->listed);
+    if ((size_t)nf->nnodes == ps->cap_nodes) {
+        size_t cap = ps->cap_nodes ? ps->cap_nodes * 2 : 64;
+        if (cap > (size_t)INT_MAX)
+            cap = (size_t)INT_MAX;
+        nf->nodes = ry_xrealloc(nf->nodes, cap * sizeof *nf->nodes);
+        ps->cap_nodes = cap;
     }
     int n = nf->nnodes++;
     ry_nf_node *nd = &nf->nodes[n];
     nd->kind = kind;
     nd->nports = nports;
     nd->port0 = nf->nports;
+    nd->nrec = 1;
+    nd->top = 0;
     nd->guid = ps->next_guid[kind];
     nd->id = id;
     nd->desc = desc;
     nd->line = ps->line;
     ps->next_guid[kind] += kind == RY_NF_SWITCH ? 1 : (uint64_t)nports + 1;
-    for (int p = 0; p <= nports; p++) {
-        ry_nf_port *pt = &nf->ports[nf->nports];
-        pt->node = n;
-        pt->num = p;
-        pt->peer = -1;
-        pt->lid = 0;
-        pt->lmc = 0;
-        pt->guid = kind == RY_NF_SWITCH ? nd->guid : nd->guid + (uint64_t)p;
-        pt->line = 0;
-        pt->width = pt->lane = 0;
-        ps->listed[nf->nports] = 0;
-        nf->nports++;
-    }
+    init_port(ps, nf->nports++, n, 0);
     return n;
+}
+
+/* Where port p of node goes among its records (kept by rising number): the
+ * index of the first record numbered p or more. */
+static int port_slot(const ry_netfile *nf, const ry_nf_node *nd, int p)
+{
+    int lo = nd->port0 + 1, hi = nd->port0 + nd->nrec;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (nf->ports[mid].num < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int ry_netfile_port_search(const ry_netfile *nf, int node, int p)
+{
+    const ry_nf_node *nd = &nf->nodes[node];
+    if (p == 0)
+        return nd->port0;
+    if (p < 0 || p > nd->nports)
+        return -1;
+    int i = port_slot(nf, nd, p);
+    return i < nd->port0 + nd->nrec && nf->ports[i].num == p ? i : -1;
+}
+
+/* A record for port p of the node being read (the last one, whose records
+ * end the array), kept in order; records moved up keep their pending link. */
+static int add_port(parser *ps, int node, int p)
+{
+    ry_netfile *nf = ps->nf;
+    ry_nf_node *nd = &nf->nodes[node];
+    RY_ASSERT(nd->port0 + nd->nrec == nf->nports);
+    if (grow_ports(ps) < 0)
+        return -1;
+    int at = port_slot(nf, nd, p);
+    for (int i = nf->nports; i > at; i--) {
+        nf->ports[i] = nf->ports[i - 1];
+        ps->listed[i] = ps->listed[i - 1];
+        if (ps->listed[i])
+            ps->pend[ps->listed[i] - 1].port = i;
+    }
+    nf->nports++;
+    nd->nrec++;
+    if (p > nd->top)
+        nd->top = p;
+    init_port(ps, at, node, p);
+    return at;
 }
 
 /* "Switch 36 "id" # "desc" enhanced port 0 lid 5 lmc 0", "Ca 2 "id" # "desc"". */
@@ -328,6 +412,8 @@ static void parse_header(parser *ps, char *line, ry_nf_kind kind, size_t kwlen)
     if (*e == '#')
         parse_comment(e + 1, 1, &desc, &lid, &lmc, &lidp);
     int nd = add_node(ps, kind, (int)n, id, desc);
+    if (nd < 0)
+        return;
     ps->cur = nd;
     if (kind == RY_NF_SWITCH) {
         ry_nf_port *p0 = &ps->nf->ports[ps->nf->nodes[nd].port0];
@@ -374,12 +460,14 @@ static void parse_port_line(parser *ps, char *line)
              node_label(nd).s, nd->nports);
         return;
     }
-    int pi = nd->port0 + (int)port;
-    if (ps->listed[pi]) {
+    int pi = ry_netfile_port(nf, ps->cur, (int)port);
+    if (pi >= 0 && ps->listed[pi]) {
         perr(ps, ps->line, 2, "port %ld of %s is listed twice (first on line %d)", port,
              node_label(nd).s, ps->pend[ps->listed[pi] - 1].line);
         return;
     }
+    if (pi < 0 && (pi = add_port(ps, ps->cur, (int)port)) < 0)
+        return;
     p = e + 1;
     /* "[ext N]" groups and, on end nodes, the port GUID in parentheses */
     for (;;) {
@@ -569,7 +657,13 @@ static void resolve_links(parser *ps)
                  r->nports);
             continue;
         }
-        to[k] = r->port0 + pd->rport;
+        to[k] = ry_netfile_port(nf, rn, pd->rport);
+        if (to[k] < 0) {
+            const ry_nf_port *a = &nf->ports[pd->port];
+            perr(ps, pd->line, pd->rcol,
+                 "%s port %d is linked to %s port %d, which does not list the link",
+                 node_label(&nf->nodes[a->node]).s, a->num, node_label(r).s, pd->rport);
+        }
     }
     for (int k = 0; k < ps->npend && ps->errors < MAX_ERRORS; k++) {
         pending *pd = &ps->pend[k];
@@ -679,9 +773,10 @@ int ry_netfile_load_flags(const char *path, ry_netfile *nf, unsigned flags)
 {
     memset(nf, 0, sizeof *nf);
     nf->path = ry_xstrdup(path);
-    FILE *fp = fopen(path, "r");
+    const char *why;
+    FILE *fp = ry_input_fopen(path, &why);
     if (!fp) {
-        ry_io_error("cannot read '%s': %s", path, strerror(errno));
+        ry_io_error("cannot read '%s': %s", path, why);
         return RY_EXIT_IO;
     }
     parser ps;

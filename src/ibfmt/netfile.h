@@ -7,7 +7,10 @@
 
 /* The largest topology file read: a subnet of 49,151 LIDs takes a few tens
  * of MiB; past this the file is refused, not read on (a named pipe or
- * /dev/zero never ends). */
+ * /dev/zero never ends). Memory is a small multiple of the file's size: a
+ * port costs a record only when a line lists it, and the counts, kept in
+ * int, cannot reach INT_MAX within this size (a node or port takes at least
+ * 7 bytes of text); the reader checks it all the same. */
 #define RY_NETFILE_MAX_BYTES (1LL << 30)
 
 #include <stdint.h>
@@ -34,10 +37,17 @@ typedef enum {
     RY_NF_HDR, RY_NF_NDR, RY_NF_XDR, RY_NF_LANE_N
 } ry_nf_lane;
 
+/* A node's ports are stored as the file lists them, never as many as its
+ * header declares: ports[port0] is port 0 (a switch's own port; a placeholder
+ * on an end node), then the listed ports by rising number up to
+ * ports[port0 + nrec - 1]. ry_netfile_port finds port p of a node. */
 typedef struct ry_nf_node {
     ry_nf_kind kind;
-    int nports;        /* physical ports, a switch's port 0 not counted */
-    int port0;         /* ports[port0 + p] is port p, for p = 0 .. nports */
+    int nports;        /* physical ports the header declares, a switch's port 0 not counted */
+    int port0;         /* index of its port 0 */
+    int nrec;          /* port records: port 0 and the listed ports */
+    int top;           /* the highest port listed (0: none); top == nrec - 1 when the
+                        * ports 1 .. top are all listed, each at ports[port0 + p] */
     uint64_t guid;     /* node GUID */
     char *id;          /* the quoted node id */
     char *desc;        /* the quoted NodeDescription of the comment, or NULL */
@@ -76,11 +86,24 @@ double ry_nf_lane_gbps(int lane);
 double ry_nf_port_gbps(const ry_nf_port *p);
 void ry_netfile_free(ry_netfile *nf);
 
+
 /* The port with this port GUID (a switch's node GUID names its port 0), or -1. */
 int ry_netfile_port_by_guid(const ry_netfile *nf, uint64_t guid);
 
 /* The node's description, or its id when it has none. */
 const char *ry_netfile_name(const ry_netfile *nf, int node);
+
+/* The index of port p of node (0 .. nports), or -1 when the file lists no
+ * link on it. A switch with all its ports cabled keeps them in place, so
+ * the first guess is the answer; else a binary search of the node's ports. */
+int ry_netfile_port_search(const ry_netfile *nf, int node, int p);
+static inline int ry_netfile_port(const ry_netfile *nf, int node, int p)
+{
+    const ry_nf_node *nd = &nf->nodes[node];
+    if (p >= 0 && p <= nd->top && nd->top == nd->nrec - 1)
+        return nd->port0 + p;
+    return ry_netfile_port_search(nf, node, p);
+}
 
 static inline int ry_netfile_is_switch(const ry_netfile *nf, int node)
 {

@@ -6,6 +6,7 @@
 #include "spec/libra_spec.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
+#include "util/input.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -184,17 +185,12 @@ static int integer(const word *w, long long *out)
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len)
+/* The whole file, or NULL with *why set (errno EFBIG past MAX_FILE). */
+static char *slurp(const char *path, size_t *len, const char **why)
 {
-    FILE *fp = fopen(path, "rb");
+    FILE *fp = ry_input_fopen(path, why);
     if (!fp)
         return NULL;
-    struct stat st;
-    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(fp);
-        errno = EISDIR;
-        return NULL;
-    }
     size_t cap = 4096, n = 0;
     char *buf = ry_xmalloc(cap);
     for (;;) {
@@ -229,14 +225,15 @@ int ry_libra_read_astra(const char *path, const ry_libra_net *net, const ry_libr
                         double cycle_s, ry_libra_workload *w)
 {
     size_t len;
-    char *buf = slurp(path, &len);
+    const char *open_why = NULL;
+    char *buf = slurp(path, &len, &open_why);
     if (!buf) {
-        if (errno == EFBIG)
+        if (!open_why && errno == EFBIG)
             ry_error_at((ry_pos){ path, 1, 1 }, "workload file larger than %ld MiB",
                         (long)(MAX_FILE >> 20));
         else
             ry_io_error_at((ry_pos){ path, 1, 1 }, "cannot read workload file: %s",
-                           strerror(errno));
+                           open_why ? open_why : strerror(errno));
         return -1;
     }
     int before = ry_error_count();

@@ -571,14 +571,28 @@ static void apply_override(ry_ydoc *d, const ry_override *o)
 
 /* ---- loading ------------------------------------------------------------------------------- */
 
+static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
+                              const char *templates_dir);
+
 ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
                       const char *templates_dir)
 {
-    int before = ry_error_count();
     ry_ydoc *doc = ry_ydoc_load(path, "spec");
-    if (!doc)
-        return NULL;
+    return doc ? spec_from_doc(doc, sets, nsets, templates_dir) : NULL;
+}
 
+ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override *sets,
+                           int nsets, const char *templates_dir)
+{
+    ry_ydoc *doc = ry_ydoc_load_string(file, text, strlen(text));
+    return doc ? spec_from_doc(doc, sets, nsets, templates_dir) : NULL;
+}
+
+/* Takes doc (freed with the spec, or on failure). */
+static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
+                              const char *templates_dir)
+{
+    int before = ry_error_count();
     ry_spec *s = ry_xcalloc(1, sizeof *s);
     ry_spec_defaults(s);
     s->doc = doc;

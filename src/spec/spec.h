@@ -204,6 +204,10 @@ const char *ry_templates_dir(const char *option);
 ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
                       const char *templates_dir);
 void ry_spec_free(ry_spec *s);
+/* The same for a spec held in memory (a command's built-in spec, completed
+ * by overrides); file names it in messages. */
+ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override *sets,
+                           int nsets, const char *templates_dir);
 
 /* A spec with the documented defaults and no document, for built-in runs
  * (railyard compare --gpus ...): name "cluster", an 8-GPU "generic" node

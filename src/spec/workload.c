@@ -158,6 +158,8 @@ static void read_gpu(wctx *c, const ry_ynode *m)
         c->bad_gpu = 1;
     else if (r > 0 && !(g = ry_gpu_find(cat, v.s)))
         unknown_gpu(cat, ry_ymap_get(m, "gpu"), "workload.gpu");
+    else if (r == 0 && !c->s->node.name[0])
+        c->bad_gpu = 1;     /* cluster.node was refused: that error is the root */
     else if (r == 0 && !(g = ry_gpu_for_node(cat, c->s->node.name)))
         no_gpu(c, cat);
     if (!g) {

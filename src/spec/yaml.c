@@ -9,6 +9,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/hash.h"
+#include "util/input.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -518,28 +519,25 @@ ry_ydoc *ry_ydoc_load(const char *path, const char *what)
     int is_stdin = strcmp(path, "-") == 0;
     const char *name = is_stdin ? "<stdin>" : path;
     ry_pos top = { name, 1, 1 };
-    int fd = is_stdin ? 0 : open(path, O_RDONLY);
+    const char *why = NULL;
+    int fd = is_stdin ? 0 : ry_input_open(path, &why);
     int err = 0;
-    struct stat st;
 
     if (fd < 0) {
-        ry_io_error_at(top, "cannot read %s: %s", what, strerror(errno));
+        /* a directory, FIFO, device or socket too: never read (exit 3) */
+        ry_io_error_at(top, "cannot read %s: %s", what, why);
         return NULL;
     }
-    if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-        err = EISDIR;
     size_t len = 0;
-    char *text = err ? NULL : read_all(fd, &len, &err);
+    char *text = read_all(fd, &len, &err);
     if (!is_stdin)
         close(fd);
     if (!text) {
-        /* A directory or an oversized file is the wrong input (exit 1); a
-         * file that cannot be read is an I/O error (exit 3). */
+        /* An oversized file is the wrong input (exit 1); a file that
+         * cannot be read is an I/O error (exit 3). */
         if (err == EFBIG)
             ry_error_at(top, "cannot read %s: larger than %ld MiB", what,
                         (long)(RY_YAML_MAX_BYTES >> 20));
-        else if (err == EISDIR)
-            ry_error_at(top, "cannot read %s: %s", what, strerror(err));
         else
             ry_io_error_at(top, "cannot read %s: %s", what, strerror(err));
         return NULL;

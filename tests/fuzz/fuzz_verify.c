@@ -53,8 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ry_buf_free(&b);
             ry_fabric found;
             ry_ibplan fp;
-            ry_fabric_as_found(&v, &found);
-            if (ry_ibplan_build(&found, &fp, &err) == 0) {
+            long long left;
+            if (ry_fabric_as_found(&v, &found, &left, &err) == 0 &&
+                ry_ibplan_build(&found, &fp, &err) == 0) {
                 ry_hole *holes = NULL;
                 ry_as_found_holes(&v, &fp, &holes);
                 free(holes);

@@ -147,8 +147,16 @@ ib_run() {
 # (SubnGet(LinearForwardingTable) on the switch's directed route) and the
 # entry added to the switch's list, with its port GUID when GUID2LID (OpenSM's
 # cache after the run) names the port that holds the LID.
+# dump_fts 44 also holds the LFT in a plain char (dump_fts.c, dump_lid's
+# caller in rdma-core v44.0): an out port of 128 or more reads negative, is
+# taken for "illegal port" and dropped, so a switch of 128 ports or more
+# would show routes missing that it holds. dump_fts runs with -a (every
+# entry, the true port number beside "(illegal port)"), and a switch with
+# such an entry on a port below 255 is read again with ibroute, which holds
+# the table as uint8_t (ibroute.c, v44.0); the remaining "(illegal port)"
+# entries (255, no route) are dropped as dump_fts drops them without -a.
 ib_dump_lfts() {
-    ib_run dump_fts >"$1.raw" 2>"$1.err" || return 1
+    ib_run dump_fts -a >"$1.raw" 2>"$1.err" || return 1
     "$PY" - "$1.raw" "$1" ${2:+"$2"} <<'EOF'
 import os, re, subprocess, sys
 owner = {}
@@ -183,7 +191,32 @@ def flush():
         g = (" portguid 0x%016x:" % owner[top]) if top in owner else ""
         out.append("0x%04x %03u : (read with smpdump%s)\n" % (top, port, g))
 
-for line in open(sys.argv[1]):
+ILLEGAL = re.compile(r"0x[0-9a-f]+ (\d+) : \((?:path #\d+ - )?illegal port\)")
+
+def switch_blocks(lines):
+    """dump_fts -a output, each switch's block read again with ibroute when
+    it holds a port of 128 .. 254 that dump_fts took for illegal."""
+    block, path = [], None
+    for line in lines + [None]:
+        m = HDR.match(line) if line is not None else None
+        if m or line is None or "lids dumped" in line:
+            if path and any((lambda e: e and 128 <= int(e.group(1)) < 255)(ILLEGAL.match(l))
+                            for l in block):
+                r = subprocess.run(["ibsim-run", "ibroute", "-D", path], env=env,
+                                   capture_output=True, text=True)
+                if r.returncode != 0 or not HDR.match(r.stdout):
+                    sys.stderr.write("ibroute -D %s failed: %s\n" % (path, r.stdout + r.stderr))
+                    sys.exit(1)
+                block = [l + "\n" for l in r.stdout.splitlines() if "lids dumped" not in l]
+            yield from (l for l in block if not ILLEGAL.match(l))
+            block, path = [], (m.group(2) if m else None)
+            if line is not None and not m:
+                yield line
+                continue
+        if line is not None:
+            block.append(line)
+
+for line in switch_blocks(open(sys.argv[1]).readlines()):
     m = HDR.match(line)
     if m:
         flush()

@@ -21,7 +21,9 @@ the 25.05 data_parser schema):
   yaml   a list of topologies, "topology" first in each, unique names, one
          cluster_default, exactly one of tree/block/flat, only the documented
          keys (switches: switch, children, nodes; block_sizes, blocks: block,
-         nodes); the same rules, and the same content as the .conf files.
+         nodes); the same rules, and the same content as the .conf files,
+         except that block_sizes start at the largest block (Slurm >= 25.05
+         takes a smaller one) where BlockSizes start at the smallest.
 And what the names claim, from the fabric: no real leaf serves nodes of two
 leaf switches; the leaves of one rail under a switch below the root meet
 below their subnet's top; blocks are the HB domains when a domain spans
@@ -214,7 +216,7 @@ def read_block_conf(path):
     return blocks, order, sizes
 
 
-def check_blocks(where, blocks, order, sizes, all_hosts):
+def check_blocks(where, blocks, order, sizes, all_hosts, base_is_largest=False):
     known = set(all_hosts)
     block_of, counts = {}, []
     for name in order:
@@ -240,10 +242,14 @@ def check_blocks(where, blocks, order, sizes, all_hosts):
         bad('%s: no block sizes' % where)
         return block_of
     base = sizes[0]
-    if counts and base != min(counts):
+    if base_is_largest:     # topology.yaml: Slurm >= 25.05, any block may be smaller
+        if counts and base != max(counts):
+            bad('%s: first block size %d is not the largest block (%d nodes)'
+                % (where, base, max(counts)))
+    elif counts and base != min(counts):
         bad('%s: first block size %d is not the base block size (smallest block: %d nodes)'
             % (where, base, min(counts)))
-    if any(c < base for c in counts):
+    if not base_is_largest and any(c < base for c in counts):
         bad('%s: a block has fewer than %d nodes' % (where, base))
     for a, b in zip(sizes, sizes[1:]):
         r = b // a if a and b % a == 0 else 0
@@ -324,8 +330,16 @@ def check_yaml(path, sw_conf, blocks_conf, sizes_conf):
                 blocks[str(b['block'])] = b['nodes']
                 order.append(str(b['block']))
             block = (blocks, order, sizes)
-            if blocks != blocks_conf[0] or order != blocks_conf[1] or sizes != sizes_conf:
-                bad('%s: block topology differs from topology-block.conf' % path)
+            if blocks != blocks_conf[0] or order != blocks_conf[1]:
+                bad('%s: blocks differ from topology-block.conf' % path)
+            # Slurm >= 25.05 takes a block under the first size: the sizes
+            # start at the largest block (a full unit), not the smallest
+            counts = [len(expand(blocks_conf[0][n])) for n in blocks_conf[1]]
+            base = sizes_conf[0] if sizes_conf else 1
+            want = [x // base * max(counts, default=base) for x in sizes_conf]
+            if sizes != want:
+                bad('%s: block_sizes %s, want %s (topology-block.conf\'s scaled to the '
+                    'largest block)' % (path, sizes, want))
     if defaults != 1:
         bad('%s: %d topologies with cluster_default: true, want one' % (path, defaults))
     return tree, block
@@ -459,7 +473,7 @@ def main():
         if tree is not None:
             check_tree('topology.yaml tree', tree, hosts)
         if block is not None:
-            check_blocks('topology.yaml block', *block, hosts)
+            check_blocks('topology.yaml block', *block, hosts, base_is_largest=True)
     if args.fabric and not problems:
         check_fabric(args.fabric, args, hosts, sw, parent, leaf_of, order, border, blocks, sizes)
     if problems:
