@@ -113,7 +113,8 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
     memset(t, 0, sizeof *t);
     for (int i = 0; ry_groups[i].name; i++) {
         ry_err err;
-        if (want[i] && ry_groups[i].check && ry_groups[i].check(ctx, &err) < 0) {
+        if (want[i] == RY_GROUP_WRITE && ry_groups[i].check &&
+            ry_groups[i].check(ctx, &err) < 0) {
             ry_spec_error(ctx->spec, err.key, "%s%s%s%s", err.msg,
                           top ? " (or leave the " : "", top ? ry_groups[i].name : "",
                           top ? " files out with --skip)" : "");
