@@ -5,7 +5,7 @@
 #     spec, 4,194,304 GPUs (under a minute, 1.5 GB), against the figure
 #     LIMITS states;
 #   - the graph bound LIMITS states against the one the builder refuses at;
-#   - the size of --guids and --lids files.
+#   - the size of --guids and --lids files (one byte past it refused).
 # Skipped (77) when /usr/bin/time is not installed.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 MAN="$TOP_SRCDIR/doc/railyard.1"
@@ -41,13 +41,21 @@ expect_eq "tiers=6: exit" $? 1
 n=$(sed -n 's/.*the limit is \([0-9,]*\) ports.*/\1/p' "$TMP/t6.err" | tr -d ,)
 expect_eq "graph bound: LIMITS = the builder's" "$n" "$ports"
 
-# (c) --guids and --lids: the size LIMITS states
+# (c) --guids and --lids: one byte past the size LIMITS states is refused,
+# the size itself is not (sparse files of zeros: one long line, so an error
+# either way, but the size is named only past it)
+truncate -s $((guids * 1048576 + 1)) "$TMP/over" && truncate -s $((guids * 1048576)) "$TMP/at" ||
+    fail "cannot make sparse files"
 for o in guids lids; do
-    timeout -k 5 60 "$RAILYARD" -q build "$SP" --skip diagrams --$o /dev/zero -o "$TMP/g" \
+    timeout -k 5 60 "$RAILYARD" -q build "$SP" --skip diagrams --$o "$TMP/over" -o "$TMP/g" \
         >/dev/null 2>"$TMP/$o.err"
-    expect_eq "--$o /dev/zero: exit" $? 1
-    grep -q "^/dev/zero:[0-9]*:1: error: the file is larger than $guids MiB$" "$TMP/$o.err" && ok ||
+    expect_eq "--$o past $guids MiB: exit" $? 1
+    grep -q "^$TMP/over:[0-9]*:1: error: the file is larger than $guids MiB$" "$TMP/$o.err" && ok ||
         fail "--$o: $(cat "$TMP/$o.err") (LIMITS: $guids MiB)"
+    timeout -k 5 60 "$RAILYARD" -q build "$SP" --skip diagrams --$o "$TMP/at" -o "$TMP/g" \
+        >/dev/null 2>"$TMP/$o.err"
+    grep -q "larger than" "$TMP/$o.err" && fail "--$o of $guids MiB refused for its size" || ok
 done
+rm -f "$TMP/over" "$TMP/at"
 
 finish
