@@ -94,4 +94,43 @@ naming: {node: "dgx{unit1}"}'
 "$RAILYARD" kubernetes "$TMP/same-names.yaml" -o "$TMP/bad" >/dev/null 2>"$TMP/bad.err"
 expect_eq "repeated host names: exit" $? 1
 [ ! -e "$TMP/bad" ] && ok || fail "repeated host names: output written"
+
+# Node names: host names in lowercase, as the kubelet registers them; every
+# name an RFC 1123 subdomain (checked here, and by kubectl when installed)
+spec caps 'cluster: {nodes: 127, node: dgx-h100, scalable_unit: 32}
+fabric: {switch: qm9700}
+naming: {node: "DGX-SU{unit1}.Node{n1:03}"}'
+"$RAILYARD" kubernetes "$TMP/caps.yaml" -o "$TMP/caps" >/dev/null 2>"$TMP/caps.err"
+expect_eq "capitals: exit" "$?:$(cat "$TMP/caps.err")" "0:"
+"$PY" - "$TMP/caps/kubernetes/node-labels.yaml" >"$TMP/caps.chk" 2>&1 <<'P'
+import re, sys, yaml
+label = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
+ok = re.compile(r"^%s(\.%s)*$" % (label, label))
+names = [i["metadata"]["name"] for i in yaml.safe_load(open(sys.argv[1]))["items"]]
+want = ["dgx-su%d.node%03d" % ((n - 1) // 32 + 1, n) for n in range(1, 128)]
+bad = [n for n in names if len(n) > 253 or not ok.match(n)]
+print("ok" if names == want and not bad else "names %s..., invalid %s" % (names[:3], bad[:3]))
+P
+expect_eq "capitals: lowercase, valid node names" "$(cat "$TMP/caps.chk")" ok
+if command -v kubectl >/dev/null 2>&1; then
+    n=$(kubectl label --local -f "$TMP/caps/kubernetes/node-labels.yaml" railyard-test=1 -o name \
+        2>"$TMP/caps.kerr" | grep -c '^node/')
+    expect_eq "capitals: Node objects kubectl reads" "$n" 127
+fi
+# '_' has no lowercase that Kubernetes takes: exit 1 at naming.node,
+# naming the first host; build says how to leave the labels out
+spec under 'cluster: {nodes: 16, node: dgx-h100}
+naming: {node: "dgx_{n1:02}"}'
+"$RAILYARD" kubernetes "$TMP/under.yaml" -o "$TMP/under" >/dev/null 2>"$TMP/under.err"
+expect_eq "'_': kubernetes exit" $? 1
+grep -q "^$TMP/under.yaml:3:16: error: host name 'dgx_01' is no Kubernetes node name, even in lowercase" \
+    "$TMP/under.err" && ok || fail "'_': $(cat "$TMP/under.err")"
+[ ! -e "$TMP/under" ] && ok || fail "'_': output written"
+"$RAILYARD" build "$TMP/under.yaml" --skip opensm,diagrams -o "$TMP/under" >/dev/null 2>"$TMP/under.err"
+expect_eq "'_': build exit" $? 1
+grep -q "change naming.node (or leave the kubernetes files out with --skip)$" "$TMP/under.err" && ok \
+    || fail "'_' build: $(cat "$TMP/under.err")"
+[ ! -e "$TMP/under" ] && ok || fail "'_' build: output written"
+"$RAILYARD" -q build "$TMP/under.yaml" --skip opensm,diagrams,kubernetes -o "$TMP/under" >/dev/null 2>&1
+expect_eq "'_': build --skip kubernetes exit" $? 0
 finish

@@ -18,7 +18,12 @@
 #   (g) 65,536 GPUs (8192 DGX H100) with no run over 150 m;
 #   (h) 1,048,576 GPUs: the BOM's longest run within the reach of the
 #       catalog's longest NDR medium;
-#   (i) a hall too small for one HB domain: a positional error, nothing written.
+#   (i) a hall too small for one HB domain: a positional error, nothing written;
+#   (j) a fat tree of 16,384 GPUs stands its leaves together by default: its
+#       racks within 10% of the closed form (compute racks, then leaves and
+#       upper tiers at as many switches a rack as space and power allow) and
+#       of the rail-optimized design's; per-unit leaf racks warned about
+#       (rack-fill), the bundled examples not.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 EX="$TOP_SRCDIR/examples"
@@ -329,5 +334,53 @@ no_sanitizer "$TMP/small-hall.err"
 grep -qE "^$TMP/small-hall\.yaml:9:15: error: .*HB domain.*layout\.hall_racks" "$TMP/small-hall.err" && ok ||
     fail "small hall: $(cat "$TMP/small-hall.err")"
 [ -e "$TMP/small-hall" ] && fail "small hall: output written" || ok
+
+# (j) the fat tree's floor plan at 16,384 GPUs (2048 HGX H100)
+ft="$EX/fat-tree.yaml"
+"$RAILYARD" -q bom "$ft" --set cluster.nodes=2048 --format json >"$TMP/ft16k.json" 2>"$TMP/ft16k.err"
+expect_eq "fat tree 16k: bom exit" "$?:$(cat "$TMP/ft16k.err")" "0:"
+"$RAILYARD" -q bom "$ft" --set cluster.nodes=2048 --set fabric.design=rail-optimized --format json \
+    >"$TMP/ro16k.json" 2>"$TMP/ro16k.err"
+expect_eq "rail-optimized 16k: bom exit" "$?:$(cat "$TMP/ro16k.err")" "0:"
+"$PY" - "$ft" "$TPL" "$TMP/ft16k.json" "$TMP/ro16k.json" >"$TMP/ft16k.chk" 2>&1 <<'P'
+import json, math, sys, yaml
+import layoutmodel
+spec = yaml.safe_load(open(sys.argv[1]))
+spec["cluster"]["nodes"] = 2048
+node, sw, _ = layoutmodel.models(spec, sys.argv[2])
+lay = layoutmodel.layout_keys(spec, node, sw)
+ft, ro = (json.load(open(p)) for p in sys.argv[3:5])
+space = (lay["rack_units"] - lay["first_unit"] + 1) // lay["switch_units"]
+spr = min(space, int(lay["rack_power"] * 1000 // sw["power"])) if lay["rack_power"] and sw.get("power") else space
+tiers = ft["switches"]["per_tier"]
+need = (math.ceil(2048 / lay["nodes_per_rack"]) + math.ceil(tiers[0] / spr)
+        + math.ceil(sum(tiers[1:]) / spr))
+got, rail = ft["physical"]["racks"], ro["physical"]["racks"]
+errs = []
+if lay["network"] != "end-of-row": errs.append("default network %s" % lay["network"])
+if not need <= got <= 1.10 * need: errs.append("fat tree: %d racks, closed form %d" % (got, need))
+if not got <= 1.10 * rail: errs.append("fat tree: %d racks, rail-optimized %d" % (got, rail))
+print("\n".join(errs) if errs else "ok")
+print("fat tree %d racks, closed form %d (%d a network rack), rail-optimized %d"
+      % (got, need, spr, rail), file=sys.stderr)
+P
+expect_eq "fat tree 16k: racks near the closed form" "$(head -1 "$TMP/ft16k.chk")" ok
+sed -n 2p "$TMP/ft16k.chk"
+# per-unit leaves of a fat tree, one to a rack: the rack-fill warning, at
+# layout.network (line 30) under --strict
+"$RAILYARD" -q validate "$EX/superpod-4su.yaml" --set cluster.nodes=2048 --set fabric.design=fat-tree \
+    >"$TMP/ft-pu.out" 2>&1
+expect_eq "fat tree per-unit: exit (a warning)" $? 0
+grep -q '^warning: rack-fill: 5[0-9][0-9] of [0-9]* racks are network racks under a third full (down to 1 switch where' \
+    "$TMP/ft-pu.out" && ok || fail "rack-fill warning: $(grep -i 'rack' "$TMP/ft-pu.out")"
+"$RAILYARD" -q validate "$EX/superpod-4su.yaml" --set cluster.nodes=2048 --set fabric.design=fat-tree \
+    --strict >/dev/null 2>"$TMP/ft-pu.err"
+expect_eq "fat tree per-unit: --strict exit" $? 1
+grep -q "superpod-4su.yaml:30:12: error: [0-9]* of [0-9]* racks are network racks under a third full" \
+    "$TMP/ft-pu.err" && ok || fail "strict rack-fill at layout.network: $(cat "$TMP/ft-pu.err")"
+for e in "$EX"/*.yaml; do
+    "$RAILYARD" -q validate "$e" >"$TMP/ex.out" 2>&1
+    grep -q 'rack-fill' "$TMP/ex.out" && fail "$(basename "$e"): $(grep rack-fill "$TMP/ex.out")" || ok
+done
 
 finish

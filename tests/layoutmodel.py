@@ -59,6 +59,8 @@ def layout_keys(spec, node, sw):
     lay = dict(DEFAULTS, node_units=node.get("rack_units", 8),
                switch_units=sw.get("rack_units", 1),
                nodes_per_rack=node.get("per_rack", 4))
+    if (spec.get("fabric") or {}).get("design") == "fat-tree":
+        lay["network"] = "end-of-row"   # a fat tree's leaves stand together
     lay.update(spec.get("layout") or {})
     if lay["rack_power"] is None:   # the node's per_rack x power, kW; 0: no budget
         lay["rack_power"] = node.get("per_rack", 0) * node.get("power", 0) / 1000.0

@@ -245,6 +245,32 @@ void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_chec
     check_neighbours(f, b, c);
 }
 
+/* Network racks under RY_CHECK_RACK_FILL_WARN full, and many of them: the
+ * leaves of small units (a fat tree's unit is one leaf) each in a rack of
+ * their own make a floor far larger than it needs to be. */
+static void check_rack_fill(const ry_layout *lay, ry_design_check *c)
+{
+    int spr = lay->switches_per_rack, su = lay->switch_units > 0 ? lay->switch_units : 1;
+    int nnet = 0, low = 0, least = -1;
+    for (int i = 0; i < lay->nracks; i++) {
+        if (lay->racks[i].kind != RY_RACK_NETWORK)
+            continue;
+        int n = lay->racks[i].used_units / su;
+        nnet++;
+        if (n < RY_CHECK_RACK_FILL_WARN * spr - 1e-9) {
+            low++;
+            if (least < 0 || n < least)
+                least = n;
+        }
+    }
+    if (low < 2 || low <= RY_CHECK_RACK_FILL_SHARE * lay->nracks)
+        return;
+    add(c, RY_CHECK_WARNING, "rack-fill", "layout.network",
+        "%d of %d racks are network racks under a third full (down to %d switch%s where %d "
+        "fit by space and power): stand the leaves together, layout.network: end-of-row or "
+        "middle-of-row", low, lay->nracks, least, least == 1 ? "" : "es", spr);
+}
+
 void ry_design_check_physical(const ry_cabling *cab, ry_design_check *c)
 {
     const ry_layout *lay = cab->lay;
@@ -301,6 +327,7 @@ void ry_design_check_physical(const ry_cabling *cab, ry_design_check *c)
             "no rack power budget: the node has no power (cluster.node.power) and no "
             "layout.rack_power is set, so racks are not checked");
     }
+    check_rack_fill(lay, c);
     int nnet = lay->nrooms - lay->nhalls;
     add(c, RY_CHECK_NOTE, "layout", "layout",
         "%d racks in %d hall%s, %d network room%s and %d building%s; the longest run is %.1f m",

@@ -76,6 +76,12 @@ void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_chec
 
 /* Runs nearer than this share of their medium's reach are flagged. */
 #define RY_CHECK_REACH_WARN 0.9
+/* Network racks holding less than RY_CHECK_RACK_FILL_WARN of the switches
+ * they could (by space and power) are flagged when they are more than
+ * RY_CHECK_RACK_FILL_SHARE of all racks: a unit's leaves in a rack beside
+ * it are fine, a floor of which a quarter is nearly empty racks is not. */
+#define RY_CHECK_RACK_FILL_WARN (1.0 / 3)
+#define RY_CHECK_RACK_FILL_SHARE 0.25
 
 struct ry_cabling;
 /* Adds the floor's checks from the layout and cabling plan: runs near

@@ -211,6 +211,9 @@ typedef struct ry_group {
     unsigned needs;         /* RY_NEED_* it needs beyond the fabric */
     /* 1 when the group applies to the spec (opensm: InfiniBand only); NULL: always. */
     int (*applies)(const ry_ctx *ctx);
+    /* -1 with err set when the spec cannot give this group (checked before
+     * anything is written: exit 1 at err's key); NULL: always can. */
+    int (*check)(const ry_ctx *ctx, ry_err *err);
     /* -1 on a write error; may count into t */
     int (*emit)(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t);
     /* The single-group command's closing line; NULL for none. */

@@ -69,6 +69,11 @@ static int emit_kubernetes(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
     return ry_emit_k8s_labels(o, "kubernetes", ctx->slurm);
 }
 
+static int check_kubernetes(const ry_ctx *ctx, ry_err *err)
+{
+    return ry_k8s_check_names(ctx->slurm, err);
+}
+
 static void report_kubernetes(const ry_ctx *ctx, const char *dir, const ry_group_tally *tally)
 {
     (void)tally;
@@ -85,12 +90,12 @@ static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 }
 
 const ry_group ry_groups[] = {
-    { "opensm", RY_NEED_IBPLAN, is_infiniband, emit_opensm, report_opensm },
-    { "cabling", RY_NEED_CABLING | RY_NEED_BOM, NULL, emit_cabling, report_cabling },
-    { "slurm", RY_NEED_SLURM, NULL, emit_slurm, report_slurm },
-    { "kubernetes", RY_NEED_SLURM, NULL, emit_kubernetes, report_kubernetes },
-    { "diagrams", 0, NULL, emit_diagrams, NULL },
-    { NULL, 0, NULL, NULL, NULL }
+    { "opensm", RY_NEED_IBPLAN, is_infiniband, NULL, emit_opensm, report_opensm },
+    { "cabling", RY_NEED_CABLING | RY_NEED_BOM, NULL, NULL, emit_cabling, report_cabling },
+    { "slurm", RY_NEED_SLURM, NULL, NULL, emit_slurm, report_slurm },
+    { "kubernetes", RY_NEED_SLURM, NULL, check_kubernetes, emit_kubernetes, report_kubernetes },
+    { "diagrams", 0, NULL, NULL, emit_diagrams, NULL },
+    { NULL, 0, NULL, NULL, NULL, NULL }
 };
 
 const ry_group *ry_group_find(const char *name)
@@ -108,6 +113,16 @@ ry_cmd_status ry_write_groups(const ry_ctx *ctx, const char *dir, const int *wan
     if (!t)
         t = &local;
     memset(t, 0, sizeof *t);
+    for (int i = 0; ry_groups[i].name; i++) {
+        ry_err err;
+        if (want[i] == RY_GROUP_WRITE && ry_groups[i].check &&
+            ry_groups[i].check(ctx, &err) < 0) {
+            ry_spec_error(ctx->spec, err.key, "%s%s%s%s", err.msg,
+                          top ? " (or leave the " : "", top ? ry_groups[i].name : "",
+                          top ? " files out with --skip)" : "");
+            return RY_CMD_INPUT;
+        }
+    }
     ry_outdir *o = ry_outdir_begin(dir, ry_out_flags(ctx));
     if (!o)
         return RY_CMD_IO;

@@ -10,6 +10,7 @@
  * header says to apply once the nodes have joined. */
 #include "emit/emit_k8s.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static void explain(ry_buf *c, const ry_slurm_tree *t)
                   "applied again after a change, labels railyard set before and no longer "
                   "lists are removed. Apply makes a Node object for a name the cluster does "
                   "not have, so check the names first (kubectl get nodes). Node names are the "
-                  "host names of naming.node; Kubernetes wants them lowercase.\n\n",
+                  "host names of naming.node in lowercase, as the kubelet registers them.\n\n",
                   f->spec->name);
     ry_buf_printf(c, "%lld nodes (%lld GPUs, %d per node, %d per HB domain), %s, %d switch "
                   "tier%s.\n\n", t->nnodes, f->gpus, t->gpn, f->spec->hb_domain,
@@ -57,6 +58,47 @@ static void explain(ry_buf *c, const ry_slurm_tree *t)
                 "level inside an HB domain.\n");
 }
 
+int ry_k8s_node_name(const char *host, char *buf, size_t n)
+{
+    size_t len = strlen(host), i;
+    for (i = 0; i < len && i + 1 < n; i++)
+        buf[i] = (char)tolower((unsigned char)host[i]);
+    if (n)
+        buf[i] = '\0';
+    if (len == 0 || len > 253 || len >= n)
+        return -1;
+    size_t lab = 0;
+    for (i = 0; i <= len; i++) {
+        char c = buf[i];
+        if (c == '.' || c == '\0') {
+            if (lab == 0 || lab > 63 || buf[i - 1] == '-')
+                return -1;
+            lab = 0;
+        } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') {
+            if (lab == 0 && c == '-')
+                return -1;
+            lab++;
+        } else {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ry_k8s_check_names(const ry_slurm_tree *t, ry_err *err)
+{
+    char nm[512];
+    for (long long n = 0; n < t->nnodes; n++)
+        if (ry_k8s_node_name(t->host[n], nm, sizeof nm) < 0) {
+            ry_err_set(err, "naming.node", "host name '%s' is no Kubernetes node name, even in "
+                       "lowercase (RFC 1123: letters, digits, '-' and '.', a letter or digit at "
+                       "each end of a dot-separated part, at most 253 characters): change "
+                       "naming.node", t->host[n]);
+            return -1;
+        }
+    return 0;
+}
+
 int ry_emit_k8s_labels(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
 {
     FILE *fp = ry_outdir_open_in(o, prefix, "node-labels.yaml");
@@ -68,11 +110,12 @@ int ry_emit_k8s_labels(ry_outdir *o, const char *prefix, const ry_slurm_tree *t)
     ry_put_comment(fp, c.data);
     ry_buf_free(&c);
     fputs("apiVersion: v1\nkind: List\nitems:\n", fp);
-    char nb[32];
+    char nb[32], nm[512];
     for (long long n = 0; n < t->nnodes; n++) {
         int leaf = t->node_leaf[n];
+        ry_k8s_node_name(t->host[n], nm, sizeof nm);
         fprintf(fp, "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: \"%s\"\n"
-                "    labels:\n", t->host[n]);
+                "    labels:\n", nm);
         /* sorted by key: accelerator.* before fabric.*, tiers below 10 first */
         if (t->blocks.hb)
             fprintf(fp, "      %s: \"%s\"\n", RY_K8S_ACCEL_DOMAIN,

@@ -22,7 +22,19 @@
 #define RY_K8S_FABRIC_TIER_PREFIX "fabric.topograph.run/tier-"
 #define RY_K8S_ACCEL_DOMAIN "accelerator.topograph.run/domain"
 
-/* Writes <prefix>/node-labels.yaml into o; -1 when it cannot be written. */
+/* A host's Kubernetes node name: the host name in lowercase, as the
+ * kubelet registers it. 0 when that is a valid node name (an RFC 1123
+ * subdomain: at most 253 characters, dot-separated labels of lowercase
+ * letters, digits and '-', each 1 to 63 long, starting and ending with a
+ * letter or digit), else -1 (buf still holds the lowercased name). */
+int ry_k8s_node_name(const char *host, char *buf, size_t n);
+
+/* 0 when every host of the tree has a valid node name, else -1 with err
+ * at naming.node naming the first host that has none. */
+int ry_k8s_check_names(const ry_slurm_tree *t, ry_err *err);
+
+/* Writes <prefix>/node-labels.yaml into o; -1 when it cannot be written.
+ * Node names are ry_k8s_node_name's (check them first). */
 int ry_emit_k8s_labels(ry_outdir *o, const char *prefix, const ry_slurm_tree *t);
 
 #endif

@@ -21,6 +21,7 @@
 #include "fabric/fabric.h"
 #include "fabric/names.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,6 +409,176 @@ static void number_leaves(ry_fabric *f)
     free(k);
 }
 
+/* ---- size in closed form ---------------------------------------------------
+ * The builder's own rules, counted without building: leaves from the units
+ * and rails; below the top, tier j takes groups of d_j lower blocks and
+ * gives each position of a block u_{j-1} switches, so a block of tier j has
+ * pos_j = pos_{j-1} * u_{j-1} positions; the top gives each of pos_{t-1}
+ * positions the smallest divisor m of u_{t-1} with m * k >= c * u_{t-1}.
+ * Counts saturate at SIZE_CAP, far past any limit, so nothing overflows. */
+#define SIZE_CAP (1LL << 62)
+
+static long long sat_mul(long long a, long long b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a > SIZE_CAP / b ? SIZE_CAP : a * b;
+}
+
+static long long sat_add(long long a, long long b)
+{
+    return a > SIZE_CAP - b ? SIZE_CAP : a + b;
+}
+
+typedef struct graph_size {
+    long long switches, ports, links;
+    int tiers;
+} graph_size;
+
+/* Adds one tree of nleaves leaves over n GPUs; tiers 0: as many as needed.
+ * -1 when the tree cannot be built (the builder then says why). */
+static int size_tree(const ry_spec *s, int k, long long n, long long nleaves, int tiers,
+                     graph_size *z)
+{
+    if (n <= k && tiers <= 1) {
+        z->switches = sat_add(z->switches, 1);
+        z->tiers = z->tiers > 1 ? z->tiers : 1;
+        return 0;
+    }
+    tree tr = { .k = k };
+    tier_ports(s, k, RY_MAX_TIERS, 2, &tr.down[2], &tr.up[2]);
+    long long npods = (nleaves + tr.down[2] - 1) / tr.down[2];
+    int t = tree_tiers_needed(s, k, (size_t)nleaves, (size_t)npods);
+    if (t > RY_MAX_TIERS || (tiers > 0 && tiers < t))
+        return -1;
+    if (tiers > 0)
+        t = tiers;
+    tree_setup(&tr, s, t);
+    long long blocks = nleaves, pos = 1, sw = nleaves;
+    z->switches = sat_add(z->switches, nleaves);
+    z->links = sat_add(z->links, sat_mul(nleaves, tr.up[1]));
+    for (int j = 2; j <= t; j++) {
+        int u = tr.up[j - 1];
+        if (j < t) {
+            blocks = (blocks + tr.down[j] - 1) / tr.down[j];
+            sw = sat_mul(sat_mul(blocks, pos), u);
+            pos = sat_mul(pos, u);
+        } else {
+            int m = 1;
+            while (m < u && (u % m || sat_mul(m, tr.down[j]) < sat_mul(blocks, u)))
+                m++;
+            sw = sat_mul(pos, m);
+        }
+        z->switches = sat_add(z->switches, sw);
+        z->links = sat_add(z->links, sat_mul(sw, tr.up[j]));
+    }
+    z->tiers = z->tiers > t ? z->tiers : t;
+    return 0;
+}
+
+/* Leaves of one rail tree over rails rail0.. (rail_leaves' rule). */
+static long long rail_tree_leaves(const ry_spec *s, int d1, long long S, int rail0, int nrails)
+{
+    long long K = s->hb_domain, R = s->rails, domains = s->gpus / K;
+    long long full = domains / S, rest = domains % S, leaves = 0;
+    for (int r = rail0; r < rail0 + nrails; r++) {
+        long long c = r < K ? (K - r + R - 1) / R : 0;
+        leaves = sat_add(leaves, sat_mul(full, (S * c + d1 - 1) / d1));
+        if (rest)
+            leaves = sat_add(leaves, (rest * c + d1 - 1) / d1);
+    }
+    return leaves;
+}
+
+/* Switches, ports and links the spec's graph would have with the given
+ * tiers (0: auto); -1 when the builder would refuse the spec anyway. */
+static int size_graph(const ry_spec *s, int tiers, graph_size *z)
+{
+    memset(z, 0, sizeof *z);
+    int k = s->sw.radix, d1, u1;
+    tier_ports(s, k, 2, 1, &d1, &u1);
+    if (d1 < 1 || u1 < 1 || s->hb_domain < 1 || s->rails < 1)
+        return -1;
+    long long K = s->hb_domain, R = s->rails, G = s->gpus, c = K / R;
+    long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? d1 / c : 1);
+    graph_size one = { 0 };
+    if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
+        if (size_tree(s, k, G, rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
+            return -1;
+    } else if (s->design == RY_DESIGN_FAT_TREE) {
+        int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+        long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
+        if (size_tree(s, k, G, (G + per_leaf - 1) / per_leaf, tiers, &one) < 0)
+            return -1;
+    } else {
+        long long nr = G / R;
+        if (nr <= k && tiers <= 1) {
+            long long pack = k / nr;
+            one.switches = (R + pack - 1) / pack;
+            one.tiers = 1;
+        } else {
+            for (int r = 0; r < R; r++)
+                if (size_tree(s, k, nr, rail_tree_leaves(s, d1, S, r, 1), tiers, &one) < 0)
+                    return -1;
+        }
+    }
+    z->tiers = one.tiers;
+    z->switches = sat_mul(one.switches, s->planes);
+    z->ports = sat_add(sat_mul(z->switches, k), sat_mul(G, s->planes));
+    z->links = sat_add(sat_mul(one.links, s->planes), sat_mul(G, s->planes));
+    return 0;
+}
+
+/* "2,131,008" */
+static const char *grouped(char *buf, size_t n, long long v)
+{
+    char d[32];
+    int len = snprintf(d, sizeof d, "%lld", v), o = 0;
+    for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
+        buf[o++] = d[i];
+        if ((len - i - 1) % 3 == 0 && i + 1 < len)
+            buf[o++] = ',';
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+/* Refuses a graph past RY_MAX_PORTS, blaming what made it large: forced
+ * tiers when auto would fit, else more planes, else the radix. */
+static int check_size(const ry_spec *s, ry_err *err)
+{
+    graph_size z, auto_z, one_plane;
+    if (size_graph(s, s->tiers, &z) < 0 || z.ports <= RY_MAX_PORTS)
+        return 0;
+    char sw[32], po[32], li[32], lim[32];
+    grouped(sw, sizeof sw, z.switches);
+    grouped(po, sizeof po, z.ports);
+    grouped(li, sizeof li, z.links);
+    grouped(lim, sizeof lim, RY_MAX_PORTS);
+    double gb = (double)z.ports * RY_BYTES_PER_PORT / 1e9;
+    if (s->tiers > 0 && size_graph(s, 0, &auto_z) == 0 && auto_z.ports <= RY_MAX_PORTS) {
+        ry_err_set(err, "fabric.tiers", "fabric.tiers=%d would build %s switches with %s ports "
+                   "and %s links (about %.1f GB); the limit is %s ports: use tiers: auto "
+                   "(%d tier%s here)", s->tiers, sw, po, li, gb, lim, auto_z.tiers,
+                   auto_z.tiers == 1 ? "" : "s");
+        return -1;
+    }
+    ry_spec one = *s;
+    one.planes = 1;
+    if (s->planes > 1 && size_graph(&one, s->tiers, &one_plane) == 0 &&
+        one_plane.ports <= RY_MAX_PORTS) {
+        ry_err_set(err, "cluster.planes", "cluster.planes=%d would build %s switches with %s "
+                   "ports and %s links (about %.1f GB); the limit is %s ports: fewer planes or "
+                   "fewer GPUs", s->planes, sw, po, li, gb, lim);
+        return -1;
+    }
+    ry_err_set(err, "fabric.switch.radix", "%lld GPUs on radix-%d switches in %d tiers would "
+               "build %s switches with %s ports and %s links (about %.1f GB); the limit is %s "
+               "ports: another radix or fewer GPUs", s->gpus, s->sw.radix, z.tiers, sw, po, li,
+               gb, lim);
+    return -1;
+}
+
 int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
 {
     memset(f, 0, sizeof *f);
@@ -417,6 +588,8 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     f->planes = s->planes;
     f->rails = s->rails;
     f->gpus = s->gpus;
+    if (check_size(s, err) < 0)
+        return -1;
 
     layout L;
     L.gpus = s->gpus;

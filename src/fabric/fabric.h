@@ -66,8 +66,18 @@ typedef struct ry_fabric {
                               * leaf group, su_domains the whole HB domains in it) */
 } ry_fabric;
 
+/* The largest graph built: switch ports plus GPU ports. 4,194,304 GPUs (the
+ * most a spec may have) on radix-64 switches, one plane, take 41,943,040
+ * ports and peak at about 1.5 GB in `validate`; forced tiers, a very large
+ * radix or more planes can imply far more at any GPU count, so the builder
+ * counts the graph first (in closed form) and refuses one past this. */
+#define RY_MAX_PORTS (1LL << 26)
+/* Peak memory per port of `validate`, measured on the graph above. */
+#define RY_BYTES_PER_PORT 36
+
 /* Build the graph for a checked spec. On failure returns -1 with err set
- * (err->key names the spec key to blame). */
+ * (err->key names the spec key to blame): among others a graph of more than
+ * RY_MAX_PORTS ports, refused before anything is allocated. */
 int ry_fabric_build(const ry_spec *spec, ry_fabric *f, ry_err *err);
 void ry_fabric_free(ry_fabric *f);
 

@@ -580,6 +580,7 @@ static int fill_hall(tmp *t, ry_layout *lay, int room, const int32_t *units, int
     int nrows = hs ? (int)((hs + per_row - 1) / per_row) : 0;
     size_t li = 0;
     int row = 0;
+    int *col_rack = ry_xmalloc((size_t)rpr * sizeof *col_rack);
     for (int r = 0; r < nrows; r++, row++) {
         if (!placed && r >= (nrows + 1) / 2) {
             pos = row * rpr;
@@ -588,24 +589,35 @@ static int fill_hall(tmp *t, ry_layout *lay, int room, const int32_t *units, int
             row = pos / rpr;
             placed = 1;
         }
-        int base = t->nr;
-        for (int c = 0; c < rpr; c++)
-            add_rack(t, room, c >= netcol && c < netcol + nnet ? RY_RACK_NETWORK : RY_RACK_COMPUTE,
-                     row * rpr + c, rpr);
-        for (long long k = 0; k < per_row && (long long)r * per_row + k < hs; k++) {
+        /* racks only where something stands: a hall's last row may be short */
+        long long first = (long long)r * per_row, nsv = hs - first < per_row ? hs - first : per_row;
+        size_t l1 = li;
+        while (l1 < nl && lpos[l1] / per_row == r)
+            l1++;
+        int ncomp_used = (int)((nsv + t->npr - 1) / t->npr);
+        int nnet_used = (int)((l1 - li + (size_t)t->spr - 1) / (size_t)t->spr);
+        for (int c = 0, ci = 0; c < rpr; c++) {
+            int net = c >= netcol && c < netcol + nnet;
+            col_rack[c] = -1;
+            if (net ? c - netcol < nnet_used : ci++ < ncomp_used)
+                col_rack[c] = add_rack(t, room, net ? RY_RACK_NETWORK : RY_RACK_COMPUTE,
+                                       row * rpr + c, rpr);
+        }
+        for (long long k = 0; k < nsv; k++) {
             int c = (int)(k / t->npr);
             if (c >= netcol)
                 c += nnet;
-            put_server(t, lay, sv[(long long)r * per_row + k], base + c, (int)(k % t->npr));
+            put_server(t, lay, sv[first + k], col_rack[c], (int)(k % t->npr));
         }
-        for (size_t k = 0; li < nl && lpos[li] / per_row == r; li++, k++)
-            put_switch(t, lay, lv[li], base + netcol + (int)(k / (size_t)t->spr),
+        for (size_t k = 0; li < l1; li++, k++)
+            put_switch(t, lay, lv[li], col_rack[netcol + (int)(k / (size_t)t->spr)],
                        (int)(k % (size_t)t->spr));
     }
     if (!placed) {
         pos = row * rpr;
         put_switches(t, lay, room, up, nup, &pos, rpr);
     }
+    free(col_rack);
 out:
     free(sv);
     free(lv);
@@ -738,7 +750,8 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.nsw = f->nnodes - f->first_switch;
     t.ni = (size_t)t.S + t.nsw;
     t.npr = s->layout.nodes_per_rack;
-    t.mode = s->layout.network;
+    t.mode = s->layout.network >= 0 ? s->layout.network
+             : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     t.node_w = s->node.power_w;
     t.sw_w = s->sw.power_w;
     t.hall_w = s->layout.hall_power * 1000;

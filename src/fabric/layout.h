@@ -21,7 +21,8 @@
  *     building. A fabric that fits in one hall is one hall, no network room.
  * Within a hall, compute racks hold layout.nodes_per_rack servers; leaves
  * stand beside their scalable unit (per-unit) or at the end or middle of
- * each row. Rows are layout.racks_per_row long, or shaped so a hall is about
+ * each row (a fat tree's default: its units are a leaf and a few servers);
+ * a row's racks are those that hold something. Rows are layout.racks_per_row long, or shaped so a hall is about
  * as deep as it is wide. Network racks hold as many switches as space and
  * the rack power budget allow (layout.switches_per_rack at most).
  *

@@ -58,38 +58,65 @@ static size_t name_slot(char **set, size_t cap, const char *name)
     return i;
 }
 
+/* The naming key of a tier (0: servers) when the spec sets it, else NULL. */
+static const char *naming_key(const ry_spec *s, int tier)
+{
+    if (tier == 0)
+        return s->node_pattern[0] ? "naming.node" : NULL;
+    if (tier == 1)
+        return s->leaf_pattern[0] ? "naming.leaf" : NULL;
+    if (tier == 2)
+        return s->spine_pattern[0] ? "naming.spine" : NULL;
+    if (tier == 3)
+        return s->core_pattern[0] ? "naming.core" : NULL;
+    return NULL;
+}
+
+static const char *device_kind(const ry_fabric *f, int tier)
+{
+    return tier == 0 ? "server" : ry_tier_name(tier, f->tiers);
+}
+
 int ry_names_unique(const ry_fabric *f, ry_err *err)
 {
     const ry_spec *s = f->spec;
-    if (!s || (!s->leaf_pattern[0] && !s->spine_pattern[0] && !s->core_pattern[0]))
+    if (!s || (!s->node_pattern[0] && !s->leaf_pattern[0] && !s->spine_pattern[0] &&
+               !s->core_pattern[0]))
         return 0;
     long long hosts = s->node.gpus_per_node > 0 ? f->gpus / s->node.gpus_per_node : f->gpus;
     size_t want = (size_t)hosts + (f->nnodes - f->first_switch), cap = 16;
     while (cap < 2 * want)
         cap *= 2;
     char **set = ry_xcalloc(cap, sizeof *set);
+    uint8_t *tier_of = ry_xcalloc(cap, sizeof *tier_of);
     char name[RY_NAME_MAX + 16];
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < want; i++) {
         int isw = i >= (size_t)hosts;
+        int t = isw ? f->nodes[f->first_switch + (i - (size_t)hosts)].tier : 0;
         if (isw)
             ry_node_name(f, (uint32_t)(f->first_switch + (i - (size_t)hosts)), name, sizeof name);
         else
             ry_host_name(f, (long long)i, name, sizeof name);
         size_t k = name_slot(set, cap, name);
         if (set[k]) {
-            int t = isw ? f->nodes[f->first_switch + (i - (size_t)hosts)].tier : 0;
-            ry_err_set(err, t == 2 ? "naming.spine" : t == 3 ? "naming.core" : "naming.leaf",
-                       "two devices would be named '%s': the naming patterns of servers, leaves, "
-                       "spines and cores must give different names", name);
+            /* blame the pattern that made the second name, else the first's */
+            int t0 = tier_of[k];
+            const char *key = naming_key(s, t) ? naming_key(s, t)
+                              : naming_key(s, t0) ? naming_key(s, t0) : "naming";
+            ry_err_set(err, key, "two devices would be named '%s' (a %s and a %s): the naming "
+                       "patterns of servers, leaves, spines and cores must give different names",
+                       name, device_kind(f, t0), device_kind(f, t));
             rc = -1;
         } else {
             set[k] = ry_xstrdup(name);
+            tier_of[k] = (uint8_t)t;
         }
     }
     for (size_t i = 0; i < cap; i++)
         free(set[i]);
     free(set);
+    free(tier_of);
     return rc;
 }
 

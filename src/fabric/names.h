@@ -12,9 +12,10 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n);
  * node{n1:0W}, W the digits of the server count, at least 3. */
 int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n);
 
-/* With a switch naming pattern in the spec (naming.leaf, .spine, .core):
+/* With a naming pattern in the spec (naming.node, .leaf, .spine, .core):
  * 0 when every server and switch gets a name of its own, else -1 with err
- * naming the key and the name given twice. Without one: 0 at once. */
+ * naming the key and the name given twice. Without one: 0 at once (the
+ * default names never meet). */
 int ry_names_unique(const ry_fabric *f, ry_err *err);
 
 /* NodeDescription of a GPU's NIC port (port id = gpu * planes + plane):

@@ -261,7 +261,7 @@ const ry_key ry_spec_keys[] = {
       .def_doc = "the switch's rack_units, else 1", .unit = "rack units",
       .bad = RY_BAD_OTHER, .doc = "height of a switch" },
     { .key = "layout.network", ENUM(network_places), SPEC(layout.network), .def = "per-unit",
-      .bad = RY_BAD_OTHER, .doc = "where leaves stand" },
+      .def_doc = "per-unit; end-of-row for a fat tree", .bad = RY_BAD_OTHER, .doc = "where leaves stand" },
     { .key = "layout.rack_pitch", NUMBER(0.1, 100), SPEC(layout.rack_pitch), .def = "0.6",
       .unit = "metres", .bad = RY_BAD_OTHER, .doc = "distance between rack centres in a row" },
     { .key = "layout.row_pitch", NUMBER(0.5, 1000), SPEC(layout.row_pitch), .def = "2.4",
@@ -1200,6 +1200,8 @@ static const char *field_text(const ry_key *k, const void *base, char *buf, size
         i = k->size == sizeof(long long) ? *(const long long *)(const void *)p
                                          : *(const int *)(const void *)p;
         if (i == 0 && (k->flags & RY_KEY_ZERO_UNSET))
+            return NULL;
+        if (k->type == RY_KEY_ENUM && i < 0)    /* left to the code that uses it */
             return NULL;
         if (k->type == RY_KEY_AUTO_INT && i == 0)
             return "auto";

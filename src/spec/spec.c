@@ -440,7 +440,9 @@ static void read_section(loadctx *c, const ry_ynode *root, const char *section)
 }
 
 /* layout: racks and rows. A node or switch model's height and servers per
- * rack are the defaults of the layout's. */
+ * rack are the defaults of the layout's. layout.network left out is -1:
+ * the layout chooses by design (a fat tree's units are a leaf and a few
+ * servers, so per-unit network racks would hold one switch each). */
 static void read_layout(loadctx *c, const ry_ynode *root)
 {
     ry_spec *s = c->s;
@@ -451,6 +453,8 @@ static void read_layout(loadctx *c, const ry_ynode *root)
     if (s->sw.units > 0)
         s->layout.switch_units = s->sw.units;
     read_section(c, root, "layout");
+    if (s->doc && !ry_ydoc_find(s->doc, "layout.network", NULL))
+        s->layout.network = -1;
     ry_spec_rules_layout(s);
 }
 

@@ -13,8 +13,9 @@
 
 #define RY_MAX_TIERS 8
 /* GPUs in one spec: far past any cluster built (the largest are a few
- * hundred thousand), and a graph of about 1 GB at most, so no spec can make
- * railyard exhaust a machine. */
+ * hundred thousand); the graph itself is bounded by the builder
+ * (RY_MAX_PORTS, fabric/fabric.h), since forced tiers or planes can make
+ * it far larger than the GPUs alone do. */
 #define RY_MAX_GPUS (1 << 22)
 #define RY_NAME_MAX 64
 
@@ -125,7 +126,8 @@ typedef struct ry_spec {
         int rows;               /* 0 = as many as needed */
         int racks_per_row, rack_units, first_unit;
         int nodes_per_rack, node_units, switch_units;
-        int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row */
+        int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row; -1 unset:
+                                 * end-of-row for a fat tree, else per-unit */
         double rack_pitch, row_pitch, tray_height, slack;
         int hall_racks;         /* most racks in one data hall */
         double hall_power;      /* power budget of a hall, kW */

@@ -1,0 +1,54 @@
+#!/bin/sh
+# Two devices with one name: a server named like a switch when only
+# naming.node is set, a server like a spine, two servers alike. Refused at
+# the naming key's value (file:line:col), exit 1, nothing written; names
+# that do not meet pass.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+SP="$TOP_SRCDIR/examples/superpod-4su.yaml"
+
+# spec FILE NODE [SPINE]: 16 DGX H100 (2 units) with the given patterns
+spec() {
+    cat >"$1" <<Y
+name: clash
+cluster:
+  nodes: 16
+  node: dgx-h100
+  scalable_unit: 8
+naming:
+  node: "$2"
+Y
+    [ -n "${3:-}" ] && printf '  spine: "%s"\n' "$3" >>"$1"
+    return 0
+}
+
+# (a) servers leaf1..leaf16 against the default leaf names leaf0..leaf15:
+# the server's key is blamed (no switch pattern is set)
+spec "$TMP/a.yaml" 'leaf{n1}'
+"$RAILYARD" build "$TMP/a.yaml" -o "$TMP/a.out" >"$TMP/a.log" 2>"$TMP/a.err"
+expect_eq "server = leaf: exit" $? 1
+grep -q "^$TMP/a.yaml:7:9: error: two devices would be named 'leaf[0-9]*' (a server and a leaf)" \
+    "$TMP/a.err" && ok || fail "server = leaf: $(cat "$TMP/a.err")"
+[ -e "$TMP/a.out" ] && fail "server = leaf: output written" || ok
+
+# (b) through --set on a bundled example: the --set value
+"$RAILYARD" -q validate "$SP" --set 'naming.node="leaf{n}"' >/dev/null 2>"$TMP/b.err"
+expect_eq "--set server = leaf: exit" $? 1
+grep -q "^--set:1:13: error: two devices would be named 'leaf[0-9]*' (a server and a leaf)" \
+    "$TMP/b.err" && ok || fail "--set: $(cat "$TMP/b.err")"
+
+# (c) a server and a spine of one pattern: the spine's key (set later)
+spec "$TMP/c.yaml" 'sw{n}' 'sw{n}'
+"$RAILYARD" -q validate "$TMP/c.yaml" >/dev/null 2>"$TMP/c.err"
+expect_eq "server = spine: exit" $? 1
+grep -q "^$TMP/c.yaml:8:10: error: two devices would be named 'sw0' (a server and a spine)" \
+    "$TMP/c.err" && ok || fail "server = spine: $(cat "$TMP/c.err")"
+
+# (d) patterns whose names do not meet pass
+for pat in 'gpu-{n1:03}' 'leafy{n1}'; do
+    spec "$TMP/d.yaml" "$pat"
+    "$RAILYARD" -q slurm "$TMP/d.yaml" -o "$TMP/d.out" >/dev/null 2>"$TMP/d.err"
+    expect_eq "$pat: exit" "$?:$(cat "$TMP/d.err")" "0:"
+    rm -rf "$TMP/d.out"
+done
+
+finish
