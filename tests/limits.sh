@@ -22,7 +22,12 @@ guids=$(printf '%s' "$limits" | sed -n 's/.*\\-\\-guids.*\\-\\-lids[^0-9]*\([0-9
 [ -n "$ports" ] && ok || fail "LIMITS states no graph bound"
 [ -n "$guids" ] && ok || fail "LIMITS states no --guids/--lids size"
 
-# (a) the largest spec's peak: within 10% of the stated figure
+# (a) the largest spec's peak: within 10% of the stated figure. A sanitizer
+# build keeps shadow memory beside every allocation: its peak says nothing
+# of the program's, so (a) is for the normal build only.
+if grep -qa __asan_init "$RAILYARD"; then
+    echo "sanitizer build: the peak of the largest spec is measured by the normal build"
+else
 /usr/bin/time -f '%M %e' -o "$TMP/max.time" "$RAILYARD" -q validate "$SP" \
     --set cluster.nodes=524288 >"$TMP/max.out" 2>"$TMP/max.err"
 expect_eq "4,194,304 GPUs: validate exit" "$?:$(cat "$TMP/max.err")" "0:"
@@ -33,6 +38,7 @@ if [ -n "$peak_mib" ]; then
     r=$(( kb * 100 / 1024 / peak_mib ))         # percent of the stated peak
     [ "$r" -ge 90 ] && [ "$r" -le 110 ] && ok ||
         fail "4,194,304 GPUs peak at ${kb} KB: ${r}% of LIMITS' ${peak_mib} MiB, want 90..110%"
+fi
 fi
 
 # (b) the graph bound: the builder refuses one port past it, and names it
