@@ -676,8 +676,10 @@ int ry_emit_diagrams(ry_outdir *o, const char *prefix, const ry_fabric *f)
         if (rc == 0 && render) {
             int r = ry_dot_render(dot.data, dot.len, "svg", &svg);
             if (r == RY_DOT_MISSING) {
+                ry_stderr_lock();
                 fprintf(stderr, "railyard: note: Graphviz's dot is not installed: %s/ has the "
                                 "DOT files only\n", prefix);
+                ry_stderr_unlock();
                 render = 0;
             } else if (r < 0) {
                 ry_warn("%s/ has the DOT files only", prefix);

@@ -251,10 +251,13 @@ static void print_setup(book *b, lxw_worksheet *ws, int ncols)
 
 /* libxlsxwriter prints its failures itself, as "[ERROR] ..." lines on
  * stderr (a full $TMPDIR gives several for one workbook). Its calls that
- * touch files run with stderr on /dev/null; railyard reports the failure
- * once, in its own words, from the value returned. */
+ * touch files run with stderr on /dev/null, under the stderr lock (the
+ * workbook has a thread of its own: another thread's diagnostic waits
+ * rather than vanish); railyard reports the failure once, in its own words,
+ * from the value returned. */
 static int lib_mute(void)
 {
+    ry_stderr_lock();       /* no other thread's diagnostic goes to /dev/null */
     fflush(stderr);
     int saved = dup(STDERR_FILENO), nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (saved >= 0 && nul >= 0)
@@ -266,11 +269,12 @@ static int lib_mute(void)
 
 static void lib_unmute(int saved)
 {
-    if (saved < 0)
-        return;
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
+    if (saved >= 0) {
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    ry_stderr_unlock();
 }
 
 static lxw_workbook *quiet_workbook_new(const char *path, lxw_workbook_options *opt)

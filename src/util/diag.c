@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "util/buf.h"
 #include "util/escape.h"
@@ -15,20 +16,39 @@ static ry_buf *capture;
 
 void ry_diag_capture(ry_buf *b) { capture = b; }
 
+static mtx_t stderr_mtx;
+static once_flag stderr_once = ONCE_FLAG_INIT;
+
+static void stderr_init(void) { mtx_init(&stderr_mtx, mtx_plain); }
+
+void ry_stderr_lock(void)
+{
+    call_once(&stderr_once, stderr_init);
+    mtx_lock(&stderr_mtx);
+}
+
+void ry_stderr_unlock(void) { mtx_unlock(&stderr_mtx); }
+
 static void d_putc(int c)
 {
-    if (capture)
+    if (capture) {
         ry_buf_putc(capture, (char)c);
-    else
-        fputc(c, stderr);
+        return;
+    }
+    ry_stderr_lock();
+    fputc(c, stderr);
+    ry_stderr_unlock();
 }
 
 static void d_puts(const char *s)
 {
-    if (capture)
+    if (capture) {
         ry_buf_puts(capture, s);
-    else
-        fputs(s, stderr);
+        return;
+    }
+    ry_stderr_lock();
+    fputs(s, stderr);
+    ry_stderr_unlock();
 }
 
 static void d_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -41,7 +61,9 @@ static void d_printf(const char *fmt, ...)
         vsnprintf(t, sizeof t, fmt, ap);
         ry_buf_puts(capture, t);
     } else {
+        ry_stderr_lock();
         vfprintf(stderr, fmt, ap);
+        ry_stderr_unlock();
     }
     va_end(ap);
 }

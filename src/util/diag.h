@@ -46,6 +46,13 @@ void ry_warn_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 
 int ry_error_count(void);
 void ry_error_reset(void);
 
+/* Standard error is one stream for every thread: whoever writes to it, or
+ * points it elsewhere for a while (a library that prints its own failures,
+ * run quiet), holds this lock, so that no diagnostic of another thread is
+ * written while it points elsewhere. Not recursive. */
+void ry_stderr_lock(void);
+void ry_stderr_unlock(void);
+
 /* Diagnostics go into b instead of stderr until ry_diag_capture(NULL)
  * (sweep collects each point's errors to report them once per reason);
  * they are counted as usual. */
