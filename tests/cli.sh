@@ -5,6 +5,8 @@
 
 "$RAILYARD" --help >"$TMP/help" 2>&1; expect_eq "--help exit" $? 0
 grep -q '^usage: railyard' "$TMP/help" && ok || fail "--help has no usage line"
+# the exit statuses --help states include verify's, which differ (diff(1)'s)
+grep -q "verify exits as diff(1) does" "$TMP/help" && ok || fail "--help omits verify's exit statuses"
 "$RAILYARD" --version >"$TMP/ver" 2>&1; expect_eq "--version exit" $? 0
 grep -qE '^railyard [0-9]+\.[0-9]+\.[0-9]+$' "$TMP/ver" && ok || fail "--version: $(cat "$TMP/ver")"
 

@@ -171,7 +171,9 @@ static void main_help(const ry_cmd_entry *const *table, FILE *fp)
     fputs("\nCommon options (before or after the command):\n", fp);
     print_options(fp, global_options, 0, NULL);
     fputs("\nExit status: 0 ok, 1 bad input, 2 usage, 3 I/O error, 4 internal error;\n"
-          "check-routes: 5 when a check fails. See railyard(1) and railyard-spec(5).\n", fp);
+          "check-routes: 5 when a check fails; verify exits as diff(1) does: 0 as planned,\n"
+          "1 findings, 2 bad input or a fabric that cannot be compared with the plan.\n"
+          "See railyard(1) and railyard-spec(5).\n", fp);
 }
 
 /* ---- the command line ----------------------------------------------------------------------- */
