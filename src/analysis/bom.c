@@ -115,19 +115,17 @@ int ry_fabric_capex(const ry_fabric *f, const ry_media_catalog *media, ry_bom *b
 void ry_design_capex(const ry_spec *s, ry_design d, const ry_media_catalog *media,
                      ry_designs_capex *c, int i)
 {
-    ry_spec t = *s;
-    t.design = d;
-    if (d != s->design)
-        t.tiers = 0;
+    ry_spec t;
+    ry_spec_as_design(s, d, &t);
     ry_fabric f;
     ry_err e;
     c->ok[i] = 0;
     if (ry_fabric_build(&t, &f, &e) < 0) {
-        snprintf(c->err[i], sizeof c->err[i], "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+        ry_err_text(&e, c->err[i], sizeof c->err[i]);
         return;
     }
     if (ry_fabric_capex(&f, media, &c->bom[i], &c->capex[i], &e) < 0)
-        snprintf(c->err[i], sizeof c->err[i], "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+        ry_err_text(&e, c->err[i], sizeof c->err[i]);
     else
         c->ok[i] = 1;
     /* the capex borrows the switch's names from the spec, not from the copy */

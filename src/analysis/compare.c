@@ -42,14 +42,12 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
 
 int ry_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t cap)
 {
-    ry_spec t = *s;
-    t.design = d;
-    if (d != s->design)
-        t.tiers = 0;
+    ry_spec t;
+    ry_spec_as_design(s, d, &t);
     ry_fabric f;
     ry_err e;
     if (ry_fabric_build(&t, &f, &e) < 0) {
-        snprintf(err, cap, "%s%s%s", e.key, e.key[0] ? ": " : "", e.msg);
+        ry_err_text(&e, err, cap);
         return -1;
     }
     ry_bom_compute(&f, b);
@@ -73,10 +71,7 @@ ry_design_build *ry_design_build_new(const ry_spec *base, ry_design d,
                                      const ry_media_catalog *media, ry_err *err)
 {
     ry_design_build *b = ry_xcalloc(1, sizeof *b);
-    b->spec = *base;
-    b->spec.design = d;
-    if (d != base->design)
-        b->spec.tiers = 0;      /* forced tiers are the spec's own design's (ry_design_bom) */
+    ry_spec_as_design(base, d, &b->spec);
     if (ry_fabric_build(&b->spec, &b->fabric, err) < 0)
         goto fail;
     b->stage = STAGE_FABRIC;

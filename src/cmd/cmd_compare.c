@@ -314,8 +314,7 @@ static ry_cmd_status run_designs(ry_ctx *ctx)
         if (!b) {
             memset(&d[i], 0, sizeof d[i]);
             d[i].design = (ry_design)i;
-            snprintf(d[i].err, sizeof d[i].err, "%s%s%s", err.key, err.key[0] ? ": " : "",
-                     err.msg);
+            ry_err_text(&err, d[i].err, sizeof d[i].err);
             continue;
         }
         ry_compare_design_fill(b, &d[i]);

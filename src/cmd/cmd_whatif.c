@@ -258,11 +258,9 @@ static ry_cmd_status check(ry_ctx *ctx)
 static int build_counterpart(const ry_spec *s, ry_spec *cs, ry_fabric *cf, char *errbuf, size_t n)
 {
     ry_err err;
-    *cs = *s;
-    cs->design = counterpart_of(s->design);
-    cs->tiers = 0;
+    ry_spec_as_design(s, counterpart_of(s->design), cs);
     if (ry_fabric_build(cs, cf, &err) < 0) {
-        snprintf(errbuf, n, "%s%s%s", err.key, err.key[0] ? ": " : "", err.msg);
+        ry_err_text(&err, errbuf, n);
         return -1;
     }
     return 0;

@@ -701,3 +701,11 @@ const char *ry_nic_cage(const ry_node_model *m, int i)
 {
     return i >= 0 && i < m->nnics ? m->nics[i].cage : "";
 }
+
+void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out)
+{
+    *out = *s;
+    out->design = d;
+    if (d != s->design)
+        out->tiers = 0;
+}

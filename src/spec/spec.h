@@ -222,6 +222,10 @@ void ry_spec_defaults(ry_spec *s);
  * document, and returns -1 if there was any, else 0. */
 int ry_spec_check(ry_spec *s);
 
+/* out: the cluster of s as design d. Forced tiers (fabric.tiers) are s's own
+ * design's, so another design chooses its own (tiers auto). */
+void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out);
+
 /* Position of a dotted key ("fabric.switch.radix") in the source, or of its
  * nearest present ancestor, or file:1:1. */
 ry_pos ry_spec_pos(const ry_spec *s, const char *key);

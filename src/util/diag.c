@@ -82,6 +82,12 @@ static void put_message(const char *fmt, va_list ap)
 
 static int io_errors;
 
+const char *ry_err_text(const ry_err *e, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s%s%s", e->key, e->key[0] ? ": " : "", e->msg);
+    return buf;
+}
+
 void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
 {
     va_list ap;

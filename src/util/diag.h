@@ -30,6 +30,8 @@ typedef struct ry_err {
     char msg[512];
 } ry_err;
 
+/* "key: message", or the message alone when there is no key; returns buf. */
+const char *ry_err_text(const ry_err *e, char *buf, size_t cap);
 void ry_err_set(ry_err *e, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
