@@ -92,7 +92,7 @@ expect_eq "whatif 405b exit" $? 0
 expect_eq "whatif --paper 405b exit" $? 0
 for f in m405 m405p t405 w405 w405p; do
     report "$f" "$TMP/$f.txt"
-    grep -nE '(^|[^A-Za-z_])(B_F|B_S|N_M|N_Ds|N_Df|T_iter|T_ideal|6NT)([^A-Za-z_]|$)' "$TMP/$f.txt" >"$TMP/sym" &&
+    grep -nE '(^|[^A-Za-z_])(B_F|B_S|N_M|N_Ds|N_Df|T_iter|T_ideal|6NT|MP)([^A-Za-z_]|$)' "$TMP/$f.txt" >"$TMP/sym" &&
         fail "$f: a symbol of the paper's model: $(head -n 2 "$TMP/sym" | tr '\n' ';')" || ok
 done
 # tokens per iteration: the batch (sequences) x the model's sequence, from

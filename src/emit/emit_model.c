@@ -773,7 +773,7 @@ const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
 }
 
 static const char *const type_text[RY_TR_TYPES] = {
-    "MP (tensor parallel, in domain)", "DP stage 1 (across domains)",
+    "TP (tensor parallel, in domain)", "DP stage 1 (across domains)",
     "DP stage 2 (inside domains)", "PP (pipeline, adjacent stages)", "none"
 };
 
