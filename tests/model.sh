@@ -104,7 +104,7 @@ print("\n".join(bad) if bad else "ok")
 P
 expect_eq "model JSON" "$(cat "$TMP/chk")" ok
 "$RAILYARD" model --paper "$D/gpt3-gh200.yaml" >"$TMP/m.txt" 2>&1
-for w in "one block's gradients" "TP bytes per token and block" "FLOPs per iteration executed" \
+for w in "one block's gradients" "tensor-parallel bytes per token, block" "FLOPs per iteration executed" \
     "NVLink (HB domain) bandwidth per GPU" "network bandwidth per GPU" "6 x parameters x tokens" \
     "paper's eq. 2" "ideal: one domain of all GPUs" "MFU" "rail-only"; do
     grep -q "$w" "$TMP/m.txt" && ok || fail "model text lacks '$w'"

@@ -108,4 +108,10 @@ grep -qF "batch       $want" "$TMP/m405.txt" && ok || fail "model tokens: want '
 want=$("$PY" -c "print(format(16384 * 16383 // 2, ','))")
 grep -qE "^  total +$want " "$TMP/t405.txt" && ok || fail "traffic total pairs: want $want: $(grep '^  total' "$TMP/t405.txt")"
 
+# sweep's own lines (its CSV keeps plain numbers): the point limit grouped
+"$RAILYARD" sweep "$TMP/l405.yaml" --vary workload.batch=1..4000+1 \
+    --vary cluster.gpus=8192,16384,32768,65536,131072,262144 -o "$TMP/swx" >"$TMP/swx.txt" 2>&1
+expect_eq "sweep of 24,000 points: exit" $? 2
+grep -q "more than 20,000 points" "$TMP/swx.txt" && ok || fail "sweep limit: $(head -n 1 "$TMP/swx.txt")"
+report "sweep" "$TMP/swx.txt"
 finish

@@ -104,7 +104,7 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     ry_buf_printf(o, "  %-38s %s: 12 x d_model^2 x %d B\n", "one block's gradients",
                   ry_num_si(v1, sizeof v1, in->S_T, "B", 4), m->bytes);
     ry_buf_printf(o, "  %-38s %s\n", "tokens per iteration", ry_n((long long)in->b));
-    ry_buf_printf(o, "  %-38s %s: %d rounds x %d B\n", "TP bytes per token and block",
+    ry_buf_printf(o, "  %-38s %s: %d rounds x %d B\n", "tensor-parallel bytes per token, block",
                   ry_num_si(v1, sizeof v1, in->M_cc, "B", 4), l->mcc, m->bytes);
     ry_buf_printf(o, "  %-38s %s (model FLOPs %s)\n", "FLOPs per iteration executed",
                   ry_num_si(v1, sizeof v1, in->M_flop, "FLOP", 4),
