@@ -104,7 +104,9 @@ print("\n".join(bad) if bad else "ok")
 P
 expect_eq "model JSON" "$(cat "$TMP/chk")" ok
 "$RAILYARD" model --paper "$D/gpt3-gh200.yaml" >"$TMP/m.txt" 2>&1
-for w in "S_T" "M_cc" "M_flop" "B_F" "B_S" "6NT" "paper's eq. 2" "T_ideal" "MFU" "rail-only"; do
+for w in "one block's gradients" "tensor-parallel bytes per token, block" "FLOPs per iteration executed" \
+    "NVLink (HB domain) bandwidth per GPU" "network bandwidth per GPU" "6 x parameters x tokens" \
+    "paper's eq. 2" "ideal: one domain of all GPUs" "MFU" "rail-only"; do
     grep -q "$w" "$TMP/m.txt" && ok || fail "model text lacks '$w'"
 done
 "$RAILYARD" model --paper "$D/gpt3-gh200.yaml" --set workload.flops_convention=korthikanti \

@@ -17,8 +17,8 @@ cp "$TOP_SRCDIR/tests/data/model/llama-h100.yaml" "$TMP/l2k.yaml"
 printf 'libra:\n  budget: 500\n' >>"$TMP/l2k.yaml"
 
 # words FILE: the layout's words of a text report (its "layout: " line)
-words() {
-    sed -n 's/^layout: //p' "$1"
+words() {  # the text groups thousands ("DP 2,048"); JSON and CSV do not
+    sed -n 's/^layout: //p' "$1" | sed 's/\([0-9]\),\([0-9][0-9][0-9]\)/\1\2/g'
 }
 # jwords FILE: the same from a JSON report
 jwords() {

@@ -225,9 +225,9 @@ grep -q -- '-[0-9.]*% less' "$TMP/tr.txt" && fail "a negative 'less'" || ok
     >"$TMP/tr0.txt" 2>/dev/null
 expect_eq "traffic without tensor parallelism: exit" $? 0
 grep -q '^  type ' "$TMP/tr0.txt" && ok || fail "traffic: no pair table"
-pairs=$(sed -n 's/^  [A-Za-z].*) *\([0-9][0-9]*\) .*/\1/p' "$TMP/tr0.txt")
+pairs=$(sed -n 's/^  [A-Za-z].*) *\([0-9][0-9,]*\) .*/\1/p' "$TMP/tr0.txt")
 [ -n "$pairs" ] && ok || fail "traffic: no pair counts"
 echo "$pairs" | grep -qx 0 && fail "traffic: a type with 0 pairs" || ok
-grep -q '^  MP ' "$TMP/tr0.txt" && fail "traffic: the MP row without MP pairs" || ok
+grep -q '^  TP (tensor parallel' "$TMP/tr0.txt" && fail "traffic: the tensor-parallel row without its pairs" || ok
 
 finish

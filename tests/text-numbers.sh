@@ -71,4 +71,47 @@ for sec in switches nodes gpus llms media prices; do
     expect_eq "catalog $sec exit" $? 0
     report "catalog $sec" "$TMP/cat-$sec.txt"
 done
+# model, traffic and whatif on llama-3-405b over 16,384 H100 GPUs: every
+# number grouped or with an SI unit, no symbol of the paper's model standing
+# alone, and the tokens of an iteration = batch x sequence, grouped.
+cat >"$TMP/l405.yaml" <<'Y'
+name: l405
+cluster: {gpus: 16384, node: dgx-h100}
+fabric: {switch: qm9700}
+workload: {model: llama-3-405b}
+Y
+"$RAILYARD" model "$TMP/l405.yaml" >"$TMP/m405.txt" 2>&1
+expect_eq "model 405b exit" $? 0
+"$RAILYARD" model --paper "$TMP/l405.yaml" >"$TMP/m405p.txt" 2>&1
+expect_eq "model --paper 405b exit" $? 0
+"$RAILYARD" traffic "$TMP/l405.yaml" >"$TMP/t405.txt" 2>&1
+expect_eq "traffic 405b exit" $? 0
+"$RAILYARD" whatif "$TMP/l405.yaml" --fail leaf3 >"$TMP/w405.txt" 2>&1
+expect_eq "whatif 405b exit" $? 0
+"$RAILYARD" whatif --paper "$TMP/l405.yaml" --fail leaf3 >"$TMP/w405p.txt" 2>&1
+expect_eq "whatif --paper 405b exit" $? 0
+for f in m405 m405p t405 w405 w405p; do
+    report "$f" "$TMP/$f.txt"
+    grep -nE '(^|[^A-Za-z_])(B_F|B_S|N_M|N_Ds|N_Df|T_iter|T_ideal|6NT|MP)([^A-Za-z_]|$)' "$TMP/$f.txt" >"$TMP/sym" &&
+        fail "$f: a symbol of the paper's model: $(head -n 2 "$TMP/sym" | tr '\n' ';')" || ok
+done
+# tokens per iteration: the batch (sequences) x the model's sequence, from
+# the JSON's plain numbers, grouped in the text
+want=$("$RAILYARD" model --format json "$TMP/l405.yaml" | "$PY" -c '
+import json, sys
+j = json.load(sys.stdin)
+w = j["workload"]; s = j["model"]["seq_len"]
+print("%s sequences x %s = %s tokens per iteration" % (format(w["batch"], ","),
+      format(s, ","), format(w["batch"] * s, ",")))')
+grep -qF "batch       $want" "$TMP/m405.txt" && ok || fail "model tokens: want '$want': $(grep 'batch  ' "$TMP/m405.txt")"
+# traffic: every pair of the 16,384 GPUs, N (N - 1) / 2, grouped
+want=$("$PY" -c "print(format(16384 * 16383 // 2, ','))")
+grep -qE "^  total +$want " "$TMP/t405.txt" && ok || fail "traffic total pairs: want $want: $(grep '^  total' "$TMP/t405.txt")"
+
+# sweep's own lines (its CSV keeps plain numbers): the point limit grouped
+"$RAILYARD" sweep "$TMP/l405.yaml" --vary workload.batch=1..4000+1 \
+    --vary cluster.gpus=8192,16384,32768,65536,131072,262144 -o "$TMP/swx" >"$TMP/swx.txt" 2>&1
+expect_eq "sweep of 24,000 points: exit" $? 2
+grep -q "more than 20,000 points" "$TMP/swx.txt" && ok || fail "sweep limit: $(head -n 1 "$TMP/swx.txt")"
+report "sweep" "$TMP/swx.txt"
 finish

@@ -117,8 +117,10 @@ for t in net["per_tier"]:
     if abs(t["busiest_utilisation"] - mb / (T * speed)) > 1e-6:
         print("tier", t["tier"], "utilisation", t["busiest_utilisation"], mb / (T * speed))
 # the text: the busiest link's share as a percentage, no e-notation
-m = re.search(r"busiest link: ([0-9.]+) GB/s one way .* ([0-9.]+)% of its 50 GB/s", text)
-if not m or abs(float(m.group(2)) - 100 * util) > 0.006 or abs(float(m.group(1)) - b / T / 1e9) > 0.05 * b / T / 1e9:
+# (its rate with an SI prefix: "579 MB/s", "1.2 GB/s")
+m = re.search(r"busiest link: ([0-9.,]+) ([kMGT]?)B/s one way .* ([0-9.]+)% of its 50 GB/s", text)
+rate = m and float(m.group(1).replace(",", "")) * {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[m.group(2)] / 1e9
+if not m or abs(float(m.group(3)) - 100 * util) > 0.006 or abs(rate - b / T / 1e9) > 0.05 * b / T / 1e9:
     print("text", m and m.groups(), 100 * util)
 if re.search(r"[0-9]e[+-][0-9]", text):
     print("e-notation in the text")

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
+#include "emit/numfmt.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/plan.h"
@@ -174,11 +175,11 @@ static void paper_memory(const ry_sweep_point *pts, long long npts)
                 "no memory check\n");
     else if (fit == known)
         fprintf(stderr, "railyard: sweep --paper: eq. 1's layout fits the GPU's memory at all "
-                "%lld valid point%s\n", valid, valid == 1 ? "" : "s");
+                "%s valid point%s\n", ry_n(valid), valid == 1 ? "" : "s");
     else
-        fprintf(stderr, "railyard: sweep --paper: eq. 1's layout fits the GPU's memory at %lld "
-                "of %lld point%s (it ignores memory; the worst needs %.1f GB per GPU of %.0f GB; "
-                "without --paper the full model chooses layouts that fit)\n", fit, known,
+        fprintf(stderr, "railyard: sweep --paper: eq. 1's layout fits the GPU's memory at %s "
+                "of %s point%s (it ignores memory; the worst needs %.1f GB per GPU of %.0f GB; "
+                "without --paper the full model chooses layouts that fit)\n", ry_n(fit), ry_n(known),
                 known == 1 ? "" : "s", worst / 1e9, cap / 1e9);
 }
 
@@ -296,7 +297,7 @@ static void reasons_print(const reasons *rs, FILE *fp)
 {
     for (int i = 0; i < rs->n; i++) {
         const reason *r = &rs->r[i];
-        fprintf(fp, "%s\n  (%d point%s: ", r->text, r->points, r->points == 1 ? "" : "s");
+        fprintf(fp, "%s\n  (%s point%s: ", r->text, ry_n(r->points), r->points == 1 ? "" : "s");
         for (int k = 0; k < r->points && k < EXAMPLES; k++)
             fprintf(fp, "%s%s", k ? "; " : "", r->example[k]);
         if (r->points > EXAMPLES)
@@ -330,8 +331,8 @@ static int write_sweep(const char *dir, unsigned flags, const char *title,
     int plotted = 0;
     int bad = ry_plot_write_set(dir, flags, "sweep", &csv, &gp, &plotted) < 0;
     if (!bad)
-        printf("%d point%s (%d valid, %d invalid) written to %s/sweep.csv%s\n", npts,
-               npts == 1 ? "" : "s", good, npts - good, dir,
+        printf("%s point%s (%s valid, %s invalid) written to %s/sweep.csv%s\n", ry_n(npts),
+               npts == 1 ? "" : "s", ry_n(good), ry_n(npts - good), dir,
                plotted ? " with sweep.png and sweep.svg" : "");
     ry_buf_free(&csv);
     ry_buf_free(&gp);
@@ -358,7 +359,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     for (int k = 0; rc == RY_CMD_OK && k < nv; k++) {
         npts *= vs[k].n;
         if (npts > MAX_POINTS)
-            rc = ry_usage(ctx, "the sweep has more than %d points", MAX_POINTS);
+            rc = ry_usage(ctx, "the sweep has more than %s points", ry_n(MAX_POINTS));
     }
     if (rc != RY_CMD_OK) {
         for (int k = 0; k < nv; k++)
@@ -422,8 +423,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ctx->given[O_PAPER] && good)
         paper_memory(pts, npts);
     if (good < npts)
-        fprintf(stderr, "railyard: sweep: %lld point%s, %d valid, %lld invalid (%s)\n", npts,
-                npts == 1 ? "" : "s", good, npts - good,
+        fprintf(stderr, "railyard: sweep: %s point%s, %s valid, %s invalid (%s)\n", ry_n(npts),
+                npts == 1 ? "" : "s", ry_n(good), ry_n(npts - good),
                 good ? "their rows are left empty" : "nothing written");
     reasons_free(why);
     free(why);
@@ -433,7 +434,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf_free(&diag);
     ry_buf_free(&point);
     if (!good) {
-        ry_error("sweep: none of the %lld point%s is valid", npts, npts == 1 ? "" : "s");
+        ry_error("sweep: none of the %s point%s is valid", ry_n(npts), npts == 1 ? "" : "s");
         rc = RY_CMD_INPUT;
     } else if (dir)
         rc = (ry_cmd_status)write_sweep(dir, ry_out_flags(ctx), title, keys, nv, pts, (int)npts,

@@ -31,16 +31,13 @@ static void json_out(ry_buf *o, json_t *j)
 /* Money as "$1,234,567". */
 static void money(ry_buf *o, double v)
 {
-    char d[64];
-    snprintf(d, sizeof d, "%.0f", v);
-    size_t n = strlen(d);
-    ry_buf_putc(o, '$');
-    for (size_t i = 0; i < n; i++) {
-        ry_buf_putc(o, d[i]);
-        if (d[i] != '-' && (n - i - 1) % 3 == 0 && i + 1 < n)
-            ry_buf_putc(o, ',');
-    }
+    char d[RY_NUM_CAP];
+    ry_buf_puts(o, ry_num_money(d, sizeof d, v, 0));
 }
+
+/* A time for the text reports: seconds to 4 significant digits ("6.109 s",
+ * "85.9 ms"); one buffer per argument. */
+static const char *secs(char *buf, double t) { return ry_num_si(buf, RY_NUM_CAP, t, "s", 4); }
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 
@@ -48,12 +45,13 @@ static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 
 static void terms_text(ry_buf *o, const ry_iter_terms *t)
 {
-    static const char *const what[] = { "compute", "DP across domains (network, B_S)",
-                                        "DP inside domains (NVLink, B_F)",
-                                        "tensor parallel (NVLink, B_F)" };
+    static const char *const what[] = { "compute", "data parallel across domains (network)",
+                                        "data parallel inside domains (NVLink)",
+                                        "tensor parallel (NVLink)" };
     double v[] = { t->compute, t->dp_cross, t->dp_in, t->tp };
+    char b[RY_NUM_CAP];
     for (int i = 0; i < 4; i++)
-        ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], t->total));
+        ry_buf_printf(o, "  %-38s %12s %7.1f%%\n", what[i], secs(b, v[i]), pct(v[i], t->total));
 }
 
 static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
@@ -65,81 +63,94 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_iter_terms *t = &m->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+    char nb[RY_NUM_CAP];
+    ry_buf_printf(o, "%s: %s on %s GPUs, %s HB domain%s of %s (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, ry_n(in->N), ry_n(in->N / in->K), in->N == in->K ? "" : "s",
+                  ry_n(in->K),
                   s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
-    ry_buf_puts(o, "Workload\n");
-    ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
-                  l->parameters, l->layers, l->d_model);
+    ry_buf_puts(o, "Workload (the rail-only paper's iteration-time model, its eq. 1; --paper)\n");
+    ry_buf_printf(o, "  model       %s: %s parameters, %d blocks, d_model %s, ", l->name,
+                  ry_num_sig(nb, sizeof nb, l->parameters, 4), l->layers, ry_n(l->d_model));
     if (l->heads)
         ry_buf_printf(o, "%d heads, ", l->heads);
-    ry_buf_printf(o, "sequence %d, vocabulary %d, %d tensor-parallel collective rounds per "
-                  "block\n", l->seq_len, l->vocab, l->mcc);
-    ry_buf_printf(o, "  batch       %lld sequences x %d = %lld tokens per iteration\n", w->batch,
-                  l->seq_len, w->tokens);
+    ry_buf_printf(o, "sequence %s, vocabulary %s, %d tensor-parallel collective rounds per "
+                  "block\n", ry_n(l->seq_len), ry_n(l->vocab), l->mcc);
+    ry_buf_printf(o, "  batch       %s sequences x %s = %s tokens per iteration\n", ry_n(w->batch),
+                  ry_n(l->seq_len), ry_n(w->tokens));
     ry_buf_printf(o, "  precision   %s, %d bytes per element (gradients and activations)\n",
                   ry_precision_name(w->precision), m->bytes);
-    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %g Gb/s\n", w->gpu.name,
+    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %s Gb/s\n", w->gpu.name,
                   w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
-                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16", w->gpu.nvlink_gbps);
+                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16",
+                  ry_num_sig(nb, sizeof nb, w->gpu.nvlink_gbps, 4));
     ry_buf_printf(o, "  FLOPs       %s%s, compute efficiency %.3g\n\n",
-                  w->flops == RY_FLOPS_6NT ? "6NT: 6 x parameters x tokens"
+                  w->flops == RY_FLOPS_6NT ? "6 x parameters x tokens"
                                            : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + "
                                              "V/12hl)",
                   w->recompute == RY_RECOMPUTE_FULL ? ", full recomputation (x 4/3)"
                   : w->recompute == RY_RECOMPUTE_SELECTIVE ? ", selective recomputation (no "
-                                                             "FLOPs counted in eq. 1)"
+                                                             "FLOPs counted in the paper's eq. 1)"
                                                            : ", no recomputation",
                   w->efficiency);
 
-    ry_buf_puts(o, "Constants (SI units; N = N_M x N_Ds x N_Df, K = N_M x N_Ds)\n");
-    ry_buf_printf(o, "  N        %-14lld GPUs\n", in->N);
-    ry_buf_printf(o, "  K        %-14lld GPUs per HB domain\n", in->K);
-    ry_buf_printf(o, "  l        %-14.0f transformer blocks\n", in->layers);
-    ry_buf_printf(o, "  d_model  %-14.0f\n", in->d_model);
-    ry_buf_printf(o, "  S_T      %-14.6g bytes: one block's gradients, 12 x d_model^2 x %d B\n",
-                  in->S_T, m->bytes);
-    ry_buf_printf(o, "  b        %-14.6g tokens per iteration\n", in->b);
-    ry_buf_printf(o, "  M_cc     %-14.6g bytes: %d rounds x %d B\n", in->M_cc, l->mcc, m->bytes);
-    ry_buf_printf(o, "  M_flop   %-14.6g FLOPs per iteration executed (model FLOPs %.6g)\n",
-                  in->M_flop, m->model_flops);
-    ry_buf_printf(o, "  C        %-14.6g FLOP/s per GPU: peak x efficiency\n", in->C);
-    ry_buf_printf(o, "  B_F      %-14.6g bytes/s per GPU: NVLink %g Gb/s of the %s\n", in->B_F,
-                  w->gpu.nvlink_gbps, w->gpu.name);
-    ry_buf_printf(o, "  B_S      %-14.6g bytes/s per GPU: NIC %g Gb/s x %d plane%s of the node",
-                  in->B_S, m->nic_gbps / s->planes, s->planes, s->planes == 1 ? "" : "s");
+    char v1[RY_NUM_CAP], v2[RY_NUM_CAP];
+    ry_buf_puts(o, "Inputs of eq. 1 (GPUs = tensor parallel x data parallel inside a domain x "
+                   "across domains)\n");
+    ry_buf_printf(o, "  %-38s %s\n", "GPUs", ry_n(in->N));
+    ry_buf_printf(o, "  %-38s %s\n", "GPUs per HB domain", ry_n(in->K));
+    ry_buf_printf(o, "  %-38s %s\n", "transformer blocks", ry_n((long long)in->layers));
+    ry_buf_printf(o, "  %-38s %s\n", "d_model", ry_n((long long)in->d_model));
+    ry_buf_printf(o, "  %-38s %s: 12 x d_model^2 x %d B\n", "one block's gradients",
+                  ry_num_si(v1, sizeof v1, in->S_T, "B", 4), m->bytes);
+    ry_buf_printf(o, "  %-38s %s\n", "tokens per iteration", ry_n((long long)in->b));
+    ry_buf_printf(o, "  %-38s %s: %d rounds x %d B\n", "tensor-parallel bytes per token, block",
+                  ry_num_si(v1, sizeof v1, in->M_cc, "B", 4), l->mcc, m->bytes);
+    ry_buf_printf(o, "  %-38s %s (model FLOPs %s)\n", "FLOPs per iteration executed",
+                  ry_num_si(v1, sizeof v1, in->M_flop, "FLOP", 4),
+                  ry_num_si(v2, sizeof v2, m->model_flops, "FLOP", 4));
+    ry_buf_printf(o, "  %-38s %s: peak x efficiency\n", "compute per GPU",
+                  ry_num_si(v1, sizeof v1, in->C, "FLOP/s", 4));
+    ry_buf_printf(o, "  %-38s %s: NVLink %s Gb/s of the %s\n", "NVLink (HB domain) bandwidth per GPU",
+                  ry_num_si(v1, sizeof v1, in->B_F, "B/s", 4),
+                  ry_num_sig(v2, sizeof v2, w->gpu.nvlink_gbps, 4), w->gpu.name);
+    ry_buf_printf(o, "  %-38s %s: NIC %s Gb/s x %d plane%s of the node", "network bandwidth per GPU",
+                  ry_num_si(v1, sizeof v1, in->B_S, "B/s", 4),
+                  ry_num_sig(v2, sizeof v2, m->nic_gbps / s->planes, 4), s->planes,
+                  s->planes == 1 ? "" : "s");
     if (s->node.nic_gbps * s->planes > m->nic_gbps)
-        ry_buf_printf(o, " (%gG NICs at the switch ports' speed)", s->node.nic_gbps);
+        ry_buf_printf(o, " (%sG NICs at the switch ports' speed)",
+                      ry_num_sig(v1, sizeof v1, s->node.nic_gbps, 4));
     ry_buf_puts(o, "\n\n");
 
-    ry_buf_printf(o, "Parallelism   N_M = %lld tensor-parallel, N_Ds = %lld data-parallel inside a "
-                  "domain, N_Df = %lld across domains\n", t->NM, t->NDs, t->NDf);
+    ry_buf_printf(o, "Parallelism   tensor parallel (TP) %s, data parallel %s inside a domain x %s "
+                  "across domains\n", ry_n(t->NM), ry_n(t->NDs), ry_n(t->NDf));
     if (w->tensor)
-        ry_buf_printf(o, "  N_M = %d as the spec sets it\n", w->tensor);
+        ry_buf_printf(o, "  TP %d as the spec sets it\n", w->tensor);
     else
-        ry_buf_printf(o, "  N_M minimises eq. 1 over the divisors of K = %lld with N/N_M <= batch "
-                      "(%lld)\n", in->K, w->batch);
+        ry_buf_printf(o, "  TP minimises eq. 1 over the divisors of the domain size %s with GPUs / "
+                      "TP <= batch (%s)\n", ry_n(in->K), ry_n(w->batch));
     if (l->heads && l->heads % t->NM)
-        ry_buf_printf(o, "  note: N_M = %lld does not divide the %d attention heads, as Megatron-style "
+        ry_buf_printf(o, "  note: TP %lld does not divide the %d attention heads, as Megatron-style "
                       "tensor parallelism needs (the model ignores heads, as the paper does); set "
                       "workload.parallelism.tensor for a size that does\n", t->NM, l->heads);
-    ry_buf_printf(o, "  continuous minimiser of eq. 1: sqrt(2 N S_T / (b M_cc d_model)) = %.4g\n",
-                  m->nm_cont);
-    ry_buf_printf(o, "  the paper's eq. 2: sqrt(N S_T) / (2 sqrt(b M_cc d_model)) = %.4g (2 sqrt(2) "
-                  "smaller)\n\n", m->eq2);
+    ry_buf_printf(o, "  the best TP were it any real number (eq. 1's minimiser): %s\n",
+                  ry_num_sig(v1, sizeof v1, m->nm_cont, 4));
+    ry_buf_printf(o, "  the paper's eq. 2 for it: %s (2 sqrt(2) smaller)\n\n",
+                  ry_num_sig(v1, sizeof v1, m->eq2, 4));
 
-    ry_buf_printf(o, "%-38s %12s %8s\n", "Iteration time", "seconds", "share");
+    ry_buf_printf(o, "%-40s %12s %8s\n", "Iteration time", "", "share");
     terms_text(o, t);
-    ry_buf_printf(o, "  %-36s %12.6f\n", "T_iter", t->total);
-    char ideal[64];
-    snprintf(ideal, sizeof ideal, "T_ideal (K = N, N_M = %lld)", m->ideal.NM);
-    ry_buf_printf(o, "  %-36s %12.6f\n", ideal, m->ideal.total);
-    ry_buf_printf(o, "  %-36s %11.1f%%\n", "relative performance T_ideal/T_iter",
+    ry_buf_printf(o, "  %-38s %12s\n", "iteration time", secs(v1, t->total));
+    char ideal[80];
+    snprintf(ideal, sizeof ideal, "ideal: one domain of all GPUs, TP %lld", m->ideal.NM);
+    ry_buf_printf(o, "  %-38s %12s\n", ideal, secs(v1, m->ideal.total));
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "relative performance: ideal / this",
                   100 * m->relative);
-    ry_buf_printf(o, "  %-36s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * m->mfu);
-    ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * m->hfu);
-    ry_buf_printf(o, "  %-36s %12.6g\n\n", "tokens per second", m->tokens_per_s);
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * m->mfu);
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * m->hfu);
+    ry_buf_printf(o, "  %-38s %12s\n\n", "tokens per second",
+                  ry_num_sig(v1, sizeof v1, m->tokens_per_s, 4));
     ry_emit_moe_text(o, s, m);
 
     cost_text(o, s, m, m->tokens_per_s, c);
@@ -304,7 +315,7 @@ void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_desi
 
 static void gbytes(ry_buf *o, const char *what, double v, double total)
 {
-    ry_buf_printf(o, "  %-36s %9.2f GB %7.1f%%\n", what, v / 1e9, pct(v, total));
+    ry_buf_printf(o, "  %-38s %9.2f GB %7.1f%%\n", what, v / 1e9, pct(v, total));
 }
 
 /* Memory per GPU: a section of both modes' text. */
@@ -312,8 +323,8 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
 {
     const ry_plan_mem *mm = &c->mem;
     const ry_workload *w = &pl->base.w;
-    ry_buf_printf(o, "Memory per GPU (first stage: TP %lld x PP %lld x DP %lld, ZeRO stage %d, "
-                  "recomputation: %s)\n", c->t, c->p, c->d, w->zero,
+    ry_buf_printf(o, "Memory per GPU (first stage: TP %s x PP %s x DP %s, ZeRO stage %d, "
+                  "recomputation: %s)\n", ry_n(c->t), ry_n(c->p), ry_n(c->d), w->zero,
                   ry_recompute_names[mm->recompute]);
     gbytes(o, "weights (16-bit)", mm->weights, mm->total);
     char what[80];
@@ -323,7 +334,7 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
     snprintf(what, sizeof what, "activations (%d micro-batch%s of %lld)", mm->inflight,
              mm->inflight == 1 ? "" : "es", c->mb);
     gbytes(o, what, mm->activations, mm->total);
-    ry_buf_printf(o, "  %-36s %9.2f GB", "total", mm->total / 1e9);
+    ry_buf_printf(o, "  %-38s %9.2f GB", "total", mm->total / 1e9);
     if (mm->capacity > 0)
         ry_buf_printf(o, " of %.0f GB (%s): %s\n", mm->capacity / 1e9, w->gpu.name,
                       mm->feasible ? "fits" : "does NOT fit");
@@ -347,24 +358,28 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     const ry_llm *l = &w->model;
     const ry_iter_in *in = &m->in;
     const ry_plan_cfg *b = &pl->best;
-    ry_buf_printf(o, "%s: %s on %lld GPUs, %lld HB domain%s of %lld (%s), %s, %d plane%s\n\n",
-                  s->name, l->name, in->N, in->N / in->K, in->N == in->K ? "" : "s", in->K,
+    char nb[RY_NUM_CAP], v1[RY_NUM_CAP], v2[RY_NUM_CAP];
+    ry_buf_printf(o, "%s: %s on %s GPUs, %s HB domain%s of %s (%s), %s, %d plane%s\n\n",
+                  s->name, l->name, ry_n(in->N), ry_n(in->N / in->K), in->N == in->K ? "" : "s",
+                  ry_n(in->K),
                   s->node.name,
                   ry_design_name(s->design), s->planes, s->planes == 1 ? "" : "s");
-    ry_buf_puts(o, "Workload (the full model; --paper for the rail-only paper's eq. 1)\n");
-    ry_buf_printf(o, "  model       %s: %.4g parameters, %d blocks, d_model %d, ", l->name,
-                  l->parameters, l->layers, l->d_model);
+    ry_buf_puts(o, "Workload (the full model; --paper for the rail-only paper's iteration-time "
+                   "model, its eq. 1)\n");
+    ry_buf_printf(o, "  model       %s: %s parameters, %d blocks, d_model %s, ", l->name,
+                  ry_num_sig(nb, sizeof nb, l->parameters, 4), l->layers, ry_n(l->d_model));
     if (l->heads)
         ry_buf_printf(o, "%d heads, ", l->heads);
-    ry_buf_printf(o, "sequence %d, vocabulary %d\n", l->seq_len, l->vocab);
-    ry_buf_printf(o, "  batch       %lld sequences x %d = %lld tokens per iteration\n", w->batch,
-                  l->seq_len, w->tokens);
+    ry_buf_printf(o, "sequence %s, vocabulary %s\n", ry_n(l->seq_len), ry_n(l->vocab));
+    ry_buf_printf(o, "  batch       %s sequences x %s = %s tokens per iteration\n", ry_n(w->batch),
+                  ry_n(l->seq_len), ry_n(w->tokens));
     ry_buf_printf(o, "  precision   %s compute (%d bytes per activation), gradients reduced in "
                   "%s (%d bytes)\n", ry_precision_name(w->precision), m->bytes,
                   ry_grad_precision_names[w->grad_precision], pl->grad_bytes);
-    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %g Gb/s, ", w->gpu.name,
+    ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %s Gb/s, ", w->gpu.name,
                   w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
-                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16", w->gpu.nvlink_gbps);
+                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16",
+                  ry_num_sig(nb, sizeof nb, w->gpu.nvlink_gbps, 4));
     if (w->gpu.memory_bytes > 0)
         ry_buf_printf(o, "%.0f GB\n", w->gpu.memory_bytes / 1e9);
     else
@@ -372,23 +387,27 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_printf(o, "  efficiency  %.3g of the peak%s\n", pl->efficiency,
                   w->efficiency_given ? "" : " (default: Llama 3's 38-43% MFU on H100)");
     ry_buf_printf(o, "  FLOPs       %s\n", w->flops == RY_FLOPS_6NT
-                  ? "6NT: 6 x parameters x tokens"
+                  ? "6 x parameters x tokens"
                   : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + V/12hl)");
-    ry_buf_printf(o, "  links       B_F %.6g bytes/s per GPU (NVLink), B_S %.6g bytes/s per GPU: NIC "
-                  "%g Gb/s x %d plane%s of the node", in->B_F, in->B_S, m->nic_gbps / s->planes,
-                  s->planes, s->planes == 1 ? "" : "s");
+    ry_buf_printf(o, "  links       NVLink (HB domain) bandwidth per GPU %s; network bandwidth per "
+                  "GPU %s: NIC %s Gb/s x %d plane%s of the node",
+                  ry_num_si(v1, sizeof v1, in->B_F, "B/s", 4),
+                  ry_num_si(v2, sizeof v2, in->B_S, "B/s", 4),
+                  ry_num_sig(nb, sizeof nb, m->nic_gbps / s->planes, 4), s->planes,
+                  s->planes == 1 ? "" : "s");
     if (s->node.nic_gbps * s->planes > m->nic_gbps)
-        ry_buf_printf(o, " (%gG NICs at the switch ports' speed)", s->node.nic_gbps);
+        ry_buf_printf(o, " (%sG NICs at the switch ports' speed)",
+                      ry_num_sig(nb, sizeof nb, s->node.nic_gbps, 4));
     ry_buf_puts(o, "\n\n");
 
-    ry_buf_printf(o, "Parallelism   tensor %lld x pipeline %lld x data %lld (the fastest of %lld "
-                  "layouts and recomputations tried, %lld fit memory)\n", b->t, b->p, b->d,
-                  pl->considered, pl->fit);
-    ry_buf_printf(o, "  tensor      %lld GPUs of one HB domain%s\n", b->t,
+    ry_buf_printf(o, "Parallelism   tensor %s x pipeline %s x data %s (the fastest of %s "
+                  "layouts and recomputations tried, %s fit memory)\n", ry_n(b->t), ry_n(b->p),
+                  ry_n(b->d), ry_n(pl->considered), ry_n(pl->fit));
+    ry_buf_printf(o, "  tensor      %s GPUs of one HB domain%s\n", ry_n(b->t),
                   w->tensor ? " (as the spec sets it)" : "");
-    ry_buf_printf(o, "  pipeline    %lld stage%s, %d blocks in the biggest; 1F1B, %lld "
-                  "micro-batch%s of %lld sequence%s per replica\n", b->p, b->p == 1 ? "" : "s",
-                  b->blocks, b->m, b->m == 1 ? "" : "es", b->mb, b->mb == 1 ? "" : "s");
+    ry_buf_printf(o, "  pipeline    %s stage%s, %d blocks in the biggest; 1F1B, %s "
+                  "micro-batch%s of %s sequence%s per replica\n", ry_n(b->p), b->p == 1 ? "" : "s",
+                  b->blocks, ry_n(b->m), b->m == 1 ? "" : "es", ry_n(b->mb), b->mb == 1 ? "" : "s");
     if (b->p > 1)
         ry_buf_printf(o, "              stage boundaries %s\n", b->p2p_cross
                       ? (b->dp_cross > 1 || b->t * b->d >= in->K
@@ -396,37 +415,38 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                          : "inside and across HB domains (across: another rank, through the "
                            "domain first)")
                       : "inside HB domains (NVLink)");
-    ry_buf_printf(o, "  data        %lld = %lld inside a domain x %lld across domains; %lld "
-                  "sequences on the busiest replica; ZeRO stage %d\n", b->d, b->dp_in,
-                  b->dp_cross, b->seqs, w->zero);
+    ry_buf_printf(o, "  data        %s = %s inside a domain x %s across domains; %s "
+                  "sequences on the busiest replica; ZeRO stage %d\n", ry_n(b->d), ry_n(b->dp_in),
+                  ry_n(b->dp_cross), ry_n(b->seqs), w->zero);
     ry_buf_printf(o, "  recompute   %s%s\n\n", ry_recompute_names[b->mem.recompute],
                   w->recompute_given ? " (as the spec sets it)" : " (the least that fits)");
 
     memory_text(o, pl, b);
     ry_buf_putc(o, '\n');
 
-    ry_buf_printf(o, "%-38s %12s %8s\n", "Iteration time", "seconds", "share");
-    const char *what[] = { "compute", "pipeline bubble (p-1)/m",
-                           "tensor parallel (NVLink, B_F)",
-                           b->p2p_cross ? "pipeline point-to-point (B_S)"
+    ry_buf_printf(o, "%-40s %12s %8s\n", "Iteration time", "", "share");
+    const char *what[] = { "compute", "pipeline bubble",
+                           "tensor parallel (NVLink)",
+                           b->p2p_cross ? "pipeline point-to-point (network)"
                                         : "pipeline point-to-point (NVLink)",
-                           "DP inside domains (NVLink, B_F)",
-                           "DP across domains (network, B_S)" };
+                           "data parallel inside domains (NVLink)",
+                           "data parallel across domains (network)" };
     double v[] = { b->compute, b->bubble, b->tp, b->pp, b->dp_in_s, b->dp_cross_s };
     for (int i = 0; i < 6; i++)
-        ry_buf_printf(o, "  %-36s %12.6f %7.1f%%\n", what[i], v[i], pct(v[i], b->total));
-    ry_buf_printf(o, "  %-36s %12.6f\n", "T_iter", b->total);
+        ry_buf_printf(o, "  %-38s %12s %7.1f%%\n", what[i], secs(v1, v[i]), pct(v[i], b->total));
+    ry_buf_printf(o, "  %-38s %12s\n", "iteration time", secs(v1, b->total));
     if (pl->ideal_ok) {
         char ideal[80];
-        snprintf(ideal, sizeof ideal, "T_ideal (K = N: TP %lld x PP %lld)", pl->ideal.t,
+        snprintf(ideal, sizeof ideal, "ideal: one domain of all, TP %lld x PP %lld", pl->ideal.t,
                  pl->ideal.p);
-        ry_buf_printf(o, "  %-36s %12.6f\n", ideal, pl->ideal.total);
-        ry_buf_printf(o, "  %-36s %11.1f%%\n", "relative performance T_ideal/T_iter",
+        ry_buf_printf(o, "  %-38s %12s\n", ideal, secs(v1, pl->ideal.total));
+        ry_buf_printf(o, "  %-38s %11.1f%%\n", "relative performance: ideal / this",
                       100 * pl->relative);
     }
-    ry_buf_printf(o, "  %-36s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * pl->mfu);
-    ry_buf_printf(o, "  %-36s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * pl->hfu);
-    ry_buf_printf(o, "  %-36s %12.6g\n", "tokens per second", pl->tokens_per_s);
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * pl->mfu);
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * pl->hfu);
+    ry_buf_printf(o, "  %-38s %12s\n", "tokens per second",
+                  ry_num_sig(v1, sizeof v1, pl->tokens_per_s, 4));
     mfu_warning(o, pl);
     if (b->bubble > 0.25 * b->total)
         ry_buf_printf(o, "  note: the pipeline bubble is %.0f%% of the iteration: %lld "
@@ -749,20 +769,11 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
 
 const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
 {
-    static const char *const units[] = { "B", "kB", "MB", "GB", "TB", "PB", "EB" };
-    double v = bytes;
-    size_t u = 0;
-    /* 999.5 rounds to 1000 at three digits: the next unit's 1.00. */
-    while (fabs(v) >= 999.5 && u + 1 < sizeof units / sizeof units[0]) {
-        v /= 1000;
-        u++;
-    }
-    snprintf(buf, cap, "%.3g %s", v, units[u]);
-    return buf;
+    return ry_num_si(buf, cap, bytes, "B", 3);
 }
 
 static const char *const type_text[RY_TR_TYPES] = {
-    "MP (tensor parallel, in domain)", "DP stage 1 (across domains)",
+    "TP (tensor parallel, in domain)", "DP stage 1 (across domains)",
     "DP stage 2 (inside domains)", "PP (pipeline, adjacent stages)", "none"
 };
 
@@ -805,10 +816,11 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                          const ry_bom *full, const ry_bom *trimmed, const ry_traffic_capex *tc)
 {
     const ry_designs_capex *c = tc ? tc->designs : NULL;
-    char b1[32], b2[32];
-    ry_buf_printf(o, "%s: one iteration of %s on %lld GPUs in HB domains of %lld "
-                  "(N_M = %lld, N_Ds = %lld, N_Df = %lld, %lld pipeline stage%s)\n\n", s->name,
-                  m->w.model.name, t->N, t->K, t->NM, t->NDs, t->NDf, t->PP,
+    char b1[RY_NUM_CAP], b2[RY_NUM_CAP], tb[RY_NUM_CAP];
+    ry_buf_printf(o, "%s: one iteration of %s on %s GPUs in HB domains of %s "
+                  "(tensor parallel %s, data parallel %s inside a domain x %s across domains, "
+                  "%s pipeline stage%s)\n\n", s->name, m->w.model.name, ry_n(t->N), ry_n(t->K),
+                  ry_n(t->NM), ry_n(t->NDs), ry_n(t->NDf), ry_n(t->PP),
                   t->PP == 1 ? "" : "s");
     ry_buf_puts(o, "GPU pairs by traffic type (unordered pairs; bytes per iteration summed over "
                    "both directions)\n");
@@ -816,11 +828,11 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                   "bytes", "share");
     for (int k = 0; k < RY_TR_TYPES; k++)
         if (t->pairs[k] > 0)    /* a type no pair has has no bytes per pair either */
-            ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s %7.2f%%\n", type_text[k],
-                      t->pairs[k], pct((double)t->pairs[k], (double)t->total_pairs),
+            ry_buf_printf(o, "  %-32s %16s %8.4f%% %14s %14s %7.2f%%\n", type_text[k],
+                      ry_n(t->pairs[k]), pct((double)t->pairs[k], (double)t->total_pairs),
                       ry_fmt_bytes(b1, sizeof b1, 2 * t->pair_bytes[k]),
                       ry_fmt_bytes(b2, sizeof b2, t->bytes[k]), pct(t->bytes[k], t->total_bytes));
-    ry_buf_printf(o, "  %-32s %16lld %8.4f%% %14s %14s\n\n", "total", t->total_pairs, 100.0, "",
+    ry_buf_printf(o, "  %-32s %16s %8.4f%% %14s %14s\n\n", "total", ry_n(t->total_pairs), 100.0, "",
                   ry_fmt_bytes(b1, sizeof b1, t->total_bytes));
     if (t->PP > 1)
         ry_buf_printf(o, "DP stage 1 and the stage boundaries that cross HB domains leave them; "
@@ -830,14 +842,14 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
         ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so "
                       "of the same rail (rail = rank mod %d).\n\n", t->rails);
     ry_buf_printf(o, "On the %s fabric (%s routed up-down, %d plane%s), over an iteration "
-                  "of %.3g s\n", ry_design_name(s->design),
+                  "of %s\n", ry_design_name(s->design),
                   t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
-                  t->planes, t->planes == 1 ? "" : "s", ld->iter_s);
-    ry_buf_printf(o, "  flows %lld, bytes on the network %s, link crossings %lld\n", map->flows,
-                  ry_fmt_bytes(b1, sizeof b1, map->network_bytes), map->hops);
+                  t->planes, t->planes == 1 ? "" : "s", secs(b2, ld->iter_s));
+    ry_buf_printf(o, "  flows %s, bytes on the network %s, link crossings %s\n", ry_n(map->flows),
+                  ry_fmt_bytes(b1, sizeof b1, map->network_bytes), ry_n(map->hops));
     if (t->PP > 1)
-        ry_buf_printf(o, "  of them pipeline point-to-point: flows %lld, bytes %s\n",
-                      map->pp_flows, ry_fmt_bytes(b1, sizeof b1, map->pp_bytes));
+        ry_buf_printf(o, "  of them pipeline point-to-point: flows %s, bytes %s\n",
+                      ry_n(map->pp_flows), ry_fmt_bytes(b1, sizeof b1, map->pp_bytes));
     ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "links", "count", "idle",
                   "idle", "bytes", "busiest", "mean GB/s", "busiest GB/s", "busiest");
     ry_buf_printf(o, "  %-18s %9s %9s %7s %12s %12s %12s %12s %8s\n", "", "", "", "", "", "",
@@ -847,20 +859,24 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
         char what[48];
         snprintf(what, sizeof what, "%s-%s", tr == 1 ? "gpu" : ry_tier_name(tr - 1, tiers),
                  ry_tier_name(tr, tiers));
-        ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%% %12s %12s %12.3g %12.3g %7.2f%%\n", what,
-                      map->tier[tr].links, map->tier[tr].idle,
+        char g1[RY_NUM_CAP], g2[RY_NUM_CAP];
+        ry_buf_printf(o, "  %-18s %9s %9s %6.1f%% %12s %12s %12s %12s %7.2f%%\n", what,
+                      ry_n(map->tier[tr].links), ry_n(map->tier[tr].idle),
                       pct((double)map->tier[tr].idle, (double)map->tier[tr].links),
                       ry_fmt_bytes(b1, sizeof b1, map->tier[tr].bytes),
                       ry_fmt_bytes(b2, sizeof b2, map->tier[tr].max),
-                      ld->tier[tr].mean_gbytes_per_s, ld->tier[tr].busiest_gbytes_per_s,
+                      ry_num_sig(g1, sizeof g1, ld->tier[tr].mean_gbytes_per_s, 3),
+                      ry_num_sig(g2, sizeof g2, ld->tier[tr].busiest_gbytes_per_s, 3),
                       100 * ld->tier[tr].busiest_util);
     }
-    ry_buf_printf(o, "  %-18s %9lld %9lld %6.1f%%\n", "all", map->links, map->idle,
+    ry_buf_printf(o, "  %-18s %9s %9s %6.1f%%\n", "all", ry_n(map->links), ry_n(map->idle),
                   pct((double)map->idle, (double)map->links));
     if (ld->busiest_link >= 0)
-        ry_buf_printf(o, "  busiest link: %.3g GB/s one way over the iteration on a %g Gb/s "
-                      "link, %.2f%% of its %.3g GB/s\n\n", ld->busiest_gbytes_per_s,
-                      ld->busiest_gbps, 100 * ld->busiest_util, ld->busiest_gbps / 8);
+        ry_buf_printf(o, "  busiest link: %s one way over the iteration on a %s Gb/s "
+                      "link, %.2f%% of its %s\n\n",
+                      ry_num_si(b1, sizeof b1, ld->busiest_gbytes_per_s * 1e9, "B/s", 3),
+                      ry_num_sig(b2, sizeof b2, ld->busiest_gbps, 4), 100 * ld->busiest_util,
+                      ry_num_si(tb, sizeof tb, ld->busiest_gbps / 8 * 1e9, "B/s", 3));
     else
         ry_buf_puts(o, "  no link carries DP or pipeline traffic\n\n");
     if (!full)
@@ -879,10 +895,10 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
         ry_buf_puts(o, "  trimmed: every link carries traffic; nothing is removed\n");
     else if (trimmed)
-        ry_buf_printf(o, "  trimmed: %.1f%% of the links and %lld switch%s carry nothing and "
+        ry_buf_printf(o, "  trimmed: %.1f%% of the links and %s switch%s carry nothing and "
                       "are removed; the iteration time is unchanged\n",
                       pct((double)(full->links - trimmed->links), (double)full->links),
-                      full->switches - trimmed->switches,
+                      ry_n(full->switches - trimmed->switches),
                       full->switches - trimmed->switches == 1 ? "" : "es");
     if (c && c->paper) {
         ry_buf_puts(o, "\nrail-only paper's cost model (");

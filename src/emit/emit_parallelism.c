@@ -1,5 +1,6 @@
 /* The layout's words (see emit_parallelism.h). */
 #include "emit/emit_parallelism.h"
+#include "emit/numfmt.h"
 
 #include <string.h>
 
@@ -29,17 +30,27 @@ static const char *source_name(ry_par_source s)
     }
 }
 
+/* grouped: the text reports' "DP 2,048"; else the plain "DP 2048" of CSV and JSON */
+static void words(ry_buf *o, const ry_parallelism *l, int grouped)
+{
+    if (grouped)
+        ry_buf_printf(o, "TP %s x PP %s x DP %s x EP %s", ry_n(l->tp), ry_n(l->pp), ry_n(l->dp),
+                      ry_n(l->ep));
+    else
+        ry_buf_printf(o, "TP %lld x PP %lld x DP %lld x EP %lld", l->tp, l->pp, l->dp, l->ep);
+    ry_buf_printf(o, ", %s recomputation (%s)", l->recompute == RY_RECOMPUTE_NONE ? "no"
+                  : ry_recompute_names[l->recompute], source_text(l->source));
+}
+
 void ry_emit_parallelism_words(ry_buf *o, const ry_parallelism *l)
 {
-    ry_buf_printf(o, "TP %lld x PP %lld x DP %lld x EP %lld, %s recomputation (%s)", l->tp, l->pp,
-                  l->dp, l->ep, l->recompute == RY_RECOMPUTE_NONE ? "no"
-                  : ry_recompute_names[l->recompute], source_text(l->source));
+    words(o, l, 0);
 }
 
 void ry_emit_parallelism_line(ry_buf *o, const ry_parallelism *l)
 {
     ry_buf_puts(o, "layout: ");
-    ry_emit_parallelism_words(o, l);
+    words(o, l, 1);
     ry_buf_putc(o, '\n');
 }
 

@@ -146,25 +146,27 @@ static void c_train(char *b, size_t n, const ry_whatif_side *s, int which)
         else
             snprintf(b, n, "%.2f%%", 100 * r->bs_ratio);
         break;
-    case T_BEFORE: snprintf(b, n, "%.6f", d->before.total); break;
+    case T_BEFORE: ry_num_si(b, n, d->before.total, "s", 4); break;
     case T_AFTER:
         if (d->stalled)
             snprintf(b, n, "stalled (no network)");
         else
-            snprintf(b, n, "%.6f", d->after.total);
+            ry_num_si(b, n, d->after.total, "s", 4);
         break;
-    case T_DPB: snprintf(b, n, "%.6f", d->before.dp_cross); break;
+    case T_DPB: ry_num_si(b, n, d->before.dp_cross, "s", 4); break;
     case T_DPA:
         if (d->stalled)
             snprintf(b, n, "-");
         else
-            snprintf(b, n, "%.6f", d->after.dp_cross);
+            ry_num_si(b, n, d->after.dp_cross, "s", 4);
         break;
-    case T_NVB: snprintf(b, n, "%.3f", d->fwd_bytes_max / 1e9); break;
-    case T_NVS:
-        snprintf(b, n, "%.6f (%.1f%% of T_iter)", d->nvlink_s,
+    case T_NVB: ry_num_si(b, n, d->fwd_bytes_max, "B", 3); break;
+    case T_NVS: {
+        char t[RY_NUM_CAP];
+        snprintf(b, n, "%s (%.1f%% of the iteration)", ry_num_si(t, sizeof t, d->nvlink_s, "s", 4),
                  d->after.total > 0 && !d->stalled ? 100 * d->nvlink_s / d->after.total : 0.0);
         break;
+    }
     case T_SLOW:
         if (d->stalled)
             snprintf(b, n, "-");
@@ -317,24 +319,26 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
         return;
     }
     if (pl->paper)
-        ry_buf_printf(o, "training: %s, tensor %lld, HB domain %lld (eq. 1, --paper; the job keeps "
-                      "its layout)\n", pl->base.w.model.name, pl->base.best.NM, pl->base.best.K);
+        ry_buf_printf(o, "training: %s, tensor %s, HB domain %s (the rail-only paper's iteration-time "
+                      "model, its eq. 1, --paper; the job keeps its layout)\n",
+                      pl->base.w.model.name, ry_n(pl->base.best.NM), ry_n(pl->base.best.K));
     else
-        ry_buf_printf(o, "training: %s, tensor %lld x pipeline %lld x data %lld, HB domain %lld "
+        ry_buf_printf(o, "training: %s, tensor %s x pipeline %s x data %s, HB domain %s "
                       "(the full model; the job keeps its layout)\n", pl->base.w.model.name,
-                      pl->best.t, pl->best.p, pl->best.d, pl->base.in.K);
+                      ry_n(pl->best.t), ry_n(pl->best.p), ry_n(pl->best.d), ry_n(pl->base.in.K));
     row(o, "  network bandwidth kept (slowest)", sides, ns, c_train, T_BS);
-    row(o, "  T_iter before, s", sides, ns, c_train, T_BEFORE);
-    row(o, "  T_iter after, s", sides, ns, c_train, T_AFTER);
-    row(o, "  DP across domains before, s", sides, ns, c_train, T_DPB);
-    row(o, "  DP across domains after, s", sides, ns, c_train, T_DPA);
-    row(o, "  NVLink forwarding, GB/iter/GPU", sides, ns, c_train, T_NVB);
-    row(o, "  NVLink forwarding time, s", sides, ns, c_train, T_NVS);
+    row(o, "  iteration time before", sides, ns, c_train, T_BEFORE);
+    row(o, "  iteration time after", sides, ns, c_train, T_AFTER);
+    row(o, "  data parallel across domains before", sides, ns, c_train, T_DPB);
+    row(o, "  data parallel across domains after", sides, ns, c_train, T_DPA);
+    row(o, "  NVLink forwarding per GPU, iteration", sides, ns, c_train, T_NVB);
+    row(o, "  NVLink forwarding time", sides, ns, c_train, T_NVS);
     row(o, "  slowdown", sides, ns, c_train, T_SLOW);
+    char mb[RY_NUM_CAP];
     if (pl->base.has_moe)
-        ry_buf_printf(o, "  (%s's expert all-to-all, %.3f s an iteration on this fabric healthy, "
+        ry_buf_printf(o, "  (%s's expert all-to-all, %s an iteration on this fabric healthy, "
                       "is left out: the times above are the dense terms')\n",
-                      pl->base.w.model.name, pl->base.moe_s);
+                      pl->base.w.model.name, ry_num_si(mb, sizeof mb, pl->base.moe_s, "s", 4));
 }
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
@@ -573,7 +577,7 @@ static void sweep_text(ry_buf *o, const ry_whatif_sweep *w)
                               w->spares_max);
         }
     }
-    ry_buf_puts(o, "\n(slowdown: T_iter after / before, mean over the draws that run; bandwidth "
+    ry_buf_puts(o, "\n(slowdown: iteration time after / before, mean over the draws that run; bandwidth "
                    "kept: the slowest HB domain's\nnetwork bandwidth; stalled: draws where an HB "
                    "domain has no network left)\n");
 }
@@ -718,7 +722,7 @@ void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
                          "dashed: worst)'\n", w->s->name, w->seeds);
         ry_buf_puts(o, "set key top left box opaque\n");
         if (w->m)
-            ry_buf_puts(o, "set ylabel 'T_iter after / before'\nset yrange [1:*]\n"
+            ry_buf_puts(o, "set ylabel 'iteration time after / before'\nset yrange [1:*]\n"
                            "set title 'Iteration time'\nplot ");
         else
             ry_buf_puts(o, "set ylabel 'network bandwidth kept, slowest HB domain (%)'\n"
