@@ -660,7 +660,7 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         }
         return;
     }
-    ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized (baseline)",
+    ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized",
                   "rail-only", "cost");
     ry_buf_printf(o, "%7s %5s %6s | %9s %14s | %9s %14s | %9s\n", "GPUs", "K", "radix",
                   "switches", "transceivers", "switches", "transceivers", "reduction");
