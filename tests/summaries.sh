@@ -193,7 +193,7 @@ def table(head_re, cols):
     if not rows: errs.append("table %r has no rows" % head_re)
     return rows
 table(r"^tier ", ["switches", "ports", "used", "free", "links below"])
-rows = table(r"^  item ", ["count", "unit price", "cost", "power W"])
+rows = table(r"^  item ", ["count", "unit price", "cost", "power"])
 money = [m for r in rows for m in re.findall(r"\$[\d,]+(?:\.\d\d)?", r)]
 if not any(float(m[1:].replace(",", "")) >= 1e8 for m in money):
     errs.append("no nine-figure amount in the physical table")

@@ -66,6 +66,48 @@ sed -n '/^Mixture of experts/,/^$/p' "$TMP/moe.txt" >"$TMP/moe-part.txt"
 [ -s "$TMP/moe-part.txt" ] && ok || fail "model: no mixture-of-experts section"
 report "model (mixture of experts)" "$TMP/moe-part.txt"
 
+# bom, validate and build's summary.txt of the SuperPOD at 2,048 nodes: every
+# count grouped, powers and lengths with their units
+"$RAILYARD" bom "$SP" --set cluster.nodes=2048 >"$TMP/bom.txt" 2>&1
+expect_eq "bom 2048 exit" $? 0
+report "bom" "$TMP/bom.txt"
+"$RAILYARD" validate "$SP" --set cluster.nodes=2048 >"$TMP/val.txt" 2>&1
+expect_eq "validate 2048 exit" $? 0
+report "validate" "$TMP/val.txt"
+"$RAILYARD" build "$SP" --set cluster.nodes=2048 -o "$TMP/b2048" >/dev/null 2>&1
+expect_eq "build 2048 exit" $? 0
+report "build summary.txt" "$TMP/b2048/summary.txt"
+# no abbreviation a planner cannot know (the paper's "SOTA") in the reports
+"$RAILYARD" compare --paper --gpus 16384 --hb-domain 8 --radix 64 >"$TMP/cmp.txt" 2>&1
+expect_eq "compare --paper exit" $? 0
+grep -q 'SOTA' "$TMP/cmp.txt" "$TMP/bom.txt" "$TMP/val.txt" "$TMP/b2048/summary.txt" \
+    && fail "an abbreviation: $(grep -h -m1 SOTA "$TMP/cmp.txt" "$TMP/bom.txt" "$TMP/val.txt")" || ok
+"$RAILYARD" bom "$SP" --set cluster.nodes=2048 --format json >"$TMP/bom.json" 2>&1
+# the tier table's total: ports = switches x radix, links = the tiers' links
+# summed, grouped; the cable line's total length from the physical lines
+want=$("$PY" - "$TMP/bom.json" <<'P2'
+import json, sys
+b = json.load(open(sys.argv[1]))
+ports = b["switches"]["total"] * b["radix"]
+links = sum(b["links"]["per_tier"])
+print("total %s %s %s 0 %s" % (format(b["switches"]["total"], ","), format(ports, ","),
+                               format(ports, ","), format(links, ",")))
+P2
+)
+got=$(grep '^total ' "$TMP/bom.txt" | tr -s ' ')
+expect_eq "bom total row" "$got" "$want"
+want=$("$PY" - "$TMP/bom.json" <<'P2'
+import json, sys
+p = json.load(open(sys.argv[1]))["physical"]
+ls = [l for l in p["lines"] if l["what"] == "cable"]
+n = sum(l["count"] for l in ls)
+m = sum(l["count"] * l["length_m"] for l in ls)
+print("(%s cables, %s km in all)" % (format(n, ","), format(round(m / 1000, 1), ",.1f")))
+P2
+)
+grep '^  cables: ' "$TMP/bom.txt" | grep -qF -- "$want" && ok \
+    || fail "bom cables line: want '$want': $(grep '^  cables:' "$TMP/bom.txt")"
+
 for sec in switches nodes gpus llms media prices; do
     "$RAILYARD" catalog "$sec" >"$TMP/cat-$sec.txt" 2>&1
     expect_eq "catalog $sec exit" $? 0

@@ -57,8 +57,8 @@ static void money_cell(ry_text_table *t, double v)
 
 static void bom_text(ry_buf *o, const ry_bom *b)
 {
-    ry_buf_printf(o, "%s: %s fabric, %lld GPU%s, %d tier%s of radix-%d switches", b->name,
-                  ry_design_name(b->design), b->gpus, plural(b->gpus, "", "s"), b->tiers,
+    ry_buf_printf(o, "%s: %s fabric, %s GPU%s, %d tier%s of radix-%d switches", b->name,
+                  ry_design_name(b->design), ry_n(b->gpus), plural(b->gpus, "", "s"), b->tiers,
                   plural(b->tiers, "", "s"), b->radix);
     if (b->planes > 1)
         ry_buf_printf(o, ", %d planes", b->planes);
@@ -72,12 +72,12 @@ static void bom_text(ry_buf *o, const ry_bom *b)
         const ry_bom_tier *x = &b->tier[i <= b->tiers ? i : 0];
         int total = i > b->tiers;
         ry_text_table_cell(&t, "%s", total ? "total" : ry_tier_name(i, b->tiers));
-        ry_text_table_cell(&t, "%lld", total ? b->switches : x->switches);
-        ry_text_table_cell(&t, "%lld", total ? b->switch_ports : x->ports);
-        ry_text_table_cell(&t, "%lld", total ? b->switch_ports_used : x->ports_used);
-        ry_text_table_cell(&t, "%lld", total ? b->switch_ports - b->switch_ports_used
-                                             : x->ports - x->ports_used);
-        ry_text_table_cell(&t, "%lld", total ? b->links : x->links);
+        ry_text_table_cell(&t, "%s", ry_n(total ? b->switches : x->switches));
+        ry_text_table_cell(&t, "%s", ry_n(total ? b->switch_ports : x->ports));
+        ry_text_table_cell(&t, "%s", ry_n(total ? b->switch_ports_used : x->ports_used));
+        ry_text_table_cell(&t, "%s", ry_n(total ? b->switch_ports - b->switch_ports_used
+                                               : x->ports - x->ports_used));
+        ry_text_table_cell(&t, "%s", ry_n(total ? b->links : x->links));
     }
     ry_text_table_write(&t, o, "");
 }
@@ -201,17 +201,20 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
 {
     const ry_layout *lay = c->lay;
     int nnet = lay->nrooms - lay->nhalls;
-    ry_buf_printf(o, "\nphysical bill of materials (%d rack%s in %d row%s", lay->nracks,
-                  plural(lay->nracks, "", "s"), lay->nrows, plural(lay->nrows, "", "s"));
+    char len[RY_NUM_CAP], pw[RY_NUM_CAP];
+    ry_buf_printf(o, "\nphysical bill of materials (%s rack%s in %s row%s", ry_n(lay->nracks),
+                  plural(lay->nracks, "", "s"), ry_n(lay->nrows), plural(lay->nrows, "", "s"));
     if (lay->nrooms > 1)
-        ry_buf_printf(o, "; %d hall%s and %d network room%s in %d building%s", lay->nhalls,
-                      plural(lay->nhalls, "", "s"), nnet, plural(nnet, "", "s"), lay->nbuildings,
+        ry_buf_printf(o, "; %s hall%s and %s network room%s in %s building%s", ry_n(lay->nhalls),
+                      plural(lay->nhalls, "", "s"), ry_n(nnet), plural(nnet, "", "s"),
+                      ry_n(lay->nbuildings),
                       plural(lay->nbuildings, "", "s"));
-    ry_buf_printf(o, "; longest run %.1f m; cable lengths from the layout)\n", c->longest_m);
+    ry_buf_printf(o, "; longest run %s; cable lengths from the layout)\n",
+                  ry_num_length(len, sizeof len, c->longest_m));
     ry_text_table t;
     ry_text_table_init(&t, "lllrrrrr");
     const char *head[] = { "item", "part", "medium", "length", "count", "unit price", "cost",
-                           "power W" };
+                           "power" };
     for (int i = 0; i < 8; i++)
         ry_text_table_cell(&t, "%s", head[i]);
     for (int i = 0; i < c->nbom; i++) {
@@ -220,25 +223,27 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
         ry_text_table_cell(&t, "%s", l->part);
         ry_text_table_cell(&t, "%s", l->medium);
         if (l->length_m > 0)
-            ry_text_table_cell(&t, "%g m", l->length_m);
+            ry_text_table_cell(&t, "%s m", ry_num_sig(len, sizeof len, l->length_m, 6));
         else
             ry_text_table_cell(&t, "%s", "");
-        ry_text_table_cell(&t, "%lld", l->count);
+        ry_text_table_cell(&t, "%s", ry_n(l->count));
         money_cell(&t, l->unit_price);
         money_cell(&t, l->cost);
-        ry_text_table_cell(&t, "%.0f", l->power_w);
+        ry_text_table_cell(&t, "%s W", ry_num_fixed(pw, sizeof pw, l->power_w, 0));
     }
     ry_text_table_write(&t, o, "  ");
     ry_text_table_init(&t, "lrl");
     ry_text_table_cell(&t, "cables:");
     money_cell(&t, c->cost_cables);
-    ry_text_table_cell(&t, "(%lld, %.0f m)", c->ncables, c->cable_m);
+    ry_text_table_cell(&t, "(%s cables, %s in all)", ry_n(c->ncables),
+                       ry_num_length(len, sizeof len, c->cable_m));
     ry_text_table_cell(&t, "optics:");
     money_cell(&t, c->cost_transceivers);
     ry_text_table_cell(&t, "(%s modules)", ry_n(c->ntransceivers));
     ry_text_table_cell(&t, "subtotal:");
     money_cell(&t, c->cost_total);
-    ry_text_table_cell(&t, "(optics and active cables draw %.0f W)", c->power_w);
+    ry_text_table_cell(&t, "(optics and active cables draw %s W)",
+                       ry_num_fixed(pw, sizeof pw, c->power_w, 0));
     ry_text_table_write(&t, o, "  ");
 }
 
@@ -295,7 +300,7 @@ static void capex_text(ry_buf *o, const ry_capex *x)
         ry_buf_reset(&d);
         ry_text_table_cell(&t, "racks:");
         money_cell(&t, x->racks_cost);
-        ry_buf_printf(&d, "(%d x ", x->racks);
+        ry_buf_printf(&d, "(%s x ", ry_n(x->racks));
         money(&d, x->rack_price);
         ry_text_table_cell(&t, "%s)", d.data);
     }
@@ -544,23 +549,23 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
     long long domains = s->gpus / s->hb_domain;
     ry_buf_printf(o, "name:          %s\n", s->name);
     ry_buf_printf(o, "design:        %s\n", ry_design_name(s->design));
-    ry_buf_printf(o, "GPUs:          %lld (%lld node%s of %d, %s)\n", s->gpus, s->nodes,
+    ry_buf_printf(o, "GPUs:          %s (%s node%s of %d, %s)\n", ry_n(s->gpus), ry_n(s->nodes),
                   plural(s->nodes, "", "s"), gpn, s->node.name[0] ? s->node.name : "inline");
-    ry_buf_printf(o, "HB domain:     %d GPU%s, %lld domain%s\n", s->hb_domain,
-                  plural(s->hb_domain, "", "s"), domains, plural(domains, "", "s"));
+    ry_buf_printf(o, "HB domain:     %s GPU%s, %s domain%s\n", ry_n(s->hb_domain),
+                  plural(s->hb_domain, "", "s"), ry_n(domains), plural(domains, "", "s"));
     if (s->design == RY_DESIGN_FAT_TREE) {
         /* No rails: a leaf takes whole nodes, and its group is the unit. */
         ry_buf_printf(o, "planes:        %d\n", s->planes);
         long long per = f->unit_gpus > 0 ? f->unit_gpus : s->gpus;
         long long last = s->gpus - (long long)(f->num_units - 1) * per;
         if (per % gpn == 0)
-            ry_buf_printf(o, "scalable unit: a leaf group of %lld node%s (%lld GPUs)", per / gpn,
-                          plural(per / gpn, "", "s"), per);
+            ry_buf_printf(o, "scalable unit: a leaf group of %s node%s (%s GPUs)", ry_n(per / gpn),
+                          plural(per / gpn, "", "s"), ry_n(per));
         else
-            ry_buf_printf(o, "scalable unit: a leaf group of %lld GPUs", per);
-        ry_buf_printf(o, ", %d unit%s", f->num_units, plural(f->num_units, "", "s"));
+            ry_buf_printf(o, "scalable unit: a leaf group of %s GPUs", ry_n(per));
+        ry_buf_printf(o, ", %s unit%s", ry_n(f->num_units), plural(f->num_units, "", "s"));
         if (last != per)
-            ry_buf_printf(o, " (the last has %lld %s)", last % gpn == 0 ? last / gpn : last,
+            ry_buf_printf(o, " (the last has %s %s)", ry_n(last % gpn == 0 ? last / gpn : last),
                           last % gpn == 0 ? plural(last / gpn, "node", "nodes")
                                           : plural(last, "GPU", "GPUs"));
         ry_buf_putc(o, '\n');
@@ -571,20 +576,20 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
             ry_buf_printf(o, " (%d per switch)", per_switch);
         ry_buf_printf(o, ", planes: %d\n", s->planes);
         long long last = domains - (long long)(f->num_units - 1) * f->su_domains;
-        ry_buf_printf(o, "scalable unit: %d HB domain%s (%lld GPUs)%s", f->su_domains,
-                      plural(f->su_domains, "", "s"), (long long)f->su_domains * s->hb_domain,
+        ry_buf_printf(o, "scalable unit: %s HB domain%s (%s GPUs)%s", ry_n(f->su_domains),
+                      plural(f->su_domains, "", "s"), ry_n((long long)f->su_domains * s->hb_domain),
                       s->scalable_unit ? "" : ", fills a leaf");
-        ry_buf_printf(o, ", %d unit%s", f->num_units, plural(f->num_units, "", "s"));
+        ry_buf_printf(o, ", %s unit%s", ry_n(f->num_units), plural(f->num_units, "", "s"));
         if (f->num_units > 1 && last != f->su_domains)
-            ry_buf_printf(o, " (the last has %lld)", last);
+            ry_buf_printf(o, " (the last has %s)", ry_n(last));
         ry_buf_putc(o, '\n');
     }
     ry_buf_printf(o, "switch:        %s, %d ports at %gG\n", s->sw.name, s->sw.radix, s->sw.port_gbps);
     ry_buf_printf(o, "tiers:         %d%s\n", f->tiers, s->tiers ? "" : " (auto)");
     for (int t = 1; t <= f->tiers; t++) {
         const ry_bom_tier *x = &b->tier[t];
-        ry_buf_printf(o, "  %-6s %d down, %d up per switch", ry_tier_name(t, f->tiers),
-                      f->down_ports[t], f->up_ports[t]);
+        ry_buf_printf(o, "  %-6s %s down, %s up per switch", ry_tier_name(t, f->tiers),
+                      ry_n(f->down_ports[t]), ry_n(f->up_ports[t]));
         if (t < f->tiers) {
             ry_buf_puts(o, "; the fullest ");
             ratio_text(o, x);
@@ -655,7 +660,7 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         }
         return;
     }
-    ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized (SOTA)",
+    ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized",
                   "rail-only", "cost");
     ry_buf_printf(o, "%7s %5s %6s | %9s %14s | %9s %14s | %9s\n", "GPUs", "K", "radix",
                   "switches", "transceivers", "switches", "transceivers", "reduction");

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "emit/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 
@@ -32,7 +33,7 @@ void ry_emit_checks(ry_buf *o, const ry_design_check *c, int strict)
     ry_text_table t;
     ry_text_table_init(&t, "lrrrrrrrrr");
     const char *head[] = { "tier", "switches", "ports", "used", "fill", "idle", "idle cost",
-                           "down Gb/s", "up Gb/s", "down:up" };
+                           "down", "up", "down:up" };
     for (int i = 0; i < 10; i++)
         ry_text_table_cell(&t, "%s", head[i]);
     for (int tr = 1; tr <= c->tiers; tr++) {
@@ -43,22 +44,29 @@ void ry_emit_checks(ry_buf *o, const ry_design_check *c, int strict)
         ry_buf_init(&m);
         ry_money_text(&m, x->idle_cost, 0);
         ry_text_table_cell(&t, "%s", ry_tier_name(tr, c->tiers));
-        ry_text_table_cell(&t, "%lld", x->switches);
-        ry_text_table_cell(&t, "%lld", x->ports);
-        ry_text_table_cell(&t, "%lld", x->used);
+        char g[RY_NUM_CAP];
+        ry_text_table_cell(&t, "%s", ry_n(x->switches));
+        ry_text_table_cell(&t, "%s", ry_n(x->ports));
+        ry_text_table_cell(&t, "%s", ry_n(x->used));
         ry_text_table_cell(&t, "%.1f%%", 100.0 * x->fill);
-        ry_text_table_cell(&t, "%lld", x->idle);
+        ry_text_table_cell(&t, "%s", ry_n(x->idle));
         ry_text_table_cell(&t, "%s", m.data);
-        ry_text_table_cell(&t, "%.0f", x->down_gbps);
-        ry_text_table_cell(&t, "%.0f", x->up_gbps);
+        ry_text_table_cell(&t, "%s", ry_num_si(g, sizeof g, x->down_gbps * 1e9, "b/s", 3));
+        ry_text_table_cell(&t, "%s", x->up_gbps > 0 ? ry_num_si(g, sizeof g, x->up_gbps * 1e9, "b/s", 3)
+                                                    : "-");
         ry_text_table_cell(&t, "%s", r);
         ry_buf_free(&m);
     }
     ry_text_table_write(&t, o, "");
-    ry_buf_printf(o, "(idle cost and neighbouring sizes by the rail-only paper's cost model: $%g a "
-                  "port, $%g a transceiver, $%.0f a GPU; %d neighbouring design%s priced; the "
-                  "capex is above)\n", c->price_port, c->price_transceiver, c->cost_per_gpu,
-                  c->options_tried, c->options_tried == 1 ? "" : "s");
+    char mp[RY_NUM_CAP], mt[RY_NUM_CAP], mg[RY_NUM_CAP];
+    ry_buf_printf(o, "(idle cost and neighbouring sizes by the rail-only paper's cost model: %s a "
+                  "port, %s a transceiver, %s a GPU; %s neighbouring design%s priced; the "
+                  "capex is above)\n",
+                  ry_num_money(mp, sizeof mp, c->price_port, ry_money_has_cents(c->price_port) ? 2 : 0),
+                  ry_num_money(mt, sizeof mt, c->price_transceiver,
+                               ry_money_has_cents(c->price_transceiver) ? 2 : 0),
+                  ry_num_money(mg, sizeof mg, c->cost_per_gpu, 0), ry_n(c->options_tried),
+                  c->options_tried == 1 ? "" : "s");
     for (int i = 0; i < c->nfindings; i++) {
         const ry_check_finding *x = &c->finding[i];
         ry_buf_printf(o, "%s: %s: %s\n", level_names[x->level], x->check, x->msg);
