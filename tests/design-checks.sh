@@ -54,9 +54,10 @@ expect_eq "accepted: exit (warnings only)" "$?:$(cat "$TMP/gb.err")" "0:"
 grep -q ': ok$' "$TMP/gb.txt" && ok || fail "accepted: ok header"
 grep -q '^design checks: 0 errors, 2 warnings$' "$TMP/gb.txt" && ok \
     || fail "checks line: $(grep '^design checks' "$TMP/gb.txt")"
-grep -q "^warning: tier-fill: core: $idle1 of $((core1 * 64)) ports idle" "$TMP/gb.txt" && ok \
+g() { "$PY" -c "import sys; print(format(int(sys.argv[1]), ','))" "$1"; }   # 16128 -> 16,128
+grep -q "^warning: tier-fill: core: $(g "$idle1") of $(g $((core1 * 64))) ports idle" "$TMP/gb.txt" && ok \
     || fail "idle core ports: $(grep tier-fill "$TMP/gb.txt")"
-grep -q "^warning: cheaper-size: 16128 GPUs (288 fewer)" "$TMP/gb.txt" && ok \
+grep -q "^warning: cheaper-size: 16,128 GPUs (288 fewer)" "$TMP/gb.txt" && ok \
     || fail "cheaper size: $(grep cheaper "$TMP/gb.txt")"
 grep -q "^note: nic-speed: the 800G NICs link at the switch ports' 400G" "$TMP/gb.txt" && ok \
     || fail "accepted note"

@@ -11,24 +11,12 @@
 #include "analysis/cabling.h"
 
 #include "fabric/names.h"
+#include "util/numfmt.h"
 
 /* "$10,723,328": whole dollars with thousands separators. */
 static const char *usd(char *buf, size_t cap, double v)
 {
-    char digits[40];
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    size_t n = strlen(digits), o = 0;
-    if (v < 0 && o + 1 < cap)
-        buf[o++] = '-';
-    if (o + 1 < cap)
-        buf[o++] = '$';
-    for (size_t i = 0; i < n && o + 1 < cap; i++) {
-        buf[o++] = digits[i];
-        if ((n - i - 1) % 3 == 0 && i + 1 < n && o + 1 < cap)
-            buf[o++] = ',';
-    }
-    buf[o] = '\0';
-    return buf;
+    return ry_num_money(buf, cap, v, 0);
 }
 
 static void vadd(ry_design_check *c, ry_check_level lv, const char *check, const char *key,
@@ -119,9 +107,10 @@ static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
             continue;
         char a[40], p[40];
         add(c, RY_CHECK_WARNING, "tier-fill", "cluster.gpus",
-            "%s: %lld of %lld ports idle (%.1f%% cabled) on %lld switches, %s at %s a port "
+            "%s: %s of %s ports idle (%.1f%% cabled) on %s switches, %s at %s a port "
             "(the rail-only paper's cost model)",
-            ry_tier_name(t, f->tiers), x->idle, x->ports, 100.0 * x->fill, x->switches,
+            ry_tier_name(t, f->tiers), ry_n(x->idle), ry_n(x->ports), 100.0 * x->fill,
+            ry_n(x->switches),
             usd(a, sizeof a, x->idle_cost), usd(p, sizeof p, c->price_port));
     }
 }
@@ -176,8 +165,8 @@ static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_chec
         return;
     if (s->gpus > RY_CHECK_NEIGHBOUR_MAX_GPUS) {
         add(c, RY_CHECK_NOTE, "cheaper-size", "cluster.gpus",
-            "neighbouring sizes are not priced above %lld GPUs (railyard compare and bom "
-            "--set cluster.gpus=... price them one at a time)", RY_CHECK_NEIGHBOUR_MAX_GPUS);
+            "neighbouring sizes are not priced above %s GPUs (railyard compare and bom "
+            "--set cluster.gpus=... price them one at a time)", ry_n(RY_CHECK_NEIGHBOUR_MAX_GPUS));
         return;
     }
     long long K = s->hb_domain, gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
@@ -222,17 +211,18 @@ static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_chec
     char a[40], z[40];
     if (o->gpus != s->gpus)
         add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.gpus",
-            "%lld GPUs (%lld fewer) cost %s, %.1f%% less than the %lld GPUs' %s and %.1f%% less "
-            "per GPU by the rail-only paper's cost model: %d scalable unit%s of %d HB domains, %lld top-tier switches instead of %lld",
-            o->gpus, s->gpus - o->gpus, usd(a, sizeof a, o->cost), 100.0 * o->saving, s->gpus,
-            usd(z, sizeof z, c->cost), 100.0 * o->saving_per_gpu, o->units,
-            o->units == 1 ? "" : "s", o->su_domains, o->top_switches,
-            c->spec_option.top_switches);
+            "%s GPUs (%s fewer) cost %s, %.1f%% less than the %s GPUs' %s and %.1f%% less "
+            "per GPU by the rail-only paper's cost model: %d scalable unit%s of %d HB domains, "
+            "%s top-tier switches instead of %s",
+            ry_n(o->gpus), ry_n(s->gpus - o->gpus), usd(a, sizeof a, o->cost), 100.0 * o->saving,
+            ry_n(s->gpus), usd(z, sizeof z, c->cost), 100.0 * o->saving_per_gpu, o->units,
+            o->units == 1 ? "" : "s", o->su_domains, ry_n(o->top_switches),
+            ry_n(c->spec_option.top_switches));
     else
         add(c, RY_CHECK_WARNING, "cheaper-size", "cluster.scalable_unit",
-            "scalable units of %d HB domains (%d units) cost %s for the same %lld GPUs, "
-            "%.1f%% less than units of %d (%s; the rail-only paper's cost model)", o->su_domains, o->units,
-            usd(a, sizeof a, o->cost), o->gpus, 100.0 * o->saving, f->su_domains,
+            "scalable units of %d HB domains (%d units) cost %s for the same %s GPUs, "
+            "%.1f%% less than units of %d (%s; the rail-only paper's cost model)", o->su_domains,
+            o->units, usd(a, sizeof a, o->cost), ry_n(o->gpus), 100.0 * o->saving, f->su_domains,
             usd(z, sizeof z, c->cost));
 }
 
@@ -300,10 +290,10 @@ void ry_design_check_physical(const ry_cabling *cab, ry_design_check *c)
         char label[128];
         ry_cable_label(f, worst, label, sizeof label);
         add(c, RY_CHECK_WARNING, "reach", "layout",
-            "%lld cable%s run within %.0f%% of the reach of any medium of their speed (the "
+            "%s cable%s run within %.0f%% of the reach of any medium of their speed (the "
             "nearest: %s, %.1f m of %g m): a longer route than planned would have no medium; "
             "shorten the layout (layout.hall_racks, layout.hall_gap, layout.building_gap)",
-            near, near == 1 ? "" : "s", (1 - RY_CHECK_REACH_WARN) * 100, label,
+            ry_n(near), near == 1 ? "" : "s", (1 - RY_CHECK_REACH_WARN) * 100, label,
             cab->cables[worst].routed_m, worst_reach);
     }
     /* racks over their power budget (network racks are filled within it) */

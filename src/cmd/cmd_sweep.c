@@ -6,7 +6,7 @@
 #include "cmd/cmd.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/plan.h"

@@ -8,7 +8,7 @@
 
 #include "emit/csv.h"
 #include "emit/emit_checks.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 

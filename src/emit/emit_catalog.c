@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "util/escape.h"
 
 static const struct {

@@ -3,7 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 

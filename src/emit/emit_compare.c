@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "emit/text_table.h"
 #include "fabric/names.h"
 #include "spec/workload.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "emit/colors.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/escape.h"
 #include "util/diag.h"

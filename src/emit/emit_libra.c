@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "model/libra_eval.h"
 
 #define MAXD RY_LIBRA_MAX_DIMS

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
 

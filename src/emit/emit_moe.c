@@ -7,7 +7,7 @@
 
 #include "emit/csv.h"
 #include "emit/emit_model.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/catalog.h"
 

@@ -1,6 +1,6 @@
 /* The layout's words (see emit_parallelism.h). */
 #include "emit/emit_parallelism.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 
 #include <string.h>
 

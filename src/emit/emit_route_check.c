@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "util/escape.h"
 
 static const char *const reason_key[RY_RC_NREASONS] = {

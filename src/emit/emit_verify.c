@@ -8,7 +8,7 @@
 #include "analysis/cabling.h"
 #include "analysis/hw_guids.h"
 #include "emit/csv.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/spec.h"
 #include "util/diag.h"

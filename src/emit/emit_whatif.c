@@ -3,7 +3,7 @@
 #include "emit/emit_parallelism.h"
 
 #include "emit/csv.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 
 #include <jansson.h>
 #include <math.h>

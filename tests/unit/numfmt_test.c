@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 
 #define IS(got, want) CHECK(strcmp((got), (want)) == 0, "got [%s], want [%s]", (got), (want))
 

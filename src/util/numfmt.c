@@ -1,7 +1,7 @@
 /* Numbers for people; see numfmt.h. Everything goes through one grouping
  * routine over the digits snprintf gives, so that rounding is printf's and
  * the grouping is ours. */
-#include "emit/numfmt.h"
+#include "util/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>
