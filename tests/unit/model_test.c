@@ -202,7 +202,7 @@ static void plan_traffic(const ry_spec *s, const ry_model *m, ry_traffic *t)
 {
     const ry_iter_in *in = &m->in;
     ry_traffic_in ti = { in->N, in->K, m->best.NM, in->layers, in->d_model, in->b, in->S_T,
-                         in->M_cc };
+                         in->M_cc, 1, 0 };   /* one stage: eq. 1's layout */
     ry_traffic_plan(s, &ti, t);
     CHECK(t->NDs == m->best.NDs && t->NDf == m->best.NDf, "traffic's N_Ds %lld N_Df %lld, the "
           "model's %lld %lld", t->NDs, t->NDf, m->best.NDs, m->best.NDf);
