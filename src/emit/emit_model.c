@@ -158,6 +158,16 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
 
 /* m: for a MoE model's line (its all-to-all term). The capex of each
  * design leads; the paper's model follows only when asked (c->paper). */
+
+/* The heading of the rail-only paper's cost model, with its two prices. */
+static void paper_heading(ry_buf *o, double port, double transceiver)
+{
+    ry_buf_puts(o, "\nrail-only paper's cost model (");
+    money(o, port);
+    ry_buf_puts(o, " a port, ");
+    money(o, transceiver);
+    ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+}
 static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
                       const ry_designs_capex *c)
 {
@@ -204,11 +214,7 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
         ry_buf_puts(o, "  (the switch has no list price: the capex leaves switches out; set "
                        "fabric.switch.price)\n");
     if (c->paper) {
-        ry_buf_puts(o, "\nrail-only paper's cost model (");
-        money(o, s->switch_port_cost);
-        ry_buf_puts(o, " a port, ");
-        money(o, s->transceiver_cost);
-        ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+        paper_heading(o, s->switch_port_cost, s->transceiver_cost);
         ry_buf_printf(o, "  %-15s %9s %26s %15s\n", "design", "switches",
                       "transceivers (2 per link)", "cost");
         for (int i = 0; i < 2; i++) {
@@ -901,11 +907,7 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                       ry_n(full->switches - trimmed->switches),
                       full->switches - trimmed->switches == 1 ? "" : "es");
     if (c && c->paper) {
-        ry_buf_puts(o, "\nrail-only paper's cost model (");
-        money(o, full->price_port);
-        ry_buf_puts(o, " a port, ");
-        money(o, full->price_transceiver);
-        ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+        paper_heading(o, full->price_port, full->price_transceiver);
         ry_buf_printf(o, "  %-16s %9s %26s %15s\n", "fabric", "switches",
                       "transceivers (2 per link)", "cost");
         paper_line(o, ry_design_name(s->design), full);
