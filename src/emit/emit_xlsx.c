@@ -571,6 +571,20 @@ static void capex_line(book *b, sheet *s, const char *what, const char *part, lo
     s->row++;
 }
 
+/* A total row that repeats one line of the bill: its count (column E) and
+ * cost (column G) as formulas over that line's row. */
+static void total_of_line(book *b, sheet *s, const char *label, int row, double count,
+                          double cost)
+{
+    char fm[32];
+    put_str(b, s, 0, label, b->bold);
+    snprintf(fm, sizeof fm, "=E%d", row);
+    put_formula(b, s, 4, fm, count, NULL);
+    snprintf(fm, sizeof fm, "=G%d", row);
+    put_formula(b, s, 6, fm, cost, b->money);
+    s->row++;
+}
+
 /* Lines priced as count x unit price and totals as sums over the lines,
  * as formulas (a reader who changes a price sees the totals follow); the
  * cached values are the plan's own sums. The lines come cables first, then
@@ -653,22 +667,12 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
         return;
     }
     int swt_row = (int)s.row + 1;
-    put_str(b, &s, 0, "switches", b->bold);
-    snprintf(fm, sizeof fm, "=E%d", sw_row);
-    put_formula(b, &s, 4, fm, (double)capex->switches, NULL);
-    snprintf(fm, sizeof fm, "=G%d", sw_row);
-    put_formula(b, &s, 6, fm, capex->switches_cost, b->money);
-    s.row++;
+    total_of_line(b, &s, "switches", sw_row, (double)capex->switches, capex->switches_cost);
     /* the capex: its parts' rows summed */
     char parts[64];
     snprintf(parts, sizeof parts, "G%d+G%d+G%d", cab_row, cab_row + 1, swt_row);
     if (racks) {
-        put_str(b, &s, 0, "racks", b->bold);
-        snprintf(fm, sizeof fm, "=E%d", rack_row);
-        put_formula(b, &s, 4, fm, (double)capex->racks, NULL);
-        snprintf(fm, sizeof fm, "=G%d", rack_row);
-        put_formula(b, &s, 6, fm, capex->racks_cost, b->money);
-        s.row++;
+        total_of_line(b, &s, "racks", rack_row, (double)capex->racks, capex->racks_cost);
     }
     int spares_row = 0;
     if (capex->spares_pct > 0) {
