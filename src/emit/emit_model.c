@@ -337,13 +337,17 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
     snprintf(what, sizeof what, "gradients (%s)", ry_grad_precision_names[w->grad_precision]);
     gbytes(o, what, mm->grads, mm->total);
     gbytes(o, "optimizer (fp32 master, Adam m and v)", mm->optimizer, mm->total);
-    snprintf(what, sizeof what, "activations (%d micro-batch%s of %lld)", mm->inflight,
+    snprintf(what, sizeof what, "activations (%.3g micro-batch%s of %lld)", mm->inflight,
              mm->inflight == 1 ? "" : "es", c->mb);
     gbytes(o, what, mm->activations, mm->total);
+    if (mm->gather > 0)
+        gbytes(o, "ZeRO-3 gather buffers (2 blocks)", mm->gather, mm->total);
+    if (mm->reserve > 0)
+        gbytes(o, "reserve (CUDA context, buffers, allocator)", mm->reserve, mm->total);
     ry_buf_printf(o, "  %-38s %9.2f GB", "total", mm->total / 1e9);
     if (mm->capacity > 0)
-        ry_buf_printf(o, " of %.0f GB (%s): %s\n", mm->capacity / 1e9, w->gpu.name,
-                      mm->feasible ? "fits" : "does NOT fit");
+        ry_buf_printf(o, " of %.1f GB (%s: %.0f GB HBM, in GiB): %s\n", mm->capacity / 1e9,
+                      w->gpu.name, w->gpu.memory_bytes / 1e9, mm->feasible ? "fits" : "does NOT fit");
     else
         ry_buf_printf(o, ": the %s's memory is unknown (gpus.yaml has no memory)\n",
                       w->gpu.name);
@@ -353,7 +357,8 @@ static void mfu_warning(ry_buf *o, const ry_plan *pl)
 {
     if (pl->mfu_unpublished)
         ry_buf_printf(o, "  warning: MFU %.1f%% is above the highest any published large run "
-                      "reports (%.1f%%, MegaScale, NSDI 2024): check compute_efficiency\n",
+                      "reports (%.1f%% of the BF16 peak, MegaScale, NSDI 2024): check the "
+                      "efficiencies\n",
                       100 * pl->mfu, 100 * RY_PLAN_MFU_PUBLISHED);
 }
 
@@ -390,9 +395,20 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
         ry_buf_printf(o, "%.0f GB\n", w->gpu.memory_bytes / 1e9);
     else
         ry_buf_puts(o, "memory unknown\n");
-    ry_buf_printf(o, "  efficiency  %.3g of the peak%s\n", pl->efficiency,
-                  w->efficiency_given ? "" : " (default: Llama 3's 38-43% MFU on H100)");
-    ry_buf_printf(o, "  FLOPs       %s\n", w->flops == RY_FLOPS_6NT
+    char hb[RY_NUM_CAP];
+    ry_buf_printf(o, "  kernels     GEMMs at %.3g of the %s peak (%s), fused attention at %.3g of "
+                  "the BF16 peak, memory-bound kernels at %s\n", pl->efficiency,
+                  w->precision == RY_PREC_FP8 ? "FP8" : "BF16",
+                  w->efficiency_given ? "workload.compute_efficiency"
+                  : w->gpu.gemm_eff > 0 ? "the GPU catalog's" : "railyard's default",
+                  pl->attn_eff, w->gpu.hbm_bytes_s > 0
+                  ? ry_num_si(hb, sizeof hb, w->gpu.hbm_bytes_s, "B/s", 4)
+                  : "2 TB/s (the catalog has no hbm)");
+    ry_buf_printf(o, "  FLOPs       %s\n",
+                  !w->flops_given || w->flops == RY_FLOPS_ARCH
+                  ? "from the block's shape: GEMMs, causal attention, output layer (x3 for "
+                    "backward)"
+                  : w->flops == RY_FLOPS_6NT
                   ? "6 x parameters x tokens"
                   : "Korthikanti et al.: 72 B l s h^2 (1 + s/6h + V/12hl)");
     ry_buf_printf(o, "  links       NVLink (HB domain) bandwidth per GPU %s; network bandwidth per "
@@ -406,24 +422,42 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                       ry_num_sig(nb, sizeof nb, s->node.nic_gbps, 4));
     ry_buf_puts(o, "\n\n");
 
-    ry_buf_printf(o, "Parallelism   tensor %s x pipeline %s x data %s (the fastest of %s "
-                  "layouts and recomputations tried, %s fit memory)\n", ry_n(b->t), ry_n(b->p),
-                  ry_n(b->d), ry_n(pl->considered), ry_n(pl->fit));
-    ry_buf_printf(o, "  tensor      %s GPUs of one HB domain%s\n", ry_n(b->t),
-                  w->tensor ? " (as the spec sets it)" : "");
-    ry_buf_printf(o, "  pipeline    %s stage%s, %d blocks in the biggest; 1F1B, %s "
+    ry_buf_printf(o, "Parallelism   tensor %s x context %s x pipeline %s x data %s (the fastest "
+                  "of %s layouts and recomputations tried, %s fit memory)\n", ry_n(b->t),
+                  ry_n(b->c), ry_n(b->p), ry_n(b->d), ry_n(pl->considered), ry_n(pl->fit));
+    ry_buf_printf(o, "  tensor      %s GPUs of one HB domain%s%s\n", ry_n(b->t),
+                  w->tensor ? " (as the spec sets it)" : "",
+                  b->t > 1 ? (w->sequence_parallel ? ", sequence parallel"
+                                                   : ", without sequence parallelism")
+                           : "");
+    if (b->c > 1)
+        ry_buf_printf(o, "  context     %s GPUs share each sequence (ring attention, %s)\n",
+                      ry_n(b->c), b->cp_cross ? "across HB domains" : "inside an HB domain");
+    ry_buf_printf(o, "  pipeline    %s stage%s, %d blocks in the biggest; %s, %s "
                   "micro-batch%s of %s sequence%s per replica\n", ry_n(b->p), b->p == 1 ? "" : "s",
-                  b->blocks, ry_n(b->m), b->m == 1 ? "" : "es", ry_n(b->mb), b->mb == 1 ? "" : "s");
+                  b->blocks, b->v > 1 ? "interleaved 1F1B" : "1F1B", ry_n(b->m),
+                  b->m == 1 ? "" : "es", ry_n(b->mb), b->mb == 1 ? "" : "s");
+    if (b->v > 1)
+        ry_buf_printf(o, "              %s chunks per GPU: the bubble is 1/%s of plain 1F1B's\n",
+                      ry_n(b->v), ry_n(b->v));
     if (b->p > 1)
         ry_buf_printf(o, "              stage boundaries %s\n", b->p2p_cross
-                      ? (b->dp_cross > 1 || b->t * b->d >= in->K
+                      ? (b->dp_cross > 1 || b->t * b->c * b->d >= in->K
                          ? "cross HB domains between GPUs of one local rank: one rail"
                          : "inside and across HB domains (across: another rank, through the "
                            "domain first)")
                       : "inside HB domains (NVLink)");
-    ry_buf_printf(o, "  data        %s = %s inside a domain x %s across domains; %s "
-                  "sequences on the busiest replica; ZeRO stage %d\n", ry_n(b->d), ry_n(b->dp_in),
+    ry_buf_printf(o, "  data        %s replicas; the weights' %s copies (context x data) = %s "
+                  "inside a domain x %s across domains; %s sequences on the busiest replica; "
+                  "ZeRO stage %d\n", ry_n(b->d), ry_n(b->c * b->d), ry_n(b->dp_in),
                   ry_n(b->dp_cross), ry_n(b->seqs), w->zero);
+    if (b->ep > 1)
+        ry_buf_printf(o, "  expert      groups of %s GPUs inside a stage, %s experts each\n",
+                      ry_n(b->ep), ry_n(l->moe.experts / b->ep));
+    if (b->gpus < in->N)
+        ry_buf_printf(o, "  idle        %s of the %s GPUs: %s\n", ry_n(in->N - b->gpus),
+                      ry_n(in->N), w->data ? "workload.parallelism.data leaves them"
+                      : "no faster layout uses them (the batch and the sizes must divide)");
     ry_buf_printf(o, "  recompute   %s%s\n\n", ry_recompute_names[b->mem.recompute],
                   w->recompute_given ? " (as the spec sets it)" : " (the least that fits)");
 
@@ -431,16 +465,27 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_putc(o, '\n');
 
     ry_buf_printf(o, "%-40s %12s %8s\n", "Iteration time", "", "share");
-    const char *what[] = { "compute", "pipeline bubble",
-                           "tensor parallel (NVLink)",
+    const char *what[] = { "compute", "  GEMMs and the output layer", "  attention",
+                           "  memory-bound kernels", "pipeline bubble",
+                           "tensor parallel (NVLink), exposed",
+                           b->cp_cross ? "context-parallel ring (network), exposed"
+                                       : "context-parallel ring (NVLink), exposed",
+                           "expert all-to-all, exposed",
                            b->p2p_cross ? "pipeline point-to-point (network)"
                                         : "pipeline point-to-point (NVLink)",
                            "data parallel inside domains (NVLink)",
                            "data parallel across domains (network)" };
-    double v[] = { b->compute, b->bubble, b->tp, b->pp, b->dp_in_s, b->dp_cross_s };
-    for (int i = 0; i < 6; i++)
+    double v[] = { b->compute, b->gemm_s, b->attn_s, b->mem_s, b->bubble, b->tp, b->cp,
+                   b->moe, b->pp, b->dp_in_s, b->dp_cross_s };
+    for (int i = 0; i < 11; i++) {
+        if ((i == 6 && b->c <= 1) || (i == 7 && !l->moe.experts) || (i == 8 && b->p <= 1))
+            continue;
         ry_buf_printf(o, "  %-38s %12s %7.1f%%\n", what[i], secs(v1, v[i]), pct(v[i], b->total));
+    }
     ry_buf_printf(o, "  %-38s %12s\n", "iteration time", secs(v1, b->total));
+    if (b->hidden > 0)
+        ry_buf_printf(o, "  %-38s %12s\n", "communication behind compute (not added)",
+                      secs(v1, b->hidden));
     if (pl->ideal_ok) {
         char ideal[80];
         snprintf(ideal, sizeof ideal, "ideal: one domain of all, TP %lld x PP %lld", pl->ideal.t,
@@ -449,7 +494,10 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
         ry_buf_printf(o, "  %-38s %11.1f%%\n", "relative performance: ideal / this",
                       100 * pl->relative);
     }
-    ry_buf_printf(o, "  %-38s %11.1f%%\n", "model FLOPs utilisation (MFU)", 100 * pl->mfu);
+    ry_buf_printf(o, "  %-38s %11.1f%%\n", "model FLOPs utilisation (MFU, BF16 peak)",
+                  100 * pl->mfu);
+    if (pl->mfu_fp8 > 0)
+        ry_buf_printf(o, "  %-38s %11.1f%%\n", "MFU against the FP8 peak", 100 * pl->mfu_fp8);
     ry_buf_printf(o, "  %-38s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * pl->hfu);
     ry_buf_printf(o, "  %-38s %12s\n", "tokens per second",
                   ry_num_sig(v1, sizeof v1, pl->tokens_per_s, 4));
@@ -477,15 +525,25 @@ static json_t *memory_json(const ry_plan_cfg *c)
 
 static json_t *cfg_json(const ry_plan_cfg *c, long long K)
 {
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:b, s:f, s:f, s:f, s:f, "
-                     "s:f, s:f, s:f}", "hb_domain", (json_int_t)K, "tensor", (json_int_t)c->t,
-                     "pipeline", (json_int_t)c->p, "data", (json_int_t)c->d, "dp_in",
-                     (json_int_t)c->dp_in, "dp_cross", (json_int_t)c->dp_cross,
-                     "micro_batch", (json_int_t)c->mb, "micro_batches", (json_int_t)c->m,
-                     "blocks_per_stage", c->blocks, "p2p_cross_domain", c->p2p_cross,
-                     "compute_s", c->compute, "bubble_s", c->bubble, "tp_s", c->tp, "pp_s",
-                     c->pp, "dp_in_s", c->dp_in_s, "dp_cross_s", c->dp_cross_s, "total_s",
-                     c->total);
+    json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:b, s:f, s:f, s:f, s:f, "
+                          "s:f, s:f, s:f}", "hb_domain", (json_int_t)K, "tensor", (json_int_t)c->t,
+                          "pipeline", (json_int_t)c->p, "data", (json_int_t)c->d, "dp_in",
+                          (json_int_t)c->dp_in, "dp_cross", (json_int_t)c->dp_cross,
+                          "micro_batch", (json_int_t)c->mb, "micro_batches", (json_int_t)c->m,
+                          "blocks_per_stage", c->blocks, "p2p_cross_domain", c->p2p_cross,
+                          "compute_s", c->compute, "bubble_s", c->bubble, "tp_s", c->tp, "pp_s",
+                          c->pp, "dp_in_s", c->dp_in_s, "dp_cross_s", c->dp_cross_s, "total_s",
+                          c->total);
+    json_t *x = json_pack("{s:I, s:I, s:I, s:I, s:b, s:f, s:f, s:f, s:f, s:f, s:f}", "context",
+                          (json_int_t)(c->c > 0 ? c->c : 1), "virtual",
+                          (json_int_t)(c->v > 0 ? c->v : 1), "expert",
+                          (json_int_t)(c->ep > 0 ? c->ep : 1), "gpus", (json_int_t)c->gpus,
+                          "cp_cross_domain", c->cp_cross, "gemm_s", c->gemm_s, "attention_s",
+                          c->attn_s, "memory_bound_s", c->mem_s, "cp_s", c->cp, "moe_s", c->moe,
+                          "hidden_s", c->hidden);
+    json_object_update(j, x);
+    json_decref(x);
+    return j;
 }
 
 static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c)
@@ -536,9 +594,14 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
     json_object_set_new(j, "model_flops", json_real(m->model_flops));
     json_object_set_new(j, "hw_flops", json_real(pl->best.hw_flops));
     json_object_set_new(j, "mfu", json_real(pl->mfu));
+    if (pl->mfu_fp8 > 0)
+        json_object_set_new(j, "mfu_fp8_peak", json_real(pl->mfu_fp8));
     json_object_set_new(j, "hfu", json_real(pl->hfu));
     json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
     json_object_set_new(j, "tokens_per_s", json_real(pl->tokens_per_s));
+    json_object_set_new(j, "kernels", json_pack("{s:f, s:f, s:f, s:f}", "gemm_efficiency",
+                        pl->efficiency, "attention_efficiency", pl->attn_eff, "gemm_peak_flops",
+                        pl->gemm_peak, "hbm_bytes_s", w->gpu.hbm_bytes_s));
     if (m->has_moe)
         json_object_set_new(j, "moe", ry_moe_json(s, m));
     if (c)

@@ -71,6 +71,7 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
     memset(m, 0, sizeof *m);
     RY_ASSERT(s->workload != NULL);
     m->w = *s->workload;
+    m->design = s->design;
     const ry_workload *w = &m->w;
     const ry_llm *l = &w->model;
     m->bytes = ry_precision_bytes(w->precision);

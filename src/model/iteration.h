@@ -58,6 +58,7 @@ double ry_iter_nm_continuous(const ry_iter_in *in);
 /* Everything `railyard model` reports. */
 typedef struct ry_model {
     ry_workload w;
+    ry_design design;       /* the spec's */
     ry_iter_in in;
     int bytes;              /* per element */
     double peak_flops;      /* per GPU, at the precision, no efficiency */

@@ -107,7 +107,7 @@ int ry_moe_for_model(const ry_spec *s, ry_model *m)
     in->experts = l->moe.experts;
     in->top_k = l->moe.top_k;
     in->blocks = ry_llm_moe_blocks(l);
-    in->passes = m->w.recompute ? 6 : 4;
+    in->passes = m->w.recompute == RY_RECOMPUTE_FULL ? 6 : 4;
     in->ep = m->w.expert;
     in->B_F = m->in.B_F;
     in->B_S = m->in.B_S;

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
@@ -16,126 +17,449 @@ static long long ceil_div(long long a, long long b)
     return (a + b - 1) / b;
 }
 
-/* FLOPs executed per iteration with recomputation rc: full runs the
- * forward pass again (4/3); selective recomputes only the attention core,
- * QK^T and the product with V, 4 s^2 h FLOPs per sequence and block
- * (Korthikanti et al. 2022, section 5). */
+/* ---- the block's shape ----------------------------------------------------------------- */
+
+void ry_plan_arch_init(ry_plan *pl)
+{
+    ry_plan_arch *a = &pl->arch;
+    const ry_workload *w = &pl->base.w;
+    const ry_llm *l = &w->model;
+    memset(a, 0, sizeof *a);
+    double h = l->d_model, s = l->seq_len, L = l->layers, V = l->vocab;
+    double heads = l->heads ? l->heads : (h / 128 >= 1 ? floor(h / 128) : 1);
+    double kv = l->kv_heads ? l->kv_heads : heads;
+    double hkv = h * kv / heads;
+    double f = l->ffn_hidden ? l->ffn_hidden : 4 * h;
+    double mats = l->mlp == RY_MLP_SWIGLU ? 3 : 2;
+    /* Attention: the Q, K, V projections and the output projection. */
+    double attn_gemm = 2 * h * (h + 2 * hkv) + 2 * h * h;
+    double dense_mlp = 2 * mats * h * f;
+    double Lm = l->moe.experts > 0 ? ry_llm_moe_blocks(l) : 0, Ld = L - Lm;
+    double moe_mlp = 0, moe_elem = 0, moe_act = 0, expert = 0;
+    if (Lm > 0) {
+        const struct ry_llm_moe *e = &l->moe;
+        double k = e->top_k + e->shared_experts, fe = e->expert_hidden;
+        /* The experts a token goes through (SwiGLU, as the catalog counts
+         * them) and the router's scores. */
+        moe_mlp = 2 * 3 * h * fe * k + 2 * h * e->experts;
+        /* Their activation functions, and the token copies into and out of
+         * the experts' order (permute, unpermute). */
+        moe_elem = 3 * fe * k + 4 * h * e->top_k;
+        moe_act = 2 * (3 * fe * k + h * k);
+        expert = 3 * h * fe * e->experts * Lm / L;
+    }
+    a->gemm = attn_gemm + (Ld * dense_mlp + Lm * moe_mlp) / L;
+    /* QK^T and the product with V: 2 s h each per token without the mask;
+     * a causal mask halves what a fused kernel computes. */
+    a->attn_full = 4 * s * h;
+    a->attn = a->attn_full / 2;
+    a->logits = 2 * h * V;
+    /* Memory-bound kernels, elements read and written per token, forward:
+     * the two norms and residual adds (10 h), what only sequence
+     * parallelism splits; rotary embedding on Q and K, the MLP's activation
+     * function, split over the tensor group. */
+    a->elem_rep = 10 * h + (l->dropout ? 6 * h : 0);
+    a->elem_split = 2 * (h + hkv) + (Ld * mats * f + Lm * moe_elem) / L;
+    /* Activations kept for backward (bytes, 16-bit), after Korthikanti et
+     * al. 2022: the norms' inputs and the inputs of the QKV and first MLP
+     * GEMMs (8 h), dropout masks; Q, K, V, the attention output, the
+     * softmax statistics (fp32 per head), the MLP's intermediates. */
+    a->act_rep = 8 * h + (l->dropout ? 2 * h : 0);
+    a->act_split = 2 * (h + 2 * hkv) + 2 * h + 4 * heads +
+                   (Ld * 2 * (mats == 3 ? 3 * f : 2 * f) + Lm * moe_act) / L +
+                   (l->dropout ? h : 0);
+    /* Unfused attention keeps the scores, the softmax and the dropout mask:
+     * 5 a s bytes per token (Korthikanti et al., Table 2). */
+    a->act_scores = 5 * heads;
+    a->embedding = V * h;
+    double P = l->parameters;
+    a->expert_params = expert;
+    a->dense_params = (P - a->embedding - expert * L) / L;
+    if (a->dense_params <= 0) {
+        a->dense_params = (P - expert * L) / L;
+        a->embedding = 0;
+    }
+    double b = (double)w->tokens;
+    a->arch_flops = 3 * b * (L * (a->gemm + a->attn) + a->logits);
+    const ry_model *m = &pl->base;
+    int conv = w->flops_given ? (int)w->flops : RY_FLOPS_ARCH;
+    a->model_flops = conv == RY_FLOPS_ARCH ? a->arch_flops : m->model_flops;
+}
+
+/* ---- memory ----------------------------------------------------------------------------- */
+
+/* Recomputation's extra forward passes of the GEMMs and of attention. */
+static double extra_gemm(int rc)
+{
+    return rc == RY_RECOMPUTE_FULL ? 1 : 0;
+}
+
+static double extra_attn(int rc)
+{
+    return rc == RY_RECOMPUTE_NONE ? 0 : 1;
+}
+
+/* FLOPs executed per iteration with recomputation rc. */
 static double hw_flops(const ry_plan *pl, int rc)
 {
-    const ry_model *m = &pl->base;
-    const ry_llm *l = &m->w.model;
-    double f = m->model_flops;
-    if (rc == RY_RECOMPUTE_FULL)
-        return f * 4.0 / 3.0;
-    if (rc == RY_RECOMPUTE_SELECTIVE)
-        return f + 4.0 * (double)m->w.batch * l->seq_len * (double)l->seq_len * l->d_model *
-                       l->layers;
-    return f;
+    const ry_plan_arch *a = &pl->arch;
+    const ry_workload *w = &pl->base.w;
+    double b = (double)w->tokens, L = w->model.layers;
+    double attn = w->flash_attention ? a->attn : a->attn_full;
+    return b * (L * ((3 + extra_gemm(rc)) * a->gemm + (3 + extra_attn(rc)) * attn) +
+                3 * a->logits);
 }
 
 void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem *mem)
 {
     const ry_workload *w = &pl->base.w;
+    const ry_plan_arch *a = &pl->arch;
     const ry_llm *l = &w->model;
-    double h = l->d_model, s = l->seq_len, L = l->layers;
-    double a = l->heads ? l->heads : (h / 128 >= 1 ? h / 128 : 1);
-    double t = (double)c->t, d = (double)c->d;
+    double s = l->seq_len;
+    double t = (double)c->t, r = (double)(c->c * c->d), ep = (double)(c->ep > 0 ? c->ep : 1);
+    double er = r / ep > 1 ? r / ep : 1;    /* replicas of an expert */
     /* Parameters of the first stage: its blocks and the embedding (vocab
-     * parallel over the tensor group). With one stage, all of them. */
-    double emb = (double)l->vocab * h, blk;
-    if (l->parameters > emb)
-        blk = (l->parameters - emb) / L;
-    else
-        blk = l->parameters / L, emb = 0;
-    double phi = (blk * c->blocks + emb) / t;
-    /* ZeRO (Rajbhandari et al. 2020): stage 1 shards the optimizer over
-     * the data-parallel replicas, 2 also the gradients, 3 also the weights.
-     * Mixed-precision Adam: 16-bit weights, gradients in the reduction's
-     * precision, fp32 master weights and two fp32 moments (12 bytes). */
+     * parallel over the tensor group); experts split over the expert group. */
+    double dense = (a->dense_params * c->blocks + a->embedding) / t;
+    double expert = a->expert_params * c->blocks / (t * ep);
+    /* ZeRO (Rajbhandari et al. 2020): stage 1 shards the optimizer over the
+     * replicas, 2 also the gradients, 3 also the weights. Mixed-precision
+     * Adam: 16-bit weights, gradients in the reduction's precision, fp32
+     * master weights and two fp32 moments (12 bytes). */
     memset(mem, 0, sizeof *mem);
-    mem->weights = 2 * phi / (w->zero >= 3 ? d : 1);
-    mem->grads = pl->grad_bytes * phi / (w->zero >= 2 ? d : 1);
-    mem->optimizer = 12 * phi / (w->zero >= 1 ? d : 1);
-    /* Activations per block and micro-batch, 16-bit, tensor and sequence
-     * parallel over t (Korthikanti et al. 2022, Table 2): s b h (34 + 5 a
-     * s / h) / t; selective recomputation drops the 5 a s / h attention
-     * part; full keeps only each block's input, 2 s b h / t, plus one
-     * block's working set while it is recomputed. 1F1B: the first stage
-     * holds min(p, m) micro-batches (Narayanan et al. 2021). */
-    double sbh = s * (double)c->mb * h;
-    double per;
+    mem->weights = 2 * (dense / (w->zero >= 3 ? r : 1) + expert / (w->zero >= 3 ? er : 1));
+    mem->grads = pl->grad_bytes * (dense / (w->zero >= 2 ? r : 1) +
+                                   expert / (w->zero >= 2 ? er : 1));
+    mem->optimizer = 12 * (dense / (w->zero >= 1 ? r : 1) + expert / (w->zero >= 1 ? er : 1));
+    /* ZeRO-3 gathers a block's weights before it runs and the next one
+     * while it runs. */
+    if (w->zero >= 3)
+        mem->gather = 2 * 2 * (a->dense_params / t + a->expert_params / (t * ep));
+    /* Activations per block and micro-batch: tokens split over the context
+     * group; the replicated part split by sequence parallelism. */
+    double tok = s * (double)c->mb / (double)c->c;
+    double sp = c->t > 1 && w->sequence_parallel ? t : 1;
+    double full = tok * (a->act_rep / sp + a->act_split / t);
+    if (!w->flash_attention && rc == RY_RECOMPUTE_NONE)
+        full += tok * a->act_scores * s / (double)c->c / t;
+    double per = rc == RY_RECOMPUTE_FULL ? tok * 2 * l->d_model / sp : full;
+    /* 1F1B: the first stage holds min(p, m) micro-batches; interleaving
+     * adds (p - 1)/(p v) of them (Korthikanti et al., section 4.2.3). */
+    double inflight = (double)(c->p < c->m ? c->p : c->m);
+    if (c->v > 1)
+        inflight *= 1 + (double)(c->p - 1) / (double)(c->p * c->v);
+    mem->inflight = inflight;
+    mem->activations = per * c->blocks * inflight;
     if (rc == RY_RECOMPUTE_FULL)
-        per = 2 * sbh / t;
-    else if (rc == RY_RECOMPUTE_SELECTIVE)
-        per = 34 * sbh / t;
-    else
-        per = sbh * (34 + 5 * a * s / h) / t;
-    mem->inflight = (int)(c->p < c->m ? c->p : c->m);
-    mem->activations = per * c->blocks * mem->inflight;
-    if (rc == RY_RECOMPUTE_FULL)
-        mem->activations += 34 * sbh / t;
+        mem->activations += full;   /* the block being recomputed */
+    if (c->p == 1)                  /* the output layer's fp32 logits, on the one stage */
+        mem->activations += tok * (double)l->vocab / t * 4;
     mem->recompute = rc;
-    mem->total = mem->weights + mem->grads + mem->optimizer + mem->activations;
-    mem->capacity = w->gpu.memory_bytes;
+    double cap = w->gpu.memory_bytes;
+    if (cap > 0) {
+        /* The HBM as it is built, GiB for the datasheet's GB. */
+        double hbm = cap * 1.073741824;
+        mem->reserve = RY_PLAN_RESERVE_BYTES + RY_PLAN_RESERVE_SHARE * (hbm - RY_PLAN_RESERVE_BYTES);
+        mem->capacity = hbm;
+    }
+    mem->total = mem->weights + mem->grads + mem->optimizer + mem->gather + mem->activations +
+                 mem->reserve;
     mem->feasible = !(mem->capacity > 0) || mem->total <= mem->capacity;
+}
+
+/* ---- time ------------------------------------------------------------------------------- */
+
+/* Effective one-way bandwidths per GPU, bytes/s. */
+static double nvlink_bw(const ry_plan *pl)
+{
+    return pl->base.in.B_F / 2 * RY_PLAN_NVLINK_EFFICIENCY;
+}
+
+static double net_bw(const ry_plan *pl)
+{
+    return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY;
+}
+
+/* The expert all-to-all of one iteration, per GPU, on the spec's design:
+ * the placement of model/moe.h inside one stage (its t c d GPUs, the c d
+ * replicas forming the expert groups), the stage's MoE blocks. */
+static double moe_time(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long K,
+                       long long *ep_out)
+{
+    const ry_workload *w = &pl->base.w;
+    const ry_llm *l = &w->model;
+    if (l->moe.experts <= 0)
+        return 0;
+    ry_moe_in in;
+    memset(&in, 0, sizeof in);
+    long long stage = c->t * c->c * c->d;
+    in.N = stage;
+    in.K = K < stage ? K : stage;
+    in.NM = c->t;
+    in.rails = pl->base.in.K > 0 ? (int)pl->base.in.K : 1;
+    in.tokens = (double)c->seqs * (double)c->d * l->seq_len;
+    in.d_model = l->d_model;
+    in.bytes = pl->base.bytes;
+    in.experts = l->moe.experts;
+    in.top_k = l->moe.top_k;
+    int mb = ry_llm_moe_blocks(l);
+    in.blocks = (int)ceil_div((long long)mb * c->blocks, l->layers);
+    in.passes = rc == RY_RECOMPUTE_FULL ? 6 : 4;
+    in.ep = c->ep;
+    in.B_F = nvlink_bw(pl);
+    in.B_S = net_bw(pl);
+    ry_moe_a2a a;
+    double t = ry_moe_a2a_time(&in, pl->base.design, &a);
+    if (ep_out)
+        *ep_out = t < 0 ? 0 : a.ep;
+    return t;
 }
 
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
 {
     const ry_model *m = &pl->base;
-    const ry_iter_in *in = &m->in;
-    const ry_llm *l = &m->w.model;
-    double t = (double)c->t, B = (double)m->w.batch;
-    double C = m->peak_flops * pl->efficiency;
-    (void)K;
+    const ry_workload *w = &m->w;
+    const ry_llm *l = &w->model;
+    const ry_plan_arch *a = &pl->arch;
+    double t = (double)c->t, cp = (double)c->c, h = l->d_model, s = l->seq_len;
+    double sp = c->t > 1 && w->sequence_parallel ? t : 1;
     c->hw_flops = hw_flops(pl, rc);
-    double share = (double)c->seqs / B * (double)c->blocks / in->layers;
-    /* The busiest GPU's work: its replica's sequences, its stage's blocks,
-     * a 1/t share of each. One stage, B/d sequences: M_flop / (N C). */
-    c->compute = c->hw_flops * share / (t * C);
-    /* Tensor parallel as eq. 1, for the stage's blocks and the replica's tokens. */
-    c->tp = c->blocks * in->M_cc * (double)c->seqs * l->seq_len * in->d_model * (t - 1) / t /
-            in->B_F;
-    /* 1F1B: (p - 1) micro-batch slots idle out of m (Narayanan et al. 2021). */
-    c->bubble = (double)(c->p - 1) / (double)c->m * (c->compute + c->tp);
-    /* Point to point: one activation per micro-batch forward, its gradient
-     * backward, s mb h elements split over the tensor group (the
-     * scatter/gather of Narayanan et al. 2021, section 4.1). A middle stage
-     * sends both ways; with two stages each sends one way. */
+    /* One micro-batch on the busiest GPU: mb sequences, split over the
+     * context group, through the stage's blocks, 1/t of each GEMM. */
+    double tok = s * (double)c->mb / cp;
+    double blocks = c->blocks;
+    double ge = 3 + extra_gemm(rc), ae = 3 + extra_attn(rc);
+    double gemm = tok * blocks * ge * a->gemm / t / (pl->gemm_peak * pl->efficiency);
+    /* The output layer runs on the last stage (with one stage, this one). */
+    gemm += tok * 3 * a->logits / t / (pl->gemm_peak * pl->efficiency);
+    double attn = w->flash_attention
+                  ? tok * blocks * ae * a->attn / t / (pl->bf16_peak * pl->attn_eff)
+                  : tok * blocks * ae * a->attn_full / t / (pl->bf16_peak * pl->efficiency);
+    /* Memory-bound kernels: forward, backward (twice the traffic) and the
+     * recomputed forward, 16-bit elements; FP8 adds the casts of every GEMM
+     * input (2 bytes read, 1 written). */
+    double elem = a->elem_split / t + a->elem_rep / sp;
+    if (!w->flash_attention)
+        elem += 4 * (l->heads ? l->heads : h / 128) * s / cp / t;
+    double bytes = 2 * elem * ge;
+    if (w->precision == RY_PREC_FP8)
+        bytes += 3 * 3 * (a->gemm / (2 * h)) / t;
+    double hbm = w->gpu.hbm_bytes_s > 0 ? w->gpu.hbm_bytes_s : 2e12;
+    double mem = tok * blocks * bytes / hbm;
+    double per_mb = gemm + attn + mem;
+    /* Tensor parallel: the mcc rounds of each block (half again with full
+     * recomputation's forward), 16-bit, at NVLink; the overlap hides a
+     * share behind the GEMMs. */
+    double tp = 0;
+    if (c->t > 1) {
+        double rounds = l->mcc * (rc == RY_RECOMPUTE_FULL ? 1.5 : 1);
+        tp = blocks * rounds * tok * h * 2 * (t - 1) / t / nvlink_bw(pl);
+    }
+    double tp_hidden = tp * w->overlap_tensor;
+    if (tp_hidden > gemm)
+        tp_hidden = gemm;
+    /* Context parallel: a ring passes every chunk's K and V (16-bit) around
+     * the group forward; backward passes them again with their gradients. */
+    double cpt = 0, cp_hidden = 0;
+    if (c->c > 1) {
+        double heads = l->heads ? l->heads : h / 128;
+        double hkv = h * (l->kv_heads ? l->kv_heads : heads) / heads;
+        double kvb = tok * 2 * hkv * 2 / t;
+        double bw = c->cp_cross ? net_bw(pl) : nvlink_bw(pl);
+        cpt = blocks * (cp - 1) * kvb * (1 + 2) / bw;
+        cp_hidden = cpt * w->overlap_context;
+        if (cp_hidden > attn)
+            cp_hidden = attn;
+    }
+    /* The expert all-to-all of the iteration, per micro-batch. */
+    double moe = 0, moe_hidden = 0;
+    if (l->moe.experts > 0) {
+        moe = moe_time(pl, c, rc, K, NULL) / (double)c->m;
+        if (moe < 0)
+            moe = 0;
+        moe_hidden = moe * w->overlap_expert;
+        if (moe_hidden > per_mb)
+            moe_hidden = per_mb;
+    }
+    double slot = per_mb + (tp - tp_hidden) + (cpt - cp_hidden) + (moe - moe_hidden);
+    double M = (double)c->m;
+    c->gemm_s = gemm * M;
+    c->attn_s = attn * M;
+    c->mem_s = mem * M;
+    c->compute = per_mb * M;
+    c->tp = (tp - tp_hidden) * M;
+    c->cp = (cpt - cp_hidden) * M;
+    c->moe = (moe - moe_hidden) * M;
+    c->hidden = (tp_hidden + cp_hidden + moe_hidden) * M;
+    /* The bubble: (p - 1) slots, a v-th of one with v interleaved chunks
+     * (Narayanan et al. 2021, section 2.2). */
+    c->bubble = c->p > 1 ? (double)(c->p - 1) / (double)c->v * slot : 0;
+    /* Point to point: one activation per micro-batch and chunk boundary
+     * forward, its gradient backward, split over the tensor and context
+     * groups (the scatter/gather of Narayanan et al. 2021, section 4.1). */
     c->pp = 0;
     if (c->p > 1) {
-        double x = (double)l->seq_len * (double)c->mb * in->d_model * m->bytes / t;
-        double bw = c->p2p_cross ? in->B_S : in->B_F;
-        c->pp = (c->p > 2 ? 2 : 1) * (double)c->m * x / bw;
+        double x = tok * h * m->bytes / t;
+        double bw = c->p2p_cross ? net_bw(pl) : nvlink_bw(pl);
+        c->pp = 2 * (double)c->v * M * x / bw;
     }
-    /* Gradients of the stage's blocks, 1/t each, reduced hierarchically as
-     * eq. 1 does, in their own precision; ZeRO-3 gathers the weights again
-     * forward and backward: 1.5 x (Rajbhandari et al. 2020, section 7). */
-    double g = c->blocks * 12 * in->d_model * in->d_model * pl->grad_bytes / t;
-    double z = m->w.zero >= 3 ? 1.5 : 1;
-    c->dp_in_s = z * 2 * g * (double)(c->dp_in - 1) / (double)c->dp_in / in->B_F;
-    c->dp_cross_s = z * 2 * (g / (double)c->dp_in) * (double)(c->dp_cross - 1) /
-                    (double)c->dp_cross / in->B_S;
-    c->total = c->compute + c->bubble + c->tp + c->pp + c->dp_in_s + c->dp_cross_s;
+    /* Data parallel: the stage's weights per GPU, reduced over their c d
+     * replicas (experts over c d / ep), hierarchically as eq. 1 does:
+     * reduce-scatter and all-gather inside the domains, then across. ZeRO-3
+     * gathers the weights forward and backward and reduce-scatters the
+     * gradients for every micro-batch. */
+    double ep = (double)(c->ep > 0 ? c->ep : 1);
+    double phi = (a->dense_params * blocks + a->embedding) / t + a->expert_params * blocks / (t * ep);
+    double g = phi * pl->grad_bytes, vol;
+    if (w->zero >= 3)
+        vol = M * (2 * phi * 2 + g);
+    else
+        vol = 2 * g;
+    double din = (double)c->dp_in, dx = (double)c->dp_cross;
+    double dp_in = vol * (din - 1) / din / nvlink_bw(pl);
+    double dp_x = (vol / din) * (dx - 1) / dx / net_bw(pl);
+    /* Overlap: ZeRO-3's gathers run behind every micro-batch; otherwise the
+     * reduction runs behind the last micro-batch's backward and the
+     * weights' all-gather behind the first one's forward: one slot. */
+    double dp = dp_in + dp_x;
+    double window = w->zero >= 3 ? per_mb * M : per_mb;
+    double dp_hidden = dp * w->overlap_data;
+    if (dp_hidden > window)
+        dp_hidden = window;
+    double keep = dp > 0 ? (dp - dp_hidden) / dp : 0;
+    c->dp_in_s = dp_in * keep;
+    c->dp_cross_s = dp_x * keep;
+    c->hidden += dp_hidden;
+    c->total = c->compute + c->tp + c->cp + c->moe + c->bubble + c->pp + c->dp_in_s +
+               c->dp_cross_s;
 }
 
-/* The layout of t, p, d at K (see plan.h); 0 when it is not one kept. */
+/* The layout of c at K (see plan.h); 0 when it is not one kept. */
 static int layout(long long K, ry_plan_cfg *c)
 {
-    long long td = c->t * c->d;
-    if (td % K == 0) {
-        c->dp_in = K / c->t;
-        c->dp_cross = td / K;
+    long long tc = c->t * c->c, st = tc * c->d;
+    if (!(tc % K == 0 || K % tc == 0))
+        return 0;
+    c->cp_cross = tc > K;
+    long long r = c->c * c->d;
+    if (st % K == 0) {
+        c->dp_in = tc >= K ? 1 : K / c->t;
+        if (c->dp_in > r)
+            c->dp_in = r;
+        c->dp_cross = r / c->dp_in;
         c->p2p_cross = c->p > 1;
-        return 1;
+        return c->dp_in * c->dp_cross == r;
     }
-    if (K % td == 0) {
-        c->dp_in = c->d;
+    if (K % st == 0) {
+        c->dp_in = r;
         c->dp_cross = 1;
-        c->p2p_cross = c->p > K / td;
+        c->p2p_cross = c->p > K / st;
         return 1;
     }
     return 0;
+}
+
+/* The largest d <= dmax whose layout is kept at K: with u = K/(t c), a
+ * multiple of u, or a divisor of u below it; any d when t c fills whole
+ * domains. 0 when none. */
+static long long fit_d(long long K, const ry_plan_cfg *c, long long dmax)
+{
+    long long tc = c->t * c->c;
+    if (dmax < 1)
+        return 0;
+    if (tc % K == 0)
+        return dmax;
+    long long u = K / tc;
+    if (dmax >= u)
+        return dmax - dmax % u;
+    for (long long d = dmax; d >= 1; d--)
+        if (u % d == 0)
+            return d;
+    return 0;
+}
+
+/* The largest divisor of B that is at most dmax and kept at K (the
+ * replicas then share the batch evenly), from B's divisors in descending
+ * order. 0 when none. */
+static long long fit_d_even(long long K, ry_plan_cfg *c, long long dmax, const long long *divs,
+                            int ndivs)
+{
+    for (int i = 0; i < ndivs; i++) {
+        if (divs[i] > dmax)
+            continue;
+        c->d = divs[i];
+        if (layout(K, c))
+            return divs[i];
+    }
+    return 0;
+}
+
+/* Tries c with every micro-batch size, chunk count and recomputation the
+ * workload allows; keeps the fastest that fits. */
+static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best, int *found,
+                    ry_plan_cfg *least, int *any)
+{
+    const ry_workload *w = &pl->base.w;
+    const ry_llm *l = &w->model;
+    c->seqs = ceil_div(w->batch, c->d);
+    c->blocks = (int)ceil_div(l->layers, c->p);
+    c->gpus = c->t * c->c * c->p * c->d;
+    /* Expert groups inside a stage; auto: as many experts spread as the
+     * placement allows. */
+    c->ep = 1;
+    if (l->moe.experts > 0) {
+        long long ep = 0;
+        ry_plan_cfg x = *c;
+        x.ep = w->expert;
+        x.m = 1;
+        x.mb = 1;
+        if (moe_time(pl, &x, RY_RECOMPUTE_NONE, K, &ep) < 0 || ep < 1)
+            return;
+        c->ep = ep;
+    }
+    for (long long mb = 1; mb <= c->seqs; mb *= 2) {
+        if (w->micro_batch && mb != w->micro_batch) {
+            if (mb > w->micro_batch)
+                break;
+            continue;
+        }
+        c->mb = mb;
+        c->m = ceil_div(c->seqs, mb);
+        for (long long v = 1; v <= (c->p > 1 ? c->blocks : 1); v++) {
+            if (w->virtual_stages ? v != w->virtual_stages
+                                  : (v > 1 && (c->blocks % v || c->m % c->p || v > 8)))
+                continue;
+            c->v = v;
+            static const int order[] = { RY_RECOMPUTE_NONE, RY_RECOMPUTE_SELECTIVE,
+                                         RY_RECOMPUTE_FULL };
+            for (int i = 0; i < 3; i++) {
+                int rc = w->recompute_given ? w->recompute : order[i];
+                if (w->recompute_given && i)
+                    break;
+                ry_plan_mem mem;
+                ry_plan_memory(pl, c, rc, &mem);
+                pl->considered++;
+                if (least && (!*any || mem.total < least->mem.total)) {
+                    *least = *c;
+                    least->mem = mem;
+                }
+                *any = 1;
+                if (!mem.feasible)
+                    continue;
+                pl->fit++;
+                c->mem = mem;
+                ry_plan_eval(pl, K, rc, c);
+                if (!*found || c->total < best->total * (1 - 1e-9) ||
+                    (c->total <= best->total * (1 + 1e-9) && c->gpus < best->gpus)) {
+                    *best = *c;
+                    *found = 1;
+                }
+                break;
+            }
+        }
+        if (w->micro_batch)
+            break;
+    }
 }
 
 int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *least)
@@ -146,56 +470,79 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
     int found = 0, any = 0;
     if (least)
         memset(least, 0, sizeof *least);
-    for (long long t = 1; t <= K; t++) {
-        if (K % t || N % t || (w->tensor && t != w->tensor))
+    /* B's divisors up to N, largest first. */
+    int ndivs = 0, cap = 64;
+    long long *divs = ry_xcalloc((size_t)cap, sizeof *divs), *hi = NULL;
+    int nhi = 0;
+    hi = ry_xcalloc((size_t)cap, sizeof *hi);
+    for (long long x = 1; x * x <= B; x++) {
+        if (B % x)
+            continue;
+        if (ndivs == cap || nhi == cap) {
+            cap *= 2;
+            divs = ry_xrealloc(divs, (size_t)cap * sizeof *divs);
+            hi = ry_xrealloc(hi, (size_t)cap * sizeof *hi);
+        }
+        divs[ndivs++] = x;
+        if (x != B / x)
+            hi[nhi++] = B / x;
+    }
+    /* Descending: the large cofactors in the order found, then the small
+     * divisors reversed. */
+    long long *all = ry_xcalloc((size_t)(ndivs + nhi) + 1, sizeof *all);
+    int n = 0;
+    for (int i = 0; i < nhi; i++)
+        all[n++] = hi[i];
+    for (int i = ndivs - 1; i >= 0; i--)
+        all[n++] = divs[i];
+    free(divs);
+    free(hi);
+    divs = all;
+    ndivs = n;
+    for (long long t = 1; t <= K && t <= N; t++) {
+        if (K % t || (w->tensor && t != w->tensor))
             continue;
         /* Megatron splits heads over the tensor group. */
         if (!w->tensor && l->heads && l->heads % t)
             continue;
-        for (long long p = 1; p <= l->layers && p <= N / t; p++) {
-            if ((N / t) % p || (w->pipeline && p != w->pipeline))
+        for (long long cp = 1; t * cp <= N; cp *= 2) {
+            if (w->context ? cp != w->context : (l->seq_len % cp || cp > 64))
                 continue;
-            ry_plan_cfg c;
-            memset(&c, 0, sizeof c);
-            c.t = t;
-            c.p = p;
-            c.d = N / (t * p);
-            if (c.d > B || !layout(K, &c))
+            if (!(K % (t * cp) == 0 || (t * cp) % K == 0))
                 continue;
-            c.seqs = ceil_div(B, c.d);
-            c.mb = w->micro_batch ? w->micro_batch : 1;
-            if (c.mb > c.seqs)
-                continue;
-            c.m = ceil_div(c.seqs, c.mb);
-            c.blocks = (int)ceil_div(l->layers, p);
-            /* The least recomputation that fits: each one more is slower. */
-            static const int order[] = { RY_RECOMPUTE_NONE, RY_RECOMPUTE_SELECTIVE,
-                                         RY_RECOMPUTE_FULL };
-            for (int i = 0; i < 3; i++) {
-                int rc = w->recompute_given ? w->recompute : order[i];
-                if (w->recompute_given && i)
-                    break;
-                ry_plan_mem mem;
-                ry_plan_memory(pl, &c, rc, &mem);
-                pl->considered++;
-                if (least && (!any || mem.total < least->mem.total)) {
-                    *least = c;
-                    least->mem = mem;
-                }
-                any = 1;
-                if (!mem.feasible)
+            for (long long p = 1; p <= l->layers && t * cp * p <= N; p++) {
+                if (w->pipeline && p != w->pipeline)
                     continue;
-                pl->fit++;
-                c.mem = mem;
-                ry_plan_eval(pl, K, rc, &c);
-                if (!found || c.total < best->total) {
-                    *best = c;
-                    found = 1;
+                long long dmax = N / (t * cp * p);
+                if (dmax > B)
+                    dmax = B;
+                if (w->data) {
+                    if (w->data > dmax)
+                        continue;
+                    dmax = w->data;
                 }
-                break;
+                ry_plan_cfg c;
+                memset(&c, 0, sizeof c);
+                c.t = t;
+                c.c = cp;
+                c.p = p;
+                long long tried = 0;
+                for (int even = 0; even < 2; even++) {
+                    long long d = w->data ? (even ? 0 : dmax)
+                                  : even ? fit_d_even(K, &c, dmax, divs, ndivs)
+                                         : fit_d(K, &c, dmax);
+                    if (d < 1 || d == tried)
+                        continue;
+                    tried = d;
+                    c.d = d;
+                    if (!layout(K, &c))
+                        continue;
+                    try_cfg(pl, K, &c, best, &found, least, &any);
+                }
             }
         }
     }
+    free(divs);
     return found ? 0 : -1;
 }
 
@@ -229,8 +576,10 @@ static void what_would(const ry_plan *pl, ry_buf *msg)
         } else if (i == FULL && w->recompute_given && w->recompute != RY_RECOMPUTE_FULL) {
             xw->recompute = RY_RECOMPUTE_FULL;
             found = ry_plan_search(&x, K, &c, NULL) == 0;
-        } else if (i == FREE && (w->tensor || w->pipeline || w->micro_batch)) {
+        } else if (i == FREE && (w->tensor || w->pipeline || w->micro_batch || w->context ||
+                                 w->virtual_stages || w->data)) {
             xw->tensor = xw->pipeline = xw->micro_batch = 0;
+            xw->context = xw->virtual_stages = xw->data = 0;
             found = ry_plan_search(&x, K, &c, NULL) == 0;
         } else if (i == DOMAIN) {
             for (k = 2 * K; !found && k <= N && N % k == 0; k *= 2)
@@ -271,9 +620,11 @@ static int no_fit(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *least)
     } else {
         ry_buf_printf(&msg, "no layout of %s fits the %s's ", w->model.name, w->gpu.name);
         gb(&msg, w->gpu.memory_bytes);
-        ry_buf_printf(&msg, ": the least is TP %lld x PP %lld x DP %lld with %s recomputation "
-                      "and ZeRO stage %d, ", least->t, least->p, least->d,
-                      ry_recompute_names[least->mem.recompute], w->zero);
+        int rc = least->mem.recompute;
+        ry_buf_printf(&msg, ": the least is TP %lld x CP %lld x PP %lld x DP %lld %s%s "
+                      "recomputation and ZeRO stage %d, ", least->t, least->c, least->p,
+                      least->d, rc == RY_RECOMPUTE_NONE ? "without" : "with ",
+                      rc == RY_RECOMPUTE_NONE ? "" : ry_recompute_names[rc], w->zero);
         gb(&msg, least->mem.total);
         ry_buf_puts(&msg, " per GPU (weights ");
         gb(&msg, least->mem.weights);
@@ -283,6 +634,12 @@ static int no_fit(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *least)
         gb(&msg, least->mem.optimizer);
         ry_buf_puts(&msg, ", activations ");
         gb(&msg, least->mem.activations);
+        if (least->mem.gather > 0) {
+            ry_buf_puts(&msg, ", ZeRO-3 gather buffers ");
+            gb(&msg, least->mem.gather);
+        }
+        ry_buf_puts(&msg, ", reserve ");
+        gb(&msg, least->mem.reserve);
         ry_buf_puts(&msg, ")");
         what_would(pl, &msg);
     }
@@ -298,7 +655,11 @@ static void from_paper(ry_plan *pl, const ry_iter_terms *t, ry_plan_cfg *c)
     memset(c, 0, sizeof *c);
     c->t = t->NM;
     c->p = 1;
+    c->c = 1;
+    c->v = 1;
+    c->ep = pl->base.has_moe && pl->base.moe.ep > 1 ? pl->base.moe.ep : 1;
     c->d = pl->base.in.N / t->NM;
+    c->gpus = pl->base.in.N;
     c->dp_in = t->NDs;
     c->dp_cross = t->NDf;
     c->seqs = ceil_div(w->batch, c->d);
@@ -306,6 +667,7 @@ static void from_paper(ry_plan *pl, const ry_iter_terms *t, ry_plan_cfg *c)
     c->m = ceil_div(c->seqs, c->mb);
     c->blocks = w->model.layers;
     c->compute = t->compute;
+    c->gemm_s = t->compute;
     c->tp = t->tp;
     c->dp_in_s = t->dp_in;
     c->dp_cross_s = t->dp_cross;
@@ -315,7 +677,8 @@ static void from_paper(ry_plan *pl, const ry_iter_terms *t, ry_plan_cfg *c)
 }
 
 /* The chosen configuration as eq. 1's terms (compute with the bubble,
- * tensor parallel with the point-to-point), for what reads a ry_model. */
+ * tensor parallel with the point-to-point and the context ring, the expert
+ * all-to-all with it), for what reads a ry_model. */
 static void cfg_terms(const ry_plan_cfg *c, long long K, ry_iter_terms *t)
 {
     memset(t, 0, sizeof *t);
@@ -326,8 +689,41 @@ static void cfg_terms(const ry_plan_cfg *c, long long K, ry_iter_terms *t)
     t->compute = c->compute + c->bubble;
     t->dp_cross = c->dp_cross_s;
     t->dp_in = c->dp_in_s;
-    t->tp = c->tp + c->pp;
+    t->tp = c->tp + c->pp + c->cp + c->moe;
     t->total = c->total;
+}
+
+/* The expert all-to-all of the chosen configuration into the model's MoE
+ * report (ry_emit_moe_text): the stage's placement, its expert size, the
+ * recomputation chosen. */
+static void plan_moe(const ry_spec *s, ry_plan *pl)
+{
+    ry_model *m = &pl->base;
+    const ry_plan_cfg *c = &pl->best;
+    const ry_llm *l = &m->w.model;
+    m->has_moe = 0;
+    if (l->moe.experts <= 0)
+        return;
+    ry_moe_in *in = &m->moe_in;
+    memset(in, 0, sizeof *in);
+    long long stage = c->t * c->c * c->d;
+    in->N = stage;
+    in->K = m->in.K < stage ? m->in.K : stage;
+    in->NM = c->t;
+    in->rails = s->rails > 0 ? s->rails : (int)m->in.K;
+    in->tokens = (double)c->seqs * (double)c->d * l->seq_len;
+    in->d_model = l->d_model;
+    in->bytes = m->bytes;
+    in->experts = l->moe.experts;
+    in->top_k = l->moe.top_k;
+    in->blocks = (int)ceil_div((long long)ry_llm_moe_blocks(l) * c->blocks, l->layers);
+    in->passes = c->mem.recompute == RY_RECOMPUTE_FULL ? 6 : 4;
+    in->ep = c->ep;
+    in->B_F = nvlink_bw(pl);
+    in->B_S = net_bw(pl);
+    double t = ry_moe_a2a_time(in, s->design, &m->moe);
+    m->has_moe = t >= 0;
+    m->moe_s = t;
 }
 
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
@@ -339,6 +735,7 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
             return -1;
         pl->efficiency = pl->base.w.efficiency;
         pl->grad_bytes = pl->base.bytes;
+        ry_plan_arch_init(pl);
         from_paper(pl, &pl->base.best, &pl->best);
         from_paper(pl, &pl->base.ideal, &pl->ideal);
         pl->ideal_ok = 1;
@@ -352,9 +749,18 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     if (ry_model_check_spec(s) < 0)
         return -1;
     ry_model_inputs(s, &pl->base);
-    const ry_workload *w = &pl->base.w;
-    pl->efficiency = w->efficiency_given ? w->efficiency : RY_PLAN_EFFICIENCY;
+        const ry_workload *w = &pl->base.w;
+    const ry_gpu *g = &w->gpu;
+    int fp8 = w->precision == RY_PREC_FP8;
+    pl->bf16_peak = g->bf16_flops;
+    pl->gemm_peak = fp8 ? g->fp8_flops : g->bf16_flops;
+    double ge = g->gemm_eff > 0 ? g->gemm_eff : RY_PLAN_GEMM_EFFICIENCY;
+    if (fp8 && g->gemm_eff_fp8 > 0)
+        ge = g->gemm_eff_fp8;
+    pl->efficiency = w->efficiency_given ? w->efficiency : ge;
+    pl->attn_eff = g->attn_eff > 0 ? g->attn_eff : RY_PLAN_ATTN_EFFICIENCY;
     pl->grad_bytes = w->grad_precision == RY_GRAD_FP32 ? 4 : 2;
+    ry_plan_arch_init(pl);
     ry_plan_cfg least;
     if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
         return no_fit(s, pl, &least);
@@ -362,17 +768,19 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     pl->ideal_ok = ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
     pl->considered = considered;
     pl->fit = fit;
-    double T = pl->best.total, cap = (double)pl->base.in.N * pl->base.peak_flops * T;
-    pl->mfu = pl->base.model_flops / cap;
-    pl->hfu = pl->best.hw_flops / cap;
+    const ry_plan_cfg *b = &pl->best;
+    double T = b->total, used = (double)b->gpus;
+    pl->mfu = pl->arch.model_flops / (used * pl->bf16_peak * T);
+    pl->hfu = b->hw_flops / (used * pl->bf16_peak * T);
+    if (fp8)
+        pl->mfu_fp8 = pl->arch.model_flops / (used * g->fp8_flops * T);
+    pl->base.model_flops = pl->arch.model_flops;
     pl->relative = pl->ideal_ok ? pl->ideal.total / T : 0;
     pl->tokens_per_s = pl->base.in.b / T;
     pl->mfu_unpublished = pl->mfu > RY_PLAN_MFU_PUBLISHED;
-    /* A MoE model's all-to-all, a term apart as in paper mode, at the chosen
-     * tensor-parallel size: per GPU the bytes do not depend on the stages
-     * (a stage's GPUs see p times the tokens through 1/p of the blocks). */
     cfg_terms(&pl->best, pl->base.in.K, &pl->base.best);
-    return ry_moe_for_model(s, &pl->base);
+    plan_moe(s, pl);
+    return 0;
 }
 
 void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out)
@@ -381,7 +789,12 @@ void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out)
     out->tp = pl->best.t;
     out->pp = pl->best.p;
     out->dp = pl->best.d;
-    out->ep = pl->base.has_moe && pl->base.moe.ep > 1 ? pl->base.moe.ep : 1;
+    out->cp = pl->best.c > 1 ? pl->best.c : 1;
+    out->vp = pl->best.v > 1 ? pl->best.v : 1;
+    out->idle = pl->best.gpus > 0 && pl->best.gpus < pl->base.in.N ? pl->base.in.N - pl->best.gpus
+                                                                    : 0;
+    out->ep = pl->paper ? (pl->base.has_moe && pl->base.moe.ep > 1 ? pl->base.moe.ep : 1)
+                        : (pl->best.ep > 1 ? pl->best.ep : 1);
     out->recompute = pl->best.mem.recompute;
     out->source = pl->paper ? RY_PAR_PAPER : RY_PAR_FULL;
 }

@@ -1,31 +1,34 @@
 /* The full training model: eq. 1 of the rail-only paper (model/iteration.h)
- * extended with what a real run needs to fit and to be fast, as
- * doc/llm-model.md ("The full model") states with its sources:
+ * grown into a model that predicts published training runs, as
+ * doc/llm-model.md ("The full model") states with its sources and the table
+ * of runs it is checked against:
  *
- *  - tensor (t, inside an HB domain) x pipeline (p stages) x data (d)
- *    parallelism, N = t p d, searched over every layout whose GPUs fit
- *    memory; micro-batches of mb sequences, m = ceil(B/d)/mb per replica;
- *  - memory per GPU (Rajbhandari et al. 2020, ZeRO; Korthikanti et al.
- *    2022, activations): weights, gradients, Adam states, activations of
- *    the first stage's in-flight micro-batches, with none, selective or full
- *    recomputation, against the GPU's HBM;
- *  - the 1F1B pipeline bubble, (p - 1)/m of the compute (Narayanan et al.
- *    2021), and the point-to-point activations between stages;
- *  - the data-parallel gradient reduction in its own precision.
+ *  - tensor (t, inside an HB domain, with or without sequence parallelism)
+ *    x context (c) x pipeline (p stages, v interleaved chunks per GPU) x
+ *    data (d) parallelism, expert parallelism (ep) inside a stage; t c p d
+ *    <= N (GPUs may stay idle when that is faster); micro-batches of mb
+ *    sequences, m = ceil(ceil(B/d)/mb) per replica; every size searched
+ *    unless the spec fixes it;
+ *  - compute from the block's shape: GEMMs at the GPU's GEMM efficiency
+ *    (FP8 speeds only them), attention at its own, memory-bound kernels at
+ *    the HBM bandwidth, recomputation's extra forward;
+ *  - memory per GPU: weights, gradients, Adam states (experts divided by
+ *    ep, ZeRO's shards), ZeRO-3's gather buffers, activations of the first
+ *    stage's in-flight micro-batches from the block's shape, a reserve;
+ *  - communication with its overlap: tensor-parallel collectives, the
+ *    context-parallel ring, the expert all-to-all (model/moe.h), pipeline
+ *    point-to-point and bubble, the data-parallel reduction (or ZeRO-3's
+ *    gathers) behind backward and forward.
  *
- * The paper's eq. 1 is the case p = 1, mb = B/d, efficiency 1, gradients in
- * the compute precision, no memory limit: ry_plan_eval then equals
- * ry_iter_eval term by term (a unit test checks it). The paper mode
- * (--paper) is ry_model_compute itself; ry_plan_memory reports its memory.
+ * The paper mode (--paper) is ry_model_compute itself, eq. 1 exactly;
+ * ry_plan_memory reports its memory.
  *
- * Layout: GPU rank = tp + t (dp + d pp): tensor groups are consecutive
- * ranks of a domain, the d replicas of one stage come next, stages last.
- * A layout is kept when a stage fills whole HB domains (K divides t d: then
- * a stage boundary joins GPU g to g + t d, the same local rank, so the same
- * rail, and pipeline traffic stays on one rail of a rail-optimized or
- * rail-only fabric) or a domain holds whole stages (t d divides K: the
- * boundaries inside a domain are NVLink, the others cross to another rank,
- * forwarded through the domain first on rail-only, as PXN does).
+ * Layout: GPU rank = tp + t (cp + c (dp + d pp)): tensor groups are
+ * consecutive ranks of a domain, then the context group, the d replicas of
+ * one stage, stages last. A layout is kept when a stage fills whole HB
+ * domains (K divides t c d: a stage boundary joins GPU g to g + t c d, the
+ * same local rank, so the same rail) or a domain holds whole stages (t c d
+ * divides K), and the tensor x context group fills domains or fits in one.
  *
  * Only ry_plan_compute reports errors, at the spec's keys, as
  * ry_model_compute does; the rest computes. ry_plan holds no heap memory. */
@@ -34,25 +37,54 @@
 
 #include "model/iteration.h"
 
+/* The model's block, from its shape (ry_plan_arch_init): per token and per
+ * block (the average of the model's dense and MoE blocks), forward pass. */
+typedef struct ry_plan_arch {
+    double gemm;            /* FLOPs of the matrix multiplies (projections, MLP or experts) */
+    double attn;            /* FLOPs of the attention core, causal (QK^T and the product with V) */
+    double attn_full;       /* the same without the causal mask (what unfused attention computes) */
+    double logits;          /* FLOPs of the output layer, once per token */
+    double elem_split;      /* elements memory-bound kernels move, split over the tensor group */
+    double elem_rep;        /* those only sequence parallelism splits */
+    double act_split;       /* bytes kept for backward, split over the tensor group */
+    double act_rep;         /* those only sequence parallelism splits */
+    double act_scores;      /* bytes per token of unfused attention's scores (x s), split */
+    double dense_params;    /* parameters of an average block outside the routed experts */
+    double expert_params;   /* routed-expert parameters of an average block */
+    double embedding;       /* V d_model */
+    double model_flops;     /* per iteration, the workload's convention (MFU) */
+    double arch_flops;      /* per iteration, counted from the shape, causal attention */
+} ry_plan_arch;
+
 /* Bytes per GPU of one configuration (the first pipeline stage: the
  * embedding and the most in-flight micro-batches). */
 typedef struct ry_plan_mem {
     double weights, grads, optimizer, activations;
+    double gather;              /* ZeRO-3: two blocks' gathered weights (one prefetched) */
+    double reserve;             /* CUDA context, communication buffers, allocator */
     double total, capacity;     /* capacity 0: the GPU's memory is unknown */
     int feasible;               /* total <= capacity (or capacity unknown) */
     int recompute;              /* ry_recompute these activations assume */
-    int inflight;               /* micro-batches whose activations stage 0 holds */
+    double inflight;            /* micro-batches whose activations stage 0 holds (interleaving: fractional) */
 } ry_plan_mem;
 
-/* One configuration and its iteration time. */
+/* One configuration and its iteration time. Times are the busiest GPU's
+ * seconds per iteration; communication terms are what is left exposed
+ * after the overlap (hidden: the part that ran behind compute). */
 typedef struct ry_plan_cfg {
     long long t, p, d;          /* tensor, pipeline, data parallel */
-    long long dp_in, dp_cross;  /* d = dp_in x dp_cross: inside and across HB domains */
+    long long c, v, ep;         /* context parallel, interleaved chunks per GPU, expert parallel */
+    long long gpus;             /* t c p d: the GPUs the layout uses (the rest idle) */
+    long long dp_in, dp_cross;  /* the weights' replicas, c d = dp_in x dp_cross: inside and across HB domains */
     long long mb, m;            /* sequences per micro-batch, micro-batches per replica */
     long long seqs;             /* sequences of the busiest replica: ceil(B/d) */
     int blocks;                 /* transformer blocks of the biggest stage: ceil(l/p) */
     int p2p_cross;              /* 1: stage boundaries cross HB domains (B_S), 0: NVLink */
-    double compute, bubble, tp, pp, dp_in_s, dp_cross_s;   /* seconds */
+    int cp_cross;               /* 1: the context-parallel ring crosses HB domains */
+    double compute;             /* the kernels: GEMMs, attention, memory-bound, output layer */
+    double gemm_s, attn_s, mem_s;   /* of compute: GEMMs (and the output layer), attention, memory-bound */
+    double bubble, tp, pp, cp, moe, dp_in_s, dp_cross_s;   /* seconds, exposed */
+    double hidden;              /* communication that ran behind compute */
     double total;
     double hw_flops;            /* executed per iteration, with this recomputation */
     ry_plan_mem mem;
@@ -61,29 +93,45 @@ typedef struct ry_plan_cfg {
 typedef struct ry_plan {
     ry_model base;              /* eq. 1's inputs (ry_model_inputs); results only in paper mode */
     int paper;                  /* 1: the paper's eq. 1 chose; the plan only reports memory */
-    double efficiency;          /* compute efficiency used */
+    double efficiency;          /* paper: eq. 1's; full: the GEMM efficiency used */
+    double attn_eff, gemm_peak; /* fused attention's efficiency; the GEMMs' peak FLOP/s */
+    double bf16_peak;           /* MFU's denominator per GPU */
     int grad_bytes;             /* per element of the data-parallel reduction */
+    ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
     ry_plan_cfg ideal;          /* K = N */
     int ideal_ok;
     long long considered, fit;  /* configurations evaluated; of them, fitting memory */
     double mfu, hfu, relative, tokens_per_s;
-    int mfu_unpublished;        /* MFU above RY_PLAN_MFU_PUBLISHED */
+    double mfu_fp8;             /* FP8 runs: MFU against the FP8 peak */
+    int mfu_unpublished;        /* MFU (BF16 peak) above RY_PLAN_MFU_PUBLISHED */
 } ry_plan;
 
-/* The default compute efficiency outside paper mode: Llama 3's reported
- * BF16 MFU at 8,192 H100 GPUs, 43% (Llama Team, "The Llama 3 Herd of
- * Models", 2024, Table 4). */
-#define RY_PLAN_EFFICIENCY 0.43
+/* Without a catalog figure, the fraction of the dense peak a training GEMM
+ * reaches and fused attention reaches (doc/llm-model.md, "Compute"). */
+#define RY_PLAN_GEMM_EFFICIENCY 0.7
+#define RY_PLAN_ATTN_EFFICIENCY 0.5
+/* Bus bandwidth NCCL reaches of a link's one-way rate: NVLink and the
+ * network (doc/llm-model.md, "Communication"). */
+#define RY_PLAN_NVLINK_EFFICIENCY 0.8
+#define RY_PLAN_NETWORK_EFFICIENCY 0.9
+/* The memory the model cannot use: the CUDA context and communication
+ * buffers, and the allocator's fragmentation, a share of the rest. */
+#define RY_PLAN_RESERVE_BYTES 2e9
+#define RY_PLAN_RESERVE_SHARE 0.08
 /* The highest MFU a published large run reports: MegaScale, 55.2% for a
  * 175B model on 12,288 GPUs (Jiang et al., NSDI 2024). Above it: flagged. */
 #define RY_PLAN_MFU_PUBLISHED 0.552
 
-/* Memory per GPU of configuration c (t, p, d, mb, m set) with recomputation
- * rc, from the plan's inputs. */
+/* The block of the plan's workload into pl->arch (ry_plan_compute does it). */
+void ry_plan_arch_init(ry_plan *pl);
+
+/* Memory per GPU of configuration c (t, p, d, c, v, ep, mb, m, blocks set)
+ * with recomputation rc, from the plan's inputs. */
 void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem *mem);
 
-/* The iteration time of c (t, p, d, mb, m, seqs, blocks) at HB domain K. */
+/* The iteration time of c (its sizes, seqs, blocks, dp_in, dp_cross and the
+ * boundaries set) at HB domain K, with the workload's overlaps. */
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c);
 
 /* The fastest configuration that fits at HB domain K, honouring the
@@ -105,6 +153,8 @@ typedef enum { RY_PAR_FULL, RY_PAR_PAPER, RY_PAR_GIVEN } ry_par_source;
 
 typedef struct ry_parallelism {
     long long tp, pp, dp, ep;   /* tensor, pipeline, data, expert parallel (1: none) */
+    long long cp, vp;           /* context parallel, interleaved chunks per GPU (1: none) */
+    long long idle;             /* GPUs the layout leaves idle */
     int recompute;              /* ry_recompute */
     ry_par_source source;    /* GIVEN: libra.tensor_parallel fixed it */
 } ry_parallelism;

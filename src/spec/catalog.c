@@ -926,7 +926,9 @@ int ry_media_find(const ry_media_catalog *c, const char *name)
 
 const char *const ry_precision_names[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
-                                        "memory", "nic", "nodes", NULL };
+                                        "memory", "hbm", "gemm_efficiency",
+                                        "gemm_efficiency_fp8", "attention_efficiency", "nic",
+                                        "nodes", NULL };
 
 const char *ry_precision_name(ry_precision p)
 {
@@ -1044,7 +1046,8 @@ int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
         "workload.model.layers", "workload.model.d_model", "workload.model.heads",
         "workload.model.seq_len", "workload.model.vocab", "workload.model.mcc",
         "workload.model.parameters", "workload.model.batch", "workload.model.precision",
-        "workload.model.description", NULL
+        "workload.model.description", "workload.model.kv_heads", "workload.model.ffn_hidden",
+        "workload.model.mlp", "workload.model.dropout", NULL
     };
     int bad = 0;
     for (int i = 0; keys[i]; i++)
@@ -1166,6 +1169,21 @@ static int load_gpus(ry_llm_catalog *c)
         if (v && ry_yget_number(v, key, 0.001, 1e6, &tf) < 0)
             bad = 1;
         g.memory_bytes = tf * 1e9;
+        /* The full model's kernel rates (doc/llm-model.md, "Compute"). */
+        static const struct { const char *key; double lo, hi, scale; size_t off; } rates[] = {
+            { "hbm", 0.001, 1e4, 1e12, offsetof(ry_gpu, hbm_bytes_s) },
+            { "gemm_efficiency", 0.01, 1, 1, offsetof(ry_gpu, gemm_eff) },
+            { "gemm_efficiency_fp8", 0.01, 1, 1, offsetof(ry_gpu, gemm_eff_fp8) },
+            { "attention_efficiency", 0.01, 1, 1, offsetof(ry_gpu, attn_eff) },
+        };
+        for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+            v = ry_ymap_get(ent, rates[r].key);
+            snprintf(key, sizeof key, "%s.%s", what, rates[r].key);
+            tf = 0;
+            if (v && ry_yget_number(v, key, rates[r].lo, rates[r].hi, &tf) < 0)
+                bad = 1;
+            *(double *)((char *)&g + rates[r].off) = tf * rates[r].scale;
+        }
         v = ry_ymap_get(ent, "nic");
         snprintf(key, sizeof key, "%s.nic", what);
         if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)

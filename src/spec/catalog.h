@@ -167,6 +167,11 @@ extern const char *const ry_precision_names[];
 const char *ry_precision_name(ry_precision p);
 int ry_precision_bytes(ry_precision p);
 
+/* workload.model.mlp: a GELU MLP has two d_model x ffn_hidden matrices, a
+ * SwiGLU MLP three. */
+typedef enum { RY_MLP_GELU = 0, RY_MLP_SWIGLU = 1 } ry_mlp;
+extern const char *const ry_mlp_names[];
+
 typedef struct ry_llm {
     char name[RY_NAME_MAX];
     double parameters;
@@ -178,6 +183,11 @@ typedef struct ry_llm {
     int mcc;                /* tensor-parallel collective rounds per block */
     ry_precision precision;
     long long batch;        /* default global batch, sequences */
+    /* The block's shape (the full model's FLOPs and activations): */
+    int kv_heads;           /* key/value heads (grouped-query attention); 0 = heads */
+    int ffn_hidden;         /* the dense MLP's hidden size; 0 = 4 d_model */
+    int mlp;                /* ry_mlp */
+    int dropout;            /* dropout layers in the block (their masks are kept) */
     /* Mixture of experts (the entry's moe: map); experts == 0: a dense model.
      * Blocks dense_layers, dense_layers + every, ... (counting from 0, the
      * (every)-th block after the dense ones) hold experts instead of the
@@ -202,6 +212,10 @@ typedef struct ry_gpu {
     double fp8_flops;       /* dense, FLOP/s; 0 = no FP8 */
     double nvlink_gbps;     /* per GPU, Gb/s */
     double memory_bytes;    /* HBM per GPU (the catalog's GB x 1e9); 0 = unknown */
+    double hbm_bytes_s;     /* HBM bandwidth, bytes/s; 0 = unknown */
+    double gemm_eff;        /* fraction of the dense peak a training GEMM reaches */
+    double gemm_eff_fp8;    /* the same for FP8 GEMMs (0: gemm_eff) */
+    double attn_eff;        /* fraction of the BF16 peak fused (flash) attention reaches */
     double nic_gbps;        /* informational */
 } ry_gpu;
 

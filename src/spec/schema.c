@@ -36,9 +36,10 @@ static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
-static const char *const flops_conventions[] = { "6NT", "korthikanti", NULL };   /* ry_flops_conv */
+static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
 const char *const ry_recompute_names[] = { "none", "full", "selective", NULL };
 const char *const ry_grad_precision_names[] = { "bf16", "fp32", NULL };
+const char *const ry_mlp_names[] = { "gelu", "swiglu", NULL };
 
 const char *ry_design_name(ry_design d)
 {
@@ -408,6 +409,18 @@ const ry_key ry_spec_keys[] = {
     { .key = "workload.model.batch", INT(1, 1000000000000LL), LLM(batch),
       .def_doc = "the catalog entry's", .unit = "sequences", .bad = RY_BAD_OTHER,
       .doc = "the published global batch" },
+    { .key = "workload.model.kv_heads", INT(1, 1000000), LLM(kv_heads),
+      .def_doc = "the catalog entry's, else heads", .bad = RY_BAD_OTHER,
+      .doc = "key/value heads (fewer than heads: grouped-query attention)" },
+    { .key = "workload.model.ffn_hidden", INT(1, 1000000000), LLM(ffn_hidden),
+      .def_doc = "the catalog entry's, else 4 x d_model", .bad = RY_BAD_OTHER,
+      .doc = "the dense MLP's hidden size" },
+    { .key = "workload.model.mlp", ENUM(ry_mlp_names), LLM(mlp), .def = "gelu",
+      .def_doc = "the catalog entry's, else gelu", .bad = RY_BAD_OTHER,
+      .doc = "the MLP: gelu (two matrices) or swiglu (three)" },
+    { .key = "workload.model.dropout", .type = RY_KEY_BOOL, LLM(dropout), .def = "false",
+      .def_doc = "the catalog entry's, else false", .bad = RY_BAD_OTHER,
+      .doc = "dropout after attention and MLP (its masks are kept for backward)" },
     { .key = "workload.model.moe", CUSTOM("map"), .flags = RY_KEY_READER, .bad = RY_BAD_OTHER,
       .def_doc = "none: a dense model", .doc = "mixture of experts: the model's expert blocks" },
     { .key = "workload.model.moe.experts", INT(2, 1000000), LLM(moe.experts),
@@ -457,6 +470,18 @@ const ry_key ry_spec_keys[] = {
     { .key = "workload.parallelism.micro_batch", AUTO_INT(1, 1 << 30), WORKLOAD(micro_batch),
       .def = "auto", .unit = "sequences", .bad = RY_BAD_OTHER,
       .doc = "sequences per pipeline micro-batch" },
+    { .key = "workload.parallelism.context", AUTO_INT(1, 1 << 20), WORKLOAD(context),
+      .def = "auto", .unit = "GPUs", .bad = RY_BAD_OTHER,
+      .doc = "context-parallel group size: a sequence split over GPUs (ring attention)" },
+    { .key = "workload.parallelism.virtual", AUTO_INT(1, 1 << 20), WORKLOAD(virtual_stages),
+      .def = "auto", .unit = "chunks", .bad = RY_BAD_OTHER,
+      .doc = "interleaved pipeline: model chunks per GPU (1: plain 1F1B)" },
+    { .key = "workload.parallelism.data", AUTO_INT(1, 1 << 30), WORKLOAD(data),
+      .def = "auto", .unit = "replicas", .bad = RY_BAD_OTHER,
+      .doc = "data-parallel replicas (fewer than the GPUs allow leaves GPUs idle)" },
+    { .key = "workload.parallelism.sequence", .type = RY_KEY_BOOL, WORKLOAD(sequence_parallel),
+      .def = "true", .bad = RY_BAD_OTHER,
+      .doc = "sequence parallelism: norms and dropout split over the tensor group" },
     { .key = "workload.parallelism.zero", INT(0, 3), WORKLOAD(zero), .def = "1",
       .bad = RY_BAD_OTHER,
       .doc = "ZeRO stage: data parallelism shards 1 optimizer, 2 +gradients, 3 +weights" },
@@ -468,7 +493,22 @@ const ry_key ry_spec_keys[] = {
       .def_doc = "1 with --paper, else 0.43 (doc/llm-model.md)", .bad = RY_BAD_OTHER,
       .doc = "fraction of the peak FLOP/s reached" },
     { .key = "workload.flops_convention", ENUM(flops_conventions), WORKLOAD(flops),
-      .def = "6NT", .bad = RY_BAD_OTHER, .doc = "how the model's FLOPs are counted" },
+      .def = "6NT", .def_doc = "6NT with --paper, else architecture", .bad = RY_BAD_OTHER,
+      .doc = "how the model's FLOPs (MFU) are counted" },
+    { .key = "workload.flash_attention", .type = RY_KEY_BOOL, WORKLOAD(flash_attention),
+      .def = "true", .bad = RY_BAD_OTHER,
+      .doc = "fused attention: no s x s scores stored or moved (the full model)" },
+    { .key = "workload.overlap", CUSTOM("map"), .bad = RY_BAD_OTHER,
+      .doc = "how much communication hides behind compute (the full model)" },
+    { .key = "workload.overlap.data", NUMBER(0, 1), WORKLOAD(overlap_data), .def = "1",
+      .bad = RY_BAD_OTHER,
+      .doc = "data-parallel reduce-scatter/all-gather (and ZeRO-3 gathers) behind backward and forward" },
+    { .key = "workload.overlap.tensor", NUMBER(0, 1), WORKLOAD(overlap_tensor), .def = "0.5",
+      .bad = RY_BAD_OTHER, .doc = "tensor-parallel collectives behind the GEMMs" },
+    { .key = "workload.overlap.context", NUMBER(0, 1), WORKLOAD(overlap_context), .def = "1",
+      .bad = RY_BAD_OTHER, .doc = "the context-parallel ring behind attention" },
+    { .key = "workload.overlap.expert", NUMBER(0, 1), WORKLOAD(overlap_expert), .def = "0",
+      .bad = RY_BAD_OTHER, .doc = "the expert all-to-all behind compute (DualPipe-style: 1)" },
     { .key = "workload.recompute", ENUM(ry_recompute_names), WORKLOAD(recompute), .def = "none",
       .def_doc = "none with --paper, else the least that fits",
       .bad = RY_BAD_OTHER, .doc = "activation recomputation" },

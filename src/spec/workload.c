@@ -205,21 +205,24 @@ static void read_batch(wctx *c, const ry_ynode *m)
         w->tokens = w->batch * w->model.seq_len;
 }
 
-/* workload.parallelism, the one map of the section the table reads. */
+/* workload.parallelism and workload.overlap, the maps of the section the
+ * table reads. */
 static void read_parallelism(void *ctx, const ry_key *k, const ry_ynode *par)
 {
     wctx *c = ctx;
     int is_null;
-    RY_ASSERT(strcmp(k->key, "workload.parallelism") == 0);
+    int overlap = strcmp(k->key, "workload.overlap") == 0;
+    RY_ASSERT(overlap || strcmp(k->key, "workload.parallelism") == 0);
     if (ry_yget_map(par, k->key, &is_null) < 0) {
-        c->bad_tensor = 1;
+        c->bad_tensor |= !overlap;
         return;
     }
     if (is_null)
         return;
     ry_schema_check_keys(par, k->key, NULL);
-    c->tensor = ry_ymap_get(par, "tensor");
-    if (ry_schema_read(par, k->key, c->w, NULL, NULL))
+    if (!overlap)
+        c->tensor = ry_ymap_get(par, "tensor");
+    if (ry_schema_read(par, k->key, c->w, NULL, NULL) && !overlap)
         c->bad_tensor = 1;
 }
 
@@ -322,6 +325,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     expert_rules(&c, m);
     c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
     c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
+    c.w->flops_given = ry_ymap_get(m, "flops_convention") != NULL;
     cluster_rules(&c, m);
     ry_llm_catalog_free(c.cat);
     if (ry_error_count() > before || s->workload_misfit.key[0]) {

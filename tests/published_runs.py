@@ -1,0 +1,191 @@
+"""The full training model against published training runs
+(tests/data/model/published-runs.yaml; doc/llm-model.md, "Against published runs").
+
+For every run: a spec with its GPUs, model shape and published layout, fed to
+`railyard model --format json`; the published figure turned into seconds per
+iteration with the source's own FLOPs formula; the ratio predicted / measured
+(above 1: railyard is slow). Then the rules: median ratio within 0.9-1.1, at
+least 80% of runs within 0.8-1.25, none beyond 1.6x either way, every
+published layout accepted by the memory model and every layout the source says
+did not fit refused.
+
+Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE]
+Prints one line per run and the summary; --table writes the Markdown table the
+documentation carries. Exits 1 when a rule fails.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+import yaml
+
+PEAK = {"a100": 312e12, "h100": 989e12, "h800": 989e12, "h200": 989e12}
+NODE = {"a100": "dgx-a100", "h100": "dgx-h100", "h800": "dgx-h100", "h200": "dgx-h200"}
+
+
+def source_flops(run):
+    """FLOPs of one iteration as the source counted them."""
+    m = run["model"]
+    B = run["batch"]
+    s = m["seq_len"]
+    l = m["layers"]
+    h = m["d_model"]
+    V = m["vocab"]
+    f = run["flops_formula"]
+    if f == "megatron":
+        return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
+    if f == "korthikanti_model":
+        return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h))
+    if f == "korthikanti_hardware":
+        # selective recomputation adds the attention core's forward
+        return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h)) + \
+            4 * B * s * s * h * l
+    if f == "6nt":
+        P = float(m.get("moe", {}).get("active_parameters", m["parameters"]))
+        return 6 * P * B * s
+    if f == "6nt_attn":
+        P = float(m.get("moe", {}).get("active_parameters", m["parameters"]))
+        return 6 * P * B * s + 6 * B * s * s * h * l
+    raise SystemExit("%s: unknown flops_formula %s" % (run["id"], f))
+
+
+def measured_seconds(run):
+    x = run["measured"]
+    N = run["gpus"]
+    tokens = run["batch"] * run["model"]["seq_len"]
+    if "iteration_s" in x:
+        return x["iteration_s"]
+    if "tokens_per_s" in x:
+        return tokens / x["tokens_per_s"]
+    if "tokens_per_s_per_gpu" in x:
+        return tokens / (x["tokens_per_s_per_gpu"] * N)
+    if "tflops_per_gpu" in x:
+        return source_flops(run) / (x["tflops_per_gpu"] * 1e12 * N)
+    if "mfu" in x:
+        peak = x.get("peak_tflops", PEAK[run["gpu"]] / 1e12) * 1e12
+        return source_flops(run) / (x["mfu"] * peak * N)
+    raise SystemExit("%s: no measured figure" % run["id"])
+
+
+def spec_text(run):
+    m = dict(run["model"])
+    moe = m.pop("moe", None)
+    lay = run["layout"]
+    model = {"name": run["id"], "parameters": float(m["parameters"]), "layers": m["layers"],
+             "d_model": m["d_model"], "heads": m["heads"], "seq_len": m["seq_len"],
+             "vocab": m["vocab"], "mcc": 8, "batch": run["batch"],
+             "precision": run["precision"]}
+    for k in ("kv_heads", "ffn_hidden", "mlp", "dropout"):
+        if k in m:
+            model[k] = m[k]
+    if moe:
+        model["moe"] = {k: moe[k] for k in ("experts", "top_k", "shared_experts",
+                                             "expert_hidden", "active_parameters",
+                                             "dense_layers") if k in moe}
+    par = {"tensor": lay["tensor"], "pipeline": lay["pipeline"],
+           "context": lay.get("context", 1), "data": lay["data"],
+           "zero": run.get("zero", 1),
+           "sequence": bool(lay.get("sequence_parallel", False))}
+    for k, key in (("virtual", "virtual"), ("micro_batch", "micro_batch")):
+        if lay.get(k):
+            par[key] = lay[k]
+    if moe and lay.get("expert", 1) > 1:
+        par["expert"] = lay["expert"]
+    w = {"model": model, "gpu": run["gpu"], "batch": run["batch"],
+         "precision": run["precision"], "parallelism": par,
+         "flash_attention": bool(run.get("flash_attention", True))}
+    if run.get("recompute"):
+        w["recompute"] = run["recompute"]
+    if run["precision"] == "fp16":
+        w["precision"] = "fp16"
+    if run.get("overlap"):
+        w["overlap"] = run["overlap"]
+    spec = {"name": run["id"], "cluster": {"gpus": run["gpus"], "node": NODE[run["gpu"]]},
+            "workload": w}
+    return yaml.safe_dump(spec, sort_keys=False)
+
+
+def main():
+    railyard, runs_file, work = sys.argv[1:4]
+    table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
+    runs = yaml.safe_load(open(runs_file))["runs"]
+    fails = []
+    ratios = []
+    rows = []
+    kinds = set()
+    for run in runs:
+        path = os.path.join(work, run["id"] + ".yaml")
+        with open(path, "w") as fh:
+            fh.write(spec_text(run))
+        p = subprocess.run([railyard, "model", path, "--format", "json"],
+                           capture_output=True, text=True)
+        lay = run["layout"]
+        layout = "TP %d PP %d DP %d" % (lay["tensor"], lay["pipeline"], lay["data"])
+        if lay.get("context", 1) > 1:
+            layout += " CP %d" % lay["context"]
+        if lay.get("expert", 1) > 1:
+            layout += " EP %d" % lay["expert"]
+        if run.get("fits", True) is False:
+            ok = p.returncode == 1 and "fits" in p.stderr
+            print("%-28s %-26s published: did not fit; railyard: %s" %
+                  (run["id"], layout, "refused" if ok else "ACCEPTED (exit %d)" % p.returncode))
+            if not ok:
+                fails.append("%s: a layout the source says did not fit was accepted" % run["id"])
+            rows.append((run, layout, None, None, None))
+            continue
+        if p.returncode != 0:
+            print("%-28s %-26s REFUSED: %s" % (run["id"], layout, p.stderr.strip()[:300]))
+            fails.append("%s: the published layout was refused" % run["id"])
+            continue
+        j = json.loads(p.stdout)
+        pred = j["optimum"]["total_s"]
+        meas = measured_seconds(run)
+        r = pred / meas
+        ratios.append(r)
+        kinds.add("moe" if "moe" in run["model"] else
+                  "zero3" if run.get("zero", 1) >= 3 else "dense")
+        kinds.add(run["gpu"] if run["gpu"] != "h800" else "h100")
+        kinds.add("fp8" if run["precision"] == "fp8" else "bf16")
+        print("%-28s %-26s measured %9.3f s  railyard %9.3f s  ratio %.3f  MFU %.1f%%" %
+              (run["id"], layout, meas, pred, r, 100 * j["mfu"]))
+        rows.append((run, layout, meas, pred, r))
+        if r > 1.6 or r < 1 / 1.6:
+            fails.append("%s: ratio %.3f beyond 1.6x" % (run["id"], r))
+    n = len(ratios)
+    med = statistics.median(ratios) if ratios else 0
+    within = sum(1 for r in ratios if 0.8 <= r <= 1.25)
+    print("%d runs predicted, %d refused as published; median ratio %.3f; %d of %d (%.0f%%) "
+          "within 0.8-1.25; worst %.3f" % (n, sum(1 for r in rows if r[2] is None), med,
+                                            within, n, 100.0 * within / max(n, 1),
+                                            max(ratios, key=lambda r: max(r, 1 / r)) if ratios
+                                            else 0))
+    if n < 25:
+        fails.append("only %d runs predicted (at least 25)" % n)
+    if not 0.9 <= med <= 1.1:
+        fails.append("median ratio %.3f outside 0.9-1.1" % med)
+    if within < 0.8 * n:
+        fails.append("%d of %d within 0.8-1.25 (80%% needed)" % (within, n))
+    for k in ("dense", "zero3", "moe", "a100", "h100", "bf16", "fp8"):
+        if k not in kinds:
+            fails.append("no %s run" % k)
+    if table:
+        with open(table, "w") as fh:
+            fh.write("| run | source | GPUs | layout | measured s/iteration | railyard | ratio |\n")
+            fh.write("|---|---|---|---|---|---|---|\n")
+            for run, layout, meas, pred, r in rows:
+                if meas is None:
+                    fh.write("| %s | %s | %d %s | %s | did not fit | refused | - |\n" %
+                             (run["id"], run["source"], run["gpus"], run["gpu"].upper(), layout))
+                else:
+                    fh.write("| %s | %s | %d %s | %s | %.2f | %.2f | %.2f |\n" %
+                             (run["id"], run["source"], run["gpus"], run["gpu"].upper(), layout,
+                              meas, pred, r))
+    for f in fails:
+        print("FAIL: " + f)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
