@@ -113,6 +113,32 @@ grep -q big-lo "$TMP/err" && fail "an entry of the lower layer was not replaced"
 got=$(sed -n '1s/.*nodes.yaml:\([0-9]*\):.*/\1/p;$s/.*nodes.yaml:\([0-9]*\):.*/\1/p' "$TMP/err" | tr '\n' ' ')
 expect_eq "replaced in place" "$got" "80001 2 "
 
+# An inline model or node map named after a catalog entry starts from it when
+# -T lacks the entry's file, as without -T (the lookup once asked -T alone:
+# "workload.model has no parameters", a node without its power).
+mkdir "$TMP/sw" "$TMP/llm"
+cp "$T/switches.yaml" "$TMP/sw/" && cp "$T/llms.yaml" "$TMP/llm/"
+printf 'name: ov\ncluster: {gpus: 1024, node: dgx-h100}\nworkload:\n  model: {name: gpt-3-175b, layers: 80}\n' \
+    >"$TMP/ov.yaml"
+"$RAILYARD" model "$TMP/ov.yaml" --format json >"$TMP/ov0.json" 2>"$TMP/err"
+expect_eq "model override without -T: exit" "$?" 0
+"$RAILYARD" -T "$TMP/sw" model "$TMP/ov.yaml" --format json >"$TMP/ov1.json" 2>"$TMP/err"
+expect_eq "model override under a -T of switches only: exit" "$?" 0
+cmp -s "$TMP/ov0.json" "$TMP/ov1.json" && ok || fail "model override: -T changed the JSON: $(cat "$TMP/err")"
+got=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["model"]["layers"])' "$TMP/ov1.json" 2>&1)
+expect_eq "model override under -T: layers" "$got" 80
+"$RAILYARD" -T "$TMP/sw" model "$TMP/ov.yaml" >"$TMP/ov1.txt" 2>&1
+grep -q "gpt-3-175b: 175,000,000,000 parameters, 80 blocks" "$TMP/ov1.txt" && ok \
+    || fail "model override under -T, text: $(head -5 "$TMP/ov1.txt")"
+printf 'name: nd\ncluster: {gpus: 64, node: {name: dgx-h100, gpus_per_node: 8, hb_domain: 4}}\n' \
+    >"$TMP/nd.yaml"
+"$RAILYARD" validate "$TMP/nd.yaml" --format json >"$TMP/nd0.json" 2>"$TMP/err"
+"$RAILYARD" -T "$TMP/llm" validate "$TMP/nd.yaml" --format json >"$TMP/nd1.json" 2>>"$TMP/err"
+cmp -s "$TMP/nd0.json" "$TMP/nd1.json" && ok || fail "node map under a -T of llms only: $(cat "$TMP/err")"
+want=$("$PY" -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["nodes"]["dgx-h100"]["power"])' "$T/nodes.yaml")
+got=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["node_power_w"])' "$TMP/nd1.json" 2>&1)
+expect_eq "node map under -T: the entry's power" "$got" "$want"
+
 # A -T that is no directory is not passed over.
 "$RAILYARD" -T "$TMP/nowhere" catalog switches >/dev/null 2>"$TMP/err"
 expect_eq "-T nowhere: exit" "$?" 3

@@ -192,6 +192,38 @@ print("\n".join(bad) if bad else "ok")
 P
 expect_eq "precision" "$(cat "$TMP/chk")" ok
 
+# The gradients' word is that of the bytes the model counts: an fp16 run's
+# 16-bit reduction is fp16 (once "bf16" whatever the compute); eq. 1 counts
+# them in the compute precision.
+# grads NAME WORD BYTES ARGS...: the precision line and the memory line
+grads() {
+    n=$1 word=$2 bytes=$3
+    shift 3
+    "$RAILYARD" model "$D/gpt3-h100.yaml" "$@" >"$TMP/g.txt" 2>&1
+    got=$(sed -n -e 's/.*gradients reduced in \([a-z0-9]*\) (\([0-9]*\) bytes).*/\1 \2/p' \
+        -e 's/^  precision   \([a-z0-9]*\), \([0-9]*\) bytes per element (gradients.*/\1 \2/p' "$TMP/g.txt")
+    expect_eq "$n: gradients reduced in" "$got" "$word $bytes"
+    got=$(sed -n 's/^  gradients (\([a-z0-9]*\)) .*/\1/p' "$TMP/g.txt")
+    expect_eq "$n: memory line" "$got" "$word"
+}
+grads "fp16" fp16 2
+grads "bf16" bf16 2 --set workload.precision=bf16
+grads "fp16, fp32 gradients" fp32 4 --set workload.gradient_precision=fp32
+grads "fp8" bf16 2 --set workload.precision=fp8
+grads "fp8 --paper" fp8 1 --paper --set workload.precision=fp8
+
+# One pipeline stage has no point-to-point: no line in the text; the JSON's
+# term is 0 and crosses no domain. Two stages have the line.
+"$RAILYARD" model "$D/small.yaml" --set workload.parallelism.pipeline=1 >"$TMP/p1.txt" 2>&1
+"$RAILYARD" model "$D/small.yaml" --set workload.parallelism.pipeline=1 --format json >"$TMP/p1.json"
+expect_eq "one stage: JSON" "$(json "$TMP/p1.json" '(j["optimum"]["pipeline"], j["optimum"]["pp_s"], j["optimum"]["p2p_cross_domain"])')" \
+    "(1, 0.0, False)"
+grep -q "pipeline point-to-point" "$TMP/p1.txt" && fail "one stage: a point-to-point line" || ok
+grep -q "^  iteration time" "$TMP/p1.txt" && ok || fail "one stage: $(cat "$TMP/p1.txt")"
+"$RAILYARD" model "$D/small.yaml" --set workload.parallelism.pipeline=2 >"$TMP/p2.txt" 2>&1
+grep -q "^  pipeline point-to-point (network) " "$TMP/p2.txt" && ok \
+    || fail "two stages: no point-to-point line: $(cat "$TMP/p2.txt")"
+
 # ---- efficiency: the default, the input, the MFU flag --------------------------------
 "$RAILYARD" model "$D/small.yaml" --format json --set workload.compute_efficiency=1 >"$TMP/e1.json"
 expect_eq "efficiency input and the MFU flag" "$(json "$TMP/e1.json" '(j["workload"]["compute_efficiency"], j["workload"]["efficiency_default"], j["mfu_above_published"] == (j["mfu"] > 0.552))')" "(1.0, False, True)"

@@ -78,8 +78,8 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
                   "block\n", ry_n(l->seq_len), ry_n(l->vocab), l->mcc);
     ry_buf_printf(o, "  batch       %s sequences x %s = %s tokens per iteration\n", ry_n(w->batch),
                   ry_n(l->seq_len), ry_n(w->tokens));
-    ry_buf_printf(o, "  precision   %s, %d bytes per element (gradients and activations)\n",
-                  ry_precision_name(w->precision), m->bytes);
+    ry_buf_printf(o, "  precision   %s, %d byte%s per element (gradients and activations)\n",
+                  ry_precision_name(w->precision), m->bytes, m->bytes == 1 ? "" : "s");
     ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %s Gb/s\n", w->gpu.name,
                   w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
                   w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16",
@@ -324,6 +324,17 @@ static void gbytes(ry_buf *o, const char *what, double v, double total)
     ry_buf_printf(o, "  %-38s %9.2f GB %7.1f%%\n", what, v / 1e9, pct(v, total));
 }
 
+/* The precision the gradients are kept and reduced in, the word of the
+ * bytes the model counts: fp32, else the compute precision when it has
+ * them (fp16 stays fp16; eq. 1 counts fp8 runs' in fp8), else bf16. */
+static const char *grad_word(const ry_plan *pl)
+{
+    ry_precision p = pl->base.w.precision;
+    if (pl->grad_bytes == 4)
+        return "fp32";
+    return pl->grad_bytes == ry_precision_bytes(p) ? ry_precision_name(p) : "bf16";
+}
+
 /* Memory per GPU: a section of both modes' text. */
 static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
 {
@@ -334,7 +345,7 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
                   ry_recompute_names[mm->recompute]);
     gbytes(o, "weights (16-bit)", mm->weights, mm->total);
     char what[80];
-    snprintf(what, sizeof what, "gradients (%s)", ry_grad_precision_names[w->grad_precision]);
+    snprintf(what, sizeof what, "gradients (%s)", grad_word(pl));
     gbytes(o, what, mm->grads, mm->total);
     gbytes(o, "optimizer (fp32 master, Adam m and v)", mm->optimizer, mm->total);
     snprintf(what, sizeof what, "activations (%.3g micro-batch%s of %lld)", mm->inflight,
@@ -384,9 +395,11 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_printf(o, "sequence %s, vocabulary %s\n", ry_n(l->seq_len), ry_n(l->vocab));
     ry_buf_printf(o, "  batch       %s sequences x %s = %s tokens per iteration\n", ry_n(w->batch),
                   ry_n(l->seq_len), ry_n(w->tokens));
-    ry_buf_printf(o, "  precision   %s compute (%d bytes per activation), gradients reduced in "
-                  "%s (%d bytes)\n", ry_precision_name(w->precision), m->bytes,
-                  ry_grad_precision_names[w->grad_precision], pl->grad_bytes);
+    ry_buf_printf(o, "  precision   %s, gradients reduced in %s (%d bytes)\n",
+                  w->precision == RY_PREC_FP8
+                  ? "fp8 GEMMs (activations, attention and communication 16-bit)"
+                  : w->precision == RY_PREC_FP16 ? "fp16 compute" : "bf16 compute",
+                  grad_word(pl), pl->grad_bytes);
     ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %s Gb/s, ", w->gpu.name,
                   w->gpu_inferred ? " (from the node)" : "", m->peak_flops / 1e12,
                   w->precision == RY_PREC_FP8 ? "FP8" : "BF16/FP16",
@@ -478,7 +491,7 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     double v[] = { b->compute, b->gemm_s, b->attn_s, b->mem_s, b->bubble, b->tp, b->cp,
                    b->moe, b->pp, b->dp_in_s, b->dp_cross_s };
     for (int i = 0; i < 11; i++) {
-        if ((i == 6 && b->c <= 1) || (i == 7 && !l->moe.experts) || (i == 8 && b->p <= 1))
+        if ((i == 6 && b->c <= 1) || (i == 7 && !l->moe.experts) || ((i == 8 || i == 4) && b->p <= 1))
             continue;
         ry_buf_printf(o, "  %-38s %12s %7.1f%%\n", what[i], secs(v1, v[i]), pct(v[i], b->total));
     }

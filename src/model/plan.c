@@ -299,7 +299,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
      * groups (the scatter/gather of Narayanan et al. 2021, section 4.1). */
     c->pp = 0;
     if (c->p > 1) {
-        double x = tok * h * m->bytes / t;
+        double x = tok * h * 2 / t;     /* 16-bit, FP8 runs too */
         double bw = c->p2p_cross ? net_bw(pl) : nvlink_bw(pl);
         c->pp = 2 * (double)c->v * M * x / bw;
     }

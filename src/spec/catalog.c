@@ -335,6 +335,19 @@ static ry_ydoc *load_file(const char *dir, const char *file, const char *what)
     return d;
 }
 
+int ry_catalog_has_file(const char *dir, const char *file)
+{
+    struct stat st;
+    for (const char *d = dir; d; d = next_dir(d)) {
+        if (file_exists(d, file))
+            return 1;
+        /* as load_file: a -T that is no directory ends the chain */
+        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+            return 0;
+    }
+    return 0;
+}
+
 int ry_catalog_name_ok(const char *s)
 {
     size_t len = strlen(s);

@@ -78,6 +78,10 @@ typedef struct ry_catalog {
 ry_catalog *ry_catalog_load(const char *dir);
 void ry_catalog_free(ry_catalog *c);
 
+/* 1 when FILE is in DIR or a directory below it in the chain (DIR, then
+ * $RAILYARD_TEMPLATES, then the installed catalog): the file a loader reads. */
+int ry_catalog_has_file(const char *dir, const char *file);
+
 /* A catalog name: [a-z0-9._-]+, at most RY_NAME_MAX - 1 characters. */
 int ry_catalog_name_ok(const char *s);
 

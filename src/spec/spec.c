@@ -25,7 +25,6 @@
 #include "spec/schema.h"
 #include "spec/workload.h"
 #include "spec/yaml.h"
-#include "util/buf.h"
 #include "util/diag.h"
 
 #include <ctype.h>
@@ -34,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define MAX_GPUS RY_MAX_GPUS
 
@@ -120,15 +118,9 @@ static ry_catalog *catalog(loadctx *c)
  * need one: a missing catalog directory is then no error. */
 static ry_catalog *catalog_if_present(loadctx *c)
 {
-    if (!c->cat_tried) {
-        ry_buf p;
-        ry_buf_init(&p);
-        ry_buf_printf(&p, "%s/switches.yaml", c->templates);
-        int here = access(p.data, F_OK) == 0;
-        ry_buf_free(&p);
-        if (!here)
-            return NULL;
-    }
+    if (!c->cat_tried && (!ry_catalog_has_file(c->templates, "switches.yaml") ||
+                          !ry_catalog_has_file(c->templates, "nodes.yaml")))
+        return NULL;
     return catalog(c);
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "spec/catalog.h"
 #include "spec/schema.h"
@@ -58,12 +57,8 @@ static ry_llm_catalog *catalog(wctx *c)
  * there is a catalog: a complete inline model needs none). */
 static int model_start(wctx *c, const char *name, ry_llm *out)
 {
-    ry_buf p;
-    ry_buf_init(&p);
-    ry_buf_printf(&p, "%s/llms.yaml", c->templates);
-    int here = access(p.data, F_OK) == 0;
-    ry_buf_free(&p);
-    if (!here)
+    if (!ry_catalog_has_file(c->templates, "llms.yaml") ||
+        !ry_catalog_has_file(c->templates, "gpus.yaml"))
         return 0;
     ry_llm_catalog *cat = catalog(c);
     if (!cat)
