@@ -1,0 +1,207 @@
+"""Check tests/data/model/published-runs.yaml: one line per run, exit 1 on
+any problem.  The field meanings are in the header of the data file.
+
+    python3 tests/published-runs-check.py FILE
+"""
+import re
+import sys
+
+import yaml
+
+RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
+            "batch", "recompute", "zero", "precision", "measured",
+            "flops_formula", "fits", "note"}
+RUN_OPTIONAL = {"flops_formula"}
+MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
+              "ffn_hidden", "mlp", "vocab", "seq_len"}
+MODEL_OPTIONAL = {"head_dim", "moe"}
+MOE_KEYS = {"experts", "top_k", "shared_experts", "expert_hidden",
+            "active_parameters", "dense_layers"}
+LAYOUT_KEYS = {"tensor", "pipeline", "data", "context", "expert", "virtual",
+               "micro_batch", "sequence_parallel"}
+MEASURES = {"tflops_per_gpu", "mfu", "iteration_s", "tokens_per_s",
+            "tokens_per_s_per_gpu"}
+FLOP_MEASURES = {"tflops_per_gpu", "mfu"}
+FORMULAS = {"megatron", "korthikanti_model", "6nt", "6nt_attn", "unstated"}
+GPUS = {"a100", "h100", "h800", "h200", "b200", "gb200"}
+MLPS = {"gelu", "relu2", "swiglu"}
+RECOMPUTE = {"none", "selective", "full", "unstated"}
+ZERO = {0, 1, 2, 3, "unstated"}
+PRECISION = {"fp16", "bf16", "fp8"}
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+# A batch that is not a multiple of data x micro_batch must say so.
+BATCH_EXPLAINED = "not a multiple"
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def keys(problems, where, got, required, optional=frozenset()):
+    """Missing and unknown keys of one mapping."""
+    if not isinstance(got, dict):
+        problems.append(f"{where} is not a mapping")
+        return False
+    for k in sorted(required - set(got)):
+        problems.append(f"{where}.{k} missing")
+    for k in sorted(set(got) - required - set(optional)):
+        problems.append(f"{where}.{k} unknown")
+    return True
+
+
+def positive_ints(problems, where, got, names):
+    for k in names:
+        if k in got and not (is_int(got[k]) and got[k] > 0):
+            problems.append(f"{where}.{k} = {got[k]!r}, expected an integer > 0")
+
+
+def check_run(run, seen):
+    """Return (problems, summary) for one run."""
+    problems = []
+    if not isinstance(run, dict):
+        return ["run is not a mapping"], ""
+    keys(problems, "run", run, RUN_KEYS - RUN_OPTIONAL, RUN_OPTIONAL)
+    rid = run.get("id")
+    if not isinstance(rid, str) or not ID_RE.match(rid):
+        problems.append(f"id {rid!r} is not lowercase letters, digits, '.', '-'")
+    elif rid in seen:
+        problems.append(f"id {rid} repeats")
+    else:
+        seen.add(rid)
+    for k in ("source", "note"):
+        if k in run and not (isinstance(run[k], str) and run[k].strip()):
+            problems.append(f"{k} is empty")
+
+    model = run.get("model")
+    if "model" in run and keys(problems, "model", model, MODEL_KEYS,
+                               MODEL_OPTIONAL):
+        positive_ints(problems, "model", model,
+                      ["layers", "d_model", "heads", "kv_heads", "ffn_hidden",
+                       "vocab", "seq_len", "head_dim"])
+        if "parameters" in model and not (is_num(model["parameters"])
+                                          and model["parameters"] > 0):
+            problems.append(f"model.parameters = {model['parameters']!r}")
+        if model.get("mlp") not in MLPS:
+            problems.append(f"model.mlp {model.get('mlp')!r} not in {sorted(MLPS)}")
+        h, kv = model.get("heads"), model.get("kv_heads")
+        if is_int(h) and is_int(kv) and kv > 0 and h % kv:
+            problems.append(f"heads {h} not a multiple of kv_heads {kv}")
+        moe = model.get("moe")
+        if "moe" in model and keys(problems, "model.moe", moe, MOE_KEYS):
+            positive_ints(problems, "model.moe", moe,
+                          ["experts", "top_k", "expert_hidden"])
+            for k in ("shared_experts", "dense_layers"):
+                if k in moe and not (is_int(moe[k]) and moe[k] >= 0):
+                    problems.append(f"model.moe.{k} = {moe[k]!r}")
+            if is_int(moe.get("top_k")) and is_int(moe.get("experts")) \
+                    and moe["top_k"] > moe["experts"]:
+                problems.append("model.moe.top_k exceeds experts")
+            ap, p = moe.get("active_parameters"), model.get("parameters")
+            if not (is_num(ap) and ap > 0 and (not is_num(p) or ap < p)):
+                problems.append(f"model.moe.active_parameters = {ap!r}")
+
+    for k, allowed in (("gpu", GPUS), ("recompute", RECOMPUTE),
+                       ("zero", ZERO), ("precision", PRECISION)):
+        if k in run and (isinstance(run[k], bool) or run[k] not in allowed):
+            problems.append(f"{k} {run[k]!r} not in {sorted(map(str, allowed))}")
+    positive_ints(problems, "run", run, ["gpu_memory", "gpus", "batch"])
+    if "fits" in run and not isinstance(run["fits"], bool):
+        problems.append(f"fits {run['fits']!r} is not true or false")
+
+    summary = ""
+    lay = run.get("layout")
+    if "layout" in run and keys(problems, "layout", lay, LAYOUT_KEYS):
+        positive_ints(problems, "layout", lay, sorted(LAYOUT_KEYS - {"sequence_parallel"}))
+        if "sequence_parallel" in lay and not isinstance(lay["sequence_parallel"], bool):
+            problems.append("layout.sequence_parallel is not true or false")
+        dims = [lay.get(k) for k in ("tensor", "pipeline", "context", "data")]
+        gpus = run.get("gpus")
+        if all(is_int(d) for d in dims) and is_int(gpus):
+            product = dims[0] * dims[1] * dims[2] * dims[3]
+            summary = "t%d p%d c%d d%d e%d v%d mb%d" % (
+                lay["tensor"], lay["pipeline"], lay["context"], lay["data"],
+                lay.get("expert", 0), lay.get("virtual", 0), lay.get("micro_batch", 0))
+            if product != gpus:
+                problems.append(f"tensor*pipeline*context*data = {product}, gpus = {gpus}")
+        batch, mb, data = run.get("batch"), lay.get("micro_batch"), lay.get("data")
+        if all(is_int(v) and v > 0 for v in (batch, mb, data)) and batch % (data * mb):
+            if BATCH_EXPLAINED in str(run.get("note", "")):
+                summary += " (batch not a multiple, explained)"
+            else:
+                problems.append(f"batch {batch} is not a multiple of data*micro_batch = {data * mb}")
+        ep = lay.get("expert")
+        moe = model.get("moe") if isinstance(model, dict) else None
+        if is_int(ep) and ep > 1:
+            if not isinstance(moe, dict):
+                problems.append(f"expert {ep} on a dense model")
+            else:
+                if is_int(moe.get("experts")) and moe["experts"] % ep:
+                    problems.append(f"experts {moe['experts']} not divisible by expert {ep}")
+                if is_int(data) and is_int(lay.get("tensor")) \
+                        and (data * lay["tensor"]) % ep:
+                    problems.append(f"expert {ep} does not divide data*tensor")
+
+    meas = run.get("measured")
+    if "measured" in run:
+        if not isinstance(meas, dict):
+            problems.append("measured is not a mapping")
+            meas = {}
+        for k in sorted(set(meas) - MEASURES):
+            problems.append(f"measured.{k} unknown")
+        for k, v in meas.items():
+            if not (is_num(v) and v > 0) or (k == "mfu" and v > 1):
+                problems.append(f"measured.{k} = {v!r}")
+        if run.get("fits") is False:
+            if meas:
+                problems.append("a run that did not fit has a measured figure")
+        elif len(meas) != 1:
+            problems.append(f"measured has {len(meas)} figures, expected exactly one")
+        needs = bool(set(meas) & FLOP_MEASURES)
+        if needs and "flops_formula" not in run:
+            problems.append("flops_formula missing for a FLOP-rate figure")
+        if not needs and "flops_formula" in run:
+            problems.append("flops_formula given without tflops_per_gpu or mfu")
+        if "flops_formula" in run and run["flops_formula"] not in FORMULAS:
+            problems.append(f"flops_formula {run['flops_formula']!r} unknown")
+        if meas:
+            summary += "  " + " ".join(f"{k}={v}" for k, v in meas.items())
+            if "flops_formula" in run:
+                summary += f" ({run['flops_formula']})"
+        elif run.get("fits") is False:
+            summary += "  does not fit"
+    return problems, summary
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: published-runs-check.py FILE", file=sys.stderr)
+        return 2
+    try:
+        with open(argv[1], encoding="utf-8") as f:
+            doc = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as e:
+        print(f"{argv[1]}: {e}", file=sys.stderr)
+        return 3
+    runs = doc.get("runs") if isinstance(doc, dict) else None
+    if not isinstance(runs, list) or not runs:
+        print(f"{argv[1]}: no 'runs' list", file=sys.stderr)
+        return 1
+    seen, bad = set(), 0
+    for i, run in enumerate(runs):
+        problems, summary = check_run(run, seen)
+        rid = run.get("id", f"#{i + 1}") if isinstance(run, dict) else f"#{i + 1}"
+        if problems:
+            bad += 1
+            print(f"FAIL {rid}: " + "; ".join(problems))
+        else:
+            print(f"ok   {rid}  {summary}")
+    print(f"{len(runs)} runs, {bad} with problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
