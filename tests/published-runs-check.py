@@ -11,7 +11,7 @@ import yaml
 RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
             "batch", "recompute", "zero", "precision", "measured",
             "flops_formula", "fits", "note"}
-RUN_OPTIONAL = {"flops_formula"}
+RUN_OPTIONAL = {"flops_formula", "overlap"}
 MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
               "ffn_hidden", "mlp", "vocab", "seq_len"}
 MODEL_OPTIONAL = {"head_dim", "moe"}
@@ -115,7 +115,11 @@ def check_run(run, seen):
     summary = ""
     lay = run.get("layout")
     if "layout" in run and keys(problems, "layout", lay, LAYOUT_KEYS):
-        positive_ints(problems, "layout", lay, sorted(LAYOUT_KEYS - {"sequence_parallel"}))
+        # virtual may be "unstated": an interleaved schedule of unknown size
+        ints = LAYOUT_KEYS - {"sequence_parallel"}
+        if lay.get("virtual") == "unstated":
+            ints = ints - {"virtual"}
+        positive_ints(problems, "layout", lay, sorted(ints))
         if "sequence_parallel" in lay and not isinstance(lay["sequence_parallel"], bool):
             problems.append("layout.sequence_parallel is not true or false")
         dims = [lay.get(k) for k in ("tensor", "pipeline", "context", "data")]
@@ -124,7 +128,8 @@ def check_run(run, seen):
             product = dims[0] * dims[1] * dims[2] * dims[3]
             summary = "t%d p%d c%d d%d e%d v%d mb%d" % (
                 lay["tensor"], lay["pipeline"], lay["context"], lay["data"],
-                lay.get("expert", 0), lay.get("virtual", 0), lay.get("micro_batch", 0))
+                lay.get("expert", 0), lay.get("virtual", 0) if is_int(lay.get("virtual", 0)) else 0,
+                lay.get("micro_batch", 0))
             if product != gpus:
                 problems.append(f"tensor*pipeline*context*data = {product}, gpus = {gpus}")
         batch, mb, data = run.get("batch"), lay.get("micro_batch"), lay.get("data")

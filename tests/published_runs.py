@@ -45,7 +45,9 @@ def source_flops(run):
     if f == "6nt":
         P = float(m.get("moe", {}).get("active_parameters", m["parameters"]))
         return 6 * P * B * s
-    if f == "6nt_attn":
+    if f in ("6nt_attn", "unstated"):
+        # unstated: the source defines no count; 6NT with causal attention is
+        # taken (the bracket's upper end), the lower end printed beside it
         P = float(m.get("moe", {}).get("active_parameters", m["parameters"]))
         return 6 * P * B * s + 6 * B * s * s * h * l
     raise SystemExit("%s: unknown flops_formula %s" % (run["id"], f))
@@ -80,24 +82,29 @@ def spec_text(run):
     for k in ("kv_heads", "ffn_hidden", "mlp", "dropout"):
         if k in m:
             model[k] = m[k]
+    if model.get("mlp") == "relu2":     # two matrices, as GELU's
+        model["mlp"] = "gelu"
     if moe:
         model["moe"] = {k: moe[k] for k in ("experts", "top_k", "shared_experts",
                                              "expert_hidden", "active_parameters",
                                              "dense_layers") if k in moe}
     par = {"tensor": lay["tensor"], "pipeline": lay["pipeline"],
            "context": lay.get("context", 1), "data": lay["data"],
-           "zero": run.get("zero", 1),
+           "zero": run["zero"] if run.get("zero", "unstated") != "unstated" else 1,
            "sequence": bool(lay.get("sequence_parallel", False))}
-    for k, key in (("virtual", "virtual"), ("micro_batch", "micro_batch")):
-        if lay.get(k):
-            par[key] = lay[k]
+    for k in ("virtual", "micro_batch"):
+        if isinstance(lay.get(k), int):     # "unstated": railyard searches it
+            par[k] = lay[k]
     if moe and lay.get("expert", 1) > 1:
         par["expert"] = lay["expert"]
     w = {"model": model, "gpu": run["gpu"], "batch": run["batch"],
          "precision": run["precision"], "parallelism": par,
          "flash_attention": bool(run.get("flash_attention", True))}
-    if run.get("recompute"):
+    if run.get("recompute", "unstated") != "unstated":
         w["recompute"] = run["recompute"]
+    elif run.get("flops_formula") == "megatron":
+        # the source's count includes the recomputed forward: full recomputation
+        w["recompute"] = "full"
     if run["precision"] == "fp16":
         w["precision"] = "fp16"
     if run.get("overlap"):
@@ -127,6 +134,9 @@ def main():
             layout += " CP %d" % lay["context"]
         if lay.get("expert", 1) > 1:
             layout += " EP %d" % lay["expert"]
+        if run.get("flops_formula") == "unstated":
+            low = dict(run, flops_formula="6nt")
+            layout += " [6NT: %.2f s]" % measured_seconds(low)
         if run.get("fits", True) is False:
             ok = p.returncode == 1 and "fits" in p.stderr
             print("%-28s %-26s published: did not fit; railyard: %s" %
@@ -145,7 +155,7 @@ def main():
         r = pred / meas
         ratios.append(r)
         kinds.add("moe" if "moe" in run["model"] else
-                  "zero3" if run.get("zero", 1) >= 3 else "dense")
+                  "zero3" if run.get("zero") == 3 else "dense")
         kinds.add(run["gpu"] if run["gpu"] != "h800" else "h100")
         kinds.add("fp8" if run["precision"] == "fp8" else "bf16")
         print("%-28s %-26s measured %9.3f s  railyard %9.3f s  ratio %.3f  MFU %.1f%%" %

@@ -367,10 +367,10 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
 static void mfu_warning(ry_buf *o, const ry_plan *pl)
 {
     if (pl->mfu_unpublished)
-        ry_buf_printf(o, "  warning: MFU %.1f%% is above the highest any published large run "
+        ry_buf_printf(o, "  warning: MFU %.1f%%%s is above the highest any published large run "
                       "reports (%.1f%% of the BF16 peak, MegaScale, NSDI 2024): check the "
-                      "efficiencies\n",
-                      100 * pl->mfu, 100 * RY_PLAN_MFU_PUBLISHED);
+                      "efficiencies\n", 100 * (pl->mfu_fp8 > 0 ? pl->mfu_fp8 : pl->mfu),
+                      pl->mfu_fp8 > 0 ? " of the FP8 peak" : "", 100 * RY_PLAN_MFU_PUBLISHED);
 }
 
 static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c)

@@ -45,10 +45,14 @@ void ry_plan_arch_init(ry_plan *pl)
         /* Their activation functions, and the token copies into and out of
          * the experts' order (permute, unpermute). */
         moe_elem = 3 * fe * k + 4 * h * e->top_k;
-        moe_act = 2 * (3 * fe * k + h * k);
+        /* Kept per token: each expert's input copy and its SwiGLU's gate
+         * and up projections (the product is recomputed in backward). */
+        moe_act = 2 * (2 * fe * k + h * k);
+        a->gemm_in_moe = 2 * h * k;
         expert = 3 * h * fe * e->experts * Lm / L;
     }
     a->gemm = attn_gemm + (Ld * dense_mlp + Lm * moe_mlp) / L;
+    a->gemm_expert = Lm * (moe_mlp - 2 * h * (Lm > 0 ? l->moe.experts : 0)) / L;
     /* QK^T and the product with V: 2 s h each per token without the mask;
      * a causal mask halves what a fused kernel computes. */
     a->attn_full = 4 * s * h;
@@ -65,9 +69,12 @@ void ry_plan_arch_init(ry_plan *pl)
      * GEMMs (8 h), dropout masks; Q, K, V, the attention output, the
      * softmax statistics (fp32 per head), the MLP's intermediates. */
     a->act_rep = 8 * h + (l->dropout ? 2 * h : 0);
+    /* The MLP keeps its first GEMM's outputs (GELU: the input of the
+     * activation and its output; SwiGLU: the gate and up projections, its
+     * product recomputed in backward as fused kernels do: 2 f each). */
     a->act_split = 2 * (h + 2 * hkv) + 2 * h + 4 * heads +
-                   (Ld * 2 * (mats == 3 ? 3 * f : 2 * f) + Lm * moe_act) / L +
-                   (l->dropout ? h : 0);
+                   (Ld * 2 * 2 * f + Lm * moe_act) / L + (l->dropout ? h : 0);
+    a->gemm_in_moe = a->gemm_in_moe * Lm / L;
     /* Unfused attention keeps the scores, the softmax and the dropout mask:
      * 5 a s bytes per token (Korthikanti et al., Table 2). */
     a->act_scores = 5 * heads;
@@ -117,11 +124,14 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     const ry_llm *l = &w->model;
     double s = l->seq_len;
     double t = (double)c->t, r = (double)(c->c * c->d), ep = (double)(c->ep > 0 ? c->ep : 1);
-    double er = r / ep > 1 ? r / ep : 1;    /* replicas of an expert */
+    /* Experts are not split over the tensor group (expert tensor
+     * parallelism 1): ep GPUs of the stage share them, its t c d / ep
+     * groups are their replicas. */
+    double er = t * r / ep > 1 ? t * r / ep : 1;
     /* Parameters of the first stage: its blocks and the embedding (vocab
      * parallel over the tensor group); experts split over the expert group. */
     double dense = (a->dense_params * c->blocks + a->embedding) / t;
-    double expert = a->expert_params * c->blocks / (t * ep);
+    double expert = a->expert_params * c->blocks / ep;
     /* ZeRO (Rajbhandari et al. 2020): stage 1 shards the optimizer over the
      * replicas, 2 also the gradients, 3 also the weights. Mixed-precision
      * Adam: 16-bit weights, gradients in the reduction's precision, fp32
@@ -134,12 +144,24 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     /* ZeRO-3 gathers a block's weights before it runs and the next one
      * while it runs. */
     if (w->zero >= 3)
-        mem->gather = 2 * 2 * (a->dense_params / t + a->expert_params / (t * ep));
+        mem->gather = 2 * 2 * (a->dense_params / t + a->expert_params / ep);
     /* Activations per block and micro-batch: tokens split over the context
      * group; the replicated part split by sequence parallelism. */
     double tok = s * (double)c->mb / (double)c->c;
     double sp = c->t > 1 && w->sequence_parallel ? t : 1;
-    double full = tok * (a->act_rep / sp + a->act_split / t);
+    double h = l->d_model, rep = a->act_rep, split = a->act_split;
+    /* FP8 keeps the GEMMs' inputs in FP8 for backward: the norms' outputs
+     * (4 h of the replicated part), the output projection's input (2 h),
+     * the experts' input copies. */
+    if (w->precision == RY_PREC_FP8) {
+        rep -= 2 * h;
+        split -= h + a->gemm_in_moe / 2;
+    }
+    /* Selective recomputation with fused attention recomputes the norms
+     * (their outputs are not kept); without it, the attention core. */
+    if (rc == RY_RECOMPUTE_SELECTIVE && w->flash_attention)
+        rep -= w->precision == RY_PREC_FP8 ? 2 * h : 4 * h;
+    double full = tok * (rep / sp + split / t);
     if (!w->flash_attention && rc == RY_RECOMPUTE_NONE)
         full += tok * a->act_scores * s / (double)c->c / t;
     double per = rc == RY_RECOMPUTE_FULL ? tok * 2 * l->d_model / sp : full;
@@ -180,36 +202,60 @@ static double net_bw(const ry_plan *pl)
     return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY;
 }
 
-/* The expert all-to-all of one iteration, per GPU, on the spec's design:
- * the placement of model/moe.h inside one stage (its t c d GPUs, the c d
- * replicas forming the expert groups), the stage's MoE blocks. */
+/* The expert all-to-all's inputs for configuration c (model/moe.h): one
+ * stage's t c d GPUs, its MoE blocks, every token of the batch, the
+ * recomputation's passes. Expert groups take the stage's data ranks at one
+ * tensor position; a group larger than those spans the tensor positions
+ * too (expert tensor parallelism 1: the placement of a stage without
+ * tensor groups). With c->ep 0, the larger of the two placements' largest
+ * sizes. 0 when no expert size is valid. */
+static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long K,
+                      ry_moe_in *in)
+{
+    const ry_llm *l = &pl->base.w.model;
+    memset(in, 0, sizeof *in);
+    long long stage = c->t * c->c * c->d;
+    in->N = stage;
+    in->K = K < stage ? K : stage;
+    in->NM = c->t;
+    in->rails = pl->rails > 0 ? pl->rails : (int)pl->base.in.K;
+    in->tokens = (double)c->seqs * (double)c->d * l->seq_len;
+    in->d_model = l->d_model;
+    in->bytes = pl->base.bytes;
+    in->experts = l->moe.experts;
+    in->top_k = l->moe.top_k;
+    in->blocks = (int)ceil_div((long long)ry_llm_moe_blocks(l) * c->blocks, l->layers);
+    in->passes = rc == RY_RECOMPUTE_FULL ? 6 : 4;
+    in->B_F = nvlink_bw(pl);
+    in->B_S = net_bw(pl);
+    if (in->K < 1 || in->N % in->K || in->K % in->NM)
+        in->NM = 1;
+    ry_moe_in flat = *in;
+    flat.NM = 1;
+    if (c->ep > 0) {
+        in->ep = c->ep;
+        if (!ry_moe_ep_valid(in, c->ep))
+            *in = flat, in->ep = c->ep;
+        return ry_moe_ep_valid(in, c->ep);
+    }
+    long long e1 = ry_moe_ep_valid(in, 1) ? ry_moe_ep_auto(in) : 0;
+    long long e2 = ry_moe_ep_auto(&flat);
+    if (e2 > e1)
+        *in = flat;
+    in->ep = e2 > e1 ? e2 : e1;
+    return in->ep >= 1;
+}
+
+/* The expert all-to-all of one iteration, per GPU, on the spec's design
+ * (-1: no valid expert size); *ep_out the size. */
 static double moe_time(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long K,
                        long long *ep_out)
 {
-    const ry_workload *w = &pl->base.w;
-    const ry_llm *l = &w->model;
-    if (l->moe.experts <= 0)
+    if (pl->base.w.model.moe.experts <= 0)
         return 0;
     ry_moe_in in;
-    memset(&in, 0, sizeof in);
-    long long stage = c->t * c->c * c->d;
-    in.N = stage;
-    in.K = K < stage ? K : stage;
-    in.NM = c->t;
-    in.rails = pl->base.in.K > 0 ? (int)pl->base.in.K : 1;
-    in.tokens = (double)c->seqs * (double)c->d * l->seq_len;
-    in.d_model = l->d_model;
-    in.bytes = pl->base.bytes;
-    in.experts = l->moe.experts;
-    in.top_k = l->moe.top_k;
-    int mb = ry_llm_moe_blocks(l);
-    in.blocks = (int)ceil_div((long long)mb * c->blocks, l->layers);
-    in.passes = rc == RY_RECOMPUTE_FULL ? 6 : 4;
-    in.ep = c->ep;
-    in.B_F = nvlink_bw(pl);
-    in.B_S = net_bw(pl);
     ry_moe_a2a a;
-    double t = ry_moe_a2a_time(&in, pl->base.design, &a);
+    double t = moe_inputs(pl, c, rc, K, &in) ? ry_moe_a2a_time(&in, pl->base.design, &a) : -1;
     if (ep_out)
         *ep_out = t < 0 ? 0 : a.ep;
     return t;
@@ -229,7 +275,11 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     double tok = s * (double)c->mb / cp;
     double blocks = c->blocks;
     double ge = 3 + extra_gemm(rc), ae = 3 + extra_attn(rc);
-    double gemm = tok * blocks * ge * a->gemm / t / (pl->gemm_peak * pl->efficiency);
+    /* The experts' grouped GEMMs, with the routing and permutation around
+     * them, run at a fraction of a dense GEMM's rate. */
+    double rate = pl->gemm_peak * pl->efficiency;
+    double gemm = tok * blocks * ge * ((a->gemm - a->gemm_expert) / rate +
+                                       a->gemm_expert / (rate * RY_PLAN_EXPERT_EFFICIENCY)) / t;
     /* The output layer runs on the last stage (with one stage, this one). */
     gemm += tok * 3 * a->logits / t / (pl->gemm_peak * pl->efficiency);
     double attn = w->flash_attention
@@ -304,25 +354,35 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         c->pp = 2 * (double)c->v * M * x / bw;
     }
     /* Data parallel: the stage's weights per GPU, reduced over their c d
-     * replicas (experts over c d / ep), hierarchically as eq. 1 does:
-     * reduce-scatter and all-gather inside the domains, then across. ZeRO-3
-     * gathers the weights forward and backward and reduce-scatters the
-     * gradients for every micro-batch. */
+     * replicas (experts over theirs), hierarchically as eq. 1 does:
+     * reduce-scatter and all-gather inside the domains, then across. */
     double ep = (double)(c->ep > 0 ? c->ep : 1);
-    double phi = (a->dense_params * blocks + a->embedding) / t + a->expert_params * blocks / (t * ep);
-    double g = phi * pl->grad_bytes, vol;
-    if (w->zero >= 3)
-        vol = M * (2 * phi * 2 + g);
-    else
-        vol = 2 * g;
-    double din = (double)c->dp_in, dx = (double)c->dp_cross;
-    double dp_in = vol * (din - 1) / din / nvlink_bw(pl);
-    double dp_x = (vol / din) * (dx - 1) / dx / net_bw(pl);
-    /* Overlap: ZeRO-3's gathers run behind every micro-batch; otherwise the
-     * reduction runs behind the last micro-batch's backward and the
-     * weights' all-gather behind the first one's forward: one slot. */
+    double phi = (a->dense_params * blocks + a->embedding) / t + a->expert_params * blocks / ep;
+    double g = phi * pl->grad_bytes;
+    double din = (double)c->dp_in, dx = (double)c->dp_cross, dp_in, dp_x, window;
+    if (w->zero >= 3) {
+        /* ZeRO-3 gathers a block's weights for its forward, again for its
+         * recomputed forward and for its backward (they are released after
+         * each use), and reduce-scatters its gradients, for every
+         * micro-batch. Each collective spans every replica at once, block
+         * by block: its bytes cross the network at one GPU's rate, not
+         * spread over the domain as a hierarchical all-reduce's are. The
+         * gathers hide behind the forward and backward passes, not behind
+         * the recomputation that waits for them. */
+        double r = din * dx;
+        double vol = M * ((2 + extra_gemm(rc)) * 2 * phi + g) * (r - 1) / r;
+        dp_in = dx > 1 ? 0 : vol / nvlink_bw(pl);
+        dp_x = dx > 1 ? vol / net_bw(pl) : 0;
+        window = per_mb * M * 3 / ge;
+    } else {
+        double vol = 2 * g;
+        dp_in = vol * (din - 1) / din / nvlink_bw(pl);
+        dp_x = (vol / din) * (dx - 1) / dx / net_bw(pl);
+        /* The reduction runs behind the last micro-batch's backward and the
+         * weights' all-gather behind the first one's forward: one slot. */
+        window = per_mb;
+    }
     double dp = dp_in + dp_x;
-    double window = w->zero >= 3 ? per_mb * M : per_mb;
     double dp_hidden = dp * w->overlap_data;
     if (dp_hidden > window)
         dp_hidden = window;
@@ -700,28 +760,11 @@ static void plan_moe(const ry_spec *s, ry_plan *pl)
 {
     ry_model *m = &pl->base;
     const ry_plan_cfg *c = &pl->best;
-    const ry_llm *l = &m->w.model;
     m->has_moe = 0;
-    if (l->moe.experts <= 0)
+    if (m->w.model.moe.experts <= 0 ||
+        !moe_inputs(pl, c, c->mem.recompute, m->in.K, &m->moe_in))
         return;
-    ry_moe_in *in = &m->moe_in;
-    memset(in, 0, sizeof *in);
-    long long stage = c->t * c->c * c->d;
-    in->N = stage;
-    in->K = m->in.K < stage ? m->in.K : stage;
-    in->NM = c->t;
-    in->rails = s->rails > 0 ? s->rails : (int)m->in.K;
-    in->tokens = (double)c->seqs * (double)c->d * l->seq_len;
-    in->d_model = l->d_model;
-    in->bytes = m->bytes;
-    in->experts = l->moe.experts;
-    in->top_k = l->moe.top_k;
-    in->blocks = (int)ceil_div((long long)ry_llm_moe_blocks(l) * c->blocks, l->layers);
-    in->passes = c->mem.recompute == RY_RECOMPUTE_FULL ? 6 : 4;
-    in->ep = c->ep;
-    in->B_F = nvlink_bw(pl);
-    in->B_S = net_bw(pl);
-    double t = ry_moe_a2a_time(in, s->design, &m->moe);
+    double t = ry_moe_a2a_time(&m->moe_in, s->design, &m->moe);
     m->has_moe = t >= 0;
     m->moe_s = t;
 }
@@ -777,7 +820,9 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     pl->base.model_flops = pl->arch.model_flops;
     pl->relative = pl->ideal_ok ? pl->ideal.total / T : 0;
     pl->tokens_per_s = pl->base.in.b / T;
-    pl->mfu_unpublished = pl->mfu > RY_PLAN_MFU_PUBLISHED;
+    /* The published figure is a BF16 run's: an FP8 run compares its MFU
+     * against the FP8 peak with it. */
+    pl->mfu_unpublished = (fp8 ? pl->mfu_fp8 : pl->mfu) > RY_PLAN_MFU_PUBLISHED;
     cfg_terms(&pl->best, pl->base.in.K, &pl->base.best);
     plan_moe(s, pl);
     return 0;

@@ -41,6 +41,7 @@
  * block (the average of the model's dense and MoE blocks), forward pass. */
 typedef struct ry_plan_arch {
     double gemm;            /* FLOPs of the matrix multiplies (projections, MLP or experts) */
+    double gemm_expert;     /* of gemm: the experts' (routed and shared) */
     double attn;            /* FLOPs of the attention core, causal (QK^T and the product with V) */
     double attn_full;       /* the same without the causal mask (what unfused attention computes) */
     double logits;          /* FLOPs of the output layer, once per token */
@@ -49,6 +50,7 @@ typedef struct ry_plan_arch {
     double act_split;       /* bytes kept for backward, split over the tensor group */
     double act_rep;         /* those only sequence parallelism splits */
     double act_scores;      /* bytes per token of unfused attention's scores (x s), split */
+    double gemm_in_moe;     /* of act_split: the experts' input copies (16-bit) */
     double dense_params;    /* parameters of an average block outside the routed experts */
     double expert_params;   /* routed-expert parameters of an average block */
     double embedding;       /* V d_model */
@@ -97,6 +99,7 @@ typedef struct ry_plan {
     double attn_eff, gemm_peak; /* fused attention's efficiency; the GEMMs' peak FLOP/s */
     double bf16_peak;           /* MFU's denominator per GPU */
     int grad_bytes;             /* per element of the data-parallel reduction */
+    int rails;                  /* the spec's (the expert all-to-all's placement) */
     ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
     ry_plan_cfg ideal;          /* K = N */
@@ -111,6 +114,9 @@ typedef struct ry_plan {
  * reaches and fused attention reaches (doc/llm-model.md, "Compute"). */
 #define RY_PLAN_GEMM_EFFICIENCY 0.7
 #define RY_PLAN_ATTN_EFFICIENCY 0.5
+/* The experts' grouped GEMMs, with routing and token permutation, against
+ * a dense GEMM's efficiency (doc/llm-model.md, "Compute"). */
+#define RY_PLAN_EXPERT_EFFICIENCY 0.55
 /* Bus bandwidth NCCL reaches of a link's one-way rate: NVLink and the
  * network (doc/llm-model.md, "Communication"). */
 #define RY_PLAN_NVLINK_EFFICIENCY 0.8
