@@ -528,10 +528,11 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
 static json_t *memory_json(const ry_plan_cfg *c)
 {
     const ry_plan_mem *mm = &c->mem;
-    return json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:f, s:s, s:i}", "per_gpu_bytes",
+    return json_pack("{s:f, s:f, s:b, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:f}", "per_gpu_bytes",
                      mm->total, "capacity_bytes", mm->capacity, "feasible", mm->feasible,
                      "weights_bytes", mm->weights, "gradients_bytes", mm->grads,
                      "optimizer_bytes", mm->optimizer, "activations_bytes", mm->activations,
+                     "gather_bytes", mm->gather, "reserve_bytes", mm->reserve,
                      "recompute", ry_recompute_names[mm->recompute], "micro_batches_in_flight",
                      mm->inflight);
 }
