@@ -124,7 +124,9 @@ static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
     const ry_plan_cfg *c = &pl->best;
     double seq = pl->base.w.model.seq_len;
     memset(ti, 0, sizeof *ti);
-    ti->N = in->N;
+    /* The GPUs the layout uses (the rest idle); a context group's GPUs are
+     * replicas of the same weights, so they reduce gradients as data ranks. */
+    ti->N = pl->paper || c->gpus <= 0 ? in->N : c->gpus;
     ti->K = in->K;
     ti->NM = c->t;
     ti->PP = c->p;

@@ -275,13 +275,15 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     double tok = s * (double)c->mb / cp;
     double blocks = c->blocks;
     double ge = 3 + extra_gemm(rc), ae = 3 + extra_attn(rc);
-    /* The experts' grouped GEMMs, with the routing and permutation around
+    /* A GEMM of few rows (the micro-batch's tokens on this GPU) fills the
+     * GPU's tiles less: the rate falls as tokens / (tokens + rows). The
+     * experts' grouped GEMMs, with the routing and permutation around
      * them, run at a fraction of a dense GEMM's rate. */
-    double rate = pl->gemm_peak * pl->efficiency;
+    double rate = pl->gemm_peak * pl->efficiency * tok / (tok + RY_PLAN_GEMM_ROWS);
     double gemm = tok * blocks * ge * ((a->gemm - a->gemm_expert) / rate +
                                        a->gemm_expert / (rate * RY_PLAN_EXPERT_EFFICIENCY)) / t;
     /* The output layer runs on the last stage (with one stage, this one). */
-    gemm += tok * 3 * a->logits / t / (pl->gemm_peak * pl->efficiency);
+    gemm += tok * 3 * a->logits / t / rate;
     double attn = w->flash_attention
                   ? tok * blocks * ae * a->attn / t / (pl->bf16_peak * pl->attn_eff)
                   : tok * blocks * ae * a->attn_full / t / (pl->bf16_peak * pl->efficiency);

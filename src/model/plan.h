@@ -117,6 +117,9 @@ typedef struct ry_plan {
 /* The experts' grouped GEMMs, with routing and token permutation, against
  * a dense GEMM's efficiency (doc/llm-model.md, "Compute"). */
 #define RY_PLAN_EXPERT_EFFICIENCY 0.55
+/* Rows (tokens) at which a GEMM reaches half its efficiency: the rate is
+ * gemm_efficiency x tokens / (tokens + RY_PLAN_GEMM_ROWS). */
+#define RY_PLAN_GEMM_ROWS 128.0
 /* Bus bandwidth NCCL reaches of a link's one-way rate: NVLink and the
  * network (doc/llm-model.md, "Communication"). */
 #define RY_PLAN_NVLINK_EFFICIENCY 0.8
