@@ -470,7 +470,7 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     if (b->gpus < in->N)
         ry_buf_printf(o, "  idle        %s of the %s GPUs: %s\n", ry_n(in->N - b->gpus),
                       ry_n(in->N), w->data ? "workload.parallelism.data leaves them"
-                      : "no faster layout uses them (the batch and the sizes must divide)");
+                      : "no layout that uses them is faster (the batch and the sizes must divide)");
     ry_buf_printf(o, "  recompute   %s%s\n\n", ry_recompute_names[b->mem.recompute],
                   w->recompute_given ? " (as the spec sets it)" : " (the least that fits)");
 
