@@ -249,7 +249,7 @@ bad unknown-key "unknown key 'bach' in workload; did you mean 'batch'" '  model:
   bach: 1024'
 bad efficiency "compute_efficiency must be" '  model: opt-175b
   compute_efficiency: 1.5'
-bad convention "flops_convention must be 6NT or korthikanti" '  model: opt-175b
+bad convention "flops_convention must be 6NT, korthikanti or architecture \(got 7NT\)" '  model: opt-175b
   flops_convention: 7NT'
 bad inline-model "workload.model has no d_model" '  model: {name: mine, parameters: 1e9, layers: 4, seq_len: 128, vocab: 100, mcc: 8, batch: 64}
   gpu: h100'

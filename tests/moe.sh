@@ -165,11 +165,26 @@ expect_eq "dense has no moe" "$("$PY" -c 'import json,sys; print("moe" in json.l
 "$RAILYARD" model "$TOP_SRCDIR/tests/data/model/small.yaml" >"$TMP/dense.txt" 2>&1
 if grep -q "Mixture of experts" "$TMP/dense.txt"; then fail "dense text has a MoE section"; else ok; fi
 
-# An expert-parallel size that does not fit the tensor-parallel size.
+# An expert-parallel size that does not fit the tensor-parallel size: eq. 1
+# places expert groups on the data-parallel GPUs of one tensor position,
+# 64 domains of N_Ds = 2 where the cluster has 32.
 sed 's/tensor: 2, expert: 64/tensor: 4, expert: 128/' "$S" >"$TMP/bad.yaml"
-"$RAILYARD" model "$TMP/bad.yaml" >/dev/null 2>"$TMP/err"
+"$RAILYARD" model --paper "$TMP/bad.yaml" >"$TMP/out" 2>"$TMP/err"
 expect_eq "bad EP exit" $? 1
 if grep -qE '^.*bad\.yaml:[0-9]+:[0-9]+: error: workload\.parallelism\.expert \(128\) spans 64 HB domains' "$TMP/err"; then ok; else fail "bad EP message: $(cat "$TMP/err")"; fi
+[ -s "$TMP/out" ] && fail "bad EP: wrote output" || ok
+# The full model places them inside a pipeline stage (its t c d GPUs, across
+# tensor positions): TP 4 x CP 1 x DP 16 is a stage of 64 GPUs, too few for
+# 128; the largest size it places is 64 (it divides the 128 experts and 64).
+sed 's/tensor: 2, expert: 64/tensor: 4, data: 16, context: 1, expert: 128/' "$S" >"$TMP/bad2.yaml"
+"$RAILYARD" model "$TMP/bad2.yaml" >"$TMP/out" 2>"$TMP/err"
+expect_eq "bad EP (full model) exit" $? 1
+if grep -qE '^.*bad2\.yaml:[0-9]+:[0-9]+: error: workload\.parallelism\.expert \(128\) must divide the 128 routed experts and the GPUs of one pipeline stage .*the largest size that fits is 64$' "$TMP/err"; then ok; else fail "bad EP (full model) message: $(cat "$TMP/err")"; fi
+[ -s "$TMP/out" ] && fail "bad EP (full model): wrote output" || ok
+# ... and places 128 when the stage may grow to 128 GPUs (data left to auto).
+sed 's/tensor: 2, expert: 64/tensor: 4, context: 1, expert: 128/' "$S" >"$TMP/ok2.yaml"
+"$RAILYARD" model --format json "$TMP/ok2.yaml" >"$TMP/ok2.json" 2>"$TMP/err"
+expect_eq "EP 128 in a stage of 128 or more GPUs" "$("$PY" -c 'import json,sys; o=json.load(open(sys.argv[1]))["optimum"]; print(o["expert"], (o["tensor"] * o["context"] * o["data"]) % 128)' "$TMP/ok2.json")" "128 0"
 
 # The catalog's MoE models on the bundled example (examples/moe-h100.yaml).
 for llm in mixtral-8x22b deepseek-v3 qwen3-235b-a22b; do

@@ -771,6 +771,33 @@ static void plan_moe(const ry_spec *s, ry_plan *pl)
     m->moe_s = t;
 }
 
+/* A fixed expert size that no layout places (no configuration was even
+ * considered, and one is without the fixed size): refused at its key with
+ * the largest size that some layout places. 0 when that is not the case. */
+static int ep_unplaced(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *least)
+{
+    const ry_workload *w = &pl->base.w;
+    if (!w->expert || least->t)
+        return 0;
+    ry_plan x = *pl;
+    ry_plan_cfg c, lx;
+    long long E = w->model.moe.experts, fits = 0;
+    for (long long e = E; e >= 1 && !fits; e--) {
+        if (E % e)
+            continue;
+        x.base.w.expert = (int)e;
+        ry_plan_search(&x, pl->base.in.K, &c, &lx);
+        fits = lx.t ? e : 0;
+    }
+    if (!fits)
+        return 0;
+    ry_spec_error(s, "workload.parallelism.expert", "workload.parallelism.expert (%d) must "
+                  "divide the %lld routed experts and the GPUs of one pipeline stage (tensor x "
+                  "context x data), and no layout with the sizes the workload fixes has such a "
+                  "stage; the largest size that fits is %lld", w->expert, E, fits);
+    return 1;
+}
+
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -808,7 +835,7 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     ry_plan_arch_init(pl);
     ry_plan_cfg least;
     if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
-        return no_fit(s, pl, &least);
+        return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
     long long considered = pl->considered, fit = pl->fit;
     pl->ideal_ok = ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
     pl->considered = considered;
