@@ -60,8 +60,9 @@ expect_eq "--set radix before the command" $? 0
 expect_eq "--set radix=128 tiers" "$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["radix"])' "$TMP/set2.json")" 128
 no_sanitizer "$TMP/set.err"
 
-# a failing build leaves an existing output directory as it was, and writes nothing new
-"$RAILYARD" build "$spec" -o "$TMP/keep" >/dev/null 2>&1
+# a failing build leaves an existing output directory as it was, and writes
+# nothing new (the existing directory: the example's build from above)
+cp -r "$TMP/superpod-4su" "$TMP/keep"
 cp -r "$TMP/keep" "$TMP/keep.orig"
 "$RAILYARD" build "$spec" --set fabric.switch.radix=63 -o "$TMP/keep" >/dev/null 2>"$TMP/bad.err"
 expect_eq "bad --set build exit" $? 1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The README's two commands (getting started; the test suite) work in either
 # order in one clone, and after a build configured in the source tree the
-# conventional way. Each order runs in its own copy of the tree, with the
+# conventional way. The orders run in copies of the tree (getting started,
+# the test set-up, both again; the test set-up alone; in place), with the
 # package installation left out (it needs the network and root) and the test
 # command stopped after its set-up (tests/run-all.sh --configure-only): what
 # is checked is that neither command depends on what the other left behind.
@@ -40,7 +41,9 @@ run() {   # run DIR NAME CMD: the command in the copy, its output in a log
     (cd "$work/$1" && sh -c "$3") >"$work/$1.$2.log" 2>&1
 }
 
-# 1. getting started, then the test suite's set-up
+# 1. getting started on a fresh copy, then the test suite's set-up, then
+# getting started again and the set-up again: each command after the other
+# (one full build; the second getting-started builds on the first's objects)
 copy a || { bad "copying the tree"; exit 1; }
 if run a main "$main_cmd" && grep -q . "$work/a/out/summary.txt"; then
     ok "getting-started command on a fresh copy"
@@ -52,19 +55,31 @@ if run a test "$test_setup"; then
 else
     bad "test command's set-up after the getting-started command"; tail -20 "$work/a.test.log"
 fi
-
-# 2. the test suite's set-up, then getting started, then the set-up again
-copy b || { bad "copying the tree"; exit 1; }
-if run b test1 "$test_setup" && run b main "$main_cmd" && run b test2 "$test_setup"; then
-    ok "test, getting-started, test again in one copy"
+rm -rf "$work/a/out"
+if run a main2 "$main_cmd" && grep -q . "$work/a/out/summary.txt" && run a test2 "$test_setup"; then
+    ok "getting-started, then test again, after the test command's set-up"
 else
-    bad "test, getting-started, test again in one copy"; tail -20 "$work"/b.*.log
+    bad "getting-started, then test again, after the test command's set-up"; tail -20 "$work"/a.main2.log "$work"/a.test2.log
 fi
 
-# 3. a tree built in place the conventional way, then the test suite's set-up
+# 2. the test suite's set-up on a fresh copy
+copy b || { bad "copying the tree"; exit 1; }
+if run b test1 "$test_setup" && [ -f "$work/b/build/config.status" ]; then
+    ok "test command's set-up on a fresh copy"
+else
+    bad "test command's set-up on a fresh copy"; tail -20 "$work"/b.*.log
+fi
+
+# 3. a tree configured in place the conventional way, with an object built
+# there, then the test suite's set-up: it must clean the tree (make
+# distclean: config.status and the object gone) and configure in build/.
+# One object stands for the in-place build: distclean removes every object
+# the same way, so the whole build is not needed to show it.
 copy c || { bad "copying the tree"; exit 1; }
-if run c conv "./bootstrap >/dev/null 2>&1 && ./configure -q && make -s -j2 >/dev/null" &&
-   run c test "$test_setup" && [ ! -f "$work/c/config.status" ] && [ -f "$work/c/build/config.status" ]; then
+if run c conv "./bootstrap >/dev/null 2>&1 && ./configure -q && make -s src/main.o >/dev/null" &&
+   [ -f "$work/c/config.status" ] && [ -f "$work/c/src/main.o" ] &&
+   run c test "$test_setup" && [ ! -f "$work/c/config.status" ] && [ ! -f "$work/c/src/main.o" ] &&
+   [ -f "$work/c/build/config.status" ]; then
     ok "test command's set-up after ./configure && make in the source tree"
 else
     bad "test command's set-up after ./configure && make in the source tree"; tail -20 "$work"/c.*.log
