@@ -162,9 +162,12 @@ expect_eq "far rows: reach finding" "$(json "$TMP/far.json" '[(x["level"], x["me
     "[('warning', '${far}')]"
 
 # ---- the model: refused, then run at the slower link ----
+# (the data-parallel reduction left exposed, overlap.data 0: the full model
+# would hide this small model's behind compute, and the link would not show)
 W='workload:
   model: {name: toy-1b, parameters: 1.3e9, layers: 24, d_model: 2048, heads: 16, seq_len: 1024, vocab: 50000, mcc: 8, batch: 512}
-  gpu: h100'
+  gpu: h100
+  overlap: {data: 0}'
 for nic in 800 400; do
     for port in 400 800; do
         printf 'name: m\ncluster: {gpus: 512, hb_domain: 16, gpus_per_node: 8, node: {nic_speed: %sG}}\nfabric: {switch: {name: s16, radix: 16, speed: %sG}}\n%s\n' \

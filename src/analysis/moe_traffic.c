@@ -49,6 +49,8 @@ static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic
         for (size_t c = 0; c < n && rc == 0; c++) {
             uint32_t dp = ry_updown_end(u, c);
             long long d = f->ports[dp].owner;
+            if (d >= in->N)
+                continue;       /* an idle GPU: the layout leaves it out */
             uint32_t plane = dp - f->nodes[d].port0;
             long long first = ry_moe_group_first(in, d);
             for (long long j = 0; j < in->ep && rc == 0; j++) {
@@ -90,7 +92,7 @@ int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_t
     if (in->ep <= 1 || !(in->pair_bytes > 0))
         goto stats;
     /* Pairs, NVLink and the forwarding hop. */
-    for (long long s = 0; s < f->gpus; s++) {
+    for (long long s = 0; s < f->gpus && s < in->N; s++) {
         long long first = ry_moe_group_first(in, s);
         for (long long j = 0; j < in->ep; j++) {
             long long d = member(in, first, j);

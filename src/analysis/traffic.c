@@ -148,12 +148,15 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
     uint32_t *rank_of = ry_xmalloc((n ? n : 1) * sizeof *rank_of);
     uint32_t *leaf_of = ry_xmalloc((n ? n : 1) * sizeof *leaf_of);
     uint32_t *first = ry_xcalloc((size_t)K + 1, sizeof *first);
+    /* GPUs past the layout's (idle ones) take the extra rank K: no flows. */
     for (size_t c = 0; c < n; c++) {
         uint32_t gp = ry_updown_end(u, c);
         const ry_node *g = &f->nodes[f->ports[gp].owner];
-        rank_of[c] = (uint32_t)(g->index % t->K + t->K * (g->index / t->K / dps));
+        rank_of[c] = g->index >= t->N ? (uint32_t)K
+                                      : (uint32_t)(g->index % t->K + t->K * (g->index / t->K / dps));
         leaf_of[c] = f->ports[f->ports[gp].peer].owner - f->first_switch;
-        first[rank_of[c] + 1]++;
+        if (rank_of[c] < K)
+            first[rank_of[c] + 1]++;
     }
     for (long long r = 0; r < K; r++)
         first[r + 1] += first[r];
@@ -161,7 +164,8 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
     memcpy(fill, first, ((size_t)K + 1) * sizeof *fill);
     uint32_t *by_rank = ry_xmalloc((n ? n : 1) * sizeof *by_rank);
     for (size_t c = 0; c < n; c++)
-        by_rank[fill[rank_of[c]]++] = leaf_of[c];
+        if (rank_of[c] < K)
+            by_rank[fill[rank_of[c]]++] = leaf_of[c];
     /* (leaf, count) runs per rank */
     uint32_t *run_leaf = ry_xmalloc((n ? n : 1) * sizeof *run_leaf);
     uint32_t *run_cnt = ry_xmalloc((n ? n : 1) * sizeof *run_cnt);
@@ -182,6 +186,8 @@ static int route_subnet(flowstate *fs, const ry_traffic *t, int k, ry_err *err)
 
     for (size_t c = 0; c < n && rc == 0; c++) {
         uint32_t gp = ry_updown_end(u, c), r = rank_of[c];
+        if (r >= K)
+            continue;
         if (++fs->gen == 0) {
             memset(fs->stamp, 0, (f->nnodes - f->first_switch) * sizeof *fs->stamp);
             fs->gen = 1;
@@ -328,7 +334,7 @@ int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_ma
     double B = t->pair_bytes[RY_TR_DP_CROSS] / f->planes;
     if (t->NDf > 1 && B > 0) {
         /* What every GPU port sends: one flow to each same-rank GPU. */
-        for (long long g = 0; g < f->gpus; g++) {
+        for (long long g = 0; g < f->gpus && g < t->N; g++) {
             const ry_node *n = &f->nodes[g];
             for (uint32_t p = 0; p < n->nports; p++) {
                 int32_t link = f->ports[n->port0 + p].link;

@@ -114,10 +114,12 @@ static int write_dir(const char *dir, unsigned flags, const ry_spec *s, const ry
 }
 
 /* The plan's layout and sizes, as traffic takes them: the biggest stage's
- * blocks, the busiest replica's tokens (D times), gradients in the reduction's
- * precision (the paper's: the compute's), and the point-to-point of the
- * model's pipeline term, one activation of s mb d_model elements split
- * over the tensor group per micro-batch each way. */
+ * blocks, the busiest replica's tokens (D times), a block's gradients in the
+ * reduction's precision (the paper's: 12 d_model^2 in the compute's; the
+ * full model's: the block's own parameters, experts as their expert group
+ * holds them), and the point-to-point of the model's pipeline term: per
+ * micro-batch and chunk, one 16-bit activation of s mb d_model elements
+ * split over the tensor and context groups, each way. */
 static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
 {
     const ry_iter_in *in = &pl->base.in;
@@ -134,9 +136,18 @@ static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
     ti->d_model = in->d_model;
     /* eq. 1 spreads the batch evenly (--paper keeps its numbers) */
     ti->b = pl->paper ? in->b : (double)c->seqs * seq * (double)c->d;
-    ti->S_T = 12 * in->d_model * in->d_model * pl->grad_bytes;
     ti->M_cc = in->M_cc;
-    ti->p2p = (double)c->m * seq * (double)c->mb * in->d_model * pl->base.bytes / (double)c->t;
+    if (pl->paper) {
+        ti->S_T = 12 * in->d_model * in->d_model * pl->grad_bytes;
+        ti->p2p = (double)c->m * seq * (double)c->mb * in->d_model * pl->base.bytes /
+                  (double)c->t;
+        return;
+    }
+    const ry_plan_arch *a = &pl->arch;
+    double ep = c->ep > 0 ? (double)c->ep : 1, cp = c->c > 0 ? (double)c->c : 1;
+    ti->S_T = (a->dense_params + a->expert_params * (double)c->t / ep) * pl->grad_bytes;
+    ti->p2p = (double)c->m * (double)(c->v > 0 ? c->v : 1) * seq * (double)c->mb *
+              in->d_model * 2 / ((double)c->t * cp);
 }
 
 static ry_cmd_status run(ry_ctx *ctx)
@@ -149,10 +160,11 @@ static ry_cmd_status run(ry_ctx *ctx)
         return RY_CMD_INPUT;
     }
     if (paper && pl->best.mem.capacity > 0 && !pl->best.mem.feasible)
-        ry_warn("eq. 1's layout (--paper) needs %.1f GB per GPU, more than the %s's %.0f GB: "
+        ry_warn("eq. 1's layout (--paper) needs %.1f GB per GPU (a reserve included), more than "
+                "the %.1f GB of the %s (its HBM in GiB): "
                 "the paper's model ignores memory (without --paper the full model chooses one "
                 "that fits)",
-                pl->best.mem.total / 1e9, pl->base.w.gpu.name, pl->best.mem.capacity / 1e9);
+                pl->best.mem.total / 1e9, pl->best.mem.capacity / 1e9, pl->base.w.gpu.name);
     const ry_model *m = &pl->base;
     ry_traffic t;
     const ry_iter_in *in = &m->in;
@@ -173,7 +185,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_traffic_map both = map;
     if (m->has_moe) {
         const ry_moe_a2a *a = &m->moe;
-        ry_moe_traffic_in mi = { in->N, in->K, m->moe_in.NM, a->ep,
+        ry_moe_traffic_in mi = { ti.N, in->K, m->moe_in.NM, a->ep,
                                  a->pass_bytes / (double)a->ep * m->moe_in.passes *
                                  m->moe_in.blocks };
         if (ry_moe_traffic_map(&ctx->fabric, &mi, &mt, &err) < 0) {

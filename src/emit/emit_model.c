@@ -613,6 +613,13 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
     json_object_set_new(j, "hfu", json_real(pl->hfu));
     json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
     json_object_set_new(j, "tokens_per_s", json_real(pl->tokens_per_s));
+    const ry_plan_arch *a = &pl->arch;
+    json_object_set_new(j, "block", json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                        "dense_parameters", a->dense_params, "expert_parameters",
+                        a->expert_params, "embedding_parameters", a->embedding,
+                        "gemm_flops_per_token", a->gemm, "attention_flops_per_token", a->attn,
+                        "output_flops_per_token", a->logits, "model_flops", a->model_flops));
+    json_object_set_new(j, "gradient_bytes", json_integer(pl->grad_bytes));
     json_object_set_new(j, "kernels", json_pack("{s:f, s:f, s:f, s:f}", "gemm_efficiency",
                         pl->efficiency, "attention_efficiency", pl->attn_eff, "gemm_peak_flops",
                         pl->gemm_peak, "hbm_bytes_s", w->gpu.hbm_bytes_s));

@@ -52,6 +52,10 @@ void ry_plan_arch_init(ry_plan *pl)
         expert = 3 * h * fe * e->experts * Lm / L;
     }
     a->gemm = attn_gemm + (Ld * dense_mlp + Lm * moe_mlp) / L;
+    /* Elements GEMMs read per token (FP8 casts them): the QKV and output
+     * projections' inputs and the MLP's two; the experts' per expert. */
+    a->gemm_inputs = 2 * h + (Ld * (h + f) + Lm * (l->moe.top_k + l->moe.shared_experts) *
+                              (h + (Lm > 0 ? l->moe.expert_hidden : 0))) / L;
     a->gemm_expert = Lm * (moe_mlp - 2 * h * (Lm > 0 ? l->moe.experts : 0)) / L;
     /* QK^T and the product with V: 2 s h each per token without the mask;
      * a causal mask halves what a fused kernel computes. */
@@ -295,7 +299,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         elem += 4 * (l->heads ? l->heads : h / 128) * s / cp / t;
     double bytes = 2 * elem * ge;
     if (w->precision == RY_PREC_FP8)
-        bytes += 3 * 3 * (a->gemm / (2 * h)) / t;
+        bytes += 3 * 3 * a->gemm_inputs / t;
     double hbm = w->gpu.hbm_bytes_s > 0 ? w->gpu.hbm_bytes_s : 2e12;
     double mem = tok * blocks * bytes / hbm;
     double per_mb = gemm + attn + mem;
@@ -353,7 +357,10 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     if (c->p > 1) {
         double x = tok * h * 2 / t;     /* 16-bit, FP8 runs too */
         double bw = c->p2p_cross ? net_bw(pl) : nvlink_bw(pl);
-        c->pp = 2 * (double)c->v * M * x / bw;
+        /* A middle stage sends both ways; with two stages of one chunk
+         * each GPU sends one way (activations forward or gradients back). */
+        double ways = c->p > 2 || c->v > 1 ? 2 : 1;
+        c->pp = ways * (double)c->v * M * x / bw;
     }
     /* Data parallel: the stage's weights per GPU, reduced over their c d
      * replicas (experts over theirs), hierarchically as eq. 1 does:
@@ -375,11 +382,13 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         double vol = M * ((2 + extra_gemm(rc)) * 2 * phi + g) * (r - 1) / r;
         dp_in = dx > 1 ? 0 : vol / nvlink_bw(pl);
         dp_x = dx > 1 ? vol / net_bw(pl) : 0;
+        c->dp_x_bytes = dx > 1 ? vol : 0;
         window = per_mb * M * 3 / ge;
     } else {
         double vol = 2 * g;
         dp_in = vol * (din - 1) / din / nvlink_bw(pl);
-        dp_x = (vol / din) * (dx - 1) / dx / net_bw(pl);
+        c->dp_x_bytes = (vol / din) * (dx - 1) / dx;
+        dp_x = c->dp_x_bytes / net_bw(pl);
         /* The reduction runs behind the last micro-batch's backward and the
          * weights' all-gather behind the first one's forward: one slot. */
         window = per_mb;
@@ -479,12 +488,7 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
             return;
         c->ep = ep;
     }
-    for (long long mb = 1; mb <= c->seqs; mb *= 2) {
-        if (w->micro_batch && mb != w->micro_batch) {
-            if (mb > w->micro_batch)
-                break;
-            continue;
-        }
+    for (long long mb = w->micro_batch ? w->micro_batch : 1; mb <= c->seqs; mb *= 2) {
         c->mb = mb;
         c->m = ceil_div(c->seqs, mb);
         for (long long v = 1; v <= (c->p > 1 ? c->blocks : 1); v++) {
@@ -681,7 +685,8 @@ static int no_fit(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *least)
                       "workload fixes", pl->base.in.N, w->batch);
     } else {
         ry_buf_printf(&msg, "no layout of %s fits the %s's ", w->model.name, w->gpu.name);
-        gb(&msg, w->gpu.memory_bytes);
+        gb(&msg, least->mem.capacity > 0 ? least->mem.capacity : w->gpu.memory_bytes);
+        ry_buf_printf(&msg, " (%.0f GB HBM, in GiB)", w->gpu.memory_bytes / 1e9);
         int rc = least->mem.recompute;
         ry_buf_printf(&msg, ": the least is TP %lld x CP %lld x PP %lld x DP %lld %s%s "
                       "recomputation and ZeRO stage %d, ", least->t, least->c, least->p,
@@ -886,7 +891,7 @@ void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double 
     cfg_terms(c, K, &d->before);
     d->bs_before = pl->base.in.B_S;
     d->bs_after = pl->base.in.B_S * bs_ratio;
-    d->v_bytes = c->dp_cross_s * pl->base.in.B_S;
+    d->v_bytes = c->dp_x_bytes;
     int crosses = c->dp_cross > 1 || (c->p > 1 && c->p2p_cross);
     if (crosses && bs_ratio <= 0) {
         d->stalled = 1;

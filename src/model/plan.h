@@ -42,6 +42,7 @@
 typedef struct ry_plan_arch {
     double gemm;            /* FLOPs of the matrix multiplies (projections, MLP or experts) */
     double gemm_expert;     /* of gemm: the experts' (routed and shared) */
+    double gemm_inputs;     /* elements the GEMMs read per token (FP8 casts them) */
     double attn;            /* FLOPs of the attention core, causal (QK^T and the product with V) */
     double attn_full;       /* the same without the causal mask (what unfused attention computes) */
     double logits;          /* FLOPs of the output layer, once per token */
@@ -87,6 +88,7 @@ typedef struct ry_plan_cfg {
     double gemm_s, attn_s, mem_s;   /* of compute: GEMMs (and the output layer), attention, memory-bound */
     double bubble, tp, pp, cp, moe, dp_in_s, dp_cross_s;   /* seconds, exposed */
     double hidden;              /* communication that ran behind compute */
+    double dp_x_bytes;          /* data-parallel bytes per GPU across domains, per iteration */
     double total;
     double hw_flops;            /* executed per iteration, with this recomputation */
     ry_plan_mem mem;

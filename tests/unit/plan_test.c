@@ -180,7 +180,8 @@ static void hand_eval(const ry_plan *pl, const ry_plan_cfg *c, int rc, hand_t *o
     double slot = o->per_mb + o->tp_x + o->cp_x;
     o->bubble = c->p > 1 ? (double)(c->p - 1) / (double)c->v * slot : 0;
     if (c->p > 1)
-        o->pp = 2 * (double)c->v * M * (tok * h * 2 / t) / (c->p2p_cross ? net : nv);
+        o->pp = (c->p > 2 || c->v > 1 ? 2 : 1) * (double)c->v * M * (tok * h * 2 / t) /
+                (c->p2p_cross ? net : nv);
     double phi = (a->dense_params * blocks + a->embedding) / t, g = phi * pl->grad_bytes;
     double din = (double)c->dp_in, dx = (double)c->dp_cross, dpi, dpx, window;
     if (w->zero >= 3) {
