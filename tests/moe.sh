@@ -218,4 +218,40 @@ for d in ("rail_only", "rail_optimized"):
         print("FAIL: %s: T_iter + all-to-all %r, want %r + %r" % (d, x["t_iter_with_a2a_s"], T, x["all_to_all_s"]))
 P
 grep FAIL "$TMP/full.out" && fail "full model: T_iter + all-to-all" || ok
+# ---- the full model's all-to-all: inside a stage, with the recomputation chosen, in the headline ----
+# Qwen3 on the example: the expert group fits in one stage (t c d GPUs); the
+# passes follow the recomputation the model runs (6 with full, 4 otherwise,
+# whatever the spec's own setting: selective recomputes no expert); the
+# iteration time, tokens per second and MFU include the exposed all-to-all.
+for rc in none selective full; do
+    "$RAILYARD" --set workload.model=qwen3-235b-a22b --set workload.recompute=$rc model \
+        --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/rc-$rc.json" 2>"$TMP/err"
+    expect_eq "qwen3 recompute $rc: exit" $? 0
+done
+"$PY" - "$TMP" <<'P' >"$TMP/hl.out"
+import json, sys
+for rc in ("none", "selective", "full"):
+    j = json.load(open("%s/rc-%s.json" % (sys.argv[1], rc)))
+    o, x = j["optimum"], j["moe"]
+    want = 6 if rc == "full" else 4
+    if j["memory"]["recompute"] != rc:
+        print("FAIL: %s: the model ran %s" % (rc, j["memory"]["recompute"]))
+    if x["passes"] != want:
+        print("FAIL: %s: %d all-to-all passes, want %d" % (rc, x["passes"], want))
+    stage = o["tensor"] * o["context"] * o["data"]
+    if not (1 < o["expert"] <= stage and stage % o["expert"] == 0 and x["expert_parallel"] == o["expert"]):
+        print("FAIL: %s: expert group %d (moe: %d) not inside a stage of %d GPUs"
+              % (rc, o["expert"], x["expert_parallel"], stage))
+    parts = sum(o[k] for k in ("compute_s", "bubble_s", "tp_s", "cp_s", "moe_s", "pp_s",
+                               "dp_in_s", "dp_cross_s"))
+    if not o["moe_s"] > 0 or abs(parts - o["total_s"]) > 1e-9 * o["total_s"]:
+        print("FAIL: %s: total %r is not its terms %r (all-to-all %r)" % (rc, o["total_s"], parts, o["moe_s"]))
+    tokens = j["workload"]["batch_tokens"]
+    if abs(j["tokens_per_s"] * o["total_s"] - tokens) > 1e-6 * tokens:
+        print("FAIL: %s: tokens per second leave the all-to-all out" % rc)
+    print("%s: EP %d in a stage of %d GPUs, %d passes, all-to-all %.3f s of %.3f s"
+          % (rc, o["expert"], stage, x["passes"], o["moe_s"], o["total_s"]))
+P
+cat "$TMP/hl.out"
+grep FAIL "$TMP/hl.out" && fail "the all-to-all in the full model" || ok
 finish

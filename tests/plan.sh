@@ -312,6 +312,16 @@ expect_eq "one DGX: exit" $? 1
 grep -qE "^$TMP/one.yaml:3:[0-9]+: error: no layout of llama-3-405b fits .*the least is TP 8 x CP [0-9]+ x PP [0-9]+ x DP 1 .*what would fit: .*(GPUs|zero: 3)" "$TMP/e" \
     && ok || fail "one DGX: $(cat "$TMP/e")"
 no_sanitizer "$TMP/e"
+# the least layout's recomputation in words: "without" for none, never "with none"
+"$RAILYARD" model "$D/gpt3-h100.yaml" --set workload.recompute=none --set cluster.gpus=8 \
+    >/dev/null 2>"$TMP/e"
+expect_eq "one DGX, no recomputation: exit" $? 1
+grep -q "x DP 1 without recomputation and ZeRO stage 1" "$TMP/e" && ! grep -q "with none" "$TMP/e" \
+    && ok || fail "no recomputation in words: $(cat "$TMP/e")"
+"$RAILYARD" model "$D/gpt3-h100.yaml" --set workload.recompute=full --set cluster.gpus=8 \
+    >/dev/null 2>"$TMP/e"
+grep -q "x DP 1 with full recomputation and ZeRO stage 1" "$TMP/e" && ok \
+    || fail "full recomputation in words: $(cat "$TMP/e")"
 
 # ---- sweep and traffic: the full model by default -------------------------------------
 "$RAILYARD" sweep "$D/small.yaml" --vary cluster.hb_domain=8,16 >"$TMP/s.csv" 2>"$TMP/e"
