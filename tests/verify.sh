@@ -124,6 +124,25 @@ printf 'rack,rack_unit,device,port,cage_port,label,action,to\n' >"$TMP/hdr"
 head -n 1 "$TMP/wo.csv" | cmp -s - "$TMP/hdr" && ok || fail "work order header: $(head -n 1 "$TMP/wo.csv")"
 expect_eq "work order rows" "$(grep -c 'reseat or replace' "$TMP/wo.csv")" 3
 
+# A server with every NIC unplugged: its rows in the order a technician
+# counts the ports, mlx5_3 before mlx5_10 (the plan's NIC names, numerically).
+"$PY" - "$NET" "$TMP/nonode.net" <<'EOF'
+import sys
+blocks = open(sys.argv[1]).read().split('\n\n')
+out = []
+for b in blocks:
+    lines = b.split('\n')
+    if any(l.startswith(('Ca', 'Hca')) and '"node001 ' in l for l in lines):
+        continue
+    out.append('\n'.join(l for l in lines if '"node001 ' not in l))
+open(sys.argv[2], 'w').write('\n\n'.join(out))
+EOF
+"$RAILYARD" verify "$SPEC" "$TMP/nonode.net" --work-order "$TMP/nonode.csv" >/dev/null 2>&1
+expect_eq "a server unplugged: exit" $? 1
+expect_eq "a server unplugged: its ports in counting order" \
+    "$(awk -F, '$3 == "node001" { printf "%s ", $4 }' "$TMP/nonode.csv")" \
+    "mlx5_0 mlx5_3 mlx5_4 mlx5_5 mlx5_6 mlx5_9 mlx5_10 mlx5_11 "
+
 # --- NICs named as the cabling plan names them ---------------------------------
 # A NIC cable removed: the text report, the JSON and the work order name the
 # NIC by its host and NIC as cabling.csv writes them (a_device, a_port of the

@@ -12,6 +12,7 @@
 #include "fabric/names.h"
 #include "spec/spec.h"
 #include "util/diag.h"
+#include "util/hostlist.h"
 
 static const char *const kind_name[RY_VF_NKINDS] = {
     "missing", "unexpected", "miswired", "degraded", "unknown-device"
@@ -500,7 +501,8 @@ static int cmp_wo(const void *a, const void *b)
         return x->walk < 0 ? 1 : y->walk < 0 ? -1 : (x->walk > y->walk) - (x->walk < y->walk);
     if (x->unit != y->unit)
         return (x->unit > y->unit) - (x->unit < y->unit);
-    int c = strcmp(x->dev, y->dev);
+    /* mlx5_3 before mlx5_10, leaf9 before leaf10 */
+    int c = ry_name_cmp(x->dev, y->dev);
     if (c)
         return c;
     return (x->port > y->port) - (x->port < y->port);

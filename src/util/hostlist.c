@@ -360,3 +360,38 @@ void ry_hostlist_free(char **names, size_t n)
         free(names[i]);
     free(names);
 }
+
+int ry_name_cmp(const char *a, const char *b)
+{
+    int zeros = 0;      /* the first difference in leading zeros, to break a tie */
+    while (*a && *b) {
+        if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+            const char *a0 = a, *b0 = b;
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            const char *as = a, *bs = b;
+            while (isdigit((unsigned char)*a))
+                a++;
+            while (isdigit((unsigned char)*b))
+                b++;
+            size_t la = (size_t)(a - as), lb = (size_t)(b - bs);
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = memcmp(as, bs, la);
+            if (c)
+                return c < 0 ? -1 : 1;
+            if (!zeros && (as - a0) != (bs - b0))
+                zeros = (as - a0) < (bs - b0) ? -1 : 1;
+            continue;
+        }
+        if (*a != *b)
+            return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+        a++;
+        b++;
+    }
+    if (*a || *b)
+        return *a ? 1 : -1;
+    return zeros;
+}

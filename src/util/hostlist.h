@@ -38,4 +38,10 @@ int ry_hostlist_expand(const char *expr, size_t max, char ***names, size_t *n, c
 
 void ry_hostlist_free(char **names, size_t n);
 
+/* Names in the order a person counts them: runs of digits compare as
+ * numbers (mlx5_3 before mlx5_10, node9 before node10), the rest byte by
+ * byte; equal numbers with more leading zeros after (node9 before node09),
+ * so the order is total and agrees with strcmp on names without digits. */
+int ry_name_cmp(const char *a, const char *b);
+
 #endif

@@ -206,6 +206,22 @@ int main(int argc, char **argv)
     rejects("n[1-10]", 5, "more than 5");
     rejects("a[1-1000]b[1-1000]c[1-1000]d[1-1000]", 0, "more than");
 
+    /* natural order: numbers as numbers, a total order */
+    static const char *const sorted[] = { "", "a", "leaf", "leaf2", "leaf9", "leaf09", "leaf10",
+                                          "leaf10a", "leaf10b", "mlx5_0", "mlx5_3", "mlx5_10",
+                                          "mlx5_11", "node1 mlx5_3", "node1 mlx5_10",
+                                          "node2 mlx5_0", "node10 mlx5_0", "z" };
+    size_t ns = sizeof sorted / sizeof sorted[0];
+    for (size_t i = 0; i < ns; i++)
+        for (size_t j = 0; j < ns; j++) {
+            int c = ry_name_cmp(sorted[i], sorted[j]), want = (i > j) - (i < j);
+            if (c != want) {
+                printf("FAIL: ry_name_cmp(\"%s\", \"%s\") = %d, want %d\n", sorted[i],
+                       sorted[j], c, want);
+                failures++;
+            }
+        }
+
     for (int c = 0; c < cases; c++)
         round_trip(c);
 
