@@ -39,7 +39,7 @@ EOF
 refused "foreign host names" 2 $?
 first=$(grep -n '^Ca' "$TMP/dgx.net" | head -1 | cut -d: -f1)
 has "foreign host names: where and how many" "$TMP/e" \
-    "error: .*dgx\.net:$first: $cas of the $cas CAs found are named as no NIC of the plan"
+    "dgx\.net:$first:1: error: $cas of the $cas CAs found are named as no NIC of the plan"
 has "foreign host names: the key" "$TMP/e" 'set naming\.node: "dgx\{n1:04\}" in the spec'
 has "foreign host names: an example" "$TMP/e" \
     "then \"dgx0001 mlx5_0\" is the plan's \"node001 mlx5_0\" \\($cas of the $cas CAs would match\\)"
@@ -85,12 +85,12 @@ sed 's/^\(Ca.*\)"node002 mlx5_0"/\1"node001 mlx5_0"/' "$NET" >"$TMP/dupca.net"
 refused "two CAs described alike" 2 $?
 lo=$((l1 < l2 ? l1 : l2)); hi=$((l1 < l2 ? l2 : l1))
 has "two CAs described alike: both places" "$TMP/e" \
-    "dupca\.net:$hi: CA \"H-[0-9a-f]+\" is described as \"node001 mlx5_0\", and so is CA \"H-[0-9a-f]+\" \\(.*dupca\.net:$lo\\)"
+    "dupca\.net:$hi:1: error: CA \"H-[0-9a-f]+\" is described as \"node001 mlx5_0\", and so is CA \"H-[0-9a-f]+\" \\(.*dupca\.net:$lo:1\\)"
 sed 's/^\(Switch.*\)"leaf1"/\1"leaf0"/' "$NET" >"$TMP/dupsw.net"
 "$RAILYARD" verify "$SPEC" "$TMP/dupsw.net" >"$TMP/o" 2>"$TMP/e"
 refused "two switches described alike" 2 $?
 has "two switches described alike: message" "$TMP/e" \
-    'dupsw\.net:[0-9]+: switch "S-[0-9a-f]+" is described as "leaf0", and so is switch'
+    'dupsw\.net:[0-9]+:1: error: switch "S-[0-9a-f]+" is described as "leaf0", and so is switch'
 
 # --- a switch of another plane ---------------------------------------------------------------
 "$RAILYARD" opensm "$TWO" -o "$TMP/two" >/dev/null 2>&1 || fail "opensm on two-plane"
@@ -103,7 +103,7 @@ refused "a plane-0 spine in plane 1's file" 2 $?
 refused "--as-found, a plane-0 spine in plane 1's file" 1 $?
 [ -e "$TMP/o2" ] && fail "--as-found wrote files despite the error" || ok
 has "--as-found, a plane-0 spine: where, what, where it belongs" "$TMP/e" \
-    "x\.net:$at: switch \"S-[0-9a-f]+\" is described as \"p0-spine3\", the plan's p0-spine3 of plane 0, but 16 of its 16 cables to devices of the plan lead to another subnet \\(port 1 to p1-leaf0, plane 1\\)"
+    "x\.net:$at:1: error: switch \"S-[0-9a-f]+\" is described as \"p0-spine3\", the plan's p0-spine3 of plane 0, but 16 of its 16 cables to devices of the plan lead to another subnet \\(port 1 to p1-leaf0, plane 1\\)"
 grep -q 'internal error' "$TMP/e" && fail "--as-found: internal error" || ok
 
 # one file holding both planes, one uplink of each crossed to the other plane

@@ -68,8 +68,15 @@ typedef struct where {
 static where where_of(const ry_verify *v, int k, int node)
 {
     where w;
-    snprintf(w.s, sizeof w.s, "%s:%d", v->nf[k].path, v->nf[k].nodes[node].line);
+    snprintf(w.s, sizeof w.s, "%s:%d:1", v->nf[k].path, v->nf[k].nodes[node].line);
     return w;
+}
+
+/* Where an error that stops the comparison points: node's record in file k
+ * (its header line; the record starts at its first column). */
+static void why_at(ry_verify *v, int k, int node)
+{
+    v->why_at = (ry_pos){ v->nf[k].path, v->nf[k].nodes[node].line, 1 };
 }
 
 /* The first node of the files placed on planned id m, CAs or switches. */
@@ -103,9 +110,10 @@ static int place_cas(placer *pc, ry_err *err)
             if (pc->ca_at[gp]) {
                 int ok_, oi;
                 placed_on(v, 0, gp, &ok_, &oi);
-                ry_err_set(err, NULL, "%s: CA \"%.60s\" is described as \"%.60s\", and so is "
+                why_at(v, k, i);
+                ry_err_set(err, NULL, "CA \"%.60s\" is described as \"%.60s\", and so is "
                            "CA \"%.60s\" (%s): a NodeDescription names one NIC; give each "
-                           "host its own name", where_of(v, k, i).s, nf->nodes[i].id, d,
+                           "host its own name", nf->nodes[i].id, d,
                            v->nf[ok_].nodes[oi].id, where_of(v, ok_, oi).s);
                 return -1;
             }
@@ -155,9 +163,10 @@ static int place_by_name(placer *pc, ry_err *err)
             if (pc->sw_at[id - f->first_switch]) {
                 int ok_, oi;
                 placed_on(v, 1, id, &ok_, &oi);
-                ry_err_set(err, NULL, "%s: switch \"%.60s\" is described as \"%.60s\", and so "
+                why_at(v, k, i);
+                ry_err_set(err, NULL, "switch \"%.60s\" is described as \"%.60s\", and so "
                            "is switch \"%.60s\" (%s): a planned switch's name belongs to one "
-                           "switch; correct the description of one of them", where_of(v, k, i).s,
+                           "switch; correct the description of one of them",
                            nf->nodes[i].id, nf->nodes[i].desc, v->nf[ok_].nodes[oi].id,
                            where_of(v, ok_, oi).s);
                 return -1;
@@ -295,7 +304,7 @@ static int32_t placed_subnet(const ry_verify *v, int k, int node)
 /* A switch whose description puts it in one subnet while most of its cables
  * to placed devices lead to another came from another subnet's file (or
  * another plan's): routing it as found would join two subnets. */
-static int check_subnets(const ry_verify *v, ry_err *err)
+static int check_subnets(ry_verify *v, ry_err *err)
 {
     const ry_fabric *f = v->f;
     for (int k = 0; k < v->nnf; k++) {
@@ -327,11 +336,12 @@ static int check_subnets(const ry_verify *v, ry_err *err)
                 ry_node_name(f, (uint32_t)pm, there, sizeof there);
             else
                 ry_ca_desc(f, (uint32_t)pm, there, sizeof there);
-            ry_err_set(err, NULL, "%s: switch \"%.60s\" is described as \"%.60s\", the plan's "
+            why_at(v, k, i);
+            ry_err_set(err, NULL, "switch \"%.60s\" is described as \"%.60s\", the plan's "
                        "%s of plane %d, but %d of its %d cables to devices of the plan lead to "
                        "another subnet (port %d to %s, plane %d): a switch of another subnet "
                        "or plan; correct its description, or give each subnet's devices in "
-                       "their own file", where_of(v, k, i).s, nd->id, nd->desc ? nd->desc : "",
+                       "their own file", nd->id, nd->desc ? nd->desc : "",
                        name, f->nodes[m].plane, other, same + other, fp->num, there,
                        ry_netfile_is_switch(nf, pp->node) ? f->nodes[pm].plane
                            : ry_port_node(f, (uint32_t)f->ports[pm].peer)->plane);
@@ -576,10 +586,10 @@ static int check_names(placer *pc, ry_err *err)
     ry_buf b;
     ry_buf_init(&b);
     const ry_nf_node *fn = &v->nf[first_k].nodes[first_i];
-    ry_buf_printf(&b, "%s: %lld of the %lld CAs found are named as no NIC of the plan, so the "
+    why_at(v, first_k, first_i);
+    ry_buf_printf(&b, "%lld of the %lld CAs found are named as no NIC of the plan, so the "
                   "fabric cannot be compared with it (the plan names its NICs like \"%s\")",
-                  where_of(v, first_k, first_i).s, v->nics_found - v->nics_placed,
-                  v->nics_found, plan0);
+                  v->nics_found - v->nics_placed, v->nics_found, plan0);
     if (c < 0) {
         ry_buf_printf(&b, ":\n  NodeDescriptions such as \"%.60s\" name no numbered host; a host "
                       "whose rdma service has not run keeps its NIC's default description: "

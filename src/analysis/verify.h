@@ -101,6 +101,7 @@ typedef struct ry_verify {
     long long planned_all;          /* planned cables of every subnet */
     char *why;                      /* after a failure: what stops the comparison, in
                                      * words (several lines), or NULL: then err says it */
+    ry_pos why_at;                  /* where in a fabric file it is (file NULL: nowhere) */
     int ngroups;                    /* leaf groups (scalable units) */
     ry_vf_tally *rail_unit;         /* GPU links per (plane, unit, rail) */
     ry_vf_tally *leaf_up;           /* leaf uplinks per (plane, unit) */

@@ -273,6 +273,11 @@ typedef struct ry_hw_args {
  * is remade for the fabric as cabled (ctx->as_found). A usage error when
  * the options do not go together. */
 ry_cmd_status ry_apply_hardware(ry_ctx *ctx, const ry_hw_args *hw);
+
+/* Prints why ry_verify_run could not compare: at its place in a fabric file
+ * (file:line:col) when it has one. */
+struct ry_verify;
+void ry_verify_print_error(const struct ry_verify *v, const ry_err *err);
 /* The usage rules of the rows (for the command's check) and what they need loaded. */
 ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw);
 unsigned ry_hw_needs(const ry_hw_args *hw);

@@ -57,7 +57,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     memset(&v, 0, sizeof v);
     unsigned flags = ry_flag(ctx, O_IGNORE_RATES) ? RY_VERIFY_NO_RATES : 0;
     if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, ctx->nmore, flags, &v, &err) < 0) {
-        ry_error("%s", ry_verify_error(&v, &err));
+        ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;
     }
     ry_buf out;

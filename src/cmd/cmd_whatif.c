@@ -210,7 +210,7 @@ static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
     ry_err err;
     memset(&v, 0, sizeof v);
     if (rc == RY_CMD_OK && ry_verify_run(r->f, nf, n, RY_VERIFY_NO_RATES, &v, &err) < 0) {
-        ry_error("%s", ry_verify_error(&v, &err));
+        ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;
     }
     if (rc == RY_CMD_OK) {

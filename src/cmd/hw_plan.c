@@ -67,7 +67,7 @@ static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
     memset(&v, 0, sizeof v);
     unsigned flags = hw->ignore_rates ? RY_VERIFY_NO_RATES : 0;
     if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, flags, &v, &err) < 0) {
-        ry_error("%s", ry_verify_error(&v, &err));
+        ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;
     }
     if (rc == RY_CMD_OK && v.nfindings && !hw->as_found) {
@@ -149,4 +149,12 @@ ry_cmd_status ry_apply_hardware(ry_ctx *ctx, const ry_hw_args *hw)
     if (rc == RY_CMD_OK && hw->lids)
         rc = keep_lids(ctx, hw->lids);
     return rc;
+}
+
+void ry_verify_print_error(const ry_verify *v, const ry_err *err)
+{
+    if (v->why_at.file)
+        ry_error_at(v->why_at, "%s", ry_verify_error(v, err));
+    else
+        ry_error("%s", ry_verify_error(v, err));
 }
