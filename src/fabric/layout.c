@@ -36,6 +36,7 @@ typedef struct tmp {
     long long S;            /* servers */
     size_t nsw, ni;         /* switches; items = servers then switches */
     double node_w, sw_w, hall_w;
+    double tray_w;          /* a compute rack's other trays (cluster.node.rack_trays) */
     int32_t *id[RY_MAX_TIERS + 1];  /* [t][item]: level-t block, -1 if above tier t */
     int n[RY_MAX_TIERS + 1];        /* blocks per level */
     /* level-1 blocks: servers and leaves, in fabric order */
@@ -254,7 +255,8 @@ static agg *size_level(const tmp *t, int lv)
     for (int b = 0; b < t->n1; b++) {
         int32_t x = t->id[lv][t->b1_item[b]];
         a[x].units += t->u1[b];
-        a[x].power += nsrv(t, b) * t->node_w + nleaf(t, b) * t->sw_w;
+        a[x].power += nsrv(t, b) * t->node_w + nleaf(t, b) * t->sw_w +
+                      ceil_div(nsrv(t, b), t->npr) * t->tray_w;
     }
     for (size_t i = 0; i < t->nsw; i++) {
         int tier = t->f->nodes[t->f->first_switch + i].tier;
@@ -759,6 +761,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.mode = s->layout.network >= 0 ? s->layout.network
              : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     t.node_w = s->node.power_w;
+    t.tray_w = ry_rack_tray_power(&s->node);
     t.sw_w = s->sw.power_w;
     t.hall_w = s->layout.hall_power * 1000;
     lay->node_units = s->layout.node_units;
