@@ -227,6 +227,19 @@ rc=$?
 if [ "$rc" -eq 1 ] && grep -q "k.yaml:3:.*: error: unknown key 'watts'" "$d/err" &&
    grep -q "k.yaml:3:.*: error: cluster.node.rack_trays\[0\].kind is missing" "$d/err"; then ok; else
     fail "rack_trays entry without kind, with an unknown key: exit $rc: $(cat "$d/err")"; fi
+# ... an empty kind, a kind that is a NetBox role already (server, leaf)
+for k in "''" server leaf; do
+    cat >"$d/r.yaml" <<EOF
+name: nvl
+cluster:
+  node: {name: gb200-nvl72, rack_trays: [{kind: $k, per_rack: 9, rack_units: 1}]}
+  gpus: 576
+EOF
+    R validate "$d/r.yaml" >/dev/null 2>"$d/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q "r.yaml:3:49: error: cluster.node.rack_trays\\[0\\].kind must be a name" "$d/err"; then ok; else
+        fail "rack_trays kind $k: exit $rc: $(cat "$d/err")"; fi
+done
 # ... and a malformed catalog entry (a copy of the catalog with per_rack 0)
 mkdir -p "$d/cat"
 cp "$T"/*.yaml "$d/cat/"

@@ -622,6 +622,22 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
     return 0;
 }
 
+/* A name the servers' or a switch tier's NetBox role has: "server", "leaf",
+ * "spine", "core", "top", "tier<N>". */
+static int reserved_role(const char *k)
+{
+    static const char *const names[] = { "server", "leaf", "spine", "core", "top" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(k, names[i]) == 0)
+            return 1;
+    if (strncmp(k, "tier", 4) != 0 || !k[4])
+        return 0;
+    for (k += 4; *k; k++)
+        if (!isdigit((unsigned char)*k))
+            return 0;
+    return 1;
+}
+
 /* A rack's trays besides its nodes: a list of {kind, part, per_rack,
  * rack_units, power}, from a catalog entry or a spec's cluster.node (which
  * replaces the entry's list whole). Errors at the entry. */
@@ -676,6 +692,11 @@ int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out)
             switch (f) {
             case 0:
                 snprintf(t->kind, sizeof t->kind, "%s", kv.s);
+                if (!*kv.s || reserved_role(kv.s)) {
+                    ry_error_at(v->pos, "%s must be a name like nvlink-switch-tray, not "
+                                "empty, server or a switch tier's (got '%s')", w, kv.s);
+                    bad = 1;
+                }
                 for (const char *p = kv.s; *p; p++)
                     if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') {
                         ry_error_at(v->pos, "%s must be a name of letters, digits, '-' and "
