@@ -152,6 +152,21 @@ PY
     [ $? -eq 0 ] && ok || fail "$node: the rack trays' counts, units and power"
 done
 
+# railyard catalog --format json: every node's rack_trays as the YAML gives them.
+R catalog nodes --format json >"$TMP/cat.json" 2>"$TMP/cat.err"
+"$PY" - "$TMP/cat.json" "$T/nodes.yaml" <<'PY'
+import json, sys, yaml
+j = json.load(open(sys.argv[1]))
+y = yaml.safe_load(open(sys.argv[2]))["nodes"]
+got = {n["name"]: n.get("rack_trays") for n in (j["nodes"] if isinstance(j, dict) else j)}
+want = {k: [{"kind": t["kind"], "part": t.get("part", ""), "per_rack": t["per_rack"],
+             "rack_units": t["rack_units"], "power_w": t.get("power", 0)} for t in v.get("rack_trays", [])]
+        for k, v in y.items()}
+if got != want or not want["gb200-nvl72"]:
+    print(f"FAIL: catalog JSON rack_trays: got {got}, want {want}"); sys.exit(1)
+PY
+[ $? -eq 0 ] && ok || fail "catalog JSON rack_trays"
+
 # A spec's list replaces the catalog's: 4 2U shelves, no management switches.
 d="$TMP/over"
 mkdir -p "$d"
