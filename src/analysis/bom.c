@@ -88,6 +88,32 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
     out->total = hw + out->racks_cost + out->spares;
     out->optics_modules = c->ntransceivers;
     out->cable_count = c->ncables;
+    const ry_node_model *m = &s->node;
+    if (!m->ntrays)
+        return;
+    for (int i = 0; i < c->lay->nracks; i++)
+        out->tray_racks += c->lay->racks[i].trays;
+    int npr = s->layout.nodes_per_rack;
+    ry_tray_line *l = &out->trays[0];
+    snprintf(l->kind, sizeof l->kind, "compute-tray");
+    snprintf(l->part, sizeof l->part, "%s", m->name);
+    l->per_rack = npr;
+    l->count = s->nodes;
+    l->units = c->lay->node_units;
+    l->power_w = m->power_w;
+    out->rack_units = npr * l->units + ry_rack_tray_units(m);
+    out->rack_power_w = npr * m->power_w + ry_rack_tray_power(m);
+    for (int k = 0; k < m->ntrays; k++) {
+        const ry_rack_tray *t = &m->trays[k];
+        l = &out->trays[k + 1];
+        snprintf(l->kind, sizeof l->kind, "%s", t->kind);
+        snprintf(l->part, sizeof l->part, "%s", t->part);
+        l->per_rack = t->per_rack;
+        l->count = (long long)out->tray_racks * t->per_rack;
+        l->units = t->units;
+        l->power_w = t->power_w;
+    }
+    out->ntrays = m->ntrays + 1;
 }
 
 int ry_fabric_capex(const ry_fabric *f, const ry_media_catalog *media, ry_bom *b, ry_capex *out,

@@ -52,6 +52,18 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b);
  * the spec sets them racks (cost.rack per rack of the layout) and spares
  * (cost.spares percent of the three). Unlike the paper's model it prices
  * every item by its own part and speed. */
+/* One kind of tray of the compute racks of a rack-scale node (the node's
+ * rack_trays, after its compute trays): how many the layout's compute
+ * racks hold. Counted, not priced. */
+typedef struct ry_tray_line {
+    char kind[32];              /* the compute trays' kind is "compute-tray" */
+    char part[RY_NAME_MAX];     /* the compute trays': the node's name */
+    int per_rack;               /* in a full rack */
+    long long count;            /* in the cluster */
+    int units;                  /* rack units of one */
+    double power_w;             /* of one (0 = unknown) */
+} ry_tray_line;
+
 typedef struct ry_capex {
     long long switches;
     double switch_price;        /* 0: the switch has no price (then total lacks it) */
@@ -63,6 +75,13 @@ typedef struct ry_capex {
     double total;
     long long optics_modules;   /* modules of the cabling plan (one per cabled cage) */
     long long cable_count;      /* cables of the cabling plan */
+    /* A rack-scale node's racks (ntrays 0 when the node has no rack_trays):
+     * the compute trays, then one line per tray kind. */
+    int ntrays;
+    ry_tray_line trays[RY_TRAYS_MAX + 1];
+    int tray_racks;             /* compute racks holding the trays */
+    int rack_units;             /* units of a full rack: compute trays and the others */
+    double rack_power_w;        /* power of a full rack */
 } ry_capex;
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);

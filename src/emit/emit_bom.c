@@ -247,6 +247,49 @@ static void physical_text(ry_buf *o, const ry_cabling *c)
     ry_text_table_write(&t, o, "  ");
 }
 
+/* A rack-scale node's racks: every tray kind with its count. */
+static json_t *trays_json(const ry_capex *x)
+{
+    json_t *lines = json_array();
+    for (int i = 0; i < x->ntrays; i++) {
+        const ry_tray_line *l = &x->trays[i];
+        json_array_append_new(lines, json_pack("{s:s, s:s, s:i, s:I, s:i, s:o, s:o}", "kind",
+            l->kind, "part", l->part, "per_rack", l->per_rack, "count", (json_int_t)l->count,
+            "rack_units", l->units, "power_w", json_real(round(l->power_w * 100) / 100),
+            "power_w_total", json_real(round(l->power_w * (double)l->count * 100) / 100)));
+    }
+    return json_pack("{s:i, s:i, s:o, s:o}", "racks", x->tray_racks, "rack_units", x->rack_units,
+                     "rack_power_w", json_real(round(x->rack_power_w * 100) / 100), "lines",
+                     lines);
+}
+
+static void trays_text(ry_buf *o, const ry_capex *x)
+{
+    char pw[RY_NUM_CAP], tot[RY_NUM_CAP];
+    ry_buf_printf(o, "\nrack trays (%s compute rack%s of %dU", ry_n(x->tray_racks),
+                  plural(x->tray_racks, "", "s"), x->rack_units);
+    if (x->rack_power_w > 0)
+        ry_buf_printf(o, ", %s W", ry_num_fixed(pw, sizeof pw, x->rack_power_w, 0));
+    ry_buf_puts(o, " each when full)\n");
+    ry_text_table t;
+    ry_text_table_init(&t, "llrrrrr");
+    const char *head[] = { "kind", "part", "per rack", "count", "units", "power", "power total" };
+    for (int i = 0; i < 7; i++)
+        ry_text_table_cell(&t, "%s", head[i]);
+    for (int i = 0; i < x->ntrays; i++) {
+        const ry_tray_line *l = &x->trays[i];
+        ry_text_table_cell(&t, "%s", l->kind);
+        ry_text_table_cell(&t, "%s", l->part);
+        ry_text_table_cell(&t, "%d", l->per_rack);
+        ry_text_table_cell(&t, "%s", ry_n(l->count));
+        ry_text_table_cell(&t, "%dU", l->units);
+        ry_text_table_cell(&t, "%s W", ry_num_fixed(pw, sizeof pw, l->power_w, 0));
+        ry_text_table_cell(&t, "%s W",
+                           ry_num_fixed(tot, sizeof tot, l->power_w * (double)l->count, 0));
+    }
+    ry_text_table_write(&t, o, "  ");
+}
+
 static json_t *capex_json(const ry_capex *x)
 {
     json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:s}",
@@ -469,6 +512,17 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
         if (capex->spares_pct > 0)
             capex_row(o, "spares", "", -1, 0, capex->spares);
         capex_row(o, "total", "", -1, 0, capex->total);
+        /* a rack-scale node's trays: counted, not priced (section "racks") */
+        for (int i = 0; i < capex->ntrays; i++) {
+            const ry_tray_line *l = &capex->trays[i];
+            csv_row r = { 0 };
+            cell(&r, C_SECTION, "racks");
+            cell(&r, C_ITEM, "%s", l->kind);
+            cell(&r, C_PART, "%s", l->part);
+            cell(&r, C_QTY, "%lld", l->count);
+            cell(&r, C_POWER, "%.2f", l->power_w * (double)l->count);
+            csv_put(o, &r);
+        }
     }
 }
 
@@ -483,6 +537,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             json_object_set_new(j, "physical", physical_json(phys));
         if (capex)
             json_object_set_new(j, "capex", capex_json(capex));
+        if (capex && capex->ntrays)
+            json_object_set_new(j, "rack_trays", trays_json(capex));
         json_out(o, j);
     } else if (fmt == RY_FMT_CSV) {
         bom_csv(o, b, phys, capex);
@@ -494,6 +550,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             capex_text(o, capex);
         if (phys)
             physical_text(o, phys);
+        if (capex && capex->ntrays)
+            trays_text(o, capex);
         if (paper)
             paper_text(o, b);
     }

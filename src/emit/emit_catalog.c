@@ -76,13 +76,21 @@ static json_t *node_rows(const ry_catalog *c, const ry_llm_catalog *llm)
         const ry_catalog_node *e = &c->nodes[i];
         const ry_node_model *m = &e->model;
         const ry_gpu *g = llm ? ry_gpu_for_node(llm, m->name) : NULL;
+        json_t *trays = json_array();
+        for (int k = 0; k < m->ntrays; k++) {
+            const ry_rack_tray *t = &m->trays[k];
+            json_array_append_new(trays, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kind", t->kind,
+                                                   "part", t->part, "per_rack", t->per_rack,
+                                                   "rack_units", t->units, "power_w",
+                                                   num(t->power_w)));
+        }
         json_array_append_new(a, json_pack(
-            "{s:s, s:s, s:s, s:i, s:i, s:o, s:i, s:i, s:i, s:o, s:s, s:i, s:s}",
+            "{s:s, s:s, s:s, s:i, s:i, s:o, s:i, s:i, s:i, s:o, s:s, s:i, s:o, s:s}",
             "name", m->name, "vendor", e->vendor ? e->vendor : "", "gpu", g ? g->name : "",
             "gpus_per_node", m->gpus_per_node, "hb_domain", m->hb_domain,
             "nic_gbps", num(m->nic_gbps), "rack_units", m->units, "per_rack", m->per_rack,
             "cage_ports", m->cage_ports ? m->cage_ports : 1, "power_w", num(m->power_w),
-            "connector", m->connector, "nics", m->nnics,
+            "connector", m->connector, "nics", m->nnics, "rack_trays", trays,
             "description", e->description ? e->description : ""));
     }
     return a;

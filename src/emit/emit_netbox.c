@@ -126,7 +126,7 @@ static void type_head(ry_buf *b, const char *what, const char *vendor, const cha
         ry_buf_puts(b, "\npart_number: ");
         yq(b, part);
     }
-    ry_buf_printf(b, "\nu_height: %d\nis_full_depth: true\ninterfaces:\n", units > 0 ? units : 1);
+    ry_buf_printf(b, "\nu_height: %d\nis_full_depth: true\n", units > 0 ? units : 1);
 }
 
 static void iface(ry_buf *b, const char *name, const char *label, const char *type,
@@ -164,6 +164,13 @@ static void switch_model(const ry_spec *s, char *out, size_t n)
     snprintf(out, n, strcmp(a, b) ? "%s" : "%s-switch", s->sw.name);
 }
 
+/* The device type of tray kind k of the node's rack: "<node>-<kind>"
+ * ("gb200-nvl72-nvlink-switch-tray"), its part the part number. */
+static void tray_model(const ry_node_model *nd, int k, char *out, size_t n)
+{
+    snprintf(out, n, "%s-%s", nd->name, nd->trays[k].kind);
+}
+
 /* The device types: the node with its NIC ports (GPUs per node x planes,
  * named as in the cable files), the switch with its radix ports. */
 static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm, ry_buf *b,
@@ -176,6 +183,7 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
     int bad = 0;
 
     type_head(b, "servers", nd->vendor, nd->name, "", nm->lay->node_units);
+    ry_buf_puts(b, "interfaces:\n");
     const char *nt = iface_type(nd->nic_gbps, nd->connector, sw);
     for (int i = 0; i < nm->gpn * f->planes; i++) {
         ry_nic_rdma(nd, i, name, sizeof name);
@@ -190,6 +198,7 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
     bad |= put(o, prefix, file, b) < 0;
 
     type_head(b, "switches", sw->vendor, swmodel, sw->part, nm->lay->switch_units);
+    ry_buf_puts(b, "interfaces:\n");
     const char *st = iface_type(sw->port_gbps, sw->connector, sw);
     for (int p = 1; p <= f->radix; p++) {
         ry_switch_port_label(sw, p, name, sizeof name);
@@ -198,6 +207,16 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
     type_slug(sl, sizeof sl, sw->vendor, swmodel);
     snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
     bad |= put(o, prefix, file, b) < 0;
+
+    /* a rack-scale node's other trays: no interfaces the plan cables */
+    for (int k = 0; k < nd->ntrays; k++) {
+        const ry_rack_tray *t = &nd->trays[k];
+        tray_model(nd, k, name, sizeof name);
+        type_head(b, t->kind, nd->vendor, name, t->part, t->units);
+        type_slug(sl, sizeof sl, nd->vendor, name);
+        snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
+        bad |= put(o, prefix, file, b) < 0;
+    }
     return bad ? -1 : 0;
 }
 
@@ -212,13 +231,12 @@ static void role_name(const ry_fabric *f, int tier, char *buf, size_t n)
         snprintf(buf, n, "%s", t);
 }
 
-static void device_row(ry_buf *b, const char *name, const char *role, const char *vendor,
-                       const char *model, const ry_cab_names *nm, uint32_t node, const char *face)
+static void device_at(ry_buf *b, const char *name, const char *role, const char *vendor,
+                      const char *model, const ry_cab_names *nm, int rack, int unit,
+                      const char *face)
 {
     const ry_layout *lay = nm->lay;
-    int rack, unit, units;
     char room[32];
-    ry_layout_where(lay, node, &rack, &unit, &units);
     ry_cab_room_name(&lay->rooms[lay->racks[rack].room], room, sizeof room);
     ry_csv_field(b, name);
     ry_buf_putc(b, ',');
@@ -232,6 +250,36 @@ static void device_row(ry_buf *b, const char *name, const char *role, const char
     ry_buf_printf(b, ",%s,", room);
     ry_csv_field(b, nm->pool + nm->rack[rack]);
     ry_buf_printf(b, ",%d,%s," NB_STATUS "%s", unit, face, ry_csv_eol());
+}
+
+static void device_row(ry_buf *b, const char *name, const char *role, const char *vendor,
+                       const char *model, const ry_cab_names *nm, uint32_t node, const char *face)
+{
+    int rack, unit, units;
+    ry_layout_where(nm->lay, node, &rack, &unit, &units);
+    device_at(b, name, role, vendor, model, nm, rack, unit, face);
+}
+
+/* The trays of every compute rack of a rack-scale node, above its servers
+ * at their units: "<rack>-<kind>-<n>" (n from 1), the kind its role. */
+static void tray_rows(ry_buf *b, const ry_cab_names *nm)
+{
+    const ry_layout *lay = nm->lay;
+    const ry_node_model *nd = &nm->f->spec->node;
+    char name[160], model[160];
+    for (int r = 0; r < lay->nracks; r++) {
+        if (!lay->racks[r].trays)
+            continue;
+        for (int k = 0; k < nd->ntrays; k++) {
+            tray_model(nd, k, model, sizeof model);
+            for (int c = 0; c < nd->trays[k].per_rack; c++) {
+                snprintf(name, sizeof name, "%s-%s-%d", nm->pool + nm->rack[r],
+                         nd->trays[k].kind, c + 1);
+                device_at(b, name, nd->trays[k].kind, nd->vendor, model, nm, r,
+                          ry_layout_tray_unit(lay, k, c), "front");
+            }
+        }
+    }
 }
 
 int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
@@ -315,6 +363,15 @@ ry_csv_end(&b);
         ry_buf_printf(&b, "%s,%s,%s,tier %d switches%s", role, role,
                       colors[t < 7 ? t : 6], t, ry_csv_eol());
     }
+    for (int k = 0; k < s->node.ntrays; k++) {
+        ry_csv_field(&b, s->node.trays[k].kind);
+        ry_buf_putc(&b, ',');
+        slug(sl, sizeof sl, s->node.trays[k].kind);
+        ry_csv_field(&b, sl);
+        ry_buf_printf(&b, ",%s,", colors[6]);
+        ry_csv_field(&b, s->node.trays[k].part[0] ? s->node.trays[k].part : s->node.trays[k].kind);
+        ry_csv_end(&b);
+    }
     bad |= put(o, prefix, "06-device-roles.csv", &b) < 0;
 
     ry_buf_puts(&b, "name,role,manufacturer,device_type,site,location,rack,position,face,status");
@@ -327,6 +384,7 @@ ry_csv_end(&b);
         device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, s->sw.vendor, swmodel,
                    nm, (uint32_t)i, "rear");
     }
+    tray_rows(&b, nm);
     bad |= put(o, prefix, "07-devices.csv", &b) < 0;
 
     ry_buf_free(&b);

@@ -589,7 +589,8 @@ static void total_of_line(book *b, sheet *s, const char *label, int row, double 
  * as formulas (a reader who changes a price sees the totals follow); the
  * cached values are the plan's own sums. The lines come cables first, then
  * optics modules (analysis/cabling.h), so each total sums one block; with
- * the capex (may be NULL) the switches and racks follow as lines, and the
+ * the capex (may be NULL) the switches and racks follow as lines, then a
+ * rack-scale node's trays (count and power, no price), and the
  * totals end in the capex: cables, optics, switches, racks and spares, the
  * total `railyard bom` prints. */
 static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
@@ -601,7 +602,9 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
     sheet s;
     char fm[96];
     int racks = capex && capex->rack_price > 0;
-    lxw_row_t nlines = (lxw_row_t)c->nbom + (capex ? 1u : 0u) + (racks ? 1u : 0u);
+    int ntrays = capex ? capex->ntrays : 0;
+    lxw_row_t nlines = (lxw_row_t)c->nbom + (capex ? 1u : 0u) + (racks ? 1u : 0u) +
+                       (lxw_row_t)ntrays;
     start_sheet(b, &s, "BOM", cols, nlines);
     if (!s.ws)
         return;
@@ -633,6 +636,14 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
         if (racks) {
             rack_row = (int)s.row + 1;
             capex_line(b, &s, "rack", "", capex->racks, capex->rack_price, capex->racks_cost);
+        }
+        /* a rack-scale node's trays: counted with their power, not priced */
+        for (int i = 0; i < ntrays; i++, s.row++) {
+            const ry_tray_line *l = &capex->trays[i];
+            put_str(b, &s, 0, l->kind, NULL);
+            put_str(b, &s, 1, l->part, NULL);
+            put_num(b, &s, 4, (double)l->count, NULL);
+            put_num(b, &s, 7, l->power_w * (double)l->count, NULL);
         }
     }
     /* Totals below a blank row, out of the filter's range; the cables' total

@@ -36,6 +36,7 @@ typedef struct tmp {
     long long S;            /* servers */
     size_t nsw, ni;         /* switches; items = servers then switches */
     double node_w, sw_w, hall_w;
+    double tray_w;          /* a compute rack's other trays (cluster.node.rack_trays) */
     int32_t *id[RY_MAX_TIERS + 1];  /* [t][item]: level-t block, -1 if above tier t */
     int n[RY_MAX_TIERS + 1];        /* blocks per level */
     /* level-1 blocks: servers and leaves, in fabric order */
@@ -254,7 +255,8 @@ static agg *size_level(const tmp *t, int lv)
     for (int b = 0; b < t->n1; b++) {
         int32_t x = t->id[lv][t->b1_item[b]];
         a[x].units += t->u1[b];
-        a[x].power += nsrv(t, b) * t->node_w + nleaf(t, b) * t->sw_w;
+        a[x].power += nsrv(t, b) * t->node_w + nleaf(t, b) * t->sw_w +
+                      ceil_div(nsrv(t, b), t->npr) * t->tray_w;
     }
     for (size_t i = 0; i < t->nsw; i++) {
         int tier = t->f->nodes[t->f->first_switch + i].tier;
@@ -476,6 +478,12 @@ static void put_server(tmp *t, ry_layout *lay, int32_t sv, int rack, int slot)
 {
     lay->node_rack[sv] = rack;
     lay->node_unit[sv] = (int16_t)(t->s->layout.first_unit + slot * lay->node_units);
+    if (!t->r[rack].trays && t->s->node.ntrays) {
+        /* the rack's first server brings the rack's other trays */
+        t->r[rack].trays = 1;
+        t->r[rack].used_units += ry_rack_tray_units(&t->s->node);
+        t->r[rack].power_w += ry_rack_tray_power(&t->s->node);
+    }
     t->r[rack].used_units += lay->node_units;
     t->r[rack].power_w += t->node_w;
 }
@@ -753,13 +761,16 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.mode = s->layout.network >= 0 ? s->layout.network
              : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     t.node_w = s->node.power_w;
+    t.tray_w = ry_rack_tray_power(&s->node);
     t.sw_w = s->sw.power_w;
     t.hall_w = s->layout.hall_power * 1000;
     lay->node_units = s->layout.node_units;
     lay->switch_units = s->layout.switch_units;
     lay->gpus_per_node = t.gpn;
+    lay->tray_unit0 = s->layout.first_unit + s->layout.nodes_per_rack * lay->node_units;
     lay->rack_budget_w = s->layout.rack_power > 0 ? s->layout.rack_power * 1000
-                         : s->node.per_rack > 0 ? s->node.per_rack * t.node_w : 0;
+                         : s->node.per_rack > 0 && t.node_w > 0
+                         ? s->node.per_rack * t.node_w + ry_rack_tray_power(&s->node) : 0;
     int room_units = s->layout.rack_units - s->layout.first_unit + 1;
     int space = room_units / lay->switch_units;
     t.spr = space;
@@ -1083,6 +1094,15 @@ void ry_layout_where(const ry_layout *lay, uint32_t node, int *rack, int *unit, 
         *unit = lay->sw_unit[node - f->first_switch];
         *units = lay->switch_units;
     }
+}
+
+int ry_layout_tray_unit(const ry_layout *lay, int k, int c)
+{
+    const ry_node_model *m = &lay->f->spec->node;
+    int u = lay->tray_unit0;
+    for (int i = 0; i < k && i < m->ntrays; i++)
+        u += m->trays[i].per_rack * m->trays[i].units;
+    return u + c * m->trays[k].units;
 }
 
 int ry_rack_name(const ry_layout *lay, int rack, char *buf, size_t n)

@@ -47,8 +47,10 @@ typedef struct ry_rack {
     int room;               /* index into rooms */
     int row, col;           /* 0-based, within the room; row 0 is nearest the door */
     uint8_t kind;           /* ry_rack_kind */
-    int used_units;
-    double power_w;         /* servers and switches in it (0 when the catalog has no power) */
+    int used_units;         /* the trays' (cluster.node.rack_trays) included */
+    uint8_t trays;          /* a compute rack holding the node's rack trays */
+    double power_w;         /* servers, trays and switches in it (0 when the catalog has
+                             * no power) */
 } ry_rack;
 
 typedef struct ry_room {
@@ -82,6 +84,8 @@ typedef struct ry_layout {
     int32_t *sw_rack;       /* per switch (node id - first_switch) */
     int16_t *sw_unit;
     int node_units, switch_units;
+    int tray_unit0;         /* lowest unit of a compute rack's first tray: above its
+                             * layout.nodes_per_rack servers */
     int gpus_per_node;
     int hall_level, building_level;  /* L and B above (1-based tiers) */
     int racks_per_row;      /* of the halls */
@@ -98,6 +102,10 @@ void ry_layout_free(ry_layout *lay);
 
 /* Rack and lowest unit of a graph node (a GPU: its server). */
 void ry_layout_where(const ry_layout *lay, uint32_t node, int *rack, int *unit, int *units);
+
+/* Lowest unit of copy c (0-based) of tray kind k of the node's rack_trays
+ * in a compute rack: the kinds in list order above the servers. */
+int ry_layout_tray_unit(const ry_layout *lay, int k, int c);
 
 /* "R01-03", "H02-R01-03" or "N1-R01-03" (see above). */
 int ry_rack_name(const ry_layout *lay, int rack, char *buf, size_t n);

@@ -622,11 +622,113 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
     return 0;
 }
 
+/* A name the servers' or a switch tier's NetBox role has: "server", "leaf",
+ * "spine", "core", "top", "tier<N>". */
+static int reserved_role(const char *k)
+{
+    static const char *const names[] = { "server", "leaf", "spine", "core", "top" };
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(k, names[i]) == 0)
+            return 1;
+    if (strncmp(k, "tier", 4) != 0 || !k[4])
+        return 0;
+    for (k += 4; *k; k++)
+        if (!isdigit((unsigned char)*k))
+            return 0;
+    return 1;
+}
+
+/* A rack's trays besides its nodes: a list of {kind, part, per_rack,
+ * rack_units, power}, from a catalog entry or a spec's cluster.node (which
+ * replaces the entry's list whole). Errors at the entry. */
+int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out)
+{
+    static const char *const fields[] = { "kind", "part", "per_rack", "rack_units", "power" };
+    enum { NF = sizeof fields / sizeof *fields };
+    if (n->kind != RY_YSEQ) {
+        ry_error_at(n->pos, "%s must be a list of {kind, part, per_rack, rack_units, power} "
+                    "(got %s)", what, ry_ynode_describe(n));
+        return -1;
+    }
+    if (n->n > RY_TRAYS_MAX) {
+        ry_error_at(n->pos, "%s has %zu entries, at most %d", what, n->n, RY_TRAYS_MAX);
+        return -1;
+    }
+    int bad = 0;
+    ry_rack_tray got[RY_TRAYS_MAX];
+    for (size_t i = 0; i < n->n; i++) {
+        const ry_ynode *e = n->items[i];
+        ry_rack_tray *t = &got[i];
+        char w[200];
+        memset(t, 0, sizeof *t);
+        if (e->kind != RY_YMAP) {
+            ry_error_at(e->pos, "%s entries are maps {kind: nvlink-switch-tray, part: ..., "
+                        "per_rack: 9, rack_units: 1, power: 400} (got %s)", what,
+                        ry_ynode_describe(e));
+            bad = 1;
+            continue;
+        }
+        snprintf(w, sizeof w, "%s entry", what);
+        bad |= ry_schema_check_keys(e, "cluster.node.rack_trays[]", w) > 0;
+        for (int f = 0; f < NF; f++) {
+            char row[64];
+            snprintf(row, sizeof row, "cluster.node.rack_trays[].%s", fields[f]);
+            const ry_key *k = ry_key_find(row);
+            RY_ASSERT(k != NULL);
+            const ry_ynode *v = ry_ymap_get(e, fields[f]);
+            ry_keyval kv;
+            snprintf(w, sizeof w, "%s[%zu].%s", what, i, fields[f]);
+            if (!v) {
+                if (k->flags & RY_KEY_REQUIRED) {
+                    ry_error_at(e->pos, "%s is missing (%s)", w, k->doc);
+                    bad = 1;
+                }
+                continue;
+            }
+            if (ry_key_get(k, v, w, &kv) < 0) {
+                bad = 1;
+                continue;
+            }
+            switch (f) {
+            case 0:
+                snprintf(t->kind, sizeof t->kind, "%s", kv.s);
+                if (!*kv.s || reserved_role(kv.s)) {
+                    ry_error_at(v->pos, "%s must be a name like nvlink-switch-tray, not "
+                                "empty, server or a switch tier's (got '%s')", w, kv.s);
+                    bad = 1;
+                }
+                for (const char *p = kv.s; *p; p++)
+                    if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_') {
+                        ry_error_at(v->pos, "%s must be a name of letters, digits, '-' and "
+                                    "'_' like nvlink-switch-tray (got '%s')", w, kv.s);
+                        bad = 1;
+                        break;
+                    }
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(got[j].kind, kv.s) == 0) {
+                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's", w, kv.s, j);
+                        bad = 1;
+                    }
+                break;
+            case 1: snprintf(t->part, sizeof t->part, "%s", kv.s); break;
+            case 2: t->per_rack = (int)kv.i; break;
+            case 3: t->units = (int)kv.i; break;
+            default: t->power_w = kv.d; break;
+            }
+        }
+    }
+    if (bad)
+        return -1;
+    memcpy(out->trays, got, n->n * sizeof *got);
+    out->ntrays = (int)n->n;
+    return 0;
+}
+
 static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
                                         "nic_speed", "rack_units", "per_rack", "power", "cage_ports",
-                                        "nics", "connector", NULL };
+                                        "nics", "connector", "rack_trays", NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -656,6 +758,11 @@ static int load_nodes(ry_catalog *c)
         if (nics) {
             snprintf(what, sizeof what, "nodes.%.60s.nics", name->value);
             bad |= ry_read_nics(nics, what, &nd->model) < 0;
+        }
+        const ry_ynode *trays = ry_ymap_get(ent, "rack_trays");
+        if (trays) {
+            snprintf(what, sizeof what, "nodes.%.60s.rack_trays", name->value);
+            bad |= ry_read_trays(trays, what, &nd->model) < 0;
         }
         bad |= entry_cages(ent, name, "nodes", nd->model.connector, NULL, 0, 0) < 0;
         int gpn = nd->model.gpus_per_node, k = nd->model.hb_domain;   /* 0: not read */

@@ -112,6 +112,9 @@ int ry_parse_speed(const char *s, double *gbps);
 /* A node's NIC table (a list of {rdma, netdev, cage}) into out->nics; errors
  * at the node, named by what. */
 int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out);
+/* A rack's other trays (a list of {kind, part, per_rack, rack_units, power})
+ * into out->trays; errors at the node, named by what. */
+int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out);
 
 int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text, size_t cap);
 

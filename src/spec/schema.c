@@ -146,6 +146,23 @@ const ry_key ry_spec_keys[] = {
       .bad = RY_BAD_NODE, .doc = "network interface name" },
     { .key = "cluster.node.nics[].cage", STRING(15), .flags = RY_KEY_READER,
       .bad = RY_BAD_NODE, .doc = "faceplate cage and port label" },
+    { .key = "cluster.node.rack_trays", CUSTOM("list of maps"), .flags = RY_KEY_READER,
+      .def_doc = "the catalog entry's, else none", .bad = RY_BAD_NODE,
+      .doc = "the rack's trays besides its servers (replaces the entry's list)" },
+    { .key = "cluster.node.rack_trays[].kind", STRING(31),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, .bad = RY_BAD_NODE,
+      .doc = "the tray's kind, like nvlink-switch-tray" },
+    { .key = "cluster.node.rack_trays[].part", STRING(47), .flags = RY_KEY_READER,
+      .bad = RY_BAD_NODE, .doc = "model or part name" },
+    { .key = "cluster.node.rack_trays[].per_rack", INT(1, 64),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, .unit = "trays", .bad = RY_BAD_NODE,
+      .doc = "trays of the kind in one rack" },
+    { .key = "cluster.node.rack_trays[].rack_units", INT(1, 64),
+      .flags = RY_KEY_READER | RY_KEY_REQUIRED, .unit = "rack units", .bad = RY_BAD_NODE,
+      .doc = "height of one tray" },
+    { .key = "cluster.node.rack_trays[].power", NUMBER(0, 1e7), .flags = RY_KEY_READER,
+      .def = "0", .def_doc = "0 (unknown)", .unit = "W", .bad = RY_BAD_NODE,
+      .doc = "maximum power of one tray" },
     { .key = "cluster.gpus_per_node", INT(1, MAX_DOMAIN), .flags = RY_KEY_READER,
       SPEC(node.gpus_per_node), .def = "8",
       .def_doc = "the node's, else cluster.hb_domain, else 8", .unit = "GPUs",
@@ -1448,6 +1465,16 @@ void ry_spec_rules_layout(ry_spec *s)
                       "%d nodes of %dU do not fit in a %dU rack from unit %d (at most %d)",
                       s->layout.nodes_per_rack, s->layout.node_units, s->layout.rack_units,
                       s->layout.first_unit, room / s->layout.node_units);
+    else if (s->node.ntrays && s->layout.nodes_per_rack * s->layout.node_units +
+                                   ry_rack_tray_units(&s->node) > room)
+        ry_spec_error(s, has_key(s, "layout.nodes_per_rack") ? "layout.nodes_per_rack"
+                         : has_key(s, "cluster.node.rack_trays") ? "cluster.node.rack_trays"
+                                                                  : "layout.rack_units",
+                      "%d nodes of %dU and the rack's other trays (%dU, cluster.node.rack_trays) "
+                      "do not fit in a %dU rack from unit %d (%d units)",
+                      s->layout.nodes_per_rack, s->layout.node_units,
+                      ry_rack_tray_units(&s->node), s->layout.rack_units, s->layout.first_unit,
+                      room);
     if (s->layout.switch_units > room)
         ry_spec_error(s, "layout.switch_units", "a %dU switch does not fit in a %dU rack",
                       s->layout.switch_units, s->layout.rack_units);

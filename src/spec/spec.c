@@ -163,6 +163,9 @@ static int read_node(loadctx *c, const ry_ynode *n, ry_node_model *out)
     const ry_ynode *nics = ry_ymap_get(n, "nics");
     if (nics)
         bad |= ry_read_nics(nics, "cluster.node.nics", out) < 0;
+    const ry_ynode *trays = ry_ymap_get(n, "rack_trays");
+    if (trays)
+        bad |= ry_read_trays(trays, "cluster.node.rack_trays", out) < 0;
     return bad ? -1 : 0;
 }
 
@@ -692,6 +695,22 @@ const char *ry_nic_netdev(const ry_node_model *m, int i)
 const char *ry_nic_cage(const ry_node_model *m, int i)
 {
     return i >= 0 && i < m->nnics ? m->nics[i].cage : "";
+}
+
+int ry_rack_tray_units(const ry_node_model *m)
+{
+    int u = 0;
+    for (int i = 0; i < m->ntrays; i++)
+        u += m->trays[i].per_rack * m->trays[i].units;
+    return u;
+}
+
+double ry_rack_tray_power(const ry_node_model *m)
+{
+    double w = 0;
+    for (int i = 0; i < m->ntrays; i++)
+        w += m->trays[i].per_rack * m->trays[i].power_w;
+    return w;
 }
 
 void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out)

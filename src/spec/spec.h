@@ -55,6 +55,18 @@ typedef struct ry_nic_name {
     char cage[16];          /* faceplate cage and port: "OSFP3P2" ("" = unknown) */
 } ry_nic_name;
 
+/* A kind of tray a rack of a rack-scale system holds besides its compute
+ * trays (the nodes): NVLink switch trays, power shelves, management
+ * switches. Every compute rack holds per_rack of each, above its nodes. */
+#define RY_TRAYS_MAX 8          /* tray kinds of a node's rack */
+typedef struct ry_rack_tray {
+    char kind[32];          /* "nvlink-switch-tray": a device name's stem and role */
+    char part[48];          /* model or part name ("" = unknown) */
+    int per_rack;           /* trays of the kind in one rack */
+    int units;              /* rack units of one tray */
+    double power_w;         /* maximum power of one tray, watts (0 = unknown) */
+} ry_rack_tray;
+
 /* A node (server) model: catalog entry or inline. */
 typedef struct ry_node_model {
     char name[RY_NAME_MAX];
@@ -67,6 +79,8 @@ typedef struct ry_node_model {
     double power_w;         /* maximum power of one node, watts (0 = unknown) */
     int nnics;              /* entries of nics (0: every port is mlx5_<i>) */
     ry_nic_name nics[RY_NICS_MAX];  /* NIC port i = GPU in node + plane * GPUs per node */
+    int ntrays;             /* entries of trays (0: the rack holds nodes only) */
+    ry_rack_tray trays[RY_TRAYS_MAX];
     char connector[16];     /* NIC cage form factor, from the catalog entry ("" = any) */
     char vendor[32];        /* maker, from the catalog entry ("" = unknown) */
 } ry_node_model;
@@ -82,6 +96,9 @@ int ry_nic_number(const ry_node_model *m, int i);
 /* Its netdev and cage label from the table, or "" (not in the table). */
 const char *ry_nic_netdev(const ry_node_model *m, int i);
 const char *ry_nic_cage(const ry_node_model *m, int i);
+/* Rack units and watts of the trays one rack holds besides its nodes. */
+int ry_rack_tray_units(const ry_node_model *m);
+double ry_rack_tray_power(const ry_node_model *m);
 
 typedef struct ry_ratio {
     int down, up;
