@@ -2,6 +2,7 @@
  * write of the line, so the painting thread and the run never interleave
  * their bytes of it. */
 #include "util/progress.h"
+#include "util/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,8 +34,10 @@ static double elapsed(void)
 static void erase(void)
 {
     if (P.shown) {
+        ry_stderr_lock();
         fputs("\r\033[K", stderr);
         fflush(stderr);
+        ry_stderr_unlock();
         P.shown = 0;
     }
 }
@@ -45,8 +48,12 @@ static void paint(void)
     double t = elapsed();
     if (P.hidden || !P.step[0] || t < P.delay)
         return;
+    /* Under the lock every stderr writer holds: a thread that silences
+     * descriptor 2 for a library (emit_xlsx.c) cannot swallow the line. */
+    ry_stderr_lock();
     fprintf(stderr, "\r\033[K%s %s: %s (%.0f s)", "railyard", P.cmd, P.step, t);
     fflush(stderr);
+    ry_stderr_unlock();
     P.shown = 1;
 }
 
