@@ -254,4 +254,15 @@ for rc in ("none", "selective", "full"):
 P
 cat "$TMP/hl.out"
 grep FAIL "$TMP/hl.out" && fail "the all-to-all in the full model" || ok
+# whatif keeps the model's iteration: its time before a failure is model's,
+# all-to-all included, and the text says the all-to-all is in it.
+"$RAILYARD" model --format json "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/wm.json" 2>"$TMP/err" &&
+    "$RAILYARD" whatif --format json "$TOP_SRCDIR/examples/moe-h100.yaml" --fail leaf0 \
+        >"$TMP/wf.json" 2>>"$TMP/err" &&
+    "$RAILYARD" whatif "$TOP_SRCDIR/examples/moe-h100.yaml" --fail leaf0 >"$TMP/wf.txt" 2>>"$TMP/err"
+expect_eq "whatif on a MoE model: exit" $? 0
+expect_eq "whatif's time before is model's, all-to-all included" \
+    "$("$PY" -c 'import json, sys; m = json.load(open(sys.argv[1])); w = json.load(open(sys.argv[2])); t = w["training"]; print(abs(t["t_iter_before_s"] - m["optimum"]["total_s"]) <= 1e-9 * m["optimum"]["total_s"] and m["optimum"]["moe_s"] > 0)' "$TMP/wm.json" "$TMP/wf.json")" True
+grep -q "the times include deepseek-v3's expert all-to-all" "$TMP/wf.txt" && ! grep -q "is left out" "$TMP/wf.txt" \
+    && ok || fail "whatif's note on the all-to-all: $(grep all-to-all "$TMP/wf.txt")"
 finish
