@@ -405,29 +405,26 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
                c->dp_cross_s;
 }
 
-/* The layout of c at K (see plan.h); 0 when it is not one kept. */
-static int layout(long long K, ry_plan_cfg *c)
+int ry_plan_layout(long long K, ry_plan_cfg *c)
 {
-    long long tc = c->t * c->c, st = tc * c->d;
-    if (!(tc % K == 0 || K % tc == 0))
+    long long tc = c->t * c->c, st = tc * c->d, r = c->c * c->d;
+    if (tc % K && K % tc)
         return 0;
     c->cp_cross = tc > K;
-    long long r = c->c * c->d;
     if (st % K == 0) {
+        /* K/t tensor groups a domain, each another replica (t | K and K |
+         * t r, so K/t divides r); a group wider than a domain, one. */
         c->dp_in = tc >= K ? 1 : K / c->t;
-        if (c->dp_in > r)
-            c->dp_in = r;
         c->dp_cross = r / c->dp_in;
         c->p2p_cross = c->p > 1;
-        return c->dp_in * c->dp_cross == r;
-    }
-    if (K % st == 0) {
-        c->dp_in = r;
-        c->dp_cross = 1;
-        c->p2p_cross = c->p > K / st;
         return 1;
     }
-    return 0;
+    if (K % st)
+        return 0;
+    c->dp_in = r;
+    c->dp_cross = 1;
+    c->p2p_cross = c->p > K / st;
+    return 1;
 }
 
 /* The largest d <= dmax whose layout is kept at K: with u = K/(t c), a
@@ -459,7 +456,7 @@ static long long fit_d_even(long long K, ry_plan_cfg *c, long long dmax, const l
         if (divs[i] > dmax)
             continue;
         c->d = divs[i];
-        if (layout(K, c))
+        if (ry_plan_layout(K, c))
             return divs[i];
     }
     return 0;
@@ -601,7 +598,7 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
                         continue;
                     tried = d;
                     c.d = d;
-                    if (!layout(K, &c))
+                    if (!ry_plan_layout(K, &c))
                         continue;
                     try_cfg(pl, K, &c, best, &found, least, &any);
                 }

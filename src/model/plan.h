@@ -141,6 +141,12 @@ void ry_plan_arch_init(ry_plan *pl);
  * with recomputation rc, from the plan's inputs. */
 void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem *mem);
 
+/* The layout rule (above) for c's t, c, d, p at HB domain K: 1 when kept,
+ * with dp_in, dp_cross (the weights' c d replicas inside and across
+ * domains) and where the context ring and stage boundaries run set; 0 when
+ * not kept. */
+int ry_plan_layout(long long K, ry_plan_cfg *c);
+
 /* The iteration time of c (its sizes, seqs, blocks, dp_in, dp_cross and the
  * boundaries set) at HB domain K, with the workload's overlaps. */
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c);

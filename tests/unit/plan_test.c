@@ -321,26 +321,37 @@ static void test_hand(void)
     check_eval(&pl, c4, RY_RECOMPUTE_NONE, "ZeRO-3 inside a domain");
 }
 
-/* The layout rule (plan.h): the tensor x context group fills domains or
- * fits in one; a stage fills domains or a domain holds whole stages. */
-static int hand_layout(long long K, ry_plan_cfg *c)
+/* The layout rule (plan.h) on cases worked by hand at K = 8. */
+static void test_layout(void)
 {
-    long long tc = c->t * c->c, st = tc * c->d, r = c->c * c->d;
-    if (tc % K && K % tc)
-        return 0;
-    c->cp_cross = tc > K;
-    if (st % K == 0) {
-        c->dp_in = tc >= K ? 1 : K / c->t;
-        if (c->dp_in > r)
-            c->dp_in = r;
-        c->dp_cross = r / c->dp_in;
-        c->p2p_cross = c->p > 1;
-        return c->dp_in * c->dp_cross == r;
+    static const struct {
+        long long t, c, d, p;
+        int kept;
+        long long dp_in, dp_cross;
+        int cp_cross, p2p_cross;
+    } cases[] = {
+        { 2, 1, 4, 2, 1, 4, 1, 0, 1 },      /* a stage is one domain: 4 replicas inside */
+        { 2, 1, 8, 3, 1, 4, 2, 0, 1 },      /* two domains a stage: 4 inside x 2 across */
+        { 2, 2, 4, 1, 1, 4, 2, 0, 0 },      /* context x data = 8 copies, 4 in a domain */
+        { 8, 2, 3, 2, 1, 1, 6, 1, 1 },      /* tensor x context wider than a domain */
+        { 4, 1, 1, 4, 1, 1, 1, 0, 1 },      /* 2 stages a domain, 4 stages: 2 domains */
+        { 4, 1, 1, 2, 1, 1, 1, 0, 0 },      /* both stages in one domain: NVLink */
+        { 2, 1, 3, 1, 0, 0, 0, 0, 0 },      /* 6 GPUs a stage: neither divides 8 */
+        { 3, 1, 8, 1, 0, 0, 0, 0, 0 },      /* a tensor group of 3 in a domain of 8 */
+        { 8, 3, 1, 1, 1, 1, 3, 1, 0 },      /* tensor x context 24: three whole domains */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ry_plan_cfg c;
+        memset(&c, 0, sizeof c);
+        c.t = cases[i].t, c.c = cases[i].c, c.d = cases[i].d, c.p = cases[i].p;
+        int kept = ry_plan_layout(8, &c);
+        CHECK(kept == cases[i].kept && (!kept || (c.dp_in == cases[i].dp_in &&
+                                                   c.dp_cross == cases[i].dp_cross &&
+                                                   c.cp_cross == cases[i].cp_cross &&
+                                                   c.p2p_cross == cases[i].p2p_cross)),
+              "layout t %lld c %lld d %lld p %lld: kept %d, dp %lld x %lld, cp %d, p2p %d",
+              c.t, c.c, c.d, c.p, kept, c.dp_in, c.dp_cross, c.cp_cross, c.p2p_cross);
     }
-    if (K % st)
-        return 0;
-    c->dp_in = r, c->dp_cross = 1, c->p2p_cross = c->p > K / st;
-    return 1;
 }
 
 /* The largest d <= dmax kept by the layout rule, and the largest such
@@ -351,7 +362,7 @@ static void search_ds(long long K, const ry_plan_cfg *c0, long long dmax, long l
     for (long long d = dmax; d >= 1; d--) {
         ry_plan_cfg c = *c0;
         c.d = d;
-        if (!hand_layout(K, &c))
+        if (!ry_plan_layout(K, &c))
             continue;
         if (!out[0])
             out[0] = d;
@@ -398,7 +409,7 @@ static void test_search(void)
                             continue;
                         ry_plan_cfg c = c0;
                         c.d = ds[k];
-                        hand_layout(K, &c);
+                        ry_plan_layout(K, &c);
                         c.seqs = (BATCH + c.d - 1) / c.d;
                         c.blocks = (int)((LAYERS + p - 1) / p);
                         c.gpus = t * cp * p * c.d;
@@ -466,6 +477,7 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++)
         test_paper_case(argv[1], argv[i]);
     test_hand();
+    test_layout();
     test_search();
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;
