@@ -15,7 +15,7 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
     b->tiers = f->tiers;
     b->planes = f->planes;
     b->subnets = f->nsubnets;
-    b->radix = f->radix;
+    b->radix = f->spec->n_tier ? 0 : f->radix;     /* 0: each tier its own (fabric.tiers) */
 
     for (size_t i = 0; i < f->nnodes; i++) {
         const ry_node *n = &f->nodes[i];
@@ -76,7 +76,25 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
     out->switch_price = s->sw.price;
     out->switch_name = s->sw.name;
     out->switch_part = s->sw.part;
-    out->switches_cost = (double)b->switches * s->sw.price;
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_switch_model *m = ry_spec_tier_switch(s, t);
+        ry_capex_model *x = NULL;
+        for (int i = 0; i < out->nmodels; i++)
+            if (strcmp(out->model[i].name, m->name) == 0)
+                x = &out->model[i];
+        if (!x) {
+            x = &out->model[out->nmodels++];
+            snprintf(x->name, sizeof x->name, "%s", m->name);
+            snprintf(x->part, sizeof x->part, "%s", m->part);
+            x->price = m->price;
+            x->tier = t;
+        }
+        x->count += b->tier[t].switches;
+        x->cost += (double)b->tier[t].switches * m->price;
+        out->switches_cost += (double)b->tier[t].switches * m->price;
+        if (!(m->price > 0))
+            out->switch_price = 0;
+    }
     out->optics = c->cost_transceivers;
     out->cables = c->cost_cables;
     out->racks = c->lay->nracks;

@@ -35,7 +35,7 @@ typedef struct ry_bom {
     int tiers;
     int planes;
     int subnets;
-    int radix;
+    int radix;              /* 0: per tier (a fabric.tiers list) */
     ry_bom_tier tier[RY_MAX_TIERS + 1];   /* [1..tiers] */
     long long switches;
     long long switch_ports, switch_ports_used;
@@ -64,9 +64,21 @@ typedef struct ry_tray_line {
     double power_w;             /* of one (0 = unknown) */
 } ry_tray_line;
 
+/* The switches of one model (tiers of one model share a line). */
+typedef struct ry_capex_model {
+    char name[RY_NAME_MAX], part[32];
+    double price;               /* 0: no price */
+    long long count;
+    double cost;
+    int tier;                   /* the lowest tier of the model */
+} ry_capex_model;
+
 typedef struct ry_capex {
     long long switches;
-    double switch_price;        /* 0: the switch has no price (then total lacks it) */
+    int nmodels;                /* lines of model[], leaves' first */
+    ry_capex_model model[RY_MAX_TIERS];
+    double switch_price;        /* 0: a switch has no price (then total lacks it); with
+                                 * several models, the leaves' */
     const char *switch_name, *switch_part;   /* borrowed from the spec */
     double switches_cost, optics, cables;
     int racks;                  /* racks of the layout */

@@ -70,7 +70,15 @@ int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n)
         const char *sp = strrchr(desc, ' ');
         return snprintf(buf, n, "%s", sp ? sp + 1 : desc);
     }
-    return ry_switch_port_label(&f->spec->sw, ry_port_number(f, port), buf, n);
+    int sub, parts;
+    const ry_switch_model *m = ry_node_model_of(f, nd);
+    int phys = ry_switch_port_phys(f, nd, port - nd->port0, &sub, &parts);
+    if (parts == 1)
+        return ry_switch_port_label(m, phys + 1, buf, n);
+    /* a port its tier splits is named as the model's ports split that way */
+    ry_switch_model split = *m;
+    split.radix = m->radix * parts;
+    return ry_switch_port_label(&split, phys * parts + sub + 1, buf, n);
 }
 
 int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_t n)
@@ -312,6 +320,8 @@ static void cage_text(const cage_kind *k, char *buf, size_t n)
 typedef struct cage_plan {
     int32_t *of_port;           /* per port: its cage */
     int32_t ncages, nswitch;    /* cages; those at switches, [0, nswitch) */
+    uint8_t *kind;              /* per cage: the kind of cage (chooser.kind) */
+    int nkinds;                 /* a kind per switch tier, then the servers' */
 } cage_plan;
 
 /* The cage of a NIC table's label: "OSFP3P2" less its port, "P2". */
@@ -349,18 +359,32 @@ static int server_cages(const ry_spec *s, int gpn, int planes, int *local)
 static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
 {
     const ry_spec *s = f->spec;
-    int sports, split, planes = f->planes;
-    ry_switch_cage_shape(&s->sw, &sports, &split);
-    int per_cage = sports * split;
+    int planes = f->planes;
     cp->of_port = ry_xmalloc((f->nports ? f->nports : 1) * sizeof *cp->of_port);
     for (size_t p = 0; p < f->nports; p++)
         cp->of_port[p] = -1;
     int64_t next = 0;
+    size_t capk = 1024;
+    cp->nkinds = f->tiers + 1;
+    cp->kind = ry_xmalloc(capk);
     for (size_t i = f->first_switch; i < f->nnodes; i++) {
         const ry_node *nd = &f->nodes[i];
-        for (uint32_t p = 0; p < nd->nports; p++)
-            cp->of_port[nd->port0 + p] = (int32_t)(next + p / (uint32_t)per_cage);
-        next += (nd->nports + (uint32_t)per_cage - 1) / (uint32_t)per_cage;
+        const ry_switch_model *m = ry_node_model_of(f, nd);
+        int sports, split, sub, parts, maxphys = 0;
+        ry_switch_cage_shape(m, &sports, &split);
+        int per_cage = sports * split;
+        /* a port its tier splits (fabric.tiers) stays in its model port's cage */
+        for (uint32_t p = 0; p < nd->nports; p++) {
+            int phys = ry_switch_port_phys(f, nd, p, &sub, &parts);
+            cp->of_port[nd->port0 + p] = (int32_t)(next + phys / per_cage);
+            if (phys + 1 > maxphys)
+                maxphys = phys + 1;
+        }
+        int64_t end = next + (maxphys + per_cage - 1) / per_cage;
+        while ((size_t)end >= capk)
+            cp->kind = ry_xrealloc(cp->kind, capk *= 2);
+        memset(cp->kind + next, nd->tier - 1, (size_t)(end - next));
+        next = end;
     }
     cp->nswitch = (int32_t)next;
     int *local = ry_xmalloc((size_t)gpn * (size_t)planes * sizeof *local);
@@ -373,20 +397,23 @@ static void cage_plan_build(const ry_fabric *f, int gpn, cage_plan *cp)
                 (int32_t)(next + server * per_server + local[gi + (long long)p * gpn]);
     }
     free(local);
-    next += (f->gpus + gpn - 1) / gpn * per_server;
-    RY_ASSERT(next < INT32_MAX);
-    cp->ncages = (int32_t)next;
+    int64_t end = next + (f->gpus + gpn - 1) / gpn * per_server;
+    RY_ASSERT(end < INT32_MAX);
+    cp->kind = ry_xrealloc(cp->kind, (size_t)end + 1);
+    memset(cp->kind + next, cp->nkinds - 1, (size_t)(end - next));
+    cp->ncages = (int32_t)end;
 }
 
 /* ---- groups of links that share cages --------------------------------------------------- */
 
 /* The groups: links of group i are link[start[i] .. start[i + 1]), in link
- * order; ncage[2 * i + side] counts the group's cages at switches (side 0)
- * and servers (side 1). */
+ * order; ncage[nk * i + k] counts the group's cages of kind k (a switch
+ * tier's, or the servers'). */
 typedef struct groups {
     uint32_t *start, *link;
     int32_t *first;             /* per cage: its lowest cabled link, or -1 */
     int32_t *ncage;
+    int nk;
     uint32_t n;
 } groups;
 
@@ -430,10 +457,11 @@ static void groups_build(const ry_fabric *f, const cage_plan *cp, groups *g)
     for (size_t l = 0; l < f->nlinks; l++)
         g->link[fill[up[l]]++] = (uint32_t)l;
     free(fill);
-    g->ncage = ry_xcalloc((size_t)n * 2 + 1, sizeof *g->ncage);
+    g->nk = cp->nkinds;
+    g->ncage = ry_xcalloc((size_t)n * (size_t)g->nk + 1, sizeof *g->ncage);
     for (int32_t c = 0; c < cp->ncages; c++)
         if (g->first[c] >= 0)
-            g->ncage[2 * up[g->first[c]] + (c >= cp->nswitch)]++;
+            g->ncage[(size_t)g->nk * up[g->first[c]] + cp->kind[c]]++;
     free(up);
 }
 
@@ -451,12 +479,17 @@ typedef struct chooser {
     const ry_fabric *f;
     const ry_medium *media;
     int nmedia;
-    cage_kind kind[2];          /* [RY_END_SWITCH], [RY_END_NODE] */
-    int *end;                   /* [2 * m + side]: end_for */
+    cage_kind kind[RY_MAX_TIERS + 1];  /* a switch tier's cages [tier - 1], then the
+                                        * servers' [nk - 1] */
+    int nk;
+    int *end;                   /* [nk * m + kind]: end_for */
     const int32_t *forced;      /* per link: a medium, or -1 */
     const int *tier_m;          /* per tier: a medium, or -1 */
     double slack2;
 } chooser;
+
+/* The side of a medium's ends a kind of cage takes. */
+#define KSIDE(ch, k) ((k) == (ch)->nk - 1 ? RY_END_NODE : RY_END_SWITCH)
 
 /* What a group costs on medium m at stock length li: its cables (per
  * link, or per `legs` links) and one module per cage. */
@@ -466,10 +499,10 @@ static double group_cost(const chooser *ch, const groups *g, uint32_t i, int m, 
     uint32_t n = g->start[i + 1] - g->start[i];
     double cables = (double)((n + (uint32_t)M->legs - 1) / (uint32_t)M->legs);
     double c = cables * (M->cable_price + M->cable_price_per_m * M->lengths[li]);
-    for (int side = 0; side < 2; side++) {
-        int e = ch->end[2 * m + side];
+    for (int k = 0; k < ch->nk; k++) {
+        int e = ch->end[ch->nk * m + k];
         if (e >= 0)
-            c += g->ncage[2 * i + side] * M->ends[side][e].price;
+            c += g->ncage[(size_t)ch->nk * i + k] * M->ends[KSIDE(ch, k)][e].price;
     }
     return c;
 }
@@ -477,8 +510,8 @@ static double group_cost(const chooser *ch, const groups *g, uint32_t i, int m, 
 /* Whether medium m fits every cage of group i. */
 static int group_fits(const chooser *ch, const groups *g, uint32_t i, int m)
 {
-    for (int side = 0; side < 2; side++)
-        if (g->ncage[2 * i + side] && ch->end[2 * m + side] == END_NONE)
+    for (int k = 0; k < ch->nk; k++)
+        if (g->ncage[(size_t)ch->nk * i + k] && ch->end[ch->nk * m + k] == END_NONE)
             return 0;
     return 1;
 }
@@ -495,12 +528,20 @@ static int64_t group_uncarried(const chooser *ch, const groups *g, uint32_t i, i
 /* The cages a medium must fit in group i, as text for messages. */
 static void group_cages_text(const chooser *ch, const groups *g, uint32_t i, char *buf, size_t n)
 {
-    char a[160] = "", b[160] = "";
-    if (g->ncage[2 * i + RY_END_SWITCH])
-        cage_text(&ch->kind[RY_END_SWITCH], a, sizeof a);
-    if (g->ncage[2 * i + RY_END_NODE])
-        cage_text(&ch->kind[RY_END_NODE], b, sizeof b);
-    snprintf(buf, n, "%s%s%s", a, a[0] && b[0] ? " and " : "", b);
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < ch->nk; k++) {
+        char a[160];
+        int dup = 0;
+        if (!g->ncage[(size_t)ch->nk * i + k])
+            continue;
+        cage_text(&ch->kind[k], a, sizeof a);
+        for (int j = 0; j < k; j++)     /* tiers of one model: one mention */
+            dup |= g->ncage[(size_t)ch->nk * i + j] && strcmp(ch->kind[j].model,
+                                                              ch->kind[k].model) == 0;
+        if (!dup && o < n)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " and " : "", a);
+    }
 }
 
 /* Chooses group i's medium and length into c->cables; -1 with err set when
@@ -588,14 +629,14 @@ static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabli
             if (group_uncarried(ch, g, i, m) >= 0)
                 continue;
             any = group_fits(ch, g, i, m);
-            node_fits |= ch->end[2 * m + RY_END_NODE] != END_NONE;
+            node_fits |= ch->end[ch->nk * m + ch->nk - 1] != END_NONE;
         }
         if (any)
             ry_err_set(err, "layout", "link %s needs %.1f m at %gG and no medium in "
                        "templates/media.yaml reaches that far at that speed: shorten the runs "
                        "(layout) or add a medium", name, need, gbps);
         else
-            ry_err_set(err, g->ncage[2 * i + RY_END_NODE] && !node_fits ? "cluster.node"
+            ry_err_set(err, g->ncage[(size_t)ch->nk * i + ch->nk - 1] && !node_fits ? "cluster.node"
                                                                            : "fabric.switch",
                        "link %s at %gG: no medium in templates/media.yaml carries that speed "
                        "and fits %s (one module per cage): add a medium", name, gbps, cages);
@@ -701,8 +742,8 @@ static void bom_modules(ry_cabling *c, const chooser *ch, const cage_plan *cp, c
     for (int32_t k = 0; k < cp->ncages; k++) {
         if (g->first[k] < 0)
             continue;
-        int side = k >= cp->nswitch, m = c->cables[g->first[k]].medium;
-        int e = ch->end[2 * m + side];
+        int kind = cp->kind[k], side = KSIDE(ch, kind), m = c->cables[g->first[k]].medium;
+        int e = ch->end[ch->nk * m + kind];
         if (e >= 0)
             count_part(&pc, &npc, &pcap, &c->media[m].ends[side][e], m);
     }
@@ -789,19 +830,23 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
     if (forced_media(f, cat, tier_m, &forced, err) < 0)
         return -1;
 
-    int sports, split;
-    ry_switch_cage_shape(&s->sw, &sports, &split);
     chooser ch = {
         .f = f, .media = cat->media, .nmedia = cat->nmedia, .forced = forced, .tier_m = tier_m,
-        .slack2 = 2 * s->layout.slack,
-        .kind = { { s->sw.connector, s->sw.name, sports },
-                  { s->node.connector, s->node.name[0] ? s->node.name : "the servers",
-                    s->node.cage_ports > 0 ? s->node.cage_ports : 1 } },
+        .slack2 = 2 * s->layout.slack, .nk = f->tiers + 1,
     };
-    ch.end = ry_xmalloc((size_t)cat->nmedia * 2 * sizeof *ch.end);
+    for (int t = 1; t <= f->tiers; t++) {
+        const ry_switch_model *sw = f->tier[t].sw ? f->tier[t].sw : &s->sw;
+        int sports, split;
+        ry_switch_cage_shape(sw, &sports, &split);
+        ch.kind[t - 1] = (cage_kind){ sw->connector, sw->name, sports };
+    }
+    ch.kind[ch.nk - 1] = (cage_kind){ s->node.connector,
+                                      s->node.name[0] ? s->node.name : "the servers",
+                                      s->node.cage_ports > 0 ? s->node.cage_ports : 1 };
+    ch.end = ry_xmalloc((size_t)cat->nmedia * (size_t)ch.nk * sizeof *ch.end);
     for (int m = 0; m < cat->nmedia; m++)
-        for (int side = 0; side < 2; side++)
-            ch.end[2 * m + side] = end_for(&cat->media[m], side, &ch.kind[side]);
+        for (int k = 0; k < ch.nk; k++)
+            ch.end[ch.nk * m + k] = end_for(&cat->media[m], KSIDE(&ch, k), &ch.kind[k]);
     cage_plan cp;
     groups g;
     cage_plan_build(f, lay->gpus_per_node > 0 ? lay->gpus_per_node : 1, &cp);
@@ -821,6 +866,7 @@ int ry_cabling_build(const ry_fabric *f, const ry_layout *lay, const ry_media_ca
     }
     free(ch.end);
     free(cp.of_port);
+    free(cp.kind);
     groups_free(&g);
     if (rc < 0)
         ry_cabling_free(c);

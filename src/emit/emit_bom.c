@@ -57,9 +57,13 @@ static void money_cell(ry_text_table *t, double v)
 
 static void bom_text(ry_buf *o, const ry_bom *b)
 {
-    ry_buf_printf(o, "%s: %s fabric, %s GPU%s, %d tier%s of radix-%d switches", b->name,
+    ry_buf_printf(o, "%s: %s fabric, %s GPU%s, %d tier%s", b->name,
                   ry_design_name(b->design), ry_n(b->gpus), plural(b->gpus, "", "s"), b->tiers,
-                  plural(b->tiers, "", "s"), b->radix);
+                  plural(b->tiers, "", "s"));
+    if (b->radix > 0)
+        ry_buf_printf(o, " of radix-%d switches", b->radix);
+    else
+        ry_buf_puts(o, " (fabric.tiers)");
     if (b->planes > 1)
         ry_buf_printf(o, ", %d planes", b->planes);
     ry_buf_printf(o, ", %d subnet%s\n\n", b->subnets, plural(b->subnets, "", "s"));
@@ -299,6 +303,15 @@ static json_t *capex_json(const ry_capex *x)
         "cables", json_money(round(x->cables * 100) / 100),
         "switch_count", (json_int_t)x->switches, "switch_price", json_money(x->switch_price),
         "switch_part", x->switch_part);
+    json_t *models = json_array();
+    for (int i = 0; i < x->nmodels; i++) {
+        const ry_capex_model *m = &x->model[i];
+        json_array_append_new(models, json_pack("{s:s, s:s, s:I, s:o, s:o}", "name", m->name,
+                                                "part", m->part, "count", (json_int_t)m->count,
+                                                "price", json_money(m->price),
+                                                "cost", json_money(round(m->cost * 100) / 100)));
+    }
+    json_object_set_new(j, "switch_models", models);
     json_object_set_new(j, "optics_modules", json_integer(x->optics_modules));
     json_object_set_new(j, "cable_count", json_integer(x->cable_count));
     if (x->rack_price > 0) {
@@ -322,17 +335,40 @@ static void capex_text(ry_buf *o, const ry_capex *x)
     ry_buf_init(&d);
     ry_text_table_cell(&t, "switches:");
     money_cell(&t, x->switches_cost);
-    ry_buf_printf(&d, "(%s x %s", ry_n(x->switches), x->switch_name);
-    if (x->switch_part[0])
-        ry_buf_printf(&d, " %s", x->switch_part);
-    if (x->switch_price > 0) {
-        ry_buf_puts(&d, " at ");
-        money(&d, x->switch_price);
-        ry_buf_putc(&d, ')');
+    if (x->nmodels > 1) {
+        /* one line per model, under the total */
+        ry_text_table_cell(&t, "(%s of %d models)", ry_n(x->switches), x->nmodels);
+        for (int i = 0; i < x->nmodels; i++) {
+            const ry_capex_model *m = &x->model[i];
+            ry_buf_reset(&d);
+            ry_text_table_cell(&t, "%s", "");
+            money_cell(&t, m->cost);
+            ry_buf_printf(&d, "(%s x %s", ry_n(m->count), m->name);
+            if (m->part[0])
+                ry_buf_printf(&d, " %s", m->part);
+            if (m->price > 0) {
+                ry_buf_puts(&d, " at ");
+                money(&d, m->price);
+                ry_buf_putc(&d, ')');
+            } else {
+                ry_buf_printf(&d, ": no price in the catalog; set fabric.tiers[%d].switch.price)",
+                              m->tier - 1);
+            }
+            ry_text_table_cell(&t, "%s", d.data);
+        }
     } else {
-        ry_buf_puts(&d, ": no price in the catalog; set fabric.switch.price)");
+        ry_buf_printf(&d, "(%s x %s", ry_n(x->switches), x->switch_name);
+        if (x->switch_part[0])
+            ry_buf_printf(&d, " %s", x->switch_part);
+        if (x->switch_price > 0) {
+            ry_buf_puts(&d, " at ");
+            money(&d, x->switch_price);
+            ry_buf_putc(&d, ')');
+        } else {
+            ry_buf_puts(&d, ": no price in the catalog; set fabric.switch.price)");
+        }
+        ry_text_table_cell(&t, "%s", d.data);
     }
-    ry_text_table_cell(&t, "%s", d.data);
     ry_text_table_cell(&t, "optics:");
     money_cell(&t, x->optics);
     ry_text_table_cell(&t, "(%s modules)", ry_n(x->optics_modules));
@@ -503,8 +539,14 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
         csv_put(o, &r);
     }
     if (capex) {
-        capex_row(o, "switches", capex->switch_part, capex->switches, capex->switch_price,
-                  capex->switches_cost);
+        if (capex->nmodels > 1)
+            for (int i = 0; i < capex->nmodels; i++)
+                capex_row(o, "switches", capex->model[i].part[0] ? capex->model[i].part
+                                                                 : capex->model[i].name,
+                          capex->model[i].count, capex->model[i].price, capex->model[i].cost);
+        else
+            capex_row(o, "switches", capex->switch_part, capex->switches, capex->switch_price,
+                      capex->switches_cost);
         capex_row(o, "optics", "", -1, 0, capex->optics);
         capex_row(o, "cables", "", -1, 0, capex->cables);
         if (capex->rack_price > 0)
@@ -600,6 +642,53 @@ static void ratio_text(ry_buf *o, const ry_bom_tier *x)
     }
 }
 
+/* "64 x 200G (32 ports split in 2)" */
+static void side_text(ry_buf *o, int n, double gbps, int split, int ports)
+{
+    ry_buf_printf(o, "%s x %gG", ry_n(n), gbps);
+    if (split > 1)
+        ry_buf_printf(o, " (%s port%s split in %d)", ry_n(ports), plural(ports, "", "s"), split);
+}
+
+/* The tiers of a fabric.tiers list: each tier's model, its ports down and
+ * up with their speeds, free ports, the taper as planned and as cabled. */
+static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
+{
+    ry_buf_printf(o, "tiers:         %d (fabric.tiers), leaves first\n", f->tiers);
+    for (int t = 1; t <= f->tiers; t++) {
+        const ry_tier_ports *p = &f->tier[t];
+        const ry_bom_tier *x = &b->tier[t];
+        int spare = p->sw->radix - p->cages_down - p->cages_up;
+        ry_buf_printf(o, "  %-6s %s x %s (%d x %gG): ", ry_tier_name(t, f->tiers),
+                      ry_n(x->switches), p->sw->name, p->sw->radix, p->sw->port_gbps);
+        side_text(o, p->down, p->down_gbps, p->down_split, p->cages_down);
+        ry_buf_puts(o, " down");
+        if (t < f->tiers) {
+            ry_buf_puts(o, ", ");
+            side_text(o, p->up, p->up_gbps, p->up_split, p->cages_up);
+            ry_buf_puts(o, " up");
+        }
+        if (spare > 0)
+            ry_buf_printf(o, ", %d free", spare);
+        if (t < f->tiers) {
+            double r = p->down * p->down_gbps / (p->up * p->up_gbps);
+            if (fabs(r - 1.0) < 0.005)
+                ry_buf_puts(o, "; taper 1:1");
+            else if (r < 1.0)
+                ry_buf_printf(o, "; taper 1:%.3g (more up than down)", 1.0 / r);
+            else
+                ry_buf_printf(o, "; taper %.4g:1", r);
+            ry_buf_puts(o, "\n         the fullest ");
+            ratio_text(o, x);
+        } else {
+            ry_buf_printf(o, "; the fullest has %d cabled", x->sw_down);
+        }
+        if (p->group > 0)
+            ry_buf_printf(o, "; groups of %d", p->group);
+        ry_buf_putc(o, '\n');
+    }
+}
+
 void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_bom *b,
                      const ry_capex *capex, const char *unpriced, int paper)
 {
@@ -642,6 +731,11 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
             ry_buf_printf(o, " (the last has %s)", ry_n(last));
         ry_buf_putc(o, '\n');
     }
+    if (s->n_tier > 0) {
+        tiers_text(o, f, b);
+        ry_buf_printf(o, "subnets:       %d\n\n", f->nsubnets);
+        goto tables;
+    }
     ry_buf_printf(o, "switch:        %s, %d ports at %gG\n", s->sw.name, s->sw.radix, s->sw.port_gbps);
     ry_buf_printf(o, "tiers:         %d%s\n", f->tiers, s->tiers ? "" : " (auto)");
     for (int t = 1; t <= f->tiers; t++) {
@@ -657,6 +751,7 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
         ry_buf_putc(o, '\n');
     }
     ry_buf_printf(o, "subnets:       %d\n\n", f->nsubnets);
+tables:
     cents_mode = report_cents(paper ? b : NULL, NULL, capex);
     bom_text(o, b);
     counts_text(o, b, capex);
@@ -758,12 +853,21 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                            int strict)
 {
     json_t *tiers = json_array();
-    for (int t = 1; t <= f->tiers; t++)
-        json_array_append_new(tiers, json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "tier", t,
-                                               "name", ry_tier_name(t, f->tiers), "down_ports",
-                                               f->down_ports[t], "up_ports", f->up_ports[t],
-                                               "fullest_down_cabled", b->tier[t].sw_down,
-                                               "fullest_up_cabled", b->tier[t].sw_up));
+    for (int t = 1; t <= f->tiers; t++) {
+        const ry_tier_ports *p = &f->tier[t];
+        json_t *e = json_pack("{s:i, s:s, s:i, s:i, s:i, s:i}", "tier", t,
+                              "name", ry_tier_name(t, f->tiers), "down_ports",
+                              f->down_ports[t], "up_ports", f->up_ports[t],
+                              "fullest_down_cabled", b->tier[t].sw_down,
+                              "fullest_up_cabled", b->tier[t].sw_up);
+        if (s->n_tier > 0 && p->sw)
+            json_object_update_new(e, json_pack("{s:s, s:i, s:f, s:f, s:i, s:i, s:i}",
+                                                "switch", p->sw->name, "ports", p->ports,
+                                                "down_gbps", p->down_gbps, "up_gbps", p->up_gbps,
+                                                "down_split", p->down_split, "up_split",
+                                                p->up_split, "group", p->group));
+        json_array_append_new(tiers, e);
+    }
     /* Powers are watts, 0 when the model does not say. */
     json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:o, s:i, s:I, s:i, s:i, s:i, "
                           "s:b, s:i, s:s, s:o, s:i, s:f, s:i, s:b, s:o, s:i}",

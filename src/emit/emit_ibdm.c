@@ -214,21 +214,73 @@ static int put_file(ry_outdir *o, const char *prefix, const ry_subnet *sn, const
     return rc;
 }
 
+/* The switch types: one per model and port count (a tier of fabric.tiers
+ * may split its ports), named by the model, and by its ports too when one
+ * model comes with two counts. type[tier] indexes name[] and ports[]. */
+typedef struct sw_types {
+    ry_buf names;
+    size_t name[RY_MAX_TIERS + 1];
+    int ports[RY_MAX_TIERS + 1];
+    int n;
+    int type[RY_MAX_TIERS + 1];
+} sw_types;
+
+static void sw_types_of(const ry_fabric *f, sw_types *x)
+{
+    memset(x, 0, sizeof *x);
+    ry_buf_init(&x->names);
+    const ry_switch_model *model[RY_MAX_TIERS + 1];
+    int nports[RY_MAX_TIERS + 1];
+    for (int t = 1; t <= f->tiers; t++) {
+        model[t] = ry_node_model_of(f, &(ry_node){ .kind = RY_NODE_SWITCH, .tier = (uint8_t)t });
+        nports[t] = f->tier[t].sw ? f->tier[t].ports : f->radix;
+        int j = 1;
+        while (j < t && !(strcmp(model[j]->name, model[t]->name) == 0 && nports[j] == nports[t]))
+            j++;
+        x->type[t] = j < t ? x->type[j] : x->n++;
+        if (j < t)
+            continue;
+        int i = x->type[t], twice = 0;
+        for (int k = 1; k <= f->tiers; k++)
+            twice |= strcmp(ry_node_model_of(f, &(ry_node){ .kind = RY_NODE_SWITCH,
+                                                             .tier = (uint8_t)k })->name,
+                            model[t]->name) == 0 &&
+                     (f->tier[k].sw ? f->tier[k].ports : f->radix) != nports[t];
+        x->name[i] = x->names.len;
+        x->ports[i] = nports[t];
+        type_word(&x->names, model[t]->name);
+        if (twice)
+            ry_buf_printf(&x->names, "_%dp", nports[t]);
+        ry_buf_putc(&x->names, '\0');
+    }
+}
+
+static const char *sw_type_of(const sw_types *x, int tier)
+{
+    return x->names.data + x->name[x->type[tier]];
+}
+
 static int write_ibnl(ry_outdir *o, const char *prefix, const ry_fabric *f, const ry_subnet *sn,
-                      const char *sw_type, const hosts *h)
+                      const sw_types *st, const hosts *h)
 {
     const ry_spec *s = f->spec;
     ry_buf b, file;
     ry_buf_init(&b);
     ry_buf_init(&file);
     int bad = 0;
-    /* Every switch owns radix ports: one switch type. */
-    ry_buf_printf(&b, "\nTOPSYSTEM %s\n\nNODE SW %d %s U1\n", sw_type, f->radix, sw_type);
-    for (int p = 1; p <= f->radix; p++)
-        ry_buf_printf(&b, "   %d -> P%d\n", p, p);
-    ry_buf_printf(&file, "%s.ibnl", sw_type);
-    ry_buf_putc(&file, '\0');
-    bad |= put_file(o, prefix, sn, "ibdiag_ibnl", file.data, &b) < 0;
+    /* Every switch of a type owns its ports, cabled or not. */
+    for (int i = 0; i < st->n && !bad; i++) {
+        const char *sw_type = st->names.data + st->name[i];
+        ry_buf_reset(&b);
+        ry_buf_reset(&file);
+        ry_buf_printf(&b, "\nTOPSYSTEM %s\n\nNODE SW %d %s U1\n", sw_type, st->ports[i],
+                      sw_type);
+        for (int p = 1; p <= st->ports[i]; p++)
+            ry_buf_printf(&b, "   %d -> P%d\n", p, p);
+        ry_buf_printf(&file, "%s.ibnl", sw_type);
+        ry_buf_putc(&file, '\0');
+        bad |= put_file(o, prefix, sn, "ibdiag_ibnl", file.data, &b) < 0;
+    }
     char dev[32];
     for (int t = 0; t < h->ntypes && !bad; t++) {
         const char *name = h->names.data + h->name[t];
@@ -264,7 +316,7 @@ static int cable_counted(const ry_fabric *f, uint32_t port)
 }
 
 static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, const ry_subnet *sn,
-                      const char *sw_type, const hosts *h)
+                      const sw_types *st, const hosts *h)
 {
     const ry_spec *s = f->spec;
     rate rates[MAX_RATES];
@@ -304,8 +356,11 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
     /* Plain LF line ends: ibdm reads lines with getline(). */
     ry_buf_printf(&b, "# railyard %s: subnet %s of %s, IBDM topology (ibdm-topo-file(1)).\n",
                   PACKAGE_VERSION, sn->name, s->name);
-    ry_buf_printf(&b, "# %zu switches of type %s, %zu hosts with %zu CAs, %zu cables.\n", nsw,
-                  sw_type, h->nhosts, sn->nca, ncables);
+    ry_buf_printf(&b, "# %zu switches of type%s ", nsw, st->n > 1 ? "s" : "");
+    for (int i = 0; i < st->n; i++)
+        ry_buf_printf(&b, "%s%s", i ? (i + 1 < st->n ? ", " : " and ") : "",
+                      st->names.data + st->name[i]);
+    ry_buf_printf(&b, ", %zu hosts with %zu CAs, %zu cables.\n", h->nhosts, sn->nca, ncables);
     ry_buf_puts(&b, "# System types are defined in ibdiag_ibnl/ (IBNL). Check the plan with\n");
     if (sn->nca > 0) {
         uint32_t gp = sn->ca[0];
@@ -344,7 +399,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
                 continue;
             if (!any) {
                 ry_node_name(f, id, name, sizeof name);
-                ry_buf_printf(&b, "\n%s ", sw_type);
+                ry_buf_printf(&b, "\n%s ", sw_type_of(st, nd->tier));
                 topo_word(&b, name);
                 ry_buf_putc(&b, '\n');
                 any = 1;
@@ -369,7 +424,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
                 ry_buf_puts(&b, "/P1\n");
             } else {
                 ry_node_name(f, po, name, sizeof name);
-                ry_buf_printf(&b, "%s ", sw_type);
+                ry_buf_printf(&b, "%s ", sw_type_of(st, f->nodes[po].tier));
                 topo_word(&b, name);
                 ry_buf_printf(&b, " P%d\n", ry_port_number(f, (uint32_t)peer));
             }
@@ -385,14 +440,12 @@ int ry_emit_ibdm(ry_outdir *o, const char *prefix, const ry_ibplan *pl, const ry
     const ry_fabric *f = pl->f;
     hosts h;
     hosts_of(f, sn, &h);
-    ry_buf sw;
-    ry_buf_init(&sw);
-    type_word(&sw, f->spec->sw.name);
-    ry_buf_putc(&sw, '\0');
-    int rc = write_ibnl(o, prefix, f, sn, sw.data, &h);
+    sw_types st;
+    sw_types_of(f, &st);
+    int rc = write_ibnl(o, prefix, f, sn, &st, &h);
     if (rc == 0)
-        rc = write_topo(o, prefix, f, sn, sw.data, &h);
-    ry_buf_free(&sw);
+        rc = write_topo(o, prefix, f, sn, &st, &h);
+    ry_buf_free(&st.names);
     hosts_free(&h);
     return rc;
 }

@@ -573,14 +573,20 @@ static void capex_line(book *b, sheet *s, const char *what, const char *part, lo
 
 /* A total row that repeats one line of the bill: its count (column E) and
  * cost (column G) as formulas over that line's row. */
-static void total_of_line(book *b, sheet *s, const char *label, int row, double count,
-                          double cost)
+static void total_of_line(book *b, sheet *s, const char *label, int row, int last,
+                          double count, double cost)
 {
-    char fm[32];
+    char fm[48];
     put_str(b, s, 0, label, b->bold);
-    snprintf(fm, sizeof fm, "=E%d", row);
+    if (last > row)
+        snprintf(fm, sizeof fm, "=SUM(E%d:E%d)", row, last);
+    else
+        snprintf(fm, sizeof fm, "=E%d", row);
     put_formula(b, s, 4, fm, count, NULL);
-    snprintf(fm, sizeof fm, "=G%d", row);
+    if (last > row)
+        snprintf(fm, sizeof fm, "=SUM(G%d:G%d)", row, last);
+    else
+        snprintf(fm, sizeof fm, "=G%d", row);
     put_formula(b, s, 6, fm, cost, b->money);
     s->row++;
 }
@@ -628,11 +634,19 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
     int sw_row = 0, rack_row = 0;
     if (capex) {
         sw_row = (int)s.row + 1;
-        char part[96];
-        snprintf(part, sizeof part, "%s%s%s", capex->switch_part, capex->switch_part[0] ? " " : "",
-                 capex->switch_name);
-        capex_line(b, &s, "switch", part, capex->switches, capex->switch_price,
-                   capex->switches_cost);
+        char part[128];
+        if (capex->nmodels > 1) {
+            for (int i = 0; i < capex->nmodels; i++) {
+                const ry_capex_model *m = &capex->model[i];
+                snprintf(part, sizeof part, "%s%s%s", m->part, m->part[0] ? " " : "", m->name);
+                capex_line(b, &s, "switch", part, m->count, m->price, m->cost);
+            }
+        } else {
+            snprintf(part, sizeof part, "%s%s%s", capex->switch_part,
+                     capex->switch_part[0] ? " " : "", capex->switch_name);
+            capex_line(b, &s, "switch", part, capex->switches, capex->switch_price,
+                       capex->switches_cost);
+        }
         if (racks) {
             rack_row = (int)s.row + 1;
             capex_line(b, &s, "rack", "", capex->racks, capex->rack_price, capex->racks_cost);
@@ -678,12 +692,15 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
         return;
     }
     int swt_row = (int)s.row + 1;
-    total_of_line(b, &s, "switches", sw_row, (double)capex->switches, capex->switches_cost);
+    total_of_line(b, &s, "switches", sw_row,
+                  sw_row + (capex->nmodels > 1 ? capex->nmodels - 1 : 0),
+                  (double)capex->switches, capex->switches_cost);
     /* the capex: its parts' rows summed */
     char parts[64];
     snprintf(parts, sizeof parts, "G%d+G%d+G%d", cab_row, cab_row + 1, swt_row);
     if (racks) {
-        total_of_line(b, &s, "racks", rack_row, (double)capex->racks, capex->racks_cost);
+        total_of_line(b, &s, "racks", rack_row, rack_row, (double)capex->racks,
+                      capex->racks_cost);
     }
     int spares_row = 0;
     if (capex->spares_pct > 0) {

@@ -50,41 +50,43 @@ static void idvec_free(idvec *a)
 typedef struct tree {
     ry_fabric *f;
     int plane;
-    int k;
     int tiers;                       /* tiers of this tree */
     int down[RY_MAX_TIERS + 2];      /* per tier, for this tree's tier count */
     int up[RY_MAX_TIERS + 2];
+    int ports[RY_MAX_TIERS + 2];     /* ports of one switch of the tier */
+    int group[RY_MAX_TIERS + 2];     /* lower blocks per block below the top */
+    ry_tier_ports tp[RY_MAX_TIERS + 2];
     int *next_index;                 /* per tier switch counters of the plane */
     int subnet;
 } tree;
 
-/* Down/up ports of tier j (1-based) in a t-tier tree. */
-static void tier_ports(const ry_spec *s, int k, int t, int j, int *down, int *up)
+/* Tier j (1-based) of a t-tier tree; the spec's rules have checked that
+ * every tier resolves (spec/tiers.c), so a failure here is a zero tier. */
+static ry_tier_ports tier_of(const ry_spec *s, int t, int j)
 {
-    if (j >= t) {
-        *down = k;
-        *up = 0;
-        return;
-    }
-    ry_ratio r = { 1, 1 };
-    if (j - 1 < s->n_oversub)
-        r = s->oversub[j - 1];
-    int unit = k / (r.down + r.up);
-    *down = unit * r.down;
-    *up = unit * r.up;
+    ry_tier_ports p;
+    ry_err err;
+    if (ry_tier_ports_of(s, t, j, &p, &err) < 0)
+        memset(&p, 0, sizeof p);
+    return p;
 }
 
 static void tree_setup(tree *tr, const ry_spec *s, int t)
 {
     tr->tiers = t;
-    for (int j = 1; j <= t; j++)
-        tier_ports(s, tr->k, t, j, &tr->down[j], &tr->up[j]);
+    for (int j = 1; j <= t; j++) {
+        tr->tp[j] = tier_of(s, t, j);
+        tr->down[j] = tr->tp[j].down;
+        tr->up[j] = tr->tp[j].up;
+        tr->ports[j] = tr->tp[j].ports;
+        tr->group[j] = tr->tp[j].group > 0 ? tr->tp[j].group : tr->tp[j].down;
+    }
 }
 
 static uint32_t new_switch(tree *tr, int tier, int rail, int group)
 {
     uint32_t id = ry_fabric_add_node(tr->f, RY_NODE_SWITCH, tier, tr->plane, rail, group,
-                                     tr->next_index[tier]++, (uint32_t)tr->k);
+                                     tr->next_index[tier]++, (uint32_t)tr->ports[tier]);
     tr->f->nodes[id].subnet = tr->subnet;
     return id;
 }
@@ -105,23 +107,36 @@ static int smallest_divisor_with_room(int u, int d, long long c)
     return -1;
 }
 
-/* Tier count a tree needs: the top must take every lower block in one column
- * of at most k members. */
-static int tree_tiers_needed(const ry_spec *s, int k, size_t nleaves, size_t npods)
+/* Whether a t-tier tree takes nleaves leaves: below the top, tier j groups
+ * the blocks under it by its group size; the top takes the rest in one
+ * block, at most its down ports (a column of c blocks of u uplinks each
+ * gets u top switches, one link to each, when c is at most those ports). */
+static int tree_fits(const ry_spec *s, int t, long long nleaves)
 {
-    if (nleaves <= (size_t)k)
-        return 2;
-    size_t blocks = npods;
-    int j = 3;
-    while (blocks > (size_t)k) {
-        if (j >= RY_MAX_TIERS)
-            return RY_MAX_TIERS + 1;
-        int d, u;
-        tier_ports(s, k, RY_MAX_TIERS + 1, j, &d, &u);
-        blocks = (blocks + (size_t)d - 1) / (size_t)d;
-        j++;
+    long long blocks = nleaves;
+    for (int j = 2; j < t; j++) {
+        ry_tier_ports p = tier_of(s, t, j);
+        long long g = p.group > 0 ? p.group : p.down;
+        if (g < 1)
+            return 0;
+        blocks = (blocks + g - 1) / g;
     }
-    return j;
+    return blocks <= tier_of(s, t, t).down;
+}
+
+/* Tier count a tree of nleaves leaves needs (2 at least). */
+static int tree_tiers_needed(const ry_spec *s, long long nleaves)
+{
+    for (int t = 2; t <= RY_MAX_TIERS; t++)
+        if (tree_fits(s, t, nleaves))
+            return t;
+    return RY_MAX_TIERS + 1;
+}
+
+/* The top of a one-tier tree (a single switch) takes n GPUs. */
+static int one_switch_fits(const ry_spec *s, long long n)
+{
+    return s->tiers <= 1 && n <= tier_of(s, 1, 1).down;
 }
 
 /* Build tier j over the lower blocks; groups[g] = lower blocks in new block g.
@@ -193,7 +208,7 @@ static void build_upper(tree *tr, const idvec *leaves)
             groups[0] = nblocks;
             ngroups = 1;
         } else {
-            size_t gsz = (size_t)tr->down[j];
+            size_t gsz = (size_t)tr->group[j];
             ngroups = (nblocks + gsz - 1) / gsz;
             groups = ry_xmalloc(ngroups * sizeof *groups);
             for (size_t g = 0; g < ngroups; g++)
@@ -249,6 +264,13 @@ static void rail_leaves(tree *tr, const layout *L, int rail0, int nrails, idvec 
 
 static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 {
+    const ry_switch_model *top = ry_spec_tier_switch(s, s->n_tier ? s->n_tier : 1);
+    if (s->n_tier > 0 && needed > s->n_tier) {
+        ry_err_set(err, "fabric.tiers", "%lld GPUs need %s tiers of these switches, and "
+                   "fabric.tiers lists %d: add a tier, or give the top (%s) more ports",
+                   n, needed > RY_MAX_TIERS ? "more" : "more", s->n_tier, top->name);
+        return -1;
+    }
     if (needed > RY_MAX_TIERS) {
         ry_err_set(err, "fabric.switch", "%lld GPUs need more than %d tiers of radix-%d switches; "
                    "use a larger radix", n, RY_MAX_TIERS, s->sw.radix);
@@ -269,9 +291,7 @@ static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
  * frees the leaf list. Returns the tier count, or -1 with err set. */
 static int finish_tree(tree *tr, const ry_spec *s, idvec *leaves, long long n, ry_err *err)
 {
-    tier_ports(s, tr->k, RY_MAX_TIERS, 2, &tr->down[2], &tr->up[2]);
-    size_t npods = (leaves->n + (size_t)tr->down[2] - 1) / (size_t)tr->down[2];
-    int t = resolve_tiers(s, tree_tiers_needed(s, tr->k, leaves->n, npods), n, err);
+    int t = resolve_tiers(s, tree_tiers_needed(s, (long long)leaves->n), n, err);
     if (t > 0) {
         tree_setup(tr, s, t);
         build_upper(tr, leaves);
@@ -286,7 +306,7 @@ static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail
 {
     long long n = (long long)nrails * (L->gpus / L->R);
     idvec leaves = { 0 };
-    if (n <= tr->k && s->tiers <= 1) {
+    if (one_switch_fits(s, n)) {
         /* One switch is the whole tree. */
         tree_setup(tr, s, 1);
         uint32_t sw = new_switch(tr, 1, nrails == 1 ? rail0 : -1, 0);
@@ -318,7 +338,7 @@ static void fat_tree_units(ry_fabric *f, long long per_leaf)
 static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *err)
 {
     long long n = L->gpus;
-    if (n <= tr->k && s->tiers <= 1) {
+    if (one_switch_fits(s, n)) {
         fat_tree_units(tr->f, n);
         tree_setup(tr, s, 1);
         uint32_t sw = new_switch(tr, 1, -1, 0);
@@ -437,30 +457,29 @@ typedef struct graph_size {
 
 /* Adds one tree of nleaves leaves over n GPUs; tiers 0: as many as needed.
  * -1 when the tree cannot be built (the builder then says why). */
-static int size_tree(const ry_spec *s, int k, long long n, long long nleaves, int tiers,
-                     graph_size *z)
+static int size_tree(const ry_spec *s, long long n, long long nleaves, int tiers, graph_size *z)
 {
-    if (n <= k && tiers <= 1) {
+    if (one_switch_fits(s, n) && tiers <= 1) {
         z->switches = sat_add(z->switches, 1);
+        z->ports = sat_add(z->ports, tier_of(s, 1, 1).ports);
         z->tiers = z->tiers > 1 ? z->tiers : 1;
         return 0;
     }
-    tree tr = { .k = k };
-    tier_ports(s, k, RY_MAX_TIERS, 2, &tr.down[2], &tr.up[2]);
-    long long npods = (nleaves + tr.down[2] - 1) / tr.down[2];
-    int t = tree_tiers_needed(s, k, (size_t)nleaves, (size_t)npods);
+    int t = tree_tiers_needed(s, nleaves);
     if (t > RY_MAX_TIERS || (tiers > 0 && tiers < t))
         return -1;
     if (tiers > 0)
         t = tiers;
+    tree tr = { 0 };
     tree_setup(&tr, s, t);
     long long blocks = nleaves, pos = 1, sw = nleaves;
     z->switches = sat_add(z->switches, nleaves);
+    z->ports = sat_add(z->ports, sat_mul(nleaves, tr.ports[1]));
     z->links = sat_add(z->links, sat_mul(nleaves, tr.up[1]));
     for (int j = 2; j <= t; j++) {
         int u = tr.up[j - 1];
         if (j < t) {
-            blocks = (blocks + tr.down[j] - 1) / tr.down[j];
+            blocks = (blocks + tr.group[j] - 1) / tr.group[j];
             sw = sat_mul(sat_mul(blocks, pos), u);
             pos = sat_mul(pos, u);
         } else {
@@ -470,6 +489,7 @@ static int size_tree(const ry_spec *s, int k, long long n, long long nleaves, in
             sw = sat_mul(pos, m);
         }
         z->switches = sat_add(z->switches, sw);
+        z->ports = sat_add(z->ports, sat_mul(sw, tr.ports[j]));
         z->links = sat_add(z->links, sat_mul(sw, tr.up[j]));
     }
     z->tiers = z->tiers > t ? z->tiers : t;
@@ -495,36 +515,40 @@ static long long rail_tree_leaves(const ry_spec *s, int d1, long long S, int rai
 static int size_graph(const ry_spec *s, int tiers, graph_size *z)
 {
     memset(z, 0, sizeof *z);
-    int k = s->sw.radix, d1, u1;
-    tier_ports(s, k, 2, 1, &d1, &u1);
-    if (d1 < 1 || u1 < 1 || s->hb_domain < 1 || s->rails < 1)
+    ry_tier_ports leaf = tier_of(s, 2, 1);
+    int d1 = leaf.down;
+    if (d1 < 1 || leaf.up < 1 || s->hb_domain < 1 || s->rails < 1)
         return -1;
+    ry_spec st = *s;
+    st.tiers = tiers;
     long long K = s->hb_domain, R = s->rails, G = s->gpus, c = K / R;
     long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? d1 / c : 1);
     graph_size one = { 0 };
     if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
-        if (size_tree(s, k, G, rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
+        if (size_tree(&st, G, rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
             return -1;
     } else if (s->design == RY_DESIGN_FAT_TREE) {
         int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
         long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
-        if (size_tree(s, k, G, (G + per_leaf - 1) / per_leaf, tiers, &one) < 0)
+        if (size_tree(&st, G, (G + per_leaf - 1) / per_leaf, tiers, &one) < 0)
             return -1;
     } else {
         long long nr = G / R;
-        if (nr <= k && tiers <= 1) {
-            long long pack = k / nr;
+        if (one_switch_fits(&st, nr)) {
+            ry_tier_ports top = tier_of(s, 1, 1);
+            long long pack = top.down / nr;
             one.switches = (R + pack - 1) / pack;
+            one.ports = sat_mul(one.switches, top.ports);
             one.tiers = 1;
         } else {
             for (int r = 0; r < R; r++)
-                if (size_tree(s, k, nr, rail_tree_leaves(s, d1, S, r, 1), tiers, &one) < 0)
+                if (size_tree(&st, nr, rail_tree_leaves(s, d1, S, r, 1), tiers, &one) < 0)
                     return -1;
         }
     }
     z->tiers = one.tiers;
     z->switches = sat_mul(one.switches, s->planes);
-    z->ports = sat_add(sat_mul(z->switches, k), sat_mul(G, s->planes));
+    z->ports = sat_add(sat_mul(one.ports, s->planes), sat_mul(G, s->planes));
     z->links = sat_add(sat_mul(one.links, s->planes), sat_mul(G, s->planes));
     return 0;
 }
@@ -598,9 +622,9 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     L.c = L.K / L.R;
     L.domains = L.gpus / L.K;
     int k = s->sw.radix;
-    int d1, u1;
-    tier_ports(s, k, 2, 1, &d1, &u1);
-    if (d1 < 1 || u1 < 1) {
+    ry_tier_ports leaf = tier_of(s, 2, 1);
+    int d1 = leaf.down;
+    if (d1 < 1 || leaf.up < 1) {
         ry_err_set(err, "fabric.oversubscription", "a radix-%d leaf cannot be split %d:%d",
                    k, s->n_oversub ? s->oversub[0].down : 1, s->n_oversub ? s->oversub[0].up : 1);
         return -1;
@@ -622,7 +646,7 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     int tmax = 0, subnet = 0;
     for (int p = 0; p < s->planes; p++) {
         memset(next_index, 0, sizeof next_index);
-        tree tr = { .f = f, .plane = p, .k = k, .next_index = next_index };
+        tree tr = { .f = f, .plane = p, .next_index = next_index };
         int t;
         if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
             tr.subnet = subnet++;
@@ -632,9 +656,9 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
             t = build_fat_tree(&tr, s, &L, err);
         } else {
             long long nr = L.gpus / L.R;
-            if (nr <= k && s->tiers <= 1) {
-                /* Pack floor(k/nr) whole rails into each single-tier switch. */
-                int pack = (int)(k / nr);
+            if (one_switch_fits(s, nr)) {
+                /* Pack whole rails into each single-tier switch. */
+                int pack = (int)(tier_of(s, 1, 1).down / nr);
                 tree_setup(&tr, s, 1);
                 for (int r0 = 0; r0 < L.R; r0 += pack) {
                     tr.subnet = subnet++;
@@ -666,6 +690,7 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
             for (int j = 1; j <= t; j++) {
                 f->down_ports[j] = tr.down[j];
                 f->up_ports[j] = tr.up[j];
+                f->tier[j] = tr.tp[j];
             }
         }
     }

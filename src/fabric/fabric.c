@@ -64,13 +64,58 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port)
     return id;
 }
 
+double ry_port_gbps(const ry_fabric *f, uint32_t port)
+{
+    const ry_node *n = ry_port_node(f, port);
+    if (n->kind == RY_NODE_GPU)
+        return f->spec->node.nic_gbps;
+    const ry_tier_ports *t = &f->tier[n->tier];
+    uint32_t p = port - n->port0;
+    if (!t->sw)
+        return f->spec->sw.port_gbps;
+    if (p < (uint32_t)t->down)
+        return t->down_gbps;
+    if (p < (uint32_t)(t->down + t->up))
+        return t->up_gbps;
+    return t->sw->port_gbps;
+}
+
+int ry_switch_port_phys(const ry_fabric *f, const ry_node *n, uint32_t p, int *sub, int *split)
+{
+    const ry_tier_ports *t = &f->tier[n->tier];
+    int q = (int)p;
+    *sub = 0;
+    *split = 1;
+    if (!t->sw)
+        return q;
+    if (q < t->down) {
+        *split = t->down_split;
+        *sub = q % t->down_split;
+        return q / t->down_split;
+    }
+    q -= t->down;
+    if (q < t->up) {
+        *split = t->up_split;
+        *sub = q % t->up_split;
+        return t->cages_down + q / t->up_split;
+    }
+    return t->cages_down + t->cages_up + (q - t->up);
+}
+
 double ry_link_gbps(const ry_fabric *f, uint32_t link)
 {
     const ry_spec *s = f->spec;
-    double g = s->sw.port_gbps;
-    const ry_node *lo = ry_port_node(f, f->links[link].lo);
-    if (lo->kind == RY_NODE_GPU && s->node.nic_gbps > 0 && s->node.nic_gbps < g)
-        g = s->node.nic_gbps;
+    const ry_link *l = &f->links[link];
+    double g = ry_port_gbps(f, l->hi);
+    const ry_node *lo = ry_port_node(f, l->lo);
+    if (lo->kind == RY_NODE_GPU) {
+        if (s->node.nic_gbps > 0 && s->node.nic_gbps < g)
+            g = s->node.nic_gbps;
+    } else {
+        double u = ry_port_gbps(f, l->lo);
+        if (u < g)
+            g = u;
+    }
     return g;
 }
 

@@ -59,6 +59,7 @@ typedef struct ry_fabric {
     /* Per-tier wiring parameters chosen by the builder (1-based tier). */
     int down_ports[RY_MAX_TIERS + 1];
     int up_ports[RY_MAX_TIERS + 1];
+    ry_tier_ports tier[RY_MAX_TIERS + 1];   /* [tier]: its switch model and ports */
     int su_domains;          /* HB domains per scalable unit actually used */
     int num_units;           /* scalable units */
     long long unit_gpus;     /* GPUs per scalable unit: su_domains x HB domain on rail
@@ -92,6 +93,20 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port);
 /* Speed of a link in Gb/s: the switch port's, or the NIC's on a server
  * link when the NIC is slower. The one rule every output uses. */
 double ry_link_gbps(const ry_fabric *f, uint32_t link);
+/* Speed of a port in Gb/s: a switch port's by its tier and side (down, up,
+ * free), a GPU's its NIC's. */
+double ry_port_gbps(const ry_fabric *f, uint32_t port);
+/* Port p (0-based) of switch n on its model's faceplate: the model's port
+ * (0-based) it is, or is a part of when its tier splits the side it is on
+ * (fabric.tiers: a 400G port as 2 x 200G); *sub is the part (0-based) and
+ * *split the parts of that port (1 when not split). */
+int ry_switch_port_phys(const ry_fabric *f, const ry_node *n, uint32_t p, int *sub, int *split);
+/* The switch model of a switch node (its tier's). */
+static inline const ry_switch_model *ry_node_model_of(const ry_fabric *f, const ry_node *n)
+{
+    const ry_switch_model *m = n->kind == RY_NODE_SWITCH ? f->tier[n->tier].sw : NULL;
+    return m ? m : &f->spec->sw;
+}
 
 static inline const ry_node *ry_port_node(const ry_fabric *f, uint32_t port)
 {

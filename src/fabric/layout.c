@@ -264,7 +264,7 @@ static agg *size_level(const tmp *t, int lv)
             continue;
         int32_t x = t->id[lv][t->S + (long long)i];
         a[x].upper++;
-        a[x].power += t->sw_w;
+        a[x].power += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + i])->power_w;
     }
     return a;
 }
@@ -471,7 +471,7 @@ static void put_switch(tmp *t, ry_layout *lay, int32_t sw, int rack, int slot)
     lay->sw_rack[sw] = rack;
     lay->sw_unit[sw] = (int16_t)(t->s->layout.first_unit + slot * lay->switch_units);
     t->r[rack].used_units += lay->switch_units;
-    t->r[rack].power_w += t->sw_w;
+    t->r[rack].power_w += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + sw])->power_w;
 }
 
 static void put_server(tmp *t, ry_layout *lay, int32_t sv, int rack, int slot)
@@ -762,7 +762,12 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
              : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     t.node_w = s->node.power_w;
     t.tray_w = ry_rack_tray_power(&s->node);
+    /* Racks are packed for the most power-hungry switch model; each rack
+     * then counts its own switches' power. */
     t.sw_w = s->sw.power_w;
+    for (int j = 1; j <= f->tiers; j++)
+        if (f->tier[j].sw && f->tier[j].sw->power_w > t.sw_w)
+            t.sw_w = f->tier[j].sw->power_w;
     t.hall_w = s->layout.hall_power * 1000;
     lay->node_units = s->layout.node_units;
     lay->switch_units = s->layout.switch_units;

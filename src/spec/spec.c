@@ -385,6 +385,120 @@ static void read_oversub(loadctx *c, const ry_ynode *n)
         s->n_oversub = (int)n->n;
 }
 
+/* "400G" or "200G x 256": a speed and, optionally, how many ports. */
+static int read_side(const ry_ynode *n, const char *what, double *gbps, int *count)
+{
+    char buf[64];
+    const char *v = n->kind == RY_YSCALAR && !ry_ynode_is_null(n) ? n->value : NULL;
+    if (v && strlen(v) < sizeof buf) {
+        snprintf(buf, sizeof buf, "%s", v);
+        char *x = strchr(buf, 'x');
+        if (!x)
+            x = strchr(buf, '*');
+        long long cnt = 0;
+        int ok = 1;
+        if (x) {
+            char *e = x + 1, *end;
+            *x = '\0';
+            while (*e == ' ')
+                e++;
+            cnt = strtoll(e, &end, 10);
+            while (*end == ' ')
+                end++;
+            ok = end != e && !*end && cnt >= 1 && cnt <= 65535;
+        }
+        for (char *t = buf + strlen(buf); t > buf && t[-1] == ' '; t--)
+            t[-1] = '\0';
+        if (ok && ry_parse_speed(buf, gbps) == 0 && *gbps > 0) {
+            *count = (int)cnt;
+            return 0;
+        }
+    }
+    ry_error_at(n->pos, "%s must be a port speed, optionally with a count: \"400G\" or "
+                "\"200G x 256\" (got %s)", what, ry_ynode_describe(n));
+    return -1;
+}
+
+/* fabric.tiers: auto, a count, or a list of tiers from the leaves up. An
+ * entry without a switch takes the one below it (the leaves fabric.switch). */
+static void read_tiers(loadctx *c, const ry_ynode *n)
+{
+    ry_spec *s = c->s;
+    if (n->kind != RY_YSEQ) {
+        ry_keyval v;
+        if (ry_key_get(ry_key_find("fabric.tiers"), n, NULL, &v) < 0)
+            c->bad |= RY_BAD_TIERS;
+        else
+            s->tiers = (int)v.i;
+        return;
+    }
+    if (n->n == 0 || n->n > RY_MAX_TIERS) {
+        ry_error_at(n->pos, "fabric.tiers as a list needs 1 to %d tiers, leaves first (got %s)",
+                    RY_MAX_TIERS, n->n ? "too many entries" : "an empty list");
+        c->bad |= RY_BAD_TIERS;
+        return;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < n->n; i++) {
+        const ry_ynode *e = n->items[i];
+        ry_tier_spec *t = &s->tier[i];
+        char w[64];
+        memset(t, 0, sizeof *t);
+        if (e->kind != RY_YMAP) {
+            ry_error_at(e->pos, "fabric.tiers entries are maps {switch: sn5600, down: \"400G\", "
+                        "up: \"800G\", taper: \"1:1\", group: 16} (got %s)",
+                        ry_ynode_describe(e));
+            bad = 1;
+            continue;
+        }
+        if (ry_schema_check_keys(e, "fabric.tiers[]", "fabric.tiers entry") > 0)
+            bad = 1;
+        const ry_ynode *v;
+        if ((v = ry_ymap_get(e, "switch"))) {
+            ry_switch_model sw;
+            if (read_switch(c, v, &sw) < 0) {
+                bad = 1;
+            } else {
+                t->sw = sw;
+                t->has_switch = 1;
+            }
+        }
+        if ((v = ry_ymap_get(e, "down"))) {
+            snprintf(w, sizeof w, "fabric.tiers[%zu].down", i);
+            bad |= read_side(v, w, &t->down_gbps, &t->down_count) < 0;
+        }
+        if ((v = ry_ymap_get(e, "up"))) {
+            snprintf(w, sizeof w, "fabric.tiers[%zu].up", i);
+            bad |= read_side(v, w, &t->up_gbps, &t->up_count) < 0;
+        }
+        if ((v = ry_ymap_get(e, "taper"))) {
+            snprintf(w, sizeof w, "fabric.tiers[%zu].taper", i);
+            if (v->kind != RY_YSCALAR || ry_ynode_is_null(v) || parse_ratio(v->value, &t->taper) < 0 ||
+                t->taper.down < 1 || t->taper.up < 1) {
+                ry_error_at(v->pos, "%s must be \"D:U\", bandwidth down to bandwidth up with "
+                            "whole numbers >= 1, like \"15:1\" or \"1:2\" (got %s)", w,
+                            ry_ynode_describe(v));
+                memset(&t->taper, 0, sizeof t->taper);
+                bad = 1;
+            }
+        }
+        if ((v = ry_ymap_get(e, "group"))) {
+            ry_keyval kv;
+            snprintf(w, sizeof w, "fabric.tiers[%zu].group", i);
+            if (ry_key_get(ry_key_find("fabric.tiers[].group"), v, w, &kv) < 0)
+                bad = 1;
+            else
+                t->group = (int)kv.i;
+        }
+    }
+    if (bad) {
+        c->bad |= RY_BAD_TIERS | RY_BAD_SWITCH;
+        return;
+    }
+    s->n_tier = (int)n->n;
+    s->tiers = s->n_tier;
+}
+
 static void fabric_custom(void *ctx, const ry_key *k, const ry_ynode *n)
 {
     loadctx *c = ctx;
@@ -400,6 +514,36 @@ static void fabric_custom(void *ctx, const ry_key *k, const ry_ynode *n)
     }
 }
 
+/* A tier list: entries without a switch take the one below (the leaves
+ * fabric.switch), and the leaves' model is the fabric's switch for
+ * everything that asks for one model. */
+static void tiers_inherit(ry_spec *s, const ry_ynode *f)
+{
+    const ry_ynode *fs = ry_ymap_key(f, "switch"), *t0 = NULL;
+    if (s->tier[0].has_switch && fs) {
+        t0 = ry_ydoc_find(s->doc, "fabric.tiers.0.switch", NULL);
+        ry_error_at(t0 ? t0->pos : fs->pos, "the leaves' switch is given twice, as "
+                    "fabric.switch and fabric.tiers[0].switch: give it in one place");
+        return;
+    }
+    if (s->n_oversub > 0) {
+        ry_error_at(ry_ymap_key(f, "oversubscription")->pos, "fabric.oversubscription and a "
+                    "fabric.tiers list both give tapers: give each tier's taper in its entry");
+        return;
+    }
+    for (int i = 0; i < s->n_tier; i++) {
+        ry_tier_spec *t = &s->tier[i];
+        if (!t->has_switch)
+            t->sw = i ? s->tier[i - 1].sw : s->sw;
+        if (!(t->sw.port_gbps > 0))
+            t->sw.port_gbps = s->node.nic_gbps;
+        if (!t->sw.speed[0])
+            speed_text(t->sw.speed, sizeof t->sw.speed, t->sw.port_gbps);
+    }
+    s->sw = s->tier[0].sw;
+    ry_spec_rules_tiers(s);
+}
+
 static void read_fabric(loadctx *c, const ry_ynode *root)
 {
     ry_spec *s = c->s;
@@ -411,6 +555,9 @@ static void read_fabric(loadctx *c, const ry_ynode *root)
         goto speeds;
     ry_schema_check_keys(f, "fabric", NULL);
     c->bad |= ry_schema_read(f, "fabric", s, fabric_custom, c);
+    const ry_ynode *tn = ry_ymap_get(f, "tiers");
+    if (tn)
+        read_tiers(c, tn);
 
 speeds:
     /* An inline switch without a speed runs at the node's NIC speed; a node
@@ -421,6 +568,8 @@ speeds:
         speed_text(s->sw.speed, sizeof s->sw.speed, s->sw.port_gbps);
     if (!(s->node.nic_gbps > 0))
         s->node.nic_gbps = s->sw.port_gbps;
+    if (s->n_tier > 0)
+        tiers_inherit(s, f);
 }
 
 /* A section of scalar keys only: read through the table. */
@@ -447,6 +596,9 @@ static void read_layout(loadctx *c, const ry_ynode *root)
         s->layout.nodes_per_rack = s->node.per_rack;
     if (s->sw.units > 0)
         s->layout.switch_units = s->sw.units;
+    for (int i = 0; i < s->n_tier; i++)     /* the tallest of the tiers' models */
+        if (s->tier[i].sw.units > s->layout.switch_units)
+            s->layout.switch_units = s->tier[i].sw.units;
     read_section(c, root, "layout");
     if (s->doc && !ry_ydoc_find(s->doc, "layout.network", NULL))
         s->layout.network = -1;

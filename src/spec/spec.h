@@ -106,6 +106,32 @@ typedef struct ry_ratio {
 
 typedef struct ry_ydoc ry_ydoc;     /* parsed YAML with positions: spec/yaml.h */
 
+/* One entry of fabric.tiers given as a list: a tier's own switch model, port
+ * speeds (a port split into several at a lower speed), taper and group size.
+ * 0 and empty fields are "not given": the rules of ry_tier_ports fill them. */
+typedef struct ry_tier_spec {
+    int has_switch;         /* switch named; else fabric.switch */
+    ry_switch_model sw;
+    double down_gbps, up_gbps;  /* 0: the model's port speed */
+    int down_count, up_count;   /* ports at those speeds; 0: from the taper */
+    ry_ratio taper;             /* bandwidth down:up; 0:0 = not given */
+    int group;                  /* lower blocks per block; 0: as many as ports take */
+} ry_tier_spec;
+
+/* Tier j (1 = leaves) of a fabric, resolved: what each switch of the tier
+ * is and how its ports are used. Ports [0, down) go down at down_gbps, [down,
+ * down + up) go up at up_gbps, the rest of the `ports` are free at the
+ * model's speed. A port split in `split` runs at port_gbps / split. */
+typedef struct ry_tier_ports {
+    const ry_switch_model *sw;  /* borrowed from the spec */
+    int ports;                  /* ports of one switch, counting split ones */
+    int down, up;
+    double down_gbps, up_gbps;
+    int down_split, up_split;   /* 1, 2, 4 or 8 */
+    int cages_down, cages_up;   /* the model's ports they take */
+    int group;                  /* 0: down ports' worth */
+} ry_tier_ports;
+
 typedef struct ry_spec {
     const char *path;       /* source file name as given, for messages */
     ry_ydoc *doc;           /* the parsed document; NULL for built-in specs */
@@ -127,6 +153,8 @@ typedef struct ry_spec {
     int n_oversub;          /* entries in oversub; 0 = all 1:1 */
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
     int tiers;              /* 0 = auto */
+    int n_tier;             /* entries of fabric.tiers given as a list (then tiers = n_tier) */
+    ry_tier_spec tier[RY_MAX_TIERS];    /* [0] = leaves */
     int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
 
     /* infiniband: GUID/LID plan and OpenSM files */
@@ -238,6 +266,17 @@ void ry_spec_defaults(ry_spec *s);
  * error with ry_spec_error, against the spec's positions when it has a
  * document, and returns -1 if there was any, else 0. */
 int ry_spec_check(ry_spec *s);
+
+/* Tier j (1 = leaves) of a tree of t tiers: its switch model and ports, from
+ * fabric.tiers, else fabric.switch and fabric.oversubscription (spec/tiers.c).
+ * -1 with err set (a key under fabric.tiers) when the tier cannot be made. */
+int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err);
+/* The switch model of tier j, and the speed of the leaves' down ports. */
+const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j);
+double ry_spec_leaf_gbps(const ry_spec *s);
+/* The rules of a fabric.tiers list (every tier resolvable, speeds that
+ * meet, one protocol); prints at the key. */
+void ry_spec_rules_tiers(ry_spec *s);
 
 /* out: the cluster of s as design d. Forced tiers (fabric.tiers) are s's own
  * design's, so another design chooses its own (tiers auto). */

@@ -51,7 +51,10 @@ static void check_rows(void)
             parent[len - 2] = '\0';
         const ry_key *p = ry_key_find(parent);
         CHECK(p && p < k, "%s: its section %s is not a row before it", k->key, parent);
-        CHECK(p && (p->type == RY_KEY_SECTION || p->type == RY_KEY_CUSTOM),
+        /* A row read by its own reader may be a scalar or hold keys
+         * (fabric.tiers: a count, or a list of maps). */
+        CHECK(p && (p->type == RY_KEY_SECTION || p->type == RY_KEY_CUSTOM ||
+                    (p->flags & RY_KEY_READER && p->type_doc)),
               "%s: %s holds no keys", k->key, parent);
         CHECK(k->type != RY_KEY_ENUM || (k->words && k->words[0]), "%s: no words", k->key);
         CHECK(k->type != RY_KEY_CUSTOM || k->type_doc, "%s: custom without type_doc", k->key);
@@ -149,8 +152,10 @@ static void check_summary(void)
     char buf[256];
     ry_key_summary(ry_key_find("fabric.switch.radix"), buf, sizeof buf);
     CHECK(strcmp(buf, "even integer, 4..65535; default 64; ports") == 0, "radix: %s", buf);
+    ry_key_summary(ry_key_find("workload.parallelism.pipeline"), buf, sizeof buf);
+    CHECK(strcmp(buf, "auto or integer, 1..1048576; default auto; stages") == 0, "pipeline: %s", buf);
     ry_key_summary(ry_key_find("fabric.tiers"), buf, sizeof buf);
-    CHECK(strcmp(buf, "auto or integer, 1..8; default auto") == 0, "tiers: %s", buf);
+    CHECK(strcmp(buf, "auto, a count, or a list of tiers; default auto") == 0, "tiers: %s", buf);
     ry_key_summary(ry_key_find("layout.rack_pitch"), buf, sizeof buf);
     CHECK(strcmp(buf, "number, 0.1..100; default 0.6; metres") == 0, "rack_pitch: %s", buf);
     ry_key_summary(ry_key_find("libra.cycle_time"), buf, sizeof buf);
