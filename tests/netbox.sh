@@ -17,16 +17,30 @@
 #     and NetBox's device type import (its fields and component forms);
 #   - racks and rooms agree with racks.csv and rooms.csv, devices with
 #     cabling.csv (rack and a_u/z_u of every cable end), units do not overlap
-#     within a rack and fit in it;
+#     within a rack and fit in it, and add up to racks.csv's units_used;
+#   - NetBox's model rules (kept there too): device names at most 64
+#     characters and unique in lower case, a position with a face and not
+#     of a 0U type, role names and slugs and device type models unique;
 #   - counts: servers = cluster.nodes of the spec, switches = the bill of
 #     materials' (and 48 for the four-unit SuperPOD: 8 rails x 4 units of
 #     leaves, 16 spines), cables = links, server cable ends = nodes x GPUs x
 #     planes, and every NIC and switch port of a type is a template;
+#   - a rack-scale node (one scalable unit of GB300 NVL72): every compute
+#     rack (nodes / nodes_per_rack, rounded up) holds per_rack trays of each
+#     kind of the catalog's rack_trays, each of its role, of a type of the
+#     tray's height, part and maker with no interfaces and no other
+#     component list (none is cabled); a type with a component list this
+#     check does not know (power ports) fails it;
+#   - a 63-character node model with two long tray kinds alike but for
+#     their last letter keeps two device types, slugs within 100 characters;
 #   - a node and a switch model of one name still make two device types;
 #   - the same spec gives the same bytes;
 #   - the checker itself fails on broken copies (a dangling rack, an
 #     interface type NetBox does not know, a field no form has, a device
-#     moved off its cabling.csv unit, a cable to an interface no type has).
+#     moved off its cabling.csv unit, a cable to an interface no type has;
+#     a tray on a server's unit, above the rack, 2U, missing, of another
+#     role, without a face, named as another in other case, with power
+#     ports; a role slug twice).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/netbox-import.json"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
@@ -136,6 +150,17 @@ mfrs = set()
 for r in table("04-manufacturers.csv"):
     slug_ok("manufacturers", r); mfrs.add(r["name"])
 
+# the node's rack trays (cluster.node.rack_trays, else the catalog's): a
+# compute rack holds per_rack of each kind, a device type "<node>-<kind>" each
+nodecat = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
+node = spec["cluster"].get("node")
+nname = node if isinstance(node, str) else node["name"] if isinstance(node, dict) else ""
+ncat = dict(nodecat.get(nname, {}), **(node if isinstance(node, dict) else {}))
+ntrays = node["rack_trays"] if isinstance(node, dict) and "rack_trays" in node else ncat.get("rack_trays", [])
+tray_of = {"%s-%s" % (nname, t["kind"]): t for t in ntrays}
+npr = spec.get("layout", {}).get("nodes_per_rack", ncat.get("per_rack", 4))
+tray_racks = -(-nodes // npr) if ntrays else 0
+
 L = nb["devicetype_library"]
 dt_fields = set(nb["forms"]["DeviceTypeImportForm"]) | set(nb["devicetype_related"])
 if_fields = set(nb["interface_template_fields"])
@@ -160,6 +185,14 @@ for f in sorted(os.listdir(tdir_nb)):
         err("%s: u_height %r" % (f, u))
     if not isinstance(t.get("is_full_depth"), bool): err("%s: is_full_depth %r" % (f, t.get("is_full_depth")))
     if t.get("manufacturer") not in mfrs: err("%s: manufacturer %r not made before" % (f, t.get("manufacturer")))
+    for k in t:
+        if k in nb["devicetype_related"] and k != "interfaces":
+            err("%s: %s, a component list this check does not check" % (f, k))
+    tt = tray_of.get(t.get("model"))
+    if tt and (u != tt["rack_units"] or t.get("part_number", "") != tt.get("part", "")
+               or t.get("manufacturer") != ncat.get("vendor", "Generic")):
+        err("%s: u_height %r part %r of %r, the tray is %dU %r of %r" % (f, u, t.get("part_number"),
+            t.get("manufacturer"), tt["rack_units"], tt.get("part", ""), ncat.get("vendor")))
     names = set()
     for i in t.get("interfaces", []):
         if not isinstance(i, dict): err("%s: interface %r" % (f, i)); continue
@@ -176,16 +209,18 @@ for f in sorted(os.listdir(tdir_nb)):
             err("%s: interface %s type %r, want %r" % (f, i.get("name"), i.get("type"), iftype))
         if i.get("name") in names: err("%s: interface %s twice" % (f, i.get("name")))
         names.add(i.get("name"))
+    if (t.get("manufacturer"), t.get("model")) in types: err("%s: model %r twice" % (f, t.get("model")))
     types[(t.get("manufacturer"), t.get("model"))] = (t, names)
 
-roles = set()
+roles, role_slugs = set(), set()
 for r in table("06-device-roles.csv"):
     slug_ok("roles", r)
     if not HEX.match(r["color"]): err("role %s: colour %r" % (r["name"], r["color"]))
-    roles.add(r["name"])
+    if r["name"] in roles or r["slug"] in role_slugs: err("role %s: name or slug %r twice" % (r["name"], r["slug"]))
+    roles.add(r["name"]); role_slugs.add(r["slug"])
 
 # ---- devices --------------------------------------------------------------------------------
-devs, occupied = {}, {}
+devs, occupied, lnames, units, trays = {}, {}, {}, {}, {}
 for r in table("07-devices.csv"):
     choice("devices", r, "status", "DeviceStatusChoices"); choice("devices", r, "face", "DeviceFaceChoices")
     n = r["name"]
@@ -203,7 +238,16 @@ for r in table("07-devices.csv"):
     for u in range(pos, pos + int(uh)):
         if (r["rack"], u) in occupied: err("device %s: unit %d of %s taken by %s" % (n, u, r["rack"], occupied[(r["rack"], u)]))
         occupied[(r["rack"], u)] = n
-    if n in devs: err("device %s twice" % n)
+    if n.lower() in lnames: err("device %s: name taken by %s (NetBox compares them without case)" % (n, lnames[n.lower()]))
+    if len(n) > nb["model_rules"]["device_name_max"]: err("device %s: name longer than %d" % (n, nb["model_rules"]["device_name_max"]))
+    if not r["face"]: err("device %s: a position and no face" % n)
+    if uh == 0: err("device %s: a 0U type at a position" % n)
+    lnames[n.lower()] = n
+    units[r["rack"]] = units.get(r["rack"], 0) + uh
+    tt = tray_of.get(r["device_type"])
+    if tt:
+        if r["role"] != tt["kind"]: err("tray %s: role %r, its kind %r" % (n, r["role"], tt["kind"]))
+        trays[(r["rack"], tt["kind"])] = trays.get((r["rack"], tt["kind"]), 0) + 1
     devs[n] = (r, ty[1])
 
 # ---- cables ----------------------------------------------------------------------------------
@@ -241,20 +285,25 @@ for c in cab_rows:
             break
 
 bom = json.load(open(bom_path))
-nodecat = yaml.safe_load(open(os.path.join(tdir, "nodes.yaml")))["nodes"]
-node = spec["cluster"].get("node")
-if "gpus_per_node" in spec["cluster"]:
-    gpn = spec["cluster"]["gpus_per_node"]
-else:
-    gpn = nodecat[node if isinstance(node, str) else node["name"]]["gpus_per_node"]
+gpn = spec["cluster"]["gpus_per_node"] if "gpus_per_node" in spec["cluster"] else ncat["gpus_per_node"]
 servers = [v for v in devs.values() if v[0]["role"] == "server"]
 if len(servers) != nodes: err("%d servers, the spec has %d" % (len(servers), nodes))
-if len(devs) != nodes + bom["switches"]["total"]:
-    err("%d devices, want %d servers + %d switches" % (len(devs), nodes, bom["switches"]["total"]))
+ntray = tray_racks * sum(t["per_rack"] for t in ntrays)
+if len(devs) != nodes + bom["switches"]["total"] + ntray:
+    err("%d devices, want %d servers + %d switches + %d trays" % (len(devs), nodes, bom["switches"]["total"], ntray))
+srv_racks = {v[0]["rack"] for v in servers}
+want_trays = {(k, t["kind"]): t["per_rack"] for k in srv_racks for t in ntrays}
+if len(srv_racks) != (tray_racks or len(srv_racks)) or trays != want_trays:
+    err("trays by rack and kind %s, want %d racks of %s" % (sorted(trays.items())[:4], tray_racks,
+        [(t["kind"], t["per_rack"]) for t in ntrays]))
+for r in rk_csv:
+    if units.get(r["rack"], 0) != int(r["units_used"]):
+        err("rack %s: devices take %d units, racks.csv says %s" % (r["rack"], units.get(r["rack"], 0), r["units_used"]))
 if len(cables) != bom["links"]["total"]: err("%d cables, %d links" % (len(cables), bom["links"]["total"]))
 if server_ends != nodes * gpn * planes: err("%d server cable ends, want %d x %d x %d" % (server_ends, nodes, gpn, planes))
 for (m, model), (t, names) in types.items():
-    want = gpn * planes if any(v[0]["role"] == "server" and v[0]["device_type"] == model for v in devs.values()) else bom["radix"]
+    want = gpn * planes if any(v[0]["role"] == "server" and v[0]["device_type"] == model for v in devs.values()) \
+        else 0 if model in tray_of else bom["radix"]
     if len(names) != want: err("type %s: %d interfaces, want %d" % (model, len(names), want))
 print("\n".join(errs) if errs else "ok")
 print("devices %d cables %d" % (len(devs), len(cables)), file=sys.stderr)
@@ -282,6 +331,51 @@ check b200-2plane "$TOP_SRCDIR/examples/b200-2plane.yaml" 64 2 infiniband-ndr
 check superpod-8k "$TOP_SRCDIR/examples/superpod-4su.yaml" 8192 1 400gbase-x-osfp --set cluster.nodes=8192
 expect_eq "superpod-8k: halls" "$(grep -c ',data hall' "$TMP/superpod-8k/cabling/netbox/02-locations.csv")" 8
 
+# a rack-scale node: one scalable unit of GB300 NVL72 (4 racks of 18 compute
+# trays), its NVLink switch trays, power shelves and management switches
+cat >"$TMP/gb300.yaml" <<'EOF'
+version: 1
+name: gb300-su
+cluster:
+  node: gb300-nvl72
+  nodes: 72
+  scalable_unit: 4
+fabric:
+  design: rail-optimized
+  switch: q3400
+EOF
+check gb300 "$TMP/gb300.yaml" 72 1 800gbase-x-osfp
+# 4 racks of 9 + 8 + 2 trays, counted by their names
+expect_eq "gb300: trays" "$(grep -c -- '-tray-\|-shelf-\|-mgmt-switch-' "$TMP/gb300/cabling/netbox/07-devices.csv")" 76
+
+# the longest names: a 63-character node model and two 31-character tray
+# kinds alike up to their last letter; the slugs "generic-<model>-<kind>"
+# would run past NetBox's 100 characters, and each type keeps its own
+# (slugs: nvidia-q3400, generic- and the model, two cut to 100)
+N63=rack-scale-node-with-a-model-name-as-long-as-a-spec-allows-it-1
+cat >"$TMP/long.yaml" <<EOF
+version: 1
+name: long
+cluster:
+  node:
+    name: $N63
+    gpus_per_node: 4
+    hb_domain: 72
+    nic_speed: 800G
+    rack_units: 1
+    per_rack: 18
+    rack_trays:
+      - {kind: nvlink-switch-tray-variant-aaaa, per_rack: 2, rack_units: 1}
+      - {kind: nvlink-switch-tray-variant-aaab, per_rack: 3, rack_units: 2}
+  nodes: 36
+  scalable_unit: 2
+fabric:
+  switch: q3400
+EOF
+check long "$TMP/long.yaml" 36 1 -
+expect_eq "long: model and slug lengths" "$(printf '%s' "$N63" | wc -c) $(ls "$TMP/long/cabling/netbox/05-device-types" |
+    awk '{ print length($0) - 5 }' | sort -n | tr '\n' ' ')" "63 12 71 100 100 "
+
 # a node and a switch of the same name: two device types all the same
 check same-name "$TOP_SRCDIR/tests/data/cabling/three-tier.yaml" 32 1 infiniband-hdr \
     --set fabric.switch.name=custom
@@ -293,14 +387,14 @@ expect_eq "same-name: device types" "$(ls "$TMP/same-name/cabling/netbox/05-devi
 diff -r "$TMP/b200-2plane/cabling/netbox" "$TMP/again/cabling/netbox" >/dev/null && ok ||
     fail "b200-2plane: a second run differs"
 
-# The checker fails on broken copies.
-S="$TMP/b200-2plane/cabling"
+# The checker fails on broken copies (of the run B, spec BS, BN nodes, BP planes).
+B=b200-2plane BS="$TOP_SRCDIR/examples/b200-2plane.yaml" BN=64 BP=2
 broken() {   # broken WHAT SED-SCRIPT FILE (relative to netbox/)
     rm -rf "$TMP/broken"
-    cp -r "$S" "$TMP/broken"
+    cp -r "$TMP/$B/cabling" "$TMP/broken"
     sed -i "$2" "$TMP/broken/netbox/$3"
-    "$PY" "$TMP/check.py" "$TMP/broken" "$TOP_SRCDIR/examples/b200-2plane.yaml" \
-        "$TMP/b200-2plane.bom.json" "$DATA" "$TPL" 64 2 - >"$TMP/broken.chk" 2>/dev/null
+    "$PY" "$TMP/check.py" "$TMP/broken" "$BS" "$TMP/$B.bom.json" "$DATA" "$TPL" "$BN" "$BP" - \
+        >"$TMP/broken.chk" 2>/dev/null
     grep -q "$4" "$TMP/broken.chk" && ok || fail "checker missed $1: $(head -3 "$TMP/broken.chk")"
 }
 broken "a dangling rack" '2s/,R01-01,/,R99-01,/' 07-devices.csv "rack 'R99-01' not made before"
@@ -310,5 +404,24 @@ broken "a field no form has" '1s/^name,slug,status/name,slug,state/' 01-sites.cs
 broken "a device off its unit" '2s/,R01-01,2,/,R01-01,3,/' 07-devices.csv "cabling.csv says R01-01 U2"
 broken "a cable to no interface" '2s/,mlx5_0,/,mlx5_99,/' 08-cables.csv "has no interface 'mlx5_99'"
 broken "a rack before its room" '3s/,H01,/,H09,/' 03-racks.csv "location 'H09' not made before"
+# ... and on broken trays: node018 stands at R01-01 U19, the trays from U20
+# (units 20..38: 9 NVLink switch trays, 8 shelves, 2 switches)
+B=gb300 BS="$TMP/gb300.yaml" BN=72 BP=1
+T1=R01-01-nvlink-switch-tray-1
+broken "a tray on a server's unit" "s/^$T1,\\(.*\\),R01-01,20,/$T1,\\1,R01-01,19,/" 07-devices.csv \
+    "unit 19 of R01-01 taken by"
+broken "a tray above the rack" "s/^$T1,\\(.*\\),R01-01,20,/$T1,\\1,R01-01,49,/" 07-devices.csv \
+    "units 49..49 outside its rack"
+broken "a 2U tray type" 's/^u_height: 1$/u_height: 2/' 05-device-types/nvidia-gb300-nvl72-power-shelf.yaml \
+    "the tray is 1U"
+broken "a tray missing" "/^R01-02-mgmt-switch-2,/d" 07-devices.csv "trays by rack and kind"
+broken "a tray of another role" "s/^$T1,nvlink-switch-tray,/$T1,mgmt-switch,/" 07-devices.csv \
+    "role 'mgmt-switch', its kind 'nvlink-switch-tray'"
+broken "a tray without a face" "s/^$T1,\\(.*\\),front,/$T1,\\1,,/" 07-devices.csv "a position and no face"
+broken "two names one in lower case" "s/^R01-01-mgmt-switch-2,/R01-01-MGMT-switch-1,/" 07-devices.csv \
+    "name taken by R01-01-mgmt-switch-1"
+broken "a power port list" '$a power-ports:\n  - name: "PSU1"\n    type: iec-60320-c20' \
+    05-device-types/nvidia-gb300-nvl72-power-shelf.yaml "power-ports, a component list"
+broken "a role slug twice" '$a Mgmt-Switch,mgmt-switch,607d8b,' 06-device-roles.csv "name or slug 'mgmt-switch' twice"
 
 finish

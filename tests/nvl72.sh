@@ -242,8 +242,9 @@ rc=$?
 if [ "$rc" -eq 1 ] && grep -q "k.yaml:3:.*: error: unknown key 'watts'" "$d/err" &&
    grep -q "k.yaml:3:.*: error: cluster.node.rack_trays\[0\].kind is missing" "$d/err"; then ok; else
     fail "rack_trays entry without kind, with an unknown key: exit $rc: $(cat "$d/err")"; fi
-# ... an empty kind, a kind that is a NetBox role already (server, leaf)
-for k in "''" server leaf; do
+# ... an empty kind, a kind that is a NetBox role already (server, leaf, a
+# one-tier fabric's switch), in any case (NetBox's slugs are lower case)
+for k in "''" server leaf switch Leaf SERVER Tier3; do
     cat >"$d/r.yaml" <<EOF
 name: nvl
 cluster:
@@ -255,6 +256,22 @@ EOF
     if [ "$rc" -eq 1 ] && grep -q "r.yaml:3:49: error: cluster.node.rack_trays\\[0\\].kind must be a name" "$d/err"; then ok; else
         fail "rack_trays kind $k: exit $rc: $(cat "$d/err")"; fi
 done
+# ... two kinds alike but for case: one NetBox slug, device type and names
+cat >"$d/c2.yaml" <<'EOF'
+name: nvl
+cluster:
+  node:
+    name: gb200-nvl72
+    rack_trays:
+      - {kind: Power-Shelf, per_rack: 4, rack_units: 1}
+      - {kind: power-shelf, per_rack: 4, rack_units: 1}
+  gpus: 576
+EOF
+R cabling "$d/c2.yaml" -o "$d/out3" >/dev/null 2>"$d/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "c2.yaml:7:16: error: cluster.node.rack_trays\[1\].kind: 'power-shelf' is also entry 0's" "$d/err" &&
+   [ ! -e "$d/out3" ]; then ok; else
+    fail "rack_trays kinds alike but for case: exit $rc: $(cat "$d/err")"; fi
 # ... and a malformed catalog entry (a copy of the catalog with per_rack 0)
 mkdir -p "$d/cat"
 cp "$T"/*.yaml "$d/cat/"

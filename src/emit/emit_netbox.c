@@ -10,9 +10,10 @@
  *   03-racks.csv         every rack in its room, layout.rack_units high
  *   04-manufacturers.csv the makers of the two models
  *   05-device-types/     one devicetype-library YAML file per model (the
- *                        node, the switch), interfaces as templates: a
- *                        device gets its interfaces when it is made
- *   06-device-roles.csv  "server" and one role per switch tier
+ *                        node, the switch, a rack-scale node's other
+ *                        trays), interfaces as templates: a device gets
+ *                        its interfaces when it is made
+ *   06-device-roles.csv  "server", one role per switch tier and per tray kind
  *   07-devices.csv       every server and switch in its rack and unit
  *   08-cables.csv        written with the other cable lists (emit_cabling.c)
  *
@@ -34,9 +35,11 @@
 #include "fabric/names.h"
 #include "util/escape.h"
 #include "util/buf.h"
+#include "util/hash.h"
 
 #define NB_GENERIC "Generic"    /* manufacturer of a model with no vendor */
 #define NB_STATUS "planned"
+#define NB_SLUG_MAX 100         /* a device type's slug in NetBox and the devicetype-library */
 
 /* A slug: lower case, [a-z0-9_-], anything else a '-'; never starting with
  * '-' (a device type's slug names its file, and a file name starting with
@@ -61,13 +64,24 @@ static const char *vendor_of(const char *v)
     return v && *v ? v : NB_GENERIC;
 }
 
-/* "<maker>-<model>", the devicetype-library's slug of a device type. */
+/* "<maker>-<model>", the devicetype-library's slug of a device type. One
+ * longer than NetBox takes (NB_SLUG_MAX: a long maker, node name and tray
+ * kind) keeps its first characters and ends in "-" and 8 hex digits of the
+ * whole slug's hash: two long models that begin alike keep two slugs, and
+ * two files. */
 static void type_slug(char *out, size_t n, const char *vendor, const char *model)
 {
-    char a[64], b[RY_NAME_MAX + 8];
+    char a[64], b[2 * RY_NAME_MAX + 8], full[sizeof a + sizeof b];
     slug(a, sizeof a, vendor_of(vendor));
     slug(b, sizeof b, model);
-    snprintf(out, n, "%s-%s", a, b);
+    snprintf(full, sizeof full, "%s-%s", a, b);
+    size_t len = strlen(full);
+    if (len > NB_SLUG_MAX) {
+        static const uint64_t key[2] = { 0, 0 };        /* fixed: the same slug every run */
+        snprintf(full + NB_SLUG_MAX - 9, sizeof full - (NB_SLUG_MAX - 9), "-%08x",
+                 (unsigned)(ry_siphash(key, full, len) & 0xffffffffu));
+    }
+    snprintf(out, n, "%s", full);
 }
 
 /*

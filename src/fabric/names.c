@@ -1,8 +1,10 @@
 #include "fabric/names.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "spec/pattern.h"
 #include "util/diag.h"
@@ -49,13 +51,63 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n)
     return len + snprintf(buf + len, n - (size_t)len, "%s%d", t, nd->number);
 }
 
-/* A name's slot in an open-addressed set of cap (a power of two) slots. */
+/* A name's slot in an open-addressed set of cap (a power of two) slots;
+ * names are kept in lower case, as NetBox and DNS compare them. */
 static size_t name_slot(char **set, size_t cap, const char *name)
 {
     size_t i = (size_t)ry_hash_str(name) & (cap - 1);
     while (set[i] && strcmp(set[i], name) != 0)
         i = (i + 1) & (cap - 1);
     return i;
+}
+
+/* The end of the digits of s[i..n) from i. */
+static size_t digits_end(const char *s, size_t i, size_t n)
+{
+    while (i < n && isdigit((unsigned char)s[i]))
+        i++;
+    return i;
+}
+
+/* s[0..n) is a rack's name, in any case: R<row>-<col>, after H<hall>- or
+ * N<room>- in a layout of several rooms (ry_rack_name). */
+static int rack_shaped(const char *s, size_t n)
+{
+    size_t i = 0, e;
+    if (n > 0 && (tolower((unsigned char)s[0]) == 'h' || tolower((unsigned char)s[0]) == 'n')) {
+        e = digits_end(s, 1, n);
+        if (e == 1 || e >= n || s[e] != '-')
+            return 0;
+        i = e + 1;
+    }
+    if (i >= n || tolower((unsigned char)s[i]) != 'r')
+        return 0;
+    e = digits_end(s, i + 1, n);
+    if (e == i + 1 || e >= n || s[e] != '-')
+        return 0;
+    i = e + 1;
+    e = digits_end(s, i, n);
+    return e > i && e == n;
+}
+
+/* The kind of the rack tray whose NetBox device name ("<rack>-<kind>-<n>",
+ * emit_netbox.c) name is, in any case, or NULL. */
+static const char *tray_named(const char *name, const ry_node_model *m)
+{
+    size_t len = strlen(name), p = len;
+    while (p > 0 && isdigit((unsigned char)name[p - 1]))
+        p--;
+    if (p == len || p < 2 || name[p - 1] != '-')
+        return NULL;
+    for (int k = 0; k < m->ntrays; k++) {
+        size_t kl = strlen(m->trays[k].kind);
+        if (p < kl + 3 || name[p - 2 - kl] != '-' ||
+            strncasecmp(name + p - 1 - kl, m->trays[k].kind, kl) != 0)
+            continue;
+        if (rack_shaped(name, p - 2 - kl))
+            return m->trays[k].kind;
+    }
+    return NULL;
 }
 
 /* The naming key of a tier (0: servers) when the spec sets it, else NULL. */
@@ -98,7 +150,20 @@ int ry_names_unique(const ry_fabric *f, ry_err *err)
             ry_node_name(f, (uint32_t)(f->first_switch + (i - (size_t)hosts)), name, sizeof name);
         else
             ry_host_name(f, (long long)i, name, sizeof name);
-        size_t k = name_slot(set, cap, name);
+        const char *tray = tray_named(name, &s->node);
+        if (tray) {
+            const char *key = naming_key(s, t) ? naming_key(s, t) : "naming";
+            ry_err_set(err, key, "'%s' is a rack tray's name in NetBox (rack-kind-n, kind %s): "
+                       "the naming patterns must give other names", name, tray);
+            rc = -1;
+            break;
+        }
+        char low[sizeof name];
+        size_t c = 0;
+        for (; name[c] && c + 1 < sizeof low; c++)
+            low[c] = (char)tolower((unsigned char)name[c]);
+        low[c] = '\0';
+        size_t k = name_slot(set, cap, low);
         if (set[k]) {
             /* blame the pattern that made the second name, else the first's */
             int t0 = tier_of[k];
@@ -109,7 +174,7 @@ int ry_names_unique(const ry_fabric *f, ry_err *err)
                        name, device_kind(f, t0), device_kind(f, t));
             rc = -1;
         } else {
-            set[k] = ry_xstrdup(name);
+            set[k] = ry_xstrdup(low);
             tier_of[k] = (uint8_t)t;
         }
     }

@@ -635,15 +635,16 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
     return 0;
 }
 
-/* A name the servers' or a switch tier's NetBox role has: "server", "leaf",
- * "spine", "core", "top", "tier<N>". */
+/* A name the servers' or a switch tier's NetBox role has: "server", "switch"
+ * (the one tier of a one-tier fabric), "leaf", "spine", "core", "top",
+ * "tier<N>", in any case: NetBox's role slugs are the names in lower case. */
 static int reserved_role(const char *k)
 {
-    static const char *const names[] = { "server", "leaf", "spine", "core", "top" };
+    static const char *const names[] = { "server", "switch", "leaf", "spine", "core", "top" };
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strcmp(k, names[i]) == 0)
+        if (strcasecmp(k, names[i]) == 0)
             return 1;
-    if (strncmp(k, "tier", 4) != 0 || !k[4])
+    if (strncasecmp(k, "tier", 4) != 0 || !k[4])
         return 0;
     for (k += 4; *k; k++)
         if (!isdigit((unsigned char)*k))
@@ -697,7 +698,8 @@ int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out)
                 snprintf(t->kind, sizeof t->kind, "%s", kv.s);
                 if (!*kv.s || reserved_role(kv.s)) {
                     ry_error_at(v->pos, "%s must be a name like nvlink-switch-tray, not "
-                                "empty, server or a switch tier's (got '%s')", w, kv.s);
+                                "empty, server, switch or a switch tier's in any case (got '%s')",
+                                w, kv.s);
                     bad = 1;
                 }
                 for (const char *p = kv.s; *p; p++)
@@ -708,8 +710,9 @@ int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out)
                         break;
                     }
                 for (size_t j = 0; j < i; j++)
-                    if (strcmp(got[j].kind, kv.s) == 0) {
-                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's", w, kv.s, j);
+                    if (strcasecmp(got[j].kind, kv.s) == 0) {
+                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's ('%s'; NetBox "
+                                    "compares them in lower case)", w, kv.s, j, got[j].kind);
                         bad = 1;
                     }
                 break;
