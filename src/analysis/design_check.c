@@ -51,7 +51,7 @@ void ry_design_check_add(ry_design_check *c, ry_check_level lv, const char *chec
 static void check_nic(const ry_spec *s, ry_design_check *c)
 {
     c->nic_gbps = s->node.nic_gbps;
-    c->port_gbps = s->sw.port_gbps;
+    c->port_gbps = ry_spec_leaf_gbps(s);
     c->link_gbps = c->nic_gbps < c->port_gbps ? c->nic_gbps : c->port_gbps;
     c->nic_faster = c->nic_gbps > c->port_gbps;
     c->accepted = s->accept_slower_ports;

@@ -433,6 +433,11 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     if (s->node.nic_gbps * s->planes > m->nic_gbps)
         ry_buf_printf(o, " (%sG NICs at the switch ports' speed)",
                       ry_num_sig(nb, sizeof nb, s->node.nic_gbps, 4));
+    if (pl->net_share > 0 && pl->net_share < 1)
+        ry_buf_printf(o, "; across the fabric %s per GPU, what the tapers up to the %s tier "
+                      "leave (%s%%)", ry_num_si(v2, sizeof v2, in->B_S * pl->net_share, "B/s", 4),
+                      ry_tier_name(pl->net_tier, pl->net_tier + 1),
+                      ry_num_sig(nb, sizeof nb, 100 * pl->net_share, 3));
     ry_buf_puts(o, "\n\n");
 
     ry_buf_printf(o, "Parallelism   tensor %s x context %s x pipeline %s x data %s (the fastest "

@@ -32,6 +32,9 @@ typedef struct tmp {
     const ry_fabric *f;
     const ry_spec *s;
     int T, gpn, npr, spr, rpr, mode, nnet;
+    int in_rack;            /* layout.network in-rack: leaves in their servers' racks
+                             * (placed as per-unit otherwise: mode 0) */
+    int rack_sw;            /* in-rack: leaves a compute rack holds above its servers */
     int U;                  /* level of the units packed into halls: 1, or 0 (HB domains) */
     long long S;            /* servers */
     size_t nsw, ni;         /* switches; items = servers then switches */
@@ -219,6 +222,15 @@ static int nleaf(const tmp *t, int b) { return t->b1_leaf0[b + 1] - t->b1_leaf0[
 
 static int ceil_div(long long a, long long b) { return (int)((a + b - 1) / b); }
 
+/* In-rack: the leaves of block b its compute racks cannot hold. */
+static int over_leaves(const tmp *t, int b)
+{
+    if (!t->in_rack)
+        return nleaf(t, b);
+    int held = ceil_div(nsrv(t, b), t->npr) * t->rack_sw;
+    return nleaf(t, b) > held ? nleaf(t, b) - held : 0;
+}
+
 /* Racks of each level-1 block: per-unit, its compute racks and leaf racks;
  * in rows with network racks, its share of whole rows. */
 static void size_units(tmp *t)
@@ -227,7 +239,7 @@ static void size_units(tmp *t)
     t->u1 = ry_xmalloc(((size_t)t->n1 + 1) * sizeof *t->u1);
     for (int b = 0; b < t->n1; b++) {
         if (t->mode == 0)
-            t->u1[b] = ceil_div(nsrv(t, b), t->npr) + ceil_div(nleaf(t, b), t->spr);
+            t->u1[b] = ceil_div(nsrv(t, b), t->npr) + ceil_div(over_leaves(t, b), t->spr);
         else
             t->u1[b] = (double)nsrv(t, b) / ((double)(t->rpr - t->nnet) * t->npr) * t->rpr;
     }
@@ -474,6 +486,17 @@ static void put_switch(tmp *t, ry_layout *lay, int32_t sw, int rack, int slot)
     t->r[rack].power_w += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + sw])->power_w;
 }
 
+/* In-rack: a leaf above the servers and trays of compute rack `rack`, the
+ * k-th there. */
+static void put_switch_in_rack(tmp *t, ry_layout *lay, int32_t sw, int rack, int k)
+{
+    lay->sw_rack[sw] = rack;
+    lay->sw_unit[sw] = (int16_t)(lay->tray_unit0 + ry_rack_tray_units(&t->s->node) +
+                                 k * lay->switch_units);
+    t->r[rack].used_units += lay->switch_units;
+    t->r[rack].power_w += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + sw])->power_w;
+}
+
 static void put_server(tmp *t, ry_layout *lay, int32_t sv, int rack, int slot)
 {
     lay->node_rack[sv] = rack;
@@ -524,13 +547,18 @@ static int fill_hall(tmp *t, ry_layout *lay, int room, const int32_t *units, int
                 next_row(&pos, rpr);
                 placed = 1;
             }
-            int rack = -1;
+            int rack = -1, rack0 = t->nr;
             for (int k = 0; k < nsrv(t, b); k++) {
                 if (k % t->npr == 0)
                     rack = add_rack(t, room, RY_RACK_COMPUTE, pos++, rpr);
                 put_server(t, lay, t->srv[t->b1_first[b] + k], rack, k % t->npr);
             }
-            put_switches(t, lay, room, t->leaf + t->b1_leaf0[b], (size_t)nleaf(t, b), &pos, rpr);
+            int held = t->in_rack ? nleaf(t, b) - over_leaves(t, b) : 0;
+            for (int k = 0; k < held; k++)  /* in-rack: round the unit's racks */
+                put_switch_in_rack(t, lay, t->leaf[t->b1_leaf0[b] + k],
+                                   rack0 + k % (t->nr - rack0), k / (t->nr - rack0));
+            put_switches(t, lay, room, t->leaf + t->b1_leaf0[b] + held,
+                         (size_t)(nleaf(t, b) - held), &pos, rpr);
             cum += t->u1[b];
         }
         if (!placed) {
@@ -760,6 +788,11 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.npr = s->layout.nodes_per_rack;
     t.mode = s->layout.network >= 0 ? s->layout.network
              : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
+    if (t.mode == RY_NETWORK_IN_RACK) {
+        /* placed as per-unit, but with the leaves in the servers' racks */
+        t.mode = 0;
+        t.in_rack = 1;
+    }
     t.node_w = s->node.power_w;
     t.tray_w = ry_rack_tray_power(&s->node);
     /* Racks are packed for the most power-hungry switch model; each rack
@@ -773,6 +806,18 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     lay->switch_units = s->layout.switch_units;
     lay->gpus_per_node = t.gpn;
     lay->tray_unit0 = s->layout.first_unit + s->layout.nodes_per_rack * lay->node_units;
+    if (t.in_rack) {
+        int above = s->layout.rack_units + 1 - lay->tray_unit0 - ry_rack_tray_units(&s->node);
+        t.rack_sw = above > 0 ? above / lay->switch_units : 0;
+        if (t.rack_sw < 1) {
+            ry_err_set(err, "layout.network", "layout.network in-rack puts the leaves above "
+                       "the servers, and a %dU rack of %d servers of %dU from unit %d has no "
+                       "%dU left: fewer layout.nodes_per_rack, or another layout.network",
+                       s->layout.rack_units, s->layout.nodes_per_rack, lay->node_units,
+                       s->layout.first_unit, lay->switch_units);
+            return -1;
+        }
+    }
     lay->rack_budget_w = s->layout.rack_power > 0 ? s->layout.rack_power * 1000
                          : s->node.per_rack > 0 && t.node_w > 0
                          ? s->node.per_rack * t.node_w + ry_rack_tray_power(&s->node) : 0;

@@ -88,9 +88,9 @@ void ry_model_inputs(const ry_spec *s, ry_model *m)
     m->hw_flops = m->model_flops * (w->recompute == RY_RECOMPUTE_FULL ? 4.0 / 3.0 : 1.0);
     /* A NIC faster than the switch port links at the port's speed
      * (fabric.accept_slower_ports), as every output cables it. */
-    double link = s->node.nic_gbps;
-    if (s->sw.port_gbps > 0 && s->sw.port_gbps < link)
-        link = s->sw.port_gbps;
+    double link = s->node.nic_gbps, leaf = ry_spec_leaf_gbps(s);
+    if (leaf > 0 && leaf < link)
+        link = leaf;
     m->nic_gbps = link * s->planes;
 
     ry_iter_in *in = &m->in;
@@ -117,11 +117,13 @@ int ry_model_check_spec(const ry_spec *s)
                       "`workload: {model: gpt-3-175b}` (see railyard-spec(5))");
         return -1;
     }
-    if (s->node.nic_gbps > s->sw.port_gbps && !s->accept_slower_ports) {
-        ry_spec_error(s, "fabric.switch", "the GPU NICs run at %gG but the switch ports at %gG: "
+    double leaf = ry_spec_leaf_gbps(s);
+    if (s->node.nic_gbps > leaf && !s->accept_slower_ports) {
+        ry_spec_error(s, s->n_tier ? "fabric.tiers.0.down" : "fabric.switch",
+                      "the GPU NICs run at %gG but the switch ports at %gG: "
                       "choose a switch of %gG ports, or set fabric.accept_slower_ports: true "
-                      "to model the %gG links", s->node.nic_gbps, s->sw.port_gbps,
-                      s->node.nic_gbps, s->sw.port_gbps);
+                      "to model the %gG links", s->node.nic_gbps, leaf,
+                      s->node.nic_gbps, leaf);
         return -1;
     }
     return 0;

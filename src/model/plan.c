@@ -203,7 +203,7 @@ static double nvlink_bw(const ry_plan *pl)
 
 static double net_bw(const ry_plan *pl)
 {
-    return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY;
+    return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY * (pl->net_share > 0 ? pl->net_share : 1);
 }
 
 /* The expert all-to-all's inputs for configuration c (model/moe.h): one
@@ -823,6 +823,9 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     if (ry_model_check_spec(s) < 0)
         return -1;
     ry_model_inputs(s, &pl->base);
+    /* Traffic across leaf groups and pods gets what the tapers above them
+     * leave (a 1:7 aggregation tier: a seventh). */
+    pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
         const ry_workload *w = &pl->base.w;
     const ry_gpu *g = &w->gpu;
     int fp8 = w->precision == RY_PREC_FP8;

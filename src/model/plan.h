@@ -102,6 +102,8 @@ typedef struct ry_plan {
     double bf16_peak;           /* MFU's denominator per GPU */
     int grad_bytes;             /* per element of the data-parallel reduction */
     int rails;                  /* the spec's (the expert all-to-all's placement) */
+    double net_share;           /* of the NIC bandwidth across the fabric's tapers (full) */
+    int net_tier;               /* the highest tier the cluster's traffic crosses up */
     ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
     ry_plan_cfg ideal;          /* K = N */

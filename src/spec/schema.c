@@ -35,7 +35,8 @@ static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
-static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row", NULL };
+static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row",
+                                               "in-rack", NULL };   /* RY_NETWORK_* */
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
 const char *const ry_recompute_names[] = { "none", "full", "selective", NULL };
 const char *const ry_grad_precision_names[] = { "bf16", "fp32", NULL };

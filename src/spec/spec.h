@@ -100,6 +100,10 @@ const char *ry_nic_cage(const ry_node_model *m, int i);
 int ry_rack_tray_units(const ry_node_model *m);
 double ry_rack_tray_power(const ry_node_model *m);
 
+/* layout.network: where leaves stand. */
+enum { RY_NETWORK_PER_UNIT = 0, RY_NETWORK_END_OF_ROW, RY_NETWORK_MIDDLE_OF_ROW,
+       RY_NETWORK_IN_RACK };
+
 typedef struct ry_ratio {
     int down, up;
 } ry_ratio;
@@ -274,6 +278,12 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
 /* The switch model of tier j, and the speed of the leaves' down ports. */
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j);
 double ry_spec_leaf_gbps(const ry_spec *s);
+/* The share of a GPU's NIC bandwidth left to traffic spread evenly over
+ * the first `gpus` GPUs, after the tapers of the tiers whose uplinks it
+ * crosses (1 when it stays under one leaf group or every taper is 1:1 or
+ * less); *tier is the highest tier crossed (0: none). From the spec alone:
+ * fabric.tiers or fabric.oversubscription, the unit and group sizes. */
+double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier);
 /* The rules of a fabric.tiers list (every tier resolvable, speeds that
  * meet, one protocol); prints at the key. */
 void ry_spec_rules_tiers(ry_spec *s);

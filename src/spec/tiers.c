@@ -216,3 +216,38 @@ void ry_spec_rules_tiers(ry_spec *s)
         prev = p;
     }
 }
+
+double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
+{
+    int t = s->n_tier ? s->n_tier : RY_MAX_TIERS + 1;
+    ry_tier_ports p;
+    ry_err err;
+    *tier = 0;
+    if (ry_tier_ports_of(s, t, 1, &p, &err) < 0 || p.down < 1 || s->hb_domain < 1 ||
+        s->rails < 1)
+        return 1;
+    /* GPUs under one leaf group: a scalable unit of every rail, or a fat
+     * tree's leaf of whole nodes. */
+    long long K = s->hb_domain, c = K / s->rails, size;
+    if (s->design == RY_DESIGN_FAT_TREE) {
+        long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+        size = gpn <= p.down ? p.down / gpn * gpn : p.down;
+    } else {
+        long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= p.down ? p.down / c : 1);
+        size = S * K;
+    }
+    double cut = 1;
+    for (int j = 1; j < t && gpus > size; j++) {
+        if (ry_tier_ports_of(s, t, j, &p, &err) < 0 || p.up < 1)
+            break;
+        double taper = p.down * p.down_gbps / (p.up * p.up_gbps);
+        if (taper > 1)
+            cut *= taper;
+        *tier = j;
+        ry_tier_ports q;
+        if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
+            break;
+        size *= q.group > 0 ? q.group : q.down;
+    }
+    return 1 / cut;
+}
