@@ -266,9 +266,14 @@ static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 {
     const ry_switch_model *top = ry_spec_tier_switch(s, s->n_tier ? s->n_tier : 1);
     if (s->n_tier > 0 && needed > s->n_tier) {
+        char want[32];
+        if (needed > RY_MAX_TIERS)
+            snprintf(want, sizeof want, "more than %d", RY_MAX_TIERS);
+        else
+            snprintf(want, sizeof want, "%d", needed);
         ry_err_set(err, "fabric.tiers", "%lld GPUs need %s tiers of these switches, and "
                    "fabric.tiers lists %d: add a tier, or give the top (%s) more ports",
-                   n, needed > RY_MAX_TIERS ? "more" : "more", s->n_tier, top->name);
+                   n, want, s->n_tier, top->name);
         return -1;
     }
     if (needed > RY_MAX_TIERS) {

@@ -113,6 +113,14 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
         cd = has_taper ? (int)((long long)cu * r.down / r.up) : P - cu;
     } else {
         int unit = P / (r.down + r.up);
+        if (unit < 1) {
+            char ktp[48];
+            snprintf(ktp, sizeof ktp, "fabric.tiers.%d.taper", j - 1);
+            ry_err_set(err, e && e->taper.down ? ktp : "fabric.oversubscription",
+                       "a %d:%d taper needs at least %d ports, and %s has %d", r.down, r.up,
+                       r.down + r.up, sw->name, P);
+            return -1;
+        }
         cd = unit * r.down;
         cu = unit * r.up;
     }

@@ -1,0 +1,187 @@
+#!/bin/sh
+# The example specs of published fabrics (examples/megascale.yaml,
+# alibaba-hpn, llama3-roce, juniper-ai-jvd, mixed-speed-leaf,
+# gb200-nvl72-superpod) against what their operators published: every
+# number below comes from tests/data/fabrics/published-fabrics.yaml (each
+# with its source and section there), or is computed here from those
+# numbers by the closed forms of a folded Clos. railyard's counts are read
+# from `bom --format json` (switches, cabled ports down and up per tier)
+# and `validate --format json` (each tier's model, ports, speeds, splits).
+# Checked per example: GPUs, switches per tier, links per tier, ports per
+# switch at their speeds, the taper, the group sizes (segments, pods,
+# stripes), and for NVL72 racks and trays per unit.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+T="$TOP_SRCDIR/templates"
+DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
+R() { "$RAILYARD" -q -T "$T" "$@"; }
+
+for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf \
+          gb200-nvl72-superpod; do
+    d="$TMP/$ex"
+    mkdir -p "$d"
+    R bom --format json "$TOP_SRCDIR/examples/$ex.yaml" >"$d/bom.json" 2>"$d/err"
+    rc1=$?
+    R validate --format json "$TOP_SRCDIR/examples/$ex.yaml" >"$d/val.json" 2>>"$d/err"
+    rc2=$?
+    if [ "$rc1" -eq 0 ] && [ "$rc2" -eq 0 ]; then ok; else
+        fail "$ex: bom exit $rc1, validate exit $rc2: $(head -3 "$d/err")"; fi
+    no_sanitizer "$d/err"
+done
+
+"$PY" - "$DATA" "$TMP" "$TOP_SRCDIR/examples" "$T/nodes.yaml" >"$TMP/out" 2>&1 <<'PY'
+import json, math, sys, yaml
+data, tmp, exdir, nodes = sys.argv[1:5]
+fab = {f["id"]: f for f in yaml.safe_load(open(data))["fabrics"]}
+bad = checks = 0
+
+def v(design, path):
+    """A published (or derived-and-checked) number of the data file."""
+    f = fab[design]
+    sec, field = path.split(".")
+    if sec in ("node", "totals"):
+        x = f[sec][field]
+    else:
+        x = next(t for t in f["tiers"] if t["name"] == sec)[field]
+    assert x["status"] != "not_published", path
+    return x["value"]
+
+def check(ex, what, got, want):
+    global bad, checks
+    checks += 1
+    if got != want:
+        print(f"FAIL: {ex}: {what}: got {got!r}, want {want!r}")
+        bad += 1
+
+def load(ex):
+    b = json.load(open(f"{tmp}/{ex}/bom.json"))
+    val = json.load(open(f"{tmp}/{ex}/val.json"))
+    tiers = {t["tier"]: t for t in b["tier_detail"]}
+    ports = {t["tier"]: t for t in val["tier_ports"]}
+    return b, tiers, ports
+
+def tier_shape(ex, ports, j, down, down_gbps, up, up_gbps, split_down=1, split_up=1):
+    p = ports[j]
+    check(ex, f"tier {j} down ports x speed", (p["down_ports"], p.get("down_gbps")), (down, down_gbps))
+    check(ex, f"tier {j} up ports x speed", (p["up_ports"], p.get("up_gbps") if up else 0),
+          (up, up_gbps if up else 0))
+    check(ex, f"tier {j} splits", (p.get("down_split"), p.get("up_split") if up else 1),
+          (split_down, split_up))
+
+def top_switches(lower_up, positions, blocks, top_down):
+    """The builder's top: per position of the blocks below, the smallest
+    m dividing the uplinks u with m x down >= blocks x u."""
+    m = next(m for m in range(1, lower_up + 1)
+             if lower_up % m == 0 and m * top_down >= blocks * lower_up)
+    return positions * m
+
+# --- ByteDance MegaScale (NSDI 2024, section 3.6) ---------------------------------
+ex, D = "megascale", "bytedance-megascale"
+b, tiers, ports = load(ex)
+gpus = v(D, "totals.largest_run_gpus")
+check(ex, "GPUs", b["gpus"], gpus)
+per_tor = v(D, "tor.servers_per_group")                 # servers (one NIC each) per ToR
+tors = gpus // v(D, "node.gpus_per_server") // per_tor * v(D, "tor.per_group")
+check(ex, "ToRs", tiers[1]["switches"], tors)
+check(ex, "GPUs per ToR group", per_tor * v(D, "node.gpus_per_server"), v(D, "totals.gpus_per_tor_group"))
+tier_shape(ex, ports, 1, v(D, "tor.down_count"), v(D, "tor.down_speed"),
+           v(D, "tor.up_count"), v(D, "tor.up_speed"), split_down=v(D, "tor.up_speed") // v(D, "tor.down_speed"))
+tier_shape(ex, ports, 2, v(D, "tier2.down_count"), 400, v(D, "tier2.up_count"), 400)
+check(ex, "ToR taper (bandwidth)", v(D, "tor.down_count") * v(D, "tor.down_speed") /
+      (v(D, "tor.up_count") * v(D, "tor.up_speed")), v(D, "tor.taper"))
+pods = math.ceil(tors / v(D, "tier2.down_count"))       # a pod: as many ToRs as a tier-2 switch takes
+t2 = pods * v(D, "tor.up_count")                        # a ToR on every tier-2 switch of its pod
+check(ex, "tier-2 switches", tiers[2]["switches"], t2)
+check(ex, "links ToR-tier 2", tiers[1]["ports_up"], tors * v(D, "tor.up_count"))
+check(ex, "links tier 2-tier 3", tiers[2]["ports_up"], t2 * v(D, "tier2.up_count"))
+check(ex, "tier-3 switches", tiers[3]["switches"],
+      top_switches(v(D, "tier2.up_count"), v(D, "tor.up_count"), pods, 64))
+check(ex, "tiers", b["tiers"], v(D, "totals.tiers"))
+
+# --- Alibaba HPN (SIGCOMM 2024, sections 5 and 6, Table 1) -------------------------
+ex, D = "alibaba-hpn", "alibaba-hpn"
+b, tiers, ports = load(ex)
+npods = 2
+check(ex, "GPUs", b["gpus"], npods * v(D, "totals.pod_gpus"))
+check(ex, "planes", b["planes"], v(D, "agg.planes"))
+check(ex, "ToRs", tiers[1]["switches"], npods * v(D, "tor.per_pod"))
+check(ex, "ToRs per segment", v(D, "tor.per_segment"),
+      v(D, "node.gpus_per_host") * v(D, "agg.planes"))   # a ToR per rail and plane
+check(ex, "aggregation switches", tiers[2]["switches"], npods * v(D, "agg.per_pod"))
+tier_shape(ex, ports, 1, v(D, "tor.down_count"), v(D, "tor.down_speed"),
+           v(D, "tor.up_count"), v(D, "tor.up_speed"), split_down=2)
+tier_shape(ex, ports, 2, v(D, "agg.down_count"), v(D, "agg.down_speed"), v(D, "agg.up_count"), 400)
+taper = v(D, "tor.down_count") * v(D, "tor.down_speed") / (v(D, "tor.up_count") * v(D, "tor.up_speed"))
+check(ex, "ToR taper", round(taper, 3), v(D, "tor.taper"))
+check(ex, "aggregation taper", v(D, "agg.down_count") / v(D, "agg.up_count"), v(D, "agg.taper"))
+check(ex, "links host-ToR", tiers[1]["ports_down"], b["gpus"] * v(D, "agg.planes"))
+check(ex, "links ToR-aggregation", tiers[1]["ports_up"], npods * v(D, "tor.per_pod") * v(D, "tor.up_count"))
+check(ex, "links aggregation-core", tiers[2]["ports_up"], npods * v(D, "agg.per_pod") * v(D, "agg.up_count"))
+check(ex, "segments", b["gpus"] // v(D, "totals.gpus_per_segment"), npods * v(D, "totals.segments_per_pod"))
+
+# --- Meta's Llama 3 RoCE cluster (Llama 3 paper, section 3.3.1) --------------------
+ex, D = "llama3-roce", "meta-llama3-roce"
+b, tiers, ports = load(ex)
+check(ex, "GPUs", b["gpus"], v(D, "totals.cluster_gpus"))
+check(ex, "rack switches (one per rack)", tiers[1]["switches"], v(D, "totals.racks") * v(D, "rtsw.per_rack"))
+tier_shape(ex, ports, 1, v(D, "rtsw.down_count"), v(D, "rtsw.down_speed"), 16, 400)
+pods = v(D, "atsw.pods")
+up1 = ports[1]["up_ports"]
+check(ex, "cluster switches (every rack switch on each of its pod's)", tiers[2]["switches"], pods * up1)
+check(ex, "rack switches per pod", ports[2]["group"], v(D, "ctsw.racks_per_pod"))
+check(ex, "GPUs per pod", ports[2]["group"] * v(D, "rtsw.gpus_per_rack"), v(D, "totals.pod_gpus"))
+agg = ports[2]["down_ports"] / ports[2]["up_ports"]
+check(ex, "aggregation taper within a port of 1:7", math.floor(v(D, "ctsw.racks_per_pod") / v(D, "atsw.taper")),
+      ports[2]["up_ports"])
+check(ex, "aggregation taper >= 7", agg >= v(D, "atsw.taper"), True)
+check(ex, "links rack-cluster", tiers[1]["ports_up"], v(D, "totals.racks") * up1)
+check(ex, "links cluster-aggregation", tiers[2]["ports_up"], pods * up1 * ports[2]["up_ports"])
+
+# --- Juniper AI JVD (scaling table) ------------------------------------------------
+ex, D = "juniper-ai-jvd", "juniper-ai-jvd"
+b, tiers, ports = load(ex)
+row = next(r for r in next(t for t in fab[D]["tables"] if t["name"] == "scaling")["rows"]
+           if r[0] == b["gpus"])
+gpus_max, _, stripes, spines, _ = row
+check(ex, "GPUs", b["gpus"], gpus_max)
+check(ex, "leaves (8 per stripe)", tiers[1]["switches"], stripes * v(D, "leaf.per_stripe"))
+check(ex, "spines", tiers[2]["switches"], spines)
+leaf_ports = ports[1]["down_ports"] + ports[1]["up_ports"]
+check(ex, "servers per stripe = leaf ports / 2", b["gpus"] // stripes // v(D, "node.gpus_per_server"),
+      leaf_ports // 2)
+check(ex, "leaf taper", ports[1]["down_ports"] / ports[1]["up_ports"], v(D, "leaf.taper"))
+check(ex, "at least the minimum of spines", tiers[2]["switches"] >= v(D, "spine.minimum"), True)
+check(ex, "links leaf-spine", tiers[1]["ports_up"], tiers[1]["switches"] * ports[1]["up_ports"])
+
+# --- A Spectrum-4 SN5600 leaf at two speeds (SN5000 manual) ------------------------
+ex, D = "mixed-speed-leaf", "nvidia-sn5600-leaf"
+b, tiers, ports = load(ex)
+tier_shape(ex, ports, 1, v(D, "sn5600.down_count"), v(D, "sn5600.down_speed"),
+           v(D, "sn5600.up_count"), v(D, "sn5600.up_speed"), split_down=v(D, "sn5600.twin_port_split"))
+check(ex, "ports used (800G ports)", ports[1]["down_ports"] // v(D, "sn5600.twin_port_split") +
+      ports[1]["up_ports"], v(D, "sn5600.ports_800"))
+check(ex, "taper (bandwidth)", v(D, "sn5600.down_count") * v(D, "sn5600.down_speed") /
+      (v(D, "sn5600.up_count") * v(D, "sn5600.up_speed")), v(D, "sn5600.taper"))
+leaves = b["gpus"] // v(D, "sn5600.down_count")
+check(ex, "leaves", tiers[1]["switches"], leaves)
+check(ex, "spines", tiers[2]["switches"], top_switches(v(D, "sn5600.up_count"), 1, leaves,
+                                                       v(D, "sn5600.ports_800")))
+
+# --- GB200 NVL72 SuperPOD (NVIDIA's reference architecture) -------------------------
+ex, D = "gb200-nvl72-superpod", "nvidia-superpod-gb200"
+b = json.load(open(f"{tmp}/{ex}/bom.json"))
+node = yaml.safe_load(open(nodes))["nodes"]["gb200-nvl72"]
+sus = b["gpus"] // v(D, "totals.gpus_per_su")
+check(ex, "whole units", b["gpus"] % v(D, "totals.gpus_per_su"), 0)
+check(ex, "GPUs per rack", node["gpus_per_node"] * node["per_rack"], v(D, "node.gpus_per_rack"))
+lines = {l["kind"]: l["count"] for l in b["rack_trays"]["lines"]}
+racks = sus * v(D, "totals.racks_per_su")
+check(ex, "compute trays", lines.get("compute-tray"), racks * v(D, "node.compute_trays"))
+check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "node.nvlink_switch_trays"))
+check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
+
+print(f"{checks} checks, {bad} failed")
+sys.exit(1 if bad else 0)
+PY
+if [ $? -eq 0 ]; then ok; else fail "published numbers: $(grep FAIL "$TMP/out" | head -20)"; fi
+cat "$TMP/out"
+finish
