@@ -28,6 +28,17 @@ for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf \
     no_sanitizer "$d/err"
 done
 
+# A partial GB200 unit (5 of its 8 racks): with fabric.full_units the unit
+# gets every leaf of a whole one (NVIDIA: build the whole unit's leaves and
+# leaf-spine cables), without it only those its servers need.
+for fu in false true; do
+    d="$TMP/partial-$fu"
+    mkdir -p "$d"
+    R bom --format json "$TOP_SRCDIR/examples/gb200-nvl72-superpod.yaml" --set cluster.gpus=2088 \
+        --set fabric.full_units=$fu >"$d/bom.json" 2>"$d/err" || fail "partial unit ($fu): $(head -3 "$d/err")"
+    no_sanitizer "$d/err"
+done
+
 "$PY" - "$DATA" "$TMP" "$TOP_SRCDIR/examples" "$T/nodes.yaml" >"$TMP/out" 2>&1 <<'PY'
 import json, math, sys, yaml
 data, tmp, exdir, nodes = sys.argv[1:5]
@@ -178,6 +189,16 @@ racks = sus * v(D, "totals.racks_per_su")
 check(ex, "compute trays", lines.get("compute-tray"), racks * v(D, "node.compute_trays"))
 check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "node.nvlink_switch_trays"))
 check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
+
+# the partial unit: 3 whole units and 5 racks of the fourth
+rails, leaf_down = 4, 32                                # the example's rails, qm9700 at 1:1
+per_rack_rail = v(D, "node.gpus_per_rack") // rails
+whole = math.ceil(v(D, "totals.racks_per_su") * per_rack_rail / leaf_down) * rails
+part = math.ceil(5 * per_rack_rail / leaf_down) * rails
+for fu, want in (("false", 3 * whole + part), ("true", 4 * whole)):
+    pb = json.load(open(f"{tmp}/partial-{fu}/bom.json"))
+    check(ex, f"leaves of 3 units and 5 racks (full_units {fu})", pb["tier_detail"][0]["switches"], want)
+    check(ex, f"leaf uplinks (full_units {fu})", pb["tier_detail"][0]["ports_up"], want * leaf_down)
 
 print(f"{checks} checks, {bad} failed")
 sys.exit(1 if bad else 0)

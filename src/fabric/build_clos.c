@@ -247,17 +247,23 @@ static void rail_leaves(tree *tr, const layout *L, int rail0, int nrails, idvec 
             if (dom1 > L->domains)
                 dom1 = L->domains;
             int slot = d1;
+            long long made = 0;
             uint32_t leaf = 0;
             for (long long dom = dom0; dom < dom1; dom++) {
                 for (int l = r; l < L->K; l += L->R) {
                     if (slot == d1) {
                         leaf = new_switch(tr, 1, r, (int)u);
                         idvec_push(leaves, leaf);
+                        made++;
                         slot = 0;
                     }
                     attach_gpu(tr, (uint32_t)(dom * L->K + l), leaf, slot++);
                 }
             }
+            /* fabric.full_units: a partial unit's leaves as a whole one's */
+            long long whole = ((long long)L->S * L->c + d1 - 1) / d1;
+            for (; tr->f->spec->full_units && made < whole; made++)
+                idvec_push(leaves, new_switch(tr, 1, r, (int)u));
         }
     }
 }
@@ -510,7 +516,7 @@ static long long rail_tree_leaves(const ry_spec *s, int d1, long long S, int rai
         long long c = r < K ? (K - r + R - 1) / R : 0;
         leaves = sat_add(leaves, sat_mul(full, (S * c + d1 - 1) / d1));
         if (rest)
-            leaves = sat_add(leaves, (rest * c + d1 - 1) / d1);
+            leaves = sat_add(leaves, ((s->full_units ? S : rest) * c + d1 - 1) / d1);
     }
     return leaves;
 }

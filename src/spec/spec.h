@@ -160,6 +160,7 @@ typedef struct ry_spec {
     int n_tier;             /* entries of fabric.tiers given as a list (then tiers = n_tier) */
     ry_tier_spec tier[RY_MAX_TIERS];    /* [0] = leaves */
     int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
+    int full_units;         /* a partial last scalable unit gets every leaf of a whole one */
 
     /* infiniband: GUID/LID plan and OpenSM files */
     struct {
