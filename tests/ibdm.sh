@@ -48,7 +48,10 @@ def model(v, cat, default):
     if isinstance(v, str): return dict(cat.get(v, {}), name=v)
     m = dict(cat.get(v.get("name"), {})); m.update(v); return m
 node = model(cl.get("node"), nodes_cat, "generic")
-sw = model(fab.get("switch"), sw_cat, "generic")
+# a tier list (fabric.tiers) names the leaves' model in its first entry
+tl = fab.get("tiers")
+leaf = tl[0].get("switch") if isinstance(tl, list) and tl and isinstance(tl[0], dict) else None
+sw = model(leaf if leaf is not None else fab.get("switch"), sw_cat, "generic")
 radix = sw.get("radix", 64)
 sw_speed = str(sw.get("speed", node.get("nic_speed", "400G")))
 sw_cp = sw.get("cage_ports", 1) or 1

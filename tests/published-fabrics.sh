@@ -28,6 +28,14 @@ for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf \
     no_sanitizer "$d/err"
 done
 
+# HPN as a ToR pair under one aggregation layer (fabric.homing dual-tor)
+# instead of its two planes: one network, the same ToRs.
+d="$TMP/hpn-dual-tor"
+mkdir -p "$d"
+R bom --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set fabric.homing=dual-tor \
+    >"$d/bom.json" 2>"$d/err" || fail "hpn dual-tor: $(head -3 "$d/err")"
+no_sanitizer "$d/err"
+
 # A partial GB200 unit (5 of its 8 racks): with fabric.full_units the unit
 # gets every leaf of a whole one (NVIDIA: build the whole unit's leaves and
 # leaf-spine cables), without it only those its servers need.
@@ -128,6 +136,18 @@ check(ex, "links host-ToR", tiers[1]["ports_down"], b["gpus"] * v(D, "agg.planes
 check(ex, "links ToR-aggregation", tiers[1]["ports_up"], npods * v(D, "tor.per_pod") * v(D, "tor.up_count"))
 check(ex, "links aggregation-core", tiers[2]["ports_up"], npods * v(D, "agg.per_pod") * v(D, "agg.up_count"))
 check(ex, "segments", b["gpus"] // v(D, "totals.gpus_per_segment"), npods * v(D, "totals.segments_per_pod"))
+check(ex, "networks (one per plane)", b["subnets"], v(D, "agg.planes"))
+# the same NICs on ToR pairs under one aggregation layer: one network; the
+# pairs fill pods of as many ToRs as an aggregation switch takes, each ToR
+# on every aggregation switch of its pod
+dt = json.load(open(f"{tmp}/hpn-dual-tor/bom.json"))
+dtt = {t["tier"]: t for t in dt["tier_detail"]}
+tors = npods * v(D, "tor.per_pod")
+check(ex, "dual-tor: networks", dt["subnets"], 1)
+check(ex, "dual-tor: ToRs", dtt[1]["switches"], tors)
+check(ex, "dual-tor: aggregation switches", dtt[2]["switches"],
+      math.ceil(tors / v(D, "agg.down_count")) * v(D, "tor.up_count"))
+check(ex, "dual-tor: links host-ToR (two per GPU)", dtt[1]["ports_down"], 2 * b["gpus"])
 
 # --- Meta's Llama 3 RoCE cluster (Llama 3 paper, section 3.3.1) --------------------
 ex, D = "llama3-roce", "meta-llama3-roce"

@@ -702,7 +702,10 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
                   plural(s->hb_domain, "", "s"), ry_n(domains), plural(domains, "", "s"));
     if (s->design == RY_DESIGN_FAT_TREE) {
         /* No rails: a leaf takes whole nodes, and its group is the unit. */
-        ry_buf_printf(o, "planes:        %d\n", s->planes);
+        ry_buf_printf(o, "planes:        %d%s\n", s->planes,
+                      s->homing == RY_HOMING_DUAL_TOR ? " (dual-tor: a NIC's ports on a ToR pair)"
+                      : s->homing == RY_HOMING_DUAL_PLANE
+                      ? " (dual-plane: a NIC's ports on a ToR pair, one ToR per plane)" : "");
         long long per = f->unit_gpus > 0 ? f->unit_gpus : s->gpus;
         long long last = s->gpus - (long long)(f->num_units - 1) * per;
         if (per % gpn == 0)
@@ -721,7 +724,13 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
         ry_buf_printf(o, "rails:         %d", s->rails);
         if (per_switch > 1)
             ry_buf_printf(o, " (%d per switch)", per_switch);
-        ry_buf_printf(o, ", planes: %d\n", s->planes);
+        ry_buf_printf(o, ", planes: %d", s->planes);
+        if (s->homing == RY_HOMING_DUAL_TOR)
+            ry_buf_printf(o, " (dual-tor: a NIC's ports on a ToR pair, %d network%s)",
+                          s->planes / 2, s->planes / 2 == 1 ? "" : "s");
+        else if (s->homing == RY_HOMING_DUAL_PLANE)
+            ry_buf_puts(o, " (dual-plane: a NIC's ports on a ToR pair, one ToR per plane)");
+        ry_buf_putc(o, '\n');
         long long last = domains - (long long)(f->num_units - 1) * f->su_domains;
         ry_buf_printf(o, "scalable unit: %s HB domain%s (%s GPUs)%s", ry_n(f->su_domains),
                       plural(f->su_domains, "", "s"), ry_n((long long)f->su_domains * s->hb_domain),
@@ -887,6 +896,8 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
     json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));
+    static const char *const homing[] = { "single", "dual-tor", "dual-plane" };
+    json_object_set_new(j, "homing", json_string(homing[s->homing]));
     json_object_set_new(j, "bom", bom_json(b));
     json_object_set_new(json_object_get(j, "bom"), "cable_ends", json_integer(b->transceivers));
     json_object_set_new(j, "capex", x ? capex_json(x) : json_null());

@@ -57,6 +57,8 @@ typedef struct tree {
     int group[RY_MAX_TIERS + 2];     /* lower blocks per block below the top */
     ry_tier_ports tp[RY_MAX_TIERS + 2];
     int *next_index;                 /* per tier switch counters of the plane */
+    int *next_index_b;               /* dual-tor: the pair's second plane's */
+    int pair;                        /* dual-tor: ports plane and plane + 1 share the tree */
     int subnet;
 } tree;
 
@@ -97,6 +99,12 @@ static void attach_gpu(tree *tr, uint32_t gpu, uint32_t sw, int slot)
     ry_fabric *f = tr->f;
     ry_fabric_add_link(f, f->nodes[gpu].port0 + (uint32_t)tr->plane,
                        f->nodes[sw].port0 + (uint32_t)slot);
+}
+
+/* NIC ports a tree takes per GPU: 2 when a ToR pair shares it. */
+static int tree_ports(const tree *tr)
+{
+    return tr->pair ? 2 : 1;
 }
 
 static int smallest_divisor_with_room(int u, int d, long long c)
@@ -268,6 +276,43 @@ static void rail_leaves(tree *tr, const layout *L, int rail0, int nrails, idvec 
     }
 }
 
+typedef void (*leaves_fn)(tree *tr, const void *ctx, idvec *leaves);
+
+/* The leaves of a tree: with a ToR pair (fabric.homing dual-tor), the
+ * leaves of the pair's two planes, in pairs (the first plane's k-th leaf,
+ * then the second's), so a pair shares its pod; the second plane's leaves
+ * count on their own. */
+static void tree_leaves(tree *tr, leaves_fn make, const void *ctx, idvec *leaves)
+{
+    if (!tr->pair) {
+        make(tr, ctx, leaves);
+        return;
+    }
+    idvec a = { 0 }, b = { 0 };
+    int plane = tr->plane, *ni = tr->next_index;
+    make(tr, ctx, &a);
+    tr->plane = plane + 1;
+    tr->next_index = tr->next_index_b;
+    make(tr, ctx, &b);
+    tr->plane = plane;
+    tr->next_index = ni;
+    RY_ASSERT(a.n == b.n);
+    for (size_t i = 0; i < a.n; i++) {
+        idvec_push(leaves, a.v[i]);
+        idvec_push(leaves, b.v[i]);
+    }
+    idvec_free(&a);
+    idvec_free(&b);
+}
+
+typedef struct rail_ctx { const layout *L; int rail0, nrails; } rail_ctx;
+
+static void rail_leaves_fn(tree *tr, const void *ctx, idvec *leaves)
+{
+    const rail_ctx *c = ctx;
+    rail_leaves(tr, c->L, c->rail0, c->nrails, leaves);
+}
+
 static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 {
     const ry_switch_model *top = ry_spec_tier_switch(s, s->n_tier ? s->n_tier : 1);
@@ -316,23 +361,27 @@ static int build_rail_tree(tree *tr, const ry_spec *s, const layout *L, int rail
                            ry_err *err)
 {
     long long n = (long long)nrails * (L->gpus / L->R);
+    int np = tree_ports(tr), plane = tr->plane;
     idvec leaves = { 0 };
-    if (one_switch_fits(s, n)) {
+    if (one_switch_fits(s, n * np)) {
         /* One switch is the whole tree. */
         tree_setup(tr, s, 1);
         uint32_t sw = new_switch(tr, 1, nrails == 1 ? rail0 : -1, 0);
         int slot = 0;
-        for (int r = rail0; r < rail0 + nrails; r++)
-            for (long long dom = 0; dom < L->domains; dom++)
-                for (int l = r; l < L->K; l += L->R)
-                    attach_gpu(tr, (uint32_t)(dom * L->K + l), sw, slot++);
+        for (int q = 0; q < np; q++, tr->plane++)
+            for (int r = rail0; r < rail0 + nrails; r++)
+                for (long long dom = 0; dom < L->domains; dom++)
+                    for (int l = r; l < L->K; l += L->R)
+                        attach_gpu(tr, (uint32_t)(dom * L->K + l), sw, slot++);
+        tr->plane = plane;
         return 1;
     }
     tree_setup(tr, s, 2);   /* leaf ports do not depend on the tier count (leaf < top) */
-    rail_leaves(tr, L, rail0, nrails, &leaves);
+    rail_ctx c = { L, rail0, nrails };
+    tree_leaves(tr, rail_leaves_fn, &c, &leaves);
     /* Pods take d2 leaves in rail-major order: a rail's leaves share pods
      * (same-rail traffic turns at tier 2) and counts stay those of a Clos. */
-    return finish_tree(tr, s, &leaves, n, err);
+    return finish_tree(tr, s, &leaves, n * np, err);
 }
 
 /* A fat tree's scalable unit is a leaf group: the GPUs of one leaf, so
@@ -346,15 +395,33 @@ static void fat_tree_units(ry_fabric *f, long long per_leaf)
     f->num_units = (int)((f->gpus + per_leaf - 1) / per_leaf);
 }
 
+typedef struct fat_ctx { long long n, per_leaf; } fat_ctx;
+
+static void fat_leaves_fn(tree *tr, const void *ctx, idvec *leaves)
+{
+    const fat_ctx *c = ctx;
+    uint32_t leaf = 0;
+    for (long long g = 0; g < c->n; g++) {
+        if (g % c->per_leaf == 0) {
+            leaf = new_switch(tr, 1, -1, (int)(g / c->per_leaf));
+            idvec_push(leaves, leaf);
+        }
+        attach_gpu(tr, (uint32_t)g, leaf, (int)(g % c->per_leaf));
+    }
+}
+
 static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *err)
 {
     long long n = L->gpus;
-    if (one_switch_fits(s, n)) {
+    int np = tree_ports(tr), plane = tr->plane;
+    if (one_switch_fits(s, n * np)) {
         fat_tree_units(tr->f, n);
         tree_setup(tr, s, 1);
         uint32_t sw = new_switch(tr, 1, -1, 0);
-        for (long long g = 0; g < n; g++)
-            attach_gpu(tr, (uint32_t)g, sw, (int)g);
+        for (int q = 0; q < np; q++, tr->plane++)
+            for (long long g = 0; g < n; g++)
+                attach_gpu(tr, (uint32_t)g, sw, (int)(q * n + g));
+        tr->plane = plane;
         return 1;
     }
     tree_setup(tr, s, 2);
@@ -363,15 +430,9 @@ static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *e
     long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
     fat_tree_units(tr->f, per_leaf);
     idvec leaves = { 0 };
-    uint32_t leaf = 0;
-    for (long long g = 0; g < n; g++) {
-        if (g % per_leaf == 0) {
-            leaf = new_switch(tr, 1, -1, (int)(g / per_leaf));
-            idvec_push(&leaves, leaf);
-        }
-        attach_gpu(tr, (uint32_t)g, leaf, (int)(g % per_leaf));
-    }
-    return finish_tree(tr, s, &leaves, n, err);
+    fat_ctx c = { n, per_leaf };
+    tree_leaves(tr, fat_leaves_fn, &c, &leaves);
+    return finish_tree(tr, s, &leaves, n * np, err);
 }
 
 /* Rails range of every switch from what hangs below it (ids ascend by tier
@@ -532,35 +593,37 @@ static int size_graph(const ry_spec *s, int tiers, graph_size *z)
         return -1;
     ry_spec st = *s;
     st.tiers = tiers;
+    long long np = s->homing == RY_HOMING_DUAL_TOR ? 2 : 1;   /* NIC ports a tree takes */
     long long K = s->hb_domain, R = s->rails, G = s->gpus, c = K / R;
     long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? d1 / c : 1);
     graph_size one = { 0 };
     if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
-        if (size_tree(&st, G, rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
+        if (size_tree(&st, G * np, np * rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
             return -1;
     } else if (s->design == RY_DESIGN_FAT_TREE) {
         int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
         long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
-        if (size_tree(&st, G, (G + per_leaf - 1) / per_leaf, tiers, &one) < 0)
+        if (size_tree(&st, G * np, np * ((G + per_leaf - 1) / per_leaf), tiers, &one) < 0)
             return -1;
     } else {
         long long nr = G / R;
-        if (one_switch_fits(&st, nr)) {
+        if (one_switch_fits(&st, nr * np)) {
             ry_tier_ports top = tier_of(s, 1, 1);
-            long long pack = top.down / nr;
+            long long pack = top.down / (nr * np);
             one.switches = (R + pack - 1) / pack;
             one.ports = sat_mul(one.switches, top.ports);
             one.tiers = 1;
         } else {
             for (int r = 0; r < R; r++)
-                if (size_tree(&st, nr, rail_tree_leaves(s, d1, S, r, 1), tiers, &one) < 0)
+                if (size_tree(&st, nr * np, np * rail_tree_leaves(s, d1, S, r, 1), tiers,
+                              &one) < 0)
                     return -1;
         }
     }
     z->tiers = one.tiers;
-    z->switches = sat_mul(one.switches, s->planes);
-    z->ports = sat_add(sat_mul(one.ports, s->planes), sat_mul(G, s->planes));
-    z->links = sat_add(sat_mul(one.links, s->planes), sat_mul(G, s->planes));
+    z->switches = sat_mul(one.switches, s->planes / np);
+    z->ports = sat_add(sat_mul(one.ports, s->planes / np), sat_mul(G, s->planes));
+    z->links = sat_add(sat_mul(one.links, s->planes / np), sat_mul(G, s->planes));
     return 0;
 }
 
@@ -653,11 +716,13 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     }
     f->first_switch = (uint32_t)f->nnodes;
 
-    int next_index[RY_MAX_TIERS + 2];
-    int tmax = 0, subnet = 0;
-    for (int p = 0; p < s->planes; p++) {
+    int next_index[RY_MAX_TIERS + 2], next_index_b[RY_MAX_TIERS + 2];
+    int tmax = 0, subnet = 0, pair = s->homing == RY_HOMING_DUAL_TOR;
+    for (int p = 0; p < s->planes; p += pair ? 2 : 1) {
         memset(next_index, 0, sizeof next_index);
-        tree tr = { .f = f, .plane = p, .next_index = next_index };
+        memset(next_index_b, 0, sizeof next_index_b);
+        tree tr = { .f = f, .plane = p, .next_index = next_index, .next_index_b = next_index_b,
+                    .pair = pair };
         int t;
         if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
             tr.subnet = subnet++;
@@ -667,19 +732,22 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
             t = build_fat_tree(&tr, s, &L, err);
         } else {
             long long nr = L.gpus / L.R;
-            if (one_switch_fits(s, nr)) {
+            int np = pair ? 2 : 1;
+            if (one_switch_fits(s, nr * np)) {
                 /* Pack whole rails into each single-tier switch. */
-                int pack = (int)(tier_of(s, 1, 1).down / nr);
+                int pack = (int)(tier_of(s, 1, 1).down / (nr * np));
                 tree_setup(&tr, s, 1);
                 for (int r0 = 0; r0 < L.R; r0 += pack) {
                     tr.subnet = subnet++;
                     int nrl = L.R - r0 < pack ? L.R - r0 : pack;
                     uint32_t sw = new_switch(&tr, 1, r0, r0 / pack);
                     int slot = 0;
-                    for (int r = r0; r < r0 + nrl; r++)
-                        for (long long dom = 0; dom < L.domains; dom++)
-                            for (int l = r; l < L.K; l += L.R)
-                                attach_gpu(&tr, (uint32_t)(dom * L.K + l), sw, slot++);
+                    for (int q = 0; q < np; q++, tr.plane++)
+                        for (int r = r0; r < r0 + nrl; r++)
+                            for (long long dom = 0; dom < L.domains; dom++)
+                                for (int l = r; l < L.K; l += L.R)
+                                    attach_gpu(&tr, (uint32_t)(dom * L.K + l), sw, slot++);
+                    tr.plane = p;
                 }
                 t = 1;
             } else {

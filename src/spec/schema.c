@@ -31,6 +31,7 @@
 #define WIDE_RANGE 1000000      /* integers beyond: "an integer >= min", as ry_yget_int says */
 
 static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
+static const char *const homings[] = { "single", "dual-tor", "dual-plane", NULL };  /* RY_HOMING_* */
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
@@ -183,6 +184,8 @@ const ry_key ry_spec_keys[] = {
     SECTION("fabric", 0, "the switches and how they are joined"),
     { .key = "fabric.design", ENUM(design_names), SPEC(design), .def = "rail-optimized",
       .bad = RY_BAD_OTHER, .doc = "how GPUs attach to leaves and leaves to spines" },
+    { .key = "fabric.homing", ENUM(homings), SPEC(homing), .def = "single", .bad = RY_BAD_PLANES,
+      .doc = "how a NIC's ports reach the leaves: each its own plane, or two on a ToR pair" },
     { .key = "fabric.switch", CUSTOM("catalog name or map"), .def = "generic",
       .bad = RY_BAD_SWITCH, .doc = "the switch model" },
     { .key = "fabric.switch.name", STRING(MAX_STRING), .flags = RY_KEY_READER, SWITCH(name),
@@ -1449,6 +1452,11 @@ void ry_spec_rules_cluster(ry_spec *s, unsigned bad)
             bad |= RY_BAD_GPUS;
         }
     }
+    if (!(bad & RY_BAD_PLANES) && s->homing != RY_HOMING_SINGLE && s->planes % 2)
+        ry_spec_error(s, has_key(s, "fabric.homing") ? "fabric.homing" : "cluster.planes",
+                      "fabric.homing %s puts a NIC's ports on ToR pairs, two by two: "
+                      "cluster.planes (NIC ports per GPU) must be even (got %d)",
+                      s->homing == RY_HOMING_DUAL_TOR ? "dual-tor" : "dual-plane", s->planes);
     if (!(bad & (RY_BAD_RAILS | RY_BAD_HB))) {
         if (s->rails > k)
             ry_spec_error(s, "cluster.rails", "cluster.rails must be at most the HB domain size "

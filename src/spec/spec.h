@@ -100,6 +100,12 @@ const char *ry_nic_cage(const ry_node_model *m, int i);
 int ry_rack_tray_units(const ry_node_model *m);
 double ry_rack_tray_power(const ry_node_model *m);
 
+/* fabric.homing: single, each NIC port its own plane; dual-tor, ports 2i
+ * and 2i + 1 on a ToR pair under one aggregation layer (one network for
+ * both); dual-plane, ports 2i and 2i + 1 on a ToR pair of two planes, each
+ * plane its own network (Alibaba HPN). */
+enum { RY_HOMING_SINGLE = 0, RY_HOMING_DUAL_TOR, RY_HOMING_DUAL_PLANE };
+
 /* layout.network: where leaves stand. */
 enum { RY_NETWORK_PER_UNIT = 0, RY_NETWORK_END_OF_ROW, RY_NETWORK_MIDDLE_OF_ROW,
        RY_NETWORK_IN_RACK };
@@ -153,6 +159,7 @@ typedef struct ry_spec {
 
     /* fabric */
     ry_design design;
+    int homing;             /* RY_HOMING_*: how a NIC's ports reach the leaves */
     ry_switch_model sw;
     int n_oversub;          /* entries in oversub; 0 = all 1:1 */
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
