@@ -66,6 +66,21 @@ def rail_optimized_2tier():
 def all_ports(switches):
     """Every port of every switch cabled."""
     return dict(links=switches * R // 2 + gpus * planes // 2, switch_cages=switches * R // ppc)
+def gb200():
+    units, half = gpus // (su * 72), R // 2
+    per = su * 72 // rails                               # GPUs of a rail in a unit
+    fills = [min(half, per - k) for k in range(0, per, half)]   # a rail's leaves' GPUs
+    leaves = [f for _ in range(units * rails) for f in fills]
+    pods = [leaves[k:k + half] for k in range(0, len(leaves), half)]
+    spines = [(len(p), half) for p in pods for _ in range(half)]   # (down, up) cabled
+    cores_per_pos = next(m for m in range(1, half + 1) if half % m == 0 and m * R >= len(pods) * half)
+    core_down = len(pods) * half // cores_per_pos
+    cages = sum(ceil(f, ppc) + half // ppc for f in leaves)
+    cages += sum(ceil(d, ppc) + ceil(u, ppc) for d, u in spines)
+    cages += half * cores_per_pos * ceil(core_down, ppc)
+    links = gpus + len(leaves) * half + len(spines) * half
+    return dict(links=links, switch_cages=cages)
+
 CASES = {
     # 127 DGX H100 in 4 units of 32 (the last 31), QM9700: 32 leaves, 16
     # spines; the last unit's leaves leave port 32 free, cage 16 still in use.
@@ -97,6 +112,11 @@ CASES = {
     # 36 DGX B300 (800G, twin-port cages) on Q3400 (72 twin-port cages of
     # XDR): one unit, 8 leaves of 18 + 36 cages, 4 spines; 1.6T twin-port
     # modules at both ends.
+    # 2,304 GB200 GPUs (4 units of 8 NVL72 racks), 4 rails, QM9700 at 1:1
+    # (twin-port cages): 144 GPUs a rail and unit fill 4 leaves of 32 and
+    # one of 16; 80 leaves in pods of 32, 32 spines a pod; at the top each
+    # of 32 positions takes its 3 pods' 96 uplinks on 2 cores of 64.
+    "gb200-nvl72-superpod": lambda: gb200(),
     "xdr": lambda: dict(rail_optimized_2tier(),
         modules={"MMS4A00-XM": rail_optimized_2tier()["switch_cages"],
                  "MMS4A00-XM-FLT": servers * planes * ceil(gpn, node_cp)}),
@@ -263,8 +283,80 @@ check() {
     "$PY" "$TMP/cages.py" "$TMP/$n/cabling" "$s" "$TMP/$n.bom.json" "$TPL" "$n" >"$TMP/$n.chk" 2>&1
     expect_eq "$n: cages and media" "$(cat "$TMP/$n.chk")" ok
 }
+# A tier list (fabric.tiers) gives each tier its own model and splits: its
+# cages are checked by tiers.py below instead of the one-model CASES.
+cat >"$TMP/tiers.py" <<'P'
+import collections, csv, json, sys, yaml
+cab, val_path, bom_path, tdir = sys.argv[1:5]
+rows = list(csv.DictReader(open(cab, newline="")))
+val, bom = json.load(open(val_path)), json.load(open(bom_path))
+media = yaml.safe_load(open(tdir + "/media.yaml"))["media"]
+cat = yaml.safe_load(open(tdir + "/switches.yaml"))["switches"]
+tiers = {t["tier"]: t for t in val["tier_ports"]}
+detail = {t["tier"]: t for t in bom["tier_detail"]}
+errs = []
+FITS = {("qsfp112", "qsfp56"), ("qsfp112", "qsfp28"), ("qsfp-dd", "qsfp56"),
+        ("qsfp-dd", "qsfp28"), ("qsfp56", "qsfp28")}
+def fits(cage, plug):
+    return not cage or not plug or cage == plug or (cage, plug) in FITS
+# a switch port's cage: the first part of its name (cage, cage/port,
+# cage/split or cage/port/split)
+in_cage = collections.defaultdict(set)
+tier_of = {}
+for r in rows:
+    t = int(r["tier"])
+    tier_of[r["z_device"]] = t
+    in_cage[(r["z_device"], r["z_cage_port"].split("/")[0])].add((r["media"], r["part"]))
+    if t > 1:
+        tier_of[r["a_device"]] = t - 1
+        in_cage[(r["a_device"], r["a_cage_port"].split("/")[0])].add((r["media"], r["part"]))
+    for dev, tt in ((r["z_device"], t), (r["a_device"], t - 1)):
+        if tt < 1:
+            continue
+        conn = cat.get(tiers[tt]["switch"], {}).get("connector", "")
+        md = media[r["media"]]
+        ends = md.get("switch_end") or [{}]
+        plugs = [e.get("connector", md.get("connector", "")) for e in
+                 (ends if isinstance(ends, list) else [ends])]
+        if not any(fits(conn, plug) for plug in plugs):
+            errs.append("%s (tier %d, %s): medium %s (%s) does not fit" % (dev, tt, conn, r["media"], plugs))
+two = [c for c, v in in_cage.items() if len(v) > 1]
+if two:
+    errs.append("%d cages hold two media or parts, e.g. %s" % (len(two), two[0]))
+# cages in use by hand: a non-top switch's cabled down ports and all its
+# up ports, each side's ports `split` to a cage; the top's cabled down ports
+# (a twin-port cage holds two of the model's ports)
+want = 0
+def up(a, b): return -(-a // b)
+for t, p in tiers.items():
+    n = detail[t]["switches"]
+    cp = cat.get(p["switch"], {}).get("cage_ports", 1) or 1
+    if p["up_ports"]:
+        want += n * (up(up(p["fullest_down_cabled"], p["down_split"]), cp) +
+                     up(p["up_ports"] // p["up_split"], cp))
+    else:
+        want += detail[t]["ports_down"] // p["down_split"] // cp
+got = sum(1 for c in in_cage if tier_of.get(c[0], 0) >= 1)
+if got != want:
+    errs.append("switch cages in use %d, by hand %d" % (got, want))
+if len(rows) != sum(d["ports_down"] for d in detail.values()):
+    errs.append("%d links, the tiers' cabled down ports %d" % (len(rows), sum(d["ports_down"] for d in detail.values())))
+print("\n".join(errs) if errs else "ok")
+P
 for s in "$TOP_SRCDIR"/examples/*.yaml; do
-    check "$(basename "$s" .yaml)" "$s"
+    n=$(basename "$s" .yaml)
+    if grep -q '^  tiers:$' "$s"; then
+        "$RAILYARD" cabling "$s" -o "$TMP/$n" >/dev/null 2>"$TMP/$n.log"
+        expect_eq "$n: cabling exit" $? 0
+        "$RAILYARD" validate --format json "$s" >"$TMP/$n.val.json" 2>>"$TMP/$n.log"
+        "$RAILYARD" bom --format json "$s" >"$TMP/$n.bom.json" 2>>"$TMP/$n.log"
+        no_sanitizer "$TMP/$n.log"
+        expect_eq "$n: cages and media (per tier)" \
+            "$("$PY" "$TMP/tiers.py" "$TMP/$n/cabling/cabling.csv" "$TMP/$n.val.json" \
+                "$TMP/$n.bom.json" "$TPL" 2>&1)" ok
+        continue
+    fi
+    check "$n" "$s"
 done
 check xdr "$D/xdr.yaml"
 
