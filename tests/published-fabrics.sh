@@ -36,6 +36,16 @@ R bom --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set fabric.homing=
     >"$d/bom.json" 2>"$d/err" || fail "hpn dual-tor: $(head -3 "$d/err")"
 no_sanitizer "$d/err"
 
+# The full model on Meta's cluster: traffic across pods gets what the 1:7
+# aggregation taper leaves; the same cluster at 1:1 gets the whole NIC and
+# is no slower.
+for taper in 7:1 1:1; do
+    R model --format json "$TOP_SRCDIR/examples/llama3-roce.yaml" --set workload.model=llama-3-70b \
+        --set workload.batch=2048 --set workload.gpu=h100 --set "fabric.tiers.1.taper=$taper" \
+        >"$TMP/model-$taper.json" 2>"$TMP/model.err" || fail "model at $taper: $(head -3 "$TMP/model.err")"
+    no_sanitizer "$TMP/model.err"
+done
+
 # A partial GB200 unit (5 of its 8 racks): with fabric.full_units the unit
 # gets every leaf of a whole one (NVIDIA: build the whole unit's leaves and
 # leaf-spine cables), without it only those its servers need.
@@ -209,6 +219,17 @@ racks = sus * v(D, "totals.racks_per_su")
 check(ex, "compute trays", lines.get("compute-tray"), racks * v(D, "node.compute_trays"))
 check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "node.nvlink_switch_trays"))
 check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
+
+# the model's bandwidth across pods: the cluster switch's up ports over its down ones
+ex = "llama3-roce"
+b, tiers, ports = load(ex)
+m7 = json.load(open(f"{tmp}/model-7:1.json"))
+m1 = json.load(open(f"{tmp}/model-1:1.json"))
+check(ex, "model: share across pods", round(m7["fabric_share"]["share"], 6),
+      round(ports[2]["up_ports"] / ports[2]["down_ports"], 6))
+check(ex, "model: tier crossed", m7["fabric_share"]["tier"], 2)
+check(ex, "model: share at 1:1", m1["fabric_share"]["share"], 1)
+check(ex, "model: 1:7 no faster than 1:1", m7["optimum"]["total_s"] >= m1["optimum"]["total_s"], True)
 
 # the partial unit: 3 whole units and 5 racks of the fourth
 rails, leaf_down = 4, 32                                # the example's rails, qm9700 at 1:1

@@ -604,6 +604,8 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         "model_flops", m->model_flops, "C", m->peak_flops * pl->efficiency,
                         "peak_flops", m->peak_flops, "B_F", in->B_F, "B_S", in->B_S));
     json_object_set_new(j, "optimum", cfg_json(&pl->best, m->in.K));
+    json_object_set_new(j, "fabric_share", json_pack("{s:f, s:i}", "share",
+                        pl->net_share > 0 ? pl->net_share : 1, "tier", pl->net_tier));
     json_object_set_new(j, "memory", memory_json(&pl->best));
     if (pl->ideal_ok)
         json_object_set_new(j, "ideal", cfg_json(&pl->ideal, m->in.N));
