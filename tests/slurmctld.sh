@@ -83,7 +83,9 @@ gb200-nvl72|$D/gb200-nvl72.yaml||576|4|72|8
 rail-only|$TMP/rail-only.yaml||64|8|16|8
 split-node|$TMP/split-node.yaml||12|8|4|3
 gh200-small|$TMP/gh200-small.yaml||512|1|256|1
-one-switch|$TMP/one-switch.yaml||8|8|8|0"
+one-switch|$TMP/one-switch.yaml||8|8|8|0
+dual-tor|$TOP_SRCDIR/tests/data/ib/dual-tor.yaml||16|4|4|8
+megascale|$EX/megascale.yaml||1536|8|8|64"
 printf '%s\n' "$cases" >"$TMP/cases"
 while IFS="|" read -r name sp sets nodes gpn hb su; do
     out="$TMP/out-$name"
