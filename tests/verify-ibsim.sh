@@ -67,10 +67,13 @@ have_verify=no
 # and two-plane; scalable units only in the rail-optimized specs. The
 # isolated leaf of two-plane leaves NICs that are found but cannot be
 # joined to the others: stage 7 then has pairs no route can deliver.
+# dual-tor: a NIC's two ports on a ToR pair of one subnet; its plane-swap
+# swaps a GPU's two links between the pair's ToRs.
 CASES="ro-2tier-h100:port-swap,rail-swap,unit-swap,uplink,missing,extra,unknown
 ro-3tier:port-swap,rail-swap,unit-swap,uplink:2,missing:nic
 two-plane:plane-swap,port-swap,extra,unknown,missing,isolate
-railonly-2tier:rail-swap,port-swap,uplink,missing"
+railonly-2tier:rail-swap,port-swap,uplink,missing
+dual-tor:plane-swap,port-swap,rail-swap,uplink,missing:nic"
 
 # checks_of LABEL CMD...: run a check of tests/verify-check.py and count its
 # "ok" and "FAIL: ..." lines; "# ..." lines are shown.

@@ -146,6 +146,13 @@ class Fabric:
                 self.host[n], self.nic[n] = m.group(1), int(m.group(2))
             m = re.match(r"plane(\d+)", d["subnet"])
             self.plane[n] = int(m.group(1)) if m else 0
+            # a NIC port's plane is its leaf's (p1-leaf3): on a ToR pair under
+            # one aggregation layer (fabric.homing dual-tor) both planes'
+            # leaves share one subnet
+            if d["kind"] == "ca" and (n, 1) in self.link:
+                m = re.match(r"p(\d+)-", name_of(self, self.link[(n, 1)][0]))
+                if m:
+                    self.plane[n] = int(m.group(1))
         # where faults are looked for, grouped once on the plan so that a
         # fault costs the size of its group, not of the fabric: a NIC whose
         # cable no fault touched is still at its planned leaf port
