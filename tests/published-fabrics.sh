@@ -36,6 +36,18 @@ R bom --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set fabric.homing=
     >"$d/bom.json" 2>"$d/err" || fail "hpn dual-tor: $(head -3 "$d/err")"
 no_sanitizer "$d/err"
 
+# A ToR of a pair lost (two segments of HPN): its GPUs keep their other
+# port; both ToRs of the pair lost: the same GPUs are cut off, for the pair
+# takes the same GPUs on both sides. For both homings.
+for h in dual-plane dual-tor; do
+    for f in p0-leaf0 p0-leaf0,p1-leaf0; do
+        R whatif --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set cluster.nodes=256 \
+            --set fabric.homing=$h --fail $f >"$TMP/whatif-$h-$f.json" 2>"$TMP/whatif.err" ||
+            fail "whatif $h $f: $(head -3 "$TMP/whatif.err")"
+        no_sanitizer "$TMP/whatif.err"
+    done
+done
+
 # The full model on Meta's cluster: traffic across pods gets what the 1:7
 # aggregation taper leaves; the same cluster at 1:1 gets the whole NIC and
 # is no slower.
@@ -219,6 +231,17 @@ racks = sus * v(D, "totals.racks_per_su")
 check(ex, "compute trays", lines.get("compute-tray"), racks * v(D, "node.compute_trays"))
 check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "node.nvlink_switch_trays"))
 check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
+
+# a ToR of a pair, and the pair, lost
+D = "alibaba-hpn"
+tor_gpus = v(D, "tor.down_count")               # a ToR's 200G ports: one per GPU of its rail
+for h in ("dual-plane", "dual-tor"):
+    one = json.load(open(f"{tmp}/whatif-{h}-p0-leaf0.json"))["connectivity"]
+    both = json.load(open(f"{tmp}/whatif-{h}-p0-leaf0,p1-leaf0.json"))["connectivity"]
+    check("alibaba-hpn", f"{h}: one ToR of a pair lost: GPUs cut off", one["gpus_cut"], 0)
+    check("alibaba-hpn", f"{h}: one ToR of a pair lost: GPUs on one port", one["gpus_degraded"], tor_gpus)
+    check("alibaba-hpn", f"{h}: the pair lost: GPUs cut off", both["gpus_cut"], tor_gpus)
+    check("alibaba-hpn", f"{h}: the pair lost: NIC ports cut", both["nic_ports_cut"], 2 * tor_gpus)
 
 # the model's bandwidth across pods: the cluster switch's up ports over its down ones
 ex = "llama3-roce"
