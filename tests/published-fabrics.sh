@@ -233,8 +233,7 @@ check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "
 check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
 
 # a ToR of a pair, and the pair, lost
-D = "alibaba-hpn"
-tor_gpus = v(D, "tor.down_count")               # a ToR's 200G ports: one per GPU of its rail
+tor_gpus = v("alibaba-hpn", "tor.down_count")               # a ToR's 200G ports: one per GPU of its rail
 for h in ("dual-plane", "dual-tor"):
     one = json.load(open(f"{tmp}/whatif-{h}-p0-leaf0.json"))["connectivity"]
     both = json.load(open(f"{tmp}/whatif-{h}-p0-leaf0,p1-leaf0.json"))["connectivity"]
