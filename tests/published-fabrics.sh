@@ -36,6 +36,11 @@ R bom --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set fabric.homing=
     >"$d/bom.json" 2>"$d/err" || fail "hpn dual-tor: $(head -3 "$d/err")"
 no_sanitizer "$d/err"
 
+# Meta's rack switches stand in their racks: every GPU cable stays in its rack.
+R cabling "$TOP_SRCDIR/examples/llama3-roce.yaml" -o "$TMP/meta-cab" >/dev/null 2>"$TMP/cab.err" ||
+    fail "llama3-roce cabling: $(head -3 "$TMP/cab.err")"
+no_sanitizer "$TMP/cab.err"
+
 # A ToR of a pair lost (two segments of HPN): its GPUs keep their other
 # port; both ToRs of the pair lost: the same GPUs are cut off, for the pair
 # takes the same GPUs on both sides. For both homings.
@@ -70,7 +75,7 @@ for fu in false true; do
 done
 
 "$PY" - "$DATA" "$TMP" "$TOP_SRCDIR/examples" "$T/nodes.yaml" >"$TMP/out" 2>&1 <<'PY'
-import json, math, sys, yaml
+import csv, json, math, sys, yaml
 data, tmp, exdir, nodes = sys.argv[1:5]
 fab = {f["id"]: f for f in yaml.safe_load(open(data))["fabrics"]}
 bad = checks = 0
@@ -231,6 +236,14 @@ racks = sus * v(D, "totals.racks_per_su")
 check(ex, "compute trays", lines.get("compute-tray"), racks * v(D, "node.compute_trays"))
 check(ex, "NVLink switch trays", lines.get("nvlink-switch-tray"), racks * v(D, "node.nvlink_switch_trays"))
 check(ex, "racks with trays", b["rack_trays"]["racks"], racks)
+
+# rack-tor: a leaf per rack, in it
+val = json.load(open(f"{tmp}/llama3-roce/val.json"))
+check("llama3-roce", "design", val["design"], "rack-tor")
+rows = [r for r in csv.DictReader(open(f"{tmp}/meta-cab/cabling/cabling.csv", newline="")) if r["tier"] == "1"]
+check("llama3-roce", "GPU cables", len(rows), v("meta-llama3-roce", "totals.cluster_gpus"))
+check("llama3-roce", "GPU cables leaving their rack", sum(r["a_rack"] != r["z_rack"] for r in rows), 0)
+check("llama3-roce", "racks with a rack switch", len({r["z_rack"] for r in rows}), v("meta-llama3-roce", "totals.racks"))
 
 # a ToR of a pair, and the pair, lost
 tor_gpus = v("alibaba-hpn", "tor.down_count")               # a ToR's 200G ports: one per GPU of its rail

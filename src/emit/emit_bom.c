@@ -695,7 +695,8 @@ void ry_emit_summary(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_b
     int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
     long long domains = s->gpus / s->hb_domain;
     ry_buf_printf(o, "name:          %s\n", s->name);
-    ry_buf_printf(o, "design:        %s\n", ry_design_name(s->design));
+    ry_buf_printf(o, "design:        %s%s\n", ry_spec_design_word(s),
+                  s->rack_tor ? " (a fat tree whose leaf takes one rack's NICs)" : "");
     ry_buf_printf(o, "GPUs:          %s (%s node%s of %d, %s)\n", ry_n(s->gpus), ry_n(s->nodes),
                   plural(s->nodes, "", "s"), gpn, s->node.name[0] ? s->node.name : "inline");
     ry_buf_printf(o, "HB domain:     %s GPU%s, %s domain%s\n", ry_n(s->hb_domain),
@@ -881,7 +882,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
     json_t *j = json_pack("{s:s, s:b, s:s, s:s, s:I, s:I, s:i, s:s, s:o, s:i, s:I, s:i, s:i, s:i, "
                           "s:b, s:i, s:s, s:o, s:i, s:f, s:i, s:b, s:o, s:i}",
                           "spec", path, "valid", 1, "name", s->name,
-                          "design", ry_design_name(s->design), "gpus", (json_int_t)s->gpus,
+                          "design", ry_spec_design_word(s), "gpus", (json_int_t)s->gpus,
                           "nodes", (json_int_t)s->nodes, "gpus_per_node", s->node.gpus_per_node,
                           "node", s->node.name[0] ? s->node.name : "inline",
                           "node_power_w", json_money(s->node.power_w),

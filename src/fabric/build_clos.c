@@ -395,6 +395,16 @@ static void fat_tree_units(ry_fabric *f, long long per_leaf)
     f->num_units = (int)((f->gpus + per_leaf - 1) / per_leaf);
 }
 
+/* GPUs under one fat-tree leaf: whole nodes when a node fits on one, and
+ * with fabric.design rack-tor one rack's (layout.nodes_per_rack nodes). */
+static long long fat_per_leaf(const ry_spec *s, int d1)
+{
+    long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    if (s->rack_tor)
+        return (long long)s->layout.nodes_per_rack * gpn;
+    return gpn <= d1 ? d1 / gpn * gpn : d1;
+}
+
 typedef struct fat_ctx { long long n, per_leaf; } fat_ctx;
 
 static void fat_leaves_fn(tree *tr, const void *ctx, idvec *leaves)
@@ -425,9 +435,15 @@ static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *e
         return 1;
     }
     tree_setup(tr, s, 2);
-    int d1 = tr->down[1], gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-    /* Whole nodes per leaf when a node fits on one. */
-    long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
+    int d1 = tr->down[1];
+    long long per_leaf = fat_per_leaf(s, d1);
+    if (per_leaf > d1) {
+        ry_err_set(err, "layout.nodes_per_rack", "a rack-tor leaf takes a rack's %lld NIC ports "
+                   "(%d servers of %d GPUs), and it has %d down: fewer servers a rack, or "
+                   "more down ports (fabric.tiers)", per_leaf, s->layout.nodes_per_rack,
+                   s->node.gpus_per_node, d1);
+        return -1;
+    }
     fat_tree_units(tr->f, per_leaf);
     idvec leaves = { 0 };
     fat_ctx c = { n, per_leaf };
@@ -601,8 +617,9 @@ static int size_graph(const ry_spec *s, int tiers, graph_size *z)
         if (size_tree(&st, G * np, np * rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
             return -1;
     } else if (s->design == RY_DESIGN_FAT_TREE) {
-        int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-        long long per_leaf = gpn <= d1 ? (long long)(d1 / gpn) * gpn : d1;
+        long long per_leaf = fat_per_leaf(s, d1);
+        if (per_leaf > d1)
+            return -1;
         if (size_tree(&st, G * np, np * ((G + per_leaf - 1) / per_leaf), tiers, &one) < 0)
             return -1;
     } else {

@@ -787,7 +787,7 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.ni = (size_t)t.S + t.nsw;
     t.npr = s->layout.nodes_per_rack;
     t.mode = s->layout.network >= 0 ? s->layout.network
-             : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
+             : s->rack_tor ? RY_NETWORK_IN_RACK : f->design == RY_DESIGN_FAT_TREE ? 1 : 0;
     if (t.mode == RY_NETWORK_IN_RACK) {
         /* placed as per-unit, but with the leaves in the servers' racks */
         t.mode = 0;

@@ -30,7 +30,8 @@
 #define MAX_STRING (RY_NAME_MAX - 1)
 #define WIDE_RANGE 1000000      /* integers beyond: "an integer >= min", as ry_yget_int says */
 
-static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", NULL };
+static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-tree", "rack-tor",
+                                             NULL };   /* rack-tor: read as a fat tree */
 static const char *const homings[] = { "single", "dual-tor", "dual-plane", NULL };  /* RY_HOMING_* */
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const cost_models[] = { "paper", NULL };
@@ -46,6 +47,11 @@ const char *const ry_mlp_names[] = { "gelu", "swiglu", NULL };
 const char *ry_design_name(ry_design d)
 {
     return (unsigned)d < 3 ? design_names[d] : "?";
+}
+
+const char *ry_spec_design_word(const ry_spec *s)
+{
+    return s->rack_tor ? design_names[RY_DESIGN_RACK_TOR_WORD] : ry_design_name(s->design);
 }
 
 static int read_version(const ry_key *k, const char *what, const ry_ynode *n, ry_keyval *v);

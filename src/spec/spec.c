@@ -555,6 +555,10 @@ static void read_fabric(loadctx *c, const ry_ynode *root)
         goto speeds;
     ry_schema_check_keys(f, "fabric", NULL);
     c->bad |= ry_schema_read(f, "fabric", s, fabric_custom, c);
+    if ((int)s->design == RY_DESIGN_RACK_TOR_WORD) {
+        s->design = RY_DESIGN_FAT_TREE;
+        s->rack_tor = 1;
+    }
     const ry_ynode *tn = ry_ymap_get(f, "tiers");
     if (tn)
         read_tiers(c, tn);
@@ -869,6 +873,8 @@ void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out)
 {
     *out = *s;
     out->design = d;
-    if (d != s->design)
-        out->tiers = 0;
+    if (d != s->design) {
+        out->tiers = s->n_tier;     /* a tier list fixes the count for every design */
+        out->rack_tor = 0;
+    }
 }

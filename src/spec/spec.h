@@ -26,6 +26,11 @@ typedef enum {
 } ry_design;
 
 const char *ry_design_name(ry_design d);
+/* fabric.design rack-tor is read as design fat-tree with rack_tor set. */
+#define RY_DESIGN_RACK_TOR_WORD 3
+struct ry_spec;
+/* The spec's design as it wrote it: rack-tor, or ry_design_name's word. */
+const char *ry_spec_design_word(const struct ry_spec *s);
 
 /* A switch model (catalog entry or inline). */
 typedef struct ry_switch_model {
@@ -159,6 +164,7 @@ typedef struct ry_spec {
 
     /* fabric */
     ry_design design;
+    int rack_tor;           /* fabric.design rack-tor: a fat tree whose leaf takes one rack */
     int homing;             /* RY_HOMING_*: how a NIC's ports reach the leaves */
     ry_switch_model sw;
     int n_oversub;          /* entries in oversub; 0 = all 1:1 */

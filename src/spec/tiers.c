@@ -239,7 +239,8 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
     long long K = s->hb_domain, c = K / s->rails, size;
     if (s->design == RY_DESIGN_FAT_TREE) {
         long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-        size = gpn <= p.down ? p.down / gpn * gpn : p.down;
+        size = s->rack_tor ? s->layout.nodes_per_rack * gpn
+               : gpn <= p.down ? p.down / gpn * gpn : p.down;
     } else {
         long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= p.down ? p.down / c : 1);
         size = S * K;
