@@ -53,20 +53,21 @@ grep -q "^$TMP/e.yaml:7:9: error: two devices would be named 'leaf[0-9]*' (a ser
     "$TMP/e.err" && ok || fail "server = leaf but for case: $(cat "$TMP/e.err")"
 
 # (f) GB300 NVL72 servers or leaves named as the trays of rack R01-01 (or
-# hall 1's H01-R01-01) are in NetBox: rack-kind-n, in any case
+# hall 1's H01-R01-01) are in NetBox: rack-kind-n, in any case (one plane,
+# so that the leaves' names carry no plane prefix)
 for k in 'node: "R01-01-power-shelf-{n1}"' 'leaf: "r01-01-MGMT-switch-{n1}"' \
          'node: "H01-R01-01-nvlink-switch-tray-{n1}"'; do
-    printf 'name: nvl\ncluster:\n  node: gb300-nvl72\n  nodes: 36\nnaming:\n  %s\n' "$k" >"$TMP/f.yaml"
+    printf 'name: nvl\ncluster:\n  node: gb300-nvl72\n  nodes: 36\n  planes: 1\nnaming:\n  %s\n' "$k" >"$TMP/f.yaml"
     "$RAILYARD" cabling "$TMP/f.yaml" -o "$TMP/f.out" >/dev/null 2>"$TMP/f.err"
     rc=$?
     if [ "$rc" -eq 1 ] && [ ! -e "$TMP/f.out" ] &&
-       grep -q "^$TMP/f.yaml:6:9: error: '[^']*' is a rack tray's name in NetBox" "$TMP/f.err"; then ok; else
+       grep -q "^$TMP/f.yaml:7:9: error: '[^']*' is a rack tray's name in NetBox" "$TMP/f.err"; then ok; else
         fail "$k: exit $rc: $(cat "$TMP/f.err")"; fi
 done
 
 # ... but a tray's name without its rack, or after more than a rack's name, passes
 for k in 'node: "power-shelf-{n1}"' 'node: "x-R01-01-power-shelf-{n1}"' 'leaf: "R01-01-shelf-{n1}"'; do
-    printf 'name: nvl\ncluster:\n  node: gb300-nvl72\n  nodes: 36\nnaming:\n  %s\n' "$k" >"$TMP/g.yaml"
+    printf 'name: nvl\ncluster:\n  node: gb300-nvl72\n  nodes: 36\n  planes: 1\nnaming:\n  %s\n' "$k" >"$TMP/g.yaml"
     "$RAILYARD" -q validate "$TMP/g.yaml" >/dev/null 2>"$TMP/g.err"
     expect_eq "$k: exit" "$?:$(cat "$TMP/g.err")" "0:"
 done

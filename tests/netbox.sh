@@ -342,9 +342,9 @@ cluster:
   scalable_unit: 4
 fabric:
   design: rail-optimized
-  switch: q3400
+  switch: qm9700                  # the catalog's GB300: two planes of 400G NIC ports
 EOF
-check gb300 "$TMP/gb300.yaml" 72 1 800gbase-x-osfp
+check gb300 "$TMP/gb300.yaml" 72 2 400gbase-x-osfp
 # 4 racks of 9 + 8 + 2 trays, counted by their names
 expect_eq "gb300: trays" "$(grep -c -- '-tray-\|-shelf-\|-mgmt-switch-' "$TMP/gb300/cabling/netbox/07-devices.csv")" 76
 

@@ -98,8 +98,8 @@ done
     printf '.SH LIBRA\n.TP\n.BR libra.restarts " (integer, 1..1000; default 12)"\nAgain.\n'
 } >"$TMP/man.5"
 noticed "an entry for a key the table lacks" "> libra.restarts$tab" "$TMP/man.5"
-sed '/^\.BR cluster\.planes /s/default 1/default 2/' "$man" >"$TMP/man.5"
-noticed "a wrong default" "> cluster.planes$tab" "$TMP/man.5"
+sed '/^\.BR cluster\.scalable_unit /s/default 0/default 2/' "$man" >"$TMP/man.5"
+noticed "a wrong default" "> cluster.scalable_unit$tab" "$TMP/man.5"
 sed '/^\.BR libra\.time_unit /s/default ms/default s/' "$man" >"$TMP/man.5"
 noticed "a wrong default in libra" "> libra.time_unit$tab" "$TMP/man.5"
 finish

@@ -98,6 +98,12 @@ static json_t *value_schema(const ry_key *k)
     case RY_KEY_AUTO_INT: {
         static const char *const autow[] = { "auto", NULL };
         j = json_pack("{s:[o, o]}", "anyOf", words_pattern(autow), with_unit(int_schema(k)));
+        /* a row that may also be a list of maps (fabric.tiers) */
+        ry_buf_printf(&sub, "%s[]", k->key);
+        if (has_rows_under(sub.data))
+            json_array_append_new(json_object_get(j, "anyOf"),
+                                  json_pack("{s:s, s:o}", "type", "array", "items",
+                                            object_of(sub.data)));
         break;
     }
     case RY_KEY_NUMBER:

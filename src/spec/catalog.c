@@ -734,7 +734,7 @@ static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
                                         "nic_speed", "rack_units", "per_rack", "power", "cage_ports",
-                                        "nics", "connector", "rack_trays", NULL };
+                                        "nics", "connector", "rack_trays", "planes", NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -758,7 +758,8 @@ static int load_nodes(ry_catalog *c)
         nd->description = entry_string("nodes", ent, name, "description", 1, &bad);
         nd->vendor = entry_string("nodes", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
-                                                "rack_units", "per_rack", "power", "cage_ports", NULL };
+                                                "rack_units", "per_rack", "power", "cage_ports",
+                                                "planes", NULL };
         bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
         const ry_ynode *nics = ry_ymap_get(ent, "nics");
         if (nics) {

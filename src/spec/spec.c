@@ -266,6 +266,8 @@ static void read_cluster(loadctx *c, const ry_ynode *root)
     }
 
     s->rails = (int)k;
+    if (node.planes > 0)
+        s->planes = node.planes;    /* cluster.planes below wins */
     r = ry_schema_get(cl, "cluster.rails", &v);
     if (r < 0)
         c->bad |= RY_BAD_RAILS;

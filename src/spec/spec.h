@@ -78,6 +78,7 @@ typedef struct ry_node_model {
     int gpus_per_node;
     int hb_domain;          /* GPUs per HB domain */
     double nic_gbps;        /* per GPU NIC port */
+    int planes;             /* NIC ports per GPU it is built with (0 = unknown: 1) */
     int units;              /* rack units of one node (0 = unknown) */
     int per_rack;           /* nodes per rack, as usually installed (0 = unknown) */
     int cage_ports;         /* NIC ports per cage (0 = unknown: 1) */
