@@ -683,8 +683,9 @@ static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
         } else {
             ry_buf_printf(o, "; the fullest has %d cabled", x->sw_down);
         }
-        if (p->group > 0)
-            ry_buf_printf(o, "; groups of %d", p->group);
+        if (t > 1 && t < f->tiers)  /* what a block of the tier joins */
+            ry_buf_printf(o, "; blocks of %d %s%s", p->group > 0 ? p->group : p->down,
+                          t == 2 ? "leaves" : ry_tier_name(t - 1, f->tiers), t == 2 ? "" : "s");
         ry_buf_putc(o, '\n');
     }
 }
