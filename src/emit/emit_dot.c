@@ -154,6 +154,30 @@ static const char *fmt_range(char *buf, size_t n, const char *what, long long lo
     return buf;
 }
 
+/* A tier's ports by speed, down, up, then free, runs of one speed joined:
+ * "64 x 200G + 32 x 400G" (a leaf with split down ports), "64 x 400G". */
+static const char *tier_ports_text(char *buf, size_t n, const ry_tier_ports *t)
+{
+    int cnt[3] = { t->down, t->up, t->sw->radix - t->cages_down - t->cages_up };
+    double sp[3] = { t->down_gbps, t->up_gbps, t->sw->port_gbps };
+    int m = 0;
+    for (int i = 0; i < 3; i++) {
+        if (cnt[i] <= 0)
+            continue;
+        if (m > 0 && sp[m - 1] == sp[i]) {
+            cnt[m - 1] += cnt[i];
+        } else {
+            cnt[m] = cnt[i];
+            sp[m++] = sp[i];
+        }
+    }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < m && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%d x %gG", i ? " + " : "", cnt[i], sp[i]);
+    return buf;
+}
+
 /* ---- DOT output ------------------------------------------------------------ */
 
 static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
@@ -174,9 +198,21 @@ static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
                   f->rails == 1 ? "" : "s");
     if (f->planes > 1)
         ry_buf_printf(b, "%d planes, ", f->planes);
-    ry_buf_printf(b, "%d tier%s of ", f->tiers, f->tiers == 1 ? "" : "s");
-    put_html(b, s->sw.name);
-    ry_buf_printf(b, " (%d x %gG)</FONT>>];\n", s->sw.radix, s->sw.port_gbps);
+    if (s->n_tier > 0) {
+        /* a fabric.tiers list: each tier's model and its ports, a line each */
+        char ports[128];
+        ry_buf_printf(b, "%d tier%s:", f->tiers, f->tiers == 1 ? "" : "s");
+        for (int t = 1; t <= f->tiers; t++) {
+            ry_buf_printf(b, "<BR/>%s ", ry_tier_name(t, f->tiers));
+            put_html(b, f->tier[t].sw->name);
+            ry_buf_printf(b, " (%s)", tier_ports_text(ports, sizeof ports, &f->tier[t]));
+        }
+        ry_buf_puts(b, "</FONT>>];\n");
+    } else {
+        ry_buf_printf(b, "%d tier%s of ", f->tiers, f->tiers == 1 ? "" : "s");
+        put_html(b, s->sw.name);
+        ry_buf_printf(b, " (%d x %gG)</FONT>>];\n", s->sw.radix, s->sw.port_gbps);
+    }
     ry_buf_puts(b, "  node [fontname=\"" FONT "\", fontsize=11];\n");
     ry_buf_puts(b, "  edge [fontname=\"" FONT "\", fontsize=10, fontcolor=\"#333333\", dir=none];\n");
 }
@@ -321,6 +357,13 @@ static void box_node(ry_buf *b, const ry_diagram *c, size_t i)
             line = tline;
         }
         switch_text(c, x, l1, l2, sizeof l1);
+        if (f->spec->n_tier > 0 && x->tier >= 1 && x->tier <= f->tiers) {
+            /* each tier its own model: the box says which, and its ports */
+            const ry_tier_ports *t = &f->tier[x->tier];
+            char ports[128];
+            snprintf(l3, sizeof l3, "%s: %s", t->sw->name,
+                     tier_ports_text(ports, sizeof ports, t));
+        }
     }
     ry_buf_printf(b, "  b%zu [shape=plain, label=<<TABLE BORDER=\"1\" CELLBORDER=\"0\" "
                      "CELLSPACING=\"0\" CELLPADDING=\"3\" STYLE=\"rounded\" COLOR=\"%s\" "
