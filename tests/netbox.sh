@@ -362,18 +362,7 @@ expect_eq "gb300: trays" "$(grep -c -- '-tray-\|-shelf-\|-mgmt-switch-' "$TMP/gb
 # spines q3400 with 400G down (its 144 800G ports split in 2). Each tier
 # has its own device type, with that tier's port names (the cables end on
 # them) and as many interfaces as the bill of materials' ports per switch
-cat >"$TMP/tiers.yaml" <<'EOF'
-version: 1
-name: tiers
-cluster:
-  node: {name: hgx-h100, gpus_per_node: 8, nic_speed: NDR200}
-  gpus: 2048
-fabric:
-  tiers:
-    - {switch: qm9700, down: "NDR200 x 64", up: "NDR x 32"}
-    - {switch: q3400, down: "NDR"}
-EOF
-check tiers "$TMP/tiers.yaml" 256 1 -
+check tiers "$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml" 256 1 -
 expect_eq "tiers: device types" "$(ls "$TMP/tiers/cabling/netbox/05-device-types" | tr '\n' ' ')" \
     "generic-hgx-h100.yaml nvidia-q3400-288x400g.yaml nvidia-qm9700-64x200g-32x400g.yaml "
 
