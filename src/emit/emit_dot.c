@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "emit/colors.h"
+#include "emit/tier_text.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/escape.h"
@@ -154,30 +155,6 @@ static const char *fmt_range(char *buf, size_t n, const char *what, long long lo
     return buf;
 }
 
-/* A tier's ports by speed, down, up, then free, runs of one speed joined:
- * "64 x 200G + 32 x 400G" (a leaf with split down ports), "64 x 400G". */
-static const char *tier_ports_text(char *buf, size_t n, const ry_tier_ports *t)
-{
-    int cnt[3] = { t->down, t->up, t->sw->radix - t->cages_down - t->cages_up };
-    double sp[3] = { t->down_gbps, t->up_gbps, t->sw->port_gbps };
-    int m = 0;
-    for (int i = 0; i < 3; i++) {
-        if (cnt[i] <= 0)
-            continue;
-        if (m > 0 && sp[m - 1] == sp[i]) {
-            cnt[m - 1] += cnt[i];
-        } else {
-            cnt[m] = cnt[i];
-            sp[m++] = sp[i];
-        }
-    }
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < m && len < n; i++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%d x %gG", i ? " + " : "", cnt[i], sp[i]);
-    return buf;
-}
-
 /* ---- DOT output ------------------------------------------------------------ */
 
 static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
@@ -205,7 +182,7 @@ static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
         for (int t = 1; t <= f->tiers; t++) {
             ry_buf_printf(b, "<BR/>%s ", ry_tier_name(t, f->tiers));
             put_html(b, f->tier[t].sw->name);
-            ry_buf_printf(b, " (%s)", tier_ports_text(ports, sizeof ports, &f->tier[t]));
+            ry_buf_printf(b, " (%s)", ry_tier_ports_text(ports, sizeof ports, &f->tier[t]));
         }
         ry_buf_puts(b, "</FONT>>];\n");
     } else {
@@ -362,7 +339,7 @@ static void box_node(ry_buf *b, const ry_diagram *c, size_t i)
             const ry_tier_ports *t = &f->tier[x->tier];
             char ports[128];
             snprintf(l3, sizeof l3, "%s: %s", t->sw->name,
-                     tier_ports_text(ports, sizeof ports, t));
+                     ry_tier_ports_text(ports, sizeof ports, t));
         }
     }
     ry_buf_printf(b, "  b%zu [shape=plain, label=<<TABLE BORDER=\"1\" CELLBORDER=\"0\" "
