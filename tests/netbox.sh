@@ -359,12 +359,12 @@ expect_eq "gb300: trays" "$(grep -c -- '-tray-\|-shelf-\|-mgmt-switch-' "$TMP/gb
 
 # a fabric.tiers list of two models, both splitting a side: leaves
 # qm9700 with 64 x 200G down (32 ports split in 2) and 32 x 400G up,
-# spines q3400 with 400G down (its 144 800G ports split in 2). Each tier
+# spines q3400 with 128 x 400G down (64 of its 800G ports split in 2). Each tier
 # has its own device type, with that tier's port names (the cables end on
 # them) and as many interfaces as the bill of materials' ports per switch
 check tiers "$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml" 256 1 -
 expect_eq "tiers: device types" "$(ls "$TMP/tiers/cabling/netbox/05-device-types" | tr '\n' ' ')" \
-    "generic-hgx-h100.yaml nvidia-q3400-288x400g.yaml nvidia-qm9700-64x200g-32x400g.yaml "
+    "generic-hgx-h100.yaml nvidia-q3400-128x400g.yaml nvidia-qm9700-64x200g-32x400g.yaml "
 
 # the longest names: a 63-character node model and two 31-character tray
 # kinds alike up to their last letter; the slugs "generic-<model>-<kind>"
