@@ -910,7 +910,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "scalable_unit_fills_leaf", s->scalable_unit == 0,
                           "scalable_units", f->num_units, "switch", s->sw.name,
                           "switch_power_w", json_money(s->sw.power_w),
-                          "radix", s->sw.radix, "port_gbps", s->sw.port_gbps,
+                          "radix", s->n_tier ? 0 : s->sw.radix, "port_gbps", s->sw.port_gbps,
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
     json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));
