@@ -1,8 +1,9 @@
 #!/bin/sh
 # Every output of a fabric.tiers list names each tier's own switch model,
-# with that tier's ports and speeds (tests/data/tiers/: one model in three
-# tiers with split leaf ports; InfiniBand with two models, both splitting a
-# side; Ethernet with 400G down and 800G up on one model).
+# with that tier's ports and speeds: examples/megascale.yaml (one model in
+# three tiers, the leaves' down ports split), tests/data/tiers/
+# ib-two-models.yaml (InfiniBand, two models, both splitting a side) and
+# examples/mixed-speed-leaf.yaml (Ethernet, 400G down and 800G up).
 #
 # The expected tiers are resolved here from the spec and the catalog
 # (templates/switches.yaml) in closed form: a side "200G x 64" of a 400G
@@ -97,8 +98,12 @@ for j, e in enumerate(ent, 1):
                 "up_split": su, "free": free, "ports": down + up + free, "names": ports,
                 "cages_down": cd, "cages_up": cu,
                 "text": text})
-json.dump({"gpus": spec["cluster"]["gpus"], "gpn": spec["cluster"]["node"]["gpus_per_node"],
-           "nic": gbps(spec["cluster"]["node"]["nic_speed"]), "tiers": out}, sys.stdout)
+node = spec["cluster"]["node"]     # a catalog name, or a map over a catalog entry
+ncat = yaml.safe_load(open(os.path.join(sys.argv[2], "nodes.yaml")))["nodes"]
+node = {"name": node} if isinstance(node, str) else node
+node = dict(ncat.get(node["name"], {}), **node)
+json.dump({"gpus": spec["cluster"]["gpus"], "gpn": node["gpus_per_node"],
+           "nic": gbps(node["nic_speed"]), "tiers": out}, sys.stdout)
 P
 
 # The checks of one built spec; prints "ok" or what differs.
@@ -236,8 +241,9 @@ for e in g.findall(NS + "edge"):
 print("\n".join(errs) if errs else "ok")
 P
 
-for n in megascale ib-two-models eth-mixed; do
-    s="$DATA/$n.yaml"
+for s in "$TOP_SRCDIR/examples/megascale.yaml" "$DATA/ib-two-models.yaml" \
+         "$TOP_SRCDIR/examples/mixed-speed-leaf.yaml"; do
+    n=$(basename "$s" .yaml)
     "$PY" "$TMP/tiers.py" "$s" "$TPL" >"$TMP/$n.exp" || { fail "$n: expected tiers"; continue; }
     "$RAILYARD" build "$s" -o "$TMP/$n" >"$TMP/$n.log" 2>&1
     expect_eq "$n: build exit" $? 0
@@ -324,7 +330,7 @@ grep -q "^--radix: error: sets fabric.switch, and this spec's fabric.tiers" "$TM
 
 # traffic: a workload over every link trims nothing, and the trimmed fabric
 # (each tier its model and split ports) costs what the fabric costs
-sed 's/^name: eth-mixed/name: eth-wl/' "$DATA/eth-mixed.yaml" >"$TMP/wl.yaml"
+sed 's/^name: mixed-speed-leaf/name: mixed-wl/' "$TOP_SRCDIR/examples/mixed-speed-leaf.yaml" >"$TMP/wl.yaml"
 printf 'workload:\n  model: gpt-3-175b\n' >>"$TMP/wl.yaml"
 "$RAILYARD" traffic "$TMP/wl.yaml" >"$TMP/tr.txt" 2>&1
 expect_eq "traffic exit" $? 0
