@@ -3,7 +3,9 @@
 # (tests/data/graphml/graphml-structure.xsd, which also proves it rejects
 # broken files), read back by Graphviz's graphml2gv and by a Python reader
 # that checks every edge's ends, every key and value, and the counts against
-# the bill of materials; determinism; --format json; bad input.
+# the bill of materials (a fabric.tiers list: switch ports within each
+# switch's own, the graph giving no one radix); determinism; --format json;
+# bad input.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 D="$TOP_SRCDIR/tests/data/diagrams"
 EX="$TOP_SRCDIR/examples"
@@ -13,7 +15,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 for spec in "$EX/superpod-4su.yaml" "$EX/b200-2plane.yaml" "$EX/fat-tree.yaml" \
             "$EX/rail-only-gh200.yaml" "$D/packed.yaml" "$D/rail-only.yaml" \
             "$D/fat-two-planes.yaml" "$D/three-tier.yaml" "$D/four-tier.yaml" \
-            "$D/two-planes.yaml"; do
+            "$D/two-planes.yaml" "$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml"; do
     name=$(basename "$spec" .yaml)
     g="$TMP/$name.graphml"
     "$RAILYARD" export "$spec" --format graphml -o "$g" 2>"$TMP/e"
@@ -99,8 +101,10 @@ for e in edges:
         if (end, port) in used:
             errs.append("port %s/%d used twice" % (end, port))
         used.add((end, port))
-        if nodes[end]["kind"] == "switch" and not 1 <= port <= gv["radix"]:
-            errs.append("%s port %d beyond radix" % (end, port))
+        # a fabric.tiers list has no one radix: each switch gives its ports
+        lim = nodes[end].get("ports", gv.get("radix"))
+        if nodes[end]["kind"] == "switch" and not 1 <= port <= lim:
+            errs.append("%s port %d beyond its %s ports" % (end, port, lim))
     if v["speed_gbps"] <= 0:
         errs.append("edge %s speed %s" % (e.get("id"), v["speed_gbps"]))
 # counts against the bill of materials

@@ -34,6 +34,9 @@
 #   - a 63-character node model with two long tray kinds alike but for
 #     their last letter keeps two device types, slugs within 100 characters;
 #   - a node and a switch model of one name still make two device types;
+#   - a fabric.tiers list of two models with split sides: a device type
+#     per tier's model and split, of the tier's ports (the bill of
+#     materials' ports per switch of the tier), every cable on them;
 #   - the same spec gives the same bytes;
 #   - the checker itself fails on broken copies (a dangling rack, an
 #     interface type NetBox does not know, a field no form has, a device
@@ -301,10 +304,16 @@ for r in rk_csv:
         err("rack %s: devices take %d units, racks.csv says %s" % (r["rack"], units.get(r["rack"], 0), r["units_used"]))
 if len(cables) != bom["links"]["total"]: err("%d cables, %d links" % (len(cables), bom["links"]["total"]))
 if server_ends != nodes * gpn * planes: err("%d server cable ends, want %d x %d x %d" % (server_ends, nodes, gpn, planes))
+# a switch's ports: its tier's in the bill of materials (ports / switches),
+# the role its tier's name ("tierN" for an unnamed middle tier)
+tier_ports = {}
+for x in bom["tier_detail"]:
+    tier_ports[x["name"] if x["name"] != "tier" else "tier%d" % x["tier"]] = x["ports"] // x["switches"]
 for (m, model), (t, names) in types.items():
-    want = gpn * planes if any(v[0]["role"] == "server" and v[0]["device_type"] == model for v in devs.values()) \
-        else 0 if model in tray_of else bom["radix"]
-    if len(names) != want: err("type %s: %d interfaces, want %d" % (model, len(names), want))
+    want = {gpn * planes} if any(v[0]["role"] == "server" and v[0]["device_type"] == model for v in devs.values()) \
+        else {0} if model in tray_of else \
+        {tier_ports.get(v[0]["role"]) for v in devs.values() if v[0]["device_type"] == model}
+    if {len(names)} != want: err("type %s: %d interfaces, want %s" % (model, len(names), sorted(want, key=str)))
 print("\n".join(errs) if errs else "ok")
 print("devices %d cables %d" % (len(devs), len(cables)), file=sys.stderr)
 P
@@ -347,6 +356,15 @@ EOF
 check gb300 "$TMP/gb300.yaml" 72 2 400gbase-x-osfp
 # 4 racks of 9 + 8 + 2 trays, counted by their names
 expect_eq "gb300: trays" "$(grep -c -- '-tray-\|-shelf-\|-mgmt-switch-' "$TMP/gb300/cabling/netbox/07-devices.csv")" 76
+
+# a fabric.tiers list of two models, both splitting a side: leaves
+# qm9700 with 64 x 200G down (32 ports split in 2) and 32 x 400G up,
+# spines q3400 with 128 x 400G down (64 of its 800G ports split in 2). Each tier
+# has its own device type, with that tier's port names (the cables end on
+# them) and as many interfaces as the bill of materials' ports per switch
+check tiers "$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml" 256 1 -
+expect_eq "tiers: device types" "$(ls "$TMP/tiers/cabling/netbox/05-device-types" | tr '\n' ' ')" \
+    "generic-hgx-h100.yaml nvidia-q3400-128x400g.yaml nvidia-qm9700-64x200g-32x400g.yaml "
 
 # the longest names: a 63-character node model and two 31-character tray
 # kinds alike up to their last letter; the slugs "generic-<model>-<kind>"

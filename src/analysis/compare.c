@@ -19,11 +19,12 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
     memset(row, 0, sizeof *row);
     row->gpus = base->gpus;
     row->hb_domain = base->hb_domain;
-    row->radix = radix;
+    row->radix = base->n_tier ? 0 : radix;     /* 0: each tier its own (fabric.tiers) */
     for (int d = 0; d < 3; d++) {
         ry_spec s = *base;
         s.design = (ry_design)d;
-        s.sw.radix = radix;
+        if (!base->n_tier)
+            s.sw.radix = radix;
         ry_fabric f;
         if (ry_fabric_build(&s, &f, err) < 0)
             return -1;

@@ -9,7 +9,7 @@
 typedef struct ry_compare_row {
     long long gpus;
     int hb_domain;
-    int radix;
+    int radix;              /* 0: a fabric.tiers list, each tier its own switch */
     ry_bom bom[3];          /* indexed by ry_design */
     double reduction;       /* rail-only cost saving vs rail-optimized, percent */
     int su_domains;         /* HB domains per scalable unit (rail-optimized) */
@@ -24,6 +24,8 @@ typedef struct ry_compare_row {
 void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out);
 
 /* Build the three designs of `base` with the switch radix set to `radix`.
+ * A spec with a fabric.tiers list is built as it is, each tier its own
+ * switch, and the row's radix is 0 (the caller refuses another radix).
  * Returns -1 with err set when a design cannot be built. */
 int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *err);
 

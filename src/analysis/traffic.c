@@ -414,6 +414,9 @@ void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
     out->gpus = f->gpus;
     memcpy(out->down_ports, f->down_ports, sizeof out->down_ports);
     memcpy(out->up_ports, f->up_ports, sizeof out->up_ports);
+    /* each tier's model and split ports (fabric.tiers): the trimmed switches
+     * keep their ports, so their speeds, names and prices */
+    memcpy(out->tier, f->tier, sizeof out->tier);
     out->su_domains = f->su_domains;
     out->num_units = f->num_units;
 

@@ -214,6 +214,14 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_spec built;
     const ry_spec *base = ctx->spec;
     if (base) {
+        if (nradix > 0 && base->n_tier > 0) {
+            /* one radix for every tier would not be the fabric the spec lists */
+            ry_spec_error(base, "fabric.tiers", "compare --paper --radix varies the one switch "
+                          "radix, and fabric.tiers gives each tier its own switch: leave out "
+                          "--radix to compare the tiers as listed, or change a tier's switch "
+                          "in fabric.tiers");
+            return RY_CMD_INPUT;
+        }
         if (nradix == 0)
             radix[nradix++] = base->sw.radix;
     } else {
@@ -248,7 +256,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);
-        ry_emit_compare(&out, rows, nradix, ctx->fmt);
+        ry_emit_compare(&out, ctx->spec, rows, nradix, ctx->fmt);
         rc = ry_write_output(ctx, ctx->out, out.data, out.len);
         ry_buf_free(&out);
     }

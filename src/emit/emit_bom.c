@@ -10,6 +10,7 @@
 #include "emit/emit_checks.h"
 #include "util/numfmt.h"
 #include "emit/text_table.h"
+#include "emit/tier_text.h"
 #include "fabric/names.h"
 
 int ry_format_parse(const char *s, ry_format *out)
@@ -788,7 +789,8 @@ void ry_emit_summary_skipped(ry_buf *o, const char *const *group, const int *ear
     }
 }
 
-void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format fmt)
+void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, int nrows,
+                     ry_format fmt)
 {
     const ry_bom *so, *ro, *ft;
     if (fmt == RY_FMT_JSON) {
@@ -824,6 +826,11 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         }
         return;
     }
+    if (s && s->n_tier) {
+        ry_buf_puts(o, "fabric.tiers: ");
+        ry_spec_tiers_text(o, s, ", ");
+        ry_buf_puts(o, "\n\n");
+    }
     ry_buf_printf(o, "%7s %5s %6s | %-24s | %-24s | %9s\n", "", "", "", "rail-optimized",
                   "rail-only", "cost");
     ry_buf_printf(o, "%7s %5s %6s | %9s %14s | %9s %14s | %9s\n", "GPUs", "K", "radix",
@@ -831,8 +838,10 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
     for (int i = 0; i < nrows; i++) {
         so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
         ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
-        ry_buf_printf(o, "%7lld %5d %6d | %9lld %14lld | %9lld %14lld | %8.1f%%\n", rows[i].gpus,
-                      rows[i].hb_domain, rows[i].radix, so->switches, so->transceivers,
+        char rx[16];
+        snprintf(rx, sizeof rx, rows[i].radix ? "%d" : "tiers", rows[i].radix);
+        ry_buf_printf(o, "%7lld %5d %6s | %9lld %14lld | %9lld %14lld | %8.1f%%\n", rows[i].gpus,
+                      rows[i].hb_domain, rx, so->switches, so->transceivers,
                       ro->switches, ro->transceivers, rows[i].reduction);
     }
     ry_buf_puts(o, "\ncost (paper model)\n");
@@ -844,7 +853,10 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         so = &rows[i].bom[RY_DESIGN_RAIL_OPTIMIZED];
         ro = &rows[i].bom[RY_DESIGN_RAIL_ONLY];
         ft = &rows[i].bom[RY_DESIGN_FAT_TREE];
-        ry_buf_printf(o, "  radix %d: rail-optimized ", rows[i].radix);
+        if (rows[i].radix)
+            ry_buf_printf(o, "  radix %d: rail-optimized ", rows[i].radix);
+        else
+            ry_buf_puts(o, "  fabric.tiers: rail-optimized ");
         money(o, so->cost_total);
         ry_buf_puts(o, ", rail-only ");
         money(o, ro->cost_total);
@@ -853,9 +865,14 @@ void ry_emit_compare(ry_buf *o, const ry_compare_row *rows, int nrows, ry_format
         ry_buf_printf(o, " (%lld switches)\n", ft->switches);
     }
     ry_buf_puts(o, "\nscalable unit per radix (HB domains):");
-    for (int i = 0; i < nrows; i++)
-        ry_buf_printf(o, "%s radix %d: %d%s", i ? "," : "", rows[i].radix, rows[i].su_domains,
-                      rows[i].su_from_spec ? " (the spec's)" : "");
+    for (int i = 0; i < nrows; i++) {
+        if (rows[i].radix)
+            ry_buf_printf(o, "%s radix %d: %d%s", i ? "," : "", rows[i].radix,
+                          rows[i].su_domains, rows[i].su_from_spec ? " (the spec's)" : "");
+        else
+            ry_buf_printf(o, "%s fabric.tiers: %d%s", i ? "," : "", rows[i].su_domains,
+                          rows[i].su_from_spec ? " (the spec's)" : "");
+    }
     ry_buf_puts(o, "\n  (a unit that fills a leaf of each radix unless the spec sets its own)\n");
 }
 
@@ -894,7 +911,7 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
                           "scalable_unit_fills_leaf", s->scalable_unit == 0,
                           "scalable_units", f->num_units, "switch", s->sw.name,
                           "switch_power_w", json_money(s->sw.power_w),
-                          "radix", s->sw.radix, "port_gbps", s->sw.port_gbps,
+                          "radix", s->n_tier ? 0 : s->sw.radix, "port_gbps", s->sw.port_gbps,
                           "tiers", f->tiers, "tiers_auto", s->tiers == 0,
                           "tier_ports", tiers, "subnets", f->nsubnets);
     json_object_set_new(j, "scalable_unit_gpus", json_integer(f->unit_gpus));

@@ -43,6 +43,9 @@ struct json_t *ry_capex_json(const ry_capex *x);
 void ry_emit_paper_cost_line(ry_buf *out, const ry_bom *b);
 /* A physical bill line's item as reports name it: "cable" or "optics". */
 const char *ry_pbom_item_name(const ry_pbom_line *l);
-void ry_emit_compare(ry_buf *out, const ry_compare_row *rows, int nrows, ry_format fmt);
+/* compare --paper's rows; s the spec (NULL when built from --gpus): a
+ * fabric.tiers list is named above the text table, its rows' radix 0. */
+void ry_emit_compare(ry_buf *out, const ry_spec *s, const ry_compare_row *rows, int nrows,
+                     ry_format fmt);
 
 #endif

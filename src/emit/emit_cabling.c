@@ -129,7 +129,7 @@ void ry_cab_end_of(const ry_cab_names *nm, uint32_t port, ry_cab_end *e)
     } else {
         e->is_server = 0;
         e->device = nm->pool + nm->sw[node - f->first_switch];
-        e->type = f->spec->sw.name;
+        e->type = ry_node_model_of(f, nd)->name;     /* its tier's (fabric.tiers) */
         e->number = ry_port_number(f, port);
     }
 }

@@ -9,6 +9,7 @@
 #include "emit/csv.h"
 #include "util/numfmt.h"
 #include "emit/text_table.h"
+#include "emit/tier_text.h"
 #include "fabric/names.h"
 #include "spec/workload.h"
 
@@ -99,10 +100,19 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     ry_num_int(g, sizeof g, s->gpus);
     char dom[RY_NUM_CAP];
     ry_num_int(dom, sizeof dom, s->gpus / s->hb_domain);
-    ry_buf_printf(o, "%s: %s GPUs of %s on %s (radix %d)\n%s HB domains of %d, %d rails, "
-                  "%d plane%s\n\n", s->name, g, s->node.name[0] ? s->node.name : "inline",
-                  s->sw.name, s->sw.radix, dom, s->hb_domain, s->rails, s->planes,
-                  s->planes == 1 ? "" : "s");
+    if (s->n_tier) {
+        /* a fabric.tiers list: each tier its switch, no one radix */
+        ry_buf_printf(o, "%s: %s GPUs of %s on fabric.tiers: ", s->name, g,
+                      s->node.name[0] ? s->node.name : "inline");
+        ry_spec_tiers_text(o, s, ", ");
+        ry_buf_printf(o, "\n%s HB domains of %d, %d rails, %d plane%s\n\n", dom, s->hb_domain,
+                      s->rails, s->planes, s->planes == 1 ? "" : "s");
+    } else {
+        ry_buf_printf(o, "%s: %s GPUs of %s on %s (radix %d)\n%s HB domains of %d, %d rails, "
+                      "%d plane%s\n\n", s->name, g, s->node.name[0] ? s->node.name : "inline",
+                      s->sw.name, s->sw.radix, dom, s->hb_domain, s->rails, s->planes,
+                      s->planes == 1 ? "" : "s");
+    }
     ry_text_table t;
     char align[8] = "l";
     for (int i = 0; i < n; i++)
@@ -252,8 +262,14 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     }
     for (int i = 0; i < n; i++)
         if (d[i].ok && d[i].switch_price <= 0) {
+            const char *unpriced = s->sw.name;
+            for (int j = 1; j <= s->n_tier; j++)    /* a tier list: the first unpriced model */
+                if (!(ry_spec_tier_switch(s, j)->price > 0)) {
+                    unpriced = ry_spec_tier_switch(s, j)->name;
+                    break;
+                }
             ry_buf_printf(o, "note: %s has no price; the capex leaves the switches out\n",
-                          s->sw.name);
+                          unpriced);
             break;
         }
 }
@@ -325,7 +341,26 @@ static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     json_t *j = json_pack("{s:s, s:I, s:s, s:i, s:i, s:i, s:s, s:i}", "name", s->name,
                           "gpus", (json_int_t)s->gpus, "node", s->node.name[0] ? s->node.name
                           : "inline", "hb_domain", s->hb_domain, "rails", s->rails, "planes",
-                          s->planes, "switch", s->sw.name, "radix", s->sw.radix);
+                          s->planes, "switch", s->sw.name, "radix",
+                          s->n_tier ? 0 : s->sw.radix);
+    if (s->n_tier) {
+        /* a fabric.tiers list: radix 0 (as bom.json), each tier its switch and ports */
+        json_t *tl = json_array();
+        for (int k = 1; k <= s->n_tier; k++) {
+            ry_tier_ports tp;
+            ry_err err;
+            if (ry_tier_ports_of(s, s->n_tier, k, &tp, &err) < 0)
+                continue;
+            json_array_append_new(tl, json_pack("{s:i, s:s, s:s, s:i, s:f, s:i, s:i, s:f, s:i, "
+                                                "s:f}", "tier", k, "name",
+                                                ry_tier_name(k, s->n_tier), "switch",
+                                                tp.sw->name, "radix", tp.sw->radix, "port_gbps",
+                                                tp.sw->port_gbps, "ports", tp.ports, "down",
+                                                tp.down, "down_gbps", tp.down_gbps, "up", tp.up,
+                                                "up_gbps", tp.up_gbps));
+        }
+        json_object_set_new(j, "tier_switches", tl);
+    }
     json_object_set_new(j, "workload", any_modeled(d, n) ? json_string(workload_name(s))
                                                           : json_null());
     json_object_set_new(j, "designs", arr);

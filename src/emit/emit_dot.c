@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "emit/colors.h"
+#include "emit/tier_text.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/escape.h"
@@ -174,9 +175,21 @@ static void graph_header(ry_buf *b, const ry_fabric *f, const char *what)
                   f->rails == 1 ? "" : "s");
     if (f->planes > 1)
         ry_buf_printf(b, "%d planes, ", f->planes);
-    ry_buf_printf(b, "%d tier%s of ", f->tiers, f->tiers == 1 ? "" : "s");
-    put_html(b, s->sw.name);
-    ry_buf_printf(b, " (%d x %gG)</FONT>>];\n", s->sw.radix, s->sw.port_gbps);
+    if (s->n_tier > 0) {
+        /* a fabric.tiers list: each tier's model and its ports, a line each */
+        char ports[128];
+        ry_buf_printf(b, "%d tier%s:", f->tiers, f->tiers == 1 ? "" : "s");
+        for (int t = 1; t <= f->tiers; t++) {
+            ry_buf_printf(b, "<BR/>%s ", ry_tier_name(t, f->tiers));
+            put_html(b, f->tier[t].sw->name);
+            ry_buf_printf(b, " (%s)", ry_tier_ports_text(ports, sizeof ports, &f->tier[t]));
+        }
+        ry_buf_puts(b, "</FONT>>];\n");
+    } else {
+        ry_buf_printf(b, "%d tier%s of ", f->tiers, f->tiers == 1 ? "" : "s");
+        put_html(b, s->sw.name);
+        ry_buf_printf(b, " (%d x %gG)</FONT>>];\n", s->sw.radix, s->sw.port_gbps);
+    }
     ry_buf_puts(b, "  node [fontname=\"" FONT "\", fontsize=11];\n");
     ry_buf_puts(b, "  edge [fontname=\"" FONT "\", fontsize=10, fontcolor=\"#333333\", dir=none];\n");
 }
@@ -321,6 +334,13 @@ static void box_node(ry_buf *b, const ry_diagram *c, size_t i)
             line = tline;
         }
         switch_text(c, x, l1, l2, sizeof l1);
+        if (f->spec->n_tier > 0 && x->tier >= 1 && x->tier <= f->tiers) {
+            /* each tier its own model: the box says which, and its ports */
+            const ry_tier_ports *t = &f->tier[x->tier];
+            char ports[128];
+            snprintf(l3, sizeof l3, "%s: %s", t->sw->name,
+                     ry_tier_ports_text(ports, sizeof ports, t));
+        }
     }
     ry_buf_printf(b, "  b%zu [shape=plain, label=<<TABLE BORDER=\"1\" CELLBORDER=\"0\" "
                      "CELLSPACING=\"0\" CELLPADDING=\"3\" STYLE=\"rounded\" COLOR=\"%s\" "

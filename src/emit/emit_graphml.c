@@ -4,7 +4,8 @@
  * the upper end (target) in an undirected graph; its tier is the upper
  * end's tier, as in fabric.json (1: GPU to leaf). With a cabling plan an
  * edge also carries its cable as cabling.csv lists it: label, medium, kind,
- * part and stock length. */
+ * part and stock length. A fabric.tiers list has no one radix: the graph
+ * then gives none, and each switch its model and ports. */
 #include "config.h"
 
 #include "emit/emit_graphml.h"
@@ -21,38 +22,41 @@
 
 static const struct gkey {
     const char *id, *dom, *name, *type;
+    int tiers_only;         /* declared for a fabric.tiers list only: each tier its model */
 } keys[] = {
-    { "graph_name", "graph", "name", "string" },
-    { "graph_design", "graph", "design", "string" },
-    { "graph_gpus", "graph", "gpus", "long" },
-    { "graph_hb_domain", "graph", "hb_domain", "int" },
-    { "graph_rails", "graph", "rails", "int" },
-    { "graph_planes", "graph", "planes", "int" },
-    { "graph_tiers", "graph", "tiers", "int" },
-    { "graph_radix", "graph", "radix", "int" },
-    { "kind", "node", "kind", "string" },
-    { "name", "node", "name", "string" },
-    { "tier", "node", "tier", "int" },
-    { "plane", "node", "plane", "int" },
-    { "rail", "node", "rail", "int" },
-    { "rails", "node", "rails", "string" },
-    { "group", "node", "group", "int" },
-    { "unit", "node", "unit", "int" },
-    { "hb_domain", "node", "hb_domain", "int" },
-    { "host", "node", "host", "string" },
-    { "index", "node", "index", "int" },
-    { "subnet", "node", "subnet", "int" },
-    { "source_port", "edge", "source_port", "int" },
-    { "target_port", "edge", "target_port", "int" },
-    { "speed_gbps", "edge", "speed_gbps", "double" },
-    { "link_tier", "edge", "tier", "int" },
-    { "link_plane", "edge", "plane", "int" },
-    { "link_rail", "edge", "rail", "int" },
-    { "cable_label", "edge", "label", "string" },
-    { "cable_medium", "edge", "medium", "string" },
-    { "cable_kind", "edge", "kind", "string" },
-    { "cable_part", "edge", "part", "string" },
-    { "cable_length", "edge", "length_m", "double" },
+    { "graph_name", "graph", "name", "string", 0 },
+    { "graph_design", "graph", "design", "string", 0 },
+    { "graph_gpus", "graph", "gpus", "long", 0 },
+    { "graph_hb_domain", "graph", "hb_domain", "int", 0 },
+    { "graph_rails", "graph", "rails", "int", 0 },
+    { "graph_planes", "graph", "planes", "int", 0 },
+    { "graph_tiers", "graph", "tiers", "int", 0 },
+    { "graph_radix", "graph", "radix", "int", 0 },
+    { "kind", "node", "kind", "string", 0 },
+    { "name", "node", "name", "string", 0 },
+    { "tier", "node", "tier", "int", 0 },
+    { "plane", "node", "plane", "int", 0 },
+    { "rail", "node", "rail", "int", 0 },
+    { "rails", "node", "rails", "string", 0 },
+    { "group", "node", "group", "int", 0 },
+    { "unit", "node", "unit", "int", 0 },
+    { "hb_domain", "node", "hb_domain", "int", 0 },
+    { "host", "node", "host", "string", 0 },
+    { "index", "node", "index", "int", 0 },
+    { "subnet", "node", "subnet", "int", 0 },
+    { "switch", "node", "switch", "string", 1 },
+    { "ports", "node", "ports", "int", 1 },
+    { "source_port", "edge", "source_port", "int", 0 },
+    { "target_port", "edge", "target_port", "int", 0 },
+    { "speed_gbps", "edge", "speed_gbps", "double", 0 },
+    { "link_tier", "edge", "tier", "int", 0 },
+    { "link_plane", "edge", "plane", "int", 0 },
+    { "link_rail", "edge", "rail", "int", 0 },
+    { "cable_label", "edge", "label", "string", 0 },
+    { "cable_medium", "edge", "medium", "string", 0 },
+    { "cable_kind", "edge", "kind", "string", 0 },
+    { "cable_part", "edge", "part", "string", 0 },
+    { "cable_length", "edge", "length_m", "double", 0 },
 };
 
 /* What each key means, written as the key's <desc>. */
@@ -67,6 +71,7 @@ static const char *const key_desc[] = {
     "scalable unit (GPUs and leaves)", "HB domain of a GPU", "server host name of a GPU",
     "GPU: global GPU index; switch: index within its plane and tier",
     "connected component (InfiniBand subnet)",
+    "switch model of a switch (its tier's)", "ports of a switch, split ones counted each",
     "port number on the lower end (GPU: NIC port = plane + 1)", "port number on the upper end",
     "link speed, Gb/s", "tier of the upper end", "network plane",
     "rail of the cable (as the cabling plan colours it), -1 for several",
@@ -132,6 +137,8 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f, const ry_cabling *cab)
     chk(&g, xmlTextWriterStartElement(g.w, BAD_CAST "graphml"));
     chk(&g, xmlTextWriterWriteAttribute(g.w, BAD_CAST "xmlns", BAD_CAST NS));
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        if (keys[i].tiers_only && !s->n_tier)
+            continue;
         chk(&g, xmlTextWriterStartElement(g.w, BAD_CAST "key"));
         chk(&g, xmlTextWriterWriteAttribute(g.w, BAD_CAST "id", BAD_CAST keys[i].id));
         chk(&g, xmlTextWriterWriteAttribute(g.w, BAD_CAST "for", BAD_CAST keys[i].dom));
@@ -150,7 +157,8 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f, const ry_cabling *cab)
     data_int(&g, "graph_rails", f->rails);
     data_int(&g, "graph_planes", f->planes);
     data_int(&g, "graph_tiers", f->tiers);
-    data_int(&g, "graph_radix", f->radix);
+    if (!s->n_tier)     /* a tier list has a radix per tier: its switches say theirs */
+        data_int(&g, "graph_radix", f->radix);
 
     /* unit of a leaf: that of the first GPU cabled to it */
     size_t nsw = f->nnodes - f->first_switch;
@@ -199,6 +207,10 @@ int ry_emit_graphml(FILE *fp, const ry_fabric *f, const ry_cabling *cab)
         data_int(&g, "index", n->index);
         if (!gpu)
             data_int(&g, "subnet", n->subnet);
+        if (!gpu && s->n_tier) {
+            data_str(&g, "switch", ry_node_model_of(f, n)->name);
+            data_int(&g, "ports", n->nports);
+        }
         chk(&g, xmlTextWriterEndElement(g.w));
     }
     free(unit);

@@ -334,14 +334,17 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
             if (!cable_counted(f, port))
                 continue;
             ncables++;
-            double gbps = ry_link_gbps(f, (uint32_t)lk);
-            int r = 0;
-            while (r < nrates && rates[r].gbps != gbps)
+            double gbps = ry_link_gbps(f, (uint32_t)lk), lane;
+            int width, r = 0;
+            ry_ib_link_rate(f, (uint32_t)lk, &width, &lane);
+            while (r < nrates && (rates[r].gbps != gbps || rates[r].width != width ||
+                                  rates[r].lane != lane))
                 r++;
             if (r == nrates && nrates < MAX_RATES) {
                 rates[r].gbps = gbps;
                 rates[r].cables = 0;
-                ry_ib_link_width(s, gbps, &rates[r].width, &rates[r].lane);
+                rates[r].width = width;
+                rates[r].lane = lane;
                 nrates++;
             }
             if (r < nrates)
@@ -406,7 +409,7 @@ static int write_topo(ry_outdir *o, const char *prefix, const ry_fabric *f, cons
             }
             int width;
             double lane;
-            ry_ib_link_width(s, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+            ry_ib_link_rate(f, (uint32_t)lk, &width, &lane);
             ry_buf_printf(&b, "   P%u ", p + 1);
             put_arrow(&b, width, lane);
             ry_buf_putc(&b, ' ');

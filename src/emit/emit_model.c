@@ -210,7 +210,10 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
         ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
                       "between GPUs of one rail), %s, %.3gx the performance per dollar\n", diff,
                       r0 / r1);
-    if ((c->ok[0] || c->ok[1]) && !(s->sw.price > 0))
+    int unpriced = !(s->sw.price > 0);
+    for (int j = 1; j <= s->n_tier; j++)    /* a tier list: each tier's model */
+        unpriced |= !(ry_spec_tier_switch(s, j)->price > 0);
+    if ((c->ok[0] || c->ok[1]) && unpriced)
         ry_buf_puts(o, "  (the switch has no list price: the capex leaves switches out; set "
                        "fabric.switch.price)\n");
     if (c->paper) {

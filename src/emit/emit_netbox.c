@@ -8,11 +8,13 @@
  *                        (halls "H01", network rooms "N1"), each room's
  *                        parent its building
  *   03-racks.csv         every rack in its room, layout.rack_units high
- *   04-manufacturers.csv the makers of the two models
+ *   04-manufacturers.csv the makers of the models
  *   05-device-types/     one devicetype-library YAML file per model (the
- *                        node, the switch, a rack-scale node's other
- *                        trays), interfaces as templates: a device gets
- *                        its interfaces when it is made
+ *                        node, each switch type: a model as its tier of
+ *                        fabric.tiers uses it, split ports and all; a
+ *                        rack-scale node's other trays), interfaces as
+ *                        templates: a device gets its interfaces when it
+ *                        is made
  *   06-device-roles.csv  "server", one role per switch tier and per tray kind
  *   07-devices.csv       every server and switch in its rack and unit
  *   08-cables.csv        written with the other cable lists (emit_cabling.c)
@@ -167,15 +169,98 @@ static int put(ry_outdir *o, const char *prefix, const char *name, ry_buf *b)
     return rc;
 }
 
-/* The switch's model name in NetBox: its own, or "<name>-switch" when the
- * node's type would have the same slug (a node and a switch both named
- * "custom"): NetBox finds a device type by maker and model. */
-static void switch_model(const ry_spec *s, char *out, size_t n)
+/* The switch device types: one per model and the way its tier uses the
+ * model's ports. A tier of fabric.tiers that splits a side names those
+ * ports as split (cage/port/part) at their own speed, so its type is not
+ * the unsplit model's: "<model>-<down>x<speed>[-<up>x<speed>]". A model
+ * used whole keeps its name, or "<name>-switch" when the node's type would
+ * have the same slug (a node and a switch both named "custom"): NetBox
+ * finds a device type by maker and model. A spec with one model and no
+ * tier list has one type, named as the model. */
+typedef struct nb_swtype {
+    const ry_switch_model *sw;  /* borrowed from the spec */
+    uint32_t node;              /* a switch of the type: its ports are the templates */
+    char model[RY_NAME_MAX + 64];
+} nb_swtype;
+
+typedef struct nb_swtypes {
+    int n;
+    int of_tier[RY_MAX_TIERS + 2];  /* [tier]: index into t */
+    nb_swtype t[RY_MAX_TIERS + 1];
+} nb_swtypes;
+
+static const char *iface_type(double gbps, const char *connector, const ry_switch_model *sw);
+
+/* The interface templates of switch node n: every port by its label and
+ * speed (ry_port_label: split ports as their tier splits them). */
+static void switch_ifaces(ry_buf *b, const ry_fabric *f, uint32_t node)
 {
-    char a[160], b[160];
-    type_slug(a, sizeof a, s->node.vendor, s->node.name);
-    type_slug(b, sizeof b, s->sw.vendor, s->sw.name);
-    snprintf(out, n, strcmp(a, b) ? "%s" : "%s-switch", s->sw.name);
+    const ry_node *n = &f->nodes[node];
+    const ry_switch_model *sw = ry_node_model_of(f, n);
+    char name[64];
+    for (uint32_t p = 0; p < n->nports; p++) {
+        ry_port_label(f, n->port0 + p, name, sizeof name);
+        iface(b, name, "", iface_type(ry_port_gbps(f, n->port0 + p), sw->connector, sw), "");
+    }
+}
+
+static void switch_types(const ry_cab_names *nm, nb_swtypes *ty)
+{
+    const ry_fabric *f = nm->f;
+    const ry_spec *s = f->spec;
+    ry_buf a, b;
+    ry_buf_init(&a);
+    ry_buf_init(&b);
+    memset(ty, 0, sizeof *ty);
+    for (int j = 1; j <= f->tiers; j++) {
+        uint32_t first = 0;
+        for (size_t i = f->first_switch; i < f->nnodes; i++)
+            if (f->nodes[i].tier == j) {
+                first = (uint32_t)i;
+                break;
+            }
+        const ry_switch_model *sw = ry_node_model_of(f, &f->nodes[first]);
+        ry_buf_reset(&a);
+        switch_ifaces(&a, f, first);
+        int k = 0;
+        for (; k < ty->n; k++) {
+            const nb_swtype *o = &ty->t[k];
+            if (strcmp(o->sw->name, sw->name) || strcmp(o->sw->vendor, sw->vendor))
+                continue;
+            ry_buf_reset(&b);
+            switch_ifaces(&b, f, o->node);
+            if (a.len == b.len && memcmp(a.data, b.data, a.len) == 0)
+                break;
+        }
+        ty->of_tier[j] = k;
+        if (k < ty->n)
+            continue;
+        nb_swtype *t = &ty->t[ty->n++];
+        t->sw = sw;
+        t->node = first;
+        const ry_tier_ports *tp = &f->tier[j];
+        size_t len = (size_t)snprintf(t->model, sizeof t->model, "%s", sw->name);
+        if (tp->sw && (tp->down_split > 1 || tp->up_split > 1)) {
+            len += (size_t)snprintf(t->model + len, sizeof t->model - len, "-%dx%gG", tp->down,
+                                    tp->down_gbps);
+            if (tp->up > 0)
+                snprintf(t->model + len, sizeof t->model - len, "-%dx%gG", tp->up, tp->up_gbps);
+        }
+        char x[160], y[160];
+        type_slug(x, sizeof x, s->node.vendor, s->node.name);
+        type_slug(y, sizeof y, sw->vendor, t->model);
+        if (strcmp(x, y) == 0)
+            strncat(t->model, "-switch", sizeof t->model - strlen(t->model) - 1);
+        for (int o = 0; o < ty->n - 1; o++)     /* one name per maker and model */
+            if (strcmp(ty->t[o].model, t->model) == 0 &&
+                strcmp(vendor_of(ty->t[o].sw->vendor), vendor_of(sw->vendor)) == 0) {
+                len = strlen(t->model);
+                snprintf(t->model + len, sizeof t->model - len, "-tier%d", j);
+                break;
+            }
+    }
+    ry_buf_free(&a);
+    ry_buf_free(&b);
 }
 
 /* The device type of tray kind k of the node's rack: "<node>-<kind>"
@@ -186,19 +271,18 @@ static void tray_model(const ry_node_model *nd, int k, char *out, size_t n)
 }
 
 /* The device types: the node with its NIC ports (GPUs per node x planes,
- * named as in the cable files), the switch with its radix ports. */
+ * named as in the cable files), each switch type with its ports. */
 static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm, ry_buf *b,
-                       const char *swmodel)
+                       const nb_swtypes *ty)
 {
     const ry_fabric *f = nm->f;
     const ry_node_model *nd = &f->spec->node;
-    const ry_switch_model *sw = &f->spec->sw;
     char name[160], file[200], sl[160];
     int bad = 0;
 
     type_head(b, "servers", nd->vendor, nd->name, "", nm->lay->node_units);
     ry_buf_puts(b, "interfaces:\n");
-    const char *nt = iface_type(nd->nic_gbps, nd->connector, sw);
+    const char *nt = iface_type(nd->nic_gbps, nd->connector, &f->spec->sw);
     for (int i = 0; i < nm->gpn * f->planes; i++) {
         ry_nic_rdma(nd, i, name, sizeof name);
         const char *netdev = ry_nic_netdev(nd, i);
@@ -211,16 +295,15 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
     snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
     bad |= put(o, prefix, file, b) < 0;
 
-    type_head(b, "switches", sw->vendor, swmodel, sw->part, nm->lay->switch_units);
-    ry_buf_puts(b, "interfaces:\n");
-    const char *st = iface_type(sw->port_gbps, sw->connector, sw);
-    for (int p = 1; p <= f->radix; p++) {
-        ry_switch_port_label(sw, p, name, sizeof name);
-        iface(b, name, "", st, "");
+    for (int k = 0; k < ty->n; k++) {
+        const nb_swtype *t = &ty->t[k];
+        type_head(b, "switches", t->sw->vendor, t->model, t->sw->part, nm->lay->switch_units);
+        ry_buf_puts(b, "interfaces:\n");
+        switch_ifaces(b, f, t->node);
+        type_slug(sl, sizeof sl, t->sw->vendor, t->model);
+        snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
+        bad |= put(o, prefix, file, b) < 0;
     }
-    type_slug(sl, sizeof sl, sw->vendor, swmodel);
-    snprintf(file, sizeof file, "05-device-types/%s.yaml", sl);
-    bad |= put(o, prefix, file, b) < 0;
 
     /* a rack-scale node's other trays: no interfaces the plan cables */
     for (int k = 0; k < nd->ntrays; k++) {
@@ -347,12 +430,23 @@ ry_csv_end(&b);
     }
     bad |= put(o, prefix, "03-racks.csv", &b) < 0;
 
-    const char *mk[2] = { vendor_of(s->node.vendor), vendor_of(s->sw.vendor) };
+    /* the makers: the node's, then each switch type's, each once */
+    nb_swtypes ty;
+    switch_types(nm, &ty);
+    const char *mk[RY_MAX_TIERS + 2];
+    int nmk = 0;
+    mk[nmk++] = vendor_of(s->node.vendor);
+    for (int k = 0; k < ty.n; k++) {
+        const char *v = vendor_of(ty.t[k].sw->vendor);
+        int seen = 0;
+        for (int i = 0; i < nmk; i++)
+            seen |= strcmp(mk[i], v) == 0;
+        if (!seen)
+            mk[nmk++] = v;
+    }
     ry_buf_puts(&b, "name,slug");
     ry_csv_end(&b);
-    for (int i = 0; i < 2; i++) {
-        if (i == 1 && strcmp(mk[0], mk[1]) == 0)
-            break;
+    for (int i = 0; i < nmk; i++) {
         slug(sl, sizeof sl, mk[i]);
         ry_csv_field(&b, mk[i]);
         ry_buf_putc(&b, ',');
@@ -361,9 +455,7 @@ ry_csv_end(&b);
     }
     bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
 
-    char swmodel[RY_NAME_MAX + 8];
-    switch_model(s, swmodel, sizeof swmodel);
-    bad |= write_types(o, prefix, nm, &b, swmodel) < 0;
+    bad |= write_types(o, prefix, nm, &b, &ty) < 0;
 
     /* Roles, coloured as NetBox draws them in rack elevations. */
     static const char *const colors[] = { "2196f3", "4caf50", "ff9800", "9c27b0", "f44336",
@@ -394,8 +486,9 @@ ry_csv_end(&b);
         device_row(&b, nm->pool + nm->server[i], "server", s->node.vendor, s->node.name, nm,
                    (uint32_t)(i * nm->gpn), "front");
     for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        const nb_swtype *t = &ty.t[ty.of_tier[f->nodes[i].tier]];
         role_name(f, f->nodes[i].tier, role, sizeof role);
-        device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, s->sw.vendor, swmodel,
+        device_row(&b, nm->pool + nm->sw[i - f->first_switch], role, t->sw->vendor, t->model,
                    nm, (uint32_t)i, "rear");
     }
     tray_rows(&b, nm);

@@ -29,7 +29,7 @@ static void link_rate(const ry_fabric *f, uint32_t port, char *buf, size_t n)
     buf[0] = '\0';
     if (lk < 0)
         return;
-    ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+    ry_ib_link_rate(f, (uint32_t)lk, &width, &lane);
     const char *sp = ry_ib_lane_name(lane);
     if (width && sp)
         snprintf(buf, n, " %dx%s", width, sp);
@@ -46,7 +46,7 @@ static int beyond_ibsim010(const ry_fabric *f, const ry_subnet *sn)
         int32_t lk = f->ports[sn->ca[c]].link;
         if (lk < 0)
             continue;
-        ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+        ry_ib_link_rate(f, (uint32_t)lk, &width, &lane);
         if (lane >= 100)
             return 1;
     }
@@ -58,7 +58,7 @@ static int beyond_ibsim010(const ry_fabric *f, const ry_subnet *sn)
             int32_t lk = f->ports[n->port0 + p].link;
             if (lk < 0)
                 continue;
-            ry_ib_link_width(f->spec, ry_link_gbps(f, (uint32_t)lk), &width, &lane);
+            ry_ib_link_rate(f, (uint32_t)lk, &width, &lane);
             if (lane >= 100)
                 return 1;
         }

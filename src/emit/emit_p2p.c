@@ -12,6 +12,8 @@
  *                      port (e.g. 1/2)"; from XDR on (NVOS, Q3400),
  *                      sw<cage>p<n>, n from 1 over the ports and splits of
  *                      a cage (the manual's sw<port>p<split>: "sw1p1");
+ *                      each switch by its own model, its tier's split
+ *                      ports counted as the cage's (fabric.tiers);
  *   Ethernet switch    swp<cage> or swp<cage>s<n>, n from 0 over the ports
  *                      of a cage and their splits (Cumulus Linux's names);
  *   InfiniBand host    the NIC port's number from 1 in rail order (i + 1,
@@ -73,10 +75,16 @@ static void p2p_port(const ry_cab_names *nm, const ry_cab_end *e, char *buf, siz
         const ry_node *nd = &f->nodes[e->node];
         int i = (int)(e->node % (uint32_t)nm->gpn) + (int)(e->port - nd->port0) * nm->gpn;
         snprintf(buf, n, eth ? "rail%d" : "%d", i + 1);
-    } else if (eth || f->spec->sw.port_gbps >= NVOS_GBPS) {
-        int cp, k;
-        ry_switch_cage_shape(&f->spec->sw, &cp, &k);
-        int p = ry_port_number(f, e->port) - 1, per = cp * k;
+    } else if (eth || ry_node_model_of(f, &f->nodes[e->node])->port_gbps >= NVOS_GBPS) {
+        /* the switch's own model (its tier's), its port split as its tier
+         * splits it: a cage holds cage_ports x the model's split x the tier's */
+        const ry_node *nd = &f->nodes[e->node];
+        ry_switch_model m = *ry_node_model_of(f, nd);
+        int cp, k, sub, parts;
+        int phys = ry_switch_port_phys(f, nd, e->port - nd->port0, &sub, &parts);
+        m.radix *= parts;
+        ry_switch_cage_shape(&m, &cp, &k);
+        int p = phys * parts + sub, per = cp * k;
         if (!eth)
             snprintf(buf, n, "sw%dp%d", p / per + 1, p % per + 1);
         else if (per > 1)

@@ -1011,6 +1011,9 @@ static size_t longest_name(const ry_cab_names *nm)
         longest(&m, c->media[i].name);
     longest(&m, f->spec->node.name);
     longest(&m, f->spec->sw.name);
+    for (int t = 1; t <= f->tiers; t++)
+        if (f->tier[t].sw)
+            longest(&m, f->tier[t].sw->name);
     return m;
 }
 

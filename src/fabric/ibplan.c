@@ -36,6 +36,17 @@ int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
                    "Ethernet switch with protocol: ethernet)", f->radix, RY_IB_MAX_PORTS);
         return -1;
     }
+    for (int t = 1; t <= f->tiers && s->n_tier; t++)
+        if (f->tier[t].sw && f->tier[t].ports > RY_IB_MAX_PORTS) {
+            /* split ports count one each: a 144-port switch split in 2 has 288 */
+            char key[48];
+            snprintf(key, sizeof key, "fabric.tiers.%d", t - 1);
+            ry_err_set(err, key, "tier %d's %s has %d ports with its split ones, and a subnet "
+                       "manager addresses at most %d ports per switch: split fewer (a count "
+                       "on the side, \"400G x 128\") or use a switch of fewer ports",
+                       t, f->tier[t].sw->name, f->tier[t].ports, RY_IB_MAX_PORTS);
+            return -1;
+        }
     if (s->ib.pkey_base + f->rails - 1 > 0x7ffe) {
         ry_err_set(err, "infiniband.pkey_base", "%d rails from P_Key 0x%04x run past 0x7ffe, the "
                    "last partition key: use a lower infiniband.pkey_base", f->rails,

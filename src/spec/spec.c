@@ -524,8 +524,14 @@ static void tiers_inherit(ry_spec *s, const ry_ynode *f)
     const ry_ynode *fs = ry_ymap_key(f, "switch"), *t0 = NULL;
     if (s->tier[0].has_switch && fs) {
         t0 = ry_ydoc_find(s->doc, "fabric.tiers.0.switch", NULL);
-        ry_error_at(t0 ? t0->pos : fs->pos, "the leaves' switch is given twice, as "
-                    "fabric.switch and fabric.tiers[0].switch: give it in one place");
+        if (fs->pos.file && s->path && strcmp(fs->pos.file, s->path) != 0)
+            /* an option (--switch, --radix, --set fabric.switch...) */
+            ry_error_at(fs->pos, "sets fabric.switch, and this spec's fabric.tiers gives each "
+                        "tier its own switch (the leaves' in fabric.tiers[0].switch): change "
+                        "a tier's switch in fabric.tiers instead");
+        else
+            ry_error_at(t0 ? t0->pos : fs->pos, "the leaves' switch is given twice, as "
+                        "fabric.switch and fabric.tiers[0].switch: give it in one place");
         return;
     }
     if (s->n_oversub > 0) {
