@@ -53,6 +53,21 @@ for h in dual-plane dual-tor; do
     done
 done
 
+# Diagrams: in a unit of HPN, each rail's ToR pair is joined by a dashed
+# "ToR pair" line (8 rails, 8 pairs), and Graphviz draws it.
+R draw "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set cluster.nodes=256 --view unit=1 \
+    -o "$TMP/hpn-unit1.dot" 2>"$TMP/draw.err" || fail "hpn draw: $(head -3 "$TMP/draw.err")"
+no_sanitizer "$TMP/draw.err"
+expect_eq "hpn unit 1: ToR pairs drawn" "$(grep -c 'ToR pair' "$TMP/hpn-unit1.dot")" \
+    "$("$PY" -c 'import yaml, sys; print(yaml.safe_load(open(sys.argv[1]))["cluster"]["node"]["gpus_per_node"])' \
+       "$TOP_SRCDIR/examples/alibaba-hpn.yaml")"
+pair_ok=$(grep 'ToR pair' "$TMP/hpn-unit1.dot" | grep -c 'dir=none, style=dashed')
+expect_eq "hpn unit 1: pair lines carry no link" "$pair_ok" 8
+if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg "$TMP/hpn-unit1.dot" -o "$TMP/hpn-unit1.svg" 2>/dev/null && [ -s "$TMP/hpn-unit1.svg" ] &&
+        ok || fail "dot cannot draw the HPN unit"
+fi
+
 # The full model on Meta's cluster: traffic across pods gets what the 1:7
 # aggregation taper leaves; the same cluster at 1:1 gets the whole NIC and
 # is no slower.

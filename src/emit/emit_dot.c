@@ -478,6 +478,8 @@ static void legend(ry_buf *b, const ry_diagram *c)
     ry_buf_puts(b, "</TABLE>>];\n");
 }
 
+static void pair_edges(ry_buf *b, const ry_diagram *c);
+
 static void write_aggregated(ry_buf *b, const ry_diagram *c)
 {
     const ry_fabric *f = c->f;
@@ -532,7 +534,33 @@ static void write_aggregated(ry_buf *b, const ry_diagram *c)
 
     for (size_t i = 0; i < c->nbd; i++)
         bundle_edge(b, c, i);
+    pair_edges(b, c);
     ry_buf_puts(b, "}\n");
+}
+
+/* fabric.homing dual-tor or dual-plane: the leaves of a ToR pair (the same
+ * leaves in planes 2i and 2i + 1) joined by a dashed line, which carries
+ * no link: the pair's two ToRs take the same GPUs, one NIC port each. */
+static void pair_edges(ry_buf *b, const ry_diagram *c)
+{
+    if (c->f->spec->homing == RY_HOMING_SINGLE)
+        return;
+    for (size_t i = 0; i < c->nsbx; i++) {
+        const ry_diagram_box *x = &c->bx[i];
+        if (x->tier != 1 || x->plane % 2)
+            continue;
+        for (size_t j = 0; j < c->nsbx; j++) {
+            const ry_diagram_box *y = &c->bx[j];
+            if (y->tier == 1 && y->plane == x->plane + 1 && y->count == x->count &&
+                y->rail_lo == x->rail_lo && y->rail_hi == x->rail_hi &&
+                y->unit_lo == x->unit_lo && y->unit_hi == x->unit_hi) {
+                ry_buf_printf(b, "  b%zu -> b%zu [dir=none, style=dashed, penwidth=2, "
+                                 "color=\"#555555\", constraint=false, label=<<FONT "
+                                 "POINT-SIZE=\"9\">ToR pair</FONT>>];\n", i, j);
+                break;
+            }
+        }
+    }
 }
 
 /* ---- the full view: every node and link ---------------------------------- */
