@@ -58,7 +58,7 @@ static void check_nic(const ry_spec *s, ry_design_check *c)
     if (!c->nic_faster)
         return;
     if (!c->accepted)
-        add(c, RY_CHECK_ERROR, "nic-speed", "fabric.switch",
+        add(c, RY_CHECK_ERROR, "nic-speed", s->n_tier ? "fabric.tiers.0.down" : "fabric.switch",
             "the GPU NICs run at %gG but the %s ports at %gG, so every NIC link would run at "
             "%gG: choose a switch of %gG ports, or set fabric.accept_slower_ports: true",
             c->nic_gbps, s->sw.name[0] ? s->sw.name : "switch", c->port_gbps, c->port_gbps,

@@ -394,9 +394,18 @@ static int read_side(const ry_ynode *n, const char *what, double *gbps, int *cou
     const char *v = n->kind == RY_YSCALAR && !ry_ynode_is_null(n) ? n->value : NULL;
     if (v && strlen(v) < sizeof buf) {
         snprintf(buf, sizeof buf, "%s", v);
-        char *x = strchr(buf, 'x');
-        if (!x)
-            x = strchr(buf, '*');
+        /* the count: after the last 'x' (or '*') followed by digits only,
+         * so that a speed's own letters (xdr) are not taken for it */
+        char *x = NULL;
+        for (char *q = buf; *q; q++) {
+            if (*q != 'x' && *q != 'X' && *q != '*')
+                continue;
+            const char *d = q + 1;
+            while (*d == ' ')
+                d++;
+            if (isdigit((unsigned char)*d) && strspn(d, "0123456789 ") == strlen(d))
+                x = q;
+        }
         long long cnt = 0;
         int ok = 1;
         if (x) {
