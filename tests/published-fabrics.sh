@@ -78,6 +78,13 @@ for taper in 7:1 1:1; do
     no_sanitizer "$TMP/model.err"
 done
 
+# A NIC faster than a split leaf port: validate's error at the tier's down.
+R validate "$TOP_SRCDIR/tests/data/tiers/nic-faster-than-split.yaml" >/dev/null 2>"$TMP/nic.err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "nic-faster-than-split.yaml:5:30: error: the GPU NICs run at 400G but the sn5600 ports at 200G" "$TMP/nic.err"; then
+    ok; else fail "NIC faster than a split port: exit $rc: $(head -3 "$TMP/nic.err")"; fi
+no_sanitizer "$TMP/nic.err"
+
 # A partial GB200 unit (5 of its 8 racks): with fabric.full_units the unit
 # gets every leaf of a whole one (NVIDIA: build the whole unit's leaves and
 # leaf-spine cables), without it only those its servers need.
