@@ -53,6 +53,14 @@ for h in dual-plane dual-tor; do
     done
 done
 
+# A ToR pair's two ToRs stand in two racks: each GPU's two cables (NIC
+# ports i and i + 8 of its host) end in different racks, for both homings.
+for h in dual-plane dual-tor; do
+    R cabling "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set cluster.nodes=256 --set fabric.homing=$h \
+        -o "$TMP/hpn-cab-$h" >/dev/null 2>"$TMP/cab.err" || fail "hpn cabling $h: $(head -3 "$TMP/cab.err")"
+    no_sanitizer "$TMP/cab.err"
+done
+
 # Diagrams: in a unit of HPN, each rail's ToR pair is joined by a dashed
 # "ToR pair" line (8 rails, 8 pairs), and Graphviz draws it.
 R draw "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set cluster.nodes=256 --view unit=1 \
@@ -276,6 +284,18 @@ for h in ("dual-plane", "dual-tor"):
     check("alibaba-hpn", f"{h}: one ToR of a pair lost: GPUs on one port", one["gpus_degraded"], tor_gpus)
     check("alibaba-hpn", f"{h}: the pair lost: GPUs cut off", both["gpus_cut"], tor_gpus)
     check("alibaba-hpn", f"{h}: the pair lost: NIC ports cut", both["nic_ports_cut"], 2 * tor_gpus)
+
+# a pair's ToRs in two racks
+for h in ("dual-plane", "dual-tor"):
+    rack = {}
+    for r in csv.DictReader(open(f"{tmp}/hpn-cab-{h}/cabling/cabling.csv", newline="")):
+        if r["tier"] == "1":
+            rack[(r["a_device"], int(r["a_port"].split("_")[1]))] = (r["z_rack"], r["z_device"])
+    gpn = v("alibaba-hpn", "node.gpus_per_host")
+    same = sum(1 for (host, i), (rk, dev) in rack.items() if i < gpn and rack[(host, i + gpn)][0] == rk)
+    pairs = sum(1 for (host, i) in rack if i < gpn)
+    check("alibaba-hpn", f"{h}: GPU pairs of cables", pairs, 256 * gpn)
+    check("alibaba-hpn", f"{h}: a GPU's two cables in one rack", same, 0)
 
 # the model's bandwidth across pods: the cluster switch's up ports over its down ones
 ex = "llama3-roce"

@@ -46,6 +46,9 @@ typedef struct tmp {
     int n1;
     int32_t *b1_first, *srv;        /* CSR: servers of block b at srv[b1_first[b] ..] */
     int32_t *b1_leaf0, *leaf;       /* CSR: leaves (switch item - S) */
+    int32_t *b1_even;               /* fabric.homing: a block's leaves of even planes, which
+                                     * come first; the pair's other ToRs stand in other
+                                     * racks (NULL: no pairs) */
     int32_t *b1_item;               /* first item of each level-1 block */
     double *u1;                     /* racks of each level-1 block */
     /* halls */
@@ -64,7 +67,8 @@ static void units_free(tmp *t)
     free(t->b1_leaf0);
     free(t->leaf);
     free(t->b1_item);
-    t->b1_first = t->srv = t->b1_leaf0 = t->leaf = t->b1_item = NULL;
+    free(t->b1_even);
+    t->b1_first = t->srv = t->b1_leaf0 = t->leaf = t->b1_item = t->b1_even = NULL;
 }
 
 static void tmp_free(tmp *t)
@@ -213,6 +217,36 @@ static void make_units(tmp *t)
     for (size_t i = 0; i < nl; i++)
         t->leaf[i] = k[i].v;
     free(k);
+    /* ToR pairs (fabric.homing): a block's leaves of even planes first, its
+     * odd ones after, so that the two ToRs of a pair stand in two racks */
+    free(t->b1_even);
+    t->b1_even = NULL;
+    if (t->s->homing == RY_HOMING_SINGLE || t->in_rack)
+        return;
+    t->b1_even = ry_xcalloc((size_t)n1 + 1, sizeof *t->b1_even);
+    int32_t *tmpv = ry_xmalloc((nl ? nl : 1) * sizeof *tmpv);
+    for (int b = 0; b < n1; b++) {
+        int32_t lo = t->b1_leaf0[b], hi = t->b1_leaf0[b + 1], o = lo;
+        for (int odd = 0; odd < 2; odd++)
+            for (int32_t x = lo; x < hi; x++)
+                if (t->f->nodes[t->f->first_switch + (size_t)t->leaf[x]].plane % 2 == odd)
+                    tmpv[o++] = t->leaf[x];
+        for (int32_t x = lo; x < hi; x++) {
+            t->leaf[x] = tmpv[x];
+            t->b1_even[b] += t->f->nodes[t->f->first_switch + (size_t)tmpv[x]].plane % 2 == 0;
+        }
+    }
+    free(tmpv);
+}
+
+/* Network racks a block's leaves take when they stand beside it: the ToRs
+ * of a pair in two sets of racks (fabric.homing). */
+static int leaf_racks(const tmp *t, int b, int n)
+{
+    if (!t->b1_even)
+        return (n + t->spr - 1) / t->spr;
+    int even = t->b1_even[b] < n ? t->b1_even[b] : n;
+    return (even + t->spr - 1) / t->spr + (n - even + t->spr - 1) / t->spr;
 }
 
 /* ---- 2. size ----------------------------------------------------------- */
@@ -239,7 +273,7 @@ static void size_units(tmp *t)
     t->u1 = ry_xmalloc(((size_t)t->n1 + 1) * sizeof *t->u1);
     for (int b = 0; b < t->n1; b++) {
         if (t->mode == 0)
-            t->u1[b] = ceil_div(nsrv(t, b), t->npr) + ceil_div(over_leaves(t, b), t->spr);
+            t->u1[b] = ceil_div(nsrv(t, b), t->npr) + leaf_racks(t, b, over_leaves(t, b));
         else
             t->u1[b] = (double)nsrv(t, b) / ((double)(t->rpr - t->nnet) * t->npr) * t->rpr;
     }
@@ -557,8 +591,11 @@ static int fill_hall(tmp *t, ry_layout *lay, int room, const int32_t *units, int
             for (int k = 0; k < held; k++)  /* in-rack: round the unit's racks */
                 put_switch_in_rack(t, lay, t->leaf[t->b1_leaf0[b] + k],
                                    rack0 + k % (t->nr - rack0), k / (t->nr - rack0));
+            int even = t->b1_even ? t->b1_even[b] : nleaf(t, b);
             put_switches(t, lay, room, t->leaf + t->b1_leaf0[b] + held,
-                         (size_t)(nleaf(t, b) - held), &pos, rpr);
+                         (size_t)(even - held), &pos, rpr);
+            put_switches(t, lay, room, t->leaf + t->b1_leaf0[b] + even,
+                         (size_t)(nleaf(t, b) - even), &pos, rpr);
             cum += t->u1[b];
         }
         if (!placed) {
