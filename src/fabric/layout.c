@@ -80,6 +80,7 @@ static void tmp_free(tmp *t)
     free(t->b1_leaf0);
     free(t->leaf);
     free(t->b1_item);
+    free(t->b1_even);
     free(t->u1);
     free(t->hall_of);
     free(t->hall_bld);
