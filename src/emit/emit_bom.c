@@ -327,6 +327,23 @@ static json_t *capex_json(const ry_capex *x)
     return j;
 }
 
+/* "(512 x tomahawk4 at $30,000.00)", or where to set a missing price. */
+static void switch_text(ry_buf *d, long long count, const char *name, const char *part,
+                        double price, const char *key)
+{
+    ry_buf_reset(d);
+    ry_buf_printf(d, "(%s x %s", ry_n(count), name);
+    if (part[0])
+        ry_buf_printf(d, " %s", part);
+    if (price > 0) {
+        ry_buf_puts(d, " at ");
+        money(d, price);
+        ry_buf_putc(d, ')');
+    } else {
+        ry_buf_printf(d, ": no price in the catalog; set %s)", key);
+    }
+}
+
 static void capex_text(ry_buf *o, const ry_capex *x)
 {
     ry_buf_puts(o, "\ncapex (list prices, estimates)\n");
@@ -341,33 +358,16 @@ static void capex_text(ry_buf *o, const ry_capex *x)
         ry_text_table_cell(&t, "(%s of %d models)", ry_n(x->switches), x->nmodels);
         for (int i = 0; i < x->nmodels; i++) {
             const ry_capex_model *m = &x->model[i];
-            ry_buf_reset(&d);
+            char key[48];
+            snprintf(key, sizeof key, "fabric.tiers[%d].switch.price", m->tier - 1);
             ry_text_table_cell(&t, "%s", "");
             money_cell(&t, m->cost);
-            ry_buf_printf(&d, "(%s x %s", ry_n(m->count), m->name);
-            if (m->part[0])
-                ry_buf_printf(&d, " %s", m->part);
-            if (m->price > 0) {
-                ry_buf_puts(&d, " at ");
-                money(&d, m->price);
-                ry_buf_putc(&d, ')');
-            } else {
-                ry_buf_printf(&d, ": no price in the catalog; set fabric.tiers[%d].switch.price)",
-                              m->tier - 1);
-            }
+            switch_text(&d, m->count, m->name, m->part, m->price, key);
             ry_text_table_cell(&t, "%s", d.data);
         }
     } else {
-        ry_buf_printf(&d, "(%s x %s", ry_n(x->switches), x->switch_name);
-        if (x->switch_part[0])
-            ry_buf_printf(&d, " %s", x->switch_part);
-        if (x->switch_price > 0) {
-            ry_buf_puts(&d, " at ");
-            money(&d, x->switch_price);
-            ry_buf_putc(&d, ')');
-        } else {
-            ry_buf_puts(&d, ": no price in the catalog; set fabric.switch.price)");
-        }
+        switch_text(&d, x->switches, x->switch_name, x->switch_part, x->switch_price,
+                    "fabric.switch.price");
         ry_text_table_cell(&t, "%s", d.data);
     }
     ry_text_table_cell(&t, "optics:");
