@@ -13,6 +13,7 @@
 #include "spec/workload.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/inet.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +35,8 @@ static const char *const design_names[] = { "rail-optimized", "rail-only", "fat-
                                              NULL };   /* rack-tor: read as a fat tree */
 static const char *const homings[] = { "single", "dual-tor", "dual-plane", NULL };  /* RY_HOMING_* */
 static const char *const protocols[] = { "infiniband", "ethernet", NULL };
+static const char *const ipv6_modes[] = { "off", "static", "slaac", NULL };   /* RY_IPV6_* */
+static const char *const qos_profiles[] = { "lossless", "lossy", NULL };       /* RY_QOS_* */
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
@@ -67,6 +70,8 @@ static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const
 static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_prefix4(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_prefix6(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -276,6 +281,28 @@ const ry_key ry_spec_keys[] = {
       .def = "true", .bad = RY_BAD_OTHER, .doc = "LFT lines name the destination's port GUID" },
     { .key = "infiniband.pkey_base", INT(1, 0x7ffe), SPEC(ib.pkey_base), .def = "0x0100",
       .bad = RY_BAD_OTHER, .doc = "P_Key of rail 0's partition" },
+
+    SECTION("ethernet", 0, "addresses, ASNs and RoCE QoS of an Ethernet fabric's configs"),
+    { .key = "ethernet.asn_base", INT(1, 4294967294LL), SPEC(eth.asn_base), .def = "4200000000",
+      .bad = RY_BAD_OTHER, .doc = "the first switch's BGP ASN (RFC 6996's private 4-byte range "
+      "starts here)" },
+    { .key = "ethernet.loopbacks", STRING(47), SPEC(eth.loopbacks), .def = "10.255.0.0/16",
+      .check = check_prefix4, .bad = RY_BAD_OTHER,
+      .doc = "IPv4 prefix the switches' loopback /32s come from" },
+    { .key = "ethernet.hosts", STRING(47), SPEC(eth.hosts), .def = "10.0.0.0/9",
+      .check = check_prefix4, .bad = RY_BAD_OTHER,
+      .doc = "IPv4 prefix the host links' /31s come from, one per NIC port" },
+    { .key = "ethernet.ipv6", ENUM(ipv6_modes), SPEC(eth.ipv6), .def = "off", .bad = RY_BAD_OTHER,
+      .doc = "IPv6 on host links: off, static (::2 of a /64 per link) or slaac (the ToR "
+      "advertises the /64)" },
+    { .key = "ethernet.ipv6_prefix", STRING(47), SPEC(eth.ipv6_prefix),
+      .def = "fd52:6169:6c00::/40", .check = check_prefix6, .bad = RY_BAD_OTHER,
+      .doc = "IPv6 prefix: its first /64 for loopbacks, then a /64 per host link" },
+    { .key = "ethernet.qos", ENUM(qos_profiles), SPEC(eth.qos), .def = "lossless",
+      .bad = RY_BAD_OTHER, .doc = "RoCE QoS: lossless (PFC on priority 3, ECN) or lossy (ECN "
+      "only, PFC off)" },
+    { .key = "ethernet.mtu", INT(1280, 9216), SPEC(eth.mtu), .def = "9000", .unit = "bytes",
+      .bad = RY_BAD_OTHER, .doc = "MTU of the host NICs (switch ports take 9216)" },
 
     SECTION("naming", 0, "host and switch names"),
     { .key = "naming.node", STRING(0), SPEC(node_pattern),
@@ -650,6 +677,32 @@ static int name_ok(const char *name)
 }
 
 /* Host names: checked by formatting a sample. */
+static int check_prefix4(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    ry_prefix4 p;
+    const char *why;
+    if (ry_prefix4_parse(v->s, &p, &why) < 0) {
+        ry_error_at(pos, "%s: %s (got '%s'); expected an IPv4 prefix such as 10.0.0.0/9", what,
+                    why, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_prefix6(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    ry_prefix6 p;
+    const char *why = NULL;
+    if (ry_prefix6_parse(v->s, &p, &why) < 0 || p.len > 56) {
+        ry_error_at(pos, "%s: %s (got '%s'); expected an IPv6 prefix of /56 or shorter such as "
+                    "fd52:6169:6c00::/40", what, why ? why : "longer than /56", v->s);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
 {
     const char *s = v->s;

@@ -112,6 +112,10 @@ double ry_rack_tray_power(const ry_node_model *m);
  * plane its own network (Alibaba HPN). */
 enum { RY_HOMING_SINGLE = 0, RY_HOMING_DUAL_TOR, RY_HOMING_DUAL_PLANE };
 
+/* ethernet.ipv6 and ethernet.qos. */
+enum { RY_IPV6_OFF = 0, RY_IPV6_STATIC, RY_IPV6_SLAAC };
+enum { RY_QOS_LOSSLESS = 0, RY_QOS_LOSSY };
+
 /* layout.network: where leaves stand. */
 enum { RY_NETWORK_PER_UNIT = 0, RY_NETWORK_END_OF_ROW, RY_NETWORK_MIDDLE_OF_ROW,
        RY_NETWORK_IN_RACK };
@@ -184,6 +188,18 @@ typedef struct ry_spec {
         int lft_portguid;              /* LFT lines carry the destination port GUID */
         int pkey_base;                 /* rail r gets P_Key pkey_base + r */
     } ib;
+
+    /* ethernet: addresses, ASNs and RoCE QoS of an Ethernet fabric's
+     * configuration (fabric/ethplan.h) */
+    struct {
+        long long asn_base;     /* the first switch's ASN */
+        char loopbacks[48];     /* IPv4 prefix of the switches' loopbacks */
+        char hosts[48];         /* IPv4 prefix the host links' /31s come from */
+        int ipv6;               /* RY_IPV6_*: IPv6 on host links */
+        char ipv6_prefix[48];   /* IPv6 prefix: loopbacks and a /64 per host link */
+        int qos;                /* RY_QOS_*: the RoCE profile */
+        int mtu;                /* host NICs' MTU */
+    } eth;
 
     /* layout: racks and rows (see railyard-spec(5)) */
     struct {
