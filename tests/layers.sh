@@ -1,8 +1,8 @@
 #!/bin/sh
 # The source's layers include only downward:
-#   util < spec, ibfmt < fabric < analysis, model < emit < cmd < src/*.c
+#   util < spec, ibfmt, netfmt < fabric < analysis, model < emit < cmd < src/*.c
 # Every #include "dir/..." under src/ is checked: one into a higher layer, or
-# between peers of the same rank (spec and ibfmt, analysis and model), fails
+# between peers of the same rank (spec, ibfmt and netfmt, analysis and model), fails
 # with file:line and both layers. Includes without a directory (the file's
 # own directory, config.h) are fine. The checker first runs on a scratch
 # tree with planted violations, so it is known to fail when it should.
@@ -16,7 +16,7 @@ layer_violations() {
         sed 's|^\./||' | xargs -r awk '
 function rank(l) {
     if (l == "util") return 0
-    if (l == "spec" || l == "ibfmt") return 1
+    if (l == "spec" || l == "ibfmt" || l == "netfmt") return 1
     if (l == "fabric") return 2
     if (l == "analysis" || l == "model") return 3
     if (l == "emit") return 4

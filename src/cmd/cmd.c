@@ -487,6 +487,18 @@ static ry_cmd_status load_needs(ry_ctx *ctx, unsigned needs)
         }
         ctx->needs |= RY_NEED_IBPLAN;
     }
+    if ((needs & RY_NEED_ETHPLAN) && !(ctx->needs & RY_NEED_ETHPLAN)) {
+        ry_progress_step("planning ASNs and addresses");
+        if (ry_ethplan_build(&ctx->fabric, &ctx->ethplan, &err) < 0) {
+            if (strcmp(ctx->cmd->name, "build") == 0)
+                ry_spec_error(s, err.key, "%s (or leave the Ethernet configs out with --skip "
+                              "ethernet)", err.msg);
+            else
+                ry_spec_error(s, err.key, "%s", err.msg);
+            return RY_CMD_INPUT;
+        }
+        ctx->needs |= RY_NEED_ETHPLAN;
+    }
     if ((needs & RY_NEED_SLURM) && !(ctx->needs & RY_NEED_SLURM)) {
         ry_progress_step("making the Slurm tree");
         if (ry_slurm_check(&ctx->fabric, &err) < 0) {
@@ -533,6 +545,8 @@ static void free_needs(ry_ctx *ctx)
     }
     if (ctx->needs & RY_NEED_IBPLAN)
         ry_ibplan_free(&ctx->ibplan);
+    if (ctx->needs & RY_NEED_ETHPLAN)
+        ry_ethplan_free(&ctx->ethplan);
     ry_fabric_free(&ctx->as_found);
     ry_slurm_tree_free(ctx->slurm);
     if (ctx->needs & RY_NEED_FABRIC)
@@ -665,15 +679,15 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         return rc;
     ry_progress_begin(c->name, ctx->quiet);
     unsigned needs = c->needs;
-    if (needs & (RY_NEED_FABRIC | RY_NEED_BOM | RY_NEED_IBPLAN | RY_NEED_CABLING | RY_NEED_SLURM |
-                 RY_NEED_MODEL | RY_NEED_LIBRA))
+    if (needs & (RY_NEED_FABRIC | RY_NEED_BOM | RY_NEED_IBPLAN | RY_NEED_ETHPLAN | RY_NEED_CABLING |
+                 RY_NEED_SLURM | RY_NEED_MODEL | RY_NEED_LIBRA))
         needs |= RY_NEED_SPEC;
-    if (needs & (RY_NEED_BOM | RY_NEED_IBPLAN | RY_NEED_CABLING | RY_NEED_SLURM))
+    if (needs & (RY_NEED_BOM | RY_NEED_IBPLAN | RY_NEED_ETHPLAN | RY_NEED_CABLING | RY_NEED_SLURM))
         needs |= RY_NEED_FABRIC;
     if ((needs & RY_NEED_SPEC) && !ctx->arg)
         needs = 0;      /* an optional SPEC left out (compare --gpus) */
-    rc = load_needs(ctx, needs & ~(unsigned)(RY_NEED_IBPLAN | RY_NEED_CABLING | RY_NEED_SLURM |
-                                             RY_NEED_MODEL | RY_NEED_LIBRA));
+    rc = load_needs(ctx, needs & ~(unsigned)(RY_NEED_IBPLAN | RY_NEED_ETHPLAN | RY_NEED_CABLING |
+                                             RY_NEED_SLURM | RY_NEED_MODEL | RY_NEED_LIBRA));
     if (rc == RY_CMD_OK && ctx->spec && c->needs_more)
         needs |= c->needs_more(ctx);
     if (rc == RY_CMD_OK && needs)

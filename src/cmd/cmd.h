@@ -31,7 +31,9 @@
 #include "emit/emit_opensm.h"
 #include "emit/outdir.h"
 #include "fabric/fabric.h"
+#include "fabric/ethplan.h"
 #include "fabric/ibplan.h"
+#include "emit/eth/eth.h"
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
@@ -65,7 +67,8 @@ enum {
     RY_NEED_MODEL = 1 << 5,     /* the workload's iteration-time model */
     RY_NEED_LIBRA = 1 << 6,     /* the LIBRA problem */
     RY_NEED_BOM = 1 << 7,       /* the bill of materials of the fabric */
-    RY_NEED_OUTDIR = 1 << 8     /* -o DIR is required */
+    RY_NEED_OUTDIR = 1 << 8,    /* -o DIR is required */
+    RY_NEED_ETHPLAN = 1 << 9    /* the Ethernet plan: ASNs, addresses, names */
 };
 
 /* The physical side of a fabric: layout, media catalog, cabling plan. */
@@ -99,6 +102,7 @@ typedef struct ry_ctx {
     ry_fabric fabric;
     ry_bom bom;
     ry_ibplan ibplan;
+    ry_ethplan ethplan;             /* RY_NEED_ETHPLAN */
     ry_fabric as_found;             /* --as-found: the fabric as cabled, which ibplan then
                                      * plans (nnodes 0 when unused) */
     ry_physical phys;
@@ -166,7 +170,7 @@ static inline int ry_cost_paper(const char *v) { return v && v[0] == 'p'; }
       "stage, no memory limit, efficiency 1 unless set" }
 
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
-    ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_slurm, ry_cmd_kubernetes,
+    ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_ethernet, ry_cmd_slurm, ry_cmd_kubernetes,
     ry_cmd_check_routes, ry_cmd_verify, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep,
     ry_cmd_traffic, ry_cmd_whatif, ry_cmd_catalog, ry_cmd_init;
 
@@ -202,6 +206,7 @@ int ry_ctx_try_cabling(ry_ctx *ctx, ry_err *err);
  * closing lines: the caller's, zeroed by ry_write_groups. */
 typedef struct ry_group_tally {
     ry_opensm_stats opensm;
+    ry_eth_stats eth;
 } ry_group_tally;
 
 /* Output groups of `railyard build`, one row each; the single-group

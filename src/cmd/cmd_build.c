@@ -13,8 +13,9 @@ static const ry_option options[] = {
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("output directory: new, empty, or one railyard\n"
                                       "wrote (replaced as a whole)"),
     [O_SKIP] = { "skip", 0, RY_OPT_VALUE, "GROUPS", NULL,
-                 "leave out output groups: opensm, cabling, slurm, kubernetes, diagrams\n"
-                 "(an earlier run's files of a skipped group stay as they are)" },
+                 "leave out output groups: opensm, ethernet, cabling, slurm,\n"
+                 "kubernetes, diagrams (an earlier run's files of a skipped\n"
+                 "group stay as they are)" },
     [O_FORCE] = RY_OPTION_FORCE,
     RY_OPTIONS_HARDWARE,
     [O_N] = RY_OPTION_END
@@ -48,7 +49,7 @@ static ry_cmd_status check(ry_ctx *ctx)
         for (int i = 0; ry_groups[i].name; i++)
             known |= strlen(ry_groups[i].name) == n && strncmp(p, ry_groups[i].name, n) == 0;
         if (!known && n)
-            return ry_usage(ctx, "--skip takes output groups: opensm, cabling, slurm, kubernetes, "
+            return ry_usage(ctx, "--skip takes output groups: opensm, ethernet, cabling, slurm, kubernetes, "
                             "diagrams (got '%.*s')", (int)n, p);
     }
     ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
@@ -140,7 +141,8 @@ const ry_cmd_entry ry_cmd_build = {
                "kubernetes), DIR/diagrams/ (the summary, rail 0 and unit 1 views, see railyard\n"
                "draw) and, for InfiniBand fabrics,\n"
                "DIR/opensm/<subnet>/ (see railyard opensm, also for --fabric, --as-found,\n"
-               "--guids and --lids).\n",
+               "--guids and --lids), for Ethernet fabrics DIR/ethernet/ (see railyard\n"
+               "ethernet).\n",
     .needs = RY_NEED_BOM | RY_NEED_OUTDIR,
     .needs_more = needs_more,
     .check = check,

@@ -1,5 +1,5 @@
 /* The output groups of `railyard build`, one row each. The commands that
- * write one group (opensm, cabling, slurm, kubernetes, draw --dir) run its row, so a
+ * write one group (opensm, ethernet, cabling, slurm, kubernetes, draw --dir) run its row, so a
  * group's files are the same bytes whichever command writes them. */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +29,24 @@ static void report_opensm(const ry_ctx *ctx, const char *dir, const ry_group_tal
     const ry_opensm_stats *st = &t->opensm;
     printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", ctx->spec->name,
            st->subnets, st->subnets == 1 ? "" : "s", st->lft_entries, dir);
+}
+
+static int is_ethernet(const ry_ctx *ctx)
+{
+    return ctx->spec->sw.ethernet;
+}
+
+static int emit_ethernet(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
+{
+    return ry_emit_ethernet(o, "ethernet", &ctx->ethplan, &t->eth);
+}
+
+static void report_ethernet(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
+{
+    const ry_eth_stats *st = &t->eth;
+    printf("%s: FRR configs of %lld switches (%lld BGP sessions), addressing of %lld hosts "
+           "written to %s/ethernet/\n", ctx->spec->name, st->switches, st->sessions, st->hosts,
+           dir);
 }
 
 static int emit_cabling(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
@@ -91,6 +109,7 @@ static int emit_diagrams(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 
 const ry_group ry_groups[] = {
     { "opensm", RY_NEED_IBPLAN, is_infiniband, NULL, emit_opensm, report_opensm },
+    { "ethernet", RY_NEED_ETHPLAN, is_ethernet, NULL, emit_ethernet, report_ethernet },
     { "cabling", RY_NEED_CABLING | RY_NEED_BOM, NULL, NULL, emit_cabling, report_cabling },
     { "slurm", RY_NEED_SLURM, NULL, NULL, emit_slurm, report_slurm },
     { "kubernetes", RY_NEED_SLURM, NULL, check_kubernetes, emit_kubernetes, report_kubernetes },

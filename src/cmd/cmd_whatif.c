@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/eth_routes.h"
 #include "analysis/failure.h"
 #include "analysis/failure_sweep.h"
 #include "analysis/verify.h"
@@ -71,6 +72,8 @@ typedef struct side_run {
     ry_fail_elem *base;         /* what is down before the failures (--fabric) */
     int nbase;
     uint32_t *cut;
+    ry_ethplan eth;             /* an Ethernet fabric's plan (eth.asn NULL: none) */
+    ry_eth_widths ecmp_before, ecmp_after;
     char err[640];
 } side_run;
 
@@ -85,7 +88,22 @@ static void side_free(side_run *r)
     free(r->unmapped);
     free(r->base);
     free(r->cut);
+    ry_ethplan_free(&r->eth);
     ry_fabric_free(&r->own);
+}
+
+/* The ECMP widths BGP gives leaf to leaf with what fs holds down, on an
+ * Ethernet fabric whose plan can be made (else nothing). */
+static void ecmp_widths(side_run *r, ry_eth_widths *w)
+{
+    ry_err err;
+    if (!r->f->spec->sw.ethernet)
+        return;
+    if (!r->eth.asn && ry_ethplan_build(r->f, &r->eth, &err) < 0)
+        return;
+    ry_eth_routes *rt = ry_eth_routes_new(r->f, &r->eth);
+    ry_eth_leaf_widths(rt, r->fs->node_down, r->fs->link_down, w);
+    ry_eth_routes_free(rt);
 }
 
 /* The counterpart: rail-only and rail-optimized of each other; a fat tree's
@@ -103,9 +121,16 @@ static void analyze(side_run *r, const ry_plan *m, ry_whatif_side *out, ry_desig
     ry_failure_report_init(&r->after, r->f);
     ry_failure_apply(r->f, r->base, r->nbase, r->fs);
     ry_failure_analyze(r->ws, r->fs, &r->before);
+    ecmp_widths(r, &r->ecmp_before);
     ry_failure_apply(r->f, r->elems, r->n, r->fs);
     ry_failure_analyze(r->ws, r->fs, &r->after);
+    ecmp_widths(r, &r->ecmp_after);
     memset(out, 0, sizeof *out);
+    if (r->eth.asn) {
+        out->has_ecmp = 1;
+        out->ecmp_before = r->ecmp_before;
+        out->ecmp_after = r->ecmp_after;
+    }
     out->f = r->f;
     out->design = d;
     out->elems = r->elems;

@@ -133,6 +133,19 @@ static void c_isolated(char *b, size_t n, const ry_whatif_side *s, int arg)
 
 enum { T_BS, T_BEFORE, T_AFTER, T_DPB, T_DPA, T_NVB, T_NVS, T_SLOW };
 
+static void c_ecmp(char *b, size_t n, const ry_whatif_side *s, int which)
+{
+    const ry_eth_widths *w = which == 1 ? &s->ecmp_before : &s->ecmp_after;
+    if (!s->has_ecmp)
+        snprintf(b, n, "-");
+    else if (which == 2)
+        snprintf(b, n, "%lld (%lld before)", s->ecmp_after.unrouted, s->ecmp_before.unrouted);
+    else if (w->min == w->max)
+        snprintf(b, n, "%d", w->max);
+    else
+        snprintf(b, n, "%d, %d", w->min, w->max);
+}
+
 static void c_train(char *b, size_t n, const ry_whatif_side *s, int which)
 {
     if (!s->trained)
@@ -313,6 +326,12 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
     row(o, "  worst before", sides, ns, c_oversub, 1);
     row(o, "  worst after", sides, ns, c_oversub, 0);
     row(o, "  switches with no uplink left", sides, ns, c_isolated, 0);
+    if (sides[0].has_ecmp) {
+        ry_buf_puts(o, "BGP routes leaf to leaf (ECMP next hops)\n");
+        row(o, "  fewest, most", sides, ns, c_ecmp, 0);
+        row(o, "  before", sides, ns, c_ecmp, 1);
+        row(o, "  leaf pairs without a route", sides, ns, c_ecmp, 2);
+    }
     if (!pl) {
         ry_buf_puts(o, "training: the spec has no workload section (add one to model the "
                     "iteration time)\n");
@@ -433,6 +452,14 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         "worst_after", r->worst_switch >= 0 ? num_or_null(r->worst_oversub) : json_null(),
         "worst_switch", r->worst_switch >= 0 ? json_string(name) : json_null(),
         "switches_isolated", (json_int_t)r->switches_isolated));
+    if (s->has_ecmp)
+        json_object_set_new(j, "ecmp", json_pack(
+            "{s:I, s:i, s:i, s:I, s:i, s:i, s:I, s:I}", "leaf_pairs",
+            (json_int_t)s->ecmp_after.pairs, "before_min", s->ecmp_before.min, "before_max",
+            s->ecmp_before.max, "unrouted_before", (json_int_t)s->ecmp_before.unrouted,
+            "after_min", s->ecmp_after.min, "after_max", s->ecmp_after.max, "unrouted",
+            (json_int_t)s->ecmp_after.unrouted, "leaf_pairs_before",
+            (json_int_t)s->ecmp_before.pairs));
     if (!m || !s->trained) {
         json_object_set_new(j, "training", json_null());
         return;

@@ -4,6 +4,7 @@
 #define RY_EMIT_WHATIF_H
 
 #include "analysis/failure.h"
+#include "analysis/eth_routes.h"
 #include "analysis/failure_sweep.h"
 #include "emit/emit_bom.h"
 #include "model/iteration.h"
@@ -26,6 +27,8 @@ typedef struct ry_whatif_side {
     size_t ncut, ncut_listed;
     int trained;                        /* train holds the model's rerun */
     ry_iter_degraded train;
+    int has_ecmp;                       /* Ethernet: BGP's ECMP widths leaf to leaf */
+    ry_eth_widths ecmp_before, ecmp_after;
 } ry_whatif_side;
 
 /* sides[0] is the spec's design, sides[1] (when nsides is 2) its counterpart.

@@ -1,0 +1,41 @@
+/* The Ethernet configs of a fabric (railyard ethernet, build's ethernet/
+ * group), from its Ethernet plan (fabric/ethplan.h):
+ *   switches/<switch>/frr.conf   FRR: eBGP unnumbered, BFD, ECMP   eth_frr.c
+ *   hosts/<host>.yaml            netplan: addresses, per-NIC tables eth_hosts.c
+ *   hosts/<host>.sh              the same as ip commands
+ *   hosts/<host>.qos.sh          the NICs' RoCE QoS (dcb, sysfs)
+ *   asn-plan.csv, addresses.csv  the plan as tables                 eth_plan.c
+ *   summary.txt                  one screen
+ * The writers of this folder share this header and nothing else; each
+ * writes its files into the run's directory `dir` of the outdir. */
+#ifndef RY_EMIT_ETH_H
+#define RY_EMIT_ETH_H
+
+#include "emit/outdir.h"
+#include "fabric/ethplan.h"
+
+/* What the group wrote, for its closing line. */
+typedef struct ry_eth_stats {
+    long long switches, hosts, sessions;
+} ry_eth_stats;
+
+/* Every file above under dir/; -1 on a write error (printed). */
+int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+
+int ry_eth_write_frr(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
+                      const ry_eth_stats *st);
+
+/* The RoCE QoS profile's numbers, the one place each default is set (and
+ * its source named, eth_plan.c). */
+typedef struct ry_roce_qos {
+    int roce_dscp, roce_prio;   /* RoCE data: DSCP and priority / traffic class */
+    int cnp_dscp, cnp_prio;     /* congestion notifications */
+    int pfc;                    /* 1: PFC on roce_prio (lossless) */
+    int ecn_min_kb, ecn_max_kb, ecn_prob;  /* WRED/ECN marking on the RoCE queue */
+} ry_roce_qos;
+void ry_roce_qos_of(int profile, ry_roce_qos *q);
+const char *ry_roce_qos_name(int profile);
+
+#endif

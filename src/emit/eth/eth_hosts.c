@@ -1,0 +1,215 @@
+/* Each server's addressing, as netplan YAML and as the same ip commands:
+ * one /31 per NIC port toward its ToR, and a routing table per NIC port
+ * with a rule by source address, so that traffic from a NIC's address
+ * leaves on that NIC (its rail), not on the main table's NIC. The main
+ * table reaches the fabric through the first NIC port, for software that
+ * binds no address. And the NICs' RoCE QoS as dcb(8) and mlx5 sysfs
+ * commands matching the switches' profile. */
+#include <stdio.h>
+#include <string.h>
+
+#include "emit/eth/eth.h"
+#include "fabric/names.h"
+
+#define TABLE0 100      /* NIC port i routes in table TABLE0 + i, its rule at that priority */
+
+typedef struct nic {
+    uint32_t port;      /* NIC port id */
+    int i;              /* index in the node: GPU in node + plane * GPUs per node */
+    char dev[32], rdma[32], sw[96], swport[32];
+    int gpu, rail, plane;
+} nic;
+
+/* The cabled NIC ports of server h, in NIC order. */
+static int host_nics(const ry_ethplan *pl, long long h, nic *out, int cap)
+{
+    const ry_fabric *f = pl->f;
+    const ry_spec *s = f->spec;
+    int gpn = s->node.gpus_per_node, n = 0;
+    for (int i = 0; i < gpn * f->planes && n < cap; i++) {
+        long long gpu = h * gpn + i % gpn;
+        int plane = i / gpn;
+        uint32_t port = (uint32_t)(gpu * f->planes + plane);
+        int32_t peer = f->ports[port].peer;
+        if (peer < 0)
+            continue;
+        nic *x = &out[n++];
+        x->port = port;
+        x->i = i;
+        x->gpu = (int)gpu;
+        x->rail = f->nodes[gpu].rail;
+        x->plane = plane;
+        ry_eth_nic_name(f, port, x->dev, sizeof x->dev);
+        ry_nic_rdma(&s->node, i, x->rdma, sizeof x->rdma);
+        ry_node_name(f, f->ports[peer].owner, x->sw, sizeof x->sw);
+        ry_eth_port_name(pl, (uint32_t)peer, x->swport, sizeof x->swport);
+    }
+    return n;
+}
+
+static void write_netplan(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+{
+    const ry_spec *s = pl->f->spec;
+    char a[64], g[64], p6[64];
+    fprintf(fp, "# netplan of %s: %d NIC port%s, each routed by its own table (railyard, spec "
+                "%s)\n", host, n, n == 1 ? "" : "s", s->name);
+    fprintf(fp, "network:\n  version: 2\n  renderer: networkd\n  ethernets:\n");
+    for (int k = 0; k < n; k++) {
+        uint32_t sw = ry_eth_link_addr(pl, x[k].port);
+        int t = TABLE0 + x[k].i;
+        fprintf(fp, "    %s:\n      # GPU %d of the cluster, rail %d, plane %d, %s; cabled to "
+                    "%s %s\n", x[k].dev, x[k].gpu, x[k].rail, x[k].plane, x[k].rdma, x[k].sw,
+                x[k].swport);
+        fprintf(fp, "      mtu: %d\n", s->eth.mtu);
+        fprintf(fp, "      addresses:\n        - %s/31\n", ry_ip4_text(sw + 1, a, sizeof a));
+        uint8_t z[16];
+        if (s->eth.ipv6 == RY_IPV6_STATIC) {
+            ry_eth_link6(pl, x[k].port, 2, z);
+            fprintf(fp, "        - \"%s/64\"\n", ry_ip6_text(z, a, sizeof a));
+        }
+        if (s->eth.ipv6 != RY_IPV6_OFF)
+            fprintf(fp, "      accept-ra: %s\n", s->eth.ipv6 == RY_IPV6_SLAAC ? "true" : "false");
+        ry_ip4_text(sw, g, sizeof g);
+        fprintf(fp, "      routes:\n");
+        const char *pools[2] = { s->eth.hosts, s->eth.loopbacks };
+        for (int j = 0; j < 2; j++)
+            fprintf(fp, "        - to: %s\n          via: %s\n          table: %d\n",
+                    pools[j], g, t);
+        if (k == 0)
+            for (int j = 0; j < 2; j++)
+                fprintf(fp, "        - to: %s\n          via: %s\n", pools[j], g);
+        if (s->eth.ipv6 != RY_IPV6_OFF) {
+            ry_eth_link6(pl, x[k].port, 1, z);
+            ry_ip6_text(z, g, sizeof g);
+            fprintf(fp, "        - to: \"%s\"\n          via: \"%s\"\n          table: %d\n",
+                    s->eth.ipv6_prefix, g, t);
+            if (k == 0)
+                fprintf(fp, "        - to: \"%s\"\n          via: \"%s\"\n", s->eth.ipv6_prefix,
+                        g);
+        }
+        fprintf(fp, "      routing-policy:\n        - from: %s/32\n          table: %d\n"
+                    "          priority: %d\n", ry_ip4_text(sw + 1, a, sizeof a), t, t);
+        if (s->eth.ipv6 != RY_IPV6_OFF) {
+            ry_eth_link6(pl, x[k].port, 0, z);
+            fprintf(fp, "        - from: \"%s/64\"\n          table: %d\n          priority: %d\n",
+                    ry_ip6_text(z, p6, sizeof p6), t, t);
+        }
+    }
+}
+
+static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+{
+    const ry_spec *s = pl->f->spec;
+    char a[64], g[64];
+    fprintf(fp, "#!/bin/sh\n# %s: addresses, a routing table per NIC port and its rule "
+                "(railyard, spec %s).\n# The same as %s.yaml, as ip commands; run as root. "
+                "Safe to run again.\nset -e\n", host, s->name, host);
+    fprintf(fp, "# ARP from each NIC's own address; answer only for it\n"
+                "sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2\n");
+    for (int k = 0; k < n; k++) {
+        uint32_t sw = ry_eth_link_addr(pl, x[k].port);
+        int t = TABLE0 + x[k].i;
+        ry_ip4_text(sw, g, sizeof g);
+        ry_ip4_text(sw + 1, a, sizeof a);
+        fprintf(fp, "# %s: GPU %d, rail %d, plane %d, %s; cabled to %s %s\n", x[k].dev,
+                x[k].gpu, x[k].rail, x[k].plane, x[k].rdma, x[k].sw, x[k].swport);
+        fprintf(fp, "ip link set dev %s mtu %d up\n", x[k].dev, s->eth.mtu);
+        fprintf(fp, "ip addr replace %s/31 dev %s\n", a, x[k].dev);
+        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", s->eth.hosts, g, x[k].dev, t);
+        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", s->eth.loopbacks, g,
+                x[k].dev, t);
+        if (k == 0) {
+            fprintf(fp, "ip route replace %s via %s dev %s\n", s->eth.hosts, g, x[k].dev);
+            fprintf(fp, "ip route replace %s via %s dev %s\n", s->eth.loopbacks, g, x[k].dev);
+        }
+        fprintf(fp, "ip rule del priority %d 2>/dev/null || true\n", t);
+        fprintf(fp, "ip rule add from %s table %d priority %d\n", a, t, t);
+        if (s->eth.ipv6 != RY_IPV6_OFF) {
+            uint8_t z[16];
+            char p6[64];
+            if (s->eth.ipv6 == RY_IPV6_SLAAC)
+                fprintf(fp, "sysctl -qw net.ipv6.conf.%s.accept_ra=2 net.ipv6.conf.%s.autoconf=1\n",
+                        x[k].dev, x[k].dev);
+            else {
+                ry_eth_link6(pl, x[k].port, 2, z);
+                fprintf(fp, "ip -6 addr replace %s/64 dev %s nodad\n", ry_ip6_text(z, a, sizeof a),
+                        x[k].dev);
+            }
+            ry_eth_link6(pl, x[k].port, 1, z);
+            ry_ip6_text(z, g, sizeof g);
+            fprintf(fp, "ip -6 route replace %s via %s dev %s table %d\n", s->eth.ipv6_prefix, g,
+                    x[k].dev, t);
+            if (k == 0)
+                fprintf(fp, "ip -6 route replace %s via %s dev %s\n", s->eth.ipv6_prefix, g,
+                        x[k].dev);
+            ry_eth_link6(pl, x[k].port, 0, z);
+            fprintf(fp, "ip -6 rule del priority %d 2>/dev/null || true\n", t);
+            fprintf(fp, "ip -6 rule add from %s/64 table %d priority %d\n",
+                    ry_ip6_text(z, p6, sizeof p6), t, t);
+        }
+    }
+}
+
+static void write_qos_script(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+{
+    const ry_spec *s = pl->f->spec;
+    ry_roce_qos q;
+    ry_roce_qos_of(s->eth.qos, &q);
+    fprintf(fp, "#!/bin/sh\n# %s: RoCE QoS of the NICs, profile %s, matching the switches "
+                "(railyard, spec %s).\n", host, ry_roce_qos_name(s->eth.qos), s->name);
+    fprintf(fp, "# RoCE on DSCP %d, priority %d; CNPs on DSCP %d, priority %d; PFC %s.\n"
+                "# dcb(8) from iproute2 sets trust and PFC on any DCB-capable NIC; the sysfs "
+                "lines are\n# ConnectX's (mlx5): DCQCN on the RoCE priority and the RDMA-CM "
+                "traffic class.\nset -e\n", q.roce_dscp, q.roce_prio, q.cnp_dscp, q.cnp_prio,
+            q.pfc ? "on the RoCE priority only" : "off (lossy: ECN alone)");
+    char pfc[128] = "";
+    for (int p = 0; p < 8; p++) {
+        size_t l = strlen(pfc);
+        snprintf(pfc + l, sizeof pfc - l, "%s%d:%s", p ? " " : "", p,
+                 q.pfc && p == q.roce_prio ? "on" : "off");
+    }
+    for (int k = 0; k < n; k++) {
+        fprintf(fp, "# %s (%s)\n", x[k].dev, x[k].rdma);
+        fprintf(fp, "dcb app replace dev %s dscp-prio %d:%d %d:%d\n", x[k].dev, q.roce_dscp,
+                q.roce_prio, q.cnp_dscp, q.cnp_prio);
+        fprintf(fp, "dcb pfc set dev %s prio-pfc %s\n", x[k].dev, pfc);
+        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d\n", x[k].dev, q.roce_prio);
+        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d\n", x[k].dev, q.roce_prio);
+        fprintf(fp, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp\n", q.cnp_dscp, x[k].dev);
+        fprintf(fp, "echo %d > /sys/class/infiniband/%s/tc/1/traffic_class\n",
+                q.roce_dscp << 2 | 2, x[k].rdma);
+    }
+}
+
+int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
+{
+    const ry_fabric *f = pl->f;
+    const ry_spec *s = f->spec;
+    enum { CAP = RY_NICS_MAX };
+    nic x[CAP];
+    char host[64], rel[256], name[96];
+    snprintf(rel, sizeof rel, "%s/hosts", dir);
+    for (long long h = 0; h < s->nodes; h++) {
+        int n = host_nics(pl, h, x, CAP);
+        if (n == 0)
+            continue;
+        ry_host_name(f, h, host, sizeof host);
+        static const char *const ext[] = { ".yaml", ".sh", ".qos.sh" };
+        for (int e = 0; e < 3; e++) {
+            snprintf(name, sizeof name, "%s%s", host, ext[e]);
+            FILE *fp = ry_outdir_open_in(o, rel, name);
+            if (!fp)
+                return -1;
+            if (e == 0)
+                write_netplan(fp, pl, host, x, n);
+            else if (e == 1)
+                write_ip_script(fp, pl, host, x, n);
+            else
+                write_qos_script(fp, pl, host, x, n);
+            if (ry_outdir_close(o, fp) < 0)
+                return -1;
+        }
+        st->hosts++;
+    }
+    return 0;
+}
