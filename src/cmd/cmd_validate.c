@@ -50,6 +50,16 @@ static ry_cmd_status run(ry_ctx *ctx)
     } else {
         ry_design_check_add(dc, RY_CHECK_ERROR, "cabling", err.key, "%s", err.msg);
     }
+    /* an Ethernet fabric's plan: pools, ASNs and names that cannot be
+     * made are findings at their keys */
+    ry_ethplan eth = { 0 };
+    int have_eth = 0;
+    if (ctx->spec->sw.ethernet) {
+        if (ry_ethplan_build(&ctx->fabric, &eth, &err) == 0)
+            have_eth = 1;
+        else
+            ry_design_check_add(dc, RY_CHECK_ERROR, "ethernet", err.key, "%s", err.msg);
+    }
     const ry_capex *cx = phys == 0 ? &capex : NULL;
     int pass = ry_checks_pass(dc, strict);
     /* Errors (and warnings under --strict) also go where errors go, at
@@ -71,8 +81,11 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_buf_printf(&out, "%s: the design checks fail\n\n", ctx->arg);
         ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom, cx, phys ? err.msg : NULL,
                         ry_cost_paper(ry_opt(ctx, O_COST)));
+        if (have_eth)
+            ry_eth_plan_text(&out, &eth);
         ry_emit_checks(&out, dc, strict);
     }
+    ry_ethplan_free(&eth);
     free(dc);
     ry_cmd_status rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);

@@ -177,19 +177,19 @@ static int check_pools(ry_ethplan *pl, ry_err *err)
     unsigned long long nsw = f->nnodes - f->first_switch;
     unsigned long long nics = (unsigned long long)f->gpus * (unsigned long long)f->planes;
     if (nsw + 1 > ry_prefix4_size(&pl->lo)) {
-        ry_err_set(err, "ethernet.loopbacks", "%s holds %llu loopbacks; the fabric has %llu "
+        ry_err_set(err, "ethernet.loopbacks", "ethernet.loopbacks %s holds %llu loopbacks; the fabric has %llu "
                    "switches (give a shorter prefix)", s->eth.loopbacks,
                    ry_prefix4_size(&pl->lo) - 1, nsw);
         return -1;
     }
     if (2 * nics > ry_prefix4_size(&pl->hosts)) {
-        ry_err_set(err, "ethernet.hosts", "%s holds %llu host links (/31s); the fabric has %llu "
+        ry_err_set(err, "ethernet.hosts", "ethernet.hosts %s holds %llu host links (/31s); the fabric has %llu "
                    "NIC ports (give a shorter prefix)", s->eth.hosts,
                    ry_prefix4_size(&pl->hosts) / 2, nics);
         return -1;
     }
     if (ry_prefix4_overlap(&pl->lo, &pl->hosts)) {
-        ry_err_set(err, "ethernet.loopbacks", "%s meets ethernet.hosts %s (give pools that do "
+        ry_err_set(err, "ethernet.loopbacks", "ethernet.loopbacks %s meets ethernet.hosts %s (give pools that do "
                    "not overlap)", s->eth.loopbacks, s->eth.hosts);
         return -1;
     }
@@ -200,7 +200,7 @@ static int check_pools(ry_ethplan *pl, ry_err *err)
         }
         unsigned long long n64 = pl->v6.len <= 0 ? ~0ULL : 1ULL << (64 - pl->v6.len);
         if (nics + 1 > n64) {
-            ry_err_set(err, "ethernet.ipv6_prefix", "%s holds %llu /64s; the fabric needs %llu "
+            ry_err_set(err, "ethernet.ipv6_prefix", "ethernet.ipv6_prefix %s holds %llu /64s; the fabric needs %llu "
                        "(one for the loopbacks, one per NIC port; give a shorter prefix)",
                        s->eth.ipv6_prefix, n64, nics + 1);
             return -1;
@@ -214,13 +214,13 @@ static int check_asns(const ry_ethplan *pl, ry_err *err)
     unsigned long long base = (unsigned long long)pl->f->spec->eth.asn_base;
     unsigned long long last = base + pl->nasn - 1;
     if (last > ASN_MAX) {
-        ry_err_set(err, "ethernet.asn_base", "the plan takes %u ASNs from %llu, past the last "
+        ry_err_set(err, "ethernet.asn_base", "ethernet.asn_base: the plan takes %u ASNs from %llu, past the last "
                    "4-byte ASN 4294967294 (start lower: 4200000000 leaves 94,967,295)",
                    pl->nasn, base);
         return -1;
     }
     if (base >= ASN16_PRIVATE_LO && base <= ASN16_PRIVATE_HI && last > ASN16_PRIVATE_HI) {
-        ry_err_set(err, "ethernet.asn_base", "the plan takes %u ASNs from %llu, past the 2-byte "
+        ry_err_set(err, "ethernet.asn_base", "ethernet.asn_base: the plan takes %u ASNs from %llu, past the 2-byte "
                    "private range's end 65534 (start at 4200000000, the 4-byte private range)",
                    pl->nasn, base);
         return -1;
@@ -258,7 +258,7 @@ int ry_ethplan_build(const ry_fabric *f, ry_ethplan *pl, ry_err *err)
     memset(pl, 0, sizeof *pl);
     pl->f = f;
     if (!f->spec->sw.ethernet) {
-        ry_err_set(err, "fabric.switch", "%s is an InfiniBand switch; Ethernet configs need "
+        ry_err_set(err, "fabric.switch", "fabric.switch %s is an InfiniBand switch; Ethernet configs need "
                    "Ethernet switches (fabric.switch.protocol: ethernet)", f->spec->sw.name);
         return -1;
     }

@@ -796,6 +796,7 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     read_fabric(&c, root);
     read_section(&c, root, "cost");
     read_section(&c, root, "infiniband");
+    read_section(&c, root, "ethernet");
     ry_spec_rules_ib(s);
     read_section(&c, root, "naming");
     read_layout(&c, root);

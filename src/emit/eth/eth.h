@@ -27,6 +27,10 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
 int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                       const ry_eth_stats *st);
 
+/* The plan in a few lines, for validate: ASNs, pools, QoS. */
+struct ry_buf;
+void ry_eth_plan_text(struct ry_buf *o, const ry_ethplan *pl);
+
 /* The RoCE QoS profile's numbers, the one place each default is set (and
  * its source named, eth_plan.c). */
 typedef struct ry_roce_qos {

@@ -6,6 +6,7 @@
 
 #include "emit/eth/eth.h"
 #include "fabric/names.h"
+#include "util/buf.h"
 #include "util/numfmt.h"
 
 /* The profiles' defaults, each from a published source:
@@ -160,6 +161,24 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
     fprintf(fp, "files        switches/<switch>/frr.conf (%lld); hosts/<host>.yaml, .sh, .qos.sh "
                 "(%lld each); asn-plan.csv; addresses.csv\n", st->switches, st->hosts);
     return ry_outdir_close(o, fp);
+}
+
+void ry_eth_plan_text(ry_buf *o, const ry_ethplan *pl)
+{
+    const ry_fabric *f = pl->f;
+    const ry_spec *s = f->spec;
+    char a[32], b[32];
+    unsigned long long nics = (unsigned long long)f->gpus * (unsigned long long)f->planes;
+    ry_roce_qos q;
+    ry_roce_qos_of(s->eth.qos, &q);
+    ry_buf_printf(o, "\nethernet:      eBGP unnumbered, ASNs %u to %u (%u); %s loopbacks of %s, "
+                  "%s host links (/31) of %s\n", (unsigned)s->eth.asn_base, pl->asn_last, pl->nasn,
+                  ry_num_int(a, sizeof a, (long long)(f->nnodes - f->first_switch)),
+                  s->eth.loopbacks, ry_num_int(b, sizeof b, (long long)nics), s->eth.hosts);
+    ry_buf_printf(o, "               RoCE QoS %s (PFC %s), IPv6 %s\n",
+                  ry_roce_qos_name(s->eth.qos), q.pfc ? "on priority 3" : "off",
+                  s->eth.ipv6 == RY_IPV6_OFF ? "off" : s->eth.ipv6 == RY_IPV6_STATIC ? "static"
+                  : "SLAAC");
 }
 
 int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,

@@ -1,0 +1,177 @@
+#!/bin/sh
+# railyard ethernet without a live fabric: the plan against closed forms
+# worked out here (switches, ASNs, sessions, addresses, ECMP widths), every
+# frr.conf through FRR's own parser (vtysh -C), every netplan file through
+# netplan generate, the ip and QoS scripts through sh -n, the same bytes
+# twice, IPv6 and both QoS profiles, and refused specs (pools too small or
+# meeting, ASNs past the range, an InfiniBand switch) with nothing written.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+
+D=$TOP_SRCDIR/tests/data/eth
+RO=$D/ro-2tier.yaml
+
+# ---- the plan of ro-2tier: 8 servers x 8 GPUs, radix 16, 2 tiers ------------------
+# closed forms: a leaf per rail (8 GPUs each, 8 down, 8 up); 64 uplinks over
+# 16-port spines: 4 spines; ASNs: 8 leaves + 1 for the spines; sessions: 64
+"$RAILYARD" ethernet "$RO" -o "$TMP/ro" >"$TMP/ro.log" 2>&1
+expect_eq "ethernet exit" "$?" 0
+no_sanitizer "$TMP/ro.log"
+E=$TMP/ro/ethernet
+expect_eq "frr.conf files" "$(ls "$E"/switches/*/frr.conf | wc -l)" 12
+expect_eq "host files" "$(ls "$E"/hosts | wc -l)" 24
+expect_eq "distinct ASNs" "$(tail -n +2 "$E/asn-plan.csv" | cut -d, -f6 | sort -u | wc -l)" 9
+expect_eq "spines share one ASN" \
+    "$(awk -F, '$2 == "spine" {print $6}' "$E/asn-plan.csv" | sort -u | wc -l)" 1
+expect_eq "leaf ASNs distinct" \
+    "$(awk -F, '$2 == "leaf" {print $6}' "$E/asn-plan.csv" | sort -u | wc -l)" 8
+expect_eq "neighbour lines" "$(cat "$E"/switches/*/frr.conf | grep -c ' interface peer-group FABRIC')" 128
+expect_eq "leaf maximum-paths" "$(grep -h maximum-paths "$E"/switches/leaf*/frr.conf | sort -u)" \
+    "  maximum-paths 8"
+expect_eq "spine maximum-paths (2 links to each leaf)" \
+    "$(grep -h maximum-paths "$E"/switches/spine*/frr.conf | sort -u)" "  maximum-paths 2"
+grep -q "^ethernet: eth-ro, 64 GPUs" "$E/summary.txt" && ok || fail "summary: $(head -1 "$E/summary.txt")"
+# NIC port i (GPU g, one plane: i = g) has 10.0.0.(2i+1)/31, its ToR 10.0.0.(2i)
+$PY - "$E/addresses.csv" >"$TMP/addr.out" <<'PY'
+import csv, ipaddress, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for r in rows:
+    g = int(r["gpu"])
+    want = ipaddress.ip_address("10.0.0.0") + 2 * g + 1
+    if r["address"] != "%s/31" % want or r["switch_address"] != str(want - 1):
+        bad += 1
+    if r["switch"] != "leaf%d" % (g % 8) or r["rail"] != str(g % 8):
+        bad += 1
+print(len(rows), bad)
+PY
+expect_eq "addresses.csv rows, mismatches" "$(cat "$TMP/addr.out")" "64 0"
+# loopbacks: switch n of the plan's order has 10.255.0.(n+1)
+expect_eq "loopbacks in order" "$(tail -n +2 "$E/asn-plan.csv" | cut -d, -f7 |
+    awk '{n++; if ($0 != "10.255.0." n) bad++} END {print n, bad + 0}')" "12 0"
+
+# ---- the real consumers ----------------------------------------------------------
+if command -v vtysh >/dev/null 2>&1; then
+    for f in "$E"/switches/*/frr.conf; do
+        if vtysh -C -f "$f" >"$TMP/vtysh.out" 2>&1; then ok; else
+            fail "vtysh -C rejects $f: $(head -3 "$TMP/vtysh.out")"; fi
+    done
+    # the parser can fail: a line FRR does not know
+    sed 's/^ neighbor FABRIC bfd$/ neighbor FABRIC bfd-typo/' "$E/switches/leaf0/frr.conf" >"$TMP/bad.conf"
+    if vtysh -C -f "$TMP/bad.conf" >/dev/null 2>&1; then fail "vtysh -C took a bad line"; else ok; fi
+else
+    echo "note: vtysh (frr) not installed: frr.conf syntax not checked"
+fi
+if command -v netplan >/dev/null 2>&1; then
+    for h in node001 node008; do
+        R=$TMP/np-$h
+        mkdir -p "$R/etc/netplan" && cp "$E/hosts/$h.yaml" "$R/etc/netplan/" &&
+            chmod 600 "$R/etc/netplan/$h.yaml"
+        if netplan generate --root-dir "$R" >"$TMP/np.out" 2>&1; then ok; else
+            fail "netplan generate rejects $h.yaml: $(head -3 "$TMP/np.out")"; fi
+        # 8 NICs: 8 policy rules, 2 routes per table plus 2 in the main table
+        expect_eq "$h: networkd rules" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[RoutingPolicyRule\]')" 8
+        expect_eq "$h: networkd routes" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[Route\]')" 18
+    done
+else
+    echo "note: netplan not installed: host YAML not checked"
+fi
+for f in "$E"/hosts/*.sh; do
+    if sh -n "$f"; then ok; else fail "sh -n $f"; fi
+done
+expect_eq "ip rules in node003.sh" "$(grep -c '^ip rule add from' "$E/hosts/node003.sh")" 8
+expect_eq "lossless PFC" "$(grep -c 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off' "$E/hosts/node001.qos.sh")" 8
+
+# ---- the same bytes twice; IPv6; lossy ----------------------------------------------
+"$RAILYARD" ethernet "$RO" -o "$TMP/ro2" >/dev/null 2>&1
+if diff -r "$TMP/ro/ethernet" "$TMP/ro2/ethernet" >/dev/null; then ok; else fail "two runs differ"; fi
+"$RAILYARD" ethernet "$RO" --set ethernet.ipv6=static --set ethernet.qos=lossy -o "$TMP/v6" \
+    >"$TMP/v6.log" 2>&1
+expect_eq "ipv6 run" "$?" 0
+V=$TMP/v6/ethernet
+# link i's /64 is the prefix's /64 number i + 1: GPU 9 (leaf1's second host)
+grep -q '^ ipv6 address fd52:6169:6c00:a::1/64$' "$V/switches/leaf1/frr.conf" && ok ||
+    fail "leaf1: no ::1 of /64 number 10"
+grep -q 'fd52:6169:6c00:a::2/64 dev eth1' "$V/hosts/node002.sh" && ok ||
+    fail "node002: no ::2 of /64 number 10"
+grep -q '^ ipv6 address fd52:6169:6c00::1/128$' "$V/switches/leaf0/frr.conf" && ok ||
+    fail "leaf0: loopback6 not ::1"
+expect_eq "lossy PFC off" "$(grep -c 'prio-pfc 0:off 1:off 2:off 3:off' "$V/hosts/node001.qos.sh")" 8
+if command -v vtysh >/dev/null 2>&1; then
+    vtysh -C -f "$V/switches/spine0/frr.conf" >/dev/null 2>&1 && ok || fail "vtysh: IPv6 spine0"
+fi
+"$RAILYARD" ethernet "$RO" --set ethernet.ipv6=slaac -o "$TMP/slaac" >/dev/null 2>&1
+grep -q '^ ipv6 nd prefix fd52:6169:6c00:1::/64$' "$TMP/slaac/ethernet/switches/leaf0/frr.conf" &&
+    ok || fail "slaac: no RA prefix on leaf0"
+
+# ---- 3 tiers and rail-only: ASNs by RFC 7938 -----------------------------------------
+"$RAILYARD" ethernet "$D/ro-3tier.yaml" -o "$TMP/t3" >/dev/null 2>&1
+A=$TMP/t3/ethernet/asn-plan.csv
+# 8 leaves, 2 blocks of 4 middle switches, 4 top: 8 + 2 + 1 ASNs
+expect_eq "3-tier ASNs" "$(tail -n +2 "$A" | cut -d, -f6 | sort -u | wc -l)" 11
+expect_eq "3-tier middle ASNs per block" \
+    "$(awk -F, '$2 == "spine" {print $5, $6}' "$A" | sort -u | wc -l)" 2
+"$RAILYARD" ethernet "$D/rail-only.yaml" -o "$TMP/r1" >/dev/null 2>&1
+# each of 4 rails its own network: 8 leaves + 4 spine ASNs
+expect_eq "rail-only ASNs" "$(tail -n +2 "$TMP/r1/ethernet/asn-plan.csv" | cut -d, -f6 | sort -u | wc -l)" 12
+
+# ---- refused, nothing written -----------------------------------------------------
+refused() {     # refused WHAT KEY-IN-MESSAGE ARGS...
+    what=$1 key=$2; shift 2
+    rm -rf "$TMP/no"
+    "$RAILYARD" ethernet "$@" -o "$TMP/no" >"$TMP/err" 2>&1
+    rc=$?
+    expect_eq "$what: exit" "$rc" 1
+    grep -q "$key" "$TMP/err" && ok || fail "$what: message lacks $key: $(cat "$TMP/err")"
+    [ -e "$TMP/no" ] && fail "$what: wrote $TMP/no" || ok
+    no_sanitizer "$TMP/err"
+}
+refused "host pool too small" "ethernet.hosts" "$RO" --set ethernet.hosts=10.0.0.0/26
+refused "loopback pool too small" "ethernet.loopbacks" "$RO" --set ethernet.loopbacks=10.255.0.0/29
+refused "pools meet" "ethernet.loopbacks" "$RO" --set ethernet.loopbacks=10.0.0.0/16
+refused "4-byte ASNs run out" "ethernet.asn_base" "$RO" --set ethernet.asn_base=4294967290
+refused "2-byte private range" "ethernet.asn_base" "$RO" --set ethernet.asn_base=65530
+refused "host bits" "ethernet.hosts" "$RO" --set ethernet.hosts=10.0.0.1/9
+refused "IPv6 pool" "ethernet.ipv6_prefix" "$RO" --set ethernet.ipv6=static \
+    --set ethernet.ipv6_prefix=fd00::/60
+refused "InfiniBand" "fabric.switch" "$TOP_SRCDIR/examples/superpod-4su.yaml"
+# a spec file's bad prefix: at its line and column
+cat >"$TMP/badpre.yaml" <<'Y'
+version: 1
+name: bad-prefix
+cluster: {nodes: 8, node: {name: g8, gpus_per_node: 8, hb_domain: 8, nic_speed: 400G}}
+fabric: {design: rail-optimized, switch: {name: e16, radix: 16, speed: 400G, protocol: ethernet}}
+ethernet:
+  hosts: 10.0.0.0/33
+Y
+refused "prefix length" "badpre.yaml:6:10: error: ethernet.hosts" "$TMP/badpre.yaml"
+
+# ---- validate refuses what ethernet would, at the key ----------------------------------
+"$RAILYARD" validate "$RO" --set ethernet.hosts=10.0.0.0/28 >"$TMP/val.out" 2>"$TMP/val.err"
+expect_eq "validate with a small pool: exit" "$?" 1
+grep -q "^--set:1:16: error: ethernet.hosts 10.0.0.0/28 holds 8 host links" "$TMP/val.err" && ok ||
+    fail "validate: $(cat "$TMP/val.err")"
+"$RAILYARD" validate "$RO" >"$TMP/val.out" 2>&1
+grep -q "^ethernet:      eBGP unnumbered, ASNs 4200000000 to 4200000008 (9); 12 loopbacks" \
+    "$TMP/val.out" && ok || fail "validate: no ethernet line"
+
+# ---- check-routes on files --------------------------------------------------------
+mkdir -p "$TMP/tables"
+for sw in $(ls "$E/switches"); do echo '[]' >"$TMP/tables/$sw.json"; done
+"$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "empty tables: exit" "$?" 5
+# every planned route missing: 824 (leaves: 7 x 9 + 4; spines: 8 x 9)
+grep -q "824 routes planned: 0 agree, 824 missing" "$TMP/cr.out" && ok || fail "empty tables: $(head -1 "$TMP/cr.out")"
+printf '[{"dst": "10.0.0.2/31", "protocol": "bgp", "nexthops": [{"dev": 7}]}]' >"$TMP/tables/leaf0.json"
+"$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "bad next hop: exit" "$?" 1
+grep -q "leaf0.json" "$TMP/cr.out" && ok || fail "bad next hop: $(cat "$TMP/cr.out")"
+printf '[{"dst": ' >"$TMP/tables/leaf0.json"
+"$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "truncated JSON: exit" "$?" 1
+grep -q "leaf0.json:1:" "$TMP/cr.out" && ok || fail "truncated JSON: $(cat "$TMP/cr.out")"
+rm "$TMP/tables/leaf0.json"
+"$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "a table missing: exit" "$?" 1
+"$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" -o "$TMP/x" >/dev/null 2>&1
+expect_eq "--check-routes with -o: usage" "$?" 2
+finish
