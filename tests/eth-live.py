@@ -62,15 +62,16 @@ def sh(*args, check=True, capture=False, timeout=60):
 
 
 class Fabric:
-    def __init__(self, railyard, spec, work):
+    def __init__(self, railyard, spec, work, sets=()):
         self.ry = railyard
         self.spec = spec
         self.work = work
+        self.sets = [x for kv in sets for x in ("--set", kv)]
         self.prefix = "ry%d-" % os.getpid()
         self.made = []          # namespaces this run made
         self.pidfiles = []
         out = os.path.join(work, "out")
-        sh(railyard, "ethernet", spec, "-o", out)
+        sh(railyard, "ethernet", spec, *self.sets, "-o", out)
         self.dir = os.path.join(out, "ethernet")
         self.switches = sorted(os.listdir(os.path.join(self.dir, "switches")))
         self.nics = list(csv.DictReader(open(os.path.join(self.dir, "addresses.csv"))))
@@ -110,17 +111,19 @@ class Fabric:
                "net.ipv6.conf.all.forwarding=1")
         for a, pa, b, pb in self.links:
             self.cable(a, pa, b, pb)
+        # a server's NICs come up when its script runs, after the fabric's
+        # switches (as a server boots onto a running fabric)
         for n in self.nics:
-            self.cable(n["switch"], n["port"], n["host"], n["netdev"])
+            self.cable(n["switch"], n["port"], n["host"], n["netdev"], host_end=False)
         for sw in self.switches:
             self.start_frr(sw)
         for h in self.hosts:
             sh("ip", "netns", "exec", self.ns(h), "sh", os.path.join(self.dir, "hosts", h + ".sh"))
 
-    def cable(self, a, pa, b, pb):
+    def cable(self, a, pa, b, pb, host_end=True):
         sh("ip", "link", "add", pa, "netns", self.ns(a), "type", "veth", "peer", "name", pb,
            "netns", self.ns(b))
-        for n, p in ((a, pa), (b, pb)):
+        for n, p in ((a, pa), (b, pb)) if host_end else ((a, pa),):
             sh("ip", "-n", self.ns(n), "link", "set", p, "mtu", "9216", "up")
 
     def start_frr(self, sw):
@@ -219,7 +222,7 @@ class Fabric:
         return (min(widths), max(widths)) if widths else (0, 0)
 
     def check_routes(self, tdir, fails):
-        args = [self.ry, "ethernet", self.spec, "--check-routes", tdir]
+        args = [self.ry, "ethernet", self.spec, *self.sets, "--check-routes", tdir]
         for f in fails:
             args += ["--fail", f]
         return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -235,12 +238,30 @@ class Fabric:
                 return r
             time.sleep(2)
 
-    def pings(self, pairs):
+    def addr6(self, timeout=60):
+        """Each NIC's global IPv6 address, (host, netdev) -> address, once
+        every NIC has one (SLAAC takes a router advertisement)."""
+        end = time.time() + timeout
+        while True:
+            got = {}
+            for n in self.nics:
+                r = sh("ip", "-n", self.ns(n["host"]), "-j", "-6", "addr", "show", "dev",
+                       n["netdev"], "scope", "global", capture=True)
+                for a in json.loads(r.stdout or "[]"):
+                    for ai in a.get("addr_info", []):
+                        if "local" in ai and not ai.get("tentative"):
+                            got[(n["host"], n["netdev"])] = ai["local"]
+            if len(got) == len(self.nics) or time.time() > end:
+                return got
+            time.sleep(1)
+
+    def pings(self, pairs, six=False):
         """Pings each (host, source address, destination address); the
         failed ones."""
         bad = []
         for i in range(0, len(pairs), 48):
-            procs = [(p, subprocess.Popen(["ip", "netns", "exec", self.ns(p[0]), "ping", "-n",
+            procs = [(p, subprocess.Popen(["ip", "netns", "exec", self.ns(p[0]), "ping",
+                                           "-6" if six else "-4", "-n",
                                            "-q", "-c", "1", "-W", "3", "-I", p[1], p[2]],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                      for p in pairs[i:i + 48]]
@@ -267,7 +288,7 @@ class Fabric:
         return pairs
 
     def whatif_width(self, fail=None):
-        args = [self.ry, "whatif", self.spec, "--alone", "--format", "json"]
+        args = [self.ry, "whatif", self.spec, *self.sets, "--alone", "--format", "json"]
         args += ["--fail", fail] if fail else ["--random", "leaf:0"]
         r = sh(*args, capture=True)
         j = json.loads(r.stdout)
@@ -285,10 +306,13 @@ def main():
     ap.add_argument("--fail")
     ap.add_argument("--down")
     ap.add_argument("--width-after")
+    ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--ping6", action="store_true",
+                    help="also IPv6 between the same pairs (with --set ethernet.ipv6=...)")
     a = ap.parse_args()
     pair = lambda v: tuple(int(x) for x in (v.split(",") * 2)[:2]) if v else None
     a.width, a.width_after = pair(a.width), pair(a.width_after)
-    fab = Fabric(a.railyard, a.spec, a.work)
+    fab = Fabric(a.railyard, a.spec, a.work, a.set)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: sys.exit(3))
     try:
@@ -358,6 +382,15 @@ def run(fab, a):
     bad = fab.pings(pairs)
     (ok if not bad else fail)("%d of %d NIC pairs reach each other%s" % (
         len(pairs) - len(bad), len(pairs), "" if not bad else "; first failed: %s" % (bad[:3],)))
+    if a.ping6:
+        six = fab.addr6()
+        (ok if len(six) == len(fab.nics) else fail)(
+            "%d of %d NICs have a global IPv6 address" % (len(six), len(fab.nics)))
+        by_addr = {n["address"].split("/")[0]: (n["host"], n["netdev"]) for n in fab.nics}
+        p6 = [(h, six.get(by_addr[s4], "::"), six.get(by_addr[d4], "::")) for h, s4, d4 in pairs]
+        bad = fab.pings(p6, six=True)
+        (ok if not bad else fail)("IPv6: %d of %d NIC pairs reach each other%s" % (
+            len(p6) - len(bad), len(p6), "" if not bad else "; first failed: %s" % (bad[:3],)))
     if not a.fail:
         return
     # a switch down (its ports down, its daemons left running: a dead box),

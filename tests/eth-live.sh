@@ -3,7 +3,8 @@
 # network namespaces with Debian's FRR (tests/eth-live.py says what is
 # checked): a 2-tier rail-optimized fabric (8 leaves, 4 spines, 8 servers
 # of 8 NICs) with a spine lost, a rail-only fabric with a cable lost, and
-# a 3-tier fabric with a middle-tier switch lost. The ECMP widths given
+# a 3-tier fabric with a middle-tier switch lost; IPv6 too on the last two
+# (SLAAC from the ToRs' advertisements, and static addresses). The ECMP widths given
 # here are worked out by hand from each spec:
 #   ro-2tier   a leaf's 8 uplinks reach every other leaf: 8; spine0 takes
 #              2 of each leaf's uplinks: 6 everywhere
@@ -37,6 +38,8 @@ live() {    # live NAME ARGS...: one fabric; its own checks count as one each
 }
 
 live ro-2tier --width 8 --cross-rail --fail spine0 --width-after 6
-live rail-only --width 2 --fail leaf0/3 --down leaf0:Ethernet16 --width-after 1,2
-live ro-3tier --width 4 --cross-rail --fail spine0 --width-after 3,4
+live rail-only --width 2 --fail leaf0/3 --down leaf0:Ethernet16 --width-after 1,2 \
+    --set ethernet.ipv6=slaac --ping6
+live ro-3tier --width 4 --cross-rail --fail spine0 --width-after 3,4 \
+    --set ethernet.ipv6=static --ping6
 finish

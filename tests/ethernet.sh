@@ -100,6 +100,17 @@ if command -v vtysh >/dev/null 2>&1; then
     vtysh -C -f "$V/switches/spine0/frr.conf" >/dev/null 2>&1 && ok || fail "vtysh: IPv6 spine0"
 fi
 "$RAILYARD" ethernet "$RO" --set ethernet.ipv6=slaac -o "$TMP/slaac" >/dev/null 2>&1
+if command -v netplan >/dev/null 2>&1; then
+    for m in v6 slaac; do
+        R=$TMP/np6-$m
+        mkdir -p "$R/etc/netplan" && cp "$TMP/$m/ethernet/hosts/node002.yaml" "$R/etc/netplan/" &&
+            chmod 600 "$R/etc/netplan/node002.yaml"
+        if netplan generate --root-dir "$R" >"$TMP/np.out" 2>&1; then ok; else
+            fail "netplan generate rejects $m node002.yaml: $(head -3 "$TMP/np.out")"; fi
+        # 8 NICs: an IPv4 and an IPv6 rule each
+        expect_eq "$m: networkd rules" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[RoutingPolicyRule\]')" 16
+    done
+fi
 grep -q '^ ipv6 nd prefix fd52:6169:6c00:1::/64$' "$TMP/slaac/ethernet/switches/leaf0/frr.conf" &&
     ok || fail "slaac: no RA prefix on leaf0"
 

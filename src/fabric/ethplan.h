@@ -18,7 +18,8 @@
  *                     (the ToR port takes the even address, the NIC the odd)
  *   IPv6              ipv6_prefix's first /64 holds the loopbacks (::1 +
  *                     seq); host link i is the /64 number i + 1: ToR ::1,
- *                     NIC ::2 (static) or its own SLAAC address
+ *                     NIC ::2 (static) or its own SLAAC address; the
+ *                     hosts route via the ToR port's fe80::1
  * NIC port id = gpu * planes + plane, as everywhere.
  *
  * Interface names: a switch port is Ethernet<first lane> as SONiC names
@@ -36,6 +37,9 @@
 /* The most ECMP next hops a route may have: FRR as Debian builds it
  * (--enable-multipath=256); a wider planned fan-out is refused. */
 #define RY_ETH_MAX_PATHS 256
+/* The link-local address every ToR port to a server carries besides its
+ * own, the hosts' IPv6 gateway: known before any advertisement arrives. */
+#define RY_ETH_TOR_LL "fe80::1"
 /* Linux interface names: IFNAMSIZ - 1. */
 #define RY_ETH_IFNAME_MAX 15
 

@@ -63,7 +63,8 @@ static int write_switch(FILE *fp, const ry_ethplan *pl, uint32_t id, long long *
             if (v6) {
                 uint8_t x[16];
                 ry_eth_link6(pl, nic, 1, x);
-                fprintf(fp, " ipv6 address %s/64\n", ry_ip6_text(x, a, sizeof a));
+                fprintf(fp, " ipv6 address %s/64\n ipv6 address %s/64\n",
+                        ry_ip6_text(x, a, sizeof a), RY_ETH_TOR_LL);
                 if (s->eth.ipv6 == RY_IPV6_SLAAC) {
                     ry_eth_link6(pl, nic, 0, x);
                     fprintf(fp, " ipv6 nd prefix %s/64\n no ipv6 nd suppress-ra\n",

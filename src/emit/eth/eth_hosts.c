@@ -79,13 +79,11 @@ static void write_netplan(FILE *fp, const ry_ethplan *pl, const char *host, cons
             for (int j = 0; j < 2; j++)
                 fprintf(fp, "        - to: %s\n          via: %s\n", pools[j], g);
         if (s->eth.ipv6 != RY_IPV6_OFF) {
-            ry_eth_link6(pl, x[k].port, 1, z);
-            ry_ip6_text(z, g, sizeof g);
             fprintf(fp, "        - to: \"%s\"\n          via: \"%s\"\n          table: %d\n",
-                    s->eth.ipv6_prefix, g, t);
+                    s->eth.ipv6_prefix, RY_ETH_TOR_LL, t);
             if (k == 0)
                 fprintf(fp, "        - to: \"%s\"\n          via: \"%s\"\n", s->eth.ipv6_prefix,
-                        g);
+                        RY_ETH_TOR_LL);
         }
         fprintf(fp, "      routing-policy:\n        - from: %s/32\n          table: %d\n"
                     "          priority: %d\n", ry_ip4_text(sw + 1, a, sizeof a), t, t);
@@ -135,13 +133,13 @@ static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, co
                 fprintf(fp, "ip -6 addr replace %s/64 dev %s nodad\n", ry_ip6_text(z, a, sizeof a),
                         x[k].dev);
             }
-            ry_eth_link6(pl, x[k].port, 1, z);
-            ry_ip6_text(z, g, sizeof g);
-            fprintf(fp, "ip -6 route replace %s via %s dev %s table %d\n", s->eth.ipv6_prefix, g,
-                    x[k].dev, t);
+            /* via the ToR's link-local fe80::1, there from the start (a
+             * SLAAC /64 is on-link only once an advertisement arrives) */
+            fprintf(fp, "ip -6 route replace %s via %s dev %s table %d\n", s->eth.ipv6_prefix,
+                    RY_ETH_TOR_LL, x[k].dev, t);
             if (k == 0)
-                fprintf(fp, "ip -6 route replace %s via %s dev %s\n", s->eth.ipv6_prefix, g,
-                        x[k].dev);
+                fprintf(fp, "ip -6 route replace %s via %s dev %s\n", s->eth.ipv6_prefix,
+                        RY_ETH_TOR_LL, x[k].dev);
             ry_eth_link6(pl, x[k].port, 0, z);
             fprintf(fp, "ip -6 rule del priority %d 2>/dev/null || true\n", t);
             fprintf(fp, "ip -6 rule add from %s/64 table %d priority %d\n",
