@@ -2,11 +2,13 @@
 any problem.  The field meanings are in the header of the data file.
 
     python3 tests/published-runs-check.py FILE
+
+The file loop and output are tests/published_data.py's.
 """
 import re
 import sys
 
-import yaml
+from published_data import check_main, is_int, is_num
 
 RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
             "batch", "recompute", "zero", "precision", "measured",
@@ -31,14 +33,6 @@ PRECISION = {"fp16", "bf16", "fp8"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 # A batch that is not a multiple of data x micro_batch must say so.
 BATCH_EXPLAINED = "not a multiple"
-
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def keys(problems, where, got, required, optional=frozenset()):
@@ -180,33 +174,5 @@ def check_run(run, seen):
             summary += "  does not fit"
     return problems, summary
 
-
-def main(argv):
-    if len(argv) != 2:
-        print("usage: published-runs-check.py FILE", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[1], encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        print(f"{argv[1]}: {e}", file=sys.stderr)
-        return 3
-    runs = doc.get("runs") if isinstance(doc, dict) else None
-    if not isinstance(runs, list) or not runs:
-        print(f"{argv[1]}: no 'runs' list", file=sys.stderr)
-        return 1
-    seen, bad = set(), 0
-    for i, run in enumerate(runs):
-        problems, summary = check_run(run, seen)
-        rid = run.get("id", f"#{i + 1}") if isinstance(run, dict) else f"#{i + 1}"
-        if problems:
-            bad += 1
-            print(f"FAIL {rid}: " + "; ".join(problems))
-        else:
-            print(f"ok   {rid}  {summary}")
-    print(f"{len(runs)} runs, {bad} with problems")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_main(sys.argv, "published-runs-check.py", "runs", "runs", check_run))
