@@ -13,7 +13,10 @@ from published_data import check_main, is_int, is_num
 RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
             "batch", "recompute", "zero", "precision", "measured",
             "flops_formula", "fits", "note"}
-RUN_OPTIONAL = {"flops_formula", "overlap"}
+RUN_OPTIONAL = {"flops_formula", "overlap", "fabric"}
+FABRIC_KEYS = {"spec", "source"}
+FABRIC_OPTIONAL = {"note"}
+FABRIC_SPEC_RE = re.compile(r"^examples/[a-z0-9][a-z0-9-]*\.yaml$")
 MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
               "ffn_hidden", "mlp", "vocab", "seq_len"}
 MODEL_OPTIONAL = {"head_dim", "moe"}
@@ -143,6 +146,18 @@ def check_run(run, seen):
                 if is_int(data) and is_int(lay.get("tensor")) \
                         and (data * lay["tensor"]) % ep:
                     problems.append(f"expert {ep} does not divide data*tensor")
+
+    fab = run.get("fabric")
+    if "fabric" in run and keys(problems, "fabric", fab, FABRIC_KEYS, FABRIC_OPTIONAL):
+        if "spec" in fab and not (isinstance(fab["spec"], str) and FABRIC_SPEC_RE.match(fab["spec"])):
+            problems.append(f"fabric.spec {fab['spec']!r} is not examples/NAME.yaml")
+        for k in ("source", "note"):
+            if k in fab and not (isinstance(fab[k], str) and fab[k].strip()):
+                problems.append(f"fabric.{k} is empty")
+        if run.get("fits") is False:
+            problems.append("a run that did not fit names a fabric")
+        else:
+            summary += "  on " + str(fab.get("spec"))
 
     meas = run.get("measured")
     if "measured" in run:

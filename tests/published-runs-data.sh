@@ -3,7 +3,8 @@
 # model is checked against: every run has every field, a unique id, exactly
 # one measured figure (none when it did not fit), a known FLOP count, and a
 # layout whose tensor*pipeline*context*data is its GPU count and whose
-# batch is a multiple of data*micro_batch. The checker must also catch each
+# batch is a multiple of data*micro_batch, and a run naming the fabric it
+# ran on names an example spec and its source. The checker must also catch each
 # of those faults planted in a copy of the file.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/model/published-runs.yaml"
@@ -15,9 +16,10 @@ PRELUDE='r, s = doc["runs"][0], doc["runs"][1]'
 check_data
 [ "$n" -ge 30 ] && ok || fail "only $n runs, want at least 30"
 # The coverage the data is for: dense, ZeRO-3 and MoE; A100 and H100/H800;
-# 16-bit and FP8; a layout that did not fit.
+# 16-bit and FP8; a layout that did not fit; a run on its own fabric.
 for what in "zero: 3" "moe:" "gpu: a100" "gpu: h100" "gpu: h800" "precision: fp16" \
-            "precision: bf16" "precision: fp8" "fits: false" "context: 16"; do
+            "precision: bf16" "precision: fp8" "fits: false" "context: 16" \
+            "spec: examples/llama3-roce.yaml"; do
     grep -q "$what" "$DATA" && ok || fail "no run with '$what'"
 done
 
@@ -35,6 +37,9 @@ plant batch "not a multiple of data\*micro_batch" 'r["batch"] += 1'
 plant formula "flops_formula '6n' unknown" 'r["flops_formula"] = "6n"'
 plant formula-missing "flops_formula missing" 'del r["flops_formula"]'
 plant recompute "recompute 'some'" 'r["recompute"] = "some"'
+plant fabric-source "fabric.source missing" 'r["fabric"] = {"spec": "examples/llama3-roce.yaml"}'
+plant fabric-spec "fabric.spec '../x.yaml' is not examples/NAME.yaml" \
+    'r["fabric"] = {"spec": "../x.yaml", "source": "a paper, section 1"}'
 
 # A batch that is not a multiple is accepted when the note says so.
 "$PY" "$PUBDATA" plant "$DATA" "$TMP/explained.yaml" "$PRELUDE" \
