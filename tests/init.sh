@@ -2,7 +2,7 @@
 # railyard init: for every node model of the catalog and a few sizes, the
 # starter spec is valid YAML that railyard validate accepts, with the GPUs,
 # node and switch asked for (the switch: the catalog's first InfiniBand one
-# at the node's NIC speed, found here from the YAML files); -o never
+# at the node's NIC port speed, found here from the YAML files); -o never
 # replaces an existing file (nor a link or directory) without --force and
 # leaves nothing behind; a size the node model cannot make, an unknown model
 # and missing options are usage errors.
@@ -22,8 +22,10 @@ def gbps(v):
     return float(v.rstrip("g"))
 for name, n in nodes.items():
     unit = max(n["gpus_per_node"], n["hb_domain"])
+    # a NIC port's speed, or the NIC's bandwidth its planes split
+    nic = gbps(n["nic_speed"]) if "nic_speed" in n else gbps(n["nic_bandwidth"]) / n.get("planes", 1)
     sw = next((s for s, e in switches.items()
-               if e.get("protocol", "infiniband") == "infiniband" and gbps(e["speed"]) == gbps(n["nic_speed"])), "generic")
+               if e.get("protocol", "infiniband") == "infiniband" and gbps(e["speed"]) == nic), "generic")
     for k in (1, 3, 64):
         print(name, unit * k, sw)
 PY

@@ -9,13 +9,14 @@ no value but say what is derivable; every check: formula is evaluated
 (arithmetic only, over other facts of the same design) and must reproduce
 the value; a tier with both port plans and a taper must agree with itself;
 every table row must satisfy the table's checks unless an exception explains
-the mismatch, and an exception on an agreeing row is an error.
+the mismatch, and an exception on an agreeing row is an error. The file loop
+and output are tests/published_data.py's.
 """
 import ast
 import re
 import sys
 
-import yaml
+from published_data import check_main, is_num, text
 
 DESIGN_KEYS = {"id", "title", "sources", "node", "tiers", "totals", "tables",
                "note"}
@@ -32,14 +33,6 @@ ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 DEFAULT_TOLERANCE = 0.001
 PORT_PLAN = ("down_count", "down_speed", "up_count", "up_speed")
-
-
-def is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def text(v):
-    return isinstance(v, str) and v.strip() != ""
 
 
 def close(a, b, tol):
@@ -360,32 +353,6 @@ def check_design(design, seen):
     return problems, summary
 
 
-def main(argv):
-    if len(argv) != 2:
-        print("usage: published-fabrics-check.py FILE", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[1], encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        print(f"{argv[1]}: {e}", file=sys.stderr)
-        return 3
-    designs = doc.get("fabrics") if isinstance(doc, dict) else None
-    if not isinstance(designs, list) or not designs:
-        print(f"{argv[1]}: no 'fabrics' list", file=sys.stderr)
-        return 1
-    seen, bad = set(), 0
-    for i, d in enumerate(designs):
-        problems, summary = check_design(d, seen)
-        did = d.get("id", f"#{i + 1}") if isinstance(d, dict) else f"#{i + 1}"
-        if problems:
-            bad += 1
-            print(f"FAIL {did}: " + "; ".join(problems))
-        else:
-            print(f"ok   {did}  {summary}")
-    print(f"{len(designs)} designs, {bad} with problems")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_main(sys.argv, "published-fabrics-check.py", "fabrics", "designs",
+                        check_design))

@@ -7,13 +7,14 @@
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
 CHECK="$TOP_SRCDIR/tests/published-fabrics-check.py"
+LIST=fabrics
+# d = {id: design}, t(id, name) = a design's tier
+PRELUDE='d = {x["id"]: x for x in doc["fabrics"]}
+def t(i, name):
+    return next(x for x in d[i]["tiers"] if x["name"] == name)'
+. "$TOP_SRCDIR/tests/published-data-lib.sh"
 
-"$PY" "$CHECK" "$DATA" >"$TMP/out" 2>"$TMP/err"
-expect_eq "checker exit on the data file" $? 0
-sed 's/^/    /' "$TMP/out"
-[ -s "$TMP/err" ] && { fail "checker wrote to stderr"; sed 's/^/    /' "$TMP/err"; }
-n=$("$PY" -c 'import sys, yaml; print(len(yaml.safe_load(open(sys.argv[1]))["fabrics"]))' "$DATA")
-expect_eq "one ok line per design" "$(grep -c '^ok ' "$TMP/out")" "$n"
+check_data
 # The designs the data is for.
 for id in alibaba-hpn meta-llama3-roce bytedance-megascale juniper-ai-jvd \
           nvidia-superpod-gb200 nvidia-gb300-nvl72 nvidia-sn5600-leaf; do
@@ -45,23 +46,7 @@ expect_eq "Meta cluster GPUs" "$(val meta-llama3-roce totals.cluster_gpus)" $((8
 expect_eq "MegaScale ToR down ports" "$(val bytedance-megascale tor.down_count)" $((32 * 2))
 expect_eq "GB200 SU GPUs" "$(val nvidia-superpod-gb200 totals.gpus_per_su)" $((8 * 72))
 
-# plant NAME WANT CODE: a copy of the data with d = {id: design}, t(id,
-# name) = tier, changed by CODE; the checker must fail naming WANT.
-plant() {
-    "$PY" - "$DATA" "$TMP/$1.yaml" "$3" <<'PYEOF'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-d = {x["id"]: x for x in doc["fabrics"]}
-def t(i, name):
-    return next(x for x in d[i]["tiers"] if x["name"] == name)
-exec(sys.argv[3])
-yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
-PYEOF
-    "$PY" "$CHECK" "$TMP/$1.yaml" >"$TMP/$1.out" 2>&1
-    rc=$?
-    expect_eq "$1: checker exit" $rc 1
-    grep -q "^FAIL .*$2" "$TMP/$1.out" && ok || { fail "$1: no FAIL line with '$2'"; grep FAIL "$TMP/$1.out" | sed 's/^/    /'; }
-}
+# Faults planted in a copy: the checker must fail naming each.
 plant no-source "tor.up_count.source missing" 'del t("alibaba-hpn", "tor")["up_count"]["source"]'
 plant unknown-source "is not a key of sources" 't("alibaba-hpn", "tor")["up_count"]["source"] = "paper"'
 plant bad-status "status 'rumoured'" 't("alibaba-hpn", "tor")["up_count"]["status"] = "rumoured"'

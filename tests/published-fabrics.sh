@@ -9,7 +9,8 @@
 # and `validate --format json` (each tier's model, ports, speeds, splits).
 # Checked per example: GPUs, switches per tier, links per tier, ports per
 # switch at their speeds, the taper, the group sizes (segments, pods,
-# stripes), and for NVL72 racks and trays per unit.
+# stripes), and for NVL72 racks and trays per unit; GB300 NVL72 with four
+# planes: its NIC's split, switches and links per plane.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 T="$TOP_SRCDIR/templates"
 DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
@@ -103,6 +104,35 @@ for fu in false true; do
         --set fabric.full_units=$fu >"$d/bom.json" 2>"$d/err" || fail "partial unit ($fu): $(head -3 "$d/err")"
     no_sanitizer "$d/err"
 done
+
+# GB300 NVL72 with four planes (the catalog's gb300-nvl72 has two): the
+# tray's 800G ConnectX-8 split into four 200G ports, on 200G leaves
+# (qm9700-ndr200), as cluster.node.planes and as cluster.planes; the two
+# planes of the catalog on 400G leaves beside it. Four 400G ports would be
+# 1.6T from an 800G NIC: refused at the nic_speed.
+for p in node4 cluster4 node2; do
+    case $p in
+        node4) node='{name: gb300-nvl72, planes: 4}' planes='' sw=qm9700-ndr200 ;;
+        cluster4) node=gb300-nvl72 planes='  planes: 4' sw=qm9700-ndr200 ;;
+        node2) node=gb300-nvl72 planes='' sw=qm9700 ;;
+    esac
+    d="$TMP/gb300-$p"
+    mkdir -p "$d"
+    printf 'name: gb300-%s\ncluster:\n  node: %s\n  gpus: 2304\n  rails: 4\n  scalable_unit: 8\n%s\nfabric:\n  design: rail-optimized\n  switch: %s\n' \
+        "$p" "$node" "$planes" "$sw" >"$d/s.yaml"
+    R bom --format json "$d/s.yaml" >"$d/bom.json" 2>"$d/err" &&
+        R validate --format json "$d/s.yaml" >"$d/val.json" 2>>"$d/err" &&
+        R model --format json "$d/s.yaml" --set workload.model=llama-3-70b --set workload.batch=2048 \
+            >"$d/model.json" 2>>"$d/err" || fail "gb300 $p: $(head -3 "$d/err")"
+    no_sanitizer "$d/err"
+done
+printf 'name: gb300-fast\ncluster:\n  node: {name: gb300-nvl72, planes: 4, nic_speed: 400G}\n  gpus: 2304\nfabric:\n  switch: qm9700\n' \
+    >"$TMP/gb300-fast.yaml"
+R validate "$TMP/gb300-fast.yaml" >/dev/null 2>"$TMP/fast.err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "gb300-fast.yaml:3:51: error: cluster.node.nic_speed: 4 planes of 400G is 1600G per GPU, more than the gb300-nvl72 NIC's 800G (nic_bandwidth)" "$TMP/fast.err"; then
+    ok; else fail "4 x 400G from an 800G NIC: exit $rc: $(head -3 "$TMP/fast.err")"; fi
+no_sanitizer "$TMP/fast.err"
 
 "$PY" - "$DATA" "$TMP" "$TOP_SRCDIR/examples" "$T/nodes.yaml" >"$TMP/out" 2>&1 <<'PY'
 import csv, json, math, sys, yaml
@@ -317,6 +347,47 @@ for fu, want in (("false", 3 * whole + part), ("true", 4 * whole)):
     pb = json.load(open(f"{tmp}/partial-{fu}/bom.json"))
     check(ex, f"leaves of 3 units and 5 racks (full_units {fu})", pb["tier_detail"][0]["switches"], want)
     check(ex, f"leaf uplinks (full_units {fu})", pb["tier_detail"][0]["ports_up"], want * leaf_down)
+
+# --- GB300 NVL72 with four planes (the catalog's node, its NIC split) ---------------
+D = "nvidia-gb300-nvl72"
+cat = yaml.safe_load(open(nodes))["nodes"]["gb300-nvl72"]
+switches = yaml.safe_load(open(nodes.replace("nodes.yaml", "switches.yaml")))["switches"]
+nic = v(D, "node.nic_bandwidth")                        # ConnectX-8: 800G per GPU
+check("gb300", "catalog: the NIC's bandwidth", cat["nic_bandwidth"], f"{nic}G")
+check("gb300", "catalog: its planes", cat["planes"], v(D, "totals.planes"))
+check("gb300", "two planes of 400G", v(D, "node.plane_speed"), nic // v(D, "totals.planes"))
+gpus, rails, su_racks = 2304, v(D, "node.gpus_per_tray"), 8   # the spec: 4 units of 8 racks
+for p, planes, sw in (("node4", 4, "qm9700-ndr200"), ("cluster4", 4, "qm9700-ndr200"),
+                      ("node2", v(D, "totals.planes"), "qm9700")):
+    ex = f"gb300 {p}"
+    b, tiers, ports = load(f"gb300-{p}")
+    val = json.load(open(f"{tmp}/gb300-{p}/val.json"))
+    m = json.load(open(f"{tmp}/gb300-{p}/model.json"))
+    radix = switches[sw]["radix"]
+    u = radix // 2                                      # a 1:1 leaf: half its ports up
+    check(ex, "GPUs", b["gpus"], gpus)
+    check(ex, "planes", b["planes"], planes)
+    check(ex, "networks (one per plane)", b["subnets"], planes)
+    check(ex, "NIC port speed: the NIC over the planes", val["checks"]["nic"]["nic_gbps"], nic / planes)
+    check(ex, "links at the NIC's speed", val["checks"]["nic"]["link_gbps"], nic / planes)
+    check(ex, "model: network bandwidth per GPU (B/s), every plane's port", m["constants"]["B_S"],
+          nic * 1e9 / 8)
+    sus = gpus // (su_racks * v(D, "node.gpus_per_rack"))
+    per_rail = su_racks * v(D, "node.gpus_per_rack") // rails   # a unit's GPUs of one rail
+    leaves_plane = sus * rails * math.ceil(per_rail / u)
+    check(ex, "leaves (per plane, unit and rail, as many as its GPUs fill)", tiers[1]["switches"],
+          planes * leaves_plane)
+    check(ex, "GPU links (one per GPU and plane)", tiers[1]["ports_down"], gpus * planes)
+    check(ex, "leaf ports down x up", (ports[1]["down_ports"], ports[1]["up_ports"]), (u, u))
+    if planes == 4:                                     # two tiers: every leaf of a plane on every spine
+        check(ex, "spines", tiers[2]["switches"], planes * top_switches(u, 1, leaves_plane, radix))
+        check(ex, "links leaf-spine", tiers[1]["ports_up"], planes * leaves_plane * u)
+        check(ex, "tiers", b["tiers"], 2)
+n4 = json.load(open(f"{tmp}/gb300-node4/bom.json"))
+c4 = json.load(open(f"{tmp}/gb300-cluster4/bom.json"))
+check("gb300", "cluster.planes: 4 builds what cluster.node.planes: 4 does",
+      [(t["switches"], t["ports_down"], t["ports_up"]) for t in c4["tier_detail"]],
+      [(t["switches"], t["ports_down"], t["ports_up"]) for t in n4["tier_detail"]])
 
 print(f"{checks} checks, {bad} failed")
 sys.exit(1 if bad else 0)

@@ -2,16 +2,21 @@
 any problem.  The field meanings are in the header of the data file.
 
     python3 tests/published-runs-check.py FILE
+
+The file loop and output are tests/published_data.py's.
 """
 import re
 import sys
 
-import yaml
+from published_data import check_main, is_int, is_num
 
 RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
             "batch", "recompute", "zero", "precision", "measured",
             "flops_formula", "fits", "note"}
-RUN_OPTIONAL = {"flops_formula", "overlap"}
+RUN_OPTIONAL = {"flops_formula", "overlap", "fabric"}
+FABRIC_KEYS = {"spec", "source"}
+FABRIC_OPTIONAL = {"note"}
+FABRIC_SPEC_RE = re.compile(r"^examples/[a-z0-9][a-z0-9-]*\.yaml$")
 MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
               "ffn_hidden", "mlp", "vocab", "seq_len"}
 MODEL_OPTIONAL = {"head_dim", "moe"}
@@ -31,14 +36,6 @@ PRECISION = {"fp16", "bf16", "fp8"}
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 # A batch that is not a multiple of data x micro_batch must say so.
 BATCH_EXPLAINED = "not a multiple"
-
-
-def is_int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def is_num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def keys(problems, where, got, required, optional=frozenset()):
@@ -150,6 +147,18 @@ def check_run(run, seen):
                         and (data * lay["tensor"]) % ep:
                     problems.append(f"expert {ep} does not divide data*tensor")
 
+    fab = run.get("fabric")
+    if "fabric" in run and keys(problems, "fabric", fab, FABRIC_KEYS, FABRIC_OPTIONAL):
+        if "spec" in fab and not (isinstance(fab["spec"], str) and FABRIC_SPEC_RE.match(fab["spec"])):
+            problems.append(f"fabric.spec {fab['spec']!r} is not examples/NAME.yaml")
+        for k in ("source", "note"):
+            if k in fab and not (isinstance(fab[k], str) and fab[k].strip()):
+                problems.append(f"fabric.{k} is empty")
+        if run.get("fits") is False:
+            problems.append("a run that did not fit names a fabric")
+        else:
+            summary += "  on " + str(fab.get("spec"))
+
     meas = run.get("measured")
     if "measured" in run:
         if not isinstance(meas, dict):
@@ -180,33 +189,5 @@ def check_run(run, seen):
             summary += "  does not fit"
     return problems, summary
 
-
-def main(argv):
-    if len(argv) != 2:
-        print("usage: published-runs-check.py FILE", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[1], encoding="utf-8") as f:
-            doc = yaml.safe_load(f)
-    except (OSError, yaml.YAMLError) as e:
-        print(f"{argv[1]}: {e}", file=sys.stderr)
-        return 3
-    runs = doc.get("runs") if isinstance(doc, dict) else None
-    if not isinstance(runs, list) or not runs:
-        print(f"{argv[1]}: no 'runs' list", file=sys.stderr)
-        return 1
-    seen, bad = set(), 0
-    for i, run in enumerate(runs):
-        problems, summary = check_run(run, seen)
-        rid = run.get("id", f"#{i + 1}") if isinstance(run, dict) else f"#{i + 1}"
-        if problems:
-            bad += 1
-            print(f"FAIL {rid}: " + "; ".join(problems))
-        else:
-            print(f"ok   {rid}  {summary}")
-    print(f"{len(runs)} runs, {bad} with problems")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(check_main(sys.argv, "published-runs-check.py", "runs", "runs", check_run))

@@ -3,41 +3,28 @@
 # model is checked against: every run has every field, a unique id, exactly
 # one measured figure (none when it did not fit), a known FLOP count, and a
 # layout whose tensor*pipeline*context*data is its GPU count and whose
-# batch is a multiple of data*micro_batch. The checker must also catch each
+# batch is a multiple of data*micro_batch, and a run naming the fabric it
+# ran on names an example spec and its source. The checker must also catch each
 # of those faults planted in a copy of the file.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/model/published-runs.yaml"
 CHECK="$TOP_SRCDIR/tests/published-runs-check.py"
+LIST=runs
+PRELUDE='r, s = doc["runs"][0], doc["runs"][1]'
+. "$TOP_SRCDIR/tests/published-data-lib.sh"
 
-"$PY" "$CHECK" "$DATA" >"$TMP/out" 2>"$TMP/err"
-expect_eq "checker exit on the data file" $? 0
-sed 's/^/    /' "$TMP/out"
-[ -s "$TMP/err" ] && { fail "checker wrote to stderr"; sed 's/^/    /' "$TMP/err"; }
-n=$("$PY" -c 'import sys, yaml; print(len(yaml.safe_load(open(sys.argv[1]))["runs"]))' "$DATA")
-expect_eq "one ok line per run" "$(grep -c '^ok ' "$TMP/out")" "$n"
+check_data
 [ "$n" -ge 30 ] && ok || fail "only $n runs, want at least 30"
 # The coverage the data is for: dense, ZeRO-3 and MoE; A100 and H100/H800;
-# 16-bit and FP8; a layout that did not fit.
+# 16-bit and FP8; a layout that did not fit; a run on its own fabric.
 for what in "zero: 3" "moe:" "gpu: a100" "gpu: h100" "gpu: h800" "precision: fp16" \
-            "precision: bf16" "precision: fp8" "fits: false" "context: 16"; do
+            "precision: bf16" "precision: fp8" "fits: false" "context: 16" \
+            "spec: examples/llama3-roce.yaml"; do
     grep -q "$what" "$DATA" && ok || fail "no run with '$what'"
 done
 
-# plant NAME PYTHON-STATEMENTS: a copy of the data with r = runs[0],
-# s = runs[1] changed; the checker must fail and name the run with WANT.
-plant() {   # plant NAME WANT CODE
-    "$PY" - "$DATA" "$TMP/$1.yaml" "$3" <<'PYEOF'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-r, s = doc["runs"][0], doc["runs"][1]
-exec(sys.argv[3])
-yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
-PYEOF
-    "$PY" "$CHECK" "$TMP/$1.yaml" >"$TMP/$1.out" 2>&1
-    rc=$?
-    expect_eq "$1: checker exit" $rc 1
-    grep -q "^FAIL .*$2" "$TMP/$1.out" && ok || { fail "$1: no FAIL line with '$2'"; grep FAIL "$TMP/$1.out" | sed 's/^/    /'; }
-}
+# Faults planted in a copy, r the first run and s the second: the checker
+# must fail naming each.
 plant dup-id "repeats" 's["id"] = r["id"]'
 plant no-batch "batch missing" 'del r["batch"]'
 plant no-layout-field "layout.micro_batch missing" 'del r["layout"]["micro_batch"]'
@@ -50,16 +37,13 @@ plant batch "not a multiple of data\*micro_batch" 'r["batch"] += 1'
 plant formula "flops_formula '6n' unknown" 'r["flops_formula"] = "6n"'
 plant formula-missing "flops_formula missing" 'del r["flops_formula"]'
 plant recompute "recompute 'some'" 'r["recompute"] = "some"'
+plant fabric-source "fabric.source missing" 'r["fabric"] = {"spec": "examples/llama3-roce.yaml"}'
+plant fabric-spec "fabric.spec '../x.yaml' is not examples/NAME.yaml" \
+    'r["fabric"] = {"spec": "../x.yaml", "source": "a paper, section 1"}'
 
 # A batch that is not a multiple is accepted when the note says so.
-"$PY" - "$DATA" "$TMP/explained.yaml" <<'PYEOF'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-r = doc["runs"][0]
-r["batch"] += 1
-r["note"] += "; batch not a multiple of data x micro_batch: the last step is short"
-yaml.safe_dump(doc, open(sys.argv[2], "w"), sort_keys=False)
-PYEOF
+"$PY" "$PUBDATA" plant "$DATA" "$TMP/explained.yaml" "$PRELUDE" \
+    'r["batch"] += 1; r["note"] += "; batch not a multiple of data x micro_batch: the last step is short"'
 "$PY" "$CHECK" "$TMP/explained.yaml" >"$TMP/explained.out" 2>&1
 expect_eq "explained batch: checker exit" $? 0
 grep -q "explained" "$TMP/explained.out" && ok || fail "explained batch not reported"

@@ -9,9 +9,18 @@ least 80% of runs within 0.8-1.25, none beyond 1.6x either way, every
 published layout accepted by the memory model and every layout the source says
 did not fit refused.
 
-Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE]
+A run that names the fabric it was trained on (fabric.spec, an example spec)
+is modelled once more on that fabric (its cluster, fabric and layout
+sections, the run's GPUs): as published, and with every tier's taper 1:1.
+Those predictions stand apart from the rules above (the run is counted once,
+on the default fabric); each must be within 1.6x of the measured time, as
+every run, and the tapered fabric must leave the run less than the NIC while
+the 1:1 one leaves it all of it.
+
+Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE] [--fabric-table FILE]
 Prints one line per run and the summary; --table writes the Markdown table the
-documentation carries. Exits 1 when a rule fails.
+documentation carries, --fabric-table the one of the runs on their own
+fabrics. Exits 1 when a rule fails.
 """
 import json
 import os
@@ -71,6 +80,16 @@ def measured_seconds(run):
     raise SystemExit("%s: no measured figure" % run["id"])
 
 
+def published_mfu(run):
+    """The source's FLOP rate over the GPU's dense BF16 peak, as text."""
+    x = run["measured"]
+    if "mfu" in x:
+        return "%.1f%%" % (100 * x["mfu"])
+    if "tflops_per_gpu" in x:
+        return "%.1f%%" % (100 * x["tflops_per_gpu"] * 1e12 / PEAK[run["gpu"]])
+    return "-"
+
+
 def spec_text(run):
     m = dict(run["model"])
     moe = m.pop("moe", None)
@@ -114,9 +133,82 @@ def spec_text(run):
     return yaml.safe_dump(spec, sort_keys=False)
 
 
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def fabric_spec_text(run, flat):
+    """The run's spec on the fabric it names: the example's cluster (its
+    GPUs the run's), fabric and layout; flat: every taper 1:1."""
+    spec = yaml.safe_load(spec_text(run))
+    with open(os.path.join(TOP, run["fabric"]["spec"])) as fh:
+        ex = yaml.safe_load(fh)
+    cluster = {k: v for k, v in ex["cluster"].items() if k not in ("gpus", "nodes")}
+    spec["cluster"] = dict(cluster, gpus=run["gpus"])
+    spec["fabric"] = ex["fabric"]
+    if flat:
+        for tier in ex["fabric"].get("tiers", []):
+            if "taper" in tier:
+                tier["taper"] = "1:1"
+        if "oversubscription" in ex["fabric"]:
+            del ex["fabric"]["oversubscription"]
+    if "layout" in ex:
+        spec["layout"] = ex["layout"]
+    return yaml.safe_dump(spec, sort_keys=False)
+
+
+def model_json(railyard, path, text):
+    with open(path, "w") as fh:
+        fh.write(text)
+    p = subprocess.run([railyard, "model", path, "--format", "json"],
+                       capture_output=True, text=True)
+    return p, (json.loads(p.stdout) if p.returncode == 0 else None)
+
+
+def fabric_runs(railyard, runs, work, fails):
+    """The runs that name their fabric, on it with and without its tapers.
+    Returns the rows of the documentation's table."""
+    rows = []
+    for run in runs:
+        if "fabric" not in run:
+            continue
+        meas = measured_seconds(run)
+        name = os.path.splitext(os.path.basename(run["fabric"]["spec"]))[0]
+        got = {}
+        for flat in (False, True):
+            path = os.path.join(work, "%s-on-%s%s.yaml" % (run["id"], name, "-1to1" if flat else ""))
+            p, j = model_json(railyard, path, fabric_spec_text(run, flat))
+            if j is None:
+                print("%-28s on %s%s: REFUSED: %s" % (run["id"], name, " at 1:1" if flat else "",
+                                                       p.stderr.strip()[:300]))
+                fails.append("%s on %s: refused" % (run["id"], name))
+                break
+            got[flat] = j
+        if len(got) != 2:
+            continue
+        share = got[False]["fabric_share"]
+        t, t1 = got[False]["optimum"]["total_s"], got[True]["optimum"]["total_s"]
+        r, r1 = t / meas, t1 / meas
+        print("%-28s on %s: share %.4f above tier %d: %9.3f s  ratio %.3f  MFU %.1f%%;  "
+              "every taper 1:1: %9.3f s  ratio %.3f  MFU %.1f%%" %
+              (run["id"], name, share["share"], share["tier"], t, r, 100 * got[False]["mfu"],
+               t1, r1, 100 * got[True]["mfu"]))
+        rows.append((run, name, share, meas, t, r, got[False]["mfu"], t1, r1, got[True]["mfu"]))
+        if not share["share"] < 1:
+            fails.append("%s on %s: its traffic crosses no taper (share %g)" %
+                         (run["id"], name, share["share"]))
+        if got[True]["fabric_share"]["share"] != 1:
+            fails.append("%s on %s at 1:1: share %g, not 1" %
+                         (run["id"], name, got[True]["fabric_share"]["share"]))
+        if r > 1.6 or r < 1 / 1.6:
+            fails.append("%s on %s: ratio %.3f beyond 1.6x" % (run["id"], name, r))
+    return rows
+
+
 def main():
     railyard, runs_file, work = sys.argv[1:4]
     table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
+    ftable = (sys.argv[sys.argv.index("--fabric-table") + 1]
+              if "--fabric-table" in sys.argv else None)
     runs = yaml.safe_load(open(runs_file))["runs"]
     fails = []
     ratios = []
@@ -193,6 +285,17 @@ def main():
                     fh.write("| %s | %s | %d %s | %s | %.2f%s | %.2f | %.2f |\n" %
                              (run["id"], run["source"], run["gpus"], run["gpu"].upper(), layout,
                               meas, " (6NT: %.2f)" % low if low else "", pred, r))
+    frows = fabric_runs(railyard, runs, work, fails)
+    if ftable:
+        with open(ftable, "w") as fh:
+            fh.write("| run | fabric | NIC share across the top tier crossed | measured s/iteration "
+                     "(MFU) | railyard | ratio | MFU | every taper 1:1 | ratio | MFU |\n")
+            fh.write("|---|---|---|---|---|---|---|---|---|---|\n")
+            for run, name, share, meas, t, r, mfu, t1, r1, mfu1 in frows:
+                fh.write("| %s | %s | %.3f (tier %d up) | %.2f (%s) | %.2f | %.2f | %.1f%% | %.2f "
+                         "| %.2f | %.1f%% |\n" %
+                         (run["id"], name, share["share"], share["tier"], meas,
+                          published_mfu(run), t, r, 100 * mfu, t1, r1, 100 * mfu1))
     for f in fails:
         print("FAIL: " + f)
     return 1 if fails else 0

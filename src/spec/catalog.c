@@ -734,7 +734,8 @@ static int load_nodes(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "gpus_per_node", "hb_domain",
                                         "nic_speed", "rack_units", "per_rack", "power", "cage_ports",
-                                        "nics", "connector", "rack_trays", "planes", NULL };
+                                        "nics", "connector", "rack_trays", "planes",
+                                        "nic_bandwidth", NULL };
     const ry_ynode *e = ry_catalog_entries(c->node_doc, "nodes");
     int errors = 0;
     if (!e)
@@ -759,8 +760,24 @@ static int load_nodes(ry_catalog *c)
         nd->vendor = entry_string("nodes", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "gpus_per_node", "hb_domain", "nic_speed",
                                                 "rack_units", "per_rack", "power", "cage_ports",
-                                                "planes", NULL };
-        bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 3, &nd->model) < 0;
+                                                "planes", "nic_bandwidth", NULL };
+        bad |= entry_rows(ent, name, "nodes", "cluster.node", row_keys, 2, &nd->model) < 0;
+        /* A NIC port's speed, or the NIC's bandwidth split over the entry's
+         * planes: one of them. */
+        const ry_ynode *ns = ry_ymap_get(ent, "nic_speed"), *nb = ry_ymap_get(ent, "nic_bandwidth");
+        if (!ns && !nb) {
+            ry_error_at(name->pos, "catalog entry '%s' has no nic_speed (a NIC port's speed) "
+                        "or nic_bandwidth (a GPU's NIC bandwidth, split over its planes)",
+                        name->value);
+            bad = 1;
+        } else if (ns && nb) {
+            ry_error_at(nb->pos, "nodes.%.60s gives nic_speed and nic_bandwidth: give one, the "
+                        "port's speed or the NIC's bandwidth that its planes split", name->value);
+            bad = 1;
+        } else if (nb && nd->model.nic_total_gbps > 0) {
+            nd->model.nic_gbps = nd->model.nic_total_gbps /
+                                 (nd->model.planes > 0 ? nd->model.planes : 1);
+        }
         const ry_ynode *nics = ry_ymap_get(ent, "nics");
         if (nics) {
             snprintf(what, sizeof what, "nodes.%.60s.nics", name->value);

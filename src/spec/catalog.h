@@ -34,7 +34,8 @@
  *       vendor: NVIDIA            # optional
  *       gpus_per_node: 8
  *       hb_domain: 8              # GPUs per HB (NVLink) domain; one divides the other
- *       nic_speed: 400G           # per GPU NIC port
+ *       nic_speed: 400G           # per GPU NIC port; or
+ *       nic_bandwidth: 800G       # per GPU, split over its planes (nic_speed = it / planes)
  *       cage_ports: 2             # optional: NIC ports per cage
  *       connector: osfp           # optional: the NIC cages' form factor
  *

@@ -179,6 +179,34 @@ static const ry_ynode *later_key(const ry_ynode *a, const ry_ynode *b)
     return a->pos.col > b->pos.col ? a : b;
 }
 
+/* A node whose NIC bandwidth is split over its planes (nic_bandwidth): each
+ * plane's port gets its share, the planes being the spec's (cluster.planes,
+ * else the node's). A nic_speed the spec gives stands, if the planes' ports
+ * fit in the NIC. */
+static void nic_split(loadctx *c, const ry_ynode *nn, const ry_ynode *cl)
+{
+    ry_spec *s = c->s;
+    if (!(s->node.nic_total_gbps > 0) || s->planes < 1 || (c->bad & (RY_BAD_NODE | RY_BAD_PLANES)))
+        return;
+    double share = s->node.nic_total_gbps / s->planes;
+    const ry_ynode *ns = nn && nn->kind == RY_YMAP ? ry_ymap_get(nn, "nic_speed") : NULL;
+    if (!ns) {
+        s->node.nic_gbps = share;
+        return;
+    }
+    if (s->node.nic_gbps <= share * (1 + 1e-9))
+        return;
+    const ry_ynode *pl = ry_ymap_get(cl, "planes");
+    if (!pl && nn->kind == RY_YMAP)
+        pl = ry_ymap_get(nn, "planes");
+    ry_error_at(ns->pos, "cluster.node.nic_speed: %d plane%s of %gG is %gG per GPU, more than "
+                "the %s NIC's %gG (nic_bandwidth)%s: give nic_speed %gG or fewer planes",
+                s->planes, s->planes == 1 ? "" : "s", s->node.nic_gbps,
+                s->node.nic_gbps * s->planes, s->node.name, s->node.nic_total_gbps,
+                pl ? "" : " with the node's planes", share);
+    c->bad |= RY_BAD_NODE;
+}
+
 static void read_cluster(loadctx *c, const ry_ynode *root)
 {
     ry_spec *s = c->s;
@@ -274,6 +302,7 @@ static void read_cluster(loadctx *c, const ry_ynode *root)
     else if (r > 0)
         s->rails = (int)v.i;
     c->bad |= ry_schema_read(cl, "cluster", s, NULL, NULL);
+    nic_split(c, nn, cl);
 }
 
 static void speed_text(char *buf, size_t cap, double gbps)

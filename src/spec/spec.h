@@ -78,6 +78,9 @@ typedef struct ry_node_model {
     int gpus_per_node;
     int hb_domain;          /* GPUs per HB domain */
     double nic_gbps;        /* per GPU NIC port */
+    double nic_total_gbps;  /* a GPU's NIC bandwidth, split evenly over its planes: each
+                             * plane's port gets nic_total_gbps / planes unless nic_speed
+                             * is given (0 = not given) */
     int planes;             /* NIC ports per GPU it is built with (0 = unknown: 1) */
     int units;              /* rack units of one node (0 = unknown) */
     int per_rack;           /* nodes per rack, as usually installed (0 = unknown) */
