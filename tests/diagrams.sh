@@ -2,7 +2,8 @@
 # railyard draw: every view of every design through Graphviz with no error
 # or warning, the summary's labels, counts against the bill of materials,
 # the full view's size limit, determinism, the views' error messages, DOT
-# that stays small for large fabrics, and the diagrams railyard build writes.
+# that stays small for large fabrics, ToR pairs (fabric.homing) in the box of
+# their two planes and the diagrams railyard build writes.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 D="$TOP_SRCDIR/tests/data/diagrams"
 EX="$TOP_SRCDIR/examples"
@@ -210,6 +211,102 @@ for v in summary rail=5 unit=1000; do
     render "$TMP/big.dot" svg
 done
 grep -qF '262,144 GPUs in 32,768 HB domains' "$TMP/big.svg" && ok || fail "big SVG title"
+
+# ---- ToR pairs (fabric.homing): a pair and its two planes --------------------------
+# HPN's units with 2 and 4 planes, both homings, drawn by dot. From the DOT
+# text: each leaf (pP-leafN) stands in the box of its planes' pairs
+# (cluster_pairK, K = P / 2) and in no plane's box, beside the other ToR of
+# its pair (one cluster_tor box for the two); a switch above stands, for
+# dual-plane, in the box of the one plane whose leaves it reaches
+# (cluster_planeP inside cluster_pairK), for dual-tor (one aggregation layer
+# for both planes) in the pair's box itself. From the SVG: every point of a
+# "ToR pair" line lies within its pair's boxes and outside every other
+# cluster box (another pair's, any plane's).
+cat >"$TMP/pairs.py" <<'P'
+import collections, re, sys
+dotf, svgf, homing, planes = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+errs = []
+def err(m):
+    if len(errs) < 12: errs.append(m)
+stack, where, name = [], {}, {}
+pairs, down = [], collections.defaultdict(set)
+for line in open(dotf):
+    m = re.match(r"\s*subgraph (cluster_\w+) \{", line)
+    if m: stack.append(m.group(1)); continue
+    if re.match(r"\s*\}\s*$", line) and stack: stack.pop(); continue
+    m = re.match(r"\s*(b\d+) \[shape=plain, label=<.*?<B>([^<]*)</B>", line)
+    if m: where[m.group(1)] = tuple(stack); name[m.group(1)] = m.group(2); continue
+    m = re.match(r"\s*(b\d+)(?::\w+)? -> (b\d+)(?::\w+)*\s*\[(.*)", line)
+    if m:
+        if "ToR pair" in m.group(3): pairs.append((m.group(1), m.group(2)))
+        elif "invis" not in m.group(3): down[m.group(1)].add(m.group(2))
+leaf_plane = {b: int(re.match(r"p(\d+)-leaf", n).group(1)) for b, n in name.items() if re.match(r"p\d+-leaf\d+$", n)}
+if len(leaf_plane) < 2 * planes: err("%d leaves named pP-leafN" % len(leaf_plane))
+for b, p in leaf_plane.items():
+    w = where[b]
+    if not w or w[0] != "cluster_pair%d" % (p // 2) or any(c.startswith("cluster_plane") for c in w) \
+       or len(w) != 2 or not w[1].startswith("cluster_tor"):
+        err("%s (plane %d) in %s, want cluster_pair%d > cluster_tor" % (name[b], p, "/".join(w), p // 2))
+def reach(b, seen):
+    if b in leaf_plane: return {leaf_plane[b]}
+    out = set()
+    for x in down[b]:
+        if x not in seen: seen.add(x); out |= reach(x, seen)
+    return out
+uppers = [b for b in where if where[b] and b not in leaf_plane]
+if not uppers: err("no switch above the leaves in a cluster")
+for b in uppers:
+    ps = reach(b, set())
+    if homing == "dual-plane":
+        want = ("cluster_pair%d" % (min(ps) // 2), "cluster_plane%d" % min(ps)) if len(ps) == 1 else None
+    else:
+        want = ("cluster_pair%d" % (min(ps) // 2),) if ps and max(ps) // 2 == min(ps) // 2 else None
+    if want is None or where[b] != want:
+        err("%s (over the leaves of planes %s) in %s, want %s" % (name[b], sorted(ps), "/".join(where[b]), want and "/".join(want)))
+npl = collections.Counter(leaf_plane.values())
+if len(pairs) != sum(npl[p] for p in range(0, planes, 2)): err("%d ToR pair lines, %s leaves by plane" % (len(pairs), dict(npl)))
+for a, z in pairs:
+    pa, pz = leaf_plane.get(a), leaf_plane.get(z)
+    if pa is None or pz is None or pa % 2 or pz != pa + 1 or name[a].split("-")[1] != name[z].split("-")[1] or where[a] != where[z]:
+        err("ToR pair line %s - %s (%s, %s)" % (name.get(a), name.get(z), "/".join(where.get(a, ())), "/".join(where.get(z, ()))))
+# the SVG: cluster boxes and the pair lines' points
+svg = open(svgf).read()
+box = {}
+for m in re.finditer(r'class="cluster">\s*<title>([^<]*)</title>\s*<(?:path|polygon)[^>]*?(?:\bd|points)="([^"]*)"', svg):
+    xy = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", m.group(2))]
+    xs, ys = xy[0::2], xy[1::2]
+    box[m.group(1)] = (min(xs), min(ys), max(xs), max(ys))
+checked = 0
+for a, z in pairs:
+    m = re.search(r"<title>%s&#45;&gt;%s</title>\s*<path[^>]*\bd=\"([^\"]*)\"" % (a, z), svg)
+    if not m: err("no SVG path for %s -> %s" % (a, z)); continue
+    xy = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", m.group(1))]
+    pts = list(zip(xy[0::2], xy[1::2]))
+    own = set(where[a])
+    for c, (x0, y0, x1, y1) in box.items():
+        inside = [x0 < x < x1 and y0 < y < y1 for x, y in pts]
+        if c in own and not all(inside): err("ToR pair line %s - %s leaves %s" % (name[a], name[z], c))
+        if c not in own and any(inside): err("ToR pair line %s - %s crosses into %s" % (name[a], name[z], c))
+    checked += 1
+print("\n".join(errs) if errs else "ok")
+print("%d leaves, %d switches above, %d pair lines in %d cluster boxes" % (len(leaf_plane), len(uppers), checked, len(box)), file=sys.stderr)
+P
+for h in dual-plane dual-tor; do
+    for pl in 2 4; do
+        n="hpn-$h-$pl"
+        "$RAILYARD" draw "$EX/alibaba-hpn.yaml" --set cluster.nodes=256 --set cluster.planes=$pl \
+            --set fabric.homing=$h --view unit=1 -o "$TMP/$n.dot" 2>"$TMP/e"
+        expect_eq "$n: draw exit" $? 0
+        render "$TMP/$n.dot" svg
+        "$PY" "$TMP/pairs.py" "$TMP/$n.dot" "$TMP/$n.svg" "$h" "$pl" >"$TMP/$n.chk" 2>"$TMP/$n.info"
+        expect_eq "$n: ToR pairs and planes in their boxes" "$(cat "$TMP/$n.chk")" ok
+        printf '%s: %s\n' "$n" "$(cat "$TMP/$n.info")"
+        # the summary too goes through dot without a word
+        "$RAILYARD" draw "$EX/alibaba-hpn.yaml" --set cluster.nodes=256 --set cluster.planes=$pl \
+            --set fabric.homing=$h -o "$TMP/$n-summary.dot" 2>"$TMP/e"
+        render "$TMP/$n-summary.dot" svg
+    done
+done
 
 # ---- pods are numbered from 1, as Slurm names them --------------------------------
 # rail-only, 4,096 GPUs on radix-16 switches: 3 tiers, 512 nodes / 64 per pod

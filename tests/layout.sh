@@ -14,7 +14,8 @@
 #       buildings apart on the campus grid;
 #   (f) rack names from room, row and position; every device in a rack of
 #       racks.csv, in units of its own; racks' and rooms' units, power and
-#       size as their contents say;
+#       size as their contents say; each switch as high as its model
+#       (a fabric.tiers list of a 1U and a 4U model) or layout.switch_units;
 #   (g) 65,536 GPUs (8192 DGX H100) with no run over 150 m;
 #   (h) 1,048,576 GPUs: the BOM's longest run within the reach of the
 #       catalog's longest NDR medium (under the sanitizers: the same four
@@ -58,6 +59,10 @@ hb = cl.get("hb_domain", node.get("hb_domain", gpn))
 per_hb = max(1, hb // gpn)                      # servers of one HB domain
 su = cl.get("scalable_unit", 0)
 node_kw, sw_kw = node.get("power", 0) / 1000.0, sw.get("power", 0) / 1000.0
+# a fabric.tiers list: each switch draws its model's power; racks are
+# packed for the most power-hungry one
+type_kw = {n: m.get("power", 0) / 1000.0 for n, m in sw["tiers"].items()}
+if type_kw: sw_kw = max(type_kw.values())
 bom = json.load(open(bom_path))
 phys = bom["physical"]
 
@@ -67,7 +72,7 @@ racks, rooms = floor.racks, floor.rooms
 
 # ---- cabling.csv, streamed: runs (a), where every device stands, blocks ----------------------
 reach = {m: float(md["lengths"][-1]) for m, md in media.items()}
-dev = {}                        # name -> (rack, lowest unit, units, server index or -1)
+dev = {}                        # name -> (rack, lowest unit, units, server index or -1, kW)
 def find(p, x):
     while p.setdefault(x, x) != x:
         p[x] = p[p[x]]; x = p[x]
@@ -78,15 +83,16 @@ def join(p, a, b):
 uf = {1: {}, 2: {}}             # union-find over devices joined by links of tier <= 1, <= 2
 longest_L = longest_need = 0.0
 nrows = 0
-def place(name, rack, u, units, server, label):
+def place(name, rack, u, units, server, label, kw):
     idx = int(re.search(r"(\d+)$", name).group(1)) - 1 if server else -1
-    v = (rack, int(u), units, idx)
+    v = (rack, int(u), units, idx, kw)
     if dev.setdefault(name, v) != v:
         err("%s: %s at %s U%s, elsewhere %s U%d" % (label, name, rack, u, dev[name][0], dev[name][1]))
 with open(os.path.join(out, "cabling.csv"), newline="") as f:
     rd = csv.reader(f)
     c = {h: i for i, h in enumerate(next(rd))}
     A_R, A_U, A_D, Z_R, Z_U, Z_D = (c[k] for k in ("a_rack", "a_u", "a_device", "z_rack", "z_u", "z_device"))
+    A_T, Z_T = c["a_type"], c["z_type"]
     MED, LEN, TIER, LAB = c["media"], c["length_m"], c["tier"], c["label"]
     A_ROW, Z_ROW = c["a_row"], c["z_row"]
     nu, su_ = lay["node_units"], lay["switch_units"]
@@ -99,11 +105,12 @@ with open(os.path.join(out, "cabling.csv"), newline="") as f:
             err("%s: rack %s or %s not in racks.csv" % (r[LAB], r[A_R], r[Z_R])); continue
         if int(r[A_ROW]) != ra["row"] + 1 or int(r[Z_ROW]) != rz["row"] + 1:
             err("%s: rows %s/%s, racks.csv %d/%d" % (r[LAB], r[A_ROW], r[Z_ROW], ra["row"] + 1, rz["row"] + 1))
-        place(r[A_D], r[A_R], r[A_U], nu if server else su_, server, r[LAB])
-        place(r[Z_D], r[Z_R], r[Z_U], su_, False, r[LAB])
+        ua, uz = nu if server else layoutmodel.switch_units(lay, r[A_T]), layoutmodel.switch_units(lay, r[Z_T])
+        place(r[A_D], r[A_R], r[A_U], ua, server, r[LAB], node_kw if server else type_kw.get(r[A_T], sw_kw))
+        place(r[Z_D], r[Z_R], r[Z_U], uz, False, r[LAB], type_kw.get(r[Z_T], sw_kw))
         # (a) at least the routed run (both slacks), at most the medium's reach
-        need = floor.run_m(r[A_R], layoutmodel.height(r[A_U], nu if server else su_),
-                           r[Z_R], layoutmodel.height(r[Z_U], su_)) + 2 * lay["slack"]
+        need = floor.run_m(r[A_R], layoutmodel.height(r[A_U], ua),
+                           r[Z_R], layoutmodel.height(r[Z_U], uz)) + 2 * lay["slack"]
         L = float(r[LEN])
         if L + TOL < need: err("%s: %g m for a run of %.3f m (%s to %s)" % (r[LAB], L, need, r[A_R], r[Z_R]))
         if r[MED] not in reach: err("%s: unknown medium %s" % (r[LAB], r[MED]))
@@ -124,20 +131,20 @@ for t in (1, 2):                # servers of one HB domain stand together
 
 # ---- (f) devices in racks: units of their own, racks' use and power ---------------------------------
 in_rack = collections.defaultdict(list)
-for d, (rk, u, units, idx) in dev.items():
-    in_rack[rk].append((u, u + units - 1, d, idx >= 0))
+for d, (rk, u, units, idx, kw) in dev.items():
+    in_rack[rk].append((u, u + units - 1, d, idx >= 0, kw))
 for rk, items in in_rack.items():
     items.sort()
-    for (a0, a1, ad, _), (b0, b1, bd, _) in zip(items, items[1:]):
+    for (a0, a1, ad, _, _), (b0, b1, bd, _, _) in zip(items, items[1:]):
         if b0 <= a1: err("%s: %s (U%d-%d) and %s (U%d) share units" % (rk, ad, a0, a1, bd, b0))
     if items[0][0] < lay["first_unit"] or items[-1][1] > lay["rack_units"]:
         err("%s: units %d..%d outside %d..%d" % (rk, items[0][0], items[-1][1], lay["first_unit"], lay["rack_units"]))
-    used = sum(b - a + 1 for a, b, _, _ in items)
-    kw = sum(node_kw if s else sw_kw for _, _, _, s in items)
+    used = sum(b - a + 1 for a, b, _, _, _ in items)
+    kw = sum(x for _, _, _, _, x in items)
     k = racks[rk]
     if used != k["units_used"]: err("racks.csv: %s uses %d units, its devices %d" % (rk, k["units_used"], used))
     if abs(kw - k["power_kw"]) > 0.002: err("racks.csv: %s draws %g kW, its devices %g" % (rk, k["power_kw"], kw))
-    want = "compute" if any(s for _, _, _, s in items) else "network"
+    want = "compute" if any(s for _, _, _, s, _ in items) else "network"
     if k["kind"] != want: err("racks.csv: %s is %s, holds %s" % (rk, k["kind"], want))
 # per-unit racks all hold something; rows of end/middle-of-row are laid
 # whole, so the last row of a hall may end in empty racks
@@ -161,7 +168,7 @@ for n, rm in rooms.items():
     if abs(w - rm["width_m"]) > TOL or abs(dp - rm["depth_m"]) > TOL:
         err("rooms.csv: %s is %g x %g m, %d racks a row in %d rows need %g x %g m"
             % (n, rm["width_m"], rm["depth_m"], rm["racks_per_row"], rm["rows"], w, dp))
-    kw = sum(node_kw if dev[d][3] >= 0 else sw_kw for k in ks for _, _, d, _ in in_rack[k["rack"]])
+    kw = sum(dev[d][4] for k in ks for _, _, d, _, _ in in_rack[k["rack"]])
     if abs(kw - rm["power_kw"]) > 0.01 + 1e-6 * kw: err("rooms.csv: %s draws %g kW, its devices %g" % (n, rm["power_kw"], kw))
     # (b) a hall within its racks and power
     if rm["kind"] == "hall":
@@ -189,7 +196,7 @@ def fits(g):
     """At least its servers' racks and its switches' racks, and its power, within a hall."""
     s = sum(1 for d in g if dev[d][3] >= 0)
     return math.ceil(s / lay["nodes_per_rack"]) + math.ceil((len(g) - s) / spr) <= lay["hall_racks"] and \
-        s * node_kw + (len(g) - s) * sw_kw <= lay["hall_power"]
+        s * node_kw + sum(dev[d][4] for d in g if dev[d][3] < 0) <= lay["hall_power"]
 def whole(label, groups, servers_only=False):
     """Every group in one hall when every group fits one; returns how many
     groups were checked (0 when some does not fit)."""
@@ -295,6 +302,15 @@ check rail-only-small-halls "-" "$EX/rail-only-gh200.yaml" cluster.gpus=8192 lay
 check fat-tree "-" "$EX/fat-tree.yaml"
 check fat-tree-8192 "-" "$EX/fat-tree.yaml" cluster.nodes=8192
 check fat-tree-small-halls "-" "$EX/fat-tree.yaml" cluster.nodes=2048 layout.hall_racks=60 layout.halls_per_building=2
+# a fabric.tiers list of a 1U and a 4U model (QM9700 leaves, Q3400
+# spines): each switch stands at its own height (runs from the centre of
+# its units, racks' units used), in network racks per unit and at the end
+# of rows; layout.switch_units written makes every switch that high
+tw="$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml"
+check two-heights "-" "$tw"
+check two-heights-end-of-row "-" "$tw" layout.network=end-of-row layout.racks_per_row=12
+check two-heights-in-rack "-" "$tw" layout.network=in-rack
+check two-heights-2u "-" "$tw" layout.switch_units=2
 
 # (h) 1,048,576 GPUs: the BOM only (4 million cables); its longest run
 # within the longest reach of an NDR medium of the catalog

@@ -49,7 +49,17 @@ def models(spec, tdir):
         m.update(v)
         return m
     node = model(cl.get("node"), load("nodes.yaml", "nodes"), {})
-    sw = model(fab.get("switch"), load("switches.yaml", "switches"), {"name": "generic", "radix": 64})
+    swcat = load("switches.yaml", "switches")
+    sw = model(fab.get("switch"), swcat, {"name": "generic", "radix": 64})
+    # a fabric.tiers list: each tier's model (the tier below's when it names
+    # none), by name, as cabling.csv's a_type and z_type name them
+    sw["tiers"] = {}
+    if isinstance(fab.get("tiers"), list):
+        cur = fab.get("switch") or {"name": "generic", "radix": 64}
+        for t in fab["tiers"]:
+            cur = t.get("switch") or cur
+            m = model(cur, swcat, {})
+            sw["tiers"][m["name"]] = m
     return node, sw, load("media.yaml", "media")
 
 
@@ -59,12 +69,24 @@ def layout_keys(spec, node, sw):
     lay = dict(DEFAULTS, node_units=node.get("rack_units", 8),
                switch_units=sw.get("rack_units", 1),
                nodes_per_rack=node.get("per_rack", 4))
+    # each model of a tier list as high as its rack_units (1U when unknown);
+    # switch_units the tallest, for how many a network rack holds
+    lay["type_units"] = {n: m.get("rack_units") or 1 for n, m in sw.get("tiers", {}).items()}
+    if lay["type_units"]:
+        lay["switch_units"] = max(lay["type_units"].values())
     if (spec.get("fabric") or {}).get("design") == "fat-tree":
         lay["network"] = "end-of-row"   # a fat tree's leaves stand together
     lay.update(spec.get("layout") or {})
+    if "switch_units" in (spec.get("layout") or {}):    # written: every switch that high
+        lay["type_units"] = {}
     if lay["rack_power"] is None:   # the node's per_rack x power, kW; 0: no budget
         lay["rack_power"] = node.get("per_rack", 0) * node.get("power", 0) / 1000.0
     return lay
+
+
+def switch_units(lay, model):
+    """Height of a switch of model `model` (cabling.csv's a_type, z_type)."""
+    return lay.get("type_units", {}).get(model, lay["switch_units"])
 
 
 def height(u, units):
@@ -154,9 +176,9 @@ class Floor:
         """The run of a cabling.csv row plus the slack at both ends (tier 1:
         the A end is a server)."""
         lay = self.lay
-        ua = lay["node_units"] if r["tier"] == "1" else lay["switch_units"]
+        ua = lay["node_units"] if r["tier"] == "1" else switch_units(lay, r["a_type"])
         return self.run_m(r["a_rack"], height(r["a_u"], ua),
-                          r["z_rack"], height(r["z_u"], lay["switch_units"])) + 2 * lay["slack"]
+                          r["z_rack"], height(r["z_u"], switch_units(lay, r["z_type"]))) + 2 * lay["slack"]
 
     def name_errors(self):
         """Rack names against their room, row and position: "R01-03" when

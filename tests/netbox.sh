@@ -37,6 +37,9 @@
 #   - a fabric.tiers list of two models with split sides: a device type
 #     per tier's model and split, of the tier's ports (the bill of
 #     materials' ports per switch of the tier), every cable on them;
+#   - every switch type as high as its tier's model (the spec's or the
+#     catalog's rack_units, else 1U; layout.switch_units when written): the
+#     two models above are 1U and 4U, each switch at its own units;
 #   - the same spec gives the same bytes;
 #   - the checker itself fails on broken copies (a dangling rack, an
 #     interface type NetBox does not know, a field no form has, a device
@@ -314,6 +317,24 @@ for (m, model), (t, names) in types.items():
         else {0} if model in tray_of else \
         {tier_ports.get(v[0]["role"]) for v in devs.values() if v[0]["device_type"] == model}
     if {len(names)} != want: err("type %s: %d interfaces, want %s" % (model, len(names), sorted(want, key=str)))
+# a switch type is as high as its tier's model (the spec's rack_units, else
+# the catalog's, else 1U), or layout.switch_units when the spec sets it
+swcat = yaml.safe_load(open(os.path.join(tdir, "switches.yaml")))["switches"]
+fab = spec.get("fabric", {})
+def model_units(sw):
+    if isinstance(sw, str): sw = {"name": sw}
+    return sw.get("rack_units") or swcat.get(sw.get("name"), {}).get("rack_units") or 1
+tier_of_role = {x["name"] if x["name"] != "tier" else "tier%d" % x["tier"]: x["tier"] for x in bom["tier_detail"]}
+def tier_switch(t):             # a tier's model: its own, else the tier below's, else fabric.switch
+    for k in range(t - 1, -1, -1):
+        if isinstance(fab.get("tiers"), list) and fab["tiers"][k].get("switch"): return fab["tiers"][k]["switch"]
+    return fab.get("switch", "generic")
+for v in devs.values():
+    t = tier_of_role.get(v[0]["role"])
+    if t is None: continue
+    want = spec.get("layout", {}).get("switch_units") or model_units(tier_switch(t))
+    got = types[(v[0]["manufacturer"], v[0]["device_type"])][0]["u_height"]
+    if got != want: err("type %s (%s): u_height %r, its model is %dU" % (v[0]["device_type"], v[0]["role"], got, want))
 print("\n".join(errs) if errs else "ok")
 print("devices %d cables %d" % (len(devs), len(cables)), file=sys.stderr)
 P

@@ -6,7 +6,10 @@
 # by LibreOffice: landscape A4 pages (A3 for the 23 columns of Cables), no
 # more than the rows allow, every
 # sheet one page wide with its header row on each page. Expectations come
-# from cabling.csv, racks.csv, railyard bom and the page geometry.
+# from cabling.csv, racks.csv, railyard bom and the page geometry. A
+# fabric.tiers list of two models: a switch line per model, and LibreOffice
+# recalculating the workbook (its cached results zeroed) reaches railyard
+# bom's totals.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 D="$TOP_SRCDIR/tests/data/cabling"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
@@ -135,21 +138,35 @@ for k, l in enumerate(lines):
     if got != want: err("BOM row %d: %s, want %s" % (x, got, want))
     if fb["G%d" % x].value != "=E%d*F%d" % (x, x): err("BOM G%d: %r, want count x unit price" % (x, fb["G%d" % x].value))
     formula_cell("G%d" % x, l["cost"])
-# then the switches (and racks when priced) as lines, priced by the catalog
+# then the switches (and racks when priced) as lines, priced by the catalog:
+# a line per model of a fabric.tiers list (bom's capex.switch_models), else one
 capex = bom["capex"]
 x = len(lines) + 2
-got = [cell(vb.cell(x, c).value) for c in (1, 5, 6)]
-if got != ["switch", cell(capex["switch_count"]), cell(capex["switch_price"])]:
-    err("BOM row %d: %s, want the switches %s" % (x, got, capex["switch_count"]))
-if not str(vb.cell(x, 2).value or "").startswith(capex["switch_part"]):
-    err("BOM row %d: part %r, want %r" % (x, vb.cell(x, 2).value, capex["switch_part"]))
-formula_cell("G%d" % x, capex["switches"])
+models = capex.get("switch_models") or [{"name": "", "part": capex["switch_part"], "count": capex["switch_count"],
+                                         "price": capex["switch_price"], "cost": capex["switches"]}]
+sw_first = x
+for m in models:
+    got = [cell(vb.cell(x, c).value) for c in (1, 5, 6)]
+    if got != ["switch", cell(m["count"]), cell(m["price"])]:
+        err("BOM row %d: %s, want the switches %s %s x %s" % (x, got, m["name"], m["count"], m["price"]))
+    if not str(vb.cell(x, 2).value or "").startswith(m["part"]) or \
+       not str(vb.cell(x, 2).value or "").endswith(m["name"]):
+        err("BOM row %d: part %r, want %r and %r" % (x, vb.cell(x, 2).value, m["part"], m["name"]))
+    if fb["G%d" % x].value != "=E%d*F%d" % (x, x): err("BOM G%d: %r, want count x unit price" % (x, fb["G%d" % x].value))
+    formula_cell("G%d" % x, m["cost"])
+    x += 1
+x -= 1
+sw_last = x
 if "racks" in capex:
     x += 1
     if [cell(vb.cell(x, c).value) for c in (1, 5, 6)] != ["rack", cell(capex["rack_count"]), cell(capex["rack_price"])]:
         err("BOM row %d: want the racks" % x)
     formula_cell("G%d" % x, capex["racks"])
 tot = {vb.cell(r, 1).value: r for r in range(x + 1, vb.max_row + 1) if vb.cell(r, 1).value}
+# the filter takes the header and every line, up to the blank row above the totals
+blank = next(r for r in range(2, vb.max_row + 2) if not vb.cell(r, 1).value)
+if fb.auto_filter.ref != "A1:H%d" % (blank - 1):
+    err("BOM filter %s, want A1:H%d (the lines)" % (fb.auto_filter.ref, blank - 1))
 want = {"cables", "optics", "switches", "capex"} | {k for k in ("racks", "spares") if k in capex}
 if set(tot) != want: err("BOM totals rows %s, want %s" % (sorted(tot), sorted(want)))
 else:
@@ -160,6 +177,9 @@ else:
     formula_cell("G%d" % tot["optics"], phys["cost"]["transceivers"])
     formula_cell("E%d" % tot["switches"], capex["switch_count"])
     formula_cell("G%d" % tot["switches"], capex["switches"])
+    want_f = "=E%d" % sw_first if sw_first == sw_last else "=SUM(E%d:E%d)" % (sw_first, sw_last)
+    if fb["E%d" % tot["switches"]].value != want_f:
+        err("BOM E%d: %r, want %s over the switch lines" % (tot["switches"], fb["E%d" % tot["switches"]].value, want_f))
     for k in ("racks", "spares"):
         if k in capex: formula_cell("G%d" % tot[k], capex[k])
     # the sheet's total is the capex railyard bom prints
@@ -340,6 +360,10 @@ run priced "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cost.rack=12000 --set 
 run halls "$D/two-plane.yaml" --set layout.hall_racks=6 --set layout.network=per-unit
 grep -q '^H02-R01-01,H02,' "$TMP/halls/cabling/racks.csv" && ok || fail "halls: no second hall in racks.csv"
 
+# a fabric.tiers list of two models (QM9700 leaves, Q3400 spines): a switch
+# line per model, the switches' total their sum
+run two-models "$TOP_SRCDIR/tests/data/tiers/ib-two-models.yaml"
+
 # Labels continues like Cables: 2,560 cables at 500 rows a sheet
 "$TOP_BUILDDIR/tests/unit/xlsx_test" "$TPL" "$D/two-plane.yaml" "$TMP/split.xlsx" 500 256 \
     >"$TMP/split.log" 2>&1
@@ -450,6 +474,68 @@ if [ -n "$LO" ]; then
     expect_eq "libreoffice: hosts named as written" "$lit" "$want"
     cat "$TMP"/esc-csv/*.csv | grep -q '_x005F_\|nA[0-9]' &&
         fail "libreoffice reads an escape where the host name was written" || ok
+    # Recalculated by LibreOffice: the two-model workbook with every cached
+    # formula result set to 0, opened with recalculation on load (the
+    # profile's OOXMLRecalcMode 0: always) and saved again; its totals, as
+    # LibreOffice computes them from the formulas, are railyard bom's.
+    mkdir -p "$TMP/lo-recalc/user" "$TMP/recalc"
+    cat >"$TMP/lo-recalc/user/registrymodifications.xcu" <<'X'
+<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+X
+    "$PY" - "$TMP/two-models/cabling/cabling.xlsx" "$TMP/recalc/zeroed.xlsx" <<'P' >"$TMP/zero.log" 2>&1
+import re, sys, zipfile
+src, dst = zipfile.ZipFile(sys.argv[1]), zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED)
+n = 0
+for i in src.infolist():
+    data = src.read(i)
+    if i.filename.startswith("xl/worksheets/sheet"):
+        data, k = re.subn(rb"(<f>[^<]*</f>)<v>[^<]*</v>", rb"\1<v>0</v>", data)
+        n += k
+    dst.writestr(i, data)
+dst.close()
+print(n)
+P
+    expect_eq "two-models: cached results zeroed" "$(test "$(cat "$TMP/zero.log")" -gt 0 && echo yes)" yes
+    cat >"$TMP/totals.py" <<'P'
+import json, sys
+import openpyxl
+ws = openpyxl.load_workbook(sys.argv[1], data_only=True)["BOM"]
+bom = json.load(open(sys.argv[2]))
+capex, phys = bom["capex"], bom["physical"]
+errs = []
+rows = {}
+for r in range(2, ws.max_row + 1):
+    rows.setdefault(ws.cell(r, 1).value, []).append(r)
+def near(v, want): return isinstance(v, (int, float)) and abs(v - want) <= 0.005 + 1e-9 * abs(want)
+sw = rows.get("switch", [])
+if len(sw) != len(capex["switch_models"]): errs.append("%d switch lines, %d models" % (len(sw), len(capex["switch_models"])))
+for r, m in zip(sw, capex["switch_models"]):
+    got = (ws.cell(r, 2).value, ws.cell(r, 5).value, ws.cell(r, 7).value)
+    if not (str(got[0]).endswith(m["name"]) and got[1] == m["count"] and near(got[2], m["cost"])):
+        errs.append("switch line %d: %s, bom: %s x %s = %s" % (r, got, m["name"], m["count"], m["cost"]))
+def total(label, col, want):
+    v = ws.cell(rows[label][-1], col).value if label in rows else None
+    if not near(v, want): errs.append("%s %s: %r, bom %s" % (label, "EG"[col == 7], v, want))
+total("switches", 5, capex["switch_count"])
+total("switches", 7, capex["switches"])
+total("cables", 5, phys["cables"])
+total("cables", 7, phys["cost"]["cables"])
+total("optics", 5, phys["optics_modules"])
+total("optics", 7, phys["cost"]["transceivers"])
+total("capex", 7, capex["total"])
+print("\n".join(errs) if errs else "ok")
+P
+    "$PY" "$TMP/totals.py" "$TMP/recalc/zeroed.xlsx" "$TMP/two-models.bom.json" >"$TMP/zeroed.chk" 2>&1
+    grep -q '^capex G: 0,' "$TMP/zeroed.chk" && ok ||
+        fail "the totals check passes a workbook whose results are zeroed: $(head -3 "$TMP/zeroed.chk")"
+    HOME="$TMP" timeout 300 "$LO" -env:UserInstallation="file://$TMP/lo-recalc" --headless \
+        --convert-to xlsx --outdir "$TMP/recalc/out" "$TMP/recalc/zeroed.xlsx" >>"$TMP/lo.log" 2>&1
+    expect_eq "libreoffice recalculates the two-model workbook" "$?" 0
+    "$PY" "$TMP/totals.py" "$TMP/recalc/out/zeroed.xlsx" "$TMP/two-models.bom.json" >"$TMP/recalc.chk" 2>&1
+    expect_eq "two-models: totals as LibreOffice recalculates them" "$(cat "$TMP/recalc.chk")" ok
 else
     echo "SKIP: LibreOffice (soffice) not installed: the workbook is not printed"
 fi

@@ -6,11 +6,13 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cabling.h"
 
 #include "fabric/names.h"
+#include "util/diag.h"
 #include "util/numfmt.h"
 
 /* "$10,723,328": whole dollars with thousands separators. */
@@ -240,12 +242,17 @@ void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_chec
  * their own make a floor far larger than it needs to be. */
 static void check_rack_fill(const ry_layout *lay, ry_design_check *c)
 {
-    int spr = lay->switches_per_rack, su = lay->switch_units > 0 ? lay->switch_units : 1;
+    int spr = lay->switches_per_rack;
     int nnet = 0, low = 0, least = -1;
+    /* switches counted, not units: a fabric.tiers list's models differ in height */
+    int *held = ry_xcalloc((size_t)(lay->nracks > 0 ? lay->nracks : 1), sizeof *held);
+    for (size_t i = 0; i < lay->f->nnodes - lay->f->first_switch; i++)
+        if (lay->sw_rack[i] >= 0)
+            held[lay->sw_rack[i]]++;
     for (int i = 0; i < lay->nracks; i++) {
         if (lay->racks[i].kind != RY_RACK_NETWORK)
             continue;
-        int n = lay->racks[i].used_units / su;
+        int n = held[i];
         nnet++;
         if (n < RY_CHECK_RACK_FILL_WARN * spr - 1e-9) {
             low++;
@@ -253,6 +260,7 @@ static void check_rack_fill(const ry_layout *lay, ry_design_check *c)
                 least = n;
         }
     }
+    free(held);
     if (low < 2 || low <= RY_CHECK_RACK_FILL_SHARE * lay->nracks)
         return;
     add(c, RY_CHECK_WARNING, "rack-fill", "layout.network",

@@ -536,6 +536,33 @@ static void note_bundles(ctx *c)
 
 /* ---- the whole ---------------------------------------------------------------- */
 
+/* fabric.homing dual-tor or dual-plane: each leaf box of plane 2i and the
+ * box of plane 2i + 1 with the same leaves (count, rails, units) are the
+ * two sides of ToR pairs: the pair's two ToRs take the same GPUs, one NIC
+ * port each. Each box pairs once. */
+static void pair_boxes(ctx *c)
+{
+    for (size_t i = 0; i < c->nbx; i++)
+        c->bx[i].pair = -1;
+    if (c->f->spec->homing == RY_HOMING_SINGLE)
+        return;
+    for (size_t i = 0; i < c->nsbx; i++) {
+        ry_diagram_box *x = &c->bx[i];
+        if (x->tier != 1 || x->plane % 2)
+            continue;
+        for (size_t j = 0; j < c->nsbx; j++) {
+            ry_diagram_box *y = &c->bx[j];
+            if (y->tier == 1 && y->plane == x->plane + 1 && y->pair < 0 && y->count == x->count &&
+                y->rail_lo == x->rail_lo && y->rail_hi == x->rail_hi &&
+                y->unit_lo == x->unit_lo && y->unit_hi == x->unit_hi) {
+                x->pair = (int32_t)j;
+                y->pair = (int32_t)i;
+                break;
+            }
+        }
+    }
+}
+
 ry_diagram *ry_diagram_build(const ry_fabric *f, const ry_view *v)
 {
     ry_diagram *d = ry_xcalloc(1, sizeof *d);
@@ -561,6 +588,7 @@ ry_diagram *ry_diagram_build(const ry_fabric *f, const ry_view *v)
     make_hb_boxes(&c);
     make_bundles(&c);
     note_bundles(&c);
+    pair_boxes(&c);
     d->bx = c.bx;
     d->nbx = c.nbx;
     d->nsbx = c.nsbx;

@@ -56,6 +56,9 @@ typedef struct ry_diagram_box {
     int unit_lo, unit_hi;   /* scalable units (leaves of rail designs, HB domains); -1 none */
     int grp_lo, grp_hi;     /* pods (tier 2) or blocks (higher) */
     int cells;              /* unit view: one port cell per rail and plane */
+    int32_t pair;           /* fabric.homing dual-tor or dual-plane: the leaf box of
+                             * the other plane of the ToR pair (planes 2i and 2i + 1,
+                             * the same rails and units), else -1 */
 } ry_diagram_box;
 
 /* A bundle: the links between two boxes (to one port cell of the lower). */

@@ -480,6 +480,63 @@ static void legend(ry_buf *b, const ry_diagram *c)
 
 static void pair_edges(ry_buf *b, const ry_diagram *c);
 
+/* Planes p and p + 1 of fabric.homing dual-tor or dual-plane, one box
+ * (cluster_pairN, N = p / 2) holding both. dual-plane: each plane is a
+ * network up to the top, so its upper tiers stand in a box of their own
+ * (cluster_planeP) inside; dual-tor: the two planes are one network under
+ * one aggregation layer, whose switches stand in the pair's box itself.
+ * The leaves stand in the pair's box, each beside the other ToR of its
+ * pair: the ToR pair lines join neighbours and cross no plane's box. The
+ * leaves' order, for the row's invisible chain, is appended to row1. */
+static void pair_cluster(ry_buf *b, const ry_diagram *c, int p, size_t *row1, size_t *nrow1)
+{
+    const ry_fabric *f = c->f;
+    int dual_tor = f->spec->homing == RY_HOMING_DUAL_TOR;
+    int q = p + 1 < f->planes ? p + 1 : p;
+    ry_buf_printf(b, "  subgraph cluster_pair%d {\n  label=<<B>planes %d and %d</B>: paired ToRs%s>; "
+                     "style=\"rounded\"; color=\"#777777\"; fontsize=12;\n",
+                  p / 2, p, q, dual_tor ? " under one aggregation layer" : "");
+    for (int pl = p; pl <= q; pl++) {
+        int any = 0;
+        for (size_t i = 0; i < c->nsbx; i++)
+            any |= c->bx[i].plane == pl && c->bx[i].tier >= 2;
+        if (!any)
+            continue;
+        if (!dual_tor)
+            ry_buf_printf(b, "  subgraph cluster_plane%d {\n  label=<<B>plane %d</B>>; "
+                             "style=\"rounded,dashed\"; color=\"#999999\"; fontsize=12;\n",
+                          pl, pl);
+        for (size_t i = 0; i < c->nsbx; i++)
+            if (c->bx[i].plane == pl && c->bx[i].tier >= 2)
+                box_node(b, c, i);
+        if (!dual_tor)
+            ry_buf_puts(b, "  }\n");
+    }
+    /* leaves: each of plane p, then the other ToR of its pair; then the
+     * unpaired of plane p + 1 */
+    for (size_t i = 0; i < c->nsbx; i++) {
+        const ry_diagram_box *x = &c->bx[i];
+        if (x->tier != 1 || x->plane != p)
+            continue;
+        if (x->pair >= 0)       /* a box of its own keeps the two together */
+            ry_buf_printf(b, "  subgraph cluster_tor%zu {\n  label=\"\"; style=\"rounded,dotted\"; "
+                             "color=\"#bbbbbb\";\n", i);
+        box_node(b, c, i);
+        row1[(*nrow1)++] = i;
+        if (x->pair >= 0) {
+            box_node(b, c, (size_t)x->pair);
+            row1[(*nrow1)++] = (size_t)x->pair;
+            ry_buf_puts(b, "  }\n");
+        }
+    }
+    for (size_t i = 0; i < c->nsbx; i++)
+        if (q != p && c->bx[i].tier == 1 && c->bx[i].plane == q && c->bx[i].pair < 0) {
+            box_node(b, c, i);
+            row1[(*nrow1)++] = i;
+        }
+    ry_buf_puts(b, "  }\n");
+}
+
 static void write_aggregated(ry_buf *b, const ry_diagram *c)
 {
     const ry_fabric *f = c->f;
@@ -497,16 +554,28 @@ static void write_aggregated(ry_buf *b, const ry_diagram *c)
     }
     graph_header(b, f, what);
 
-    /* switches, plane by plane (a cluster each when there are several) */
-    for (int p = 0; p < f->planes; p++) {
-        if (f->planes > 1)
-            ry_buf_printf(b, "  subgraph cluster_plane%d {\n  label=<<B>plane %d</B>>; "
-                             "style=\"rounded,dashed\"; color=\"#999999\"; fontsize=12;\n", p, p);
+    /* switches, plane by plane (a cluster each when there are several); ToR
+     * pairs (fabric.homing) by pair of planes */
+    size_t *row1 = ry_xmalloc((c->nsbx ? c->nsbx : 1) * sizeof *row1);
+    size_t nrow1 = 0;
+    if (f->spec->homing == RY_HOMING_SINGLE) {
+        for (int p = 0; p < f->planes; p++) {
+            if (f->planes > 1)
+                ry_buf_printf(b, "  subgraph cluster_plane%d {\n  label=<<B>plane %d</B>>; "
+                                 "style=\"rounded,dashed\"; color=\"#999999\"; fontsize=12;\n",
+                              p, p);
+            for (size_t i = 0; i < c->nsbx; i++)
+                if (c->bx[i].plane == p)
+                    box_node(b, c, i);
+            if (f->planes > 1)
+                ry_buf_puts(b, "  }\n");
+        }
         for (size_t i = 0; i < c->nsbx; i++)
-            if (c->bx[i].plane == p)
-                box_node(b, c, i);
-        if (f->planes > 1)
-            ry_buf_puts(b, "  }\n");
+            if (c->bx[i].tier == 1)
+                row1[nrow1++] = i;
+    } else {
+        for (int p = 0; p < f->planes; p += 2)
+            pair_cluster(b, c, p, row1, &nrow1);
     }
     for (size_t i = c->nsbx; i < c->nbx; i++)
         box_node(b, c, i);
@@ -516,7 +585,8 @@ static void write_aggregated(ry_buf *b, const ry_diagram *c)
      * pod, unit) by invisible lines; HB domains, then the legend, at the bottom */
     for (int tier = f->tiers; tier >= 0; tier--) {
         long long prev = -1;
-        for (size_t i = 0; i < c->nbx; i++) {
+        for (size_t k = 0; k < (tier == 1 ? nrow1 : c->nbx); k++) {
+            size_t i = tier == 1 ? row1[k] : k;
             if (c->bx[i].tier != tier || (tier == 0) != c->bx[i].hb)
                 continue;
             if (prev < 0)
@@ -536,30 +606,22 @@ static void write_aggregated(ry_buf *b, const ry_diagram *c)
         bundle_edge(b, c, i);
     pair_edges(b, c);
     ry_buf_puts(b, "}\n");
+    free(row1);
 }
 
-/* fabric.homing dual-tor or dual-plane: the leaves of a ToR pair (the same
- * leaves in planes 2i and 2i + 1) joined by a dashed line, which carries
- * no link: the pair's two ToRs take the same GPUs, one NIC port each. */
+/* fabric.homing dual-tor or dual-plane: the leaves of a ToR pair (the
+ * boxes paired by analysis/diagram.c) joined by a dashed line, which
+ * carries no link: the pair's two ToRs take the same GPUs, one NIC port
+ * each. The two leaves stand side by side (pair_cluster), so the line is
+ * short and stays in its pair's box. */
 static void pair_edges(ry_buf *b, const ry_diagram *c)
 {
-    if (c->f->spec->homing == RY_HOMING_SINGLE)
-        return;
     for (size_t i = 0; i < c->nsbx; i++) {
         const ry_diagram_box *x = &c->bx[i];
-        if (x->tier != 1 || x->plane % 2)
-            continue;
-        for (size_t j = 0; j < c->nsbx; j++) {
-            const ry_diagram_box *y = &c->bx[j];
-            if (y->tier == 1 && y->plane == x->plane + 1 && y->count == x->count &&
-                y->rail_lo == x->rail_lo && y->rail_hi == x->rail_hi &&
-                y->unit_lo == x->unit_lo && y->unit_hi == x->unit_hi) {
-                ry_buf_printf(b, "  b%zu -> b%zu [dir=none, style=dashed, penwidth=2, "
-                                 "color=\"#555555\", constraint=false, label=<<FONT "
-                                 "POINT-SIZE=\"9\">ToR pair</FONT>>];\n", i, j);
-                break;
-            }
-        }
+        if (x->tier == 1 && x->plane % 2 == 0 && x->pair >= 0)
+            ry_buf_printf(b, "  b%zu -> b%d [dir=none, style=dashed, penwidth=2, "
+                             "color=\"#555555\", constraint=false, label=<<FONT "
+                             "POINT-SIZE=\"9\">ToR pair</FONT>>];\n", i, x->pair);
     }
 }
 

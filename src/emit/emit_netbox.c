@@ -11,7 +11,8 @@
  *   04-manufacturers.csv the makers of the models
  *   05-device-types/     one devicetype-library YAML file per model (the
  *                        node, each switch type: a model as its tier of
- *                        fabric.tiers uses it, split ports and all; a
+ *                        fabric.tiers uses it, split ports and all, as
+ *                        high as the model (ry_layout_switch_units); a
  *                        rack-scale node's other trays), interfaces as
  *                        templates: a device gets its interfaces when it
  *                        is made
@@ -297,7 +298,8 @@ static int write_types(ry_outdir *o, const char *prefix, const ry_cab_names *nm,
 
     for (int k = 0; k < ty->n; k++) {
         const nb_swtype *t = &ty->t[k];
-        type_head(b, "switches", t->sw->vendor, t->model, t->sw->part, nm->lay->switch_units);
+        type_head(b, "switches", t->sw->vendor, t->model, t->sw->part,
+                  ry_layout_switch_units(nm->lay, &f->nodes[t->node]));
         ry_buf_puts(b, "interfaces:\n");
         switch_ifaces(b, f, t->node);
         type_slug(sl, sizeof sl, t->sw->vendor, t->model);

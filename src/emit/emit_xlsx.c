@@ -609,7 +609,9 @@ static void write_bom(book *b, const ry_cabling *c, const ry_capex *capex)
     char fm[96];
     int racks = capex && capex->rack_price > 0;
     int ntrays = capex ? capex->ntrays : 0;
-    lxw_row_t nlines = (lxw_row_t)c->nbom + (capex ? 1u : 0u) + (racks ? 1u : 0u) +
+    /* a switch line per model (capex->nmodels of a fabric.tiers list), else one */
+    int swlines = capex ? (capex->nmodels > 1 ? capex->nmodels : 1) : 0;
+    lxw_row_t nlines = (lxw_row_t)c->nbom + (lxw_row_t)swlines + (racks ? 1u : 0u) +
                        (lxw_row_t)ntrays;
     start_sheet(b, &s, "BOM", cols, nlines);
     if (!s.ws)

@@ -513,23 +513,28 @@ static int add_rack(tmp *t, int room, int kind, int pos, int rpr)
     return t->nr++;
 }
 
-static void put_switch(tmp *t, ry_layout *lay, int32_t sw, int rack, int slot)
+/* A switch into network rack `rack` on top of the switches already there
+ * (a network rack holds switches only), each as high as its model. */
+static void put_switch(tmp *t, ry_layout *lay, int32_t sw, int rack)
 {
+    const ry_node *n = &t->f->nodes[t->f->first_switch + sw];
+    int u = ry_layout_switch_units(lay, n);
     lay->sw_rack[sw] = rack;
-    lay->sw_unit[sw] = (int16_t)(t->s->layout.first_unit + slot * lay->switch_units);
-    t->r[rack].used_units += lay->switch_units;
-    t->r[rack].power_w += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + sw])->power_w;
+    lay->sw_unit[sw] = (int16_t)(t->s->layout.first_unit + t->r[rack].used_units);
+    t->r[rack].used_units += u;
+    t->r[rack].power_w += ry_node_model_of(t->f, n)->power_w;
 }
 
 /* In-rack: a leaf above the servers and trays of compute rack `rack`, the
- * k-th there. */
+ * k-th there (the leaves are of one tier, so of one height). */
 static void put_switch_in_rack(tmp *t, ry_layout *lay, int32_t sw, int rack, int k)
 {
+    const ry_node *n = &t->f->nodes[t->f->first_switch + sw];
+    int u = ry_layout_switch_units(lay, n);
     lay->sw_rack[sw] = rack;
-    lay->sw_unit[sw] = (int16_t)(lay->tray_unit0 + ry_rack_tray_units(&t->s->node) +
-                                 k * lay->switch_units);
-    t->r[rack].used_units += lay->switch_units;
-    t->r[rack].power_w += ry_node_model_of(t->f, &t->f->nodes[t->f->first_switch + sw])->power_w;
+    lay->sw_unit[sw] = (int16_t)(lay->tray_unit0 + ry_rack_tray_units(&t->s->node) + k * u);
+    t->r[rack].used_units += u;
+    t->r[rack].power_w += ry_node_model_of(t->f, n)->power_w;
 }
 
 static void put_server(tmp *t, ry_layout *lay, int32_t sv, int rack, int slot)
@@ -555,7 +560,7 @@ static void put_switches(tmp *t, ry_layout *lay, int room, const int32_t *sw, si
     for (size_t i = 0; i < n; i++) {
         if (i % (size_t)t->spr == 0)
             rack = add_rack(t, room, RY_RACK_NETWORK, (*pos)++, rpr);
-        put_switch(t, lay, sw[i], rack, (int)(i % (size_t)t->spr));
+        put_switch(t, lay, sw[i], rack);
     }
 }
 
@@ -684,8 +689,7 @@ static int fill_hall(tmp *t, ry_layout *lay, int room, const int32_t *units, int
             put_server(t, lay, sv[first + k], col_rack[c], (int)(k % t->npr));
         }
         for (size_t k = 0; li < l1; li++, k++)
-            put_switch(t, lay, lv[li], col_rack[netcol + (int)(k / (size_t)t->spr)],
-                       (int)(k % (size_t)t->spr));
+            put_switch(t, lay, lv[li], col_rack[netcol + (int)(k / (size_t)t->spr)]);
     }
     if (!placed) {
         pos = row * rpr;
@@ -842,17 +846,22 @@ int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
     t.hall_w = s->layout.hall_power * 1000;
     lay->node_units = s->layout.node_units;
     lay->switch_units = s->layout.switch_units;
+    for (int j = 1; j <= f->tiers; j++) {
+        const ry_switch_model *m = f->tier[j].sw ? f->tier[j].sw : &s->sw;
+        lay->tier_units[j] = s->layout.switch_units_set ? s->layout.switch_units
+                             : m->units > 0 ? m->units : 1;
+    }
     lay->gpus_per_node = t.gpn;
     lay->tray_unit0 = s->layout.first_unit + s->layout.nodes_per_rack * lay->node_units;
     if (t.in_rack) {
         int above = s->layout.rack_units + 1 - lay->tray_unit0 - ry_rack_tray_units(&s->node);
-        t.rack_sw = above > 0 ? above / lay->switch_units : 0;
+        t.rack_sw = above > 0 ? above / lay->tier_units[1] : 0;
         if (t.rack_sw < 1) {
             ry_err_set(err, "layout.network", "layout.network in-rack puts the leaves above "
                        "the servers, and a %dU rack of %d servers of %dU from unit %d has no "
                        "%dU left: fewer layout.nodes_per_rack, or another layout.network",
                        s->layout.rack_units, s->layout.nodes_per_rack, lay->node_units,
-                       s->layout.first_unit, lay->switch_units);
+                       s->layout.first_unit, lay->tier_units[1]);
             return -1;
         }
     }
@@ -1180,7 +1189,7 @@ void ry_layout_where(const ry_layout *lay, uint32_t node, int *rack, int *unit, 
     } else {
         *rack = lay->sw_rack[node - f->first_switch];
         *unit = lay->sw_unit[node - f->first_switch];
-        *units = lay->switch_units;
+        *units = ry_layout_switch_units(lay, &f->nodes[node]);
     }
 }
 

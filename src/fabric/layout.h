@@ -83,7 +83,8 @@ typedef struct ry_layout {
     int16_t *node_unit;     /* lowest unit of the server */
     int32_t *sw_rack;       /* per switch (node id - first_switch) */
     int16_t *sw_unit;
-    int node_units, switch_units;
+    int node_units, switch_units;   /* switch_units: the tallest switch's */
+    int tier_units[RY_MAX_TIERS + 1];   /* [tier]: height of its switches (its model's) */
     int tray_unit0;         /* lowest unit of a compute rack's first tray: above its
                              * layout.nodes_per_rack servers */
     int gpus_per_node;
@@ -102,6 +103,13 @@ void ry_layout_free(ry_layout *lay);
 
 /* Rack and lowest unit of a graph node (a GPU: its server). */
 void ry_layout_where(const ry_layout *lay, uint32_t node, int *rack, int *unit, int *units);
+
+/* Height in rack units of a switch node: its tier's model's rack_units (1
+ * when the catalog has none), or layout.switch_units when the spec sets it. */
+static inline int ry_layout_switch_units(const ry_layout *lay, const ry_node *n)
+{
+    return lay->tier_units[n->tier];
+}
 
 /* Lowest unit of copy c (0-based) of tray kind k of the node's rack_trays
  * in a compute rack: the kinds in list order above the servers. */

@@ -650,6 +650,7 @@ static void read_layout(loadctx *c, const ry_ynode *root)
         if (s->tier[i].sw.units > s->layout.switch_units)
             s->layout.switch_units = s->tier[i].sw.units;
     read_section(c, root, "layout");
+    s->layout.switch_units_set = s->doc && ry_ydoc_find(s->doc, "layout.switch_units", NULL);
     if (s->doc && !ry_ydoc_find(s->doc, "layout.network", NULL))
         s->layout.network = -1;
     ry_spec_rules_layout(s);

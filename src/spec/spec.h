@@ -209,6 +209,9 @@ typedef struct ry_spec {
         int rows;               /* 0 = as many as needed */
         int racks_per_row, rack_units, first_unit;
         int nodes_per_rack, node_units, switch_units;
+        int switch_units_set;   /* layout.switch_units written: every switch that high;
+                                 * else each its model's rack_units (switch_units is then
+                                 * the tallest, for how many a rack holds) */
         int network;            /* 0 per-unit, 1 end-of-row, 2 middle-of-row; -1 unset:
                                  * end-of-row for a fat tree, else per-unit */
         double rack_pitch, row_pitch, tray_height, slack;
