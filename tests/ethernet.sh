@@ -49,6 +49,17 @@ expect_eq "addresses.csv rows, mismatches" "$(cat "$TMP/addr.out")" "64 0"
 expect_eq "loopbacks in order" "$(tail -n +2 "$E/asn-plan.csv" | cut -d, -f7 |
     awk '{n++; if ($0 != "10.255.0." n) bad++} END {print n, bad + 0}')" "12 0"
 
+# doc/ethernet.md quotes this summary: it must stay what railyard writes
+while IFS= read -r line; do
+    grep -qxF "$line" "$TOP_SRCDIR/doc/ethernet.md" && ok || fail "doc/ethernet.md lacks: $line"
+done <"$E/summary.txt"
+"$RAILYARD" whatif "$RO" --alone --fail spine0 >"$TMP/wi.out" 2>&1
+sed -n '/^BGP routes leaf to leaf/,/pairs without/p' "$TMP/wi.out" >"$TMP/wi.rows"
+expect_eq "whatif ECMP rows" "$(wc -l <"$TMP/wi.rows")" 4
+while IFS= read -r line; do
+    grep -qxF "$line" "$TOP_SRCDIR/doc/ethernet.md" && ok || fail "doc/ethernet.md lacks: $line"
+done <"$TMP/wi.rows"
+
 # ---- the real consumers ----------------------------------------------------------
 if command -v vtysh >/dev/null 2>&1; then
     for f in "$E"/switches/*/frr.conf; do

@@ -156,10 +156,11 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                 "at %d%%\n", ry_roce_qos_name(s->eth.qos), q.roce_dscp, q.roce_prio,
             q.pfc ? ", PFC on 3" : ", PFC off", q.cnp_dscp, q.ecn_min_kb, q.ecn_max_kb,
             q.ecn_prob);
-    fprintf(fp, "BGP          %lld sessions, BFD on each; hosts MTU %d, switch ports 9216\n",
-            st->sessions, s->eth.mtu);
-    fprintf(fp, "files        switches/<switch>/frr.conf (%lld); hosts/<host>.yaml, .sh, .qos.sh "
-                "(%lld each); asn-plan.csv; addresses.csv\n", st->switches, st->hosts);
+    fprintf(fp, "BGP          %s sessions, BFD on each; hosts MTU %d, switch ports 9216\n",
+            ry_num_int(c, sizeof c, st->sessions), s->eth.mtu);
+    fprintf(fp, "files        switches/<switch>/frr.conf (%s); hosts/<host>.yaml, .sh, .qos.sh "
+                "(%s each); asn-plan.csv; addresses.csv\n", ry_num_int(a, sizeof a, st->switches),
+            ry_num_int(b, sizeof b, st->hosts));
     return ry_outdir_close(o, fp);
 }
 
