@@ -3,7 +3,8 @@
  * The workspace holds every per-node, per-port and per-domain buffer, and
  * the hash tables of the pair counts; ry_failure_analyze only writes into
  * them. Components are those of the switch graph (GPUs do not forward
- * between their planes' NICs: each plane is a subnet of its own). */
+ * between their NIC ports: each plane is a subnet of its own, and with
+ * fabric.homing dual-tor a ToR pair's two planes are one subnet). */
 #include "analysis/failure.h"
 
 #include "analysis/cabling.h"
@@ -476,6 +477,15 @@ void ry_fail_tier_name(const ry_fabric *f, int t, char *buf, size_t n)
 
 /* ---- the workspace ------------------------------------------------------------------------- */
 
+/* A GPU's ports by network: the ports that one switch graph takes. With
+ * fabric.homing dual-tor a network takes two ports (2w and 2w + 1, on the
+ * two ToRs of a pair under one aggregation layer), else one (a plane of
+ * its own; dual-plane puts a pair's ToRs in two planes). */
+static int ports_per_network(const ry_fabric *f)
+{
+    return f->spec->homing == RY_HOMING_DUAL_TOR && f->planes % 2 == 0 ? 2 : 1;
+}
+
 /* An open-addressing table of groups keyed by a tuple of component ids,
  * cleared by a generation count instead of a memset. */
 typedef struct group_tab {
@@ -484,6 +494,7 @@ typedef struct group_tab {
     long long *count;
     uint64_t *hash;
     size_t mask;
+    size_t used;            /* entries of the current generation */
     uint32_t now;
 } group_tab;
 
@@ -495,6 +506,7 @@ struct ry_failure_ws {
     double *upcap, *upcap_up, *downcap, *downcap_up, *factor;   /* [nnodes] */
     int32_t *unit;          /* [nnodes]: scalable unit of a GPU or leaf, -1 */
     int32_t *port_comp;     /* [gpus * planes]: component of a GPU's plane port, -1 */
+    int32_t *net_comp;      /* [gpus * planes], dual-tor: a ToR pair's distinct components */
     double *bw, *bw_healthy;/* [gpus], Gb/s */
     int32_t *dset;          /* [gpus * planes]: each domain's sorted set of components */
     long long *doff;        /* [domains + 1] */
@@ -515,6 +527,7 @@ static void tab_init(group_tab *t, size_t n)
     t->rep = ry_xmalloc(cap * sizeof *t->rep);
     t->count = ry_xmalloc(cap * sizeof *t->count);
     t->hash = ry_xmalloc(cap * sizeof *t->hash);
+    t->used = 0;
     t->now = 0;
 }
 
@@ -528,6 +541,7 @@ static void tab_free(group_tab *t)
 
 static void tab_reset(group_tab *t)
 {
+    t->used = 0;
     if (++t->now == 0) {
         memset(t->gen, 0, (t->mask + 1) * sizeof *t->gen);
         t->now = 1;
@@ -564,6 +578,8 @@ ry_failure_ws *ry_failure_ws_new(const ry_fabric *f)
     ws->factor = ry_xcalloc(nn, sizeof *ws->factor);
     ws->unit = ry_xmalloc(nn * sizeof *ws->unit);
     ws->port_comp = ry_xmalloc(np * sizeof *ws->port_comp);
+    if (ports_per_network(f) == 2)
+        ws->net_comp = ry_xmalloc(np * sizeof *ws->net_comp);
     ws->bw = ry_xcalloc((size_t)f->gpus + 1, sizeof *ws->bw);
     ws->bw_healthy = ry_xcalloc((size_t)f->gpus + 1, sizeof *ws->bw_healthy);
     ws->dset = ry_xmalloc(np * sizeof *ws->dset);
@@ -618,6 +634,7 @@ void ry_failure_ws_free(ry_failure_ws *ws)
     free(ws->factor);
     free(ws->unit);
     free(ws->port_comp);
+    free(ws->net_comp);
     free(ws->bw);
     free(ws->bw_healthy);
     free(ws->dset);
@@ -718,54 +735,171 @@ static void up_factors(ry_failure_ws *ws, const ry_failure *fs)
 
 static long long choose2(long long n) { return n * (n - 1) / 2; }
 
-/* GPU pairs that share a component on some plane: inclusion-exclusion
- * over the nonempty subsets of planes, grouping the GPUs whose ports of
- * the subset are all up by their tuple of components. */
-static long long fabric_pairs(ry_failure_ws *ws)
+/* With two ports a network: each GPU's distinct components of a network
+ * in net_comp, ascending, -1 after them (one port a network: port_comp
+ * is that already). */
+static const int32_t *net_comps(ry_failure_ws *ws, int m)
+{
+    if (m == 1)
+        return ws->port_comp;
+    size_t n = (size_t)ws->f->gpus * (size_t)ws->f->planes;
+    for (size_t i = 0; i < n; i += 2) {
+        int32_t a = ws->port_comp[i], b = ws->port_comp[i + 1];
+        if (a < 0 || a == b) {
+            a = b;
+            b = -1;
+        } else if (b >= 0 && b < a) {
+            int32_t x = a;
+            a = b;
+            b = x;
+        }
+        ws->net_comp[i] = a;
+        ws->net_comp[i + 1] = b;
+    }
+    return ws->net_comp;
+}
+
+/* The key of a GPU (its row nc of net_comps) in a pass that takes take[k]
+ * components of network net[k], k < nn: those components, or with one
+ * taken of two, the one a bit of pick chooses (in the order of such
+ * networks). Returns the key's length, or -1 when the GPU has fewer
+ * components than the pass takes or fewer choices than pick asks. */
+__attribute__((always_inline))
+static inline int pair_key(const int32_t *nc, const int *net, const int *take, int nn, int m,
+                           unsigned pick, int32_t *key)
+{
+    int len = 0, bit = 0;
+    for (int k = 0; k < nn; k++) {
+        const int32_t *c = nc + net[k] * m;
+        int n = c[0] < 0 ? 0 : m == 1 || c[1] < 0 ? 1 : 2;
+        if (n < take[k])
+            return -1;
+        if (take[k] == n) {
+            key[len++] = c[0];
+            if (n == 2)
+                key[len++] = c[1];
+        } else {
+            key[len++] = c[(pick >> bit++) & 1];
+        }
+    }
+    return pick >> bit ? -1 : len;
+}
+
+/* Doubles the table, keeping the entries of the current generation. */
+static void tab_grow(group_tab *t)
+{
+    group_tab n;
+    tab_init(&n, t->mask + 1);
+    n.now = 1;
+    for (size_t i = 0; i <= t->mask; i++) {
+        if (t->gen[i] != t->now)
+            continue;
+        size_t j = (size_t)t->hash[i] & n.mask;
+        while (n.gen[j] == n.now)
+            j = (j + 1) & n.mask;
+        n.gen[j] = n.now;
+        n.hash[j] = t->hash[i];
+        n.rep[j] = t->rep[i];
+        n.count[j] = t->count[i];
+    }
+    n.used = t->used;
+    tab_free(t);
+    *t = n;
+}
+
+/* GPU pairs that share a component: a path leaves one GPU by one of its
+ * ports and arrives at the other by one of its own, in the same switch
+ * graph (GPUs do not forward between their ports). A GPU's components are
+ * a set C(g); a pair reaches when C(a) and C(b) meet, and by
+ * inclusion-exclusion over the nonempty sets S of components the pairs
+ * are sum (-1)^(|S|+1) C(n_S, 2), n_S the GPUs whose C(g) holds S.
+ *
+ * A component lies in one network, so S is counted in the pass of its
+ * shape: how many of its components each network holds (0 or 1, and 2
+ * where a network takes two ports), (m + 1)^W - 1 passes. A GPU adds to a
+ * pass the sets of that shape its C(g) holds: one on a network of one port
+ * per plane (this is inclusion-exclusion over the planes, grouping GPUs by
+ * their tuple of components), and one of two when a ToR pair's two ports
+ * sit in two components and the pass takes one of them. */
+__attribute__((always_inline))
+static inline long long pairs_of(ry_failure_ws *ws, const int32_t *nc, int m)
 {
     const ry_fabric *f = ws->f;
-    int P = f->planes;
+    int P = f->planes, W = P / m;
     group_tab *t = &ws->tab;
     long long total = 0;
-    for (unsigned sub = 1; sub < (1u << P); sub++) {
+    unsigned passes = 1;
+    for (int w = 0; w < W; w++)
+        passes *= (unsigned)(m + 1);
+    int net[RY_MAX_PLANES], take[RY_MAX_PLANES];
+    int32_t key[RY_MAX_PLANES], rkey[RY_MAX_PLANES];
+    for (unsigned code = 1; code < passes; code++) {
+        int nn = 0, size = 0, ones = 0;
+        for (unsigned w = 0, c = code; w < (unsigned)W; w++, c /= (unsigned)(m + 1))
+            if (c % (unsigned)(m + 1)) {
+                net[nn] = (int)w;
+                take[nn] = (int)(c % (unsigned)(m + 1));
+                size += take[nn];
+                ones += m == 2 && take[nn] == 1;
+                nn++;
+            }
         tab_reset(t);
         long long within = 0;
-        for (long long g = 0; g < f->gpus; g++) {
-            const int32_t *pc = &ws->port_comp[g * P];
-            uint64_t h = sub;
-            int ok = 1;
-            for (int p = 0; p < P && ok; p++)
-                if (sub & (1u << p)) {
-                    ok = pc[p] >= 0;
-                    h = mix(h, (uint64_t)pc[p]);
-                }
-            if (!ok)
-                continue;
-            size_t i = (size_t)h & t->mask;
-            for (;; i = (i + 1) & t->mask) {
-                if (t->gen[i] != t->now) {
-                    t->gen[i] = t->now;
-                    t->hash[i] = h;
-                    t->rep[i] = g;
-                    t->count[i] = 1;
+        int64_t krep = -1;          /* the entry whose key rkey holds */
+        int rlen = 0;
+        for (long long g = 0; g < f->gpus; g++)
+            for (unsigned pick = 0; pick < (1u << ones); pick++) {
+                int len = pair_key(nc + g * P, net, take, nn, m, pick, key);
+                if (len < 0)
                     break;
-                }
-                if (t->hash[i] != h)
-                    continue;
-                const int32_t *rc = &ws->port_comp[t->rep[i] * P];
-                int same = 1;
-                for (int p = 0; p < P && same; p++)
-                    if (sub & (1u << p))
-                        same = rc[p] == pc[p];
-                if (same) {
-                    within += t->count[i]++;    /* C(n+1,2) - C(n,2) = n */
-                    break;
+                uint64_t h = code;
+                for (int k = 0; k < len; k++)
+                    h = mix(h, (uint64_t)key[k]);
+                size_t i = (size_t)h & t->mask;
+                for (;; i = (i + 1) & t->mask) {
+                    if (t->gen[i] != t->now) {
+                        if (2 * (t->used + 1) > t->mask + 1) {
+                            /* more sets than GPUs (ToR pairs split apart):
+                             * grow, and probe again from h's slot */
+                            tab_grow(t);
+                            i = ((size_t)h - 1) & t->mask;
+                            continue;
+                        }
+                        t->gen[i] = t->now;
+                        t->hash[i] = h;
+                        t->rep[i] = g << 8 | pick;
+                        t->count[i] = 1;
+                        t->used++;
+                        break;
+                    }
+                    if (t->hash[i] != h)
+                        continue;
+                    int64_t rep = t->rep[i];
+                    if (rep != krep) {      /* few groups: mostly the last one's */
+                        krep = rep;
+                        rlen = pair_key(nc + (rep >> 8) * P, net, take, nn, m,
+                                        (unsigned)(rep & 0xff), rkey);
+                    }
+                    int same = rlen == len;
+                    for (int k = 0; k < len && same; k++)
+                        same = rkey[k] == key[k];
+                    if (same) {
+                        within += t->count[i]++;    /* C(n+1,2) - C(n,2) = n */
+                        break;
+                    }
                 }
             }
-        }
-        total += __builtin_popcount(sub) % 2 ? within : -within;
+        total += size % 2 ? within : -within;
     }
     return total;
+}
+
+static long long fabric_pairs(ry_failure_ws *ws)
+{
+    /* m a constant in each call (pairs_of inlined), so that the loops fold it */
+    if (ports_per_network(ws->f) == 2)
+        return pairs_of(ws, net_comps(ws, 2), 2);
+    return pairs_of(ws, net_comps(ws, 1), 1);
 }
 
 static int sets_meet(const int32_t *a, long long na, const int32_t *b, long long nb)
@@ -816,6 +950,7 @@ static long long forward_pairs(ry_failure_ws *ws, ry_failure_report *r)
                 t->gen[s] = t->now;
                 t->hash[s] = h;
                 t->rep[s] = ng;
+                t->used++;
                 ws->grep[ng] = d;
                 ws->gcount[ng++] = 1;
                 break;

@@ -18,8 +18,10 @@
  *
  * Cost: ry_failure_analyze is linear in nodes + links (one union-find pass,
  * one pass per link and GPU) plus the pair counts: GPU pairs by
- * inclusion-exclusion over the planes (2^P - 1 passes with a hash of
- * component tuples), HB-domain pairs by grouping domains with equal sets of
+ * inclusion-exclusion over the sets of components the GPUs' ports reach
+ * (2^P - 1 passes with a hash of component tuples; with fabric.homing
+ * dual-tor 3^(P/2) - 1, a GPU up to 2^(P/2) entries a pass when its ToR
+ * pairs are split apart), HB-domain pairs by grouping domains with equal sets of
  * components and comparing the groups (G^2 for G distinct sets, G = 1 on a
  * healthy fabric and small after a few failures). Nothing is allocated per
  * call: the workspace and the report are made once per fabric and reused,
@@ -111,7 +113,8 @@ typedef struct ry_failure_report {
     long long gpus_degraded;    /* some planes' NIC ports lost, not all */
     long long nic_ports_cut;    /* NIC link down or its leaf down */
     long long pairs;            /* GPU pairs, N(N-1)/2 */
-    long long pairs_fabric;     /* pairs with a path on the fabric (some plane) */
+    long long pairs_fabric;     /* pairs with a path on the fabric: some port of one
+                                 * and some port of the other in one component */
     long long pairs_forward;    /* with no fabric path, reached through an HB domain over NVLink */
     long long pairs_none;       /* reached neither way */
     long long domains_cut;      /* HB domains with no NIC port left */

@@ -27,7 +27,7 @@
 #define MAX_GPUS RY_MAX_GPUS
 #define MAX_DOMAIN (1 << 20)    /* GPUs per node or HB domain */
 #define MAX_RADIX 65535         /* ports are numbered in 16 bits */
-#define MAX_PLANES 8
+#define MAX_PLANES RY_MAX_PLANES
 #define MAX_STRING (RY_NAME_MAX - 1)
 #define WIDE_RANGE 1000000      /* integers beyond: "an integer >= min", as ry_yget_int says */
 

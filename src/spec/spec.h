@@ -12,6 +12,7 @@
 #include "util/diag.h"
 
 #define RY_MAX_TIERS 8
+#define RY_MAX_PLANES 8     /* NIC ports per GPU (cluster.planes) */
 /* GPUs in one spec: far past any cluster built (the largest are a few
  * hundred thousand); the graph itself is bounded by the builder
  * (RY_MAX_PORTS, fabric/fabric.h), since forced tiers or planes can make
