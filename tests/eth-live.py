@@ -193,6 +193,17 @@ class Fabric:
                 est += p.get("state") == "Established"
         return est, total
 
+    def bfd_up(self):
+        """BFD sessions up, over the switches."""
+        up = 0
+        for sw in self.switches:
+            try:
+                peers = json.loads(self.vtysh(sw, "show bfd peers json") or "[]")
+            except json.JSONDecodeError:
+                peers = []
+            up += sum(1 for p in peers if p.get("status") == "up")
+        return up
+
     def dump_tables(self, tdir, down=()):
         os.makedirs(tdir, exist_ok=True)
         for f in os.listdir(tdir):
@@ -369,6 +380,12 @@ def run(fab, a):
     else:
         fail("%d of %d BGP sessions Established; %d expected" % (est, total,
                                                                   2 * len(fab.links)))
+    end = time.time() + 30
+    while fab.bfd_up() < 2 * len(fab.links) and time.time() < end:
+        time.sleep(1)
+    up = fab.bfd_up()
+    (ok if up == 2 * len(fab.links) else fail)("%d BFD sessions up, %d expected (one per cable "
+                                               "end)" % (up, 2 * len(fab.links)))
     tdir = os.path.join(a.work, "tables")
     r = fab.converge(tdir)
     (ok if r.returncode == 0 else fail)("check-routes: " + r.stdout.strip().replace("\n", "; "))

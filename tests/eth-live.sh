@@ -31,7 +31,7 @@ live() {    # live NAME ARGS...: one fabric; its own checks count as one each
     sed 's/^/  /' "$w.log"
     n=$(grep -c '^ok:' "$w.log")
     checks=$((checks + n))
-    if [ "$rc" != 0 ] || [ "$n" -lt 14 ]; then
+    if [ "$rc" != 0 ] || [ "$n" -lt 15 ]; then
         fail "$name: exit $rc, $n checks passed"
     fi
     no_sanitizer "$w.log"

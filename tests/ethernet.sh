@@ -166,6 +166,42 @@ ethernet:
   hosts: 10.0.0.0/33
 Y
 refused "prefix length" "badpre.yaml:6:10: error: ethernet.hosts" "$TMP/badpre.yaml"
+cat >"$TMP/dupnic.yaml" <<'Y'
+version: 1
+name: dup-nic
+cluster:
+  nodes: 2
+  node:
+    name: g2
+    gpus_per_node: 2
+    hb_domain: 2
+    nic_speed: 400G
+    nics:
+      - {rdma: mlx5_0, netdev: ens1}
+      - {rdma: mlx5_1, netdev: ens1}
+fabric: {design: rail-optimized, switch: {name: e16, radix: 16, speed: 400G, protocol: ethernet}}
+Y
+refused "two NICs one name" "dupnic.yaml:10:5: error: cluster.node.nics: NIC ports 0 and 1 are both named 'ens1'" "$TMP/dupnic.yaml"
+sed 's/netdev: ens1}$/netdev: enp1s0f0np0longer}/' "$TMP/dupnic.yaml" >"$TMP/longnic.yaml"
+refused "a NIC name past 15 characters" "longer than Linux's 15" "$TMP/longnic.yaml"
+
+# ---- every Ethernet example: configs FRR takes ------------------------------------
+for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf fat-tree; do
+    "$RAILYARD" ethernet "$TOP_SRCDIR/examples/$ex.yaml" -o "$TMP/ex-$ex" >"$TMP/ex.log" 2>&1
+    expect_eq "$ex: ethernet exit" "$?" 0
+    no_sanitizer "$TMP/ex.log"
+    # the number of frr.conf files is the BOM's switch count
+    n=$("$RAILYARD" bom "$TOP_SRCDIR/examples/$ex.yaml" --format json 2>/dev/null |
+        $PY -c 'import json,sys; print(json.load(sys.stdin)["switches"]["total"])')
+    expect_eq "$ex: frr.conf files" "$(ls "$TMP/ex-$ex/ethernet/switches" | wc -l)" "$n"
+    if command -v vtysh >/dev/null 2>&1; then
+        for sw in $(ls "$TMP/ex-$ex/ethernet/switches" | sed -n '1p;$p'); do
+            vtysh -C -f "$TMP/ex-$ex/ethernet/switches/$sw/frr.conf" >/dev/null 2>&1 && ok ||
+                fail "$ex: vtysh -C rejects $sw"
+        done
+    fi
+    rm -rf "$TMP/ex-$ex"
+done
 
 # ---- validate refuses what ethernet would, at the key ----------------------------------
 "$RAILYARD" validate "$RO" --set ethernet.hosts=10.0.0.0/28 >"$TMP/val.out" 2>"$TMP/val.err"

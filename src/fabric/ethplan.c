@@ -233,12 +233,26 @@ static int check_names(const ry_ethplan *pl, ry_err *err)
     const ry_fabric *f = pl->f;
     const ry_spec *s = f->spec;
     char b[64];
-    for (int i = 0; i < s->node.nnics; i++) {
-        const char *nd = s->node.nics[i].netdev;
-        if (strlen(nd) > RY_ETH_IFNAME_MAX) {
-            ry_err_set(err, "cluster.node.nics", "netdev '%s' is longer than Linux's %d "
-                       "characters", nd, RY_ETH_IFNAME_MAX);
+    /* every NIC port of a server has an interface name of its own */
+    int nports = s->node.gpus_per_node * f->planes;
+    for (int i = 0; i < nports && i < RY_NICS_MAX; i++) {
+        ry_eth_nic_name(f, (uint32_t)(i % s->node.gpus_per_node) * (uint32_t)f->planes +
+                        (uint32_t)(i / s->node.gpus_per_node), b, sizeof b);
+        if (strlen(b) > RY_ETH_IFNAME_MAX) {
+            ry_err_set(err, "cluster.node.nics", "cluster.node.nics: netdev '%s' is longer than "
+                       "Linux's %d characters", b, RY_ETH_IFNAME_MAX);
             return -1;
+        }
+        for (int j = 0; j < i; j++) {
+            char c[64];
+            ry_eth_nic_name(f, (uint32_t)(j % s->node.gpus_per_node) * (uint32_t)f->planes +
+                            (uint32_t)(j / s->node.gpus_per_node), c, sizeof c);
+            if (strcmp(b, c) == 0) {
+                ry_err_set(err, "cluster.node.nics", "cluster.node.nics: NIC ports %d and %d "
+                           "are both named '%s' (a server's interfaces need names of their "
+                           "own)", j, i, b);
+                return -1;
+            }
         }
     }
     for (uint32_t id = f->first_switch; id < f->nnodes; id++) {

@@ -37,7 +37,7 @@ typedef struct ry_roce_qos {
     int roce_dscp, roce_prio;   /* RoCE data: DSCP and priority / traffic class */
     int cnp_dscp, cnp_prio;     /* congestion notifications */
     int pfc;                    /* 1: PFC on roce_prio (lossless) */
-    int ecn_min_kb, ecn_max_kb, ecn_prob;  /* WRED/ECN marking on the RoCE queue */
+    int ecn_min_kb, ecn_max_kb, ecn_prob;  /* WRED/ECN marking on the RoCE queue: KiB, % */
 } ry_roce_qos;
 void ry_roce_qos_of(int profile, ry_roce_qos *q);
 const char *ry_roce_qos_name(int profile);

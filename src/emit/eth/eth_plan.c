@@ -14,9 +14,11 @@
  *    48 at priority 6, strict priority: NVIDIA's RoCE configuration guides
  *    for ConnectX (their "lossless" RoCE defaults) and Juniper's AI data
  *    center design (the same markings).
- *  - ECN marking on the RoCE queue from min to max bytes of queue with
- *    probability prob% at max: SONiC's lossless WRED profile (qos.json.j2
- *    of sonic-buildimage, WRED_PROFILE AZURE_LOSSLESS).
+ *  - ECN marking on the RoCE queue from 1 MiB to 2 MiB of queue, with
+ *    probability 5% at the top: SONiC's default lossless WRED profile
+ *    (sonic-buildimage files/build_templates/qos_config.j2, WRED_PROFILE
+ *    AZURE_LOSSLESS: green_min_threshold 1048576, green_max_threshold
+ *    2097152, green_drop_probability 5, ecn ecn_all).
  *  - lossy: the same markings and ECN, PFC off, as SONiC's SN5600 AI SKU
  *    ships it (an empty LOSSLESS_TC). */
 void ry_roce_qos_of(int profile, ry_roce_qos *q)
@@ -26,7 +28,7 @@ void ry_roce_qos_of(int profile, ry_roce_qos *q)
     q->cnp_dscp = 48;
     q->cnp_prio = 6;
     q->pfc = profile == RY_QOS_LOSSLESS;
-    q->ecn_min_kb = 250;
+    q->ecn_min_kb = 1024;
     q->ecn_max_kb = 2048;
     q->ecn_prob = 5;
 }
@@ -131,7 +133,7 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
     fprintf(fp, "switches    ");
     for (int j = 1; j <= f->tiers; j++)
     {
-        fprintf(fp, " %s %lld (ECMP ", ry_tier_name(j, f->tiers), per_tier[j]);
+        fprintf(fp, " %s %s (ECMP ", ry_tier_name(j, f->tiers), ry_num_int(c, sizeof c, per_tier[j]));
         if (wmin[j] == wmax[j])
             fprintf(fp, "%d)%s", wmax[j], j < f->tiers ? "," : "");
         else
@@ -152,7 +154,7 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                 "hosts ::2");
     ry_roce_qos q;
     ry_roce_qos_of(s->eth.qos, &q);
-    fprintf(fp, "RoCE QoS     %s: DSCP %d -> TC %d%s; CNP DSCP %d strict priority; ECN %d-%d KB "
+    fprintf(fp, "RoCE QoS     %s: DSCP %d -> TC %d%s; CNP DSCP %d strict priority; ECN %d-%d KiB "
                 "at %d%%\n", ry_roce_qos_name(s->eth.qos), q.roce_dscp, q.roce_prio,
             q.pfc ? ", PFC on 3" : ", PFC off", q.cnp_dscp, q.ecn_min_kb, q.ecn_max_kb,
             q.ecn_prob);
