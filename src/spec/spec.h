@@ -145,8 +145,24 @@ typedef struct ry_tier_ports {
     double down_gbps, up_gbps;
     int down_split, up_split;   /* 1, 2, 4 or 8 */
     int cages_down, cages_up;   /* the model's ports they take */
-    int group;                  /* 0: down ports' worth */
+    int group;                  /* lower blocks per block of the tier: the entry's
+                                 * group, else as many as its down ports take */
 } ry_tier_ports;
+
+/* How the Clos builder (fabric/build_clos.c) groups the GPUs under its
+ * leaves, from the spec alone: the builder builds by it, and the model's
+ * fabric share (ry_spec_fabric_share) counts by it, so the two cannot
+ * differ. Above the leaves, a block of tier j takes ry_tier_ports.group
+ * blocks of tier j - 1. */
+typedef struct ry_leaf_group {
+    int down;               /* a leaf's down ports (a leaf below a tier above) */
+    int unit_domains;       /* rail designs: HB domains per scalable unit
+                             * (cluster.scalable_unit, else as many as a leaf takes) */
+    long long leaf_gpus;    /* a fat tree: GPUs under one leaf, whole nodes when a node
+                             * fits on one; rack-tor: a rack's */
+    long long gpus;         /* GPUs under one leaf group: a scalable unit of every rail,
+                             * or one fat-tree leaf */
+} ry_leaf_group;
 
 typedef struct ry_spec {
     const char *path;       /* source file name as given, for messages */
@@ -290,6 +306,9 @@ int ry_spec_check(ry_spec *s);
  * fabric.tiers, else fabric.switch and fabric.oversubscription (spec/tiers.c).
  * -1 with err set (a key under fabric.tiers) when the tier cannot be made. */
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err);
+/* The leaf group of s (see ry_leaf_group); -1 when a leaf cannot be made
+ * (no port down or up) or the cluster has no HB domain or rail. */
+int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g);
 /* The switch model of tier j, and the speed of the leaves' down ports. */
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j);
 double ry_spec_leaf_gbps(const ry_spec *s);

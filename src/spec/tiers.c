@@ -87,6 +87,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
             out->cages_down = cages(e->down_count, out->down_split);
         }
         out->ports = out->down + (P - out->cages_down);
+        out->group = out->group > 0 ? out->group : out->down;
         return 0;
     }
     if (side_split(sw, out->up_gbps, ku, j, "up", &out->up_split, err) < 0)
@@ -145,6 +146,26 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
     out->down = dc ? dc : cd * out->down_split;
     out->up = uc ? uc : cu * out->up_split;
     out->ports = out->down + out->up + (P - cd - cu);
+    out->group = out->group > 0 ? out->group : out->down;
+    return 0;
+}
+
+int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g)
+{
+    ry_tier_ports leaf;
+    ry_err err;
+    memset(g, 0, sizeof *g);
+    /* a leaf's ports do not depend on the tier count, so long as a tier is above */
+    if (ry_tier_ports_of(s, 2, 1, &leaf, &err) < 0 || leaf.down < 1 || leaf.up < 1 ||
+        s->hb_domain < 1 || s->rails < 1)
+        return -1;
+    long long K = s->hb_domain, c = K / s->rails, d1 = leaf.down;
+    long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    g->down = leaf.down;
+    g->unit_domains = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? (int)(d1 / c) : 1);
+    g->leaf_gpus = s->rack_tor ? (long long)s->layout.nodes_per_rack * gpn
+                   : gpn <= d1 ? d1 / gpn * gpn : d1;
+    g->gpus = s->design == RY_DESIGN_FAT_TREE ? g->leaf_gpus : g->unit_domains * K;
     return 0;
 }
 
@@ -228,23 +249,13 @@ void ry_spec_rules_tiers(ry_spec *s)
 double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
 {
     int t = s->n_tier ? s->n_tier : RY_MAX_TIERS + 1;
+    ry_leaf_group lg;
     ry_tier_ports p;
     ry_err err;
     *tier = 0;
-    if (ry_tier_ports_of(s, t, 1, &p, &err) < 0 || p.down < 1 || s->hb_domain < 1 ||
-        s->rails < 1)
+    if (ry_spec_leaf_group(s, &lg) < 0)
         return 1;
-    /* GPUs under one leaf group: a scalable unit of every rail, or a fat
-     * tree's leaf of whole nodes. */
-    long long K = s->hb_domain, c = K / s->rails, size;
-    if (s->design == RY_DESIGN_FAT_TREE) {
-        long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-        size = s->rack_tor ? s->layout.nodes_per_rack * gpn
-               : gpn <= p.down ? p.down / gpn * gpn : p.down;
-    } else {
-        long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= p.down ? p.down / c : 1);
-        size = S * K;
-    }
+    long long size = lg.gpus;   /* GPUs under one block of the tier crossed */
     double cut = 1;
     for (int j = 1; j < t && gpus > size; j++) {
         if (ry_tier_ports_of(s, t, j, &p, &err) < 0 || p.up < 1)
@@ -256,7 +267,7 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
-        size *= q.group > 0 ? q.group : q.down;
+        size *= q.group;
     }
     return 1 / cut;
 }
