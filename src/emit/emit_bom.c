@@ -685,7 +685,7 @@ static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
             ry_buf_printf(o, "; the fullest has %d cabled", x->sw_down);
         }
         if (t > 1 && t < f->tiers)  /* what a block of the tier joins */
-            ry_buf_printf(o, "; blocks of %d %s%s", p->group > 0 ? p->group : p->down,
+            ry_buf_printf(o, "; blocks of %d %s%s", p->blocks,
                           t == 2 ? "leaves" : ry_tier_name(t - 1, f->tiers), t == 2 ? "" : "s");
         ry_buf_putc(o, '\n');
     }

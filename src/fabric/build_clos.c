@@ -81,7 +81,7 @@ static void tree_setup(tree *tr, const ry_spec *s, int t)
         tr->down[j] = tr->tp[j].down;
         tr->up[j] = tr->tp[j].up;
         tr->ports[j] = tr->tp[j].ports;
-        tr->group[j] = tr->tp[j].group;
+        tr->group[j] = tr->tp[j].blocks;
     }
 }
 
@@ -123,7 +123,7 @@ static int tree_fits(const ry_spec *s, int t, long long nleaves)
 {
     long long blocks = nleaves;
     for (int j = 2; j < t; j++) {
-        long long g = tier_of(s, t, j).group;
+        long long g = tier_of(s, t, j).blocks;
         if (g < 1)
             return 0;
         blocks = (blocks + g - 1) / g;

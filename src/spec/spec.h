@@ -145,14 +145,15 @@ typedef struct ry_tier_ports {
     double down_gbps, up_gbps;
     int down_split, up_split;   /* 1, 2, 4 or 8 */
     int cages_down, cages_up;   /* the model's ports they take */
-    int group;                  /* lower blocks per block of the tier: the entry's
-                                 * group, else as many as its down ports take */
+    int group;                  /* as given; 0: down ports' worth */
+    int blocks;                 /* lower blocks per block of the tier: group, else
+                                 * as many as its down ports take */
 } ry_tier_ports;
 
 /* How the Clos builder (fabric/build_clos.c) groups the GPUs under its
  * leaves, from the spec alone: the builder builds by it, and the model's
  * fabric share (ry_spec_fabric_share) counts by it, so the two cannot
- * differ. Above the leaves, a block of tier j takes ry_tier_ports.group
+ * differ. Above the leaves, a block of tier j takes ry_tier_ports.blocks
  * blocks of tier j - 1. */
 typedef struct ry_leaf_group {
     int down;               /* a leaf's down ports (a leaf below a tier above) */

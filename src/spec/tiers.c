@@ -87,7 +87,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
             out->cages_down = cages(e->down_count, out->down_split);
         }
         out->ports = out->down + (P - out->cages_down);
-        out->group = out->group > 0 ? out->group : out->down;
+        out->blocks = out->group > 0 ? out->group : out->down;
         return 0;
     }
     if (side_split(sw, out->up_gbps, ku, j, "up", &out->up_split, err) < 0)
@@ -146,7 +146,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
     out->down = dc ? dc : cd * out->down_split;
     out->up = uc ? uc : cu * out->up_split;
     out->ports = out->down + out->up + (P - cd - cu);
-    out->group = out->group > 0 ? out->group : out->down;
+    out->blocks = out->group > 0 ? out->group : out->down;
     return 0;
 }
 
@@ -267,7 +267,7 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
-        size *= q.group;
+        size *= q.blocks;
     }
     return 1 / cut;
 }
