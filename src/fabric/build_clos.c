@@ -315,7 +315,7 @@ static void rail_leaves_fn(tree *tr, const void *ctx, idvec *leaves)
 static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 {
     const ry_switch_model *top = ry_spec_tier_switch(s, s->n_tier ? s->n_tier : 1);
-    if (s->n_tier > 0 && needed > s->n_tier) {
+    if (s->n_tier > 0 && !s->tiers_by_position && needed > s->n_tier) {
         char want[32];
         if (needed > RY_MAX_TIERS)
             snprintf(want, sizeof want, "more than %d", RY_MAX_TIERS);

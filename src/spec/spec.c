@@ -893,7 +893,8 @@ void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out)
     *out = *s;
     out->design = d;
     if (d != s->design) {
-        out->tiers = s->n_tier;     /* a tier list fixes the count for every design */
+        out->tiers = 0;
+        out->tiers_by_position = s->n_tier > 0;
         out->rack_tor = 0;
     }
 }

@@ -189,6 +189,8 @@ typedef struct ry_spec {
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
     int tiers;              /* 0 = auto */
     int n_tier;             /* entries of fabric.tiers given as a list (then tiers = n_tier) */
+    int tiers_by_position;  /* 1: the list was written for another design, and this one's
+                             * tiers take its entries by position (ry_tier_entry) */
     ry_tier_spec tier[RY_MAX_TIERS];    /* [0] = leaves */
     int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
     int full_units;         /* a partial last scalable unit gets every leaf of a whole one */
@@ -307,6 +309,24 @@ int ry_spec_check(ry_spec *s);
  * fabric.tiers, else fabric.switch and fabric.oversubscription (spec/tiers.c).
  * -1 with err set (a key under fabric.tiers) when the tier cannot be made. */
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err);
+/* How a tier takes its fabric.tiers entry. */
+typedef enum {
+    RY_TIER_AS_LISTED = 0,  /* as written */
+    RY_TIER_AS_TOP,         /* an entry below the list's top as a design's top: its
+                             * switch and down speed, every port down */
+    RY_TIER_REPEATED        /* the list's top entry again below a design's top: its
+                             * switch, ports split 1:1 at its down speed both ways */
+} ry_tier_use;
+
+/* The entry of fabric.tiers tier j (1 = leaves) of a t-tier tree takes, and
+ * how (*use); -1 when there is no list or no entry j. As written, entry j - 1.
+ * With tiers_by_position (another design built from the list, see
+ * ry_spec_as_design): the leaves take entry 0 and tier j entry j - 1, the
+ * top entry standing for every tier past the list; a design with fewer
+ * tiers than the list leaves the entries above its top unused, its top
+ * taking the entry at its position as RY_TIER_AS_TOP; one with more takes
+ * the top entry again, RY_TIER_REPEATED, below its top. */
+int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use);
 /* The leaf group of s (see ry_leaf_group); -1 when a leaf cannot be made
  * (no port down or up) or the cluster has no HB domain or rail. */
 int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g);
@@ -324,7 +344,9 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier);
 void ry_spec_rules_tiers(ry_spec *s);
 
 /* out: the cluster of s as design d. Forced tiers (fabric.tiers) are s's own
- * design's, so another design chooses its own (tiers auto). */
+ * design's, so another design chooses its own (tiers auto); a tier list
+ * becomes the other design's by position (tiers_by_position, ry_tier_entry),
+ * its tier count chosen by the builder. */
 void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out);
 
 /* Position of a dotted key ("fabric.switch.radix") in the source, or of its

@@ -53,15 +53,44 @@ static int cages(int count, int split)
     return (count + split - 1) / split;
 }
 
+int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use)
+{
+    int n = s->n_tier;
+    *use = RY_TIER_AS_LISTED;
+    if (!s->tiers_by_position)
+        return j - 1 < n ? j - 1 : -1;
+    int i = (j < n ? j : n) - 1;
+    if (j == t && i < n - 1)
+        *use = RY_TIER_AS_TOP;
+    else if (j < t && i == n - 1)
+        *use = RY_TIER_REPEATED;
+    return i;
+}
+
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err)
 {
-    const ry_tier_spec *e = j - 1 < s->n_tier ? &s->tier[j - 1] : NULL;
+    ry_tier_use use;
+    int i = ry_tier_entry(s, t, j, &use);
+    ry_tier_spec m;
+    const ry_tier_spec *e = NULL;
+    if (i >= 0) {
+        /* an entry taken by position keeps its switch and down speed; its
+         * counts, taper and group were written for another place */
+        m = s->tier[i];
+        if (use != RY_TIER_AS_LISTED) {
+            m.up_gbps = use == RY_TIER_REPEATED ? m.down_gbps : 0;
+            m.down_count = m.up_count = m.group = 0;
+            m.taper = (ry_ratio){ 0, 0 };
+        }
+        e = &m;
+    }
+    int key = i >= 0 ? i : j - 1;
     char kd[48], ku[48], kt[48];
-    snprintf(kd, sizeof kd, "fabric.tiers.%d.down", j - 1);
-    snprintf(ku, sizeof ku, "fabric.tiers.%d.up", j - 1);
-    snprintf(kt, sizeof kt, "fabric.tiers.%d", j - 1);
+    snprintf(kd, sizeof kd, "fabric.tiers.%d.down", key);
+    snprintf(ku, sizeof ku, "fabric.tiers.%d.up", key);
+    snprintf(kt, sizeof kt, "fabric.tiers.%d", key);
     memset(out, 0, sizeof *out);
-    out->sw = e ? &e->sw : &s->sw;
+    out->sw = i >= 0 ? &s->tier[i].sw : &s->sw;     /* the spec's, not the copy's */
     const ry_switch_model *sw = out->sw;
     int P = sw->radix;
     double S = sw->port_gbps;
@@ -116,7 +145,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
         int unit = P / (r.down + r.up);
         if (unit < 1) {
             char ktp[48];
-            snprintf(ktp, sizeof ktp, "fabric.tiers.%d.taper", j - 1);
+            snprintf(ktp, sizeof ktp, "fabric.tiers.%d.taper", key);
             ry_err_set(err, e && e->taper.down ? ktp : "fabric.oversubscription",
                        "a %d:%d taper needs at least %d ports, and %s has %d", r.down, r.up,
                        r.down + r.up, sw->name, P);
@@ -178,7 +207,10 @@ double ry_spec_leaf_gbps(const ry_spec *s)
 
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j)
 {
-    return j >= 1 && j - 1 < s->n_tier ? &s->tier[j - 1].sw : &s->sw;
+    ry_tier_use use;
+    /* the entry's switch does not depend on the tier count, only its ports */
+    int i = j >= 1 ? ry_tier_entry(s, RY_MAX_TIERS + 1, j, &use) : -1;
+    return i >= 0 ? &s->tier[i].sw : &s->sw;
 }
 
 void ry_spec_rules_tiers(ry_spec *s)
@@ -248,7 +280,11 @@ void ry_spec_rules_tiers(ry_spec *s)
 
 double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
 {
-    int t = s->n_tier ? s->n_tier : RY_MAX_TIERS + 1;
+    /* a list as written has its tiers; taken by position, the count the
+     * design was built with (tiers), else every tier below a top */
+    int t = !s->n_tier ? RY_MAX_TIERS + 1
+            : !s->tiers_by_position ? s->n_tier
+            : s->tiers > 0 ? s->tiers : RY_MAX_TIERS + 1;
     ry_leaf_group lg;
     ry_tier_ports p;
     ry_err err;
