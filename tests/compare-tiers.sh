@@ -19,8 +19,8 @@
 # rail-only spec with a 2-entry list that the other designs stretch to 3.
 # Checked: tiers and switches per tier (JSON), which entries a design took
 # (JSON tier_entries and the text's line, only where not as written), the
-# own design's switches as bom's, and --paper's switches as the designs
-# view's.
+# own design's switches as bom's, --paper's switches as the designs view's,
+# and model's network capex of the other design (its switches and entries).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 
@@ -228,5 +228,22 @@ expect_eq "megascale-512: rail-only on single switches" "$(grep '^rail-only: ' "
 "$RAILYARD" compare "$TMP/ms-rail-only.yaml" --paper >"$TMP/paper.txt" 2>&1
 grep -q '^  fat-tree: 3 tiers from fabric.tiers by position: leaf \[0\], spine \[1\] below the top (ports 1:1), core \[1\]$' \
     "$TMP/paper.txt" && ok || fail "--paper: no line of the entries: $(cat "$TMP/paper.txt")"
+
+# model prices the other design alike, and says so
+"$RAILYARD" model "$TOP_SRCDIR/examples/megascale.yaml" --set workload.model=gpt-3-175b \
+    --set workload.gpu=h800 >"$TMP/model.txt" 2>&1
+expect_eq "model: exit" $? 0
+grep -q '^  rail-only: 2 tiers from fabric.tiers by position: leaf \[0\], spine \[1\] as the top' \
+    "$TMP/model.txt" && ok || fail "model: no line of the entries: $(grep -A6 'Network capex' "$TMP/model.txt")"
+"$RAILYARD" model "$TOP_SRCDIR/examples/megascale.yaml" --set workload.model=gpt-3-175b \
+    --set workload.gpu=h800 --format json >"$TMP/model.json" 2>&1
+expect_eq "model: rail-only switches as the closed form" \
+    "$(json "$TMP/model.json" 'd["cost"]["rail_only"]["switches"]')" \
+    "$(json "$TMP/megascale.want" 'sum(d["rail-only"]["switches"])')"
+expect_eq "model: rail-only entries" \
+    "$(json "$TMP/model.json" '[[t["entry"], t["use"]] for t in d["cost"]["rail_only"]["tier_entries"]]')" \
+    "$(json "$TMP/megascale.want" 'd["rail-only"]["entries"]')"
+expect_eq "model: rail-optimized as written" \
+    "$(json "$TMP/model.json" '"tier_entries" in d["cost"]["rail_optimized"]')" "False"
 
 finish

@@ -6,16 +6,6 @@
 
 #include "util/diag.h"
 
-void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out)
-{
-    memset(out, 0, sizeof *out);
-    if (!s->tiers_by_position || tiers == s->n_tier)
-        return;     /* the list as written */
-    out->by_position = 1;
-    for (int t = 1; t <= tiers; t++)
-        out->entry[t] = ry_tier_entry(s, tiers, t, &out->use[t]);
-}
-
 void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out)
 {
     *out = *base;

@@ -6,19 +6,6 @@
 #include "analysis/bom.h"
 #include "analysis/failure.h"
 
-/* A fabric.tiers list taken by position (ry_tier_entry) into other tiers
- * than it lists: by_position 1, and per tier [1..tiers] its entry and how
- * it is used. by_position 0 when the design takes the list as written (or
- * there is none). */
-typedef struct ry_tier_entries {
-    int by_position;
-    int entry[RY_MAX_TIERS + 1];
-    ry_tier_use use[RY_MAX_TIERS + 1];
-} ry_tier_entries;
-
-/* The entries of design spec s (ry_spec_as_design's) built with `tiers` tiers. */
-void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out);
-
 typedef struct ry_compare_row {
     long long gpus;
     int hb_domain;

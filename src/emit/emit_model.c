@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/tier_text.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
@@ -210,6 +211,12 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
         ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
                       "between GPUs of one rail), %s, %.3gx the performance per dollar\n", diff,
                       r0 / r1);
+    for (int i = 0; i < 2; i++)
+        if (c->ok[i] && c->entries[i].by_position) {
+            ry_buf_puts(o, "  ");
+            ry_tier_entries_text(o, s, i ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED,
+                                 c->bom[i].tiers, &c->entries[i]);
+        }
     int unpriced = !(s->sw.price > 0);
     for (int j = 1; j <= s->n_tier; j++)    /* a tier list: each tier's model */
         unpriced |= !(ry_spec_tier_switch(s, j)->price > 0);
@@ -306,6 +313,8 @@ static json_t *cost_json(double tokens_per_s, const ry_designs_capex *c)
         json_object_set_new(j, "capex", ry_capex_json(x));
         json_object_set_new(j, "capex_tokens_per_s_per_musd",
                             json_real(x->total > 0 ? tokens_per_s / (x->total / 1e6) : 0.0));
+        if (c->entries[i].by_position)  /* a fabric.tiers list taken by position */
+            json_object_set_new(j, "tier_entries", ry_tier_entries_json(b->tiers, &c->entries[i]));
         json_object_set_new(cost, names[i], j);
     }
     return cost;

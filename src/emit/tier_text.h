@@ -7,7 +7,6 @@
 
 #include <jansson.h>
 
-#include "analysis/compare.h"
 #include "spec/spec.h"
 #include "util/buf.h"
 

@@ -327,6 +327,20 @@ typedef enum {
  * taking the entry at its position as RY_TIER_AS_TOP; one with more takes
  * the top entry again, RY_TIER_REPEATED, below its top. */
 int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use);
+/* A fabric.tiers list taken by position (ry_tier_entry) into other tiers
+ * than it lists: by_position 1, and per tier [1..tiers] its entry and how
+ * it is used. by_position 0 when the design takes the list as written (or
+ * there is none). */
+typedef struct ry_tier_entries {
+    int by_position;
+    int entry[RY_MAX_TIERS + 1];
+    ry_tier_use use[RY_MAX_TIERS + 1];
+} ry_tier_entries;
+
+/* The entries of design spec s (ry_spec_as_design's) built with `tiers`
+ * tiers: what a report says of a design that took the list by position. */
+void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out);
+
 /* The leaf group of s (see ry_leaf_group); -1 when a leaf cannot be made
  * (no port down or up) or the cluster has no HB domain or rail. */
 int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g);

@@ -67,6 +67,16 @@ int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use)
     return i;
 }
 
+void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->tiers_by_position || tiers == s->n_tier)
+        return;     /* the list as written */
+    out->by_position = 1;
+    for (int t = 1; t <= tiers; t++)
+        out->entry[t] = ry_tier_entry(s, tiers, t, &out->use[t]);
+}
+
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err)
 {
     ry_tier_use use;
