@@ -20,7 +20,7 @@
 # Checked: tiers and switches per tier (JSON), which entries a design took
 # (JSON tier_entries and the text's line, only where not as written), the
 # own design's switches as bom's, --paper's switches as the designs view's,
-# and model's network capex of the other design (its switches and entries).
+# and model's and traffic's rail-only fabric (its switches and entries).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 
@@ -245,5 +245,14 @@ expect_eq "model: rail-only entries" \
     "$(json "$TMP/megascale.want" 'd["rail-only"]["entries"]')"
 expect_eq "model: rail-optimized as written" \
     "$(json "$TMP/model.json" '"tier_entries" in d["cost"]["rail_optimized"]')" "False"
+# traffic sets the rail-only fabric beside its own, alike
+"$RAILYARD" traffic "$TOP_SRCDIR/examples/megascale.yaml" --set workload.model=gpt-3-175b \
+    --set workload.gpu=h800 --format json >"$TMP/traffic.json" 2>&1
+expect_eq "traffic: rail-only switches as the closed form" \
+    "$(json "$TMP/traffic.json" 'd["rail_only"]["switches"]')" \
+    "$(json "$TMP/megascale.want" 'sum(d["rail-only"]["switches"])')"
+expect_eq "traffic: rail-only entries" \
+    "$(json "$TMP/traffic.json" '[[t["entry"], t["use"]] for t in d["rail_only"]["tier_entries"]]')" \
+    "$(json "$TMP/megascale.want" 'd["rail-only"]["entries"]')"
 
 finish

@@ -997,8 +997,13 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     bom_line(o, ry_design_name(s->design), full, fx, fx);
     if (trimmed)
         bom_line(o, "trimmed", trimmed, tc ? tc->trimmed : NULL, fx);
-    if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
+    if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1]) {
         bom_line(o, "rail-only", &c->bom[1], &c->capex[1], fx);
+        if (c->entries[1].by_position) {    /* a fabric.tiers list taken by position */
+            ry_buf_puts(o, "  ");
+            ry_tier_entries_text(o, s, RY_DESIGN_RAIL_ONLY, c->bom[1].tiers, &c->entries[1]);
+        }
+    }
     if (tc && tc->unpriced[0])
         ry_buf_printf(o, "  not priced: %s\n", tc->unpriced);
     if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
@@ -1116,8 +1121,13 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
         json_object_set_new(j, "fabric", bom_small(full, tc ? tc->full : NULL));
     if (trimmed)
         json_object_set_new(j, "trimmed", bom_small(trimmed, tc ? tc->trimmed : NULL));
-    if (c && c->ok[1])
-        json_object_set_new(j, "rail_only", bom_small(&c->bom[1], &c->capex[1]));
+    if (c && c->ok[1]) {
+        json_t *ro = bom_small(&c->bom[1], &c->capex[1]);
+        if (c->entries[1].by_position)  /* a fabric.tiers list taken by position */
+            json_object_set_new(ro, "tier_entries",
+                                ry_tier_entries_json(c->bom[1].tiers, &c->entries[1]));
+        json_object_set_new(j, "rail_only", ro);
+    }
     return j;
 }
 
