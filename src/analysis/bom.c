@@ -172,6 +172,7 @@ void ry_design_capex(const ry_spec *s, ry_design d, const ry_media_catalog *medi
         ry_err_text(&e, c->err[i], sizeof c->err[i]);
     else
         c->ok[i] = 1;
+    ry_tier_entries_of(&t, f.tiers, &c->entries[i]);
     /* the capex borrows the switch's names from the spec, not from the copy */
     c->capex[i].switch_name = s->sw.name;
     c->capex[i].switch_part = s->sw.part;

@@ -115,6 +115,7 @@ typedef struct ry_designs_capex {
     ry_bom bom[2];
     ry_capex capex[2];
     char err[2][640];       /* "key: message" when a design cannot be built or cabled */
+    ry_tier_entries entries[2];     /* a fabric.tiers list taken by position */
     int paper;              /* the reports show the paper's model too (set by the caller) */
 } ry_designs_capex;
 

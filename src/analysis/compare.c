@@ -25,10 +25,13 @@ int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *
         s.design = (ry_design)d;
         if (!base->n_tier)
             s.sw.radix = radix;
+        else
+            ry_spec_as_design(base, (ry_design)d, &s);     /* the list's tiers by position */
         ry_fabric f;
         if (ry_fabric_build(&s, &f, err) < 0)
             return -1;
         ry_bom_compute(&f, &row->bom[d]);
+        ry_tier_entries_of(&s, f.tiers, &row->entries[d]);
         if (d == RY_DESIGN_RAIL_OPTIMIZED) {
             row->su_domains = f.su_domains;
             row->su_from_spec = base->scalable_unit > 0;
@@ -76,6 +79,8 @@ ry_design_build *ry_design_build_new(const ry_spec *base, ry_design d,
     if (ry_fabric_build(&b->spec, &b->fabric, err) < 0)
         goto fail;
     b->stage = STAGE_FABRIC;
+    if (b->spec.tiers_by_position)
+        b->spec.tiers = b->fabric.tiers;    /* the count built, which fixes each entry's use */
     ry_bom_compute(&b->fabric, &b->bom);
     if (ry_layout_build(&b->fabric, &b->lay, err) < 0)
         goto fail;
@@ -167,6 +172,7 @@ void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out)
     out->subnets = bom->subnets;
     for (int t = 1; t <= bom->tiers; t++)
         out->tier_switches[t] = bom->tier[t].switches;
+    ry_tier_entries_of(&b->spec, bom->tiers, &out->entries);
     out->switches = bom->switches;
     out->optics = b->cab.ntransceivers;
     out->cables = b->cab.ncables;

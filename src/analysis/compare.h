@@ -11,6 +11,7 @@ typedef struct ry_compare_row {
     int hb_domain;
     int radix;              /* 0: a fabric.tiers list, each tier its own switch */
     ry_bom bom[3];          /* indexed by ry_design */
+    ry_tier_entries entries[3];
     double reduction;       /* rail-only cost saving vs rail-optimized, percent */
     int su_domains;         /* HB domains per scalable unit (rail-optimized) */
     int su_from_spec;       /* 1: the spec's own scalable unit, 0: one that fills a leaf */
@@ -24,8 +25,9 @@ typedef struct ry_compare_row {
 void ry_compare_spec_for(const ry_spec *base, int radix, ry_spec *out);
 
 /* Build the three designs of `base` with the switch radix set to `radix`.
- * A spec with a fabric.tiers list is built as it is, each tier its own
- * switch, and the row's radix is 0 (the caller refuses another radix).
+ * A spec with a fabric.tiers list is built with its tiers, each its own
+ * switch (another design taking them by position, as ry_spec_as_design
+ * says), and the row's radix is 0 (the caller refuses another radix).
  * Returns -1 with err set when a design cannot be built. */
 int ry_compare_one(const ry_spec *base, int radix, ry_compare_row *row, ry_err *err);
 
@@ -46,7 +48,9 @@ int ry_design_bom(const ry_spec *s, ry_design d, ry_bom *b, char *err, size_t ca
 /* ---- the designs side by side, as built and priced ------------------------------------------ */
 
 /* One design of a cluster, built as `railyard bom SPEC --set
- * fabric.design=D` builds it: the fabric, its bill of materials, the
+ * fabric.design=D` builds it (a tier list of another design taken by
+ * position, ry_spec_as_design; the spec's tiers then the count built, so
+ * the model reads the design's tiers): the fabric, its bill of materials, the
  * layout and cabling plan, and ry_capex_compute's capex (not re-derived).
  * The spec is a copy (the fabric points at it), so the object lives on the
  * heap: ry_design_build_new returns one with a NULL-safe _free, or NULL
@@ -83,6 +87,7 @@ typedef struct ry_compare_design {
     char err[640];          /* "key: message" */
     int tiers, radix, subnets;
     long long tier_switches[RY_MAX_TIERS + 1];   /* [1..tiers] */
+    ry_tier_entries entries;     /* the fabric.tiers entry of each tier */
     long long switches;
     long long optics;       /* transceiver modules of the cabling plan */
     long long cables;

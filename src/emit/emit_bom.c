@@ -685,7 +685,7 @@ static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
             ry_buf_printf(o, "; the fullest has %d cabled", x->sw_down);
         }
         if (t > 1 && t < f->tiers)  /* what a block of the tier joins */
-            ry_buf_printf(o, "; blocks of %d %s%s", p->group > 0 ? p->group : p->down,
+            ry_buf_printf(o, "; blocks of %d %s%s", p->blocks,
                           t == 2 ? "leaves" : ry_tier_name(t - 1, f->tiers), t == 2 ? "" : "s");
         ry_buf_putc(o, '\n');
     }
@@ -797,8 +797,14 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
         json_t *arr = json_array();
         for (int i = 0; i < nrows; i++) {
             json_t *designs = json_object();
-            for (int d = 0; d < 3; d++)
-                json_object_set_new(designs, ry_design_name((ry_design)d), bom_json(&rows[i].bom[d]));
+            for (int d = 0; d < 3; d++) {
+                json_t *bj = bom_json(&rows[i].bom[d]);
+                if (rows[i].entries[d].by_position)     /* a tier list taken by position */
+                    json_object_set_new(bj, "tier_entries",
+                                        ry_tier_entries_json(rows[i].bom[d].tiers,
+                                                             &rows[i].entries[d]));
+                json_object_set_new(designs, ry_design_name((ry_design)d), bj);
+            }
             json_array_append_new(arr, json_pack("{s:I, s:i, s:i, s:o, s:o, s:i, s:b}",
                 "gpus", (json_int_t)rows[i].gpus, "hb_domain", rows[i].hb_domain,
                 "radix", rows[i].radix, "reduction",
@@ -863,6 +869,12 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
         ry_buf_printf(o, ", fat-tree ");
         money(o, ft->cost_total);
         ry_buf_printf(o, " (%lld switches)\n", ft->switches);
+        for (int d = 0; d < 3; d++)
+            if (rows[i].entries[d].by_position) {
+                ry_buf_puts(o, "  ");
+                ry_tier_entries_text(o, s, (ry_design)d, rows[i].bom[d].tiers,
+                                     &rows[i].entries[d]);
+            }
     }
     ry_buf_puts(o, "\nscalable unit per radix (HB domains):");
     for (int i = 0; i < nrows; i++) {

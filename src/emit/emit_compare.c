@@ -231,6 +231,9 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     for (int i = 0; i < n; i++)
         if (!d[i].ok)
             ry_buf_printf(o, "%s: not built: %s\n", ry_design_name(d[i].design), d[i].err);
+    for (int i = 0; i < n; i++)
+        if (d[i].ok)
+            ry_tier_entries_text(o, s, d[i].design, d[i].tiers, &d[i].entries);
     if (modeled)
         ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout;\n"
                       "one spine down: the first spine fails; the job keeps its layout (whatif --fail)\n",
@@ -299,6 +302,8 @@ static json_t *design_json(const ry_compare_design *d)
     for (int k = 0; k < d->nmedia; k++)
         json_object_set_new(media, d->media[k].name, json_integer(d->media[k].cables));
     json_object_set_new(j, "tiers", json_integer(d->tiers));
+    if (d->entries.by_position)
+        json_object_set_new(j, "tier_entries", ry_tier_entries_json(d->tiers, &d->entries));
     json_object_set_new(j, "subnets", json_integer(d->subnets));
     json_object_set_new(j, "switches", json_pack("{s:I, s:o}", "total", (json_int_t)d->switches,
                                                  "per_tier", tiers));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/tier_text.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
@@ -210,6 +211,12 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
         ry_buf_printf(o, "  rail-only: the same iteration time (cross-domain traffic only flows "
                       "between GPUs of one rail), %s, %.3gx the performance per dollar\n", diff,
                       r0 / r1);
+    for (int i = 0; i < 2; i++)
+        if (c->ok[i] && c->entries[i].by_position) {
+            ry_buf_puts(o, "  ");
+            ry_tier_entries_text(o, s, i ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED,
+                                 c->bom[i].tiers, &c->entries[i]);
+        }
     int unpriced = !(s->sw.price > 0);
     for (int j = 1; j <= s->n_tier; j++)    /* a tier list: each tier's model */
         unpriced |= !(ry_spec_tier_switch(s, j)->price > 0);
@@ -306,6 +313,8 @@ static json_t *cost_json(double tokens_per_s, const ry_designs_capex *c)
         json_object_set_new(j, "capex", ry_capex_json(x));
         json_object_set_new(j, "capex_tokens_per_s_per_musd",
                             json_real(x->total > 0 ? tokens_per_s / (x->total / 1e6) : 0.0));
+        if (c->entries[i].by_position)  /* a fabric.tiers list taken by position */
+            json_object_set_new(j, "tier_entries", ry_tier_entries_json(b->tiers, &c->entries[i]));
         json_object_set_new(cost, names[i], j);
     }
     return cost;
@@ -988,8 +997,13 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     bom_line(o, ry_design_name(s->design), full, fx, fx);
     if (trimmed)
         bom_line(o, "trimmed", trimmed, tc ? tc->trimmed : NULL, fx);
-    if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1])
+    if (c && s->design != RY_DESIGN_RAIL_ONLY && c->ok[1]) {
         bom_line(o, "rail-only", &c->bom[1], &c->capex[1], fx);
+        if (c->entries[1].by_position) {    /* a fabric.tiers list taken by position */
+            ry_buf_puts(o, "  ");
+            ry_tier_entries_text(o, s, RY_DESIGN_RAIL_ONLY, c->bom[1].tiers, &c->entries[1]);
+        }
+    }
     if (tc && tc->unpriced[0])
         ry_buf_printf(o, "  not priced: %s\n", tc->unpriced);
     if (trimmed && trimmed->links == full->links && trimmed->switches == full->switches)
@@ -1107,8 +1121,13 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
         json_object_set_new(j, "fabric", bom_small(full, tc ? tc->full : NULL));
     if (trimmed)
         json_object_set_new(j, "trimmed", bom_small(trimmed, tc ? tc->trimmed : NULL));
-    if (c && c->ok[1])
-        json_object_set_new(j, "rail_only", bom_small(&c->bom[1], &c->capex[1]));
+    if (c && c->ok[1]) {
+        json_t *ro = bom_small(&c->bom[1], &c->capex[1]);
+        if (c->entries[1].by_position)  /* a fabric.tiers list taken by position */
+            json_object_set_new(ro, "tier_entries",
+                                ry_tier_entries_json(c->bom[1].tiers, &c->entries[1]));
+        json_object_set_new(j, "rail_only", ro);
+    }
     return j;
 }
 

@@ -81,7 +81,7 @@ static void tree_setup(tree *tr, const ry_spec *s, int t)
         tr->down[j] = tr->tp[j].down;
         tr->up[j] = tr->tp[j].up;
         tr->ports[j] = tr->tp[j].ports;
-        tr->group[j] = tr->tp[j].group > 0 ? tr->tp[j].group : tr->tp[j].down;
+        tr->group[j] = tr->tp[j].blocks;
     }
 }
 
@@ -123,8 +123,7 @@ static int tree_fits(const ry_spec *s, int t, long long nleaves)
 {
     long long blocks = nleaves;
     for (int j = 2; j < t; j++) {
-        ry_tier_ports p = tier_of(s, t, j);
-        long long g = p.group > 0 ? p.group : p.down;
+        long long g = tier_of(s, t, j).blocks;
         if (g < 1)
             return 0;
         blocks = (blocks + g - 1) / g;
@@ -316,7 +315,7 @@ static void rail_leaves_fn(tree *tr, const void *ctx, idvec *leaves)
 static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 {
     const ry_switch_model *top = ry_spec_tier_switch(s, s->n_tier ? s->n_tier : 1);
-    if (s->n_tier > 0 && needed > s->n_tier) {
+    if (s->n_tier > 0 && !s->tiers_by_position && needed > s->n_tier) {
         char want[32];
         if (needed > RY_MAX_TIERS)
             snprintf(want, sizeof want, "more than %d", RY_MAX_TIERS);
@@ -395,14 +394,12 @@ static void fat_tree_units(ry_fabric *f, long long per_leaf)
     f->num_units = (int)((f->gpus + per_leaf - 1) / per_leaf);
 }
 
-/* GPUs under one fat-tree leaf: whole nodes when a node fits on one, and
- * with fabric.design rack-tor one rack's (layout.nodes_per_rack nodes). */
-static long long fat_per_leaf(const ry_spec *s, int d1)
+/* GPUs under one fat-tree leaf (ry_spec_leaf_group's rule); 0 when no leaf
+ * can be made. */
+static long long fat_per_leaf(const ry_spec *s)
 {
-    long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-    if (s->rack_tor)
-        return (long long)s->layout.nodes_per_rack * gpn;
-    return gpn <= d1 ? d1 / gpn * gpn : d1;
+    ry_leaf_group lg;
+    return ry_spec_leaf_group(s, &lg) < 0 ? 0 : lg.leaf_gpus;
 }
 
 typedef struct fat_ctx { long long n, per_leaf; } fat_ctx;
@@ -436,7 +433,7 @@ static int build_fat_tree(tree *tr, const ry_spec *s, const layout *L, ry_err *e
     }
     tree_setup(tr, s, 2);
     int d1 = tr->down[1];
-    long long per_leaf = fat_per_leaf(s, d1);
+    long long per_leaf = fat_per_leaf(s);
     if (per_leaf > d1) {
         ry_err_set(err, "layout.nodes_per_rack", "a rack-tor leaf takes a rack's %lld NIC ports "
                    "(%d servers of %d GPUs), and it has %d down: fewer servers a rack, or "
@@ -603,21 +600,20 @@ static long long rail_tree_leaves(const ry_spec *s, int d1, long long S, int rai
 static int size_graph(const ry_spec *s, int tiers, graph_size *z)
 {
     memset(z, 0, sizeof *z);
-    ry_tier_ports leaf = tier_of(s, 2, 1);
-    int d1 = leaf.down;
-    if (d1 < 1 || leaf.up < 1 || s->hb_domain < 1 || s->rails < 1)
+    ry_leaf_group lg;
+    if (ry_spec_leaf_group(s, &lg) < 0)
         return -1;
+    int d1 = lg.down;
     ry_spec st = *s;
     st.tiers = tiers;
     long long np = s->homing == RY_HOMING_DUAL_TOR ? 2 : 1;   /* NIC ports a tree takes */
-    long long K = s->hb_domain, R = s->rails, G = s->gpus, c = K / R;
-    long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? d1 / c : 1);
+    long long R = s->rails, G = s->gpus, S = lg.unit_domains;
     graph_size one = { 0 };
     if (s->design == RY_DESIGN_RAIL_OPTIMIZED) {
         if (size_tree(&st, G * np, np * rail_tree_leaves(s, d1, S, 0, (int)R), tiers, &one) < 0)
             return -1;
     } else if (s->design == RY_DESIGN_FAT_TREE) {
-        long long per_leaf = fat_per_leaf(s, d1);
+        long long per_leaf = lg.leaf_gpus;
         if (per_leaf > d1)
             return -1;
         if (size_tree(&st, G * np, np * ((G + per_leaf - 1) / per_leaf), tiers, &one) < 0)
@@ -713,14 +709,13 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     L.c = L.K / L.R;
     L.domains = L.gpus / L.K;
     int k = s->sw.radix;
-    ry_tier_ports leaf = tier_of(s, 2, 1);
-    int d1 = leaf.down;
-    if (d1 < 1 || leaf.up < 1) {
+    ry_leaf_group lg;
+    if (ry_spec_leaf_group(s, &lg) < 0) {
         ry_err_set(err, "fabric.oversubscription", "a radix-%d leaf cannot be split %d:%d",
                    k, s->n_oversub ? s->oversub[0].down : 1, s->n_oversub ? s->oversub[0].up : 1);
         return -1;
     }
-    L.S = s->scalable_unit > 0 ? s->scalable_unit : (L.c <= d1 ? d1 / L.c : 1);
+    L.S = lg.unit_domains;
     L.units = (L.domains + L.S - 1) / L.S;
     f->su_domains = L.S;
     f->num_units = (int)L.units;

@@ -552,29 +552,6 @@ static int load_switches(ry_catalog *c)
 /* A node's NIC table: a list of {rdma, netdev, cage} in NIC port order (GPU
  * in the node, then plane), from a catalog entry or a spec's cluster.node.
  * Errors at the node; what is "nodes.dgx-h100.nics" or "cluster.node.nics". */
-/* Field `field` of entry i of a list of maps (a cluster.node list, its rows
- * named list + "[]." + field) into *kv, its node into *v and its name for
- * messages into w: 1 read, 0 absent (an error when the row requires it:
- * missing, then the hint, else the row's doc), -1 an error printed. */
-static int entry_field(const ry_ynode *e, const char *list, const char *field, const char *what,
-                       size_t i, const char *hint, char *w, size_t wcap, ry_keyval *kv,
-                       const ry_ynode **v)
-{
-    char row[64];
-    snprintf(row, sizeof row, "%s[].%s", list, field);
-    const ry_key *k = ry_key_find(row);
-    RY_ASSERT(k != NULL);
-    *v = ry_ymap_get(e, field);
-    snprintf(w, wcap, "%s[%zu].%s", what, i, field);
-    if (!*v) {
-        if (!(k->flags & RY_KEY_REQUIRED))
-            return 0;
-        ry_error_at(e->pos, "%s is missing (%s)", w, hint ? hint : k->doc);
-        return -1;
-    }
-    return ry_key_get(k, *v, w, kv) < 0 ? -1 : 1;
-}
-
 int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
 {
     static const char *const fields[] = { "rdma", "netdev", "cage" };
@@ -605,8 +582,8 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
         for (int f = 0; f < 3; f++) {
             const ry_ynode *v;
             ry_keyval kv;
-            int r = entry_field(e, "cluster.node.nics", fields[f], what, i,
-                                "the RDMA device, like mlx5_0", w, sizeof w, &kv, &v);
+            int r = ry_schema_entry_field(e, "cluster.node.nics", fields[f], what, i,
+                                          "the RDMA device, like mlx5_0", w, sizeof w, &kv, &v);
             if (r <= 0) {
                 bad |= r < 0;
                 continue;
@@ -687,8 +664,8 @@ int ry_read_trays(const ry_ynode *n, const char *what, ry_node_model *out)
         for (int f = 0; f < NF; f++) {
             const ry_ynode *v;
             ry_keyval kv;
-            int r = entry_field(e, "cluster.node.rack_trays", fields[f], what, i, NULL, w,
-                                sizeof w, &kv, &v);
+            int r = ry_schema_entry_field(e, "cluster.node.rack_trays", fields[f], what, i,
+                                          NULL, w, sizeof w, &kv, &v);
             if (r <= 0) {
                 bad |= r < 0;
                 continue;

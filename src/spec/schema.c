@@ -1191,6 +1191,28 @@ int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, r
     return ry_key_get(k, n, prefix ? what : NULL, v) < 0 ? -1 : 1;
 }
 
+int ry_schema_entry_field(const ry_ynode *e, const char *list, const char *field,
+                          const char *what, size_t i, const char *hint, char *w, size_t wcap,
+                          ry_keyval *kv, const ry_ynode **v)
+{
+    char row[64];
+    snprintf(row, sizeof row, "%s[].%s", list, field);
+    const ry_key *k = ry_key_find(row);
+    RY_ASSERT(k != NULL);
+    *v = ry_ymap_get(e, field);
+    snprintf(w, wcap, "%s[%zu].%s", what, i, field);
+    if (!*v) {
+        if (!(k->flags & RY_KEY_REQUIRED))
+            return 0;
+        ry_error_at(e->pos, "%s is missing (%s)", w, hint ? hint : k->doc);
+        return -1;
+    }
+    if (!kv)
+        return 1;
+    RY_ASSERT(k->type != RY_KEY_CUSTOM);
+    return ry_key_get(k, *v, w, kv) < 0 ? -1 : 1;
+}
+
 int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base)
 {
     ry_keyval v;

@@ -163,6 +163,16 @@ int ry_schema_get_as(const ry_ynode *map, const char *key, const char *prefix, r
 /* ry_schema_get_as, then the value stored into base as the row's field. */
 int ry_schema_take(const ry_ynode *map, const char *key, const char *prefix, void *base);
 
+/* Field `field` of entry i of a list of maps (its rows named list + "[]."
+ * + field: "cluster.node.nics[].rdma", "fabric.tiers[].down"): its node
+ * into *v and its name for messages, "what[i].field", into w. 1 present, 0
+ * absent (an error when the row requires it: missing, then hint, else the
+ * row's doc), -1 after an error. With kv the value is read as its row
+ * (ry_key_get); a CUSTOM row's caller passes NULL and reads *v itself. */
+int ry_schema_entry_field(const ry_ynode *e, const char *list, const char *field,
+                          const char *what, size_t i, const char *hint, char *w, size_t wcap,
+                          ry_keyval *kv, const ry_ynode **v);
+
 /* Unknown keys of map, a map of section (a full dotted key, "" for the top
  * level): an error at each key the table has no row for under section, with
  * "did you mean" among those rows. what names the map in messages (NULL:

@@ -478,6 +478,9 @@ static void read_tiers(loadctx *c, const ry_ynode *n)
         c->bad |= RY_BAD_TIERS;
         return;
     }
+    /* an entry's fields, read in this order (each through its fabric.tiers[] row) */
+    static const char *const fields[] = { "switch", "down", "up", "taper", "group" };
+    enum { F_SWITCH, F_DOWN, F_UP, F_TAPER, F_GROUP };
     int bad = 0;
     for (size_t i = 0; i < n->n; i++) {
         const ry_ynode *e = n->items[i];
@@ -493,42 +496,41 @@ static void read_tiers(loadctx *c, const ry_ynode *n)
         }
         if (ry_schema_check_keys(e, "fabric.tiers[]", "fabric.tiers entry") > 0)
             bad = 1;
-        const ry_ynode *v;
-        if ((v = ry_ymap_get(e, "switch"))) {
-            ry_switch_model sw;
-            if (read_switch(c, v, &sw) < 0) {
-                bad = 1;
-            } else {
-                t->sw = sw;
-                t->has_switch = 1;
-            }
-        }
-        if ((v = ry_ymap_get(e, "down"))) {
-            snprintf(w, sizeof w, "fabric.tiers[%zu].down", i);
-            bad |= read_side(v, w, &t->down_gbps, &t->down_count) < 0;
-        }
-        if ((v = ry_ymap_get(e, "up"))) {
-            snprintf(w, sizeof w, "fabric.tiers[%zu].up", i);
-            bad |= read_side(v, w, &t->up_gbps, &t->up_count) < 0;
-        }
-        if ((v = ry_ymap_get(e, "taper"))) {
-            snprintf(w, sizeof w, "fabric.tiers[%zu].taper", i);
-            if (v->kind != RY_YSCALAR || ry_ynode_is_null(v) || parse_ratio(v->value, &t->taper) < 0 ||
-                t->taper.down < 1 || t->taper.up < 1) {
-                ry_error_at(v->pos, "%s must be \"D:U\", bandwidth down to bandwidth up with "
-                            "whole numbers >= 1, like \"15:1\" or \"1:2\" (got %s)", w,
-                            ry_ynode_describe(v));
-                memset(&t->taper, 0, sizeof t->taper);
-                bad = 1;
-            }
-        }
-        if ((v = ry_ymap_get(e, "group"))) {
+        for (size_t f = 0; f < sizeof fields / sizeof *fields; f++) {
+            const ry_ynode *v;
             ry_keyval kv;
-            snprintf(w, sizeof w, "fabric.tiers[%zu].group", i);
-            if (ry_key_get(ry_key_find("fabric.tiers[].group"), v, w, &kv) < 0)
-                bad = 1;
-            else
-                t->group = (int)kv.i;
+            int r = ry_schema_entry_field(e, "fabric.tiers", fields[f], "fabric.tiers", i, NULL,
+                                          w, sizeof w, f == F_GROUP ? &kv : NULL, &v);
+            if (r <= 0) {
+                bad |= r < 0;
+                continue;
+            }
+            switch (f) {
+            case F_SWITCH: {
+                ry_switch_model sw;
+                if (read_switch(c, v, &sw) < 0) {
+                    bad = 1;
+                } else {
+                    t->sw = sw;
+                    t->has_switch = 1;
+                }
+                break;
+            }
+            case F_DOWN: bad |= read_side(v, w, &t->down_gbps, &t->down_count) < 0; break;
+            case F_UP: bad |= read_side(v, w, &t->up_gbps, &t->up_count) < 0; break;
+            case F_TAPER:
+                if (v->kind != RY_YSCALAR || ry_ynode_is_null(v) ||
+                    parse_ratio(v->value, &t->taper) < 0 || t->taper.down < 1 ||
+                    t->taper.up < 1) {
+                    ry_error_at(v->pos, "%s must be \"D:U\", bandwidth down to bandwidth up "
+                                "with whole numbers >= 1, like \"15:1\" or \"1:2\" (got %s)",
+                                w, ry_ynode_describe(v));
+                    memset(&t->taper, 0, sizeof t->taper);
+                    bad = 1;
+                }
+                break;
+            default: t->group = (int)kv.i; break;
+            }
         }
     }
     if (bad) {
@@ -922,7 +924,8 @@ void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out)
     *out = *s;
     out->design = d;
     if (d != s->design) {
-        out->tiers = s->n_tier;     /* a tier list fixes the count for every design */
+        out->tiers = 0;
+        out->tiers_by_position = s->n_tier > 0;
         out->rack_tor = 0;
     }
 }

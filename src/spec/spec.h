@@ -153,8 +153,25 @@ typedef struct ry_tier_ports {
     double down_gbps, up_gbps;
     int down_split, up_split;   /* 1, 2, 4 or 8 */
     int cages_down, cages_up;   /* the model's ports they take */
-    int group;                  /* 0: down ports' worth */
+    int group;                  /* as given; 0: down ports' worth */
+    int blocks;                 /* lower blocks per block of the tier: group, else
+                                 * as many as its down ports take */
 } ry_tier_ports;
+
+/* How the Clos builder (fabric/build_clos.c) groups the GPUs under its
+ * leaves, from the spec alone: the builder builds by it, and the model's
+ * fabric share (ry_spec_fabric_share) counts by it, so the two cannot
+ * differ. Above the leaves, a block of tier j takes ry_tier_ports.blocks
+ * blocks of tier j - 1. */
+typedef struct ry_leaf_group {
+    int down;               /* a leaf's down ports (a leaf below a tier above) */
+    int unit_domains;       /* rail designs: HB domains per scalable unit
+                             * (cluster.scalable_unit, else as many as a leaf takes) */
+    long long leaf_gpus;    /* a fat tree: GPUs under one leaf, whole nodes when a node
+                             * fits on one; rack-tor: a rack's */
+    long long gpus;         /* GPUs under one leaf group: a scalable unit of every rail,
+                             * or one fat-tree leaf */
+} ry_leaf_group;
 
 typedef struct ry_spec {
     const char *path;       /* source file name as given, for messages */
@@ -180,6 +197,8 @@ typedef struct ry_spec {
     ry_ratio oversub[RY_MAX_TIERS]; /* [0] = leaf tier, [1] = tier 2, ...; tiers past the list are 1:1 */
     int tiers;              /* 0 = auto */
     int n_tier;             /* entries of fabric.tiers given as a list (then tiers = n_tier) */
+    int tiers_by_position;  /* 1: the list was written for another design, and this one's
+                             * tiers take its entries by position (ry_tier_entry) */
     ry_tier_spec tier[RY_MAX_TIERS];    /* [0] = leaves */
     int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
     int full_units;         /* a partial last scalable unit gets every leaf of a whole one */
@@ -313,6 +332,41 @@ int ry_spec_check(ry_spec *s);
  * fabric.tiers, else fabric.switch and fabric.oversubscription (spec/tiers.c).
  * -1 with err set (a key under fabric.tiers) when the tier cannot be made. */
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err);
+/* How a tier takes its fabric.tiers entry. */
+typedef enum {
+    RY_TIER_AS_LISTED = 0,  /* as written */
+    RY_TIER_AS_TOP,         /* an entry below the list's top as a design's top: its
+                             * switch and down speed, every port down */
+    RY_TIER_REPEATED        /* the list's top entry again below a design's top: its
+                             * switch, ports split 1:1 at its down speed both ways */
+} ry_tier_use;
+
+/* The entry of fabric.tiers tier j (1 = leaves) of a t-tier tree takes, and
+ * how (*use); -1 when there is no list or no entry j. As written, entry j - 1.
+ * With tiers_by_position (another design built from the list, see
+ * ry_spec_as_design): the leaves take entry 0 and tier j entry j - 1, the
+ * top entry standing for every tier past the list; a design with fewer
+ * tiers than the list leaves the entries above its top unused, its top
+ * taking the entry at its position as RY_TIER_AS_TOP; one with more takes
+ * the top entry again, RY_TIER_REPEATED, below its top. */
+int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use);
+/* A fabric.tiers list taken by position (ry_tier_entry) into other tiers
+ * than it lists: by_position 1, and per tier [1..tiers] its entry and how
+ * it is used. by_position 0 when the design takes the list as written (or
+ * there is none). */
+typedef struct ry_tier_entries {
+    int by_position;
+    int entry[RY_MAX_TIERS + 1];
+    ry_tier_use use[RY_MAX_TIERS + 1];
+} ry_tier_entries;
+
+/* The entries of design spec s (ry_spec_as_design's) built with `tiers`
+ * tiers: what a report says of a design that took the list by position. */
+void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out);
+
+/* The leaf group of s (see ry_leaf_group); -1 when a leaf cannot be made
+ * (no port down or up) or the cluster has no HB domain or rail. */
+int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g);
 /* The switch model of tier j, and the speed of the leaves' down ports. */
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j);
 double ry_spec_leaf_gbps(const ry_spec *s);
@@ -327,7 +381,9 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier);
 void ry_spec_rules_tiers(ry_spec *s);
 
 /* out: the cluster of s as design d. Forced tiers (fabric.tiers) are s's own
- * design's, so another design chooses its own (tiers auto). */
+ * design's, so another design chooses its own (tiers auto); a tier list
+ * becomes the other design's by position (tiers_by_position, ry_tier_entry),
+ * its tier count chosen by the builder. */
 void ry_spec_as_design(const ry_spec *s, ry_design d, ry_spec *out);
 
 /* Position of a dotted key ("fabric.switch.radix") in the source, or of its

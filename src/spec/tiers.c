@@ -53,15 +53,54 @@ static int cages(int count, int split)
     return (count + split - 1) / split;
 }
 
+int ry_tier_entry(const ry_spec *s, int t, int j, ry_tier_use *use)
+{
+    int n = s->n_tier;
+    *use = RY_TIER_AS_LISTED;
+    if (!s->tiers_by_position)
+        return j - 1 < n ? j - 1 : -1;
+    int i = (j < n ? j : n) - 1;
+    if (j == t && i < n - 1)
+        *use = RY_TIER_AS_TOP;
+    else if (j < t && i == n - 1)
+        *use = RY_TIER_REPEATED;
+    return i;
+}
+
+void ry_tier_entries_of(const ry_spec *s, int tiers, ry_tier_entries *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s->tiers_by_position || tiers == s->n_tier)
+        return;     /* the list as written */
+    out->by_position = 1;
+    for (int t = 1; t <= tiers; t++)
+        out->entry[t] = ry_tier_entry(s, tiers, t, &out->use[t]);
+}
+
 int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err *err)
 {
-    const ry_tier_spec *e = j - 1 < s->n_tier ? &s->tier[j - 1] : NULL;
+    ry_tier_use use;
+    int i = ry_tier_entry(s, t, j, &use);
+    ry_tier_spec m;
+    const ry_tier_spec *e = NULL;
+    if (i >= 0) {
+        /* an entry taken by position keeps its switch and down speed; its
+         * counts, taper and group were written for another place */
+        m = s->tier[i];
+        if (use != RY_TIER_AS_LISTED) {
+            m.up_gbps = use == RY_TIER_REPEATED ? m.down_gbps : 0;
+            m.down_count = m.up_count = m.group = 0;
+            m.taper = (ry_ratio){ 0, 0 };
+        }
+        e = &m;
+    }
+    int key = i >= 0 ? i : j - 1;
     char kd[48], ku[48], kt[48];
-    snprintf(kd, sizeof kd, "fabric.tiers.%d.down", j - 1);
-    snprintf(ku, sizeof ku, "fabric.tiers.%d.up", j - 1);
-    snprintf(kt, sizeof kt, "fabric.tiers.%d", j - 1);
+    snprintf(kd, sizeof kd, "fabric.tiers.%d.down", key);
+    snprintf(ku, sizeof ku, "fabric.tiers.%d.up", key);
+    snprintf(kt, sizeof kt, "fabric.tiers.%d", key);
     memset(out, 0, sizeof *out);
-    out->sw = e ? &e->sw : &s->sw;
+    out->sw = i >= 0 ? &s->tier[i].sw : &s->sw;     /* the spec's, not the copy's */
     const ry_switch_model *sw = out->sw;
     int P = sw->radix;
     double S = sw->port_gbps;
@@ -87,6 +126,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
             out->cages_down = cages(e->down_count, out->down_split);
         }
         out->ports = out->down + (P - out->cages_down);
+        out->blocks = out->group > 0 ? out->group : out->down;
         return 0;
     }
     if (side_split(sw, out->up_gbps, ku, j, "up", &out->up_split, err) < 0)
@@ -115,7 +155,7 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
         int unit = P / (r.down + r.up);
         if (unit < 1) {
             char ktp[48];
-            snprintf(ktp, sizeof ktp, "fabric.tiers.%d.taper", j - 1);
+            snprintf(ktp, sizeof ktp, "fabric.tiers.%d.taper", key);
             ry_err_set(err, e && e->taper.down ? ktp : "fabric.oversubscription",
                        "a %d:%d taper needs at least %d ports, and %s has %d", r.down, r.up,
                        r.down + r.up, sw->name, P);
@@ -145,6 +185,26 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
     out->down = dc ? dc : cd * out->down_split;
     out->up = uc ? uc : cu * out->up_split;
     out->ports = out->down + out->up + (P - cd - cu);
+    out->blocks = out->group > 0 ? out->group : out->down;
+    return 0;
+}
+
+int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g)
+{
+    ry_tier_ports leaf;
+    ry_err err;
+    memset(g, 0, sizeof *g);
+    /* a leaf's ports do not depend on the tier count, so long as a tier is above */
+    if (ry_tier_ports_of(s, 2, 1, &leaf, &err) < 0 || leaf.down < 1 || leaf.up < 1 ||
+        s->hb_domain < 1 || s->rails < 1)
+        return -1;
+    long long K = s->hb_domain, c = K / s->rails, d1 = leaf.down;
+    long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    g->down = leaf.down;
+    g->unit_domains = s->scalable_unit > 0 ? s->scalable_unit : (c <= d1 ? (int)(d1 / c) : 1);
+    g->leaf_gpus = s->rack_tor ? (long long)s->layout.nodes_per_rack * gpn
+                   : gpn <= d1 ? d1 / gpn * gpn : d1;
+    g->gpus = s->design == RY_DESIGN_FAT_TREE ? g->leaf_gpus : g->unit_domains * K;
     return 0;
 }
 
@@ -157,7 +217,10 @@ double ry_spec_leaf_gbps(const ry_spec *s)
 
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j)
 {
-    return j >= 1 && j - 1 < s->n_tier ? &s->tier[j - 1].sw : &s->sw;
+    ry_tier_use use;
+    /* the entry's switch does not depend on the tier count, only its ports */
+    int i = j >= 1 ? ry_tier_entry(s, RY_MAX_TIERS + 1, j, &use) : -1;
+    return i >= 0 ? &s->tier[i].sw : &s->sw;
 }
 
 void ry_spec_rules_tiers(ry_spec *s)
@@ -227,24 +290,18 @@ void ry_spec_rules_tiers(ry_spec *s)
 
 double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
 {
-    int t = s->n_tier ? s->n_tier : RY_MAX_TIERS + 1;
+    /* a list as written has its tiers; taken by position, the count the
+     * design was built with (tiers), else every tier below a top */
+    int t = !s->n_tier ? RY_MAX_TIERS + 1
+            : !s->tiers_by_position ? s->n_tier
+            : s->tiers > 0 ? s->tiers : RY_MAX_TIERS + 1;
+    ry_leaf_group lg;
     ry_tier_ports p;
     ry_err err;
     *tier = 0;
-    if (ry_tier_ports_of(s, t, 1, &p, &err) < 0 || p.down < 1 || s->hb_domain < 1 ||
-        s->rails < 1)
+    if (ry_spec_leaf_group(s, &lg) < 0)
         return 1;
-    /* GPUs under one leaf group: a scalable unit of every rail, or a fat
-     * tree's leaf of whole nodes. */
-    long long K = s->hb_domain, c = K / s->rails, size;
-    if (s->design == RY_DESIGN_FAT_TREE) {
-        long long gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
-        size = s->rack_tor ? s->layout.nodes_per_rack * gpn
-               : gpn <= p.down ? p.down / gpn * gpn : p.down;
-    } else {
-        long long S = s->scalable_unit > 0 ? s->scalable_unit : (c <= p.down ? p.down / c : 1);
-        size = S * K;
-    }
+    long long size = lg.gpus;   /* GPUs under one block of the tier crossed */
     double cut = 1;
     for (int j = 1; j < t && gpus > size; j++) {
         if (ry_tier_ports_of(s, t, j, &p, &err) < 0 || p.up < 1)
@@ -256,7 +313,7 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
-        size *= q.group > 0 ? q.group : q.down;
+        size *= q.blocks;
     }
     return 1 / cut;
 }
