@@ -12,7 +12,7 @@
 #   - the profiles: PFC, buffers and the buffer model only when lossless,
 #     IPv6 prefixes and address_family only with ethernet.ipv6, BREAKOUT_CFG
 #     only on a tier that splits;
-#   - the same bytes from a second run;
+#   - the same bytes from a second run; doc/ethernet.md's BGP_NEIGHBOR excerpt;
 #   - planted faults the checker must name.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 CHECK="$TOP_SRCDIR/tests/sonic-check.py"
@@ -100,6 +100,20 @@ tests/data/sonic/ro-3tier-v6-lossy.yaml LeafRouter:8:4,SpineRouter:8:8
 tests/data/sonic/rail-only-slaac.yaml LeafRouter:4:2,SpineRouter:4:4
 tests/data/sonic/split-tomahawk4.yaml LeafRouter:96:32,SpineRouter:64:64
 EOF
+
+# ---- doc/ethernet.md quotes leaf0's first neighbour of tests/data/eth/ro-2tier.yaml -----
+got=$("$PY" - "$TOP_SRCDIR/doc/ethernet.md" "$TMP/ro-2tier/ethernet/switches/leaf0/config_db.json" <<'P'
+import json, re, sys
+doc = open(sys.argv[1]).read()
+m = re.search(r'^"BGP_NEIGHBOR": \{\n(.*?\n    \}),\n```', doc, re.S | re.M)
+if not m:
+    print("no BGP_NEIGHBOR excerpt"); sys.exit()
+quoted = json.loads("{" + m.group(1) + "}")
+d = json.load(open(sys.argv[2]))["BGP_NEIGHBOR"]
+print("ok" if all(d.get(k) == v for k, v in quoted.items()) else "differs: %s" % quoted)
+P
+)
+expect_eq "doc/ethernet.md's BGP_NEIGHBOR excerpt" "$got" ok
 
 # ---- planted faults: each must be named --------------------------------------------------
 good="$TMP/split-tomahawk4/ethernet/switches/leaf0/config_db.json"
