@@ -120,13 +120,15 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_ethernet = {
     .name = "ethernet",
     .synopsis = "SPEC -o DIR [--force] | SPEC --check-routes TABLES [--fail ELEMENT]...",
-    .summary = "FRR switch configs, host addressing and RoCE QoS of an Ethernet fabric",
+    .summary = "FRR and SONiC switch configs, host addressing and RoCE QoS of an Ethernet fabric",
     .positional = "SPEC",
     .checks_exit_1 = 0,
     .options = options,
     .details = "Writes DIR/ethernet/: switches/<switch>/frr.conf (eBGP unnumbered on every fabric\n"
                "link, BFD, the ASN and loopback of the plan, maximum-paths the planned ECMP\n"
-               "width, host links announced), hosts/<host>.yaml (netplan) and hosts/<host>.sh\n"
+               "width, host links announced), switches/<switch>/config_db.json (the same as\n"
+               "SONiC's CONFIG_DB: ports, breakouts, interfaces, unnumbered BGP_NEIGHBOR, RoCE\n"
+               "QoS), hosts/<host>.yaml (netplan) and hosts/<host>.sh\n"
                "(the same as ip commands: a /31 per NIC port, a routing table and rule per NIC\n"
                "port), hosts/<host>.qos.sh (the NICs' RoCE QoS), asn-plan.csv, addresses.csv\n"
                "and summary.txt. ASNs follow RFC 7938: a leaf its own, a block of a middle\n"

@@ -45,9 +45,9 @@ static int emit_ethernet(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 static void report_ethernet(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
 {
     const ry_eth_stats *st = &t->eth;
-    printf("%s: FRR configs of %s switches (%s BGP sessions), addressing of %s hosts "
-           "written to %s/ethernet/\n", ctx->spec->name, ry_n(st->switches), ry_n(st->sessions),
-           ry_n(st->hosts), dir);
+    printf("%s: FRR and SONiC configs of %s switches (%s BGP sessions), addressing of %s "
+           "hosts written to %s/ethernet/\n", ctx->spec->name, ry_n(st->switches),
+           ry_n(st->sessions), ry_n(st->hosts), dir);
 }
 
 static int emit_cabling(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)

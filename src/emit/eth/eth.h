@@ -1,6 +1,8 @@
 /* The Ethernet configs of a fabric (railyard ethernet, build's ethernet/
  * group), from its Ethernet plan (fabric/ethplan.h):
  *   switches/<switch>/frr.conf   FRR: eBGP unnumbered, BFD, ECMP   eth_frr.c
+ *   switches/<switch>/config_db.json  SONiC's CONFIG_DB: ports,   eth_sonic.c
+ *                                interfaces, BGP_NEIGHBOR, QoS
  *   hosts/<host>.yaml            netplan: addresses, per-NIC tables eth_hosts.c
  *   hosts/<host>.sh              the same as ip commands
  *   hosts/<host>.qos.sh          the NICs' RoCE QoS (dcb, sysfs)
@@ -17,12 +19,14 @@
 /* What the group wrote, for its closing line. */
 typedef struct ry_eth_stats {
     long long switches, hosts, sessions;
+    long long sonic;            /* config_db.json files */
 } ry_eth_stats;
 
 /* Every file above under dir/; -1 on a write error (printed). */
 int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
 
 int ry_eth_write_frr(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
 int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
 int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                       const ry_eth_stats *st);

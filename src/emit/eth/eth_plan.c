@@ -160,9 +160,9 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
             q.ecn_prob);
     fprintf(fp, "BGP          %s sessions, BFD on each; hosts MTU %d, switch ports 9216\n",
             ry_num_int(c, sizeof c, st->sessions), s->eth.mtu);
-    fprintf(fp, "files        switches/<switch>/frr.conf (%s); hosts/<host>.yaml, .sh, .qos.sh "
-                "(%s each); asn-plan.csv; addresses.csv\n", ry_num_int(a, sizeof a, st->switches),
-            ry_num_int(b, sizeof b, st->hosts));
+    fprintf(fp, "files        switches/<switch>/frr.conf, config_db.json (%s each); "
+                "hosts/<host>.yaml, .sh, .qos.sh (%s each); asn-plan.csv; addresses.csv\n",
+            ry_num_int(a, sizeof a, st->switches), ry_num_int(b, sizeof b, st->hosts));
     return ry_outdir_close(o, fp);
 }
 
@@ -195,7 +195,8 @@ int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
 int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
 {
     memset(st, 0, sizeof *st);
-    if (ry_eth_write_frr(o, dir, pl, st) < 0 || ry_eth_write_hosts(o, dir, pl, st) < 0)
+    if (ry_eth_write_frr(o, dir, pl, st) < 0 || ry_eth_write_sonic(o, dir, pl, st) < 0 ||
+        ry_eth_write_hosts(o, dir, pl, st) < 0)
         return -1;
     return ry_eth_write_plan(o, dir, pl, st);
 }

@@ -1,0 +1,147 @@
+#!/bin/sh
+# SONiC's config_db.json of every switch (railyard ethernet), for the specs
+# of tests/data/eth and tests/data/sonic (IPv6 static and SLAAC, the lossy
+# profile, split ports):
+#   - every file through tests/sonic-check.py: the constraints of SONiC's
+#     YANG models (tables, keys, fields, mandatory fields, enums, patterns,
+#     ranges, leafrefs), its BGP_NEIGHBOR keys those of the frr.conf beside
+#     it, its INTERFACE /31s those of addresses.csv;
+#   - closed forms from the specs' numbers: PORT entries per switch (the
+#     model's ports counting split parts), BGP_NEIGHBOR entries per switch
+#     (its fabric links), their total twice the sessions railyard reports;
+#   - the profiles: PFC, buffers and the buffer model only when lossless,
+#     IPv6 prefixes and address_family only with ethernet.ipv6, BREAKOUT_CFG
+#     only on a tier that splits;
+#   - the same bytes from a second run; doc/ethernet.md's BGP_NEIGHBOR excerpt;
+#   - planted faults the checker must name.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+CHECK="$TOP_SRCDIR/tests/sonic-check.py"
+
+# spec | role:PORT entries:BGP_NEIGHBOR entries per switch
+#   radix r, no split: every switch r ports; a leaf r/2 up, any other switch
+#   all r ports to switches. split-tomahawk4: a leaf's 32 down cages split
+#   in 2 (64) plus 32 up = 96 ports, 32 neighbours; a spine's 64 ports all
+#   to leaves.
+while read -r spec expect; do
+    name=$(basename "$spec" .yaml)
+    out="$TMP/$name"
+    if ! "$RAILYARD" ethernet "$TOP_SRCDIR/$spec" -o "$out" >"$TMP/$name.log" 2>&1; then
+        fail "$spec: railyard ethernet failed"; sed 's/^/    /' "$TMP/$name.log"; continue
+    fi
+    no_sanitizer "$TMP/$name.log"
+    E="$out/ethernet"
+    nsw=$(ls -d "$E"/switches/*/ | wc -l)
+    expect_eq "$name: config_db.json files" "$(ls "$E"/switches/*/config_db.json | wc -l)" "$nsw"
+    if "$PY" "$CHECK" --frr --addresses "$E/addresses.csv" --expect "$expect" "$E" \
+        >"$TMP/$name.chk" 2>&1; then ok; else
+        fail "$name: sonic-check"; sed 's/^/    /' "$TMP/$name.chk" | head -20
+    fi
+    sessions=$(sed -n 's/.*(\([0-9]*\) BGP sessions).*/\1/p' "$TMP/$name.log")
+    "$PY" - "$E" "$sessions" "$TOP_SRCDIR/$spec" >"$TMP/$name.prof" 2>&1 <<'P'
+import glob, json, sys, yaml
+E, sessions, spec = sys.argv[1], int(sys.argv[2]), yaml.safe_load(open(sys.argv[3]))
+eth = spec.get("ethernet") or {}
+v6 = eth.get("ipv6", "off") != "off"
+lossless = eth.get("qos", "lossless") == "lossless"
+tiers = (spec.get("fabric") or {}).get("tiers")
+split = isinstance(tiers, list) and "x" in tiers[0].get("down", "")
+errs = []
+nb = 0
+hosts = sum(1 for _ in open(E + "/addresses.csv")) - 1
+p31 = p64 = 0
+for f in sorted(glob.glob(E + "/switches/*/config_db.json")):
+    d = json.load(open(f))
+    sw = f.split("/")[-2]
+    md = d["DEVICE_METADATA"]["localhost"]
+    nb += len(d.get("BGP_NEIGHBOR", {}))
+    cabled = [k for k, v in d["PORT"].items() if v.get("admin_status") == "up"]
+    if sorted(cabled) != sorted(d["PORT_QOS_MAP"]):
+        errs.append("%s: PORT_QOS_MAP is not the cabled ports" % sw)
+    pfc = [v.get("pfc_enable") for v in d["PORT_QOS_MAP"].values()]
+    if lossless != (pfc and all(p == "3" for p in pfc)) or (not lossless and any(pfc)):
+        errs.append("%s: pfc_enable %s, profile %s" % (sw, set(pfc), eth.get("qos", "lossless")))
+    if lossless != (md.get("buffer_model") == "dynamic") or \
+       lossless != (len(d.get("BUFFER_PG", {})) == len(cabled)):
+        errs.append("%s: buffer model / BUFFER_PG not as the profile" % sw)
+    lo = [k for k in d["LOOPBACK_INTERFACE"] if "|" in k]
+    if len(lo) != 1 + v6 or (v6 and not any(k.endswith("/128") for k in lo)):
+        errs.append("%s: loopback prefixes %s" % (sw, lo))
+    af = set(v["address_family"] for v in d.get("BGP_NEIGHBOR", {}).values())
+    if d.get("BGP_NEIGHBOR") and af != {"both" if v6 else "v4"}:
+        errs.append("%s: address_family %s" % (sw, af))
+    for v in d.get("BGP_NEIGHBOR", {}).values():
+        peer = json.load(open("%s/switches/%s/config_db.json" % (E, v["name"])))
+        if v["asn"] != peer["DEVICE_METADATA"]["localhost"]["bgp_asn"]:
+            errs.append("%s: neighbour %s asn %s is not its bgp_asn" % (sw, v["name"], v["asn"]))
+    p31 += sum(k.endswith("/31") for k in d["INTERFACE"])
+    p64 += sum(k.endswith("/64") for k in d["INTERFACE"])
+    bo = d.get("BREAKOUT_CFG", {})
+    if split and md["type"] == "LeafRouter":
+        modes = sorted(v["brkout_mode"] for v in bo.values())
+        if modes != ["1x400G"] * 32 + ["2x200G"] * 32:
+            errs.append("%s: BREAKOUT_CFG %s" % (sw, modes[:3]))
+    elif bo:
+        errs.append("%s: BREAKOUT_CFG on a tier that does not split" % sw)
+if nb != 2 * sessions:
+    errs.append("BGP_NEIGHBOR entries %d, want twice the %d sessions" % (nb, sessions))
+if p31 != hosts or p64 != (hosts if v6 else 0):
+    errs.append("host-link prefixes: %d /31, %d /64 for %d NIC ports" % (p31, p64, hosts))
+print("\n".join(errs) if errs else "ok")
+P
+    expect_eq "$name: profiles and totals" "$(head -5 "$TMP/$name.prof")" ok
+    "$RAILYARD" ethernet "$TOP_SRCDIR/$spec" -o "$TMP/again-$name" >/dev/null 2>&1
+    if diff -r "$E/switches" "$TMP/again-$name/ethernet/switches" >/dev/null; then ok; else
+        fail "$name: a second run gives other bytes"; fi
+done <<'EOF'
+tests/data/eth/ro-2tier.yaml LeafRouter:16:8,SpineRouter:16:16
+tests/data/eth/ro-3tier.yaml LeafRouter:8:4,SpineRouter:8:8
+tests/data/eth/rail-only.yaml LeafRouter:4:2,SpineRouter:4:4
+tests/data/sonic/ro-3tier-v6-lossy.yaml LeafRouter:8:4,SpineRouter:8:8
+tests/data/sonic/rail-only-slaac.yaml LeafRouter:4:2,SpineRouter:4:4
+tests/data/sonic/split-tomahawk4.yaml LeafRouter:96:32,SpineRouter:64:64
+EOF
+
+# ---- doc/ethernet.md quotes leaf0's first neighbour of tests/data/eth/ro-2tier.yaml -----
+got=$("$PY" - "$TOP_SRCDIR/doc/ethernet.md" "$TMP/ro-2tier/ethernet/switches/leaf0/config_db.json" <<'P'
+import json, re, sys
+doc = open(sys.argv[1]).read()
+m = re.search(r'^"BGP_NEIGHBOR": \{\n(.*?\n    \}),\n```', doc, re.S | re.M)
+if not m:
+    print("no BGP_NEIGHBOR excerpt"); sys.exit()
+quoted = json.loads("{" + m.group(1) + "}")
+d = json.load(open(sys.argv[2]))["BGP_NEIGHBOR"]
+print("ok" if all(d.get(k) == v for k, v in quoted.items()) else "differs: %s" % quoted)
+P
+)
+expect_eq "doc/ethernet.md's BGP_NEIGHBOR excerpt" "$got" ok
+
+# ---- planted faults: each must be named --------------------------------------------------
+good="$TMP/split-tomahawk4/ethernet/switches/leaf0/config_db.json"
+if "$PY" "$CHECK" "$good" >/dev/null; then ok; else fail "the unplanted file fails"; fi
+while IFS='%' read -r what code want; do
+    rm -f "$TMP/fault.json"
+    "$PY" - "$good" "$TMP/fault.json" "$code" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=4, sort_keys=True)
+P
+    if "$PY" "$CHECK" "$TMP/fault.json" >"$TMP/fault.out" 2>&1; then
+        fail "planted fault passes: $what"
+    elif grep -q -- "$want" "$TMP/fault.out"; then ok; else
+        fail "planted fault $what: not named ($want):"; sed 's/^/    /' "$TMP/fault.out" | head -5
+    fi
+done <<'EOF'
+a PORT without its speed%del d["PORT"]["Ethernet0"]["speed"]%PORT|Ethernet0: mandatory speed missing
+a neighbour on no port%d["BGP_NEIGHBOR"]["Ethernet9999"] = d["BGP_NEIGHBOR"].pop("Ethernet256")%BGP_NEIGHBOR|Ethernet9999: neither an IP address
+PFC on priority 8%d["PORT_QOS_MAP"]["Ethernet0"]["pfc_enable"] = "3,8"%PORT_QOS_MAP|Ethernet0: pfc_enable='3,8' does not match
+a queue's WRED profile missing%d["QUEUE"]["Ethernet0|3"]["wred_profile"] = "NOPE"%wred_profile NOPE is not in WRED_PROFILE
+a /31 on a port with no entry%del d["INTERFACE"]["Ethernet0"]%Ethernet0 has no entry of its own
+two ports on one lane%d["PORT"]["Ethernet4"]["lanes"] = "3,4,5,6"%lane 3 also in
+a device type SONiC lacks%d["DEVICE_METADATA"]["localhost"]["type"] = "Leaf"%type='Leaf' does not match
+a breakout its cage's ports are not%d["BREAKOUT_CFG"]["Ethernet0"]["brkout_mode"] = "4x100G"%4x100G: not 4 ports of 100G
+a WRED max below its min%d["WRED_PROFILE"]["ROCE_ECN"]["green_max_threshold"] = "1000"%green max threshold below min
+an integer where CONFIG_DB has strings%d["PORT"]["Ethernet0"]["mtu"] = 9216%mtu: CONFIG_DB values are strings
+EOF
+
+finish
