@@ -225,15 +225,14 @@ void ry_spec_rules_tiers(ry_spec *s)
     }
 }
 
-double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
+int ry_spec_fabric_blocks(const ry_spec *s, ry_fabric_block *out)
 {
     int t = s->n_tier ? s->n_tier : RY_MAX_TIERS + 1;
     ry_tier_ports p;
     ry_err err;
-    *tier = 0;
     if (ry_tier_ports_of(s, t, 1, &p, &err) < 0 || p.down < 1 || s->hb_domain < 1 ||
         s->rails < 1)
-        return 1;
+        return 0;
     /* GPUs under one leaf group: a scalable unit of every rail, or a fat
      * tree's leaf of whole nodes. */
     long long K = s->hb_domain, c = K / s->rails, size;
@@ -246,17 +245,34 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
         size = S * K;
     }
     double cut = 1;
-    for (int j = 1; j < t && gpus > size; j++) {
+    int n = 0;
+    for (int j = 1; j < t && n < RY_MAX_TIERS; j++) {
         if (ry_tier_ports_of(s, t, j, &p, &err) < 0 || p.up < 1)
             break;
         double taper = p.down * p.down_gbps / (p.up * p.up_gbps);
         if (taper > 1)
             cut *= taper;
-        *tier = j;
+        out[n].tier = j;
+        out[n].gpus = size;
+        out[n].cut = cut;
+        n++;
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
         size *= q.group > 0 ? q.group : q.down;
+    }
+    return n;
+}
+
+double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
+{
+    ry_fabric_block b[RY_MAX_TIERS];
+    int n = ry_spec_fabric_blocks(s, b);
+    double cut = 1;
+    *tier = 0;
+    for (int i = 0; i < n && gpus > b[i].gpus; i++) {
+        cut = b[i].cut;
+        *tier = b[i].tier;
     }
     return 1 / cut;
 }
