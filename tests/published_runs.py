@@ -14,8 +14,9 @@ is modelled once more on that fabric (its cluster, fabric and layout
 sections, the run's GPUs): as published, and with every tier's taper 1:1.
 Those predictions stand apart from the rules above (the run is counted once,
 on the default fabric); each must be within 1.6x of the measured time, as
-every run, and the tapered fabric must leave the run less than the NIC while
-the 1:1 one leaves it all of it.
+every run, and the tapered fabric must leave traffic spread over the run's
+GPUs less than the NIC (the layout's groups their own shares, within (0, 1])
+while the 1:1 one leaves it all of it.
 
 Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE] [--fabric-table FILE]
 Prints one line per run and the summary; --table writes the Markdown table the
@@ -188,14 +189,22 @@ def fabric_runs(railyard, runs, work, fails):
         share = got[False]["fabric_share"]
         t, t1 = got[False]["optimum"]["total_s"], got[True]["optimum"]["total_s"]
         r, r1 = t / meas, t1 / meas
-        print("%-28s on %s: share %.4f above tier %d: %9.3f s  ratio %.3f  MFU %.1f%%;  "
+        g = share.get("groups", {})
+        print("%-28s on %s: share %.4f above tier %d (groups: context %.4f, pipeline %.4f, "
+              "data %.4f): %9.3f s  ratio %.3f  MFU %.1f%%;  "
               "every taper 1:1: %9.3f s  ratio %.3f  MFU %.1f%%" %
-              (run["id"], name, share["share"], share["tier"], t, r, 100 * got[False]["mfu"],
+              (run["id"], name, share["share"], share["tier"], g.get("context", -1),
+               g.get("pipeline", -1), g.get("data", -1), t, r, 100 * got[False]["mfu"],
                t1, r1, 100 * got[True]["mfu"]))
         rows.append((run, name, share, meas, t, r, got[False]["mfu"], t1, r1, got[True]["mfu"]))
         if not share["share"] < 1:
             fails.append("%s on %s: its traffic crosses no taper (share %g)" %
                          (run["id"], name, share["share"]))
+        if not g or any(not 0 < g[k] <= 1 for k in ("context", "pipeline", "data")):
+            fails.append("%s on %s: the groups' shares are missing or out of (0, 1]: %r" %
+                         (run["id"], name, g))
+        if "groups" in got[True]["fabric_share"]:
+            fails.append("%s on %s at 1:1: groups reported with no taper" % (run["id"], name))
         if got[True]["fabric_share"]["share"] != 1:
             fails.append("%s on %s at 1:1: share %g, not 1" %
                          (run["id"], name, got[True]["fabric_share"]["share"]))
@@ -288,14 +297,17 @@ def main():
     frows = fabric_runs(railyard, runs, work, fails)
     if ftable:
         with open(ftable, "w") as fh:
-            fh.write("| run | fabric | NIC share across the top tier crossed | measured s/iteration "
+            fh.write("| run | fabric | NIC share across the top tier crossed | NIC share the layout's "
+                     "context / pipeline / data groups keep | measured s/iteration "
                      "(MFU) | railyard | ratio | MFU | every taper 1:1 | ratio | MFU |\n")
-            fh.write("|---|---|---|---|---|---|---|---|---|---|\n")
+            fh.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
             for run, name, share, meas, t, r, mfu, t1, r1, mfu1 in frows:
-                fh.write("| %s | %s | %.3f (tier %d up) | %.2f (%s) | %.2f | %.2f | %.1f%% | %.2f "
-                         "| %.2f | %.1f%% |\n" %
-                         (run["id"], name, share["share"], share["tier"], meas,
-                          published_mfu(run), t, r, 100 * mfu, t1, r1, 100 * mfu1))
+                g = share["groups"]
+                fh.write("| %s | %s | %.3f (tier %d up) | %.3f / %.3f / %.3f | %.2f (%s) | %.2f "
+                         "| %.2f | %.1f%% | %.2f | %.2f | %.1f%% |\n" %
+                         (run["id"], name, share["share"], share["tier"], g["context"],
+                          g["pipeline"], g["data"], meas, published_mfu(run), t, r, 100 * mfu,
+                          t1, r1, 100 * mfu1))
     for f in fails:
         print("FAIL: " + f)
     return 1 if fails else 0

@@ -450,6 +450,16 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                       "leave (%s%%)", ry_num_si(v2, sizeof v2, in->B_S * pl->net_share, "B/s", 4),
                       ry_tier_name(pl->net_tier, pl->net_tier + 1),
                       ry_num_sig(nb, sizeof nb, 100 * pl->net_share, 3));
+    if (pl->net_share > 0 && pl->net_share < 1) {
+        char n2[32], n3[32], n4[32];
+        ry_buf_printf(o, "; the layout's collectives keep of the network bandwidth: context "
+                      "%s%%, pipeline %s%%, data %s%%, experts %s%% (all of it when their groups "
+                      "stay inside one block of a tapered tier)",
+                      ry_num_sig(nb, sizeof nb, 100 * b->share_cp, 3),
+                      ry_num_sig(n2, sizeof n2, 100 * b->share_pp, 3),
+                      ry_num_sig(n3, sizeof n3, 100 * b->share_dp, 3),
+                      ry_num_sig(n4, sizeof n4, 100 * b->share_ep, 3));
+    }
     ry_buf_puts(o, "\n\n");
 
     ry_buf_printf(o, "Parallelism   tensor %s x context %s x pipeline %s x data %s (the fastest "
@@ -616,8 +626,17 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         "model_flops", m->model_flops, "C", m->peak_flops * pl->efficiency,
                         "peak_flops", m->peak_flops, "B_F", in->B_F, "B_S", in->B_S));
     json_object_set_new(j, "optimum", cfg_json(&pl->best, m->in.K));
-    json_object_set_new(j, "fabric_share", json_pack("{s:f, s:i}", "share",
-                        pl->net_share > 0 ? pl->net_share : 1, "tier", pl->net_tier));
+    json_t *fs = json_pack("{s:f, s:i}", "share", pl->net_share > 0 ? pl->net_share : 1,
+                           "tier", pl->net_tier);
+    /* On a tapered fabric: what the chosen layout's collectives keep. */
+    if (pl->net_share > 0 && pl->net_share < 1) {
+        const ry_plan_cfg *b = &pl->best;
+        json_object_set_new(fs, "groups", json_pack("{s:f, s:f, s:f, s:f, s:f}", "tensor", 1.0,
+                                                    "context", b->share_cp, "pipeline",
+                                                    b->share_pp, "data", b->share_dp, "expert",
+                                                    b->share_ep));
+    }
+    json_object_set_new(j, "fabric_share", fs);
     json_object_set_new(j, "memory", memory_json(&pl->best));
     if (pl->ideal_ok)
         json_object_set_new(j, "ideal", cfg_json(&pl->ideal, m->in.N));

@@ -201,9 +201,100 @@ static double nvlink_bw(const ry_plan *pl)
     return pl->base.in.B_F / 2 * RY_PLAN_NVLINK_EFFICIENCY;
 }
 
-static double net_bw(const ry_plan *pl)
+/* The network at `share` of it (ry_plan_group_share). */
+static double net_bw(const ry_plan *pl, double share)
 {
-    return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY * (pl->net_share > 0 ? pl->net_share : 1);
+    return pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY * share;
+}
+
+/* Group starts (ranks r with r mod L < s) in [0, z], z < the job's GPUs. */
+static long long starts_upto(long long z, long long L, long long s)
+{
+    if (z < 0)
+        return 0;
+    long long q = (z + 1) / L, r = (z + 1) % L;
+    return q * s + (r < s ? r : s);
+}
+
+/* Group starts in [lo, hi] (clipped to the job's ranks). */
+static long long starts_in(long long lo, long long hi, long long L, long long s, long long n)
+{
+    if (lo < 0)
+        lo = 0;
+    if (hi > n - 1)
+        hi = n - 1;
+    return lo > hi ? 0 : starts_upto(hi, L, s) - starts_upto(lo - 1, L, s);
+}
+
+double ry_plan_group_share(const ry_fabric_block *b, int nb, long long gpus, long long stride,
+                           long long count, int spread)
+{
+    double share = 1;
+    if (count < 2 || stride < 1)
+        return 1;
+    long long L = stride * count, span = (count - 1) * stride;
+    for (int i = 0; i < nb; i++) {
+        long long B = b[i].gpus;
+        if (!(b[i].cut > 1) || B < 1 || gpus <= B)
+            continue;
+        /* The busiest block's flows out. With a stride below B, a group
+         * with members both sides of a boundary x has one in [x - stride,
+         * x) and one in [x, x + stride): in both blocks. Those crossing x
+         * start in [x - span, x - 1]. */
+        long long flows = 0;
+        if (stride >= B) {
+            flows = B;
+        } else {
+            for (long long x0 = 0; x0 < gpus; x0 += B) {
+                long long x1 = x0 + B, f = 0;
+                if (x0 > 0)
+                    f += starts_in(x0 - span, x0 - 1, L, stride, gpus);
+                if (x1 < gpus)
+                    f += starts_in(x1 - span, x1 - 1, L, stride, gpus);
+                if (x0 > 0 && x1 < gpus)
+                    f -= starts_in(x1 - span, x0 - 1, L, stride, gpus);
+                if (f > flows)
+                    flows = f;
+            }
+        }
+        if (flows < 1)
+            continue;
+        double cap = (double)B / b[i].cut;
+        double x = spread || flows >= B ? 1 / b[i].cut : cap / (double)flows;
+        if (x < share)
+            share = x;
+    }
+    return share;
+}
+
+/* The expert all-to-all runs inside a stage (its groups take the stage's
+ * ranks): nothing of it leaves a block that holds the stage; otherwise the
+ * uniform bound. */
+static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
+{
+    return ry_plan_group_share(pl->blocks, pl->n_blocks, c->gpus, 1, c->t * c->c * c->d, 1);
+}
+
+/* The shares of c's collectives on pl's fabric (ry_plan_cfg). */
+static void group_shares(const ry_plan *pl, ry_plan_cfg *c)
+{
+    const ry_fabric_block *b = pl->blocks;
+    int nb = pl->n_blocks;
+    long long tc = c->t * c->c, st = tc * c->d;
+    c->share_cp = c->c > 1 && c->cp_cross ? ry_plan_group_share(b, nb, c->gpus, c->t, c->c, 0)
+                  : 1;
+    c->share_pp = c->p > 1 && c->p2p_cross ? ry_plan_group_share(b, nb, c->gpus, st, c->p, 0)
+                  : 1;
+    /* Hierarchically, the reduction across domains runs over the dp_cross
+     * ranks at one position of a domain (t dp_in apart); ZeRO-3's
+     * collectives span every replica (t apart). */
+    if (c->dp_cross > 1)
+        c->share_dp = pl->base.w.zero >= 3
+                      ? ry_plan_group_share(b, nb, c->gpus, c->t, c->c * c->d, 0)
+                      : ry_plan_group_share(b, nb, c->gpus, c->t * c->dp_in, c->dp_cross, 0);
+    else
+        c->share_dp = 1;
+    c->share_ep = pl->base.w.model.moe.experts > 0 ? ep_share(pl, c) : 1;
 }
 
 /* The expert all-to-all's inputs for configuration c (model/moe.h): one
@@ -231,7 +322,7 @@ static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long
     in->blocks = (int)ceil_div((long long)ry_llm_moe_blocks(l) * c->blocks, l->layers);
     in->passes = rc == RY_RECOMPUTE_FULL ? 6 : 4;
     in->B_F = nvlink_bw(pl);
-    in->B_S = net_bw(pl);
+    in->B_S = net_bw(pl, ep_share(pl, c));
     if (in->K < 1 || in->N % in->K || in->K % in->NM)
         in->NM = 1;
     ry_moe_in flat = *in;
@@ -274,6 +365,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     double t = (double)c->t, cp = (double)c->c, h = l->d_model, s = l->seq_len;
     double sp = c->t > 1 && w->sequence_parallel ? t : 1;
     c->hw_flops = hw_flops(pl, rc);
+    group_shares(pl, c);
     /* One micro-batch on the busiest GPU: mb sequences, split over the
      * context group, through the stage's blocks, 1/t of each GEMM. */
     double tok = s * (double)c->mb / cp;
@@ -321,7 +413,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         double heads = l->heads ? l->heads : h / 128;
         double hkv = h * (l->kv_heads ? l->kv_heads : heads) / heads;
         double kvb = tok * 2 * hkv * 2 / t;
-        double bw = c->cp_cross ? net_bw(pl) : nvlink_bw(pl);
+        double bw = c->cp_cross ? net_bw(pl, c->share_cp) : nvlink_bw(pl);
         cpt = blocks * (cp - 1) * kvb * (1 + 2) / bw;
         cp_hidden = cpt * w->overlap_context;
         if (cp_hidden > attn)
@@ -356,7 +448,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     c->pp = 0;
     if (c->p > 1) {
         double x = tok * h * 2 / t;     /* 16-bit, FP8 runs too */
-        double bw = c->p2p_cross ? net_bw(pl) : nvlink_bw(pl);
+        double bw = c->p2p_cross ? net_bw(pl, c->share_pp) : nvlink_bw(pl);
         /* A middle stage sends both ways; with two stages of one chunk
          * each GPU sends one way (activations forward or gradients back). */
         double ways = c->p > 2 || c->v > 1 ? 2 : 1;
@@ -381,14 +473,14 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         double r = din * dx;
         double vol = M * ((2 + extra_gemm(rc)) * 2 * phi + g) * (r - 1) / r;
         dp_in = dx > 1 ? 0 : vol / nvlink_bw(pl);
-        dp_x = dx > 1 ? vol / net_bw(pl) : 0;
+        dp_x = dx > 1 ? vol / net_bw(pl, c->share_dp) : 0;
         c->dp_x_bytes = dx > 1 ? vol : 0;
         window = per_mb * M * 3 / ge;
     } else {
         double vol = 2 * g;
         dp_in = vol * (din - 1) / din / nvlink_bw(pl);
         c->dp_x_bytes = (vol / din) * (dx - 1) / dx;
-        dp_x = c->dp_x_bytes / net_bw(pl);
+        dp_x = c->dp_x_bytes / net_bw(pl, c->share_dp);
         /* The reduction runs behind the last micro-batch's backward and the
          * weights' all-gather behind the first one's forward: one slot. */
         window = per_mb;
@@ -823,9 +915,12 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     if (ry_model_check_spec(s) < 0)
         return -1;
     ry_model_inputs(s, &pl->base);
-    /* Traffic across leaf groups and pods gets what the tapers above them
-     * leave (a 1:7 aggregation tier: a seventh). */
+    /* Traffic spread over the cluster gets what the tapers above its leaf
+     * groups and pods leave (a 1:7 aggregation tier: a seventh), the share
+     * reported; each collective gets what its groups load of the blocks'
+     * uplinks (ry_plan_group_share, from the fabric's blocks). */
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
+    pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
         const ry_workload *w = &pl->base.w;
     const ry_gpu *g = &w->gpu;
     int fp8 = w->precision == RY_PREC_FP8;

@@ -89,6 +89,11 @@ typedef struct ry_plan_cfg {
     double bubble, tp, pp, cp, moe, dp_in_s, dp_cross_s;   /* seconds, exposed */
     double hidden;              /* communication that ran behind compute */
     double dp_x_bytes;          /* data-parallel bytes per GPU across domains, per iteration */
+    /* Of the network bandwidth per GPU, what the fabric's tapers leave each
+     * collective's groups (ry_plan_group_share; 1 inside a block or on a
+     * network without tapers): the context ring, the stage boundaries, the
+     * data-parallel reduction across domains, the expert all-to-all. */
+    double share_cp, share_pp, share_dp, share_ep;
     double total;
     double hw_flops;            /* executed per iteration, with this recomputation */
     ry_plan_mem mem;
@@ -102,8 +107,11 @@ typedef struct ry_plan {
     double bf16_peak;           /* MFU's denominator per GPU */
     int grad_bytes;             /* per element of the data-parallel reduction */
     int rails;                  /* the spec's (the expert all-to-all's placement) */
-    double net_share;           /* of the NIC bandwidth across the fabric's tapers (full) */
+    double net_share;           /* of the NIC bandwidth across the fabric's tapers for traffic
+                                   spread over the cluster (the uniform bound; full) */
     int net_tier;               /* the highest tier the cluster's traffic crosses up */
+    ry_fabric_block blocks[RY_MAX_TIERS];  /* the fabric's blocks (ry_spec_fabric_blocks) */
+    int n_blocks;
     ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
     ry_plan_cfg ideal;          /* K = N */
@@ -152,6 +160,23 @@ int ry_plan_layout(long long K, ry_plan_cfg *c);
 /* The iteration time of c (its sizes, seqs, blocks, dp_in, dp_cross and the
  * boundaries set) at HB domain K, with the workload's overlaps. */
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c);
+
+/* What the fabric's tapers leave a collective, as a share of a GPU's
+ * network bandwidth. Its groups are `count` ranks `stride` apart (ranks as
+ * the layout above numbers them: a group starts at every rank r with r mod
+ * (stride x count) < stride), all of them communicating at once over ranks
+ * 0 to gpus - 1, which fill the blocks b[0..nb) in order. For every block
+ * of a tapered tier (cut above 1), the flows leaving one block: a ring or
+ * chain through a group in rank order leaves a block once for every group
+ * with members in it and outside it (a group inside a block, none); a
+ * group whose stride reaches a block's size has no two members in one
+ * block, so every GPU sends out (the uniform bound). spread: an all-to-all,
+ * whose every member sends to every other: a group inside a block keeps 1,
+ * any other the uniform bound. The share is the least over the tiers of
+ * the block's uplink bandwidth (gpus / cut NICs) over its busiest block's
+ * flows, at most 1. */
+double ry_plan_group_share(const ry_fabric_block *b, int nb, long long gpus, long long stride,
+                           long long count, int spread);
 
 /* The fastest configuration that fits at HB domain K, honouring the
  * workload's fixed sizes. -1 when none fits: *least (if not NULL) gets

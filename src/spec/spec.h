@@ -370,6 +370,21 @@ int ry_spec_leaf_group(const ry_spec *s, ry_leaf_group *g);
 /* The switch model of tier j, and the speed of the leaves' down ports. */
 const ry_switch_model *ry_spec_tier_switch(const ry_spec *s, int j);
 double ry_spec_leaf_gbps(const ry_spec *s);
+/* A block of the fabric: the GPUs under one group of tier-j switches (a
+ * leaf group for tier 1, a pod for tier 2, ...), which traffic leaves
+ * through tier j's uplinks. The job's ranks fill blocks in order. cut is
+ * the product of the tapers D:U above 1 of tiers 1 to j: one block's
+ * uplinks carry gpus / cut GPUs' worth of NIC bandwidth. */
+typedef struct ry_fabric_block {
+    int tier;           /* j */
+    long long gpus;     /* GPUs under one block */
+    double cut;         /* tapers up to tier j (1: none binds) */
+} ry_fabric_block;
+/* The blocks of every tier below the top with uplinks, lowest first, into
+ * out (RY_MAX_TIERS entries); their count (0: the leaves cannot be made).
+ * From the spec alone: fabric.tiers or fabric.oversubscription, the unit
+ * and group sizes. */
+int ry_spec_fabric_blocks(const ry_spec *s, ry_fabric_block *out);
 /* The share of a GPU's NIC bandwidth left to traffic spread evenly over
  * the first `gpus` GPUs, after the tapers of the tiers whose uplinks it
  * crosses (1 when it stays under one leaf group or every taper is 1:1 or

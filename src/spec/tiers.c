@@ -288,7 +288,7 @@ void ry_spec_rules_tiers(ry_spec *s)
     }
 }
 
-double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
+int ry_spec_fabric_blocks(const ry_spec *s, ry_fabric_block *out)
 {
     /* a list as written has its tiers; taken by position, the count the
      * design was built with (tiers), else every tier below a top */
@@ -298,22 +298,38 @@ double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
     ry_leaf_group lg;
     ry_tier_ports p;
     ry_err err;
-    *tier = 0;
     if (ry_spec_leaf_group(s, &lg) < 0)
-        return 1;
+        return 0;
     long long size = lg.gpus;   /* GPUs under one block of the tier crossed */
     double cut = 1;
-    for (int j = 1; j < t && gpus > size; j++) {
+    int n = 0;
+    for (int j = 1; j < t && n < RY_MAX_TIERS; j++) {
         if (ry_tier_ports_of(s, t, j, &p, &err) < 0 || p.up < 1)
             break;
         double taper = p.down * p.down_gbps / (p.up * p.up_gbps);
         if (taper > 1)
             cut *= taper;
-        *tier = j;
+        out[n].tier = j;
+        out[n].gpus = size;
+        out[n].cut = cut;
+        n++;
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
         size *= q.blocks;
+    }
+    return n;
+}
+
+double ry_spec_fabric_share(const ry_spec *s, long long gpus, int *tier)
+{
+    ry_fabric_block b[RY_MAX_TIERS];
+    int n = ry_spec_fabric_blocks(s, b);
+    double cut = 1;
+    *tier = 0;
+    for (int i = 0; i < n && gpus > b[i].gpus; i++) {
+        cut = b[i].cut;
+        *tier = b[i].tier;
     }
     return 1 / cut;
 }

@@ -1,0 +1,113 @@
+#!/bin/sh
+# What a tapered fabric leaves each collective (doc/llm-model.md,
+# "Communication and iteration time"): two pods of four racks (16 GPUs a
+# rack, 64 a pod), their cluster switches tapered D:U, 128 GPUs. The
+# model's layout numbers ranks tensor first, then context, data, stages;
+# the job's ranks fill the pods in order. Closed forms, computed here:
+#
+#  - tensor 8 x context 2 x data 8, one stage: the context ring (16 GPUs,
+#    two HB domains) stays in a pod and keeps the whole network; the
+#    data-parallel reduction runs across domains over the G = c d = 16
+#    ranks of each tensor position, N / G = 8 rings, each spanning both
+#    pods and leaving each pod once: 8 flows against the pod's uplinks,
+#    P U / D NICs' worth, so share = min(1, P U / D / 8), and the exposed
+#    data-parallel time (overlap.data 0) is the 1:1 fabric's / share;
+#  - tensor 8 x data 8 x pipeline 2: a stage fills a pod, so the
+#    data-parallel rings stay in it (share 1), and every GPU of a stage
+#    sends across the stage boundary out of its pod: the uniform U / D;
+#  - the share across the fabric (traffic spread everywhere): U / D.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+
+spec() {  # UP CONTEXT DATA PIPELINE
+    cat <<EOF
+version: 1
+name: two-pods
+cluster:
+  gpus: 128
+  node: {name: grand-teton, gpus_per_node: 8, nic_speed: 400G}
+fabric:
+  design: rack-tor
+  tiers:
+    - {switch: tomahawk4, down: "400G x 16", up: "400G x 16"}
+    - {switch: tomahawk4, down: "400G x 16", up: "400G x $1", group: 4}
+    - {switch: tomahawk4}
+layout:
+  nodes_per_rack: 2
+workload:
+  model: llama-3-8b
+  gpu: h100
+  batch: 64
+  recompute: none
+  parallelism: {tensor: 8, context: $2, data: $3, pipeline: $4, virtual: 1, micro_batch: 1}
+  overlap: {data: 0, context: 0}
+EOF
+}
+
+for up in 1 2 3 16; do
+    for lay in "2 8 1" "1 8 2"; do
+        name="up$up-$(echo "$lay" | tr ' ' -)"
+        # shellcheck disable=SC2086
+        spec "$up" $lay >"$TMP/$name.yaml"
+        "$RAILYARD" model "$TMP/$name.yaml" --format json >"$TMP/$name.json" 2>"$TMP/$name.err"
+        expect_eq "model $name" $? 0
+        no_sanitizer "$TMP/$name.err"
+    done
+done
+
+"$PY" - "$TMP" >"$TMP/out" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+P, D, N, t = 64, 16, 128, 8
+bad = []
+def load(up, lay):
+    return json.load(open("%s/up%d-%s.json" % (tmp, up, lay)))
+def near(a, b):
+    return abs(a - b) <= 1e-12 * max(1, abs(b))
+flat = {lay: load(16, lay) for lay in ("2-8-1", "1-8-2")}
+for up in (1, 2, 3):
+    uniform = up / D
+    # context 2 x data 8, one stage
+    j = load(up, "2-8-1")
+    c, d = 2, 8
+    G = c * d
+    flows = N // G                      # one ring per tensor position, each leaving a pod once
+    want = min(1.0, P * up / D / flows)
+    fs = j["fabric_share"]
+    g = fs.get("groups", {})
+    o, o1 = j["optimum"], flat["2-8-1"]["optimum"]
+    print("U/D %d/%d: data share %.6f (closed form %.6f), context %.6f, uniform %.6f"
+          % (up, D, g.get("data", -1), want, g.get("context", -1), fs["share"]))
+    if not near(fs["share"], uniform):
+        bad.append("up %d: uniform share %r, want %r" % (up, fs["share"], uniform))
+    if not near(g.get("data", -1), want):
+        bad.append("up %d: data-parallel share %r, want %r" % (up, g.get("data"), want))
+    if g.get("context") != 1 or g.get("tensor") != 1:
+        bad.append("up %d: a group inside a pod lost bandwidth: %r" % (up, g))
+    if not (o["cp_cross_domain"] and o["cp_s"] > 0 and near(o["cp_s"], o1["cp_s"])):
+        bad.append("up %d: the context ring (across HB domains, in a pod) moved: %r vs %r"
+                   % (up, o["cp_s"], o1["cp_s"]))
+    if not (o["dp_cross_s"] > 0 and near(o["dp_cross_s"], o1["dp_cross_s"] / want)):
+        bad.append("up %d: data-parallel time %r, want the 1:1 fabric's %r / %r"
+                   % (up, o["dp_cross_s"], o1["dp_cross_s"], want))
+    # data 8 x pipeline 2: a stage is a pod
+    j = load(up, "1-8-2")
+    g = j["fabric_share"].get("groups", {})
+    o, o1 = j["optimum"], flat["1-8-2"]["optimum"]
+    print("U/D %d/%d: stages across pods %.6f (closed form %.6f), data inside a pod %.6f"
+          % (up, D, g.get("pipeline", -1), uniform, g.get("data", -1)))
+    if not near(g.get("pipeline", -1), uniform):
+        bad.append("up %d: pipeline share %r, want %r" % (up, g.get("pipeline"), uniform))
+    if g.get("data") != 1 or not near(o["dp_cross_s"], o1["dp_cross_s"]):
+        bad.append("up %d: data-parallel rings inside a pod slowed: %r" % (up, g))
+    if not near(o["pp_s"], o1["pp_s"] / uniform):
+        bad.append("up %d: pipeline time %r, want %r / %r" % (up, o["pp_s"], o1["pp_s"], uniform))
+for lay, j in flat.items():
+    if j["fabric_share"] != {"share": 1, "tier": 2}:
+        bad.append("1:1 %s: %r" % (lay, j["fabric_share"]))
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF
+expect_eq "shares of the groups: the closed forms" $? 0
+cat "$TMP/out"
+finish
