@@ -284,20 +284,37 @@ static void summary_line(ry_buf *out, const ry_verify *v)
     ry_buf_putc(out, '\n');
 }
 
+/* The plan's subnets: InfiniBand's by the subnet plan; an Ethernet
+ * fabric's (pl NULL) are its connected networks, network0 and up. */
+static int subnet_count(const ry_verify *v, const ry_ibplan *pl)
+{
+    return pl ? pl->nsubnets : v->f->nsubnets;
+}
+
+static const char *subnet_name(const ry_ibplan *pl, int k, char *buf, size_t n)
+{
+    if (pl)
+        return pl->subnets[k].name;
+    snprintf(buf, n, "network%d", k);
+    return buf;
+}
+
 static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
 {
+    char nb[32];
     ry_buf_printf(out, "switches: %s of %s discovered placed; subnets verified:",
                   ry_n(v->switches_placed), ry_n(v->switches_found));
     int any = 0;
-    for (int k = 0; k < pl->nsubnets; k++)
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (v->subnet_seen[k])
-            ry_buf_printf(out, "%s %s", any++ ? "," : "", pl->subnets[k].name);
+            ry_buf_printf(out, "%s %s", any++ ? "," : "", subnet_name(pl, k, nb, sizeof nb));
     if (!any)
         ry_buf_puts(out, " none");
     any = 0;
-    for (int k = 0; k < pl->nsubnets; k++)
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (!v->subnet_seen[k])
-            ry_buf_printf(out, "%s %s", any++ ? "," : "; not in the files:", pl->subnets[k].name);
+            ry_buf_printf(out, "%s %s", any++ ? "," : "; not in the files:",
+                          subnet_name(pl, k, nb, sizeof nb));
     ry_buf_putc(out, '\n');
 }
 
@@ -426,9 +443,10 @@ static json_t *verified_json(const ry_verify *v, const ry_ibplan *pl)
     json_t *j = json_object(), *sn = json_array();
     json_object_set_new(j, "cables", json_integer(v->planned));
     json_object_set_new(j, "of_planned", json_integer(v->planned_all));
-    for (int k = 0; k < pl->nsubnets; k++)
+    char nb[32];
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (v->subnet_seen[k])
-            json_array_append_new(sn, json_string(pl->subnets[k].name));
+            json_array_append_new(sn, json_string(subnet_name(pl, k, nb, sizeof nb)));
     json_object_set_new(j, "subnets", sn);
     json_object_set_new(j, "switches_placed", json_integer(v->switches_placed));
     json_object_set_new(j, "switches_found", json_integer(v->switches_found));
