@@ -2,7 +2,8 @@
 # railyard verify on LLDP neighbour tables of an Ethernet fabric.
 # Always: tables written here from the plan's own cabling (addresses.csv
 # and frr.conf's descriptions) in lldpd's JSON and SONiC's show lldp table
-# verify clean; one with two NICs swapped gives two port-swap findings; bad
+# verify clean; one with two NICs swapped gives two port-swap findings; a
+# neighbour without a system name is known by its chassis id; bad
 # tables (malformed JSON, a SONiC header without its rule, a total that
 # disagrees, one interface cabled twice, LLDP tables for an InfiniBand spec,
 # LLDP and ibnetdiscover files mixed) exit 2 with file:line:col, nothing on
@@ -75,6 +76,27 @@ for fmt in json sonic; do
     grep -q '^126 of 128 planned cables as planned; 2 findings' "$TMP/v.out" && ok ||
         { fail "$fmt: swap summary"; head -3 "$TMP/v.out"; }
 done
+
+# a neighbour that sends no system name is known by its chassis id, which
+# other tables give with the name (node001's NICs on leaf1..7)
+mkdir -p "$TMP/unnamed"
+cp "$TMP/json"/*.json "$TMP/unnamed/"
+"$PY" - "$TMP/unnamed/leaf0.json" <<'PYEOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for e in j["lldp"]["interface"]:
+    for v in e.values():
+        (n, c), = v["chassis"].items()
+        if n == "node001":
+            v["chassis"] = c
+json.dump(j, open(sys.argv[1], "w"), indent=1)
+PYEOF
+grep -q '"node001"' "$TMP/unnamed/leaf0.json" && fail "node001 still named in leaf0's table" || ok
+"$RAILYARD" verify "$SPEC" "$TMP/unnamed"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "unnamed neighbour: exit" $? 0
+"$RAILYARD" verify "$SPEC" "$TMP/unnamed/leaf0.json" >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "unnamed neighbour, leaf0's table alone: exit" $? 1
+grep -q '^unknown-device' "$TMP/v.out" && ok || { fail "no unknown device"; head "$TMP/v.out"; }
 
 # bad (WHAT FILE PATTERN): exit 2, the error matches, nothing on stdout
 bad() {

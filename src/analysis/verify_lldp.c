@@ -91,6 +91,8 @@ typedef struct builder {
     const ry_fabric *f;
     ry_name_index *names;
     strmap devs, ports, nics, hosts, locals, swport_any, extra;
+    strmap chassis;             /* chassis id -> index in chassis_name */
+    const char **chassis_name;  /* borrowed from the tables */
     dev *d;   size_t nd, capd;
     prec *p;  size_t np, capp;
     int extra_base;     /* port numbers from here are no planned switch's */
@@ -284,7 +286,13 @@ static int add_entry(builder *b, const ry_lldp *t, const ry_lldp_nbr *x, ry_err 
         rc[nc++] = x->rport_descr;
         rc[nc++] = x->rport_id;
     }
-    const char *sys = x->rsys[0] ? x->rsys : x->rchassis[0] ? x->rchassis : "(no name)";
+    /* no system name sent: the name another table gives the chassis */
+    const char *sys = x->rsys;
+    int32_t named = sys[0] || !x->rchassis[0] ? -1 : sm_get(&b->chassis, x->rchassis);
+    if (named >= 0)
+        sys = b->chassis_name[named];
+    else if (!sys[0])
+        sys = x->rchassis[0] ? x->rchassis : "(no name)";
     endp e = end_of(b, sys, x->rchassis, rc, nc, x->line);
     int32_t pa = get_port(b, a, x->line), pb = get_port(b, e, x->line);
     if (b->p[pa].peer == pb && b->p[pb].peer == pa)
@@ -375,8 +383,24 @@ int ry_lldp_graph(const ry_ethplan *pl, const ry_lldp *t, int nt, ry_netfile *nf
     b.names = ry_name_index_new(pl->f);
     b.next_guid = 0xffff000000000000ull;
     index_plan(&b);
+    size_t nch = 0;
     for (int k = 0; k < nt; k++)
+        nch += 1 + t[k].nn;
+    b.chassis_name = ry_xmalloc((nch ? nch : 1) * sizeof *b.chassis_name);
+    nch = 0;
+    for (int k = 0; k < nt; k++) {
         sm_put(&b.locals, t[k].local, k);
+        if (t[k].local_chassis[0] && sm_get(&b.chassis, t[k].local_chassis) < 0) {
+            b.chassis_name[nch] = t[k].local;
+            sm_put(&b.chassis, t[k].local_chassis, (int32_t)nch++);
+        }
+        for (size_t i = 0; i < t[k].nn; i++)
+            if (t[k].n[i].rsys[0] && t[k].n[i].rchassis[0] &&
+                sm_get(&b.chassis, t[k].n[i].rchassis) < 0) {
+                b.chassis_name[nch] = t[k].n[i].rsys;
+                sm_put(&b.chassis, t[k].n[i].rchassis, (int32_t)nch++);
+            }
+    }
     int rc = 0;
     for (int k = 0; k < nt && rc == 0; k++)
         for (size_t i = 0; i < t[k].nn && rc == 0; i++)
@@ -396,6 +420,8 @@ int ry_lldp_graph(const ry_ethplan *pl, const ry_lldp *t, int nt, ry_netfile *nf
     sm_free(&b.locals);
     sm_free(&b.swport_any);
     sm_free(&b.extra);
+    sm_free(&b.chassis);
+    free(b.chassis_name);
     ry_name_index_free(b.names);
     return rc;
 }

@@ -10,8 +10,10 @@
  *             a NIC (a CA of the graph, described as the plan describes the
  *             NIC the netdev names, ry_ca_desc, so verify places it); a
  *             name with a table of its own is a switch verify places by its
- *             cables; any other name (or a chassis id, when no name was
- *             sent) is a device the plan does not have.
+ *             cables; any other name is a device the plan does not have. A
+ *             neighbour that sent no system name takes the name its chassis
+ *             id has elsewhere (a show chassis in a table, or another
+ *             table's neighbour), else it is named by the chassis id.
  *   ports     a switch port is numbered as the plan numbers the port of
  *             that name (Ethernet<first lane>): of this switch, else of any
  *             planned switch with a port so named; a name no switch has is
