@@ -112,11 +112,12 @@ def verify(fab, files, extra=()):
 
 
 def summary(v):
-    """(kind, class, planned ends) of each finding, sorted."""
+    """(kind, class, planned ends by interface) of each finding, sorted."""
     out = []
     for x in v["findings"]:
         p = x["planned"]
-        ends = (p["a"]["device"], p["b"]["device"]) if p else None
+        name = lambda e: "%s %s" % (e.get("host", e["device"]), e.get("interface", e["port"]))
+        ends = (name(p["a"]), name(p["b"])) if p else None
         out.append((x["kind"], x["class"], ends))
     return sorted(out, key=str)
 

@@ -13,7 +13,10 @@
 # with lldpd in every namespace and checks a clean fabric and one with a
 # port swap on leaf0, a rail swap on node003, node006's eth7 on leaf6 (in
 # the port of node005's eth6, whose cable is gone) and a leaf0-spine2 uplink
-# missing: exactly these findings, in both formats.
+# missing: exactly these findings, in both formats. The expected cables:
+# leaf0's uplinks are Ethernet64..120 (8 lanes a port), two to each spine
+# in turn, so the first by name, Ethernet104, is spine2's; server n's NIC
+# is on port n of its rail's leaf, Ethernet(8(n-1)).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 SPEC=$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml
 
@@ -75,6 +78,8 @@ for fmt in json sonic; do
     expect_eq "$fmt: two port-swap findings" "$n" 2
     grep -q '^126 of 128 planned cables as planned; 2 findings' "$TMP/v.out" && ok ||
         { fail "$fmt: swap summary"; head -3 "$TMP/v.out"; }
+    grep -q '^  fix:     move cable eth-ro-000001 from leaf0 Ethernet8 to leaf0 Ethernet0$' \
+        "$TMP/v.out" && ok || { fail "$fmt: the fix by interface names"; cat "$TMP/v.out"; }
 done
 
 # a neighbour that sends no system name is known by its chassis id, which
@@ -136,13 +141,13 @@ then
 fi
 W=$TMP/live
 mkdir -p "$W" && chmod 755 "$TMP" "$W"
-EXPECT='[["missing", null, ["leaf0", "spine2"]],
- ["missing", null, ["node005 mlx5_6", "leaf6"]],
- ["miswired", "port-swap", ["node001 mlx5_0", "leaf0"]],
- ["miswired", "port-swap", ["node002 mlx5_0", "leaf0"]],
- ["miswired", "rail-swap", ["node003 mlx5_1", "leaf1"]],
- ["miswired", "rail-swap", ["node003 mlx5_2", "leaf2"]],
- ["miswired", "rail-swap", ["node006 mlx5_7", "leaf7"]]]'
+EXPECT='[["missing", null, ["leaf0 Ethernet104", "spine2 Ethernet8"]],
+ ["missing", null, ["node005 eth6", "leaf6 Ethernet32"]],
+ ["miswired", "port-swap", ["node001 eth0", "leaf0 Ethernet0"]],
+ ["miswired", "port-swap", ["node002 eth0", "leaf0 Ethernet8"]],
+ ["miswired", "rail-swap", ["node003 eth1", "leaf1 Ethernet16"]],
+ ["miswired", "rail-swap", ["node003 eth2", "leaf2 Ethernet16"]],
+ ["miswired", "rail-swap", ["node006 eth7", "leaf7 Ethernet40"]]]'
 $PY "$TOP_SRCDIR/tests/verify-lldp.py" "$RAILYARD" "$SPEC" "$W" "$EXPECT" >"$W.log" 2>&1
 rc=$?
 sed 's/^/  /' "$W.log"

@@ -131,6 +131,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;
     }
+    if (lldp)
+        v.eth = &ctx->ethplan;
     ry_buf out;
     ry_buf_init(&out);
     const char *wo = ry_opt(ctx, O_WORK_ORDER);

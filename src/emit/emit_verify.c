@@ -8,6 +8,7 @@
 #include "analysis/cabling.h"
 #include "analysis/hw_guids.h"
 #include "emit/csv.h"
+#include "fabric/ethplan.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/spec.h"
@@ -31,7 +32,19 @@ typedef struct end {
     char cage[32];      /* a switch port of the plan: cage/port as on the faceplate, or "" */
     char host[128];     /* a NIC of the plan: its host and NIC as cabling.csv names them */
     char nicname[32];   /* ("node001", "mlx5_0"), else "" */
+    char ifname[32];    /* an Ethernet fabric's planned interface: "Ethernet8", "eth0", else "" */
 } end;
+
+/* The interface name of planned port id `port` (a switch port or a NIC's). */
+static void ifname_of(const ry_verify *v, uint32_t port, end *e)
+{
+    if (!v->eth)
+        return;
+    if (ry_node_is_switch(ry_port_node(v->f, port)))
+        ry_eth_port_name(v->eth, port, e->ifname, sizeof e->ifname);
+    else
+        ry_eth_nic_name(v->f, port, e->ifname, sizeof e->ifname);
+}
 
 /* The host and NIC names of planned NIC port gp (gpu * planes + plane): the
  * two words of its NodeDescription (ry_ca_desc), split where the host's
@@ -70,6 +83,7 @@ static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, en
         cage_of(f, f->ports[port].owner, e->port, e->cage, sizeof e->cage);
     else
         nic_names(f, port, e);
+    ifname_of(v, port, e);
     ry_layout_where(lay, f->ports[port].owner, &e->rack, &e->unit, &units);
 }
 
@@ -91,13 +105,22 @@ static void found_end(const ry_verify *v, const ry_layout *lay, ry_vf_port p, en
             cage_of(v->f, node, e->port, e->cage, sizeof e->cage);
         else
             nic_names(v->f, (uint32_t)m, e);
+        if (sw && e->port >= 1 && (uint32_t)e->port <= v->f->nodes[node].nports)
+            ifname_of(v, v->f->nodes[node].port0 + (uint32_t)e->port - 1, e);
+        else if (!sw && pt->num == 1)
+            ifname_of(v, (uint32_t)m, e);
     }
 }
 
-/* "leaf3 port 17", or a NIC's "node001 mlx5_0". */
+/* "leaf3 port 17", or a NIC's "node001 mlx5_0"; on an Ethernet fabric
+ * by interface names, "leaf3 Ethernet64", "node001 eth0". */
 static void end_text(char *buf, size_t n, const end *e)
 {
-    if (e->nic && e->port == 1)
+    if (e->ifname[0] && e->nic && e->host[0])
+        snprintf(buf, n, "%s %s", e->host, e->ifname);
+    else if (e->ifname[0] && !e->nic)
+        snprintf(buf, n, "%s %s", e->dev, e->ifname);
+    else if (e->nic && e->port == 1)
         snprintf(buf, n, "%s", e->dev);
     else
         snprintf(buf, n, "%s port %d", e->dev, e->port);
@@ -382,6 +405,8 @@ static json_t *jend(const ry_layout *lay, const end *e, int found)
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(e->dev));
     json_object_set_new(j, "port", json_integer(e->port));
+    if (e->ifname[0])
+        json_object_set_new(j, "interface", json_string(e->ifname));
     if (e->host[0]) {
         json_object_set_new(j, "host", json_string(e->host));
         json_object_set_new(j, "nic", json_string(e->nicname));

@@ -51,6 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ry_lldp_graph(&plan, &t, 1, &nf, &err, &at) == 0) {
             ry_verify v;
             if (ry_verify_run(&fab, &nf, 1, RY_VERIFY_NO_RATES, &v, &err) == 0) {
+                v.eth = &plan;
                 ry_buf b;
                 ry_buf_init(&b);
                 ry_emit_verify(&b, &v, NULL, &lay, RY_FMT_TEXT);
