@@ -250,8 +250,18 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
         return;
     }
     if (im.gpu >= 0) {
-        /* the NIC as cabling.csv names it, host and NIC: "node001 mlx5_3" */
-        ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
+        /* the NIC as cabling.csv names it, host and NIC: "node001 mlx5_3";
+         * on an Ethernet fabric as the host names it, "node001 eth3" */
+        end nic;
+        memset(&nic, 0, sizeof nic);
+        ifname_of(v, f->links[x->link].lo, &nic);
+        if (nic.ifname[0])
+            nic_names(f, f->links[x->link].lo, &nic);
+        if (nic.ifname[0] && nic.host[0]) {
+            snprintf(name, sizeof name, "%s %s", nic.host, nic.ifname);
+        } else {
+            ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
+        }
         ry_buf_printf(b, "%s loses its link to rail %d%s", name, im.rail, plane);
         if (im.total > 0)
             ry_buf_printf(b, "; rail %d of scalable unit %d%s keeps %s of %s NIC links (%.1f%%)",
