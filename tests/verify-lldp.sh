@@ -103,6 +103,20 @@ expect_eq "unnamed neighbour: exit" $? 0
 expect_eq "unnamed neighbour, leaf0's table alone: exit" $? 1
 grep -q '^unknown-device' "$TMP/v.out" && ok || { fail "no unknown device"; head "$TMP/v.out"; }
 
+# a file named after no switch that holds show chassis, then the neighbours
+mkdir -p "$TMP/chassis"
+cp "$TMP/json"/*.json "$TMP/chassis/"
+{ printf '{\n  "local-chassis": {\n    "chassis": {\n      "leaf0": {"id": {"type": "mac", "value": "02:00:00:00:00:01"}}\n    }\n  }\n}\n'
+  cat "$TMP/json/leaf0.json"; } >"$TMP/chassis/switch-a.json"
+rm "$TMP/chassis/leaf0.json"
+"$RAILYARD" verify "$SPEC" "$TMP/chassis"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "show chassis names the switch: exit" $? 0
+sed 's/"leaf0"/"leaf1"/' "$TMP/chassis/switch-a.json" >"$TMP/chassis/switch-b.json"
+"$RAILYARD" verify "$SPEC" "$TMP/chassis"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "two tables of one switch: exit" $? 2
+grep -q "switch-b.json:1:1: error: a table of leaf1 again (.*leaf1.json is one)" "$TMP/v.err" && ok ||
+    fail "two tables of one switch: $(cat "$TMP/v.err")"
+
 # bad (WHAT FILE PATTERN): exit 2, the error matches, nothing on stdout
 bad() {
     "$RAILYARD" verify "$SPEC" "$2" >"$TMP/b.out" 2>"$TMP/b.err"
