@@ -147,6 +147,10 @@ expect_eq "LLDP for InfiniBand: exit" $? 2
 grep -q "LLDP tables are read for an Ethernet fabric" "$TMP/b.err" && ok ||
     fail "LLDP for InfiniBand: $(cat "$TMP/b.err")"
 
+"$RAILYARD" verify "$SPEC" "$TMP/json/leaf0.json" "$TMP/no-such.json" >"$TMP/b.out" 2>"$TMP/b.err"
+expect_eq "a table that cannot be read: exit" $? 3
+grep -q "no-such.json" "$TMP/b.err" && ok || fail "unreadable: $(cat "$TMP/b.err")"
+
 # ---- live ---------------------------------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! command -v lldpd >/dev/null 2>&1 || ! ip netns list >/dev/null 2>&1
 then

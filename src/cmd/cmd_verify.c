@@ -96,8 +96,12 @@ static unsigned needs_more(const ry_ctx *ctx)
 static ry_cmd_status kind_of_files(const ry_ctx *ctx, int *lldp)
 {
     int n = 0;
-    for (int k = 0; k < ctx->nmore; k++)
-        n += ry_lldp_sniff(ctx->more[k]) == 1;
+    for (int k = 0; k < ctx->nmore; k++) {
+        int r = ry_lldp_sniff(ctx->more[k]);
+        /* a file that cannot be read is taken as the spec's kind: its
+         * reader then says why (exit 3) */
+        n += r == 1 || (r < 0 && is_ethernet(ctx));
+    }
     *lldp = n > 0;
     if (n > 0 && n < ctx->nmore) {
         ry_error("%d of the %d files are LLDP tables, the others not; expected LLDP tables of "
