@@ -101,7 +101,10 @@ class Fabric:
                 links.append((a, pa, b, pb))
         return links
 
-    def up(self):
+    def up(self, routing=True):
+        """Namespaces and cables; with routing (the default) also FRR on
+        the switches and the hosts' ip scripts, else every cable's both ends
+        up (what LLDP alone needs)."""
         for name in self.switches + self.hosts:
             sh("ip", "netns", "add", self.ns(name))
             self.made.append(self.ns(name))
@@ -114,7 +117,9 @@ class Fabric:
         # a server's NICs come up when its script runs, after the fabric's
         # switches (as a server boots onto a running fabric)
         for n in self.nics:
-            self.cable(n["switch"], n["port"], n["host"], n["netdev"], host_end=False)
+            self.cable(n["switch"], n["port"], n["host"], n["netdev"], host_end=not routing)
+        if not routing:
+            return
         for sw in self.switches:
             self.start_frr(sw)
         for h in self.hosts:

@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 
+#include "fabric/ethplan.h"
 #include "fabric/fabric.h"
 #include "ibfmt/netfile.h"
 
@@ -84,6 +85,9 @@ typedef struct ry_vf_tally {
 typedef struct ry_verify {
     const ry_fabric *f;             /* borrowed */
     const ry_netfile *nf;           /* borrowed, nnf of them */
+    const ry_ethplan *eth;          /* borrowed: an Ethernet fabric's interface names for
+                                     * the reports, or NULL; the caller sets it after
+                                     * ry_verify_run */
     int nnf;
     unsigned flags;                 /* RY_VERIFY_* */
     int32_t **nmap;                 /* per file, per node: a switch's planned node id, a CA's

@@ -8,6 +8,7 @@
 #include "analysis/cabling.h"
 #include "analysis/hw_guids.h"
 #include "emit/csv.h"
+#include "fabric/ethplan.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/spec.h"
@@ -31,7 +32,19 @@ typedef struct end {
     char cage[32];      /* a switch port of the plan: cage/port as on the faceplate, or "" */
     char host[128];     /* a NIC of the plan: its host and NIC as cabling.csv names them */
     char nicname[32];   /* ("node001", "mlx5_0"), else "" */
+    char ifname[32];    /* an Ethernet fabric's planned interface: "Ethernet8", "eth0", else "" */
 } end;
+
+/* The interface name of planned port id `port` (a switch port or a NIC's). */
+static void ifname_of(const ry_verify *v, uint32_t port, end *e)
+{
+    if (!v->eth)
+        return;
+    if (ry_node_is_switch(ry_port_node(v->f, port)))
+        ry_eth_port_name(v->eth, port, e->ifname, sizeof e->ifname);
+    else
+        ry_eth_nic_name(v->f, port, e->ifname, sizeof e->ifname);
+}
 
 /* The host and NIC names of planned NIC port gp (gpu * planes + plane): the
  * two words of its NodeDescription (ry_ca_desc), split where the host's
@@ -70,6 +83,7 @@ static void plan_end(const ry_verify *v, const ry_layout *lay, uint32_t port, en
         cage_of(f, f->ports[port].owner, e->port, e->cage, sizeof e->cage);
     else
         nic_names(f, port, e);
+    ifname_of(v, port, e);
     ry_layout_where(lay, f->ports[port].owner, &e->rack, &e->unit, &units);
 }
 
@@ -91,13 +105,22 @@ static void found_end(const ry_verify *v, const ry_layout *lay, ry_vf_port p, en
             cage_of(v->f, node, e->port, e->cage, sizeof e->cage);
         else
             nic_names(v->f, (uint32_t)m, e);
+        if (sw && e->port >= 1 && (uint32_t)e->port <= v->f->nodes[node].nports)
+            ifname_of(v, v->f->nodes[node].port0 + (uint32_t)e->port - 1, e);
+        else if (!sw && pt->num == 1)
+            ifname_of(v, (uint32_t)m, e);
     }
 }
 
-/* "leaf3 port 17", or a NIC's "node001 mlx5_0". */
+/* "leaf3 port 17", or a NIC's "node001 mlx5_0"; on an Ethernet fabric
+ * by interface names, "leaf3 Ethernet64", "node001 eth0". */
 static void end_text(char *buf, size_t n, const end *e)
 {
-    if (e->nic && e->port == 1)
+    if (e->ifname[0] && e->nic && e->host[0])
+        snprintf(buf, n, "%s %s", e->host, e->ifname);
+    else if (e->ifname[0] && !e->nic)
+        snprintf(buf, n, "%s %s", e->dev, e->ifname);
+    else if (e->nic && e->port == 1)
         snprintf(buf, n, "%s", e->dev);
     else
         snprintf(buf, n, "%s port %d", e->dev, e->port);
@@ -227,8 +250,18 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
         return;
     }
     if (im.gpu >= 0) {
-        /* the NIC as cabling.csv names it, host and NIC: "node001 mlx5_3" */
-        ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
+        /* the NIC as cabling.csv names it, host and NIC: "node001 mlx5_3";
+         * on an Ethernet fabric as the host names it, "node001 eth3" */
+        end nic;
+        memset(&nic, 0, sizeof nic);
+        ifname_of(v, f->links[x->link].lo, &nic);
+        if (nic.ifname[0])
+            nic_names(f, f->links[x->link].lo, &nic);
+        if (nic.ifname[0] && nic.host[0]) {
+            snprintf(name, sizeof name, "%s %s", nic.host, nic.ifname);
+        } else {
+            ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
+        }
         ry_buf_printf(b, "%s loses its link to rail %d%s", name, im.rail, plane);
         if (im.total > 0)
             ry_buf_printf(b, "; rail %d of scalable unit %d%s keeps %s of %s NIC links (%.1f%%)",
@@ -284,20 +317,37 @@ static void summary_line(ry_buf *out, const ry_verify *v)
     ry_buf_putc(out, '\n');
 }
 
+/* The plan's subnets: InfiniBand's by the subnet plan; an Ethernet
+ * fabric's (pl NULL) are its connected networks, network0 and up. */
+static int subnet_count(const ry_verify *v, const ry_ibplan *pl)
+{
+    return pl ? pl->nsubnets : v->f->nsubnets;
+}
+
+static const char *subnet_name(const ry_ibplan *pl, int k, char *buf, size_t n)
+{
+    if (pl)
+        return pl->subnets[k].name;
+    snprintf(buf, n, "network%d", k);
+    return buf;
+}
+
 static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
 {
+    char nb[32];
     ry_buf_printf(out, "switches: %s of %s discovered placed; subnets verified:",
                   ry_n(v->switches_placed), ry_n(v->switches_found));
     int any = 0;
-    for (int k = 0; k < pl->nsubnets; k++)
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (v->subnet_seen[k])
-            ry_buf_printf(out, "%s %s", any++ ? "," : "", pl->subnets[k].name);
+            ry_buf_printf(out, "%s %s", any++ ? "," : "", subnet_name(pl, k, nb, sizeof nb));
     if (!any)
         ry_buf_puts(out, " none");
     any = 0;
-    for (int k = 0; k < pl->nsubnets; k++)
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (!v->subnet_seen[k])
-            ry_buf_printf(out, "%s %s", any++ ? "," : "; not in the files:", pl->subnets[k].name);
+            ry_buf_printf(out, "%s %s", any++ ? "," : "; not in the files:",
+                          subnet_name(pl, k, nb, sizeof nb));
     ry_buf_putc(out, '\n');
 }
 
@@ -365,6 +415,8 @@ static json_t *jend(const ry_layout *lay, const end *e, int found)
     json_t *j = json_object();
     json_object_set_new(j, "device", json_string(e->dev));
     json_object_set_new(j, "port", json_integer(e->port));
+    if (e->ifname[0])
+        json_object_set_new(j, "interface", json_string(e->ifname));
     if (e->host[0]) {
         json_object_set_new(j, "host", json_string(e->host));
         json_object_set_new(j, "nic", json_string(e->nicname));
@@ -426,9 +478,10 @@ static json_t *verified_json(const ry_verify *v, const ry_ibplan *pl)
     json_t *j = json_object(), *sn = json_array();
     json_object_set_new(j, "cables", json_integer(v->planned));
     json_object_set_new(j, "of_planned", json_integer(v->planned_all));
-    for (int k = 0; k < pl->nsubnets; k++)
+    char nb[32];
+    for (int k = 0; k < subnet_count(v, pl); k++)
         if (v->subnet_seen[k])
-            json_array_append_new(sn, json_string(pl->subnets[k].name));
+            json_array_append_new(sn, json_string(subnet_name(pl, k, nb, sizeof nb)));
     json_object_set_new(j, "subnets", sn);
     json_object_set_new(j, "switches_placed", json_integer(v->switches_placed));
     json_object_set_new(j, "switches_found", json_integer(v->switches_found));

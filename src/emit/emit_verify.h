@@ -11,7 +11,7 @@
 #include "fabric/layout.h"
 #include "util/buf.h"
 
-/* Appends the report to out (text or JSON). */
+/* Appends the report to out (text or JSON); pl is NULL for an Ethernet fabric. */
 void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay,
                     ry_format fmt);
 
