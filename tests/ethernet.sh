@@ -183,7 +183,7 @@ fabric: {design: rail-optimized, switch: {name: e16, radix: 16, speed: 400G, pro
 Y
 refused "two NICs one name" "dupnic.yaml:10:5: error: cluster.node.nics: NIC ports 0 and 1 are both named 'ens1'" "$TMP/dupnic.yaml"
 sed 's/netdev: ens1}$/netdev: enp1s0f0np0longer}/' "$TMP/dupnic.yaml" >"$TMP/longnic.yaml"
-refused "a NIC name past 15 characters" "longer than Linux's 15" "$TMP/longnic.yaml"
+refused "a NIC name past 15 characters" "netdev is longer than 15 characters" "$TMP/longnic.yaml"
 
 # ---- every Ethernet example: configs FRR takes ------------------------------------
 for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf fat-tree; do
