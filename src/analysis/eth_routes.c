@@ -103,7 +103,8 @@ void ry_eth_routes_to(ry_eth_routes *r, uint32_t dest, const uint8_t *link_down)
                 r->dist[y - f->first_switch] = k + 1;
             }
         }
-        qsort(r->pend, r->npend, 3 * sizeof *r->pend, cmp_pend);
+        if (r->npend)
+            qsort(r->pend, r->npend, 3 * sizeof *r->pend, cmp_pend);
         size_t nnext = 0;
         for (size_t i = 0; i < r->npend; i++) {
             uint32_t *e = &r->pend[3 * i];
