@@ -185,13 +185,19 @@ refused "two NICs one name" "dupnic.yaml:10:5: error: cluster.node.nics: NIC por
 sed 's/netdev: ens1}$/netdev: enp1s0f0np0longer}/' "$TMP/dupnic.yaml" >"$TMP/longnic.yaml"
 refused "a NIC name past 15 characters" "netdev is longer than 15 characters" "$TMP/longnic.yaml"
 
-# ---- every Ethernet example: configs FRR takes ------------------------------------
-for ex in megascale alibaba-hpn llama3-roce juniper-ai-jvd mixed-speed-leaf fat-tree; do
-    "$RAILYARD" ethernet "$TOP_SRCDIR/examples/$ex.yaml" -o "$TMP/ex-$ex" >"$TMP/ex.log" 2>&1
+# ---- every Ethernet example's shape: configs FRR takes ------------------------------
+# each at a size that keeps its shape (tiers, splits, tapers, homing) and
+# stays quick under the sanitizers
+for ex in megascale:cluster.gpus=1024 alibaba-hpn:cluster.nodes=256 \
+          llama3-roce:cluster.gpus=4096 juniper-ai-jvd:cluster.gpus=1024 \
+          mixed-speed-leaf:cluster.gpus=1024 fat-tree:cluster.nodes=64; do
+    set -- "$TOP_SRCDIR/examples/${ex%%:*}.yaml" --set "${ex#*:}"
+    ex=${ex%%:*}
+    "$RAILYARD" ethernet "$@" -o "$TMP/ex-$ex" >"$TMP/ex.log" 2>&1
     expect_eq "$ex: ethernet exit" "$?" 0
     no_sanitizer "$TMP/ex.log"
     # the number of frr.conf files is the BOM's switch count
-    n=$("$RAILYARD" bom "$TOP_SRCDIR/examples/$ex.yaml" --format json 2>/dev/null |
+    n=$("$RAILYARD" bom "$@" --format json 2>/dev/null |
         $PY -c 'import json,sys; print(json.load(sys.stdin)["switches"]["total"])')
     expect_eq "$ex: frr.conf files" "$(ls "$TMP/ex-$ex/ethernet/switches" | wc -l)" "$n"
     if command -v vtysh >/dev/null 2>&1; then
