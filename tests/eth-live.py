@@ -140,12 +140,8 @@ class Fabric:
         for daemon in ("zebra", "bgpd", "bfdd"):
             pid = os.path.join(d, daemon + ".pid")
             args = ["ip", "netns", "exec", self.ns(sw), os.path.join(FRR, daemon), "-d",
-                    "-N", self.ns(sw), "-i", pid, "--vty_socket", d, "-u", "frr", "-g", "frr",
-                    "-f", os.path.join(d, "frr.conf")]
-            if daemon != "zebra":
-                args += ["-z", os.path.join(d, "zebra.sock")]
-            else:
-                args += ["-z", os.path.join(d, "zebra.sock")]
+                    "-i", pid, "--vty_socket", d, "-u", "frr", "-g", "frr",
+                    "-f", os.path.join(d, "frr.conf"), "-z", os.path.join(d, "zebra.sock")]
             if daemon == "bfdd":
                 args += ["--bfdctl", os.path.join(d, "bfdd.sock")]
             self.pidfiles.append(pid)

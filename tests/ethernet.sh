@@ -72,16 +72,23 @@ if command -v vtysh >/dev/null 2>&1; then
 else
     echo "note: vtysh (frr) not installed: frr.conf syntax not checked"
 fi
+# netplan_count NAME YAML SECTION: netplan generate on YAML alone (a root of
+# its own), then the number of [SECTION]s in the networkd files it made;
+# "rejected" when netplan refuses the file
+netplan_count() {
+    R=$TMP/np-$1
+    mkdir -p "$R/etc/netplan" && cp "$2" "$R/etc/netplan/$1.yaml" && chmod 600 "$R/etc/netplan/$1.yaml"
+    if netplan generate --root-dir "$R" >"$TMP/np.out" 2>&1; then
+        cat "$R"/run/systemd/network/*.network | grep -c "^\[$3\]"
+    else
+        echo "rejected: $(head -3 "$TMP/np.out")"
+    fi
+}
 if command -v netplan >/dev/null 2>&1; then
     for h in node001 node008; do
-        R=$TMP/np-$h
-        mkdir -p "$R/etc/netplan" && cp "$E/hosts/$h.yaml" "$R/etc/netplan/" &&
-            chmod 600 "$R/etc/netplan/$h.yaml"
-        if netplan generate --root-dir "$R" >"$TMP/np.out" 2>&1; then ok; else
-            fail "netplan generate rejects $h.yaml: $(head -3 "$TMP/np.out")"; fi
         # 8 NICs: 8 policy rules, 2 routes per table plus 2 in the main table
-        expect_eq "$h: networkd rules" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[RoutingPolicyRule\]')" 8
-        expect_eq "$h: networkd routes" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[Route\]')" 18
+        expect_eq "$h: networkd rules" "$(netplan_count "$h" "$E/hosts/$h.yaml" RoutingPolicyRule)" 8
+        expect_eq "$h: networkd routes" "$(netplan_count "$h" "$E/hosts/$h.yaml" Route)" 18
     done
 else
     echo "note: netplan not installed: host YAML not checked"
@@ -113,13 +120,9 @@ fi
 "$RAILYARD" ethernet "$RO" --set ethernet.ipv6=slaac -o "$TMP/slaac" >/dev/null 2>&1
 if command -v netplan >/dev/null 2>&1; then
     for m in v6 slaac; do
-        R=$TMP/np6-$m
-        mkdir -p "$R/etc/netplan" && cp "$TMP/$m/ethernet/hosts/node002.yaml" "$R/etc/netplan/" &&
-            chmod 600 "$R/etc/netplan/node002.yaml"
-        if netplan generate --root-dir "$R" >"$TMP/np.out" 2>&1; then ok; else
-            fail "netplan generate rejects $m node002.yaml: $(head -3 "$TMP/np.out")"; fi
         # 8 NICs: an IPv4 and an IPv6 rule each
-        expect_eq "$m: networkd rules" "$(cat "$R"/run/systemd/network/*.network | grep -c '^\[RoutingPolicyRule\]')" 16
+        expect_eq "$m: networkd rules" \
+            "$(netplan_count "$m" "$TMP/$m/ethernet/hosts/node002.yaml" RoutingPolicyRule)" 16
     done
 fi
 grep -q '^ ipv6 nd prefix fd52:6169:6c00:1::/64$' "$TMP/slaac/ethernet/switches/leaf0/frr.conf" &&

@@ -122,7 +122,6 @@ const ry_cmd_entry ry_cmd_ethernet = {
     .synopsis = "SPEC -o DIR [--force] | SPEC --check-routes TABLES [--fail ELEMENT]...",
     .summary = "FRR and SONiC switch configs, host addressing and RoCE QoS of an Ethernet fabric",
     .positional = "SPEC",
-    .checks_exit_1 = 0,
     .options = options,
     .details = "Writes DIR/ethernet/: switches/<switch>/frr.conf (eBGP unnumbered on every fabric\n"
                "link, BFD, the ASN and loopback of the plan, maximum-paths the planned ECMP\n"

@@ -148,9 +148,8 @@ int ry_eth_nic_name(const ry_fabric *f, uint32_t nic_port, char *buf, size_t n)
     return nd[0] ? snprintf(buf, n, "%s", nd) : snprintf(buf, n, "eth%d", i);
 }
 
-const char *ry_eth_role(const ry_fabric *f, const ry_node *n)
+const char *ry_eth_role(const ry_node *n)
 {
-    (void)f;
     return n->tier == 1 ? "LeafRouter" : "SpineRouter";
 }
 

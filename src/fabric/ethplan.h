@@ -88,6 +88,6 @@ int ry_eth_nic_name(const ry_fabric *f, uint32_t nic_port, char *buf, size_t n);
 
 /* The role of a switch in SONiC's words (LeafRouter, SpineRouter) and in
  * the plan's table (leaf, spine, core). */
-const char *ry_eth_role(const ry_fabric *f, const ry_node *n);
+const char *ry_eth_role(const ry_node *n);
 
 #endif

@@ -231,7 +231,7 @@ static char *switch_json(const ry_ethplan *pl, uint32_t id)
     json_t *md = entry(db, "DEVICE_METADATA", "localhost");
     set_str(md, "hostname", name);
     set_int(md, "bgp_asn", ry_eth_asn(pl, id));
-    set_str(md, "type", ry_eth_role(f, n));
+    set_str(md, "type", ry_eth_role(n));
     set_str(md, "docker_routing_config_mode", "separated");
     if (q.pfc)
         set_str(md, "buffer_model", "dynamic");
