@@ -230,6 +230,12 @@ void ry_eth_check_tables(const ry_ethplan *pl, const ry_kroutes *tables, const u
             dest[i][k] = strcmp(tables[i].r[k].proto, "bgp") == 0 ?
                          dest_of(pl, tables[i].r[k].dst) : -2;
     }
+    /* each switch's host links: its prefixes are its loopback and those */
+    long long *hosts = ry_xcalloc(nsw ? nsw : 1, sizeof *hosts);
+    long long *found = ry_xcalloc(nsw ? nsw : 1, sizeof *found);
+    for (uint64_t q = 0; q < (uint64_t)f->gpus * (uint64_t)f->planes; q++)
+        if (f->ports[q].peer >= 0)
+            hosts[f->ports[f->ports[q].peer].owner - f->first_switch]++;
     ry_eth_routes *r = ry_eth_routes_new(f, pl);
     char (*tmp)[16] = ry_xcalloc(RY_ETH_MAX_PATHS + 65536, sizeof *tmp);
     char want[4096], got[4096], sw[96];
@@ -239,6 +245,7 @@ void ry_eth_check_tables(const ry_ethplan *pl, const ry_kroutes *tables, const u
         ry_eth_routes_to(r, d, link_down);
         for (size_t i = 0; i < nsw; i++) {
             uint32_t s = f->first_switch + (uint32_t)i;
+            found[i] = 0;
             if (!tables[i].r || s == d || (node_down && node_down[s]))
                 continue;
             int routed = r->dist[i] > 0 && r->nhn[i] > 0;
@@ -255,6 +262,7 @@ void ry_eth_check_tables(const ry_ethplan *pl, const ry_kroutes *tables, const u
                     continue;
                 }
                 c->routes++;
+                found[i]++;
                 int kn = kr->n < RY_ETH_MAX_PATHS + 65536 ? kr->n : RY_ETH_MAX_PATHS + 65536;
                 for (int j = 0; j < kn; j++)
                     snprintf(tmp[j], sizeof tmp[0], "%s", tables[i].dev[kr->first + j]);
@@ -273,51 +281,21 @@ void ry_eth_check_tables(const ry_ethplan *pl, const ry_kroutes *tables, const u
                 }
             }
         }
-        /* the planned routes with no kernel route */
+        /* the planned routes with no kernel route: d's loopback and host
+         * links, less those found above */
         for (size_t i = 0; i < nsw; i++) {
             uint32_t s = f->first_switch + (uint32_t)i;
             if (!tables[i].r || s == d || (node_down && node_down[s]) || r->dist[i] <= 0 ||
-                !r->nhn[i])
+                !r->nhn[i] || found[i] >= 1 + hosts[d - f->first_switch])
                 continue;
-            int found = 0;
-            for (size_t k = 0; k < tables[i].nr && !found; k++)
-                found = dest[i][k] == (int64_t)d &&
-                        strchr(tables[i].r[k].dst, '/') == NULL;
-            /* the loopback: printed as a host address */
-            if (!found) {
-                char a[32];
-                ry_node_name(f, s, sw, sizeof sw);
-                ry_ip4_text(ry_eth_loopback(pl, d), a, sizeof a);
-                c->routes++;
-                c->missing++;
-                shown(c, "%s: %s: planned, not in the kernel", sw, a);
-            }
-            if (f->nodes[d].tier != 1)
-                continue;
-            const ry_node *dn = &f->nodes[d];
-            for (uint32_t p = dn->port0; p < dn->port0 + dn->nports; p++) {
-                int32_t peer = f->ports[p].peer;
-                if (peer < 0 || ry_port_node(f, (uint32_t)peer)->kind != RY_NODE_GPU)
-                    continue;
-                uint32_t want_addr = ry_eth_link_addr(pl, (uint32_t)peer);
-                int hit = 0;
-                for (size_t k = 0; k < tables[i].nr && !hit; k++) {
-                    if (dest[i][k] != (int64_t)d || !strchr(tables[i].r[k].dst, '/'))
-                        continue;
-                    ry_prefix4 q;
-                    const char *why;
-                    hit = ry_prefix4_parse(tables[i].r[k].dst, &q, &why) == 0 &&
-                          q.addr == want_addr;
-                }
-                if (!hit) {
-                    char a[32], b[48];
-                    ry_node_name(f, s, sw, sizeof sw);
-                    snprintf(b, sizeof b, "%s/31", ry_ip4_text(want_addr, a, sizeof a));
-                    c->routes++;
-                    c->missing++;
-                    shown(c, "%s: %s: planned, not in the kernel", sw, b);
-                }
-            }
+            long long lost = 1 + hosts[d - f->first_switch] - found[i];
+            char dn[96];
+            ry_node_name(f, s, sw, sizeof sw);
+            ry_node_name(f, d, dn, sizeof dn);
+            c->routes += lost;
+            c->missing += lost;
+            shown(c, "%s: %lld of the %lld prefixes of %s (loopback, host links) planned, not "
+                  "in the kernel", sw, lost, 1 + hosts[d - f->first_switch], dn);
         }
     }
     for (size_t i = 0; i < nsw; i++) {
@@ -336,6 +314,8 @@ void ry_eth_check_tables(const ry_ethplan *pl, const ry_kroutes *tables, const u
     }
     free(dest);
     free(seen);
+    free(hosts);
+    free(found);
     free(tmp);
     ry_eth_routes_free(r);
 }
