@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "util/vary.h"
 #include "emit/emit_model.h"
 #include "emit/emit_model_plot.h"
 #include "util/numfmt.h"
@@ -13,7 +14,6 @@
 #include "util/diag.h"
 
 #define MAX_VARY 8
-#define MAX_VALUES 4096
 #define MAX_POINTS 20000
 
 enum { O_VARY, O_OUTPUT, O_FORCE, O_PAPER, O_N };
@@ -28,93 +28,6 @@ static const ry_option options[] = {
     [O_PAPER] = RY_OPTION_PAPER,
     [O_N] = RY_OPTION_END
 };
-
-typedef struct vary {
-    char *key;
-    char **values;
-    int n;
-} vary;
-
-static void add_value(vary *v, const char *s)
-{
-    v->values = ry_xrealloc(v->values, (size_t)(v->n + 1) * sizeof *v->values);
-    v->values[v->n++] = ry_xstrdup(s);
-}
-
-static void number_text(char *buf, size_t cap, double x)
-{
-    if (x == floor(x) && fabs(x) < 9e15)
-        snprintf(buf, cap, "%.0f", x);
-    else
-        snprintf(buf, cap, "%.10g", x);
-}
-
-/* "A..B" (A, 2A, 4A, ... up to B), "A..B+S" (steps of S), "A..B*F" (times F). */
-static int expand_range(vary *v, const char *item, const char **why)
-{
-    const char *dots = strstr(item, "..");
-    if (!dots || dots == item)
-        return 0;
-    /* "8..1024": strtod would take "8." as the first number. */
-    char first[64];
-    size_t n = (size_t)(dots - item);
-    if (n >= sizeof first)
-        return 0;
-    memcpy(first, item, n);
-    first[n] = '\0';
-    char *end;
-    double a = strtod(first, &end);
-    if (end == first || *end)
-        return 0;
-    const char *p = dots + 2;
-    double b = strtod(p, &end);
-    if (end == p) {
-        *why = "a range needs numbers on both sides of '..'";
-        return -1;
-    }
-    double step = 2;
-    int mult = 1;
-    if (*end == '+' || *end == '*') {
-        mult = *end == '*';
-        p = end + 1;
-        step = strtod(p, &end);
-        if (end == p) {
-            *why = "a step after '+' or '*' must be a number";
-            return -1;
-        }
-    }
-    if (*end) {
-        *why = "a range is A..B, A..B+STEP or A..B*FACTOR";
-        return -1;
-    }
-    if (!isfinite(a) || !isfinite(b) || !isfinite(step) || b < a) {
-        *why = "a range A..B needs A <= B";
-        return -1;
-    }
-    if (mult ? !(a > 0 && step > 1) : !(step > 0)) {
-        *why = mult ? "a multiplying range needs A > 0 and a factor > 1"
-                    : "a range's step must be > 0";
-        return -1;
-    }
-    for (double x = a; x <= b * (1 + 1e-12); x = mult ? x * step : x + step) {
-        if (v->n >= MAX_VALUES) {
-            *why = "too many values (at most 4096 per key)";
-            return -1;
-        }
-        char buf[64];
-        number_text(buf, sizeof buf, x);
-        add_value(v, buf);
-    }
-    return 1;
-}
-
-static void vary_free(vary *v)
-{
-    for (int i = 0; i < v->n; i++)
-        free(v->values[i]);
-    free(v->values);
-    free(v->key);
-}
 
 /* The model at one point: eq. 1 (paper), or the full model's choice put
  * in eq. 1's terms for the columns and plots they share. */
@@ -184,49 +97,13 @@ static void paper_memory(const ry_sweep_point *pts, long long npts)
 }
 
 /* KEY=LIST|RANGE; -1 after a usage error (nothing left to free). */
-static int parse_vary(const ry_ctx *c, const char *arg, vary *v)
+static int parse_vary(const ry_ctx *c, const char *arg, ry_vary *v)
 {
-    const char *eq = strchr(arg, '=');
-    memset(v, 0, sizeof *v);
-    if (!eq || eq == arg || !eq[1])
-        return ry_usage(c, "--vary needs KEY=VALUES, like cluster.hb_domain=8..1024 or "
-                              "workload.batch=512,1024,2048 (got '%s')", arg), -1;
-    v->key = ry_xstrdup(arg);
-    v->key[eq - arg] = '\0';
-    char *list = ry_xstrdup(eq + 1), *save = NULL;
-    int rc = 0;
-    for (char *item = strtok_r(list, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
-        while (*item == ' ')
-            item++;
-        size_t n = strlen(item);
-        while (n && item[n - 1] == ' ')
-            item[--n] = '\0';
-        if (!*item)
-            continue;
-        const char *why = NULL;
-        int r = expand_range(v, item, &why);
-        if (r < 0) {
-            ry_usage(c, "--vary %s: '%s': %s", v->key, item, why);
-            rc = -1;
-        } else if (r == 0) {
-            if (v->n >= MAX_VALUES) {
-                ry_usage(c, "--vary %s: too many values (at most %d)", v->key, MAX_VALUES);
-                rc = -1;
-            } else
-                add_value(v, item);
-        }
-    }
-    free(list);
-    if (rc == 0 && v->n == 0) {
-        ry_usage(c, "--vary %s has no values", v->key);
-        rc = -1;
-    }
-    if (rc < 0) {
-        vary_free(v);
-        memset(v, 0, sizeof *v);
-    }
-    return rc;
+    const char *why = NULL;
+    if (ry_vary_parse(arg, v, &why) == 0)
+        return 0;
+    ry_usage(c, "--vary %s: %s", arg, why);
+    return -1;
 }
 
 /* What went wrong at the points, one entry per reason: a diagnostic line
@@ -341,7 +218,7 @@ static int write_sweep(const char *dir, unsigned flags, const char *title,
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
-    vary vs[MAX_VARY];
+    ry_vary vs[MAX_VARY];
     int nv = 0;
     ry_cmd_status rc = RY_CMD_OK;
     const char **given = ctx->list[O_VARY];
@@ -363,7 +240,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     if (rc != RY_CMD_OK) {
         for (int k = 0; k < nv; k++)
-            vary_free(&vs[k]);
+            ry_vary_free(&vs[k]);
         return rc;
     }
     const char *path = ctx->arg, *dir = ctx->out;
@@ -451,7 +328,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     free(pts);
     free(sets);
     for (int k = 0; k < nv; k++)
-        vary_free(&vs[k]);
+        ry_vary_free(&vs[k]);
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #include "spec/catalog.h"
 #include "spec/libra_spec.h"
 #include "spec/schema.h"
+#include "spec/search.h"
 #include "spec/workload.h"
 #include "spec/yaml.h"
 #include "util/diag.h"
@@ -837,6 +838,7 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     ry_spec_rules_cluster(s, c.bad);
     ry_workload_read(s, root, c.templates);
     ry_libra_spec_read(s, root, c.templates);
+    ry_search_spec_read(s, root);
     ry_catalog_free(c.cat);
 
     if (ry_error_count() > before)
@@ -855,6 +857,7 @@ void ry_spec_free(ry_spec *s)
     free(s->cabling.links);
     ry_workload_free(s->workload);
     ry_libra_spec_free(s->libra);
+    ry_search_space_free(s->search_space);
     free(s);
 }
 

@@ -287,6 +287,17 @@ typedef struct ry_spec {
 
     /* network: and libra: (spec/libra_spec.h); NULL without both sections */
     struct ry_libra_spec *libra;
+
+    /* search: the design space railyard search explores (spec/search.h);
+     * NULL without the section. The targets are 0 when not given. */
+    struct ry_search_space *search_space;
+    struct {
+        double target_time;     /* seconds per iteration (the mix's weighted mean) */
+        double budget;          /* capex, USD */
+        double max_slowdown;    /* expected slowdown under the failures */
+        int seeds;              /* random draws per KIND:N failure */
+        int threads;            /* 0: one per processor */
+    } search;
 } ry_spec;
 
 /* One --set KEY=VALUE override, applied to the document before validation.

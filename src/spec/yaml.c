@@ -571,7 +571,7 @@ static int looks_numeric(const char *s)
 
 const char *ry_ynode_describe(const ry_ynode *n)
 {
-    static char buf[128];
+    static _Thread_local char buf[128];
     if (ry_ynode_is_null(n))
         return "nothing";
     if (n->kind == RY_YMAP)
@@ -1170,4 +1170,140 @@ int ry_ydoc_remove(ry_ydoc *d, const char *dotted)
     }
     free(copy);
     return removed;
+}
+
+/* ---- writing ------------------------------------------------------------------------------- */
+
+/* A plain scalar that reads back as the same text: no indicator first, no
+ * ": " or " #", no surrounding space, nothing YAML would read as null
+ * unless it was null. */
+static int plain_ok(const char *v)
+{
+    if (!*v || strchr("-?:,[]{}#&*!|>'\"%@`", v[0]) || isspace((unsigned char)v[0]))
+        return v[0] == '-' && v[1] && !isspace((unsigned char)v[1]) && plain_ok(v + 1);
+    size_t n = strlen(v);
+    if (isspace((unsigned char)v[n - 1]) || v[n - 1] == ':')
+        return 0;
+    for (const char *p = v; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return 0;
+        if ((p[0] == ':' && p[1] == ' ') || (p[0] == ' ' && p[1] == '#'))
+            return 0;
+    }
+    return 1;
+}
+
+static void emit_scalar(const ry_ynode *n, ry_buf *out)
+{
+    const char *v = n->value ? n->value : "";
+    if (!n->quoted && (plain_ok(v) || ry_ynode_is_null(n))) {
+        ry_buf_puts(out, v);
+        return;
+    }
+    ry_buf_putc(out, '"');
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            ry_buf_printf(out, "\\%c", *p);
+        else if (*p == '\n')
+            ry_buf_puts(out, "\\n");
+        else if (*p == '\t')
+            ry_buf_puts(out, "\\t");
+        else if (*p < 0x20 || *p == 0x7f)
+            ry_buf_printf(out, "\\x%02x", *p);
+        else
+            ry_buf_putc(out, (char)*p);
+    }
+    ry_buf_putc(out, '"');
+}
+
+static void emit_flow(const ry_ynode *n, ry_buf *out)
+{
+    if (n->kind == RY_YSCALAR) {
+        emit_scalar(n, out);
+        return;
+    }
+    ry_buf_putc(out, n->kind == RY_YMAP ? '{' : '[');
+    for (size_t i = 0; i < n->n; i++) {
+        if (i)
+            ry_buf_puts(out, ", ");
+        if (n->kind == RY_YMAP) {
+            emit_scalar(n->keys[i], out);
+            ry_buf_puts(out, ": ");
+        }
+        emit_flow(n->items[i], out);
+    }
+    ry_buf_putc(out, n->kind == RY_YMAP ? '}' : ']');
+}
+
+/* A collection whose items are all scalars goes on one line. */
+static int flat(const ry_ynode *n)
+{
+    if (n->kind == RY_YSCALAR || n->n == 0)
+        return 1;
+    for (size_t i = 0; i < n->n; i++)
+        if (n->items[i]->kind != RY_YSCALAR)
+            return 0;
+    return n->n <= 8;
+}
+
+static void emit_block(const ry_ynode *n, int indent, int first_inline, ry_buf *out);
+
+/* The value after "key:" or "- ". */
+static void emit_value(const ry_ynode *v, int indent, ry_buf *out)
+{
+    if (flat(v)) {
+        ry_buf_putc(out, ' ');
+        emit_flow(v, out);
+        ry_buf_putc(out, '\n');
+    } else if (v->kind == RY_YMAP) {
+        ry_buf_putc(out, '\n');
+        emit_block(v, indent + 2, 0, out);
+    } else {
+        ry_buf_putc(out, '\n');
+        emit_block(v, indent + 2, 0, out);
+    }
+}
+
+static void emit_block(const ry_ynode *n, int indent, int first_inline, ry_buf *out)
+{
+    for (size_t i = 0; i < n->n; i++) {
+        if (!(first_inline && i == 0))
+            ry_buf_printf(out, "%*s", indent, "");
+        if (n->kind == RY_YMAP) {
+            emit_scalar(n->keys[i], out);
+            ry_buf_putc(out, ':');
+            emit_value(n->items[i], indent, out);
+        } else {
+            const ry_ynode *it = n->items[i];
+            ry_buf_puts(out, "-");
+            if (it->kind == RY_YMAP && !flat(it)) {
+                ry_buf_putc(out, ' ');
+                emit_block(it, indent + 2, 1, out);
+            } else {
+                emit_value(it, indent, out);
+            }
+        }
+    }
+}
+
+void ry_ydoc_emit(const ry_ydoc *d, const char *const *skip, ry_buf *out)
+{
+    const ry_ynode *r = d->root;
+    if (!r)
+        return;
+    if (r->kind != RY_YMAP) {
+        emit_flow(r, out);
+        ry_buf_putc(out, '\n');
+        return;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        int skipped = 0;
+        for (int k = 0; skip && skip[k] && !skipped; k++)
+            skipped = strcmp(r->keys[i]->value, skip[k]) == 0;
+        if (skipped)
+            continue;
+        emit_scalar(r->keys[i], out);
+        ry_buf_putc(out, ':');
+        emit_value(r->items[i], 0, out);
+    }
 }

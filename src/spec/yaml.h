@@ -126,4 +126,12 @@ int ry_ydoc_set(ry_ydoc *d, const char *dotted, const char *value, ry_pos at);
 /* Removes the entry at a dotted path if present; returns 1 if removed. */
 int ry_ydoc_remove(ry_ydoc *d, const char *dotted);
 
+/* The document as YAML (block maps and lists, aliases written out, no
+ * comments), leaving out the top-level keys in skip (NULL-terminated, may
+ * be NULL). A scalar written quoted stays a quoted string; a plain one is
+ * written plain where YAML reads it back as the same text, else quoted.
+ * Loading the output gives the same tree. */
+struct ry_buf;
+void ry_ydoc_emit(const ry_ydoc *d, const char *const *skip, struct ry_buf *out);
+
 #endif

@@ -9,10 +9,12 @@
 #include "util/buf.h"
 #include "util/escape.h"
 
-static int error_count;
+/* Per thread: a worker's errors (search runs points on threads) are its
+ * own, counted and captured apart from the main thread's. */
+static _Thread_local int error_count;
 
 /* Where diagnostics go: stderr, or a buffer while a caller captures them. */
-static ry_buf *capture;
+static _Thread_local ry_buf *capture;
 
 void ry_diag_capture(ry_buf *b) { capture = b; }
 

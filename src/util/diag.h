@@ -57,7 +57,8 @@ void ry_stderr_unlock(void);
 
 /* Diagnostics go into b instead of stderr until ry_diag_capture(NULL)
  * (sweep collects each point's errors to report them once per reason);
- * they are counted as usual. */
+ * they are counted as usual. Both the capture and the count are the
+ * calling thread's own. */
 struct ry_buf;
 void ry_diag_capture(struct ry_buf *b);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <threads.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,14 +55,12 @@ uint64_t ry_siphash(const uint64_t k[2], const void *data, size_t n)
 }
 
 static uint64_t key[2];
-static int have_key;
+static once_flag key_once = ONCE_FLAG_INIT;
 
 /* The process's key: from getrandom, else /dev/urandom, else the clock and
  * the process id (still unknown to whoever wrote the input file). */
-static const uint64_t *process_key(void)
+static void make_key(void)
 {
-    if (have_key)
-        return key;
     size_t got = 0;
     while (got < sizeof key) {
         ssize_t r = getrandom((char *)key + got, sizeof key - got, 0);
@@ -84,7 +83,11 @@ static const uint64_t *process_key(void)
         key[0] = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
         key[1] = (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&got;
     }
-    have_key = 1;
+}
+
+static const uint64_t *process_key(void)
+{
+    call_once(&key_once, make_key);
     return key;
 }
 

@@ -1,0 +1,794 @@
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+#include <unistd.h>
+
+#include "analysis/compare.h"
+#include "analysis/failure_sweep.h"
+#include "analysis/pareto.h"
+#include "cmd/cmd.h"
+#include "emit/emit_model_plot.h"
+#include "emit/emit_search.h"
+#include "model/plan.h"
+#include "spec/search.h"
+#include "spec/yaml.h"
+#include "util/buf.h"
+#include "util/diag.h"
+#include "util/numfmt.h"
+#include "util/progress.h"
+#include "util/vary.h"
+
+/* The design space of a spec, point by point: every combination of the
+ * values search.vary and --vary give, each point loaded as the spec with
+ * those values set (as --set sets them), built, laid out, cabled and
+ * priced as bom prices it, the full model run for each workload of the
+ * mix, and the failure scenarios' slowdown taken from whatif's analysis.
+ * Points run on threads; the answer is the Pareto front of capex against
+ * iteration time and against the slowdown, and the cheapest point within
+ * the targets. */
+
+#define MAX_POINTS 100000
+#define MAX_WORKLOADS 16
+#define MAX_THREADS 256
+
+enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_FAIL, O_SEEDS, O_THREADS, O_FORMAT, O_OUTPUT,
+       O_FORCE, O_N };
+static const ry_option options[] = {
+    [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
+                 "a spec key and its values, as sweep --vary takes them\n"
+                 "(added to search.vary; the same key replaces it); repeatable" },
+    [O_TARGET] = { "target-time", 0, RY_OPT_VALUE, "SECONDS", NULL,
+                   "the answer's iteration time at most this (search.target_time)" },
+    [O_BUDGET] = { "budget", 0, RY_OPT_VALUE, "USD", NULL,
+                   "the answer's capex at most this (search.budget)" },
+    [O_SLOW] = { "max-slowdown", 0, RY_OPT_VALUE, "X", NULL,
+                 "the answer's expected slowdown under the failures at most\n"
+                 "this (search.max_slowdown), like 1.02" },
+    [O_FAIL] = { "fail", 0, RY_OPT_LIST, "SCENARIO", NULL,
+                 "a failure scenario (replaces search.failures): plane, or\n"
+                 "KIND:N as whatif --random takes it (spine:1); repeatable" },
+    [O_SEEDS] = { "seeds", 0, RY_OPT_VALUE, "N", NULL,
+                  "random draws per KIND:N scenario (search.seeds, default 4)" },
+    [O_THREADS] = { "threads", 'j', RY_OPT_VALUE, "N", NULL,
+                    "points evaluated at once (default one per processor)" },
+    [O_FORMAT] = RY_OPTION_FORMAT("text|csv", "text (default): the table; csv: every point"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/points.csv, front.csv, search.gp (with\n"
+                                      "search.png and search.svg) and one spec per front\n"
+                                      "point, front/point-N.yaml (N its number in the table)"),
+    [O_FORCE] = RY_OPTION_FORCE,
+    [O_N] = RY_OPTION_END
+};
+
+/* ---- the search's inputs -------------------------------------------------------------------- */
+
+typedef struct search {
+    const char *path;
+    char *text;                 /* the spec file, read once */
+    const char *templates;
+    const ry_override *sets;    /* the command line's --set */
+    int nsets;
+    ry_vary axes[RY_SEARCH_MAX_AXES + 8];
+    char *axis_where[RY_SEARCH_MAX_AXES + 8];
+    int naxes;
+    const ry_search_workload *wl;
+    ry_search_workload own;     /* the spec's workload, when the mix is not given */
+    int nwl;
+    double wsum;
+    const char *failures[RY_SEARCH_MAX_FAILURES];
+    char fail_store[RY_SEARCH_MAX_FAILURES][64];
+    int nfail;
+    int seeds;
+    ry_media_catalog *media;
+    long long npoints;
+    ry_search_point *pts;
+    const char ***values;       /* the points' value arrays */
+    /* the work queue */
+    atomic_llong next, done;
+    atomic_int applied[RY_SEARCH_MAX_FAILURES];   /* points a scenario applied to */
+} search;
+
+/* ---- one point ---------------------------------------------------------------------------- */
+
+/* Index p's values: the first axis varies fastest. */
+static void point_values(const search *S, long long p, const char **vals)
+{
+    for (int k = 0; k < S->naxes; k++) {
+        vals[k] = S->axes[k].values[p % S->axes[k].n];
+        p /= S->axes[k].n;
+    }
+}
+
+/* The first line of what a point's load or model said, without the
+ * "file:line:col: error: " the whole spec shares. */
+static void first_reason(const ry_buf *diag, char *why, size_t cap)
+{
+    const char *s = diag->len ? diag->data : "the point cannot be evaluated";
+    const char *e = strstr(s, "error: ");
+    if (e && e - s < 300 && !memchr(s, '\n', (size_t)(e - s)))
+        s = e + 7;
+    size_t n = strcspn(s, "\n");
+    snprintf(why, cap, "%.*s", (int)(n < cap ? n : cap - 1), s);
+}
+
+typedef struct mix {
+    ry_plan *pl[MAX_WORKLOADS];
+    const double *weight;       /* per workload */
+    int n;
+    double wsum;
+} mix;
+
+/* The workloads' slowdown after one failure, weighted as the mix is. */
+static double mix_slowdown(void *arg, const ry_failure_report *r, int *stalled)
+{
+    const mix *m = arg;
+    double sum = 0;
+    *stalled = 0;
+    for (int i = 0; i < m->n; i++) {
+        ry_iter_degraded d;
+        ry_plan_degrade(m->pl[i], r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
+        if (d.stalled || !isfinite(d.slowdown)) {
+            *stalled = 1;
+            return INFINITY;
+        }
+        sum += m->weight[i] * d.slowdown;
+    }
+    return sum / m->wsum;
+}
+
+/* One plane down: its switches and their links. */
+static int plane_scenario(const ry_fabric *f, mix *m, double *slow, int *stalled)
+{
+    if (f->spec->planes < 2)
+        return 0;
+    ry_failure *fs = ry_failure_new(f);
+    ry_failure_ws *ws = ry_failure_ws_new(f);
+    ry_failure_report r;
+    ry_failure_report_init(&r, f);
+    ry_fail_elem e = { .kind = RY_FAIL_PLANE, .id = 0 };
+    ry_failure_apply(f, &e, 1, fs);
+    ry_failure_analyze(ws, fs, &r);
+    *slow = mix_slowdown(m, &r, stalled);
+    ry_failure_report_free(&r);
+    ry_failure_ws_free(ws);
+    ry_failure_free(fs);
+    return 1;
+}
+
+/* The failure scenarios' mean slowdown into pt. */
+static void point_failures(search *S, const ry_design_build *b, mix *m, ry_search_point *pt)
+{
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < S->nfail && !pt->stalls[0]; i++) {
+        double slow = 1;
+        int stalled = 0, applies;
+        if (strcmp(S->failures[i], "plane") == 0) {
+            applies = plane_scenario(&b->fabric, m, &slow, &stalled);
+        } else {
+            char kind[64];
+            snprintf(kind, sizeof kind, "%s", S->failures[i]);
+            char *colon = strchr(kind, ':');
+            int count = colon ? atoi(colon + 1) : 1;
+            if (colon)
+                *colon = '\0';
+            ry_fsweep_in in = { .f = &b->fabric, .slowdown = mix_slowdown, .arg = m,
+                                .kind = kind, .lo = count, .hi = count, .seeds = S->seeds,
+                                .seed0 = 1, .spare_switches = b->spec.spares.switches,
+                                .spare_uplinks = b->spec.spares.uplinks };
+            ry_fsweep_stats st;
+            ry_err err;
+            applies = ry_fsweep_run(&in, &st, &err) == 0 && st.ok;
+            if (applies) {
+                stalled = st.stalled > 0;
+                slow = st.slow_mean;
+            }
+        }
+        if (!applies)
+            continue;
+        atomic_fetch_add(&S->applied[i], 1);
+        if (stalled) {
+            snprintf(pt->stalls, sizeof pt->stalls, "%s", S->failures[i]);
+            break;
+        }
+        sum += slow;
+        n++;
+    }
+    pt->slowdown = pt->stalls[0] ? INFINITY : n ? sum / n : 1;
+}
+
+/* The sets of point p (the command line's, then the axes', then the
+ * workload's) into sets; returns their count. */
+static int point_sets(const search *S, const char **vals, const ry_search_workload *w,
+                      ry_override *sets)
+{
+    int n = 0;
+    for (int i = 0; i < S->nsets; i++)
+        sets[n++] = S->sets[i];
+    for (int k = 0; k < S->naxes; k++) {
+        sets[n] = (ry_override){ S->axes[k].key, vals[k], n + 1, S->axis_where[k] };
+        n++;
+    }
+    for (int i = 0; w && i < w->n; i++) {
+        sets[n] = (ry_override){ w->sets[i].key, w->sets[i].value, n + 1, "search.workloads" };
+        n++;
+    }
+    return n;
+}
+
+static void eval_point(search *S, long long p, ry_buf *diag)
+{
+    ry_search_point *pt = &S->pts[p];
+    const char **vals = S->values[p];
+    ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
+    ry_spec *spec[MAX_WORKLOADS] = { 0 };
+    ry_design_build *b = NULL;
+    mix m = { .n = 0, .weight = NULL, .wsum = S->wsum };
+    double weight[MAX_WORKLOADS];
+    m.weight = weight;
+    pt->label = -1;
+    ry_buf_reset(diag);
+    ry_diag_capture(diag);
+    for (int w = 0; w < S->nwl; w++) {
+        int n = point_sets(S, vals, &S->wl[w], sets);
+        spec[w] = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+        if (!spec[w])
+            goto out;
+    }
+    pt->design = spec[0]->design;
+    ry_err err;
+    b = ry_design_build_new(spec[0], spec[0]->design, S->media, &err);
+    if (!b) {
+        ry_buf_reset(diag);
+        ry_buf_printf(diag, "error: %s%s%s", err.key, err.key[0] ? ": " : "", err.msg);
+        goto out;
+    }
+    ry_compare_design c;
+    ry_compare_design_fill(b, &c);
+    pt->built = 1;
+    pt->tiers = c.tiers;
+    pt->switches = c.switches;
+    pt->optics = c.optics;
+    pt->cables = c.cables;
+    pt->racks = c.racks;
+    pt->power_w = c.power_w;
+    pt->capex = c.capex;
+    pt->capex_switches = c.capex_switches;
+    pt->capex_optics = c.capex_optics;
+    pt->capex_cables = c.capex_cables;
+    pt->capex_racks = c.capex_racks;
+    pt->capex_spares = c.capex_spares;
+    double t_sum = 0, tok_sum = 0;
+    for (int w = 0; w < S->nwl; w++) {
+        ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+        m.pl[m.n] = pl;
+        weight[m.n++] = S->wl[w].weight;
+        if (!spec[w]->workload) {
+            if (spec[w]->workload_misfit.key[0])
+                ry_spec_error(spec[w], spec[w]->workload_misfit.key, "%s",
+                              spec[w]->workload_misfit.msg);
+            else
+                ry_error("the point has no workload to model");
+            goto out;
+        }
+        if (ry_plan_compute(spec[w], 0, pl) < 0)
+            goto out;
+        t_sum += S->wl[w].weight * pl->best.total;
+        tok_sum += S->wl[w].weight * pl->tokens_per_s;
+        if (w == 0) {
+            pt->t = pl->best.t;
+            pt->p = pl->best.p;
+            pt->d = pl->best.d;
+        }
+    }
+    pt->iter_s = t_sum / S->wsum;
+    pt->tokens_per_s = tok_sum / S->wsum;
+    pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
+    point_failures(S, b, &m, pt);
+    pt->ok = 1;
+out:
+    ry_diag_capture(NULL);
+    if (!pt->ok)
+        first_reason(diag, pt->why, sizeof pt->why);
+    for (int i = 0; i < m.n; i++)
+        free(m.pl[i]);
+    ry_design_build_free(b);
+    for (int w = 0; w < S->nwl; w++)
+        ry_spec_free(spec[w]);
+}
+
+static int worker(void *arg)
+{
+    search *S = arg;
+    ry_buf diag;
+    ry_buf_init(&diag);
+    for (;;) {
+        long long p = atomic_fetch_add(&S->next, 1);
+        if (p >= S->npoints)
+            break;
+        eval_point(S, p, &diag);
+        atomic_fetch_add(&S->done, 1);
+    }
+    ry_buf_free(&diag);
+    return 0;
+}
+
+static int processors(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+}
+
+/* Runs the points on nthreads threads (the calling one among them), the
+ * progress line counting them. */
+static void run_points(search *S, int nthreads)
+{
+    thrd_t th[MAX_THREADS];
+    int started = 0;
+    for (int i = 1; i < nthreads; i++) {
+        if (thrd_create(&th[started], worker, S) != thrd_success)
+            break;
+        started++;
+    }
+    /* The main thread works too, and paints the progress between points. */
+    ry_buf diag;
+    ry_buf_init(&diag);
+    for (;;) {
+        long long p = atomic_fetch_add(&S->next, 1);
+        if (p >= S->npoints)
+            break;
+        eval_point(S, p, &diag);
+        long long d = atomic_fetch_add(&S->done, 1) + 1;
+        ry_progress_step("point %lld of %lld", d, S->npoints);
+    }
+    ry_buf_free(&diag);
+    for (int i = 0; i < started; i++)
+        thrd_join(th[i], NULL);
+}
+
+/* ---- the answer ----------------------------------------------------------------------------- */
+
+static int label_of(const search *S, const ry_search_space *sp, const char **vals)
+{
+    for (int l = 0; sp && l < sp->nlabels; l++) {
+        const ry_search_label *lb = &sp->labels[l];
+        int match = 1;
+        for (int i = 0; i < lb->n && match; i++) {
+            int found = 0;
+            for (int k = 0; k < S->naxes && !found; k++)
+                if (strcmp(S->axes[k].key, lb->sets[i].key) == 0)
+                    found = 1, match = strcmp(vals[k], lb->sets[i].value) == 0;
+            if (!found)
+                match = 0;
+        }
+        if (match)
+            return l;
+    }
+    return -1;
+}
+
+static void fronts(ry_search_result *r)
+{
+    long long n = r->npoints;
+    double *x = ry_xcalloc((size_t)n, sizeof *x), *y = ry_xcalloc((size_t)n, sizeof *y);
+    double *z = ry_xcalloc((size_t)n, sizeof *z);
+    unsigned char *ok = ry_xcalloc((size_t)n, 1), *on = ry_xcalloc((size_t)n, 1);
+    for (long long i = 0; i < n; i++) {
+        x[i] = r->pts[i].capex;
+        y[i] = r->pts[i].iter_s;
+        z[i] = r->pts[i].slowdown;
+        ok[i] = (unsigned char)r->pts[i].ok;
+    }
+    r->nfront = (long long)ry_pareto_front(x, y, ok, (size_t)n, on);
+    for (long long i = 0; i < n; i++)
+        r->pts[i].front = on[i];
+    r->nfront_fail = (long long)ry_pareto_front(x, z, ok, (size_t)n, on);
+    for (long long i = 0; i < n; i++)
+        r->pts[i].front_fail = on[i];
+    /* Without a target, the answer trains as fast as the fastest point:
+     * within RY_SEARCH_AS_FAST of its time. */
+    r->fastest = INFINITY;
+    for (long long i = 0; i < n; i++)
+        if (r->pts[i].ok && r->pts[i].iter_s < r->fastest)
+            r->fastest = r->pts[i].iter_s;
+    r->as_fast = r->target_time <= 0 && r->budget <= 0 && r->max_slowdown <= 0;
+    if (r->as_fast)
+        r->target_time = r->fastest * (1 + RY_SEARCH_AS_FAST);
+    r->answer = -1;
+    for (long long i = 0; i < n; i++) {
+        ry_search_point *p = &r->pts[i];
+        p->meets = p->ok && (r->target_time <= 0 || p->iter_s <= r->target_time) &&
+                   (r->budget <= 0 || p->capex <= r->budget) &&
+                   (r->max_slowdown <= 0 || p->slowdown <= r->max_slowdown);
+        if (!p->meets)
+            continue;
+        const ry_search_point *a = r->answer >= 0 ? &r->pts[r->answer] : NULL;
+        if (!a || p->capex < a->capex || (p->capex == a->capex && p->iter_s < a->iter_s))
+            r->answer = i;
+    }
+    free(x);
+    free(y);
+    free(z);
+    free(ok);
+    free(on);
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+static ry_cmd_status parse_number(const ry_ctx *ctx, int row, double lo, double hi, double *out)
+{
+    const char *v = ry_opt(ctx, row);
+    if (!v)
+        return RY_CMD_OK;
+    char *end;
+    errno = 0;
+    double x = strtod(v, &end);
+    if (errno || end == v || *end || !isfinite(x) || x < lo || x > hi)
+        return ry_usage(ctx, "--%s takes a number from %g to %g (got '%s')", options[row].name,
+                        lo, hi, v);
+    *out = x;
+    return RY_CMD_OK;
+}
+
+static ry_cmd_status check(ry_ctx *ctx)
+{
+    double x;
+    ry_cmd_status rc;
+    if ((rc = parse_number(ctx, O_TARGET, 1e-9, 1e9, &x)) ||
+        (rc = parse_number(ctx, O_BUDGET, 1, 1e15, &x)) ||
+        (rc = parse_number(ctx, O_SLOW, 1, 1e6, &x)) ||
+        (rc = parse_number(ctx, O_SEEDS, 1, 1000, &x)) ||
+        (rc = parse_number(ctx, O_THREADS, 1, MAX_THREADS, &x)))
+        return rc;
+    for (int r = O_SEEDS; r <= O_THREADS; r++)
+        if (ry_opt(ctx, r) && (parse_number(ctx, r, 1, 1e9, &x), x != floor(x)))
+            return ry_usage(ctx, "--%s takes a whole number (got '%s')", options[r].name,
+                            ry_opt(ctx, r));
+    const char **fails = ctx->list[O_FAIL];
+    for (int i = 0; fails && fails[i]; i++) {
+        const char *why = NULL;
+        if (strlen(fails[i]) >= 64 || ry_search_failure_check(fails[i], &why) < 0)
+            return ry_usage(ctx, "--fail '%s': %s", fails[i], why ? why : "too long");
+        if (i == RY_SEARCH_MAX_FAILURES - 1 && fails[i + 1])
+            return ry_usage(ctx, "at most %d --fail scenarios", RY_SEARCH_MAX_FAILURES);
+    }
+    const char **vary = ctx->list[O_VARY];
+    for (int i = 0; vary && vary[i]; i++) {
+        ry_vary v;
+        const char *why = NULL;
+        if (ry_vary_parse(vary[i], &v, &why) < 0)
+            return ry_usage(ctx, "--vary %s: %s", vary[i], why);
+        ry_vary_free(&v);
+        if (i == 7 && vary[i + 1])
+            return ry_usage(ctx, "at most 8 --vary options");
+    }
+    return RY_CMD_OK;
+}
+
+static char *read_text(const char *path)
+{
+    FILE *fp = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
+    if (!fp) {
+        ry_error("%s: cannot read the spec again: %s", path,
+                 strcmp(path, "-") == 0 ? "search reads its spec from a file, not standard input"
+                                        : strerror(errno));
+        return NULL;
+    }
+    ry_buf b;
+    ry_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        ry_buf_add(&b, chunk, n);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        ry_error("%s: cannot read the spec again", path);
+        ry_buf_free(&b);
+        return NULL;
+    }
+    ry_buf_putc(&b, '\0');
+    return b.data;
+}
+
+/* The axes: search.vary, then --vary (the same key replaces the spec's). */
+static void gather_axes(const ry_ctx *ctx, search *S, const ry_search_space *sp)
+{
+    for (int k = 0; sp && k < sp->naxes; k++) {
+        ry_vary *a = &S->axes[S->naxes];
+        a->key = ry_xstrdup(sp->axes[k].key);
+        for (int j = 0; j < sp->axes[k].n; j++) {
+            const char *why;
+            ry_vary_add(a, sp->axes[k].values[j], &why);
+        }
+        size_t len = strlen(a->key) + 16;
+        S->axis_where[S->naxes] = ry_xmalloc(len);
+        snprintf(S->axis_where[S->naxes], len, "search.vary.%s", a->key);
+        S->naxes++;
+    }
+    const char **vary = ctx->list[O_VARY];
+    for (int i = 0; vary && vary[i]; i++) {
+        ry_vary v;
+        const char *why;
+        if (ry_vary_parse(vary[i], &v, &why) < 0)
+            continue;
+        int k = 0;
+        while (k < S->naxes && strcmp(S->axes[k].key, v.key) != 0)
+            k++;
+        if (k < S->naxes) {
+            ry_vary_free(&S->axes[k]);
+            free(S->axis_where[k]);
+        } else {
+            S->naxes++;
+        }
+        S->axes[k] = v;
+        size_t len = strlen(v.key) + 16;
+        S->axis_where[k] = ry_xmalloc(len);
+        snprintf(S->axis_where[k], len, "--vary %s", v.key);
+    }
+}
+
+static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, const search *S);
+
+static ry_cmd_status run(ry_ctx *ctx)
+{
+    const ry_spec *base = ctx->spec;
+    const ry_search_space *sp = base->search_space;
+    search *S = ry_xcalloc(1, sizeof *S);
+    ry_cmd_status rc = RY_CMD_OK;
+    ry_search_result res;
+    memset(&res, 0, sizeof res);
+    S->path = ctx->arg;
+    S->templates = ry_templates_dir(ctx->templates);
+    S->sets = ctx->sets;
+    S->nsets = ctx->nsets;
+    gather_axes(ctx, S, sp);
+
+    /* the mix: search.workloads, or the spec's own workload */
+    if (sp && sp->nworkloads) {
+        S->wl = sp->workloads;
+        S->nwl = sp->nworkloads;
+    } else {
+        S->own.weight = 1;
+        snprintf(S->own.label, sizeof S->own.label, "%s",
+                 base->workload ? base->workload->model.name : "workload");
+        S->wl = &S->own;
+        S->nwl = 1;
+    }
+    if (S->nwl > MAX_WORKLOADS) {
+        ry_spec_error(base, "search.workloads", "at most %d workloads", MAX_WORKLOADS);
+        rc = RY_CMD_INPUT;
+        goto out;
+    }
+    if (!(sp && sp->nworkloads) && !base->workload) {
+        if (base->workload_misfit.key[0])
+            ry_spec_error(base, base->workload_misfit.key, "%s", base->workload_misfit.msg);
+        else
+            ry_error("%s: search needs a workload to time each point: give a workload "
+                     "section (workload.model: one of railyard catalog llms) or "
+                     "search.workloads", base->path);
+        rc = RY_CMD_INPUT;
+        goto out;
+    }
+    for (int w = 0; w < S->nwl; w++)
+        S->wsum += S->wl[w].weight;
+
+    /* the failure scenarios */
+    const char **fails = ctx->list[O_FAIL];
+    if (fails && fails[0]) {
+        for (int i = 0; fails[i] && S->nfail < RY_SEARCH_MAX_FAILURES; i++)
+            snprintf(S->fail_store[S->nfail++], 64, "%s", fails[i]);
+    } else if (sp && sp->nfailures >= 0) {
+        for (int i = 0; i < sp->nfailures; i++)
+            snprintf(S->fail_store[S->nfail++], 64, "%s", sp->failures[i]);
+    } else {
+        static const char *const defaults[] = { "spine:1", "leaf:1", "plane" };
+        for (int i = 0; i < 3; i++)
+            snprintf(S->fail_store[S->nfail++], 64, "%s", defaults[i]);
+    }
+    for (int i = 0; i < S->nfail; i++)
+        S->failures[i] = S->fail_store[i];
+    double x;
+    S->seeds = base->search.seeds > 0 ? base->search.seeds : 4;
+    if (ry_opt(ctx, O_SEEDS) && parse_number(ctx, O_SEEDS, 1, 1000, &x) == RY_CMD_OK)
+        S->seeds = (int)x;
+    res.target_time = base->search.target_time;
+    res.budget = base->search.budget;
+    res.max_slowdown = base->search.max_slowdown;
+    parse_number(ctx, O_TARGET, 1e-9, 1e9, &res.target_time);
+    parse_number(ctx, O_BUDGET, 1, 1e15, &res.budget);
+    parse_number(ctx, O_SLOW, 1, 1e6, &res.max_slowdown);
+    int nthreads = base->search.threads > 0 ? base->search.threads : processors();
+    if (ry_opt(ctx, O_THREADS) && parse_number(ctx, O_THREADS, 1, MAX_THREADS, &x) == RY_CMD_OK)
+        nthreads = (int)x;
+
+    /* the points */
+    S->npoints = 1;
+    for (int k = 0; k < S->naxes; k++) {
+        S->npoints *= S->axes[k].n;
+        if (S->npoints > MAX_POINTS) {
+            ry_error("%s: the search has more than %s points (the product of its keys' "
+                     "values): vary fewer keys or fewer values", base->path, ry_n(MAX_POINTS));
+            rc = RY_CMD_INPUT;
+            goto out;
+        }
+    }
+    if (!(S->text = read_text(S->path))) {
+        rc = RY_CMD_IO;
+        goto out;
+    }
+    if (!(S->media = ry_media_catalog_load(S->templates))) {
+        rc = ry_input_status();
+        goto out;
+    }
+    S->pts = ry_xcalloc((size_t)S->npoints, sizeof *S->pts);
+    S->values = ry_xcalloc((size_t)S->npoints, sizeof *S->values);
+    for (long long p = 0; p < S->npoints; p++) {
+        S->values[p] = ry_xcalloc((size_t)(S->naxes ? S->naxes : 1), sizeof *S->values[p]);
+        point_values(S, p, S->values[p]);
+        S->pts[p].values = S->values[p];
+    }
+    if (nthreads > S->npoints)
+        nthreads = (int)S->npoints;
+    ry_progress_step("%lld points on %d thread%s", S->npoints, nthreads,
+                     nthreads == 1 ? "" : "s");
+    run_points(S, nthreads);
+
+    res.spec = base;
+    res.space = sp;
+    res.nfailures = S->nfail;
+    res.failures = S->failures;
+    res.seeds = S->seeds;
+    res.npoints = S->npoints;
+    res.pts = S->pts;
+    res.naxes = S->naxes;
+    res.axes = S->axes;
+    res.workloads = S->wl;
+    res.nworkloads = S->nwl;
+    for (long long p = 0; p < S->npoints; p++) {
+        res.nbuilt += S->pts[p].built;
+        res.nok += S->pts[p].ok;
+        S->pts[p].label = label_of(S, sp, S->values[p]);
+    }
+    res.evaluated = res.nok;
+    for (int i = 0; i < S->nfail; i++)
+        res.applied[i] = atomic_load(&S->applied[i]);
+    fronts(&res);
+    ry_progress_end();
+    if (res.nok == 0) {
+        ry_error("%s: none of the %s point%s can be built and modeled; the first says: %s",
+                 base->path, ry_n(S->npoints), S->npoints == 1 ? "" : "s", S->pts[0].why);
+        rc = RY_CMD_INPUT;
+        goto out;
+    }
+    ry_buf out;
+    ry_buf_init(&out);
+    if (ctx->fmt == RY_FMT_CSV)
+        ry_emit_search_csv(&out, &res, 0);
+    else
+        ry_emit_search_text(&out, &res);
+    if (ctx->out)
+        rc = write_dir(ctx, &res, S);
+    if (rc == RY_CMD_OK)
+        rc = ry_write_output(ctx, NULL, out.data, out.len);
+    ry_buf_free(&out);
+out:
+    for (int k = 0; k < S->naxes; k++) {
+        ry_vary_free(&S->axes[k]);
+        free(S->axis_where[k]);
+    }
+    for (long long p = 0; S->values && p < S->npoints; p++)
+        free(S->values[p]);
+    free(S->values);
+    free(S->pts);
+    free(S->text);
+    ry_media_catalog_free(S->media);
+    free(S);
+    return rc;
+}
+
+/* A front point's spec: the spec's document with the point's values set,
+ * without its search section. */
+static int point_spec(const search *S, long long p, ry_buf *out)
+{
+    ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
+    int n = point_sets(S, S->values[p], NULL, sets);
+    ry_spec *s = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+    if (!s)
+        return -1;
+    ry_buf_printf(out, "# %s, a point of railyard search on the front of capex against "
+                  "iteration time:\n", s->name);
+    for (int k = 0; k < S->naxes; k++)
+        ry_buf_printf(out, "#   %s = %s\n", S->axes[k].key, S->values[p][k]);
+    static const char *const skip[] = { "search", NULL };
+    ry_ydoc_emit(s->doc, skip, out);
+    ry_spec_free(s);
+    return 0;
+}
+
+static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, const search *S)
+{
+    ry_buf pts, front, gp, img[2], msg;
+    ry_buf_init(&pts);
+    ry_buf_init(&front);
+    ry_buf_init(&gp);
+    ry_buf_init(&img[0]);
+    ry_buf_init(&img[1]);
+    ry_buf_init(&msg);
+    ry_emit_search_csv(&pts, r, 0);
+    ry_emit_search_csv(&front, r, 1);
+    ry_emit_search_plot(&gp, r);
+    int plotted = 0;
+    static const char *const images[] = { "search.png", "search.svg" };
+    if (ry_gnuplot_program()) {
+        if (ry_plot_render("search.gp", &gp, images, img, 2, &msg) == 0)
+            plotted = 1;
+        else if (msg.len)
+            ry_warn("no plot: %s", msg.data);
+    } else {
+        ry_warn("gnuplot is not installed: writing search.gp without the plots (install "
+                "gnuplot-nox, or run gnuplot search.gp later)");
+    }
+    ry_outdir *o = ry_outdir_begin(ctx->out, ry_out_flags(ctx));
+    int bad = !o;
+    if (o) {
+        ry_outdir_own(o, "front");
+        ry_outdir_own(o, "search.png");
+        ry_outdir_own(o, "search.svg");
+    }
+    if (!bad)
+        bad = ry_outdir_put(o, "points.csv", pts.data, pts.len) < 0 ||
+              ry_outdir_put(o, "front.csv", front.data, front.len) < 0 ||
+              ry_outdir_put(o, "search.gp", gp.data, gp.len) < 0;
+    for (int i = 0; !bad && plotted && i < 2; i++)
+        bad = ry_outdir_put(o, images[i], img[i].data, img[i].len) < 0;
+    int width = snprintf(NULL, 0, "%lld", r->npoints);
+    for (long long p = 0; !bad && p < r->npoints; p++) {
+        if (!r->pts[p].front)
+            continue;
+        ry_buf y;
+        ry_buf_init(&y);
+        char name[48];
+        snprintf(name, sizeof name, "point-%0*lld.yaml", width, p + 1);
+        bad = point_spec(S, p, &y) < 0 || ry_outdir_put_in(o, "front", name, y.data, y.len) < 0;
+        ry_buf_free(&y);
+    }
+    if (o) {
+        if (bad)
+            ry_outdir_abort(o);
+        else
+            bad = ry_outdir_commit(o) < 0;
+    }
+    ry_buf_free(&pts);
+    ry_buf_free(&front);
+    ry_buf_free(&gp);
+    ry_buf_free(&img[0]);
+    ry_buf_free(&img[1]);
+    ry_buf_free(&msg);
+    return bad ? RY_CMD_IO : RY_CMD_OK;
+}
+
+const ry_cmd_entry ry_cmd_search = {
+    .name = "search",
+    .synopsis = "SPEC [--vary KEY=VALUES]... [--target-time S] [--budget USD] "
+                "[--max-slowdown X] [--fail SCENARIO]... [-j N] [-o DIR] [--force]",
+    .summary = "the cheapest fabric that trains as fast: the Pareto front of capex and time",
+    .positional = "SPEC",
+    .options = options,
+    .details = "Every combination of the values of search.vary and --vary is a point: the\n"
+               "spec with those values set (as --set sets them), built, cabled and priced\n"
+               "as `railyard bom` prices it, the full model run for each workload of\n"
+               "search.workloads (or the spec's workload), and the failure scenarios of\n"
+               "search.failures (default spine:1, leaf:1, plane) analysed as whatif does.\n"
+               "A point that cannot be built or modeled says why. The answer: the points on\n"
+               "the front of capex against iteration time (and against the expected\n"
+               "slowdown under the failures), and the cheapest point within the targets.\n"
+               "Points run on -j threads; the output is the same for any number.\n",
+    .needs = RY_NEED_SPEC,
+    .reports_workload_fit = 1,
+    .check = check,
+    .run = run,
+};

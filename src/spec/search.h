@@ -1,0 +1,73 @@
+/* The search: section of a spec, the design space `railyard search`
+ * explores: the spec keys it varies and their values, the workloads it
+ * weighs, the failures it prices, the targets it filters by, and names for
+ * the published designs that fall on its points.
+ *
+ *   search:
+ *     vary:                       # a spec key, its values (as sweep --vary)
+ *       fabric.design: [rail-optimized, rail-only]
+ *       fabric.tiers.1.taper: ["1:1", "3:1", "7:1"]
+ *     workloads:                  # workload keys set over the spec's, weighted
+ *       - {model: llama-3-405b, weight: 3}
+ *       - {model: llama-3-70b}
+ *     failures: [spine:1, leaf:1, plane]
+ *     target_time: 6              # scalars: ry_spec's search struct
+ *     published:
+ *       - {name: "1:7 taper", set: {fabric.tiers.1.taper: "7:1"}}
+ *
+ * Read with the rest of the spec (spec.c), so validate checks it; the
+ * points themselves are checked when search loads each one. */
+#ifndef RY_SEARCH_SPEC_H
+#define RY_SEARCH_SPEC_H
+
+#include "spec/spec.h"
+#include "spec/yaml.h"
+#include "util/vary.h"
+
+#define RY_SEARCH_MAX_AXES 16
+#define RY_SEARCH_MAX_FAILURES 16
+#define RY_SEARCH_MAX_SETS 32
+
+typedef struct ry_search_set {
+    char *key, *value;
+} ry_search_set;
+
+/* A workload of the mix: keys set over the spec's workload section. */
+typedef struct ry_search_workload {
+    double weight;
+    int n;
+    ry_search_set sets[RY_SEARCH_MAX_SETS];   /* "workload.model", "llama-3-70b" */
+    char label[64];             /* its model, or "workload N" */
+} ry_search_workload;
+
+/* A name for the points whose values match every key of set. */
+typedef struct ry_search_label {
+    char name[64];
+    int n;
+    ry_search_set sets[RY_SEARCH_MAX_SETS];
+} ry_search_label;
+
+typedef struct ry_search_space {
+    int naxes;
+    ry_vary axes[RY_SEARCH_MAX_AXES];
+    ry_pos axis_pos[RY_SEARCH_MAX_AXES];
+    int nworkloads;
+    ry_search_workload *workloads;
+    int nfailures;              /* -1: not given (the command's default) */
+    char failures[RY_SEARCH_MAX_FAILURES][64];
+    int nlabels;
+    ry_search_label *labels;
+} ry_search_space;
+
+/* Reads root's search section into s->search_space (NULL without one).
+ * Errors at the nodes; the caller counts them. */
+void ry_search_spec_read(ry_spec *s, const ry_ynode *root);
+void ry_search_space_free(ry_search_space *sp);
+
+/* A failure scenario as search.failures and search --fail take it:
+ * "plane" (the first plane, when there are several), or KIND:N as
+ * whatif --random takes it (leaf:1, spine:1, switch:2, cable:4). 0 when
+ * good, -1 with *why set. */
+int ry_search_failure_check(const char *text, const char **why);
+
+#endif

@@ -1,0 +1,139 @@
+#include "util/vary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/diag.h"
+
+static void add_value(ry_vary *v, const char *s)
+{
+    v->values = ry_xrealloc(v->values, (size_t)(v->n + 1) * sizeof *v->values);
+    v->values[v->n++] = ry_xstrdup(s);
+}
+
+static void number_text(char *buf, size_t cap, double x)
+{
+    if (x == floor(x) && fabs(x) < 9e15)
+        snprintf(buf, cap, "%.0f", x);
+    else
+        snprintf(buf, cap, "%.10g", x);
+}
+
+/* "A..B" (A, 2A, 4A, ... up to B), "A..B+S" (steps of S), "A..B*F" (times F). */
+static int expand_range(ry_vary *v, const char *item, const char **why)
+{
+    const char *dots = strstr(item, "..");
+    if (!dots || dots == item)
+        return 0;
+    /* "8..1024": strtod would take "8." as the first number. */
+    char first[64];
+    size_t n = (size_t)(dots - item);
+    if (n >= sizeof first)
+        return 0;
+    memcpy(first, item, n);
+    first[n] = '\0';
+    char *end;
+    double a = strtod(first, &end);
+    if (end == first || *end)
+        return 0;
+    const char *p = dots + 2;
+    double b = strtod(p, &end);
+    if (end == p) {
+        *why = "a range needs numbers on both sides of '..'";
+        return -1;
+    }
+    double step = 2;
+    int mult = 1;
+    if (*end == '+' || *end == '*') {
+        mult = *end == '*';
+        p = end + 1;
+        step = strtod(p, &end);
+        if (end == p) {
+            *why = "a step after '+' or '*' must be a number";
+            return -1;
+        }
+    }
+    if (*end) {
+        *why = "a range is A..B, A..B+STEP or A..B*FACTOR";
+        return -1;
+    }
+    if (!isfinite(a) || !isfinite(b) || !isfinite(step) || b < a) {
+        *why = "a range A..B needs A <= B";
+        return -1;
+    }
+    if (mult ? !(a > 0 && step > 1) : !(step > 0)) {
+        *why = mult ? "a multiplying range needs A > 0 and a factor > 1"
+                    : "a range's step must be > 0";
+        return -1;
+    }
+    for (double x = a; x <= b * (1 + 1e-12); x = mult ? x * step : x + step) {
+        if (v->n >= RY_VARY_MAX_VALUES) {
+            *why = "too many values (at most 4096 per key)";
+            return -1;
+        }
+        char buf[64];
+        number_text(buf, sizeof buf, x);
+        add_value(v, buf);
+    }
+    return 1;
+}
+
+void ry_vary_free(ry_vary *v)
+{
+    for (int i = 0; i < v->n; i++)
+        free(v->values[i]);
+    free(v->values);
+    free(v->key);
+}
+
+int ry_vary_add(ry_vary *v, const char *item, const char **why)
+{
+    int r = expand_range(v, item, why);
+    if (r < 0)
+        return -1;
+    if (r == 0) {
+        if (v->n >= RY_VARY_MAX_VALUES) {
+            *why = "too many values (at most 4096 per key)";
+            return -1;
+        }
+        add_value(v, item);
+    }
+    return 0;
+}
+
+int ry_vary_parse(const char *arg, ry_vary *v, const char **why)
+{
+    const char *eq = strchr(arg, '=');
+    memset(v, 0, sizeof *v);
+    if (!eq || eq == arg || !eq[1]) {
+        *why = "expected KEY=VALUES, like cluster.hb_domain=8..1024 or "
+               "workload.batch=512,1024,2048";
+        return -1;
+    }
+    v->key = ry_xstrdup(arg);
+    v->key[eq - arg] = '\0';
+    char *list = ry_xstrdup(eq + 1), *save = NULL;
+    int rc = 0;
+    for (char *item = strtok_r(list, ",", &save); item && rc == 0;
+         item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ')
+            item++;
+        size_t n = strlen(item);
+        while (n && item[n - 1] == ' ')
+            item[--n] = '\0';
+        if (*item)
+            rc = ry_vary_add(v, item, why);
+    }
+    free(list);
+    if (rc == 0 && v->n == 0) {
+        *why = "no values";
+        rc = -1;
+    }
+    if (rc < 0) {
+        ry_vary_free(v);
+        memset(v, 0, sizeof *v);
+    }
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* The values a spec key takes over a grid of points (sweep --vary, search
+ * --vary and a spec's search.vary): a list as written, or ranges A..B
+ * (A, 2A, 4A, ... up to B), A..B+STEP and A..B*FACTOR expanded. */
+#ifndef RY_VARY_H
+#define RY_VARY_H
+
+#define RY_VARY_MAX_VALUES 4096
+
+typedef struct ry_vary {
+    char *key;
+    char **values;
+    int n;
+} ry_vary;
+
+/* Adds one item: a range's values, or the item itself. -1 with *why set
+ * (a static string) on a bad range or too many values. */
+int ry_vary_add(ry_vary *v, const char *item, const char **why);
+
+/* "KEY=ITEM,ITEM,..." into v (key and values copied). -1 with *why set;
+ * v is then empty. */
+int ry_vary_parse(const char *arg, ry_vary *v, const char **why);
+
+void ry_vary_free(ry_vary *v);
+
+#endif
