@@ -5,6 +5,7 @@
 #include "model/moe.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,7 +246,23 @@ double ry_plan_group_share(const ry_fabric_block *b, int nb, long long gpus, lon
         if (stride >= B) {
             flows = B;
         } else {
-            for (long long x0 = 0; x0 < gpus; x0 += B) {
+            /* Away from both ends (x0 >= span + B, x1 < gpus) no window is
+             * clipped, and a window's count depends only on where it starts
+             * mod L: block k's count repeats with period P = L / gcd(B, L)
+             * in k. The head blocks, one period and the last block give the
+             * maximum over all blocks. */
+            long long nblk = (gpus + B - 1) / B, head = span / B + 2;
+            long long g = B, h = L;
+            while (h) {
+                long long t = g % h;
+                g = h;
+                h = t;
+            }
+            long long period = L / g;
+            for (long long k = 0; k < nblk; k++) {
+                if (k >= head + period && k < nblk - 1)
+                    k = nblk - 1;
+                long long x0 = k * B;
                 long long x1 = x0 + B, f = 0;
                 if (x0 > 0)
                     f += starts_in(x0 - span, x0 - 1, L, stride, gpus);
@@ -267,31 +284,47 @@ double ry_plan_group_share(const ry_fabric_block *b, int nb, long long gpus, lon
     return share;
 }
 
+/* ry_plan_group_share on pl's blocks, remembered. The plan is the caller's
+ * own (one thread's), so its memo may change under a const view. */
+static double plan_share(const ry_plan *pl, long long gpus, long long stride, long long count,
+                         int spread)
+{
+    if (count < 2 || stride < 1)
+        return 1;
+    uint64_t h = (uint64_t)gpus * 0x9e3779b97f4a7c15ULL ^ (uint64_t)stride * 0xc2b2ae3d27d4eb4fULL ^
+                 (uint64_t)count * 0x165667b19e3779f9ULL ^ (uint64_t)spread;
+    struct ry_plan_share_memo *m =
+        (struct ry_plan_share_memo *)&pl->share_memo[(h ^ h >> 29) % RY_PLAN_SHARE_MEMO];
+    if (m->used && m->gpus == gpus && m->stride == stride && m->count == count &&
+        m->spread == spread)
+        return m->share;
+    *m = (struct ry_plan_share_memo){ gpus, stride, count, spread, 1,
+                                      ry_plan_group_share(pl->blocks, pl->n_blocks, gpus, stride,
+                                                          count, spread) };
+    return m->share;
+}
+
 /* The expert all-to-all runs inside a stage (its groups take the stage's
  * ranks): nothing of it leaves a block that holds the stage; otherwise the
  * uniform bound. */
 static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 {
-    return ry_plan_group_share(pl->blocks, pl->n_blocks, c->gpus, 1, c->t * c->c * c->d, 1);
+    return plan_share(pl, c->gpus, 1, c->t * c->c * c->d, 1);
 }
 
 /* The shares of c's collectives on pl's fabric (ry_plan_cfg). */
 static void group_shares(const ry_plan *pl, ry_plan_cfg *c)
 {
-    const ry_fabric_block *b = pl->blocks;
-    int nb = pl->n_blocks;
     long long tc = c->t * c->c, st = tc * c->d;
-    c->share_cp = c->c > 1 && c->cp_cross ? ry_plan_group_share(b, nb, c->gpus, c->t, c->c, 0)
-                  : 1;
-    c->share_pp = c->p > 1 && c->p2p_cross ? ry_plan_group_share(b, nb, c->gpus, st, c->p, 0)
-                  : 1;
+    c->share_cp = c->c > 1 && c->cp_cross ? plan_share(pl, c->gpus, c->t, c->c, 0) : 1;
+    c->share_pp = c->p > 1 && c->p2p_cross ? plan_share(pl, c->gpus, st, c->p, 0) : 1;
     /* Hierarchically, the reduction across domains runs over the dp_cross
      * ranks at one position of a domain (t dp_in apart); ZeRO-3's
      * collectives span every replica (t apart). */
     if (c->dp_cross > 1)
         c->share_dp = pl->base.w.zero >= 3
-                      ? ry_plan_group_share(b, nb, c->gpus, c->t, c->c * c->d, 0)
-                      : ry_plan_group_share(b, nb, c->gpus, c->t * c->dp_in, c->dp_cross, 0);
+                      ? plan_share(pl, c->gpus, c->t, c->c * c->d, 0)
+                      : plan_share(pl, c->gpus, c->t * c->dp_in, c->dp_cross, 0);
     else
         c->share_dp = 1;
     c->share_ep = pl->base.w.model.moe.experts > 0 ? ep_share(pl, c) : 1;

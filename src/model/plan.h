@@ -99,6 +99,8 @@ typedef struct ry_plan_cfg {
     ry_plan_mem mem;
 } ry_plan_cfg;
 
+#define RY_PLAN_SHARE_MEMO 512
+
 typedef struct ry_plan {
     ry_model base;              /* eq. 1's inputs (ry_model_inputs); results only in paper mode */
     int paper;                  /* 1: the paper's eq. 1 chose; the plan only reports memory */
@@ -120,6 +122,14 @@ typedef struct ry_plan {
     double mfu, hfu, relative, tokens_per_s;
     double mfu_fp8;             /* FP8 runs: MFU against the FP8 peak */
     int mfu_unpublished;        /* MFU (BF16 peak) above RY_PLAN_MFU_PUBLISHED */
+    /* ry_plan_group_share's answers on this plan's blocks, by their
+     * arguments (a direct-mapped cache: the layout search asks the same few
+     * hundred questions many times, each a pass over the blocks' boundaries) */
+    struct ry_plan_share_memo {
+        long long gpus, stride, count;
+        int spread, used;
+        double share;
+    } share_memo[RY_PLAN_SHARE_MEMO];
 } ry_plan;
 
 /* Without a catalog figure, the fraction of the dense peak a training GEMM
