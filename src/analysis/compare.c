@@ -161,6 +161,12 @@ static void spine_failure(const ry_fabric *f, ry_compare_design *out)
 
 void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out)
 {
+    ry_compare_design_costs(b, out);
+    spine_failure(&b->fabric, out);
+}
+
+void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
+{
     const ry_bom *bom = &b->bom;
     const ry_capex *cx = &b->capex;
     memset(out, 0, sizeof *out);
@@ -189,7 +195,6 @@ void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out)
     out->capex_spares = cx->spares;
     out->capex = cx->total;
     out->capex_per_gpu = bom->gpus > 0 ? cx->total / (double)bom->gpus : 0;
-    spine_failure(&b->fabric, out);
 }
 
 int ry_compare_cheapest(const ry_compare_design *d, int n)

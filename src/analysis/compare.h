@@ -117,6 +117,8 @@ typedef struct ry_compare_design {
 /* Fills out from a built design, and analyses the failure of its first
  * tier-2 switch (spine) with ry_failure_analyze. */
 void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out);
+/* The same without the spine failure (spine fields left 0). */
+void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out);
 
 /* The cheapest design by capex, and the one with the most tokens per
  * second per dollar of capex (among the modeled); -1 when none qualifies.

@@ -9,34 +9,60 @@
 #define MAX_DRAW 4096
 
 /* The sweep's buffers over one fabric. */
-typedef struct sweeper {
-    const ry_fsweep_in *in;
+struct ry_fsweep_bufs {
     ry_failure_ws *ws;
     ry_failure *fs;
     ry_failure_report r;
     ry_fail_elem *e;
     uint32_t *uplinks_down;     /* per switch (node id - first_switch), while filtering */
+};
+
+ry_fsweep_bufs *ry_fsweep_bufs_new(const ry_fabric *f)
+{
+    ry_fsweep_bufs *b = ry_xcalloc(1, sizeof *b);
+    b->ws = ry_failure_ws_new(f);
+    b->fs = ry_failure_new(f);
+    ry_failure_report_init(&b->r, f);
+    b->e = ry_xcalloc(MAX_DRAW, sizeof *b->e);
+    b->uplinks_down = ry_xcalloc(f->nnodes - f->first_switch + 1, sizeof *b->uplinks_down);
+    return b;
+}
+
+void ry_fsweep_bufs_free(ry_fsweep_bufs *b)
+{
+    if (!b)
+        return;
+    ry_failure_ws_free(b->ws);
+    ry_failure_free(b->fs);
+    ry_failure_report_free(&b->r);
+    free(b->e);
+    free(b->uplinks_down);
+    free(b);
+}
+
+typedef struct sweeper {
+    const ry_fsweep_in *in;
+    ry_fsweep_bufs *b, *own;
+    ry_failure_ws *ws;
+    ry_failure *fs;
+    ry_fail_elem *e;
+    uint32_t *uplinks_down;
 } sweeper;
 
 static void sweeper_init(sweeper *s, const ry_fsweep_in *in)
 {
     memset(s, 0, sizeof *s);
     s->in = in;
-    s->ws = ry_failure_ws_new(in->f);
-    s->fs = ry_failure_new(in->f);
-    ry_failure_report_init(&s->r, in->f);
-    s->e = ry_xcalloc(MAX_DRAW, sizeof *s->e);
-    s->uplinks_down = ry_xcalloc(in->f->nnodes - in->f->first_switch + 1,
-                                 sizeof *s->uplinks_down);
+    s->b = in->bufs ? in->bufs : (s->own = ry_fsweep_bufs_new(in->f));
+    s->ws = s->b->ws;
+    s->fs = s->b->fs;
+    s->e = s->b->e;
+    s->uplinks_down = s->b->uplinks_down;
 }
 
 static void sweeper_free(sweeper *s)
 {
-    ry_failure_ws_free(s->ws);
-    ry_failure_free(s->fs);
-    ry_failure_report_free(&s->r);
-    free(s->e);
-    free(s->uplinks_down);
+    ry_fsweep_bufs_free(s->own);
 }
 
 /* The lower switch of a link between switches, or -1. */
@@ -89,9 +115,9 @@ static int scenario(sweeper *s, int n, unsigned long long seed, int spare_switch
     }
     ry_failure_clear(s->fs);
     ry_failure_apply(in->f, s->e, cnt, s->fs);
-    ry_failure_analyze(s->ws, s->fs, &s->r);
+    ry_failure_analyze(s->ws, s->fs, &s->b->r);
     *stalled = 0;
-    *slow = in->slowdown ? in->slowdown(in->arg, &s->r, stalled) : 1;
+    *slow = in->slowdown ? in->slowdown(in->arg, &s->b->r, stalled) : 1;
     return 0;
 }
 
@@ -124,17 +150,17 @@ int ry_fsweep_run(const ry_fsweep_in *in, ry_fsweep_stats *out, ry_err *err)
                 st->ok = 0;
                 break;
             }
-            double cut = s.r.gpus ? (double)s.r.gpus_cut / (double)s.r.gpus : 0;
+            double cut = s.b->r.gpus ? (double)s.b->r.gpus_cut / (double)s.b->r.gpus : 0;
             st->runs++;
             st->cut_mean += cut;
             if (cut > st->cut_worst)
                 st->cut_worst = cut;
-            st->bw_mean += s.r.bs_ratio;
-            if (s.r.bs_ratio < st->bw_worst)
-                st->bw_worst = s.r.bs_ratio;
+            st->bw_mean += s.b->r.bs_ratio;
+            if (s.b->r.bs_ratio < st->bw_worst)
+                st->bw_worst = s.b->r.bs_ratio;
             if (!in->slowdown) {
                 /* without a model: a domain without network stalls a job */
-                if (s.r.bs_ratio <= 0)
+                if (s.b->r.bs_ratio <= 0)
                     st->stalled++;
             } else {
                 if (stalled || !isfinite(slow)) {

@@ -32,6 +32,13 @@ typedef struct ry_fsweep_stats {
  * cannot run (an HB domain without network). */
 typedef double (*ry_fsweep_slowdown)(void *arg, const ry_failure_report *r, int *stalled);
 
+/* The buffers of a sweep over one fabric (a workspace, a failure set, a
+ * report), made once for several sweeps of that fabric: ry_fsweep_in's
+ * bufs. NULL-safe _free. */
+typedef struct ry_fsweep_bufs ry_fsweep_bufs;
+ry_fsweep_bufs *ry_fsweep_bufs_new(const ry_fabric *f);
+void ry_fsweep_bufs_free(ry_fsweep_bufs *b);
+
 typedef struct ry_fsweep_in {
     const ry_fabric *f;
     ry_fsweep_slowdown slowdown;    /* NULL: no model, no slowdown */
@@ -41,6 +48,7 @@ typedef struct ry_fsweep_in {
     int seeds;
     unsigned long long seed0;
     int spare_switches, spare_uplinks;
+    ry_fsweep_bufs *bufs;       /* NULL: the sweep makes its own */
 } ry_fsweep_in;
 
 /* Fills out[0 .. hi - lo] (one per n). -1 with err set when kind names

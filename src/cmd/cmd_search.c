@@ -18,6 +18,7 @@
 #include "spec/yaml.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/hash.h"
 #include "util/numfmt.h"
 #include "util/progress.h"
 #include "util/vary.h"
@@ -65,6 +66,26 @@ static const ry_option options[] = {
 
 /* ---- the search's inputs -------------------------------------------------------------------- */
 
+/* What the model and the failures give a point. Every point whose spec
+ * differs only in sections that price, name or address (cost, naming,
+ * infiniband, ethernet) gets the same, so it is computed once per spec
+ * without those sections (its text is the key). */
+typedef struct timing {
+    struct timing *next;
+    char *key;
+    int ok;
+    char why[400];
+    long long t, p, d;
+    double iter_s, tokens_per_s, slowdown;
+    char stalls[64];
+    unsigned char applied[RY_SEARCH_MAX_FAILURES];
+} timing;
+
+#define TIMING_BUCKETS 4096
+
+static const char *const untimed[] = { "cost", "naming", "infiniband", "ethernet", "search",
+                                       NULL };
+
 typedef struct search {
     const char *path;
     char *text;                 /* the spec file, read once */
@@ -86,6 +107,10 @@ typedef struct search {
     long long npoints;
     ry_search_point *pts;
     const char ***values;       /* the points' value arrays */
+    /* the timings computed, by key */
+    mtx_t lock;
+    timing *bucket[TIMING_BUCKETS];
+    atomic_llong reused;        /* points that took a timing computed for another */
     /* the work queue */
     atomic_llong next, done;
     atomic_int applied[RY_SEARCH_MAX_FAILURES];   /* points a scenario applied to */
@@ -158,12 +183,13 @@ static int plane_scenario(const ry_fabric *f, mix *m, double *slow, int *stalled
     return 1;
 }
 
-/* The failure scenarios' mean slowdown into pt. */
-static void point_failures(search *S, const ry_design_build *b, mix *m, ry_search_point *pt)
+/* The failure scenarios' mean slowdown into tm. */
+static void point_failures(const search *S, const ry_design_build *b, mix *m, timing *tm)
 {
     double sum = 0;
     int n = 0;
-    for (int i = 0; i < S->nfail && !pt->stalls[0]; i++) {
+    ry_fsweep_bufs *bufs = ry_fsweep_bufs_new(&b->fabric);
+    for (int i = 0; i < S->nfail && !tm->stalls[0]; i++) {
         double slow = 1;
         int stalled = 0, applies;
         if (strcmp(S->failures[i], "plane") == 0) {
@@ -178,7 +204,7 @@ static void point_failures(search *S, const ry_design_build *b, mix *m, ry_searc
             ry_fsweep_in in = { .f = &b->fabric, .slowdown = mix_slowdown, .arg = m,
                                 .kind = kind, .lo = count, .hi = count, .seeds = S->seeds,
                                 .seed0 = 1, .spare_switches = b->spec.spares.switches,
-                                .spare_uplinks = b->spec.spares.uplinks };
+                                .spare_uplinks = b->spec.spares.uplinks, .bufs = bufs };
             ry_fsweep_stats st;
             ry_err err;
             applies = ry_fsweep_run(&in, &st, &err) == 0 && st.ok;
@@ -189,15 +215,64 @@ static void point_failures(search *S, const ry_design_build *b, mix *m, ry_searc
         }
         if (!applies)
             continue;
-        atomic_fetch_add(&S->applied[i], 1);
+        tm->applied[i] = 1;
         if (stalled) {
-            snprintf(pt->stalls, sizeof pt->stalls, "%s", S->failures[i]);
+            snprintf(tm->stalls, sizeof tm->stalls, "%s", S->failures[i]);
             break;
         }
         sum += slow;
         n++;
     }
-    pt->slowdown = pt->stalls[0] ? INFINITY : n ? sum / n : 1;
+    ry_fsweep_bufs_free(bufs);
+    tm->slowdown = tm->stalls[0] ? INFINITY : n ? sum / n : 1;
+}
+
+/* The workloads modeled on the point's specs and its failures analysed on
+ * its fabric, into tm; diagnostics go to the caller's capture. */
+static void time_point(const search *S, ry_spec *const *spec, const ry_design_build *b,
+                       timing *tm)
+{
+    mix m = { .n = 0, .wsum = S->wsum };
+    double weight[MAX_WORKLOADS];
+    m.weight = weight;
+    double t_sum = 0, tok_sum = 0;
+    for (int w = 0; w < S->nwl; w++) {
+        ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+        m.pl[m.n] = pl;
+        weight[m.n++] = S->wl[w].weight;
+        if (!spec[w]->workload) {
+            if (spec[w]->workload_misfit.key[0])
+                ry_spec_error(spec[w], spec[w]->workload_misfit.key, "%s",
+                              spec[w]->workload_misfit.msg);
+            else
+                ry_error("the point has no workload to model");
+            goto out;
+        }
+        if (ry_plan_compute(spec[w], 0, pl) < 0)
+            goto out;
+        t_sum += S->wl[w].weight * pl->best.total;
+        tok_sum += S->wl[w].weight * pl->tokens_per_s;
+        if (w == 0) {
+            tm->t = pl->best.t;
+            tm->p = pl->best.p;
+            tm->d = pl->best.d;
+        }
+    }
+    tm->iter_s = t_sum / S->wsum;
+    tm->tokens_per_s = tok_sum / S->wsum;
+    point_failures(S, b, &m, tm);
+    tm->ok = 1;
+out:
+    for (int i = 0; i < m.n; i++)
+        free(m.pl[i]);
+}
+
+static timing *timing_find(search *S, const char *key, uint64_t h)
+{
+    for (timing *t = S->bucket[h % TIMING_BUCKETS]; t; t = t->next)
+        if (strcmp(t->key, key) == 0)
+            return t;
+    return NULL;
 }
 
 /* The sets of point p (the command line's, then the axes', then the
@@ -226,9 +301,8 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
     ry_spec *spec[MAX_WORKLOADS] = { 0 };
     ry_design_build *b = NULL;
-    mix m = { .n = 0, .weight = NULL, .wsum = S->wsum };
-    double weight[MAX_WORKLOADS];
-    m.weight = weight;
+    ry_buf key;
+    ry_buf_init(&key);
     pt->label = -1;
     ry_buf_reset(diag);
     ry_diag_capture(diag);
@@ -247,7 +321,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         goto out;
     }
     ry_compare_design c;
-    ry_compare_design_fill(b, &c);
+    ry_compare_design_costs(b, &c);
     pt->built = 1;
     pt->tiers = c.tiers;
     pt->switches = c.switches;
@@ -261,40 +335,55 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     pt->capex_cables = c.capex_cables;
     pt->capex_racks = c.capex_racks;
     pt->capex_spares = c.capex_spares;
-    double t_sum = 0, tok_sum = 0;
-    for (int w = 0; w < S->nwl; w++) {
-        ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-        m.pl[m.n] = pl;
-        weight[m.n++] = S->wl[w].weight;
-        if (!spec[w]->workload) {
-            if (spec[w]->workload_misfit.key[0])
-                ry_spec_error(spec[w], spec[w]->workload_misfit.key, "%s",
-                              spec[w]->workload_misfit.msg);
-            else
-                ry_error("the point has no workload to model");
-            goto out;
+
+    /* the timing: another point's with the same spec but for prices and names */
+    ry_ydoc_emit(spec[0]->doc, untimed, &key);
+    ry_buf_putc(&key, '\0');
+    uint64_t h = ry_hash_str(key.data);
+    mtx_lock(&S->lock);
+    const timing *tm = timing_find(S, key.data, h);
+    mtx_unlock(&S->lock);
+    if (tm) {
+        atomic_fetch_add(&S->reused, 1);
+    } else {
+        timing *fresh = ry_xcalloc(1, sizeof *fresh);
+        time_point(S, spec, b, fresh);
+        if (!fresh->ok)
+            first_reason(diag, fresh->why, sizeof fresh->why);
+        mtx_lock(&S->lock);
+        if ((tm = timing_find(S, key.data, h))) {
+            free(fresh);
+        } else {
+            fresh->key = key.data;
+            key.data = NULL;
+            ry_buf_init(&key);
+            fresh->next = S->bucket[h % TIMING_BUCKETS];
+            S->bucket[h % TIMING_BUCKETS] = fresh;
+            tm = fresh;
         }
-        if (ry_plan_compute(spec[w], 0, pl) < 0)
-            goto out;
-        t_sum += S->wl[w].weight * pl->best.total;
-        tok_sum += S->wl[w].weight * pl->tokens_per_s;
-        if (w == 0) {
-            pt->t = pl->best.t;
-            pt->p = pl->best.p;
-            pt->d = pl->best.d;
-        }
+        mtx_unlock(&S->lock);
     }
-    pt->iter_s = t_sum / S->wsum;
-    pt->tokens_per_s = tok_sum / S->wsum;
-    pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
-    point_failures(S, b, &m, pt);
-    pt->ok = 1;
+    for (int i = 0; i < S->nfail; i++)
+        if (tm->applied[i])
+            atomic_fetch_add(&S->applied[i], 1);
+    if (tm->ok) {
+        pt->ok = 1;
+        pt->t = tm->t;
+        pt->p = tm->p;
+        pt->d = tm->d;
+        pt->iter_s = tm->iter_s;
+        pt->tokens_per_s = tm->tokens_per_s;
+        pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
+        pt->slowdown = tm->slowdown;
+        snprintf(pt->stalls, sizeof pt->stalls, "%s", tm->stalls);
+    } else {
+        snprintf(pt->why, sizeof pt->why, "%s", tm->why);
+    }
 out:
     ry_diag_capture(NULL);
-    if (!pt->ok)
+    if (!pt->ok && !pt->why[0])
         first_reason(diag, pt->why, sizeof pt->why);
-    for (int i = 0; i < m.n; i++)
-        free(m.pl[i]);
+    ry_buf_free(&key);
     ry_design_build_free(b);
     for (int w = 0; w < S->nwl; w++)
         ry_spec_free(spec[w]);
@@ -541,6 +630,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_cmd_status rc = RY_CMD_OK;
     ry_search_result res;
     memset(&res, 0, sizeof res);
+    mtx_init(&S->lock, mtx_plain);
     S->path = ctx->arg;
     S->templates = ry_templates_dir(ctx->templates);
     S->sets = ctx->sets;
@@ -653,7 +743,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         res.nok += S->pts[p].ok;
         S->pts[p].label = label_of(S, sp, S->values[p]);
     }
-    res.evaluated = res.nok;
+    res.reused = atomic_load(&S->reused);
     for (int i = 0; i < S->nfail; i++)
         res.applied[i] = atomic_load(&S->applied[i]);
     fronts(&res);
@@ -686,6 +776,13 @@ out:
     free(S->pts);
     free(S->text);
     ry_media_catalog_free(S->media);
+    for (int i = 0; i < TIMING_BUCKETS; i++)
+        for (timing *t = S->bucket[i], *next; t; t = next) {
+            next = t->next;
+            free(t->key);
+            free(t);
+        }
+    mtx_destroy(&S->lock);
     free(S);
     return rc;
 }

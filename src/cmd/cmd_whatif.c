@@ -425,7 +425,7 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
             f = &cfab;
         }
         ry_fsweep_in in = { f, m ? model_slowdown : NULL, m, kind, lo, hi, (int)seeds,
-                            (unsigned long long)seed0, s->spares.switches, s->spares.uplinks };
+                            (unsigned long long)seed0, s->spares.switches, s->spares.uplinks, NULL };
         pts[d] = ry_xcalloc((size_t)(hi - lo + 1), sizeof *pts[d]);
         ry_err err;
         if (ry_fsweep_run(&in, pts[d], &err) < 0) {

@@ -53,8 +53,8 @@ typedef struct ry_search_result {
     double target_time, budget, max_slowdown;
     double fastest;             /* the fastest point's iteration time */
     int as_fast;                /* no target given: target_time is the fastest's + 1% */
-    long long evaluated;        /* points whose model ran (the rest pruned or failed) */
-    long long pruned;           /* points the bounds showed off both fronts */
+    long long reused;           /* points that took the model and failures of another point
+                                 * whose spec differs only in prices, names or addresses */
 } ry_search_result;
 
 void ry_emit_search_text(ry_buf *out, const ry_search_result *r);
