@@ -69,6 +69,16 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
     b->cost_total = b->cost_transceivers + b->cost_switches;
 }
 
+void ry_capex_reprice(const ry_spec *s, ry_capex *out)
+{
+    out->rack_price = s->rack_cost;
+    out->racks_cost = (double)out->racks * s->rack_cost;
+    out->spares_pct = s->spares_pct;
+    double hw = out->switches_cost + out->optics + out->cables;
+    out->spares = hw * s->spares_pct / 100.0;
+    out->total = hw + out->racks_cost + out->spares;
+}
+
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out)
 {
     memset(out, 0, sizeof *out);
@@ -89,21 +99,20 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
             x->price = m->price;
             x->tier = t;
         }
-        x->count += b->tier[t].switches;
-        x->cost += (double)b->tier[t].switches * m->price;
-        out->switches_cost += (double)b->tier[t].switches * m->price;
+        /* spare switches are bought with the leaves, of the leaves' model */
+        long long n = b->tier[t].switches + (t == 1 ? s->spares.switches : 0);
+        x->count += n;
+        x->cost += (double)n * m->price;
+        out->switches_cost += (double)n * m->price;
         if (!(m->price > 0))
             out->switch_price = 0;
     }
+    out->spare_switches = b->tiers >= 1 ? s->spares.switches : 0;
+    out->switches += out->spare_switches;
     out->optics = c->cost_transceivers;
     out->cables = c->cost_cables;
     out->racks = c->lay->nracks;
-    out->rack_price = s->rack_cost;
-    out->racks_cost = (double)out->racks * s->rack_cost;
-    out->spares_pct = s->spares_pct;
-    double hw = out->switches_cost + out->optics + out->cables;
-    out->spares = hw * s->spares_pct / 100.0;
-    out->total = hw + out->racks_cost + out->spares;
+    ry_capex_reprice(s, out);
     out->optics_modules = c->ntransceivers;
     out->cable_count = c->ncables;
     const ry_node_model *m = &s->node;

@@ -80,6 +80,7 @@ typedef struct ry_capex {
     double switch_price;        /* 0: a switch has no price (then total lacks it); with
                                  * several models, the leaves' */
     const char *switch_name, *switch_part;   /* borrowed from the spec */
+    long long spare_switches;   /* spares.switches: in the leaves' model line and its cost */
     double switches_cost, optics, cables;
     int racks;                  /* racks of the layout */
     double rack_price, racks_cost;          /* racks_cost 0 unless cost.rack is set */
@@ -97,6 +98,10 @@ typedef struct ry_capex {
 } ry_capex;
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);
+/* The parts of out that the cost section prices (racks, spares, the
+ * total) again, for s: out computed for a spec that differs from s only
+ * in its cost section. */
+void ry_capex_reprice(const ry_spec *s, ry_capex *out);
 
 /* The capex of a built fabric: its bill of materials, its layout and a
  * cabling plan from the media catalog, priced by ry_capex_compute; the

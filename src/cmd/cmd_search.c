@@ -66,13 +66,17 @@ static const ry_option options[] = {
 
 /* ---- the search's inputs -------------------------------------------------------------------- */
 
-/* What the model and the failures give a point. Every point whose spec
+/* What a point's fabric, model and failures give. Every point whose spec
  * differs only in sections that price, name or address (cost, naming,
- * infiniband, ethernet) gets the same, so it is computed once per spec
- * without those sections (its text is the key). */
+ * infiniband, ethernet) gets the same, but for the prices of the cost
+ * section (ry_capex_reprice), so it is computed once per spec without
+ * those sections (its text is the key). */
 typedef struct timing {
     struct timing *next;
     char *key;
+    int built;                  /* c and capex hold the fabric's */
+    ry_compare_design c;
+    ry_capex capex;
     int ok;
     char why[400];
     long long t, p, d;
@@ -294,13 +298,31 @@ static int point_sets(const search *S, const char **vals, const ry_search_worklo
     return n;
 }
 
+/* The fabric built, priced and timed into tm, for spec (one per workload). */
+static void compute(const search *S, ry_spec *const *spec, ry_buf *diag, timing *tm)
+{
+    ry_err err;
+    ry_design_build *b = ry_design_build_new(spec[0], spec[0]->design, S->media, &err);
+    if (!b) {
+        ry_err_text(&err, tm->why, sizeof tm->why);
+        return;
+    }
+    tm->built = 1;
+    ry_compare_design_costs(b, &tm->c);
+    tm->capex = b->capex;
+    ry_buf_reset(diag);
+    time_point(S, spec, b, tm);
+    if (!tm->ok)
+        first_reason(diag, tm->why, sizeof tm->why);
+    ry_design_build_free(b);
+}
+
 static void eval_point(search *S, long long p, ry_buf *diag)
 {
     ry_search_point *pt = &S->pts[p];
     const char **vals = S->values[p];
     ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
     ry_spec *spec[MAX_WORKLOADS] = { 0 };
-    ry_design_build *b = NULL;
     ry_buf key;
     ry_buf_init(&key);
     pt->label = -1;
@@ -313,30 +335,8 @@ static void eval_point(search *S, long long p, ry_buf *diag)
             goto out;
     }
     pt->design = spec[0]->design;
-    ry_err err;
-    b = ry_design_build_new(spec[0], spec[0]->design, S->media, &err);
-    if (!b) {
-        ry_buf_reset(diag);
-        ry_buf_printf(diag, "error: %s%s%s", err.key, err.key[0] ? ": " : "", err.msg);
-        goto out;
-    }
-    ry_compare_design c;
-    ry_compare_design_costs(b, &c);
-    pt->built = 1;
-    pt->tiers = c.tiers;
-    pt->switches = c.switches;
-    pt->optics = c.optics;
-    pt->cables = c.cables;
-    pt->racks = c.racks;
-    pt->power_w = c.power_w;
-    pt->capex = c.capex;
-    pt->capex_switches = c.capex_switches;
-    pt->capex_optics = c.capex_optics;
-    pt->capex_cables = c.capex_cables;
-    pt->capex_racks = c.capex_racks;
-    pt->capex_spares = c.capex_spares;
 
-    /* the timing: another point's with the same spec but for prices and names */
+    /* another point's, when the spec is the same but for prices and names */
     ry_ydoc_emit(spec[0]->doc, untimed, &key);
     ry_buf_putc(&key, '\0');
     uint64_t h = ry_hash_str(key.data);
@@ -347,21 +347,36 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         atomic_fetch_add(&S->reused, 1);
     } else {
         timing *fresh = ry_xcalloc(1, sizeof *fresh);
-        time_point(S, spec, b, fresh);
-        if (!fresh->ok)
-            first_reason(diag, fresh->why, sizeof fresh->why);
+        compute(S, spec, diag, fresh);
         mtx_lock(&S->lock);
         if ((tm = timing_find(S, key.data, h))) {
             free(fresh);
         } else {
             fresh->key = key.data;
-            key.data = NULL;
             ry_buf_init(&key);
             fresh->next = S->bucket[h % TIMING_BUCKETS];
             S->bucket[h % TIMING_BUCKETS] = fresh;
             tm = fresh;
         }
         mtx_unlock(&S->lock);
+    }
+    if (tm->built) {
+        const ry_compare_design *c = &tm->c;
+        ry_capex cx = tm->capex;
+        ry_capex_reprice(spec[0], &cx);
+        pt->built = 1;
+        pt->tiers = c->tiers;
+        pt->switches = cx.switches;
+        pt->optics = c->optics;
+        pt->cables = c->cables;
+        pt->racks = c->racks;
+        pt->power_w = c->power_w;
+        pt->capex = cx.total;
+        pt->capex_switches = cx.switches_cost;
+        pt->capex_optics = cx.optics;
+        pt->capex_cables = cx.cables;
+        pt->capex_racks = cx.racks_cost;
+        pt->capex_spares = cx.spares;
     }
     for (int i = 0; i < S->nfail; i++)
         if (tm->applied[i])
@@ -384,7 +399,6 @@ out:
     if (!pt->ok && !pt->why[0])
         first_reason(diag, pt->why, sizeof pt->why);
     ry_buf_free(&key);
-    ry_design_build_free(b);
     for (int w = 0; w < S->nwl; w++)
         ry_spec_free(spec[w]);
 }

@@ -304,6 +304,8 @@ static json_t *capex_json(const ry_capex *x)
         "cables", json_money(round(x->cables * 100) / 100),
         "switch_count", (json_int_t)x->switches, "switch_price", json_money(x->switch_price),
         "switch_part", x->switch_part);
+    if (x->spare_switches > 0)
+        json_object_set_new(j, "spare_switches", json_integer(x->spare_switches));
     json_t *models = json_array();
     for (int i = 0; i < x->nmodels; i++) {
         const ry_capex_model *m = &x->model[i];
@@ -363,11 +365,15 @@ static void capex_text(ry_buf *o, const ry_capex *x)
             ry_text_table_cell(&t, "%s", "");
             money_cell(&t, m->cost);
             switch_text(&d, m->count, m->name, m->part, m->price, key);
+            if (i == 0 && x->spare_switches > 0)
+                ry_buf_printf(&d, ", %s of them spares", ry_n(x->spare_switches));
             ry_text_table_cell(&t, "%s", d.data);
         }
     } else {
         switch_text(&d, x->switches, x->switch_name, x->switch_part, x->switch_price,
                     "fabric.switch.price");
+        if (x->spare_switches > 0)
+            ry_buf_printf(&d, ", %s of them spares", ry_n(x->spare_switches));
         ry_text_table_cell(&t, "%s", d.data);
     }
     ry_text_table_cell(&t, "optics:");
