@@ -739,6 +739,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         nthreads = (int)S->npoints;
     ry_progress_step("%lld points on %d thread%s", S->npoints, nthreads,
                      nthreads == 1 ? "" : "s");
+    ry_hash_str("");    /* the process's hash key made before the threads share it */
     run_points(S, nthreads);
 
     res.spec = base;

@@ -736,7 +736,7 @@ typedef struct rack_index {
     uint32_t *dev;
 } rack_index;
 
-static const ry_layout *sort_lay;
+static _Thread_local const ry_layout *sort_lay;   /* qsort's context, per thread */
 
 static int cmp_dev(const void *x, const void *y)
 {

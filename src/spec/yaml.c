@@ -270,7 +270,7 @@ static int add_child(loader *L, ry_ynode *child, ry_pos at)
 }
 
 /* qsort has no context argument; loading is single-threaded. */
-static ry_ynode *const *sort_keys;
+static _Thread_local ry_ynode *const *sort_keys;   /* qsort's context, per thread */
 
 static int key_cmp_ctx(const void *a, const void *b)
 {
