@@ -33,7 +33,7 @@
  * the targets. */
 
 #define MAX_POINTS 100000
-#define MAX_WORKLOADS 16
+#define MAX_WORKLOADS RY_SEARCH_MAX_WORKLOADS
 #define MAX_THREADS 256
 
 enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_FAIL, O_SEEDS, O_THREADS, O_FORMAT, O_OUTPUT,
@@ -81,6 +81,7 @@ typedef struct timing {
     char why[400];
     long long t, p, d;
     double iter_s, tokens_per_s, slowdown;
+    double iter_w[RY_SEARCH_MAX_WORKLOADS];
     char stalls[64];
     unsigned char applied[RY_SEARCH_MAX_FAILURES];
 } timing;
@@ -91,6 +92,7 @@ static const char *const untimed[] = { "cost", "naming", "infiniband", "ethernet
                                        NULL };
 
 typedef struct search {
+    const ry_spec *base;
     const char *path;
     char *text;                 /* the spec file, read once */
     const char *templates;
@@ -193,7 +195,7 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
     double sum = 0;
     int n = 0;
     ry_fsweep_bufs *bufs = ry_fsweep_bufs_new(&b->fabric);
-    for (int i = 0; i < S->nfail && !tm->stalls[0]; i++) {
+    for (int i = 0; i < S->nfail; i++) {
         double slow = 1;
         int stalled = 0, applies;
         if (strcmp(S->failures[i], "plane") == 0) {
@@ -221,8 +223,9 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
             continue;
         tm->applied[i] = 1;
         if (stalled) {
-            snprintf(tm->stalls, sizeof tm->stalls, "%s", S->failures[i]);
-            break;
+            if (!tm->stalls[0])
+                snprintf(tm->stalls, sizeof tm->stalls, "%s", S->failures[i]);
+            continue;
         }
         sum += slow;
         n++;
@@ -254,6 +257,7 @@ static void time_point(const search *S, ry_spec *const *spec, const ry_design_bu
         }
         if (ry_plan_compute(spec[w], 0, pl) < 0)
             goto out;
+        tm->iter_w[w] = pl->best.total;
         t_sum += S->wl[w].weight * pl->best.total;
         tok_sum += S->wl[w].weight * pl->tokens_per_s;
         if (w == 0) {
@@ -387,6 +391,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         pt->p = tm->p;
         pt->d = tm->d;
         pt->iter_s = tm->iter_s;
+        memcpy(pt->iter_w, tm->iter_w, sizeof pt->iter_w);
         pt->tokens_per_s = tm->tokens_per_s;
         pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
         pt->slowdown = tm->slowdown;
@@ -471,6 +476,40 @@ static int label_of(const search *S, const ry_search_space *sp, const char **val
             return l;
     }
     return -1;
+}
+
+/* A published design that names no point: which of its keys is not
+ * varied, or which value is not among the key's. */
+static void warn_unlabelled(const search *S, const ry_search_space *sp)
+{
+    for (int l = 0; sp && l < sp->nlabels; l++) {
+        const ry_search_label *lb = &sp->labels[l];
+        long long hits = 0;
+        for (long long p = 0; p < S->npoints && !hits; p++)
+            hits = S->pts[p].label == l;
+        if (hits)
+            continue;
+        char why[400] = "another design comes first in search.published for each of its points";
+        for (int i = 0; i < lb->n; i++) {
+            int k = 0;
+            while (k < S->naxes && strcmp(S->axes[k].key, lb->sets[i].key) != 0)
+                k++;
+            if (k == S->naxes) {
+                snprintf(why, sizeof why, "%s is not a key search varies", lb->sets[i].key);
+                break;
+            }
+            int j = 0;
+            while (j < S->axes[k].n && strcmp(S->axes[k].values[j], lb->sets[i].value) != 0)
+                j++;
+            if (j == S->axes[k].n) {
+                snprintf(why, sizeof why, "%s takes no value '%s' here (values are matched as "
+                         "written)", lb->sets[i].key, lb->sets[i].value);
+                break;
+            }
+        }
+        ry_warn_at(ry_spec_pos(S->base, "search.published"), "published design '%s' names no "
+                   "point: %s", lb->name, why);
+    }
 }
 
 static void fronts(ry_search_result *r)
@@ -645,6 +684,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_search_result res;
     memset(&res, 0, sizeof res);
     mtx_init(&S->lock, mtx_plain);
+    S->base = base;
     S->path = ctx->arg;
     S->templates = ry_templates_dir(ctx->templates);
     S->sets = ctx->sets;
@@ -661,11 +701,6 @@ static ry_cmd_status run(ry_ctx *ctx)
                  base->workload ? base->workload->model.name : "workload");
         S->wl = &S->own;
         S->nwl = 1;
-    }
-    if (S->nwl > MAX_WORKLOADS) {
-        ry_spec_error(base, "search.workloads", "at most %d workloads", MAX_WORKLOADS);
-        rc = RY_CMD_INPUT;
-        goto out;
     }
     if (!(sp && sp->nworkloads) && !base->workload) {
         if (base->workload_misfit.key[0])
@@ -758,6 +793,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         res.nok += S->pts[p].ok;
         S->pts[p].label = label_of(S, sp, S->values[p]);
     }
+    warn_unlabelled(S, sp);
     res.reused = atomic_load(&S->reused);
     for (int i = 0; i < S->nfail; i++)
         res.applied[i] = atomic_load(&S->applied[i]);

@@ -209,10 +209,10 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
             ry_buf_puts(out, "\npublished designs:\n");
         char money[48], slow[96];
         slowdown_text(slow, sizeof slow, p);
-        ry_buf_printf(out, "  %-24s #%lld  %s  %.4f s  %s  %s\n",
-                      r->space->labels[p->label].name, i + 1,
+        ry_buf_printf(out, "  %-24s #%lld  %s  %.4f s  %s  %s the time front, %s the failure "
+                      "front\n", r->space->labels[p->label].name, i + 1,
                       ry_num_money(money, sizeof money, p->capex, 0), p->iter_s, slow,
-                      p->front ? "on the front" : "off the front");
+                      p->front ? "on" : "off", p->front_fail ? "on" : "off");
     }
 
     ry_buf_puts(out, "\nanswer: ");
@@ -273,6 +273,12 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
                      "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
                      "iteration_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,front,"
                      "front_failure,meets,answer,published,why");
+    for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
+        char name[96];
+        snprintf(name, sizeof name, "iteration_s.%s", r->workloads[w].label);
+        ry_buf_putc(out, ',');
+        ry_csv_field(out, name);
+    }
     ry_csv_end(out);
     for (long long i = 0; i < r->npoints; i++) {
         const ry_search_point *p = &r->pts[i];
@@ -312,6 +318,12 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
             ry_csv_field(out, r->space->labels[p->label].name);
         ry_buf_putc(out, ',');
         ry_csv_field(out, p->ok ? "" : p->why);
+        for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
+            if (p->ok)
+                num(out, p->iter_w[w], 6);
+            else
+                ry_buf_putc(out, ',');
+        }
         ry_csv_end(out);
     }
 }

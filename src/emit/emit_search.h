@@ -26,6 +26,7 @@ typedef struct ry_search_point {
     double capex, capex_switches, capex_optics, capex_cables, capex_racks, capex_spares;
     long long t, p, d;          /* the first workload's layout */
     double iter_s;              /* the workloads' iteration times, weighted mean */
+    double iter_w[RY_SEARCH_MAX_WORKLOADS];  /* each workload's */
     double tokens_per_s;        /* weighted mean */
     double tokens_per_musd;     /* tokens/s per $1M of capex */
     double slowdown;            /* mean over the failure scenarios (INFINITY: one stalls) */

@@ -131,6 +131,11 @@ static void read_workloads(ry_search_space *sp, const ry_ynode *l)
                     ry_ynode_describe(l));
         return;
     }
+    if (l->n > RY_SEARCH_MAX_WORKLOADS) {
+        ry_error_at(l->pos, "search.workloads: at most %d workloads (got %zu)",
+                    RY_SEARCH_MAX_WORKLOADS, l->n);
+        return;
+    }
     sp->workloads = ry_xcalloc(l->n, sizeof *sp->workloads);
     for (size_t i = 0; i < l->n; i++) {
         const ry_ynode *e = l->items[i];

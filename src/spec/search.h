@@ -27,6 +27,7 @@
 #define RY_SEARCH_MAX_AXES 16
 #define RY_SEARCH_MAX_FAILURES 16
 #define RY_SEARCH_MAX_SETS 32
+#define RY_SEARCH_MAX_WORKLOADS 16
 
 typedef struct ry_search_set {
     char *key, *value;
