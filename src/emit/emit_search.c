@@ -159,6 +159,10 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                   ry_n(r->npoints), r->npoints == 1 ? "" : "s");
     if (bad)
         ry_buf_printf(out, " (%s built and modeled, %s not)", ry_n(r->nok), ry_n(bad));
+    ry_buf_printf(out, "; %s fabric%s built and timed", ry_n(r->npoints - r->reused),
+                  r->npoints - r->reused == 1 ? "" : "s");
+    if (r->reused)
+        ry_buf_puts(out, " (the other points differ only in prices, names or addresses)");
     ry_buf_puts(out, "\n");
     for (int k = 0; k < r->naxes; k++) {
         ry_buf_printf(out, "  %s:", r->axes[k].key);
