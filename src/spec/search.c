@@ -7,6 +7,7 @@
 
 #include "spec/schema.h"
 #include "spec/yaml.h"
+#include "util/buf.h"
 
 /* A scalar's text: numbers and words as written. */
 static const char *scalar(const ry_ynode *n, const char *what)
@@ -42,6 +43,86 @@ static int settable_key(const ry_ynode *k, const char *what)
     return 0;
 }
 
+/* Whether a row of the schema starts with prefix followed by a dot or "[]". */
+static int rows_under(const char *prefix)
+{
+    size_t len = strlen(prefix);
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const char *k = ry_spec_keys[i].key;
+        if (strncmp(k, prefix, len) == 0 && (k[len] == '.' || strncmp(k + len, "[]", 2) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether dotted key names a spec key as --set would set it: a row of the
+ * schema (a list's entries by their index: fabric.tiers.1.taper is the
+ * row fabric.tiers[].taper), a section of rows, a place inside a row whose
+ * value is free-form (cabling.tiers.1), or an x- key. */
+static int spec_key_known(const char *key)
+{
+    if (strncmp(key, "x-", 2) == 0)
+        return 1;
+    char path[256] = "";
+    size_t len = 0;
+    const char *p = key;
+    while (*p) {
+        size_t n = strcspn(p, ".");
+        if (len) {
+            const ry_key *row = ry_key_find(path);
+            if (row && (row->type == RY_KEY_CUSTOM || row->type == RY_KEY_ANY) &&
+                !rows_under(path))
+                return 1;   /* the rest is the row's own */
+        }
+        int index = n > 0 && strspn(p, "0123456789") == n;
+        int w = index && len ? snprintf(path + len, sizeof path - len, "[]")
+                             : snprintf(path + len, sizeof path - len, "%s%.*s", len ? "." : "",
+                                        (int)n, p);
+        if (w < 0 || (size_t)w >= sizeof path - len)
+            return 0;
+        len += (size_t)w;
+        p += n;
+        if (*p == '.')
+            p++;
+    }
+    return ry_key_find(path) != NULL || rows_under(path);
+}
+
+/* The row nearest key, as "did you mean" offers it; NULL when none is near. */
+static const char *nearest_key(const char *key)
+{
+    const char *best = NULL;
+    int best_d = 4;
+    for (size_t i = 0; i < ry_spec_nkeys; i++) {
+        const char *k = ry_spec_keys[i].key;
+        if (strncmp(k, "search", 6) == 0 || strchr(k, '*'))
+            continue;
+        int d = ry_edit_distance(key, k);
+        if (d < best_d) {
+            best_d = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* An error at pos when key is no spec key; -1 then. */
+static int known_key(const char *key, ry_pos pos, const char *what)
+{
+    if (spec_key_known(key))
+        return 0;
+    const char *near = nearest_key(key);
+    char shown[RY_SHOWN_MAX];
+    if (near)
+        ry_error_at(pos, "%s: unknown key '%s'; did you mean '%s'?", what,
+                    ry_shown(shown, key), near);
+    else
+        ry_error_at(pos, "%s: unknown key '%s': expected a key of the spec, like "
+                    "fabric.oversubscription or cluster.planes (railyard catalog schema)",
+                    what, ry_shown(shown, key));
+    return -1;
+}
+
 static void read_vary(ry_search_space *sp, const ry_ynode *m)
 {
     if (m->kind != RY_YMAP) {
@@ -51,7 +132,7 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
     }
     for (size_t i = 0; i < m->n; i++) {
         const ry_ynode *k = m->keys[i], *v = m->items[i];
-        if (settable_key(k, "search.vary") < 0)
+        if (settable_key(k, "search.vary") < 0 || known_key(k->value, k->pos, "search.vary") < 0)
             continue;
         if (sp->naxes == RY_SEARCH_MAX_AXES) {
             ry_error_at(k->pos, "search.vary: at most %d keys", RY_SEARCH_MAX_AXES);
@@ -109,6 +190,8 @@ static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, co
                 return -1;
             continue;
         }
+        if (known_key(key, k->pos, what) < 0)
+            return -1;
         const char *text = scalar(v, what);
         if (!text)
             return -1;

@@ -1176,11 +1176,13 @@ int ry_ydoc_remove(ry_ydoc *d, const char *dotted)
 
 /* A plain scalar that reads back as the same text: no indicator first, no
  * ": " or " #", no surrounding space, nothing YAML would read as null
- * unless it was null. */
-static int plain_ok(const char *v)
+ * unless it was null; in a flow collection, no flow indicator at all. */
+static int plain_ok(const char *v, int in_flow)
 {
+    if (in_flow && strpbrk(v, ",[]{}"))
+        return 0;       /* inside {...} or [...] these end the scalar */
     if (!*v || strchr("-?:,[]{}#&*!|>'\"%@`", v[0]) || isspace((unsigned char)v[0]))
-        return v[0] == '-' && v[1] && !isspace((unsigned char)v[1]) && plain_ok(v + 1);
+        return v[0] == '-' && v[1] && !isspace((unsigned char)v[1]) && plain_ok(v + 1, in_flow);
     size_t n = strlen(v);
     if (isspace((unsigned char)v[n - 1]) || v[n - 1] == ':')
         return 0;
@@ -1193,10 +1195,10 @@ static int plain_ok(const char *v)
     return 1;
 }
 
-static void emit_scalar(const ry_ynode *n, ry_buf *out)
+static void emit_scalar(const ry_ynode *n, int in_flow, ry_buf *out)
 {
     const char *v = n->value ? n->value : "";
-    if (!n->quoted && (plain_ok(v) || ry_ynode_is_null(n))) {
+    if (!n->quoted && (plain_ok(v, in_flow) || ry_ynode_is_null(n))) {
         ry_buf_puts(out, v);
         return;
     }
@@ -1216,10 +1218,10 @@ static void emit_scalar(const ry_ynode *n, ry_buf *out)
     ry_buf_putc(out, '"');
 }
 
-static void emit_flow(const ry_ynode *n, ry_buf *out)
+static void emit_flow(const ry_ynode *n, int in_flow, ry_buf *out)
 {
     if (n->kind == RY_YSCALAR) {
-        emit_scalar(n, out);
+        emit_scalar(n, in_flow, out);
         return;
     }
     ry_buf_putc(out, n->kind == RY_YMAP ? '{' : '[');
@@ -1227,10 +1229,10 @@ static void emit_flow(const ry_ynode *n, ry_buf *out)
         if (i)
             ry_buf_puts(out, ", ");
         if (n->kind == RY_YMAP) {
-            emit_scalar(n->keys[i], out);
+            emit_scalar(n->keys[i], 1, out);
             ry_buf_puts(out, ": ");
         }
-        emit_flow(n->items[i], out);
+        emit_flow(n->items[i], 1, out);
     }
     ry_buf_putc(out, n->kind == RY_YMAP ? '}' : ']');
 }
@@ -1253,7 +1255,7 @@ static void emit_value(const ry_ynode *v, int indent, ry_buf *out)
 {
     if (flat(v)) {
         ry_buf_putc(out, ' ');
-        emit_flow(v, out);
+        emit_flow(v, 0, out);
         ry_buf_putc(out, '\n');
     } else if (v->kind == RY_YMAP) {
         ry_buf_putc(out, '\n');
@@ -1270,7 +1272,7 @@ static void emit_block(const ry_ynode *n, int indent, int first_inline, ry_buf *
         if (!(first_inline && i == 0))
             ry_buf_printf(out, "%*s", indent, "");
         if (n->kind == RY_YMAP) {
-            emit_scalar(n->keys[i], out);
+            emit_scalar(n->keys[i], 0, out);
             ry_buf_putc(out, ':');
             emit_value(n->items[i], indent, out);
         } else {
@@ -1292,7 +1294,7 @@ void ry_ydoc_emit(const ry_ydoc *d, const char *const *skip, ry_buf *out)
     if (!r)
         return;
     if (r->kind != RY_YMAP) {
-        emit_flow(r, out);
+        emit_flow(r, 0, out);
         ry_buf_putc(out, '\n');
         return;
     }
@@ -1302,7 +1304,7 @@ void ry_ydoc_emit(const ry_ydoc *d, const char *const *skip, ry_buf *out)
             skipped = strcmp(r->keys[i]->value, skip[k]) == 0;
         if (skipped)
             continue;
-        emit_scalar(r->keys[i], out);
+        emit_scalar(r->keys[i], 0, out);
         ry_buf_putc(out, ':');
         emit_value(r->items[i], 0, out);
     }

@@ -1,0 +1,292 @@
+#!/bin/sh
+# railyard search against what it claims to be:
+#   - the fronts and the answer: tests/search-check.py computes from
+#     points.csv's own numbers, by the O(n^2) definition, the Pareto fronts
+#     of capex against iteration time and against slowdown, the points
+#     within the targets and the cheapest of them, and checks the front,
+#     front_failure, meets and answer columns, front.csv and the text
+#     output against them, without targets and with targets taken between
+#     the points' own values;
+#   - the numbers are bom's, model's and whatif's: every point's capex is
+#     `railyard bom SPEC --set KEY=VALUE...` of its values, its iteration
+#     time and layout `railyard model`'s, a plane's slowdown `railyard
+#     whatif --fail plane0`'s, a mix's time the weighted mean of model's;
+#   - front/point-N.yaml validates and gives its row's capex and time (the
+#     YAML writer's round trip), without the search section;
+#   - the same spec gives the same bytes on 1, 2 and 3 threads;
+#   - a point that cannot be built or modeled says why, the others run;
+#   - bad input: the bad search sections of tests/data/bad (search-*.yaml,
+#     their messages in expected.txt) exit 1 at file:line:col and write
+#     nothing; bad options exit 2; a directory railyard did not write is
+#     refused.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+D="$TOP_SRCDIR/tests/data/search"
+CHECK="$TOP_SRCDIR/tests/search-check.py"
+SPACE="$D/space.yaml"
+
+# run NAME CMD...: stdout to $TMP/NAME.out, stderr to $TMP/NAME.err; sets rc.
+run() {
+    name=$1
+    shift
+    "$@" </dev/null >"$TMP/$name.out" 2>"$TMP/$name.err"
+    rc=$?
+    no_sanitizer "$TMP/$name.err"
+}
+
+# check_py WHAT ARGS...: search-check.py must pass.
+check_py() {
+    what=$1
+    shift
+    if "$PY" "$CHECK" "$@" >"$TMP/check.out" 2>&1; then
+        ok
+    else
+        fail "$what: $(grep -v '^[0-9]* checks' "$TMP/check.out" | head -5)"
+    fi
+}
+
+# csv_col FILE POINT COLUMN: a column of a point's row, by the header's name.
+csv_col() {
+    "$PY" - "$@" <<'P'
+import csv, sys
+path, point, col = sys.argv[1:]
+for r in csv.DictReader(open(path, newline="")):
+    if r["point"] == point:
+        print(r[col])
+P
+}
+
+# ---- ry_pareto_front against its O(n^2) definition (tests/unit/pareto_test.c) -----------------
+"${TOP_BUILDDIR:-.}/tests/unit/pareto_test" >"$TMP/pareto" 2>&1
+expect_eq "pareto_test exit" $? 0
+grep -q ' 0 failed$' "$TMP/pareto" && ok || fail "pareto_test: $(head -5 "$TMP/pareto")"
+no_sanitizer "$TMP/pareto"
+
+# ---- the fronts and the answer, in closed form ------------------------------------------------
+run s1 "$RAILYARD" search "$SPACE" -o "$TMP/s1" -j2
+expect_eq "search exit" "$rc" 0
+for f in points.csv front.csv search.gp; do
+    [ -s "$TMP/s1/$f" ] && ok || fail "-o DIR: no $f"
+done
+# 3 designs x 3 tapers x 2 plane counts, the first key fastest
+expect_eq "points" "$(tail -n +2 "$TMP/s1/points.csv" | wc -l | tr -d ' ')" 18
+expect_eq "point 17's values" "$(sed -n 18p "$TMP/s1/points.csv" | cut -d, -f1-4)" \
+    "17,rail-only,4:1,2"
+check_py "no targets" "$TMP/s1/points.csv" "$TMP/s1/front.csv" "$TMP/s1.out"
+# --format csv is points.csv
+"$RAILYARD" search "$SPACE" -f csv -j2 >"$TMP/s1.csv" 2>/dev/null
+cmp -s "$TMP/s1.csv" "$TMP/s1/points.csv" && ok || fail "-f csv differs from points.csv"
+# the fronts are not trivial: more than one point each, not every point
+nf=$(grep -c ',1,[01],[01],[01],[^,]*,[^,]*$' "$TMP/s1/front.csv")
+[ "$nf" -ge 2 ] && [ "$nf" -lt 18 ] && ok || fail "time front of $nf points"
+# the published design's label on its point alone
+expect_eq "published" "$(awk -F, 'NR > 1 && $(NF-1) != "" { print $1 ":" $(NF-1) }' \
+    "$TMP/s1/points.csv")" "1:SuperPOD"
+grep -q '^  SuperPOD  *#1  ' "$TMP/s1.out" && ok || fail "text: no published design line"
+
+# Targets between the points' own values: a time between the two fastest
+# distinct times, a budget between the middle capexes, a slowdown between
+# the middle finite slowdowns.
+"$PY" - "$TMP/s1/points.csv" >"$TMP/targets" <<'P'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["iteration_s"]]
+times = sorted({float(r["iteration_s"]) for r in rows})
+capex = sorted({float(r["capex"]) for r in rows})
+slow = sorted({float(r["slowdown"]) for r in rows if r["slowdown"] != "inf"})
+mid = lambda v, i: (v[i] + v[i + 1]) / 2
+t = "%.6f" % mid(times, 1)
+b = "%.2f" % mid(capex, len(capex) // 2)
+s = "%.6f" % mid(slow, len(slow) // 2)
+print(t, b, s, "%.2f" % (capex[0] / 2))
+P
+read -r tt bb ss low <"$TMP/targets"
+i=0
+for targets in "--target-time $tt" "--budget $bb" "--max-slowdown $ss" \
+    "--target-time $tt --budget $bb" "--budget $bb --max-slowdown $ss" \
+    "--target-time $tt --max-slowdown $ss" "--budget $low"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086
+    run "t$i" "$RAILYARD" search "$SPACE" -o "$TMP/t$i" -j2 $targets
+    expect_eq "search $targets: exit" "$rc" 0
+    # shellcheck disable=SC2086
+    check_py "$targets" "$TMP/t$i/points.csv" "$TMP/t$i/front.csv" "$TMP/t$i.out" $targets
+done
+grep -q '^answer: no point meets capex <= ' "$TMP/t7.out" && ok ||
+    fail "a budget below every point: $(grep answer: "$TMP/t7.out")"
+# the targets of the spec's search section are the options'
+sed "s/^  published:/  target_time: $tt\\n  budget: $bb\\n&/" "$SPACE" >"$TMP/targets.yaml"
+"$RAILYARD" search "$TMP/targets.yaml" -f csv -j2 >"$TMP/spec-targets.csv" 2>/dev/null
+cmp -s "$TMP/spec-targets.csv" "$TMP/t4/points.csv" && ok ||
+    fail "search.target_time and search.budget differ from --target-time and --budget"
+
+# ---- the numbers are bom's, model's and whatif's ----------------------------------------------
+"$PY" - "$TMP/s1/points.csv" >"$TMP/sets" <<'P'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+for r in rows:
+    print(r["point"], r["fabric.design"], r["fabric.oversubscription"], r["cluster.planes"])
+P
+while read -r n design taper planes; do
+    set -- --set fabric.design="$design" --set fabric.oversubscription="$taper" \
+        --set cluster.planes="$planes"
+    "$RAILYARD" bom "$SPACE" "$@" -f json >"$TMP/bom.json" 2>/dev/null
+    bom=$("$PY" -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["capex"]["total"])' \
+        "$TMP/bom.json")
+    expect_eq "point $n: capex against bom" "$(csv_col "$TMP/s1/points.csv" "$n" capex)" "$bom"
+    case $n in 1 | 6 | 11 | 18) ;; *) continue ;; esac
+    "$RAILYARD" model "$SPACE" "$@" -f json >"$TMP/model.json" 2>/dev/null
+    got=$(csv_col "$TMP/s1/points.csv" "$n" iteration_s),$(csv_col "$TMP/s1/points.csv" "$n" tensor)
+    got=$got,$(csv_col "$TMP/s1/points.csv" "$n" pipeline),$(csv_col "$TMP/s1/points.csv" "$n" data)
+    want=$("$PY" -c 'import json,sys; o=json.load(open(sys.argv[1]))["optimum"]
+print("%.6f,%d,%d,%d" % (o["total_s"], o["tensor"], o["pipeline"], o["data"]))' "$TMP/model.json")
+    expect_eq "point $n: time and layout against model" "$got" "$want"
+done <"$TMP/sets"
+
+# One plane of two down, the only failure: whatif's slowdown.
+run plane "$RAILYARD" search "$SPACE" --vary cluster.planes=2 --fail plane -f csv -j2
+expect_eq "--fail plane: exit" "$rc" 0
+for n in 1 2 3 4 5 6 7 8 9; do
+    set -- $(sed -n "${n}p" "$TMP/sets")
+    "$RAILYARD" whatif "$SPACE" --set fabric.design="$2" --set fabric.oversubscription="$3" \
+        --set cluster.planes=2 --fail plane0 --alone -f json >"$TMP/whatif.json" 2>/dev/null
+    want=$("$PY" -c 'import json,sys; print("%.6f" % json.load(open(sys.argv[1]))["training"]["slowdown"])' \
+        "$TMP/whatif.json")
+    expect_eq "point $n, plane down: slowdown against whatif" \
+        "$(csv_col "$TMP/plane.out" "$n" slowdown)" "$want"
+done
+
+# A mix of workloads: the weighted mean of model's times.
+run mix "$RAILYARD" search "$D/mix.yaml" -f csv -j2
+expect_eq "mix: exit" "$rc" 0
+for taper in 1:1 4:1; do
+    "$RAILYARD" model "$D/mix.yaml" --set fabric.oversubscription=$taper -f json >"$TMP/a.json" 2>/dev/null
+    "$RAILYARD" model "$D/mix.yaml" --set fabric.oversubscription=$taper \
+        --set workload.model=llama-3-8b --set workload.batch=512 -f json >"$TMP/b.json" 2>/dev/null
+    want=$("$PY" -c 'import json,sys
+a, b = (json.load(open(f))["optimum"]["total_s"] for f in sys.argv[1:])
+print("%.6f" % ((3 * a + b) / 4))' "$TMP/a.json" "$TMP/b.json")
+    n=1
+    [ $taper = 4:1 ] && n=2
+    expect_eq "mix, $taper: time against model's" "$(csv_col "$TMP/mix.out" $n iteration_s)" "$want"
+done
+"$RAILYARD" search "$D/mix.yaml" -j1 >"$TMP/mix.txt" 2>/dev/null
+grep -q '^workload: llama-3-70b, llama-3-8b (weights 3 1; ' "$TMP/mix.txt" && ok ||
+    fail "mix: workload line: $(grep '^workload' "$TMP/mix.txt")"
+
+# ---- the front's specs: the YAML writer's round trip ------------------------------------------
+nyaml=0
+for y in "$TMP/s1/front/"point-*.yaml; do
+    [ -e "$y" ] || continue
+    nyaml=$((nyaml + 1))
+    n=${y##*/point-}
+    n=${n%.yaml}
+    n=${n#0}
+    "$RAILYARD" validate "$y" >/dev/null 2>"$TMP/v.err"
+    expect_eq "front/point-$n.yaml validates" "$?:$(head -c 300 "$TMP/v.err")" "0:"
+    grep -q '^search:' "$y" && fail "front/point-$n.yaml has the search section" || ok
+    "$RAILYARD" bom "$y" -f json >"$TMP/bom.json" 2>/dev/null
+    "$RAILYARD" model "$y" -f json >"$TMP/model.json" 2>/dev/null
+    got=$("$PY" -c 'import json,sys
+b, m = (json.load(open(f)) for f in sys.argv[1:])
+print("%.2f %.6f" % (b["capex"]["total"], m["optimum"]["total_s"]))' "$TMP/bom.json" "$TMP/model.json")
+    expect_eq "front/point-$n.yaml: capex and time" "$got" \
+        "$(csv_col "$TMP/s1/points.csv" "$n" capex) $(csv_col "$TMP/s1/points.csv" "$n" iteration_s)"
+    # and it is its point's values
+    vals=$(sed -n "$((n + 1))p" "$TMP/s1/points.csv" | cut -d, -f2-4)
+    "$PY" - "$y" "$vals" <<'P' && ok || fail "front/point-$n.yaml: not the point's values ($vals)"
+import sys, yaml
+d = yaml.load(open(sys.argv[1]), Loader=yaml.BaseLoader)    # every scalar a string
+sys.exit(0 if [d["fabric"]["design"], d["fabric"]["oversubscription"],
+               d["cluster"]["planes"]] == sys.argv[2].split(",") else 1)
+P
+done
+expect_eq "front/point-N.yaml: one per point on the front" "$nyaml" \
+    "$(tail -n +2 "$TMP/s1/front.csv" | wc -l | tr -d ' ')"
+
+# Scalars that end a plain scalar inside [...] or {...}: the front's specs
+# load as the spec does (every scalar read as a string), less its search
+# section, with the point's value set.
+run flow "$RAILYARD" search "$D/flow.yaml" -o "$TMP/flow"
+expect_eq "flow: exit" "$rc" 0
+for y in "$TMP/flow/front/"point-*.yaml; do
+    "$RAILYARD" validate "$y" >/dev/null 2>"$TMP/v.err"
+    expect_eq "${y##*/} of flow.yaml validates" "$?:$(head -c 300 "$TMP/v.err")" "0:"
+    "$PY" - "$D/flow.yaml" "$y" <<'P' && ok || fail "${y##*/} of flow.yaml: not the spec's tree"
+import sys, yaml
+spec, point = (yaml.load(open(f), Loader=yaml.BaseLoader) for f in sys.argv[1:])
+del spec["search"]
+spec["fabric"]["oversubscription"] = point["fabric"]["oversubscription"]
+sys.exit(0 if spec == point and point["fabric"]["oversubscription"] in ("1:1", "2:1") else 1)
+P
+done
+
+# ---- same spec, same bytes ------------------------------------------------------------------
+for j in 1 3; do
+    run "j$j" "$RAILYARD" search "$SPACE" -o "$TMP/j$j" -j$j
+    cmp -s "$TMP/j$j.out" "$TMP/s1.out" && ok || fail "-j$j: stdout differs from -j2"
+    diff -r "$TMP/j$j" "$TMP/s1" >"$TMP/diff" 2>&1 && ok ||
+        fail "-j$j: files differ from -j2: $(head -3 "$TMP/diff")"
+done
+
+# ---- points that cannot be built or modeled -------------------------------------------------
+run misfit "$RAILYARD" search "$D/misfit.yaml" -o "$TMP/misfit" -j2
+expect_eq "misfit: exit" "$rc" 0
+head -n1 "$TMP/misfit.out" | grep -q '; 6 points (2 built and modeled, 4 not)$' && ok ||
+    fail "misfit: first line: $(head -n1 "$TMP/misfit.out")"
+grep -q "^  2 points, like #1 (workload.parallelism.tensor=1, fabric.oversubscription=1:1): no layout of llama-3-70b fits" \
+    "$TMP/misfit.out" && ok || fail "misfit: no reason for the memory: $(grep -A3 '^not built' "$TMP/misfit.out")"
+grep -q "^  2 points, like #5 (workload.parallelism.tensor=1, fabric.oversubscription=64:1): fabric.oversubscription: .*64:1" \
+    "$TMP/misfit.out" && ok || fail "misfit: no reason for the taper: $(grep -A3 '^not built' "$TMP/misfit.out")"
+expect_eq "misfit: points modeled" \
+    "$(awk -F, 'NR > 1 && $NF == "" { printf "%s ", $1 }' "$TMP/misfit/points.csv")" "2 4 "
+expect_eq "misfit: 64:1 not built (no capex)" "$(csv_col "$TMP/misfit/points.csv" 6 capex)" ""
+check_py "misfit" "$TMP/misfit/points.csv" "$TMP/misfit/front.csv" "$TMP/misfit.out"
+# none can: exit 1, the first's reason, nothing written
+run none "$RAILYARD" search "$D/misfit.yaml" --vary workload.parallelism.tensor=1 -o "$TMP/none"
+expect_eq "no point: exit" "$rc" 1
+grep -q "none of the 3 points can be built and modeled; the first says: no layout of llama-3-70b fits" \
+    "$TMP/none.err" && ok || fail "no point: message: $(cat "$TMP/none.err")"
+[ -e "$TMP/none" ] && fail "no point: wrote $TMP/none" || ok
+
+# ---- bad input --------------------------------------------------------------------------------
+tab=$(printf '\t')
+nbad=0
+while IFS="$tab" read -r file regex; do
+    case $file in search-*) ;; *) continue ;; esac
+    nbad=$((nbad + 1))
+    rm -rf "$TMP/bad"
+    run bad "$RAILYARD" search "$TOP_SRCDIR/tests/data/bad/$file" -o "$TMP/bad"
+    expect_eq "$file: exit" "$rc" 1
+    grep -qE -e "$regex" "$TMP/bad.err" && ok || fail "$file: message: $(head -n1 "$TMP/bad.err")"
+    [ -e "$TMP/bad" ] && fail "$file: wrote $TMP/bad" || ok
+    [ -s "$TMP/bad.out" ] && fail "$file: wrote to stdout" || ok
+done <"$TOP_SRCDIR/tests/data/bad/expected.txt"
+[ "$nbad" -ge 12 ] && ok || fail "only $nbad bad search specs in expected.txt"
+
+# bad options: usage errors, exit 2, nothing written
+for opt in "--vary fabric.design" "--vary cluster.planes=4..2" "--vary cluster.planes=" \
+    "--fail leaf" "--fail spine:0" "--fail spine:x" "--budget abc" "--budget 0" \
+    "--budget -5" "--target-time 0" "--target-time 1e99" "--max-slowdown 0.5" \
+    "--seeds 1.5" "--seeds 0" "--threads 0" "--threads 1.5" "-f json"; do
+    rm -rf "$TMP/bad"
+    # shellcheck disable=SC2086
+    run opt "$RAILYARD" search "$SPACE" $opt -o "$TMP/bad"
+    expect_eq "search $opt: exit" "$rc" 2
+    grep -q -- "${opt%% *}" "$TMP/opt.err" && ok || fail "search $opt: message: $(head -n1 "$TMP/opt.err")"
+    [ -e "$TMP/bad" ] && fail "search $opt: wrote $TMP/bad" || ok
+done
+
+# -o DIR: a directory railyard did not write is refused and left as it was;
+# railyard's own is rewritten, its stale front specs removed
+mkdir "$TMP/user"
+echo mine >"$TMP/user/notes.txt"
+run user "$RAILYARD" search "$SPACE" -o "$TMP/user"
+expect_eq "-o a user's dir: exit" "$rc" 3
+expect_eq "-o a user's dir: left as it was" "$(ls -A "$TMP/user")" "notes.txt"
+run again "$RAILYARD" search "$SPACE" --vary fabric.design=rail-optimized --vary cluster.planes=2 -o "$TMP/s1"
+expect_eq "-o its own dir again: exit" "$rc" 0
+expect_eq "-o its own dir again: the front's specs are the new front's" \
+    "$(ls "$TMP/s1/front" | tr '\n' ' ')" \
+    "$(awk -F, 'NR > 1 { printf "point-%d.yaml ", $1 }' "$TMP/s1/front.csv")"
+check_py "rerun" "$TMP/s1/points.csv" "$TMP/s1/front.csv" "$TMP/again.out"
+
+finish
