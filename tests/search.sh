@@ -230,7 +230,7 @@ done
 # ---- points that cannot be built or modeled -------------------------------------------------
 run misfit "$RAILYARD" search "$D/misfit.yaml" -o "$TMP/misfit" -j2
 expect_eq "misfit: exit" "$rc" 0
-head -n1 "$TMP/misfit.out" | grep -q '; 6 points (2 built and modeled, 4 not)$' && ok ||
+head -n1 "$TMP/misfit.out" | grep -q '; 6 points (2 built and modeled, 4 not); 6 fabrics built and timed$' && ok ||
     fail "misfit: first line: $(head -n1 "$TMP/misfit.out")"
 grep -q "^  2 points, like #1 (workload.parallelism.tensor=1, fabric.oversubscription=1:1): no layout of llama-3-70b fits" \
     "$TMP/misfit.out" && ok || fail "misfit: no reason for the memory: $(grep -A3 '^not built' "$TMP/misfit.out")"
@@ -246,6 +246,55 @@ expect_eq "no point: exit" "$rc" 1
 grep -q "none of the 3 points can be built and modeled; the first says: no layout of llama-3-70b fits" \
     "$TMP/none.err" && ok || fail "no point: message: $(cat "$TMP/none.err")"
 [ -e "$TMP/none" ] && fail "no point: wrote $TMP/none" || ok
+
+# ---- prices: a fabric built once for every set of prices ---------------------------------------
+# cost.rack and cost.spares price a fabric without changing it: the 18
+# fabrics are built once each, and every point's capex is its fabric's
+# switches, optics and cables, its racks times cost.rack, and the spares'
+# share of the switches, optics and cables (the capex's definition,
+# railyard-spec(5) cost), with the time of its fabric.
+run prices "$RAILYARD" search "$SPACE" --vary cost.rack=0,20000 --vary cost.spares=0,5 -f csv -j2
+expect_eq "prices: exit" "$rc" 0
+head -n1 "$TMP/prices.out" >/dev/null
+run prices_text "$RAILYARD" search "$SPACE" --vary cost.rack=0,20000 --vary cost.spares=0,5 -j2
+head -n1 "$TMP/prices_text.out" | grep -q '; 72 points; 18 fabrics built and timed (the other points differ only in prices, names or addresses)$' \
+    && ok || fail "prices: first line: $(head -n1 "$TMP/prices_text.out")"
+"$PY" - "$TMP/prices.out" >"$TMP/prices.chk" 2>&1 <<'P'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+bad = 0
+base = {}
+for r in rows:
+    k = (r["fabric.design"], r["fabric.oversubscription"], r["cluster.planes"])
+    if r["cost.rack"] == "0" and r["cost.spares"] == "0":
+        base[k] = r
+for r in rows:
+    k = (r["fabric.design"], r["fabric.oversubscription"], r["cluster.planes"])
+    b = base[k]
+    hw = float(b["capex_switches"]) + float(b["capex_optics"]) + float(b["capex_cables"])
+    want = hw + int(b["racks"]) * float(r["cost.rack"]) + hw * float(r["cost.spares"]) / 100
+    if abs(float(r["capex"]) - want) > 0.01 or r["iteration_s"] != b["iteration_s"] \
+            or r["slowdown"] != b["slowdown"] or r["switches"] != b["switches"]:
+        print("point %s: capex %s, want %.2f" % (r["point"], r["capex"], want))
+        bad += 1
+print("%d of %d points off" % (bad, len(rows)))
+sys.exit(1 if bad or len(rows) != 72 else 0)
+P
+expect_eq "prices: capex of every point from its fabric's ($(tail -n1 "$TMP/prices.chk"))" $? 0
+
+# spare switches are bought with the leaves: each adds one leaf switch's price
+run spares "$RAILYARD" search "$SPACE" --vary fabric.design=rail-optimized \
+    --vary fabric.oversubscription=1:1 --vary cluster.planes=1 --vary spares.switches=0,3 -f csv
+leaf=$("$RAILYARD" catalog switches -f json | "$PY" -c '
+import json, sys
+print([s for s in json.load(sys.stdin)["switches"] if s["name"] == "qm9700"][0]["price_usd"])')
+expect_eq "spares: 3 spare switches cost 3 of the leaves' switches" \
+    "$("$PY" -c '
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1], newline="")))
+print("%.2f %s" % (float(r[1]["capex_switches"]) - float(r[0]["capex_switches"]),
+                   int(r[1]["switches"]) - int(r[0]["switches"])))' "$TMP/spares.out")" \
+    "$("$PY" -c "print('%.2f 3' % (3 * float('$leaf')))")"
 
 # ---- bad input --------------------------------------------------------------------------------
 tab=$(printf '\t')
