@@ -324,6 +324,29 @@ for opt in "--vary fabric.design" "--vary cluster.planes=4..2" "--vary cluster.p
     [ -e "$TMP/bad" ] && fail "search $opt: wrote $TMP/bad" || ok
 done
 
+# a misspelt key of --vary is refused before any point runs (usage, exit 2);
+# a value the spec refuses by itself is an error where it was written
+# (search.vary's line and column, or --vary KEY=VALUE), exit 1, nothing run
+run vkey "$RAILYARD" search "$SPACE" --vary fabric.desing=fat-tree -o "$TMP/vkey"
+expect_eq "--vary misspelt key: exit" "$rc" 2
+grep -q "^--vary:1:1: error: --vary: unknown key 'fabric.desing'; did you mean 'fabric.design'?" \
+    "$TMP/vkey.err" && ok || fail "--vary misspelt key: $(head -n2 "$TMP/vkey.err")"
+[ -e "$TMP/vkey" ] && fail "--vary misspelt key: wrote $TMP/vkey" || ok
+sed 's/fabric.design: \[rail-optimized, rail-only, fat-tree\]/fabric.design: [rail-optimized, rail-only, fat-tre]/' \
+    "$SPACE" >"$TMP/badval.yaml"
+line=$(grep -n 'fat-tre\]' "$TMP/badval.yaml" | cut -d: -f1)
+col=$(awk -v l="$line" 'NR == l { print index($0, "fat-tre]") }' "$TMP/badval.yaml")
+run vval "$RAILYARD" search "$TMP/badval.yaml" -o "$TMP/vval"
+expect_eq "search.vary misspelt value: exit" "$rc" 1
+grep -q "^$TMP/badval.yaml:$line:$col: error: fabric.design must be .*(got 'fat-tre'); did you mean 'fat-tree'?" \
+    "$TMP/vval.err" && ok || fail "search.vary misspelt value: $(head -n2 "$TMP/vval.err")"
+[ -s "$TMP/vval.out" ] && fail "search.vary misspelt value: printed a table" || ok
+[ -e "$TMP/vval" ] && fail "search.vary misspelt value: wrote $TMP/vval" || ok
+run vnum "$RAILYARD" search "$SPACE" --vary cluster.planes=1,9
+expect_eq "--vary value out of range: exit" "$rc" 1
+grep -q "^--vary cluster.planes=9: error: cluster.planes must be an integer in 1..8 (got 9)" \
+    "$TMP/vnum.err" && ok || fail "--vary value out of range: $(head -n2 "$TMP/vnum.err")"
+
 # -o DIR: a directory railyard did not write is refused and left as it was;
 # railyard's own is rewritten, its stale front specs removed
 mkdir "$TMP/user"

@@ -100,6 +100,7 @@ typedef struct search {
     int nsets;
     ry_vary axes[RY_SEARCH_MAX_AXES + 8];
     char *axis_where[RY_SEARCH_MAX_AXES + 8];
+    const ry_pos *value_pos[RY_SEARCH_MAX_AXES + 8];  /* search.vary's values; NULL: --vary's */
     int naxes;
     const ry_search_workload *wl;
     ry_search_workload own;     /* the spec's workload, when the mix is not given */
@@ -142,7 +143,15 @@ static void first_reason(const ry_buf *diag, char *why, size_t cap)
     if (e && e - s < 300 && !memchr(s, '\n', (size_t)(e - s)))
         s = e + 7;
     size_t n = strcspn(s, "\n");
-    snprintf(why, cap, "%.*s", (int)(n < cap ? n : cap - 1), s);
+    if (n < cap) {
+        snprintf(why, cap, "%.*s", (int)n, s);
+        return;
+    }
+    /* too long for the table: cut at a word, and say so */
+    size_t k = cap - 4;
+    while (k > cap / 2 && s[k] != ' ')
+        k--;
+    snprintf(why, cap, "%.*s...", (int)k, s);
 }
 
 typedef struct mix {
@@ -603,7 +612,10 @@ static ry_cmd_status check(ry_ctx *ctx)
         const char *why = NULL;
         if (ry_vary_parse(vary[i], &v, &why) < 0)
             return ry_usage(ctx, "--vary %s: %s", vary[i], why);
+        int bad = ry_search_key_check(v.key, (ry_pos){ "--vary", i + 1, 1 }, "--vary") < 0;
         ry_vary_free(&v);
+        if (bad)
+            return RY_CMD_USAGE;
         if (i == 7 && vary[i + 1])
             return ry_usage(ctx, "at most 8 --vary options");
     }
@@ -649,6 +661,7 @@ static void gather_axes(const ry_ctx *ctx, search *S, const ry_search_space *sp)
         size_t len = strlen(a->key) + 16;
         S->axis_where[S->naxes] = ry_xmalloc(len);
         snprintf(S->axis_where[S->naxes], len, "search.vary.%s", a->key);
+        S->value_pos[S->naxes] = sp->value_pos[k];
         S->naxes++;
     }
     const char **vary = ctx->list[O_VARY];
@@ -667,6 +680,7 @@ static void gather_axes(const ry_ctx *ctx, search *S, const ry_search_space *sp)
             S->naxes++;
         }
         S->axes[k] = v;
+        S->value_pos[k] = NULL;
         size_t len = strlen(v.key) + 16;
         S->axis_where[k] = ry_xmalloc(len);
         snprintf(S->axis_where[k], len, "--vary %s", v.key);
@@ -674,6 +688,47 @@ static void gather_axes(const ry_ctx *ctx, search *S, const ry_search_space *sp)
 }
 
 static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, const search *S);
+
+/* Each value of each axis on the spec by itself: a value the spec refuses
+ * (a misspelt word, a number out of range) is an error where it was
+ * written, before any point runs. -1 after the errors. */
+static int preflight(const search *S)
+{
+    ry_override sets[RY_MAX_SETS + 1];
+    memcpy(sets, S->sets, (size_t)S->nsets * sizeof *sets);
+    ry_buf diag;
+    ry_buf_init(&diag);
+    int bad = 0;
+    for (int k = 0; k < S->naxes; k++) {
+        for (int j = 0; j < S->axes[k].n; j++) {
+            char where[1200];
+            const ry_pos *at = S->value_pos[k] ? &S->value_pos[k][j] : NULL;
+            if (at)
+                snprintf(where, sizeof where, "%s:%d:%d", at->file, at->line, at->col);
+            else
+                snprintf(where, sizeof where, "--vary %s=%s", S->axes[k].key,
+                         S->axes[k].values[j]);
+            sets[S->nsets] = (ry_override){ S->axes[k].key, S->axes[k].values[j], S->nsets + 1,
+                                            where };
+            ry_buf_reset(&diag);
+            ry_diag_capture(&diag);
+            ry_spec *s = ry_spec_load_text(S->path, S->text, sets, S->nsets + 1, S->templates);
+            ry_diag_capture(NULL);
+            if (!s) {
+                bad = 1;
+                ry_stderr_lock();
+                fputs(diag.data ? diag.data : "", stderr);
+                ry_stderr_unlock();
+            }
+            ry_spec_free(s);
+        }
+    }
+    ry_buf_free(&diag);
+    if (bad)
+        ry_error("%s: search: a value of search.vary or --vary is refused by the spec by "
+                 "itself (above); nothing was run", S->path);
+    return bad ? -1 : 0;
+}
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
@@ -757,6 +812,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     if (!(S->text = read_text(S->path))) {
         rc = RY_CMD_IO;
+        goto out;
+    }
+    if (preflight(S) < 0) {
+        rc = RY_CMD_INPUT;
         goto out;
     }
     if (!(S->media = ry_media_catalog_load(S->templates))) {

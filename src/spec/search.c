@@ -23,24 +23,28 @@ static const char *scalar(const ry_ynode *n, const char *what)
 
 /* A dotted spec key search may set: not the search section itself, not
  * the cluster's name. */
-static int settable_key(const ry_ynode *k, const char *what)
+static int settable(const char *key, ry_pos pos, const char *what)
 {
-    const char *key = k->value;
     int bad = !*key || key[0] == '.' || key[strlen(key) - 1] == '.' || strstr(key, "..");
     for (const char *p = key; *p && !bad; p++)
         bad = !(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-');
     if (bad) {
-        ry_error_at(k->pos, "%s: '%s' is not a spec key: expected names joined by dots, like "
+        ry_error_at(pos, "%s: '%s' is not a spec key: expected names joined by dots, like "
                     "fabric.tiers.1.taper or cluster.planes", what, key);
         return -1;
     }
     if (strcmp(key, "search") == 0 || strncmp(key, "search.", 7) == 0 ||
         strcmp(key, "name") == 0 || strcmp(key, "version") == 0) {
-        ry_error_at(k->pos, "%s: '%s' cannot be varied: expected a key of cluster, fabric, "
+        ry_error_at(pos, "%s: '%s' cannot be varied: expected a key of cluster, fabric, "
                     "cost, layout, spares, cabling or workload", what, key);
         return -1;
     }
     return 0;
+}
+
+static int settable_key(const ry_ynode *k, const char *what)
+{
+    return settable(k->value, k->pos, what);
 }
 
 /* Whether a row of the schema starts with prefix followed by a dot or "[]". */
@@ -123,6 +127,11 @@ static int known_key(const char *key, ry_pos pos, const char *what)
     return -1;
 }
 
+int ry_search_key_check(const char *key, ry_pos pos, const char *what)
+{
+    return settable(key, pos, what) < 0 || known_key(key, pos, what) < 0 ? -1 : 0;
+}
+
 static void read_vary(ry_search_space *sp, const ry_ynode *m)
 {
     if (m->kind != RY_YMAP) {
@@ -148,11 +157,18 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
             char what[160];
             snprintf(what, sizeof what, "search.vary.%s", k->value);
             const char *text = scalar(it, what), *why = NULL;
+            int before = ax->n;
             if (!text) {
                 bad = 1;
             } else if (ry_vary_add(ax, text, &why) < 0) {
                 ry_error_at(it->pos, "%s: '%s': %s", what, text, why);
                 bad = 1;
+            } else {
+                /* each value where its item was written (a range's all there) */
+                sp->value_pos[sp->naxes] = ry_xrealloc(sp->value_pos[sp->naxes],
+                                                       (size_t)ax->n * sizeof(ry_pos));
+                for (int q = before; q < ax->n; q++)
+                    sp->value_pos[sp->naxes][q] = it->pos;
             }
         }
         if (!bad && ax->n == 0) {
@@ -167,6 +183,8 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
             }
         if (bad) {
             ry_vary_free(ax);
+            free(sp->value_pos[sp->naxes]);
+            sp->value_pos[sp->naxes] = NULL;
             continue;
         }
         sp->axis_pos[sp->naxes++] = k->pos;
@@ -368,6 +386,8 @@ void ry_search_space_free(ry_search_space *sp)
         return;
     for (int i = 0; i < sp->naxes; i++)
         ry_vary_free(&sp->axes[i]);
+    for (int i = 0; i < RY_SEARCH_MAX_AXES; i++)
+        free(sp->value_pos[i]);
     for (int i = 0; i < sp->nworkloads; i++)
         sets_free(sp->workloads[i].sets, sp->workloads[i].n);
     free(sp->workloads);

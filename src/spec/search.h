@@ -52,6 +52,7 @@ typedef struct ry_search_space {
     int naxes;
     ry_vary axes[RY_SEARCH_MAX_AXES];
     ry_pos axis_pos[RY_SEARCH_MAX_AXES];
+    ry_pos *value_pos[RY_SEARCH_MAX_AXES];   /* each value's item */
     int nworkloads;
     ry_search_workload *workloads;
     int nfailures;              /* -1: not given (the command's default) */
@@ -64,6 +65,10 @@ typedef struct ry_search_space {
  * Errors at the nodes; the caller counts them. */
 void ry_search_spec_read(ry_spec *s, const ry_ynode *root);
 void ry_search_space_free(ry_search_space *sp);
+
+/* A key search may vary (--vary's): a key of the spec's schema, not of the
+ * search section, not the name. -1 after an error at pos naming what. */
+int ry_search_key_check(const char *key, ry_pos pos, const char *what);
 
 /* A failure scenario as search.failures and search --fail take it:
  * "plane" (the first plane, when there are several), or KIND:N as

@@ -1176,11 +1176,14 @@ int ry_ydoc_remove(ry_ydoc *d, const char *dotted)
 
 /* A plain scalar that reads back as the same text: no indicator first, no
  * ": " or " #", no surrounding space, nothing YAML would read as null
- * unless it was null; in a flow collection, no flow indicator at all. */
+ * unless it was null; in a flow collection, no flow indicator at all; and
+ * no ':' (a YAML 1.1 reader takes 1:1 for a base-60 number). */
 static int plain_ok(const char *v, int in_flow)
 {
     if (in_flow && strpbrk(v, ",[]{}"))
         return 0;       /* inside {...} or [...] these end the scalar */
+    if (strchr(v, ':'))
+        return 0;
     if (!*v || strchr("-?:,[]{}#&*!|>'\"%@`", v[0]) || isspace((unsigned char)v[0]))
         return v[0] == '-' && v[1] && !isspace((unsigned char)v[1]) && plain_ok(v + 1, in_flow);
     size_t n = strlen(v);
