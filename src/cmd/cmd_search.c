@@ -511,11 +511,17 @@ static void warn_unlabelled(const search *S, const ry_search_space *sp)
             while (j < S->axes[k].n && strcmp(S->axes[k].values[j], lb->sets[i].value) != 0)
                 j++;
             if (j == S->axes[k].n) {
+                if (!S->value_pos[k]) {
+                    why[0] = '\0';     /* --vary chose the values: not the spec's mistake */
+                    break;
+                }
                 snprintf(why, sizeof why, "%s takes no value '%s' here (values are matched as "
                          "written)", lb->sets[i].key, lb->sets[i].value);
                 break;
             }
         }
+        if (!why[0])
+            continue;
         ry_warn_at(ry_spec_pos(S->base, "search.published"), "published design '%s' names no "
                    "point: %s", lb->name, why);
     }

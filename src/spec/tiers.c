@@ -313,6 +313,8 @@ int ry_spec_fabric_blocks(const ry_spec *s, ry_fabric_block *out)
         out[n].gpus = size;
         out[n].cut = cut;
         n++;
+        if (size >= s->gpus)
+            break;      /* a block of the whole cluster: nothing above it is crossed */
         ry_tier_ports q;
         if (j + 1 >= t || ry_tier_ports_of(s, t, j + 1, &q, &err) < 0)
             break;
