@@ -811,7 +811,9 @@ static void drop_leaves(tmp *t, const int32_t *where)
     t->b1_leaf0[t->n1] = o;
 }
 
-static const ry_fabric *sort_fabric;
+/* qsort has no context argument: the fabric per thread (search lays out
+ * its points on several threads at once). */
+static _Thread_local const ry_fabric *sort_fabric;
 static int cmp_sw(const void *x, const void *y) { return cmp_switch_desc(x, y, sort_fabric); }
 
 int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
