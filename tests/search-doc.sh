@@ -164,6 +164,16 @@ for a, b in (("17", "23"), ("14", "20")):
         bad.append(f"#{a} and #{b} differ: the note says they are one fabric")
 if by["1"]["published"] != "DGX SuperPOD" or by["2"]["published"] != "rail-only paper":
     bad.append("the published designs are not #1 and #2")
+# the differences and counts the prose cites
+def capex(p): return round(f(by[p], "capex"))
+for a, b, want in (("2", "14", 768000), ("14", "17", 2285000), ("19", "14", 3733328)):
+    if capex(a) - capex(b) != want:
+        bad.append(f"capex #{a} - #{b}: {capex(a) - capex(b)}, the note says {want}")
+for p, want in (("1", "320"), ("2", "192"), ("14", "192")):
+    if by[p]["switches"] != want:
+        bad.append(f"#{p}: {by[p]['switches']} switches, the note says {want}")
+if int(by["13"]["racks"]) != int(by["1"]["racks"]) - 1:
+    bad.append("#13 does not stand in one rack fewer than #1")
 for r in bad:
     print("FAIL-LINE: " + r)
 print("answer", answer["point"], answer["capex"])
