@@ -102,6 +102,10 @@ CASES = {
     # half as many cores.
     **{n: (lambda: all_ports(gpus // (R // 2) * 5 // 2))
        for n in ("libra-1t", "libra-gpt3", "libra-gpt3-constrained", "libra-turing-nlg")},
+    # the same three tiers on QM9700 (twin-port cages) for 512 DGX H100,
+    # the spec's own point of its search; the short runs are active copper
+    # (no module) where the layout puts them, so modules are not counted here.
+    "search-h100": lambda: all_ports(gpus // (R // 2) * 5 // 2),
     # fat tree, 2 tiers: G/(R/2) leaves, half as many spines.
     "fat-tree": lambda: all_ports(gpus // (R // 2) * 3 // 2),
     # rail-only: a two-tier Clos per rail of G/rails GPUs.

@@ -269,8 +269,9 @@ static int add_child(loader *L, ry_ynode *child, ry_pos at)
     return 0;
 }
 
-/* qsort has no context argument; loading is single-threaded. */
-static _Thread_local ry_ynode *const *sort_keys;   /* qsort's context, per thread */
+/* qsort has no context argument: the keys per thread (search loads its
+ * points' specs and catalogs on several threads at once). */
+static _Thread_local ry_ynode *const *sort_keys;
 
 static int key_cmp_ctx(const void *a, const void *b)
 {
