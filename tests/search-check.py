@@ -9,7 +9,8 @@ iteration time are the points built and modeled), computes by the O(n^2)
 definition the Pareto front of capex against iteration time and of capex
 against slowdown (a point is on a front when no other point is at most as
 costly in both and cheaper in one; "inf" is a stall), the points within the
-targets (without any: within 1% of the fastest point's time) and the
+targets (no stall under the failures; without a time target, within 1% of
+the fastest such point's time) and the
 cheapest of them (ties: the faster, then the first), and checks
   - points.csv's front, front_failure, meets and answer columns;
   - front.csv: the header and the rows of points.csv on the time front;
@@ -95,14 +96,15 @@ def main(argv):
                     "t": num(r["iteration_s"]), "slow": num(r["slowdown"])})
 
     on_time = front(pts, lambda p: p["t"])
-    on_fail = front(pts, lambda p: p["slow"])
-    if target <= 0 and budget <= 0 and slow <= 0:
-        target = min(p["t"] for p in pts) * 1.01
-    meets = set()
-    for p in pts:
-        if ((target <= 0 or p["t"] <= target) and (budget <= 0 or p["capex"] <= budget)
-                and (slow <= 0 or p["slow"] <= slow)):
-            meets.add(p["n"])
+    # a point that stalls under a failure is on no failure front
+    on_fail = front([p for p in pts if p["slow"] != math.inf], lambda p: p["slow"])
+    # eligible: runs through every failure, within the budget and the slowdown;
+    # without --target-time, as fast as the fastest eligible point within 1%
+    elig = [p for p in pts if p["slow"] != math.inf and (budget <= 0 or p["capex"] <= budget)
+            and (slow <= 0 or p["slow"] <= slow)]
+    if target <= 0 and elig:
+        target = min(p["t"] for p in elig) * 1.01
+    meets = set(p["n"] for p in elig if p["t"] <= target)
     cands = sorted((p for p in pts if p["n"] in meets),
                    key=lambda p: (p["capex"], p["t"], p["n"]))
     answer = cands[0]["n"] if cands else None

@@ -79,7 +79,7 @@ typedef struct timing {
     ry_capex capex;
     int ok;
     char why[400];
-    long long t, p, d;
+    long long t, p, d, cp, ep;
     double iter_s, tokens_per_s, slowdown;
     double iter_w[RY_SEARCH_MAX_WORKLOADS];
     char stalls[64];
@@ -270,9 +270,13 @@ static void time_point(const search *S, ry_spec *const *spec, const ry_design_bu
         t_sum += S->wl[w].weight * pl->best.total;
         tok_sum += S->wl[w].weight * pl->tokens_per_s;
         if (w == 0) {
-            tm->t = pl->best.t;
-            tm->p = pl->best.p;
-            tm->d = pl->best.d;
+            ry_parallelism par;
+            ry_plan_parallelism(pl, &par);
+            tm->t = par.tp;
+            tm->p = par.pp;
+            tm->d = par.dp;
+            tm->cp = par.cp;
+            tm->ep = par.ep;
         }
     }
     tm->iter_s = t_sum / S->wsum;
@@ -384,6 +388,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         pt->cables = c->cables;
         pt->racks = c->racks;
         pt->power_w = c->power_w;
+        pt->gpus = c->gpus;
         pt->capex = cx.total;
         pt->capex_switches = cx.switches_cost;
         pt->capex_optics = cx.optics;
@@ -399,6 +404,8 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         pt->t = tm->t;
         pt->p = tm->p;
         pt->d = tm->d;
+        pt->c = tm->cp;
+        pt->ep = tm->ep;
         pt->iter_s = tm->iter_s;
         memcpy(pt->iter_w, tm->iter_w, sizeof pt->iter_w);
         pt->tokens_per_s = tm->tokens_per_s;
@@ -542,24 +549,30 @@ static void fronts(ry_search_result *r)
     r->nfront = (long long)ry_pareto_front(x, y, ok, (size_t)n, on);
     for (long long i = 0; i < n; i++)
         r->pts[i].front = on[i];
+    /* a point that stalls under a failure is on no failure front */
+    for (long long i = 0; i < n; i++)
+        ok[i] = ok[i] && !r->pts[i].stalls[0];
     r->nfront_fail = (long long)ry_pareto_front(x, z, ok, (size_t)n, on);
     for (long long i = 0; i < n; i++)
         r->pts[i].front_fail = on[i];
-    /* Without a target, the answer trains as fast as the fastest point:
-     * within RY_SEARCH_AS_FAST of its time. */
+    /* The answer runs through every failure and keeps to the budget and the
+     * slowdown; without a time target it trains as fast as the fastest such
+     * point, within RY_SEARCH_AS_FAST. */
     r->fastest = INFINITY;
-    for (long long i = 0; i < n; i++)
-        if (r->pts[i].ok && r->pts[i].iter_s < r->fastest)
-            r->fastest = r->pts[i].iter_s;
-    r->as_fast = r->target_time <= 0 && r->budget <= 0 && r->max_slowdown <= 0;
-    if (r->as_fast)
+    for (long long i = 0; i < n; i++) {
+        ry_search_point *p = &r->pts[i];
+        p->meets = ok[i] && (r->budget <= 0 || p->capex <= r->budget) &&
+                   (r->max_slowdown <= 0 || p->slowdown <= r->max_slowdown);
+        if (p->meets && p->iter_s < r->fastest)
+            r->fastest = p->iter_s;
+    }
+    r->as_fast = r->target_time <= 0;
+    if (r->as_fast && isfinite(r->fastest))
         r->target_time = r->fastest * (1 + RY_SEARCH_AS_FAST);
     r->answer = -1;
     for (long long i = 0; i < n; i++) {
         ry_search_point *p = &r->pts[i];
-        p->meets = p->ok && (r->target_time <= 0 || p->iter_s <= r->target_time) &&
-                   (r->budget <= 0 || p->capex <= r->budget) &&
-                   (r->max_slowdown <= 0 || p->slowdown <= r->max_slowdown);
+        p->meets = p->meets && p->iter_s <= r->target_time;
         if (!p->meets)
             continue;
         const ry_search_point *a = r->answer >= 0 ? &r->pts[r->answer] : NULL;

@@ -14,9 +14,14 @@ static const char *design_word(int d)
     return ry_design_name((ry_design)d);
 }
 
+/* t x p x d, with the context and expert groups when there are some */
 static void layout_text(char *buf, size_t cap, const ry_search_point *p)
 {
-    snprintf(buf, cap, "%lld x %lld x %lld", p->t, p->p, p->d);
+    int n = snprintf(buf, cap, "%lld x %lld x %lld", p->t, p->p, p->d);
+    if (p->c > 1 && n > 0 && (size_t)n < cap)
+        n += snprintf(buf + n, cap - (size_t)n, " cp %lld", p->c);
+    if (p->ep > 1 && n > 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, " ep %lld", p->ep);
 }
 
 static void slowdown_text(char *buf, size_t cap, const ry_search_point *p)
@@ -155,8 +160,20 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
 {
     const ry_spec *s = r->spec;
     long long bad = r->npoints - r->nok;
-    ry_buf_printf(out, "search: %s, %s GPUs; %s point%s", s->name, ry_n(s->gpus),
-                  ry_n(r->npoints), r->npoints == 1 ? "" : "s");
+    long long lo = 0, hi = 0;
+    for (long long i = 0; i < r->npoints; i++) {
+        long long g = r->pts[i].built ? r->pts[i].gpus : 0;
+        if (g && (!lo || g < lo))
+            lo = g;
+        if (g > hi)
+            hi = g;
+    }
+    if (!lo)
+        lo = hi = s->gpus;
+    ry_buf_printf(out, "search: %s, %s", s->name, ry_n(lo));
+    if (hi != lo)
+        ry_buf_printf(out, " to %s", ry_n(hi));
+    ry_buf_printf(out, " GPUs; %s point%s", ry_n(r->npoints), r->npoints == 1 ? "" : "s");
     if (bad)
         ry_buf_printf(out, " (%s built and modeled, %s not)", ry_n(r->nok), ry_n(bad));
     ry_buf_printf(out, "; %s fabric%s built and timed", ry_n(r->npoints - r->reused),
@@ -184,8 +201,11 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     ry_buf_puts(out, "\nfailures:");
     for (int i = 0; i < r->nfailures; i++)
         ry_buf_printf(out, "%s %s", i ? "," : "", r->failures[i]);
-    ry_buf_printf(out, " (random kinds: %d draws; slowdown: their mean, the job keeping "
-                  "its layout)\n", r->seeds);
+    if (r->nfailures)
+        ry_buf_printf(out, " (random kinds: %d draws; slowdown: their mean, the job keeping "
+                      "its layout)\n", r->seeds);
+    else
+        ry_buf_puts(out, " none (every slowdown is 1)\n");
     for (int i = 0; i < r->nfailures; i++)
         if (r->applied[i] == 0 && r->nok > 0)
             ry_buf_printf(out, "  %s applies to no point (no such switch, or one plane)\n",
@@ -222,9 +242,9 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     ry_buf_puts(out, "\nanswer: ");
     char tgt[256] = "";
     size_t tl = 0;
-    if (r->as_fast)
+    if (r->as_fast && isfinite(r->fastest))
         tl += (size_t)snprintf(tgt + tl, sizeof tgt - tl, "iteration <= %.4f s (as fast as the "
-                               "fastest point, within %g%%)", r->target_time,
+                               "fastest such point, within %g%%)", r->target_time,
                                RY_SEARCH_AS_FAST * 100);
     else if (r->target_time > 0)
         tl += (size_t)snprintf(tgt + tl, sizeof tgt - tl, "%siteration <= %g s", tl ? ", " : "",
@@ -235,8 +255,10 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                                ry_num_money(money, sizeof money, r->budget, 0));
     }
     if (r->max_slowdown > 0)
-        snprintf(tgt + tl, sizeof tgt - tl, "%sslowdown <= %gx", tl ? ", " : "",
-                 r->max_slowdown);
+        tl += (size_t)snprintf(tgt + tl, sizeof tgt - tl, "%sslowdown <= %gx", tl ? ", " : "",
+                               r->max_slowdown);
+    if (r->nfailures)
+        snprintf(tgt + tl, sizeof tgt - tl, "%sno stall under the failures", tl ? ", " : "");
     if (r->answer < 0) {
         ry_buf_printf(out, "no point meets %s\n", tgt);
     } else {
@@ -275,6 +297,7 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
     }
     ry_buf_puts(out, ",design,tiers,switches,optics,cables,racks,power_kw,capex,capex_switches,"
                      "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
+                     "context,expert,"
                      "iteration_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,front,"
                      "front_failure,meets,answer,published,why");
     for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
@@ -307,7 +330,7 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
             ry_buf_puts(out, ",,,,,,,,,,,,,");
         }
         if (p->ok) {
-            ry_buf_printf(out, ",%lld,%lld,%lld", p->t, p->p, p->d);
+            ry_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld", p->t, p->p, p->d, p->c, p->ep);
             num(out, p->iter_s, 6);
             num(out, p->tokens_per_s, 1);
             num(out, p->tokens_per_musd, 2);
@@ -315,7 +338,7 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
             ry_buf_putc(out, ',');
             ry_csv_field(out, p->stalls);
         } else {
-            ry_buf_puts(out, ",,,,,,,,");
+            ry_buf_puts(out, ",,,,,,,,,,");
         }
         ry_buf_printf(out, ",%d,%d,%d,%d,", p->front, p->front_fail, p->meets, i == r->answer);
         if (p->label >= 0 && r->space)

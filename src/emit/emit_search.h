@@ -24,7 +24,9 @@ typedef struct ry_search_point {
     int racks;
     double power_w;
     double capex, capex_switches, capex_optics, capex_cables, capex_racks, capex_spares;
-    long long t, p, d;          /* the first workload's layout */
+    long long t, p, d, c, ep;   /* the first workload's layout: tensor, pipeline, data,
+                                 * context, expert parallel (1: none) */
+    long long gpus;
     double iter_s;              /* the workloads' iteration times, weighted mean */
     double iter_w[RY_SEARCH_MAX_WORKLOADS];  /* each workload's */
     double tokens_per_s;        /* weighted mean */
@@ -52,8 +54,8 @@ typedef struct ry_search_result {
     long long nfront, nfront_fail;
     long long answer;           /* the cheapest within the targets, -1 none */
     double target_time, budget, max_slowdown;
-    double fastest;             /* the fastest point's iteration time */
-    int as_fast;                /* no target given: target_time is the fastest's + 1% */
+    double fastest;             /* the fastest point within the other targets */
+    int as_fast;                /* no time target given: target_time is the fastest's + 1% */
     long long reused;           /* points that took the model and failures of another point
                                  * whose spec differs only in prices, names or addresses */
 } ry_search_result;
