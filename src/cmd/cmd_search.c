@@ -424,9 +424,10 @@ out:
         ry_spec_free(spec[w]);
 }
 
-static int worker(void *arg)
+/* Takes points off the queue until none is left; the main thread (paint
+ * set) paints the progress between them. */
+static void work(search *S, int paint)
 {
-    search *S = arg;
     ry_buf diag;
     ry_buf_init(&diag);
     for (;;) {
@@ -434,9 +435,16 @@ static int worker(void *arg)
         if (p >= S->npoints)
             break;
         eval_point(S, p, &diag);
-        atomic_fetch_add(&S->done, 1);
+        long long d = atomic_fetch_add(&S->done, 1) + 1;
+        if (paint)
+            ry_progress_step("point %lld of %lld", d, S->npoints);
     }
     ry_buf_free(&diag);
+}
+
+static int worker(void *arg)
+{
+    work(arg, 0);
     return 0;
 }
 
@@ -457,18 +465,7 @@ static void run_points(search *S, int nthreads)
             break;
         started++;
     }
-    /* The main thread works too, and paints the progress between points. */
-    ry_buf diag;
-    ry_buf_init(&diag);
-    for (;;) {
-        long long p = atomic_fetch_add(&S->next, 1);
-        if (p >= S->npoints)
-            break;
-        eval_point(S, p, &diag);
-        long long d = atomic_fetch_add(&S->done, 1) + 1;
-        ry_progress_step("point %lld of %lld", d, S->npoints);
-    }
-    ry_buf_free(&diag);
+    work(S, 1);     /* the main thread works too */
     for (int i = 0; i < started; i++)
         thrd_join(th[i], NULL);
 }
