@@ -64,9 +64,14 @@ static long long sorted(const ry_search_result *r, int fail_front, long long **o
     return n;
 }
 
+/* Rows of a front the table shows; the rest are in front.csv and
+ * points.csv. */
+#define TABLE_ROWS 20
+
 /* The table: a column per axis, then the numbers. */
-static void table(ry_buf *out, const ry_search_result *r, const long long *ix, long long n)
+static void table(ry_buf *out, const ry_search_result *r, const long long *ix, long long all)
 {
+    long long n = all > TABLE_ROWS ? TABLE_ROWS : all;
     int w[RY_SEARCH_MAX_AXES + 8];
     for (int k = 0; k < r->naxes; k++) {
         w[k] = (int)strlen(r->axes[k].key);
@@ -76,28 +81,38 @@ static void table(ry_buf *out, const ry_search_result *r, const long long *ix, l
                 w[k] = l;
         }
     }
+    int wl = 16;
+    for (long long j = 0; j < n; j++) {
+        char lay[96];
+        layout_text(lay, sizeof lay, &r->pts[ix[j]]);
+        if ((int)strlen(lay) > wl)
+            wl = (int)strlen(lay);
+    }
     ry_buf_puts(out, "   #  ");
     for (int k = 0; k < r->naxes; k++)
         ry_buf_printf(out, "%-*s  ", w[k], r->axes[k].key);
-    ry_buf_printf(out, "%14s  %12s  %13s  %16s  %16s\n", "capex", "iteration, s",
-                  "tokens/s/$1M", "layout t x p x d", "slowdown");
+    ry_buf_printf(out, "%14s  %12s  %13s  %-*s  %16s\n", "capex", "iteration, s",
+                  "tokens/s/$1M", wl, "layout t x p x d", "slowdown");
     for (long long j = 0; j < n; j++) {
         const ry_search_point *p = &r->pts[ix[j]];
-        char money[48], lay[64], slow[96], tpm[32];
+        char money[48], lay[96], slow[96], tpm[32];
         ry_buf_printf(out, "%4lld  ", ix[j] + 1);
         for (int k = 0; k < r->naxes; k++)
             ry_buf_printf(out, "%-*s  ", w[k], p->values[k]);
         layout_text(lay, sizeof lay, p);
         slowdown_text(slow, sizeof slow, p);
         ry_num_int(tpm, sizeof tpm, (long long)llround(p->tokens_per_musd));
-        ry_buf_printf(out, "%14s  %12.4f  %13s  %16s  %16s", ry_num_money(money, sizeof money,
-                      p->capex, 0), p->iter_s, tpm, lay, slow);
+        ry_buf_printf(out, "%14s  %12.4f  %13s  %-*s  %16s", ry_num_money(money, sizeof money,
+                      p->capex, 0), p->iter_s, tpm, wl, lay, slow);
         if (p->label >= 0 && r->space)
             ry_buf_printf(out, "  %s", r->space->labels[p->label].name);
         if (ix[j] == r->answer)
             ry_buf_puts(out, "  <- answer");
         ry_buf_putc(out, '\n');
     }
+    if (all > n)
+        ry_buf_printf(out, "   ... %s more, dearer (every point: points.csv, or --format csv)\n",
+                      ry_n(all - n));
 }
 
 /* The reasons points failed, each once with how many points it hit: the
