@@ -796,6 +796,7 @@ static ry_cmd_status run(ry_ctx *ctx)
             snprintf(S->fail_store[S->nfail++], 64, "%s", sp->failures[i]);
     } else {
         static const char *const defaults[] = { "spine:1", "leaf:1", "plane" };
+        res.default_failures = 1;
         for (int i = 0; i < 3; i++)
             snprintf(S->fail_store[S->nfail++], 64, "%s", defaults[i]);
     }

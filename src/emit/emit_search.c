@@ -222,7 +222,8 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     else
         ry_buf_puts(out, " none (every slowdown is 1)\n");
     for (int i = 0; i < r->nfailures; i++)
-        if (r->applied[i] == 0 && r->nok > 0)
+        if (r->applied[i] == 0 && r->nok > 0 &&
+            !(r->default_failures && strcmp(r->failures[i], "plane") == 0))
             ry_buf_printf(out, "  %s applies to no point (no such switch, or one plane)\n",
                           r->failures[i]);
 

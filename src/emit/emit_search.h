@@ -47,6 +47,7 @@ typedef struct ry_search_result {
     const ry_search_workload *workloads;
     int nfailures;
     const char *const *failures;
+    int default_failures;       /* the failures are the default list, not the spec's */
     long long applied[RY_SEARCH_MAX_FAILURES];  /* points each scenario applied to */
     int seeds;
     long long npoints, nbuilt, nok;
