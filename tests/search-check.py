@@ -127,7 +127,7 @@ def main(argv):
     with open(text) as f:
         lines = f.read().splitlines()
     m = re.match(r"search: .*; ([0-9,]+) points?(?: \(([0-9,]+) built and modeled, "
-                 r"([0-9,]+) not\))?; ([0-9,]+) fabrics? built and timed( \(the other points "
+                 r"(?:[0-9,]+ pruned, )?([0-9,]+) not\))?; ([0-9,]+) fabrics? built and timed( \(the other points "
                  r"differ only in prices, names or addresses\))?$", lines[0])
     expect("text: first line", bool(m), True)
     if m:

@@ -243,7 +243,7 @@ check_py "misfit" "$TMP/misfit/points.csv" "$TMP/misfit/front.csv" "$TMP/misfit.
 # none can: exit 1, the first's reason, nothing written
 run none "$RAILYARD" search "$D/misfit.yaml" --vary workload.parallelism.tensor=1 -o "$TMP/none"
 expect_eq "no point: exit" "$rc" 1
-grep -q "none of the 3 points can be built and modeled; the first says: no layout of llama-3-70b fits" \
+grep -q "none of the 3 points can be built and modeled; #1 says: no layout of llama-3-70b fits" \
     "$TMP/none.err" && ok || fail "no point: message: $(cat "$TMP/none.err")"
 [ -e "$TMP/none" ] && fail "no point: wrote $TMP/none" || ok
 
@@ -280,7 +280,8 @@ for r in rows:
 print("%d of %d points off" % (bad, len(rows)))
 sys.exit(1 if bad or len(rows) != 72 else 0)
 P
-expect_eq "prices: capex of every point from its fabric's ($(tail -n1 "$TMP/prices.chk"))" $? 0
+prc=$?
+expect_eq "prices: capex of every point from its fabric's ($(tail -n1 "$TMP/prices.chk"))" $prc 0
 
 # spare switches are bought with the leaves: each adds one leaf switch's price
 run spares "$RAILYARD" search "$SPACE" --vary fabric.design=rail-optimized \
@@ -295,6 +296,45 @@ r = list(csv.DictReader(open(sys.argv[1], newline="")))
 print("%.2f %s" % (float(r[1]["capex_switches"]) - float(r[0]["capex_switches"]),
                    int(r[1]["switches"]) - int(r[0]["switches"])))' "$TMP/spares.out")" \
     "$("$PY" -c "print('%.2f 3' % (3 * float('$leaf')))")"
+
+# ---- dominated switch models: pruned, not built ----------------------------------------------
+# qm8700 and qm8790 are the same switch in the catalog but for the price
+# (qm8790 the cheaper): every qm8700 point is pruned, naming qm8790; the
+# fronts and the answer are those of the qm8790 points alone; and, run
+# alone (nothing to prune), every qm8700 point is dearer than its qm8790
+# twin at the same time and slowdown, so pruning dropped no front point.
+A100="--set cluster.node=dgx-a100 --vary cluster.planes=1"
+run dom "$RAILYARD" search "$SPACE" $A100 --vary fabric.switch=qm8700,qm8790 -f csv -j2
+expect_eq "dominated: exit" "$rc" 0
+run only90 "$RAILYARD" search "$SPACE" $A100 --vary fabric.switch=qm8790 -f csv -j2
+run only00 "$RAILYARD" search "$SPACE" $A100 --vary fabric.switch=qm8700 -f csv -j2
+"$PY" - "$TMP/dom.out" "$TMP/only90.out" "$TMP/only00.out" >"$TMP/dom.chk" 2>&1 <<'P'
+import csv, sys
+dom, o90, o00 = (list(csv.DictReader(open(f, newline=""))) for f in sys.argv[1:4])
+bad = []
+keys = ("fabric.design", "fabric.oversubscription")
+pr = [r for r in dom if r["why"].startswith("pruned: fabric.switch=qm8790 ")]
+if len(pr) != 9 or any(r["fabric.switch"] != "qm8700" or r["iteration_s"] for r in pr):
+    bad.append("the 9 qm8700 points are not the pruned ones")
+def cols(rows, flt):
+    return sorted((r[keys[0]], r[keys[1]], r["capex"], r["iteration_s"], r["slowdown"], r["front"],
+                   r["front_failure"], r["meets"], r["answer"]) for r in rows if flt(r))
+if cols(dom, lambda r: r["fabric.switch"] == "qm8790") != cols(o90, lambda r: True):
+    bad.append("the qm8790 points differ from the qm8790 search alone")
+t90 = {(r[keys[0]], r[keys[1]]): r for r in o90}
+for r in o00:
+    t = t90[(r[keys[0]], r[keys[1]])]
+    if not (float(r["capex"]) > float(t["capex"]) and r["iteration_s"] == t["iteration_s"]
+            and r["slowdown"] == t["slowdown"]):
+        bad.append("qm8700 %s/%s is not its twin dearer at the same time" % (r[keys[0]], r[keys[1]]))
+print("\n".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+P
+prc=$?
+expect_eq "dominated: pruned soundly ($(head -n1 "$TMP/dom.chk"))" $prc 0
+run domt "$RAILYARD" search "$SPACE" $A100 --vary fabric.switch=qm8700,qm8790 -j2
+head -n1 "$TMP/domt.out" | grep -q '; 18 points (9 built and modeled, 9 pruned, 0 not); 9 fabrics built and timed$' \
+    && ok || fail "dominated: first line: $(head -n1 "$TMP/domt.out")"
 
 # ---- bad input --------------------------------------------------------------------------------
 tab=$(printf '\t')

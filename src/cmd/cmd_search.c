@@ -14,6 +14,7 @@
 #include "emit/emit_model_plot.h"
 #include "emit/emit_search.h"
 #include "model/plan.h"
+#include "spec/catalog.h"
 #include "spec/search.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
@@ -101,6 +102,10 @@ typedef struct search {
     ry_vary axes[RY_SEARCH_MAX_AXES + 8];
     char *axis_where[RY_SEARCH_MAX_AXES + 8];
     const ry_pos *value_pos[RY_SEARCH_MAX_AXES + 8];  /* search.vary's values; NULL: --vary's */
+    /* per axis and value: the value of the same axis that dominates it (a
+     * switch model the same but for a lower price), or -1 */
+    int *dominated_by[RY_SEARCH_MAX_AXES + 8];
+    long long pruned;
     int naxes;
     const ry_search_workload *wl;
     ry_search_workload own;     /* the spec's workload, when the mix is not given */
@@ -334,10 +339,83 @@ static void compute(const search *S, ry_spec *const *spec, ry_buf *diag, timing 
     ry_design_build_free(b);
 }
 
+/* A key that names a switch model: fabric.switch, fabric.tiers.N.switch. */
+static int switch_key(const char *key)
+{
+    if (strcmp(key, "fabric.switch") == 0)
+        return 1;
+    if (strncmp(key, "fabric.tiers.", 13) != 0)
+        return 0;
+    const char *p = key + 13;
+    size_t n = strspn(p, "0123456789");
+    return n > 0 && strcmp(p + n, ".switch") == 0;
+}
+
+/* Two catalog switches that make the same fabric, layout and cabling: the
+ * same ports, speed, cages, connector, height and power. */
+static int same_shape(const ry_switch_model *a, const ry_switch_model *b)
+{
+    return a->radix == b->radix && a->port_gbps == b->port_gbps && a->ethernet == b->ethernet &&
+           a->units == b->units && a->cage_ports == b->cage_ports && a->cages == b->cages &&
+           a->power_w == b->power_w && strcmp(a->connector, b->connector) == 0;
+}
+
+/* Dominated tiers: on an axis of switch models, a model the catalog holds
+ * the same as another of the axis but dearer makes every point a point
+ * with the other makes again at a lower capex (the same fabric, layout,
+ * cabling, time and failures): those points are pruned, not built. */
+static void find_dominated(search *S, const ry_catalog *cat)
+{
+    for (int k = 0; k < S->naxes; k++) {
+        if (!switch_key(S->axes[k].key))
+            continue;
+        const ry_vary *a = &S->axes[k];
+        S->dominated_by[k] = ry_xcalloc((size_t)a->n, sizeof *S->dominated_by[k]);
+        for (int i = 0; i < a->n; i++) {
+            S->dominated_by[k][i] = -1;
+            const ry_catalog_switch *x = ry_catalog_find_switch(cat, a->values[i]);
+            for (int j = 0; x && j < a->n; j++) {
+                const ry_catalog_switch *y = ry_catalog_find_switch(cat, a->values[j]);
+                if (y && y != x && same_shape(&x->model, &y->model) && y->model.price > 0 &&
+                    y->model.price < x->model.price &&
+                    (S->dominated_by[k][i] < 0 ||
+                     y->model.price <
+                         ry_catalog_find_switch(cat, a->values[S->dominated_by[k][i]])
+                             ->model.price))
+                    S->dominated_by[k][i] = j;
+            }
+        }
+    }
+}
+
+/* 1 with pt->why said when a value of point p is dominated. */
+static int pruned(search *S, long long p, ry_search_point *pt)
+{
+    for (int k = 0; k < S->naxes; k++) {
+        if (!S->dominated_by[k])
+            continue;
+        const ry_vary *a = &S->axes[k];
+        int i = 0;
+        while (i < a->n && a->values[i] != S->values[p][k])
+            i++;
+        if (i == a->n || S->dominated_by[k][i] < 0)
+            continue;
+        snprintf(pt->why, sizeof pt->why, "pruned: %s=%s makes the same fabric, time and "
+                 "failures at a lower capex (%s is %s at a lower price)", a->key,
+                 a->values[S->dominated_by[k][i]], a->values[S->dominated_by[k][i]],
+                 a->values[i]);
+        pt->pruned = 1;
+        return 1;
+    }
+    return 0;
+}
+
 static void eval_point(search *S, long long p, ry_buf *diag)
 {
     ry_search_point *pt = &S->pts[p];
     const char **vals = S->values[p];
+    if (pruned(S, p, pt))
+        return;
     ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
     ry_spec *spec[MAX_WORKLOADS] = { 0 };
     ry_buf key;
@@ -835,6 +913,13 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = RY_CMD_INPUT;
         goto out;
     }
+    ry_catalog *cat = ry_catalog_load(S->templates);
+    if (!cat) {
+        rc = ry_input_status();
+        goto out;
+    }
+    find_dominated(S, cat);
+    ry_catalog_free(cat);
     if (!(S->media = ry_media_catalog_load(S->templates))) {
         rc = ry_input_status();
         goto out;
@@ -866,6 +951,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     res.nworkloads = S->nwl;
     for (long long p = 0; p < S->npoints; p++) {
         res.nbuilt += S->pts[p].built;
+        res.pruned += S->pts[p].pruned;
         res.nok += S->pts[p].ok;
         S->pts[p].label = label_of(S, sp, S->values[p]);
     }
@@ -876,8 +962,12 @@ static ry_cmd_status run(ry_ctx *ctx)
     fronts(&res);
     ry_progress_end();
     if (res.nok == 0) {
-        ry_error("%s: none of the %s point%s can be built and modeled; the first says: %s",
-                 base->path, ry_n(S->npoints), S->npoints == 1 ? "" : "s", S->pts[0].why);
+        long long first = 0;
+        while (first + 1 < S->npoints && S->pts[first].pruned)
+            first++;
+        ry_error("%s: none of the %s point%s can be built and modeled; #%lld says: %s",
+                 base->path, ry_n(S->npoints), S->npoints == 1 ? "" : "s", first + 1,
+                 S->pts[first].why);
         rc = RY_CMD_INPUT;
         goto out;
     }
@@ -896,6 +986,7 @@ out:
     for (int k = 0; k < S->naxes; k++) {
         ry_vary_free(&S->axes[k]);
         free(S->axis_where[k]);
+        free(S->dominated_by[k]);
     }
     for (long long p = 0; S->values && p < S->npoints; p++)
         free(S->values[p]);

@@ -132,7 +132,7 @@ static void mask(const char *s, char *buf, size_t cap)
     buf[k] = '\0';
 }
 
-static void reasons(ry_buf *out, const ry_search_result *r)
+static void reasons(ry_buf *out, const ry_search_result *r, int pruned)
 {
     enum { MAXR = 8 };
     long long first[MAXR], count[MAXR];
@@ -140,7 +140,7 @@ static void reasons(ry_buf *out, const ry_search_result *r)
     int n = 0;
     long long more = 0;
     for (long long i = 0; i < r->npoints; i++) {
-        if (r->pts[i].ok)
+        if (r->pts[i].ok || r->pts[i].pruned != pruned)
             continue;
         char m[400];
         mask(r->pts[i].why, m, sizeof m);
@@ -174,7 +174,7 @@ static void reasons(ry_buf *out, const ry_search_result *r)
 void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
 {
     const ry_spec *s = r->spec;
-    long long bad = r->npoints - r->nok;
+    long long bad = r->npoints - r->nok - r->pruned;
     long long lo = 0, hi = 0;
     for (long long i = 0; i < r->npoints; i++) {
         long long g = r->pts[i].built ? r->pts[i].gpus : 0;
@@ -189,10 +189,14 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     if (hi != lo)
         ry_buf_printf(out, " to %s", ry_n(hi));
     ry_buf_printf(out, " GPUs; %s point%s", ry_n(r->npoints), r->npoints == 1 ? "" : "s");
-    if (bad)
-        ry_buf_printf(out, " (%s built and modeled, %s not)", ry_n(r->nok), ry_n(bad));
-    ry_buf_printf(out, "; %s fabric%s built and timed", ry_n(r->npoints - r->reused),
-                  r->npoints - r->reused == 1 ? "" : "s");
+    if (bad || r->pruned) {
+        ry_buf_printf(out, " (%s built and modeled", ry_n(r->nok));
+        if (r->pruned)
+            ry_buf_printf(out, ", %s pruned", ry_n(r->pruned));
+        ry_buf_printf(out, ", %s not)", ry_n(bad));
+    }
+    long long built = r->npoints - r->reused - r->pruned;
+    ry_buf_printf(out, "; %s fabric%s built and timed", ry_n(built), built == 1 ? "" : "s");
     if (r->reused)
         ry_buf_puts(out, " (the other points differ only in prices, names or addresses)");
     ry_buf_puts(out, "\n");
@@ -288,9 +292,13 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                       design_word(p->design), ry_num_money(money, sizeof money, p->capex, 0),
                       p->iter_s, slow);
     }
+    if (r->pruned) {
+        ry_buf_puts(out, "\npruned (off both fronts by construction, not built):\n");
+        reasons(out, r, 1);
+    }
     if (bad) {
         ry_buf_puts(out, "\nnot built or modeled:\n");
-        reasons(out, r);
+        reasons(out, r, 0);
     }
 }
 

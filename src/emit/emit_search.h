@@ -16,6 +16,7 @@
 typedef struct ry_search_point {
     int built;                  /* the fabric was built and priced */
     int ok;                     /* and every workload modeled: a candidate */
+    int pruned;                 /* not evaluated: a dominated switch model (why says) */
     char why[400];              /* why not: the first error, "key: message" */
     const char **values;        /* per axis (the axes' strings) */
     int design;                 /* ry_design */
@@ -57,6 +58,7 @@ typedef struct ry_search_result {
     double target_time, budget, max_slowdown;
     double fastest;             /* the fastest point within the other targets */
     int as_fast;                /* no time target given: target_time is the fastest's + 1% */
+    long long pruned;           /* points not evaluated: dominated switch models */
     long long reused;           /* points that took the model and failures of another point
                                  * whose spec differs only in prices, names or addresses */
 } ry_search_result;
