@@ -382,6 +382,29 @@ grep -q "^$TMP/badval.yaml:$line:$col: error: fabric.design must be .*(got 'fat-
     "$TMP/vval.err" && ok || fail "search.vary misspelt value: $(head -n2 "$TMP/vval.err")"
 [ -s "$TMP/vval.out" ] && fail "search.vary misspelt value: printed a table" || ok
 [ -e "$TMP/vval" ] && fail "search.vary misspelt value: wrote $TMP/vval" || ok
+# validate checks the same values, and each workload of the mix on the spec
+run vval2 "$RAILYARD" validate "$TMP/badval.yaml"
+expect_eq "validate: search.vary misspelt value: exit" "$rc" 1
+grep -q "^$TMP/badval.yaml:$line:$col: error: fabric.design must be" "$TMP/vval2.err" && ok \
+    || fail "validate: search.vary misspelt value: $(head -n2 "$TMP/vval2.err")"
+cat "$SPACE" >"$TMP/badwl.yaml"
+printf '  workloads:\n    - {model: llama-3-7b, weight: 2}\n' >>"$TMP/badwl.yaml"
+wline=$(grep -n 'llama-3-7b' "$TMP/badwl.yaml" | cut -d: -f1)
+for cmd in validate search; do
+    run badwl "$RAILYARD" $cmd "$TMP/badwl.yaml"
+    expect_eq "$cmd: a workload of the mix the spec refuses: exit" "$rc" 1
+    grep -q "^$TMP/badwl.yaml:$wline:15: error: workload.model: unknown model 'llama-3-7b'; did you mean 'llama-3-8b'?" \
+        "$TMP/badwl.err" && ok || fail "$cmd: bad workload of the mix: $(head -n2 "$TMP/badwl.err")"
+done
+cat "$SPACE" >"$TMP/wlaxis.yaml"
+printf '  workloads:\n    - {model: llama-3-8b}\n' >>"$TMP/wlaxis.yaml"
+run wlaxis "$RAILYARD" search "$TMP/wlaxis.yaml" --vary workload.model=llama-3-70b
+expect_eq "an axis of a key the workloads set: exit" "$rc" 1
+grep -q "^--vary workload.model: error: workload.model is set by every search.workloads entry" \
+    "$TMP/wlaxis.err" && ok || fail "an axis of a key the workloads set: $(head -n2 "$TMP/wlaxis.err")"
+run failkind "$RAILYARD" search "$SPACE" --fail leef:1
+expect_eq "--fail leef:1: exit" "$rc" 2
+grep -q "did you mean 'leaf'?" "$TMP/failkind.err" && ok || fail "--fail leef:1: $(head -n1 "$TMP/failkind.err")"
 run vnum "$RAILYARD" search "$SPACE" --vary cluster.planes=1,9
 expect_eq "--vary value out of range: exit" "$rc" 1
 grep -q "^--vary cluster.planes=9: error: cluster.planes must be an integer in 1..8 (got 9)" \

@@ -783,47 +783,6 @@ static void gather_axes(const ry_ctx *ctx, search *S, const ry_search_space *sp)
 
 static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, const search *S);
 
-/* Each value of each axis on the spec by itself: a value the spec refuses
- * (a misspelt word, a number out of range) is an error where it was
- * written, before any point runs. -1 after the errors. */
-static int preflight(const search *S)
-{
-    ry_override sets[RY_MAX_SETS + 1];
-    memcpy(sets, S->sets, (size_t)S->nsets * sizeof *sets);
-    ry_buf diag;
-    ry_buf_init(&diag);
-    int bad = 0;
-    for (int k = 0; k < S->naxes; k++) {
-        for (int j = 0; j < S->axes[k].n; j++) {
-            char where[1200];
-            const ry_pos *at = S->value_pos[k] ? &S->value_pos[k][j] : NULL;
-            if (at)
-                snprintf(where, sizeof where, "%s:%d:%d", at->file, at->line, at->col);
-            else
-                snprintf(where, sizeof where, "--vary %s=%s", S->axes[k].key,
-                         S->axes[k].values[j]);
-            sets[S->nsets] = (ry_override){ S->axes[k].key, S->axes[k].values[j], S->nsets + 1,
-                                            where };
-            ry_buf_reset(&diag);
-            ry_diag_capture(&diag);
-            ry_spec *s = ry_spec_load_text(S->path, S->text, sets, S->nsets + 1, S->templates);
-            ry_diag_capture(NULL);
-            if (!s) {
-                bad = 1;
-                ry_stderr_lock();
-                fputs(diag.data ? diag.data : "", stderr);
-                ry_stderr_unlock();
-            }
-            ry_spec_free(s);
-        }
-    }
-    ry_buf_free(&diag);
-    if (bad)
-        ry_error("%s: search: a value of search.vary or --vary is refused by the spec by "
-                 "itself (above); nothing was run", S->path);
-    return bad ? -1 : 0;
-}
-
 static ry_cmd_status run(ry_ctx *ctx)
 {
     const ry_spec *base = ctx->spec;
@@ -909,7 +868,10 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = RY_CMD_IO;
         goto out;
     }
-    if (preflight(S) < 0) {
+    if (ry_search_preflight(base, S->text, S->sets, S->nsets, S->templates, S->axes,
+                            S->value_pos, S->naxes) < 0) {
+        ry_error("%s: search: a value of search.vary, search.workloads or --vary is refused "
+                 "(above); nothing was run", S->path);
         rc = RY_CMD_INPUT;
         goto out;
     }

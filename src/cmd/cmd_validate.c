@@ -7,6 +7,7 @@
 #include "emit/emit_bom.h"
 #include "emit/emit_checks.h"
 #include "model/libra.h"
+#include "spec/search.h"
 #include "util/buf.h"
 
 enum { O_FORMAT, O_STRICT, O_COST, O_N };
@@ -33,6 +34,11 @@ static ry_cmd_status run(ry_ctx *ctx)
         if (bad)
             return RY_CMD_INPUT;
     }
+    /* the search section's values, each on the spec by itself */
+    if (ctx->spec->search_space &&
+        ry_search_preflight(ctx->spec, NULL, ctx->sets, ctx->nsets,
+                            ry_templates_dir(ctx->templates), NULL, NULL, 0) < 0)
+        return RY_CMD_INPUT;
     int strict = ry_flag(ctx, O_STRICT);
     ry_design_check *dc = ry_xmalloc(sizeof *dc);
     ry_design_check_compute(&ctx->fabric, &ctx->bom, dc);

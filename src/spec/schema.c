@@ -69,6 +69,7 @@ static int check_host_pattern(const ry_key *k, const char *what, ry_pos pos, con
 static int check_model_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_llm_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_slowdown(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_prefix4(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_prefix6(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
@@ -612,8 +613,8 @@ const ry_key ry_spec_keys[] = {
       .doc = "the answer's iteration time at most this (0: no target)" },
     { .key = "search.budget", NUMBER(0, 1e15), SPEC(search.budget), .def = "0", .unit = "USD",
       .bad = RY_BAD_OTHER, .doc = "the answer's capex at most this (0: no budget)" },
-    { .key = "search.max_slowdown", NUMBER(0, 1e6), SPEC(search.max_slowdown), .def = "0",
-      .bad = RY_BAD_OTHER,
+    { .key = "search.max_slowdown", NUMBER(0, 1e6), .type_doc = "number, 0 or >= 1",
+      .check = check_slowdown, SPEC(search.max_slowdown), .def = "0", .bad = RY_BAD_OTHER,
       .doc = "the answer's expected slowdown under the failures at most this (0: no limit)" },
     { .key = "search.threads", INT(0, 256), SPEC(search.threads), .def = "0",
       .unit = "threads", .bad = RY_BAD_OTHER,
@@ -787,6 +788,18 @@ static int check_fraction(const ry_key *k, const char *what, ry_pos pos, const r
     (void)k;
     if (!(v->d > 0)) {
         ry_error_at(pos, "%s must be a fraction in (0, 1] (got %s)", what, v->s);
+        return -1;
+    }
+    return 0;
+}
+
+/* search.max_slowdown: none (0), or a slowdown, which is never below 1. */
+static int check_slowdown(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    if (v->d != 0 && v->d < 1) {
+        ry_error_at(pos, "%s must be 0 (no limit) or a slowdown of at least 1, like 1.02 "
+                    "(got %s)", what, v->s);
         return -1;
     }
     return 0;

@@ -1,6 +1,7 @@
 #include "spec/search.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,13 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
                         k->value);
             bad = 1;
         }
+        for (int a = 1; a < ax->n && !bad; a++)
+            for (int b = 0; b < a && !bad; b++)
+                if (strcmp(ax->values[a], ax->values[b]) == 0) {
+                    ry_error_at(sp->value_pos[sp->naxes][a], "search.vary.%s: the value '%s' "
+                                "is given twice", k->value, ax->values[a]);
+                    bad = 1;
+                }
         for (int j = 0; j < sp->naxes && !bad; j++)
             if (strcmp(sp->axes[j].key, ax->key) == 0) {
                 ry_error_at(k->pos, "search.vary: '%s' is given twice", ax->key);
@@ -219,6 +227,7 @@ static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, co
         }
         sets[*n].key = ry_xstrdup(key);
         sets[*n].value = ry_xstrdup(text);
+        sets[*n].pos = v->pos;
         (*n)++;
     }
     return 0;
@@ -272,11 +281,23 @@ int ry_search_failure_check(const char *text, const char **why)
         *why = "expected plane, or KIND:N like spine:1, leaf:1, switch:2 or cable:4";
         return -1;
     }
-    for (const char *p = text; p < colon; p++)
-        if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p)) {
-            *why = "KIND is a tier name (leaf, spine, core, top, tN), switch, cable or nic";
-            return -1;
-        }
+    static const char *const kinds[] = { "leaf", "spine", "core", "top", "switch", "cable",
+                                          "nic" };
+    size_t kl = (size_t)(colon - text);
+    int known = kl >= 2 && text[0] == 't' && strspn(text + 1, "0123456789") == kl - 1;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !known; i++)
+        known = strlen(kinds[i]) == kl && strncmp(text, kinds[i], kl) == 0;
+    if (!known) {
+        static _Thread_local char msg[160];
+        char kind[64];
+        snprintf(kind, sizeof kind, "%.*s", (int)(kl < 63 ? kl : 63), text);
+        const char *near = ry_suggest(kind, kinds, (int)(sizeof kinds / sizeof kinds[0]));
+        snprintf(msg, sizeof msg, "KIND is a tier name (leaf, spine, core, top, tN), switch, "
+                 "cable or nic%s%s%s", near ? "; did you mean '" : "", near ? near : "",
+                 near ? "'?" : "");
+        *why = msg;
+        return -1;
+    }
     char *end;
     long n = strtol(colon + 1, &end, 10);
     if (end == colon + 1 || *end || n < 1 || n > 1000) {
@@ -341,7 +362,18 @@ static void read_labels(ry_search_space *sp, const ry_ynode *l)
             continue;
         }
         snprintf(lb->name, sizeof lb->name, "%s", name);
+        lb->pos = e->pos;
         int bad = 0;
+        if (st->n == 0) {
+            ry_error_at(st->pos, "search.published '%s': set is empty: expected the values that "
+                        "make the design, like {fabric.design: rail-only}", name);
+            continue;
+        }
+        for (int j = 0; j < sp->nlabels && !bad; j++)
+            if (strcmp(sp->labels[j].name, name) == 0) {
+                ry_error_at(nm->pos, "search.published: the name '%s' is given twice", name);
+                bad = 1;
+            }
         for (size_t j = 0; j < st->n && !bad; j++)
             bad = settable_key(st->keys[j], "search.published set") < 0;
         if (bad || read_sets(st, "", NULL, "search.published set", lb->sets, &lb->n) < 0)
@@ -395,4 +427,99 @@ void ry_search_space_free(ry_search_space *sp)
         sets_free(sp->labels[i].sets, sp->labels[i].n);
     free(sp->labels);
     free(sp);
+}
+
+/* ---- the values on the spec, before a search runs -------------------------------------- */
+
+static char *read_file(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        ry_error("%s: cannot read the spec again: %s", path, strerror(errno));
+        return NULL;
+    }
+    ry_buf b;
+    ry_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        ry_buf_add(&b, chunk, n);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (bad) {
+        ry_error("%s: cannot read the spec again", path);
+        ry_buf_free(&b);
+        return NULL;
+    }
+    ry_buf_putc(&b, '\0');
+    return b.data;
+}
+
+/* "FILE:LINE:COL", where an override's messages point. */
+static void where_of(ry_pos at, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s:%d:%d", at.file ? at.file : "", at.line, at.col);
+}
+
+int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *sets, int nsets,
+                        const char *templates, const ry_vary *axes, const ry_pos *const *vpos,
+                        int naxes)
+{
+    const ry_search_space *sp = s->search_space;
+    if (!axes && sp) {
+        axes = sp->axes;
+        vpos = (const ry_pos *const *)sp->value_pos;
+        naxes = sp->naxes;
+    }
+    char *own = NULL;
+    if (!text && (naxes > 0 || (sp && sp->nworkloads > 0))) {
+        if (!(own = read_file(s->path)))
+            return -1;
+        text = own;
+    }
+    int max = nsets + RY_SEARCH_MAX_SETS + 1;
+    ry_override *o = ry_xcalloc((size_t)max, sizeof *o);
+    memcpy(o, sets, (size_t)nsets * sizeof *o);
+    char (*where)[1100] = ry_xcalloc(RY_SEARCH_MAX_SETS + 1, sizeof *where);
+    int bad = 0;
+    /* each value of each axis, by itself */
+    for (int k = 0; k < naxes; k++) {
+        for (int j = 0; j < axes[k].n; j++) {
+            if (vpos && vpos[k])
+                where_of(vpos[k][j], where[0], sizeof where[0]);
+            else
+                snprintf(where[0], sizeof where[0], "--vary %s=%s", axes[k].key,
+                         axes[k].values[j]);
+            o[nsets] = (ry_override){ axes[k].key, axes[k].values[j], nsets + 1, where[0] };
+            ry_spec *t = ry_spec_load_text(s->path, text, o, nsets + 1, templates);
+            bad |= !t;
+            ry_spec_free(t);
+        }
+    }
+    /* each workload of the mix, by itself; a key it sets is no axis */
+    for (int w = 0; sp && w < sp->nworkloads; w++) {
+        const ry_search_workload *wl = &sp->workloads[w];
+        for (int i = 0; i < wl->n; i++) {
+            where_of(wl->sets[i].pos, where[i], sizeof where[i]);
+            o[nsets + i] = (ry_override){ wl->sets[i].key, wl->sets[i].value, nsets + i + 1,
+                                          where[i] };
+            for (int k = 0; k < naxes && w == 0; k++)
+                if (strcmp(axes[k].key, wl->sets[i].key) == 0) {
+                    char arg[300];
+                    snprintf(arg, sizeof arg, "--vary %s", axes[k].key);
+                    ry_pos at = vpos && vpos[k] ? vpos[k][0] : (ry_pos){ arg, 0, 0 };
+                    ry_error_at(at, "%s is set by every search.workloads entry (line %d): vary "
+                                "it there, or leave it out of the workloads", axes[k].key,
+                                wl->sets[i].pos.line);
+                    bad = 1;
+                }
+        }
+        ry_spec *t = ry_spec_load_text(s->path, text, o, nsets + wl->n, templates);
+        bad |= !t;
+        ry_spec_free(t);
+    }
+    free(where);
+    free(o);
+    free(own);
+    return bad ? -1 : 0;
 }

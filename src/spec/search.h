@@ -31,6 +31,7 @@
 
 typedef struct ry_search_set {
     char *key, *value;
+    ry_pos pos;                 /* where the value was written */
 } ry_search_set;
 
 /* A workload of the mix: keys set over the spec's workload section. */
@@ -44,6 +45,7 @@ typedef struct ry_search_workload {
 /* A name for the points whose values match every key of set. */
 typedef struct ry_search_label {
     char name[64];
+    ry_pos pos;                 /* the entry */
     int n;
     ry_search_set sets[RY_SEARCH_MAX_SETS];
 } ry_search_label;
@@ -65,6 +67,17 @@ typedef struct ry_search_space {
  * Errors at the nodes; the caller counts them. */
 void ry_search_spec_read(ry_spec *s, const ry_ynode *root);
 void ry_search_space_free(ry_search_space *sp);
+
+/* Each value of each axis loaded on the spec by itself, over sets (the
+ * command line's --set), and each workload of the mix by itself: a value
+ * the spec refuses is an error where it was written (its line and column,
+ * or "--vary KEY=VALUE"), and an axis of a key the workloads set is an
+ * error. axes NULL: the spec's own search.vary (vpos its positions; an
+ * axis whose vpos is NULL came from --vary). text: the spec file's, or
+ * NULL to read s->path. -1 after the errors. */
+int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *sets, int nsets,
+                        const char *templates, const ry_vary *axes, const ry_pos *const *vpos,
+                        int naxes);
 
 /* A key search may vary (--vary's): a key of the spec's schema, not of the
  * search section, not the name. -1 after an error at pos naming what. */
