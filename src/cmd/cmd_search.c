@@ -44,9 +44,10 @@ static const ry_option options[] = {
                  "a spec key and its values, as sweep --vary takes them\n"
                  "(added to search.vary; the same key replaces it); repeatable" },
     [O_TARGET] = { "target-time", 0, RY_OPT_VALUE, "SECONDS", NULL,
-                   "the answer's iteration time at most this (search.target_time)" },
+                   "the answer's iteration time at most this (search.target_time;\n"
+                   "0: within 1% of the fastest)" },
     [O_BUDGET] = { "budget", 0, RY_OPT_VALUE, "USD", NULL,
-                   "the answer's capex at most this (search.budget)" },
+                   "the answer's capex at most this (search.budget; 0: none)" },
     [O_SLOW] = { "max-slowdown", 0, RY_OPT_VALUE, "X", NULL,
                  "the answer's expected slowdown under the failures at most\n"
                  "this (search.max_slowdown), like 1.02" },
@@ -56,7 +57,7 @@ static const ry_option options[] = {
     [O_SEEDS] = { "seeds", 0, RY_OPT_VALUE, "N", NULL,
                   "random draws per KIND:N scenario (search.seeds, default 4)" },
     [O_THREADS] = { "threads", 'j', RY_OPT_VALUE, "N", NULL,
-                    "points evaluated at once (default one per processor)" },
+                    "points evaluated at once (0, the default: one per processor)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|csv", "text (default): the table; csv: every point"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/points.csv, front.csv, search.gp (with\n"
                                       "search.png and search.svg) and one spec per front\n"
@@ -85,6 +86,7 @@ typedef struct timing {
     double iter_w[RY_SEARCH_MAX_WORKLOADS];
     char stalls[64];
     unsigned char applied[RY_SEARCH_MAX_FAILURES];
+    int napplied;               /* scenarios that apply to the fabric */
 } timing;
 
 #define TIMING_BUCKETS 4096
@@ -122,7 +124,6 @@ typedef struct search {
     /* the timings computed, by key */
     mtx_t lock;
     timing *bucket[TIMING_BUCKETS];
-    atomic_llong reused;        /* points that took a timing computed for another */
     /* the work queue */
     atomic_llong next, done;
     atomic_int applied[RY_SEARCH_MAX_FAILURES];   /* points a scenario applied to */
@@ -236,6 +237,7 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
         if (!applies)
             continue;
         tm->applied[i] = 1;
+        tm->napplied++;
         if (stalled) {
             if (!tm->stalls[0])
                 snprintf(tm->stalls, sizeof tm->stalls, "%s", S->failures[i]);
@@ -273,7 +275,7 @@ static void time_point(const search *S, ry_spec *const *spec, const ry_design_bu
             goto out;
         tm->iter_w[w] = pl->best.total;
         t_sum += S->wl[w].weight * pl->best.total;
-        tok_sum += S->wl[w].weight * pl->tokens_per_s;
+        tok_sum += S->wl[w].weight * pl->tokens_per_s * pl->best.total;   /* tokens */
         if (w == 0) {
             ry_parallelism par;
             ry_plan_parallelism(pl, &par);
@@ -285,7 +287,8 @@ static void time_point(const search *S, ry_spec *const *spec, const ry_design_bu
         }
     }
     tm->iter_s = t_sum / S->wsum;
-    tm->tokens_per_s = tok_sum / S->wsum;
+    /* the mix's tokens over its time: w_i iterations of each workload */
+    tm->tokens_per_s = t_sum > 0 ? tok_sum / t_sum : 0;
     point_failures(S, b, &m, tm);
     tm->ok = 1;
 out:
@@ -438,9 +441,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     mtx_lock(&S->lock);
     const timing *tm = timing_find(S, key.data, h);
     mtx_unlock(&S->lock);
-    if (tm) {
-        atomic_fetch_add(&S->reused, 1);
-    } else {
+    if (!tm) {
         timing *fresh = ry_xcalloc(1, sizeof *fresh);
         compute(S, spec, diag, fresh);
         mtx_lock(&S->lock);
@@ -455,6 +456,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         }
         mtx_unlock(&S->lock);
     }
+    pt->keyed = 1;
     if (tm->built) {
         const ry_compare_design *c = &tm->c;
         ry_capex cx = tm->capex;
@@ -489,6 +491,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         pt->tokens_per_s = tm->tokens_per_s;
         pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
         pt->slowdown = tm->slowdown;
+        pt->scenarios = tm->napplied;
         snprintf(pt->stalls, sizeof pt->stalls, "%s", tm->stalls);
     } else {
         snprintf(pt->why, sizeof pt->why, "%s", tm->why);
@@ -682,14 +685,17 @@ static ry_cmd_status check(ry_ctx *ctx)
 {
     double x;
     ry_cmd_status rc;
-    if ((rc = parse_number(ctx, O_TARGET, 1e-9, 1e9, &x)) ||
-        (rc = parse_number(ctx, O_BUDGET, 1, 1e15, &x)) ||
-        (rc = parse_number(ctx, O_SLOW, 1, 1e6, &x)) ||
+    if ((rc = parse_number(ctx, O_TARGET, 0, 1e9, &x)) ||
+        (rc = parse_number(ctx, O_BUDGET, 0, 1e15, &x)) ||
+        (rc = parse_number(ctx, O_SLOW, 0, 1e6, &x)) ||
         (rc = parse_number(ctx, O_SEEDS, 1, 1000, &x)) ||
-        (rc = parse_number(ctx, O_THREADS, 1, MAX_THREADS, &x)))
+        (rc = parse_number(ctx, O_THREADS, 0, MAX_THREADS, &x)))
         return rc;
+    if (ry_opt(ctx, O_SLOW) && (parse_number(ctx, O_SLOW, 0, 1e6, &x), x != 0 && x < 1))
+        return ry_usage(ctx, "--max-slowdown takes 0 (no limit) or a slowdown of at least 1, "
+                        "like 1.02 (got '%s')", ry_opt(ctx, O_SLOW));
     for (int r = O_SEEDS; r <= O_THREADS; r++)
-        if (ry_opt(ctx, r) && (parse_number(ctx, r, 1, 1e9, &x), x != floor(x)))
+        if (ry_opt(ctx, r) && (parse_number(ctx, r, 0, 1e9, &x), x != floor(x)))
             return ry_usage(ctx, "--%s takes a whole number (got '%s')", options[r].name,
                             ry_opt(ctx, r));
     const char **fails = ctx->list[O_FAIL];
@@ -846,12 +852,14 @@ static ry_cmd_status run(ry_ctx *ctx)
     res.target_time = base->search.target_time;
     res.budget = base->search.budget;
     res.max_slowdown = base->search.max_slowdown;
-    parse_number(ctx, O_TARGET, 1e-9, 1e9, &res.target_time);
-    parse_number(ctx, O_BUDGET, 1, 1e15, &res.budget);
-    parse_number(ctx, O_SLOW, 1, 1e6, &res.max_slowdown);
-    int nthreads = base->search.threads > 0 ? base->search.threads : processors();
-    if (ry_opt(ctx, O_THREADS) && parse_number(ctx, O_THREADS, 1, MAX_THREADS, &x) == RY_CMD_OK)
+    parse_number(ctx, O_TARGET, 0, 1e9, &res.target_time);
+    parse_number(ctx, O_BUDGET, 0, 1e15, &res.budget);
+    parse_number(ctx, O_SLOW, 0, 1e6, &res.max_slowdown);
+    int nthreads = base->search.threads;
+    if (ry_opt(ctx, O_THREADS) && parse_number(ctx, O_THREADS, 0, MAX_THREADS, &x) == RY_CMD_OK)
         nthreads = (int)x;
+    if (nthreads <= 0)
+        nthreads = processors();
 
     /* the points */
     S->npoints = 1;
@@ -918,7 +926,13 @@ static ry_cmd_status run(ry_ctx *ctx)
         S->pts[p].label = label_of(S, sp, S->values[p]);
     }
     warn_unlabelled(S, sp);
-    res.reused = atomic_load(&S->reused);
+    for (int i = 0; i < TIMING_BUCKETS; i++)
+        for (const timing *t = S->bucket[i]; t; t = t->next) {
+            res.fabrics++;
+            res.fabrics_built += t->built;
+        }
+    for (long long p = 0; p < S->npoints; p++)
+        res.keyed += S->pts[p].keyed;
     for (int i = 0; i < S->nfail; i++)
         res.applied[i] = atomic_load(&S->applied[i]);
     fronts(&res);
@@ -1051,7 +1065,8 @@ static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, con
 const ry_cmd_entry ry_cmd_search = {
     .name = "search",
     .synopsis = "SPEC [--vary KEY=VALUES]... [--target-time S] [--budget USD] "
-                "[--max-slowdown X] [--fail SCENARIO]... [-j N] [-o DIR] [--force]",
+                "[--max-slowdown X] [--fail SCENARIO]... [--seeds N] [-j N] "
+                "[--format text|csv] [-o DIR] [--force]",
     .summary = "the cheapest fabric that trains as fast: the Pareto front of capex and time",
     .positional = "SPEC",
     .options = options,

@@ -28,8 +28,26 @@ static void slowdown_text(char *buf, size_t cap, const ry_search_point *p)
 {
     if (p->stalls[0])
         snprintf(buf, cap, "stalls (%s)", p->stalls);
+    else if (p->scenarios == 0)
+        snprintf(buf, cap, "none applies");
     else
         snprintf(buf, cap, "%.4fx", p->slowdown);
+}
+
+/* The points that stall, by the first scenario that stalls them. */
+static void stalls(ry_buf *out, const ry_search_result *r)
+{
+    int any = 0;
+    for (int i = 0; i < r->nfailures; i++) {
+        long long n = 0, first = -1;
+        for (long long p = 0; p < r->npoints; p++)
+            if (r->pts[p].ok && strcmp(r->pts[p].stalls, r->failures[i]) == 0 && n++ == 0)
+                first = p;
+        if (n)
+            ry_buf_printf(out, "%sstalls at %s: %s point%s (like #%lld), on no slowdown front, "
+                          "never the answer\n", any++ ? "" : "\n", r->failures[i], ry_n(n),
+                          n == 1 ? "" : "s", first + 1);
+    }
 }
 
 /* The points of a front, in order of capex then time then index. */
@@ -195,10 +213,10 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
             ry_buf_printf(out, ", %s pruned", ry_n(r->pruned));
         ry_buf_printf(out, ", %s not)", ry_n(bad));
     }
-    long long built = r->npoints - r->reused - r->pruned;
-    ry_buf_printf(out, "; %s fabric%s built and timed", ry_n(built), built == 1 ? "" : "s");
-    if (r->reused)
-        ry_buf_puts(out, " (the other points differ only in prices, names or addresses)");
+    ry_buf_printf(out, "; %s fabric%s built", ry_n(r->fabrics_built),
+                  r->fabrics_built == 1 ? "" : "s");
+    if (r->keyed > r->fabrics)
+        ry_buf_puts(out, " (points that differ only in prices, names or addresses share one)");
     ry_buf_puts(out, "\n");
     for (int k = 0; k < r->naxes; k++) {
         ry_buf_printf(out, "  %s:", r->axes[k].key);
@@ -215,21 +233,34 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
         ry_buf_puts(out, " (weights");
         for (int w = 0; w < r->nworkloads; w++)
             ry_buf_printf(out, " %g", r->workloads[w].weight);
-        ry_buf_puts(out, "; time and tokens/s are their weighted means)");
+        ry_buf_puts(out, "; time: their weighted mean; tokens/s: the mix's tokens over its "
+                         "time)");
     }
     ry_buf_puts(out, "\nfailures:");
     for (int i = 0; i < r->nfailures; i++)
         ry_buf_printf(out, "%s %s", i ? "," : "", r->failures[i]);
+    int random = 0;
+    for (int i = 0; i < r->nfailures; i++)
+        random += strcmp(r->failures[i], "plane") != 0;
+    if (random)
+        ry_buf_printf(out, " (KIND:N: %d draw%s each)", r->seeds, r->seeds == 1 ? "" : "s");
     if (r->nfailures)
-        ry_buf_printf(out, " (random kinds: %d draws; slowdown: their mean, the job keeping "
-                      "its layout)\n", r->seeds);
+        ry_buf_puts(out, "; a point's slowdown: the mean over the scenarios that apply to it, "
+                         "the job keeping its layout\n");
     else
         ry_buf_puts(out, " none (every slowdown is 1)\n");
-    for (int i = 0; i < r->nfailures; i++)
-        if (r->applied[i] == 0 && r->nok > 0 &&
-            !(r->default_failures && strcmp(r->failures[i], "plane") == 0))
+    for (int i = 0; i < r->nfailures; i++) {
+        if (r->applied[i] == r->nok || r->nok == 0 ||
+            (r->applied[i] == 0 && r->default_failures && strcmp(r->failures[i], "plane") == 0))
+            continue;
+        if (r->applied[i] == 0)
             ry_buf_printf(out, "  %s applies to no point (no such switch, or one plane)\n",
                           r->failures[i]);
+        else
+            ry_buf_printf(out, "  %s applies to %s of the %s points (the others have no such "
+                          "switch, or one plane)\n", r->failures[i], ry_n(r->applied[i]),
+                          ry_n(r->nok));
+    }
 
     long long *ix;
     long long n = sorted(r, 0, &ix);
@@ -237,26 +268,46 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                   n == 1 ? "" : "s");
     table(out, r, ix, n);
     free(ix);
-    n = sorted(r, 1, &ix);
-    ry_buf_printf(out, "\nfront, capex against slowdown under the failures: %s point%s\n",
-                  ry_n(n), n == 1 ? "" : "s");
-    table(out, r, ix, n);
-    free(ix);
+    if (r->nfailures) {
+        n = sorted(r, 1, &ix);
+        ry_buf_printf(out, "\nfront, capex against slowdown under the failures: %s point%s\n",
+                      ry_n(n), n == 1 ? "" : "s");
+        table(out, r, ix, n);
+        free(ix);
+        stalls(out, r);
+    }
 
     /* the published designs wherever they fall */
-    int shown = 0;
-    for (long long i = 0; r->space && i < r->npoints; i++) {
-        const ry_search_point *p = &r->pts[i];
-        if (p->label < 0 || !p->ok)
-            continue;
-        if (!shown++)
+    for (int l = 0; r->space && l < r->space->nlabels; l++) {
+        if (l == 0)
             ry_buf_puts(out, "\npublished designs:\n");
-        char money[48], slow[96];
-        slowdown_text(slow, sizeof slow, p);
-        ry_buf_printf(out, "  %-24s #%lld  %s  %.4f s  %s  %s the time front, %s the failure "
-                      "front\n", r->space->labels[p->label].name, i + 1,
-                      ry_num_money(money, sizeof money, p->capex, 0), p->iter_s, slow,
-                      p->front ? "on" : "off", p->front_fail ? "on" : "off");
+        const char *name = r->space->labels[l].name;
+        long long first = -1, shown = 0;
+        for (long long i = 0; i < r->npoints; i++) {
+            const ry_search_point *p = &r->pts[i];
+            if (p->label != l)
+                continue;
+            if (first < 0)
+                first = i;
+            if (!p->ok)
+                continue;
+            shown++;
+            char money[48], slow[96];
+            slowdown_text(slow, sizeof slow, p);
+            ry_buf_printf(out, "  %-24s #%lld  %s  %.4f s  %s  %s the time front, %s the "
+                          "failure front\n", name, i + 1,
+                          ry_num_money(money, sizeof money, p->capex, 0), p->iter_s, slow,
+                          p->front ? "on" : "off", p->front_fail || !r->nfailures ? "on" : "off");
+        }
+        if (shown)
+            continue;
+        if (first < 0)
+            ry_buf_printf(out, "  %-24s not in this search (its values are not all among the "
+                          "points')\n", name);
+        else
+            ry_buf_printf(out, "  %-24s #%lld  %s\n", name, first + 1,
+                          r->pts[first].pruned ? "pruned (points.csv says why)"
+                                               : "not built or modeled (points.csv says why)");
     }
 
     ry_buf_puts(out, "\nanswer: ");
@@ -322,7 +373,7 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
     ry_buf_puts(out, ",design,tiers,switches,optics,cables,racks,power_kw,capex,capex_switches,"
                      "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
                      "context,expert,"
-                     "iteration_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,front,"
+                     "iteration_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,scenarios,front,"
                      "front_failure,meets,answer,published,why");
     for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
         char name[96];
@@ -361,8 +412,9 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
             num(out, p->slowdown, 6);
             ry_buf_putc(out, ',');
             ry_csv_field(out, p->stalls);
+            ry_buf_printf(out, ",%d", p->scenarios);
         } else {
-            ry_buf_puts(out, ",,,,,,,,,,");
+            ry_buf_puts(out, ",,,,,,,,,,,");
         }
         ry_buf_printf(out, ",%d,%d,%d,%d,", p->front, p->front_fail, p->meets, i == r->answer);
         if (p->label >= 0 && r->space)

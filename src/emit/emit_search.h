@@ -17,6 +17,8 @@ typedef struct ry_search_point {
     int built;                  /* the fabric was built and priced */
     int ok;                     /* and every workload modeled: a candidate */
     int pruned;                 /* not evaluated: a dominated switch model (why says) */
+    int keyed;                  /* its spec loaded and looked up (not pruned) */
+    int scenarios;              /* failure scenarios that apply to its fabric */
     char why[400];              /* why not: the first error, "key: message" */
     const char **values;        /* per axis (the axes' strings) */
     int design;                 /* ry_design */
@@ -59,8 +61,9 @@ typedef struct ry_search_result {
     double fastest;             /* the fastest point within the other targets */
     int as_fast;                /* no time target given: target_time is the fastest's + 1% */
     long long pruned;           /* points not evaluated: dominated switch models */
-    long long reused;           /* points that took the model and failures of another point
-                                 * whose spec differs only in prices, names or addresses */
+    long long fabrics;          /* distinct specs but for prices, names and addresses */
+    long long fabrics_built;    /* of them, built */
+    long long keyed;            /* points that reached one (their spec loaded, not pruned) */
 } ry_search_result;
 
 void ry_emit_search_text(ry_buf *out, const ry_search_result *r);
