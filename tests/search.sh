@@ -176,6 +176,16 @@ print("%.1f" % ((3 * tok[0] + tok[1]) / (3 * t[0] + t[1])))' "$TMP/a.json" "$TMP
     expect_eq "mix, $taper: tokens/s, the mix's tokens over its time" \
         "$(csv_col "$TMP/mix.out" $n tokens_per_s)" "$want"
 done
+# --vary takes a YAML list as one value (commas inside brackets), and
+# refuses a value given twice
+run brk "$RAILYARD" search "$SPACE" --vary 'fabric.oversubscription=1:1,[2:1, 1:1]' \
+    --vary fabric.design=rail-optimized --vary cluster.planes=1 -f csv
+expect_eq "--vary a list value: points" "$(tail -n +2 "$TMP/brk.out" | wc -l | tr -d ' ')" 2
+expect_eq "--vary a list value: the second" "$(csv_col "$TMP/brk.out" 2 fabric.oversubscription)" \
+    "[2:1, 1:1]"
+run dup "$RAILYARD" search "$SPACE" --vary cluster.planes=1,2,1
+expect_eq "--vary a value twice: exit" "$rc" 2
+grep -q "the value '1' is given twice" "$TMP/dup.err" && ok || fail "--vary a value twice: $(head -n1 "$TMP/dup.err")"
 # 0 is no target and the default threads, as in the spec
 "$RAILYARD" search "$SPACE" --budget 0 --target-time 0 --max-slowdown 0 -j 0 >"$TMP/zero.txt" 2>&1
 "$RAILYARD" search "$SPACE" >"$TMP/none.txt" 2>&1

@@ -114,23 +114,53 @@ int ry_vary_parse(const char *arg, ry_vary *v, const char **why)
     }
     v->key = ry_xstrdup(arg);
     v->key[eq - arg] = '\0';
-    char *list = ry_xstrdup(eq + 1), *save = NULL;
+    char *list = ry_xstrdup(eq + 1);
     int rc = 0;
-    for (char *item = strtok_r(list, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
+    /* items end at a comma outside brackets, braces and quotes: a value may
+     * be a YAML list or map, like [2:1, 1:1] */
+    int depth = 0;
+    char quote = 0;
+    char *item = list;
+    for (char *p = list;; p++) {
+        if (quote && *p) {
+            if (*p == quote)
+                quote = 0;
+            continue;
+        }
+        if (*p == '"' || *p == '\'')
+            quote = *p;
+        else if (*p == '[' || *p == '{')
+            depth++;
+        else if ((*p == ']' || *p == '}') && depth > 0)
+            depth--;
+        if (*p && (*p != ',' || depth > 0))
+            continue;
+        int end = !*p;
+        *p = '\0';
         while (*item == ' ')
             item++;
         size_t n = strlen(item);
         while (n && item[n - 1] == ' ')
             item[--n] = '\0';
-        if (*item)
+        if (*item && rc == 0)
             rc = ry_vary_add(v, item, why);
+        if (end)
+            break;
+        item = p + 1;
     }
     free(list);
     if (rc == 0 && v->n == 0) {
         *why = "no values";
         rc = -1;
     }
+    for (int a = 1; a < v->n && rc == 0; a++)
+        for (int b = 0; b < a && rc == 0; b++)
+            if (strcmp(v->values[a], v->values[b]) == 0) {
+                static _Thread_local char msg[160];
+                snprintf(msg, sizeof msg, "the value '%.100s' is given twice", v->values[a]);
+                *why = msg;
+                rc = -1;
+            }
     if (rc < 0) {
         ry_vary_free(v);
         memset(v, 0, sizeof *v);
