@@ -607,8 +607,7 @@ static void warn_unlabelled(const search *S, const ry_search_space *sp)
         }
         if (!why[0])
             continue;
-        ry_warn_at(ry_spec_pos(S->base, "search.published"), "published design '%s' names no "
-                   "point: %s", lb->name, why);
+        ry_warn_at(lb->pos, "published design '%s' names no point: %s", lb->name, why);
     }
 }
 
@@ -862,16 +861,25 @@ static ry_cmd_status run(ry_ctx *ctx)
         nthreads = processors();
 
     /* the points */
-    S->npoints = 1;
-    for (int k = 0; k < S->naxes; k++) {
-        S->npoints *= S->axes[k].n;
-        if (S->npoints > MAX_POINTS) {
-            ry_error("%s: the search has more than %s points (the product of its keys' "
-                     "values): vary fewer keys or fewer values", base->path, ry_n(MAX_POINTS));
-            rc = RY_CMD_INPUT;
-            goto out;
-        }
+    double product = 1;
+    for (int k = 0; k < S->naxes; k++)
+        product *= S->axes[k].n;
+    if (product > MAX_POINTS) {
+        ry_error("%s: the search has %.0f points (the product of its keys' values), more than "
+                 "%s: vary fewer keys or fewer values", base->path, product, ry_n(MAX_POINTS));
+        rc = RY_CMD_INPUT;
+        goto out;
     }
+    S->npoints = (long long)product;
+    /* a --set of a key the search varies: the axis' values win */
+    for (int i = 0; i < ctx->nsets; i++)
+        for (int k = 0; k < S->naxes; k++) {
+            const char *key = ctx->sets[i].key ? ctx->sets[i].key : "";
+            size_t n = ctx->sets[i].value ? strlen(key) : strcspn(key, "=");
+            if (strlen(S->axes[k].key) == n && strncmp(S->axes[k].key, key, n) == 0)
+                ry_warn("--set %.*s: search varies this key; its values replace the --set one "
+                        "at every point", (int)n, key);
+        }
     if (!(S->text = read_text(S->path))) {
         rc = RY_CMD_IO;
         goto out;
