@@ -186,6 +186,22 @@ expect_eq "--vary a list value: the second" "$(csv_col "$TMP/brk.out" 2 fabric.o
 run dup "$RAILYARD" search "$SPACE" --vary cluster.planes=1,2,1
 expect_eq "--vary a value twice: exit" "$rc" 2
 grep -q "the value '1' is given twice" "$TMP/dup.err" && ok || fail "--vary a value twice: $(head -n1 "$TMP/dup.err")"
+# the text says what the table alone would not: a published design outside
+# the search, a scenario that applies to some points only, the points that
+# stall (counted against points.csv's stalls column)
+run outside "$RAILYARD" search "$SPACE" --vary cluster.planes=2
+grep -q "^  SuperPOD  *not in this search" "$TMP/outside.out" && ok \
+    || fail "a published design outside the search: $(grep -A2 '^published' "$TMP/outside.out")"
+run some "$RAILYARD" search "$SPACE" --fail plane --fail leaf:1 -o "$TMP/some"
+grep -q "^  plane applies to 9 of the 18 points" "$TMP/some.out" && ok \
+    || fail "a scenario of some points: $(grep applies "$TMP/some.out")"
+stalled=$("$PY" -c '
+import csv, sys
+print(sum(1 for r in csv.DictReader(open(sys.argv[1], newline="")) if r["stalls"] == "leaf:1"))' \
+    "$TMP/some/points.csv")
+[ "$stalled" -gt 0 ] && ok || fail "no point stalls at leaf:1 in the test space"
+grep -q "^stalls at leaf:1: $stalled points (like #" "$TMP/some.out" && ok \
+    || fail "the stalls line: $(grep '^stalls' "$TMP/some.out"), want $stalled points"
 # 0 is no target and the default threads, as in the spec
 "$RAILYARD" search "$SPACE" --budget 0 --target-time 0 --max-slowdown 0 -j 0 >"$TMP/zero.txt" 2>&1
 "$RAILYARD" search "$SPACE" >"$TMP/none.txt" 2>&1
