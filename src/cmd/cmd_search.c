@@ -723,28 +723,12 @@ static ry_cmd_status check(ry_ctx *ctx)
 
 static char *read_text(const char *path)
 {
-    FILE *fp = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
-    if (!fp) {
-        ry_error("%s: cannot read the spec again: %s", path,
-                 strcmp(path, "-") == 0 ? "search reads its spec from a file, not standard input"
-                                        : strerror(errno));
+    if (strcmp(path, "-") == 0) {
+        ry_error("-: cannot read the spec again: search reads its spec from a file, not "
+                 "standard input");
         return NULL;
     }
-    ry_buf b;
-    ry_buf_init(&b);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        ry_buf_add(&b, chunk, n);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        ry_error("%s: cannot read the spec again", path);
-        ry_buf_free(&b);
-        return NULL;
-    }
-    ry_buf_putc(&b, '\0');
-    return b.data;
+    return ry_search_spec_text(path);
 }
 
 /* The axes: search.vary, then --vary (the same key replaces the spec's). */

@@ -431,7 +431,7 @@ void ry_search_space_free(ry_search_space *sp)
 
 /* ---- the values on the spec, before a search runs -------------------------------------- */
 
-static char *read_file(const char *path)
+char *ry_search_spec_text(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
@@ -473,8 +473,16 @@ int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *s
     }
     char *own = NULL;
     if (!text && (naxes > 0 || (sp && sp->nworkloads > 0))) {
-        if (!(own = read_file(s->path)))
+        if ((strcmp(s->path, "-") == 0 || strcmp(s->path, "<stdin>") == 0) && s->doc) {
+            /* standard input cannot be read again: its document, written out */
+            ry_buf b;
+            ry_buf_init(&b);
+            ry_ydoc_emit(s->doc, NULL, &b);
+            ry_buf_putc(&b, '\0');
+            own = b.data;
+        } else if (!(own = ry_search_spec_text(s->path))) {
             return -1;
+        }
         text = own;
     }
     int max = nsets + RY_SEARCH_MAX_SETS + 1;

@@ -68,6 +68,10 @@ typedef struct ry_search_space {
 void ry_search_spec_read(ry_spec *s, const ry_ynode *root);
 void ry_search_space_free(ry_search_space *sp);
 
+/* The spec file's text, read again to load its points (NUL-terminated,
+ * the caller frees it); NULL after an error naming path. */
+char *ry_search_spec_text(const char *path);
+
 /* Each value of each axis loaded on the spec by itself, over sets (the
  * command line's --set), and each workload of the mix by itself: a value
  * the spec refuses is an error where it was written (its line and column,
