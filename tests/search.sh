@@ -101,8 +101,7 @@ P
 read -r tt bb ss low <"$TMP/targets"
 i=0
 for targets in "--target-time $tt" "--budget $bb" "--max-slowdown $ss" \
-    "--target-time $tt --budget $bb" "--budget $bb --max-slowdown $ss" \
-    "--target-time $tt --max-slowdown $ss" "--budget $low"; do
+    "--target-time $tt --budget $bb" "--budget $low"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     run "t$i" "$RAILYARD" search "$SPACE" -o "$TMP/t$i" -j2 $targets
@@ -110,8 +109,8 @@ for targets in "--target-time $tt" "--budget $bb" "--max-slowdown $ss" \
     # shellcheck disable=SC2086
     check_py "$targets" "$TMP/t$i/points.csv" "$TMP/t$i/front.csv" "$TMP/t$i.out" $targets
 done
-grep -q '^answer: no point meets capex <= ' "$TMP/t7.out" && ok ||
-    fail "a budget below every point: $(grep answer: "$TMP/t7.out")"
+grep -q '^answer: no point meets capex <= ' "$TMP/t5.out" && ok ||
+    fail "a budget below every point: $(grep answer: "$TMP/t5.out")"
 # the targets of the spec's search section are the options'
 sed "s/^  published:/  target_time: $tt\\n  budget: $bb\\n&/" "$SPACE" >"$TMP/targets.yaml"
 "$RAILYARD" search "$TMP/targets.yaml" -f csv -j2 >"$TMP/spec-targets.csv" 2>/dev/null
@@ -126,6 +125,8 @@ for r in rows:
     print(r["point"], r["fabric.design"], r["fabric.oversubscription"], r["cluster.planes"])
 P
 while read -r n design taper planes; do
+    # every other point (each design, taper and plane count among them)
+    case $n in 1 | 3 | 5 | 6 | 8 | 10 | 11 | 13 | 15 | 18) ;; *) continue ;; esac
     set -- --set fabric.design="$design" --set fabric.oversubscription="$taper" \
         --set cluster.planes="$planes"
     "$RAILYARD" bom "$SPACE" "$@" -f json >"$TMP/bom.json" 2>/dev/null
@@ -144,7 +145,7 @@ done <"$TMP/sets"
 # One plane of two down, the only failure: whatif's slowdown.
 run plane "$RAILYARD" search "$SPACE" --vary cluster.planes=2 --fail plane -f csv -j2
 expect_eq "--fail plane: exit" "$rc" 0
-for n in 1 2 3 4 5 6 7 8 9; do
+for n in 1 5 9; do     # each design, each taper
     set -- $(sed -n "${n}p" "$TMP/sets")
     "$RAILYARD" whatif "$SPACE" --set fabric.design="$2" --set fabric.oversubscription="$3" \
         --set cluster.planes=2 --fail plane0 --alone -f json >"$TMP/whatif.json" 2>/dev/null
@@ -258,7 +259,7 @@ P
 done
 
 # ---- same spec, same bytes ------------------------------------------------------------------
-for j in 1 3; do
+for j in 1; do
     run "j$j" "$RAILYARD" search "$SPACE" -o "$TMP/j$j" -j$j
     cmp -s "$TMP/j$j.out" "$TMP/s1.out" && ok || fail "-j$j: stdout differs from -j2"
     diff -r "$TMP/j$j" "$TMP/s1" >"$TMP/diff" 2>&1 && ok ||
