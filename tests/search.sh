@@ -67,6 +67,13 @@ expect_eq "search exit" "$rc" 0
 for f in points.csv front.csv search.gp; do
     [ -s "$TMP/s1/$f" ] && ok || fail "-o DIR: no $f"
 done
+# gnuplot, the script's reader, drew it: a PNG and an SVG, and no warning
+if command -v gnuplot >/dev/null 2>&1; then
+    head -c 8 "$TMP/s1/search.png" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' && ok \
+        || fail "search.png is no PNG"
+    grep -q '<svg' "$TMP/s1/search.svg" && ok || fail "search.svg is no SVG"
+    grep -q 'no plot' "$TMP/s1.err" && fail "gnuplot refused search.gp: $(cat "$TMP/s1.err")" || ok
+fi
 # 3 designs x 3 tapers x 2 plane counts, the first key fastest
 expect_eq "points" "$(tail -n +2 "$TMP/s1/points.csv" | wc -l | tr -d ' ')" 18
 expect_eq "point 17's values" "$(sed -n 18p "$TMP/s1/points.csv" | cut -d, -f1-4)" \
@@ -294,7 +301,6 @@ grep -q "none of the 3 points can be built and modeled; #1 says: no layout of ll
 # railyard-spec(5) cost), with the time of its fabric.
 run prices "$RAILYARD" search "$SPACE" --vary cost.rack=0,20000 --vary cost.spares=0,5 -f csv -j2
 expect_eq "prices: exit" "$rc" 0
-head -n1 "$TMP/prices.out" >/dev/null
 run prices_text "$RAILYARD" search "$SPACE" --vary cost.rack=0,20000 --vary cost.spares=0,5 -j2
 head -n1 "$TMP/prices_text.out" | grep -q '; 72 points; 18 fabrics built (points that differ only in prices, names or addresses share one)$' \
     && ok || fail "prices: first line: $(head -n1 "$TMP/prices_text.out")"

@@ -912,7 +912,6 @@ static ry_cmd_status run(ry_ctx *ctx)
     res.workloads = S->wl;
     res.nworkloads = S->nwl;
     for (long long p = 0; p < S->npoints; p++) {
-        res.nbuilt += S->pts[p].built;
         res.pruned += S->pts[p].pruned;
         res.nok += S->pts[p].ok;
         S->pts[p].label = label_of(S, sp, S->values[p]);

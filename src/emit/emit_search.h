@@ -53,7 +53,7 @@ typedef struct ry_search_result {
     int default_failures;       /* the failures are the default list, not the spec's */
     long long applied[RY_SEARCH_MAX_FAILURES];  /* points each scenario applied to */
     int seeds;
-    long long npoints, nbuilt, nok;
+    long long npoints, nok;
     ry_search_point *pts;
     long long nfront, nfront_fail;
     long long answer;           /* the cheapest within the targets, -1 none */
