@@ -40,6 +40,15 @@ void ry_fsweep_bufs_free(ry_fsweep_bufs *b)
     free(b);
 }
 
+const ry_failure_report *ry_fsweep_bufs_analyze(ry_fsweep_bufs *b, const ry_fabric *f,
+                                                const ry_fail_elem *e, int n)
+{
+    ry_failure_clear(b->fs);
+    ry_failure_apply(f, e, n, b->fs);
+    ry_failure_analyze(b->ws, b->fs, &b->r);
+    return &b->r;
+}
+
 typedef struct sweeper {
     const ry_fsweep_in *in;
     ry_fsweep_bufs *b, *own;

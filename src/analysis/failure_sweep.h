@@ -38,6 +38,10 @@ typedef double (*ry_fsweep_slowdown)(void *arg, const ry_failure_report *r, int 
 typedef struct ry_fsweep_bufs ry_fsweep_bufs;
 ry_fsweep_bufs *ry_fsweep_bufs_new(const ry_fabric *f);
 void ry_fsweep_bufs_free(ry_fsweep_bufs *b);
+/* The n elements failed alone on f (b's fabric), analysed with b's
+ * buffers: the report, b's own until the next use of b. */
+const ry_failure_report *ry_fsweep_bufs_analyze(ry_fsweep_bufs *b, const ry_fabric *f,
+                                                const ry_fail_elem *e, int n);
 
 typedef struct ry_fsweep_in {
     const ry_fabric *f;

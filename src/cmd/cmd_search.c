@@ -186,21 +186,13 @@ static double mix_slowdown(void *arg, const ry_failure_report *r, int *stalled)
 }
 
 /* One plane down: its switches and their links. */
-static int plane_scenario(const ry_fabric *f, mix *m, double *slow, int *stalled)
+static int plane_scenario(const ry_fabric *f, ry_fsweep_bufs *bufs, mix *m, double *slow,
+                          int *stalled)
 {
     if (f->spec->planes < 2)
         return 0;
-    ry_failure *fs = ry_failure_new(f);
-    ry_failure_ws *ws = ry_failure_ws_new(f);
-    ry_failure_report r;
-    ry_failure_report_init(&r, f);
     ry_fail_elem e = { .kind = RY_FAIL_PLANE, .id = 0 };
-    ry_failure_apply(f, &e, 1, fs);
-    ry_failure_analyze(ws, fs, &r);
-    *slow = mix_slowdown(m, &r, stalled);
-    ry_failure_report_free(&r);
-    ry_failure_ws_free(ws);
-    ry_failure_free(fs);
+    *slow = mix_slowdown(m, ry_fsweep_bufs_analyze(bufs, f, &e, 1), stalled);
     return 1;
 }
 
@@ -214,7 +206,7 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
         double slow = 1;
         int stalled = 0, applies;
         if (strcmp(S->failures[i], "plane") == 0) {
-            applies = plane_scenario(&b->fabric, m, &slow, &stalled);
+            applies = plane_scenario(&b->fabric, bufs, m, &slow, &stalled);
         } else {
             char kind[64];
             snprintf(kind, sizeof kind, "%s", S->failures[i]);
