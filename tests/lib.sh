@@ -5,6 +5,7 @@ set -u
 fails=0
 checks=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/railyard-test.XXXXXX")
+T0=$(date +%s)
 trap 'rm -rf "$TMP"' EXIT
 
 # Debian's python3 (its python3-* packages belong to /usr/bin/python3).
@@ -34,6 +35,8 @@ no_sanitizer() {
 }
 
 finish() {
+    # the wall time, for tests/run-all.sh's list of the slowest tests
+    printf 'elapsed: %d s\n' $(($(date +%s) - T0))
     printf '%d checks, %d failed\n' "$checks" "$fails"
     [ "$fails" -eq 0 ]
     exit $?

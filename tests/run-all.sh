@@ -25,6 +25,13 @@ count() {   # count LOGFILE: add the Automake harness totals
     fi
 }
 
+slowest() {  # slowest BUILDDIR: the ten tests that took longest there
+    echo "== the slowest tests in $1 (wall seconds)"
+    grep -H '^elapsed: ' "$1"/tests/*.log 2>/dev/null |
+        sed 's|^.*/tests/\(.*\)\.log:elapsed: \([0-9]*\) s$|\2 \1|' | sort -rn | head -10 |
+        awk '{ printf "   %5d  %s\n", $1, $2 }'
+}
+
 step() {    # step NAME CMD...: a build step that must succeed
     name=$1; shift
     echo "== $name"
@@ -59,6 +66,7 @@ if step configure sh -c 'cd build && ../configure -q' && step make make -C build
     make -C build -j"$jobs" check || true
     count build/test-suite.log
     [ -f build/test-suite.log ] && grep -E '^(FAIL|ERROR):' build/test-suite.log
+    slowest build
 fi
 
 if step configure-sanitizers sh -c 'cd build-san && ../configure -q --enable-sanitizers' \
@@ -68,6 +76,7 @@ if step configure-sanitizers sh -c 'cd build-san && ../configure -q --enable-san
         make -C build-san -j"$jobs" check || true
     count build-san/test-suite.log
     [ -f build-san/test-suite.log ] && grep -E '^(FAIL|ERROR):' build-san/test-suite.log
+    slowest build-san
 fi
 
 # The libFuzzer targets build with clang (./configure --enable-fuzzing) and
