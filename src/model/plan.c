@@ -925,6 +925,44 @@ static int ep_unplaced(const ry_spec *s, const ry_plan *pl, const ry_plan_cfg *l
     return 1;
 }
 
+/* The model's inputs, peaks and efficiencies, and the workload's block,
+ * for the full model; the fabric's shares are the caller's. */
+static void plan_inputs(const ry_spec *s, ry_plan *pl)
+{
+    ry_model_inputs(s, &pl->base);
+    const ry_workload *w = &pl->base.w;
+    const ry_gpu *g = &w->gpu;
+    int fp8 = w->precision == RY_PREC_FP8;
+    pl->bf16_peak = g->bf16_flops;
+    pl->gemm_peak = fp8 ? g->fp8_flops : g->bf16_flops;
+    double ge = g->gemm_eff > 0 ? g->gemm_eff : RY_PLAN_GEMM_EFFICIENCY;
+    if (fp8 && g->gemm_eff_fp8 > 0)
+        ge = g->gemm_eff_fp8;
+    pl->efficiency = w->efficiency_given ? w->efficiency : ge;
+    pl->attn_eff = g->attn_eff > 0 ? g->attn_eff : RY_PLAN_ATTN_EFFICIENCY;
+    pl->grad_bytes = w->grad_precision == RY_GRAD_FP32 ? 4 : 2;
+    ry_plan_arch_init(pl);
+}
+
+int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!s->workload || ry_workload_check_fit(s) < 0)
+        return -1;
+    plan_inputs(s, pl);
+    /* every port at the NIC's own speed, and no block or taper: a share
+     * of 1 for every collective */
+    double nic = s->node.nic_gbps * s->planes * 1e9 / 8;
+    if (nic > pl->base.in.B_S)
+        pl->base.in.B_S = nic;
+    pl->net_share = 1;
+    pl->n_blocks = 0;
+    if (ry_plan_search(pl, pl->base.in.K, &pl->best, NULL) < 0)
+        return -1;
+    *total = pl->best.total;
+    return 0;
+}
+
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -947,25 +985,16 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     }
     if (ry_model_check_spec(s) < 0)
         return -1;
-    ry_model_inputs(s, &pl->base);
+    plan_inputs(s, pl);
     /* Traffic spread over the cluster gets what the tapers above its leaf
      * groups and pods leave (a 1:7 aggregation tier: a seventh), the share
      * reported; each collective gets what its groups load of the blocks'
      * uplinks (ry_plan_group_share, from the fabric's blocks). */
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
     pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
-        const ry_workload *w = &pl->base.w;
+    const ry_workload *w = &pl->base.w;
     const ry_gpu *g = &w->gpu;
     int fp8 = w->precision == RY_PREC_FP8;
-    pl->bf16_peak = g->bf16_flops;
-    pl->gemm_peak = fp8 ? g->fp8_flops : g->bf16_flops;
-    double ge = g->gemm_eff > 0 ? g->gemm_eff : RY_PLAN_GEMM_EFFICIENCY;
-    if (fp8 && g->gemm_eff_fp8 > 0)
-        ge = g->gemm_eff_fp8;
-    pl->efficiency = w->efficiency_given ? w->efficiency : ge;
-    pl->attn_eff = g->attn_eff > 0 ? g->attn_eff : RY_PLAN_ATTN_EFFICIENCY;
-    pl->grad_bytes = w->grad_precision == RY_GRAD_FP32 ? 4 : 2;
-    ry_plan_arch_init(pl);
     ry_plan_cfg least;
     if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);

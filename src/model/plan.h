@@ -199,6 +199,15 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
  * or (full model) no configuration that fits, with what would. */
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
 
+/* The fastest possible iteration of the spec's workload on its cluster
+ * (its GPUs, nodes, HB domain and NICs), whatever the fabric: the full
+ * model's best layout on a non-blocking network at the NICs' own speed,
+ * into *total. No fabric makes the workload faster (ry_plan_compute's
+ * time is at least this), so a search bounds its points with it. -1,
+ * silently but for the workload's own misfit, when no layout fits; pl is
+ * the caller's workspace. */
+int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total);
+
 /* The layout a report ran, in the words every command prints
  * (emit/emit_layout.h): what `model` chose (the full model, or eq. 1's
  * with --paper), as traffic, optimize, whatif and sweep take it from
