@@ -2,7 +2,7 @@
 """railyard search's answer against its definition, from its own numbers.
 
     search-check.py POINTS.csv FRONT.csv TEXT [--target-time T] [--budget B]
-                    [--max-slowdown S]
+                    [--max-slowdown S] [--full FULL.csv]
 
 From the capex, iteration_s and slowdown of points.csv (the rows with an
 iteration time are the points built and modeled), computes by the O(n^2)
@@ -17,6 +17,11 @@ cheapest of them (ties: the faster, then the first), and checks
   - the text output: the count of points, the two fronts' tables (their
     point numbers, ordered by capex, then time, then number), the answer
     line.
+With --full, the points.csv of the same search without targets: the
+points pruned here are those over the target time or the budget there
+(every point over them pruned, none other), every other row is the full
+search's but for the front, front_failure, meets and answer columns, and
+the answer is the one the full search's numbers give with the targets.
 Prints a FAIL line per mismatch and "N checks, M failed"; exits 1 on any.
 """
 import csv
@@ -56,6 +61,50 @@ def front(pts, cost):
     return on
 
 
+def modeled(rows):
+    """The points built and modeled: their numbers, capex, time, slowdown."""
+    return [{"n": int(r["point"]), "capex": num(r["capex"]), "t": num(r["iteration_s"]),
+             "slow": num(r["slowdown"])} for r in rows if r["iteration_s"] != ""]
+
+
+def answer_of(pts, target, budget, slow):
+    """The points within the targets, and the cheapest of them (or None)."""
+    # eligible: runs through every failure, within the budget and the slowdown;
+    # without --target-time, as fast as the fastest eligible point within 1%
+    elig = [p for p in pts if p["slow"] != math.inf and (budget <= 0 or p["capex"] <= budget)
+            and (slow <= 0 or p["slow"] <= slow)]
+    if target <= 0 and elig:
+        target = min(p["t"] for p in elig) * 1.01
+    meets = set(p["n"] for p in elig if p["t"] <= target)
+    cands = sorted((p for p in pts if p["n"] in meets),
+                   key=lambda p: (p["capex"], p["t"], p["n"]))
+    return meets, cands[0]["n"] if cands else None
+
+
+def check_full(rows, full_csv, target, budget, slow, answer):
+    """The pruned search against the full one (see the module's text)."""
+    with open(full_csv, newline="") as f:
+        full = list(csv.DictReader(f))
+    expect("--full: the same points", [r["point"] for r in rows], [r["point"] for r in full])
+    marks = ("front", "front_failure", "meets", "answer")
+    for r, fr in zip(rows, full):
+        n = r["point"]
+        pruned = r["why"].startswith("pruned: ")
+        over_t = target > 0 and fr["iteration_s"] != "" and float(fr["iteration_s"]) > target
+        over_b = budget > 0 and fr["capex"] != "" and float(fr["capex"]) > budget
+        if fr["iteration_s"] != "":
+            expect("point %s pruned (time %s, capex %s)" % (n, fr["iteration_s"], fr["capex"]),
+                   pruned, over_t or over_b)
+        elif pruned:
+            expect("point %s, not modeled in full, pruned for its capex" % n, over_b, True)
+        if not pruned:
+            for k in r:
+                if k not in marks:
+                    expect("point %s %s as in the full search" % (n, k), r[k], fr[k])
+    _, want = answer_of(modeled(full), target, budget, slow)
+    expect("the answer of the full search's numbers", answer, want)
+
+
 def table_rows(lines, title):
     """The point numbers of the table under a heading starting title."""
     for i, line in enumerate(lines):
@@ -73,10 +122,15 @@ def table_rows(lines, title):
 def main(argv):
     points_csv, front_csv, text = argv[1:4]
     target = budget = slow = 0.0
+    full = None
     args = argv[4:]
     while args:
-        opt, val = args[0], float(args[1])
+        opt, val = args[0], args[1]
         args = args[2:]
+        if opt == "--full":
+            full = val
+            continue
+        val = float(val)
         if opt == "--target-time":
             target = val
         elif opt == "--budget":
@@ -88,26 +142,15 @@ def main(argv):
 
     with open(points_csv, newline="") as f:
         rows = list(csv.DictReader(f))
-    pts = []
-    for r in rows:
-        if r["iteration_s"] == "":
-            continue
-        pts.append({"n": int(r["point"]), "capex": num(r["capex"]),
-                    "t": num(r["iteration_s"]), "slow": num(r["slowdown"])})
+    pts = modeled(rows)
+    full_target = target
 
     on_time = front(pts, lambda p: p["t"])
     # a point that stalls under a failure is on no failure front
     on_fail = front([p for p in pts if p["slow"] != math.inf], lambda p: p["slow"])
-    # eligible: runs through every failure, within the budget and the slowdown;
-    # without --target-time, as fast as the fastest eligible point within 1%
-    elig = [p for p in pts if p["slow"] != math.inf and (budget <= 0 or p["capex"] <= budget)
-            and (slow <= 0 or p["slow"] <= slow)]
-    if target <= 0 and elig:
-        target = min(p["t"] for p in elig) * 1.01
-    meets = set(p["n"] for p in elig if p["t"] <= target)
-    cands = sorted((p for p in pts if p["n"] in meets),
-                   key=lambda p: (p["capex"], p["t"], p["n"]))
-    answer = cands[0]["n"] if cands else None
+    meets, answer = answer_of(pts, target, budget, slow)
+    if full:
+        check_full(rows, full, full_target, budget, slow, answer)
 
     for r in rows:
         n = int(r["point"])

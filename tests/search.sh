@@ -103,21 +103,48 @@ mid = lambda v, i: (v[i] + v[i + 1]) / 2
 t = "%.6f" % mid(times, 1)
 b = "%.2f" % mid(capex, len(capex) // 2)
 s = "%.6f" % mid(slow, len(slow) // 2)
-print(t, b, s, "%.2f" % (capex[0] / 2))
+print(t, b, s, "%.2f" % (capex[0] / 2), "%.6f" % mid(times, 0))
 P
-read -r tt bb ss low <"$TMP/targets"
+read -r tt bb ss low t0 <"$TMP/targets"
 i=0
 for targets in "--target-time $tt" "--budget $bb" "--max-slowdown $ss" \
-    "--target-time $tt --budget $bb" "--budget $low"; do
+    "--target-time $tt --budget $bb" "--budget $low" "--target-time $t0"; do
     i=$((i + 1))
     # shellcheck disable=SC2086
     run "t$i" "$RAILYARD" search "$SPACE" -o "$TMP/t$i" -j2 $targets
     expect_eq "search $targets: exit" "$rc" 0
     # shellcheck disable=SC2086
-    check_py "$targets" "$TMP/t$i/points.csv" "$TMP/t$i/front.csv" "$TMP/t$i.out" $targets
+    check_py "$targets" "$TMP/t$i/points.csv" "$TMP/t$i/front.csv" "$TMP/t$i.out" $targets \
+        --full "$TMP/s1/points.csv"
 done
 grep -q '^answer: no point meets capex <= ' "$TMP/t5.out" && ok ||
     fail "a budget below every point: $(grep answer: "$TMP/t5.out")"
+# The fastest possible time bounds every point of its cluster: each modeled
+# point's time is at least its fastest_s, the fastest_s of a plane count is
+# the time of its non-blocking rail-optimized point (a non-blocking network
+# at the NICs' speed), and the time target pruned points both ways: by the
+# bound (planes 1 are all slower at best) and by the fabric's own time.
+"$PY" - "$TMP/s1/points.csv" >"$TMP/bound.out" <<'P'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+open_time = {r["cluster.planes"]: r["iteration_s"] for r in rows
+             if r["fabric.design"] == "rail-optimized" and r["fabric.oversubscription"] == "1:1"}
+for r in rows:
+    if r["iteration_s"] and float(r["iteration_s"]) < float(r["fastest_s"]):
+        print("point %s: %s s, faster than its fastest possible %s s"
+              % (r["point"], r["iteration_s"], r["fastest_s"]))
+    if r["fastest_s"] != open_time[r["cluster.planes"]]:
+        print("point %s: fastest_s %s, the non-blocking point's time %s"
+              % (r["point"], r["fastest_s"], open_time[r["cluster.planes"]]))
+P
+expect_eq "fastest_s bounds and equals the non-blocking time" "$(cat "$TMP/bound.out")" ""
+# (between the two fastest times: the fastest of one plane is slower)
+grep -q '^  [0-9]* points, like #[0-9]* (.*): pruned: [0-9.]* s an iteration at best' "$TMP/t6.out" &&
+    ok || fail "--target-time $t0: no point pruned by its fastest possible time"
+grep -q '^  [0-9]* points\{0,1\}, like #[0-9]* (.*): pruned: [0-9.]* s an iteration, over the target time of .* (not built)$' \
+    "$TMP/t1.out" && ok || fail "--target-time $tt: no point pruned by its time on its fabric"
+grep -q '^  [0-9]* points\{0,1\}, like #[0-9]* (.*): pruned: its capex, .*, is over the budget of ' \
+    "$TMP/t2.out" && ok || fail "--budget $bb: no point pruned by its capex"
 # the targets of the spec's search section are the options'
 sed "s/^  published:/  target_time: $tt\\n  budget: $bb\\n&/" "$SPACE" >"$TMP/targets.yaml"
 "$RAILYARD" search "$TMP/targets.yaml" -f csv -j2 >"$TMP/spec-targets.csv" 2>/dev/null

@@ -68,17 +68,8 @@ static const ry_option options[] = {
 
 /* ---- the search's inputs -------------------------------------------------------------------- */
 
-/* What a point's fabric, model and failures give. Every point whose spec
- * differs only in sections that price, name or address (cost, naming,
- * infiniband, ethernet) gets the same, but for the prices of the cost
- * section (ry_capex_reprice), so it is computed once per spec without
- * those sections (its text is the key). */
-typedef struct timing {
-    struct timing *next;
-    char *key;
-    int built;                  /* c and capex hold the fabric's */
-    ry_compare_design c;
-    ry_capex capex;
+/* What the model and the failures give on a fabric. */
+typedef struct times {
     int ok;
     char why[400];
     long long t, p, d, cp, ep;
@@ -87,12 +78,42 @@ typedef struct timing {
     char stalls[64];
     unsigned char applied[RY_SEARCH_MAX_FAILURES];
     int napplied;               /* scenarios that apply to the fabric */
+} times;
+
+/* What a point's fabric gives. Every point whose spec differs only in
+ * sections that price, name or address (cost, naming, infiniband,
+ * ethernet) gets the same, but for the prices of the cost section
+ * (ry_capex_reprice), so it is computed once per spec without those
+ * sections (its text is the key). The times come with the first point of
+ * the fabric within the budget; they stay NULL while every point of it is
+ * over the budget (pruned, not modeled). */
+typedef struct timing {
+    struct timing *next;
+    char *key;
+    int built;                  /* c and capex hold the fabric's */
+    ry_compare_design c;
+    ry_capex capex;
+    char why[400];              /* not built: why */
+    double over_target;         /* not built: its time, over the target */
+    _Atomic(times *) times;
 } timing;
+
+/* The fastest possible time of a workload's spec on its cluster
+ * (ry_plan_fastest), once per spec without the sections that shape,
+ * spare, price, name or address the fabric (its text is the key). */
+typedef struct bound {
+    struct bound *next;
+    char *key;
+    int ok;
+    double total;
+} bound;
 
 #define TIMING_BUCKETS 4096
 
 static const char *const untimed[] = { "cost", "naming", "infiniband", "ethernet", "search",
                                        NULL };
+static const char *const unbounded[] = { "fabric", "spares", "cost", "naming", "infiniband",
+                                         "ethernet", "search", NULL };
 
 typedef struct search {
     const ry_spec *base;
@@ -121,11 +142,14 @@ typedef struct search {
     long long npoints;
     ry_search_point *pts;
     const char ***values;       /* the points' value arrays */
-    /* the timings computed, by key */
+    double target_time, budget;     /* the bounds: a point beyond them is pruned */
+    /* the timings and bounds computed, by key */
     mtx_t lock;
     timing *bucket[TIMING_BUCKETS];
+    bound *bounds[TIMING_BUCKETS];
     /* the work queue */
     atomic_llong next, done;
+    atomic_llong bounded;       /* points pruned by the target time or the budget */
     atomic_int applied[RY_SEARCH_MAX_FAILURES];   /* points a scenario applied to */
 } search;
 
@@ -162,7 +186,7 @@ static void first_reason(const ry_buf *diag, char *why, size_t cap)
 
 typedef struct mix {
     ry_plan *pl[MAX_WORKLOADS];
-    const double *weight;       /* per workload */
+    double weight[MAX_WORKLOADS];
     int n;
     double wsum;
 } mix;
@@ -197,7 +221,7 @@ static int plane_scenario(const ry_fabric *f, ry_fsweep_bufs *bufs, mix *m, doub
 }
 
 /* The failure scenarios' mean slowdown into tm. */
-static void point_failures(const search *S, const ry_design_build *b, mix *m, timing *tm)
+static void point_failures(const search *S, const ry_design_build *b, mix *m, times *tm)
 {
     double sum = 0;
     int n = 0;
@@ -242,50 +266,51 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
     tm->slowdown = tm->stalls[0] ? INFINITY : n ? sum / n : 1;
 }
 
-/* The workloads modeled on the point's specs and its failures analysed on
- * its fabric, into tm; diagnostics go to the caller's capture. */
-static void time_point(const search *S, ry_spec *const *spec, const ry_design_build *b,
-                       timing *tm)
+/* The workloads modeled on the point's specs into ti, their plans into m
+ * (the caller frees them with mix_free, whatever this returns); 0 after
+ * an error said to the caller's capture. */
+static int model_point(const search *S, ry_spec *const *spec, mix *m, times *ti)
 {
-    mix m = { .n = 0, .wsum = S->wsum };
-    double weight[MAX_WORKLOADS];
-    m.weight = weight;
+    *m = (mix){ .n = 0, .wsum = S->wsum };
     double t_sum = 0, tok_sum = 0;
     for (int w = 0; w < S->nwl; w++) {
         ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-        m.pl[m.n] = pl;
-        weight[m.n++] = S->wl[w].weight;
+        m->pl[m->n] = pl;
+        m->weight[m->n++] = S->wl[w].weight;
         if (!spec[w]->workload) {
             if (spec[w]->workload_misfit.key[0])
                 ry_spec_error(spec[w], spec[w]->workload_misfit.key, "%s",
                               spec[w]->workload_misfit.msg);
             else
                 ry_error("the point has no workload to model");
-            goto out;
+            return 0;
         }
         if (ry_plan_compute(spec[w], 0, pl) < 0)
-            goto out;
-        tm->iter_w[w] = pl->best.total;
+            return 0;
+        ti->iter_w[w] = pl->best.total;
         t_sum += S->wl[w].weight * pl->best.total;
         tok_sum += S->wl[w].weight * pl->tokens_per_s * pl->best.total;   /* tokens */
         if (w == 0) {
             ry_parallelism par;
             ry_plan_parallelism(pl, &par);
-            tm->t = par.tp;
-            tm->p = par.pp;
-            tm->d = par.dp;
-            tm->cp = par.cp;
-            tm->ep = par.ep;
+            ti->t = par.tp;
+            ti->p = par.pp;
+            ti->d = par.dp;
+            ti->cp = par.cp;
+            ti->ep = par.ep;
         }
     }
-    tm->iter_s = t_sum / S->wsum;
+    ti->iter_s = t_sum / S->wsum;
     /* the mix's tokens over its time: w_i iterations of each workload */
-    tm->tokens_per_s = t_sum > 0 ? tok_sum / t_sum : 0;
-    point_failures(S, b, &m, tm);
-    tm->ok = 1;
-out:
-    for (int i = 0; i < m.n; i++)
-        free(m.pl[i]);
+    ti->tokens_per_s = t_sum > 0 ? tok_sum / t_sum : 0;
+    return 1;
+}
+
+static void mix_free(mix *m)
+{
+    for (int i = 0; i < m->n; i++)
+        free(m->pl[i]);
+    m->n = 0;
 }
 
 static timing *timing_find(search *S, const char *key, uint64_t h)
@@ -315,23 +340,123 @@ static int point_sets(const search *S, const char **vals, const ry_search_worklo
     return n;
 }
 
-/* The fabric built, priced and timed into tm, for spec (one per workload). */
+/* The times of spec (one per workload): the model's, and the failures'
+ * on its fabric built again; diagnostics go to the caller's capture. */
+static times *time_fabric(const search *S, ry_spec *const *spec, ry_buf *diag)
+{
+    times *ti = ry_xcalloc(1, sizeof *ti);
+    mix m;
+    ry_buf_reset(diag);
+    if (model_point(S, spec, &m, ti)) {
+        ry_err err;
+        ry_design_build *b = ry_design_build_new(spec[0], spec[0]->design, S->media, &err);
+        if (b) {
+            point_failures(S, b, &m, ti);
+            ti->ok = 1;
+            ry_design_build_free(b);
+        } else {
+            ry_err_text(&err, ti->why, sizeof ti->why);
+        }
+    } else {
+        first_reason(diag, ti->why, sizeof ti->why);
+    }
+    mix_free(&m);
+    return ti;
+}
+
+/* The capex of point spec on fabric tm, priced at the point's prices. */
+static ry_capex point_capex(const ry_spec *spec, const timing *tm)
+{
+    ry_capex cx = tm->capex;
+    ry_capex_reprice(spec, &cx);
+    return cx;
+}
+
+/* The fabric of spec (one per workload) into tm: modeled, and unless its
+ * time is over the target, built and priced, and its failures analysed
+ * when the point is within the budget. */
 static void compute(const search *S, ry_spec *const *spec, ry_buf *diag, timing *tm)
 {
+    times *ti = ry_xcalloc(1, sizeof *ti);
+    mix m;
+    ry_buf_reset(diag);
+    int modeled = model_point(S, spec, &m, ti);
+    if (!modeled)
+        first_reason(diag, ti->why, sizeof ti->why);
+    if (modeled && S->target_time > 0 && ti->iter_s > S->target_time) {
+        tm->over_target = ti->iter_s;
+        goto out;
+    }
     ry_err err;
     ry_design_build *b = ry_design_build_new(spec[0], spec[0]->design, S->media, &err);
     if (!b) {
         ry_err_text(&err, tm->why, sizeof tm->why);
-        return;
+        goto out;
     }
     tm->built = 1;
     ry_compare_design_costs(b, &tm->c);
     tm->capex = b->capex;
-    ry_buf_reset(diag);
-    time_point(S, spec, b, tm);
-    if (!tm->ok)
-        first_reason(diag, tm->why, sizeof tm->why);
+    if (!(S->budget > 0 && point_capex(spec[0], tm).total > S->budget)) {
+        if (modeled) {
+            point_failures(S, b, &m, ti);
+            ti->ok = 1;
+        }
+        atomic_store(&tm->times, ti);
+        ti = NULL;
+    }
     ry_design_build_free(b);
+out:
+    mix_free(&m);
+    free(ti);
+}
+
+/* The fastest possible time of the point (the mix's, weighted as its
+ * times are) into *fastest; 0 when a workload has none (no layout fits:
+ * the point's own model says so). */
+static int point_fastest(search *S, ry_spec *const *spec, double *fastest)
+{
+    double sum = 0;
+    ry_buf key;
+    ry_buf_init(&key);
+    int ok = 1;
+    for (int w = 0; w < S->nwl && ok; w++) {
+        ry_buf_reset(&key);
+        ry_ydoc_emit(spec[w]->doc, unbounded, &key);
+        ry_buf_putc(&key, '\0');
+        uint64_t h = ry_hash_str(key.data);
+        mtx_lock(&S->lock);
+        const bound *bd = S->bounds[h % TIMING_BUCKETS];
+        while (bd && strcmp(bd->key, key.data) != 0)
+            bd = bd->next;
+        mtx_unlock(&S->lock);
+        if (!bd) {
+            bound *fresh = ry_xcalloc(1, sizeof *fresh);
+            ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+            fresh->ok = ry_plan_fastest(spec[w], pl, &fresh->total) == 0;
+            free(pl);
+            fresh->key = ry_xstrdup(key.data);
+            mtx_lock(&S->lock);
+            for (bd = S->bounds[h % TIMING_BUCKETS]; bd; bd = bd->next)
+                if (strcmp(bd->key, key.data) == 0)
+                    break;
+            if (!bd) {
+                fresh->next = S->bounds[h % TIMING_BUCKETS];
+                S->bounds[h % TIMING_BUCKETS] = fresh;
+                bd = fresh;
+                fresh = NULL;
+            }
+            mtx_unlock(&S->lock);
+            if (fresh) {    /* another thread's came first: the same */
+                free(fresh->key);
+                free(fresh);
+            }
+        }
+        ok = bd->ok;
+        sum += S->wl[w].weight * bd->total;
+    }
+    ry_buf_free(&key);
+    *fastest = ok ? sum / S->wsum : 0;
+    return ok;
 }
 
 /* A key that names a switch model: fabric.switch, fabric.tiers.N.switch. */
@@ -426,18 +551,31 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     }
     pt->design = spec[0]->design;
 
+    /* bounded: no fabric of this cluster trains it within the target time */
+    if (point_fastest(S, spec, &pt->fastest_s) && S->target_time > 0 &&
+        pt->fastest_s > S->target_time) {
+        snprintf(pt->why, sizeof pt->why, "pruned: %.4f s an iteration at best (on a "
+                 "non-blocking network), over the target time of %g s", pt->fastest_s,
+                 S->target_time);
+        pt->pruned = 1;
+        atomic_fetch_add(&S->bounded, 1);
+        goto out;
+    }
+    ry_buf_reset(diag);
+
     /* another point's, when the spec is the same but for prices and names */
     ry_ydoc_emit(spec[0]->doc, untimed, &key);
     ry_buf_putc(&key, '\0');
     uint64_t h = ry_hash_str(key.data);
     mtx_lock(&S->lock);
-    const timing *tm = timing_find(S, key.data, h);
+    timing *tm = timing_find(S, key.data, h);
     mtx_unlock(&S->lock);
     if (!tm) {
         timing *fresh = ry_xcalloc(1, sizeof *fresh);
         compute(S, spec, diag, fresh);
         mtx_lock(&S->lock);
         if ((tm = timing_find(S, key.data, h))) {
+            free(atomic_load(&fresh->times));
             free(fresh);
         } else {
             fresh->key = key.data;
@@ -449,44 +587,70 @@ static void eval_point(search *S, long long p, ry_buf *diag)
         mtx_unlock(&S->lock);
     }
     pt->keyed = 1;
-    if (tm->built) {
-        const ry_compare_design *c = &tm->c;
-        ry_capex cx = tm->capex;
-        ry_capex_reprice(spec[0], &cx);
-        pt->built = 1;
-        pt->tiers = c->tiers;
-        pt->switches = cx.switches;
-        pt->optics = c->optics;
-        pt->cables = c->cables;
-        pt->racks = c->racks;
-        pt->power_w = c->power_w;
-        pt->gpus = c->gpus;
-        pt->capex = cx.total;
-        pt->capex_switches = cx.switches_cost;
-        pt->capex_optics = cx.optics;
-        pt->capex_cables = cx.cables;
-        pt->capex_racks = cx.racks_cost;
-        pt->capex_spares = cx.spares;
+    if (tm->over_target > 0) {
+        snprintf(pt->why, sizeof pt->why, "pruned: %.4f s an iteration, over the target time "
+                 "of %g s (not built)", tm->over_target, S->target_time);
+        pt->pruned = 1;
+        atomic_fetch_add(&S->bounded, 1);
+        goto out;
+    }
+    if (!tm->built) {
+        snprintf(pt->why, sizeof pt->why, "%s", tm->why);
+        goto out;
+    }
+    const ry_compare_design *c = &tm->c;
+    ry_capex cx = point_capex(spec[0], tm);
+    pt->built = 1;
+    pt->tiers = c->tiers;
+    pt->switches = cx.switches;
+    pt->optics = c->optics;
+    pt->cables = c->cables;
+    pt->racks = c->racks;
+    pt->power_w = c->power_w;
+    pt->gpus = c->gpus;
+    pt->capex = cx.total;
+    pt->capex_switches = cx.switches_cost;
+    pt->capex_optics = cx.optics;
+    pt->capex_cables = cx.cables;
+    pt->capex_racks = cx.racks_cost;
+    pt->capex_spares = cx.spares;
+    if (S->budget > 0 && pt->capex > S->budget) {
+        char money[48], limit[48];
+        snprintf(pt->why, sizeof pt->why, "pruned: its capex, %s, is over the budget of %s",
+                 ry_num_money(money, sizeof money, pt->capex, 0),
+                 ry_num_money(limit, sizeof limit, S->budget, 0));
+        pt->pruned = 1;
+        atomic_fetch_add(&S->bounded, 1);
+        goto out;
+    }
+    /* the fabric's first point within the budget times it */
+    times *ti = atomic_load(&tm->times);
+    if (!ti) {
+        times *fresh = time_fabric(S, spec, diag), *none = NULL;
+        if (atomic_compare_exchange_strong(&tm->times, &none, fresh))
+            ti = fresh;
+        else
+            free(fresh), ti = none;
     }
     for (int i = 0; i < S->nfail; i++)
-        if (tm->applied[i])
+        if (ti->applied[i])
             atomic_fetch_add(&S->applied[i], 1);
-    if (tm->ok) {
+    if (ti->ok) {
         pt->ok = 1;
-        pt->t = tm->t;
-        pt->p = tm->p;
-        pt->d = tm->d;
-        pt->c = tm->cp;
-        pt->ep = tm->ep;
-        pt->iter_s = tm->iter_s;
-        memcpy(pt->iter_w, tm->iter_w, sizeof pt->iter_w);
-        pt->tokens_per_s = tm->tokens_per_s;
+        pt->t = ti->t;
+        pt->p = ti->p;
+        pt->d = ti->d;
+        pt->c = ti->cp;
+        pt->ep = ti->ep;
+        pt->iter_s = ti->iter_s;
+        memcpy(pt->iter_w, ti->iter_w, sizeof pt->iter_w);
+        pt->tokens_per_s = ti->tokens_per_s;
         pt->tokens_per_musd = pt->capex > 0 ? pt->tokens_per_s / (pt->capex / 1e6) : 0;
-        pt->slowdown = tm->slowdown;
-        pt->scenarios = tm->napplied;
-        snprintf(pt->stalls, sizeof pt->stalls, "%s", tm->stalls);
+        pt->slowdown = ti->slowdown;
+        pt->scenarios = ti->napplied;
+        snprintf(pt->stalls, sizeof pt->stalls, "%s", ti->stalls);
     } else {
-        snprintf(pt->why, sizeof pt->why, "%s", tm->why);
+        snprintf(pt->why, sizeof pt->why, "%s", ti->why);
     }
 out:
     ry_diag_capture(NULL);
@@ -830,6 +994,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     parse_number(ctx, O_TARGET, 0, 1e9, &res.target_time);
     parse_number(ctx, O_BUDGET, 0, 1e15, &res.budget);
     parse_number(ctx, O_SLOW, 0, 1e6, &res.max_slowdown);
+    S->target_time = res.target_time;
+    S->budget = res.budget;
     int nthreads = base->search.threads;
     if (ry_opt(ctx, O_THREADS) && parse_number(ctx, O_THREADS, 0, MAX_THREADS, &x) == RY_CMD_OK)
         nthreads = (int)x;
@@ -920,7 +1086,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         res.applied[i] = atomic_load(&S->applied[i]);
     fronts(&res);
     ry_progress_end();
-    if (res.nok == 0) {
+    /* none to answer with: an error, unless the targets pruned them */
+    if (res.nok == 0 && atomic_load(&S->bounded) == 0) {
         long long first = 0;
         while (first + 1 < S->npoints && S->pts[first].pruned)
             first++;
@@ -953,12 +1120,19 @@ out:
     free(S->pts);
     free(S->text);
     ry_media_catalog_free(S->media);
-    for (int i = 0; i < TIMING_BUCKETS; i++)
+    for (int i = 0; i < TIMING_BUCKETS; i++) {
         for (timing *t = S->bucket[i], *next; t; t = next) {
             next = t->next;
+            free(atomic_load(&t->times));
             free(t->key);
             free(t);
         }
+        for (bound *bd = S->bounds[i], *next; bd; bd = next) {
+            next = bd->next;
+            free(bd->key);
+            free(bd);
+        }
+    }
     mtx_destroy(&S->lock);
     free(S);
     return rc;

@@ -344,7 +344,7 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                       p->iter_s, slow);
     }
     if (r->pruned) {
-        ry_buf_puts(out, "\npruned (off both fronts by construction, not built):\n");
+        ry_buf_puts(out, "\npruned (they cannot be the answer):\n");
         reasons(out, r, 1);
     }
     if (bad) {
@@ -373,7 +373,7 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
     ry_buf_puts(out, ",design,tiers,switches,optics,cables,racks,power_kw,capex,capex_switches,"
                      "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
                      "context,expert,"
-                     "iteration_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,scenarios,front,"
+                     "iteration_s,fastest_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,scenarios,front,"
                      "front_failure,meets,answer,published,why");
     for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
         char name[96];
@@ -407,14 +407,22 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
         if (p->ok) {
             ry_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld", p->t, p->p, p->d, p->c, p->ep);
             num(out, p->iter_s, 6);
+            if (p->fastest_s > 0)
+                num(out, p->fastest_s, 6);
+            else
+                ry_buf_putc(out, ',');
             num(out, p->tokens_per_s, 1);
             num(out, p->tokens_per_musd, 2);
             num(out, p->slowdown, 6);
             ry_buf_putc(out, ',');
             ry_csv_field(out, p->stalls);
             ry_buf_printf(out, ",%d", p->scenarios);
+        } else if (p->fastest_s > 0) {
+            ry_buf_puts(out, ",,,,,,");
+            num(out, p->fastest_s, 6);
+            ry_buf_puts(out, ",,,,,");
         } else {
-            ry_buf_puts(out, ",,,,,,,,,,,");
+            ry_buf_puts(out, ",,,,,,,,,,,,");
         }
         ry_buf_printf(out, ",%d,%d,%d,%d,", p->front, p->front_fail, p->meets, i == r->answer);
         if (p->label >= 0 && r->space)

@@ -16,7 +16,8 @@
 typedef struct ry_search_point {
     int built;                  /* the fabric was built and priced */
     int ok;                     /* and every workload modeled: a candidate */
-    int pruned;                 /* not evaluated: a dominated switch model (why says) */
+    int pruned;                 /* not modeled: a dominated switch model, or beyond the
+                                 * target time or the budget (why says) */
     int keyed;                  /* its spec loaded and looked up (not pruned) */
     int scenarios;              /* failure scenarios that apply to its fabric */
     char why[400];              /* why not: the first error, "key: message" */
@@ -31,6 +32,8 @@ typedef struct ry_search_point {
                                  * context, expert parallel (1: none) */
     long long gpus;
     double iter_s;              /* the workloads' iteration times, weighted mean */
+    double fastest_s;           /* the fastest possible (ry_plan_fastest), weighted the
+                                 * same; 0: none */
     double iter_w[RY_SEARCH_MAX_WORKLOADS];  /* each workload's */
     double tokens_per_s;        /* weighted mean */
     double tokens_per_musd;     /* tokens/s per $1M of capex */
@@ -60,7 +63,7 @@ typedef struct ry_search_result {
     double target_time, budget, max_slowdown;
     double fastest;             /* the fastest point within the other targets */
     int as_fast;                /* no time target given: target_time is the fastest's + 1% */
-    long long pruned;           /* points not evaluated: dominated switch models */
+    long long pruned;           /* points not modeled: dominated switch models, bounds */
     long long fabrics;          /* distinct specs but for prices, names and addresses */
     long long fabrics_built;    /* of them, built */
     long long keyed;            /* points that reached one (their spec loaded, not pruned) */

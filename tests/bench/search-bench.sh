@@ -3,7 +3,8 @@
 # 10,395 points, 189 distinct fabrics each priced 55 ways), on one thread and
 # on every processor: wall time against the target of 60 s, peak RSS, and
 # the same bytes from both (stdout and every file of -o DIR). Then the worst
-# case per point: 189 points that are all distinct fabrics.
+# case per point: 189 points that are all distinct fabrics, searched whole and
+# bounded by a target time and a budget (the points beyond them pruned).
 #
 #   sh tests/bench/search-bench.sh path/to/railyard
 set -u
@@ -36,3 +37,9 @@ fi
 read -r secs user sys kb <"$out/time-f"
 pts=$(head -1 "$out/log-f" | sed 's/.*; \([0-9,]*\) points.*/\1/')
 echo "  distinct fabrics only ($pts points): $secs s ($user s user), peak RSS $((kb / 1024)) MB"
+/usr/bin/time -f '%e %U %S %M' -o "$out/time-b" "$RY" -q search "$spec" -j "$n" \
+    --vary cost.spares=0 --vary cost.rack=0 --target-time 5.6 --budget 9e7 >"$out/log-b" 2>&1 ||
+    { cat "$out/log-b"; exit 1; }
+read -r secs user sys kb <"$out/time-b"
+echo "  the same, --target-time 5.6 --budget 9e7: $secs s ($user s user);" \
+    "$(head -1 "$out/log-b" | sed 's/.*points (\(.*\)); \([0-9,]*\) fabrics\{0,1\} built.*/\1; \2 built/')"
