@@ -471,15 +471,6 @@ static int switch_key(const char *key)
     return n > 0 && strcmp(p + n, ".switch") == 0;
 }
 
-/* Two catalog switches that make the same fabric, layout and cabling: the
- * same ports, speed, cages, connector, height and power. */
-static int same_shape(const ry_switch_model *a, const ry_switch_model *b)
-{
-    return a->radix == b->radix && a->port_gbps == b->port_gbps && a->ethernet == b->ethernet &&
-           a->units == b->units && a->cage_ports == b->cage_ports && a->cages == b->cages &&
-           a->power_w == b->power_w && strcmp(a->connector, b->connector) == 0;
-}
-
 /* Dominated tiers: on an axis of switch models, a model the catalog holds
  * the same as another of the axis but dearer makes every point a point
  * with the other makes again at a lower capex (the same fabric, layout,
@@ -496,7 +487,7 @@ static void find_dominated(search *S, const ry_catalog *cat)
             const ry_catalog_switch *x = ry_catalog_find_switch(cat, a->values[i]);
             for (int j = 0; x && j < a->n; j++) {
                 const ry_catalog_switch *y = ry_catalog_find_switch(cat, a->values[j]);
-                if (y && y != x && same_shape(&x->model, &y->model) && y->model.price > 0 &&
+                if (y && y != x && ry_switch_same_shape(&x->model, &y->model) && y->model.price > 0 &&
                     y->model.price < x->model.price &&
                     (S->dominated_by[k][i] < 0 ||
                      y->model.price <

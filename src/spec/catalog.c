@@ -1484,6 +1484,13 @@ const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char 
     return NULL;
 }
 
+int ry_switch_same_shape(const ry_switch_model *a, const ry_switch_model *b)
+{
+    return a->radix == b->radix && a->port_gbps == b->port_gbps && a->ethernet == b->ethernet &&
+           a->units == b->units && a->cage_ports == b->cage_ports && a->cages == b->cages &&
+           a->power_w == b->power_w && strcmp(a->connector, b->connector) == 0;
+}
+
 const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *name)
 {
     for (int i = 0; c && i < c->nnodes; i++)

@@ -90,6 +90,11 @@ int ry_catalog_name_ok(const char *s);
 const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char *name);
 const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *name);
 
+/* 1 when two switch models make the same fabric, layout and cabling: the
+ * same ports, speed, cages, connector, height and power (their names and
+ * prices aside). */
+int ry_switch_same_shape(const ry_switch_model *a, const ry_switch_model *b);
+
 /* The first InfiniBand switch of the catalog (file order) whose ports run
  * at gbps, or NULL: the switch a starter spec names for a node's NICs. */
 const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps);
