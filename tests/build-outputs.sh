@@ -41,13 +41,19 @@ for k in ("total", "switches", "transceivers"):
 print("\n".join(errs) if errs else "ok")
 P
     expect_eq "$b: fabric.json agrees with bom.json" "$(cat "$TMP/$b.py")" ok
-    # same spec, same bytes
-    "$RAILYARD" build "$spec" -o "$TMP/$b.again" >/dev/null 2>&1
-    diff -r "$TMP/$b" "$TMP/$b.again" >/dev/null && ok || fail "$b: second build differs"
+    # same spec, same bytes (under the sanitizers, for the examples under
+    # 8,192 GPUs: the larger ones write the same files, more of them)
+    gpus=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["gpus"])' "$TMP/$b/bom.json")
+    if ! sanitized || [ "$gpus" -lt 8192 ]; then
+        "$RAILYARD" build "$spec" -o "$TMP/$b.again" >/dev/null 2>&1
+        diff -r "$TMP/$b" "$TMP/$b.again" >/dev/null && ok || fail "$b: second build differs"
+        rm -rf "$TMP/$b.again"
+    fi
     # bom --format json is the bom.json of build
     "$RAILYARD" bom "$spec" --format json >"$TMP/$b.bom.json"
     cmp -s "$TMP/$b.bom.json" "$TMP/$b/bom.json" && ok || fail "$b: bom --format json differs from bom.json"
     no_sanitizer "$TMP/$b.err"
+    [ "$b" = superpod-4su ] || rm -rf "${TMP:?}/$b"    # the files below use superpod-4su's
 done
 
 # --set overrides reach the build

@@ -2,7 +2,8 @@
 # Cages and media: one module per cage, media chosen by connector, split
 # ports named cage/port/split.
 #
-# For every example (examples/*.yaml) and tests/data/cabling/xdr.yaml:
+# For every example (examples/*.yaml; under the sanitizers those of at most
+# 16,384 GPUs, tests/lib.sh) and tests/data/cabling/xdr.yaml:
 #   - cabling.csv: one medium and one part per cage; every medium fits the
 #     form factors of the switch and node models;
 #   - counts derived by hand from the spec's numbers (the CASES table below:
@@ -347,7 +348,7 @@ if len(rows) != sum(d["ports_down"] for d in detail.values()):
     errs.append("%d links, the tiers' cabled down ports %d" % (len(rows), sum(d["ports_down"] for d in detail.values())))
 print("\n".join(errs) if errs else "ok")
 P
-for s in "$TOP_SRCDIR"/examples/*.yaml; do
+for s in $(examples); do
     n=$(basename "$s" .yaml)
     if grep -q '^  tiers:$' "$s"; then
         "$RAILYARD" cabling "$s" -o "$TMP/$n" >/dev/null 2>"$TMP/$n.log"

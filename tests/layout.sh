@@ -405,7 +405,7 @@ grep -q '^warning: rack-fill: 5[0-9][0-9] of [0-9]* racks are network racks unde
 expect_eq "fat tree per-unit: --strict exit" $? 1
 grep -q "superpod-4su.yaml:30:12: error: [0-9]* of [0-9]* racks are network racks under a third full" \
     "$TMP/ft-pu.err" && ok || fail "strict rack-fill at layout.network: $(cat "$TMP/ft-pu.err")"
-for e in "$EX"/*.yaml; do
+for e in $(examples); do
     "$RAILYARD" -q validate "$e" >"$TMP/ex.out" 2>&1
     grep -q 'rack-fill' "$TMP/ex.out" && fail "$(basename "$e"): $(grep rack-fill "$TMP/ex.out")" || ok
 done

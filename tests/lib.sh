@@ -17,6 +17,29 @@ PYTHONPATH="$TOP_SRCDIR/tests${PYTHONPATH:+:$PYTHONPATH}"
 PYTHONDONTWRITEBYTECODE=1
 export PYTHONPATH PYTHONDONTWRITEBYTECODE
 
+# A build with AddressSanitizer and UndefinedBehaviorSanitizer (configure
+# --enable-sanitizers): railyard runs under the sanitizers on every case
+# but the largest examples', which build-outputs.sh alone builds there; a
+# program that only reads railyard's files (ibdmchk, LibreOffice) reads
+# the large ones in the normal build's suite alone: the files are the
+# same bytes in both builds.
+sanitized() { [ "${RAILYARD_SANITIZED:-no}" = yes ]; }
+
+# examples: the bundled examples' paths, a line each; under the sanitizers
+# only those of at most 16,384 GPUs (tests/build-outputs.sh builds every
+# example under them; the larger ones' other checks are the normal
+# build's). The paths must hold no white space.
+examples() {
+    for e in "$TOP_SRCDIR"/examples/*.yaml; do
+        if sanitized; then
+            g=$("$RAILYARD" bom -f json "$e" 2>/dev/null |
+                "$PY" -c 'import json, sys; print(json.load(sys.stdin)["gpus"])' 2>/dev/null)
+            [ "${g:-0}" -gt 16384 ] && continue
+        fi
+        echo "$e"
+    done
+}
+
 ok()   { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); printf 'FAIL: %s\n' "$*"; }
 
