@@ -21,9 +21,10 @@
 # own example topologies): exit 139 is taken when the report is complete.
 # Subnets identical but for their names (the same file bodies, IBNL and
 # counts once every word is numbered by its first appearance: the rails of
-# a rail-only fabric, the libra examples) are run once; under the sanitizers, only subnets of at most 1,024 CAs
-# (tests/lib.sh, sanitized). cabling/ holds no topology file. Skipped (77) when ibdmchk
-# (Debian package ibutils) is not installed.
+# a rail-only fabric, the libra examples) are run once; under the
+# sanitizers, only subnets of at most 1,024 CAs (tests/lib.sh, sanitized).
+# cabling/ holds no topology file. Skipped (77) when ibdmchk (Debian
+# package ibutils) is not installed.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 

@@ -487,8 +487,8 @@ static void find_dominated(search *S, const ry_catalog *cat)
             const ry_catalog_switch *x = ry_catalog_find_switch(cat, a->values[i]);
             for (int j = 0; x && j < a->n; j++) {
                 const ry_catalog_switch *y = ry_catalog_find_switch(cat, a->values[j]);
-                if (y && y != x && ry_switch_same_shape(&x->model, &y->model) && y->model.price > 0 &&
-                    y->model.price < x->model.price &&
+                if (y && y != x && ry_switch_same_shape(&x->model, &y->model) &&
+                    y->model.price > 0 && y->model.price < x->model.price &&
                     (S->dominated_by[k][i] < 0 ||
                      y->model.price <
                          ry_catalog_find_switch(cat, a->values[S->dominated_by[k][i]])

@@ -372,9 +372,8 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
     }
     ry_buf_puts(out, ",design,tiers,switches,optics,cables,racks,power_kw,capex,capex_switches,"
                      "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
-                     "context,expert,"
-                     "iteration_s,fastest_s,tokens_per_s,tokens_per_s_per_musd,slowdown,stalls,scenarios,front,"
-                     "front_failure,meets,answer,published,why");
+                     "context,expert,iteration_s,fastest_s,tokens_per_s,tokens_per_s_per_musd,"
+                     "slowdown,stalls,scenarios,front,front_failure,meets,answer,published,why");
     for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
         char name[96];
         snprintf(name, sizeof name, "iteration_s.%s", r->workloads[w].label);
