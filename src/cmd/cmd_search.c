@@ -80,6 +80,13 @@ typedef struct times {
     int napplied;               /* scenarios that apply to the fabric */
 } times;
 
+/* An entry of a table of results by key (timing, bound, each headed by
+ * one): computed outside the lock, kept by the first thread to put it. */
+typedef struct memo {
+    struct memo *next;
+    char *key;
+} memo;
+
 /* What a point's fabric gives. Every point whose spec differs only in
  * sections that price, name or address (cost, naming, infiniband,
  * ethernet) gets the same, but for the prices of the cost section
@@ -88,8 +95,7 @@ typedef struct times {
  * the fabric within the budget; they stay NULL while every point of it is
  * over the budget (pruned, not modeled). */
 typedef struct timing {
-    struct timing *next;
-    char *key;
+    memo head;
     int built;                  /* c and capex hold the fabric's */
     ry_compare_design c;
     ry_capex capex;
@@ -102,8 +108,7 @@ typedef struct timing {
  * (ry_plan_fastest), once per spec without the sections that shape,
  * spare, price, name or address the fabric (its text is the key). */
 typedef struct bound {
-    struct bound *next;
-    char *key;
+    memo head;
     int ok;
     double total;
 } bound;
@@ -145,8 +150,8 @@ typedef struct search {
     double target_time, budget;     /* the bounds: a point beyond them is pruned */
     /* the timings and bounds computed, by key */
     mtx_t lock;
-    timing *bucket[TIMING_BUCKETS];
-    bound *bounds[TIMING_BUCKETS];
+    memo *bucket[TIMING_BUCKETS];   /* timings */
+    memo *bounds[TIMING_BUCKETS];   /* bounds */
     /* the work queue */
     atomic_llong next, done;
     atomic_llong bounded;       /* points pruned by the target time or the budget */
@@ -313,12 +318,33 @@ static void mix_free(mix *m)
     m->n = 0;
 }
 
-static timing *timing_find(search *S, const char *key, uint64_t h)
+/* The entry of key in table, or NULL. */
+static void *memo_get(search *S, memo *const *table, const char *key, uint64_t h)
 {
-    for (timing *t = S->bucket[h % TIMING_BUCKETS]; t; t = t->next)
-        if (strcmp(t->key, key) == 0)
-            return t;
-    return NULL;
+    mtx_lock(&S->lock);
+    memo *m = table[h % TIMING_BUCKETS];
+    while (m && strcmp(m->key, key) != 0)
+        m = m->next;
+    mtx_unlock(&S->lock);
+    return m;
+}
+
+/* fresh put in table as key's, unless another thread put one first: the
+ * entry kept (when it is not fresh, the caller frees fresh). */
+static void *memo_put(search *S, memo **table, memo *fresh, const char *key, uint64_t h)
+{
+    mtx_lock(&S->lock);
+    memo *m = table[h % TIMING_BUCKETS];
+    while (m && strcmp(m->key, key) != 0)
+        m = m->next;
+    if (!m) {
+        fresh->key = ry_xstrdup(key);
+        fresh->next = table[h % TIMING_BUCKETS];
+        table[h % TIMING_BUCKETS] = fresh;
+        m = fresh;
+    }
+    mtx_unlock(&S->lock);
+    return m;
 }
 
 /* The sets of point p (the command line's, then the axes', then the
@@ -424,32 +450,14 @@ static int point_fastest(search *S, ry_spec *const *spec, double *fastest)
         ry_ydoc_emit(spec[w]->doc, unbounded, &key);
         ry_buf_putc(&key, '\0');
         uint64_t h = ry_hash_str(key.data);
-        mtx_lock(&S->lock);
-        const bound *bd = S->bounds[h % TIMING_BUCKETS];
-        while (bd && strcmp(bd->key, key.data) != 0)
-            bd = bd->next;
-        mtx_unlock(&S->lock);
+        const bound *bd = memo_get(S, S->bounds, key.data, h);
         if (!bd) {
             bound *fresh = ry_xcalloc(1, sizeof *fresh);
             ry_plan *pl = ry_xcalloc(1, sizeof *pl);
             fresh->ok = ry_plan_fastest(spec[w], pl, &fresh->total) == 0;
             free(pl);
-            fresh->key = ry_xstrdup(key.data);
-            mtx_lock(&S->lock);
-            for (bd = S->bounds[h % TIMING_BUCKETS]; bd; bd = bd->next)
-                if (strcmp(bd->key, key.data) == 0)
-                    break;
-            if (!bd) {
-                fresh->next = S->bounds[h % TIMING_BUCKETS];
-                S->bounds[h % TIMING_BUCKETS] = fresh;
-                bd = fresh;
-                fresh = NULL;
-            }
-            mtx_unlock(&S->lock);
-            if (fresh) {    /* another thread's came first: the same */
-                free(fresh->key);
-                free(fresh);
-            }
+            if ((bd = memo_put(S, S->bounds, &fresh->head, key.data, h)) != fresh)
+                free(fresh);    /* another thread's came first: the same */
         }
         ok = bd->ok;
         sum += S->wl[w].weight * bd->total;
@@ -558,24 +566,14 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     ry_ydoc_emit(spec[0]->doc, untimed, &key);
     ry_buf_putc(&key, '\0');
     uint64_t h = ry_hash_str(key.data);
-    mtx_lock(&S->lock);
-    timing *tm = timing_find(S, key.data, h);
-    mtx_unlock(&S->lock);
+    timing *tm = memo_get(S, S->bucket, key.data, h);
     if (!tm) {
         timing *fresh = ry_xcalloc(1, sizeof *fresh);
         compute(S, spec, diag, fresh);
-        mtx_lock(&S->lock);
-        if ((tm = timing_find(S, key.data, h))) {
+        if ((tm = memo_put(S, S->bucket, &fresh->head, key.data, h)) != fresh) {
             free(atomic_load(&fresh->times));
             free(fresh);
-        } else {
-            fresh->key = key.data;
-            ry_buf_init(&key);
-            fresh->next = S->bucket[h % TIMING_BUCKETS];
-            S->bucket[h % TIMING_BUCKETS] = fresh;
-            tm = fresh;
         }
-        mtx_unlock(&S->lock);
     }
     pt->keyed = 1;
     if (tm->over_target > 0) {
@@ -1067,7 +1065,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     }
     warn_unlabelled(S, sp);
     for (int i = 0; i < TIMING_BUCKETS; i++)
-        for (const timing *t = S->bucket[i]; t; t = t->next) {
+        for (const memo *m = S->bucket[i]; m; m = m->next) {
+            const timing *t = (const timing *)m;
             res.fabrics++;
             res.fabrics_built += t->built;
         }
@@ -1112,16 +1111,16 @@ out:
     free(S->text);
     ry_media_catalog_free(S->media);
     for (int i = 0; i < TIMING_BUCKETS; i++) {
-        for (timing *t = S->bucket[i], *next; t; t = next) {
-            next = t->next;
-            free(atomic_load(&t->times));
-            free(t->key);
-            free(t);
+        for (memo *m = S->bucket[i], *next; m; m = next) {
+            next = m->next;
+            free(atomic_load(&((timing *)m)->times));
+            free(m->key);
+            free(m);
         }
-        for (bound *bd = S->bounds[i], *next; bd; bd = next) {
-            next = bd->next;
-            free(bd->key);
-            free(bd);
+        for (memo *m = S->bounds[i], *next; m; m = next) {
+            next = m->next;
+            free(m->key);
+            free(m);
         }
     }
     mtx_destroy(&S->lock);
