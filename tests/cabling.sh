@@ -119,9 +119,10 @@ if len(rows) != bom["links"]["total"]:
     err("cabling.csv: %d rows for %d links" % (len(rows), bom["links"]["total"]))
 labels = [r["label"] for r in rows]
 if len(set(labels)) != len(labels): err("labels are not unique")
+# a cable is labelled by its lower end (a_), where it stays as the fabric grows
 for k, r in enumerate(rows):
-    if r["label"] != "%s-%06d" % (spec["name"], k + 1):
-        err("row %d: label %s is not the link's" % (k + 1, r["label"])); break
+    if r["label"] != "%s-%s-%s" % (spec["name"], r["a_device"], r["a_port"]):
+        err("row %d: label %s is not its lower end's" % (k + 1, r["label"])); break
 ends = collections.Counter()
 for r in rows:
     ends[(r["a_device"], r["a_port"])] += 1

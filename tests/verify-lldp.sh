@@ -78,7 +78,7 @@ for fmt in json sonic; do
     expect_eq "$fmt: two port-swap findings" "$n" 2
     grep -q '^126 of 128 planned cables as planned; 2 findings' "$TMP/v.out" && ok ||
         { fail "$fmt: swap summary"; head -3 "$TMP/v.out"; }
-    grep -q '^  fix:     move cable eth-ro-000001 from leaf0 Ethernet8 to leaf0 Ethernet0$' \
+    grep -q '^  fix:     move cable eth-ro-node001-mlx5_0 from leaf0 Ethernet8 to leaf0 Ethernet0$' \
         "$TMP/v.out" && ok || { fail "$fmt: the fix by interface names"; cat "$TMP/v.out"; }
 done
 

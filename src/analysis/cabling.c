@@ -97,7 +97,28 @@ int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_
 
 int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n)
 {
-    return snprintf(buf, n, "%s-%06u", f->spec->name, link + 1);
+    uint32_t lo = f->links[link].lo;
+    const ry_node *nd = ry_port_node(f, lo);
+    int len = snprintf(buf, n, "%s-", f->spec->name);
+    if (len < 0 || (size_t)len >= n)
+        return len;
+    if (nd->kind == RY_NODE_SWITCH) {
+        int k = ry_node_name(f, f->ports[lo].owner, buf + len, n - (size_t)len);
+        if (k < 0 || (size_t)(len + k) >= n)
+            return len + k;
+        return len + k + snprintf(buf + len + k, n - (size_t)(len + k), "-%d",
+                                  ry_port_number(f, lo));
+    }
+    /* a NIC's: "<host>-<rdma>", as cabling.csv names the host and the NIC */
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    long long gpu = nd->index;
+    int k = ry_host_name(f, gpu / gpn, buf + len, n - (size_t)len);
+    if (k < 0 || (size_t)(len + k) >= n)
+        return len + k;
+    len += k;
+    char dev[32];
+    ry_nic_rdma(&f->spec->node, (int)(gpu % gpn) + (int)(lo - nd->port0) * gpn, dev, sizeof dev);
+    return len + snprintf(buf + len, n - (size_t)len, "-%s", dev);
 }
 
 /* ---- choosing media ----------------------------------------------------------------------- */

@@ -74,7 +74,11 @@ int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_
  * of a switch model: cage_ports, and radix over cages * cage_ports. */
 void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split);
 
-/* Unique label of a cable: "<spec name>-<link number, 1-based, 6 digits>". */
+/* Unique label of a cable, named after its lower end, where it stays when
+ * the fabric grows: "<spec name>-<host>-<NIC>" for a NIC's cable
+ * ("superpod-node001-mlx5_0"), "<spec name>-<switch>-<port number>" for a
+ * switch's uplink ("superpod-leaf3-33"). A cable keeps its label from one
+ * phase to the next as long as its lower end stays in place. */
 int ry_cable_label(const ry_fabric *f, uint32_t link, char *buf, size_t n);
 
 

@@ -104,9 +104,51 @@ static int expected(const ry_fabric *f, const char *name, ry_err *err, const cha
         if (sp)
             *sp = '/';
     }
-    ry_err_set(err, "", "%s '%s': expected a switch (%s), a cable label (%s-000001), "
+    char label[192] = "";
+    if (f->nlinks > 0)
+        ry_cable_label(f, 0, label, sizeof label);
+    ry_err_set(err, "", "%s '%s': expected a switch (%s), a cable label (%s), "
                "SWITCH/PORT (%s/1), HOST/NIC (%s), rail0..rail%d or plane0..plane%d", why, name,
-               sw, f->spec->name, sw, nic, f->rails - 1, f->planes - 1);
+               sw, label, sw, nic, f->rails - 1, f->planes - 1);
+    return -1;
+}
+
+/* A cable label (ry_cable_label): "<spec>-<switch>-<port>" or
+ * "<spec>-<host>-<NIC>", the device and its port split at a '-' (the
+ * rightmost that names a cabled port); 0 with e set to the link, -1 when
+ * name is no cable's label. */
+static int link_by_label(const ry_fabric *f, const ry_name_index *ix, const char *name,
+                         ry_fail_elem *e)
+{
+    size_t sn = strlen(f->spec->name), n = strlen(name);
+    if (strncmp(name, f->spec->name, sn) != 0 || name[sn] != '-' || n - sn - 1 >= 160)
+        return -1;
+    const char *rest = name + sn + 1;
+    for (const char *d = strrchr(rest, '-'); d; ) {
+        char left[160], desc[200];
+        size_t len = (size_t)(d - rest);
+        memcpy(left, rest, len);
+        left[len] = '\0';
+        int32_t sw = ry_name_index_switch(ix, left), l = -1;
+        long long p;
+        if (sw >= 0 && (p = digits(d + 1)) >= 1 && p <= (long long)f->nodes[sw].nports)
+            l = f->ports[f->nodes[sw].port0 + (uint32_t)(p - 1)].link;
+        if (sw < 0) {
+            snprintf(desc, sizeof desc, "%s %s", left, d + 1);
+            int32_t gp = ry_name_index_nic(ix, desc);
+            if (gp >= 0)
+                l = f->ports[gp].link;
+        }
+        if (l >= 0) {
+            e->kind = RY_FAIL_LINK;
+            e->id = l;
+            return 0;
+        }
+        while (--d > rest && *d != '-')
+            ;
+        if (d <= rest)
+            break;
+    }
     return -1;
 }
 
@@ -190,19 +232,11 @@ int ry_fail_elem_parse(const ry_fabric *f, const ry_name_index *ix, const char *
         }
     } else {
         int32_t sw = ry_name_index_switch(ix, name);
-        size_t sn = strlen(f->spec->name);
         if (sw >= 0) {
             e->kind = RY_FAIL_SWITCH;
             e->id = sw;
-        } else if (strncmp(name, f->spec->name, sn) == 0 && name[sn] == '-' &&
-                   (n = digits(name + sn + 1)) >= 0) {
-            if (n < 1 || (size_t)n > f->nlinks) {
-                ry_err_set(err, "", "no cable '%s': expected a label from %s-%06d to %s-%06zu",
-                           name, f->spec->name, 1, f->spec->name, f->nlinks);
-                return -1;
-            }
-            e->kind = RY_FAIL_LINK;
-            e->id = n - 1;
+        } else if (link_by_label(f, ix, name, e) == 0) {
+            /* a cable by its label */
         } else {
             return expected(f, name, err, "unknown element");
         }
