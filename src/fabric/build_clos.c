@@ -514,6 +514,31 @@ static void number_leaves(ry_fabric *f)
     free(k);
 }
 
+/* A rail-only fabric's upper switches are built rail by rail; their names
+ * count rail-minor (the k-th switch of rail r of a tier is number
+ * k * rails + r), so that a rail's k-th spine keeps its name when every
+ * rail grows. */
+static void number_rail_upper(ry_fabric *f)
+{
+    if (f->spec->switch_order != 0 || f->design != RY_DESIGN_RAIL_ONLY)
+        return;
+    size_t n = 0;
+    leaf_key *k = ry_xmalloc((f->nnodes - f->first_switch + 1) * sizeof *k);
+    for (size_t i = f->first_switch; i < f->nnodes; i++) {
+        const ry_node *nd = &f->nodes[i];
+        if (nd->tier >= 2 && nd->nrails == 1)
+            k[n++] = (leaf_key){ nd->plane * (RY_MAX_TIERS + 1) + nd->tier, nd->rail, 0,
+                                 nd->index, (uint32_t)i };
+    }
+    qsort(k, n, sizeof *k, leaf_cmp);
+    for (size_t i = 0, run = 0; i < n; i++, run++) {
+        if (i == 0 || k[i].plane != k[i - 1].plane || k[i].group != k[i - 1].group)
+            run = 0;
+        f->nodes[k[i].id].number = (int32_t)(run * (size_t)f->rails + (size_t)k[i].group);
+    }
+    free(k);
+}
+
 /* ---- size in closed form ---------------------------------------------------
  * The builder's own rules, counted without building: leaves from the units
  * and rails; below the top, tier j takes groups of d_j lower blocks and
@@ -789,6 +814,7 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     f->nsubnets = subnet;
     compute_rails(f);
     number_leaves(f);
+    number_rail_upper(f);
     if (ry_names_unique(f, err) < 0) {
         ry_fabric_free(f);
         return -1;
