@@ -20,8 +20,9 @@ for c in $cmds; do
     # every command and each of its long options is in the man page
     grep -qE "^\\.(B|BI|BR|SS) \"?$c( |\"|\$)" "$TOP_SRCDIR/doc/railyard.1" && ok \
         || fail "railyard.1 does not document command $c"
-    # --set is offered exactly where it is taken: by the commands that read a SPEC
-    if head -1 "$TMP/h.$c" | grep -q ' SPEC'; then
+    # --set is offered exactly where it is taken: by the commands that read a
+    # SPEC (expand: OLD, whose NEW it changes)
+    if head -1 "$TMP/h.$c" | grep -qE ' (SPEC|OLD)'; then
         grep -q -- '--set KEY=VALUE' "$TMP/h.$c" && ok || fail "$c reads a spec and offers no --set"
     else
         grep -q -- '--set' "$TMP/h.$c" && fail "$c --help offers --set, which it refuses" || ok

@@ -121,7 +121,8 @@ static int option_left(const ry_option *o, char *buf, size_t cap)
 /* --set changes a spec: a command that reads none does not offer it. */
 static int takes_set(const ry_cmd_entry *c)
 {
-    return c->positional && strcmp(c->positional, "SPEC") == 0;
+    return c->positional && (strcmp(c->positional, "SPEC") == 0 ||
+                             strcmp(c->positional, "OLD") == 0);
 }
 
 /* The rows of opts; global: the common options, as c takes them (c NULL:
@@ -660,7 +661,7 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         ctx->more[ctx->nmore++] = pos[i];
     if (c->positional && !c->positional_optional && !ctx->arg)
         return ry_usage(ctx, "missing %s", c->positional);
-    if (c->more_positional && ctx->nmore == 0)
+    if (c->more_positional && !c->more_positional_optional && ctx->nmore == 0)
         return ry_usage(ctx, "missing %s", c->more_positional);
     int takes_spec = takes_set(c);
     if (ctx->nsets && !(takes_spec && ctx->arg))

@@ -1,0 +1,176 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/expand.h"
+#include "cmd/cmd.h"
+#include "emit/emit_expand.h"
+#include "emit/emit_verify.h"
+#include "util/buf.h"
+#include "util/diag.h"
+#include "util/progress.h"
+
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
+static const ry_option options[] = {
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: the same figures"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write expand.txt, expand.json, switches.csv,\n"
+                                      "cables.csv and the work order (work-order.csv) to DIR"),
+    [O_FORCE] = RY_OPTION_FORCE,
+    [O_N] = RY_OPTION_END
+};
+
+/* The spec of the old phase: OLD when NEW is given, else SPEC as it is. */
+static const char *old_path;
+
+static ry_cmd_status check(ry_ctx *ctx)
+{
+    if (ctx->nmore > 1)
+        return ry_usage(ctx, "expand compares two specs, OLD and NEW; %d given", 1 + ctx->nmore);
+    if (ctx->fmt == RY_FMT_CSV)
+        return ry_usage(ctx, "--format takes text or json (the tables are CSV files in -o DIR)");
+    old_path = ctx->arg;
+    if (ctx->nmore == 1) {
+        /* the dispatcher loads NEW (with --set); run loads OLD */
+        ctx->arg = ctx->more[0];
+        ctx->nmore = 0;
+    } else if (ctx->nsets == 0) {
+        return ry_usage(ctx, "one SPEC compares with itself: give NEW, or --set the new size "
+                        "(--set cluster.nodes=N)");
+    }
+    return RY_CMD_OK;
+}
+
+typedef struct old_phase {
+    ry_spec *spec;
+    ry_fabric f;
+    ry_layout lay;
+    ry_cabling cab;
+    int built, laid, cabled;
+} old_phase;
+
+static void old_free(old_phase *o)
+{
+    if (o->cabled)
+        ry_cabling_free(&o->cab);
+    if (o->laid)
+        ry_layout_free(&o->lay);
+    if (o->built)
+        ry_fabric_free(&o->f);
+    ry_spec_free(o->spec);
+}
+
+static ry_cmd_status old_load(ry_ctx *ctx, old_phase *o)
+{
+    ry_err err;
+    memset(o, 0, sizeof *o);
+    ry_progress_step("reading %s", old_path);
+    o->spec = ry_spec_load(old_path, NULL, 0, ry_templates_dir(ctx->templates));
+    if (!o->spec)
+        return ry_input_status();
+    ry_progress_step("building the old fabric of %lld GPUs", o->spec->gpus);
+    if (ry_fabric_build(o->spec, &o->f, &err) < 0)
+        goto bad;
+    o->built = 1;
+    if (ry_layout_build(&o->f, &o->lay, &err) < 0)
+        goto bad;
+    o->laid = 1;
+    if (ry_cabling_build(&o->f, &o->lay, ctx->phys.media, &o->cab, &err) < 0)
+        goto bad;
+    o->cabled = 1;
+    if (o->f.spec->sw.ethernet != ctx->spec->sw.ethernet) {
+        ry_error("%s is %s and %s %s: a phase keeps its fabric's kind", old_path,
+                 o->f.spec->sw.ethernet ? "Ethernet" : "InfiniBand", ctx->arg,
+                 ctx->spec->sw.ethernet ? "Ethernet" : "InfiniBand");
+        return RY_CMD_INPUT;
+    }
+    return RY_CMD_OK;
+bad:
+    ry_spec_error(o->spec, err.key, "%s", err.msg);
+    return RY_CMD_INPUT;
+}
+
+static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_expand *x)
+{
+    ry_outdir *o = ry_outdir_begin(ctx->out, ry_out_flags(ctx));
+    if (!o)
+        return RY_CMD_IO;
+    ry_buf b;
+    ry_buf_init(&b);
+    int bad = 0;
+    ry_emit_expand(&b, x, RY_FMT_TEXT);
+    bad = bad || ry_outdir_put(o, "expand.txt", b.data, b.len) < 0;
+    ry_buf_reset(&b);
+    ry_emit_expand(&b, x, RY_FMT_JSON);
+    bad = bad || ry_outdir_put(o, "expand.json", b.data, b.len) < 0;
+    ry_buf_reset(&b);
+    ry_emit_expand_switches(&b, x);
+    bad = bad || ry_outdir_put(o, "switches.csv", b.data, b.len) < 0;
+    ry_buf_reset(&b);
+    ry_emit_expand_cables(&b, x);
+    bad = bad || ry_outdir_put(o, "cables.csv", b.data, b.len) < 0;
+    ry_buf_reset(&b);
+    ry_emit_work_order(&b, &x->v, &ctx->phys.lay);
+    bad = bad || ry_outdir_put(o, "work-order.csv", b.data, b.len) < 0;
+    ry_buf_free(&b);
+    if (bad) {
+        ry_outdir_abort(o);
+        return RY_CMD_IO;
+    }
+    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+}
+
+static ry_cmd_status run(ry_ctx *ctx)
+{
+    old_phase old;
+    ry_cmd_status rc = old_load(ctx, &old);
+    ry_expand x;
+    ry_err err;
+    memset(&x, 0, sizeof x);
+    if (rc == RY_CMD_OK) {
+        ry_progress_step("comparing the phases");
+        if (ry_expand_run(&old.f, &old.cab, &ctx->fabric, &ctx->phys.cab, &x, &err) < 0) {
+            ry_error("%s", err.msg);
+            rc = RY_CMD_INPUT;
+        }
+    }
+    if (rc == RY_CMD_OK && ctx->out)
+        rc = write_dir(ctx, &x);
+    if (rc == RY_CMD_OK) {
+        ry_buf out;
+        ry_buf_init(&out);
+        ry_emit_expand(&out, &x, ctx->fmt);
+        rc = ry_write_output(ctx, NULL, out.data, out.len);
+        ry_buf_free(&out);
+    }
+    ry_expand_free(&x);
+    old_free(&old);
+    return rc;
+}
+
+const ry_cmd_entry ry_cmd_expand = {
+    .name = "expand",
+    .synopsis = "OLD [NEW] [--set KEY=VALUE]... [--format text|json] [-o DIR]",
+    .summary = "grow a fabric by a phase: what stays, what is bought, what moves, the work order",
+    .positional = "OLD",
+    .more_positional = "NEW",
+    .more_positional_optional = 1,
+    .options = options,
+    .details = "OLD is the spec of the fabric that stands, NEW the spec of the next phase;\n"
+               "--set changes NEW (with one spec, NEW is OLD changed by --set:\n"
+               "railyard expand cluster.yaml --set cluster.nodes=512).\n"
+               "The old plan is taken as found and the new one verified against it, so\n"
+               "the phase is what `railyard verify` of the new plan would report on the old\n"
+               "fabric: cables kept (as planned), moved (miswired: one end elsewhere),\n"
+               "added (missing) and removed (unexpected); switches kept by name, added or\n"
+               "removed. A kept or moved cable whose medium or length differs is replaced.\n"
+               "Capex of the phase at list prices: bought (new switches, new cables and\n"
+               "their optics), reused, retired. Downtime: the old links taken down while\n"
+               "the phase is cabled, by tier and rail, and the GPUs they cut off.\n"
+               "The work order has verify's form: one physical action per row, in the\n"
+               "order a technician walks the racks of the new layout.\n"
+               "Exit status: 0, 1 when a spec is wrong or the plans cannot be compared\n"
+               "(too few hosts named alike), 2 on a bad command line, 3 when a file cannot\n"
+               "be read or written.\n",
+    .needs = RY_NEED_CABLING,
+    .check = check,
+    .run = run,
+};

@@ -1,0 +1,229 @@
+#!/bin/sh
+# railyard expand: a fabric grown by phases.
+#  (a) NVIDIA's DGX B200 SuperPOD component table (tests/data/fabrics/
+#      published-fabrics.yaml) grown row by row, 2 to 4 to 8 to 16 SUs: the
+#      switches and cables added are the table's differences, every old cable
+#      stays or moves (none is removed), and the uplinks moved are the closed
+#      form of a growth that keeps each leaf's uplink k on spine k mod m;
+#  (b) the phase is what verify of the new plan finds on the old fabric
+#      (railyard's own topology.net of the old plan): the same work order,
+#      byte for byte, and the same counts;
+#  (c) identity: the cabling rows, OpenSM node names and GUIDs of what stays
+#      are the same in both phases;
+#  (d) a rail-only growth; (e) money adds up to the new plan's capex;
+#  (f) bad input.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
+
+spec() {   # spec NAME NODES: a DGX B200 SuperPOD of NODES systems
+    cat >"$TMP/$1.yaml" <<EOF
+version: 1
+name: b200-superpod
+cluster:
+  nodes: $2
+  node: dgx-b200
+  scalable_unit: 32
+fabric:
+  design: rail-optimized
+  switch: qm9700
+EOF
+}
+
+# The table's rows as "su nodes gpus leaf spine core cnl cls csc" (core and
+# spine-core 0 where the table has none).
+"$PY" - "$DATA" >"$TMP/rows" <<'PYEOF'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+d = next(x for x in doc["fabrics"] if x["id"] == "nvidia-superpod-b200")
+t = next(x for x in d["tables"] if x["name"] == "components")
+col = {c: i for i, c in enumerate(t["columns"])}
+for r in t["rows"]:
+    if r[col["su"]] > 16:
+        continue
+    print(" ".join(str(r[col[c]] or 0) for c in
+                   ("su", "nodes", "gpus", "leaf", "spine", "core", "cables_node_leaf",
+                    "cables_leaf_spine", "cables_spine_core")))
+PYEOF
+expect_eq "table rows 2..16 SUs" "$(wc -l <"$TMP/rows")" 4
+
+# j FILE EXPR: a value of expand.json
+j() {
+    "$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2], {"d": d}))' "$1" "$2"
+}
+
+prev=""
+while read -r su nodes gpus leaf spine core cnl cls csc; do
+    spec "su$su" "$nodes"
+    if [ -n "$prev" ]; then
+        set -- $prev
+        osu=$1 oleaf=4 ospine=$5 ocore=$6 ocnl=$7 ocls=$8 ocsc=$9
+        oleaf=$4
+        x="$TMP/x-$osu-$su"
+        "$RAILYARD" expand "$TMP/su$osu.yaml" "$TMP/su$su.yaml" -q -o "$x" >"$x.txt" 2>"$x.err"
+        expect_eq "$osu->$su SUs: exit" $? 0
+        no_sanitizer "$x.err"
+        J="$x/expand.json"
+        expect_eq "$osu->$su: leaves added" "$(j "$J" 'd["switches"]["added"]["leaf"]')" \
+            $((leaf - oleaf))
+        expect_eq "$osu->$su: spines added" "$(j "$J" 'd["switches"]["added"]["spine"]')" \
+            $((spine - ospine))
+        expect_eq "$osu->$su: cores added" \
+            "$(j "$J" 'd["switches"]["added"].get("core", 0)')" $((core - ocore))
+        expect_eq "$osu->$su: switches removed" \
+            "$(j "$J" 'sum(d["switches"]["removed"].values())')" 0
+        expect_eq "$osu->$su: node cables kept" "$(j "$J" 'd["cables"]["kept"]["node-leaf"]')" \
+            "$ocnl"
+        expect_eq "$osu->$su: node cables added" \
+            "$(j "$J" 'd["cables"]["added"]["node-leaf"]')" $((cnl - ocnl))
+        expect_eq "$osu->$su: node cables moved" "$(j "$J" 'd["cables"]["moved"]["node-leaf"]')" 0
+        expect_eq "$osu->$su: cables removed" \
+            "$(j "$J" 'sum(d["cables"]["removed"].values())')" 0
+        kl=$(j "$J" 'd["cables"]["kept"]["leaf-spine"]')
+        ml=$(j "$J" 'd["cables"]["moved"]["leaf-spine"]')
+        al=$(j "$J" 'd["cables"]["added"]["leaf-spine"]')
+        expect_eq "$osu->$su: old uplinks kept or moved" $((kl + ml)) "$ocls"
+        expect_eq "$osu->$su: new uplinks" $((kl + ml + al)) "$cls"
+        if [ "$core" -eq 0 ]; then
+            # two tiers to two: a leaf's uplink k goes to spine k mod m, so
+            # the uplinks whose spine stays are m_old of every m_new
+            expect_eq "$osu->$su: uplinks moved" "$ml" $((ocls - ocls * ospine / spine))
+            expect_eq "$osu->$su: GPUs cut off" "$(j "$J" 'd["downtime"]["gpus_cut_off"]')" 0
+        else
+            expect_eq "$osu->$su: spine-core cables added" \
+                "$(j "$J" 'd["cables"]["added"]["spine-core"]')" $((csc - ocsc))
+        fi
+        # the downtime is the old links taken down: moved, removed, replaced
+        expect_eq "$osu->$su: links down" \
+            "$(j "$J" 'sum(r["down"] for r in d["downtime"]["links"])')" \
+            "$("$PY" -c 'import csv, sys
+print(sum(1 for r in csv.DictReader(open(sys.argv[1]))
+          if r["state"] in ("moved", "removed") or (r["state"] == "kept" and r["replaced"] == "1")))' "$x/cables.csv")"
+    fi
+    prev="$su $nodes $gpus $leaf $spine $core $cnl $cls $csc"
+done <"$TMP/rows"
+
+# (b) the phase is verify's findings of the new plan on the old fabric
+"$RAILYARD" opensm "$TMP/su2.yaml" -q -o "$TMP/o2" >/dev/null 2>&1
+expect_eq "opensm of 2 SUs" $? 0
+"$RAILYARD" verify "$TMP/su4.yaml" "$TMP/o2/opensm/plane0/topology.net" \
+    --work-order "$TMP/wo.csv" >"$TMP/v.txt" 2>"$TMP/v.err"
+expect_eq "verify of 4 SUs on the 2-SU fabric: findings" $? 1
+if cmp -s "$TMP/wo.csv" "$TMP/x-2-4/work-order.csv"; then ok; else
+    fail "the work order differs from verify's"; diff "$TMP/wo.csv" "$TMP/x-2-4/work-order.csv" | head -5
+fi
+J="$TMP/x-2-4/expand.json"
+line=$(head -1 "$TMP/v.txt")
+want="$(j "$J" '"{:,} of {:,}".format(sum(d["cables"]["kept"].values()), d["new"]["cables"])')"
+case "$line" in "$want planned cables as planned; "*) ok ;;
+    *) fail "verify says '$line', expand $want" ;; esac
+case "$line" in *" $(j "$J" '"{:,} missing, {:,} unexpected, {:,} miswired,".format(*(d["work_order"][k] for k in ("connect", "remove", "move")))')"*) ok ;;
+    *) fail "verify's counts '$line' against expand's" ;; esac
+
+# (c) identity: a cable kept in place (not replaced) has the same cabling.csv
+# row in both phases; a switch kept has the same name and GUID
+"$RAILYARD" cabling "$TMP/su2.yaml" -q -o "$TMP/c2" >/dev/null 2>&1
+"$RAILYARD" cabling "$TMP/su4.yaml" -q -o "$TMP/c4" >/dev/null 2>&1
+"$RAILYARD" opensm "$TMP/su4.yaml" -q -o "$TMP/o4" >/dev/null 2>&1
+"$PY" - "$TMP/x-2-4/cables.csv" "$TMP/c2/cabling/cabling.csv" "$TMP/c4/cabling/cabling.csv" \
+    "$TMP/x-2-4/switches.csv" "$TMP/o2/opensm/plane0/node-name-map" \
+    "$TMP/o4/opensm/plane0/node-name-map" >"$TMP/ident" <<'PYEOF'
+import csv, sys
+x, c2, c4, sw, m2, m4 = sys.argv[1:]
+old = {r["label"]: r for r in csv.DictReader(open(c2))}
+new = {r["label"]: r for r in csv.DictReader(open(c4))}
+errs, kept = [], 0
+for r in csv.DictReader(open(x)):
+    if r["state"] == "kept" and r["replaced"] == "0":
+        kept += 1
+        if r["label"] != r["old_label"]: errs.append("kept cable relabelled: %s" % r)
+        else:
+            # the same but where the new layout moved a rack (expand counts
+            # those as relocated)
+            a, b = dict(old.get(r["label"], {})), dict(new.get(r["label"], {}))
+            for e in (a, b):
+                for c in ("a_row", "a_rack", "a_u", "z_row", "z_rack", "z_u"):
+                    e.pop(c, None)
+            if not a or a != b: errs.append("kept cable %s: rows differ" % r["label"])
+    if r["state"] in ("moved", "kept") and r["label"] != r["old_label"] and \
+       r["new_lower"] == r["old_lower"]:
+        errs.append("a cable whose lower end stays changes its label: %s" % r["label"])
+def names(p):
+    return {l.split()[1].strip('"'): l.split()[0] for l in open(p) if l.startswith("0x")}
+rows = list(csv.DictReader(open(sw)))
+every = {r["name"] for r in rows}
+a = {n: g for n, g in names(m2).items() if n in every}
+b = names(m4)
+same = [n for n in a if n in b and a[n] == b[n]]
+ks = [r["name"] for r in rows if r["state"] == "kept"]
+if sorted(ks) != sorted(a): errs.append("kept switches %d, old switches %d" % (len(ks), len(a)))
+if sorted(same) != sorted(a): errs.append("%d of %d old switches keep their GUID" % (len(same), len(a)))
+print("\n".join(errs) if errs else "ok %d" % kept)
+PYEOF
+case "$(cat "$TMP/ident")" in "ok "[1-9]*) ok ;; *) fail "identity: $(head -3 "$TMP/ident")" ;; esac
+
+# (d) a rail-only growth: each rail its own two-tier Clos of radix-64 leaves
+# (32 GPUs down) and spines; 8 rails of 128 GPUs, then of 256
+cat >"$TMP/ro.yaml" <<'EOF'
+version: 1
+name: ro
+cluster:
+  nodes: 128
+  node: dgx-h100
+fabric:
+  design: rail-only
+  switch: qm9700
+EOF
+"$RAILYARD" expand "$TMP/ro.yaml" --set cluster.nodes=256 -q -o "$TMP/ro" >/dev/null 2>"$TMP/ro.err"
+expect_eq "rail-only expand: exit" $? 0
+no_sanitizer "$TMP/ro.err"
+J="$TMP/ro/expand.json"
+R=8 k=64 d=32
+for n in 128 256; do
+    l=$(((n + d - 1) / d)); eval "leaf$n=$l spine$n=$((l * (k - d) / k))"
+done
+expect_eq "rail-only: leaves added" "$(j "$J" 'd["switches"]["added"]["leaf"]')" \
+    $((R * (leaf256 - leaf128)))
+expect_eq "rail-only: spines added" "$(j "$J" 'd["switches"]["added"]["spine"]')" \
+    $((R * (spine256 - spine128)))
+expect_eq "rail-only: node cables kept" "$(j "$J" 'd["cables"]["kept"]["node-leaf"]')" $((R * 128))
+ols=$((R * leaf128 * (k - d)))
+expect_eq "rail-only: uplinks moved" "$(j "$J" 'd["cables"]["moved"]["leaf-spine"]')" \
+    $((ols - ols * spine128 / spine256))
+expect_eq "rail-only: links down, all of one tier, rail by rail" \
+    "$(j "$J" 'sorted(set((r["tier"], r["down"]) for r in d["downtime"]["links"] if r["down"]))')" \
+    "[('leaf-spine', $(((ols - ols * spine128 / spine256) / R)))]"
+
+# (e) money: bought and reused are the new plan's switches, optics and cables
+"$RAILYARD" bom "$TMP/su4.yaml" --format json >"$TMP/bom4.json" 2>/dev/null
+"$PY" - "$TMP/x-2-4/expand.json" "$TMP/bom4.json" >"$TMP/money" <<'PYEOF'
+import json, sys
+x, b = (json.load(open(p)) for p in sys.argv[1:])
+c, m = b["capex"], x["capex"]
+sw = m["switches"]["bought"] + m["switches"]["reused"]
+co = m["cables_and_optics"]["bought"] + m["cables_and_optics"]["reused"]
+errs = []
+if abs(sw - c["switches"]) > 0.01: errs.append("switches %r, capex %r" % (sw, c["switches"]))
+if abs(co - c["optics"] - c["cables"]) > 0.01:
+    errs.append("cables and optics %r, capex %r" % (co, c["optics"] + c["cables"]))
+if m["switches"]["retired"] != 0: errs.append("switches retired")
+print("\n".join(errs) if errs else "ok")
+PYEOF
+expect_eq "money adds up to the capex" "$(cat "$TMP/money")" ok
+
+# (f) bad input: nothing written, a clear error
+"$RAILYARD" expand "$TMP/su2.yaml" -q >/dev/null 2>"$TMP/e1"
+expect_eq "one spec without --set: usage" $? 2
+grep -q "give NEW, or --set" "$TMP/e1" && ok || fail "one spec: $(cat "$TMP/e1")"
+"$RAILYARD" expand "$TMP/su2.yaml" "$TMP/su4.yaml" "$TMP/su8.yaml" -q >/dev/null 2>"$TMP/e2"
+expect_eq "three specs: usage" $? 2
+printf 'version: 1\nname: b\ncluster: {nodes: -3}\n' >"$TMP/bad.yaml"
+"$RAILYARD" expand "$TMP/bad.yaml" "$TMP/su4.yaml" -q -o "$TMP/bad-out" >/dev/null 2>"$TMP/e3"
+expect_eq "a bad OLD: exit" $? 1
+grep -q "bad.yaml:3:[0-9]*: " "$TMP/e3" && ok || fail "a bad OLD: $(cat "$TMP/e3")"
+[ ! -e "$TMP/bad-out" ] && ok || fail "a bad OLD wrote $TMP/bad-out"
+"$RAILYARD" expand "$TMP/su2.yaml" "$TMP/missing.yaml" -q >/dev/null 2>"$TMP/e4"
+expect_eq "a missing NEW: exit" $? 3
+
+finish
