@@ -15,36 +15,19 @@
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
 
-spec() {   # spec NAME NODES: a DGX B200 SuperPOD of NODES systems
+spec() {   # spec NAME NODES NODE SU SWITCH: a DGX SuperPOD of NODES systems
     cat >"$TMP/$1.yaml" <<EOF
 version: 1
-name: b200-superpod
+name: superpod
 cluster:
   nodes: $2
-  node: dgx-b200
-  scalable_unit: 32
+  node: $3
+  scalable_unit: $4
 fabric:
   design: rail-optimized
-  switch: qm9700
+  switch: $5
 EOF
 }
-
-# The table's rows as "su nodes gpus leaf spine core cnl cls csc" (core and
-# spine-core 0 where the table has none).
-"$PY" - "$DATA" >"$TMP/rows" <<'PYEOF'
-import sys, yaml
-doc = yaml.safe_load(open(sys.argv[1]))
-d = next(x for x in doc["fabrics"] if x["id"] == "nvidia-superpod-b200")
-t = next(x for x in d["tables"] if x["name"] == "components")
-col = {c: i for i, c in enumerate(t["columns"])}
-for r in t["rows"]:
-    if r[col["su"]] > 16:
-        continue
-    print(" ".join(str(r[col[c]] or 0) for c in
-                   ("su", "nodes", "gpus", "leaf", "spine", "core", "cables_node_leaf",
-                    "cables_leaf_spine", "cables_spine_core")))
-PYEOF
-expect_eq "table rows 2..16 SUs" "$(wc -l <"$TMP/rows")" 4
 
 # j FILE EXPR: a value of expand.json
 j() {
@@ -53,56 +36,90 @@ d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2], {"d": d}))' "$1" "$2"
 }
 
-prev=""
-while read -r su nodes gpus leaf spine core cnl cls csc; do
-    spec "su$su" "$nodes"
-    if [ -n "$prev" ]; then
-        set -- $prev
-        osu=$1 oleaf=4 ospine=$5 ocore=$6 ocnl=$7 ocls=$8 ocsc=$9
-        oleaf=$4
-        x="$TMP/x-$osu-$su"
-        "$RAILYARD" expand "$TMP/su$osu.yaml" "$TMP/su$su.yaml" -q -o "$x" >"$x.txt" 2>"$x.err"
-        expect_eq "$osu->$su SUs: exit" $? 0
-        no_sanitizer "$x.err"
-        J="$x/expand.json"
-        expect_eq "$osu->$su: leaves added" "$(j "$J" 'd["switches"]["added"]["leaf"]')" \
-            $((leaf - oleaf))
-        expect_eq "$osu->$su: spines added" "$(j "$J" 'd["switches"]["added"]["spine"]')" \
-            $((spine - ospine))
-        expect_eq "$osu->$su: cores added" \
-            "$(j "$J" 'd["switches"]["added"].get("core", 0)')" $((core - ocore))
-        expect_eq "$osu->$su: switches removed" \
-            "$(j "$J" 'sum(d["switches"]["removed"].values())')" 0
-        expect_eq "$osu->$su: node cables kept" "$(j "$J" 'd["cables"]["kept"]["node-leaf"]')" \
-            "$ocnl"
-        expect_eq "$osu->$su: node cables added" \
-            "$(j "$J" 'd["cables"]["added"]["node-leaf"]')" $((cnl - ocnl))
-        expect_eq "$osu->$su: node cables moved" "$(j "$J" 'd["cables"]["moved"]["node-leaf"]')" 0
-        expect_eq "$osu->$su: cables removed" \
-            "$(j "$J" 'sum(d["cables"]["removed"].values())')" 0
-        kl=$(j "$J" 'd["cables"]["kept"]["leaf-spine"]')
-        ml=$(j "$J" 'd["cables"]["moved"]["leaf-spine"]')
-        al=$(j "$J" 'd["cables"]["added"]["leaf-spine"]')
-        expect_eq "$osu->$su: old uplinks kept or moved" $((kl + ml)) "$ocls"
-        expect_eq "$osu->$su: new uplinks" $((kl + ml + al)) "$cls"
-        if [ "$core" -eq 0 ]; then
-            # two tiers to two: a leaf's uplink k goes to spine k mod m, so
-            # the uplinks whose spine stays are m_old of every m_new
-            expect_eq "$osu->$su: uplinks moved" "$ml" $((ocls - ocls * ospine / spine))
-            expect_eq "$osu->$su: GPUs cut off" "$(j "$J" 'd["downtime"]["gpus_cut_off"]')" 0
-        else
-            expect_eq "$osu->$su: spine-core cables added" \
-                "$(j "$J" 'd["cables"]["added"]["spine-core"]')" $((csc - ocsc))
+# grow ID NODE SU SWITCH RADIX MAXSU: the published table's rows (up to MAXSU
+# SUs) grown one into the next; each phase checked against the table's
+# differences and the closed form of the uplinks that stay
+grow() {
+    id=$1 node=$2 su=$3 sw=$4 k=$5 max=$6
+    "$PY" - "$DATA" "$id" "$max" >"$TMP/$id.rows" <<'PYEOF'
+import sys, yaml
+doc = yaml.safe_load(open(sys.argv[1]))
+d = next(x for x in doc["fabrics"] if x["id"] == sys.argv[2])
+t = next(x for x in d["tables"] if x["name"] == "components")
+col = {c: i for i, c in enumerate(t["columns"])}
+for r in t["rows"]:
+    if r[col["su"]] <= int(sys.argv[3]):
+        print(" ".join(str(r[col[c]] or 0) if c in col else "0" for c in
+                       ("su", "nodes", "leaf", "spine", "core", "cables_node_leaf",
+                        "cables_leaf_spine", "cables_spine_core")))
+PYEOF
+    prev=""
+    while read -r row; do
+        set -- $row
+        spec "$id-$1" "$2" "$node" "$su" "$sw"
+        if [ -n "$prev" ]; then
+            x="$TMP/x-$id-${prev%% *}-$1"
+            "$RAILYARD" expand "$TMP/$id-${prev%% *}.yaml" "$TMP/$id-$1.yaml" -q -o "$x" \
+                >"$x.txt" 2>"$x.err"
+            expect_eq "$id ${prev%% *}->$1 SUs: exit" $? 0
+            no_sanitizer "$x.err"
+            "$PY" - "$x/expand.json" "$x/cables.csv" "$k" $prev $row >"$x.chk" <<'PYEOF'
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+k = int(sys.argv[3])
+o = dict(zip(("su", "nodes", "leaf", "spine", "core", "cnl", "cls", "csc"), map(int, sys.argv[4:12])))
+n = dict(zip(o, map(int, sys.argv[12:20])))
+errs = []
+def want(what, got, exp):
+    if got != exp: errs.append("%s: got %s, want %s" % (what, got, exp))
+sw, cab = d["switches"], d["cables"]
+want("leaves added", sw["added"]["leaf"], n["leaf"] - o["leaf"])
+want("spines added", sw["added"]["spine"], n["spine"] - o["spine"])
+want("cores added", sw["added"].get("core", 0), n["core"] - o["core"])
+want("switches removed", sum(sw["removed"].values()), 0)
+want("node cables kept", cab["kept"]["node-leaf"], o["cnl"])
+want("node cables added", cab["added"]["node-leaf"], n["cnl"] - o["cnl"])
+want("node cables moved", cab["moved"]["node-leaf"], 0)
+want("cables removed", sum(cab["removed"].values()), 0)
+kl, ml, al = (cab[s]["leaf-spine"] for s in ("kept", "moved", "added"))
+want("old uplinks kept or moved", kl + ml, o["cls"])
+want("new uplinks", kl + ml + al, n["cls"])
+if n["core"] == 0:
+    # two tiers to two: a leaf's uplink i goes to spine i mod m as its
+    # (i div m)-th link there, at spine port x + (i div m) * (k div per)
+    # (x: the leaf's rank, unit by unit; per = u / m links to each spine);
+    # it stays where both the spine and the port stay
+    u = k // 2
+    def at(i, m):
+        return (i % m, (i // m) * (k // (u // m)))
+    stay = sum(1 for i in range(u) if at(i, o["spine"]) == at(i, n["spine"]))
+    want("uplinks moved", ml, o["cls"] - o["leaf"] * stay)
+    want("GPUs cut off", d["downtime"]["gpus_cut_off"],
+         0 if stay else o["nodes"] * 8)
+else:
+    want("spine-core cables added", cab["added"]["spine-core"], n["csc"] - o["csc"])
+# the downtime is the old links taken down: moved, removed, replaced
+down = sum(1 for r in csv.DictReader(open(sys.argv[2]))
+           if r["state"] in ("moved", "removed") or (r["state"] == "kept" and r["replaced"] == "1"))
+want("links down", sum(r["down"] for r in d["downtime"]["links"]), down)
+print("\n".join(errs) if errs else "ok")
+PYEOF
+            expect_eq "$id ${prev%% *}->$1 SUs against the table" "$(cat "$x.chk")" ok
         fi
-        # the downtime is the old links taken down: moved, removed, replaced
-        expect_eq "$osu->$su: links down" \
-            "$(j "$J" 'sum(r["down"] for r in d["downtime"]["links"])')" \
-            "$("$PY" -c 'import csv, sys
-print(sum(1 for r in csv.DictReader(open(sys.argv[1]))
-          if r["state"] in ("moved", "removed") or (r["state"] == "kept" and r["replaced"] == "1")))' "$x/cables.csv")"
-    fi
-    prev="$su $nodes $gpus $leaf $spine $core $cnl $cls $csc"
-done <"$TMP/rows"
+        prev=$row
+    done <"$TMP/$id.rows"
+}
+# NVIDIA DGX B200 SuperPOD (NDR, 32 DGX a SU): a core tier from 16 SUs
+grow nvidia-superpod-b200 dgx-b200 32 qm9700 64 16
+# NVIDIA DGX B300 SuperPOD (XDR, 72 DGX a SU): 8 then 18 spines at 2 and 4 SUs
+grow nvidia-superpod-b300-xdr dgx-b300 72 q3400 144 8
+for f in nvidia-superpod-b200-16 nvidia-superpod-b300-xdr-8; do
+    [ -s "$TMP/$f.yaml" ] && ok || fail "no row of $f grown"
+done
+cp "$TMP/nvidia-superpod-b200-2.yaml" "$TMP/su2.yaml"
+cp "$TMP/nvidia-superpod-b200-4.yaml" "$TMP/su4.yaml"
+cp "$TMP/nvidia-superpod-b200-8.yaml" "$TMP/su8.yaml"
+cp -r "$TMP/x-nvidia-superpod-b200-2-4" "$TMP/x-2-4"
 
 # (b) the phase is verify's findings of the new plan on the old fabric
 "$RAILYARD" opensm "$TMP/su2.yaml" -q -o "$TMP/o2" >/dev/null 2>&1
