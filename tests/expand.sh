@@ -180,6 +180,32 @@ print("\n".join(errs) if errs else "ok %d" % kept)
 PYEOF
 case "$(cat "$TMP/ident")" in "ok "[1-9]*) ok ;; *) fail "identity: $(head -3 "$TMP/ident")" ;; esac
 
+# ... and expand -o writes the new phase's files as build does, its LIDs the
+# old phase's: every GUID of the old subnet keeps its LID; the Slurm lines
+# of the old units (their leaves' hosts) are the same
+"$RAILYARD" build "$TMP/su2.yaml" -q -o "$TMP/b2" >/dev/null 2>&1
+expect_eq "build of 2 SUs" $? 0
+"$RAILYARD" expand "$TMP/su2.yaml" "$TMP/su4.yaml" -q -o "$TMP/p4" >/dev/null 2>"$TMP/p4.err"
+expect_eq "expand -o of 2 to 4 SUs" $? 0
+for f in opensm/plane0/guid2lid cabling/cabling.csv slurm/topology.conf expand.txt; do
+    [ -s "$TMP/p4/$f" ] && ok || fail "expand -o wrote no $f"
+done
+"$PY" - "$TMP/b2/opensm/plane0/guid2lid" "$TMP/p4/opensm/plane0/guid2lid" \
+    "$TMP/b2/slurm/topology.conf" "$TMP/p4/slurm/topology.conf" >"$TMP/lids" <<'PYEOF'
+import sys
+def lids(p):
+    return {l.split()[0]: l.split()[1] for l in open(p) if l.startswith("0x")}
+a, b = lids(sys.argv[1]), lids(sys.argv[2])
+errs = ["%s: LID %s, was %s" % (g, b.get(g), l) for g, l in a.items() if b.get(g) != l]
+if len(set(b.values())) != len(b): errs.append("a LID twice")
+def leaves(p):
+    return {l.split()[0]: l for l in open(p) if l.startswith("SwitchName=") and " Nodes=" in l}
+sa, sb = leaves(sys.argv[3]), leaves(sys.argv[4])
+errs += ["slurm: %s changed" % k for k in sa if sa[k] != sb.get(k)]
+print("\n".join(errs[:5]) if errs else "ok %d" % len(a))
+PYEOF
+case "$(cat "$TMP/lids")" in "ok "[1-9]*) ok ;; *) fail "identity of LIDs: $(head -3 "$TMP/lids")" ;; esac
+
 # (d) a rail-only growth: each rail its own two-tier Clos of radix-64 leaves
 # (32 GPUs down) and spines; 8 rails of 128 GPUs, then of 256
 cat >"$TMP/ro.yaml" <<'EOF'

@@ -5,6 +5,8 @@
 #include "cmd/cmd.h"
 #include "emit/emit_expand.h"
 #include "emit/emit_verify.h"
+#include "emit/outdir.h"
+#include "fabric/ibplan.h"
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/progress.h"
@@ -13,7 +15,9 @@ enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: the same figures"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write expand.txt, expand.json, switches.csv,\n"
-                                      "cables.csv and the work order (work-order.csv) to DIR"),
+                                      "cables.csv, the work order (work-order.csv) and\n"
+                                      "the new phase's files (as railyard build writes them,\n"
+                                      "its LIDs the old phase's) to DIR"),
     [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
@@ -88,11 +92,34 @@ bad:
     return RY_CMD_INPUT;
 }
 
-static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_expand *x)
+/* The groups of `railyard build` the new phase writes: those its spec has. */
+static void wanted(const ry_ctx *ctx, int *want)
 {
-    ry_outdir *o = ry_outdir_begin(ctx->out, ry_out_flags(ctx));
-    if (!o)
-        return RY_CMD_IO;
+    for (int i = 0; ry_groups[i].name; i++)
+        want[i] = ry_groups[i].applies && !ry_groups[i].applies(ctx) ? RY_GROUP_DROP
+                                                                     : RY_GROUP_WRITE;
+}
+
+/* With -o, everything the groups need is loaded before anything is written. */
+static unsigned needs_more(const ry_ctx *ctx)
+{
+    if (!ctx->out)
+        return 0;
+    int want[8];
+    unsigned needs = RY_NEED_BOM;
+    wanted(ctx, want);
+    for (int i = 0; ry_groups[i].name; i++)
+        if (want[i] == RY_GROUP_WRITE)
+            needs |= ry_groups[i].needs;
+    return needs;
+}
+
+static const ry_expand *top_x;     /* the phase write_top writes */
+
+/* The phase's own files beside the new plan's groups. */
+static int write_top(const ry_ctx *ctx, ry_outdir *o)
+{
+    const ry_expand *x = top_x;
     ry_buf b;
     ry_buf_init(&b);
     int bad = 0;
@@ -111,11 +138,31 @@ static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_expand *x)
     ry_emit_work_order(&b, &x->v, &ctx->phys.lay);
     bad = bad || ry_outdir_put(o, "work-order.csv", b.data, b.len) < 0;
     ry_buf_free(&b);
-    if (bad) {
-        ry_outdir_abort(o);
-        return RY_CMD_IO;
+    return bad ? -1 : 0;
+}
+
+/* The new phase's files: every port that stays keeps the LID the old plan
+ * gave it (matched by GUID, which the names give). */
+static ry_cmd_status write_dir(ry_ctx *ctx, const old_phase *old, const ry_expand *x)
+{
+    if (ctx->needs & RY_NEED_IBPLAN) {
+        ry_ibplan opl;
+        ry_err err;
+        if (ry_ibplan_build(&old->f, &opl, &err) < 0) {
+            ry_spec_error(old->spec, err.key, "%s", err.msg);
+            return RY_CMD_INPUT;
+        }
+        int rc = ry_ibplan_keep_lids_by_guid(&ctx->ibplan, &opl, &err);
+        ry_ibplan_free(&opl);
+        if (rc < 0) {
+            ry_error("%s", err.msg);
+            return RY_CMD_INPUT;
+        }
     }
-    return ry_outdir_commit(o) < 0 ? RY_CMD_IO : RY_CMD_OK;
+    int want[8];
+    wanted(ctx, want);
+    top_x = x;
+    return ry_write_groups(ctx, ctx->out, want, write_top, NULL);
 }
 
 static ry_cmd_status run(ry_ctx *ctx)
@@ -133,7 +180,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         }
     }
     if (rc == RY_CMD_OK && ctx->out)
-        rc = write_dir(ctx, &x);
+        rc = write_dir(ctx, &old, &x);
     if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);
@@ -171,6 +218,7 @@ const ry_cmd_entry ry_cmd_expand = {
                "(too few hosts named alike), 2 on a bad command line, 3 when a file cannot\n"
                "be read or written.\n",
     .needs = RY_NEED_CABLING,
+    .needs_more = needs_more,
     .check = check,
     .run = run,
 };

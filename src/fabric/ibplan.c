@@ -297,7 +297,10 @@ int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *li
     return rc;
 }
 
-int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
+/* pl keeps from's LIDs for the GUIDs that plan `named` gives from's ports
+ * (from's own, or pl's when both plan the same graph). */
+static int keep_lids_from(ry_ibplan *pl, const ry_ibplan *from, const ry_ibplan *named,
+                          ry_err *err)
 {
     size_t n = 0, cap = 0;
     for (int k = 0; k < from->nsubnets; k++)
@@ -308,11 +311,11 @@ int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
     for (int k = 0; k < from->nsubnets; k++) {
         const ry_subnet *sn = &from->subnets[k];
         for (size_t i = 0; i < sn->nsw; i++) {
-            g[n] = ry_plan_sw_guid(pl, sn->sw[i]);
+            g[n] = ry_plan_sw_guid(named, sn->sw[i]);
             l[n++] = from->sw_lid[sn->sw[i] - f->first_switch];
         }
         for (size_t c = 0; c < sn->nca; c++) {
-            g[n] = ry_plan_ca_port_guid(pl, sn->ca[c]);
+            g[n] = ry_plan_ca_port_guid(named, sn->ca[c]);
             l[n++] = from->ca_lid[sn->ca[c]];
         }
     }
@@ -320,4 +323,14 @@ int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
     free(g);
     free(l);
     return rc;
+}
+
+int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
+{
+    return keep_lids_from(pl, from, pl, err);
+}
+
+int ry_ibplan_keep_lids_by_guid(ry_ibplan *pl, const ry_ibplan *from, ry_err *err)
+{
+    return keep_lids_from(pl, from, from, err);
 }

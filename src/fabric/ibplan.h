@@ -94,4 +94,9 @@ int ry_ibplan_keep_lids(ry_ibplan *pl, const uint64_t *guids, const uint16_t *li
  * (RY_KEEP_SOFT): a missing cable does not move the LIDs of other ports. */
 int ry_ibplan_keep_lids_of(ry_ibplan *pl, const ry_ibplan *from, ry_err *err);
 
+/* Every port of pl whose GUID from also has keeps from's LID for it, where
+ * it can (RY_KEEP_SOFT): from is another plan (a fabric's earlier phase),
+ * matched by GUIDs alone. */
+int ry_ibplan_keep_lids_by_guid(ry_ibplan *pl, const ry_ibplan *from, ry_err *err);
+
 #endif
