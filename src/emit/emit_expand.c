@@ -148,30 +148,51 @@ static void emit_text(ry_buf *o, const ry_expand *x)
         ry_text_table_cell(&t, "rail");
         ry_text_table_cell(&t, "down");
         ry_text_table_cell(&t, "of");
+        /* rails alike in a run share a row: "0-7" */
         for (int k = 0; k < RY_XT_N; k++)
             for (int r = 0; r < W; r++) {
                 size_t i = (size_t)k * (size_t)W + (size_t)r;
                 if (!x->down[i])
                     continue;
+                int e = r;
+                while (e + 1 < x->rails && r < x->rails && x->down[i + (size_t)(e + 1 - r)] ==
+                       x->down[i] && x->links[i + (size_t)(e + 1 - r)] == x->links[i])
+                    e++;
                 ry_text_table_cell(&t, "  %s", ry_link_tier_name(x->old, k, tn, sizeof tn));
-                if (r < x->rails)
-                    ry_text_table_cell(&t, "%d", r);
-                else
+                if (r >= x->rails)
                     ry_text_table_cell(&t, "all");
+                else if (e > r)
+                    ry_text_table_cell(&t, "%d-%d", r, e);
+                else
+                    ry_text_table_cell(&t, "%d", r);
                 ry_text_table_cell(&t, "%s", ry_n(x->down[i]));
                 ry_text_table_cell(&t, "%s", ry_n(x->links[i]));
+                r = e;
             }
         ry_text_table_write(&t, o, "");
+        ry_buf_puts(o, "  (a row of several rails: each of them)\n");
     }
     ry_buf_printf(o, "  GPUs cut off: %s of %s (%s NIC ports; %s leaves with every uplink "
                   "down)\n", ry_n(x->gpus_cut), ry_n(x->old->gpus), ry_n(x->ports_cut),
                   ry_n(x->leaves_isolated));
     if (x->gpus_cut) {
         ry_buf_puts(o, "  by rail:");
-        for (int r = 0; r <= x->rails; r++)
-            if (x->gpus_cut_rail[r])
-                ry_buf_printf(o, " %s%s %s", r < x->rails ? "rail " : "other",
-                              r < x->rails ? ry_n(r) : "", ry_n(x->gpus_cut_rail[r]));
+        const char *sep = " ";
+        for (int r = 0; r < x->rails; r++) {
+            if (!x->gpus_cut_rail[r])
+                continue;
+            int e = r;
+            while (e + 1 < x->rails && x->gpus_cut_rail[e + 1] == x->gpus_cut_rail[r])
+                e++;
+            if (e > r)
+                ry_buf_printf(o, "%s%s each on rails %d-%d", sep, ry_n(x->gpus_cut_rail[r]), r, e);
+            else
+                ry_buf_printf(o, "%s%s on rail %d", sep, ry_n(x->gpus_cut_rail[r]), r);
+            sep = ", ";
+            r = e;
+        }
+        if (x->gpus_cut_rail[x->rails])
+            ry_buf_printf(o, "%s%s of no one rail", sep, ry_n(x->gpus_cut_rail[x->rails]));
         ry_buf_putc(o, '\n');
     }
     ry_buf_printf(o, "\nwork order: %s actions (connect %s, move %s, remove %s)\n",
