@@ -17,18 +17,7 @@ DOC=$TOP_SRCDIR/doc/expansion.md
 regenerate=0
 [ "${1:-}" = "--regenerate" ] && regenerate=1
 
-mkdir "$TMP/bin" "$TMP/work"
-ln -s "$RAILYARD" "$TMP/bin/railyard"
-ln -s "$TOP_SRCDIR/examples" "$TMP/work/examples"
-PATH=$TMP/bin:$PATH "$PY" "$TOP_SRCDIR/tests/doc-blocks.py" "$DOC" "$TMP/work" "$regenerate" \
-    >"$TMP/blocks.out" 2>&1
-rc=$?
-grep -v '^blocks ' "$TMP/blocks.out"
-expect_eq "the block runner's exit" "$rc" 0
-nblocks=$(sed -n 's/^blocks \([0-9]*\) bad .*/\1/p' "$TMP/blocks.out")
-nbad=$(sed -n 's/^blocks [0-9]* bad \([0-9]*\)$/\1/p' "$TMP/blocks.out")
-[ "${nblocks:-0}" -ge 5 ] && ok || fail "doc/expansion.md shows ${nblocks:-0} commands, want at least 5"
-expect_eq "blocks whose output differs or that fail" "${nbad:-?}" 0
+doc_blocks "$DOC" 5 "$regenerate"
 [ "$regenerate" = 1 ] && echo "doc/expansion.md rewritten: check the prose's numbers"
 
 # What the prose states, from the example's own numbers: 8 then 16 spines,

@@ -40,6 +40,25 @@ examples() {
     done
 }
 
+# doc_blocks DOC MIN REGENERATE: every fenced block of DOC whose first line
+# is "$ COMMAND" runs in order in one scratch directory whose examples/ is
+# the source tree's, with railyard the one under test first on PATH, and
+# must exit 0 and print what the block shows (tests/doc-blocks.py); DOC
+# shows at least MIN. REGENERATE 1 rewrites the blocks from the output.
+doc_blocks() {
+    mkdir "$TMP/bin" "$TMP/work"
+    ln -s "$RAILYARD" "$TMP/bin/railyard"
+    ln -s "$TOP_SRCDIR/examples" "$TMP/work/examples"
+    PATH=$TMP/bin:$PATH "$PY" "$TOP_SRCDIR/tests/doc-blocks.py" "$1" "$TMP/work" "$3" \
+        >"$TMP/blocks.out" 2>&1
+    expect_eq "the block runner's exit" $? 0
+    grep -v '^blocks ' "$TMP/blocks.out"
+    nblocks=$(sed -n 's/^blocks \([0-9]*\) bad .*/\1/p' "$TMP/blocks.out")
+    nbad=$(sed -n 's/^blocks [0-9]* bad \([0-9]*\)$/\1/p' "$TMP/blocks.out")
+    [ "${nblocks:-0}" -ge "$2" ] && ok || fail "$1 shows ${nblocks:-0} commands, want at least $2"
+    expect_eq "blocks whose output differs or that fail" "${nbad:-?}" 0
+}
+
 ok()   { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); printf 'FAIL: %s\n' "$*"; }
 

@@ -26,20 +26,8 @@ SPEC=$TOP_SRCDIR/examples/search-h100.yaml
 regenerate=0
 [ "${1:-}" = "--regenerate" ] && regenerate=1
 
-mkdir "$TMP/bin" "$TMP/work"
-ln -s "$RAILYARD" "$TMP/bin/railyard"
-ln -s "$TOP_SRCDIR/examples" "$TMP/work/examples"
-
 # ---- the quoted blocks -------------------------------------------------------------------
-PATH=$TMP/bin:$PATH "$PY" "$TOP_SRCDIR/tests/doc-blocks.py" "$DOC" "$TMP/work" "$regenerate" \
-    >"$TMP/blocks.out" 2>&1
-rc=$?
-grep -v '^blocks ' "$TMP/blocks.out"
-expect_eq "the block runner's exit" "$rc" 0
-nblocks=$(sed -n 's/^blocks \([0-9]*\) bad .*/\1/p' "$TMP/blocks.out")
-nbad=$(sed -n 's/^blocks [0-9]* bad \([0-9]*\)$/\1/p' "$TMP/blocks.out")
-[ "${nblocks:-0}" -ge 4 ] && ok || fail "doc/search.md shows ${nblocks:-0} commands, want at least 4"
-expect_eq "blocks whose output differs or that fail" "${nbad:-?}" 0
+doc_blocks "$DOC" 4 "$regenerate"
 if [ "$regenerate" = 1 ]; then
     echo "doc/search.md rewritten: check the prose's numbers, then rerun without --regenerate"
     finish
