@@ -91,6 +91,12 @@ int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_
 {
     const ry_fabric *f = v->f;
     *out = *f;
+    if (f->reserve) {
+        /* names as the plan's; LIDs come from the plan (keep_lids_of) */
+        out->reserve = ry_xcalloc(1, sizeof *out->reserve);
+        out->reserve->target_gpus = f->reserve->target_gpus;
+        out->reserve->target_tiers = f->reserve->target_tiers;
+    }
     out->nodes = ry_xmalloc(f->nnodes * sizeof *out->nodes);
     memcpy(out->nodes, f->nodes, f->nnodes * sizeof *out->nodes);
     out->cap_nodes = f->nnodes;

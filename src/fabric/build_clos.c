@@ -20,6 +20,7 @@
  * (tests check it). */
 #include "fabric/fabric.h"
 #include "fabric/names.h"
+#include "fabric/reserve.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -717,6 +718,8 @@ static int check_size(const ry_spec *s, ry_err *err)
 
 int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
 {
+    if (s->growth.target_gpus > s->gpus)
+        return ry_reserve_build(s, f, err);     /* a phase of a larger target */
     memset(f, 0, sizeof *f);
     f->spec = s;
     f->design = s->design;

@@ -124,5 +124,10 @@ void ry_fabric_free(ry_fabric *f)
     free(f->nodes);
     free(f->ports);
     free(f->links);
+    if (f->reserve) {
+        free(f->reserve->sw_lid);
+        free(f->reserve->ca_lid);
+        free(f->reserve);
+    }
     memset(f, 0, sizeof *f);
 }

@@ -40,6 +40,16 @@ typedef struct ry_link {
     uint32_t hi;        /* port id on the upper-tier node */
 } ry_link;
 
+/* What a phase of a larger target (reserve mode, fabric/reserve.h) keeps of
+ * the target's identity; owned by the fabric, freed with it. */
+typedef struct ry_reserve_ids {
+    long long target_gpus;  /* the target's GPUs */
+    int target_tiers;       /* the target's tiers: names count with them */
+    uint16_t *sw_lid;       /* per switch (id - first_switch): its LID in the target's
+                             * InfiniBand plan; NULL when the target has no plan */
+    uint16_t *ca_lid;       /* per GPU port (gpu * planes + plane): likewise */
+} ry_reserve_ids;
+
 typedef struct ry_fabric {
     const ry_spec *spec;
     ry_design design;
@@ -65,6 +75,7 @@ typedef struct ry_fabric {
     long long unit_gpus;     /* GPUs per scalable unit: su_domains x HB domain on rail
                               * designs; on a fat tree a leaf's GPUs (its unit is its
                               * leaf group, su_domains the whole HB domains in it) */
+    ry_reserve_ids *reserve; /* reserve mode: the target's ids; NULL otherwise */
 } ry_fabric;
 
 /* The largest graph built: switch ports plus GPU ports. 4,194,304 GPUs (the
@@ -78,7 +89,9 @@ typedef struct ry_fabric {
 
 /* Build the graph for a checked spec. On failure returns -1 with err set
  * (err->key names the spec key to blame): among others a graph of more than
- * RY_MAX_PORTS ports, refused before anything is allocated. */
+ * RY_MAX_PORTS ports, refused before anything is allocated. With a growth
+ * target larger than the cluster, the graph is the target's cut down to the
+ * cluster (fabric/reserve.h). */
 int ry_fabric_build(const ry_spec *spec, ry_fabric *f, ry_err *err);
 void ry_fabric_free(ry_fabric *f);
 

@@ -18,6 +18,32 @@ static void subnet_name(const ry_fabric *f, ry_subnet *sn)
                  sn->rail0 + sn->nrails - 1);
 }
 
+/* A phase of a reserve (fabric/reserve.h): every port the LID it has in
+ * the target's plan, so LIDs stay as the cluster grows. */
+static void reserve_lids(ry_ibplan *pl)
+{
+    const ry_fabric *f = pl->f;
+    const ry_reserve_ids *r = f->reserve;
+    uint32_t block = 1u << pl->lmc;
+    for (int k = 0; k < pl->nsubnets; k++) {
+        ry_subnet *sn = &pl->subnets[k];
+        uint32_t max = 0;
+        for (size_t i = 0; i < sn->nsw; i++) {
+            uint16_t lid = r->sw_lid[sn->sw[i] - f->first_switch];
+            pl->sw_lid[sn->sw[i] - f->first_switch] = lid;
+            if (lid > max)
+                max = lid;
+        }
+        for (size_t i = 0; i < sn->nca; i++) {
+            uint16_t lid = r->ca_lid[sn->ca[i]];
+            pl->ca_lid[sn->ca[i]] = lid;
+            if (lid + block - 1 > max)
+                max = lid + block - 1;
+        }
+        sn->max_lid = max;
+    }
+}
+
 int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
 {
     const ry_spec *s = f->spec;
@@ -143,6 +169,8 @@ int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
             sn->ca[sn->nca++] = (uint32_t)peer;
         }
     }
+    if (f->reserve && f->reserve->sw_lid)
+        reserve_lids(pl);
     return 0;
 }
 

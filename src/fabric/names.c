@@ -27,13 +27,15 @@ int ry_node_name(const ry_fabric *f, uint32_t id, char *buf, size_t n)
     const ry_node *nd = &f->nodes[id];
     if (nd->kind == RY_NODE_GPU)
         return snprintf(buf, n, "gpu%d", nd->index);
-    const char *t = ry_tier_name(nd->tier, f->tiers);
+    /* a phase of a reserve names its switches as the target does */
+    int tiers = f->reserve ? f->reserve->target_tiers : f->tiers;
+    const char *t = ry_tier_name(nd->tier, tiers);
     int len = 0;
     if (f->planes > 1)
         len = snprintf(buf, n, "p%d-", nd->plane);
     if (len < 0 || (size_t)len >= n)
         return len;
-    if (f->tiers > 3 && nd->tier > 3 && nd->tier < f->tiers)
+    if (tiers > 3 && nd->tier > 3 && nd->tier < tiers)
         return len + snprintf(buf + len, n - (size_t)len, "t%d-%d", nd->tier, nd->number);
     const ry_spec *s = f->spec;
     const char *pat = !s || nd->tier > 3 ? ""
@@ -196,7 +198,8 @@ int ry_host_name(const ry_fabric *f, long long node, char *buf, size_t n)
         /* The default numbers hosts with one width, enough for the cluster
          * (node0001..node1024), so names sort as they count. */
         int w = 3;
-        for (long long k = 1000; k <= f->gpus / gpn && w < 12; k *= 10)
+        long long gpus = f->reserve ? f->reserve->target_gpus : f->gpus;   /* a phase: the target's */
+        for (long long k = 1000; k <= gpus / gpn && w < 12; k *= 10)
             w++;
         snprintf(def, sizeof def, "node{n1:%02d}", w);
         pat = def;

@@ -371,6 +371,14 @@ const ry_key ry_spec_keys[] = {
     { .key = "layout.building_gap", NUMBER(0, 100000), SPEC(layout.building_gap), .def = "50",
       .unit = "metres", .bad = RY_BAD_OTHER, .doc = "distance between neighbouring buildings" },
 
+    SECTION("growth", 0, "the final size the cluster grows to in phases (reserve mode)"),
+    { .key = "growth.target_nodes", INT(1, MAX_GPUS), .flags = RY_KEY_ZERO_UNSET,
+      SPEC(growth.target_nodes), .unit = "servers", .def_doc = "the cluster's size", .bad = RY_BAD_OTHER,
+      .doc = "servers of the final phase; give at most one of target_nodes and target_gpus" },
+    { .key = "growth.target_gpus", INT(1, MAX_GPUS), .flags = RY_KEY_ZERO_UNSET,
+      SPEC(growth.target_gpus), .unit = "GPUs", .def_doc = "the cluster's size", .bad = RY_BAD_OTHER,
+      .doc = "GPUs of the final phase; give at most one of target_nodes and target_gpus" },
+
     SECTION("spares", 0, "spare switches and cables kept on site (whatif --sweep)"),
     { .key = "spares.switches", INT(0, 1000000), SPEC(spares.switches), .def = "0",
       .unit = "switches", .bad = RY_BAD_OTHER,
@@ -1553,6 +1561,54 @@ static const char *blame(const ry_spec *s, const char *a, const char *b, const c
     return c ? c : (b ? b : a);
 }
 
+/* growth: one of target_nodes and target_gpus, in the cluster's units and
+ * at least its size; leaves target_gpus the target in GPUs, 0 when it is
+ * the cluster's own size (nothing to reserve). */
+static void rules_growth(ry_spec *s, unsigned bad)
+{
+    long long nodes = s->growth.target_nodes, gpus = s->growth.target_gpus;
+    int gpn = s->node.gpus_per_node, k = s->hb_domain;
+    s->growth.target_gpus = 0;
+    if (!nodes && !gpus)
+        return;
+    if (has_key(s, "growth.target_nodes") && has_key(s, "growth.target_gpus")) {
+        ry_spec_error(s, "growth.target_gpus", "growth.target_nodes and growth.target_gpus are "
+                      "mutually exclusive: give one of them");
+        return;
+    }
+    if (bad & (RY_BAD_GPUS | RY_BAD_HB | RY_BAD_GPN | RY_BAD_NODE) || gpn <= 0 || k <= 0)
+        return;
+    const char *key = nodes ? "growth.target_nodes" : "growth.target_gpus";
+    if (nodes && nodes > MAX_GPUS / gpn) {
+        ry_spec_error(s, key, "growth.target_nodes is too large: %lld nodes of %d GPUs is more "
+                      "than %d GPUs", nodes, gpn, MAX_GPUS);
+        return;
+    }
+    long long target = nodes ? nodes * gpn : gpus;   /* nodes first: gpus may be resolved */
+    int unit = k > gpn ? k : gpn;
+    if (target % unit) {
+        if (nodes)
+            ry_spec_error(s, key, "growth.target_nodes must be a multiple of %d, the nodes of one "
+                          "HB domain (%d GPUs, %d per node) (got %lld)", unit / gpn, k, gpn,
+                          nodes);
+        else
+            ry_spec_error(s, key, "growth.target_gpus must be a multiple of %d (%s) (got %lld)",
+                          unit, k >= gpn ? "the HB domain size cluster.hb_domain"
+                                         : "the GPUs per node", gpus);
+        return;
+    }
+    if (target < s->gpus) {
+        if (nodes)
+            ry_spec_error(s, key, "growth.target_nodes must be at least the cluster's %lld nodes: "
+                          "it is the size the cluster grows to (got %lld)", s->nodes, nodes);
+        else
+            ry_spec_error(s, key, "growth.target_gpus must be at least the cluster's %lld GPUs: "
+                          "it is the size the cluster grows to (got %lld)", s->gpus, gpus);
+        return;
+    }
+    s->growth.target_gpus = target > s->gpus ? target : 0;
+}
+
 void ry_spec_rules_cluster(ry_spec *s, unsigned bad)
 {
     int k = s->hb_domain, gpn = s->node.gpus_per_node;
@@ -1586,6 +1642,7 @@ void ry_spec_rules_cluster(ry_spec *s, unsigned bad)
             bad |= RY_BAD_GPUS;
         }
     }
+    rules_growth(s, bad);
     if (!(bad & RY_BAD_PLANES) && s->homing != RY_HOMING_SINGLE && s->planes % 2)
         ry_spec_error(s, has_key(s, "fabric.homing") ? "fabric.homing" : "cluster.planes",
                       "fabric.homing %s puts a NIC's ports on ToR pairs, two by two: "

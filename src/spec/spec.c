@@ -766,6 +766,10 @@ static void apply_override(ry_ydoc *d, const ry_override *o)
             ry_ydoc_remove(d, "cluster.nodes");
         else if (strcmp(key, "cluster.nodes") == 0)
             ry_ydoc_remove(d, "cluster.gpus");
+        else if (strcmp(key, "growth.target_gpus") == 0)
+            ry_ydoc_remove(d, "growth.target_nodes");
+        else if (strcmp(key, "growth.target_nodes") == 0)
+            ry_ydoc_remove(d, "growth.target_gpus");
     }
     free(split);
 }
@@ -834,6 +838,7 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     read_section(&c, root, "naming");
     read_layout(&c, root);
     read_section(&c, root, "spares");
+    read_section(&c, root, "growth");
     read_cabling(&c, root);
     ry_spec_rules_cluster(s, c.bad);
     ry_workload_read(s, root, c.templates);

@@ -244,6 +244,14 @@ typedef struct ry_spec {
         double building_gap;    /* metres between neighbouring buildings */
     } layout;
 
+    /* growth: the size the cluster grows to in phases (reserve mode,
+     * fabric/reserve.h). target_gpus is 0 when the section is absent or
+     * the target is the cluster's own size (nothing is reserved). */
+    struct {
+        long long target_nodes;     /* as written (0: not given) */
+        long long target_gpus;      /* as written, then the target in GPUs */
+    } growth;
+
     /* spares: kept on site, swapped in after a failure (whatif --sweep) */
     struct {
         int switches;           /* spare switches: a scenario's first N failed switches */
