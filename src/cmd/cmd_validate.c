@@ -3,6 +3,7 @@
 
 #include "analysis/bom.h"
 #include "analysis/design_check.h"
+#include "analysis/growth.h"
 #include "cmd/cmd.h"
 #include "emit/emit_bom.h"
 #include "emit/emit_checks.h"
@@ -87,6 +88,18 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_buf_printf(&out, "%s: the design checks fail\n\n", ctx->arg);
         ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom, cx, phys ? err.msg : NULL,
                         ry_cost_paper(ry_opt(ctx, O_COST)));
+        if (ctx->fabric.reserve) {
+            /* the reserve of a growth target: its cost now, its savings later */
+            ry_growth *g = ry_xmalloc(sizeof *g);
+            ry_err gerr;
+            if (phys != 0)
+                ry_emit_growth(&out, NULL, "no cabling plan");
+            else if (ry_growth_compute(&ctx->fabric, ctx->phys.media, g, &gerr) < 0)
+                ry_emit_growth(&out, NULL, gerr.msg);
+            else
+                ry_emit_growth(&out, g, NULL);
+            free(g);
+        }
         if (have_eth)
             ry_eth_plan_text(&out, &eth);
         ry_emit_checks(&out, dc, strict);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/growth.h"
 #include "emit/csv.h"
 #include "emit/emit_checks.h"
 #include "util/numfmt.h"
@@ -780,6 +781,37 @@ tables:
                       unpriced && unpriced[0] ? unpriced : "none was made");
     if (paper)
         paper_text(o, b);
+}
+
+void ry_emit_growth(ry_buf *o, const ry_growth *g, const char *failed)
+{
+    if (!g) {
+        ry_buf_printf(o, "\ngrowth reserve: not counted (%s)\n", failed && failed[0] ? failed
+                                                                                   : "unknown");
+        return;
+    }
+    ry_buf_printf(o, "\ngrowth reserve: this phase is the fabric of %s nodes (%s GPUs) cut down\n",
+                  ry_n(g->target_nodes), ry_n(g->target_gpus));
+    long long sw = g->switches_with - g->switches_without;
+    long long units = g->switch_units_with - g->switch_units_without;
+    int racks = g->with.racks - g->without.racks;
+    ry_buf_puts(o, "  costs now:   ");
+    money(o, g->with.total - g->without.total);
+    ry_buf_puts(o, " of capex: ");
+    money(o, g->with.total);
+    ry_buf_puts(o, " with the reserve, ");
+    money(o, g->without.total);
+    ry_buf_printf(o, " without\n               %s switch%s bought early (%s with, %s without), "
+                  "%s rack unit%s, %d rack%s\n", ry_n(sw), plural(sw, "", "es"),
+                  ry_n(g->switches_with), ry_n(g->switches_without), ry_n(units),
+                  plural(units, "", "s"), racks, plural(racks, "", "s"));
+    ry_buf_printf(o, "  saves later: built without it, %s of the phase's %s cable%s would move or "
+                  "go\n               on the way to the target, and %s of its %s switch%s would "
+                  "be retired;\n               with it, %s of %s move\n",
+                  ry_n(g->moved_without), ry_n(g->cables_without),
+                  plural(g->cables_without, "", "s"), ry_n(g->switches_retired),
+                  ry_n(g->switches_without), plural(g->switches_without, "", "es"),
+                  ry_n(g->moved_with), ry_n(g->cables_with));
 }
 
 void ry_emit_summary_skipped(ry_buf *o, const char *const *group, const int *earlier, int n)

@@ -23,6 +23,11 @@ void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_
  * adds the paper's cost model. */
 void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry_bom *b,
                      const ry_capex *x, const char *unpriced, int paper);
+/* validate's lines on a growth reserve (growth.target_*): what it costs now
+ * and what it saves later (analysis/growth.h); g NULL: why it was not
+ * counted (failed). */
+struct ry_growth;
+void ry_emit_growth(ry_buf *out, const struct ry_growth *g, const char *failed);
 /* The summary's lines for the n output groups build skipped; earlier[i]:
  * DIR holds group[i]'s files from an earlier run (kept as they were). */
 void ry_emit_summary_skipped(ry_buf *out, const char *const *group, const int *earlier, int n);
