@@ -72,6 +72,16 @@ names "$TMP/phase/opensm/plane0/topology.net" >"$TMP/phase.sw"
 names "$TMP/target/opensm/plane0/topology.net" >"$TMP/target.sw"
 expect_eq "phase switches the target has not" "$(comm -23 "$TMP/phase.sw" "$TMP/target.sw" | wc -l)" 0
 
+# json_get FILE KEY...: one value of a JSON document by keys
+json_get() {
+    "$PY" -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]:
+    v = v[k]
+print(v)' "$@"
+}
+
 # counts by closed forms: radix k = 64, 1:1, 8 rails, an SU of 32 nodes
 k=64 rails=8
 # tiers KEY...: per-tier switch counts of bom -f json, space separated
@@ -125,6 +135,19 @@ moved=$(sed -n 's/.*built without it, \([0-9,]*\) of the phase.s 512 cables.*/\1
 # on the same spine port by chance; its 256 GPU cables stay
 [ -n "$moved" ] && [ "$moved" -gt 0 ] && [ "$moved" -le 256 ] && ok ||
     fail "validate: cables that would move without the reserve: '$moved'"
+
+# the same figures in validate -f json
+"$RAILYARD" validate -f json "$SP" $PHASE >"$TMP/val.json" 2>/dev/null
+expect_eq "json: growth.now.cost" "$(json_get "$TMP/val.json" growth now cost)" $((early * price))
+expect_eq "json: switches bought early" \
+    $(($(json_get "$TMP/val.json" growth now switches_with) - \
+       $(json_get "$TMP/val.json" growth now switches_without))) "$early"
+expect_eq "json: cables of the reserve phase that move" \
+    "$(json_get "$TMP/val.json" growth later moved_with)" 0
+expect_eq "json: cables of the target (32 leaves x 64 - 8 GPUs of the missing node)" \
+    "$(json_get "$TMP/val.json" growth later cables_target)" $((tleaves * k - 8))
+expect_eq "json: no growth without a target" \
+    "$("$RAILYARD" validate -f json "$SP" | grep -c '"growth"')" 0
 
 # a target equal to the cluster: the same outputs as without one
 "$RAILYARD" -q build "$SP" --set growth.target_nodes=127 -o "$TMP/same" >/dev/null 2>&1

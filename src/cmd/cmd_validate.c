@@ -68,6 +68,16 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_design_check_add(dc, RY_CHECK_ERROR, "ethernet", err.key, "%s", err.msg);
     }
     const ry_capex *cx = phys == 0 ? &capex : NULL;
+    /* the reserve of a growth target: its cost now, its savings later */
+    ry_growth *growth = NULL;
+    ry_err growth_err = { "", "no cabling plan" };
+    if (ctx->fabric.reserve && phys == 0) {
+        growth = ry_xmalloc(sizeof *growth);
+        if (ry_growth_compute(&ctx->fabric, ctx->phys.media, growth, &growth_err) < 0) {
+            free(growth);
+            growth = NULL;
+        }
+    }
     int pass = ry_checks_pass(dc, strict);
     /* Errors (and warnings under --strict) also go where errors go, at
      * the key they are about. */
@@ -80,7 +90,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf_init(&out);
     if (ctx->fmt == RY_FMT_JSON) {
         ry_emit_validate_json(&out, ctx->arg, ctx->spec, &ctx->fabric, &ctx->bom, cx, dc,
-                              strict);
+                              strict, growth);
     } else {
         if (pass)
             ry_buf_printf(&out, "%s: ok\n\n", ctx->arg);
@@ -88,23 +98,14 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_buf_printf(&out, "%s: the design checks fail\n\n", ctx->arg);
         ry_emit_summary(&out, ctx->spec, &ctx->fabric, &ctx->bom, cx, phys ? err.msg : NULL,
                         ry_cost_paper(ry_opt(ctx, O_COST)));
-        if (ctx->fabric.reserve) {
-            /* the reserve of a growth target: its cost now, its savings later */
-            ry_growth *g = ry_xmalloc(sizeof *g);
-            ry_err gerr;
-            if (phys != 0)
-                ry_emit_growth(&out, NULL, "no cabling plan");
-            else if (ry_growth_compute(&ctx->fabric, ctx->phys.media, g, &gerr) < 0)
-                ry_emit_growth(&out, NULL, gerr.msg);
-            else
-                ry_emit_growth(&out, g, NULL);
-            free(g);
-        }
+        if (ctx->fabric.reserve)
+            ry_emit_growth(&out, growth, growth_err.msg);
         if (have_eth)
             ry_eth_plan_text(&out, &eth);
         ry_emit_checks(&out, dc, strict);
     }
     ry_ethplan_free(&eth);
+    free(growth);
     free(dc);
     ry_cmd_status rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);

@@ -926,9 +926,33 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
     ry_buf_puts(o, "\n  (a unit that fills a leaf of each radix unless the spec sets its own)\n");
 }
 
+/* validate's growth figures: amounts as json_money, counts as integers */
+static json_t *growth_json(const ry_growth *g)
+{
+    return json_pack("{s:I, s:I, s:{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:i, s:i}, "
+                     "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}}",
+                     "target_gpus", (json_int_t)g->target_gpus,
+                     "target_nodes", (json_int_t)g->target_nodes,
+                     "now", "cost", json_money(g->with.total - g->without.total),
+                     "capex_with", json_money(g->with.total),
+                     "capex_without", json_money(g->without.total),
+                     "switches_with", (json_int_t)g->switches_with,
+                     "switches_without", (json_int_t)g->switches_without,
+                     "switch_units_with", (json_int_t)g->switch_units_with,
+                     "switch_units_without", (json_int_t)g->switch_units_without,
+                     "racks_with", g->with.racks, "racks_without", g->without.racks,
+                     "later", "cables_without", (json_int_t)g->cables_without,
+                     "moved_without", (json_int_t)g->moved_without,
+                     "switches_retired", (json_int_t)g->switches_retired,
+                     "switches_without", (json_int_t)g->switches_without,
+                     "cables_with", (json_int_t)g->cables_with,
+                     "moved_with", (json_int_t)g->moved_with,
+                     "cables_target", (json_int_t)g->cables_target);
+}
+
 void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const ry_fabric *f,
                            const ry_bom *b, const ry_capex *x, const ry_design_check *checks,
-                           int strict)
+                           int strict, const ry_growth *g)
 {
     json_t *tiers = json_array();
     for (int t = 1; t <= f->tiers; t++) {
@@ -970,6 +994,8 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
     json_object_set_new(j, "bom", bom_json(b));
     json_object_set_new(json_object_get(j, "bom"), "cable_ends", json_integer(b->transceivers));
     json_object_set_new(j, "capex", x ? capex_json(x) : json_null());
+    if (f->reserve)
+        json_object_set_new(j, "growth", g ? growth_json(g) : json_null());
     if (checks)
         json_object_set_new(j, "checks", ry_checks_json(checks, strict));
     json_out(o, j);

@@ -7,6 +7,8 @@
 #include "analysis/compare.h"
 #include "util/buf.h"
 
+struct ry_growth;    /* analysis/growth.h */
+
 typedef enum { RY_FMT_TEXT, RY_FMT_JSON, RY_FMT_CSV } ry_format;
 
 /* Parses "text", "json", "csv"; -1 if unknown. */
@@ -26,18 +28,19 @@ void ry_emit_summary(ry_buf *out, const ry_spec *s, const ry_fabric *f, const ry
 /* validate's lines on a growth reserve (growth.target_*): what it costs now
  * and what it saves later (analysis/growth.h); g NULL: why it was not
  * counted (failed). */
-struct ry_growth;
 void ry_emit_growth(ry_buf *out, const struct ry_growth *g, const char *failed);
 /* The summary's lines for the n output groups build skipped; earlier[i]:
  * DIR holds group[i]'s files from an earlier run (kept as they were). */
 void ry_emit_summary_skipped(ry_buf *out, const char *const *group, const int *earlier, int n);
 /* validate --format json: the summary's figures, the bill of materials and
  * the capex (null when x is NULL); with checks (may be NULL) the design
- * checks under "checks". */
+ * checks under "checks"; with a growth reserve (f->reserve) "growth": g's
+ * figures, or null when g is NULL (not counted). */
 struct ry_design_check;
 void ry_emit_validate_json(ry_buf *out, const char *path, const ry_spec *s, const ry_fabric *f,
                            const ry_bom *b, const ry_capex *x,
-                           const struct ry_design_check *checks, int strict);
+                           const struct ry_design_check *checks, int strict,
+                           const struct ry_growth *g);
 /* The capex block (text: "capex", its parts and total) and its JSON object,
  * for every report that prices a fabric. */
 void ry_emit_capex_text(ry_buf *out, const ry_capex *x);
