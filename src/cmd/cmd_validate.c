@@ -124,8 +124,10 @@ const ry_cmd_entry ry_cmd_validate = {
                "that does not fit the cluster, the fill and down:up bandwidth of each tier,\n"
                "idle ports and their cost, and a cheaper neighbouring size or scalable unit\n"
                "(priced by the rail-only paper's cost model); on the floor, runs near their\n"
-               "medium's reach and racks over their power budget. Exits 1 with file:line:col\n"
-               "errors on bad input or a failed check (with --strict, also on a warning).\n",
+               "medium's reach and racks over their power budget. With a growth target, what\n"
+               "its reserve costs now and the cables and switches it saves moving later.\n"
+               "Exits 1 with file:line:col errors on bad input or a failed check (with\n"
+               "--strict, also on a warning).\n",
     .needs = RY_NEED_BOM,
     .reports_workload_fit = 1,  /* the workload-fit design check */
     .run = run,
