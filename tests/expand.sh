@@ -238,6 +238,24 @@ expect_eq "rail-only: links down, all of one tier, rail by rail" \
     "$(j "$J" 'sorted(set((r["tier"], r["down"]) for r in d["downtime"]["links"] if r["down"]))')" \
     "[('leaf-spine', $(((ols - ols * spine128 / spine256) / R)))]"
 
+# (g) planned for growth (growth.target_nodes: the 16-SU table row): every
+# phase, 2 to 4 to 8 to 16 SUs, only adds: nothing moves, is removed,
+# replaced or relocated, and each phase's cables and switches are all kept
+for su in 2 4 8; do
+    cp "$TMP/nvidia-superpod-b200-$su.yaml" "$TMP/g$su.yaml"
+    printf 'growth:\n  target_nodes: 512\n' >>"$TMP/g$su.yaml"
+done
+cp "$TMP/nvidia-superpod-b200-16.yaml" "$TMP/g16.yaml"
+prev=2
+for su in 4 8 16; do
+    "$RAILYARD" expand "$TMP/g$prev.yaml" "$TMP/g$su.yaml" -q -f json >"$TMP/g.json" 2>"$TMP/g.err"
+    expect_eq "reserve $prev->$su SUs: exit" $? 0
+    expect_eq "reserve $prev->$su SUs: moved, removed, replaced, relocated; old kept" \
+        "$(j "$TMP/g.json" '[sum(d["cables"][s].values()) for s in ("moved", "removed", "replaced")] + [d["relocated"]["servers"], d["relocated"]["switches"], sum(d["switches"]["removed"].values()), sum(d["cables"]["kept"].values()) == d["old"]["cables"], sum(d["switches"]["kept"].values()) == d["old"]["switches"]]')" \
+        "[0, 0, 0, 0, 0, 0, True, True]"
+    prev=$su
+done
+
 # (e) money: bought and reused are the new plan's switches, optics and cables
 "$RAILYARD" bom "$TMP/su4.yaml" --format json >"$TMP/bom4.json" 2>/dev/null
 "$PY" - "$TMP/x-2-4/expand.json" "$TMP/bom4.json" >"$TMP/money" <<'PYEOF'

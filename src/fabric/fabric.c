@@ -127,6 +127,7 @@ void ry_fabric_free(ry_fabric *f)
     if (f->reserve) {
         free(f->reserve->sw_lid);
         free(f->reserve->ca_lid);
+        free(f->reserve->target_sw);
         free(f->reserve);
     }
     memset(f, 0, sizeof *f);

@@ -48,6 +48,9 @@ typedef struct ry_reserve_ids {
     uint16_t *sw_lid;       /* per switch (id - first_switch): its LID in the target's
                              * InfiniBand plan; NULL when the target has no plan */
     uint16_t *ca_lid;       /* per GPU port (gpu * planes + plane): likewise */
+    uint32_t *target_sw;    /* per switch (id - first_switch): its id in the target,
+                             * less the target's first_switch (the layout stands each
+                             * switch where the target's layout does) */
 } ry_reserve_ids;
 
 typedef struct ry_fabric {

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/reserve.h"
 #include "util/diag.h"
 #include "util/unionfind.h"
 
@@ -814,7 +815,46 @@ static void drop_leaves(tmp *t, const int32_t *where)
 static _Thread_local const ry_fabric *sort_fabric;   /* qsort's context, per thread */
 static int cmp_sw(const void *x, const void *y) { return cmp_switch_desc(x, y, sort_fabric); }
 
+static int layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err);
+
+/* A phase of a reserve (fabric/reserve.h) stands where the target's layout
+ * puts it: the target's rooms and racks, each rack's space and power the
+ * target's (reserved for what the later phases add), each server and switch
+ * in its target rack and unit, so a later phase relocates nothing. */
+static int reserve_layout(const ry_fabric *f, ry_layout *lay, ry_err *err)
+{
+    ry_spec t;
+    ry_fabric tf;
+    ry_reserve_target_spec(f->spec, &t);
+    if (ry_fabric_build(&t, &tf, err) < 0)
+        return -1;
+    int rc = layout_build(&tf, lay, err);
+    if (rc == 0) {
+        size_t nsw = f->nnodes - f->first_switch;
+        int32_t *rack = ry_xmalloc((nsw + 1) * sizeof *rack);
+        int16_t *unit = ry_xmalloc((nsw + 1) * sizeof *unit);
+        for (size_t i = 0; i < nsw; i++) {
+            rack[i] = lay->sw_rack[f->reserve->target_sw[i]];
+            unit[i] = lay->sw_unit[f->reserve->target_sw[i]];
+        }
+        free(lay->sw_rack);
+        free(lay->sw_unit);
+        lay->sw_rack = rack;
+        lay->sw_unit = unit;
+        lay->f = f;     /* servers keep their index: node_rack serves as it is */
+    }
+    ry_fabric_free(&tf);
+    return rc;
+}
+
 int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
+{
+    if (f->reserve && f->reserve->target_sw)
+        return reserve_layout(f, lay, err);
+    return layout_build(f, lay, err);
+}
+
+static int layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
 {
     const ry_spec *s = f->spec;
     memset(lay, 0, sizeof *lay);

@@ -176,6 +176,11 @@ static void copy_kept(const ry_fabric *tf, const uint8_t *keep, ry_fabric *f)
         memcpy(f->reserve->ca_lid, pl.ca_lid, nca * sizeof *pl.ca_lid);   /* same port ids */
         ry_ibplan_free(&pl);
     }
+    size_t nsw = f->nnodes - f->first_switch;
+    f->reserve->target_sw = ry_xmalloc((nsw + 1) * sizeof *f->reserve->target_sw);
+    for (size_t i = tf->first_switch; i < N; i++)
+        if (keep[i])
+            f->reserve->target_sw[map[i] - f->first_switch] = (uint32_t)(i - tf->first_switch);
     free(map);
     free(submap);
 }
