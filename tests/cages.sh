@@ -75,10 +75,13 @@ def gb200():
     pods = [leaves[k:k + half] for k in range(0, len(leaves), half)]
     spines = [(len(p), half) for p in pods for _ in range(half)]   # (down, up) cabled
     cores_per_pos = next(m for m in range(1, half + 1) if half % m == 0 and m * R >= len(pods) * half)
-    core_down = len(pods) * half // cores_per_pos
+    # a core's ports: the c = len(pods) members' copy q of its per links on
+    # port x + q * C, C = R // per (room for the pods to come)
+    per = half // cores_per_pos
+    core_ports = {x + q * (R // per) for x in range(len(pods)) for q in range(per)}
     cages = sum(ceil(f, ppc) + half // ppc for f in leaves)
     cages += sum(ceil(d, ppc) + ceil(u, ppc) for d, u in spines)
-    cages += half * cores_per_pos * ceil(core_down, ppc)
+    cages += half * cores_per_pos * len({p // ppc for p in core_ports})
     links = gpus + len(leaves) * half + len(spines) * half
     return dict(links=links, switch_cages=cages)
 
@@ -120,7 +123,8 @@ CASES = {
     # 2,304 GB200 GPUs (4 units of 8 NVL72 racks), 4 rails, QM9700 at 1:1
     # (twin-port cages): 144 GPUs a rail and unit fill 4 leaves of 32 and
     # one of 16; 80 leaves in pods of 32, 32 spines a pod; at the top each
-    # of 32 positions takes its 3 pods' 96 uplinks on 2 cores of 64.
+    # of 32 positions takes its 3 pods' 96 uplinks on 2 cores of 64, each
+    # pod's 16 links to a core 4 ports apart (a fourth pod's room between).
     "gb200-nvl72-superpod": lambda: gb200(),
     "xdr": lambda: dict(rail_optimized_2tier(),
         modules={"MMS4A00-XM": rail_optimized_2tier()["switch_cages"],

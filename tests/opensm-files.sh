@@ -78,6 +78,34 @@ P
         expect_eq "$s/$n: check-routes" $? 0
         no_sanitizer "$TMP/cr.txt"
     done
+    # switch GUIDs from what the name shows: base + 2^33 + plane * 2^28 +
+    # tier * 2^24 + number, unique over the fabric's subnets
+    tiers=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["tiers"])' "$TMP/$s.bom.json")
+    cat "$out"/opensm/*/node-name-map >"$TMP/maps"
+    "$PY" - "$tiers" "$TMP/maps" >"$TMP/chk" <<'P'
+import re, sys
+tiers = int(sys.argv[1])
+tier_of = {"switch": 1, "leaf": 1, "spine": 2, "core": 3, "top": tiers}
+errs, seen, nsw = [], set(), 0
+for line in open(sys.argv[2]):
+    m = re.match(r'0x([0-9a-f]{16}) "([^" ]+)"$', line.rstrip("\n"))
+    if not m:
+        continue
+    g, name = int(m.group(1), 16), m.group(2)
+    n = re.match(r'(?:p(\d+)-)?(?:t(\d+)-|([a-z]+))(\d+)$', name)
+    if not n:
+        errs.append("switch name %s" % name); continue
+    plane = int(n.group(1) or 0)
+    tier = int(n.group(2)) if n.group(2) else tier_of[n.group(3)]
+    want = 0x0002c90000000000 + (1 << 33) + (plane << 28) + (tier << 24) + int(n.group(4))
+    if g != want:
+        errs.append("%s: GUID 0x%016x, want 0x%016x" % (name, g, want))
+    if g in seen:
+        errs.append("%s: GUID 0x%016x twice" % (name, g))
+    seen.add(g); nsw += 1
+print("\n".join(errs[:5]) if errs else "ok" if nsw else "no switches")
+P
+    expect_eq "$s: switch GUIDs from names" "$(cat "$TMP/chk")" ok
     # same spec, same bytes
     "$RAILYARD" opensm "$TMP/$s.yaml" -o "$out.again" >/dev/null 2>&1
     diff -r "$out" "$out.again" >/dev/null && ok || fail "$s: second run differs"
@@ -88,7 +116,8 @@ d="$TMP/out-two-tier/opensm/plane0"
 expect_eq "CA count" "$(grep -c '^caguid=' "$d/topology.net")" 160
 expect_eq "first CA node GUID" "$(grep -m1 '^caguid=' "$d/topology.net")" "caguid=0x0002c90100000000"
 nsw=$(grep -c '^switchguid=' "$d/topology.net")
-expect_eq "first switch GUID" "$(grep -m1 '^switchguid=' "$d/topology.net")" "switchguid=0x0002c90200000000"
+expect_eq "first switch GUID (leaf0: tier 1, number 0)" "$(grep -m1 '^switchguid=' "$d/topology.net")" \
+    "switchguid=$(printf '0x%016x' $((0x0002c90000000000 + (1 << 33) + (1 << 24))))"
 expect_eq "max LID = switches + CAs" "$(sed -n 's/^Unicast lids \[0-\([0-9]*\)\].*/\1/p' "$d/lfts.dump" | sort -u)" $((nsw + 160))
 expect_eq "guid2lid records" "$(grep -c '^0x' "$d/guid2lid")" $((nsw + 160))
 expect_eq "rail partitions" "$(grep -c '^rail[0-9]*=0x01' "$d/partitions.conf")" 8

@@ -156,11 +156,22 @@ P
         fail "$name: whatif --fail $l (second unit) does not report unit 2: $(grep unit "$TMP/w.txt")"
     cmp -s "$TMP/$name-unit-major/cabling/cabling.csv" "$TMP/$name-rail-major/cabling/cabling.csv" &&
         fail "$name: unit-major and rail-major give the same cabling.csv" || ok
-    # only names change: GUIDs, LIDs and routes are the same
+    # only leaf names change, and with them the leaf GUIDs (base + 2^33 +
+    # tier 1 * 2^24 + the number the name shows): other GUIDs, LIDs and
+    # routes are the same
+    lg=$(printf '0x%010x' $(( (0x0002c90000000000 + (1 << 33) + (1 << 24)) >> 24 )))
     for f in lfts.dump guid2lid root_guids.conf; do
-        sed 's/leaf[0-9]*/leaf/g' "$TMP/$name-unit-major/opensm/plane0/$f" >"$TMP/u"
-        sed 's/leaf[0-9]*/leaf/g' "$TMP/$name-rail-major/opensm/plane0/$f" >"$TMP/r"
+        sed "s/leaf[0-9]*/leaf/g; s/$lg[0-9a-f]\{6\}/leafguid/g" "$TMP/$name-unit-major/opensm/plane0/$f" >"$TMP/u"
+        sed "s/leaf[0-9]*/leaf/g; s/$lg[0-9a-f]\{6\}/leafguid/g" "$TMP/$name-rail-major/opensm/plane0/$f" >"$TMP/r"
         cmp -s "$TMP/u" "$TMP/r" && ok || fail "$name: opensm/plane0/$f differs between the orders"
+    done
+    for order in unit-major rail-major; do
+        lf="$TMP/$name-$order/opensm/plane0/lfts.dump"
+        sed -n "s/.* guid \(0x[0-9a-f]*\) ('\(p0-\)\{0,1\}leaf\([0-9]*\)'):\$/\1 \3/p" "$lf" >"$TMP/lg"
+        bad=$(while read g n; do [ $((g)) -eq $((lg * 16777216 + n)) ] || echo "$g $n"; done <"$TMP/lg" | head -3)
+        expect_eq "$name $order: leaf GUIDs from their names" "$bad" ""
+        expect_eq "$name $order: leaves in lfts.dump" "$(wc -l <"$TMP/lg" | tr -d ' ')" \
+            "$(grep -c "leaf[0-9]*'):\$" "$lf")"
     done
     cmp -s "$TMP/$name-unit-major/opensm/plane0/lfts.dump" "$TMP/$name-rail-major/opensm/plane0/lfts.dump" &&
         fail "$name: lfts.dump names the leaves alike in both orders" || ok

@@ -12,11 +12,13 @@
 # tests/data/eth/ro-2tier.yaml (8 leaves, 4 spines, 8 servers of 8 NICs)
 # with lldpd in every namespace and checks a clean fabric and one with a
 # port swap on leaf0, a rail swap on node003, node006's eth7 on leaf6 (in
-# the port of node005's eth6, whose cable is gone) and a leaf0-spine2 uplink
-# missing: exactly these findings, in both formats. The expected cables:
-# leaf0's uplinks are Ethernet64..120 (8 lanes a port), two to each spine
-# in turn, so the first by name, Ethernet104, is spine2's; server n's NIC
-# is on port n of its rail's leaf, Ethernet(8(n-1)).
+# the port of node005's eth6, whose cable is gone) and leaf0's first uplink
+# by name missing: exactly these findings, in both formats. The expected
+# cables: leaf0's uplink k is Ethernet(64 + 8k) (8 lanes a port), to spine
+# k mod 4 on its port 0 + (k / 4) x 8 (leaf0's rank 0, 16 down ports over
+# 2 links a pair), so the first by name, Ethernet104 (k = 5), is spine1's
+# port 8, Ethernet64; server n's NIC is on port n of its rail's leaf,
+# Ethernet(8(n-1)).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 SPEC=$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml
 
@@ -159,7 +161,8 @@ then
 fi
 W=$TMP/live
 mkdir -p "$W" && chmod 755 "$TMP" "$W"
-EXPECT='[["missing", null, ["leaf0 Ethernet104", "spine2 Ethernet8"]],
+k=5 m=4 C=$((16 / (8 / 4)))   # spine: 16 ports down over 8 / 4 links a pair
+EXPECT='[["missing", null, ["leaf0 Ethernet'$((64 + 8 * k))'", "spine'$((k % m))' Ethernet'$((8 * (k / m * C)))'"]],
  ["missing", null, ["node005 eth6", "leaf6 Ethernet32"]],
  ["miswired", "port-swap", ["node001 eth0", "leaf0 Ethernet0"]],
  ["miswired", "port-swap", ["node002 eth0", "leaf0 Ethernet8"]],

@@ -9,7 +9,8 @@
  *   - l is below s: the down ports toward a child with l below it;
  *   - else: the up ports toward a parent p with J(p,l) == J(s,l), J being
  *     the lowest tier of a switch at or above s that has l below;
- * and the candidates, in port order, are picked by (c/D + c mod D) mod n,
+ * and the candidates, by neighbour (in the order of its first port) and
+ * each neighbour's links in port order, are picked by (c/D + c mod D) mod n,
  * D the product of the uplink counts of the tiers below (route.c's D-mod-K
  * digit). The numbering, the neighbour lists and the digit are route.c's own
  * (updown_graph.h); the two are tested against each other on InfiniBand

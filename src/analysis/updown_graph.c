@@ -6,19 +6,26 @@
 
 #include "util/diag.h"
 
-/* Appends port p of switch s toward neighbour x to a group list: to the last
- * group when it is x's and ends just before p. */
-static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, uint32_t p)
+/* Appends port p of a switch toward neighbour x to a group list: to x's
+ * group of this switch (at[x], or -1) when p continues its even spacing. */
+static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, uint32_t p,
+                      int32_t *at)
 {
-    if (*n > 0 && (*v)[*n - 1].sw == x && (*v)[*n - 1].port + (*v)[*n - 1].nlinks == p) {
-        (*v)[*n - 1].nlinks++;
-        return;
+    if (at[x] >= 0) {
+        ry_ud_group *e = &(*v)[at[x]];
+        uint32_t stride = e->nlinks == 1 ? p - e->port : e->stride;
+        if (e->port + e->nlinks * stride == p) {
+            e->stride = stride;
+            e->nlinks++;
+            return;
+        }
     }
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 1024;
         *v = ry_xrealloc(*v, *cap * sizeof **v);
     }
-    (*v)[(*n)++] = (ry_ud_group){ x, p, 1 };
+    at[x] = (int32_t)*n;
+    (*v)[(*n)++] = (ry_ud_group){ x, p, 1, 1 };
 }
 
 void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
@@ -48,6 +55,9 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
     g->end_leaf = ry_xmalloc(cap * sizeof *g->end_leaf);
     g->up0 = ry_xmalloc((S + 1) * sizeof *g->up0);
     g->down0 = ry_xmalloc((S + 1) * sizeof *g->down0);
+    int32_t *at = ry_xmalloc(S * sizeof *at);   /* neighbour -> its group of this switch */
+    for (size_t s = 0; s < S; s++)
+        at[s] = -1;
     for (size_t s = 0; s < g->S; s++) {
         const ry_node *n = &f->nodes[g->sw[s]];
         g->up0[s] = (uint32_t)nup;
@@ -75,11 +85,16 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
             int32_t x = g->local[on - f->first_switch];
             RY_ASSERT(x >= 0);
             if (o->tier > n->tier)
-                add_group(&g->up, &nup, &cup, (uint32_t)x, p);
+                add_group(&g->up, &nup, &cup, (uint32_t)x, p, at);
             else
-                add_group(&g->down, &ndown, &cdown, (uint32_t)x, p);
+                add_group(&g->down, &ndown, &cdown, (uint32_t)x, p, at);
         }
+        for (size_t i = g->up0[s]; i < nup; i++)
+            at[g->up[i].sw] = -1;
+        for (size_t i = g->down0[s]; i < ndown; i++)
+            at[g->down[i].sw] = -1;
     }
+    free(at);
     g->up0[g->S] = (uint32_t)nup;
     g->down0[g->S] = (uint32_t)ndown;
     g->leaf_first = ry_xmalloc((g->L + 1) * sizeof *g->leaf_first);

@@ -7,8 +7,9 @@
  * leaf is a switch with GPU ports below it; leaves are numbered in switch
  * order, and the end ports (GPU ports) c = 0, 1, ... in leaf order, each
  * leaf's by port: the order ibplan.h gives the CAs their LIDs. A switch's
- * neighbour switches are listed up and down in port order, parallel links
- * to one neighbour on consecutive ports as one group.
+ * neighbour switches are listed up and down in the order of their first
+ * port, parallel links to one neighbour as one group when their ports are
+ * evenly spaced (consecutive, or every m-th: the top tier's copies).
  *
  * Among the candidate ports toward end c, both routers pick with the same
  * D-mod-K digit (ry_updown_digit). */
@@ -22,8 +23,15 @@
 typedef struct ry_ud_group {
     uint32_t sw;            /* local index of the neighbour switch */
     uint32_t port;          /* first port index (0-based, within the switch) */
-    uint32_t nlinks;        /* parallel links, on ports port .. port + nlinks - 1 */
+    uint32_t nlinks;        /* parallel links, on ports port + q * stride, q < nlinks */
+    uint32_t stride;
 } ry_ud_group;
+
+/* Port index (0-based) of a group's link q. */
+static inline uint32_t ry_ud_port(const ry_ud_group *v, uint32_t q)
+{
+    return v->port + q * v->stride;
+}
 
 typedef struct ry_updown_graph {
     const ry_fabric *f;     /* borrowed */

@@ -17,7 +17,13 @@
  * switches gets the smallest number M of switches that divides u and has
  * enough ports (M*k >= c*u), so wiring is even. On full trees this
  * reproduces the closed forms ceil(2n/k) per lower tier and n/k at the top
- * (tests check it). */
+ * (tests check it).
+ * Ports: a lower switch's uplink k (port d_lower + k) goes to upper switch
+ * k mod M as its copy q = k / M, on that switch's port x + q * C, with
+ * C = d_upper / (u/M) and x the member's rank in the column: at the top of a two-tier tree the
+ * leaves rank unit-major, elsewhere in block order. Added units append
+ * members, and when M doubles the links with k mod M unchanged stay on the
+ * same ports, so a fabric that grows keeps most of its cables. */
 #include "fabric/fabric.h"
 #include "fabric/names.h"
 #include "fabric/reserve.h"
@@ -147,6 +153,45 @@ static int one_switch_fits(const ry_spec *s, long long n)
     return s->tiers <= 1 && n <= tier_of(s, 1, 1).down;
 }
 
+typedef struct member_key { int32_t group; uint32_t pos; } member_key;
+
+static int member_cmp(const void *a, const void *b)
+{
+    const member_key *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The ranks of the members of column p of blocks [first, last), in block
+ * order: the top of a two-tier tree ranks its leaves unit-major (by
+ * scalable unit, then in their order, so a ToR pair stays side by side),
+ * so that the leaves of added units rank after those already there; any
+ * other column ranks its members in block order. */
+static void member_ranks(const tree *tr, int j, const idvec *lower, const idvec *lstart,
+                         size_t first, size_t last, size_t p, long long *rank)
+{
+    size_t n = 0;
+    for (size_t x = first; x < last; x++)
+        if (lstart->v[x + 1] - lstart->v[x] > p) {
+            rank[n] = (long long)n;
+            n++;
+        }
+    if (j != 2 || tr->tiers != 2 || n < 2)
+        return;
+    member_key *k = ry_xmalloc(n * sizeof *k);
+    n = 0;
+    for (size_t x = first; x < last; x++)
+        if (lstart->v[x + 1] - lstart->v[x] > p) {
+            k[n] = (member_key){ tr->f->nodes[lower->v[lstart->v[x] + p]].group, (uint32_t)n };
+            n++;
+        }
+    qsort(k, n, sizeof *k, member_cmp);
+    for (size_t r = 0; r < n; r++)
+        rank[k[r].pos] = (long long)r;
+    free(k);
+}
+
 /* Build tier j over the lower blocks; groups[g] = lower blocks in new block g.
  * Writes the new tier's switch ids and block boundaries. */
 static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
@@ -154,6 +199,7 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
 {
     ry_fabric *f = tr->f;
     int u = tr->up[j - 1], d = tr->down[j], ldown = tr->down[j - 1];
+    long long *rank = ry_xmalloc((lstart->n ? lstart->n : 1) * sizeof *rank);
     size_t b = 0;
     for (size_t g = 0; g < ngroups; g++) {
         size_t first = b, last = b + groups[g];
@@ -176,25 +222,31 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
              * smallest even wiring with enough ports. */
             int m = j < tr->tiers ? u : smallest_divisor_with_room(u, d, c);
             RY_ASSERT(m > 0 && (long long)m * d >= c * u);
-            int per = u / m;
+            /* Uplink k of a lower switch goes to upper switch k mod m as its
+             * copy q = k / m, on upper port x + q * C (x the member's rank,
+             * C = d / per >= c): an upper switch's ports of one copy form a
+             * block, so adding members, or upper switches when m doubles,
+             * keeps the links whose k mod m stays. */
+            int per = u / m, C = d / per;
+            RY_ASSERT(c <= C);
             size_t base = out->n;
             for (int i = 0; i < m; i++)
                 idvec_push(out, new_switch(tr, j, -1, (int)(ostart->n - 1)));
-            int member = 0;
-            for (size_t x = first; x < last; x++) {
+            member_ranks(tr, j, lower, lstart, first, last, p, rank);
+            for (size_t x = first, r = 0; x < last; x++) {
                 if (lstart->v[x + 1] - lstart->v[x] <= p)
                     continue;
                 uint32_t lo = lower->v[lstart->v[x] + p];
-                for (int i = 0; i < m; i++) {
-                    uint32_t hi = out->v[base + (size_t)i];
-                    for (int q = 0; q < per; q++)
-                        ry_fabric_add_link(f, f->nodes[lo].port0 + (uint32_t)(ldown + i * per + q),
-                                           f->nodes[hi].port0 + (uint32_t)(member * per + q));
+                long long at = rank[r++];
+                for (int k = 0; k < u; k++) {
+                    uint32_t hi = out->v[base + (size_t)(k % m)];
+                    ry_fabric_add_link(f, f->nodes[lo].port0 + (uint32_t)(ldown + k),
+                                       f->nodes[hi].port0 + (uint32_t)(at + (long long)(k / m) * C));
                 }
-                member++;
             }
         }
     }
+    free(rank);
     idvec_push(ostart, (uint32_t)out->n);
 }
 

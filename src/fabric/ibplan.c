@@ -7,6 +7,11 @@
 #include "util/diag.h"
 #include "util/hash.h"
 
+/* ry_guid_switch's fields: plane in 3 bits, tier in 4, number in 24 (a
+ * switch has at least 4 ports, so a fabric has at most RY_MAX_PORTS / 4). */
+_Static_assert(RY_MAX_PLANES <= 8 && RY_MAX_TIERS < 16 && RY_MAX_PORTS / 4 <= (1LL << 24),
+               "switch GUID fields overflow");
+
 static void subnet_name(const ry_fabric *f, ry_subnet *sn)
 {
     if (f->design != RY_DESIGN_RAIL_ONLY)
@@ -73,6 +78,8 @@ int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
                        t, f->tier[t].sw->name, f->tier[t].ports, RY_IB_MAX_PORTS);
             return -1;
         }
+    for (size_t i = f->first_switch; i < f->nnodes; i++)
+        RY_ASSERT(f->nodes[i].number >= 0 && f->nodes[i].number < (1 << 24));
     if (s->ib.pkey_base + f->rails - 1 > 0x7ffe) {
         ry_err_set(err, "infiniband.pkey_base", "%d rails from P_Key 0x%04x run past 0x7ffe, the "
                    "last partition key: use a lower infiniband.pkey_base", f->rails,

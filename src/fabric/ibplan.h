@@ -5,7 +5,12 @@
  * rails) and plane for rail-only ones. Every GPU NIC port on a plane is a
  * one-port CA. GUIDs are derived, never stored:
  *   CA node GUID   = base + 2^32 + 16 * (gpu * planes + plane); port 1 GUID = node + 1
- *   switch GUID    = base + 2^33 + (switch seq); its port-0 GUID is the same
+ *   switch GUID    = base + 2^33 + plane * 2^28 + tier * 2^24 + number, the
+ *                    (plane, tier, number) its name shows; its port-0 GUID is
+ *                    the same
+ * so GUIDs follow names: a switch that keeps its name when the fabric grows
+ * keeps its GUID. Plane < 8, tier < 16 and number < 2^24 (RY_MAX_PORTS over
+ * the smallest radix), so switch GUIDs stay below base + 2^33 + 2^31.
  * LIDs per subnet: switches 1..S in node order, then CAs in leaf order, each
  * CA an aligned block of 2^lmc LIDs. */
 #ifndef RY_IBPLAN_H
@@ -47,9 +52,12 @@ typedef struct ry_ibplan {
 int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err);
 void ry_ibplan_free(ry_ibplan *pl);
 
+/* Switch node GUID: keyed on the (plane, tier, number) its name shows. */
 static inline uint64_t ry_guid_switch(const ry_fabric *f, uint32_t node)
 {
-    return f->spec->ib.guid_base + (1ULL << 33) + (node - f->first_switch);
+    const ry_node *n = &f->nodes[node];
+    return f->spec->ib.guid_base + (1ULL << 33) + ((uint64_t)n->plane << 28) +
+           ((uint64_t)n->tier << 24) + (uint64_t)(uint32_t)n->number;
 }
 /* CA node GUID of a GPU port (port id = gpu * planes + plane). */
 static inline uint64_t ry_guid_ca(const ry_fabric *f, uint32_t gpu_port)

@@ -1113,8 +1113,8 @@ static int get_quantity(const ry_key *k, const char *what, const ry_ynode *n, ry
     return 0;
 }
 
-/* A hex string ("0x0002c90000000000") or a number. The plan adds up to
- * 2^33 + the switch count, which must not wrap. */
+/* A hex string ("0x0002c90000000000") or a number. The plan adds less than
+ * 2^33 + 2^31 (a switch's GUID, ry_guid_switch), which must not wrap. */
 static int get_guid(const char *what, const ry_ynode *n, ry_keyval *v)
 {
     char *end = NULL;

@@ -205,7 +205,7 @@ typedef struct ry_spec {
 
     /* infiniband: GUID/LID plan and OpenSM files */
     struct {
-        unsigned long long guid_base;  /* CA node GUIDs at base + 2^32 + 16*i, switches at base + 2^33 + i */
+        unsigned long long guid_base;  /* CA node GUIDs at base + 2^32 + 16*i, switches from base + 2^33 (ry_guid_switch) */
         int lmc;                       /* 0..7; ftree needs 0 */
         char routing_engine[16];       /* what opensm.conf selects: file, ftree, updn, minhop */
         int lft_portguid;              /* LFT lines carry the destination port GUID */

@@ -99,6 +99,8 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
     /* up-down distances per destination leaf: dn over children (tiers
      * ascending), then ud over parents (tiers descending) */
     int *dn = malloc(S * sizeof *dn), *ud = malloc(S * sizeof *ud);
+    int32_t tport[256];                 /* per port: its minimal neighbour, or -1 */
+    uint8_t *seen = calloc(S ? S : 1, 1);
     for (size_t l = 0; l < S; l++) {
         uint32_t lid_sw = sn->sw[l];
         if (nd[lid_sw])
@@ -146,12 +148,15 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
                         continue;
                     }
                     if (blk == 1 && s != l) {
-                        /* the ports on a minimal up-down path, in port order */
+                        /* the live ports on a minimal up-down path, by
+                         * neighbour (in the order of its first cabled port,
+                         * live or not), each neighbour's in port order */
                         const ry_node *n = &f->nodes[sn->sw[s]];
                         int down = dn[s] < 1 << 20;
                         size_t nc = 0;
                         for (uint32_t p = 0; p < n->nports; p++) {
                             uint32_t pid = n->port0 + p;
+                            tport[p] = -1;
                             if (port_dead(f, nd, ld, pid))
                                 continue;
                             int32_t t = loc[f->ports[f->ports[pid].peer].owner];
@@ -160,7 +165,22 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
                             int tt = f->nodes[sn->sw[t]].tier;
                             if (down ? tt < n->tier && dn[t] == dn[s] - 1
                                      : tt > n->tier && ud[t] == ud[s] - 1)
-                                cand[nc++] = (uint8_t)(p + 1);
+                                tport[p] = t;
+                        }
+                        for (uint32_t p0 = 0; p0 < n->nports; p0++) {
+                            int32_t peer = f->ports[n->port0 + p0].peer;
+                            int32_t t = peer < 0 ? -1 : loc[f->ports[peer].owner];
+                            if (t < 0 || seen[t])
+                                continue;
+                            seen[t] = 1;
+                            for (uint32_t p = p0; p < n->nports; p++)
+                                if (tport[p] == t)
+                                    cand[nc++] = (uint8_t)(p + 1);
+                        }
+                        for (uint32_t p = 0; p < n->nports; p++) {
+                            int32_t peer = f->ports[n->port0 + p].peer;
+                            if (peer >= 0 && loc[f->ports[peer].owner] >= 0)
+                                seen[loc[f->ports[peer].owner]] = 0;
                         }
                         digit_checked++;
                         if (!nc || lft[s * stride + lid] !=
@@ -208,6 +228,7 @@ static void check_tables(const char *name, const scenario *sc, const ry_ibplan *
           "entries without an up-down path, %lld longer than minimal, %lld valleys",
           name, sc->what, missing, extra, longer, valley);
     free(dn);
+    free(seen);
     free(ud);
     free(loc);
 }
