@@ -138,11 +138,13 @@ static double cable_share(const ry_cabling *c, const double *mod, uint32_t link)
     return cable / (m->legs > 1 ? m->legs : 1) + mod[k->medium];
 }
 
-static int same_cable(const ry_cabling *a, uint32_t la, const ry_cabling *b, uint32_t lb)
+/* Whether old cable la of a serves as new cable lb of b: the same medium,
+ * and long enough (a longer one stays, its slack in the tray). */
+static int cable_serves(const ry_cabling *a, uint32_t la, const ry_cabling *b, uint32_t lb)
 {
     const ry_cable *x = &a->cables[la], *y = &b->cables[lb];
     return strcmp(a->media[x->medium].name, b->media[y->medium].name) == 0 &&
-           ry_cable_length(a, la) == ry_cable_length(b, lb);
+           ry_cable_length(a, la) >= ry_cable_length(b, lb);
 }
 
 static double switch_price(const ry_fabric *f, uint32_t id)
@@ -374,7 +376,7 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
     for (size_t l = 0; l < new->nlinks; l++) {
         double share = cable_share(nc, nm, (uint32_t)l);
         int32_t o = x->old_of_new[l];
-        if (o >= 0 && !same_cable(oc, (uint32_t)o, nc, (uint32_t)l)) {
+        if (o >= 0 && !cable_serves(oc, (uint32_t)o, nc, (uint32_t)l)) {
             x->replaced[l] = 1;
             x->replaced_n[link_tier(new, (uint32_t)l)]++;
         }

@@ -14,9 +14,10 @@
  *   added     a cable of the new plan the old one does not have (missing);
  *   removed   an old cable the new plan does not have (unexpected).
  * Switches are kept when the new plan has a switch of the same name, added
- * or removed otherwise. A kept or moved cable whose medium or stock length
- * differs in the new plan is replaced: a new cable is bought, the old one
- * retired.
+ * or removed otherwise. A kept or moved cable whose medium differs in the
+ * new plan, or whose stock length is short of the new plan's, is replaced: a
+ * new cable is bought, the old one retired (a longer one stays, its slack in
+ * the tray).
  *
  * Money is split by item, at list prices: a switch at its model's price, a
  * cable at its share of the cabling plan's bill (its cable, plus the

@@ -115,7 +115,7 @@ static void emit_text(ry_buf *o, const ry_expand *x)
     ry_text_table_cell(&t, "%s", ry_n(rep));
     ry_text_table_write(&t, o, "");
     ry_buf_puts(o, "(moved: unplugged at one end and plugged in elsewhere; replaced: kept or\n"
-                   "moved, but the new plan's medium or length differs)\n");
+                   "moved, but of another medium or too short for the new plan)\n");
     ry_buf_printf(o, "relocated: %s of %s servers, %s of %s kept switches (another rack or "
                   "rack unit\nin the new layout)\n\n", ry_n(x->relocated_servers), ry_n(x->servers),
                   ry_n(x->relocated_switches), ry_n(sum_state(x->sw, RY_XC_KEPT)));
