@@ -18,10 +18,12 @@ const char *ry_link_tier_name(const ry_fabric *f, int tier, char *buf, size_t n)
 /* ---- the old fabric as found ------------------------------------------------------------- */
 
 /* Writes f's graph as one netfile: a one-port CA per cabled NIC port,
- * described as its host names it, then the switches, described by their
- * names, each with its cabled ports. port_of[i] is the plan's port of
+ * described as plan `named` names its host and NIC (the GPU's own, when the
+ * plan has it), then the switches, described by their names, each with its
+ * cabled ports. port_of[i] is the plan's port of
  * netfile port i (UINT32_MAX for a switch's port 0 and a CA's placeholder). */
-static void fabric_netfile(const ry_fabric *f, ry_netfile *nf, uint32_t **port_of)
+static void fabric_netfile(const ry_fabric *f, const ry_fabric *named, ry_netfile *nf,
+                           uint32_t **port_of)
 {
     memset(nf, 0, sizeof *nf);
     nf->path = ry_xstrdup("the old plan");
@@ -51,7 +53,13 @@ static void fabric_netfile(const ry_fabric *f, ry_netfile *nf, uint32_t **port_o
         n->nports = 1;
         snprintf(buf, sizeof buf, "H-%016llx", (unsigned long long)g);
         n->id = ry_xstrdup(buf);
-        ry_ca_desc(f, p, buf, sizeof buf);
+        /* a server is its place in the plan: described as the new plan
+         * names it, so a renamed host (a wider number) is still itself */
+        uint32_t g_ = p / (uint32_t)f->planes, pl_ = p % (uint32_t)f->planes;
+        if ((long long)g_ < named->gpus && pl_ < (uint32_t)named->planes)
+            ry_ca_desc(named, g_ * (uint32_t)named->planes + pl_, buf, sizeof buf);
+        else
+            ry_ca_desc(f, p, buf, sizeof buf);
         n->desc = ry_xstrdup(buf);
         n->port0 = k;
         n->nrec = 2;
@@ -253,9 +261,13 @@ static void relocations(ry_expand *x)
             x->relocated_switches +=
                 ry_expand_relocated(x, o->first_switch + (uint32_t)i, (uint32_t)x->sw_new[i]);
     int gpn = o->spec->node.gpus_per_node > 0 ? o->spec->node.gpus_per_node : 1;
+    char a[128], b[128];
     for (long long g = 0; g < o->gpus && g < x->new->gpus; g += gpn) {
         x->servers++;
         x->relocated_servers += ry_expand_relocated(x, (uint32_t)g, (uint32_t)g);
+        ry_host_name(o, g / gpn, a, sizeof a);
+        ry_host_name(x->new, g / gpn, b, sizeof b);
+        x->renamed_servers += strcmp(a, b) != 0;
     }
 }
 
@@ -269,7 +281,7 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
     x->new = new;
     x->oc = oc;
     x->nc = nc;
-    fabric_netfile(old, &x->nf, &x->nf_port);
+    fabric_netfile(old, new, &x->nf, &x->nf_port);
     if (ry_verify_run(new, &x->nf, 1, RY_VERIFY_NO_RATES, &x->v, err) < 0) {
         const char *why = ry_verify_error(&x->v, err);
         char msg[sizeof err->msg];

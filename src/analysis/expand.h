@@ -80,6 +80,9 @@ typedef struct ry_expand {
      * keeps the upper tiers' rows in the middle of a hall, so a grown hall
      * shifts rows): kept switches, and servers of the old plan. */
     long long relocated_switches, relocated_servers, servers;
+    /* Servers the new plan names otherwise (a wider host number: node999,
+     * node1000); a server is its place in the plan, so it is still itself. */
+    long long renamed_servers;
 } ry_expand;
 
 /* Compares new with old. -1 with err set when the plans cannot be

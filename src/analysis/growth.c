@@ -1,88 +1,17 @@
-/* Reserve cost and savings of a growth target (see growth.h). The graphs
- * are built here and freed before returning; cables meet by the names of
- * their ends in a set of strings local to one comparison. */
+/* Reserve cost and savings of a growth target (see growth.h). The graphs,
+ * layouts and cabling plans are made here and freed before returning; the
+ * phases meet the target through expand (analysis/expand.h). */
 #include "analysis/growth.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric/names.h"
+#include "analysis/cabling.h"
+#include "analysis/expand.h"
+#include "fabric/layout.h"
 #include "fabric/reserve.h"
 #include "util/diag.h"
-#include "util/hash.h"
-
-typedef struct strset {
-    char **slot;
-    size_t cap;
-} strset;
-
-static void set_init(strset *t, size_t n)
-{
-    t->cap = 16;
-    while (t->cap < 2 * n + 16)
-        t->cap *= 2;
-    t->slot = ry_xcalloc(t->cap, sizeof *t->slot);
-}
-
-static size_t set_find(const strset *t, const char *k)
-{
-    size_t i = (size_t)ry_hash_str(k) & (t->cap - 1);
-    while (t->slot[i] && strcmp(t->slot[i], k) != 0)
-        i = (i + 1) & (t->cap - 1);
-    return i;
-}
-
-static void set_add(strset *t, const char *k)
-{
-    size_t i = set_find(t, k);
-    if (!t->slot[i])
-        t->slot[i] = ry_xstrdup(k);
-}
-
-static int set_has(const strset *t, const char *k)
-{
-    return t->slot[set_find(t, k)] != NULL;
-}
-
-static void set_free(strset *t)
-{
-    for (size_t i = 0; i < t->cap; i++)
-        free(t->slot[i]);
-    free(t->slot);
-}
-
-/* "leaf3:33" or "gpu17/p0": one end of a cable. */
-static void end_name(const ry_fabric *f, uint32_t port, char *buf, size_t n)
-{
-    const ry_node *nd = ry_port_node(f, port);
-    char name[96];
-    ry_node_name(f, f->ports[port].owner, name, sizeof name);
-    if (nd->kind == RY_NODE_GPU)
-        snprintf(buf, n, "%s/p%u", name, port - nd->port0);
-    else
-        snprintf(buf, n, "%s:%d", name, ry_port_number(f, port));
-}
-
-static void cable_key(const ry_fabric *f, uint32_t link, char *buf, size_t n)
-{
-    char a[128], b[128];
-    end_name(f, f->links[link].lo, a, sizeof a);
-    end_name(f, f->links[link].hi, b, sizeof b);
-    snprintf(buf, n, "%s|%s", a, b);
-}
-
-/* Cables of f the target's set has not. */
-static long long moved(const ry_fabric *f, const strset *target)
-{
-    long long n = 0;
-    char k[300];
-    for (size_t l = 0; l < f->nlinks; l++) {
-        cable_key(f, (uint32_t)l, k, sizeof k);
-        n += !set_has(target, k);
-    }
-    return n;
-}
 
 static long long switch_units(const ry_fabric *f)
 {
@@ -95,14 +24,66 @@ static long long switch_units(const ry_fabric *f)
     return u;
 }
 
-static int capex_of(const ry_fabric *f, const ry_spec *owner, const ry_media_catalog *media,
-                    ry_capex *out, ry_err *err)
+/* A built fabric's layout and cabling plan. */
+typedef struct phys {
+    ry_layout lay;
+    ry_cabling cab;
+    int laid, cabled;
+} phys;
+
+static int phys_of(const ry_fabric *f, const ry_media_catalog *media, phys *p, ry_err *err)
 {
-    if (ry_fabric_capex(f, media, NULL, out, err) < 0)
+    memset(p, 0, sizeof *p);
+    if (ry_layout_build(f, &p->lay, err) < 0)
         return -1;
-    /* the capex borrows the switch's names from the spec, not from a copy */
+    p->laid = 1;
+    if (ry_cabling_build(f, &p->lay, media, &p->cab, err) < 0)
+        return -1;
+    p->cabled = 1;
+    return 0;
+}
+
+static void phys_free(phys *p)
+{
+    if (p->cabled)
+        ry_cabling_free(&p->cab);
+    if (p->laid)
+        ry_layout_free(&p->lay);
+}
+
+/* The capex of f from its cabling plan; the switches' names from the spec
+ * that owns them (not a copy's). */
+static void capex_of(const ry_fabric *f, const ry_spec *owner, const phys *p, ry_capex *out)
+{
+    ry_bom b;
+    ry_bom_compute(f, &b);
+    ry_capex_compute(f->spec, &b, &p->cab, out);
     out->switch_name = owner->sw.name;
     out->switch_part = owner->sw.part;
+}
+
+/* What growing phase f (with its plan p) to the target (tp) takes. */
+static int later(const ry_fabric *f, const phys *p, const ry_fabric *target, const phys *tp,
+                 ry_growth_later *l, ry_err *err)
+{
+    ry_expand x;
+    if (ry_expand_run(f, &p->cab, target, &tp->cab, &x, err) < 0) {
+        ry_expand_free(&x);
+        return -1;
+    }
+    l->cables = (long long)f->nlinks;
+    long long kept = 0, replaced = 0;
+    for (int t = 0; t < RY_XT_N; t++) {
+        kept += x.cab[RY_XC_KEPT][t];
+        replaced += x.replaced_n[t];
+        l->switches_retired += x.sw[RY_XC_REMOVED][t];
+    }
+    l->moved = l->cables - kept;
+    l->replaced = replaced;
+    l->retired = x.sw_money.retired + x.cab_money.retired;
+    l->gpus_cut = x.gpus_cut;
+    l->relocated = x.relocated_servers + x.relocated_switches;
+    ry_expand_free(&x);
     return 0;
 }
 
@@ -125,38 +106,31 @@ int ry_growth_compute(const ry_fabric *f, const ry_media_catalog *media, ry_grow
         ry_fabric_free(&without);
         return -1;
     }
-    int rc = 0;
-    if (capex_of(f, s, media, &g->with, err) < 0 ||
-        capex_of(&without, s, media, &g->without, err) < 0)
-        rc = -1;
-    g->switches_with = (long long)(f->nnodes - f->first_switch);
-    g->switches_without = (long long)(without.nnodes - without.first_switch);
-    g->switch_units_with = switch_units(f);
-    g->switch_units_without = switch_units(&without);
-
-    strset cables, names;
-    set_init(&cables, target.nlinks);
-    set_init(&names, target.nnodes - target.first_switch);
-    char k[300];
-    for (size_t l = 0; l < target.nlinks; l++) {
-        cable_key(&target, (uint32_t)l, k, sizeof k);
-        set_add(&cables, k);
+    phys pw, pwo, pt;
+    int rc = phys_of(f, media, &pw, err);
+    if (rc == 0)
+        rc = phys_of(&without, media, &pwo, err);
+    else
+        memset(&pwo, 0, sizeof pwo);
+    if (rc == 0)
+        rc = phys_of(&target, media, &pt, err);
+    else
+        memset(&pt, 0, sizeof pt);
+    if (rc == 0) {
+        capex_of(f, s, &pw, &g->with);
+        capex_of(&without, s, &pwo, &g->without);
+        g->switches_with = (long long)(f->nnodes - f->first_switch);
+        g->switches_without = (long long)(without.nnodes - without.first_switch);
+        g->switch_units_with = switch_units(f);
+        g->switch_units_without = switch_units(&without);
+        g->cables_target = (long long)target.nlinks;
+        rc = later(&without, &pwo, &target, &pt, &g->without_later, err);
     }
-    for (size_t i = target.first_switch; i < target.nnodes; i++) {
-        ry_node_name(&target, (uint32_t)i, k, sizeof k);
-        set_add(&names, k);
-    }
-    g->cables_target = (long long)target.nlinks;
-    g->cables_without = (long long)without.nlinks;
-    g->moved_without = moved(&without, &cables);
-    g->cables_with = (long long)f->nlinks;
-    g->moved_with = moved(f, &cables);
-    for (size_t i = without.first_switch; i < without.nnodes; i++) {
-        ry_node_name(&without, (uint32_t)i, k, sizeof k);
-        g->switches_retired += !set_has(&names, k);
-    }
-    set_free(&cables);
-    set_free(&names);
+    if (rc == 0)
+        rc = later(f, &pw, &target, &pt, &g->with_later, err);
+    phys_free(&pw);
+    phys_free(&pwo);
+    phys_free(&pt);
     ry_fabric_free(&without);
     ry_fabric_free(&target);
     return rc;

@@ -3,18 +3,27 @@
  *
  * Now: the capex (ry_fabric_capex) of the phase with the reserve against the
  * same phase built without it: switches bought early, their rack units and
- * racks. Later: the phase built without the reserve set against the target,
- * cable by cable by their ends (a switch end by its name and port, a GPU end
- * by the GPU and plane): a cable the target has not between the same ends
- * would have to move or go; a switch whose name the target has not would
- * be retired. The phase with the reserve is held to the same test (it
- * should move nothing). Names are compared, never ids, so two separately
- * built graphs meet. */
+ * racks. Later: the phase built without the reserve grown to the target,
+ * as `railyard expand` sees it (analysis/expand.h): the cables that move or
+ * go, those replaced, the switches retired and their list price, the GPUs
+ * cut off while it is done, the devices relocated. The phase with the
+ * reserve is held to the same test (it should move nothing). */
 #ifndef RY_GROWTH_H
 #define RY_GROWTH_H
 
 #include "analysis/bom.h"
 #include "fabric/fabric.h"
+
+/* What growing a phase to the target takes (expand of the phase to it). */
+typedef struct ry_growth_later {
+    long long cables;               /* the phase's cables */
+    long long moved;                /* of them, not kept in place: moved or removed */
+    long long replaced;             /* kept or moved, but too short or of another medium */
+    long long switches_retired;     /* the phase's switches the target has not */
+    double retired;                 /* list price of the switches, cables and optics retired */
+    long long gpus_cut;             /* GPUs cut off while the cables are moved */
+    long long relocated;            /* servers and switches the target's layout puts elsewhere */
+} ry_growth_later;
 
 typedef struct ry_growth {
     long long target_gpus, target_nodes;
@@ -22,12 +31,8 @@ typedef struct ry_growth {
     ry_capex with, without;         /* the phase with and without the reserve */
     long long switches_with, switches_without;
     long long switch_units_with, switch_units_without;  /* rack units of the switches */
-    /* later */
-    long long cables_without;       /* cables of the phase without the reserve */
-    long long moved_without;        /* of them, those the target has not: moved or removed */
-    long long switches_retired;     /* switches of the phase without it the target has not */
-    long long cables_with;          /* cables of the phase with the reserve */
-    long long moved_with;           /* of them, those the target has not (0 when it holds) */
+    /* later: the phase without the reserve, and with it (nothing, when it holds) */
+    ry_growth_later without_later, with_later;
     long long cables_target;        /* cables of the target */
 } ry_growth;
 

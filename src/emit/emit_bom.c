@@ -805,13 +805,19 @@ void ry_emit_growth(ry_buf *o, const ry_growth *g, const char *failed)
                   "%s rack unit%s, %d rack%s\n", ry_n(sw), plural(sw, "", "es"),
                   ry_n(g->switches_with), ry_n(g->switches_without), ry_n(units),
                   plural(units, "", "s"), racks, plural(racks, "", "s"));
-    ry_buf_printf(o, "  saves later: built without it, %s of the phase's %s cable%s would move or "
-                  "go\n               on the way to the target, and %s of its %s switch%s would "
-                  "be retired;\n               with it, %s of %s move\n",
-                  ry_n(g->moved_without), ry_n(g->cables_without),
-                  plural(g->cables_without, "", "s"), ry_n(g->switches_retired),
-                  ry_n(g->switches_without), plural(g->switches_without, "", "es"),
-                  ry_n(g->moved_with), ry_n(g->cables_with));
+    const ry_growth_later *w = &g->without_later, *r = &g->with_later;
+    ry_buf_printf(o, "  saves later: built without it, growing to the target would\n"
+                  "                 move or remove %s of the phase's %s cable%s (%s replaced),\n"
+                  "                 retire %s of its %s switch%s and ",
+                  ry_n(w->moved), ry_n(w->cables), plural(w->cables, "", "s"),
+                  ry_n(w->replaced), ry_n(w->switches_retired), ry_n(g->switches_without),
+                  plural(g->switches_without, "", "es"));
+    money(o, w->retired);
+    ry_buf_printf(o, " of switches, cables and optics,\n"
+                  "                 cut off %s GPUs while the cables move, relocate %s devices;\n"
+                  "               with it, %s of %s cables move, %s devices are relocated\n",
+                  ry_n(w->gpus_cut), ry_n(w->relocated), ry_n(r->moved), ry_n(r->cables),
+                  ry_n(r->relocated));
 }
 
 void ry_emit_summary_skipped(ry_buf *o, const char *const *group, const int *earlier, int n)
@@ -927,10 +933,21 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
 }
 
 /* validate's growth figures: amounts as json_money, counts as integers */
+static json_t *growth_later_json(const ry_growth_later *l)
+{
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:I, s:I}",
+                     "cables", (json_int_t)l->cables, "moved", (json_int_t)l->moved,
+                     "replaced", (json_int_t)l->replaced,
+                     "switches_retired", (json_int_t)l->switches_retired,
+                     "retired", json_money(l->retired), "gpus_cut_off", (json_int_t)l->gpus_cut,
+                     "relocated", (json_int_t)l->relocated);
+}
+
+/* validate's growth figures: amounts as json_money, counts as integers */
 static json_t *growth_json(const ry_growth *g)
 {
     return json_pack("{s:I, s:I, s:{s:o, s:o, s:o, s:I, s:I, s:I, s:I, s:i, s:i}, "
-                     "s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I}}",
+                     "s:{s:o, s:o, s:I}}",
                      "target_gpus", (json_int_t)g->target_gpus,
                      "target_nodes", (json_int_t)g->target_nodes,
                      "now", "cost", json_money(g->with.total - g->without.total),
@@ -941,12 +958,8 @@ static json_t *growth_json(const ry_growth *g)
                      "switch_units_with", (json_int_t)g->switch_units_with,
                      "switch_units_without", (json_int_t)g->switch_units_without,
                      "racks_with", g->with.racks, "racks_without", g->without.racks,
-                     "later", "cables_without", (json_int_t)g->cables_without,
-                     "moved_without", (json_int_t)g->moved_without,
-                     "switches_retired", (json_int_t)g->switches_retired,
-                     "switches_without", (json_int_t)g->switches_without,
-                     "cables_with", (json_int_t)g->cables_with,
-                     "moved_with", (json_int_t)g->moved_with,
+                     "later", "without", growth_later_json(&g->without_later),
+                     "with", growth_later_json(&g->with_later),
                      "cables_target", (json_int_t)g->cables_target);
 }
 

@@ -117,8 +117,12 @@ static void emit_text(ry_buf *o, const ry_expand *x)
     ry_buf_puts(o, "(moved: unplugged at one end and plugged in elsewhere; replaced: kept or\n"
                    "moved, but of another medium or too short for the new plan)\n");
     ry_buf_printf(o, "relocated: %s of %s servers, %s of %s kept switches (another rack or "
-                  "rack unit\nin the new layout)\n\n", ry_n(x->relocated_servers), ry_n(x->servers),
+                  "rack unit\nin the new layout)\n", ry_n(x->relocated_servers), ry_n(x->servers),
                   ry_n(x->relocated_switches), ry_n(sum_state(x->sw, RY_XC_KEPT)));
+    if (x->renamed_servers)
+        ry_buf_printf(o, "renamed: %s of %s servers (the new plan names them otherwise: a wider number)\n",
+                      ry_n(x->renamed_servers), ry_n(x->servers));
+    ry_buf_putc(o, '\n');
 
     ry_text_table_init(&t, "lrrr");
     ry_text_table_cell(&t, "capex of the phase");
@@ -250,6 +254,7 @@ static void emit_json(ry_buf *o, const ry_expand *x)
             json_array_append_new(links, row);
         }
     json_t *rails = json_array();
+    json_t *renamed = json_integer(x->renamed_servers);
     for (int r = 0; r < x->rails; r++)
         json_array_append_new(rails, json_integer(x->gpus_cut_rail[r]));
     json_t *doc = json_pack(
@@ -264,6 +269,7 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         "work_order", "actions", (json_int_t)work_rows(x), "connect",
         (json_int_t)x->v.count[RY_VF_MISSING], "move", (json_int_t)x->v.count[RY_VF_MISWIRED],
         "remove", (json_int_t)x->v.count[RY_VF_UNEXPECTED]);
+    json_object_set_new(json_object_get(doc, "relocated"), "renamed_servers", renamed);
     char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     ry_buf_puts(o, s);
     ry_buf_putc(o, '\n');
