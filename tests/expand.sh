@@ -294,6 +294,24 @@ for su in 4 8 16; do
     prev=$su
 done
 
+# (h) hosts numbered wider (768 to 1,024 one-GPU servers: node001 becomes
+# node0001) are still themselves: every old NIC cable kept, every host renamed
+cat >"$TMP/gh.yaml" <<'EOF'
+version: 1
+name: gh
+cluster:
+  gpus: 768
+  node: dgx-gh200
+fabric:
+  design: rail-optimized
+  switch: qm9700
+EOF
+"$RAILYARD" expand "$TMP/gh.yaml" --set cluster.gpus=1024 -q -f json >"$TMP/gh.json" 2>"$TMP/gh.err"
+expect_eq "768 to 1,024 servers: exit" $? 0
+expect_eq "768 to 1,024 servers: renamed, NIC cables kept and added" \
+    "$(j "$TMP/gh.json" '[d["relocated"]["renamed_servers"], d["cables"]["kept"]["node-leaf"], d["cables"]["added"]["node-leaf"]]')" \
+    "[768, 768, 256]"
+
 # (e) money: bought and reused are the new plan's switches, optics and cables
 "$RAILYARD" bom "$TMP/su4.yaml" --format json >"$TMP/bom4.json" 2>/dev/null
 "$PY" - "$TMP/x-2-4/expand.json" "$TMP/bom4.json" >"$TMP/money" <<'PYEOF'
