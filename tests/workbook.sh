@@ -66,7 +66,7 @@ racks = [r["rack"] for r in csv.DictReader(open(os.path.join(cab, "racks.csv"), 
 bom = json.load(open(bom_path))
 phys = bom["physical"]
 lines = phys["lines"]
-name = rows[0]["label"].rsplit("-", 1)[0]
+name = bom["name"]
 
 wb = openpyxl.load_workbook(xlsx)                       # formulas
 wv = openpyxl.load_workbook(xlsx, data_only=True)       # cached values
