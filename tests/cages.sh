@@ -75,10 +75,14 @@ def gb200():
     pods = [leaves[k:k + half] for k in range(0, len(leaves), half)]
     spines = [(len(p), half) for p in pods for _ in range(half)]   # (down, up) cabled
     cores_per_pos = next(m for m in range(1, half + 1) if half % m == 0 and m * R >= len(pods) * half)
-    # a core's ports: the c = len(pods) members' copy q of its per links on
-    # port x + q * C, C = R // per (room for the pods to come)
+    # a core's ports: the per links of each of the c = len(pods) members go
+    # in bundles of b (a cage's ports, when b divides per), bundle copy q of
+    # member x on ports (q * C + x) * b + j, C = R // per (room for the pods
+    # to come)
     per = half // cores_per_pos
-    core_ports = {x + q * (R // per) for x in range(len(pods)) for q in range(per)}
+    b = ppc if per % ppc == 0 else 1
+    core_ports = {(q * (R // per) + x) * b + j
+                  for x in range(len(pods)) for q in range(per // b) for j in range(b)}
     cages = sum(ceil(f, ppc) + half // ppc for f in leaves)
     cages += sum(ceil(d, ppc) + ceil(u, ppc) for d, u in spines)
     cages += half * cores_per_pos * len({p // ppc for p in core_ports})
@@ -124,7 +128,8 @@ CASES = {
     # (twin-port cages): 144 GPUs a rail and unit fill 4 leaves of 32 and
     # one of 16; 80 leaves in pods of 32, 32 spines a pod; at the top each
     # of 32 positions takes its 3 pods' 96 uplinks on 2 cores of 64, each
-    # pod's 16 links to a core 4 ports apart (a fourth pod's room between).
+    # pod's 16 links to a core in 8 cages, every fourth cage (a fourth
+    # pod's room between).
     "gb200-nvl72-superpod": lambda: gb200(),
     "xdr": lambda: dict(rail_optimized_2tier(),
         modules={"MMS4A00-XM": rail_optimized_2tier()["switch_cages"],

@@ -63,10 +63,17 @@ PYEOF
                 >"$x.txt" 2>"$x.err"
             expect_eq "$id ${prev%% *}->$1 SUs: exit" $? 0
             no_sanitizer "$x.err"
-            "$PY" - "$x/expand.json" "$x/cables.csv" "$k" $prev $row >"$x.chk" <<'PYEOF'
-import csv, json, sys
+            "$PY" - "$x/expand.json" "$x/cables.csv" "$k" $prev $row \
+                "$TOP_SRCDIR/templates/switches.yaml" "$sw" >"$x.chk" <<'PYEOF'
+import csv, json, sys, yaml
 d = json.load(open(sys.argv[1]))
 k = int(sys.argv[3])
+# the switch's cage: its model's ports per cage (cage_ports, times the
+# split when its radix counts more ports than its cages hold)
+m = yaml.safe_load(open(sys.argv[20]))["switches"][sys.argv[21]]
+cage = m.get("cage_ports", 1)
+if m.get("cages") and m["radix"] % (m["cages"] * cage) == 0:
+    cage *= m["radix"] // (m["cages"] * cage)
 o = dict(zip(("su", "nodes", "leaf", "spine", "core", "cnl", "cls", "csc"), map(int, sys.argv[4:12])))
 n = dict(zip(o, map(int, sys.argv[12:20])))
 errs = []
@@ -85,15 +92,21 @@ kl, ml, al = (cab[s]["leaf-spine"] for s in ("kept", "moved", "added"))
 want("old uplinks kept or moved", kl + ml, o["cls"])
 want("new uplinks", kl + ml + al, n["cls"])
 if n["core"] == 0:
-    # two tiers to two: a leaf's uplink i goes to spine i mod m as its
-    # (i div m)-th link there, at spine port x + (i div m) * (k div per)
-    # (x: the leaf's rank, unit by unit; per = u / m links to each spine);
-    # it stays where both the spine and the port stay
+    # two tiers to two: per = u / m links from a leaf to each spine, in
+    # bundles of b (the cage's ports when b divides per, else 1): a leaf's
+    # uplink i is position i mod b of bundle B = i div b, which goes to
+    # spine B mod m as its (B div m)-th bundle there, at spine port
+    # ((B div m) * (k div per) + x) * b + i mod b (x: the leaf's rank, unit
+    # by unit); it stays where both the spine and the port stay
     u = k // 2
-    def at(i, m):
-        return (i % m, (i // m) * (k // (u // m)))
-    stay = sum(1 for i in range(u) if at(i, o["spine"]) == at(i, n["spine"]))
-    want("uplinks moved", ml, o["cls"] - o["leaf"] * stay)
+    def at(i, m, x):
+        per = u // m
+        b = cage if per % cage == 0 else 1
+        B = i // b
+        return (B % m, ((B // m) * (k // per) + x) * b + i % b)
+    stay = sum(1 for x in range(o["leaf"]) for i in range(u)
+               if at(i, o["spine"], x) == at(i, n["spine"], x))
+    want("uplinks moved", ml, o["cls"] - stay)
 else:
     want("spine-core cables added", cab["added"]["spine-core"], n["csc"] - o["csc"])
 # the downtime is the old links taken down (moved, removed, replaced), by

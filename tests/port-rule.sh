@@ -1,11 +1,15 @@
 #!/bin/sh
 # The top tier's port rule: a fabric that grows keeps what stays: superpod-4su built at 1, 2 and 4
 # scalable units (32, 64, 127 nodes) and an InfiniBand fat tree at 64, 128
-# and 256 nodes. The top tier's ports follow the rule (uplink k of a leaf
-# to spine k mod m as copy q = k / m, on spine port x + q * C with
-# C = d / (u / m) and x the leaf's unit-major rank), every node cable stays,
-# a leaf-spine cable stays when k mod m does (old cables * m_old / m_new
-# when m doubles), and every switch keeps its name's GUID.
+# and 256 nodes. The top tier's ports follow the rule: with b a cage's
+# ports (the leaves' up side's and the spines' down side's, when they agree
+# and b divides per = u / m; else 1), uplink k of a leaf is position
+# j = k mod b of bundle B = k / b, which goes to spine B mod m as copy
+# q = B / m, on spine port (q * C + x) * b + j with C = d / per and x the
+# leaf's unit-major rank; a cage's links go to one switch at both ends;
+# every node cable stays, a leaf-spine cable stays when B mod m does (old
+# cables * m_old / m_new when m doubles and b stays); and every switch
+# keeps its name's GUID.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 EX="$TOP_SRCDIR/examples"
 
@@ -51,23 +55,46 @@ for d in sys.argv[1:]:
     want_m = min(x for x in range(1, u + 1) if u % x == 0 and x * k >= c * u)
     if m != want_m:
         bad.append("%s: %d spines, want %d" % (d, m, want_m))
-    C = k // (u // m)
+    per = u // m
+    C = k // per
+    # b: a cage's ports, on the leaves' up side and the spines' down side
+    # (the cage of a_cage_port / z_cage_port), when the two agree and b
+    # divides per; else 1
+    def cage_size(dev, cage):
+        n = {}
+        for r in ups:
+            n.setdefault((r[dev], r[cage].split("/")[0]), set()).add(r[cage])
+        return max(len(v) for v in n.values())
+    b = cage_size("a_device", "a_cage_port")
+    if b != cage_size("z_device", "z_cage_port") or per % b:
+        b = 1
     for r in ups:
         kk = int(r["a_port"]) - 1 - down
-        i, q, x = kk % m, kk // m, num(r["a_device"])
-        if num(r["z_device"]) != i or int(r["z_port"]) != x + q * C + 1:
+        B, j, x = kk // b, kk % b, num(r["a_device"])
+        i, q = B % m, B // m
+        want = (q * C + x) * b + j + 1
+        if num(r["z_device"]) != i or int(r["z_port"]) != want:
             bad.append("%s: %s port %s to %s port %s, want spine%d port %d"
-                       % (d, r["a_device"], r["a_port"], r["z_device"], r["z_port"], i, x + q * C + 1))
+                       % (d, r["a_device"], r["a_port"], r["z_device"], r["z_port"], i, want))
             break
-    sizes.append((rows, ups, m))
-(rows0, ups0, m0), (rows1, ups1, m1) = sizes
+    # a cage's links go to one switch, at both ends
+    for dev, cage, peer in (("a_device", "a_cage_port", "z_device"),
+                            ("z_device", "z_cage_port", "a_device")):
+        to = {}
+        for r in ups:
+            to.setdefault((r[dev], r[cage].split("/")[0]), set()).add(r[peer])
+        split = sum(len(v) > 1 for v in to.values())
+        if b > 1 and split:
+            bad.append("%s: %d cages of the %s side hold links to two switches" % (d, split, dev))
+    sizes.append((rows, ups, m, b))
+(rows0, ups0, m0, b0), (rows1, ups1, m1, b1) = sizes
 new = {key(r) for r in rows1}
 nodes0 = [r for r in rows0 if r["tier"] == "1"]
 kept_nodes = sum(key(r) in new for r in nodes0)
 kept_ups = sum(key(r) in new for r in ups0)
 if kept_nodes != len(nodes0):
     bad.append("node cables kept %d of %d" % (kept_nodes, len(nodes0)))
-if m1 % m0 == 0 and kept_ups * m1 != len(ups0) * m0:
+if m1 % m0 == 0 and b0 == b1 and kept_ups * m1 != len(ups0) * m0:
     bad.append("leaf-spine cables kept %d of %d, want %d (m %d -> %d)"
                % (kept_ups, len(ups0), len(ups0) * m0 // m1, m0, m1))
 g0, g1 = sw_guids(sys.argv[1]), sw_guids(sys.argv[2])
@@ -77,8 +104,10 @@ for name, g in g0.items():
     if g1.get(name) != g:
         bad.append("%s: GUID %s, then %s" % (name, g, g1.get(name)))
         break
-print("\n".join(bad[:5]) if bad else "ok %d/%d %d/%d" % (kept_nodes, len(nodes0), kept_ups, len(ups0)))
+print("\n".join(bad[:5]) if bad else "ok %d/%d %d/%d (m %d -> %d, b %d -> %d)"
+      % (kept_nodes, len(nodes0), kept_ups, len(ups0), m0, m1, b0, b1))
 P
+    echo "$1 -> $2: $(cat "$TMP/grow.out")"
     case $(cat "$TMP/grow.out") in
         ok*) ok ;;
         *) fail "$1 -> $2: $(cat "$TMP/grow.out")" ;;
@@ -89,14 +118,18 @@ for n in 32 64 127; do
     build "sp$n" "$EX/superpod-4su.yaml" --set cluster.nodes=$n
 done
 grow sp32 sp64
-expect_eq "sp32 -> sp64 kept" "$(cat "$TMP/grow.out")" "ok 256/256 128/256"
+expect_eq "sp32 -> sp64 kept" "$(cat "$TMP/grow.out")" "ok 256/256 128/256 (m 4 -> 8, b 2 -> 2)"
 grow sp64 sp127
+expect_eq "sp64 -> sp127 kept" "$(cat "$TMP/grow.out")" "ok 512/512 256/512 (m 8 -> 16, b 2 -> 2)"
 grow sp32 sp127
 
 for n in 64 128 256; do
     build "ft$n" "$EX/fat-tree.yaml" --set cluster.nodes=$n --set fabric.switch=qm9700
 done
 grow ft64 ft128
+# the top reaches one link per spine (per = 1): a cage's two ports now go
+# to two spines, so b falls to 1 and the leaf-spine cables move
 grow ft128 ft256
+expect_eq "ft128 -> ft256 kept" "$(cat "$TMP/grow.out")" "ok 1024/1024 1/1024 (m 16 -> 32, b 2 -> 1)"
 
 finish

@@ -119,12 +119,17 @@ if by["1"]["published"] != "DGX SuperPOD" or by["2"]["published"] != "rail-only 
     bad.append("the published designs are not #1 and #2")
 # the differences and counts the prose cites
 def capex(p): return round(f(by[p], "capex"))
-for a, b, want in (("2", "14", 768320), ("14", "17", 2224200), ("19", "14", 4308416)):
+for a, b, want in (("2", "14", 768000), ("14", "17", 2195560), ("19", "14", 3733328)):
     if capex(a) - capex(b) != want:
         bad.append(f"capex #{a} - #{b}: {capex(a) - capex(b)}, the note says {want}")
 for p, want in (("1", "320"), ("2", "192"), ("14", "192")):
     if by[p]["switches"] != want:
         bad.append(f"#{p}: {by[p]['switches']} switches, the note says {want}")
+for p, want in (("13", "1.0085"), ("14", "1.0089"), ("22", "1.0131"), ("17", "1.0138")):
+    if "%.4f" % f(by[p], "slowdown") != want:
+        bad.append(f"#{p}: slowdown {by[p]['slowdown']}, the note says {want}x")
+if by["22"]["front_failure"] != "1" or by["22"]["design"] != "rail-optimized":
+    bad.append("#22 is not a rail-optimized point on the failure front")
 if int(by["13"]["racks"]) != int(by["1"]["racks"]) - 1:
     bad.append("#13 does not stand in one rack fewer than #1")
 for r in bad:

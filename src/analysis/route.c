@@ -90,7 +90,7 @@ static void mark_dead(ry_router *r)
             for (uint32_t x = a; x < b; x++) {
                 uint16_t n = 0;
                 for (uint32_t q = 0; q < v[x].nlinks; q++)
-                    n += !r->pdead[p0 + ry_ud_port(&v[x], q)];
+                    n += !r->pdead[p0 + ry_ud_port(g, &v[x], q)];
                 alive[x] = n;
             }
         }
@@ -224,17 +224,17 @@ static uint8_t port_toward(const ry_router *r, uint32_t t, uint32_t u, int up, u
     const ry_ud_group *w = up ? g->up : g->down;
     const uint16_t *alive = up ? r->up_alive : r->down_alive;
     if (alive[first] == w[first].nlinks)
-        return (uint8_t)(ry_ud_port(&w[first], x % w[first].nlinks) + 1);
+        return (uint8_t)(ry_ud_port(g, &w[first], x % w[first].nlinks) + 1);
     uint32_t d = up ? g->up0[t + 1] : g->down0[t + 1];
     for (uint32_t j = first; j < d; j++) {
         if (w[j].sw != u || !alive[j])
             continue;
         if (alive[j] == w[j].nlinks)
-            return (uint8_t)(ry_ud_port(&w[j], x % w[j].nlinks) + 1);
+            return (uint8_t)(ry_ud_port(g, &w[j], x % w[j].nlinks) + 1);
         uint32_t pick = x % alive[j], p0 = sw_port0(r, t);
         for (uint32_t q = 0; q < w[j].nlinks; q++)
-            if (!r->pdead[p0 + ry_ud_port(&w[j], q)] && pick-- == 0)
-                return (uint8_t)(ry_ud_port(&w[j], q) + 1);
+            if (!r->pdead[p0 + ry_ud_port(g, &w[j], q)] && pick-- == 0)
+                return (uint8_t)(ry_ud_port(g, &w[j], q) + 1);
     }
     return 0;
 }
@@ -357,8 +357,8 @@ static void fill_leaf(ry_router *r, size_t s, size_t l, uint8_t *row, int clear)
         if (down ? !bit(&r->below[v[x].sw * r->words], l) : r->J[v[x].sw * g->L + l] != jl)
             continue;
         for (uint32_t q = 0; q < v[x].nlinks; q++)
-            if (alive[x] == v[x].nlinks || !r->pdead[p0 + ry_ud_port(&v[x], q)])
-                r->cand[nc++] = (uint8_t)(ry_ud_port(&v[x], q) + 1);
+            if (alive[x] == v[x].nlinks || !r->pdead[p0 + ry_ud_port(g, &v[x], q)])
+                r->cand[nc++] = (uint8_t)(ry_ud_port(g, &v[x], q) + 1);
     }
     RY_ASSERT(nc > 0);
     /* The D-mod-K digit of each destination picks its port; the 2^lmc

@@ -94,13 +94,13 @@ static void candidates(ry_updown *u, uint32_t s)
         for (uint32_t i = g->down0[s]; i < g->down0[s + 1]; i++)
             if (is_below(u, g->down[i].sw))
                 for (uint32_t q = 0; q < g->down[i].nlinks; q++)
-                    u->pool[u->npool++] = ry_ud_port(&g->down[i], q);
+                    u->pool[u->npool++] = ry_ud_port(g, &g->down[i], q);
     } else {
         uint8_t j = jof(u, s);
         for (uint32_t i = g->up0[s]; j != 0xFF && i < g->up0[s + 1]; i++)
             if (jof(u, g->up[i].sw) == j)
                 for (uint32_t q = 0; q < g->up[i].nlinks; q++)
-                    u->pool[u->npool++] = ry_ud_port(&g->up[i], q);
+                    u->pool[u->npool++] = ry_ud_port(g, &g->up[i], q);
     }
     u->cn[s] = (uint32_t)(u->npool - u->c0[s]);
 }

@@ -6,26 +6,32 @@
 
 #include "util/diag.h"
 
-/* Appends port p of a switch toward neighbour x to a group list: to x's
- * group of this switch (at[x], or -1) when p continues its even spacing. */
+/* Counts port p of a switch toward neighbour x in its group of this switch
+ * (at[x]), or opens one. */
 static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, uint32_t p,
                       int32_t *at)
 {
     if (at[x] >= 0) {
-        ry_ud_group *e = &(*v)[at[x]];
-        uint32_t stride = e->nlinks == 1 ? p - e->port : e->stride;
-        if (e->port + e->nlinks * stride == p) {
-            e->stride = stride;
-            e->nlinks++;
-            return;
-        }
+        (*v)[at[x]].nlinks++;
+        return;
     }
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 1024;
         *v = ry_xrealloc(*v, *cap * sizeof **v);
     }
     at[x] = (int32_t)*n;
-    (*v)[(*n)++] = (ry_ud_group){ x, p, 1, 1 };
+    (*v)[(*n)++] = (ry_ud_group){ x, p, 1, 0 };
+}
+
+/* Places a switch's groups [from, to) in the port list: each its nlinks
+ * slots from *np on, to be filled again from nlinks 0. */
+static void place_groups(ry_ud_group *v, size_t from, size_t to, size_t *np)
+{
+    for (size_t i = from; i < to; i++) {
+        v[i].first = (uint32_t)*np;
+        *np += v[i].nlinks;
+        v[i].nlinks = 0;
+    }
 }
 
 void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
@@ -50,7 +56,8 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
         }
 
     /* One walk over the switches' ports: ends in leaf order, neighbours. */
-    size_t cap = 1024, nup = 0, cup = 0, ndown = 0, cdown = 0;
+    size_t cap = 1024, nup = 0, cup = 0, ndown = 0, cdown = 0, np = 0, cport = 1024;
+    g->gport = ry_xmalloc(cport * sizeof *g->gport);
     g->end = ry_xmalloc(cap * sizeof *g->end);
     g->end_leaf = ry_xmalloc(cap * sizeof *g->end_leaf);
     g->up0 = ry_xmalloc((S + 1) * sizeof *g->up0);
@@ -89,6 +96,25 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
             else
                 add_group(&g->down, &ndown, &cdown, (uint32_t)x, p, at);
         }
+        /* the groups' ports, in port order */
+        place_groups(g->up, g->up0[s], nup, &np);
+        place_groups(g->down, g->down0[s], ndown, &np);
+        if (np > cport) {
+            while (np > cport)
+                cport *= 2;
+            g->gport = ry_xrealloc(g->gport, cport * sizeof *g->gport);
+        }
+        for (uint32_t p = 0; p < n->nports; p++) {
+            int32_t peer = f->ports[n->port0 + p].peer;
+            if (peer < 0)
+                continue;
+            uint32_t on = f->ports[peer].owner;
+            if (f->nodes[on].kind == RY_NODE_GPU)
+                continue;
+            int32_t x = g->local[on - f->first_switch];
+            ry_ud_group *e = f->nodes[on].tier > n->tier ? &g->up[at[x]] : &g->down[at[x]];
+            g->gport[e->first + e->nlinks++] = p;
+        }
         for (size_t i = g->up0[s]; i < nup; i++)
             at[g->up[i].sw] = -1;
         for (size_t i = g->down0[s]; i < ndown; i++)
@@ -126,5 +152,6 @@ void ry_updown_graph_free(ry_updown_graph *g)
     free(g->down);
     free(g->up0);
     free(g->down0);
+    free(g->gport);
     memset(g, 0, sizeof *g);
 }

@@ -8,8 +8,9 @@
  * order, and the end ports (GPU ports) c = 0, 1, ... in leaf order, each
  * leaf's by port: the order ibplan.h gives the CAs their LIDs. A switch's
  * neighbour switches are listed up and down in the order of their first
- * port, parallel links to one neighbour as one group when their ports are
- * evenly spaced (consecutive, or every m-th: the top tier's copies).
+ * port, all parallel links to one neighbour as one group, its ports in
+ * port order (consecutive, every m-th, or runs of a cage's ports: the top
+ * tier's copies), whatever their spacing.
  *
  * Among the candidate ports toward end c, both routers pick with the same
  * D-mod-K digit (ry_updown_digit). */
@@ -23,15 +24,9 @@
 typedef struct ry_ud_group {
     uint32_t sw;            /* local index of the neighbour switch */
     uint32_t port;          /* first port index (0-based, within the switch) */
-    uint32_t nlinks;        /* parallel links, on ports port + q * stride, q < nlinks */
-    uint32_t stride;
+    uint32_t nlinks;        /* parallel links, on ports gport[first + q], q < nlinks */
+    uint32_t first;
 } ry_ud_group;
-
-/* Port index (0-based) of a group's link q. */
-static inline uint32_t ry_ud_port(const ry_ud_group *v, uint32_t q)
-{
-    return v->port + q * v->stride;
-}
 
 typedef struct ry_updown_graph {
     const ry_fabric *f;     /* borrowed */
@@ -46,8 +41,15 @@ typedef struct ry_updown_graph {
     uint32_t *leaf_first;   /* L + 1: a leaf's ends are [leaf_first[l], leaf_first[l + 1]) */
     ry_ud_group *up, *down; /* a switch's groups: [up0[s], up0[s + 1]), likewise down */
     uint32_t *up0, *down0;  /* S + 1 offsets */
+    uint32_t *gport;        /* the groups' port indices, each group's ascending */
     uint64_t div[RY_MAX_TIERS + 2];  /* D at tier t: product of the uplink counts below it */
 } ry_updown_graph;
+
+/* Port index (0-based) of a group's link q. */
+static inline uint32_t ry_ud_port(const ry_updown_graph *g, const ry_ud_group *v, uint32_t q)
+{
+    return g->gport[v->first + q];
+}
 
 /* Subnet k of the fabric. ry_updown_graph_free releases what it allocates. */
 void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g);

@@ -192,6 +192,37 @@ static void member_ranks(const tree *tr, int j, const idvec *lower, const idvec 
     free(k);
 }
 
+/* Logical ports of one cage on a side of tier j: its model's ports per cage
+ * times the model's and the tier's split; 0 when that side's cages do not
+ * start on a cage boundary (then a run of its ports may span two cages). */
+static int side_cage(const tree *tr, int j, int up)
+{
+    const ry_tier_ports *t = &tr->tp[j];
+    const ry_switch_model *sw = t->sw ? t->sw : &tr->f->spec->sw;
+    /* the model's cage shape, as analysis/cabling.c's ry_switch_cage_shape */
+    int sports = sw->cage_ports > 0 ? sw->cage_ports : 1, split = 1;
+    if (sw->cages > 0 && sw->radix % (sw->cages * sports) == 0)
+        split = sw->radix / (sw->cages * sports);
+    int phys = sports * split;
+    if (up && (t->sw ? t->cages_down : t->down) % phys != 0)
+        return 0;
+    if (!t->sw)
+        return phys;
+    return phys * (up ? t->up_split : t->down_split);
+}
+
+/* The bundle of tier j's port rule: the lower switch's ports per cage when
+ * the upper side's cages are as large and they divide per = u / m, so that
+ * a whole cage goes to one upper switch and lands in one of its cages;
+ * else 1 (a port at a time). */
+static int bundle_of(const tree *tr, int j, int per)
+{
+    int b = side_cage(tr, j - 1, 1);
+    if (b > 1 && b == side_cage(tr, j, 0) && per % b == 0)
+        return b;
+    return 1;
+}
+
 /* Build tier j over the lower blocks; groups[g] = lower blocks in new block g.
  * Writes the new tier's switch ids and block boundaries. */
 static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
@@ -222,12 +253,15 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
              * smallest even wiring with enough ports. */
             int m = j < tr->tiers ? u : smallest_divisor_with_room(u, d, c);
             RY_ASSERT(m > 0 && (long long)m * d >= c * u);
-            /* Uplink k of a lower switch goes to upper switch k mod m as its
-             * copy q = k / m, on upper port x + q * C (x the member's rank,
-             * C = d / per >= c): an upper switch's ports of one copy form a
-             * block, so adding members, or upper switches when m doubles,
-             * keeps the links whose k mod m stays. */
-            int per = u / m, C = d / per;
+            /* Uplinks go in bundles of b (a cage's ports, bundle_of): uplink
+             * k of a lower switch is position jb = k mod b of its bundle
+             * B = k / b, which goes to upper switch B mod m as its copy
+             * Q = B / m, on upper ports (Q * C + x) * b + jb (x the member's
+             * rank, C = d / per >= c): an upper switch's ports of one copy
+             * form a block of whole cages, so adding members, or upper
+             * switches when m doubles and b stays, keeps the links whose
+             * B mod m stays. */
+            int per = u / m, C = d / per, bs = bundle_of(tr, j, per);
             RY_ASSERT(c <= C);
             size_t base = out->n;
             for (int i = 0; i < m; i++)
@@ -239,9 +273,12 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
                 uint32_t lo = lower->v[lstart->v[x] + p];
                 long long at = rank[r++];
                 for (int k = 0; k < u; k++) {
-                    uint32_t hi = out->v[base + (size_t)(k % m)];
+                    int B = k / bs, Q = B / m;
+                    long long hp = ((long long)Q * C + at) * bs + k % bs;
+                    RY_ASSERT(hp < d);
+                    uint32_t hi = out->v[base + (size_t)(B % m)];
                     ry_fabric_add_link(f, f->nodes[lo].port0 + (uint32_t)(ldown + k),
-                                       f->nodes[hi].port0 + (uint32_t)(at + (long long)(k / m) * C));
+                                       f->nodes[hi].port0 + (uint32_t)hp);
                 }
             }
         }
