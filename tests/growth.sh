@@ -72,15 +72,6 @@ names "$TMP/phase/opensm/plane0/topology.net" >"$TMP/phase.sw"
 names "$TMP/target/opensm/plane0/topology.net" >"$TMP/target.sw"
 expect_eq "phase switches the target has not" "$(comm -23 "$TMP/phase.sw" "$TMP/target.sw" | wc -l)" 0
 
-# json_get FILE KEY...: one value of a JSON document by keys
-json_get() {
-    "$PY" -c '
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2:]:
-    v = v[k]
-print(v)' "$@"
-}
 
 # counts by closed forms: radix k = 64, 1:1, 8 rails, an SU of 32 nodes
 k=64 rails=8

@@ -59,6 +59,16 @@ doc_blocks() {
     expect_eq "blocks whose output differs or that fail" "${nbad:-?}" 0
 }
 
+# json_get FILE KEY...: one value of a JSON document by keys
+json_get() {
+    "$PY" -c '
+import json, sys
+v = json.load(open(sys.argv[1]))
+for k in sys.argv[2:]:
+    v = v[k]
+print(v)' "$@"
+}
+
 ok()   { checks=$((checks + 1)); }
 fail() { checks=$((checks + 1)); fails=$((fails + 1)); printf 'FAIL: %s\n' "$*"; }
 

@@ -15,15 +15,6 @@
 EMIT="$TOP_BUILDDIR/tests/unit/reroute_emit"
 D=$TOP_SRCDIR/tests/data/ib
 
-# field JSON KEY...: one value of a JSON file
-field() {
-    "$PY" -c '
-import json, sys
-v = json.load(open(sys.argv[1]))
-for k in sys.argv[2:]:
-    v = v[k]
-print(v)' "$@"
-}
 
 # guid_of DIR NAME: a switch's node GUID from node-name-map
 guid_of() {
@@ -81,9 +72,9 @@ for spec in ro-3tier fat-tree railonly-2tier fat-tree-lmc; do
         esac
         lmc=$(sed -n 's/^lmc \([0-9]*\)/\1/p' "$r/opensm.conf")
         want=$((left * (left - 1) * (1 << lmc)))
-        expect_eq "$label: routes delivered" "$(field "$TMP/cr.json" reachable delivered)" "$want"
+        expect_eq "$label: routes delivered" "$(json_get "$TMP/cr.json" reachable delivered)" "$want"
         checked "$label" "$d" --updown
-        expect_eq "$label: no_updown_path" "$(field "$TMP/cr.json" reachable no_updown_path)" 0
+        expect_eq "$label: no_updown_path" "$(json_get "$TMP/cr.json" reachable no_updown_path)" 0
         expect_eq "$label: CAs in topology.net" "$(grep -c '^Ca' "$d/topology.net")" "$left"
         case $what in
         switch*)
@@ -128,11 +119,11 @@ want=$((2 * per * (nca - pod * per)))
 [ "$want" -gt 0 ] && ok || fail "valley: no pair cut ($spine, pod $pod)"
 "$RAILYARD" check-routes --format json --shifts 0 -o "$TMP/cr.json" "$d" 2>/dev/null
 expect_eq "valley: default check-routes exit" $? 5
-expect_eq "valley: pairs stopped" "$(field "$TMP/cr.json" reachable stopped)" "$want"
+expect_eq "valley: pairs stopped" "$(json_get "$TMP/cr.json" reachable stopped)" "$want"
 checked valley "$d" --updown
 expect_eq "valley: --updown pairs without an up-down path" \
-    "$(field "$TMP/cr.json" reachable no_updown_path)" "$want"
-expect_eq "valley: --updown stopped" "$(field "$TMP/cr.json" reachable stopped)" 0
+    "$(json_get "$TMP/cr.json" reachable no_updown_path)" "$want"
+expect_eq "valley: --updown stopped" "$(json_get "$TMP/cr.json" reachable stopped)" 0
 
 # A whole plane
 ref=$TMP/two-ref
