@@ -8,7 +8,8 @@
 #  (b) the phase is what verify of the new plan finds on the old fabric
 #      (railyard's own topology.net of the old plan): the same work order,
 #      byte for byte, and the same counts;
-#  (c) identity: the cabling rows, OpenSM node names and GUIDs of what stays
+#  (c) identity: the cabling rows, OpenSM node names, GUIDs and LIDs, Slurm
+#      lines and NetBox rows of what stays
 #      are the same in both phases;
 #  (d) a rail-only growth; (e) money adds up to the new plan's capex;
 #  (f) bad input.
@@ -256,6 +257,29 @@ errs += ["slurm: %s changed" % k for k in sa if sa[k] != sb.get(k)]
 print("\n".join(errs[:5]) if errs else "ok %d" % len(a))
 PYEOF
 case "$(cat "$TMP/lids")" in "ok "[1-9]*) ok ;; *) fail "identity of LIDs: $(head -3 "$TMP/lids")" ;; esac
+# the NetBox set: a cable kept in place (not replaced) has the same row in
+# both phases, and so has a switch kept in its rack
+"$PY" - "$TMP/b2/cabling/netbox" "$TMP/p4/cabling/netbox" "$TMP/p4/cables.csv" \
+    "$TMP/p4/switches.csv" >"$TMP/nb" <<'PYEOF'
+import csv, os, sys
+a, b, cab, sw = sys.argv[1:]
+def rows(d, f, key):
+    return {r[key]: r for r in csv.DictReader(open(os.path.join(d, f)))}
+ca, cb = rows(a, "08-cables.csv", "label"), rows(b, "08-cables.csv", "label")
+da, db = rows(a, "07-devices.csv", "name"), rows(b, "07-devices.csv", "name")
+errs, n = [], 0
+for r in csv.DictReader(open(cab)):
+    if r["state"] == "kept" and r["replaced"] == "0":
+        n += 1
+        if ca.get(r["old_label"]) != cb.get(r["label"]): errs.append("cable %s" % r["label"])
+for r in csv.DictReader(open(sw)):
+    if r["state"] == "kept" and (r["rack"], r["rack_unit"]) == (r["old_rack"], r["old_rack_unit"]):
+        n += 1
+        if da.get(r["name"]) != db.get(r["name"]): errs.append("device %s" % r["name"])
+errs += ["old device %s gone" % d for d in da if d not in db]
+print("\n".join(errs[:5]) if errs else "ok %d" % n)
+PYEOF
+case "$(cat "$TMP/nb")" in "ok "[1-9]*) ok ;; *) fail "identity in NetBox: $(head -3 "$TMP/nb")" ;; esac
 
 # (d) a rail-only growth: each rail its own two-tier Clos of radix-64 leaves
 # (32 GPUs down) and spines; 8 rails of 128 GPUs, then of 256
