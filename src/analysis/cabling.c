@@ -52,15 +52,6 @@ int ry_cable_part(const ry_cabling *c, uint32_t link, char *buf, size_t n)
                             buf, n);
 }
 
-void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split)
-{
-    int cp = sw->cage_ports > 0 ? sw->cage_ports : 1, k = 1;
-    if (sw->cages > 0 && sw->radix % (sw->cages * cp) == 0)
-        k = sw->radix / (sw->cages * cp);
-    *ports = cp;
-    *split = k > 1 ? k : 1;
-}
-
 int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n)
 {
     const ry_node *nd = &f->nodes[f->ports[port].owner];

@@ -70,9 +70,6 @@ int ry_port_label(const ry_fabric *f, uint32_t port, char *buf, size_t n);
  * a model names its ports alike (NetBox's interface templates). */
 int ry_switch_port_label(const ry_switch_model *sw, int number, char *buf, size_t n);
 
-/* Physical ports per cage and links per physical port (2 for split ports)
- * of a switch model: cage_ports, and radix over cages * cage_ports. */
-void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split);
 
 /* Unique label of a cable, named after its lower end, where it stays when
  * the fabric grows: "<spec name>-<host>-<NIC>" for a NIC's cable

@@ -18,15 +18,19 @@
  * enough ports (M*k >= c*u), so wiring is even. On full trees this
  * reproduces the closed forms ceil(2n/k) per lower tier and n/k at the top
  * (tests check it).
- * Ports: a lower switch's uplink k (port d_lower + k) goes to upper switch
- * k mod M as its copy q = k / M, on that switch's port x + q * C, with
- * C = d_upper / (u/M) and x the member's rank in the column: at the top of a two-tier tree the
- * leaves rank unit-major, elsewhere in block order. Added units append
- * members, and when M doubles the links with k mod M unchanged stay on the
- * same ports, so a fabric that grows keeps most of its cables. */
+ * Ports: a lower switch's uplinks go in bundles of b (a cage's ports when
+ * both sides' cages are that large and b divides u/M, else 1): uplink k
+ * (port d_lower + k) is position k mod b of bundle B = k / b, which goes to
+ * upper switch B mod M as its copy Q = B / M, on that switch's ports
+ * (Q * C + x) * b + k mod b, with C = d_upper / (u/M) and x the member's
+ * rank in the column: at the top of a two-tier tree the leaves rank
+ * unit-major, elsewhere in block order. Added units append members, and
+ * when M doubles (b unchanged) the links whose B mod M stays keep their
+ * ports, so a fabric that grows keeps most of its cables. */
 #include "fabric/fabric.h"
 #include "fabric/names.h"
 #include "fabric/reserve.h"
+#include "spec/catalog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -199,10 +203,8 @@ static int side_cage(const tree *tr, int j, int up)
 {
     const ry_tier_ports *t = &tr->tp[j];
     const ry_switch_model *sw = t->sw ? t->sw : &tr->f->spec->sw;
-    /* the model's cage shape, as analysis/cabling.c's ry_switch_cage_shape */
-    int sports = sw->cage_ports > 0 ? sw->cage_ports : 1, split = 1;
-    if (sw->cages > 0 && sw->radix % (sw->cages * sports) == 0)
-        split = sw->radix / (sw->cages * sports);
+    int sports, split;
+    ry_switch_cage_shape(sw, &sports, &split);
     int phys = sports * split;
     if (up && (t->sw ? t->cages_down : t->down) % phys != 0)
         return 0;

@@ -1484,6 +1484,15 @@ const ry_catalog_switch *ry_catalog_find_switch(const ry_catalog *c, const char 
     return NULL;
 }
 
+void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split)
+{
+    int cp = sw->cage_ports > 0 ? sw->cage_ports : 1, k = 1;
+    if (sw->cages > 0 && sw->radix % (sw->cages * cp) == 0)
+        k = sw->radix / (sw->cages * cp);
+    *ports = cp;
+    *split = k > 1 ? k : 1;
+}
+
 int ry_switch_same_shape(const ry_switch_model *a, const ry_switch_model *b)
 {
     return a->radix == b->radix && a->port_gbps == b->port_gbps && a->ethernet == b->ethernet &&

@@ -93,6 +93,10 @@ const ry_catalog_node *ry_catalog_find_node(const ry_catalog *c, const char *nam
 /* 1 when two switch models make the same fabric, layout and cabling: the
  * same ports, speed, cages, connector, height and power (their names and
  * prices aside). */
+/* Physical ports per cage and links per physical port (2 for split ports)
+ * of a switch model: cage_ports, and radix over cages * cage_ports. */
+void ry_switch_cage_shape(const ry_switch_model *sw, int *ports, int *split);
+
 int ry_switch_same_shape(const ry_switch_model *a, const ry_switch_model *b);
 
 /* The first InfiniBand switch of the catalog (file order) whose ports run
