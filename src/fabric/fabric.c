@@ -128,6 +128,10 @@ void ry_fabric_free(ry_fabric *f)
         free(f->reserve->sw_lid);
         free(f->reserve->ca_lid);
         free(f->reserve->target_sw);
+        if (f->reserve->target)
+            ry_fabric_free(f->reserve->target);
+        free(f->reserve->target);
+        free(f->reserve->target_spec);     /* shallow: its pointers are the phase spec's */
         free(f->reserve);
     }
     memset(f, 0, sizeof *f);

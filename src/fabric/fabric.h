@@ -51,6 +51,8 @@ typedef struct ry_reserve_ids {
     uint32_t *target_sw;    /* per switch (id - first_switch): its id in the target,
                              * less the target's first_switch (the layout stands each
                              * switch where the target's layout does) */
+    struct ry_spec *target_spec;    /* the target's spec: a shallow copy of the phase's */
+    struct ry_fabric *target;       /* the target's graph, built once (the layout's) */
 } ry_reserve_ids;
 
 typedef struct ry_fabric {

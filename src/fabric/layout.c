@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric/reserve.h"
 #include "util/diag.h"
 #include "util/unionfind.h"
 
@@ -823,12 +822,7 @@ static int layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err);
  * in its target rack and unit, so a later phase relocates nothing. */
 static int reserve_layout(const ry_fabric *f, ry_layout *lay, ry_err *err)
 {
-    ry_spec t;
-    ry_fabric tf;
-    ry_reserve_target_spec(f->spec, &t);
-    if (ry_fabric_build(&t, &tf, err) < 0)
-        return -1;
-    int rc = layout_build(&tf, lay, err);
+    int rc = layout_build(f->reserve->target, lay, err);
     if (rc == 0) {
         size_t nsw = f->nnodes - f->first_switch;
         int32_t *rack = ry_xmalloc((nsw + 1) * sizeof *rack);
@@ -843,13 +837,12 @@ static int reserve_layout(const ry_fabric *f, ry_layout *lay, ry_err *err)
         lay->sw_unit = unit;
         lay->f = f;     /* servers keep their index: node_rack serves as it is */
     }
-    ry_fabric_free(&tf);
     return rc;
 }
 
 int ry_layout_build(const ry_fabric *f, ry_layout *lay, ry_err *err)
 {
-    if (f->reserve && f->reserve->target_sw)
+    if (f->reserve && f->reserve->target)
         return reserve_layout(f, lay, err);
     return layout_build(f, lay, err);
 }

@@ -1,7 +1,8 @@
 /* Reserve mode: the phase as the target's graph cut down (see reserve.h).
  *
- * The target is built whole, once, and freed before returning; the phase
- * owns its arrays and its ry_reserve_ids. Which tier is the phase's top is
+ * The target is built whole, once, and kept in the phase's ry_reserve_ids
+ * (the layout stands the phase where the target's layout does); the phase
+ * owns its arrays, its ry_reserve_ids and the target. Which tier is the phase's top is
  * found by counting, per switch, the kept leaves below it: in the Clos the
  * builder makes, the switches below one switch head disjoint subtrees (a
  * spine's leaves, a core's pods at one position), so a count over its
@@ -187,42 +188,45 @@ static void copy_kept(const ry_fabric *tf, const uint8_t *keep, ry_fabric *f)
 
 int ry_reserve_build(const ry_spec *s, ry_fabric *f, ry_err *err)
 {
-    ry_spec t;
-    ry_reserve_target_spec(s, &t);
-    ry_fabric tf;
-    if (ry_fabric_build(&t, &tf, err) < 0) {
+    ry_spec *t = ry_xmalloc(sizeof *t);
+    ry_reserve_target_spec(s, t);
+    ry_fabric *tf = ry_xmalloc(sizeof *tf);
+    if (ry_fabric_build(t, tf, err) < 0) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         ry_err_set(err, s->growth.target_nodes ? "growth.target_nodes" : "growth.target_gpus",
-                   "the target of %lld GPUs cannot be built: %s (at %s)", t.gpus, msg,
+                   "the target of %lld GPUs cannot be built: %s (at %s)", t->gpus, msg,
                    err->key[0] ? err->key : "the cluster");
+        free(tf);
+        free(t);
         return -1;
     }
     memset(f, 0, sizeof *f);
     f->spec = s;
-    f->design = tf.design;
-    f->radix = tf.radix;
-    f->planes = tf.planes;
-    f->rails = tf.rails;
+    f->design = tf->design;
+    f->radix = tf->radix;
+    f->planes = tf->planes;
+    f->rails = tf->rails;
     f->gpus = s->gpus;
-    memcpy(f->down_ports, tf.down_ports, sizeof f->down_ports);
-    memcpy(f->up_ports, tf.up_ports, sizeof f->up_ports);
+    memcpy(f->down_ports, tf->down_ports, sizeof f->down_ports);
+    memcpy(f->up_ports, tf->up_ports, sizeof f->up_ports);
     for (int j = 0; j <= RY_MAX_TIERS; j++) {
-        f->tier[j] = tf.tier[j];
-        f->tier[j].sw = rebase(tf.tier[j].sw, &t, s);
+        f->tier[j] = tf->tier[j];
+        f->tier[j].sw = rebase(tf->tier[j].sw, t, s);
     }
-    f->su_domains = tf.su_domains;
-    f->unit_gpus = tf.unit_gpus;
-    long long per = tf.unit_gpus > 0 ? tf.unit_gpus : s->gpus;
+    f->su_domains = tf->su_domains;
+    f->unit_gpus = tf->unit_gpus;
+    long long per = tf->unit_gpus > 0 ? tf->unit_gpus : s->gpus;
     f->num_units = (int)((s->gpus + per - 1) / per);
     f->reserve = ry_xcalloc(1, sizeof *f->reserve);
-    f->reserve->target_gpus = t.gpus;
-    f->reserve->target_tiers = tf.tiers;
+    f->reserve->target_gpus = t->gpus;
+    f->reserve->target_tiers = tf->tiers;
+    f->reserve->target_spec = t;
+    f->reserve->target = tf;
 
-    uint8_t *keep = ry_xcalloc(tf.nnodes + 1, 1);
-    choose_kept(&tf, s->gpus, keep);
-    copy_kept(&tf, keep, f);
+    uint8_t *keep = ry_xcalloc(tf->nnodes + 1, 1);
+    choose_kept(tf, s->gpus, keep);
+    copy_kept(tf, keep, f);
     free(keep);
-    ry_fabric_free(&tf);
     return 0;
 }
