@@ -13,14 +13,13 @@
 #include "fabric/reserve.h"
 #include "util/diag.h"
 
-static long long switch_units(const ry_fabric *f)
+/* Rack units of a fabric's switches, as its layout stands them. */
+static long long switch_units(const ry_layout *lay)
 {
-    const ry_spec *s = f->spec;
+    const ry_fabric *f = lay->f;
     long long u = 0;
-    for (size_t i = f->first_switch; i < f->nnodes; i++) {
-        const ry_switch_model *m = ry_node_model_of(f, &f->nodes[i]);
-        u += s->layout.switch_units_set ? s->layout.switch_units : m->units > 0 ? m->units : 1;
-    }
+    for (size_t i = f->first_switch; i < f->nnodes; i++)
+        u += ry_layout_switch_units(lay, &f->nodes[i]);
     return u;
 }
 
@@ -87,8 +86,8 @@ static int later(const ry_fabric *f, const phys *p, const ry_fabric *target, con
     return 0;
 }
 
-int ry_growth_compute(const ry_fabric *f, const ry_media_catalog *media, ry_growth *g,
-                      ry_err *err)
+int ry_growth_compute(const ry_fabric *f, const ry_cabling *cab, const ry_media_catalog *media,
+                      ry_growth *g, ry_err *err)
 {
     const ry_spec *s = f->spec;
     memset(g, 0, sizeof *g);
@@ -106,29 +105,24 @@ int ry_growth_compute(const ry_fabric *f, const ry_media_catalog *media, ry_grow
         ry_fabric_free(&without);
         return -1;
     }
-    phys pw, pwo, pt;
-    int rc = phys_of(f, media, &pw, err);
-    if (rc == 0)
-        rc = phys_of(&without, media, &pwo, err);
-    else
-        memset(&pwo, 0, sizeof pwo);
+    /* the phase's own plan is the caller's */
+    phys pw = { .lay = *cab->lay, .cab = *cab }, pwo, pt;
+    memset(&pt, 0, sizeof pt);
+    int rc = phys_of(&without, media, &pwo, err);
     if (rc == 0)
         rc = phys_of(&target, media, &pt, err);
-    else
-        memset(&pt, 0, sizeof pt);
     if (rc == 0) {
         capex_of(f, s, &pw, &g->with);
         capex_of(&without, s, &pwo, &g->without);
         g->switches_with = (long long)(f->nnodes - f->first_switch);
         g->switches_without = (long long)(without.nnodes - without.first_switch);
-        g->switch_units_with = switch_units(f);
-        g->switch_units_without = switch_units(&without);
+        g->switch_units_with = switch_units(cab->lay);
+        g->switch_units_without = switch_units(&pwo.lay);
         g->cables_target = (long long)target.nlinks;
         rc = later(&without, &pwo, &target, &pt, &g->without_later, err);
     }
     if (rc == 0)
         rc = later(f, &pw, &target, &pt, &g->with_later, err);
-    phys_free(&pw);
     phys_free(&pwo);
     phys_free(&pt);
     ry_fabric_free(&without);

@@ -12,6 +12,7 @@
 #define RY_GROWTH_H
 
 #include "analysis/bom.h"
+#include "analysis/cabling.h"
 #include "fabric/fabric.h"
 
 /* What growing a phase to the target takes (expand of the phase to it). */
@@ -36,10 +37,11 @@ typedef struct ry_growth {
     long long cables_target;        /* cables of the target */
 } ry_growth;
 
-/* For f, a phase built with its reserve (f->reserve set): builds the phase
- * without it and the target, and compares. -1 with err set when one of them
- * cannot be built, laid out or cabled. Leaves nothing to free. */
-int ry_growth_compute(const ry_fabric *f, const ry_media_catalog *media, ry_growth *g,
-                      ry_err *err);
+/* For f, a phase built with its reserve (f->reserve set), and cab its
+ * cabling plan (borrowed, with its layout): builds the phase without it and
+ * the target, and compares. -1 with err set when one of them cannot be
+ * built, laid out or cabled. Leaves nothing to free. */
+int ry_growth_compute(const ry_fabric *f, const ry_cabling *cab, const ry_media_catalog *media,
+                      ry_growth *g, ry_err *err);
 
 #endif

@@ -73,7 +73,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_err growth_err = { "", "no cabling plan" };
     if (ctx->fabric.reserve && phys == 0) {
         growth = ry_xmalloc(sizeof *growth);
-        if (ry_growth_compute(&ctx->fabric, ctx->phys.media, growth, &growth_err) < 0) {
+        if (ry_growth_compute(&ctx->fabric, &ctx->phys.cab, ctx->phys.media, growth,
+                              &growth_err) < 0) {
             free(growth);
             growth = NULL;
         }
