@@ -6,10 +6,9 @@
 
 #include "util/diag.h"
 
-/* Counts port p of a switch toward neighbour x in its group of this switch
+/* Counts a port of a switch toward neighbour x in its group of this switch
  * (at[x]), or opens one. */
-static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, uint32_t p,
-                      int32_t *at)
+static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, int32_t *at)
 {
     if (at[x] >= 0) {
         (*v)[at[x]].nlinks++;
@@ -20,7 +19,7 @@ static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, uint3
         *v = ry_xrealloc(*v, *cap * sizeof **v);
     }
     at[x] = (int32_t)*n;
-    (*v)[(*n)++] = (ry_ud_group){ x, p, 1, 0 };
+    (*v)[(*n)++] = (ry_ud_group){ x, 1, 0 };
 }
 
 /* Places a switch's groups [from, to) in the port list: each its nlinks
@@ -92,9 +91,9 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
             int32_t x = g->local[on - f->first_switch];
             RY_ASSERT(x >= 0);
             if (o->tier > n->tier)
-                add_group(&g->up, &nup, &cup, (uint32_t)x, p, at);
+                add_group(&g->up, &nup, &cup, (uint32_t)x, at);
             else
-                add_group(&g->down, &ndown, &cdown, (uint32_t)x, p, at);
+                add_group(&g->down, &ndown, &cdown, (uint32_t)x, at);
         }
         /* the groups' ports, in port order */
         place_groups(g->up, g->up0[s], nup, &np);

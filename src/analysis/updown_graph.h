@@ -23,8 +23,8 @@
 
 typedef struct ry_ud_group {
     uint32_t sw;            /* local index of the neighbour switch */
-    uint32_t port;          /* first port index (0-based, within the switch) */
-    uint32_t nlinks;        /* parallel links, on ports gport[first + q], q < nlinks */
+    uint32_t nlinks;        /* parallel links, on ports gport[first + q], q < nlinks
+                             * (ry_ud_port; 0-based, within the switch) */
     uint32_t first;
 } ry_ud_group;
 
