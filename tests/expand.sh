@@ -257,6 +257,26 @@ errs += ["slurm: %s changed" % k for k in sa if sa[k] != sb.get(k)]
 print("\n".join(errs[:5]) if errs else "ok %d" % len(a))
 PYEOF
 case "$(cat "$TMP/lids")" in "ok "[1-9]*) ok ;; *) fail "identity of LIDs: $(head -3 "$TMP/lids")" ;; esac
+# OpenSM reads the new phase's files with the old LIDs: its file engine
+# loads expand's lfts.dump on the grown fabric in ibsim and the subnet comes up
+if [ -z "$missing" ]; then
+    P4=$TMP/p4/opensm/plane0
+    if ib_sim_start "$P4/topology.net" "$TMP/sim4"; then
+        ib_opensm "$TMP/osm4" -R file -U "$P4/lfts.dump"
+        expect_eq "opensm on the grown fabric with the kept LIDs: exit" $? 0
+        ib_sim_stop
+        ib_subnet_up "$TMP/osm4/osm.log" && ok || fail "opensm: no SUBNET UP on the grown fabric"
+        expect_eq "opensm: file engine" "$(ib_engine "$TMP/osm4/osm.log")" file
+        if ib_fallback "$TMP/osm4/osm.log" >"$TMP/osm4.fb"; then
+            fail "opensm reports a fallback or error: $(head -3 "$TMP/osm4.fb")"
+        else
+            ok
+        fi
+    else
+        fail "ibsim does not load the grown fabric"
+    fi
+fi
+
 # the NetBox set: a cable kept in place (not replaced) has the same row in
 # both phases, and so has a switch kept in its rack
 "$PY" - "$TMP/b2/cabling/netbox" "$TMP/p4/cabling/netbox" "$TMP/p4/cables.csv" \
