@@ -69,6 +69,9 @@ static void line_char(ry_buf *b, unsigned char c, ry_esc how)
     case RY_ESC_JSON:
         ry_buf_puts(b, named);
         return;
+    case RY_ESC_GNUPLOT:
+        ry_buf_putc(b, ' ');
+        return;
     default:
         shown_byte(b, c, how);
     }
@@ -88,6 +91,16 @@ static void ascii_char(ry_buf *b, char c, ry_esc how)
         if (c == '"' || c == '\\')
             ry_buf_putc(b, '\\');
         break;
+    case RY_ESC_GNUPLOT:
+        if (c == '\'')
+            ry_buf_putc(b, '\'');
+        break;
+    case RY_ESC_SHELL:
+        if (c == '\'') {
+            ry_buf_puts(b, "'\\''");     /* end the quotes, a quoted quote, quote again */
+            return;
+        }
+        break;
     case RY_ESC_XML:
         switch (c) {
         case '&': ry_buf_puts(b, "&amp;"); return;
@@ -104,16 +117,40 @@ static void ascii_char(ry_buf *b, char c, ry_esc how)
     ry_buf_putc(b, c);
 }
 
+/* A byte a shell word may hold without quotes. */
+static int shell_plain(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("_./:=@%+,-", c));
+}
+
+/* The quote that opens and closes a whole string in how, or 0. */
+static char opening_quote(const char *s, size_t n, ry_esc how)
+{
+    int quote = 0;
+    switch (how) {
+    case RY_ESC_CSV:
+        for (size_t i = 0; i < n && !quote; i++)
+            quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+        return quote ? '"' : 0;
+    case RY_ESC_GNUPLOT:
+        return '\'';
+    case RY_ESC_SHELL:
+        quote = n == 0;
+        for (size_t i = 0; i < n && !quote; i++)
+            quote = !shell_plain((unsigned char)s[i]);
+        return quote ? '\'' : 0;
+    default:
+        return 0;
+    }
+}
+
 void ry_escape(ry_buf *b, const char *s, size_t n, ry_esc how)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    int quote = 0;
-    if (how == RY_ESC_CSV) {
-        for (size_t i = 0; i < n && !quote; i++)
-            quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-        if (quote)
-            ry_buf_putc(b, '"');
-    }
+    char quote = opening_quote(s, n, how);
+    if (quote)
+        ry_buf_putc(b, quote);
     while (p < end) {
         size_t len = utf8_len(p, (size_t)(end - p));
         if (len == 0) {                         /* not UTF-8 */
@@ -135,7 +172,7 @@ void ry_escape(ry_buf *b, const char *s, size_t n, ry_esc how)
         }
     }
     if (quote)
-        ry_buf_putc(b, '"');
+        ry_buf_putc(b, quote);
     if (!b->data)
         ry_buf_puts(b, "");     /* an empty field still gives a string */
 }

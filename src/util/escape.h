@@ -13,7 +13,12 @@
  *    when it holds a comma, quote or line break (RFC 4180); DOT and JSON
  *    put a backslash before quotes and backslashes (the \ of \xNN too);
  *    YAML the same inside a double-quoted scalar; XML writes &amp; &lt;
- *    &gt; &quot; &#39; (Graphviz's HTML-like labels read them too).
+ *    &gt; &quot; &#39; (Graphviz's HTML-like labels read them too);
+ *    GNUPLOT writes a whole single-quoted string, a quote doubled inside
+ *    (gnuplot expands neither backquotes nor @ macros nor backslashes
+ *    there, as it does inside double quotes); SHELL a whole word for
+ *    sh(1), as it is when every byte is one of A-Z a-z 0-9 _ . / : = @ % +
+ *    , - and else in single quotes, a quote inside written '\''.
  *
  * What each context keeps as it is:
  *   TERM  nothing: a name on one line (newline and tab shown as \x0a, \x09)
@@ -23,6 +28,10 @@
  *   YAML  newline, tab and CR as \n, \t, \r
  *   XML   newline and tab (CR as &#13;)
  *   JSON  newline, tab and CR as \n, \t, \r
+ *   LINE  nothing: TERM's rule, for one line of a config file or a
+ *         script's comment (an FRR description runs to the line's end)
+ *   GNUPLOT  newline, CR and tab each as one space (a title on one line)
+ *   SHELL nothing: a word on one line
  * Valid UTF-8 other than C1 controls is copied unchanged, so names in any
  * script survive. No output of railyard depends on a hash or a locale here:
  * the same input gives the same bytes. */
@@ -41,12 +50,15 @@ typedef enum ry_esc {
     RY_ESC_DOT,
     RY_ESC_YAML,
     RY_ESC_XML,
-    RY_ESC_JSON
+    RY_ESC_JSON,
+    RY_ESC_LINE,
+    RY_ESC_GNUPLOT,
+    RY_ESC_SHELL
 } ry_esc;
 
-/* The n bytes at s, escaped for how, appended to b. CSV appends a whole
- * field (with its quotes when it needs them); the others the inside of a
- * string, without the quotes around it. */
+/* The n bytes at s, escaped for how, appended to b. CSV, GNUPLOT and
+ * SHELL append a whole field, string or word (with its quotes); the others
+ * the inside of a string, without the quotes around it. */
 void ry_escape(ry_buf *b, const char *s, size_t n, ry_esc how);
 
 /* The same for a NUL-terminated string. */

@@ -64,6 +64,25 @@ int main(void)
     esc(RY_ESC_YAML, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
     esc(RY_ESC_JSON, hostile, "a\\\\x1b[31m\\\"b\\\\\\n\\t\\r\\\\x7f\\\\xc2\\\\x9b\\\\xe9<&>'z");
     esc(RY_ESC_XML, hostile, "a\\x1b[31m&quot;b\\\n\t&#13;\\x7f\\xc2\\x9b\\xe9&lt;&amp;&gt;&#39;z");
+    esc(RY_ESC_LINE, hostile, "a\\x1b[31m\"b\\\\x0a\\x09\\x0d\\x7f\\xc2\\x9b\\xe9<&>'z");
+    esc(RY_ESC_GNUPLOT, hostile, "'a\\x1b[31m\"b\\   \\x7f\\xc2\\x9b\\xe9<&>''z'");
+    esc(RY_ESC_SHELL, hostile,
+        "'a\\x1b[31m\"b\\\\x0a\\x09\\x0d\\x7f\\xc2\\x9b\\xe9<&>'\\''z'");
+    /* gnuplot: backquotes, macros and backslashes stay text in single quotes */
+    esc(RY_ESC_GNUPLOT, "`touch /tmp/x` @m $0 \\", "'`touch /tmp/x` @m $0 \\'");
+    esc(RY_ESC_GNUPLOT, "", "''");
+    esc(RY_ESC_GNUPLOT, "it's", "'it''s'");
+    /* shell: a plain word as it is, anything else one quoted word */
+    esc(RY_ESC_SHELL, "eth0", "eth0");
+    esc(RY_ESC_SHELL, "10.0.0.0/9", "10.0.0.0/9");
+    esc(RY_ESC_SHELL, "", "''");
+    esc(RY_ESC_SHELL, "a b", "'a b'");
+    esc(RY_ESC_SHELL, "e;reboot", "'e;reboot'");
+    esc(RY_ESC_SHELL, "$(id)`id`", "'$(id)`id`'");
+    esc(RY_ESC_SHELL, "it's", "'it'\\''s'");
+    esc(RY_ESC_SHELL, "e\nreboot", "'e\\x0areboot'");
+    esc(RY_ESC_SHELL, "~root", "'~root'");
+    esc(RY_ESC_SHELL, "caf\xc3\xa9", "'caf\xc3\xa9'");
     /* valid UTF-8 passes; overlong forms, surrogates and cut sequences do not */
     esc(RY_ESC_TERM, "\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80");
     esc(RY_ESC_TERM, "\xc0\xaf\xed\xa0\x80\xe2\x82", "\\xc0\\xaf\\xed\\xa0\\x80\\xe2\\x82");
