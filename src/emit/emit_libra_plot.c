@@ -11,6 +11,7 @@
 #include "emit/outdir.h"
 #include "model/libra_eval.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/proc.h"
 
 #define NPOINTS 199
@@ -32,10 +33,18 @@ static void script(ry_buf *o, const char *name, const ry_libra_problem *p,
 {
     const char *na = p->net.dim[sp->a].name, *nb = p->net.dim[sp->b].name;
     ry_buf_puts(o, "set encoding utf8\nset datafile separator \",\"\n");
-    ry_buf_printf(o, "set title \"%s: time and cost against the split of %s + %s (%.6g GB/s "
-                  "per NPU; other dimensions at the optimum)\" noenhanced\n", name, na, nb,
-                  sp->pair);
-    ry_buf_printf(o, "set xlabel \"share of %s + %s on %s\" noenhanced\n", na, nb, na);
+    ry_buf t;
+    ry_buf_init(&t);
+    ry_buf_printf(&t, "%s: time and cost against the split of %s + %s (%.6g GB/s per NPU; "
+                  "other dimensions at the optimum)", name, na, nb, sp->pair);
+    ry_buf_puts(o, "set title ");
+    ry_escape_str(o, t.data, RY_ESC_GNUPLOT);
+    ry_buf_reset(&t);
+    ry_buf_printf(&t, "share of %s + %s on %s", na, nb, na);
+    ry_buf_puts(o, " noenhanced\nset xlabel ");
+    ry_escape_str(o, t.data, RY_ESC_GNUPLOT);
+    ry_buf_puts(o, " noenhanced\n");
+    ry_buf_free(&t);
     ry_buf_puts(o, "set ylabel \"iteration time (s)\"\n"
                    "set y2label \"network cost (million USD)\"\n"
                    "set logscale y\nset ytics nomirror\nset y2tics\nset grid\n"
@@ -100,9 +109,11 @@ int ry_emit_libra_plot(const char *dir, unsigned flags, const char *name,
     ry_buf_add(&csv, curve.data, curve.len);
     script(&body, name, p, &sp, &curve);
 
-    ry_buf_printf(&gp, "# %s: `gnuplot libra-split.gp` draws libra-split.png\n"
-                  "set terminal pngcairo size 960,600 font \"sans,10\"\n"
-                  "set output \"libra-split.png\"\n", name);
+    ry_buf_puts(&gp, "# ");
+    ry_escape_str(&gp, name, RY_ESC_LINE);
+    ry_buf_puts(&gp, ": `gnuplot libra-split.gp` draws libra-split.png\n"
+                     "set terminal pngcairo size 960,600 font \"sans,10\"\n"
+                     "set output \"libra-split.png\"\n");
     ry_buf_add(&gp, body.data, body.len);
 
     int rc = 0;

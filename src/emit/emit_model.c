@@ -14,6 +14,7 @@
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "util/diag.h"
+#include "util/escape.h"
 
 static const char *conv_name(ry_flops_conv c)
 {
@@ -762,19 +763,6 @@ static int numeric(const char *v, double *x)
     return end != v && *end == '\0' && isfinite(*x);
 }
 
-/* gnuplot string: single quotes, doubled inside. */
-static void gp_string(ry_buf *o, const char *s)
-{
-    ry_buf_putc(o, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            ry_buf_putc(o, '\'');
-        if (*s != '\n' && *s != '\r')
-            ry_buf_putc(o, *s);
-    }
-    ry_buf_putc(o, '\'');
-}
-
 /* Same values of the keys after the first: the same series. */
 static int same_series(const ry_sweep_point *a, const ry_sweep_point *b, int nkeys)
 {
@@ -834,7 +822,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
     ry_buf_puts(o, "set datafile missing '?'\n");
     ry_buf_puts(o, "set style data linespoints\nset grid\n");
     ry_buf_puts(o, "set xlabel ");
-    gp_string(o, keys[0]);
+    ry_escape_str(o, keys[0], RY_ESC_GNUPLOT);
     ry_buf_putc(o, '\n');
     if (logx)
         ry_buf_printf(o, "set logscale x 2\nset xrange [%.9g:%.9g]\n", lo / 1.2, hi * 1.2);
@@ -847,7 +835,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
         for (int i = 0; i < npts; i++)
             if (series[i] == 0) {
                 ry_buf_printf(o, "%s", xi ? ", " : "");
-                gp_string(o, pts[i].values[0]);
+                ry_escape_str(o, pts[i].values[0], RY_ESC_GNUPLOT);
                 ry_buf_printf(o, " %d", xi++);
             }
         ry_buf_printf(o, ")\nset xrange [-0.5:%d.5]\n", xi - 1);
@@ -868,7 +856,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
             ry_buf_puts(o, "set terminal svg size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
                            "set output 'sweep.svg'\n");
         ry_buf_puts(o, "set multiplot layout 1,2 title ");
-        gp_string(o, title);
+        ry_escape_str(o, title, RY_ESC_GNUPLOT);
         ry_buf_puts(o, "\nunset key\nset ylabel 'iteration time (s)'\nset yrange [0:*]\n"
                        "set title 'Iteration time (dashed: ideal, K = N)'\nplot ");
         for (int s = 0; s < nseries; s++)
@@ -884,7 +872,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
             for (int k = 1; k < nkeys; k++)
                 ry_buf_printf(&b, "%s%s=%s", k > 1 ? ", " : "", keys[k], pts[first[s]].values[k]);
             ry_buf_printf(o, "%s$S%d using %s:4 lt %d title ", s ? ", " : "", s, xcol, s + 1);
-            gp_string(o, nkeys > 1 ? b.data : "T_ideal / T_iter");
+            ry_escape_str(o, nkeys > 1 ? b.data : "T_ideal / T_iter", RY_ESC_GNUPLOT);
             ry_buf_free(&b);
         }
         ry_buf_puts(o, "\nunset multiplot\nset output\n");
@@ -1246,9 +1234,14 @@ void ry_emit_heatmap_script(ry_buf *o, const ry_spec *s, const ry_traffic *t)
     ry_buf_puts(o, "# railyard traffic heatmaps: bytes GPU i sends GPU j in one iteration.\n"
                    "set terminal pngcairo size 1400,640 font 'DejaVu Sans,11' noenhanced\n"
                    "set output 'heatmap.png'\n");
-    ry_buf_printf(o, "set multiplot layout 1,2 title '%s: %s, N_M = %lld, N_Ds = %lld, "
-                  "N_Df = %lld (white: no traffic)'\n", s->name,
-                  s->workload ? s->workload->model.name : "", t->NM, t->NDs, t->NDf);
+    ry_buf title;
+    ry_buf_init(&title);
+    ry_buf_printf(&title, "%s: %s, N_M = %lld, N_Ds = %lld, N_Df = %lld (white: no traffic)",
+                  s->name, s->workload ? s->workload->model.name : "", t->NM, t->NDs, t->NDf);
+    ry_buf_puts(o, "set multiplot layout 1,2 title ");
+    ry_escape_str(o, title.data, RY_ESC_GNUPLOT);
+    ry_buf_putc(o, '\n');
+    ry_buf_free(&title);
     ry_buf_printf(o, "set logscale cb\nset cbrange [%g:%g]\nset format cb '%%.0e'\n"
                   "set cblabel 'bytes per iteration'\n", lo, hi);
     ry_buf_puts(o, "set palette defined (0 '#08306b', 1 '#2171b5', 2 '#6a3d9a', 3 '#d62728', "

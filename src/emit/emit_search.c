@@ -7,6 +7,7 @@
 
 #include "emit/csv.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/numfmt.h"
 
 static const char *design_word(int d)
@@ -438,18 +439,6 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
     }
 }
 
-static void gp_string(ry_buf *o, const char *s)
-{
-    ry_buf_putc(o, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            ry_buf_putc(o, '\\');
-        if ((unsigned char)*s >= 0x20)
-            ry_buf_putc(o, *s);
-    }
-    ry_buf_putc(o, '"');
-}
-
 void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
 {
     ry_buf_puts(o, "# railyard search: capex against iteration time; run with gnuplot\n");
@@ -483,7 +472,7 @@ void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
         char title[256];
         snprintf(title, sizeof title, "%s: capex against iteration time (%lld points, front "
                  "of %lld)", r->spec->name, r->nok, r->nfront);
-        gp_string(o, title);
+        ry_escape_str(o, title, RY_ESC_GNUPLOT);
         ry_buf_puts(o, "\nset xlabel 'capex ($M)'\nset ylabel 'iteration time (s)'\n"
                        "set grid\nset key top right box opaque\nunset label\n"
                        "set offsets graph 0.05, graph 0.2, graph 0.08, graph 0.08\n");
@@ -493,7 +482,7 @@ void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
             if (p->label < 0 || !p->ok)
                 continue;
             ry_buf_printf(o, "set label %d ", lab++);
-            gp_string(o, r->space->labels[p->label].name);
+            ry_escape_str(o, r->space->labels[p->label].name, RY_ESC_GNUPLOT);
             ry_buf_printf(o, " at %.6f,%.6f offset 1,1 point pt 6 ps 2\n", p->capex / 1e6,
                           p->iter_s);
         }

@@ -3,6 +3,7 @@
 #include "emit/emit_parallelism.h"
 
 #include "emit/csv.h"
+#include "util/escape.h"
 #include "util/numfmt.h"
 
 #include <jansson.h>
@@ -722,9 +723,13 @@ void ry_emit_whatif_sweep_csv(ry_buf *o, const ry_whatif_sweep *w)
 
 void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
 {
-    ry_buf_printf(o, "# railyard whatif --sweep: %s failures on %s.\n"
-                     "# Run: gnuplot whatif-sweep.gp (writes whatif-sweep.png and "
-                     "whatif-sweep.svg)\n", w->kind, w->s->name);
+    ry_buf t;
+    ry_buf_init(&t);
+    ry_buf_printf(&t, "railyard whatif --sweep: %s failures on %s.", w->kind, w->s->name);
+    ry_buf_puts(o, "# ");
+    ry_escape_str(o, t.data, RY_ESC_LINE);
+    ry_buf_puts(o, "\n# Run: gnuplot whatif-sweep.gp (writes whatif-sweep.png and "
+                   "whatif-sweep.svg)\n");
     for (int d = 0; d < w->nsides; d++) {
         ry_buf_printf(o, "$D%d << EOD\n", d);
         for (int n = w->lo; n <= w->hi && !w->side[d].err; n++) {
@@ -745,14 +750,21 @@ void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
     ry_buf_puts(o, "set datafile missing '?'\nset style data linespoints\nset grid\n"
                    "set linetype 1 lc rgb '#9ecae1' lw 6 pt 7 ps 2\n"
                    "set linetype 2 lc rgb '#d62728' lw 2 pt 5 ps 0.8\n");
-    ry_buf_printf(o, "set xlabel '%s failures'\nset xrange [%g:%g]\nset xtics 1\n", w->kind,
-                  w->lo - 0.3, w->hi + 0.3);
+    ry_buf_reset(&t);
+    ry_buf_printf(&t, "%s failures", w->kind);
+    ry_buf_puts(o, "set xlabel ");
+    ry_escape_str(o, t.data, RY_ESC_GNUPLOT);
+    ry_buf_printf(o, "\nset xrange [%g:%g]\nset xtics 1\n", w->lo - 0.3, w->hi + 0.3);
+    ry_buf_reset(&t);
+    ry_buf_printf(&t, "%s: %d draws per point (solid: mean, dashed: worst)", w->s->name,
+                  w->seeds);
     for (int pass = 0; pass < 2; pass++) {
         ry_buf_printf(o, "set terminal %s size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
                          "set output 'whatif-sweep.%s'\n", pass ? "svg" : "pngcairo",
                       pass ? "svg" : "png");
-        ry_buf_printf(o, "set multiplot layout 1,2 title '%s: %d draws per point (solid: mean, "
-                         "dashed: worst)'\n", w->s->name, w->seeds);
+        ry_buf_puts(o, "set multiplot layout 1,2 title ");
+        ry_escape_str(o, t.data, RY_ESC_GNUPLOT);
+        ry_buf_putc(o, '\n');
         ry_buf_puts(o, "set key top left box opaque\n");
         if (w->m)
             ry_buf_puts(o, "set ylabel 'iteration time after / before'\nset yrange [1:*]\n"
@@ -770,4 +782,5 @@ void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
                           d ? ", " : "", d, d + 1, ry_design_name(w->side[d].design), d, d + 1);
         ry_buf_puts(o, "\nunset multiplot\nset output\n");
     }
+    ry_buf_free(&t);
 }
