@@ -482,6 +482,60 @@ expect_eq "--vary value out of range: exit" "$rc" 1
 grep -q "^--vary cluster.planes=9: error: cluster.planes must be an integer in 1..8 (got 9)" \
     "$TMP/vnum.err" && ok || fail "--vary value out of range: $(head -n2 "$TMP/vnum.err")"
 
+# Names and values from the spec reach search.gp and front/point-N.yaml as
+# text: a published name with backquotes, quotes and a macro is a label
+# (gnuplot, running the script, runs nothing); a value of several lines is
+# refused at its key or option, and nothing is written.
+cat >"$TMP/pub.yaml" <<Y
+name: pub
+cluster: {gpus: 256, node: dgx-h100}
+fabric: {switch: qm9700}
+workload: {model: llama-3-70b}
+search:
+  vary: {cluster.planes: [1, 2]}
+  published:
+    - name: "\`touch \$P\` \\"q\\" 'x' @m \\\\\\\\ \$(touch \$P)"
+      set: {cluster.planes: 1}
+Y
+P=$TMP/pwned
+export P
+run pub "$RAILYARD" search "$TMP/pub.yaml" -o "$TMP/pub"
+expect_eq "a published name with backquotes: exit" "$rc" 0
+[ -e "$TMP/pwned" ] && fail "search ran a published name's backquotes" || ok
+if command -v gnuplot >/dev/null 2>&1; then
+    (cd "$TMP/pub" && gnuplot search.gp) >"$TMP/pub-gp.err" 2>&1
+    expect_eq "gnuplot search.gp with a hostile published name: exit" "$?" 0
+    [ -e "$TMP/pwned" ] && fail "gnuplot search.gp ran a published name's backquotes" || ok
+fi
+grep -q "^set label 1 '\`touch \$P\` \"q\" ''x'' @m \\\\\\\\ \$(touch \$P)' at " \
+    "$TMP/pub/search.gp" && ok || fail "the published name's label: $(grep 'label 1' "$TMP/pub/search.gp")"
+for opt in vary search; do
+    rm -rf "$TMP/vnl"
+    if [ $opt = vary ]; then
+        run vnl "$RAILYARD" search "$TMP/pub.yaml" -o "$TMP/vnl" \
+            --vary "workload.model.description=one,\"two
+x: 1\""
+        expect_eq "--vary value of two lines: exit" "$rc" 2
+        want="^railyard: search: --vary workload.model.description=one,\"two\\\\x0ax: 1.*: a value is one line"
+    else
+        sed 's/^  vary: .*/  vary: {workload.model.description: [one, "two\\nx: 1"]}/' "$TMP/pub.yaml" \
+            >"$TMP/vnl.yaml"
+        run vnl "$RAILYARD" search "$TMP/vnl.yaml" -o "$TMP/vnl"
+        expect_eq "search.vary value of two lines: exit" "$rc" 1
+        want="^$TMP/vnl.yaml:6:44: error: search.vary.workload.model.description: 'two\\\\x0ax: 1': a value is one line"
+    fi
+    grep -q "$want" "$TMP/vnl.err" && ok || fail "$opt value of two lines: $(head -n2 "$TMP/vnl.err")"
+    [ -e "$TMP/vnl" ] && fail "$opt value of two lines: wrote $TMP/vnl" || ok
+done
+# a value on one line: every front spec is YAML that validates
+run vok "$RAILYARD" search "$TMP/pub.yaml" -o "$TMP/vok" --vary 'workload.model.description=one,"two: x # y"'
+expect_eq "--vary value with ': ' and '#': exit" "$rc" 0
+for y in "$TMP"/vok/front/*.yaml; do
+    "$PY" -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$y" 2>"$TMP/vok-py.err" && ok ||
+        fail "$y is no YAML: $(tail -1 "$TMP/vok-py.err")"
+    "$RAILYARD" validate "$y" >/dev/null 2>&1 && ok || fail "$y does not validate"
+done
+
 # -o DIR: a directory railyard did not write is refused and left as it was;
 # railyard's own is rewritten, its stale front specs removed
 mkdir "$TMP/user"

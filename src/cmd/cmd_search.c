@@ -19,6 +19,7 @@
 #include "spec/yaml.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/hash.h"
 #include "util/numfmt.h"
 #include "util/progress.h"
@@ -854,8 +855,9 @@ static ry_cmd_status check(ry_ctx *ctx)
     for (int i = 0; vary && vary[i]; i++) {
         ry_vary v;
         const char *why = NULL;
+        char shown[RY_SHOWN_MAX];
         if (ry_vary_parse(vary[i], &v, &why) < 0)
-            return ry_usage(ctx, "--vary %s: %s", vary[i], why);
+            return ry_usage(ctx, "--vary %s: %s", ry_shown(shown, vary[i]), why);
         int bad = ry_search_key_check(v.key, (ry_pos){ "--vary", i + 1, 1 }, "--vary") < 0;
         ry_vary_free(&v);
         if (bad)
@@ -1139,8 +1141,11 @@ static int point_spec(const search *S, long long p, ry_buf *out)
         return -1;
     ry_buf_printf(out, "# %s, a point of railyard search on the front of capex against "
                   "iteration time:\n", s->name);
-    for (int k = 0; k < S->naxes; k++)
-        ry_buf_printf(out, "#   %s = %s\n", S->axes[k].key, S->values[p][k]);
+    for (int k = 0; k < S->naxes; k++) {
+        ry_buf_printf(out, "#   %s = ", S->axes[k].key);
+        ry_escape_str(out, S->values[p][k], RY_ESC_LINE);
+        ry_buf_putc(out, '\n');
+    }
     static const char *const skip[] = { "search", NULL };
     ry_ydoc_emit(s->doc, skip, out);
     ry_spec_free(s);

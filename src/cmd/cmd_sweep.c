@@ -11,6 +11,7 @@
 #include "emit/outdir.h"
 #include "model/iteration.h"
 #include "model/plan.h"
+#include "util/buf.h"
 #include "util/diag.h"
 
 #define MAX_VARY 8
@@ -102,7 +103,8 @@ static int parse_vary(const ry_ctx *c, const char *arg, ry_vary *v)
     const char *why = NULL;
     if (ry_vary_parse(arg, v, &why) == 0)
         return 0;
-    ry_usage(c, "--vary %s: %s", arg, why);
+    char shown[RY_SHOWN_MAX];
+    ry_usage(c, "--vary %s: %s", ry_shown(shown, arg), why);
     return -1;
 }
 

@@ -162,7 +162,8 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
             if (!text) {
                 bad = 1;
             } else if (ry_vary_add(ax, text, &why) < 0) {
-                ry_error_at(it->pos, "%s: '%s': %s", what, text, why);
+                char shown[RY_SHOWN_MAX];
+                ry_error_at(it->pos, "%s: '%s': %s", what, ry_shown(shown, text), why);
                 bad = 1;
             } else {
                 /* each value where its item was written (a range's all there) */

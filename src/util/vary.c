@@ -90,6 +90,14 @@ void ry_vary_free(ry_vary *v)
 
 int ry_vary_add(ry_vary *v, const char *item, const char **why)
 {
+    /* a value is one YAML scalar on one line: it is written after its key
+     * in a comment line of each front/point-N.yaml, and into plots' labels */
+    for (const char *p = item; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            *why = "a value is one line of text, without line breaks, tabs or other control "
+                   "characters";
+            return -1;
+        }
     int r = expand_range(v, item, why);
     if (r < 0)
         return -1;

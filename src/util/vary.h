@@ -13,7 +13,8 @@ typedef struct ry_vary {
 } ry_vary;
 
 /* Adds one item: a range's values, or the item itself. -1 with *why set
- * (a static string) on a bad range or too many values. */
+ * (a static string) on a bad range, too many values, or a control
+ * character (a line break, a tab) in the item. */
 int ry_vary_add(ry_vary *v, const char *item, const char **why);
 
 /* "KEY=ITEM,ITEM,..." into v (key and values copied). -1 with *why set;
