@@ -187,6 +187,50 @@ Y
 refused "two NICs one name" "dupnic.yaml:10:5: error: cluster.node.nics: NIC ports 0 and 1 are both named 'ens1'" "$TMP/dupnic.yaml"
 sed 's/netdev: ens1}$/netdev: enp1s0f0np0longer}/' "$TMP/dupnic.yaml" >"$TMP/longnic.yaml"
 refused "a NIC name past 15 characters" "netdev is longer than 15 characters" "$TMP/longnic.yaml"
+# names that would reach hosts/*.sh (run as root): refused at the key, in a
+# spec and in a -T catalog's node entry (the same reader)
+nicspec() {     # nicspec FILE NETDEV RDMA: dupnic.yaml with NIC 1 named so
+    sed "12s|.*|      - {rdma: $3, netdev: $2}|" "$TMP/dupnic.yaml" >"$1"
+}
+nicspec "$TMP/nlnic.yaml" '"e\\nreboot"' mlx5_1   # sed makes \\ one \
+refused "a NIC name with a newline" \
+    "nlnic.yaml:12:32: error: cluster.node.nics\[1\].netdev must be a device name like ibp24s0.*got 'e\\\\x0areboot'" \
+    "$TMP/nlnic.yaml"
+grep -q '^reboot' "$TMP/err" && fail "the newline reached the message: $(cat "$TMP/err")" || ok
+for bad in '"e;reboot"' "'-x'" "'..'" "'a b'" "'e\$(id)'" "'a/b'" "'e:1'"; do
+    nicspec "$TMP/badnic.yaml" "$bad" mlx5_1
+    refused "netdev $bad" "badnic.yaml:12:32: error: cluster.node.nics\[1\].netdev must be a device name" \
+        "$TMP/badnic.yaml"
+done
+nicspec "$TMP/badrdma.yaml" ens2 "'x;id'"
+refused "rdma x;id" "badrdma.yaml:12:16: error: cluster.node.nics\[1\].rdma must be a device name" \
+    "$TMP/badrdma.yaml"
+# and what Linux takes passes: dots, dashes, underscores, 15 characters
+nicspec "$TMP/oknic.yaml" enp1s0f0np0.12 mlx5_1
+"$RAILYARD" ethernet "$TMP/oknic.yaml" -o "$TMP/oknic" >"$TMP/err" 2>&1
+expect_eq "netdev enp1s0f0np0.12: exit" "$?" 0
+grep -q '^ip link set dev enp1s0f0np0.12 mtu' "$TMP/oknic/ethernet/hosts/node001.sh" && ok ||
+    fail "netdev enp1s0f0np0.12 not in node001.sh"
+mkdir -p "$TMP/cat"
+cat >"$TMP/cat/nodes.yaml" <<'Y'
+nodes:
+  lab-node:
+    description: "a lab server"
+    gpus_per_node: 2
+    hb_domain: 2
+    nic_speed: 400G
+    nics:
+      - {rdma: mlx5_0, netdev: ens1}
+      - {rdma: mlx5_1, netdev: "ens2;reboot"}
+Y
+printf 'version: 1\nname: lab\ncluster: {nodes: 2, node: lab-node}\nfabric: {design: rail-optimized, switch: {name: e16, radix: 16, speed: 400G, protocol: ethernet}}\n' \
+    >"$TMP/lab.yaml"
+rm -rf "$TMP/no"
+"$RAILYARD" -T "$TMP/cat" ethernet "$TMP/lab.yaml" -o "$TMP/no" >"$TMP/err" 2>&1
+expect_eq "-T netdev ens2;reboot: exit" "$?" 1
+grep -q "cat/nodes.yaml:9:32: error: nodes.lab-node.nics\[1\].netdev must be a device name" "$TMP/err" \
+    && ok || fail "-T netdev: $(cat "$TMP/err")"
+[ -e "$TMP/no" ] && fail "-T netdev: wrote $TMP/no" || ok
 
 # ---- every Ethernet example's shape: configs FRR takes ------------------------------
 # each at a size that keeps its shape (tiers, splits, tapers, homing) and

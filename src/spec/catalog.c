@@ -549,6 +549,22 @@ static int load_switches(ry_catalog *c)
     return errors ? -1 : 0;
 }
 
+/* A device name as Linux takes it and a script can write unquoted: 1 to 15
+ * of A-Z a-z 0-9 _ . -, not starting with '-' (an option to ip(8) and
+ * dcb(8)), not "." or ".." (a directory in /sys/class/net/NAME/ paths).
+ * The kernel refuses '/', ':' and white space in an interface's name; the
+ * rest of punctuation would reach hosts/<host>.sh, a root script. */
+static int device_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 15 || s[0] == '-' || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
+            return 0;
+    return 1;
+}
+
 /* A node's NIC table: a list of {rdma, netdev, cage} in NIC port order (GPU
  * in the node, then plane), from a catalog entry or a spec's cluster.node.
  * Errors at the node; what is "nodes.dgx-h100.nics" or "cluster.node.nics". */
@@ -590,19 +606,21 @@ int ry_read_nics(const ry_ynode *n, const char *what, ry_node_model *out)
             }
             char *dst = f == 0 ? nic->rdma : f == 1 ? nic->netdev : nic->cage;
             snprintf(dst, sizeof nic->rdma, "%s", kv.s);
+            char shown[RY_SHOWN_MAX];
             if (f == 0) {
                 for (size_t j = 0; j < i; j++)
                     if (strcmp(out->nics[j].rdma, kv.s) == 0) {
-                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's", w, kv.s, j);
+                        ry_error_at(v->pos, "%s: '%s' is also entry %zu's", w,
+                                    ry_shown(shown, kv.s), j);
                         bad = 1;
                     }
-                for (const char *p = kv.s; *p; p++)
-                    if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.') {
-                        ry_error_at(v->pos, "%s must be a device name like mlx5_0 (got '%s')", w,
-                                    kv.s);
-                        bad = 1;
-                        break;
-                    }
+            }
+            /* an empty netdev is an unknown one (eth<i>) */
+            if (f < 2 && (f == 0 || kv.s[0]) && !device_name_ok(kv.s)) {
+                ry_error_at(v->pos, "%s must be a device name like %s: 1 to 15 letters, digits, "
+                            "'_', '.' or '-', not starting with '-', not '.' or '..' (got '%s')",
+                            w, f == 0 ? "mlx5_0" : "ibp24s0", ry_shown(shown, kv.s));
+                bad = 1;
             }
         }
     }
