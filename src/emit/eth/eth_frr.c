@@ -2,11 +2,15 @@
  * zebra, bgpd and bfdd each read their sections of (`frr defaults
  * datacenter`: the fast timers a fabric wants). Fabric links are BGP
  * unnumbered: `neighbor PORT interface` peers over the link's IPv6
- * link-local address and carries IPv4 with IPv6 next hops (RFC 8950). */
+ * link-local address and carries IPv4 with IPv6 next hops (RFC 8950).
+ * Text from the spec (its name, a description's host and interface) is
+ * one line each (util/escape.h's LINE): a line break would start a
+ * command of its own. */
 #include <stdio.h>
 
 #include "emit/eth/eth.h"
 #include "fabric/names.h"
+#include "util/escape.h"
 
 static void write_prefix_lists(FILE *fp, const ry_ethplan *pl)
 {
@@ -26,14 +30,15 @@ static int write_switch(FILE *fp, const ry_ethplan *pl, uint32_t id, long long *
     const ry_fabric *f = pl->f;
     const ry_spec *s = f->spec;
     const ry_node *n = &f->nodes[id];
-    char name[96], a[64], b[96], pn[32];
+    char name[96], a[64], b[128], pn[32];
     ry_node_name(f, id, name, sizeof name);
     uint32_t asn = ry_eth_asn(pl, id);
     int v6 = s->eth.ipv6 != RY_IPV6_OFF;
     fprintf(fp, "! %s: %s, tier %d of %d, plane %d; ASN %u\n", name,
             ry_tier_name(n->tier, f->tiers), n->tier, f->tiers, n->plane, asn);
+    char line[256];
     fprintf(fp, "! written by railyard from the spec %s; FRR's integrated config "
-                "(/etc/frr/frr.conf)\n!\n", s->name);
+                "(/etc/frr/frr.conf)\n!\n", ry_escape_to(line, sizeof line, s->name, RY_ESC_LINE));
     fprintf(fp, "frr defaults datacenter\nhostname %s\nservice integrated-vtysh-config\n!\n",
             name);
     fprintf(fp, "interface lo\n ip address %s/32\n", ry_ip4_text(ry_eth_loopback(pl, id), a,
@@ -57,7 +62,8 @@ static int write_switch(FILE *fp, const ry_ethplan *pl, uint32_t id, long long *
             uint32_t nic = (uint32_t)peer;
             ry_host_name(f, m->index / s->node.gpus_per_node, host, sizeof host);
             ry_eth_nic_name(f, nic, dev, sizeof dev);
-            fprintf(fp, " description %s %s\n", host, dev);
+            snprintf(b, sizeof b, "%s %s", host, dev);
+            fprintf(fp, " description %s\n", ry_escape_to(line, sizeof line, b, RY_ESC_LINE));
             fprintf(fp, " ip address %s/31\n", ry_ip4_text(ry_eth_link_addr(pl, nic), a,
                                                            sizeof a));
             if (v6) {

@@ -4,21 +4,40 @@
  * leaves on that NIC (its rail), not on the main table's NIC. The main
  * table reaches the fabric through the first NIC port, for software that
  * binds no address. And the NICs' RoCE QoS as dcb(8) and mlx5 sysfs
- * commands matching the switches' profile. */
+ * commands matching the switches' profile.
+ *
+ * Names reach the scripts as shell words (util/escape.h's SHELL: as they
+ * are when plain, which the spec's readers see to) and the comments of
+ * both files as one line each (LINE). */
 #include <stdio.h>
 #include <string.h>
 
 #include "emit/eth/eth.h"
 #include "fabric/names.h"
+#include "util/escape.h"
 
 #define TABLE0 100      /* NIC port i routes in table TABLE0 + i, its rule at that priority */
+
+/* A shell word of a name of at most 31 bytes: each byte at most 4 ('\''
+ * or \xNN) and the quotes. */
+#define WORD_MAX (31 * 4 + 3)
 
 typedef struct nic {
     uint32_t port;      /* NIC port id */
     int i;              /* index in the node: GPU in node + plane * GPUs per node */
     char dev[32], rdma[32], sw[96], swport[32];
+    char dev_sh[WORD_MAX], rdma_sh[WORD_MAX];   /* dev and rdma as shell words */
+    char dev_line[WORD_MAX];    /* dev in a comment */
+    char sysctl_sh[WORD_MAX];   /* dev in a sysctl key: its dots as '/' */
+    char about[256];    /* the comment's "rdma; cabled to switch port", one line */
     int gpu, rail, plane;
 } nic;
+
+/* A name of at most 31 bytes as a shell word. */
+static void word(char out[WORD_MAX], const char *name)
+{
+    ry_escape_to(out, WORD_MAX, name, RY_ESC_SHELL);
+}
 
 /* The cabled NIC ports of server h, in NIC order. */
 static int host_nics(const ry_ethplan *pl, long long h, nic *out, int cap)
@@ -43,23 +62,53 @@ static int host_nics(const ry_ethplan *pl, long long h, nic *out, int cap)
         ry_nic_rdma(&s->node, i, x->rdma, sizeof x->rdma);
         ry_node_name(f, f->ports[peer].owner, x->sw, sizeof x->sw);
         ry_eth_port_name(pl, (uint32_t)peer, x->swport, sizeof x->swport);
+        word(x->dev_sh, x->dev);
+        word(x->rdma_sh, x->rdma);
+        ry_escape_to(x->dev_line, sizeof x->dev_line, x->dev, RY_ESC_LINE);
+        /* sysctl(8) reads a key's dots as separators; an interface's own
+         * dots (a VLAN's eth0.100) are written as '/' */
+        char key[32];
+        snprintf(key, sizeof key, "%s", x->dev);
+        for (char *c = key; *c; c++)
+            if (*c == '.')
+                *c = '/';
+        word(x->sysctl_sh, key);
+        char about[256];
+        snprintf(about, sizeof about, "%s; cabled to %s %s", x->rdma, x->sw, x->swport);
+        ry_escape_to(x->about, sizeof x->about, about, RY_ESC_LINE);
     }
     return n;
 }
 
-static void write_netplan(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+/* The text of one server's files besides its NICs': the host and spec
+ * names in comments, the pools as shell words. */
+typedef struct texts {
+    char host[256], spec[256];                  /* one line each */
+    char hosts[WORD_MAX], loopbacks[WORD_MAX], prefix6[WORD_MAX];   /* shell words */
+} texts;
+
+static void texts_of(const ry_spec *s, const char *host, texts *w)
+{
+    ry_escape_to(w->host, sizeof w->host, host, RY_ESC_LINE);
+    ry_escape_to(w->spec, sizeof w->spec, s->name, RY_ESC_LINE);
+    ry_escape_to(w->hosts, sizeof w->hosts, s->eth.hosts, RY_ESC_SHELL);
+    ry_escape_to(w->loopbacks, sizeof w->loopbacks, s->eth.loopbacks, RY_ESC_SHELL);
+    ry_escape_to(w->prefix6, sizeof w->prefix6, s->eth.ipv6_prefix, RY_ESC_SHELL);
+}
+
+static void write_netplan(FILE *fp, const ry_ethplan *pl, const texts *w, const nic *x, int n)
 {
     const ry_spec *s = pl->f->spec;
+    const char *host = w->host, *spec = w->spec;
     char a[64], g[64], p6[64];
     fprintf(fp, "# netplan of %s: %d NIC port%s, each routed by its own table (railyard, spec "
-                "%s)\n", host, n, n == 1 ? "" : "s", s->name);
+                "%s)\n", host, n, n == 1 ? "" : "s", spec);
     fprintf(fp, "network:\n  version: 2\n  renderer: networkd\n  ethernets:\n");
     for (int k = 0; k < n; k++) {
         uint32_t sw = ry_eth_link_addr(pl, x[k].port);
         int t = TABLE0 + x[k].i;
-        fprintf(fp, "    %s:\n      # GPU %d of the cluster, rail %d, plane %d, %s; cabled to "
-                    "%s %s\n", x[k].dev, x[k].gpu, x[k].rail, x[k].plane, x[k].rdma, x[k].sw,
-                x[k].swport);
+        fprintf(fp, "    %s:\n      # GPU %d of the cluster, rail %d, plane %d, %s\n", x[k].dev,
+                x[k].gpu, x[k].rail, x[k].plane, x[k].about);
         fprintf(fp, "      mtu: %d\n", s->eth.mtu);
         fprintf(fp, "      addresses:\n        - %s/31\n", ry_ip4_text(sw + 1, a, sizeof a));
         uint8_t z[16];
@@ -95,13 +144,15 @@ static void write_netplan(FILE *fp, const ry_ethplan *pl, const char *host, cons
     }
 }
 
-static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+static void write_ip_script(FILE *fp, const ry_ethplan *pl, const texts *w, const nic *x, int n)
 {
     const ry_spec *s = pl->f->spec;
+    const char *host = w->host, *spec = w->spec;
+    const char *hosts = w->hosts, *loopbacks = w->loopbacks, *prefix6 = w->prefix6;
     char a[64], g[64];
     fprintf(fp, "#!/bin/sh\n# %s: addresses, a routing table per NIC port and its rule "
                 "(railyard, spec %s).\n# The same as %s.yaml, as ip commands; run as root. "
-                "Safe to run again.\nset -e\n", host, s->name, host);
+                "Safe to run again.\nset -e\n", host, spec, host);
     fprintf(fp, "# ARP from each NIC's own address; answer only for it\n"
                 "sysctl -qw net.ipv4.conf.all.arp_ignore=1 net.ipv4.conf.all.arp_announce=2\n");
     for (int k = 0; k < n; k++) {
@@ -109,16 +160,16 @@ static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, co
         int t = TABLE0 + x[k].i;
         ry_ip4_text(sw, g, sizeof g);
         ry_ip4_text(sw + 1, a, sizeof a);
-        fprintf(fp, "# %s: GPU %d, rail %d, plane %d, %s; cabled to %s %s\n", x[k].dev,
-                x[k].gpu, x[k].rail, x[k].plane, x[k].rdma, x[k].sw, x[k].swport);
-        fprintf(fp, "ip link set dev %s mtu %d up\n", x[k].dev, s->eth.mtu);
-        fprintf(fp, "ip addr replace %s/31 dev %s\n", a, x[k].dev);
-        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", s->eth.hosts, g, x[k].dev, t);
-        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", s->eth.loopbacks, g,
-                x[k].dev, t);
+        const char *dev = x[k].dev_sh;
+        fprintf(fp, "# %s: GPU %d, rail %d, plane %d, %s\n", x[k].dev_line, x[k].gpu, x[k].rail,
+                x[k].plane, x[k].about);
+        fprintf(fp, "ip link set dev %s mtu %d up\n", dev, s->eth.mtu);
+        fprintf(fp, "ip addr replace %s/31 dev %s\n", a, dev);
+        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", hosts, g, dev, t);
+        fprintf(fp, "ip route replace %s via %s dev %s table %d\n", loopbacks, g, dev, t);
         if (k == 0) {
-            fprintf(fp, "ip route replace %s via %s dev %s\n", s->eth.hosts, g, x[k].dev);
-            fprintf(fp, "ip route replace %s via %s dev %s\n", s->eth.loopbacks, g, x[k].dev);
+            fprintf(fp, "ip route replace %s via %s dev %s\n", hosts, g, dev);
+            fprintf(fp, "ip route replace %s via %s dev %s\n", loopbacks, g, dev);
         }
         fprintf(fp, "ip rule del priority %d 2>/dev/null || true\n", t);
         fprintf(fp, "ip rule add from %s table %d priority %d\n", a, t, t);
@@ -127,19 +178,19 @@ static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, co
             char p6[64];
             if (s->eth.ipv6 == RY_IPV6_SLAAC)
                 fprintf(fp, "sysctl -qw net.ipv6.conf.%s.accept_ra=2 net.ipv6.conf.%s.autoconf=1\n",
-                        x[k].dev, x[k].dev);
+                        x[k].sysctl_sh, x[k].sysctl_sh);
             else {
                 ry_eth_link6(pl, x[k].port, 2, z);
                 fprintf(fp, "ip -6 addr replace %s/64 dev %s nodad\n", ry_ip6_text(z, a, sizeof a),
-                        x[k].dev);
+                        dev);
             }
             /* via the ToR's link-local fe80::1, there from the start (a
              * SLAAC /64 is on-link only once an advertisement arrives) */
-            fprintf(fp, "ip -6 route replace %s via %s dev %s table %d\n", s->eth.ipv6_prefix,
-                    RY_ETH_TOR_LL, x[k].dev, t);
+            fprintf(fp, "ip -6 route replace %s via %s dev %s table %d\n", prefix6,
+                    RY_ETH_TOR_LL, dev, t);
             if (k == 0)
-                fprintf(fp, "ip -6 route replace %s via %s dev %s\n", s->eth.ipv6_prefix,
-                        RY_ETH_TOR_LL, x[k].dev);
+                fprintf(fp, "ip -6 route replace %s via %s dev %s\n", prefix6, RY_ETH_TOR_LL,
+                        dev);
             ry_eth_link6(pl, x[k].port, 0, z);
             fprintf(fp, "ip -6 rule del priority %d 2>/dev/null || true\n", t);
             fprintf(fp, "ip -6 rule add from %s/64 table %d priority %d\n",
@@ -148,13 +199,14 @@ static void write_ip_script(FILE *fp, const ry_ethplan *pl, const char *host, co
     }
 }
 
-static void write_qos_script(FILE *fp, const ry_ethplan *pl, const char *host, const nic *x, int n)
+static void write_qos_script(FILE *fp, const ry_ethplan *pl, const texts *w, const nic *x, int n)
 {
     const ry_spec *s = pl->f->spec;
+    const char *host = w->host, *spec = w->spec;
     ry_roce_qos q;
     ry_roce_qos_of(s->eth.qos, &q);
     fprintf(fp, "#!/bin/sh\n# %s: RoCE QoS of the NICs, profile %s, matching the switches "
-                "(railyard, spec %s).\n", host, ry_roce_qos_name(s->eth.qos), s->name);
+                "(railyard, spec %s).\n", host, ry_roce_qos_name(s->eth.qos), spec);
     fprintf(fp, "# RoCE on DSCP %d, priority %d; CNPs on DSCP %d, priority %d; PFC %s.\n"
                 "# dcb(8) from iproute2 sets trust and PFC on any DCB-capable NIC; the sysfs "
                 "lines are\n# ConnectX's (mlx5): DCQCN on the RoCE priority and the RDMA-CM "
@@ -167,15 +219,18 @@ static void write_qos_script(FILE *fp, const ry_ethplan *pl, const char *host, c
                  q.pfc && p == q.roce_prio ? "on" : "off");
     }
     for (int k = 0; k < n; k++) {
-        fprintf(fp, "# %s (%s)\n", x[k].dev, x[k].rdma);
-        fprintf(fp, "dcb app replace dev %s dscp-prio %d:%d %d:%d\n", x[k].dev, q.roce_dscp,
+        const char *dev = x[k].dev_sh;
+        char line[64];
+        fprintf(fp, "# %s (%s)\n", x[k].dev_line, ry_escape_to(line, sizeof line, x[k].rdma,
+                                                          RY_ESC_LINE));
+        fprintf(fp, "dcb app replace dev %s dscp-prio %d:%d %d:%d\n", dev, q.roce_dscp,
                 q.roce_prio, q.cnp_dscp, q.cnp_prio);
-        fprintf(fp, "dcb pfc set dev %s prio-pfc %s\n", x[k].dev, pfc);
-        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d\n", x[k].dev, q.roce_prio);
-        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d\n", x[k].dev, q.roce_prio);
-        fprintf(fp, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp\n", q.cnp_dscp, x[k].dev);
+        fprintf(fp, "dcb pfc set dev %s prio-pfc %s\n", dev, pfc);
+        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d\n", dev, q.roce_prio);
+        fprintf(fp, "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d\n", dev, q.roce_prio);
+        fprintf(fp, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp\n", q.cnp_dscp, dev);
         fprintf(fp, "echo %d > /sys/class/infiniband/%s/tc/1/traffic_class\n",
-                q.roce_dscp << 2 | 2, x[k].rdma);
+                q.roce_dscp << 2 | 2, x[k].rdma_sh);
     }
 }
 
@@ -192,6 +247,8 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
         if (n == 0)
             continue;
         ry_host_name(f, h, host, sizeof host);
+        texts w;
+        texts_of(s, host, &w);
         static const char *const ext[] = { ".yaml", ".sh", ".qos.sh" };
         for (int e = 0; e < 3; e++) {
             snprintf(name, sizeof name, "%s%s", host, ext[e]);
@@ -199,11 +256,11 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
             if (!fp)
                 return -1;
             if (e == 0)
-                write_netplan(fp, pl, host, x, n);
+                write_netplan(fp, pl, &w, x, n);
             else if (e == 1)
-                write_ip_script(fp, pl, host, x, n);
+                write_ip_script(fp, pl, &w, x, n);
             else
-                write_qos_script(fp, pl, host, x, n);
+                write_qos_script(fp, pl, &w, x, n);
             if (ry_outdir_close(o, fp) < 0)
                 return -1;
         }
