@@ -159,6 +159,23 @@ refused "host bits" "ethernet.hosts" "$RO" --set ethernet.hosts=10.0.0.1/9
 refused "IPv6 pool" "ethernet.ipv6_prefix" "$RO" --set ethernet.ipv6=static \
     --set ethernet.ipv6_prefix=fd00::/60
 refused "InfiniBand" "fabric.switch" "$TOP_SRCDIR/examples/superpod-4su.yaml"
+# special-purpose ranges hold no pool: the broadcast address as a host's, a
+# multicast address as a router-id, loopback, this network, link-local
+refused "broadcast host pool" "^--set:1:16: error: ethernet.hosts: 255.255.255.128/25 meets 240.0.0.0/4" \
+    "$RO" --set ethernet.hosts=255.255.255.128/25
+refused "multicast loopbacks" "^--set:1:20: error: ethernet.loopbacks: 224.0.0.0/24 meets 224.0.0.0/4 (multicast)" \
+    "$RO" --set ethernet.loopbacks=224.0.0.0/24
+refused "loopback 127/8" "ethernet.hosts: 127.0.0.0/16 meets 127.0.0.0/8 (loopback)" \
+    "$RO" --set ethernet.hosts=127.0.0.0/16
+refused "this network 0/8" "ethernet.loopbacks: 0.0.0.0/24 meets 0.0.0.0/8" \
+    "$RO" --set ethernet.loopbacks=0.0.0.0/24
+refused "all of IPv4" "ethernet.hosts: 0.0.0.0/0 meets" "$RO" --set ethernet.hosts=0.0.0.0/0
+refused "link-local hosts" "ethernet.hosts: 169.254.0.0/16 meets 169.254.0.0/16 (link-local)" \
+    "$RO" --set ethernet.hosts=169.254.0.0/16
+refused "link-local IPv6" "ethernet.ipv6_prefix: fe80::/40 meets fe80::/10 (link-local)" \
+    "$RO" --set ethernet.ipv6=static --set ethernet.ipv6_prefix=fe80::/40
+refused "multicast IPv6" "ethernet.ipv6_prefix: ff00::/40 meets ff00::/8 (multicast)" \
+    "$RO" --set ethernet.ipv6=static --set ethernet.ipv6_prefix=ff00::/40
 # a spec file's bad prefix: at its line and column
 cat >"$TMP/badpre.yaml" <<'Y'
 version: 1
@@ -169,6 +186,9 @@ ethernet:
   hosts: 10.0.0.0/33
 Y
 refused "prefix length" "badpre.yaml:6:10: error: ethernet.hosts" "$TMP/badpre.yaml"
+sed 's|^  hosts: .*|  loopbacks: 224.0.0.0/24|' "$TMP/badpre.yaml" >"$TMP/mcast.yaml"
+refused "multicast loopbacks in a file" "mcast.yaml:6:14: error: ethernet.loopbacks: 224.0.0.0/24 meets" \
+    "$TMP/mcast.yaml"
 cat >"$TMP/dupnic.yaml" <<'Y'
 version: 1
 name: dup-nic

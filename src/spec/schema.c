@@ -732,6 +732,11 @@ static int check_prefix4(const ry_key *k, const char *what, ry_pos pos, const ry
                     why, v->s);
         return -1;
     }
+    if ((why = ry_prefix4_special(&p))) {
+        ry_error_at(pos, "%s: %s meets %s; expected a range of unicast addresses such as "
+                    "10.0.0.0/9 (RFC 1918's private ranges)", what, v->s, why);
+        return -1;
+    }
     return 0;
 }
 
@@ -743,6 +748,11 @@ static int check_prefix6(const ry_key *k, const char *what, ry_pos pos, const ry
     if (ry_prefix6_parse(v->s, &p, &why) < 0 || p.len > 56) {
         ry_error_at(pos, "%s: %s (got '%s'); expected an IPv6 prefix of /56 or shorter such as "
                     "fd52:6169:6c00::/40", what, why ? why : "longer than /56", v->s);
+        return -1;
+    }
+    if ((why = ry_prefix6_special(&p))) {
+        ry_error_at(pos, "%s: %s meets %s; expected a range of unicast addresses such as "
+                    "fd52:6169:6c00::/40 (a unique local range)", what, v->s, why);
         return -1;
     }
     return 0;

@@ -79,6 +79,40 @@ int ry_prefix4_overlap(const ry_prefix4 *a, const ry_prefix4 *b)
     return (a->addr & mask) == (b->addr & mask);
 }
 
+const char *ry_prefix4_special(const ry_prefix4 *p)
+{
+    static const struct { ry_prefix4 r; const char *text; } special[] = {
+        { { 0x00000000u, 8 }, "0.0.0.0/8 (this network)" },
+        { { 0x7f000000u, 8 }, "127.0.0.0/8 (loopback)" },
+        { { 0xa9fe0000u, 16 }, "169.254.0.0/16 (link-local)" },
+        { { 0xe0000000u, 4 }, "224.0.0.0/4 (multicast)" },
+        { { 0xf0000000u, 4 }, "240.0.0.0/4 (reserved, and the broadcast address)" },
+    };
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+        if (ry_prefix4_overlap(p, &special[i].r))
+            return special[i].text;
+    return NULL;
+}
+
+const char *ry_prefix6_special(const ry_prefix6 *p)
+{
+    static const struct { uint8_t first[2]; int len; const char *text; } special[] = {
+        { { 0x00, 0x00 }, 8, "::/8 (unspecified, loopback, IPv4-mapped)" },
+        { { 0xfe, 0x80 }, 10, "fe80::/10 (link-local)" },
+        { { 0xff, 0x00 }, 8, "ff00::/8 (multicast)" },
+    };
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+        /* they share an address when they agree on the shorter's bits */
+        int len = p->len < special[i].len ? p->len : special[i].len;
+        unsigned v = (unsigned)p->addr[0] << 8 | p->addr[1];
+        unsigned r = (unsigned)special[i].first[0] << 8 | special[i].first[1];
+        unsigned mask = len == 0 ? 0 : (0xffffu << (16 - len)) & 0xffffu;
+        if ((v & mask) == (r & mask))
+            return special[i].text;
+    }
+    return NULL;
+}
+
 char *ry_ip4_text(uint32_t a, char *buf, size_t n)
 {
     snprintf(buf, n, "%u.%u.%u.%u", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);

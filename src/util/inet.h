@@ -31,6 +31,15 @@ static inline unsigned long long ry_prefix4_size(const ry_prefix4 *p)
 /* 1 when a and b share an address. */
 int ry_prefix4_overlap(const ry_prefix4 *a, const ry_prefix4 *b);
 
+/* The special-purpose range (RFC 6890) p meets that a pool of routed
+ * unicast addresses cannot hold, as text ("224.0.0.0/4 (multicast)"), or
+ * NULL: for IPv4 0/8 (this network), 127/8 (loopback), 169.254/16
+ * (link-local), 224/4 (multicast) and 240/4 (reserved, with the broadcast
+ * address); for IPv6 ::/8 (unspecified, loopback, IPv4-mapped), fe80::/10
+ * (link-local) and ff00::/8 (multicast). */
+const char *ry_prefix4_special(const ry_prefix4 *p);
+const char *ry_prefix6_special(const ry_prefix6 *p);
+
 /* Dotted quad of a (host byte order) into buf; returns buf. */
 char *ry_ip4_text(uint32_t a, char *buf, size_t n);
 /* RFC 5952 text of an IPv6 address. */
