@@ -86,4 +86,16 @@ usage "no --gpus" "missing --gpus N" --node dgx-h100
 usage "no --node" "missing --node MODEL" --gpus 8
 usage "bad --gpus" "--gpus takes a whole number of GPUs" --gpus 8k --node dgx-h100
 usage "bad --name" "--name must be lowercase" --gpus 8 --node dgx-h100 --name "My Cluster"
+# A catalog description of several lines is one comment line of the starter:
+# what follows its line break is no key of the spec.
+mkdir -p "$TMP/cat"
+printf 'nodes:\n  lab-node:\n    description: "a lab server\\nfabric: {design: fat-tree}"\n    gpus_per_node: 8\n    hb_domain: 8\n    nic_speed: NDR\n' \
+    >"$TMP/cat/nodes.yaml"
+"$RAILYARD" -T "$TMP/cat" init --gpus 64 --node lab-node -o "$TMP/lab.yaml" 2>"$TMP/err"
+expect_eq "init with a description of two lines: exit" "$?" 0
+grep -q '^  node: lab-node  *# a lab server\\x0afabric: {design: fat-tree}$' "$TMP/lab.yaml" && ok ||
+    fail "the description's comment: $(grep 'node: lab-node' "$TMP/lab.yaml")"
+expect_eq "one fabric key" "$(grep -c '^fabric:' "$TMP/lab.yaml")" 1
+"$RAILYARD" -T "$TMP/cat" validate "$TMP/lab.yaml" >/dev/null 2>"$TMP/err" && ok ||
+    fail "the starter of lab-node: $(cat "$TMP/err")"
 finish

@@ -7,11 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "key: value" padded so the comments line up. */
+#include "util/escape.h"
+
+/* "key: value" padded so the comments line up; the comment (a catalog
+ * entry's description among them) on one line. */
 static void line(ry_buf *out, const char *indent, const char *kv, const char *comment)
 {
     int n = (int)(strlen(indent) + strlen(kv));
-    ry_buf_printf(out, "%s%s%*s# %s\n", indent, kv, n < 28 ? 28 - n : 1, "", comment);
+    ry_buf_printf(out, "%s%s%*s# ", indent, kv, n < 28 ? 28 - n : 1, "");
+    ry_escape_str(out, comment, RY_ESC_LINE);
+    ry_buf_putc(out, '\n');
 }
 
 void ry_emit_starter(ry_buf *out, const char *name, long long gpus, const ry_catalog_node *node,
