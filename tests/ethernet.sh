@@ -3,8 +3,10 @@
 # worked out here (switches, ASNs, sessions, addresses, ECMP widths), every
 # frr.conf through FRR's own parser (vtysh -C), every netplan file through
 # netplan generate, the ip and QoS scripts through sh -n, the same bytes
-# twice, IPv6 and both QoS profiles, and refused specs (pools too small or
-# meeting, ASNs past the range, an InfiniBand switch) with nothing written.
+# twice, IPv6 and both QoS profiles, and refused specs (pools too small,
+# meeting or in a special-purpose range, ASNs past the range, an InfiniBand
+# switch, NIC names no root script may hold, from a spec or a -T catalog)
+# with nothing written.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 
 D=$TOP_SRCDIR/tests/data/eth

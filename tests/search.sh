@@ -14,6 +14,9 @@
 #   - front/point-N.yaml validates and gives its row's capex and time (the
 #     YAML writer's round trip), without the search section;
 #   - the same spec gives the same bytes on 1, 2 and 3 threads;
+#   - text from the spec is text in search.gp: a published name's
+#     backquotes run nothing, in search or in gnuplot; a value of several
+#     lines is refused, one with ': ' or '#' gives front specs that parse;
 #   - a point that cannot be built or modeled says why, the others run;
 #   - bad input: the bad search sections of tests/data/bad (search-*.yaml,
 #     their messages in expected.txt) exit 1 at file:line:col and write
