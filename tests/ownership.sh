@@ -1,8 +1,9 @@
 #!/bin/sh
 # Ownership of -o DIR: railyard replaces or removes only files it wrote
 # (DIR/.railyard-manifest) unless --force; build --skip keeps a group's
-# earlier files. Input files that are not regular files (a FIFO, a device,
-# a socket, a directory) are refused at once, as I/O errors (exit 3).
+# earlier files; another user's link in -o is not followed. Input files
+# that are not regular files (a FIFO, a device, a socket, a directory) are
+# refused at once, as I/O errors (exit 3).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 EX="$TOP_SRCDIR/examples"
 SP="$EX/superpod-4su.yaml"      # InfiniBand: opensm/ is written
@@ -134,6 +135,57 @@ cabling/: skipped (--skip): not written"
 expect_eq "--skip a group the spec does not have: exit" $? 0
 same_tree "--skip a group the spec does not have: removed" "$s" "$TMP/refe"
 expect_eq "--skip, all runs: nothing left behind" "$(leftovers)" ""
+
+# ---- links in -o ------------------------------------------------------------------------------------------
+# As root, a link another user owns in a sticky, world-writable directory
+# (/tmp) is not followed, in any component of -o (the kernel's
+# protected_symlinks rule, whatever the sysctl says); root's own link is.
+if [ "$(id -u)" != 0 ]; then
+    echo "SKIP: links in -o (needs root)"; ok
+elif ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
+    echo "SKIP: links in -o (needs the user nobody)"; ok
+else
+    sticky="$TMP/sticky"
+    mkdir -m 1777 "$sticky"
+    echo precious >"$TMP/rootfile"
+    mkdir "$TMP/rootdir"
+    echo precious >"$TMP/rootdir/keep"
+    ln -s "$TMP/rootfile" "$sticky/flink"
+    ln -s "$TMP/rootdir" "$sticky/dlink"
+    chown -h nobody "$sticky/flink" "$sticky/dlink"
+    cp -a "$TMP/rootfile" "$TMP/rootfile.before"
+    cp -a "$TMP/rootdir" "$TMP/rootdir.before"
+    "$RAILYARD" bom "$SP" -o "$sticky/flink" 2>"$TMP/lerr"
+    expect_eq "-o FILE, another user's link in a sticky directory: exit" $? 3
+    grep -q "cannot write output to '$sticky/flink': '$sticky/flink' is a symbolic link owned by nobody (uid [0-9]*) in the sticky, world-writable directory '$sticky' owned by root (uid 0); .*protected_symlinks.*name the link's target instead" \
+        "$TMP/lerr" && ok || fail "another user's link: message: $(cat "$TMP/lerr")"
+    "$RAILYARD" build "$SP" -o "$sticky/dlink" >/dev/null 2>"$TMP/lerr"
+    expect_eq "-o DIR, another user's link: exit" $? 3
+    "$RAILYARD" build "$SP" -o "$sticky/dlink/sub" >/dev/null 2>"$TMP/lerr"
+    expect_eq "-o DIR through another user's link: exit" $? 3
+    "$RAILYARD" bom "$SP" -o "$sticky/dlink/keep" 2>"$TMP/lerr"
+    expect_eq "-o FILE through another user's link: exit" $? 3
+    "$RAILYARD" init --gpus 1024 --node dgx-h100 -o "$sticky/dlink/new.yaml" 2>"$TMP/lerr"
+    expect_eq "init -o FILE through another user's link: exit" $? 3
+    grep -q "'$sticky/dlink' is a symbolic link owned by nobody" "$TMP/lerr" && ok ||
+        fail "init through another user's link: message: $(cat "$TMP/lerr")"
+    cmp -s "$TMP/rootfile" "$TMP/rootfile.before" && [ -O "$TMP/rootfile" ] && ok ||
+        fail "another user's link: root's file was replaced"
+    same_tree "another user's link: root's directory unchanged" "$TMP/rootdir" "$TMP/rootdir.before"
+    # Root's own link there, and a link of the directory's owner, are followed.
+    ln -s "$TMP/mine" "$sticky/mylink"
+    "$RAILYARD" bom "$SP" -o "$sticky/mylink" 2>"$TMP/lerr"
+    expect_eq "-o root's own link in a sticky directory: exit" $? 0
+    [ -L "$sticky/mylink" ] && [ -s "$TMP/mine" ] && ok || fail "root's own link: not followed"
+    nobodys="$TMP/nobodys"
+    mkdir -m 1777 "$nobodys"
+    chown nobody "$nobodys"
+    ln -s "$TMP/theirs" "$nobodys/link"
+    chown -h nobody "$nobodys/link"
+    "$RAILYARD" bom "$SP" -o "$nobodys/link" 2>"$TMP/lerr"
+    expect_eq "-o a link of the sticky directory's owner: exit" $? 0
+
+fi
 
 # ---- input files that are not regular files -------------------------------------------------------------
 # run NAME CMD...: under timeout 10; rc and err kept.

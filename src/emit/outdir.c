@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,36 +240,195 @@ static int mkdir_p(const char *path, strv *made)
     return rc;
 }
 
-/* Follows symbolic links at the last component of path. Returns a heap
- * path (which may not exist), or NULL with errno set. */
-static char *follow_links(const char *path)
+/* ---- naming an output: symbolic links ----------------------------------------------------------- */
+
+/* "nobody (uid 65534)", or "uid 1234" for a uid without a name. */
+static void owner_name(ry_buf *b, uid_t uid)
 {
-    char *p = ry_xstrdup(path);
-    for (int hops = 0; hops < 40; hops++) {
-        struct stat st;
-        if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
-            return p;
-        char link[PATH_MAX];
-        ssize_t n = readlink(p, link, sizeof link - 1);
-        if (n < 0) {
-            free(p);
+    struct passwd *pw = getpwuid(uid);
+    if (pw && pw->pw_name)
+        ry_buf_printf(b, "%s (uid %lu)", pw->pw_name, (unsigned long)uid);
+    else
+        ry_buf_printf(b, "uid %lu", (unsigned long)uid);
+}
+
+/* The kernel's protected_symlinks rule, applied whatever the sysctl says: a
+ * link in a sticky, world-writable directory is followed only by the link's
+ * owner, or when the link belongs to the directory's owner. Elsewhere only
+ * who may write the directory could have planted the link. */
+static int may_follow(const struct stat *link, const struct stat *dir)
+{
+    return link->st_uid == geteuid() || link->st_uid == dir->st_uid ||
+           (dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH);
+}
+
+/* The error of a link railyard does not follow. */
+static void refuse_link(const char *shown, const char *dir, const char *name,
+                        const struct stat *link, const struct stat *dst)
+{
+    ry_buf who, downer;
+    ry_buf_init(&who);
+    ry_buf_init(&downer);
+    owner_name(&who, link->st_uid);
+    owner_name(&downer, dst->st_uid);
+    ry_error("cannot write output to '%s': '%s%s%s' is a symbolic link owned by %s in the "
+             "sticky, world-writable directory '%s' owned by %s; railyard follows such a link "
+             "only for the link's owner or the directory's, as the kernel's protected_symlinks "
+             "rule does: name the link's target instead", shown, dir[1] ? dir : "", "/", name,
+             who.data, dir, downer.data);
+    ry_buf_free(&who);
+    ry_buf_free(&downer);
+}
+
+/* Resolves path to an absolute path without symbolic links and without
+ * "." or ".." components, walking it from / (or the working directory)
+ * with openat(O_PATH|O_NOFOLLOW), fstatat and readlinkat: a link in any
+ * component is followed only where may_follow allows, and the last one
+ * not at all unless follow_last. Components from the first missing one on
+ * are taken as written. Returns a heap path, or NULL with errno set and,
+ * for a link not followed (errno EPERM), the error printed naming shown. */
+static char *resolve_path(const char *path, int follow_last, const char *shown)
+{
+    ry_buf res;     /* the resolved prefix; "" is / */
+    ry_buf_init(&res);
+    ry_buf_puts(&res, "");
+    if (path[0] != '/') {
+        char *cwd = getcwd(NULL, 0);
+        if (!cwd) {
+            ry_buf_free(&res);
             return NULL;
         }
-        link[n] = '\0';
-        char *next;
-        char *slash = strrchr(p, '/');
-        if (link[0] == '/' || !slash) {
-            next = ry_xstrdup(link);
-        } else {
-            slash[1] = '\0';
-            next = join(p, link);
-        }
-        free(p);
-        p = next;
+        if (strcmp(cwd, "/") != 0)
+            ry_buf_puts(&res, cwd);
+        free(cwd);
     }
-    free(p);
-    errno = ELOOP;
-    return NULL;
+    int cur = open(res.len ? res.data : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char *rest = ry_xstrdup(path);
+    size_t pos = 0, missing = 0;    /* components appended past the last one that exists */
+    int hops = 0, err = 0;
+    while (cur >= 0 && !err) {
+        while (rest[pos] == '/')
+            pos++;
+        if (!rest[pos])
+            break;
+        size_t n = strcspn(rest + pos, "/");
+        char name[NAME_MAX + 1];
+        if (n > NAME_MAX) {
+            err = ENAMETOOLONG;
+            break;
+        }
+        memcpy(name, rest + pos, n);
+        name[n] = '\0';
+        pos += n;
+        size_t after = pos;
+        while (rest[after] == '/')
+            after++;
+        int last = rest[after] == '\0';
+        if (strcmp(name, ".") == 0)
+            continue;
+        if (strcmp(name, "..") == 0) {
+            char *slash = strrchr(res.data, '/');
+            if (slash) {
+                res.len = (size_t)(slash - res.data);
+                res.data[res.len] = '\0';
+            }
+            if (missing) {
+                missing--;
+            } else {
+                int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                close(cur);
+                cur = up;
+            }
+            continue;
+        }
+        struct stat st;
+        if (missing) {
+            missing++;
+        } else if (fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+            if (errno != ENOENT)
+                err = errno;
+            missing = 1;
+        } else if (S_ISLNK(st.st_mode) && (follow_last || !last)) {
+            struct stat dst;
+            char link[PATH_MAX];
+            ssize_t len = -1;
+            if (++hops > 40)
+                err = ELOOP;
+            else if (fstat(cur, &dst) < 0)
+                err = errno;
+            else if (!may_follow(&st, &dst)) {
+                refuse_link(shown, res.len ? res.data : "/", name, &st, &dst);
+                err = EPERM;
+            } else if ((len = readlinkat(cur, name, link, sizeof link - 1)) < 0)
+                err = errno;
+            if (err)
+                break;
+            link[len] = '\0';
+            ry_buf next;
+            ry_buf_init(&next);
+            ry_buf_printf(&next, "%s/%s", link, rest + pos);
+            free(rest);
+            rest = next.data;
+            pos = 0;
+            if (link[0] == '/') {
+                ry_buf_reset(&res);
+                ry_buf_puts(&res, "");
+                close(cur);
+                cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            }
+            continue;
+        } else if (S_ISDIR(st.st_mode)) {
+            int down = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            close(cur);
+            cur = down;
+        } else if (!last) {
+            err = ENOTDIR;
+        }
+        ry_buf_printf(&res, "/%s", name);
+    }
+    if (cur < 0 && !err)
+        err = errno;
+    if (cur >= 0)
+        close(cur);
+    free(rest);
+    if (err) {
+        ry_buf_free(&res);
+        errno = err;
+        return NULL;
+    }
+    if (!res.len)
+        ry_buf_puts(&res, "/");
+    return res.data;
+}
+
+/* Opens the directory at an absolute path that has no symbolic link
+ * (resolve_path's), one component at a time with O_NOFOLLOW: a link put in
+ * meanwhile fails the open (ELOOP or ENOTDIR). */
+static int open_dir_nofollow(const char *path)
+{
+    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    for (const char *s = path; fd >= 0 && *s;) {
+        while (*s == '/')
+            s++;
+        size_t n = strcspn(s, "/");
+        if (!n)
+            break;
+        char name[NAME_MAX + 1];
+        if (n > NAME_MAX) {
+            close(fd);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(name, s, n);
+        name[n] = '\0';
+        s += n;
+        int down = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        close(fd);
+        errno = e;
+        fd = down;
+    }
+    return fd;
 }
 
 /* Splits an absolute canonical path into parent and last component. */
@@ -485,54 +645,43 @@ static void free_outdir(ry_outdir *o)
     free(o);
 }
 
-/* Sets target, parent, name, existed and st; makes a new DIR's parents. */
+/* Sets target, parent, name, existed and st; makes a new DIR's parents.
+ * Symbolic links on the way are followed as resolve_path allows. */
 static int resolve_dir(ry_outdir *o)
 {
-    char *p = ry_xstrdup(o->dir);
-    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
-        p[n - 1] = '\0';
-    char *t = follow_links(p);
-    free(p);
+    char *t = resolve_path(o->dir, 1, o->dir);
     if (!t) {
-        ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
+        if (errno != EPERM)
+            ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
         return -1;
     }
     int rc = 0;
-    if (stat(t, &o->st) == 0) {
+    if (lstat(t, &o->st) == 0) {
         if (!S_ISDIR(o->st.st_mode)) {
             ry_error("cannot write output to '%s': it exists and is not a directory", o->dir);
-            rc = -1;
-        } else if (!(o->target = realpath(t, NULL))) {
-            ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
             rc = -1;
         } else {
             o->existed = 1;
         }
     } else if (errno == ENOENT) {
-        char *slash = strrchr(t, '/');
-        const char *base = slash ? slash + 1 : t;
-        char *par = slash ? ry_xstrdup(slash == t ? "/" : t) : ry_xstrdup(".");
-        if (slash && slash != t)
-            par[slash - t] = '\0';
-        char *real = NULL;
-        if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
-            ry_error("cannot write output to '%s': not a directory name", o->dir);
-            rc = -1;
-        } else if (mkdir_p(par, &o->made) < 0 || !(real = realpath(par, NULL))) {
+        char *par, *base;
+        split_path(t, &par, &base);
+        if (mkdir_p(par, &o->made) < 0) {
             ry_error("cannot create '%s': %s", par, strerror(errno));
             rc = -1;
-        } else {
-            o->target = join(real, base);
         }
-        free(real);
         free(par);
+        free(base);
     } else {
         ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
         rc = -1;
     }
-    free(t);
-    if (rc == 0)
+    if (rc == 0) {
+        o->target = t;
         split_path(o->target, &o->parent, &o->name);
+    } else {
+        free(t);
+    }
     return rc;
 }
 
@@ -1264,8 +1413,9 @@ static int write_fp(FILE *fp, int (*write)(FILE *fp, const void *arg), const voi
     return bad ? -1 : 0;
 }
 
-/* A device, FIFO or socket: written through, never replaced. */
-static int write_through(const char *path, const struct stat *st,
+/* A device, FIFO or socket (name in the directory open at dfd; path, for a
+ * socket): written through, never replaced. */
+static int write_through(int dfd, const char *name, const char *path, const struct stat *st,
                          int (*write)(FILE *fp, const void *arg), const void *arg)
 {
     int fd;
@@ -1286,7 +1436,7 @@ static int write_through(const char *path, const struct stat *st,
             }
         }
     } else {
-        fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        fd = openat(dfd, name, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
     }
     FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!fp) {
@@ -1304,21 +1454,19 @@ static int write_through(const char *path, const struct stat *st,
 }
 
 /* A regular file or a new one: a same-directory temporary renamed over it. */
-/* Writes a temporary beside path and renames it over path; with
- * no_clobber, links it to path instead, which fails (EEXIST) when path has
- * come to exist meanwhile: a new file appears whole or not at all. */
-static int replace_file(const char *path, const struct stat *old,
+/* Writes a temporary in directory dir (open at dfd) and renames it over
+ * name there; with no_clobber, links it to name instead, which fails
+ * (EEXIST) when name has come to exist meanwhile: a new file appears whole
+ * or not at all. */
+static int replace_file(int dfd, const char *dir, const char *name, const struct stat *old,
                         int (*write)(FILE *fp, const void *arg), const void *arg, int no_clobber)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? ry_xstrdup(path) : ry_xstrdup(".");
-    if (slash)
-        dir[slash == path ? 1 : slash - path] = '\0';
-    char *prefix = hidden_prefix(slash ? slash + 1 : path, "tmp");
+    char *prefix = hidden_prefix(name, "tmp");
     ry_sweep_stale(dir, prefix);
     ry_buf tmp;
     ry_buf_init(&tmp);
     int fd = -1, slot = -1;
+    size_t base = 0;    /* where the temporary's own name starts in tmp */
     /* Made and registered with the signals held: none may fall between. */
     sigset_t saved;
     ry_cleanup_block(&saved);
@@ -1326,8 +1474,11 @@ static int replace_file(const char *path, const struct stat *old,
         char rnd[17];
         ry_random_hex(rnd, sizeof rnd);
         ry_buf_reset(&tmp);
-        ry_buf_printf(&tmp, "%s/%s%ld-%s", dir, prefix, (long)getpid(), rnd);
-        fd = open(tmp.data, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        ry_buf_printf(&tmp, "%s/", strcmp(dir, "/") ? dir : "");
+        base = tmp.len;
+        ry_buf_printf(&tmp, "%s%ld-%s", prefix, (long)getpid(), rnd);
+        fd = openat(dfd, tmp.data + base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
@@ -1336,12 +1487,12 @@ static int replace_file(const char *path, const struct stat *old,
         slot = ry_cleanup_add(tmp.data);
     ry_cleanup_unblock(&saved);
     free(prefix);
-    free(dir);
     if (fd < 0) {
         ry_buf_free(&tmp);
         errno = open_err;
         return -1;
     }
+    const char *tname = tmp.data + base;
     int rc = 0;
     if (old && (fchmod(fd, old->st_mode & 07777) < 0 ||
                 (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)))
@@ -1359,16 +1510,42 @@ static int replace_file(const char *path, const struct stat *old,
         else
             errno = err;
     }
-    if (rc == 0 && (no_clobber ? link(tmp.data, path) : rename(tmp.data, path)) < 0)
+    if (rc == 0 && (no_clobber ? linkat(dfd, tname, dfd, name, 0)
+                              : renameat(dfd, tname, dfd, name)) < 0)
         rc = -1;
     if (rc < 0 || no_clobber) {
         int err = errno;
-        unlink(tmp.data);
+        unlinkat(dfd, tname, 0);
         errno = err;
     }
     ry_cleanup_forget(slot);
     ry_buf_free(&tmp);
     return rc;
+}
+
+/* Resolves path (resolve_path, the last link followed when follow_last) and
+ * opens its directory with O_NOFOLLOW: the descriptor, with the directory's
+ * path and the last component's name, both heap. -1 with errno set (a path
+ * ending in '/' names a directory: EISDIR), -2 when a link was not
+ * followed (the error printed). */
+static int open_parent(const char *path, int follow_last, char **dir, char **name)
+{
+    *dir = *name = NULL;
+    if (path[strlen(path) - 1] == '/') {
+        errno = EISDIR;
+        return -1;
+    }
+    char *t = resolve_path(path, follow_last, path);
+    if (!t)
+        return errno == EPERM ? -2 : -1;
+    if (strcmp(t, "/") == 0) {
+        free(t);
+        errno = EISDIR;
+        return -1;
+    }
+    split_path(t, dir, name);
+    free(t);
+    return open_dir_nofollow(*dir);
 }
 
 int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
@@ -1402,20 +1579,34 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
         else
             errno = err;
     } else {
-        char *target = follow_links(path);
+        char *dir = NULL, *name = NULL;
+        int dfd = open_parent(path, 1, &dir, &name);
         struct stat st;
-        int exists = target && stat(target, &st) == 0;
-        if (!target || (!exists && errno != ENOENT)) {
+        int exists = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (dfd == -2) {
+            free(dir);
+            free(name);
+            return -1;      /* a link not followed: said */
+        }
+        if (dfd < 0 || (!exists && errno != ENOENT)) {
             rc = -1;
         } else if (exists && S_ISDIR(st.st_mode)) {
             errno = EISDIR;
             rc = -1;
+        } else if (exists && S_ISLNK(st.st_mode)) {
+            errno = ELOOP;  /* put there since the walk */
+            rc = -1;
         } else if (exists && !S_ISREG(st.st_mode)) {
-            rc = write_through(target, &st, write, arg);
+            char *target = join(dir, name);
+            rc = write_through(dfd, name, target, &st, write, arg);
+            free(target);
         } else {
-            rc = replace_file(target, exists ? &st : NULL, write, arg, 0);
+            rc = replace_file(dfd, dir, name, exists ? &st : NULL, write, arg, 0);
         }
-        free(target);
+        if (dfd >= 0)
+            close(dfd);
+        free(dir);
+        free(name);
     }
     if (rc < 0)
         ry_error("cannot write '%s': %s", path, strerror(errno));
@@ -1459,11 +1650,17 @@ int ry_write_file_new(const char *path, const char *data, size_t len)
         return -1;
     }
     bytes b = { data, len };
-    if (replace_file(path, NULL, write_bytes, &b, 1) < 0) {
-        if (errno == EEXIST)
-            return -2;
-        ry_error("cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    char *dir, *name;
+    int dfd = open_parent(path, 0, &dir, &name);
+    int rc = dfd < 0 ? -1 : replace_file(dfd, dir, name, NULL, write_bytes, &b, 1);
+    int err = errno;
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+    free(name);
+    if (rc < 0 && err == EEXIST)
+        return -2;
+    if (rc < 0 && dfd != -2)
+        ry_error("cannot write '%s': %s", path, strerror(err));
+    return rc < 0 ? -1 : 0;
 }

@@ -45,6 +45,14 @@
  * (-o /dev/null discards); /dev/stdout, /dev/stderr and /dev/fd/N write to
  * that descriptor. A symbolic link is followed: its target is replaced.
  *
+ * Symbolic links in -o. The path of FILE or DIR is walked here, a component
+ * at a time (openat, O_NOFOLLOW), and a link in any component is followed
+ * only where the kernel's protected_symlinks rule would, whatever the
+ * sysctl says: the link is the euid's, or its directory is not sticky and
+ * world-writable, or the link's owner owns the directory. Another user's
+ * link in /tmp is refused (exit 3), so root never writes through it. A
+ * single file is then written by descriptors of its directory.
+ *
  * Temporary names carry the pid: what a killed run (kill -9) leaves, the
  * next run into the same place removes. On SIGINT, SIGTERM and SIGHUP the
  * staging area and temporaries are removed (util/cleanup.h).
