@@ -1,9 +1,9 @@
 #!/bin/sh
 # Ownership of -o DIR: railyard replaces or removes only files it wrote
 # (DIR/.railyard-manifest) unless --force; build --skip keeps a group's
-# earlier files; another user's link in -o is not followed. Input files
-# that are not regular files (a FIFO, a device, a socket, a directory) are
-# refused at once, as I/O errors (exit 3).
+# earlier files; a planted journal and another user's link in -o are
+# refused. Input files that are not regular files (a FIFO, a device, a
+# socket, a directory) are refused at once, as I/O errors (exit 3).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 EX="$TOP_SRCDIR/examples"
 SP="$EX/superpod-4su.yaml"      # InfiniBand: opensm/ is written
@@ -135,6 +135,69 @@ cabling/: skipped (--skip): not written"
 expect_eq "--skip a group the spec does not have: exit" $? 0
 same_tree "--skip a group the spec does not have: removed" "$s" "$TMP/refe"
 expect_eq "--skip, all runs: nothing left behind" "$(leftovers)" ""
+
+# ---- a journal planted in DIR -----------------------------------------------------------------------------
+# A killed run that swapped groups inside DIR leaves DIR/.railyard-journal
+# for the next run to complete. A journal railyard did not write, or one
+# that would reach outside DIR or touch the user's files, is refused before
+# anything moves: exit 3, the journal named, DIR and its neighbours as they
+# were.
+dead=999999
+while kill -0 "$dead" 2>/dev/null; do dead=$((dead - 1)); done
+stage=".railyard-stage-$dead-0123456789abcdef"
+j="$TMP/j"
+mkdir "$j"
+echo victim >"$j/victim.txt"
+echo victim2 >"$j/victim2.txt"
+"$RAILYARD" slurm "$SP" -o "$j/out" >/dev/null 2>>"$TMP/err"
+mkdir "$j/out/$stage"
+echo planted >"$j/out/victim2.txt"
+echo mine >"$j/out/notes.txt"
+printf 'stage %s\ndrop ../victim.txt\nput ../victim2.txt\nput .railyard-manifest\n' "$stage" \
+    >"$j/out/.railyard-journal"
+cp -a "$j" "$TMP/j.before"
+"$RAILYARD" slurm "$SP" -o "$j/out" >/dev/null 2>"$TMP/jerr"
+expect_eq "planted journal with ../ paths: exit" $? 3
+expect_eq "planted journal: the files beside DIR survive" "$(cat "$j/victim.txt" "$j/victim2.txt")" \
+    "victim
+victim2"
+same_tree "planted journal: DIR and its neighbours unchanged" "$j" "$TMP/j.before"
+grep -q "'$j/out/.railyard-journal' is not a journal railyard wrote for this directory: line 2 ('drop ../victim.txt') does not name a file or directory at the top" \
+    "$TMP/jerr" && ok || fail "planted journal: message: $(cat "$TMP/jerr")"
+# Well-formed, but removing and replacing the user's files (not in the
+# manifest): refused the same way.
+printf 'stage %s\ndrop notes.txt\nput victim2.txt\nput .railyard-manifest\n' "$stage" \
+    >"$j/out/.railyard-journal"
+echo planted >"$j/out/$stage/victim2.txt"
+echo mine >"$j/out/victim2.txt"
+cp -a "$j/out" "$TMP/jout.before"
+"$RAILYARD" slurm "$SP" -o "$j/out" >/dev/null 2>"$TMP/jerr"
+expect_eq "journal dropping the user's file: exit" $? 3
+same_tree "journal dropping the user's file: DIR unchanged" "$j/out" "$TMP/jout.before"
+grep -q "it would remove '$j/out/notes.txt', which railyard did not write (not in .railyard-manifest)" \
+    "$TMP/jerr" && ok || fail "journal dropping the user's file: message: $(cat "$TMP/jerr")"
+# A journal that is a link is not followed.
+rm "$j/out/.railyard-journal"
+ln -s ../victim.txt "$j/out/.railyard-journal"
+"$RAILYARD" slurm "$SP" -o "$j/out" >/dev/null 2>"$TMP/jerr"
+expect_eq "journal a symbolic link: exit" $? 3
+grep -q "'$j/out/.railyard-journal' is not a journal railyard wrote .*: it is a symbolic link" \
+    "$TMP/jerr" && ok || fail "journal a symbolic link: message: $(cat "$TMP/jerr")"
+# One that railyard would have written (railyard's own groups, its stage)
+# is completed, and the run goes on.
+rm -r "$j/out/.railyard-journal" "$j/out/$stage" "$j/out/victim2.txt" "$j/out/notes.txt"
+mkdir -p "$j/out/$stage/slurm"
+echo new >"$j/out/$stage/slurm/topology.conf"
+echo slurm/topology.conf >"$j/out/$stage/.railyard-manifest"
+printf 'stage %s\nput slurm\nput .railyard-manifest\n' "$stage" >"$j/out/.railyard-journal"
+"$RAILYARD" slurm "$SP" -o "$j/out" >/dev/null 2>"$TMP/jerr"
+expect_eq "a journal of railyard's: completed, exit" $? 0
+cmp -s "$j/out/slurm/topology.conf" "$TMP/ref/slurm/topology.conf" && ok ||
+    fail "a journal of railyard's: the run's output"
+expect_eq "a journal of railyard's: nothing left" "$(ls -A "$j/out" | grep railyard- | grep -v manifest)" ""
+expect_eq "journals: the files beside DIR survive" "$(cat "$j/victim.txt" "$j/victim2.txt")" \
+    "victim
+victim2"
 
 # ---- links in -o ------------------------------------------------------------------------------------------
 # As root, a link another user owns in a sticky, world-writable directory

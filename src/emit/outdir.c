@@ -481,61 +481,62 @@ static int renameat2_compat(const char *from, const char *to, unsigned flags)
 
 /* ---- the journal of a swap inside DIR ----------------------------------------------------------- */
 
-/* Moves DIR/X into stage/.railyard-old/X. */
-static int move_aside(const char *target, const char *stage, const char *x)
+/* A journal is a few lines a group; a larger file is not one railyard wrote. */
+#define JOURNAL_MAX (1 << 20)
+
+static int read_manifest(ry_outdir *o);
+
+/* Moves X, in DIR (open at tfd), into the staging directory's
+ * .railyard-old (the stage open at sfd) under a fresh name. */
+static int move_aside(int tfd, int sfd, const char *dir, const char *x)
 {
-    char *from = join(target, x), *olddir = join(stage, OLD_DIR), *to = join(olddir, x);
-    mkdir(olddir, 0700);
-    int rc = rename(from, to);
-    if (rc < 0 && (errno == EEXIST || errno == ENOTEMPTY || errno == EISDIR || errno == ENOTDIR)) {
-        ry_rmtree(to);
-        rc = rename(from, to);
-    }
+    int ofd = -1;
+    if (mkdirat(sfd, OLD_DIR, 0700) == 0 || errno == EEXIST)
+        ofd = openat(sfd, OLD_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    char rnd[17];
+    ry_random_hex(rnd, sizeof rnd);
+    int rc = ofd < 0 ? -1 : renameat(tfd, x, ofd, rnd);
     if (rc < 0)
-        ry_error("cannot move '%s' aside: %s", from, strerror(errno));
-    free(from);
-    free(olddir);
-    free(to);
+        ry_error("cannot move '%s/%s' aside: %s", dir, x, strerror(errno));
+    if (ofd >= 0)
+        close(ofd);
     return rc;
 }
 
-/* Publishes the entries of a swap inside DIR: "drop X" moves DIR/X aside,
- * "put X" moves stage/X to DIR/X. Idempotent, so the next run can finish
- * what a killed one started: stage/X exists until X is published. */
-static int roll_forward(const char *target, const char *stage, const strv *lines)
+/* Publishes the entries of a swap inside DIR (open at tfd; dir, for
+ * messages) from the stage (open at sfd): "drop X" moves DIR/X aside, "put
+ * X" moves stage/X to DIR/X. Every X is one name (no '/'), so nothing
+ * outside DIR is reached. Idempotent, so the next run can finish what a
+ * killed one started: stage/X exists until X is published. */
+static int roll_forward(int tfd, int sfd, const char *dir, const strv *lines)
 {
     int rc = 0;
     for (size_t i = 0; i < lines->n; i++) {
         const char *l = lines->v[i];
         struct stat st, sst;
         if (strncmp(l, "drop ", 5) == 0) {
-            char *d = join(target, l + 5);
-            if (lstat(d, &st) == 0 && move_aside(target, stage, l + 5) < 0)
+            if (fstatat(tfd, l + 5, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                move_aside(tfd, sfd, dir, l + 5) < 0)
                 rc = -1;
-            free(d);
         } else if (strncmp(l, "put ", 4) == 0) {
-            char *from = join(stage, l + 4), *to = join(target, l + 4);
-            if (lstat(from, &sst) == 0) {
-                if (lstat(to, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISDIR(sst.st_mode)) &&
-                    move_aside(target, stage, l + 4) < 0)
+            const char *x = l + 4;
+            if (fstatat(sfd, x, &sst, AT_SYMLINK_NOFOLLOW) == 0) {
+                if (fstatat(tfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    (S_ISDIR(st.st_mode) || S_ISDIR(sst.st_mode)) &&
+                    move_aside(tfd, sfd, dir, x) < 0)
                     rc = -1;
-                else if (rename(from, to) < 0) {
-                    ry_error("cannot move '%s' to '%s': %s", from, to, strerror(errno));
+                else if (renameat(sfd, x, tfd, x) < 0) {
+                    ry_error("cannot move '%s' into '%s': %s", x, dir, strerror(errno));
                     rc = -1;
                 }
             }
-            free(from);
-            free(to);
         }
     }
     return rc;
 }
 
-static int read_lines(const char *path, strv *out)
+static int read_lines_fp(FILE *fp, strv *out)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return -1;
     char line[PATH_MAX + 16];
     while (fgets(line, sizeof line, fp)) {
         size_t n = strlen(line);
@@ -547,6 +548,12 @@ static int read_lines(const char *path, strv *out)
     int bad = ferror(fp);
     fclose(fp);
     return bad ? -1 : 0;
+}
+
+static int read_lines(const char *path, strv *out)
+{
+    FILE *fp = fopen(path, "r");
+    return fp ? read_lines_fp(fp, out) : -1;
 }
 
 static int sorted_entries(const char *dir, strv *out)
@@ -563,35 +570,202 @@ static int sorted_entries(const char *dir, strv *out)
     return 0;
 }
 
-/* Finishes a swap inside DIR that a killed run left half done. */
-static int recover_journal(const ry_outdir *o)
+/* The pid of a staging directory's name .railyard-stage-<pid>-<hex>, else -1. */
+static long stage_pid(const char *name)
 {
-    char *path = join(o->target, JOURNAL);
-    strv lines = { 0 };
-    int rc = 0;
-    if (read_lines(path, &lines) == 0) {
-        const char *stage = lines.n && strncmp(lines.v[0], "stage ", 6) == 0 ? lines.v[0] + 6 : "";
-        long pid = -1;
-        if (strncmp(stage, ".railyard-stage-", 16) == 0 && !strchr(stage, '/'))
-            pid = strtol(stage + 16, NULL, 10);
-        if (pid <= 0) {
-            ry_error("'%s' is not a journal railyard wrote; remove it", path);
-            rc = -1;
-        } else if (pid != (long)getpid() && ry_pid_alive(pid)) {
-            ry_error("another railyard (pid %ld) is writing into '%s'", pid, o->dir);
-            rc = -1;
-        } else {
-            char *sp = join(o->target, stage);
-            rc = roll_forward(o->target, sp, &lines);
-            if (rc == 0) {
-                unlink(path);
-                ry_rmtree(sp);
-            }
-            free(sp);
-        }
+    if (strncmp(name, ".railyard-stage-", 16) != 0)
+        return -1;
+    const char *s = name + 16;
+    char *end;
+    if (*s < '1' || *s > '9')
+        return -1;
+    long pid = strtol(s, &end, 10);
+    if (*end != '-' || !end[1] || end[strspn(end + 1, "0123456789abcdef") + 1])
+        return -1;
+    return pid;
+}
+
+/* The name of a journal line "drop X" or "put X": one top-level name in
+ * DIR (the manifest's rule for a path, and no '/'), not railyard's
+ * bookkeeping; NULL otherwise. */
+static const char *journal_name(const char *line, int *put)
+{
+    const char *x = strncmp(line, "drop ", 5) == 0 ? line + 5
+                  : strncmp(line, "put ", 4) == 0 ? line + 4 : NULL;
+    *put = x == line + 4;
+    if (!x || !relpath_ok(x) || strchr(x, '/') || strncmp(x, ".railyard-", 10) == 0)
+        return NULL;
+    return x;
+}
+
+/* Why the journal's lines are not those railyard writes (publish_inside):
+ * "stage NAME", then "drop X" lines, "put X" lines, and "put " MANIFEST
+ * last. Empty when they are. */
+static void journal_syntax(const strv *lines, ry_buf *why)
+{
+    char shown[RY_SHOWN_MAX];
+    if (lines->n < 2 || strncmp(lines->v[0], "stage ", 6) != 0 ||
+        stage_pid(lines->v[0] + 6) <= 0) {
+        ry_buf_printf(why, "its first line does not name a staging directory of railyard's");
+        return;
     }
+    int puts_seen = 0;
+    for (size_t i = 1; i + 1 < lines->n; i++) {
+        int put;
+        if (!journal_name(lines->v[i], &put) || (puts_seen && !put)) {
+            ry_buf_printf(why, "line %zu ('%s') does not name a file or directory at the top of "
+                          "the output directory (one name, no '/', '.' or '..')", i + 1,
+                          ry_shown(shown, lines->v[i]));
+            return;
+        }
+        puts_seen |= put;
+    }
+    if (strcmp(lines->v[lines->n - 1], "put " MANIFEST) != 0)
+        ry_buf_printf(why, "its last line is not 'put " MANIFEST "'");
+}
+
+/* Why replaying the journal (lines, syntax checked) into DIR (open at tfd)
+ * from the stage (open at sfd) would touch what is not railyard's: each
+ * name it removes or replaces must be one DIR's manifest lists, and a DIR
+ * without a manifest may hold only names the journal publishes (unless
+ * RY_OUT_FORCE, as for a run). Empty when it would not. */
+static void journal_owns(ry_outdir *o, int tfd, int sfd, const strv *lines, int has_manifest,
+                         ry_buf *why)
+{
+    int force = (o->flags & RY_OUT_FORCE) != 0;
+    struct stat st;
+    int staged_manifest = fstatat(sfd, MANIFEST, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    for (size_t i = 1; i + 1 < lines->n && !why->len; i++) {
+        int put;
+        const char *x = journal_name(lines->v[i], &put);
+        int staged = put && fstatat(sfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        int there = fstatat(tfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (staged && !staged_manifest)
+            ry_buf_printf(why, "its staging directory still holds '%s' but no longer the "
+                          "manifest published after it", x);
+        else if ((staged || !put) && there && !force && !ry_outdir_earlier(o, x))
+            ry_buf_printf(why, "it would %s '%s/%s', which railyard did not write (not in %s)",
+                          put ? "replace" : "remove", o->dir, x, MANIFEST);
+    }
+    if (why->len || has_manifest || force)
+        return;
+    strv names = { 0 };
+    sorted_entries(o->target, &names);
+    for (size_t i = 0; i < names.n && !why->len; i++) {
+        ry_buf l;
+        ry_buf_init(&l);
+        ry_buf_printf(&l, "put %s", names.v[i]);
+        int published = 0;
+        for (size_t k = 1; k < lines->n && !published; k++)
+            published = strcmp(lines->v[k], l.data) == 0;
+        if (!published && strncmp(names.v[i], ".railyard-", 10) != 0)
+            ry_buf_printf(why, "'%s' has no %s and holds '%s/%s', which the journal does not "
+                          "publish", o->dir, MANIFEST, o->dir, names.v[i]);
+        ry_buf_free(&l);
+    }
+    strv_free(&names);
+}
+
+/* Reads DIR's journal (open at tfd): a regular file of this user's, of a
+ * journal's size: 1; -1 with the reason in why otherwise; 0 when there is
+ * none. */
+static int read_journal(int tfd, strv *lines, ry_buf *why)
+{
+    int fd = openat(tfd, JOURNAL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    if (fd < 0 && errno == ELOOP)
+        ry_buf_printf(why, "it is a symbolic link");
+    else if (fd < 0 || fstat(fd, &st) < 0)
+        ry_buf_printf(why, "%s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        ry_buf_printf(why, "it is not a regular file");
+    else if (st.st_uid != geteuid()) {
+        ry_buf_printf(why, "it belongs to ");
+        owner_name(why, st.st_uid);
+        ry_buf_printf(why, ", not to you");
+    } else if (st.st_size > JOURNAL_MAX)
+        ry_buf_printf(why, "it is larger than a journal (%lld bytes)", (long long)st.st_size);
+    if (!why->len) {
+        FILE *fp = fdopen(fd, "r");
+        if (!fp || read_lines_fp(fp, lines) < 0)
+            ry_buf_printf(why, "%s", strerror(errno));
+        if (fp)
+            fd = -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    return why->len ? -1 : 1;
+}
+
+/* Checks the journal's lines (read from DIR, open at tfd) and, when DIR is
+ * shown to be railyard's, replays them. -1 with why set when the journal
+ * is refused (nothing changed), or with an error printed. */
+static int replay_journal(ry_outdir *o, int tfd, const strv *lines, ry_buf *why)
+{
+    journal_syntax(lines, why);
+    if (why->len)
+        return -1;
+    const char *stage = lines->v[0] + 6;
+    long pid = stage_pid(stage);
+    if (pid != (long)getpid() && ry_pid_alive(pid)) {
+        ry_error("another railyard (pid %ld) is writing into '%s'", pid, o->dir);
+        return -1;
+    }
+    struct stat st;
+    int sfd = openat(tfd, stage, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sfd < 0 || fstat(sfd, &st) < 0 || st.st_uid != geteuid() || st.st_dev != o->st.st_dev)
+        ry_buf_printf(why, "the staging directory it names, '%s/%s', is %s", o->dir, stage,
+                      sfd < 0 && errno == ENOENT ? "missing" : "not one you made there");
+    int rc = 0, has_manifest = 0;
+    if (!why->len && (has_manifest = read_manifest(o)) < 0)
+        rc = -1;
+    if (!why->len && rc == 0)
+        journal_owns(o, tfd, sfd, lines, has_manifest, why);
+    if (why->len)
+        rc = -1;
+    if (rc == 0)
+        rc = roll_forward(tfd, sfd, o->dir, lines);
+    if (rc == 0) {
+        char *sp = join(o->target, stage);
+        unlinkat(tfd, JOURNAL, 0);
+        ry_rmtree(sp);
+        free(sp);
+    }
+    if (sfd >= 0)
+        close(sfd);
+    return rc;
+}
+
+/* Finishes a swap inside DIR that a killed run left half done, once DIR
+ * is shown to be railyard's: the journal is a regular file of this user's
+ * in railyard's form, names a staging directory inside DIR that this user
+ * made, and moves only railyard's names (journal_owns). 0 when there is
+ * none or it is done, -1 (error printed, nothing changed) when refused. */
+static int recover_journal(ry_outdir *o)
+{
+    int tfd = open_dir_nofollow(o->target);
+    if (tfd < 0) {
+        ry_error("cannot open '%s': %s", o->dir, strerror(errno));
+        return -1;
+    }
+    strv lines = { 0 };
+    ry_buf why;
+    ry_buf_init(&why);
+    int rc = read_journal(tfd, &lines, &why);
+    if (rc > 0)
+        rc = replay_journal(o, tfd, &lines, &why);
+    if (why.len) {
+        char *path = join(o->dir, JOURNAL);
+        ry_error("'%s' is not a journal railyard wrote for this directory: %s; nothing was "
+                 "changed (remove it, and the staging directory it names, if no railyard "
+                 "is writing here)", path, why.data);
+        free(path);
+    }
+    close(tfd);
+    ry_buf_free(&why);
     strv_free(&lines);
-    free(path);
     return rc;
 }
 
@@ -615,7 +789,14 @@ static void recover_swap(const ry_outdir *o)
             ry_buf s;
             ry_buf_init(&s);
             ry_buf_printf(&s, "%s/%s%s", o->parent, stagep, e->d_name + n);
-            if (rename(s.data, o->target) == 0) {
+            /* Only this user's own directories, as ry_sweep_stale removes. */
+            struct stat ost, sst;
+            char *oldpath = join(o->parent, e->d_name);
+            int mine = lstat(oldpath, &ost) == 0 && S_ISDIR(ost.st_mode) &&
+                       ost.st_uid == geteuid() && lstat(s.data, &sst) == 0 &&
+                       S_ISDIR(sst.st_mode) && sst.st_uid == geteuid();
+            free(oldpath);
+            if (mine && rename(s.data, o->target) == 0) {
                 ry_buf_free(&s);
                 break;
             }
@@ -814,6 +995,8 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
     char *prefix = hidden_prefix(o->name, "stage");
     if (o->name[0])
         recover_swap(o);
+    if (!o->existed && lstat(o->target, &o->st) == 0 && S_ISDIR(o->st.st_mode))
+        o->existed = 1;     /* what recover_swap put back */
     if (o->existed && recover_journal(o) < 0) {
         free(prefix);
         goto fail;
@@ -1296,32 +1479,40 @@ static int publish_inside(ry_outdir *o, const carry *c)
     strv_free(&staged);
 
     /* The journal is renamed into place whole, then followed. */
-    char *tmp = join(o->stage, JOURNAL), *journal = join(o->target, JOURNAL);
-    FILE *fp = fopen(tmp, "w");
-    int rc = fp ? 0 : -1;
+    char *journal = join(o->target, JOURNAL);
+    int tfd = open_dir_nofollow(o->target), sfd = open_dir_nofollow(o->stage);
+    int fd = sfd < 0 ? -1 : openat(sfd, JOURNAL, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                   O_CLOEXEC, 0600);
+    FILE *fp = fd < 0 ? NULL : fdopen(fd, "w");
+    int rc = fp && tfd >= 0 ? 0 : -1;
+    if (!fp && fd >= 0)
+        close(fd);
     for (size_t i = 0; fp && i < lines.n; i++)
         fprintf(fp, "%s\n", lines.v[i]);
     if (fp && (ferror(fp) | fclose(fp)))
         rc = -1;
     sigset_t saved;
     ry_cleanup_block(&saved);
-    if (rc == 0 && rename(tmp, journal) < 0)
+    if (rc == 0 && renameat(sfd, JOURNAL, tfd, JOURNAL) < 0)
         rc = -1;
     if (rc < 0) {
         ry_error("cannot write '%s': %s", journal, strerror(errno));
-    } else if (roll_forward(o->target, o->stage, &lines) < 0) {
+    } else if (roll_forward(tfd, sfd, o->dir, &lines) < 0) {
         ry_error("'%s' is partly replaced; the next run into it completes the change", o->dir);
         ry_cleanup_forget(o->slot);
         rc = -2;
     } else {
-        unlink(journal);
+        unlinkat(tfd, JOURNAL, 0);
     }
     ry_cleanup_unblock(&saved);
+    if (tfd >= 0)
+        close(tfd);
+    if (sfd >= 0)
+        close(sfd);
     if (rc == 0) {
         ry_rmtree(o->stage);
         ry_cleanup_forget(o->slot);
     }
-    free(tmp);
     free(journal);
     strv_free(&lines);
     return rc;

@@ -32,7 +32,13 @@
  * staging directory goes inside DIR and each replaced group is renamed into
  * place in turn, under a journal (DIR/.railyard-journal) that the next run
  * completes if this one is killed half-way: a group is then old or new
- * whole, but two groups may briefly belong to two runs. On a file system
+ * whole, but two groups may briefly belong to two runs. That run completes
+ * it only when it is one railyard wrote: a regular file of this user's,
+ * each line one name at DIR's top (the manifest's rule for a path, and no
+ * '/'), its staging directory this user's inside DIR, removing or
+ * replacing only what the manifest lists, and in a DIR without a manifest
+ * publishing all DIR holds (unless RY_OUT_FORCE); else begin refuses it,
+ * naming it, before anything is moved. On a file system
  * without RENAME_EXCHANGE, DIR is renamed aside and the new tree renamed in
  * (DIR is briefly absent; the next run completes an interrupted swap). A
  * DIR that contains a mount point is refused. Data are not fsync'ed: the
