@@ -1155,6 +1155,8 @@ typedef struct carry {
     strv groups;        /* groups this run replaces, sorted */
     strv kept;          /* railyard's files of other groups, carried over */
     strv conflicts;     /* the user's paths where railyard writes, in walk order */
+    strv uncopied;      /* paths whose copy would change owner, group or mode */
+    int link_err;       /* why the first of them could not be hard-linked */
     int failed;
 } carry;
 
@@ -1211,6 +1213,29 @@ static int report_conflicts(const carry *c)
     return o->flags & RY_OUT_FORCE ? 0 : -1;
 }
 
+/* Gives path (a link itself, not its target) st's owner and group: both as
+ * root, the group alone as its member; what cannot be set stays (as_before
+ * tells). */
+static int keep_owner(const char *path, const struct stat *st)
+{
+    if (geteuid() == 0)
+        return fchownat(AT_FDCWD, path, st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW);
+    struct stat now;
+    if (lstat(path, &now) == 0 && now.st_gid != st->st_gid)
+        fchownat(AT_FDCWD, path, (uid_t)-1, st->st_gid, AT_SYMLINK_NOFOLLOW);
+    return 0;
+}
+
+/* 1 when path has st's owner, group and (but for a link) mode. */
+static int as_before(const char *path, const struct stat *st)
+{
+    struct stat now;
+    return lstat(path, &now) == 0 && now.st_uid == st->st_uid && now.st_gid == st->st_gid &&
+           (S_ISLNK(st->st_mode) || (now.st_mode & 07777) == (st->st_mode & 07777));
+}
+
+/* Copies from (of stat st) to to, keeping its mode, and its owner and
+ * group as far as keep_owner can. */
 static int copy_file(const char *from, const char *to, const struct stat *st)
 {
     if (S_ISLNK(st->st_mode)) {
@@ -1219,10 +1244,11 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
         if (n < 0)
             return -1;
         link[n] = '\0';
-        return symlink(link, to);
+        return symlink(link, to) < 0 || keep_owner(to, st) < 0 ? -1 : 0;
     }
     if (!S_ISREG(st->st_mode))
-        return mknod(to, st->st_mode, st->st_rdev);
+        return mknod(to, st->st_mode, st->st_rdev) < 0 || chmod(to, st->st_mode & 07777) < 0 ||
+               keep_owner(to, st) < 0 ? -1 : 0;
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (in < 0)
         return -1;
@@ -1234,9 +1260,7 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
         if (n < 0 || write(out, buf, (size_t)n) != n)
             rc = -1;
     }
-    if (rc == 0 && fchmod(out, st->st_mode & 07777) < 0)
-        rc = -1;
-    if (rc == 0 && geteuid() == 0 && fchown(out, st->st_uid, st->st_gid) < 0)
+    if (rc == 0 && (keep_owner(to, st) < 0 || fchmod(out, st->st_mode & 07777) < 0))
         rc = -1;
     int err = errno;
     close(in);
@@ -1248,16 +1272,55 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
     return rc;
 }
 
-/* Brings the old file at rel into the new tree unchanged. */
+/* A path of DIR that can be carried over only by a copy that would change
+ * its owner, group or mode (err: why the hard link failed; 0 for a
+ * directory, always made anew): refused unless forced. */
+static void uncopied(carry *c, const char *rel, int err)
+{
+    strv_add(&c->uncopied, rel);
+    if (!c->link_err)
+        c->link_err = err;
+}
+
+/* The paths uncopied recorded: refused (-1, error printed). */
+static int report_uncopied(const carry *c)
+{
+    const ry_outdir *o = c->o;
+    size_t n = c->uncopied.n;
+    if (!n)
+        return 0;
+    ry_buf b;
+    ry_buf_init(&b);
+    char *prefix = join(o->dir, "");
+    list_paths(&b, prefix, &c->uncopied);
+    free(prefix);
+    ry_error("%zu path%s of '%s' would not keep %s owner, group and mode in the new output: "
+             "%s (%s%s, and a copy would be yours); use --force to carry %s over as such "
+             "copies: nothing written", n, n == 1 ? "" : "s", o->dir, n == 1 ? "its" : "their",
+             b.data, c->link_err ? "the file system refused a hard link: " : "a directory is "
+             "made anew", c->link_err ? strerror(c->link_err) : "", n == 1 ? "it" : "them");
+    ry_buf_free(&b);
+    return -1;
+}
+
+/* Brings the old file at rel into the new tree unchanged: a hard link, or
+ * a copy of the same owner, group and mode (any copy when forced). */
 static void carry_file(carry *c, const char *rel, const struct stat *st)
 {
     char *from = join(c->o->target, rel), *to = join(c->o->stage, rel);
+    int force = (c->o->flags & RY_OUT_FORCE) != 0;
     if (link(from, to) < 0) {
-        if (errno == ENOTDIR || errno == EEXIST)
+        int err = errno;
+        if (err == ENOTDIR || err == EEXIST) {
             conflict(c, rel);
-        else if (copy_file(from, to, st) < 0) {
+        } else if (!force && st->st_uid != geteuid()) {
+            uncopied(c, rel, err);
+        } else if (copy_file(from, to, st) < 0) {
             ry_error("cannot carry '%s' over into the new output: %s", from, strerror(errno));
             c->failed = 1;
+        } else if (!force && !as_before(to, st)) {
+            unlink(to);
+            uncopied(c, rel, err);
         }
     }
     free(from);
@@ -1316,9 +1379,13 @@ static void walk(carry *c, const char *rel, int blocked)
                 walk(c, r, 0);
                 /* Directories that only held railyard's stale files go. */
                 if (fresh && (!old_dir(c, r) || rmdir(to) < 0)) {
-                    if (chmod(to, st.st_mode & 07777) < 0 ||
-                        (geteuid() == 0 && chown(to, st.st_uid, st.st_gid) < 0))
+                    if (chmod(to, st.st_mode & 07777) < 0 || keep_owner(to, &st) < 0)
                         ry_warn("cannot set the mode of '%s': %s", to, strerror(errno));
+                    else if (!(o->flags & RY_OUT_FORCE) && !as_before(to, &st)) {
+                        char *shown = join(r, "");
+                        uncopied(c, shown, 0);
+                        free(shown);
+                    }
                 }
             }
         } else if (old_file(c, r)) {
@@ -1545,7 +1612,15 @@ int ry_outdir_commit(ry_outdir *o)
         c.failed = 1;
     else if (o->existed)
         walk(&c, "", 0);
+    /* The new tree takes DIR's place: it must be DIR's owner's and group's. */
+    struct stat sst;
+    if (o->existed && !o->inside && !(o->flags & RY_OUT_FORCE) &&
+        (keep_owner(o->stage, &o->st) < 0 || lstat(o->stage, &sst) < 0 ||
+         sst.st_uid != o->st.st_uid || sst.st_gid != o->st.st_gid))
+        uncopied(&c, "", 0);
     int rc = report_conflicts(&c);
+    if (rc == 0)
+        rc = report_uncopied(&c);
     if (c.failed)
         rc = -1;
     if (rc == 0) {
@@ -1563,6 +1638,7 @@ int ry_outdir_commit(ry_outdir *o)
     strv_free(&c.groups);
     strv_free(&c.kept);
     strv_free(&c.conflicts);
+    strv_free(&c.uncopied);
     if (rc == -2) {     /* half published: the journal and stage stay for the next run */
         free_outdir(o);
         return -1;

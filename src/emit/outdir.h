@@ -11,6 +11,11 @@
  * now under the staging name, is then removed. At every instant DIR holds
  * either the complete previous output or the complete new one. A symbolic
  * link named as DIR is followed: its target is replaced, the link stays.
+ * A carried file is copied only when the copy keeps its owner, group and
+ * mode (the file is the user's; root keeps any owner), and a directory of
+ * another user's (DIR itself too) is not made anew as this user's: else
+ * the commit is refused (exit 3, the first paths named) unless
+ * RY_OUT_FORCE, which copies.
  *
  * Ownership. DIR/.railyard-manifest lists, sorted, the files railyard wrote
  * there; railyard replaces or removes no other file unless RY_OUT_FORCE.
