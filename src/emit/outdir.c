@@ -285,7 +285,7 @@ static void refuse_link(const char *shown, const char *dir, const char *name,
  * with openat(O_PATH|O_NOFOLLOW), fstatat and readlinkat: a link in any
  * component is followed only where may_follow allows, and the last one
  * not at all unless follow_last. Components from the first missing one on
- * are taken as written. Returns a heap path, or NULL with errno set and,
+ * are taken as written (a ".." among them fails, ENOENT). Returns a heap path, or NULL with errno set and,
  * for a link not followed (errno EPERM), the error printed naming shown. */
 static char *resolve_path(const char *path, int follow_last, const char *shown)
 {
@@ -327,18 +327,18 @@ static char *resolve_path(const char *path, int follow_last, const char *shown)
         if (strcmp(name, ".") == 0)
             continue;
         if (strcmp(name, "..") == 0) {
+            if (missing) {      /* as the kernel: a missing directory has no ".." */
+                err = ENOENT;
+                break;
+            }
             char *slash = strrchr(res.data, '/');
             if (slash) {
                 res.len = (size_t)(slash - res.data);
                 res.data[res.len] = '\0';
             }
-            if (missing) {
-                missing--;
-            } else {
-                int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-                close(cur);
-                cur = up;
-            }
+            int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            close(cur);
+            cur = up;
             continue;
         }
         struct stat st;
