@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,36 +240,195 @@ static int mkdir_p(const char *path, strv *made)
     return rc;
 }
 
-/* Follows symbolic links at the last component of path. Returns a heap
- * path (which may not exist), or NULL with errno set. */
-static char *follow_links(const char *path)
+/* ---- naming an output: symbolic links ----------------------------------------------------------- */
+
+/* "nobody (uid 65534)", or "uid 1234" for a uid without a name. */
+static void owner_name(ry_buf *b, uid_t uid)
 {
-    char *p = ry_xstrdup(path);
-    for (int hops = 0; hops < 40; hops++) {
-        struct stat st;
-        if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
-            return p;
-        char link[PATH_MAX];
-        ssize_t n = readlink(p, link, sizeof link - 1);
-        if (n < 0) {
-            free(p);
+    struct passwd *pw = getpwuid(uid);
+    if (pw && pw->pw_name)
+        ry_buf_printf(b, "%s (uid %lu)", pw->pw_name, (unsigned long)uid);
+    else
+        ry_buf_printf(b, "uid %lu", (unsigned long)uid);
+}
+
+/* The kernel's protected_symlinks rule, applied whatever the sysctl says: a
+ * link in a sticky, world-writable directory is followed only by the link's
+ * owner, or when the link belongs to the directory's owner. Elsewhere only
+ * who may write the directory could have planted the link. */
+static int may_follow(const struct stat *link, const struct stat *dir)
+{
+    return link->st_uid == geteuid() || link->st_uid == dir->st_uid ||
+           (dir->st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH);
+}
+
+/* The error of a link railyard does not follow. */
+static void refuse_link(const char *shown, const char *dir, const char *name,
+                        const struct stat *link, const struct stat *dst)
+{
+    ry_buf who, downer;
+    ry_buf_init(&who);
+    ry_buf_init(&downer);
+    owner_name(&who, link->st_uid);
+    owner_name(&downer, dst->st_uid);
+    ry_error("cannot write output to '%s': '%s%s%s' is a symbolic link owned by %s in the "
+             "sticky, world-writable directory '%s' owned by %s; railyard follows such a link "
+             "only for the link's owner or the directory's, as the kernel's protected_symlinks "
+             "rule does: name the link's target instead", shown, dir[1] ? dir : "", "/", name,
+             who.data, dir, downer.data);
+    ry_buf_free(&who);
+    ry_buf_free(&downer);
+}
+
+/* Resolves path to an absolute path without symbolic links and without
+ * "." or ".." components, walking it from / (or the working directory)
+ * with openat(O_PATH|O_NOFOLLOW), fstatat and readlinkat: a link in any
+ * component is followed only where may_follow allows, and the last one
+ * not at all unless follow_last. Components from the first missing one on
+ * are taken as written (a ".." among them fails, ENOENT). Returns a heap path, or NULL with errno set and,
+ * for a link not followed (errno EPERM), the error printed naming shown. */
+static char *resolve_path(const char *path, int follow_last, const char *shown)
+{
+    ry_buf res;     /* the resolved prefix; "" is / */
+    ry_buf_init(&res);
+    ry_buf_puts(&res, "");
+    if (path[0] != '/') {
+        char *cwd = getcwd(NULL, 0);
+        if (!cwd) {
+            ry_buf_free(&res);
             return NULL;
         }
-        link[n] = '\0';
-        char *next;
-        char *slash = strrchr(p, '/');
-        if (link[0] == '/' || !slash) {
-            next = ry_xstrdup(link);
-        } else {
-            slash[1] = '\0';
-            next = join(p, link);
-        }
-        free(p);
-        p = next;
+        if (strcmp(cwd, "/") != 0)
+            ry_buf_puts(&res, cwd);
+        free(cwd);
     }
-    free(p);
-    errno = ELOOP;
-    return NULL;
+    int cur = open(res.len ? res.data : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char *rest = ry_xstrdup(path);
+    size_t pos = 0, missing = 0;    /* components appended past the last one that exists */
+    int hops = 0, err = 0;
+    while (cur >= 0 && !err) {
+        while (rest[pos] == '/')
+            pos++;
+        if (!rest[pos])
+            break;
+        size_t n = strcspn(rest + pos, "/");
+        char name[NAME_MAX + 1];
+        if (n > NAME_MAX) {
+            err = ENAMETOOLONG;
+            break;
+        }
+        memcpy(name, rest + pos, n);
+        name[n] = '\0';
+        pos += n;
+        size_t after = pos;
+        while (rest[after] == '/')
+            after++;
+        int last = rest[after] == '\0';
+        if (strcmp(name, ".") == 0)
+            continue;
+        if (strcmp(name, "..") == 0) {
+            if (missing) {      /* as the kernel: a missing directory has no ".." */
+                err = ENOENT;
+                break;
+            }
+            char *slash = strrchr(res.data, '/');
+            if (slash) {
+                res.len = (size_t)(slash - res.data);
+                res.data[res.len] = '\0';
+            }
+            int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            close(cur);
+            cur = up;
+            continue;
+        }
+        struct stat st;
+        if (missing) {
+            missing++;
+        } else if (fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+            if (errno != ENOENT)
+                err = errno;
+            missing = 1;
+        } else if (S_ISLNK(st.st_mode) && (follow_last || !last)) {
+            struct stat dst;
+            char link[PATH_MAX];
+            ssize_t len = -1;
+            if (++hops > 40)
+                err = ELOOP;
+            else if (fstat(cur, &dst) < 0)
+                err = errno;
+            else if (!may_follow(&st, &dst)) {
+                refuse_link(shown, res.len ? res.data : "/", name, &st, &dst);
+                err = EPERM;
+            } else if ((len = readlinkat(cur, name, link, sizeof link - 1)) < 0)
+                err = errno;
+            if (err)
+                break;
+            link[len] = '\0';
+            ry_buf next;
+            ry_buf_init(&next);
+            ry_buf_printf(&next, "%s/%s", link, rest + pos);
+            free(rest);
+            rest = next.data;
+            pos = 0;
+            if (link[0] == '/') {
+                ry_buf_reset(&res);
+                ry_buf_puts(&res, "");
+                close(cur);
+                cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            }
+            continue;
+        } else if (S_ISDIR(st.st_mode)) {
+            int down = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            close(cur);
+            cur = down;
+        } else if (!last) {
+            err = ENOTDIR;
+        }
+        ry_buf_printf(&res, "/%s", name);
+    }
+    if (cur < 0 && !err)
+        err = errno;
+    if (cur >= 0)
+        close(cur);
+    free(rest);
+    if (err) {
+        ry_buf_free(&res);
+        errno = err;
+        return NULL;
+    }
+    if (!res.len)
+        ry_buf_puts(&res, "/");
+    return res.data;
+}
+
+/* Opens the directory at an absolute path that has no symbolic link
+ * (resolve_path's), one component at a time with O_NOFOLLOW: a link put in
+ * meanwhile fails the open (ELOOP or ENOTDIR). */
+static int open_dir_nofollow(const char *path)
+{
+    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    for (const char *s = path; fd >= 0 && *s;) {
+        while (*s == '/')
+            s++;
+        size_t n = strcspn(s, "/");
+        if (!n)
+            break;
+        char name[NAME_MAX + 1];
+        if (n > NAME_MAX) {
+            close(fd);
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        memcpy(name, s, n);
+        name[n] = '\0';
+        s += n;
+        int down = openat(fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = errno;
+        close(fd);
+        errno = e;
+        fd = down;
+    }
+    return fd;
 }
 
 /* Splits an absolute canonical path into parent and last component. */
@@ -321,61 +481,62 @@ static int renameat2_compat(const char *from, const char *to, unsigned flags)
 
 /* ---- the journal of a swap inside DIR ----------------------------------------------------------- */
 
-/* Moves DIR/X into stage/.railyard-old/X. */
-static int move_aside(const char *target, const char *stage, const char *x)
+/* A journal is a few lines a group; a larger file is not one railyard wrote. */
+#define JOURNAL_MAX (1 << 20)
+
+static int read_manifest(ry_outdir *o);
+
+/* Moves X, in DIR (open at tfd), into the staging directory's
+ * .railyard-old (the stage open at sfd) under a fresh name. */
+static int move_aside(int tfd, int sfd, const char *dir, const char *x)
 {
-    char *from = join(target, x), *olddir = join(stage, OLD_DIR), *to = join(olddir, x);
-    mkdir(olddir, 0700);
-    int rc = rename(from, to);
-    if (rc < 0 && (errno == EEXIST || errno == ENOTEMPTY || errno == EISDIR || errno == ENOTDIR)) {
-        ry_rmtree(to);
-        rc = rename(from, to);
-    }
+    int ofd = -1;
+    if (mkdirat(sfd, OLD_DIR, 0700) == 0 || errno == EEXIST)
+        ofd = openat(sfd, OLD_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    char rnd[17];
+    ry_random_hex(rnd, sizeof rnd);
+    int rc = ofd < 0 ? -1 : renameat(tfd, x, ofd, rnd);
     if (rc < 0)
-        ry_error("cannot move '%s' aside: %s", from, strerror(errno));
-    free(from);
-    free(olddir);
-    free(to);
+        ry_error("cannot move '%s/%s' aside: %s", dir, x, strerror(errno));
+    if (ofd >= 0)
+        close(ofd);
     return rc;
 }
 
-/* Publishes the entries of a swap inside DIR: "drop X" moves DIR/X aside,
- * "put X" moves stage/X to DIR/X. Idempotent, so the next run can finish
- * what a killed one started: stage/X exists until X is published. */
-static int roll_forward(const char *target, const char *stage, const strv *lines)
+/* Publishes the entries of a swap inside DIR (open at tfd; dir, for
+ * messages) from the stage (open at sfd): "drop X" moves DIR/X aside, "put
+ * X" moves stage/X to DIR/X. Every X is one name (no '/'), so nothing
+ * outside DIR is reached. Idempotent, so the next run can finish what a
+ * killed one started: stage/X exists until X is published. */
+static int roll_forward(int tfd, int sfd, const char *dir, const strv *lines)
 {
     int rc = 0;
     for (size_t i = 0; i < lines->n; i++) {
         const char *l = lines->v[i];
         struct stat st, sst;
         if (strncmp(l, "drop ", 5) == 0) {
-            char *d = join(target, l + 5);
-            if (lstat(d, &st) == 0 && move_aside(target, stage, l + 5) < 0)
+            if (fstatat(tfd, l + 5, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                move_aside(tfd, sfd, dir, l + 5) < 0)
                 rc = -1;
-            free(d);
         } else if (strncmp(l, "put ", 4) == 0) {
-            char *from = join(stage, l + 4), *to = join(target, l + 4);
-            if (lstat(from, &sst) == 0) {
-                if (lstat(to, &st) == 0 && (S_ISDIR(st.st_mode) || S_ISDIR(sst.st_mode)) &&
-                    move_aside(target, stage, l + 4) < 0)
+            const char *x = l + 4;
+            if (fstatat(sfd, x, &sst, AT_SYMLINK_NOFOLLOW) == 0) {
+                if (fstatat(tfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                    (S_ISDIR(st.st_mode) || S_ISDIR(sst.st_mode)) &&
+                    move_aside(tfd, sfd, dir, x) < 0)
                     rc = -1;
-                else if (rename(from, to) < 0) {
-                    ry_error("cannot move '%s' to '%s': %s", from, to, strerror(errno));
+                else if (renameat(sfd, x, tfd, x) < 0) {
+                    ry_error("cannot move '%s' into '%s': %s", x, dir, strerror(errno));
                     rc = -1;
                 }
             }
-            free(from);
-            free(to);
         }
     }
     return rc;
 }
 
-static int read_lines(const char *path, strv *out)
+static int read_lines_fp(FILE *fp, strv *out)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return -1;
     char line[PATH_MAX + 16];
     while (fgets(line, sizeof line, fp)) {
         size_t n = strlen(line);
@@ -387,6 +548,12 @@ static int read_lines(const char *path, strv *out)
     int bad = ferror(fp);
     fclose(fp);
     return bad ? -1 : 0;
+}
+
+static int read_lines(const char *path, strv *out)
+{
+    FILE *fp = fopen(path, "r");
+    return fp ? read_lines_fp(fp, out) : -1;
 }
 
 static int sorted_entries(const char *dir, strv *out)
@@ -403,35 +570,202 @@ static int sorted_entries(const char *dir, strv *out)
     return 0;
 }
 
-/* Finishes a swap inside DIR that a killed run left half done. */
-static int recover_journal(const ry_outdir *o)
+/* The pid of a staging directory's name .railyard-stage-<pid>-<hex>, else -1. */
+static long stage_pid(const char *name)
 {
-    char *path = join(o->target, JOURNAL);
-    strv lines = { 0 };
-    int rc = 0;
-    if (read_lines(path, &lines) == 0) {
-        const char *stage = lines.n && strncmp(lines.v[0], "stage ", 6) == 0 ? lines.v[0] + 6 : "";
-        long pid = -1;
-        if (strncmp(stage, ".railyard-stage-", 16) == 0 && !strchr(stage, '/'))
-            pid = strtol(stage + 16, NULL, 10);
-        if (pid <= 0) {
-            ry_error("'%s' is not a journal railyard wrote; remove it", path);
-            rc = -1;
-        } else if (pid != (long)getpid() && ry_pid_alive(pid)) {
-            ry_error("another railyard (pid %ld) is writing into '%s'", pid, o->dir);
-            rc = -1;
-        } else {
-            char *sp = join(o->target, stage);
-            rc = roll_forward(o->target, sp, &lines);
-            if (rc == 0) {
-                unlink(path);
-                ry_rmtree(sp);
-            }
-            free(sp);
-        }
+    if (strncmp(name, ".railyard-stage-", 16) != 0)
+        return -1;
+    const char *s = name + 16;
+    char *end;
+    if (*s < '1' || *s > '9')
+        return -1;
+    long pid = strtol(s, &end, 10);
+    if (*end != '-' || !end[1] || end[strspn(end + 1, "0123456789abcdef") + 1])
+        return -1;
+    return pid;
+}
+
+/* The name of a journal line "drop X" or "put X": one top-level name in
+ * DIR (the manifest's rule for a path, and no '/'), not railyard's
+ * bookkeeping; NULL otherwise. */
+static const char *journal_name(const char *line, int *put)
+{
+    const char *x = strncmp(line, "drop ", 5) == 0 ? line + 5
+                  : strncmp(line, "put ", 4) == 0 ? line + 4 : NULL;
+    *put = x == line + 4;
+    if (!x || !relpath_ok(x) || strchr(x, '/') || strncmp(x, ".railyard-", 10) == 0)
+        return NULL;
+    return x;
+}
+
+/* Why the journal's lines are not those railyard writes (publish_inside):
+ * "stage NAME", then "drop X" lines, "put X" lines, and "put " MANIFEST
+ * last. Empty when they are. */
+static void journal_syntax(const strv *lines, ry_buf *why)
+{
+    char shown[RY_SHOWN_MAX];
+    if (lines->n < 2 || strncmp(lines->v[0], "stage ", 6) != 0 ||
+        stage_pid(lines->v[0] + 6) <= 0) {
+        ry_buf_printf(why, "its first line does not name a staging directory of railyard's");
+        return;
     }
+    int puts_seen = 0;
+    for (size_t i = 1; i + 1 < lines->n; i++) {
+        int put;
+        if (!journal_name(lines->v[i], &put) || (puts_seen && !put)) {
+            ry_buf_printf(why, "line %zu ('%s') does not name a file or directory at the top of "
+                          "the output directory (one name, no '/', '.' or '..')", i + 1,
+                          ry_shown(shown, lines->v[i]));
+            return;
+        }
+        puts_seen |= put;
+    }
+    if (strcmp(lines->v[lines->n - 1], "put " MANIFEST) != 0)
+        ry_buf_printf(why, "its last line is not 'put " MANIFEST "'");
+}
+
+/* Why replaying the journal (lines, syntax checked) into DIR (open at tfd)
+ * from the stage (open at sfd) would touch what is not railyard's: each
+ * name it removes or replaces must be one DIR's manifest lists, and a DIR
+ * without a manifest may hold only names the journal publishes (unless
+ * RY_OUT_FORCE, as for a run). Empty when it would not. */
+static void journal_owns(ry_outdir *o, int tfd, int sfd, const strv *lines, int has_manifest,
+                         ry_buf *why)
+{
+    int force = (o->flags & RY_OUT_FORCE) != 0;
+    struct stat st;
+    int staged_manifest = fstatat(sfd, MANIFEST, &st, AT_SYMLINK_NOFOLLOW) == 0;
+    for (size_t i = 1; i + 1 < lines->n && !why->len; i++) {
+        int put;
+        const char *x = journal_name(lines->v[i], &put);
+        int staged = put && fstatat(sfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        int there = fstatat(tfd, x, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (staged && !staged_manifest)
+            ry_buf_printf(why, "its staging directory still holds '%s' but no longer the "
+                          "manifest published after it", x);
+        else if ((staged || !put) && there && !force && !ry_outdir_earlier(o, x))
+            ry_buf_printf(why, "it would %s '%s/%s', which railyard did not write (not in %s)",
+                          put ? "replace" : "remove", o->dir, x, MANIFEST);
+    }
+    if (why->len || has_manifest || force)
+        return;
+    strv names = { 0 };
+    sorted_entries(o->target, &names);
+    for (size_t i = 0; i < names.n && !why->len; i++) {
+        ry_buf l;
+        ry_buf_init(&l);
+        ry_buf_printf(&l, "put %s", names.v[i]);
+        int published = 0;
+        for (size_t k = 1; k < lines->n && !published; k++)
+            published = strcmp(lines->v[k], l.data) == 0;
+        if (!published && strncmp(names.v[i], ".railyard-", 10) != 0)
+            ry_buf_printf(why, "'%s' has no %s and holds '%s/%s', which the journal does not "
+                          "publish", o->dir, MANIFEST, o->dir, names.v[i]);
+        ry_buf_free(&l);
+    }
+    strv_free(&names);
+}
+
+/* Reads DIR's journal (open at tfd): a regular file of this user's, of a
+ * journal's size: 1; -1 with the reason in why otherwise; 0 when there is
+ * none. */
+static int read_journal(int tfd, strv *lines, ry_buf *why)
+{
+    int fd = openat(tfd, JOURNAL, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    if (fd < 0 && errno == ELOOP)
+        ry_buf_printf(why, "it is a symbolic link");
+    else if (fd < 0 || fstat(fd, &st) < 0)
+        ry_buf_printf(why, "%s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        ry_buf_printf(why, "it is not a regular file");
+    else if (st.st_uid != geteuid()) {
+        ry_buf_printf(why, "it belongs to ");
+        owner_name(why, st.st_uid);
+        ry_buf_printf(why, ", not to you");
+    } else if (st.st_size > JOURNAL_MAX)
+        ry_buf_printf(why, "it is larger than a journal (%lld bytes)", (long long)st.st_size);
+    if (!why->len) {
+        FILE *fp = fdopen(fd, "r");
+        if (!fp || read_lines_fp(fp, lines) < 0)
+            ry_buf_printf(why, "%s", strerror(errno));
+        if (fp)
+            fd = -1;
+    }
+    if (fd >= 0)
+        close(fd);
+    return why->len ? -1 : 1;
+}
+
+/* Checks the journal's lines (read from DIR, open at tfd) and, when DIR is
+ * shown to be railyard's, replays them. -1 with why set when the journal
+ * is refused (nothing changed), or with an error printed. */
+static int replay_journal(ry_outdir *o, int tfd, const strv *lines, ry_buf *why)
+{
+    journal_syntax(lines, why);
+    if (why->len)
+        return -1;
+    const char *stage = lines->v[0] + 6;
+    long pid = stage_pid(stage);
+    if (pid != (long)getpid() && ry_pid_alive(pid)) {
+        ry_error("another railyard (pid %ld) is writing into '%s'", pid, o->dir);
+        return -1;
+    }
+    struct stat st;
+    int sfd = openat(tfd, stage, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sfd < 0 || fstat(sfd, &st) < 0 || st.st_uid != geteuid() || st.st_dev != o->st.st_dev)
+        ry_buf_printf(why, "the staging directory it names, '%s/%s', is %s", o->dir, stage,
+                      sfd < 0 && errno == ENOENT ? "missing" : "not one you made there");
+    int rc = 0, has_manifest = 0;
+    if (!why->len && (has_manifest = read_manifest(o)) < 0)
+        rc = -1;
+    if (!why->len && rc == 0)
+        journal_owns(o, tfd, sfd, lines, has_manifest, why);
+    if (why->len)
+        rc = -1;
+    if (rc == 0)
+        rc = roll_forward(tfd, sfd, o->dir, lines);
+    if (rc == 0) {
+        char *sp = join(o->target, stage);
+        unlinkat(tfd, JOURNAL, 0);
+        ry_rmtree(sp);
+        free(sp);
+    }
+    if (sfd >= 0)
+        close(sfd);
+    return rc;
+}
+
+/* Finishes a swap inside DIR that a killed run left half done, once DIR
+ * is shown to be railyard's: the journal is a regular file of this user's
+ * in railyard's form, names a staging directory inside DIR that this user
+ * made, and moves only railyard's names (journal_owns). 0 when there is
+ * none or it is done, -1 (error printed, nothing changed) when refused. */
+static int recover_journal(ry_outdir *o)
+{
+    int tfd = open_dir_nofollow(o->target);
+    if (tfd < 0) {
+        ry_error("cannot open '%s': %s", o->dir, strerror(errno));
+        return -1;
+    }
+    strv lines = { 0 };
+    ry_buf why;
+    ry_buf_init(&why);
+    int rc = read_journal(tfd, &lines, &why);
+    if (rc > 0)
+        rc = replay_journal(o, tfd, &lines, &why);
+    if (why.len) {
+        char *path = join(o->dir, JOURNAL);
+        ry_error("'%s' is not a journal railyard wrote for this directory: %s; nothing was "
+                 "changed (remove it, and the staging directory it names, if no railyard "
+                 "is writing here)", path, why.data);
+        free(path);
+    }
+    close(tfd);
+    ry_buf_free(&why);
     strv_free(&lines);
-    free(path);
     return rc;
 }
 
@@ -455,7 +789,14 @@ static void recover_swap(const ry_outdir *o)
             ry_buf s;
             ry_buf_init(&s);
             ry_buf_printf(&s, "%s/%s%s", o->parent, stagep, e->d_name + n);
-            if (rename(s.data, o->target) == 0) {
+            /* Only this user's own directories, as ry_sweep_stale removes. */
+            struct stat ost, sst;
+            char *oldpath = join(o->parent, e->d_name);
+            int mine = lstat(oldpath, &ost) == 0 && S_ISDIR(ost.st_mode) &&
+                       ost.st_uid == geteuid() && lstat(s.data, &sst) == 0 &&
+                       S_ISDIR(sst.st_mode) && sst.st_uid == geteuid();
+            free(oldpath);
+            if (mine && rename(s.data, o->target) == 0) {
                 ry_buf_free(&s);
                 break;
             }
@@ -485,54 +826,43 @@ static void free_outdir(ry_outdir *o)
     free(o);
 }
 
-/* Sets target, parent, name, existed and st; makes a new DIR's parents. */
+/* Sets target, parent, name, existed and st; makes a new DIR's parents.
+ * Symbolic links on the way are followed as resolve_path allows. */
 static int resolve_dir(ry_outdir *o)
 {
-    char *p = ry_xstrdup(o->dir);
-    for (size_t n = strlen(p); n > 1 && p[n - 1] == '/'; n--)
-        p[n - 1] = '\0';
-    char *t = follow_links(p);
-    free(p);
+    char *t = resolve_path(o->dir, 1, o->dir);
     if (!t) {
-        ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
+        if (errno != EPERM)
+            ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
         return -1;
     }
     int rc = 0;
-    if (stat(t, &o->st) == 0) {
+    if (lstat(t, &o->st) == 0) {
         if (!S_ISDIR(o->st.st_mode)) {
             ry_error("cannot write output to '%s': it exists and is not a directory", o->dir);
-            rc = -1;
-        } else if (!(o->target = realpath(t, NULL))) {
-            ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
             rc = -1;
         } else {
             o->existed = 1;
         }
     } else if (errno == ENOENT) {
-        char *slash = strrchr(t, '/');
-        const char *base = slash ? slash + 1 : t;
-        char *par = slash ? ry_xstrdup(slash == t ? "/" : t) : ry_xstrdup(".");
-        if (slash && slash != t)
-            par[slash - t] = '\0';
-        char *real = NULL;
-        if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
-            ry_error("cannot write output to '%s': not a directory name", o->dir);
-            rc = -1;
-        } else if (mkdir_p(par, &o->made) < 0 || !(real = realpath(par, NULL))) {
+        char *par, *base;
+        split_path(t, &par, &base);
+        if (mkdir_p(par, &o->made) < 0) {
             ry_error("cannot create '%s': %s", par, strerror(errno));
             rc = -1;
-        } else {
-            o->target = join(real, base);
         }
-        free(real);
         free(par);
+        free(base);
     } else {
         ry_error("cannot write output to '%s': %s", o->dir, strerror(errno));
         rc = -1;
     }
-    free(t);
-    if (rc == 0)
+    if (rc == 0) {
+        o->target = t;
         split_path(o->target, &o->parent, &o->name);
+    } else {
+        free(t);
+    }
     return rc;
 }
 
@@ -665,6 +995,8 @@ ry_outdir *ry_outdir_begin(const char *dir, unsigned flags)
     char *prefix = hidden_prefix(o->name, "stage");
     if (o->name[0])
         recover_swap(o);
+    if (!o->existed && lstat(o->target, &o->st) == 0 && S_ISDIR(o->st.st_mode))
+        o->existed = 1;     /* what recover_swap put back */
     if (o->existed && recover_journal(o) < 0) {
         free(prefix);
         goto fail;
@@ -823,6 +1155,8 @@ typedef struct carry {
     strv groups;        /* groups this run replaces, sorted */
     strv kept;          /* railyard's files of other groups, carried over */
     strv conflicts;     /* the user's paths where railyard writes, in walk order */
+    strv uncopied;      /* paths whose copy would change owner, group or mode */
+    int link_err;       /* why the first of them could not be hard-linked */
     int failed;
 } carry;
 
@@ -879,6 +1213,29 @@ static int report_conflicts(const carry *c)
     return o->flags & RY_OUT_FORCE ? 0 : -1;
 }
 
+/* Gives path (a link itself, not its target) st's owner and group: both as
+ * root, the group alone as its member; what cannot be set stays (as_before
+ * tells). */
+static int keep_owner(const char *path, const struct stat *st)
+{
+    if (geteuid() == 0)
+        return fchownat(AT_FDCWD, path, st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW);
+    struct stat now;
+    if (lstat(path, &now) == 0 && now.st_gid != st->st_gid)
+        fchownat(AT_FDCWD, path, (uid_t)-1, st->st_gid, AT_SYMLINK_NOFOLLOW);
+    return 0;
+}
+
+/* 1 when path has st's owner, group and (but for a link) mode. */
+static int as_before(const char *path, const struct stat *st)
+{
+    struct stat now;
+    return lstat(path, &now) == 0 && now.st_uid == st->st_uid && now.st_gid == st->st_gid &&
+           (S_ISLNK(st->st_mode) || (now.st_mode & 07777) == (st->st_mode & 07777));
+}
+
+/* Copies from (of stat st) to to, keeping its mode, and its owner and
+ * group as far as keep_owner can. */
 static int copy_file(const char *from, const char *to, const struct stat *st)
 {
     if (S_ISLNK(st->st_mode)) {
@@ -887,10 +1244,11 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
         if (n < 0)
             return -1;
         link[n] = '\0';
-        return symlink(link, to);
+        return symlink(link, to) < 0 || keep_owner(to, st) < 0 ? -1 : 0;
     }
     if (!S_ISREG(st->st_mode))
-        return mknod(to, st->st_mode, st->st_rdev);
+        return mknod(to, st->st_mode, st->st_rdev) < 0 || chmod(to, st->st_mode & 07777) < 0 ||
+               keep_owner(to, st) < 0 ? -1 : 0;
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (in < 0)
         return -1;
@@ -902,9 +1260,7 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
         if (n < 0 || write(out, buf, (size_t)n) != n)
             rc = -1;
     }
-    if (rc == 0 && fchmod(out, st->st_mode & 07777) < 0)
-        rc = -1;
-    if (rc == 0 && geteuid() == 0 && fchown(out, st->st_uid, st->st_gid) < 0)
+    if (rc == 0 && (keep_owner(to, st) < 0 || fchmod(out, st->st_mode & 07777) < 0))
         rc = -1;
     int err = errno;
     close(in);
@@ -916,16 +1272,55 @@ static int copy_file(const char *from, const char *to, const struct stat *st)
     return rc;
 }
 
-/* Brings the old file at rel into the new tree unchanged. */
+/* A path of DIR that can be carried over only by a copy that would change
+ * its owner, group or mode (err: why the hard link failed; 0 for a
+ * directory, always made anew): refused unless forced. */
+static void uncopied(carry *c, const char *rel, int err)
+{
+    strv_add(&c->uncopied, rel);
+    if (!c->link_err)
+        c->link_err = err;
+}
+
+/* The paths uncopied recorded: refused (-1, error printed). */
+static int report_uncopied(const carry *c)
+{
+    const ry_outdir *o = c->o;
+    size_t n = c->uncopied.n;
+    if (!n)
+        return 0;
+    ry_buf b;
+    ry_buf_init(&b);
+    char *prefix = join(o->dir, "");
+    list_paths(&b, prefix, &c->uncopied);
+    free(prefix);
+    ry_error("%zu path%s of '%s' would not keep %s owner, group and mode in the new output: "
+             "%s (%s%s, and a copy would be yours); use --force to carry %s over as such "
+             "copies: nothing written", n, n == 1 ? "" : "s", o->dir, n == 1 ? "its" : "their",
+             b.data, c->link_err ? "the file system refused a hard link: " : "a directory is "
+             "made anew", c->link_err ? strerror(c->link_err) : "", n == 1 ? "it" : "them");
+    ry_buf_free(&b);
+    return -1;
+}
+
+/* Brings the old file at rel into the new tree unchanged: a hard link, or
+ * a copy of the same owner, group and mode (any copy when forced). */
 static void carry_file(carry *c, const char *rel, const struct stat *st)
 {
     char *from = join(c->o->target, rel), *to = join(c->o->stage, rel);
+    int force = (c->o->flags & RY_OUT_FORCE) != 0;
     if (link(from, to) < 0) {
-        if (errno == ENOTDIR || errno == EEXIST)
+        int err = errno;
+        if (err == ENOTDIR || err == EEXIST) {
             conflict(c, rel);
-        else if (copy_file(from, to, st) < 0) {
+        } else if (!force && st->st_uid != geteuid()) {
+            uncopied(c, rel, err);
+        } else if (copy_file(from, to, st) < 0) {
             ry_error("cannot carry '%s' over into the new output: %s", from, strerror(errno));
             c->failed = 1;
+        } else if (!force && !as_before(to, st)) {
+            unlink(to);
+            uncopied(c, rel, err);
         }
     }
     free(from);
@@ -984,9 +1379,13 @@ static void walk(carry *c, const char *rel, int blocked)
                 walk(c, r, 0);
                 /* Directories that only held railyard's stale files go. */
                 if (fresh && (!old_dir(c, r) || rmdir(to) < 0)) {
-                    if (chmod(to, st.st_mode & 07777) < 0 ||
-                        (geteuid() == 0 && chown(to, st.st_uid, st.st_gid) < 0))
+                    if (chmod(to, st.st_mode & 07777) < 0 || keep_owner(to, &st) < 0)
                         ry_warn("cannot set the mode of '%s': %s", to, strerror(errno));
+                    else if (!(o->flags & RY_OUT_FORCE) && !as_before(to, &st)) {
+                        char *shown = join(r, "");
+                        uncopied(c, shown, 0);
+                        free(shown);
+                    }
                 }
             }
         } else if (old_file(c, r)) {
@@ -1147,32 +1546,40 @@ static int publish_inside(ry_outdir *o, const carry *c)
     strv_free(&staged);
 
     /* The journal is renamed into place whole, then followed. */
-    char *tmp = join(o->stage, JOURNAL), *journal = join(o->target, JOURNAL);
-    FILE *fp = fopen(tmp, "w");
-    int rc = fp ? 0 : -1;
+    char *journal = join(o->target, JOURNAL);
+    int tfd = open_dir_nofollow(o->target), sfd = open_dir_nofollow(o->stage);
+    int fd = sfd < 0 ? -1 : openat(sfd, JOURNAL, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+                                   O_CLOEXEC, 0600);
+    FILE *fp = fd < 0 ? NULL : fdopen(fd, "w");
+    int rc = fp && tfd >= 0 ? 0 : -1;
+    if (!fp && fd >= 0)
+        close(fd);
     for (size_t i = 0; fp && i < lines.n; i++)
         fprintf(fp, "%s\n", lines.v[i]);
     if (fp && (ferror(fp) | fclose(fp)))
         rc = -1;
     sigset_t saved;
     ry_cleanup_block(&saved);
-    if (rc == 0 && rename(tmp, journal) < 0)
+    if (rc == 0 && renameat(sfd, JOURNAL, tfd, JOURNAL) < 0)
         rc = -1;
     if (rc < 0) {
         ry_error("cannot write '%s': %s", journal, strerror(errno));
-    } else if (roll_forward(o->target, o->stage, &lines) < 0) {
+    } else if (roll_forward(tfd, sfd, o->dir, &lines) < 0) {
         ry_error("'%s' is partly replaced; the next run into it completes the change", o->dir);
         ry_cleanup_forget(o->slot);
         rc = -2;
     } else {
-        unlink(journal);
+        unlinkat(tfd, JOURNAL, 0);
     }
     ry_cleanup_unblock(&saved);
+    if (tfd >= 0)
+        close(tfd);
+    if (sfd >= 0)
+        close(sfd);
     if (rc == 0) {
         ry_rmtree(o->stage);
         ry_cleanup_forget(o->slot);
     }
-    free(tmp);
     free(journal);
     strv_free(&lines);
     return rc;
@@ -1205,7 +1612,15 @@ int ry_outdir_commit(ry_outdir *o)
         c.failed = 1;
     else if (o->existed)
         walk(&c, "", 0);
+    /* The new tree takes DIR's place: it must be DIR's owner's and group's. */
+    struct stat sst;
+    if (o->existed && !o->inside && !(o->flags & RY_OUT_FORCE) &&
+        (keep_owner(o->stage, &o->st) < 0 || lstat(o->stage, &sst) < 0 ||
+         sst.st_uid != o->st.st_uid || sst.st_gid != o->st.st_gid))
+        uncopied(&c, "", 0);
     int rc = report_conflicts(&c);
+    if (rc == 0)
+        rc = report_uncopied(&c);
     if (c.failed)
         rc = -1;
     if (rc == 0) {
@@ -1223,6 +1638,7 @@ int ry_outdir_commit(ry_outdir *o)
     strv_free(&c.groups);
     strv_free(&c.kept);
     strv_free(&c.conflicts);
+    strv_free(&c.uncopied);
     if (rc == -2) {     /* half published: the journal and stage stay for the next run */
         free_outdir(o);
         return -1;
@@ -1264,8 +1680,9 @@ static int write_fp(FILE *fp, int (*write)(FILE *fp, const void *arg), const voi
     return bad ? -1 : 0;
 }
 
-/* A device, FIFO or socket: written through, never replaced. */
-static int write_through(const char *path, const struct stat *st,
+/* A device, FIFO or socket (name in the directory open at dfd; path, for a
+ * socket): written through, never replaced. */
+static int write_through(int dfd, const char *name, const char *path, const struct stat *st,
                          int (*write)(FILE *fp, const void *arg), const void *arg)
 {
     int fd;
@@ -1286,7 +1703,7 @@ static int write_through(const char *path, const struct stat *st,
             }
         }
     } else {
-        fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        fd = openat(dfd, name, O_WRONLY | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
     }
     FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!fp) {
@@ -1304,21 +1721,19 @@ static int write_through(const char *path, const struct stat *st,
 }
 
 /* A regular file or a new one: a same-directory temporary renamed over it. */
-/* Writes a temporary beside path and renames it over path; with
- * no_clobber, links it to path instead, which fails (EEXIST) when path has
- * come to exist meanwhile: a new file appears whole or not at all. */
-static int replace_file(const char *path, const struct stat *old,
+/* Writes a temporary in directory dir (open at dfd) and renames it over
+ * name there; with no_clobber, links it to name instead, which fails
+ * (EEXIST) when name has come to exist meanwhile: a new file appears whole
+ * or not at all. */
+static int replace_file(int dfd, const char *dir, const char *name, const struct stat *old,
                         int (*write)(FILE *fp, const void *arg), const void *arg, int no_clobber)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? ry_xstrdup(path) : ry_xstrdup(".");
-    if (slash)
-        dir[slash == path ? 1 : slash - path] = '\0';
-    char *prefix = hidden_prefix(slash ? slash + 1 : path, "tmp");
+    char *prefix = hidden_prefix(name, "tmp");
     ry_sweep_stale(dir, prefix);
     ry_buf tmp;
     ry_buf_init(&tmp);
     int fd = -1, slot = -1;
+    size_t base = 0;    /* where the temporary's own name starts in tmp */
     /* Made and registered with the signals held: none may fall between. */
     sigset_t saved;
     ry_cleanup_block(&saved);
@@ -1326,8 +1741,11 @@ static int replace_file(const char *path, const struct stat *old,
         char rnd[17];
         ry_random_hex(rnd, sizeof rnd);
         ry_buf_reset(&tmp);
-        ry_buf_printf(&tmp, "%s/%s%ld-%s", dir, prefix, (long)getpid(), rnd);
-        fd = open(tmp.data, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        ry_buf_printf(&tmp, "%s/", strcmp(dir, "/") ? dir : "");
+        base = tmp.len;
+        ry_buf_printf(&tmp, "%s%ld-%s", prefix, (long)getpid(), rnd);
+        fd = openat(dfd, tmp.data + base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0666);
         if (fd < 0 && errno != EEXIST)
             break;
     }
@@ -1336,12 +1754,12 @@ static int replace_file(const char *path, const struct stat *old,
         slot = ry_cleanup_add(tmp.data);
     ry_cleanup_unblock(&saved);
     free(prefix);
-    free(dir);
     if (fd < 0) {
         ry_buf_free(&tmp);
         errno = open_err;
         return -1;
     }
+    const char *tname = tmp.data + base;
     int rc = 0;
     if (old && (fchmod(fd, old->st_mode & 07777) < 0 ||
                 (geteuid() == 0 && fchown(fd, old->st_uid, old->st_gid) < 0)))
@@ -1359,16 +1777,42 @@ static int replace_file(const char *path, const struct stat *old,
         else
             errno = err;
     }
-    if (rc == 0 && (no_clobber ? link(tmp.data, path) : rename(tmp.data, path)) < 0)
+    if (rc == 0 && (no_clobber ? linkat(dfd, tname, dfd, name, 0)
+                              : renameat(dfd, tname, dfd, name)) < 0)
         rc = -1;
     if (rc < 0 || no_clobber) {
         int err = errno;
-        unlink(tmp.data);
+        unlinkat(dfd, tname, 0);
         errno = err;
     }
     ry_cleanup_forget(slot);
     ry_buf_free(&tmp);
     return rc;
+}
+
+/* Resolves path (resolve_path, the last link followed when follow_last) and
+ * opens its directory with O_NOFOLLOW: the descriptor, with the directory's
+ * path and the last component's name, both heap. -1 with errno set (a path
+ * ending in '/' names a directory: EISDIR), -2 when a link was not
+ * followed (the error printed). */
+static int open_parent(const char *path, int follow_last, char **dir, char **name)
+{
+    *dir = *name = NULL;
+    if (path[strlen(path) - 1] == '/') {
+        errno = EISDIR;
+        return -1;
+    }
+    char *t = resolve_path(path, follow_last, path);
+    if (!t)
+        return errno == EPERM ? -2 : -1;
+    if (strcmp(t, "/") == 0) {
+        free(t);
+        errno = EISDIR;
+        return -1;
+    }
+    split_path(t, dir, name);
+    free(t);
+    return open_dir_nofollow(*dir);
 }
 
 int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
@@ -1402,20 +1846,34 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
         else
             errno = err;
     } else {
-        char *target = follow_links(path);
+        char *dir = NULL, *name = NULL;
+        int dfd = open_parent(path, 1, &dir, &name);
         struct stat st;
-        int exists = target && stat(target, &st) == 0;
-        if (!target || (!exists && errno != ENOENT)) {
+        int exists = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+        if (dfd == -2) {
+            free(dir);
+            free(name);
+            return -1;      /* a link not followed: said */
+        }
+        if (dfd < 0 || (!exists && errno != ENOENT)) {
             rc = -1;
         } else if (exists && S_ISDIR(st.st_mode)) {
             errno = EISDIR;
             rc = -1;
+        } else if (exists && S_ISLNK(st.st_mode)) {
+            errno = ELOOP;  /* put there since the walk */
+            rc = -1;
         } else if (exists && !S_ISREG(st.st_mode)) {
-            rc = write_through(target, &st, write, arg);
+            char *target = join(dir, name);
+            rc = write_through(dfd, name, target, &st, write, arg);
+            free(target);
         } else {
-            rc = replace_file(target, exists ? &st : NULL, write, arg, 0);
+            rc = replace_file(dfd, dir, name, exists ? &st : NULL, write, arg, 0);
         }
-        free(target);
+        if (dfd >= 0)
+            close(dfd);
+        free(dir);
+        free(name);
     }
     if (rc < 0)
         ry_error("cannot write '%s': %s", path, strerror(errno));
@@ -1459,11 +1917,17 @@ int ry_write_file_new(const char *path, const char *data, size_t len)
         return -1;
     }
     bytes b = { data, len };
-    if (replace_file(path, NULL, write_bytes, &b, 1) < 0) {
-        if (errno == EEXIST)
-            return -2;
-        ry_error("cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    char *dir, *name;
+    int dfd = open_parent(path, 0, &dir, &name);
+    int rc = dfd < 0 ? -1 : replace_file(dfd, dir, name, NULL, write_bytes, &b, 1);
+    int err = errno;
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+    free(name);
+    if (rc < 0 && err == EEXIST)
+        return -2;
+    if (rc < 0 && dfd != -2)
+        ry_error("cannot write '%s': %s", path, strerror(err));
+    return rc < 0 ? -1 : 0;
 }

@@ -11,6 +11,11 @@
  * now under the staging name, is then removed. At every instant DIR holds
  * either the complete previous output or the complete new one. A symbolic
  * link named as DIR is followed: its target is replaced, the link stays.
+ * A carried file is copied only when the copy keeps its owner, group and
+ * mode (the file is the user's; root keeps any owner), and a directory of
+ * another user's (DIR itself too) is not made anew as this user's: else
+ * the commit is refused (exit 3, the first paths named) unless
+ * RY_OUT_FORCE, which copies.
  *
  * Ownership. DIR/.railyard-manifest lists, sorted, the files railyard wrote
  * there; railyard replaces or removes no other file unless RY_OUT_FORCE.
@@ -32,7 +37,13 @@
  * staging directory goes inside DIR and each replaced group is renamed into
  * place in turn, under a journal (DIR/.railyard-journal) that the next run
  * completes if this one is killed half-way: a group is then old or new
- * whole, but two groups may briefly belong to two runs. On a file system
+ * whole, but two groups may briefly belong to two runs. That run completes
+ * it only when it is one railyard wrote: a regular file of this user's,
+ * each line one name at DIR's top (the manifest's rule for a path, and no
+ * '/'), its staging directory this user's inside DIR, removing or
+ * replacing only what the manifest lists, and in a DIR without a manifest
+ * publishing all DIR holds (unless RY_OUT_FORCE); else begin refuses it,
+ * naming it, before anything is moved. On a file system
  * without RENAME_EXCHANGE, DIR is renamed aside and the new tree renamed in
  * (DIR is briefly absent; the next run completes an interrupted swap). A
  * DIR that contains a mount point is refused. Data are not fsync'ed: the
@@ -44,6 +55,14 @@
  * mode). A device, FIFO or socket is written through, never replaced
  * (-o /dev/null discards); /dev/stdout, /dev/stderr and /dev/fd/N write to
  * that descriptor. A symbolic link is followed: its target is replaced.
+ *
+ * Symbolic links in -o. The path of FILE or DIR is walked here, a component
+ * at a time (openat, O_NOFOLLOW), and a link in any component is followed
+ * only where the kernel's protected_symlinks rule would, whatever the
+ * sysctl says: the link is the euid's, or its directory is not sticky and
+ * world-writable, or the link's owner owns the directory. Another user's
+ * link in /tmp is refused (exit 3), so root never writes through it. A
+ * single file is then written by descriptors of its directory.
  *
  * Temporary names carry the pid: what a killed run (kill -9) leaves, the
  * next run into the same place removes. On SIGINT, SIGTERM and SIGHUP the
