@@ -1,6 +1,6 @@
 #!/bin/sh
 # The source's layers include only downward:
-#   util < spec, ibfmt, netfmt < fabric < analysis, model < emit < cmd < src/*.c
+#   util < spec, ibfmt, netfmt < fabric < analysis, model < study < emit < cmd < src/*.c
 # Every #include "dir/..." under src/ is checked: one into a higher layer, or
 # between peers of the same rank (spec, ibfmt and netfmt, analysis and model), fails
 # with file:line and both layers. Includes without a directory (the file's
@@ -19,9 +19,10 @@ function rank(l) {
     if (l == "spec" || l == "ibfmt" || l == "netfmt") return 1
     if (l == "fabric") return 2
     if (l == "analysis" || l == "model") return 3
-    if (l == "emit") return 4
-    if (l == "cmd") return 5
-    if (l == "main.c") return 6
+    if (l == "study") return 4
+    if (l == "emit") return 5
+    if (l == "cmd") return 6
+    if (l == "main.c") return 7
     return -1
 }
 FNR == 1 {
@@ -76,9 +77,9 @@ printf '#include "fabric/f.h"\n' >"$F/views/v.c"
 printf '#include "util/u.h"\n#include "third/t.h"\n' >"$F/fabric/f.c"
 layer_violations "$F" >"$TMP/planted"
 cat >"$TMP/want" <<'E'
-src/emit/e.c:2: emit (layer 4) includes cmd/c.h of a higher layer, cmd (5)
+src/emit/e.c:2: emit (layer 5) includes cmd/c.h of a higher layer, cmd (6)
 src/fabric/f.c:2: includes third/t.h: third/ is not a layer
-src/model/m.c:2: model (layer 3) includes emit/e.h of a higher layer, emit (4)
+src/model/m.c:2: model (layer 3) includes emit/e.h of a higher layer, emit (5)
 src/model/m.h:2: model includes analysis/a.h of its peer analysis (both layer 3)
 src/views/v.c: views/ is not a layer (rank it in tests/layers.sh)
 E

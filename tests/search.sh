@@ -17,6 +17,8 @@
 #   - text from the spec is text in search.gp: a published name's
 #     backquotes run nothing, in search or in gnuplot; a value of several
 #     lines is refused, one with ': ' or '#' gives front specs that parse;
+#   - memory: the builds running at once keep within ulimit -v and --memory;
+#     a point larger than --memory alone says so;
 #   - a point that cannot be built or modeled says why, the others run;
 #   - bad input: the bad search sections of tests/data/bad (search-*.yaml,
 #     their messages in expected.txt) exit 1 at file:line:col and write
@@ -552,5 +554,45 @@ expect_eq "-o its own dir again: the front's specs are the new front's" \
     "$(ls "$TMP/s1/front" | tr '\n' ' ')" \
     "$(awk -F, 'NR > 1 { printf "point-%d.yaml ", $1 }' "$TMP/s1/front.csv")"
 check_py "rerun" "$TMP/s1/points.csv" "$TMP/s1/front.csv" "$TMP/again.out"
+
+# --- memory: the builds at once keep within what the process may take ------------------------------
+# Two points of 524,288 GPUs, a build of each maps about 250 MB: two at once
+# do not fit under ulimit -v 450 MB, one does. By default the threads are as
+# many as the memory holds (one here); -j 2 builds one point at a time
+# within it; a point that alone needs more than --memory is not built and
+# says why. (ASan cannot run under ulimit -v: not there.)
+cat >"$TMP/half.yaml" <<'E'
+version: 1
+name: half
+cluster: {nodes: 65536, node: dgx-h100}
+fabric: {switch: qm9700, oversubscription: "1:1", tiers: auto}
+workload: {model: llama-3-70b}
+search:
+  vary:
+    fabric.design: [rail-optimized, fat-tree]
+  failures: [leaf:1]
+  seeds: 1
+E
+if ! sanitized; then
+    for j in 0 2; do
+        (ulimit -v 450000 && exec "$RAILYARD" search "$TMP/half.yaml" -q -j $j) \
+            >"$TMP/half$j.out" 2>"$TMP/half$j.err"
+        expect_eq "524,288 GPUs under ulimit -v 450 MB, -j $j: exit" $? 0
+        grep -q "^search: half, 524,288 GPUs; 2 points; 2 fabrics built" "$TMP/half$j.out" && ok \
+            || fail "524,288 GPUs, -j $j: $(head -n2 "$TMP/half$j.err")"
+    done
+fi
+run memlow "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only --memory 2M
+expect_eq "--memory under a point's build: exit" "$rc" 1
+grep -q "not built: its 1,024 GPUs need about .* of memory, more than the search's memory budget of 2.1 MB (--memory)" \
+    "$TMP/memlow.err" && ok || fail "--memory under a point's build: $(head -n2 "$TMP/memlow.err")"
+run memok "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only --memory 1G -j 3
+expect_eq "--memory 1G -j 3: exit" "$rc" 0
+run memdef "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only -j 1
+expect_eq "--memory 1G -j 3: the same bytes as -j 1" "$(cat "$TMP/memok.out")" "$(cat "$TMP/memdef.out")"
+for bad in 0 12Q 1K -5G; do
+    run membad "$RAILYARD" search "$SPACE" --memory "$bad"
+    expect_eq "--memory $bad: exit" "$rc" 2
+done
 
 finish

@@ -110,7 +110,17 @@ struct ry_outdir {
     strv manifest;      /* the previous run's files (DIR's manifest), sorted */
     int failed;
     struct job *jobs;   /* ry_outdir_spawn's, newest first */
+    struct memfile **mem;   /* a run in memory (ry_outdir_begin_memory): its files */
+    size_t nmem, capmem;
+    int memory;
 };
+
+/* A file of a run in memory: open_memstream's buffer. */
+typedef struct memfile {
+    char *rel, *data;
+    size_t len;
+    FILE *fp;           /* while open */
+} memfile;
 
 typedef struct job {
     thrd_t th;
@@ -814,6 +824,14 @@ static void recover_swap(const ry_outdir *o)
 
 static void free_outdir(ry_outdir *o)
 {
+    for (size_t i = 0; i < o->nmem; i++) {
+        if (o->mem[i]->fp)
+            fclose(o->mem[i]->fp);
+        free(o->mem[i]->rel);
+        free(o->mem[i]->data);
+        free(o->mem[i]);
+    }
+    free(o->mem);
     free(o->dir);
     free(o->target);
     free(o->parent);
@@ -1039,6 +1057,61 @@ fail:
     return NULL;
 }
 
+ry_outdir *ry_outdir_begin_memory(void)
+{
+    ry_outdir *o = ry_xcalloc(1, sizeof *o);
+    o->dir = ry_xstrdup("(memory)");
+    o->slot = -1;
+    o->memory = 1;
+    return o;
+}
+
+int ry_outdir_file(const ry_outdir *o, size_t i, const char **relpath, const char **data,
+                   size_t *len)
+{
+    if (!o || i >= o->nmem || o->mem[i]->fp)
+        return 0;
+    *relpath = o->mem[i]->rel;
+    *data = o->mem[i]->data ? o->mem[i]->data : "";
+    *len = o->mem[i]->len;
+    return 1;
+}
+
+static FILE *open_memory(ry_outdir *o, const char *relpath)
+{
+    RY_ASSERT(relpath_ok(relpath) && strncmp(relpath, ".railyard-", 10) != 0);
+    if (o->nmem == o->capmem) {
+        o->capmem = o->capmem ? 2 * o->capmem : 16;
+        o->mem = ry_xrealloc(o->mem, o->capmem * sizeof *o->mem);
+    }
+    memfile *m = ry_xcalloc(1, sizeof *m);
+    m->rel = ry_xstrdup(relpath);
+    m->fp = open_memstream(&m->data, &m->len);
+    if (!m->fp) {
+        ry_error("cannot keep '%s' in memory: %s", relpath, strerror(errno));
+        o->failed = 1;
+        free(m->rel);
+        free(m);
+        return NULL;
+    }
+    o->mem[o->nmem++] = m;
+    strv_add(&o->files, relpath);
+    return m->fp;
+}
+
+/* A file of a run in memory closed: 1 (its stream closed), or 0 when fp is
+ * not one of the run's. */
+static int close_memory(ry_outdir *o, FILE *fp, int *bad)
+{
+    for (size_t i = o->nmem; i-- > 0;)
+        if (o->mem[i]->fp == fp) {
+            o->mem[i]->fp = NULL;
+            *bad = ferror(fp) || fclose(fp) != 0;
+            return 1;
+        }
+    return 0;
+}
+
 int ry_outdir_earlier(const ry_outdir *o, const char *group)
 {
     if (!o)
@@ -1060,6 +1133,11 @@ char *ry_outdir_path(ry_outdir *o, const char *relpath)
     if (!o)
         return NULL;
     RY_ASSERT(relpath_ok(relpath) && strncmp(relpath, ".railyard-", 10) != 0);
+    if (o->memory) {
+        ry_error("'%s': a run in memory has no file to name", relpath);
+        o->failed = 1;
+        return NULL;
+    }
     char *path = join(o->stage, relpath);
     char *slash = strrchr(path, '/');
     *slash = '\0';
@@ -1076,6 +1154,8 @@ char *ry_outdir_path(ry_outdir *o, const char *relpath)
 
 FILE *ry_outdir_open(ry_outdir *o, const char *relpath)
 {
+    if (o && o->memory)
+        return open_memory(o, relpath);
     char *path = ry_outdir_path(o, relpath);
     if (!path)
         return NULL;
@@ -1090,9 +1170,12 @@ FILE *ry_outdir_open(ry_outdir *o, const char *relpath)
 
 int ry_outdir_close(ry_outdir *o, FILE *fp)
 {
-    int bad = ferror(fp);
-    if (fclose(fp) != 0)
-        bad = 1;
+    int bad = 0;
+    if (!o->memory || !close_memory(o, fp, &bad)) {
+        bad = ferror(fp);
+        if (fclose(fp) != 0)
+            bad = 1;
+    }
     if (bad) {
         ry_error("write error in '%s': %s", o->dir, strerror(errno ? errno : EIO));
         o->failed = 1;
@@ -1141,7 +1224,7 @@ void ry_outdir_abort(ry_outdir *o)
     if (!o)
         return;
     join_jobs(o);
-    if (o->stage)
+    if (o->stage && !o->memory)
         ry_rmtree(o->stage);
     ry_cleanup_forget(o->slot);
     remove_made(o);
@@ -1591,9 +1674,10 @@ int ry_outdir_commit(ry_outdir *o)
         return -1;
     join_jobs(o);
     ry_progress_end();      /* the command's closing line on the terminal follows */
-    if (o->failed) {
+    if (o->failed || o->memory) {
+        int rc = o->failed ? -1 : 0;
         ry_outdir_abort(o);
-        return -1;
+        return rc;
     }
     carry c;
     memset(&c, 0, sizeof c);

@@ -89,6 +89,17 @@ enum {
  * RY_OUT_FORCE), or the staging directory cannot be made. */
 ry_outdir *ry_outdir_begin(const char *dir, unsigned flags);
 
+/* A run kept in memory, for a harness that must write no file: each file
+ * opened is a buffer (ry_outdir_file reads them back), ry_outdir_path
+ * fails (there is no path to give), and commit or abort frees it all. */
+ry_outdir *ry_outdir_begin_memory(void);
+
+/* The i-th file written in memory (from 0, in the order opened, once
+ * closed): its relpath and bytes, borrowed until commit or abort. 0 past
+ * the last, or for a run on disk. */
+int ry_outdir_file(const ry_outdir *o, size_t i, const char **relpath, const char **data,
+                   size_t *len);
+
 /* Declares that this run replaces the group at top-level name `group`
  * ("opensm", "sweep.png") even if it writes nothing there. */
 void ry_outdir_own(ry_outdir *o, const char *group);

@@ -200,9 +200,11 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
     }
 }
 
+static void sets_free(ry_search_set *sets, int n);
+
 /* The keys of map m (nested maps flattened to dotted keys) under prefix. */
-static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
-                     ry_search_set *sets, int *n)
+static int add_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
+                    ry_search_set *sets, int *n)
 {
     for (size_t i = 0; i < m->n; i++) {
         const ry_ynode *k = m->keys[i], *v = m->items[i];
@@ -213,7 +215,7 @@ static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, co
         if (v->kind == RY_YMAP) {
             char sub[260];
             snprintf(sub, sizeof sub, "%s.", key);
-            if (read_sets(v, sub, NULL, what, sets, n) < 0)
+            if (add_sets(v, sub, NULL, what, sets, n) < 0)
                 return -1;
             continue;
         }
@@ -232,6 +234,18 @@ static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, co
         (*n)++;
     }
     return 0;
+}
+
+/* add_sets, or -1 with none of m's kept (the entry is dropped whole). */
+static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
+                     ry_search_set *sets, int *n)
+{
+    int n0 = *n;
+    if (add_sets(m, prefix, skip, what, sets, n) == 0)
+        return 0;
+    sets_free(sets + n0, *n - n0);
+    *n = n0;
+    return -1;
 }
 
 static void read_workloads(ry_search_space *sp, const ry_ynode *l)
@@ -488,7 +502,8 @@ int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *s
     }
     int max = nsets + RY_SEARCH_MAX_SETS + 1;
     ry_override *o = ry_xcalloc((size_t)max, sizeof *o);
-    memcpy(o, sets, (size_t)nsets * sizeof *o);
+    if (nsets > 0)
+        memcpy(o, sets, (size_t)nsets * sizeof *o);
     char (*where)[1100] = ry_xcalloc(RY_SEARCH_MAX_SETS + 1, sizeof *where);
     int bad = 0;
     /* each value of each axis, by itself */
