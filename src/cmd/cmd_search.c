@@ -544,7 +544,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     ry_diag_capture(diag);
     for (int w = 0; w < S->nwl; w++) {
         int n = point_sets(S, vals, &S->wl[w], sets);
-        spec[w] = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+        spec[w] = ry_spec_load_point(S->path, S->text, sets, n, S->templates);
         if (!spec[w])
             goto out;
     }
@@ -1134,7 +1134,7 @@ static int point_spec(const search *S, long long p, ry_buf *out)
 {
     ry_override sets[RY_MAX_SETS + RY_SEARCH_MAX_AXES + 8 + RY_SEARCH_MAX_SETS];
     int n = point_sets(S, S->values[p], NULL, sets);
-    ry_spec *s = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+    ry_spec *s = ry_spec_load_point(S->path, S->text, sets, n, S->templates);
     if (!s)
         return -1;
     ry_buf_printf(out, "# %s, a point of railyard search on the front of capex against "
