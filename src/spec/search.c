@@ -202,7 +202,17 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
     }
 }
 
-/* The keys of map m (nested maps flattened to dotted keys) under prefix. */
+static void sets_free(ry_search_set *sets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(sets[i].key);
+        free(sets[i].value);
+    }
+}
+
+/* The keys of map m (nested maps flattened to dotted keys) under prefix,
+ * added to sets[*n]. On -1 the ones added before the error stay there: the
+ * caller frees them (sets_free) with its entry. */
 static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
                      ry_search_set *sets, int *n)
 {
@@ -264,8 +274,11 @@ static void read_workloads(ry_search_space *sp, const ry_ynode *l)
         const ry_ynode *wt = ry_ymap_get(e, "weight");
         if (wt && ry_yget_number(wt, "search.workloads weight", 1e-9, 1e9, &w->weight) < 0)
             continue;
-        if (read_sets(e, "workload.", "weight", what, w->sets, &w->n) < 0)
+        if (read_sets(e, "workload.", "weight", what, w->sets, &w->n) < 0) {
+            sets_free(w->sets, w->n);
+            w->n = 0;
             continue;
+        }
         const ry_ynode *mo = ry_ymap_get(e, "model");
         if (mo && mo->kind == RY_YSCALAR)
             snprintf(w->label, sizeof w->label, "%s", mo->value);
@@ -379,8 +392,11 @@ static void read_labels(ry_search_space *sp, const ry_ynode *l)
             }
         for (size_t j = 0; j < st->n && !bad; j++)
             bad = settable_key(st->keys[j], "search.published set") < 0;
-        if (bad || read_sets(st, "", NULL, "search.published set", lb->sets, &lb->n) < 0)
+        if (bad || read_sets(st, "", NULL, "search.published set", lb->sets, &lb->n) < 0) {
+            sets_free(lb->sets, lb->n);     /* a refused entry's keys read so far */
+            lb->n = 0;
             continue;
+        }
         sp->nlabels++;
     }
 }
@@ -405,14 +421,6 @@ void ry_search_spec_read(ry_spec *s, const ry_ynode *root)
         read_failures(sp, n);
     if ((n = ry_ymap_get(m, "published")))
         read_labels(sp, n);
-}
-
-static void sets_free(ry_search_set *sets, int n)
-{
-    for (int i = 0; i < n; i++) {
-        free(sets[i].key);
-        free(sets[i].value);
-    }
 }
 
 void ry_search_space_free(ry_search_space *sp)
