@@ -305,6 +305,19 @@ grep -q "leaf0.json:1:" "$TMP/cr.out" && ok || fail "truncated JSON: $(cat "$TMP
 rm "$TMP/tables/leaf0.json"
 "$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
 expect_eq "a table missing: exit" "$?" 1
+grep -q "leaf0.json: no forwarding table of leaf0" "$TMP/cr.out" && ok || fail "a table missing: $(cat "$TMP/cr.out")"
+# a FIFO or a directory in a table's place: refused at once (a FIFO would
+# wait for a writer forever), an I/O error
+mkfifo "$TMP/tables/leaf0.json"
+timeout -k 5 60 "$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "a FIFO as a table: exit" "$?" 3
+grep -q "leaf0.json: a FIFO, not a regular file" "$TMP/cr.out" && ok || fail "a FIFO as a table: $(cat "$TMP/cr.out")"
+rm "$TMP/tables/leaf0.json"
+mkdir "$TMP/tables/leaf0.json"
+timeout -k 5 60 "$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" >"$TMP/cr.out" 2>&1
+expect_eq "a directory as a table: exit" "$?" 3
+grep -q "leaf0.json: Is a directory" "$TMP/cr.out" && ok || fail "a directory as a table: $(cat "$TMP/cr.out")"
+rmdir "$TMP/tables/leaf0.json"
 "$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" -o "$TMP/x" >/dev/null 2>&1
 expect_eq "--check-routes with -o: usage" "$?" 2
 finish

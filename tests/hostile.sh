@@ -267,6 +267,98 @@ if unshare -m true 2>/dev/null; then
 else
     echo "full TMPDIR case skipped: no private mount namespace here"
 fi
+# --- LLDP tables, route dumps and search.vary: time linear in the input, and
+# memory within the bytes per byte railyard(1) LIMITS states. A cap on the
+# address space (100 MiB for the program, then the file's share) holds where
+# LIMITS states a rate; under the sanitizers, whose shadow memory cannot live
+# under a cap, the timeout alone.
+# capped NAME KB CMD...: run under an address space of KB (kilobytes)
+capped() {
+    name=$1 kb=$2; shift 2
+    if sanitized; then
+        run "$name" "$@"
+    else
+        run "$name" sh -c 'ulimit -v "$0" && exec "$@"' "$kb" "$@"
+    fi
+}
+kb_of() { echo $(( $(wc -c <"$1") / 1024 )); }
+ETH=$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml
+# lldpcli's JSON: 30,000 documents of 4 interfaces (each interface's line
+# once took a count from the file's start), and one document of 100,000
+# interfaces by name (once Jansson's tree of it all, 25 bytes a byte). Every
+# interface is cabled to one port "n e": the comparison stops at the second,
+# so the time is the reader's.
+mkdir "$TMP/lldp"
+"$PY" - "$TMP/lldp" <<'P'
+import sys
+d = sys.argv[1]
+nb = '{"chassis": {"n": {"id": {"value": "x"}}}, "port": {"id": {"value": "e"}}}'
+doc = '{"lldp": {"interface": [\n %s\n]}}\n' % ",\n ".join('{"Ethernet%d": %s}' % (k, nb) for k in range(4))
+open(d + "/docs.json", "w").write(doc * 30000)
+body = ",\n".join('"Ethernet%d": %s' % (i, nb) for i in range(100000))
+open(d + "/object.json", "w").write('{"lldp": {"interface": {\n%s\n}}}\n' % body)
+# SONiC's table: 2,000,001 rows of 27 bytes (a row is at least 23)
+with open(d + "/rows.txt", "w") as f:
+    f.write("LocalPort  RemoteDevice  RemotePortID  Capability  RemotePortDescr\n")
+    f.write("---------  ------------  ------------  ----------  ---------------\n")
+    f.write("E" + " " * 24 + "p\n" + ("E" + " " * 24 + "q\n") * 2000000)
+P
+for f in docs.json object.json rows.txt; do
+    # LIMITS: 2 bytes a byte for either format
+    capped "lldp-$f" $((102400 + 2 * $(kb_of "$TMP/lldp/$f"))) "$RAILYARD" verify "$ETH" "$TMP/lldp/$f"
+    expect_eq "LLDP $f: exit (bad input: one port cabled twice)" $rc 2
+    grep -q "^$TMP/lldp/$f:[34]:1: error: .* is seen cabled to .* in an earlier entry" "$TMP/lldp-$f.err" \
+        && ok || fail "LLDP $f: $(head -c 300 "$TMP/lldp-$f.err")"
+done
+rm -f "$TMP/lldp"/*
+# the size limit, 64 MiB, before a byte is read (it once read 128 MiB)
+printf '{' >"$TMP/lldp/big.json"
+truncate -s $((65 * 1024 * 1024)) "$TMP/lldp/big.json"
+capped lldp-big $((102400 + 16384)) "$RAILYARD" verify "$ETH" "$TMP/lldp/big.json"
+expect_eq "LLDP of 65 MiB: exit (bad input)" $rc 2
+grep -q "^$TMP/lldp/big.json: error: larger than 64 MiB; not an LLDP table$" "$TMP/lldp-big.err" \
+    && ok || fail "LLDP of 65 MiB: $(cat "$TMP/lldp-big.err")"
+truncate -s $((64 * 1024 * 1024)) "$TMP/lldp/big.json"
+run lldp-64 "$RAILYARD" verify "$ETH" "$TMP/lldp/big.json"
+expect_eq "LLDP of 64 MiB: exit" $rc 2
+grep -q 'larger than' "$TMP/lldp-64.err" && fail "LLDP of exactly 64 MiB refused for its size" || ok
+rm -f "$TMP/lldp/big.json"
+# ip -j route show: 1,000,000 routes in leaf0's table (once Jansson's tree
+# of them all, 18 bytes a byte); the other tables empty
+"$RAILYARD" ethernet "$ETH" -o "$TMP/ethplan" >/dev/null 2>&1 || fail "ethernet on $ETH"
+mkdir "$TMP/routes"
+for sw in $(ls "$TMP/ethplan/ethernet/switches"); do echo '[]' >"$TMP/routes/$sw.json"; done
+"$PY" -c '
+import sys
+r = ("{\"dst\":\"10.%d.%d.%d/32\",\"dev\":\"E\"}" % (i >> 16, (i >> 8) & 255, i & 255) for i in range(1000000))
+open(sys.argv[1], "w").write("[" + ",".join(r) + "]")' "$TMP/routes/leaf0.json"
+# LIMITS: 7 bytes a byte at most
+capped routes $((102400 + 7 * $(kb_of "$TMP/routes/leaf0.json"))) \
+    "$RAILYARD" ethernet "$ETH" --check-routes "$TMP/routes"
+expect_eq "1,000,000 routes: exit (the plan's routes missing)" $rc 5
+grep -q '^eth-ro: 12 switch tables, 824 routes planned: 0 agree, 824 missing' "$TMP/routes.out" \
+    && ok || fail "1,000,000 routes: $(head -c 300 "$TMP/routes.out") $(head -c 300 "$TMP/routes.err")"
+rm -rf "$TMP/routes" "$TMP/ethplan"
+# search.vary: one key of 4,096 values (the most), each loaded on the spec by
+# itself, once a check of every pair of values in each of the 4,096 loads. A
+# catalog of no nodes and no switches keeps the loads to the spec's own work.
+mkdir "$TMP/vT"
+printf 'replace: true\nnodes: {}\n' >"$TMP/vT/nodes.yaml"
+printf 'replace: true\nswitches: {}\n' >"$TMP/vT/switches.yaml"
+cat >"$TMP/vary.yaml" <<'Y'
+name: vary-4096
+cluster: {gpus: 64, node: {name: n8, gpus_per_node: 8, hb_domain: 8, nic_speed: NDR}}
+fabric: {switch: {name: s64, radix: 64}}
+search:
+  vary: {x-a: [1..4096+1]}
+Y
+run vary "$RAILYARD" -q -T "$TMP/vT" validate "$TMP/vary.yaml"
+expect_eq "search.vary of 4,096 values: validate exit" $rc 0
+sed 's/1\.\.4096+1/1..4095+1, 17/' "$TMP/vary.yaml" >"$TMP/vary2.yaml"
+run vary2 "$RAILYARD" -q -T "$TMP/vT" validate "$TMP/vary2.yaml"
+expect_eq "search.vary of 4,096 values, one twice: exit" $rc 1
+grep -q "vary2.yaml:5:27: error: search.vary.x-a: the value '17' is given twice" "$TMP/vary2.err" \
+    && ok || fail "search.vary, a value twice: $(cat "$TMP/vary2.err")"
 # --- the largest cluster a spec may hold (railyard(1) LIMITS): 4,194,304 GPUs
 run gpus-cap "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" --set cluster.gpus=4194312
 expect_eq "GPUs past the limit exit" $rc 1

@@ -139,6 +139,12 @@ sed '$s/  [0-9]*$/  3/' "$TMP/sonic/leaf3.txt" >"$TMP/bad/leaf3.txt"
 bad "a wrong total" "$TMP/bad/leaf3.txt" 'leaf3.txt:[0-9]+:25: error: the total says 3 entries, the table has 16'
 sed 's/"Ethernet8"/"Ethernet0"/' "$TMP/json/leaf4.json" >"$TMP/bad/leaf4.json"
 bad "one interface twice" "$TMP/bad/leaf4.json" 'leaf4.json:3:1: error: leaf4 Ethernet0 is seen cabled to node00[0-9] eth[0-9] here and to node00[0-9] eth[0-9] in an earlier entry'
+{ head -n 3 "$TMP/sonic/leaf5.txt"; printf 'Ethernet0  %5000s\n' x; } >"$TMP/bad/leaf5.txt"
+bad "a line past 4,096 characters" "$TMP/bad/leaf5.txt" 'leaf5.txt:4:4097: error: line longer than 4096 characters'
+nb='{"chassis": {"n": {"id": {"value": "x"}}}, "port": {"id": {"value": "e"}}}'
+printf '{"lldp": {"interface": {\n"Ethernet0": %s,\n"Ethernet4": %s,\n"Ethernet0": %s}}}\n' "$nb" "$nb" "$nb" \
+    >"$TMP/bad/leaf6.json"
+bad "an interface's key twice" "$TMP/bad/leaf6.json" 'leaf6.json:4:1: error: duplicate object key "Ethernet0"'
 "$RAILYARD" verify "$SPEC" "$TMP/json/leaf0.json" "$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml" \
     >"$TMP/b.out" 2>"$TMP/b.err"
 expect_eq "mixed files: exit" $? 2

@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/eth_routes.h"
 #include "analysis/failure.h"
@@ -75,18 +77,16 @@ static ry_cmd_status run_check(ry_ctx *ctx)
             continue;
         ry_node_name(f, id, name, sizeof name);
         snprintf(path, sizeof path, "%s/%s.json", dir, name);
-        FILE *fp = fopen(path, "r");
-        if (!fp) {
+        struct stat st;
+        if (stat(path, &st) < 0 && errno == ENOENT) {
             ry_error("%s: no forwarding table of %s (ip -j route show in %s, saved as "
                      "<switch>.json)", path, name, name);
             rc = RY_CMD_INPUT;
             break;
         }
-        fclose(fp);
-        if (ry_kroutes_read(path, &t[i]) < 0)
-            rc = RY_CMD_INPUT;
-        else if (!t[i].r)
-            t[i].r = ry_xcalloc(1, sizeof *t[i].r);     /* read, and empty */
+        int r = ry_kroutes_read(path, &t[i]);
+        if (r < 0)
+            rc = r == -2 ? RY_CMD_IO : RY_CMD_INPUT;
     }
     if (rc == RY_CMD_OK) {
         ry_eth_check c;

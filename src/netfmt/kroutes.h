@@ -9,7 +9,8 @@
 
 #include "util/diag.h"
 
-/* The largest dump read (a switch's table of a large fabric is a few MiB). */
+/* The largest dump read (a switch's table of a large fabric is a few MiB);
+ * a larger file is refused before it is read. */
 #define RY_KROUTES_MAX_BYTES (256LL << 20)
 
 typedef struct ry_kroute {
@@ -23,8 +24,12 @@ typedef struct ry_kroutes {
     char (*dev)[16]; size_t ndev;
 } ry_kroutes;
 
-/* Reads path; -1 with a "file:line:col: what" error printed (not JSON, not
- * a list of routes, a field of the wrong type, larger than the limit). */
+/* Reads path (a regular file: util/input.h); 0 (k->r allocated, also for
+ * no routes), -1 with a "file:line:col: what" error printed (not JSON, not
+ * a list of routes, a field of the wrong type, larger than the limit), or
+ * -2 when it cannot be read (a FIFO, a device, a directory: an I/O error
+ * printed). Time is linear in the file; memory is the file and the routes
+ * read from it, never Jansson's tree of more than one route. */
 int ry_kroutes_read(const char *path, ry_kroutes *k);
 void ry_kroutes_free(ry_kroutes *k);
 

@@ -8,37 +8,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util/diag.h"
 #include "util/input.h"
+#include "util/lines.h"
 
 static const char json_want[] = "expected the JSON of lldpcli -f json show neighbors";
 static const char text_want[] = "expected SONiC's show lldp table";
 
 /* ---- the file ------------------------------------------------------------------ */
 
-/* The whole file, NUL-terminated; NULL with an I/O error printed. */
-static char *slurp(const char *path, size_t *len)
+/* Refuses a file past the limit; -1 with the error printed. */
+static int too_big(const char *path)
 {
-    const char *why = NULL;
-    FILE *fp = ry_input_fopen(path, &why);
-    if (!fp) {
-        ry_io_error("%s: %s", path, why ? why : strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
+    ry_error_at((ry_pos){ path, 0, 0 }, "larger than %lld MiB; not an LLDP table",
+                RY_LLDP_MAX_BYTES >> 20);
+    return -1;
+}
+
+/* The rest of fp, NUL-terminated, at most the limit (sized by fstat, grown
+ * only when the file grows meanwhile); NULL with the error printed, *rc -1
+ * (too large) or -2 (cannot read). */
+static char *slurp(FILE *fp, const char *path, size_t *len, int *rc)
+{
+    struct stat st;
+    size_t cap = fstat(fileno(fp), &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096;
+    if (cap > (size_t)RY_LLDP_MAX_BYTES + 2)
+        cap = (size_t)RY_LLDP_MAX_BYTES + 2;
+    size_t n = 0;
     char *buf = ry_xmalloc(cap);
     for (;;) {
         if (n + 1 >= cap) {
-            if ((long long)cap > RY_LLDP_MAX_BYTES) {
-                fclose(fp);
-                free(buf);
-                ry_error_at((ry_pos){ path, 0, 0 }, "larger than %lld MiB; not an LLDP table",
-                            RY_LLDP_MAX_BYTES >> 20);
-                *len = (size_t)-1;
-                return NULL;
-            }
-            cap *= 2;
+            if (n > (size_t)RY_LLDP_MAX_BYTES)
+                break;
+            cap = cap * 2 > (size_t)RY_LLDP_MAX_BYTES + 2 ? (size_t)RY_LLDP_MAX_BYTES + 2 : cap * 2;
             buf = ry_xrealloc(buf, cap);
         }
         size_t r = fread(buf + n, 1, cap - n - 1, fp);
@@ -46,11 +50,15 @@ static char *slurp(const char *path, size_t *len)
         if (r == 0)
             break;
     }
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) {
+    if (ferror(fp)) {
         free(buf);
         ry_io_error("%s: cannot read", path);
+        *rc = -2;
+        return NULL;
+    }
+    if (n > (size_t)RY_LLDP_MAX_BYTES) {
+        free(buf);
+        *rc = too_big(path);
         return NULL;
     }
     buf[n] = '\0';
@@ -71,12 +79,38 @@ static char *name_of_file(const char *path)
     return s;
 }
 
-static int line_at(const char *buf, size_t off)
+/* ---- the neighbours' strings: blocks of the table's own ---------------------------- */
+
+struct ry_lldp_chunk {
+    struct ry_lldp_chunk *next;
+    size_t used, cap;
+    char data[];
+};
+
+#define CHUNK (64u << 10)
+
+/* A copy of s[0..n) with a NUL, kept until ry_lldp_free. */
+static char *keep(ry_lldp *t, const char *s, size_t n)
 {
-    int line = 1;
-    for (size_t i = 0; i < off; i++)
-        line += buf[i] == '\n';
-    return line;
+    struct ry_lldp_chunk *c = t->chunks;
+    if (!c || c->cap - c->used < n + 1) {
+        size_t cap = n + 1 > CHUNK ? n + 1 : CHUNK;
+        c = ry_xmalloc(sizeof *c + cap);
+        c->used = 0;
+        c->cap = cap;
+        c->next = t->chunks;
+        t->chunks = c;
+    }
+    char *d = c->data + c->used;
+    memcpy(d, s, n);
+    d[n] = '\0';
+    c->used += n + 1;
+    return d;
+}
+
+static char *keep_str(ry_lldp *t, const char *s)
+{
+    return keep(t, s, strlen(s));
 }
 
 static ry_lldp_nbr *add_nbr(ry_lldp *t, size_t *cap)
@@ -90,9 +124,9 @@ static ry_lldp_nbr *add_nbr(ry_lldp *t, size_t *cap)
     return x;
 }
 
-static char *dup_str(json_t *s)
+static char *dup_str(ry_lldp *t, json_t *s)
 {
-    return ry_xstrdup(json_is_string(s) ? json_string_value(s) : "");
+    return keep_str(t, json_is_string(s) ? json_string_value(s) : "");
 }
 
 int ry_lldp_sniff(const char *path)
@@ -114,22 +148,30 @@ int ry_lldp_sniff(const char *path)
 
 /* ---- lldpd's JSON ---------------------------------------------------------------- */
 
-typedef struct jdoc {
-    const char *path, *buf;
-    size_t start, end;          /* the document's bytes */
-    size_t cursor;              /* where the last interface key was found */
-} jdoc;
+/* A file of JSON documents. The levels that may hold many entries (the
+ * documents, their "lldp" object, its "interface" list or object) are
+ * walked here; each interface, and every other value, is one small
+ * document for Jansson. So memory is the file and one interface's tree, and
+ * each interface's line is where its key is, found on the way. */
+typedef struct jrd {
+    ry_lldp *t;
+    const char *buf;
+    size_t len;
+    size_t cap;                 /* of t->n */
+    ry_linepos lines;
+} jrd;
 
-/* The line of the next "name": key in the document, else of its start. */
-static int key_line(jdoc *d, const char *name)
+static size_t jws(const jrd *r, size_t off)
 {
-    size_t n = strlen(name);
-    for (size_t i = d->cursor; i + n + 2 <= d->end; i++)
-        if (d->buf[i] == '"' && strncmp(d->buf + i + 1, name, n) == 0 && d->buf[i + 1 + n] == '"') {
-            d->cursor = i + n + 2;
-            return line_at(d->buf, i);
-        }
-    return line_at(d->buf, d->start);
+    while (off < r->len && (r->buf[off] == ' ' || r->buf[off] == '\t' || r->buf[off] == '\n' ||
+                            r->buf[off] == '\r'))
+        off++;
+    return off;
+}
+
+static int jline(jrd *r, size_t off)
+{
+    return ry_linepos_at(&r->lines, off, NULL);
 }
 
 static int jbad(const char *path, int line, const char *what)
@@ -138,22 +180,148 @@ static int jbad(const char *path, int line, const char *what)
     return -1;
 }
 
-/* One interface's neighbour: {"via":..., "chassis": {...}, "port": {...}}. */
-static int read_iface(ry_lldp *t, size_t *cap, jdoc *d, const char *name, json_t *o)
+/* An error at buf[off], its line and column. */
+static int jbad_at(jrd *r, size_t off, const char *what)
 {
-    int line = key_line(d, name);
+    int col, line = ry_linepos_at(&r->lines, off, &col);
+    ry_error_at((ry_pos){ r->t->path, line, col }, "%s; %s", what, json_want);
+    return -1;
+}
+
+/* The JSON value at *off, moved past it; NULL with Jansson's error placed
+ * in the file. any 0: an array or object only (a document). */
+static json_t *jvalue(jrd *r, size_t *off, int any)
+{
+    json_error_t je;
+    json_t *v = json_loadb(r->buf + *off, r->len - *off, JSON_REJECT_DUPLICATES |
+                           JSON_DISABLE_EOF_CHECK | (any ? JSON_DECODE_ANY : 0), &je);
+    if (!v) {
+        /* Jansson counts from the value; its first line starts mid-line */
+        int col0, line = ry_linepos_at(&r->lines, *off, &col0);
+        int col = (je.column > 0 ? je.column : 1) + (je.line <= 1 ? col0 - 1 : 0);
+        ry_error_at((ry_pos){ r->t->path, line + (je.line > 0 ? je.line - 1 : 0), col },
+                    "%s; %s", je.text, json_want);
+        return NULL;
+    }
+    *off += je.position;
+    return v;
+}
+
+/* The keys of one object, checked for repeats when it ends (sorted), as
+ * Jansson's JSON_REJECT_DUPLICATES would. */
+typedef struct jkey {
+    char *k;
+    size_t at;
+} jkey;
+
+typedef struct jkeys {
+    jkey *v;
+    size_t n, cap;
+} jkeys;
+
+static int cmp_jkey(const void *x, const void *y)
+{
+    const jkey *a = x, *b = y;
+    int c = strcmp(a->k, b->k);
+    return c ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* 0, or -1 with the first repeated key (in the file's order) reported. */
+static int jkeys_check(jrd *r, jkeys *ks)
+{
+    qsort(ks->v, ks->n, sizeof *ks->v, cmp_jkey);
+    size_t dup = (size_t)-1;
+    for (size_t i = 1; i < ks->n; i++)
+        if (strcmp(ks->v[i].k, ks->v[i - 1].k) == 0 &&
+            (dup == (size_t)-1 || ks->v[i].at < ks->v[dup].at))
+            dup = i;
+    if (dup == (size_t)-1)
+        return 0;
+    char what[160];
+    snprintf(what, sizeof what, "duplicate object key \"%.100s\"", ks->v[dup].k);
+    return jbad_at(r, ks->v[dup].at, what);
+}
+
+static void jkeys_free(jkeys *ks)
+{
+    for (size_t i = 0; i < ks->n; i++)
+        free(ks->v[i].k);
+    free(ks->v);
+}
+
+/* What a member's value is read by: the value at *off, moved past it. */
+typedef int (*jmember)(jrd *r, void *arg, const char *key, size_t at, size_t *off);
+
+/* The object at *off ('{' there), each member by fn; *off moved past it. */
+static int jobject(jrd *r, size_t *off, jmember fn, void *arg)
+{
+    size_t o = jws(r, *off + 1);
+    jkeys ks = { 0 };
+    int rc = 0;
+    if (o < r->len && r->buf[o] == '}') {
+        *off = o + 1;
+        return 0;
+    }
+    for (;;) {
+        size_t at = o;
+        if (o >= r->len || r->buf[o] != '"') {
+            rc = jbad_at(r, o, "string or '}' expected");
+            break;
+        }
+        json_t *k = jvalue(r, &o, 1);
+        if (!k) {
+            rc = -1;
+            break;
+        }
+        if (ks.n + 1 > ks.cap) {
+            ks.cap = ks.cap ? 2 * ks.cap : 8;
+            ks.v = ry_xrealloc(ks.v, ks.cap * sizeof *ks.v);
+        }
+        ks.v[ks.n++] = (jkey){ ry_xstrdup(json_string_value(k)), at };
+        json_decref(k);
+        o = jws(r, o);
+        if (o >= r->len || r->buf[o] != ':') {
+            rc = jbad_at(r, o, "':' expected");
+            break;
+        }
+        o = jws(r, o + 1);
+        if ((rc = fn(r, arg, ks.v[ks.n - 1].k, at, &o)) < 0)
+            break;
+        o = jws(r, o);
+        if (o < r->len && r->buf[o] == ',') {
+            o = jws(r, o + 1);
+            continue;
+        }
+        if (o < r->len && r->buf[o] == '}') {
+            o++;
+            break;
+        }
+        rc = jbad_at(r, o, "',' or '}' expected");
+        break;
+    }
+    if (rc == 0)
+        rc = jkeys_check(r, &ks);
+    jkeys_free(&ks);
+    *off = o;
+    return rc;
+}
+
+/* One interface's neighbour: {"via":..., "chassis": {...}, "port": {...}}. */
+static int read_iface(jrd *r, int line, const char *name, json_t *o)
+{
+    ry_lldp *t = r->t;
     char what[160];
     json_t *ch = json_object_get(o, "chassis"), *port = json_object_get(o, "port");
     if (!json_is_object(o) || !json_is_object(ch) || !json_is_object(port)) {
         snprintf(what, sizeof what, "interface \"%.60s\" has no chassis or no port object", name);
-        return jbad(d->path, line, what);
+        return jbad(t->path, line, what);
     }
-    ry_lldp_nbr *x = add_nbr(t, cap);
+    ry_lldp_nbr *x = add_nbr(t, &r->cap);
     x->line = line;
-    x->lport = ry_xstrdup(name);
+    x->lport = keep_str(t, name);
     json_t *cid = json_object_get(ch, "id");
     if (json_is_object(cid) && json_object_get(cid, "type")) {
-        x->rsys = ry_xstrdup("");       /* no system name sent: the chassis alone */
+        x->rsys = keep_str(t, "");      /* no system name sent: the chassis alone */
     } else {
         const char *sys = NULL;
         json_t *val = NULL;
@@ -165,115 +333,152 @@ static int read_iface(ry_lldp *t, size_t *cap, jdoc *d, const char *name, json_t
         if (!sys || !json_is_object(val) || json_object_iter_next(ch, it)) {
             snprintf(what, sizeof what, "interface \"%.60s\": the chassis is not one system "
                      "name with its id", name);
-            return jbad(d->path, line, what);
+            return jbad(t->path, line, what);
         }
-        x->rsys = ry_xstrdup(sys);
+        x->rsys = keep_str(t, sys);
         cid = json_object_get(val, "id");
     }
-    x->rchassis = dup_str(json_object_get(cid, "value"));
+    x->rchassis = dup_str(t, json_object_get(cid, "value"));
     json_t *pid = json_object_get(port, "id");
     json_t *pval = json_object_get(pid, "value"), *ptype = json_object_get(pid, "type");
     if (!json_is_string(pval)) {
         snprintf(what, sizeof what, "interface \"%.60s\": the port has no id value", name);
-        return jbad(d->path, line, what);
+        return jbad(t->path, line, what);
     }
-    x->rport_id = dup_str(pval);
-    x->rport_descr = dup_str(json_object_get(port, "descr"));
+    x->rport_id = dup_str(t, pval);
+    x->rport_descr = dup_str(t, json_object_get(port, "descr"));
     x->rport_is_name = json_is_string(ptype) && (strcmp(json_string_value(ptype), "ifname") == 0 ||
                                                  strcmp(json_string_value(ptype), "local") == 0);
     return 0;
 }
 
-/* {"lldp": {"interface": {...} or [{...}, ...]}} */
-static int read_neighbors(ry_lldp *t, size_t *cap, jdoc *d, json_t *lldp)
+/* A member of "interface": {"NAME": {...}, ...}. */
+static int iface_member(jrd *r, void *arg, const char *key, size_t at, size_t *off)
 {
-    int line = line_at(d->buf, d->start);
-    if (json_is_array(lldp) && json_array_size(lldp) == 0)
-        return 0;
-    if (!json_is_object(lldp))
-        return jbad(d->path, line, "\"lldp\" is not an object");
-    json_t *ifs = json_object_get(lldp, "interface");
-    if (!ifs)
-        return 0;                       /* no neighbours */
-    if (json_is_object(ifs)) {
-        const char *k;
-        json_t *v;
-        json_object_foreach(ifs, k, v)
-            if (read_iface(t, cap, d, k, v) < 0)
-                return -1;
+    (void)arg;
+    json_t *v = jvalue(r, off, 1);
+    int rc = v ? read_iface(r, jline(r, at), key, v) : -1;
+    json_decref(v);
+    return rc;
+}
+
+/* "interface": [{"NAME": {...}}, ...], each entry one interface's object. */
+static int iface_list(jrd *r, size_t *off)
+{
+    size_t o = jws(r, *off + 1);
+    if (o < r->len && r->buf[o] == ']') {
+        *off = o + 1;
         return 0;
     }
-    if (!json_is_array(ifs))
-        return jbad(d->path, line, "\"interface\" is neither an object nor a list");
-    for (size_t i = 0; i < json_array_size(ifs); i++) {
-        json_t *e = json_array_get(ifs, i);
-        if (!json_is_object(e) || json_object_size(e) != 1)
-            return jbad(d->path, line, "an \"interface\" entry is not one interface's object");
-        const char *k;
-        json_t *v;
-        json_object_foreach(e, k, v)
-            if (read_iface(t, cap, d, k, v) < 0)
-                return -1;
+    for (;;) {
+        int line = jline(r, o < r->len && r->buf[o] == '{' ? jws(r, o + 1) : o);
+        json_t *e = jvalue(r, &o, 1);
+        if (!e)
+            return -1;
+        int rc = 0;
+        if (!json_is_object(e) || json_object_size(e) != 1) {
+            rc = jbad(r->t->path, line, "an \"interface\" entry is not one interface's object");
+        } else {
+            const char *k;
+            json_t *v;
+            json_object_foreach(e, k, v)
+                rc = read_iface(r, line, k, v);
+        }
+        json_decref(e);
+        if (rc < 0)
+            return -1;
+        o = jws(r, o);
+        if (o < r->len && r->buf[o] == ',') {
+            o = jws(r, o + 1);
+            continue;
+        }
+        if (o < r->len && r->buf[o] == ']') {
+            *off = o + 1;
+            return 0;
+        }
+        return jbad_at(r, o, "',' or ']' expected");
     }
-    return 0;
+}
+
+/* A member of "lldp": {"interface": {...} or [{...}, ...]}. */
+static int lldp_member(jrd *r, void *arg, const char *key, size_t at, size_t *off)
+{
+    (void)arg;
+    int is_ifs = strcmp(key, "interface") == 0;
+    if (is_ifs && *off < r->len && r->buf[*off] == '{')
+        return jobject(r, off, iface_member, NULL);
+    if (is_ifs && *off < r->len && r->buf[*off] == '[')
+        return iface_list(r, off);
+    json_t *v = jvalue(r, off, 1);
+    json_decref(v);
+    if (v && is_ifs)
+        return jbad(r->t->path, jline(r, at), "\"interface\" is neither an object nor a list");
+    return v ? 0 : -1;
 }
 
 /* {"local-chassis": {"chassis": {"NAME": {"id": {...}}}}} */
-static int read_chassis(ry_lldp *t, jdoc *d, json_t *lc)
+static int read_chassis(ry_lldp *t, int line, json_t *lc)
 {
     json_t *ch = json_object_get(lc, "chassis");
     void *it = json_is_object(ch) ? json_object_iter(ch) : NULL;
     if (!it || !json_is_object(json_object_iter_value(it)) || json_object_iter_next(ch, it))
-        return jbad(d->path, line_at(d->buf, d->start),
-                    "\"local-chassis\" does not hold one chassis by name (lldpcli -f json show "
-                    "chassis, with a system name)");
+        return jbad(t->path, line, "\"local-chassis\" does not hold one chassis by name (lldpcli "
+                    "-f json show chassis, with a system name)");
     free(t->local);
     t->local = ry_xstrdup(json_object_iter_key(it));
     json_t *id = json_object_get(json_object_iter_value(it), "id");
+    json_t *v = json_object_get(id, "value");
     free(t->local_chassis);
-    t->local_chassis = dup_str(json_object_get(id, "value"));
+    t->local_chassis = ry_xstrdup(json_is_string(v) ? json_string_value(v) : "");
     return 0;
+}
+
+/* A member of a document: "lldp" (show neighbors), "local-chassis" (show
+ * chassis); *arg counts the two. */
+static int doc_member(jrd *r, void *arg, const char *key, size_t at, size_t *off)
+{
+    int *known = arg;
+    if (strcmp(key, "lldp") == 0) {
+        ++*known;
+        if (*off < r->len && r->buf[*off] == '{')
+            return jobject(r, off, lldp_member, NULL);
+        json_t *v = jvalue(r, off, 1);
+        int rc = !v ? -1 : json_is_array(v) && json_array_size(v) == 0 ? 0
+                 : jbad(r->t->path, jline(r, at), "\"lldp\" is not an object");
+        json_decref(v);
+        return rc;
+    }
+    json_t *v = jvalue(r, off, 1);
+    int rc = v ? 0 : -1;
+    if (v && strcmp(key, "local-chassis") == 0) {
+        ++*known;
+        rc = read_chassis(r->t, jline(r, at), v);
+    }
+    json_decref(v);
+    return rc;
 }
 
 static int read_json(ry_lldp *t, const char *buf, size_t len)
 {
-    size_t off = 0, cap = 0;
+    jrd r = { t, buf, len, 0, { 0 } };
+    ry_linepos_init(&r.lines, buf);
+    size_t off = 0;
     int docs = 0;
     for (;;) {
-        while (off < len && isspace((unsigned char)buf[off]))
-            off++;
+        off = jws(&r, off);
         if (off >= len)
             break;
-        json_error_t je;
-        json_t *root = json_loadb(buf + off, len - off,
-                                  JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &je);
-        if (!root) {
-            int base = line_at(buf, off);
-            int col = je.column > 0 ? je.column : 1;
-            if (je.line <= 1) {         /* the first line of a document may start mid-line */
-                size_t bol = off;
-                while (bol > 0 && buf[bol - 1] != '\n')
-                    bol--;
-                col += (int)(off - bol);
-            }
-            ry_error_at((ry_pos){ t->path, base + (je.line > 0 ? je.line - 1 : 0), col },
-                        "%s; %s", je.text, json_want);
-            return -1;
+        int line = jline(&r, off), known = 0;
+        if (buf[off] != '{') {
+            json_t *v = jvalue(&r, &off, 0);        /* Jansson's word for what is wrong */
+            json_decref(v);
+            return v ? jbad(t->path, line, "not an object with \"lldp\" or \"local-chassis\"")
+                     : -1;
         }
-        jdoc d = { t->path, buf, off, off + je.position, off };
-        int rc = 0;
-        json_t *lldp = json_object_get(root, "lldp"), *lc = json_object_get(root, "local-chassis");
-        if (!json_is_object(root) || (!lldp && !lc))
-            rc = jbad(t->path, line_at(buf, off), "not an object with \"lldp\" or "
-                      "\"local-chassis\"");
-        if (rc == 0 && lc)
-            rc = read_chassis(t, &d, lc);
-        if (rc == 0 && lldp)
-            rc = read_neighbors(t, &cap, &d, lldp);
-        json_decref(root);
-        if (rc < 0)
+        if (jobject(&r, &off, doc_member, &known) < 0)
             return -1;
-        off += je.position;
+        if (!known)
+            return jbad(t->path, line, "not an object with \"lldp\" or \"local-chassis\"");
         docs++;
     }
     if (!docs)
@@ -288,28 +493,55 @@ static const char *const col_name[C_N] = {
     "LocalPort", "RemoteDevice", "RemotePortID", "Capability", "RemotePortDescr"
 };
 
-/* The next line of buf from *off, without its newline (NUL-terminated in place). */
-static char *next_line(char *buf, size_t len, size_t *off, int *lineno)
+/* The lines of the table, read a block at a time. */
+typedef struct tlines {
+    ry_lines r;
+    const char *path;
+    int lineno;
+    int rc;                     /* -1 (bad line, too large) or -2 (cannot read) once stopped */
+} tlines;
+
+/* The next line without its newline (NUL-terminated in place, valid until
+ * the next call); NULL at the end or with an error printed (rc). */
+static char *next_line(tlines *l)
 {
-    if (*off >= len)
+    size_t n;
+    int too_long;
+    char *s = ry_lines_next(&l->r, &n, &too_long);
+    if (!s) {
+        if (l->r.err) {
+            ry_io_error("%s: cannot read: %s", l->path, strerror(l->r.err_no));
+            l->rc = -2;
+        } else if (l->r.too_big) {
+            l->rc = too_big(l->path);
+        }
         return NULL;
-    char *s = buf + *off, *nl = memchr(s, '\n', len - *off);
-    if (nl) {
-        *nl = '\0';
-        *off = (size_t)(nl - buf) + 1;
-    } else {
-        *off = len;
     }
-    size_t n = strlen(s);
+    l->lineno++;
+    if (n && s[n - 1] == '\n')
+        s[--n] = '\0';
     if (n && s[n - 1] == '\r')
-        s[n - 1] = '\0';
-    (*lineno)++;
+        s[--n] = '\0';
+    if (too_long || n > RY_LLDP_MAX_LINE) {
+        ry_error_at((ry_pos){ l->path, l->lineno, RY_LLDP_MAX_LINE + 1 }, "line longer than %d "
+                    "characters; %s", RY_LLDP_MAX_LINE, text_want);
+        l->rc = -1;
+        return NULL;
+    }
+    const char *nul = memchr(s, '\0', n);
+    if (nul) {
+        ry_error_at((ry_pos){ l->path, l->lineno, (int)(nul - s) + 1 }, "a NUL byte in the "
+                    "file; %s", text_want);
+        l->rc = -1;
+        return NULL;
+    }
     return s;
 }
 
-static char *cell(const char *line, size_t from, size_t to)
+/* The cell of line (n bytes) between columns from and to, spaces trimmed:
+ * its bytes [*a, *b). */
+static void cell_span(const char *line, size_t n, size_t from, size_t to, size_t *a, size_t *b)
 {
-    size_t n = strlen(line);
     if (from > n)
         from = n;
     if (to > n)
@@ -318,10 +550,15 @@ static char *cell(const char *line, size_t from, size_t to)
         from++;
     while (to > from && line[to - 1] == ' ')
         to--;
-    char *s = ry_xmalloc(to - from + 1);
-    memcpy(s, line + from, to - from);
-    s[to - from] = '\0';
-    return s;
+    *a = from;
+    *b = to;
+}
+
+static char *cell(ry_lldp *t, const char *line, size_t n, size_t from, size_t to)
+{
+    size_t a, b;
+    cell_span(line, n, from, to, &a, &b);
+    return keep(t, line + a, b - a);
 }
 
 static int tbad(const char *path, int line, int col, const char *what)
@@ -344,29 +581,31 @@ static int is_mac(const char *s)
     return hex == 12 && colons == 5;
 }
 
-static int read_text(ry_lldp *t, char *buf, size_t len)
+static int read_text(ry_lldp *t, tlines *l)
 {
-    size_t off = 0, cap = 0;
-    int lineno = 0;
+    size_t cap = 0;
     char *s;
-    while ((s = next_line(buf, len, &off, &lineno)) && strncmp(s, "LocalPort", 9) != 0)
+    while ((s = next_line(l)) && strncmp(s, "LocalPort", 9) != 0)
         if (*s && strncmp(s, "Capability codes:", 17) != 0)
-            return tbad(t->path, lineno, 1, "no LocalPort header before this line");
+            return tbad(t->path, l->lineno, 1, "no LocalPort header before this line");
     if (!s)
-        return tbad(t->path, lineno ? lineno : 1, 1, "no LocalPort header");
-    int hline = lineno;
-    char *header = s;
-    char *rule = next_line(buf, len, &off, &lineno);
+        return l->rc ? l->rc : tbad(t->path, l->lineno ? l->lineno : 1, 1, "no LocalPort header");
+    int hline = l->lineno;
+    char *header = ry_xstrdup(s);       /* the next line may move it */
+    size_t hn = strlen(header);
+    char *rule = next_line(l);
     size_t from[C_N], to[C_N];
-    int ncol = 0;
-    for (size_t i = 0; rule && rule[i] && ncol <= C_N;) {
+    int ncol = 0, rc = l->rc;
+    for (size_t i = 0; rule && rule[i] && ncol <= C_N && rc == 0;) {
         if (rule[i] == ' ') {
             i++;
             continue;
         }
-        if (rule[i] != '-')
-            return tbad(t->path, lineno, (int)i + 1, "the rule under the header holds other "
-                        "than dashes and spaces");
+        if (rule[i] != '-') {
+            rc = tbad(t->path, l->lineno, (int)i + 1, "the rule under the header holds other "
+                      "than dashes and spaces");
+            break;
+        }
         size_t j = i;
         while (rule[j] == '-')
             j++;
@@ -377,23 +616,27 @@ static int read_text(ry_lldp *t, char *buf, size_t len)
         ncol++;
         i = j;
     }
-    if (ncol != C_N)
-        return tbad(t->path, rule ? lineno : hline, 1, "the dashed rule under the header does "
-                    "not mark 5 columns");
-    to[C_N - 1] = (size_t)-1;           /* the last column runs to the end of the line */
-    for (int c = 0; c < C_N; c++) {
-        char *h = cell(header, from[c], c + 1 < C_N ? from[c + 1] : to[c]);
-        int okh = strcmp(h, col_name[c]) == 0;
-        free(h);
-        if (!okh) {
+    if (rc == 0 && ncol != C_N)
+        rc = tbad(t->path, rule ? l->lineno : hline, 1, "the dashed rule under the header does "
+                  "not mark 5 columns");
+    if (rc == 0)
+        to[C_N - 1] = (size_t)-1;       /* the last column runs to the end of the line */
+    for (int c = 0; c < C_N && rc == 0; c++) {
+        size_t a, b;
+        cell_span(header, hn, from[c], c + 1 < C_N ? from[c + 1] : to[c], &a, &b);
+        if (b - a != strlen(col_name[c]) || memcmp(header + a, col_name[c], b - a) != 0) {
             char what[96];
             snprintf(what, sizeof what, "column %d of the header is not %s", c + 1, col_name[c]);
-            return tbad(t->path, hline, (int)from[c] + 1, what);
+            rc = tbad(t->path, hline, (int)from[c] + 1, what);
         }
     }
+    free(header);
+    if (rc < 0)
+        return rc;
     long long total = -1;
     int total_line = 0;
-    while ((s = next_line(buf, len, &off, &lineno))) {
+    while ((s = next_line(l))) {
+        int lineno = l->lineno;
         if (strncmp(s, "Total entries displayed:", 24) == 0) {
             char *end;
             errno = 0;
@@ -410,13 +653,14 @@ static int read_text(ry_lldp *t, char *buf, size_t len)
             continue;                   /* the closing rule, empty lines */
         if (total >= 0)
             return tbad(t->path, lineno, 1, "a row after the total");
+        size_t n = strlen(s);
         ry_lldp_nbr *x = add_nbr(t, &cap);
         x->line = lineno;
-        x->lport = cell(s, from[C_LPORT], from[C_RDEV]);
-        x->rsys = cell(s, from[C_RDEV], from[C_RPORTID]);
-        x->rport_id = cell(s, from[C_RPORTID], from[C_CAP]);
-        x->rport_descr = cell(s, from[C_RDESCR], to[C_RDESCR]);
-        x->rchassis = ry_xstrdup("");
+        x->lport = cell(t, s, n, from[C_LPORT], from[C_RDEV]);
+        x->rsys = cell(t, s, n, from[C_RDEV], from[C_RPORTID]);
+        x->rport_id = cell(t, s, n, from[C_RPORTID], from[C_CAP]);
+        x->rport_descr = cell(t, s, n, from[C_RDESCR], to[C_RDESCR]);
+        x->rchassis = x->rport_descr + strlen(x->rport_descr);     /* "" */
         x->rport_is_name = x->rport_id[0] && !is_mac(x->rport_id);
         if (!x->lport[0])
             return tbad(t->path, lineno, 1, "a row without LocalPort");
@@ -424,6 +668,8 @@ static int read_text(ry_lldp *t, char *buf, size_t len)
             return tbad(t->path, lineno, (int)from[C_RPORTID] + 1, "a row without "
                         "RemotePortID or RemotePortDescr");
     }
+    if (l->rc)
+        return l->rc;
     if (total >= 0 && (size_t)total != t->nn) {
         char what[120];
         snprintf(what, sizeof what, "the total says %lld entries, the table has %zu", total,
@@ -435,28 +681,61 @@ static int read_text(ry_lldp *t, char *buf, size_t len)
 
 /* ---- entry points ------------------------------------------------------------------- */
 
+/* Reads the open fp of path: JSON when its first byte that is no space is
+ * '{', else SONiC's table. */
+static int read_file(ry_lldp *t, FILE *fp, const char *path)
+{
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && st.st_size > RY_LLDP_MAX_BYTES)
+        return too_big(path);           /* before a byte is read */
+    int c;
+    while ((c = getc(fp)) != EOF && isspace(c))
+        ;
+    if (ferror(fp) || fseek(fp, 0, SEEK_SET) != 0) {
+        ry_io_error("%s: cannot read: %s", path, strerror(errno));
+        return -2;
+    }
+    if (c != '{') {
+        tlines l = { .path = path };
+        ry_lines_init(&l.r, fp, RY_LLDP_MAX_LINE + 1, RY_LLDP_MAX_BYTES);   /* +1: a '\r' */
+        int rc = read_text(t, &l);
+        ry_lines_free(&l.r);
+        return rc;
+    }
+    size_t len = 0;
+    int rc = 0;
+    char *buf = slurp(fp, path, &len, &rc);
+    if (!buf)
+        return rc;
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) {
+        ry_linepos lines;
+        ry_linepos_init(&lines, buf);
+        rc = tbad(path, ry_linepos_at(&lines, (size_t)(nul - buf), NULL), 1,
+                  "a NUL byte in the file");
+    } else {
+        rc = read_json(t, buf, len);
+    }
+    free(buf);
+    return rc;
+}
+
 int ry_lldp_read(const char *path, ry_lldp *t)
 {
     memset(t, 0, sizeof *t);
     t->path = ry_xstrdup(path);
     t->local = name_of_file(path);
     t->local_chassis = ry_xstrdup("");
-    size_t len = 0;
-    char *buf = slurp(path, &len);
-    if (!buf)
-        return len == (size_t)-1 ? -1 : -2;
-    const char *nul = memchr(buf, '\0', len);
-    if (nul) {
-        int line = line_at(buf, (size_t)(nul - buf));
-        free(buf);
-        ry_lldp_free(t);
-        return tbad(path, line, 1, "a NUL byte in the file");
+    const char *why = NULL;
+    FILE *fp = ry_input_fopen(path, &why);
+    int rc;
+    if (!fp) {
+        ry_io_error("%s: %s", path, why ? why : strerror(errno));
+        rc = -2;
+    } else {
+        rc = read_file(t, fp, path);
+        fclose(fp);
     }
-    size_t i = 0;
-    while (i < len && isspace((unsigned char)buf[i]))
-        i++;
-    int rc = i < len && buf[i] == '{' ? read_json(t, buf, len) : read_text(t, buf, len);
-    free(buf);
     if (rc == 0 && !t->local[0])
         rc = tbad(path, 1, 1, "no device name: the file is named after no switch and holds no "
                   "local-chassis");
@@ -469,12 +748,10 @@ void ry_lldp_free(ry_lldp *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->nn; i++) {
-        free(t->n[i].lport);
-        free(t->n[i].rsys);
-        free(t->n[i].rchassis);
-        free(t->n[i].rport_id);
-        free(t->n[i].rport_descr);
+    while (t->chunks) {
+        struct ry_lldp_chunk *c = t->chunks;
+        t->chunks = c->next;
+        free(c);
     }
     free(t->n);
     free(t->path);

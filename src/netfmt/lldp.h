@@ -21,14 +21,24 @@
  *
  * Read from the text alone, sharing nothing with src/fabric, like
  * ibfmt/netfile.h. ry_lldp_read returns heap strings that ry_lldp_free
- * frees (NULL-safe on a zeroed table, also after a failure). */
+ * frees (NULL-safe on a zeroed table, also after a failure); the
+ * neighbours' strings live in blocks of the table's own, so a row costs its
+ * record and its text, not five allocations.
+ *
+ * Time is linear in the file, and lines are counted once. Memory: SONiC's
+ * table is read a line at a time (its rows alone are kept); the JSON file is
+ * held, and Jansson reads one interface of it at a time, never a tree of a
+ * whole document (railyard(1) LIMITS states the bytes per byte). */
 #ifndef RY_LLDP_H
 #define RY_LLDP_H
 
 #include <stddef.h>
 
-/* The largest table read (a 512-port switch's JSON is about 1 MiB). */
+/* The largest table read (a 512-port switch's JSON is about 1 MiB); a
+ * larger file is refused before it is read. */
 #define RY_LLDP_MAX_BYTES (64LL << 20)
+/* The longest line of SONiC's table (its rows are under 200 characters). */
+#define RY_LLDP_MAX_LINE 4096
 
 typedef struct ry_lldp_nbr {
     char *lport;        /* the local interface */
@@ -46,6 +56,7 @@ typedef struct ry_lldp {
     char *local_chassis;/* its chassis id from show chassis, or "" */
     ry_lldp_nbr *n;
     size_t nn;
+    struct ry_lldp_chunk *chunks;   /* private: the neighbours' strings */
 } ry_lldp;
 
 /* 1 when path starts like an LLDP table of either format (a '{', or

@@ -9,6 +9,7 @@
 #include "spec/schema.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
+#include "util/input.h"
 
 /* A scalar's text: numbers and words as written. */
 static const char *scalar(const ry_ynode *n, const char *what)
@@ -152,7 +153,7 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
         memset(ax, 0, sizeof *ax);
         ax->key = ry_xstrdup(k->value);
         int bad = 0;
-        size_t n = v->kind == RY_YSEQ ? v->n : 1;
+        size_t n = v->kind == RY_YSEQ ? v->n : 1, pcap = 0;
         for (size_t j = 0; j < n && !bad; j++) {
             const ry_ynode *it = v->kind == RY_YSEQ ? v->items[j] : v;
             char what[160];
@@ -167,8 +168,11 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
                 bad = 1;
             } else {
                 /* each value where its item was written (a range's all there) */
-                sp->value_pos[sp->naxes] = ry_xrealloc(sp->value_pos[sp->naxes],
-                                                       (size_t)ax->n * sizeof(ry_pos));
+                if ((size_t)ax->n > pcap) {
+                    pcap = 2 * pcap > (size_t)ax->n ? 2 * pcap : (size_t)ax->n;
+                    sp->value_pos[sp->naxes] = ry_xrealloc(sp->value_pos[sp->naxes],
+                                                           pcap * sizeof(ry_pos));
+                }
                 for (int q = before; q < ax->n; q++)
                     sp->value_pos[sp->naxes][q] = it->pos;
             }
@@ -178,13 +182,12 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
                         k->value);
             bad = 1;
         }
-        for (int a = 1; a < ax->n && !bad; a++)
-            for (int b = 0; b < a && !bad; b++)
-                if (strcmp(ax->values[a], ax->values[b]) == 0) {
-                    ry_error_at(sp->value_pos[sp->naxes][a], "search.vary.%s: the value '%s' "
-                                "is given twice", k->value, ax->values[a]);
-                    bad = 1;
-                }
+        int dup = bad ? -1 : ry_vary_dup(ax);
+        if (dup >= 0) {
+            ry_error_at(sp->value_pos[sp->naxes][dup], "search.vary.%s: the value '%s' is given "
+                        "twice", k->value, ax->values[dup]);
+            bad = 1;
+        }
         for (int j = 0; j < sp->naxes && !bad; j++)
             if (strcmp(sp->axes[j].key, ax->key) == 0) {
                 ry_error_at(k->pos, "search.vary: '%s' is given twice", ax->key);
@@ -200,11 +203,19 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
     }
 }
 
-static void sets_free(ry_search_set *sets, int n);
+static void sets_free(ry_search_set *sets, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(sets[i].key);
+        free(sets[i].value);
+    }
+}
 
-/* The keys of map m (nested maps flattened to dotted keys) under prefix. */
-static int add_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
-                    ry_search_set *sets, int *n)
+/* The keys of map m (nested maps flattened to dotted keys) under prefix,
+ * added to sets[*n]. On -1 the ones added before the error stay there: the
+ * caller frees them (sets_free) with its entry. */
+static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
+                     ry_search_set *sets, int *n)
 {
     for (size_t i = 0; i < m->n; i++) {
         const ry_ynode *k = m->keys[i], *v = m->items[i];
@@ -215,7 +226,7 @@ static int add_sets(const ry_ynode *m, const char *prefix, const char *skip, con
         if (v->kind == RY_YMAP) {
             char sub[260];
             snprintf(sub, sizeof sub, "%s.", key);
-            if (add_sets(v, sub, NULL, what, sets, n) < 0)
+            if (read_sets(v, sub, NULL, what, sets, n) < 0)
                 return -1;
             continue;
         }
@@ -234,18 +245,6 @@ static int add_sets(const ry_ynode *m, const char *prefix, const char *skip, con
         (*n)++;
     }
     return 0;
-}
-
-/* add_sets, or -1 with none of m's kept (the entry is dropped whole). */
-static int read_sets(const ry_ynode *m, const char *prefix, const char *skip, const char *what,
-                     ry_search_set *sets, int *n)
-{
-    int n0 = *n;
-    if (add_sets(m, prefix, skip, what, sets, n) == 0)
-        return 0;
-    sets_free(sets + n0, *n - n0);
-    *n = n0;
-    return -1;
 }
 
 static void read_workloads(ry_search_space *sp, const ry_ynode *l)
@@ -276,8 +275,11 @@ static void read_workloads(ry_search_space *sp, const ry_ynode *l)
         const ry_ynode *wt = ry_ymap_get(e, "weight");
         if (wt && ry_yget_number(wt, "search.workloads weight", 1e-9, 1e9, &w->weight) < 0)
             continue;
-        if (read_sets(e, "workload.", "weight", what, w->sets, &w->n) < 0)
+        if (read_sets(e, "workload.", "weight", what, w->sets, &w->n) < 0) {
+            sets_free(w->sets, w->n);
+            w->n = 0;
             continue;
+        }
         const ry_ynode *mo = ry_ymap_get(e, "model");
         if (mo && mo->kind == RY_YSCALAR)
             snprintf(w->label, sizeof w->label, "%s", mo->value);
@@ -391,8 +393,11 @@ static void read_labels(ry_search_space *sp, const ry_ynode *l)
             }
         for (size_t j = 0; j < st->n && !bad; j++)
             bad = settable_key(st->keys[j], "search.published set") < 0;
-        if (bad || read_sets(st, "", NULL, "search.published set", lb->sets, &lb->n) < 0)
+        if (bad || read_sets(st, "", NULL, "search.published set", lb->sets, &lb->n) < 0) {
+            sets_free(lb->sets, lb->n);     /* a refused entry's keys read so far */
+            lb->n = 0;
             continue;
+        }
         sp->nlabels++;
     }
 }
@@ -419,14 +424,6 @@ void ry_search_spec_read(ry_spec *s, const ry_ynode *root)
         read_labels(sp, n);
 }
 
-static void sets_free(ry_search_set *sets, int n)
-{
-    for (int i = 0; i < n; i++) {
-        free(sets[i].key);
-        free(sets[i].value);
-    }
-}
-
 void ry_search_space_free(ry_search_space *sp)
 {
     if (!sp)
@@ -448,21 +445,26 @@ void ry_search_space_free(ry_search_space *sp)
 
 char *ry_search_spec_text(const char *path)
 {
-    FILE *fp = fopen(path, "rb");
+    const char *why = NULL;
+    FILE *fp = ry_input_fopen(path, &why);
     if (!fp) {
-        ry_error("%s: cannot read the spec again: %s", path, strerror(errno));
+        ry_io_error("%s: cannot read the spec again: %s", path, why);
         return NULL;
     }
     ry_buf b;
     ry_buf_init(&b);
     char chunk[65536];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+    while (b.len <= (size_t)RY_YAML_MAX_BYTES && (n = fread(chunk, 1, sizeof chunk, fp)) > 0)
         ry_buf_add(&b, chunk, n);
     int bad = ferror(fp);
     fclose(fp);
-    if (bad) {
-        ry_error("%s: cannot read the spec again", path);
+    if (bad || b.len > (size_t)RY_YAML_MAX_BYTES) {
+        if (bad)
+            ry_io_error("%s: cannot read the spec again", path);
+        else
+            ry_error("%s: cannot read the spec again: larger than %ld MiB", path,
+                     (long)(RY_YAML_MAX_BYTES >> 20));
         ry_buf_free(&b);
         return NULL;
     }
@@ -515,7 +517,7 @@ int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *s
                 snprintf(where[0], sizeof where[0], "--vary %s=%s", axes[k].key,
                          axes[k].values[j]);
             o[nsets] = (ry_override){ axes[k].key, axes[k].values[j], nsets + 1, where[0] };
-            ry_spec *t = ry_spec_load_text(s->path, text, o, nsets + 1, templates);
+            ry_spec *t = ry_spec_load_point(s->path, text, o, nsets + 1, templates);
             bad |= !t;
             ry_spec_free(t);
         }
@@ -538,7 +540,7 @@ int ry_search_preflight(const ry_spec *s, const char *text, const ry_override *s
                     bad = 1;
                 }
         }
-        ry_spec *t = ry_spec_load_text(s->path, text, o, nsets + wl->n, templates);
+        ry_spec *t = ry_spec_load_point(s->path, text, o, nsets + wl->n, templates);
         bad |= !t;
         ry_spec_free(t);
     }

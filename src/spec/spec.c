@@ -777,25 +777,32 @@ static void apply_override(ry_ydoc *d, const ry_override *o)
 /* ---- loading ------------------------------------------------------------------------------- */
 
 static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
-                              const char *templates_dir);
+                              const char *templates_dir, int with_search);
 
 ry_spec *ry_spec_load(const char *path, const ry_override *sets, int nsets,
                       const char *templates_dir)
 {
     ry_ydoc *doc = ry_ydoc_load(path, "spec");
-    return doc ? spec_from_doc(doc, sets, nsets, templates_dir) : NULL;
+    return doc ? spec_from_doc(doc, sets, nsets, templates_dir, 1) : NULL;
 }
 
 ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override *sets,
                            int nsets, const char *templates_dir)
 {
     ry_ydoc *doc = ry_ydoc_load_string(file, text, strlen(text));
-    return doc ? spec_from_doc(doc, sets, nsets, templates_dir) : NULL;
+    return doc ? spec_from_doc(doc, sets, nsets, templates_dir, 1) : NULL;
+}
+
+ry_spec *ry_spec_load_point(const char *file, const char *text, const ry_override *sets,
+                            int nsets, const char *templates_dir)
+{
+    ry_ydoc *doc = ry_ydoc_load_string(file, text, strlen(text));
+    return doc ? spec_from_doc(doc, sets, nsets, templates_dir, 0) : NULL;
 }
 
 /* Takes doc (freed with the spec, or on failure). */
 static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
-                              const char *templates_dir)
+                              const char *templates_dir, int with_search)
 {
     int before = ry_error_count();
     ry_spec *s = ry_xcalloc(1, sizeof *s);
@@ -843,7 +850,8 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     ry_spec_rules_cluster(s, c.bad);
     ry_workload_read(s, root, c.templates);
     ry_libra_spec_read(s, root, c.templates);
-    ry_search_spec_read(s, root);
+    if (with_search)
+        ry_search_spec_read(s, root);
     ry_catalog_free(c.cat);
 
     if (ry_error_count() > before)

@@ -333,6 +333,11 @@ void ry_spec_free(ry_spec *s);
  * by overrides); file names it in messages. */
 ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override *sets,
                            int nsets, const char *templates_dir);
+/* The same without reading the search section (search_space stays NULL):
+ * a point of a search, loaded once per value or point, does not read the
+ * whole space again each time (4,096 values would cost 4,096 times 4,096). */
+ry_spec *ry_spec_load_point(const char *file, const char *text, const ry_override *sets,
+                            int nsets, const char *templates_dir);
 
 /* A spec with the documented defaults and no document, for built-in runs
  * (railyard compare --gpus ...): name "cluster", an 8-GPU "generic" node

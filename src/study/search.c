@@ -639,7 +639,7 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     ry_diag_capture(diag);
     for (int w = 0; w < S->nwl; w++) {
         int n = point_sets(S, vals, &S->wl[w], sets);
-        spec[w] = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+        spec[w] = ry_spec_load_point(S->path, S->text, sets, n, S->templates);
         if (!spec[w])
             goto out;
     }
@@ -1183,7 +1183,7 @@ int ry_search_point_spec(const ry_search *S, long long p, ry_buf *out)
 {
     ry_override *sets = new_sets(S);
     int n = point_sets(S, S->values[p], NULL, sets);
-    ry_spec *s = ry_spec_load_text(S->path, S->text, sets, n, S->templates);
+    ry_spec *s = ry_spec_load_point(S->path, S->text, sets, n, S->templates);
     free(sets);
     if (!s)
         return -1;

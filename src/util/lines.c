@@ -112,3 +112,25 @@ char *ry_lines_next(ry_lines *r, size_t *n, int *too_long)
             return NULL;
     }
 }
+
+void ry_linepos_init(ry_linepos *c, const char *buf)
+{
+    c->buf = buf;
+    c->off = c->bol = 0;
+    c->line = 1;
+}
+
+int ry_linepos_at(ry_linepos *c, size_t off, int *col)
+{
+    if (off < c->off)
+        ry_linepos_init(c, c->buf);
+    const char *p = c->buf + c->off, *e = c->buf + off;
+    while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
+        c->line++;
+        c->bol = (size_t)(++p - c->buf);
+    }
+    c->off = off;
+    if (col)
+        *col = (int)(off - c->bol) + 1;
+    return c->line;
+}

@@ -32,4 +32,18 @@ void ry_lines_free(ry_lines *r);
  * bytes with *too_long set; the rest of it is skipped. */
 char *ry_lines_next(ry_lines *r, size_t *n, int *too_long);
 
+/* Line and column of places in a text held in memory, counted forward
+ * from the last place asked: asking at places in order costs one pass over
+ * the text, not one from its start each time. */
+typedef struct ry_linepos {
+    const char *buf;            /* borrowed */
+    size_t off, bol;            /* the last place asked, the start of its line */
+    int line;
+} ry_linepos;
+
+void ry_linepos_init(ry_linepos *c, const char *buf);
+/* The 1-based line of buf[off]; its 1-based column (in bytes) in *col
+ * when col is not NULL. */
+int ry_linepos_at(ry_linepos *c, size_t off, int *col);
+
 #endif

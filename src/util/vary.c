@@ -9,7 +9,8 @@
 
 static void add_value(ry_vary *v, const char *s)
 {
-    v->values = ry_xrealloc(v->values, (size_t)(v->n + 1) * sizeof *v->values);
+    if ((v->n & (v->n - 1)) == 0)       /* 0, 1, 2, 4, ...: the array doubles */
+        v->values = ry_xrealloc(v->values, (size_t)(v->n ? 2 * v->n : 1) * sizeof *v->values);
     v->values[v->n++] = ry_xstrdup(s);
 }
 
@@ -78,6 +79,36 @@ static int expand_range(ry_vary *v, const char *item, const char **why)
         add_value(v, buf);
     }
     return 1;
+}
+
+typedef struct vref {
+    const char *s;
+    int i;
+} vref;
+
+static int cmp_vref(const void *x, const void *y)
+{
+    const vref *a = x, *b = y;
+    int c = strcmp(a->s, b->s);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+int ry_vary_dup(const ry_vary *v)
+{
+    if (v->n < 2)
+        return -1;
+    vref *r = ry_xmalloc((size_t)v->n * sizeof *r);
+    for (int i = 0; i < v->n; i++)
+        r[i] = (vref){ v->values[i], i };
+    qsort(r, (size_t)v->n, sizeof *r, cmp_vref);
+    /* each run of one text is in the order given: its second is a repeat */
+    int first = -1;
+    for (int i = 1; i < v->n; i++)
+        if (strcmp(r[i].s, r[i - 1].s) == 0 && (i < 2 || strcmp(r[i - 1].s, r[i - 2].s) != 0) &&
+            (first < 0 || r[i].i < first))
+            first = r[i].i;
+    free(r);
+    return first;
 }
 
 void ry_vary_free(ry_vary *v)
@@ -161,14 +192,13 @@ int ry_vary_parse(const char *arg, ry_vary *v, const char **why)
         *why = "no values";
         rc = -1;
     }
-    for (int a = 1; a < v->n && rc == 0; a++)
-        for (int b = 0; b < a && rc == 0; b++)
-            if (strcmp(v->values[a], v->values[b]) == 0) {
-                static _Thread_local char msg[160];
-                snprintf(msg, sizeof msg, "the value '%.100s' is given twice", v->values[a]);
-                *why = msg;
-                rc = -1;
-            }
+    int dup = rc == 0 ? ry_vary_dup(v) : -1;
+    if (dup >= 0) {
+        static _Thread_local char msg[160];
+        snprintf(msg, sizeof msg, "the value '%.100s' is given twice", v->values[dup]);
+        *why = msg;
+        rc = -1;
+    }
     if (rc < 0) {
         ry_vary_free(v);
         memset(v, 0, sizeof *v);

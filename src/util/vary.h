@@ -21,6 +21,11 @@ int ry_vary_add(ry_vary *v, const char *item, const char **why);
  * v is then empty. */
 int ry_vary_parse(const char *arg, ry_vary *v, const char **why);
 
+/* The index of the first value given twice (the earliest second
+ * occurrence), or -1: sorted, not compared pairwise, so 4,096 values cost
+ * a few thousand comparisons, not eight million. */
+int ry_vary_dup(const ry_vary *v);
+
 void ry_vary_free(ry_vary *v);
 
 #endif
