@@ -135,7 +135,7 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_emit_expand_cables(&b, x);
     bad = bad || ry_outdir_put(o, "cables.csv", b.data, b.len) < 0;
     ry_buf_reset(&b);
-    ry_emit_work_order(&b, &x->v, &ctx->phys.lay);
+    ry_emit_work_order_of(&b, &x->v, x->work, x->work_replace, x->nwork, &ctx->phys.lay);
     bad = bad || ry_outdir_put(o, "work-order.csv", b.data, b.len) < 0;
     ry_buf_free(&b);
     return bad ? -1 : 0;
@@ -172,6 +172,11 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_expand x;
     ry_err err;
     memset(&x, 0, sizeof x);
+    if (rc == RY_CMD_OK && ry_expand_check(&old.f, &ctx->fabric, &err) < 0) {
+        /* at the key of NEW that changed */
+        ry_spec_error(ctx->spec, err.key, "%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
     if (rc == RY_CMD_OK) {
         ry_progress_step("comparing the phases");
         if (ry_expand_run(&old.f, &old.cab, &ctx->fabric, &ctx->phys.cab, &x, &err) < 0) {
