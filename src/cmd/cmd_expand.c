@@ -215,14 +215,17 @@ const ry_cmd_entry ry_cmd_expand = {
                "added (missing) and removed (unexpected); switches kept by name, added or\n"
                "removed. A kept or moved cable of another medium, or too short, is\n"
                "replaced; a server or switch the new layout stands elsewhere is relocated.\n"
+               "A phase grows the servers and switch models that stand: a shrink, another\n"
+               "server model or a kept switch of another model is refused (exit 1).\n"
                "Capex of the phase at list prices: bought (new switches, new cables and\n"
                "their optics), reused, retired. Downtime: the old links taken down while\n"
                "the phase is cabled, by tier and rail, and the GPUs they cut off.\n"
-               "The work order has verify's form: one physical action per row, in the\n"
-               "order a technician walks the racks of the new layout.\n"
-               "Exit status: 0, 1 when a spec is wrong or the plans cannot be compared\n"
-               "(too few hosts named alike), 2 on a bad command line, 3 when a file cannot\n"
-               "be read or written.\n",
+               "The work order has verify's form: one action per cable of the phase\n"
+               "(connect, move, remove, replace), in the order a technician walks the\n"
+               "racks of the new layout.\n"
+               "Exit status: 0, 1 when a spec is wrong, NEW is not a growth of OLD or the\n"
+               "plans cannot be compared (too few hosts named alike), 2 on a bad command\n"
+               "line, 3 when a file cannot be read or written.\n",
     .needs = RY_NEED_CABLING,
     .needs_more = needs_more,
     .check = check,
