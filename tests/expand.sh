@@ -480,6 +480,10 @@ refused "127 to 64 nodes" \
     "$SP" --set cluster.nodes=64
 refused "4 to 2 SUs" "su2.yaml:4:[0-9]*: error: expand grows a fabric; NEW has fewer" \
     "$TMP/su4.yaml" "$TMP/su2.yaml"
+spec one 16 dgx-h100 8 qm9700
+refused "no switch of OLD in NEW (one q3400 for 128 GPUs)" \
+    "one.yaml:7:1: error: expand keeps the switches that stand, and no switch of OLD (leaf0 of 24) stands in NEW" \
+    "$TMP/one.yaml" --set fabric.switch=q3400
 refused "another server model" \
     "error: .*cluster.node is dgx-h100 in OLD .* and dgx-b200 in NEW" "$SP" --set cluster.node=dgx-b200
 # a growth of the same models is a phase

@@ -345,6 +345,18 @@ int ry_expand_check(const ry_fabric *old, const ry_fabric *new, ry_err *err)
     /* a switch kept by name is the same switch: of the same model */
     int T = old->tiers < new->tiers ? old->tiers : new->tiers;
     char a[128];
+    int shared = old->nnodes == old->first_switch;
+    for (int t = 1; t <= T && !shared; t++)
+        shared = tier_name_shared(old, new, t, a, sizeof a);
+    if (!shared) {
+        ry_node_name(old, old->first_switch, a, sizeof a);
+        ry_err_set(err, "fabric",
+                   "expand keeps the switches that stand, and no switch of OLD (%s of %lld) "
+                   "stands in NEW: NEW is a fabric built anew (another design, size or "
+                   "switch model), not a phase of growth", a,
+                   (long long)(old->nnodes - old->first_switch));
+        return -1;
+    }
     for (int t = 1; t <= T; t++) {
         const ry_switch_model *mo = ry_spec_tier_switch(o, t), *mn = ry_spec_tier_switch(n, t);
         if (strcmp(mo->name, mn->name) == 0 && mo->radix == mn->radix &&
@@ -454,7 +466,10 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
     x->oc = oc;
     x->nc = nc;
     fabric_netfile(old, new, &x->nf, &x->nf_port);
-    if (ry_verify_run(new, &x->nf, 1, RY_VERIFY_NO_RATES, &x->v, err) < 0) {
+    /* a switch is kept under its own name only: one the new plan does not
+     * name is not placed where it stands by its cables, its cables are
+     * removed */
+    if (ry_verify_run(new, &x->nf, 1, RY_VERIFY_NO_RATES | RY_VERIFY_BY_NAME, &x->v, err) < 0) {
         const char *why = ry_verify_error(&x->v, err);
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "the old plan cannot be found in the new one: %s", why);
