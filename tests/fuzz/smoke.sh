@@ -15,7 +15,7 @@ for t in ${FUZZ_ONLY:-$FUZZ_TARGETS}; do
     [ -x "$bin" ] || { echo "no $bin: configure with --enable-fuzzing CC=clang"; exit 2; }
     mkdir -p "$work/$t" "$work/$t-found"
     for d in $(fuzz_seeds "$t"); do
-        [ -d "$top/$d" ] && find "$top/$d" -maxdepth 1 -type f -size -1M -exec cp {} "$work/$t/" \;
+        [ -d "$top/$d" ] && find "$top/$d" -maxdepth 1 -type f -size -1048576c -exec cp {} "$work/$t/" \;
     done
     "$bin" "$work/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
         -close_fd_mask=2 -artifact_prefix="$work/$t-found/" -print_final_stats=1 \
