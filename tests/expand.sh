@@ -37,6 +37,39 @@ d = json.load(open(sys.argv[1]))
 print(eval(sys.argv[2], {"d": d}))' "$1" "$2"
 }
 
+# counts DIR WHAT: the work order of expand -o DIR has one row per cable of
+# the phase: its rows by action are expand.json's counts (connect: added,
+# remove: removed, replace: replaced, move: moved but not replaced) and
+# cables.csv's rows by state, and it has no other action
+counts() {
+    "$PY" - "$1" >"$1.counts" <<'PYEOF'
+import collections, csv, json, os, sys
+d = json.load(open(os.path.join(sys.argv[1], "expand.json")))
+wo = list(csv.DictReader(open(os.path.join(sys.argv[1], "work-order.csv"))))
+cab = list(csv.DictReader(open(os.path.join(sys.argv[1], "cables.csv"))))
+rows = collections.Counter(r["action"] for r in wo)
+state = collections.Counter(r["state"] for r in cab)
+tot = lambda s: sum(d["cables"][s].values())
+moved_replaced = sum(1 for r in cab if r["state"] == "moved" and r["replaced"] == "1")
+errs = []
+def want(what, got, exp):
+    if got != exp: errs.append("%s: %s, want %s" % (what, got, exp))
+want("connect rows", rows["connect"], tot("added"))
+want("remove rows", rows["remove"], tot("removed"))
+want("replace rows", rows["replace"], tot("replaced"))
+want("move rows", rows["move"], tot("moved") - moved_replaced)
+want("other actions", sorted(set(rows) - {"connect", "remove", "replace", "move"}), [])
+want("actions", len(wo), d["work_order"]["actions"])
+for a in ("connect", "remove", "replace", "move"):
+    want("work_order." + a, d["work_order"].get(a), rows[a])
+for s in ("kept", "moved", "added", "removed"):
+    want("cables.csv " + s, state[s], tot(s))
+want("replaced in cables.csv", sum(r["replaced"] == "1" for r in cab), tot("replaced"))
+print("\n".join(errs) if errs else "ok")
+PYEOF
+    expect_eq "$2: the work order's rows are the phase's counts" "$(cat "$1.counts")" ok
+}
+
 # grow ID NODE SU SWITCH RADIX MAXSU: the published table's rows (up to MAXSU
 # SUs) grown one into the next; each phase checked against the table's
 # differences and the closed form of the uplinks that stay
@@ -64,6 +97,7 @@ PYEOF
                 >"$x.txt" 2>"$x.err"
             expect_eq "$id ${prev%% *}->$1 SUs: exit" $? 0
             no_sanitizer "$x.err"
+            counts "$x" "$id ${prev%% *}->$1 SUs"
             "$PY" - "$x/expand.json" "$x/cables.csv" "$k" $prev $row \
                 "$TOP_SRCDIR/templates/switches.yaml" "$sw" >"$x.chk" <<'PYEOF'
 import csv, json, sys, yaml
@@ -152,21 +186,37 @@ cp "$TMP/nvidia-superpod-b200-4.yaml" "$TMP/su4.yaml"
 cp "$TMP/nvidia-superpod-b200-8.yaml" "$TMP/su8.yaml"
 cp -r "$TMP/x-nvidia-superpod-b200-2-4" "$TMP/x-2-4"
 
+# same_as_verify WO DIR WHAT: expand's work order is verify's, row for row,
+# but for the cables replaced (kept or moved, but too short or of another
+# medium: verify sees ports, not cables): expand's "replace" rows, and the
+# "move" rows verify has of the same labels
+same_as_verify() {
+    "$PY" - "$1" "$2/work-order.csv" >"$2.same" <<'PYEOF'
+import sys
+v, x = (open(p).read().splitlines() for p in sys.argv[1:])
+rep = {l.split(",")[5] for l in x[1:] if l.split(",")[6] == "replace"}
+v = [l for l in v if l.split(",")[5] not in rep or l.split(",")[6] != "move"]
+x = [l for l in x if l.split(",")[6] != "replace"]
+bad = [(a, b) for a, b in zip(v, x) if a != b]
+print("ok" if v == x else "%d against %d rows; first difference %s" % (len(v), len(x), bad[:1]))
+PYEOF
+    expect_eq "$3" "$(cat "$2.same")" ok
+}
+
 # (b) the phase is verify's findings of the new plan on the old fabric
 "$RAILYARD" opensm "$TMP/su2.yaml" -q -o "$TMP/o2" >/dev/null 2>&1
 expect_eq "opensm of 2 SUs" $? 0
 "$RAILYARD" verify "$TMP/su4.yaml" "$TMP/o2/opensm/plane0/topology.net" \
     --work-order "$TMP/wo.csv" >"$TMP/v.txt" 2>"$TMP/v.err"
 expect_eq "verify of 4 SUs on the 2-SU fabric: findings" $? 1
-if cmp -s "$TMP/wo.csv" "$TMP/x-2-4/work-order.csv"; then ok; else
-    fail "the work order differs from verify's"; diff "$TMP/wo.csv" "$TMP/x-2-4/work-order.csv" | head -5
-fi
+same_as_verify "$TMP/wo.csv" "$TMP/x-2-4" "the work order is verify's"
 J="$TMP/x-2-4/expand.json"
 line=$(head -1 "$TMP/v.txt")
 want="$(j "$J" '"{:,} of {:,}".format(sum(d["cables"]["kept"].values()), d["new"]["cables"])')"
 case "$line" in "$want planned cables as planned; "*) ok ;;
     *) fail "verify says '$line', expand $want" ;; esac
-case "$line" in *" $(j "$J" '"{:,} missing, {:,} unexpected, {:,} miswired,".format(*(d["work_order"][k] for k in ("connect", "remove", "move")))')"*) ok ;;
+mr=$(awk -F, '$1 == "moved" && $2 == 1' "$TMP/x-2-4/cables.csv" | wc -l)
+case "$line" in *" $(j "$J" '"{:,} missing, {:,} unexpected, {:,} miswired,".format(d["work_order"]["connect"], d["work_order"]["remove"], d["work_order"]["move"] + '"$mr"')')"*) ok ;;
     *) fail "verify's counts '$line' against expand's" ;; esac
 
 # ... and on the old fabric as the real ibnetdiscover finds it in ibsim
@@ -182,10 +232,7 @@ elif ib_sim_start "$TMP/o2/opensm/plane0/topology.net" "$TMP/sim"; then
     "$RAILYARD" verify "$TMP/su4.yaml" "$TMP/disc.net" --ignore-rates \
         --work-order "$TMP/wo-disc.csv" >/dev/null 2>"$TMP/vd.err"
     expect_eq "verify of 4 SUs on the discovered 2-SU fabric: findings" $? 1
-    if cmp -s "$TMP/wo-disc.csv" "$TMP/x-2-4/work-order.csv"; then ok; else
-        fail "the work order differs from verify's on the discovered fabric"
-        diff "$TMP/wo-disc.csv" "$TMP/x-2-4/work-order.csv" | head -5
-    fi
+    same_as_verify "$TMP/wo-disc.csv" "$TMP/x-2-4" "the work order is verify's on the discovered fabric"
 else
     fail "ibsim does not load the 2-SU fabric"
 fi
@@ -239,6 +286,7 @@ case "$(cat "$TMP/ident")" in "ok "[1-9]*) ok ;; *) fail "identity: $(head -3 "$
 expect_eq "build of 2 SUs" $? 0
 "$RAILYARD" expand "$TMP/su2.yaml" "$TMP/su4.yaml" -q -o "$TMP/p4" >/dev/null 2>"$TMP/p4.err"
 expect_eq "expand -o of 2 to 4 SUs" $? 0
+counts "$TMP/p4" "2 to 4 SUs"
 for f in opensm/plane0/guid2lid cabling/cabling.csv slurm/topology.conf expand.txt; do
     [ -s "$TMP/p4/$f" ] && ok || fail "expand -o wrote no $f"
 done
@@ -316,6 +364,7 @@ EOF
 "$RAILYARD" expand "$TMP/ro.yaml" --set cluster.nodes=256 -q -o "$TMP/ro" >/dev/null 2>"$TMP/ro.err"
 expect_eq "rail-only expand: exit" $? 0
 no_sanitizer "$TMP/ro.err"
+counts "$TMP/ro" "rail-only"
 J="$TMP/ro/expand.json"
 R=8 k=64 d=32
 for n in 128 256; do
@@ -343,8 +392,10 @@ done
 cp "$TMP/nvidia-superpod-b200-16.yaml" "$TMP/g16.yaml"
 prev=2
 for su in 4 8 16; do
-    "$RAILYARD" expand "$TMP/g$prev.yaml" "$TMP/g$su.yaml" -q -f json >"$TMP/g.json" 2>"$TMP/g.err"
+    "$RAILYARD" expand "$TMP/g$prev.yaml" "$TMP/g$su.yaml" -q -f json -o "$TMP/g-$su" \
+        >"$TMP/g.json" 2>"$TMP/g.err"
     expect_eq "reserve $prev->$su SUs: exit" $? 0
+    counts "$TMP/g-$su" "reserve $prev->$su SUs"
     expect_eq "reserve $prev->$su SUs: moved, removed, replaced, relocated; old kept" \
         "$(j "$TMP/g.json" '[sum(d["cables"][s].values()) for s in ("moved", "removed", "replaced")] + [d["relocated"]["servers"], d["relocated"]["switches"], sum(d["switches"]["removed"].values()), sum(d["cables"]["kept"].values()) == d["old"]["cables"], sum(d["switches"]["kept"].values()) == d["old"]["switches"]]')" \
         "[0, 0, 0, 0, 0, 0, True, True]"
@@ -363,8 +414,10 @@ fabric:
   design: rail-optimized
   switch: qm9700
 EOF
-"$RAILYARD" expand "$TMP/gh.yaml" --set cluster.gpus=1024 -q -f json >"$TMP/gh.json" 2>"$TMP/gh.err"
+"$RAILYARD" expand "$TMP/gh.yaml" --set cluster.gpus=1024 -q -f json -o "$TMP/gh" \
+    >"$TMP/gh.json" 2>"$TMP/gh.err"
 expect_eq "768 to 1,024 servers: exit" $? 0
+counts "$TMP/gh" "768 to 1,024 servers"
 expect_eq "768 to 1,024 servers: renamed, NIC cables kept and added" \
     "$(j "$TMP/gh.json" '[d["relocated"]["renamed_servers"], d["cables"]["kept"]["node-leaf"], d["cables"]["added"]["node-leaf"]]')" \
     "[768, 768, 256]"
@@ -399,5 +452,53 @@ grep -q "bad.yaml:3:[0-9]*: " "$TMP/e3" && ok || fail "a bad OLD: $(cat "$TMP/e3
 [ ! -e "$TMP/bad-out" ] && ok || fail "a bad OLD wrote $TMP/bad-out"
 "$RAILYARD" expand "$TMP/su2.yaml" "$TMP/missing.yaml" -q >/dev/null 2>"$TMP/e4"
 expect_eq "a missing NEW: exit" $? 3
+
+# (i) what a phase does not model is refused at the key of NEW that changed,
+# nothing written: a kept switch of another model (its ports are another
+# chassis's), a shrink (it retires servers), another server model
+SP="$TOP_SRCDIR/examples/superpod-4su.yaml"
+refused() {    # refused WHAT PATTERN ARGS...: exit 1, PATTERN in the error, no -o DIR
+    what=$1 pat=$2
+    shift 2
+    rm -rf "$TMP/refused"
+    "$RAILYARD" expand "$@" -q -o "$TMP/refused" >/dev/null 2>"$TMP/refused.err"
+    expect_eq "$what: exit" $? 1
+    no_sanitizer "$TMP/refused.err"
+    grep -q -- "$pat" "$TMP/refused.err" && ok || fail "$what: $(cat "$TMP/refused.err")"
+    [ ! -e "$TMP/refused" ] && ok || fail "$what: wrote $TMP/refused"
+}
+refused "another leaf and spine model" \
+    "^--set:1:[0-9]*: error: .*fabric.switch (the leaf switches) is qm9700 of 64 ports in OLD and q3400 of 144" \
+    "$SP" --set fabric.switch=q3400
+sed 's/^  switch: qm9700$/  tiers:\n    - switch: qm9700\n    - switch: qm9790/' "$TMP/su4.yaml" \
+    >"$TMP/su4-spine.yaml"
+refused "the spine tier of another model" \
+    "su4-spine.yaml:11:15: error: .*fabric.tiers.1.switch (the spine switches) is qm9700 .* in OLD and qm9790" \
+    "$TMP/su2.yaml" "$TMP/su4-spine.yaml"
+refused "127 to 64 nodes" \
+    "error: expand grows a fabric; NEW has fewer GPUs/nodes than OLD: 512 GPUs on 64 nodes against 1,016 on 127" \
+    "$SP" --set cluster.nodes=64
+refused "4 to 2 SUs" "su2.yaml:4:[0-9]*: error: expand grows a fabric; NEW has fewer" \
+    "$TMP/su4.yaml" "$TMP/su2.yaml"
+spec one 16 dgx-h100 8 qm9700
+refused "no switch of OLD in NEW (one q3400 for 128 GPUs)" \
+    "one.yaml:7:1: error: expand keeps the switches that stand, and no switch of OLD (leaf0 of 24) stands in NEW" \
+    "$TMP/one.yaml" --set fabric.switch=q3400
+refused "another server model" \
+    "error: .*cluster.node is dgx-h100 in OLD .* and dgx-b200 in NEW" "$SP" --set cluster.node=dgx-b200
+# a growth of the same models is a phase
+"$RAILYARD" expand "$TMP/su2.yaml" --set cluster.nodes=100 -q -o "$TMP/grow100" >/dev/null 2>&1
+expect_eq "2 SUs to 100 nodes: exit" $? 0
+counts "$TMP/grow100" "2 SUs to 100 nodes"
+# spines the new plan drops (3:1 at the same size: 8 of 16): the cables to
+# them are removed, one row each (verify words the spines unknown devices)
+"$RAILYARD" expand "$SP" --set fabric.oversubscription=3:1 -q -f json -o "$TMP/os3" \
+    >"$TMP/os3.json" 2>"$TMP/os3.err"
+expect_eq "1:1 to 3:1: exit" $? 0
+no_sanitizer "$TMP/os3.err"
+expect_eq "1:1 to 3:1: spines and cables removed" \
+    "$(j "$TMP/os3.json" '[d["switches"]["removed"]["spine"], d["cables"]["removed"]["leaf-spine"]]')" \
+    "[8, 512]"
+counts "$TMP/os3" "1:1 to 3:1"
 
 finish

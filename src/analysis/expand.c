@@ -6,7 +6,9 @@
 
 #include "fabric/ibplan.h"
 #include "fabric/names.h"
+#include "spec/yaml.h"
 #include "util/diag.h"
+#include "util/numfmt.h"
 
 const char *ry_link_tier_name(const ry_fabric *f, int tier, char *buf, size_t n)
 {
@@ -271,18 +273,203 @@ static void relocations(ry_expand *x)
     }
 }
 
+/* ---- what a phase models ------------------------------------------------------------------- */
+
+/* The key of s that gives a tier's switch model. */
+static void switch_key(const ry_spec *s, int tier, char *buf, size_t n)
+{
+    const ry_switch_model *m = ry_spec_tier_switch(s, tier);
+    snprintf(buf, n, "fabric.switch");
+    for (int i = 0; i < s->n_tier; i++)
+        if (m == &s->tier[i].sw)
+            snprintf(buf, n, "fabric.tiers.%d.switch", i);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* 1 when a switch of tier t of old has the name of one of new (given in
+ * buf). */
+static int tier_name_shared(const ry_fabric *old, const ry_fabric *new, int t, char *buf,
+                            size_t n)
+{
+    size_t k = 0, cap = new->nnodes - new->first_switch + 1;
+    char **names = ry_xmalloc(cap * sizeof *names);
+    for (uint32_t id = new->first_switch; id < new->nnodes; id++)
+        if (new->nodes[id].tier == t) {
+            ry_node_name(new, id, buf, n);
+            names[k++] = ry_xstrdup(buf);
+        }
+    qsort(names, k, sizeof *names, cmp_str);
+    int found = 0;
+    for (uint32_t id = old->first_switch; id < old->nnodes && !found && k; id++) {
+        if (old->nodes[id].tier != t)
+            continue;
+        ry_node_name(old, id, buf, n);
+        const char *key = buf;
+        found = bsearch(&key, names, k, sizeof *names, cmp_str) != NULL;
+    }
+    for (size_t i = 0; i < k; i++)
+        free(names[i]);
+    free(names);
+    return found;
+}
+
+int ry_expand_check(const ry_fabric *old, const ry_fabric *new, ry_err *err)
+{
+    const ry_spec *o = old->spec, *n = new->spec;
+    if (new->gpus < old->gpus || n->nodes < o->nodes) {
+        /* a shrink retires servers: their cables and leaves would be
+         * devices the new plan does not know */
+        int by_gpus = n->doc && ry_ydoc_find(n->doc, "cluster.gpus", NULL);
+        char g[32];
+        snprintf(g, sizeof g, "%s", ry_n(old->gpus));
+        ry_err_set(err, by_gpus ? "cluster.gpus" : "cluster.nodes",
+                   "expand grows a fabric; NEW has fewer GPUs/nodes than OLD: %s GPUs on %lld "
+                   "nodes against %s on %lld (a shrink retires servers, which a phase does "
+                   "not model)", ry_n(new->gpus), n->nodes, g, o->nodes);
+        return -1;
+    }
+    if (strcmp(o->node.name, n->node.name) != 0 || o->node.gpus_per_node != n->node.gpus_per_node ||
+        old->planes != new->planes) {
+        ry_err_set(err, "cluster.node",
+                   "expand keeps the servers that stand: cluster.node is %s in OLD (%d GPUs "
+                   "each, %d plane%s) and %s in NEW (%d GPUs, %d plane%s); replacing servers "
+                   "is not a phase of growth", o->node.name, o->node.gpus_per_node, old->planes,
+                   old->planes == 1 ? "" : "s", n->node.name, n->node.gpus_per_node,
+                   new->planes, new->planes == 1 ? "" : "s");
+        return -1;
+    }
+    /* a switch kept by name is the same switch: of the same model */
+    int T = old->tiers < new->tiers ? old->tiers : new->tiers;
+    char a[128];
+    int shared = old->nnodes == old->first_switch;
+    for (int t = 1; t <= T && !shared; t++)
+        shared = tier_name_shared(old, new, t, a, sizeof a);
+    if (!shared) {
+        ry_node_name(old, old->first_switch, a, sizeof a);
+        ry_err_set(err, "fabric",
+                   "expand keeps the switches that stand, and no switch of OLD (%s of %lld) "
+                   "stands in NEW: NEW is a fabric built anew (another design, size or "
+                   "switch model), not a phase of growth", a,
+                   (long long)(old->nnodes - old->first_switch));
+        return -1;
+    }
+    for (int t = 1; t <= T; t++) {
+        const ry_switch_model *mo = ry_spec_tier_switch(o, t), *mn = ry_spec_tier_switch(n, t);
+        if (strcmp(mo->name, mn->name) == 0 && mo->radix == mn->radix &&
+            mo->cage_ports == mn->cage_ports)
+            continue;
+        if (!tier_name_shared(old, new, t, a, sizeof a))
+            continue;
+        char key[48];
+        switch_key(n, t, key, sizeof key);
+        ry_err_set(err, key,
+                   "expand keeps the switches that stand: %s (the %s switches) is %s of %d "
+                   "ports in OLD and %s of %d ports in NEW, and %s stands in both; a switch of "
+                   "another model or port count has other ports and cages, so a phase "
+                   "cannot keep its cables: keep the model, or replace the tier apart from a "
+                   "growth", key,
+                   ry_tier_name(t, old->tiers), mo->name, mo->radix, mn->name, mn->radix, a);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the work order ------------------------------------------------------------------------ */
+
+static void work_push(ry_expand *x, size_t *cap, const ry_vf_finding *f, int replace)
+{
+    if (x->nwork == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        x->work = ry_xrealloc(x->work, *cap * sizeof *x->work);
+        x->work_replace = ry_xrealloc(x->work_replace, *cap);
+    }
+    x->work[x->nwork] = *f;
+    x->work_replace[x->nwork++] = (uint8_t)replace;
+    if (replace)
+        x->wo_replace++;
+    else if (f->kind == RY_VF_MISSING)
+        x->wo_connect++;
+    else if (f->kind == RY_VF_MISWIRED)
+        x->wo_move++;
+    else
+        x->wo_remove++;
+}
+
+/* One row per cable of the phase: verify's finding where it has one, else
+ * the row its state needs. nf_at: per old port, its netfile port. */
+static void work_order(ry_expand *x, const int32_t *nf_at)
+{
+    const ry_fabric *old = x->old, *new = x->new;
+    uint8_t *done_old = ry_xcalloc(old->nlinks + 1, 1), *done_new = ry_xcalloc(new->nlinks + 1, 1);
+    size_t cap = 0;
+    for (size_t i = 0; i < x->v.nfindings; i++) {
+        const ry_vf_finding *fd = &x->v.findings[i];
+        int32_t l = fd->link;
+        int32_t ol = fd->fb.file >= 0 ? ry_expand_old_link(x, fd->fa) : -1;
+        if (fd->kind == RY_VF_MISSING && x->new_state[l] == RY_XC_ADDED && !done_new[l]) {
+            done_new[l] = 1;
+            work_push(x, &cap, fd, 0);
+        } else if (fd->kind == RY_VF_MISWIRED && x->new_state[l] == RY_XC_MOVED && !done_new[l]) {
+            done_new[l] = 1;
+            if (ol >= 0)
+                done_old[ol] = 1;
+            work_push(x, &cap, fd, x->replaced[l]);
+        } else if (fd->kind == RY_VF_UNEXPECTED && ol >= 0 && x->old_state[ol] == RY_XC_REMOVED &&
+                   !done_old[ol]) {
+            done_old[ol] = 1;
+            work_push(x, &cap, fd, 0);
+        }
+    }
+    ry_vf_finding f;
+    for (size_t l = 0; l < new->nlinks; l++) {
+        int add = x->new_state[l] == RY_XC_ADDED && !done_new[l];
+        int rep = x->new_state[l] == RY_XC_KEPT && x->replaced[l];
+        if (!add && !rep)
+            continue;
+        memset(&f, 0, sizeof f);
+        f.kind = RY_VF_MISSING;
+        f.link = (int32_t)l;
+        f.fa.file = f.fb.file = -1;
+        f.cand = -1;
+        work_push(x, &cap, &f, rep);
+    }
+    for (size_t l = 0; l < old->nlinks; l++) {
+        if (x->old_state[l] != RY_XC_REMOVED || done_old[l])
+            continue;
+        /* a cable of a device the new plan drops: verify's unknown device */
+        memset(&f, 0, sizeof f);
+        f.kind = RY_VF_UNEXPECTED;
+        f.link = -1;
+        f.fa = (ry_vf_port){ 0, nf_at[old->links[l].lo] };
+        f.fb = (ry_vf_port){ 0, nf_at[old->links[l].hi] };
+        f.cand = -1;
+        work_push(x, &cap, &f, 0);
+    }
+    free(done_old);
+    free(done_new);
+}
+
 /* ---- the comparison ------------------------------------------------------------------------ */
 
 int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *new,
                   const ry_cabling *nc, ry_expand *x, ry_err *err)
 {
     memset(x, 0, sizeof *x);
+    if (ry_expand_check(old, new, err) < 0)
+        return -1;
     x->old = old;
     x->new = new;
     x->oc = oc;
     x->nc = nc;
     fabric_netfile(old, new, &x->nf, &x->nf_port);
-    if (ry_verify_run(new, &x->nf, 1, RY_VERIFY_NO_RATES, &x->v, err) < 0) {
+    /* a switch is kept under its own name only: one the new plan does not
+     * name is not placed where it stands by its cables, its cables are
+     * removed */
+    if (ry_verify_run(new, &x->nf, 1, RY_VERIFY_NO_RATES | RY_VERIFY_BY_NAME, &x->v, err) < 0) {
         const char *why = ry_verify_error(&x->v, err);
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "the old plan cannot be found in the new one: %s", why);
@@ -368,7 +555,6 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
         else    /* not found in place after all: taken as removed */
             x->old_state[l] = RY_XC_REMOVED;
     }
-    free(nf_at);
     for (size_t l = 0; l < new->nlinks; l++)
         if (x->new_state[l] == RY_XC_KEPT && x->old_of_new[l] < 0)
             x->new_state[l] = RY_XC_ADDED;
@@ -414,6 +600,8 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
     for (size_t i = 0; i < osw; i++)
         if (x->sw_new[i] < 0)
             x->sw_money.retired += switch_price(old, old->first_switch + (uint32_t)i);
+    work_order(x, nf_at);
+    free(nf_at);
     downtime(x);
     relocations(x);
     return 0;
@@ -435,5 +623,7 @@ void ry_expand_free(ry_expand *x)
     free(x->down);
     free(x->links);
     free(x->gpus_cut_rail);
+    free(x->work);
+    free(x->work_replace);
     memset(x, 0, sizeof *x);
 }

@@ -19,6 +19,18 @@
  * new cable is bought, the old one retired (a longer one stays, its slack in
  * the tray).
  *
+ * The work order is one row per cable of the phase, so that its counts are
+ * the report's: verify's finding of a cable where it has one (missing:
+ * connect, miswired: move, unexpected: remove), else the row the state
+ * needs (a cable of a device the new plan drops is removed, which verify
+ * words as an unknown device), and a replaced cable's row is "replace".
+ *
+ * A phase grows a fabric of the same servers and switches: ry_expand_check
+ * refuses NEW with fewer GPUs or servers than OLD (a shrink retires
+ * servers, which the phase does not model), another server model, or a
+ * switch kept by name under another model (its ports are another chassis's,
+ * so its cables are not where they were).
+ *
  * Money is split by item, at list prices: a switch at its model's price, a
  * cable at its share of the cabling plan's bill (its cable, plus the
  * modules of its medium over the links of that medium), so that bought +
@@ -83,10 +95,22 @@ typedef struct ry_expand {
     /* Servers the new plan names otherwise (a wider host number: node999,
      * node1000); a server is its place in the plan, so it is still itself. */
     long long renamed_servers;
+    /* The work order: verify's findings and rows of the phase's own (see
+     * above), work_replace[i] 1 for a replaced cable's row. */
+    ry_vf_finding *work;
+    uint8_t *work_replace;
+    size_t nwork;
+    long long wo_connect, wo_move, wo_remove, wo_replace;
 } ry_expand;
 
-/* Compares new with old. -1 with err set when the plans cannot be
- * compared (verify's reasons: too few hosts named alike, a name twice). */
+/* 0 when NEW is a growth of OLD that a phase models, else -1 with err set:
+ * its key the NEW spec's key that changed ("cluster.nodes", "cluster.node",
+ * "fabric.switch" or "fabric.tiers.N.switch"). */
+int ry_expand_check(const ry_fabric *old, const ry_fabric *new, ry_err *err);
+
+/* Compares new with old. -1 with err set when ry_expand_check refuses or
+ * the plans cannot be compared (verify's reasons: too few hosts named
+ * alike, a name twice). */
 int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *new,
                   const ry_cabling *nc, ry_expand *x, ry_err *err);
 void ry_expand_free(ry_expand *x);

@@ -977,7 +977,8 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     if (!rc)
         rc = check_names(&pc, err);
     if (!rc) {
-        place_by_structure(&pc);
+        if (!(flags & RY_VERIFY_BY_NAME))
+            place_by_structure(&pc);
         rc = check_subnets(v, err);
     }
     if (!rc) {

@@ -125,7 +125,10 @@ typedef struct ry_verify {
  *     the names, "dgx{n1:04}"), which spec key takes it and an example;
  *   - nothing of the plan placed, or no planned cable to compare.
  * ry_verify_error gives the words for err. */
-enum { RY_VERIFY_NO_RATES = 1 };   /* flags: links are never degraded */
+/* flags: links are never degraded; switches are placed by name only (a
+ * switch the plan does not name is an unknown device, never placed by
+ * structure). */
+enum { RY_VERIFY_NO_RATES = 1, RY_VERIFY_BY_NAME = 2 };
 int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
                   ry_err *err);
 void ry_verify_free(ry_verify *v);

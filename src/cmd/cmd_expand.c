@@ -135,7 +135,7 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_emit_expand_cables(&b, x);
     bad = bad || ry_outdir_put(o, "cables.csv", b.data, b.len) < 0;
     ry_buf_reset(&b);
-    ry_emit_work_order(&b, &x->v, &ctx->phys.lay);
+    ry_emit_work_order_of(&b, &x->v, x->work, x->work_replace, x->nwork, &ctx->phys.lay);
     bad = bad || ry_outdir_put(o, "work-order.csv", b.data, b.len) < 0;
     ry_buf_free(&b);
     return bad ? -1 : 0;
@@ -172,6 +172,11 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_expand x;
     ry_err err;
     memset(&x, 0, sizeof x);
+    if (rc == RY_CMD_OK && ry_expand_check(&old.f, &ctx->fabric, &err) < 0) {
+        /* at the key of NEW that changed */
+        ry_spec_error(ctx->spec, err.key, "%s", err.msg);
+        rc = RY_CMD_INPUT;
+    }
     if (rc == RY_CMD_OK) {
         ry_progress_step("comparing the phases");
         if (ry_expand_run(&old.f, &old.cab, &ctx->fabric, &ctx->phys.cab, &x, &err) < 0) {
@@ -210,14 +215,17 @@ const ry_cmd_entry ry_cmd_expand = {
                "added (missing) and removed (unexpected); switches kept by name, added or\n"
                "removed. A kept or moved cable of another medium, or too short, is\n"
                "replaced; a server or switch the new layout stands elsewhere is relocated.\n"
+               "A phase grows the servers and switch models that stand: a shrink, another\n"
+               "server model or a kept switch of another model is refused (exit 1).\n"
                "Capex of the phase at list prices: bought (new switches, new cables and\n"
                "their optics), reused, retired. Downtime: the old links taken down while\n"
                "the phase is cabled, by tier and rail, and the GPUs they cut off.\n"
-               "The work order has verify's form: one physical action per row, in the\n"
-               "order a technician walks the racks of the new layout.\n"
-               "Exit status: 0, 1 when a spec is wrong or the plans cannot be compared\n"
-               "(too few hosts named alike), 2 on a bad command line, 3 when a file cannot\n"
-               "be read or written.\n",
+               "The work order has verify's form: one action per cable of the phase\n"
+               "(connect, move, remove, replace), in the order a technician walks the\n"
+               "racks of the new layout.\n"
+               "Exit status: 0, 1 when a spec is wrong, NEW is not a growth of OLD or the\n"
+               "plans cannot be compared (too few hosts named alike), 2 on a bad command\n"
+               "line, 3 when a file cannot be read or written.\n",
     .needs = RY_NEED_CABLING,
     .needs_more = needs_more,
     .check = check,

@@ -47,7 +47,7 @@ static long long sum_state(const long long (*a)[RY_XT_N], int s)
 
 static long long work_rows(const ry_expand *x)
 {
-    return (long long)x->v.nfindings;
+    return (long long)x->nwork;
 }
 
 static void text_side(ry_buf *o, const ry_fabric *f)
@@ -199,9 +199,9 @@ static void emit_text(ry_buf *o, const ry_expand *x)
             ry_buf_printf(o, "%s%s of no one rail", sep, ry_n(x->gpus_cut_rail[x->rails]));
         ry_buf_putc(o, '\n');
     }
-    ry_buf_printf(o, "\nwork order: %s actions (connect %s, move %s, remove %s)\n",
-                  ry_n(work_rows(x)), ry_n(x->v.count[RY_VF_MISSING]),
-                  ry_n(x->v.count[RY_VF_MISWIRED]), ry_n(x->v.count[RY_VF_UNEXPECTED]));
+    ry_buf_printf(o, "\nwork order: %s actions (connect %s, move %s, remove %s, replace %s)\n",
+                  ry_n(work_rows(x)), ry_n(x->wo_connect), ry_n(x->wo_move), ry_n(x->wo_remove),
+                  ry_n(x->wo_replace));
 }
 
 static json_t *by_tier(const ry_expand *x, const long long *a, int links)
@@ -258,7 +258,8 @@ static void emit_json(ry_buf *o, const ry_expand *x)
     for (int r = 0; r < x->rails; r++)
         json_array_append_new(rails, json_integer(x->gpus_cut_rail[r]));
     json_t *doc = json_pack(
-        "{s:o,s:o,s:o,s:o,s:{s:I,s:I},s:{s:o,s:o},s:{s:o,s:I,s:I,s:I,s:o},s:{s:I,s:I,s:I,s:I}}",
+        "{s:o,s:o,s:o,s:o,s:{s:I,s:I},s:{s:o,s:o},s:{s:o,s:I,s:I,s:I,s:o},"
+        "s:{s:I,s:I,s:I,s:I,s:I}}",
         "old", side_json(x->old), "new", side_json(x->new), "switches", sw, "cables", cab,
         "relocated", "servers", (json_int_t)x->relocated_servers, "switches",
         (json_int_t)x->relocated_switches,
@@ -266,9 +267,9 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         money_json(&x->cab_money), "downtime", "links", links, "gpus_cut_off",
         (json_int_t)x->gpus_cut, "nic_ports_cut_off", (json_int_t)x->ports_cut,
         "leaves_isolated", (json_int_t)x->leaves_isolated, "gpus_cut_off_by_rail", rails,
-        "work_order", "actions", (json_int_t)work_rows(x), "connect",
-        (json_int_t)x->v.count[RY_VF_MISSING], "move", (json_int_t)x->v.count[RY_VF_MISWIRED],
-        "remove", (json_int_t)x->v.count[RY_VF_UNEXPECTED]);
+        "work_order", "actions", (json_int_t)work_rows(x), "connect", (json_int_t)x->wo_connect,
+        "move", (json_int_t)x->wo_move, "remove", (json_int_t)x->wo_remove, "replace",
+        (json_int_t)x->wo_replace);
     json_object_set_new(json_object_get(doc, "relocated"), "renamed_servers", renamed);
     char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
     ry_buf_puts(o, s);

@@ -591,15 +591,25 @@ static void wo_set(wo_row *r, const end *at, const char *label, const char *acti
 
 void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
 {
-    wo_row *rows = ry_xcalloc(v->nfindings + 1, sizeof *rows);
+    ry_emit_work_order_of(out, v, v->findings, NULL, v->nfindings, lay);
+}
+
+void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
+                           const uint8_t *replace, size_t nx, const ry_layout *lay)
+{
+    wo_row *rows = ry_xcalloc(nx + 1, sizeof *rows);
     size_t n = 0;
-    for (size_t i = 0; i < v->nfindings; i++) {
-        const ry_vf_finding *x = &v->findings[i];
+    for (size_t i = 0; i < nx; i++) {
+        const ry_vf_finding *x = &xs[i];
         ends e;
         ends_of(v, lay, x, &e);
         char label[96];
         label_of(v, x, label, sizeof label);
         wo_row *r = &rows[n++];
+        if (replace && replace[i] && x->link >= 0) {
+            wo_set(r, &e.pa, label, "replace", &e.pb, NULL);
+            continue;
+        }
         switch (x->kind) {
         case RY_VF_MISSING:
             wo_set(r, &e.pa, label, "connect", &e.pb, NULL);

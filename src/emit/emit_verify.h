@@ -21,6 +21,13 @@ void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const 
  * forward, row 2 back, ...), then by rack unit, device and port. */
 void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
 
+/* The same of nx findings xs of v (verify's own, or a phase's:
+ * analysis/expand.h); a finding of a planned link with replace[i] set is
+ * the row "replace" (the old cable comes out, a new one goes in between the
+ * planned ends). replace may be NULL. */
+void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
+                           const uint8_t *replace, size_t nx, const ry_layout *lay);
+
 /* What routing the fabric as found left out: found cables that carry no
  * route (left), NICs of the plan not cabled, and per leaf the NICs its
  * routes do not reach (holes, from analysis/hw_guids.h). */
