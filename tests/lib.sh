@@ -25,6 +25,20 @@ export PYTHONPATH PYTHONDONTWRITEBYTECODE
 # same bytes in both builds.
 sanitized() { [ "${RAILYARD_SANITIZED:-no}" = yes ]; }
 
+# The full suite (tests/run-all.sh) runs a test that calls sanitized or
+# $(examples) in both builds (tests/suite.sh), each doing its share:
+# RAILYARD_SUITE is "sanitizers" in the sanitizer build's run (make
+# check-sanitized) and "normal" in the normal build's (make check-normal,
+# make distcheck-normal); empty in a plain make check, which does it all.
+# normal_share: this is the normal build's run of such a test in the full
+# suite, where the sanitizer build's run has done all but what it leaves
+# to the normal build (the checks under "if ! sanitized"): a test may skip
+# there what the other run did.
+normal_share() { [ "${RAILYARD_SUITE:-}" = normal ] && ! sanitized; }
+# sanitizer_share: the sanitizer build's run of such a test in the full
+# suite, which may leave to the normal build's run what it does there.
+sanitizer_share() { [ "${RAILYARD_SUITE:-}" = sanitizers ] && sanitized; }
+
 # examples: the bundled examples' paths, a line each; under the sanitizers
 # only those of at most 16,384 GPUs (tests/build-outputs.sh builds every
 # example under them; the larger ones' other checks are the normal
@@ -87,8 +101,13 @@ no_sanitizer() {
 }
 
 finish() {
-    # the wall time, for tests/run-all.sh's list of the slowest tests
+    # the wall time, for tests/run-all.sh's table of the tests' times (also
+    # appended to RAILYARD_TIMES when it names a file: "SECONDS TEST BUILD")
     printf 'elapsed: %d s\n' $(($(date +%s) - T0))
+    if [ -n "${RAILYARD_TIMES:-}" ]; then
+        printf '%d %s %s\n' $(($(date +%s) - T0)) "$(basename "$0" .sh)" \
+            "$(sanitized && echo sanitizers || echo normal)" >>"$RAILYARD_TIMES"
+    fi
     printf '%d checks, %d failed\n' "$checks" "$fails"
     [ "$fails" -eq 0 ]
     exit $?
