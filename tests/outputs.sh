@@ -119,9 +119,14 @@ rmdir "$TMPDIR/railyard-xlsx-$$-0a1b"
 rm -f "$TMP"/pl.railyard-tmp-* "$TMP"/plf.railyard-tmp-*
 
 # ---- -o DIR: a symbolic link, stale groups, the user's files -------------------------------------------
+# Another design's file groups: the fat-tree example at 256 of its 2,048
+# GPUs (the groups and the transactions do not depend on the size).
+FT=$TMP/fat-tree.yaml
+sed 's/^\(  nodes:\) *256 .*/\1 32/' "$EX/fat-tree.yaml" >"$FT"
+grep -q '^  nodes: 32$' "$FT" && ok || fail "the smaller fat-tree spec"
 "$RAILYARD" build "$EX/b200-2plane.yaml" -o "$TMP/ref2" >/dev/null 2>>"$ERR"
 "$RAILYARD" build "$EX/b200-2plane.yaml" --set cluster.planes=1 -o "$TMP/ref1" >/dev/null 2>>"$ERR"
-"$RAILYARD" build "$EX/fat-tree.yaml" -o "$TMP/refe" >/dev/null 2>>"$ERR"
+"$RAILYARD" build "$FT" -o "$TMP/refe" >/dev/null 2>>"$ERR"
 [ -d "$TMP/ref2/opensm/plane1" ] && [ -f "$TMP/ref1/cabling/p2p.csv" ] && ok ||
     fail "references: unexpected groups"
 expect_eq "manifest lists the files" "$(grep -c '^opensm/plane1/' "$TMP/ref2/.railyard-manifest")" \
@@ -138,7 +143,7 @@ d="$TMP/stale"
 "$RAILYARD" build "$EX/b200-2plane.yaml" -o "$d" >/dev/null 2>>"$ERR"
 "$RAILYARD" build "$EX/b200-2plane.yaml" --set cluster.planes=1 -o "$d" >/dev/null 2>>"$ERR"
 same_tree "planes 2 -> 1: opensm/plane1 gone, equal to a fresh build" "$d" "$TMP/ref1"
-"$RAILYARD" build "$EX/fat-tree.yaml" -o "$d" >/dev/null 2>>"$ERR"
+"$RAILYARD" build "$FT" -o "$d" >/dev/null 2>>"$ERR"
 same_tree "InfiniBand -> Ethernet: opensm/ gone" "$d" "$TMP/refe"
 # A directory without a manifest (an older railyard's, or anyone's) is not
 # railyard's: refused; with --force, the files at railyard's paths are
@@ -171,7 +176,7 @@ echo mine >"$u/mine/deep/f"
 echo mine >"$u/opensm/extra/f"
 ln -s notes.txt "$u/notes.link"
 ino=$(stat -c %i "$u/notes.txt")
-"$RAILYARD" build "$EX/fat-tree.yaml" -o "$u" >/dev/null 2>>"$ERR"
+"$RAILYARD" build "$FT" -o "$u" >/dev/null 2>>"$ERR"
 expect_eq "user files: exit" $? 0
 expect_eq "user files: kept" "$(cat "$u/notes.txt" "$u/mine/deep/f" "$u/opensm/extra/f")" "mine
 mine
@@ -185,12 +190,12 @@ same_tree "user files: the rest is the new output" "$u" "$TMP/refe"
 rm -r "$u/slurm"
 echo mine >"$u/slurm"
 cp -a "$u" "$u.before"
-"$RAILYARD" build "$EX/fat-tree.yaml" -o "$u" >/dev/null 2>"$TMP/refused"
+"$RAILYARD" build "$FT" -o "$u" >/dev/null 2>"$TMP/refused"
 expect_eq "user file at a railyard path: exit" $? 3
 grep -q "1 path of '$u' that railyard did not write .* would be replaced: '$u/slurm'; .*--force" \
     "$TMP/refused" && ok || fail "user file: no clear error: $(cat "$TMP/refused")"
 same_tree "user file at a railyard path: DIR unchanged" "$u" "$u.before"
-"$RAILYARD" build "$EX/fat-tree.yaml" -o "$u" --force >/dev/null 2>>"$ERR"
+"$RAILYARD" build "$FT" -o "$u" --force >/dev/null 2>>"$ERR"
 expect_eq "--force: exit" $? 0
 same_tree "--force: the new output" "$u" "$TMP/refe"
 "$RAILYARD" build "$SP" -o "$TMP/refe/summary.txt" >/dev/null 2>/dev/null
@@ -269,13 +274,13 @@ echo "kill -9 loop: $(($(date +%s) - start)) s"
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
     m="$TMP/mnt"
     mkdir "$m"
-    R="$RAILYARD" E="$EX" M="$m" T="$TMP" unshare -m sh -c '
+    R="$RAILYARD" E="$EX" F="$FT" M="$m" T="$TMP" unshare -m sh -c '
         mount -t tmpfs none "$M" || exit 77
         "$R" build "$E/b200-2plane.yaml" -o "$M" >/dev/null || exit 1
         echo mine >"$M/notes"
         "$R" build "$E/b200-2plane.yaml" --set cluster.planes=1 -o "$M" >/dev/null || exit 2
         rm "$M/notes"; diff -r "$M" "$T/ref1" >/dev/null || exit 3
-        "$R" build "$E/fat-tree.yaml" -o "$M" >/dev/null || exit 4
+        "$R" build "$F" -o "$M" >/dev/null || exit 4
         diff -r "$M" "$T/refe" >/dev/null || exit 5
         for s in 0.05 0.1 0.15 0.2 0.25 0.3; do
             "$R" build "$E/b200-2plane.yaml" -o "$M" >/dev/null 2>&1 & p=$!
@@ -289,7 +294,7 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
         [ "$(cat "$M/slurm")" = mine ] || exit 10
         # A full file system: the run fails, DIR stays as it was.
         umount "$M"; mount -t tmpfs -o size=16m none "$M" || exit 77
-        "$R" build "$E/fat-tree.yaml" -o "$M/out" >/dev/null || exit 11
+        "$R" build "$F" -o "$M/out" >/dev/null || exit 11
         "$R" build "$E/superpod-4su.yaml" --set cluster.nodes=512 -o "$M/out" >/dev/null 2>&1
         [ $? = 3 ] || exit 12
         diff -r "$M/out" "$T/refe" >/dev/null || exit 13
