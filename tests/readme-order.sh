@@ -37,8 +37,11 @@ copy() {
         chmod -R u+w "$work/$1" &&
         (cd "$work/$1" && { [ ! -f config.status ] || make distclean >/dev/null 2>&1; })
 }
+# The commands run as the README gives them; make runs a job per processor
+# (MAKEFLAGS in the environment), as the test suite's own builds do.
+jobs=$(nproc 2>/dev/null || echo 2)
 run() {   # run DIR NAME CMD: the command in the copy, its output in a log
-    (cd "$work/$1" && sh -c "$3") >"$work/$1.$2.log" 2>&1
+    (cd "$work/$1" && MAKEFLAGS="-j$jobs${MAKEFLAGS:+ $MAKEFLAGS}" sh -c "$3") >"$work/$1.$2.log" 2>&1
 }
 
 # 1. getting started on a fresh copy, then the test suite's set-up, then
