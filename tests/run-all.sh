@@ -160,6 +160,7 @@ fi
 # the clone but .gitignore: the sanitizer build's tests ran on the clone.
 if [ "${RAILYARD_SKIP_DISTCHECK:-}" != 1 ]; then
     t=$(date +%s)
+    rm -f build/railyard-*.tar.gz
     if step distcheck make -C build -j"$jobs" distcheck-normal >build/distcheck.log 2>&1; then
         pass=$((pass + 1))
     else
@@ -199,7 +200,7 @@ for b in sanitizers normal; do
             END { printf "   %5d  the sum of %d tests\n", s, n }' "$RAILYARD_TIMES"
     fi
 done
-phase "the whole run" "$t_start"
+phase "the whole run from the normal build on" "$t_start"
 echo "== the phases (wall seconds)"
 printf '%s' "$phases"
 
