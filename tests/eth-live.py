@@ -248,7 +248,7 @@ class Fabric:
             r = self.check_routes(tdir, fails)
             if r.returncode == 0 or time.time() > end:
                 return r
-            time.sleep(2)
+            time.sleep(0.5)
 
     def addr6(self, timeout=60):
         """Each NIC's global IPv6 address, (host, netdev) -> address, once
@@ -382,7 +382,7 @@ def run(fab, a):
         est, total = fab.sessions()
         if (est == total == 2 * len(fab.links)) or time.time() > end:
             break
-        time.sleep(1)
+        time.sleep(0.5)
     if est == total == 2 * len(fab.links):
         ok("all %d BGP sessions Established (%d cables, both ends)" % (total, len(fab.links)))
     else:
@@ -390,7 +390,7 @@ def run(fab, a):
                                                                   2 * len(fab.links)))
     end = time.time() + 30
     while fab.bfd_up() < 2 * len(fab.links) and time.time() < end:
-        time.sleep(1)
+        time.sleep(0.5)
     up = fab.bfd_up()
     (ok if up == 2 * len(fab.links) else fail)("%d BFD sessions up, %d expected (one per cable "
                                                "end)" % (up, 2 * len(fab.links)))
