@@ -55,6 +55,59 @@ FNR == 1 {
 }')
 }
 
+# file_circles SRCDIR ROOM...: one line per circle of files inside a room,
+# where a file X (X.c and X.h together) uses Y when either includes Y.h; a
+# circle is where calls go both ways, so the room has no bottom to read
+# from. "src/util: util/buf -> util/diag -> util/buf".
+file_circles() {
+    dir=$1
+    shift
+    for room in "$@"; do
+        (cd "$dir" && find "$room" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
+            xargs -r awk -v room="$room" '
+FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from); unit[from] = 1 }
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+    inc = $0
+    sub(/^[^"]*"/, "", inc)
+    sub(/".*/, "", inc)
+    if (index(inc, "/") == 0)
+        inc = room "/" inc
+    sub(/\.h$/, "", inc)
+    if (inc != from && index(inc, room "/") == 1)
+        uses[from, inc] = 1
+}
+function visit(u, path,    v, c) {
+    state[u] = 1
+    for (v in unit)
+        if ((u, v) in uses) {
+            if (state[v] == 1 && !found) {
+                c = path
+                sub("^.*(^| -> )" v " -> ", v " -> ", c)
+                if (index(path, v) == 1)
+                    c = path
+                print "src/" room ": " c " -> " v
+                found = 1
+            } else if (!state[v])
+                visit(v, path " -> " v)
+        }
+    state[u] = 2
+}
+END {
+    n = 0
+    for (u in unit)
+        names[++n] = u
+    for (i = 1; i <= n; i++)
+        for (j = i + 1; j <= n; j++)
+            if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
+    for (i = 1; i <= n; i++)
+        if (!state[names[i]]) {
+            found = 0
+            visit(names[i], names[i])
+        }
+}')
+    done
+}
+
 # ---- the checker on a scratch tree ------------------------------------------------
 F="$TMP/fake/src"
 mkdir -p "$F/util" "$F/fabric" "$F/analysis" "$F/model" "$F/emit" "$F/cmd"
@@ -97,5 +150,21 @@ n=$(wc -l <"$TMP/src" | tr -d ' ')
 while IFS= read -r line; do
     fail "$line"
 done <"$TMP/src"
+# ---- circles of files -------------------------------------------------------------
+C="$TMP/circle/src"
+mkdir -p "$C/util"
+printf '#include "util/b.h"\n' >"$C/util/a.c"
+printf '#include "c.h"\n' >"$C/util/b.c"
+printf '#include "util/a.h"\n#include <stdio.h>\n' >"$C/util/c.h"
+printf '#include "util/c.h"\n' >"$C/util/d.c"
+touch "$C/util/a.h" "$C/util/b.h"
+expect_eq "a planted circle is found" "$(file_circles "$C" util)" \
+    "src/util: util/a -> util/b -> util/c -> util/a"
+rm "$C/util/c.h"
+expect_eq "no circle once it is cut" "$(file_circles "$C" util)" ""
+# The rooms kept free of circles (each a stack of files, read from the bottom).
+for room in util; do
+    expect_eq "no circle of files in src/$room" "$(file_circles "$TOP_SRCDIR/src" "$room")" ""
+done
 echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers"
 finish

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "emit/csv.h"
 #include "util/buf.h"
+#include "util/diag.h"
 #include "util/escape.h"
 #include "util/hash.h"
 
