@@ -45,10 +45,7 @@ typedef struct idvec {
 
 static void idvec_push(idvec *a, uint32_t x)
 {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 64;
-        a->v = ry_xrealloc(a->v, a->cap * sizeof *a->v);
-    }
+    RY_ALLOC_GROW(a->v, a->n + 1, a->cap);
     a->v[a->n++] = x;
 }
 

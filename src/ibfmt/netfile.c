@@ -540,10 +540,7 @@ static void parse_port_line(parser *ps, char *line)
         }
     }
     nf->ports[pi].line = ps->line;
-    if (ps->npend == ps->cap_pend) {
-        ps->cap_pend = ps->cap_pend ? ps->cap_pend * 2 : 256;
-        ps->pend = ry_xrealloc(ps->pend, (size_t)ps->cap_pend * sizeof *ps->pend);
-    }
+    RY_ALLOC_GROW(ps->pend, ps->npend + 1, ps->cap_pend);
     ps->pend[ps->npend++] = pd;
     ps->listed[pi] = ps->npend;
 }

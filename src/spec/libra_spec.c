@@ -91,10 +91,7 @@ double ry_libra_unit_cost(const ry_libra_dim *d)
 
 ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w)
 {
-    if (w->nlayers == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 16;
-        w->layers = ry_xrealloc(w->layers, (size_t)w->cap * sizeof *w->layers);
-    }
+    RY_ALLOC_GROW(w->layers, w->nlayers + 1, w->cap);
     ry_libra_layer *l = &w->layers[w->nlayers++];
     memset(l, 0, sizeof *l);
     ry_schema_defaults_in(RY_IN_LAYER, l);
@@ -875,10 +872,7 @@ static int add_relation(rctx *c, const cparse *cp, const lin *a, int op, const l
                                     "the bandwidth" : "no bandwidth in it");
         return -1;
     }
-    if (p->nrels == p->caprels) {
-        p->caprels = p->caprels ? 2 * p->caprels : 8;
-        p->rels = ry_xrealloc(p->rels, (size_t)p->caprels * sizeof *p->rels);
-    }
+    RY_ALLOC_GROW(p->rels, p->nrels + 1, p->caprels);
     ry_libra_rel *r = &p->rels[p->nrels++];
     memset(r, 0, sizeof *r);
     memcpy(r->c, diff, (size_t)net->ndims * sizeof *diff);

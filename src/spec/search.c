@@ -168,11 +168,7 @@ static void read_vary(ry_search_space *sp, const ry_ynode *m)
                 bad = 1;
             } else {
                 /* each value where its item was written (a range's all there) */
-                if ((size_t)ax->n > pcap) {
-                    pcap = 2 * pcap > (size_t)ax->n ? 2 * pcap : (size_t)ax->n;
-                    sp->value_pos[sp->naxes] = ry_xrealloc(sp->value_pos[sp->naxes],
-                                                           pcap * sizeof(ry_pos));
-                }
+                RY_ALLOC_GROW(sp->value_pos[sp->naxes], ax->n, pcap);
                 for (int q = before; q < ax->n; q++)
                     sp->value_pos[sp->naxes][q] = it->pos;
             }

@@ -27,13 +27,7 @@ void ry_buf_reset(ry_buf *b)
 
 static void reserve(ry_buf *b, size_t extra)
 {
-    if (b->len + extra + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->data = ry_xrealloc(b->data, cap);
-    b->cap = cap;
+    RY_ALLOC_GROW(b->data, b->len + extra + 1, b->cap);
 }
 
 void ry_buf_add(ry_buf *b, const void *p, size_t n)
