@@ -11,6 +11,14 @@
 
 #include "util/diag.h"
 
+/* Switch tiers of a fabric. 8 is past any real need: 8 tiers of radix-32
+ * switches hold 2 x 16^8 (8.6e9) GPUs, far more than RY_MAX_GPUS; only a
+ * toy radix needs more, and is refused ("2048 GPUs need more than 8 tiers
+ * of radix-4 switches"). It is also what the consumers stop at: OpenSM's
+ * fat-tree routing ranks at most 8 levels (its FAT_TREE_MAX_RANK), and a
+ * route up and down 8 tiers crosses 15 switches, far inside a directed
+ * route's 63 hops. The per-tier arrays of the spec and the fabric are
+ * sized by it. */
 #define RY_MAX_TIERS 8
 #define RY_MAX_PLANES 8     /* NIC ports per GPU (cluster.planes) */
 /* GPUs in one spec: far past any cluster built (the largest are a few
