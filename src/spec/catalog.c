@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/hash.h"
+#include "util/phys.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -36,14 +37,25 @@ const char *ry_templates_dir(const char *option)
 
 /* ---- speeds ------------------------------------------------------------------------ */
 
-static const struct {
-    const char *name;
-    double gbps;
-} ib_rates[] = {
-    /* InfiniBand generations at 4x, and the usual split-port names. */
-    { "fdr", 56 },  { "edr", 100 }, { "hdr100", 100 }, { "hdr", 200 },
-    { "ndr200", 200 }, { "ndr", 400 }, { "xdr", 800 },
-};
+/* InfiniBand speeds a spec may name: the generations from FDR at 4x (FDR
+ * 56, NDR 400), and the usual split-port names at 2x. */
+static int ib_speed(const char *name, double *gbps)
+{
+    static const struct { const char *name; ry_ib_gen_id gen; } split[] = {
+        { "hdr100", RY_IB_HDR }, { "ndr200", RY_IB_NDR },
+    };
+    for (int i = RY_IB_FDR; i < RY_IB_NGENS; i++)
+        if (strcasecmp(name, ry_ib_gens[i].name) == 0) {
+            *gbps = 4 * ry_ib_gens[i].lane;
+            return 0;
+        }
+    for (size_t i = 0; i < sizeof split / sizeof *split; i++)
+        if (strcmp(name, split[i].name) == 0) {
+            *gbps = 2 * ry_ib_gens[split[i].gen].lane;
+            return 0;
+        }
+    return -1;
+}
 
 int ry_parse_speed(const char *s, double *gbps)
 {
@@ -61,11 +73,8 @@ int ry_parse_speed(const char *s, double *gbps)
     buf[n] = '\0';
     if (!n)
         return -1;
-    for (size_t i = 0; i < sizeof ib_rates / sizeof ib_rates[0]; i++)
-        if (strcmp(buf, ib_rates[i].name) == 0) {
-            *gbps = ib_rates[i].gbps;
-            return 0;
-        }
+    if (ib_speed(buf, gbps) == 0)
+        return 0;
     if (!isdigit((unsigned char)buf[0]))
         return -1;
     char *end;
