@@ -70,7 +70,7 @@ static const char *const p2p_cols[NCOLS] = {
 static void p2p_port(const ry_cab_names *nm, const ry_cab_end *e, char *buf, size_t n)
 {
     const ry_fabric *f = nm->f;
-    int eth = f->spec->sw.ethernet;
+    int eth = ry_spec_is_ethernet(f->spec);
     if (e->is_server) {
         const ry_node *nd = &f->nodes[e->node];
         int i = (int)(e->node % (uint32_t)nm->gpn) + (int)(e->port - nd->port0) * nm->gpn;

@@ -271,7 +271,7 @@ int ry_ethplan_build(const ry_fabric *f, ry_ethplan *pl, ry_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->f = f;
-    if (!f->spec->sw.ethernet) {
+    if (!ry_spec_is_ethernet(f->spec)) {
         ry_err_set(err, "fabric.switch", "fabric.switch %s is an InfiniBand switch; Ethernet configs need "
                    "Ethernet switches (fabric.switch.protocol: ethernet)", f->spec->sw.name);
         return -1;

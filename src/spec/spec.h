@@ -441,4 +441,12 @@ ry_pos ry_spec_pos(const ry_spec *s, const char *key);
 void ry_spec_error(const ry_spec *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Whether the cluster's fabric is Ethernet (fabric.switch.protocol): the one
+ * question every room asks, answered by the leaf switch, whose protocol
+ * every tier shares (ry_spec_rules_tiers). */
+static inline int ry_spec_is_ethernet(const ry_spec *s)
+{
+    return s->sw.ethernet;
+}
+
 #endif
