@@ -404,20 +404,10 @@ static uint32_t uf_find(uint32_t *p, uint32_t x)
 
 void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
 {
-    memset(out, 0, sizeof *out);
-    out->spec = f->spec;
-    out->design = f->design;
+    /* each tier's model and split ports (fabric.tiers) too: the trimmed
+     * switches keep their ports, so their speeds, names and prices */
+    ry_fabric_init_like(out, f);
     out->tiers = f->tiers;
-    out->radix = f->radix;
-    out->planes = f->planes;
-    out->rails = f->rails;
-    out->gpus = f->gpus;
-    memcpy(out->down_ports, f->down_ports, sizeof out->down_ports);
-    memcpy(out->up_ports, f->up_ports, sizeof out->up_ports);
-    /* each tier's model and split ports (fabric.tiers): the trimmed switches
-     * keep their ports, so their speeds, names and prices */
-    memcpy(out->tier, f->tier, sizeof out->tier);
-    out->su_domains = f->su_domains;
     out->num_units = f->num_units;
 
     /* Switches that keep at least one link. */

@@ -106,6 +106,21 @@ double ry_link_gbps(const ry_fabric *f, uint32_t link)
     return g;
 }
 
+void ry_fabric_init_like(ry_fabric *f, const ry_fabric *src)
+{
+    memset(f, 0, sizeof *f);
+    f->spec = src->spec;
+    f->design = src->design;
+    f->radix = src->radix;
+    f->planes = src->planes;
+    f->rails = src->rails;
+    f->gpus = src->gpus;
+    memcpy(f->down_ports, src->down_ports, sizeof f->down_ports);
+    memcpy(f->up_ports, src->up_ports, sizeof f->up_ports);
+    memcpy(f->tier, src->tier, sizeof f->tier);
+    f->su_domains = src->su_domains;
+}
+
 void ry_fabric_free(ry_fabric *f)
 {
     free(f->nodes);
