@@ -213,7 +213,10 @@ expect_eq "a planted circle is found" "$(file_circles "$C" util)" \
 rm "$C/util/c.h"
 expect_eq "no circle once it is cut" "$(file_circles "$C" util)" ""
 # The rooms kept free of circles (each a stack of files, read from the bottom).
+# spec/ is free of circles of calls; its headers still meet in one: the
+# schema's rows are typed by the readers' headers, which include the schema.
 ROOMS="util fabric"
+CALL_ROOMS="util fabric spec"
 for room in $ROOMS; do
     expect_eq "no circle of files in src/$room" "$(file_circles "$TOP_SRCDIR/src" "$room")" ""
 done
@@ -228,7 +231,7 @@ if command -v nm >/dev/null 2>&1 && [ -e "${TOP_BUILDDIR:-.}/src/util/diag.o" ];
         expect_eq "a planted circle of calls is found" "$(call_circles "$TMP/calls" util)" \
             "src/util: calls go round: util/a -> util/b -> util/a"
     fi
-    for room in $ROOMS; do
+    for room in $CALL_ROOMS; do
         expect_eq "no circle of calls in src/$room" "$(call_circles "$TOP_BUILDDIR/src" "$room")" ""
     done
 else
