@@ -237,5 +237,11 @@ if command -v nm >/dev/null 2>&1 && [ -e "${TOP_BUILDDIR:-.}/src/util/diag.o" ];
 else
     echo "no objects or no nm: the circles of calls are not checked"
 fi
+# ---- one writer for a format ------------------------------------------------------
+# Every JSON report goes through emit/json_out.c; SONiC's config_db.json,
+# indented by four with sorted keys as SONiC writes it, is the one other.
+dumps=$(grep -rl 'json_dumps(' "$TOP_SRCDIR/src" --include='*.c' | sed "s|^$TOP_SRCDIR/||" |
+    grep -v '^src/emit/json_out.c$' | grep -v '/eth_sonic.c$')
+expect_eq "JSON is written by ry_json_out" "$dumps" ""
 echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers"
 finish

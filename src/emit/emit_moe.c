@@ -10,6 +10,7 @@
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/catalog.h"
+#include "emit/json_out.h"
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 
@@ -210,12 +211,8 @@ void ry_emit_moe_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     if (!j)
         return;
     json_object_set_new(j, "moe", moe_traffic_json(m, f, mt));
-    char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     ry_buf_reset(o);
-    ry_buf_puts(o, txt);
-    ry_buf_putc(o, '\n');
-    free(txt);
-    json_decref(j);
+    ry_json_out(o, j, 0);
 }
 
 void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
