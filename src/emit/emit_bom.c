@@ -452,12 +452,10 @@ static void cell(csv_row *r, int col, const char *fmt, ...)
 
 static void csv_put(ry_buf *o, const csv_row *r)
 {
-    for (int i = 0; i < CSV_COLS; i++) {
-        if (i)
-            ry_buf_putc(o, ',');
-        ry_csv_field(o, r->cell[i]);
-    }
-    ry_csv_end(o);
+    const char *cells[CSV_COLS];
+    for (int i = 0; i < CSV_COLS; i++)
+        cells[i] = r->cell[i];
+    ry_csv_row(o, cells, CSV_COLS);
 }
 
 static void tier_row(ry_buf *o, const char *item, const char *tier, long long sw, long long ports,

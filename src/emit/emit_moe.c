@@ -226,9 +226,7 @@ void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
         char *sp = strchr(desc, ' ');
         if (sp)
             *sp++ = '\0';
-        ry_csv_field(o, desc);
-        ry_buf_putc(o, ',');
-        ry_csv_field(o, sp ? sp : "");
+        ry_csv_fields(o, (const char *const[]){ desc, sp ? sp : "" }, 2);
         ry_buf_printf(o, ",%d,%d,%.9g,%.9g,%.9g,%.9g", f->nodes[g].group, f->nodes[g].rail,
                       mt->gpu_fwd_out[g], mt->gpu_fwd_in[g], mt->gpu_net_out[g], mt->gpu_net_in[g]);
         ry_csv_end(o);

@@ -327,15 +327,8 @@ static void device_at(ry_buf *b, const char *name, const char *role, const char 
     const ry_layout *lay = nm->lay;
     char room[32];
     ry_cab_room_name(&lay->rooms[lay->racks[rack].room], room, sizeof room);
-    ry_csv_field(b, name);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, role);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, vendor_of(vendor));
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, model);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, nm->f->spec->name);
+    ry_csv_fields(b, (const char *const[]){ name, role, vendor_of(vendor), model,
+                                            nm->f->spec->name }, 5);
     ry_buf_printf(b, ",%s,", room);
     ry_csv_field(b, nm->pool + nm->rack[rack]);
     ry_buf_printf(b, ",%d,%s," NB_STATUS "%s", unit, face, ry_csv_eol());
@@ -384,9 +377,7 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     slug(sl, sizeof sl, s->name);
     ry_buf_puts(&b, "name,slug,status");
     ry_csv_end(&b);
-    ry_csv_field(&b, s->name);
-    ry_buf_putc(&b, ',');
-    ry_csv_field(&b, sl);
+    ry_csv_fields(&b, (const char *const[]){ s->name, sl }, 2);
     ry_buf_puts(&b, "," NB_STATUS);
     ry_csv_end(&b);
     bad |= put(o, prefix, "01-sites.csv", &b) < 0;
@@ -440,10 +431,7 @@ ry_csv_end(&b);
     ry_csv_end(&b);
     for (int i = 0; i < nmk; i++) {
         slug(sl, sizeof sl, mk[i]);
-        ry_csv_field(&b, mk[i]);
-        ry_buf_putc(&b, ',');
-        ry_csv_field(&b, sl);
-        ry_csv_end(&b);
+        ry_csv_row(&b, (const char *const[]){ mk[i], sl }, 2);
     }
     bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
 

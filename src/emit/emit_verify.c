@@ -648,22 +648,8 @@ void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding 
             ry_rack_name(lay, r->rack, rack, sizeof rack);
             snprintf(num, sizeof num, "%d", r->unit);
         }
-        ry_csv_field(out, rack);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, num);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->col_dev);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->col_port);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->cage);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->label);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->action);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->to);
-        ry_csv_end(out);
+        ry_csv_row(out, (const char *const[]){ rack, num, r->col_dev, r->col_port, r->cage,
+                                               r->label, r->action, r->to }, 8);
     }
     free(rows);
 }

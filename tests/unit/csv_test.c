@@ -105,6 +105,14 @@ int main(void)
     CHECK(ry_siphash(k, msg, 0) == 0x726fdb47dd0e0e31ULL, "siphash of nothing: %016llx",
           (unsigned long long)ry_siphash(k, msg, 0));
 
+    /* a row: fields quoted one by one, commas between, the record's end */
+    ry_buf row;
+    ry_buf_init(&row);
+    ry_csv_row(&row, (const char *const[]){ "a", "b,c", "" }, 3);
+    ry_csv_fields(&row, (const char *const[]){ "x" }, 1);
+    CHECK(strcmp(row.data, "a,\"b,c\",\nx") == 0, "csv row: [%s]", row.data);
+    ry_buf_free(&row);
+
     /* RY_ALLOC_GROW: appends keep what was there, with a count of any type */
     int *v = NULL, nv = 0, capv = 0;
     for (int i = 0; i < 1000; i++) {
