@@ -55,37 +55,20 @@ FNR == 1 {
 }')
 }
 
-# file_circles SRCDIR ROOM...: one line per circle of files inside a room,
-# where a file X (X.c and X.h together) uses Y when either includes Y.h; a
-# circle is where calls go both ways, so the room has no bottom to read
-# from. "src/util: util/buf -> util/diag -> util/buf".
-file_circles() {
-    dir=$1
-    shift
-    for room in "$@"; do
-        (cd "$dir" && find "$room" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
-            xargs -r awk -v room="$room" '
-FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from); unit[from] = 1 }
-/^[ \t]*#[ \t]*include[ \t]*"/ {
-    inc = $0
-    sub(/^[^"]*"/, "", inc)
-    sub(/".*/, "", inc)
-    if (index(inc, "/") == 0)
-        inc = room "/" inc
-    sub(/\.h$/, "", inc)
-    if (inc != from && index(inc, room "/") == 1)
-        uses[from, inc] = 1
-}
-function visit(u, path,    v, c) {
+# circles ROOM WHAT: reads "N unit" and "E from to" lines (a graph of the
+# room's files) and prints one line per circle found, "src/ROOM: WHAT" and
+# the circle, "util/a -> util/b -> util/a".
+circles() {
+    awk -v room="$1" -v what="$2" '
+$1 == "N" { unit[$2] = 1 }
+$1 == "E" { unit[$2] = unit[$3] = 1; uses[$2, $3] = 1 }
+function visit(u, path,    v) {
     state[u] = 1
     for (v in unit)
         if ((u, v) in uses) {
             if (state[v] == 1 && !found) {
-                c = path
-                sub("^.*(^| -> )" v " -> ", v " -> ", c)
-                if (index(path, v) == 1)
-                    c = path
-                print "src/" room ": " c " -> " v
+                sub("^(.* -> )?" v " -> ", v " -> ", path)
+                print "src/" room ": " what path " -> " v
                 found = 1
             } else if (!state[v])
                 visit(v, path " -> " v)
@@ -104,7 +87,30 @@ END {
             found = 0
             visit(names[i], names[i])
         }
-}')
+}'
+}
+
+# file_circles SRCDIR ROOM...: one line per circle of files inside a room,
+# where a file X (X.c and X.h together) uses Y when either includes Y.h; a
+# circle is where calls go both ways, so the room has no bottom to read
+# from. "src/util: util/buf -> util/diag -> util/buf".
+file_circles() {
+    dir=$1
+    shift
+    for room in "$@"; do
+        (cd "$dir" && find "$room" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
+            xargs -r awk -v room="$room" '
+FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from); print "N", from }
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+    inc = $0
+    sub(/^[^"]*"/, "", inc)
+    sub(/".*/, "", inc)
+    if (index(inc, "/") == 0)
+        inc = room "/" inc
+    sub(/\.h$/, "", inc)
+    if (inc != from && index(inc, room "/") == 1)
+        print "E", from, inc
+}') | circles "$room" ""
     done
 }
 
@@ -121,40 +127,16 @@ call_circles() {
             nm "$o" | awk -v u="$room/$(basename "$o" .o)" '
                 $1 == "U" { print u, "U", $2; next }
                 NF == 3 && $2 ~ /^[A-TV-Z]$/ { print u, "D", $3 }'
-        done | awk -v room="$room" '
-$2 == "D" { def[$3] = $1; unit[$1] = 1; next }
-{ want[++n] = $1 SUBSEP $3; unit[$1] = 1 }
-function visit(u, path,    v) {
-    state[u] = 1
-    for (v in unit)
-        if ((u, v) in uses) {
-            if (state[v] == 1 && !found) {
-                sub("^(.* -> )?" v " -> ", v " -> ", path)
-                print "src/" room ": calls go round: " path " -> " v
-                found = 1
-            } else if (!state[v])
-                visit(v, path " -> " v)
-        }
-    state[u] = 2
-}
+        done | awk '
+$2 == "D" { def[$3] = $1; print "N", $1; next }
+{ want[++n] = $1 SUBSEP $3 }
 END {
     for (i = 1; i <= n; i++) {
         split(want[i], w, SUBSEP)
         if ((w[2] in def) && def[w[2]] != w[1])
-            uses[w[1], def[w[2]]] = 1
+            print "E", w[1], def[w[2]]
     }
-    m = 0
-    for (u in unit)
-        names[++m] = u
-    for (i = 1; i <= m; i++)
-        for (j = i + 1; j <= m; j++)
-            if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
-    for (i = 1; i <= m; i++)
-        if (!state[names[i]]) {
-            found = 0
-            visit(names[i], names[i])
-        }
-}'
+}' | circles "$room" "calls go round: "
     done
 }
 

@@ -38,19 +38,10 @@ static long long net_source(const ry_fabric *f, const ry_moe_traffic_in *in, lon
     return (s / in->K) * in->K + d % in->K;
 }
 
-typedef struct moe_walk {
-    const ry_fabric *f;
-    const ry_moe_traffic_in *in;
-    ry_moe_traffic *m;
-    ry_err *err;
-    double B;
-} moe_walk;
-
 /* The expert all-to-all's flows into GPU port dp: from each member of its
  * group outside its domain. */
-static int moe_end(void *ctx, ry_updown *u, uint32_t dp)
+static int moe_end(ry_pair_walk *w, ry_updown *u, uint32_t dp)
 {
-    moe_walk *w = ctx;
     const ry_fabric *f = w->f;
     const ry_moe_traffic_in *in = w->in;
     long long d = f->ports[dp].owner;
@@ -61,8 +52,7 @@ static int moe_end(void *ctx, ry_updown *u, uint32_t dp)
         long long s = member(in, first, j);
         if (s / in->K == d / in->K)
             continue;
-        if (ry_traffic_route_pair(f, u, net_source(f, in, s, d), dp, w->B, "expert all-to-all",
-                                  &w->m->net, w->err) < 0)
+        if (ry_traffic_route_pair(w, u, net_source(f, in, s, d), dp, "expert all-to-all") < 0)
             return -1;
     }
     return 0;
@@ -71,8 +61,8 @@ static int moe_end(void *ctx, ry_updown *u, uint32_t dp)
 static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
                  ry_err *err)
 {
-    moe_walk w = { f, in, m, err, in->pair_bytes / f->planes };
-    return ry_traffic_each_end(f, moe_end, &w);
+    ry_pair_walk w = { f, &m->net, err, in->pair_bytes / f->planes, in };
+    return ry_traffic_each_end(&w, moe_end);
 }
 
 int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,

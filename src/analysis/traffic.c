@@ -276,56 +276,48 @@ int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, 
     return -1;
 }
 
-int ry_traffic_route_pair(const ry_fabric *f, ry_updown *u, long long src, uint32_t dp,
-                          double B, const char *what, ry_traffic_map *m, ry_err *err)
+int ry_traffic_route_pair(ry_pair_walk *w, ry_updown *u, long long src, uint32_t dp,
+                          const char *what)
 {
+    const ry_fabric *f = w->f;
     long long d = f->ports[dp].owner;
     uint32_t plane = dp - f->nodes[d].port0;
     uint32_t sp = f->nodes[src].port0 + plane;
-    if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, B, m) < 0) {
+    if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, w->B, w->m) < 0) {
         char a[64], b[64];
         ry_node_name(f, (uint32_t)src, a, sizeof a);
         ry_node_name(f, (uint32_t)d, b, sizeof b);
-        ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the %s: the fabric has "
-                   "no such path", a, b, plane, what);
+        ry_err_set(w->err, "fabric", "no route from %s to %s (plane %u) for the %s: the fabric "
+                   "has no such path", a, b, plane, what);
         return -1;
     }
-    m->flows++;
-    m->hops++;      /* the first hop, GPU to leaf */
+    w->m->flows++;
+    w->m->hops++;   /* the first hop, GPU to leaf */
     return 0;
 }
 
-int ry_traffic_each_end(const ry_fabric *f, int (*each)(void *ctx, ry_updown *u, uint32_t dp),
-                        void *ctx)
+int ry_traffic_each_end(ry_pair_walk *w, int (*each)(ry_pair_walk *w, ry_updown *u,
+                                                     uint32_t dp))
 {
     int rc = 0;
-    for (int k = 0; k < f->nsubnets && rc == 0; k++) {
-        ry_updown *u = ry_updown_new(f, k);
+    for (int k = 0; k < w->f->nsubnets && rc == 0; k++) {
+        ry_updown *u = ry_updown_new(w->f, k);
         size_t n = ry_updown_ends(u);
         for (size_t c = 0; c < n && rc == 0; c++)
-            rc = each(ctx, u, ry_updown_end(u, c));
+            rc = each(w, u, ry_updown_end(u, c));
         ry_updown_free(u);
     }
     return rc;
 }
 
-typedef struct pp_walk {
-    const ry_fabric *f;
-    const ry_traffic *t;
-    ry_traffic_map *m;
-    ry_err *err;
-    double B;
-} pp_walk;
-
 /* The stage boundaries that cross domains: to GPU d from d - N_M D (its
  * activations) and from d + N_M D (their gradients), each from the NIC of
  * the sender's domain on d's rail when rail-only keeps rails apart (the
  * NVLink hop before it is the domain's own), else from the sender's. */
-static int pp_end(void *ctx, ry_updown *u, uint32_t dp)
+static int pp_end(ry_pair_walk *w, ry_updown *u, uint32_t dp)
 {
-    pp_walk *w = ctx;
     const ry_fabric *f = w->f;
-    const ry_traffic *t = w->t;
+    const ry_traffic *t = w->in;
     long long td = t->NM * t->D;
     long long d = f->ports[dp].owner;
     for (int dir = -1; dir <= 1; dir += 2) {
@@ -335,8 +327,7 @@ static int pp_end(void *ctx, ry_updown *u, uint32_t dp)
         long long ns = s;
         if (f->design == RY_DESIGN_RAIL_ONLY && f->nodes[s].rail != f->nodes[d].rail)
             ns = (s / t->K) * t->K + d % t->K;
-        if (ry_traffic_route_pair(f, u, ns, dp, w->B, "pipeline's point-to-point", w->m,
-                                  w->err) < 0)
+        if (ry_traffic_route_pair(w, u, ns, dp, "pipeline's point-to-point") < 0)
             return -1;
         w->m->pp_flows++;
         w->m->network_bytes += w->B;
@@ -347,8 +338,8 @@ static int pp_end(void *ctx, ry_updown *u, uint32_t dp)
 
 static int route_pp(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m, ry_err *err)
 {
-    pp_walk w = { f, t, m, err, t->pair_bytes[RY_TR_PP] / f->planes };
-    return ry_traffic_each_end(f, pp_end, &w);
+    ry_pair_walk w = { f, m, err, t->pair_bytes[RY_TR_PP] / f->planes, t };
+    return ry_traffic_each_end(&w, pp_end);
 }
 
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
