@@ -104,28 +104,45 @@ static void arrive(flowstate *fs, uint32_t s, long long n, int phase)
     fs->cnt[s] += n;
 }
 
+/* The up-down hop from switch node sw toward GPU port dp: the port it
+ * leaves by has its peer port in *peer and its link in *link. 1 when the
+ * hop climbs a tier, 0 when not, -1 without a route. */
+static int next_hop(const ry_fabric *f, ry_updown *u, uint32_t sw, uint32_t dp, int32_t *peer,
+                    int32_t *link)
+{
+    int p = ry_updown_next(u, sw, dp);
+    if (p < 0)
+        return -1;
+    uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
+    *peer = f->ports[port].peer;
+    *link = f->ports[port].link;
+    RY_ASSERT(*peer >= 0 && *link >= 0);
+    const ry_node *x = &f->nodes[f->ports[*peer].owner];
+    return x->kind == RY_NODE_SWITCH && x->tier > f->nodes[sw].tier;
+}
+
+static void add_bytes(ry_traffic_map *m, int32_t link, int up, double bytes)
+{
+    if (up)
+        m->up[link] += bytes;
+    else
+        m->down[link] += bytes;
+}
+
 /* Moves the flows waiting at s one hop toward gpu_port; 1 if they went up,
  * 0 if down or delivered, -1 without a route. */
 static int hop(flowstate *fs, ry_updown *u, uint32_t s, uint32_t gpu_port, int climbing)
 {
     const ry_fabric *f = fs->f;
-    uint32_t node = f->first_switch + s;
-    int p = ry_updown_next(u, node, gpu_port);
-    if (p < 0)
+    int32_t peer, link;
+    int up = next_hop(f, u, f->first_switch + s, gpu_port, &peer, &link);
+    if (up < 0)
         return -1;
-    uint32_t port = f->nodes[node].port0 + (uint32_t)p;
-    int32_t peer = f->ports[port].peer, link = f->ports[port].link;
-    RY_ASSERT(peer >= 0 && link >= 0);
     const ry_node *x = &f->nodes[f->ports[peer].owner];
-    int up = x->kind == RY_NODE_SWITCH && x->tier > f->nodes[node].tier;
     if (climbing && !up)
         return 0;   /* turns here: handled on the way down */
     long long n = fs->cnt[s];
-    double bytes = (double)n * fs->B;
-    if (up)
-        fs->m->up[link] += bytes;
-    else
-        fs->m->down[link] += bytes;
+    add_bytes(fs->m, link, up, (double)n * fs->B);
     fs->m->hops += n;
     fs->cnt[s] = 0;
     if (x->kind == RY_NODE_SWITCH)
@@ -255,19 +272,13 @@ int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, 
     m->up[link] += B;
     uint32_t sw = f->ports[f->ports[sp].peer].owner;
     for (int hops = 0; hops <= 2 * RY_MAX_TIERS; hops++) {
-        int p = ry_updown_next(u, sw, dp);
-        if (p < 0)
+        int32_t peer, l;
+        int up = next_hop(f, u, sw, dp, &peer, &l);
+        if (up < 0)
             return -1;
-        uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
-        int32_t peer = f->ports[port].peer, l = f->ports[port].link;
-        RY_ASSERT(peer >= 0 && l >= 0);
         uint32_t x = f->ports[peer].owner;
         const ry_node *xn = &f->nodes[x];
-        int up = xn->kind == RY_NODE_SWITCH && xn->tier > f->nodes[sw].tier;
-        if (up)
-            m->up[l] += B;
-        else
-            m->down[l] += B;
+        add_bytes(m, l, up, B);
         m->hops++;
         if (xn->kind != RY_NODE_SWITCH)
             return (uint32_t)peer == dp ? 0 : -1;
