@@ -487,4 +487,10 @@ grep -qE "switches.yaml:[0-9]+:[0-9]+: error: switches.qm9700.connector must be 
 grep -qE "switches.yaml:[0-9]+:[0-9]+: error: switches.qm8700.cages: 40 ports do not fill 39 cages" "$TMP/cat.err" &&
     ok || fail "bad cages: $(cat "$TMP/cat.err")"
 
+# One table of cage form factors (util/phys.c): no other source file names
+# one in a table of its own.
+others=$(grep -rlE '"(osfp|qsfp-dd|qsfp112|qsfp56|qsfp28)"' "$TOP_SRCDIR/src" --include='*.c' |
+    sed "s|^$TOP_SRCDIR/||" | grep -v '^src/util/phys.c$')
+expect_eq "the cages' table is util/phys.c alone" "$others" ""
+
 finish

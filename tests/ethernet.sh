@@ -320,4 +320,9 @@ grep -q "leaf0.json: Is a directory" "$TMP/cr.out" && ok || fail "a directory as
 rmdir "$TMP/tables/leaf0.json"
 "$RAILYARD" ethernet "$RO" --check-routes "$TMP/tables" -o "$TMP/x" >/dev/null 2>&1
 expect_eq "--check-routes with -o: usage" "$?" 2
+# "Is this fabric Ethernet?" has one answer, ry_spec_is_ethernet (spec/spec.h):
+# no other file reads the leaf switch's protocol flag for it.
+readers=$(grep -rlE '(spec|s|ctx->spec)(->|\.)sw\.ethernet' "$TOP_SRCDIR/src" --include='*.c' |
+    sed "s|^$TOP_SRCDIR/||")
+expect_eq "the protocol is asked through ry_spec_is_ethernet" "$readers" ""
 finish

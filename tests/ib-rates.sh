@@ -91,4 +91,9 @@ if ib_sim_start "$d/topology.net" "$TMP/sim"; then
 else
     fail "ibsim does not load the 136-port fabric"
 fi
+# One table of InfiniBand generations (util/phys.c): no other source file
+# spells a generation's lane rate beside its name.
+others=$(grep -rlE '"(SDR|DDR|QDR|FDR|EDR|HDR|NDR|XDR)",[^,]*[0-9]|"(sdr|fdr|edr|hdr|ndr|xdr)", *[0-9]|"infiniband-[a-z]dr"' \
+    "$TOP_SRCDIR/src" --include='*.c' | sed "s|^$TOP_SRCDIR/||" | grep -v '^src/util/phys.c$')
+expect_eq "the generations' table is util/phys.c alone" "$others" ""
 finish

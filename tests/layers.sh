@@ -55,6 +55,91 @@ FNR == 1 {
 }')
 }
 
+# circles ROOM WHAT: reads "N unit" and "E from to" lines (a graph of the
+# room's files) and prints one line per circle found, "src/ROOM: WHAT" and
+# the circle, "util/a -> util/b -> util/a".
+circles() {
+    awk -v room="$1" -v what="$2" '
+$1 == "N" { unit[$2] = 1 }
+$1 == "E" { unit[$2] = unit[$3] = 1; uses[$2, $3] = 1 }
+function visit(u, path,    v) {
+    state[u] = 1
+    for (v in unit)
+        if ((u, v) in uses) {
+            if (state[v] == 1 && !found) {
+                sub("^(.* -> )?" v " -> ", v " -> ", path)
+                print "src/" room ": " what path " -> " v
+                found = 1
+            } else if (!state[v])
+                visit(v, path " -> " v)
+        }
+    state[u] = 2
+}
+END {
+    n = 0
+    for (u in unit)
+        names[++n] = u
+    for (i = 1; i <= n; i++)
+        for (j = i + 1; j <= n; j++)
+            if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
+    for (i = 1; i <= n; i++)
+        if (!state[names[i]]) {
+            found = 0
+            visit(names[i], names[i])
+        }
+}'
+}
+
+# file_circles SRCDIR ROOM...: one line per circle of files inside a room,
+# where a file X (X.c and X.h together) uses Y when either includes Y.h; a
+# circle is where calls go both ways, so the room has no bottom to read
+# from. "src/util: util/buf -> util/diag -> util/buf".
+file_circles() {
+    dir=$1
+    shift
+    for room in "$@"; do
+        (cd "$dir" && find "$room" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort |
+            xargs -r awk -v room="$room" '
+FNR == 1 { from = FILENAME; sub(/\.[ch]$/, "", from); print "N", from }
+/^[ \t]*#[ \t]*include[ \t]*"/ {
+    inc = $0
+    sub(/^[^"]*"/, "", inc)
+    sub(/".*/, "", inc)
+    if (index(inc, "/") == 0)
+        inc = room "/" inc
+    sub(/\.h$/, "", inc)
+    if (inc != from && index(inc, room "/") == 1)
+        print "E", from, inc
+}') | circles "$room" ""
+    done
+}
+
+# call_circles DIR ROOM...: one line per circle of calls between the objects
+# (DIR/ROOM/*.o) of a room: an object uses another when it calls a function
+# or reads a variable the other defines.
+call_circles() {
+    dir=$1
+    shift
+    for room in "$@"; do
+        set -- "$dir/$room"/*.o
+        [ -e "$1" ] || continue
+        for o in "$@"; do
+            nm "$o" | awk -v u="$room/$(basename "$o" .o)" '
+                $1 == "U" { print u, "U", $2; next }
+                NF == 3 && $2 ~ /^[A-TV-Z]$/ { print u, "D", $3 }'
+        done | awk '
+$2 == "D" { def[$3] = $1; print "N", $1; next }
+{ want[++n] = $1 SUBSEP $3 }
+END {
+    for (i = 1; i <= n; i++) {
+        split(want[i], w, SUBSEP)
+        if ((w[2] in def) && def[w[2]] != w[1])
+            print "E", w[1], def[w[2]]
+    }
+}' | circles "$room" "calls go round: "
+    done
+}
+
 # ---- the checker on a scratch tree ------------------------------------------------
 F="$TMP/fake/src"
 mkdir -p "$F/util" "$F/fabric" "$F/analysis" "$F/model" "$F/emit" "$F/cmd"
@@ -97,5 +182,48 @@ n=$(wc -l <"$TMP/src" | tr -d ' ')
 while IFS= read -r line; do
     fail "$line"
 done <"$TMP/src"
+# ---- circles of files -------------------------------------------------------------
+C="$TMP/circle/src"
+mkdir -p "$C/util"
+printf '#include "util/b.h"\n' >"$C/util/a.c"
+printf '#include "c.h"\n' >"$C/util/b.c"
+printf '#include "util/a.h"\n#include <stdio.h>\n' >"$C/util/c.h"
+printf '#include "util/c.h"\n' >"$C/util/d.c"
+touch "$C/util/a.h" "$C/util/b.h"
+expect_eq "a planted circle is found" "$(file_circles "$C" util)" \
+    "src/util: util/a -> util/b -> util/c -> util/a"
+rm "$C/util/c.h"
+expect_eq "no circle once it is cut" "$(file_circles "$C" util)" ""
+# The rooms kept free of circles (each a stack of files, read from the bottom).
+# spec/ is free of circles of calls; its headers still meet in one: the
+# schema's rows are typed by the readers' headers, which include the schema.
+ROOMS="util fabric"
+CALL_ROOMS="util fabric spec"
+for room in $ROOMS; do
+    expect_eq "no circle of files in src/$room" "$(file_circles "$TOP_SRCDIR/src" "$room")" ""
+done
+# Calls, from the built objects: a header shared by two files (fabric.h
+# declares what build_clos.c defines) hides a circle from the includes.
+if command -v nm >/dev/null 2>&1 && [ -e "${TOP_BUILDDIR:-.}/src/util/diag.o" ]; then
+    mkdir -p "$TMP/calls/util"
+    printf 'void b(void);\nvoid a(void) { b(); }\n' >"$TMP/calls/a.c"
+    printf 'void a(void);\nvoid b(void) { a(); }\n' >"$TMP/calls/b.c"
+    if ${CC:-cc} -c -o "$TMP/calls/util/a.o" "$TMP/calls/a.c" 2>/dev/null &&
+       ${CC:-cc} -c -o "$TMP/calls/util/b.o" "$TMP/calls/b.c" 2>/dev/null; then
+        expect_eq "a planted circle of calls is found" "$(call_circles "$TMP/calls" util)" \
+            "src/util: calls go round: util/a -> util/b -> util/a"
+    fi
+    for room in $CALL_ROOMS; do
+        expect_eq "no circle of calls in src/$room" "$(call_circles "$TOP_BUILDDIR/src" "$room")" ""
+    done
+else
+    echo "no objects or no nm: the circles of calls are not checked"
+fi
+# ---- one writer for a format ------------------------------------------------------
+# Every JSON report goes through emit/json_out.c; SONiC's config_db.json,
+# indented by four with sorted keys as SONiC writes it, is the one other.
+dumps=$(grep -rl 'json_dumps(' "$TOP_SRCDIR/src" --include='*.c' | sed "s|^$TOP_SRCDIR/||" |
+    grep -v '^src/emit/json_out.c$' | grep -v '/eth_sonic.c$')
+expect_eq "JSON is written by ry_json_out" "$dumps" ""
 echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers"
 finish

@@ -23,6 +23,7 @@
 #include "spec/catalog.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/phys.h"
 #include "util/unionfind.h"
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -281,16 +282,7 @@ typedef struct cage_kind {
  * factor nobody gave fits everything. */
 static int connector_fits(const char *cage, const char *plug)
 {
-    static const char *const older[][2] = {
-        { "qsfp112", "qsfp56" }, { "qsfp112", "qsfp28" }, { "qsfp-dd", "qsfp56" },
-        { "qsfp-dd", "qsfp28" }, { "qsfp56", "qsfp28" },
-    };
-    if (!cage[0] || !plug[0] || strcmp(cage, plug) == 0)
-        return 1;
-    for (size_t i = 0; i < sizeof older / sizeof older[0]; i++)
-        if (strcmp(cage, older[i][0]) == 0 && strcmp(plug, older[i][1]) == 0)
-            return 1;
-    return 0;
+    return ry_cage_fits(cage, plug);
 }
 
 #define END_CABLE (-1)  /* the cable's own end plugs in */

@@ -243,10 +243,7 @@ static void select_nodes(ctx *c)
 
 static ry_diagram_box *new_box(ctx *c, uint64_t tag, int32_t *slot)
 {
-    if (c->nbx == c->capbx) {
-        c->capbx = c->capbx ? c->capbx * 2 : 64;
-        c->bx = ry_xrealloc(c->bx, c->capbx * sizeof *c->bx);
-    }
+    RY_ALLOC_GROW(c->bx, c->nbx + 1, c->capbx);
     ry_diagram_box *x = &c->bx[c->nbx];
     memset(x, 0, sizeof *x);
     x->tag = tag;
@@ -474,10 +471,7 @@ static void make_bundles(ctx *c)
         uint64_t key = ((uint64_t)bb << 40) | ((uint64_t)ba << 16) | (uint64_t)(port + 1);
         int32_t *slot = map_slot(&c->dmap, key);
         if (*slot < 0) {
-            if (c->nbd == c->capbd) {
-                c->capbd = c->capbd ? c->capbd * 2 : 64;
-                c->bd = ry_xrealloc(c->bd, c->capbd * sizeof *c->bd);
-            }
+            RY_ALLOC_GROW(c->bd, c->nbd + 1, c->capbd);
             ry_diagram_bundle *nb = &c->bd[c->nbd];
             memset(nb, 0, sizeof *nb);
             nb->key = key;

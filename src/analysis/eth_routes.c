@@ -92,10 +92,7 @@ void ry_eth_routes_to(ry_eth_routes *r, uint32_t dest, const uint8_t *link_down)
                     continue;
                 if (on_path(r, x, r->pl->asn[y - f->first_switch]))
                     continue;
-                if (r->npend + 1 > r->cappend) {
-                    r->cappend = r->cappend ? 2 * r->cappend : 1024;
-                    r->pend = ry_xrealloc(r->pend, r->cappend * 3 * sizeof *r->pend);
-                }
+                RY_ALLOC_GROW(r->pend, 3 * (r->npend + 1), r->cappend);
                 uint32_t *e = &r->pend[3 * r->npend++];
                 e[0] = y;
                 e[1] = (uint32_t)pt->peer;  /* y's port: its next hop */
@@ -116,10 +113,7 @@ void ry_eth_routes_to(ry_eth_routes *r, uint32_t dest, const uint8_t *link_down)
             } else if (e[2] < r->best[yi]) {
                 r->best[yi] = e[2];
             }
-            if (r->nnh + 1 > r->cap) {
-                r->cap = r->cap ? 2 * r->cap : 1024;
-                r->nh = ry_xrealloc(r->nh, r->cap * sizeof *r->nh);
-            }
+            RY_ALLOC_GROW(r->nh, r->nnh + 1, r->cap);
             r->nh[r->nnh++] = e[1];
             r->nhn[yi]++;
         }

@@ -159,10 +159,7 @@ int ry_fabric_as_found(const ry_verify *v, ry_fabric *out, long long *nleft, ry_
 
 static void add_hole(ry_hole **h, size_t *n, size_t *cap, ry_hole x)
 {
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        *h = ry_xrealloc(*h, *cap * sizeof **h);
-    }
+    RY_ALLOC_GROW(*h, *n + 1, *cap);
     (*h)[(*n)++] = x;
 }
 

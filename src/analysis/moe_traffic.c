@@ -38,44 +38,31 @@ static long long net_source(const ry_fabric *f, const ry_moe_traffic_in *in, lon
     return (s / in->K) * in->K + d % in->K;
 }
 
+/* The expert all-to-all's flows into GPU port dp: from each member of its
+ * group outside its domain. */
+static int moe_end(ry_pair_walk *w, ry_updown *u, uint32_t dp)
+{
+    const ry_fabric *f = w->f;
+    const ry_moe_traffic_in *in = w->in;
+    long long d = f->ports[dp].owner;
+    if (d >= in->N)
+        return 0;       /* an idle GPU: the layout leaves it out */
+    long long first = ry_moe_group_first(in, d);
+    for (long long j = 0; j < in->ep; j++) {
+        long long s = member(in, first, j);
+        if (s / in->K == d / in->K)
+            continue;
+        if (ry_traffic_route_pair(w, u, net_source(f, in, s, d), dp, "expert all-to-all") < 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
                  ry_err *err)
 {
-    double B = in->pair_bytes / f->planes;
-    for (int k = 0; k < f->nsubnets; k++) {
-        ry_updown *u = ry_updown_new(f, k);
-        size_t n = ry_updown_ends(u);
-        int rc = 0;
-        for (size_t c = 0; c < n && rc == 0; c++) {
-            uint32_t dp = ry_updown_end(u, c);
-            long long d = f->ports[dp].owner;
-            if (d >= in->N)
-                continue;       /* an idle GPU: the layout leaves it out */
-            uint32_t plane = dp - f->nodes[d].port0;
-            long long first = ry_moe_group_first(in, d);
-            for (long long j = 0; j < in->ep && rc == 0; j++) {
-                long long s = member(in, first, j);
-                if (s / in->K == d / in->K)
-                    continue;
-                long long ns = net_source(f, in, s, d);
-                uint32_t sp = f->nodes[ns].port0 + plane;
-                char a[64], b[64];
-                if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, B, &m->net) < 0) {
-                    ry_node_name(f, (uint32_t)ns, a, sizeof a);
-                    ry_node_name(f, (uint32_t)d, b, sizeof b);
-                    ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the expert "
-                               "all-to-all: the fabric has no such path", a, b, plane);
-                    rc = -1;
-                }
-                m->net.flows++;
-            }
-        }
-        ry_updown_free(u);
-        if (rc < 0)
-            return -1;
-    }
-    m->net.hops += m->net.flows;    /* the first hop, GPU to leaf */
-    return 0;
+    ry_pair_walk w = { f, &m->net, err, in->pair_bytes / f->planes, in };
+    return ry_traffic_each_end(&w, moe_end);
 }
 
 int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,

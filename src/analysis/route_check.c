@@ -349,10 +349,7 @@ static void trace(ctx *c, ry_rc_example *x, int s, int lid)
         int gp = port_index(c, cur, p);
         if (gp < 0)
             break;
-        if (x->npath == cap) {
-            cap *= 2;
-            x->path = ry_xrealloc(x->path, (size_t)cap * sizeof *x->path);
-        }
+        RY_ALLOC_GROW(x->path, x->npath + 1, cap);
         x->path[x->npath++] = gp;
         cur = p == 0 ? -1 : c->peer_sw[gp];
     }

@@ -530,10 +530,7 @@ static void sets_build(ry_slurm_tree *t)
             t->sets[t->nsets - 1].n++;
             continue;
         }
-        if ((size_t)t->nsets == cap) {
-            cap = cap ? 2 * cap : 16;
-            t->sets = ry_xrealloc(t->sets, cap * sizeof *t->sets);
-        }
+        RY_ALLOC_GROW(t->sets, (size_t)t->nsets + 1, cap);
         ry_slurm_nodeset *s = &t->sets[t->nsets++];
         s->leaf = k[i].leaf;
         s->hbd = k[i].hbd;

@@ -104,28 +104,45 @@ static void arrive(flowstate *fs, uint32_t s, long long n, int phase)
     fs->cnt[s] += n;
 }
 
+/* The up-down hop from switch node sw toward GPU port dp: the port it
+ * leaves by has its peer port in *peer and its link in *link. 1 when the
+ * hop climbs a tier, 0 when not, -1 without a route. */
+static int next_hop(const ry_fabric *f, ry_updown *u, uint32_t sw, uint32_t dp, int32_t *peer,
+                    int32_t *link)
+{
+    int p = ry_updown_next(u, sw, dp);
+    if (p < 0)
+        return -1;
+    uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
+    *peer = f->ports[port].peer;
+    *link = f->ports[port].link;
+    RY_ASSERT(*peer >= 0 && *link >= 0);
+    const ry_node *x = &f->nodes[f->ports[*peer].owner];
+    return x->kind == RY_NODE_SWITCH && x->tier > f->nodes[sw].tier;
+}
+
+static void add_bytes(ry_traffic_map *m, int32_t link, int up, double bytes)
+{
+    if (up)
+        m->up[link] += bytes;
+    else
+        m->down[link] += bytes;
+}
+
 /* Moves the flows waiting at s one hop toward gpu_port; 1 if they went up,
  * 0 if down or delivered, -1 without a route. */
 static int hop(flowstate *fs, ry_updown *u, uint32_t s, uint32_t gpu_port, int climbing)
 {
     const ry_fabric *f = fs->f;
-    uint32_t node = f->first_switch + s;
-    int p = ry_updown_next(u, node, gpu_port);
-    if (p < 0)
+    int32_t peer, link;
+    int up = next_hop(f, u, f->first_switch + s, gpu_port, &peer, &link);
+    if (up < 0)
         return -1;
-    uint32_t port = f->nodes[node].port0 + (uint32_t)p;
-    int32_t peer = f->ports[port].peer, link = f->ports[port].link;
-    RY_ASSERT(peer >= 0 && link >= 0);
     const ry_node *x = &f->nodes[f->ports[peer].owner];
-    int up = x->kind == RY_NODE_SWITCH && x->tier > f->nodes[node].tier;
     if (climbing && !up)
         return 0;   /* turns here: handled on the way down */
     long long n = fs->cnt[s];
-    double bytes = (double)n * fs->B;
-    if (up)
-        fs->m->up[link] += bytes;
-    else
-        fs->m->down[link] += bytes;
+    add_bytes(fs->m, link, up, (double)n * fs->B);
     fs->m->hops += n;
     fs->cnt[s] = 0;
     if (x->kind == RY_NODE_SWITCH)
@@ -255,19 +272,13 @@ int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, 
     m->up[link] += B;
     uint32_t sw = f->ports[f->ports[sp].peer].owner;
     for (int hops = 0; hops <= 2 * RY_MAX_TIERS; hops++) {
-        int p = ry_updown_next(u, sw, dp);
-        if (p < 0)
+        int32_t peer, l;
+        int up = next_hop(f, u, sw, dp, &peer, &l);
+        if (up < 0)
             return -1;
-        uint32_t port = f->nodes[sw].port0 + (uint32_t)p;
-        int32_t peer = f->ports[port].peer, l = f->ports[port].link;
-        RY_ASSERT(peer >= 0 && l >= 0);
         uint32_t x = f->ports[peer].owner;
         const ry_node *xn = &f->nodes[x];
-        int up = xn->kind == RY_NODE_SWITCH && xn->tier > f->nodes[sw].tier;
-        if (up)
-            m->up[l] += B;
-        else
-            m->down[l] += B;
+        add_bytes(m, l, up, B);
         m->hops++;
         if (xn->kind != RY_NODE_SWITCH)
             return (uint32_t)peer == dp ? 0 : -1;
@@ -276,51 +287,70 @@ int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp, 
     return -1;
 }
 
+int ry_traffic_route_pair(ry_pair_walk *w, ry_updown *u, long long src, uint32_t dp,
+                          const char *what)
+{
+    const ry_fabric *f = w->f;
+    long long d = f->ports[dp].owner;
+    uint32_t plane = dp - f->nodes[d].port0;
+    uint32_t sp = f->nodes[src].port0 + plane;
+    if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, w->B, w->m) < 0) {
+        char a[64], b[64];
+        ry_node_name(f, (uint32_t)src, a, sizeof a);
+        ry_node_name(f, (uint32_t)d, b, sizeof b);
+        ry_err_set(w->err, "fabric", "no route from %s to %s (plane %u) for the %s: the fabric "
+                   "has no such path", a, b, plane, what);
+        return -1;
+    }
+    w->m->flows++;
+    w->m->hops++;   /* the first hop, GPU to leaf */
+    return 0;
+}
+
+int ry_traffic_each_end(ry_pair_walk *w, int (*each)(ry_pair_walk *w, ry_updown *u,
+                                                     uint32_t dp))
+{
+    int rc = 0;
+    for (int k = 0; k < w->f->nsubnets && rc == 0; k++) {
+        ry_updown *u = ry_updown_new(w->f, k);
+        size_t n = ry_updown_ends(u);
+        for (size_t c = 0; c < n && rc == 0; c++)
+            rc = each(w, u, ry_updown_end(u, c));
+        ry_updown_free(u);
+    }
+    return rc;
+}
+
 /* The stage boundaries that cross domains: to GPU d from d - N_M D (its
  * activations) and from d + N_M D (their gradients), each from the NIC of
  * the sender's domain on d's rail when rail-only keeps rails apart (the
  * NVLink hop before it is the domain's own), else from the sender's. */
-static int route_pp(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m, ry_err *err)
+static int pp_end(ry_pair_walk *w, ry_updown *u, uint32_t dp)
 {
-    double B = t->pair_bytes[RY_TR_PP] / f->planes;
+    const ry_fabric *f = w->f;
+    const ry_traffic *t = w->in;
     long long td = t->NM * t->D;
-    for (int k = 0; k < f->nsubnets; k++) {
-        ry_updown *u = ry_updown_new(f, k);
-        size_t n = ry_updown_ends(u);
-        int rc = 0;
-        for (size_t c = 0; c < n && rc == 0; c++) {
-            uint32_t dp = ry_updown_end(u, c);
-            long long d = f->ports[dp].owner;
-            uint32_t plane = dp - f->nodes[d].port0;
-            for (int dir = -1; dir <= 1 && rc == 0; dir += 2) {
-                long long s = d + dir * td;
-                if (s < 0 || s >= t->N || s / t->K == d / t->K)
-                    continue;
-                long long ns = s;
-                if (f->design == RY_DESIGN_RAIL_ONLY && f->nodes[s].rail != f->nodes[d].rail)
-                    ns = (s / t->K) * t->K + d % t->K;
-                uint32_t sp = f->nodes[ns].port0 + plane;
-                if (ry_updown_index(u, sp) < 0 || ry_traffic_walk(f, u, sp, dp, B, m) < 0) {
-                    char a[64], b[64];
-                    ry_node_name(f, (uint32_t)ns, a, sizeof a);
-                    ry_node_name(f, (uint32_t)d, b, sizeof b);
-                    ry_err_set(err, "fabric", "no route from %s to %s (plane %u) for the "
-                               "pipeline's point-to-point: the fabric has no such path", a, b,
-                               plane);
-                    rc = -1;
-                }
-                m->flows++;
-                m->pp_flows++;
-                m->hops++;      /* the first hop, GPU to leaf */
-                m->network_bytes += B;
-                m->pp_bytes += B;
-            }
-        }
-        ry_updown_free(u);
-        if (rc < 0)
+    long long d = f->ports[dp].owner;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        long long s = d + dir * td;
+        if (s < 0 || s >= t->N || s / t->K == d / t->K)
+            continue;
+        long long ns = s;
+        if (f->design == RY_DESIGN_RAIL_ONLY && f->nodes[s].rail != f->nodes[d].rail)
+            ns = (s / t->K) * t->K + d % t->K;
+        if (ry_traffic_route_pair(w, u, ns, dp, "pipeline's point-to-point") < 0)
             return -1;
+        w->m->pp_flows++;
+        w->m->network_bytes += w->B;
+        w->m->pp_bytes += w->B;
     }
     return 0;
+}
+
+static int route_pp(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m, ry_err *err)
+{
+    ry_pair_walk w = { f, m, err, t->pair_bytes[RY_TR_PP] / f->planes, t };
+    return ry_traffic_each_end(&w, pp_end);
 }
 
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
@@ -404,20 +434,10 @@ static uint32_t uf_find(uint32_t *p, uint32_t x)
 
 void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
 {
-    memset(out, 0, sizeof *out);
-    out->spec = f->spec;
-    out->design = f->design;
+    /* each tier's model and split ports (fabric.tiers) too: the trimmed
+     * switches keep their ports, so their speeds, names and prices */
+    ry_fabric_init_like(out, f);
     out->tiers = f->tiers;
-    out->radix = f->radix;
-    out->planes = f->planes;
-    out->rails = f->rails;
-    out->gpus = f->gpus;
-    memcpy(out->down_ports, f->down_ports, sizeof out->down_ports);
-    memcpy(out->up_ports, f->up_ports, sizeof out->up_ports);
-    /* each tier's model and split ports (fabric.tiers): the trimmed switches
-     * keep their ports, so their speeds, names and prices */
-    memcpy(out->tier, f->tier, sizeof out->tier);
-    out->su_domains = f->su_domains;
     out->num_units = f->num_units;
 
     /* Switches that keep at least one link. */

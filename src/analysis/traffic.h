@@ -120,6 +120,28 @@ void ry_traffic_map_free(ry_traffic_map *m);
 int ry_traffic_walk(const ry_fabric *f, ry_updown *u, uint32_t sp, uint32_t dp,
                     double B, ry_traffic_map *m);
 
+/* Flows of B bytes each, routed between pairs of GPUs into m. */
+typedef struct ry_pair_walk {
+    const ry_fabric *f;
+    ry_traffic_map *m;
+    ry_err *err;
+    double B;
+    const void *in;             /* the caller's description of its traffic (borrowed) */
+} ry_pair_walk;
+
+/* The flow from the NIC of GPU src, on the plane of GPU port dp, to dp:
+ * walked on u into w->m and counted (flows, and in hops its first hop, GPU
+ * to leaf). No route: -1 with w->err naming both GPUs, the plane and what
+ * the flow is for ("expert all-to-all"). */
+int ry_traffic_route_pair(ry_pair_walk *w, ry_updown *u, long long src, uint32_t dp,
+                          const char *what);
+
+/* Calls each(w, u, dp) for every GPU end port dp of every subnet of w->f (u
+ * the subnet's up-down walker), subnet by subnet in end order, until one
+ * returns non-zero; returns that, or 0. */
+int ry_traffic_each_end(ry_pair_walk *w, int (*each)(ry_pair_walk *w, ry_updown *u,
+                                                     uint32_t dp));
+
 /* The fabric without the links that carry nothing and the switches left
  * with no link: a new graph (out->spec = f->spec) for the bill of materials. */
 void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out);

@@ -86,10 +86,7 @@ static void candidates(ry_updown *u, uint32_t s)
     u->cgen[s] = u->gen;
     u->c0[s] = (uint32_t)u->npool;
     size_t need = u->npool + g->f->nodes[g->sw[s]].nports;
-    if (need > u->cap_pool) {
-        u->cap_pool = need * 2;
-        u->pool = ry_xrealloc(u->pool, u->cap_pool * sizeof *u->pool);
-    }
+    RY_ALLOC_GROW(u->pool, need, u->cap_pool);
     if (is_below(u, s)) {
         for (uint32_t i = g->down0[s]; i < g->down0[s + 1]; i++)
             if (is_below(u, g->down[i].sw))

@@ -14,10 +14,7 @@ static void add_group(ry_ud_group **v, size_t *n, size_t *cap, uint32_t x, int32
         (*v)[at[x]].nlinks++;
         return;
     }
-    if (*n == *cap) {
-        *cap = *cap ? *cap * 2 : 1024;
-        *v = ry_xrealloc(*v, *cap * sizeof **v);
-    }
+    RY_ALLOC_GROW(*v, *n + 1, *cap);
     at[x] = (int32_t)*n;
     (*v)[(*n)++] = (ry_ud_group){ x, 1, 0 };
 }
@@ -98,11 +95,7 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
         /* the groups' ports, in port order */
         place_groups(g->up, g->up0[s], nup, &np);
         place_groups(g->down, g->down0[s], ndown, &np);
-        if (np > cport) {
-            while (np > cport)
-                cport *= 2;
-            g->gport = ry_xrealloc(g->gport, cport * sizeof *g->gport);
-        }
+        RY_ALLOC_GROW(g->gport, np, cport);
         for (uint32_t p = 0; p < n->nports; p++) {
             int32_t peer = f->ports[n->port0 + p].peer;
             if (peer < 0)

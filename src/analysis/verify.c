@@ -641,10 +641,7 @@ typedef struct sorter {
 
 static ry_vf_finding *add_finding(sorter *s, int kind)
 {
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 64;
-        s->x = ry_xrealloc(s->x, s->cap * sizeof *s->x);
-    }
+    RY_ALLOC_GROW(s->x, s->n + 1, s->cap);
     ry_vf_finding *x = &s->x[s->n++];
     memset(x, 0, sizeof *x);
     x->kind = (uint8_t)kind;
@@ -814,10 +811,7 @@ static void sort_cables(placer *pc)
                 }
                 continue;
             }
-            if (nfound == capf) {
-                capf = capf ? capf * 2 : 256;
-                fl = ry_xrealloc(fl, capf * sizeof *fl);
-            }
+            RY_ALLOC_GROW(fl, nfound + 1, capf);
             fl[nfound++] = c;
         }
     }

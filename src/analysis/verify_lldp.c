@@ -157,10 +157,7 @@ static int32_t get_dev(builder *b, const char *name, const char *desc, int sw, i
     int32_t i = sm_get(&b->devs, name);
     if (i >= 0)
         return i;
-    if (b->nd + 1 > b->capd) {
-        b->capd = b->capd ? 2 * b->capd : 64;
-        b->d = ry_xrealloc(b->d, b->capd * sizeof *b->d);
-    }
+    RY_ALLOC_GROW(b->d, b->nd + 1, b->capd);
     dev *d = &b->d[b->nd];
     d->name = ry_xstrdup(name);
     d->desc = ry_xstrdup(desc);
@@ -245,10 +242,7 @@ static int32_t get_port(builder *b, endp e, int line)
     int32_t i = sm_get(&b->ports, key);
     if (i >= 0)
         return i;
-    if (b->np + 1 > b->capp) {
-        b->capp = b->capp ? 2 * b->capp : 256;
-        b->p = ry_xrealloc(b->p, b->capp * sizeof *b->p);
-    }
+    RY_ALLOC_GROW(b->p, b->np + 1, b->capp);
     b->p[b->np] = (prec){ e.dev, e.num, -1, line, -1 };
     sm_put(&b->ports, key, (int32_t)b->np);
     return (int32_t)b->np++;

@@ -111,14 +111,16 @@ typedef struct ry_ctx {
     struct ry_libra_problem *libra;
 } ry_ctx;
 
-/* What a command's run function returns: an exit code of railyard(1). */
+/* What a command's run function returns: an exit code of railyard(1), the
+ * same numbers as util/diag.h's RY_EXIT_* (derived from them, so the two
+ * cannot drift apart) and one more of the commands' own. */
 typedef enum ry_cmd_status {
-    RY_CMD_OK = 0,
-    RY_CMD_INPUT = 1,       /* bad input */
-    RY_CMD_USAGE = 2,       /* bad command line */
-    RY_CMD_IO = 3,          /* a file could not be read or written */
-    RY_CMD_INTERNAL = 4,
-    RY_CMD_CHECKS = 5       /* check-routes: the files were read, a check failed */
+    RY_CMD_OK = RY_EXIT_OK,
+    RY_CMD_INPUT = RY_EXIT_INPUT,       /* bad input */
+    RY_CMD_USAGE = RY_EXIT_USAGE,       /* bad command line */
+    RY_CMD_IO = RY_EXIT_IO,             /* a file could not be read or written */
+    RY_CMD_INTERNAL = RY_EXIT_INTERNAL,
+    RY_CMD_CHECKS = RY_EXIT_INTERNAL + 1    /* check-routes: the files were read, a check failed */
 } ry_cmd_status;
 
 typedef struct ry_cmd_entry {

@@ -80,10 +80,10 @@ static ry_cmd_status old_load(ry_ctx *ctx, old_phase *o)
     if (ry_cabling_build(&o->f, &o->lay, ctx->phys.media, &o->cab, &err) < 0)
         goto bad;
     o->cabled = 1;
-    if (o->f.spec->sw.ethernet != ctx->spec->sw.ethernet) {
+    if (ry_spec_is_ethernet(o->f.spec) != ry_spec_is_ethernet(ctx->spec)) {
         ry_error("%s is %s and %s %s: a phase keeps its fabric's kind", old_path,
-                 o->f.spec->sw.ethernet ? "Ethernet" : "InfiniBand", ctx->arg,
-                 ctx->spec->sw.ethernet ? "Ethernet" : "InfiniBand");
+                 ry_spec_is_ethernet(o->f.spec) ? "Ethernet" : "InfiniBand", ctx->arg,
+                 ry_spec_is_ethernet(ctx->spec) ? "Ethernet" : "InfiniBand");
         return RY_CMD_INPUT;
     }
     return RY_CMD_OK;

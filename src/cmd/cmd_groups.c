@@ -17,7 +17,7 @@
 
 static int is_infiniband(const ry_ctx *ctx)
 {
-    return !ctx->spec->sw.ethernet;
+    return !ry_spec_is_ethernet(ctx->spec);
 }
 
 static int emit_opensm(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
@@ -34,7 +34,7 @@ static void report_opensm(const ry_ctx *ctx, const char *dir, const ry_group_tal
 
 static int is_ethernet(const ry_ctx *ctx)
 {
-    return ctx->spec->sw.ethernet;
+    return ry_spec_is_ethernet(ctx->spec);
 }
 
 static int emit_ethernet(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)

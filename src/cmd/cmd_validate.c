@@ -61,7 +61,7 @@ static ry_cmd_status run(ry_ctx *ctx)
      * made are findings at their keys */
     ry_ethplan eth = { 0 };
     int have_eth = 0;
-    if (ctx->spec->sw.ethernet) {
+    if (ry_spec_is_ethernet(ctx->spec)) {
         if (ry_ethplan_build(&ctx->fabric, &eth, &err) == 0)
             have_eth = 1;
         else

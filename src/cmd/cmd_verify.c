@@ -84,7 +84,7 @@ static ry_cmd_status load_lldp(const ry_ctx *ctx, ry_netfile *nf)
 
 static int is_ethernet(const ry_ctx *ctx)
 {
-    return ctx->spec->sw.ethernet;
+    return ry_spec_is_ethernet(ctx->spec);
 }
 
 static unsigned needs_more(const ry_ctx *ctx)

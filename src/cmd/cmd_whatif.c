@@ -97,7 +97,7 @@ static void side_free(side_run *r)
 static void ecmp_widths(side_run *r, ry_eth_widths *w)
 {
     ry_err err;
-    if (!r->f->spec->sw.ethernet)
+    if (!ry_spec_is_ethernet(r->f->spec))
         return;
     if (!r->eth.asn && ry_ethplan_build(r->f, &r->eth, &err) < 0)
         return;

@@ -17,6 +17,12 @@
 
 void ry_csv_field(ry_buf *b, const char *s);
 
+/* n fields, each as ry_csv_field, with commas between: the cells a record
+ * starts with (the caller writes the rest); ry_csv_row writes them as a
+ * whole record, its end included. */
+void ry_csv_fields(ry_buf *b, const char *const *fields, int n);
+void ry_csv_row(ry_buf *b, const char *const *fields, int n);
+
 /* The end of a record: "\n", or "\r\n" after ry_csv_set_crlf(1). */
 void ry_csv_set_crlf(int on);
 const char *ry_csv_eol(void);

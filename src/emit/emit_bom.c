@@ -1,6 +1,7 @@
 #include "emit/emit_bom.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -158,15 +159,6 @@ static json_t *bom_json(const ry_bom *b)
         "switches", json_money(b->cost_switches), "transceivers", json_money(b->cost_transceivers),
         "price_per_port", json_money(b->price_port),
         "price_per_transceiver", json_money(b->price_transceiver));
-}
-
-static void json_out(ry_buf *o, json_t *j)
-{
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    ry_buf_puts(o, s);
-    ry_buf_putc(o, '\n');
-    free(s);
-    json_decref(j);
 }
 
 const char *ry_pbom_item_name(const ry_pbom_line *l)
@@ -460,12 +452,10 @@ static void cell(csv_row *r, int col, const char *fmt, ...)
 
 static void csv_put(ry_buf *o, const csv_row *r)
 {
-    for (int i = 0; i < CSV_COLS; i++) {
-        if (i)
-            ry_buf_putc(o, ',');
-        ry_csv_field(o, r->cell[i]);
-    }
-    ry_csv_end(o);
+    const char *cells[CSV_COLS];
+    for (int i = 0; i < CSV_COLS; i++)
+        cells[i] = r->cell[i];
+    ry_csv_row(o, cells, CSV_COLS);
 }
 
 static void tier_row(ry_buf *o, const char *item, const char *tier, long long sw, long long ports,
@@ -589,7 +579,7 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             json_object_set_new(j, "capex", capex_json(capex));
         if (capex && capex->ntrays)
             json_object_set_new(j, "rack_trays", trays_json(capex));
-        json_out(o, j);
+        ry_json_out(o, j, 0);
     } else if (fmt == RY_FMT_CSV) {
         bom_csv(o, b, phys, capex);
     } else {
@@ -856,7 +846,7 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
                 "scalable_unit_domains", rows[i].su_domains,
                 "scalable_unit_from_spec", rows[i].su_from_spec));
         }
-        json_out(o, json_pack("{s:o}", "rows", arr));
+        ry_json_out(o, json_pack("{s:o}", "rows", arr), 0);
         return;
     }
     if (fmt == RY_FMT_CSV) {
@@ -1011,5 +1001,5 @@ void ry_emit_validate_json(ry_buf *o, const char *path, const ry_spec *s, const 
         json_object_set_new(j, "growth", g ? growth_json(g) : json_null());
     if (checks)
         json_object_set_new(j, "checks", ry_checks_json(checks, strict));
-    json_out(o, j);
+    ry_json_out(o, j, 0);
 }

@@ -2,6 +2,7 @@
 #include "emit/emit_catalog.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,10 +287,7 @@ void ry_emit_catalog(ry_buf *out, const ry_cat_sources *src, unsigned which, ry_
         text_table(out, rows, sections[s].text_cols);
         json_decref(rows);
     }
-    if (fmt == RY_FMT_JSON) {
-        char *j = json_dumps(all, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        ry_buf_printf(out, "%s\n", j);
-        free(j);
-    }
+    if (fmt == RY_FMT_JSON)
+        ry_json_out(out, json_incref(all), 0);
     json_decref(all);
 }

@@ -1,6 +1,7 @@
 #include "emit/emit_compare.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,11 +374,7 @@ static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
                                               : json_null());
     json_object_set_new(j, "fastest_per_dollar", f >= 0 ? json_string(ry_design_name(d[f].design))
                                                         : json_null());
-    char *t = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    ry_buf_puts(o, t);
-    ry_buf_putc(o, '\n');
-    free(t);
-    json_decref(j);
+    ry_json_out(o, j, 0);
 }
 
 /* ---- CSV --------------------------------------------------------------------------------- */

@@ -1,6 +1,7 @@
 #include "emit/emit_expand.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,11 +272,7 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         "move", (json_int_t)x->wo_move, "remove", (json_int_t)x->wo_remove, "replace",
         (json_int_t)x->wo_replace);
     json_object_set_new(json_object_get(doc, "relocated"), "renamed_servers", renamed);
-    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
-    ry_buf_puts(o, s);
-    ry_buf_putc(o, '\n');
-    free(s);
-    json_decref(doc);
+    ry_json_out(o, doc, 17);
 }
 
 void ry_emit_expand(ry_buf *out, const ry_expand *x, ry_format fmt)

@@ -3,6 +3,7 @@
 #include "emit/emit_parallelism.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,11 +219,7 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         json_object_set_new(root, "layout", ry_parallelism_json(&p->par));
     /* cost_usd is LIBRA's own model (USD per GB/s of each dimension), not a capex */
     json_object_set_new(root, "cost_model", json_string("libra"));
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    ry_buf_puts(o, s);
-    ry_buf_putc(o, '\n');
-    free(s);
-    json_decref(root);
+    ry_json_out(o, root, 12);
 }
 
 static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_result *r,

@@ -4,6 +4,7 @@
 #include "emit/emit_moe.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,6 @@
 static const char *conv_name(ry_flops_conv c)
 {
     return c == RY_FLOPS_KORTHIKANTI ? "korthikanti" : "6NT";
-}
-
-static void json_out(ry_buf *o, json_t *j)
-{
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    ry_buf_puts(o, s);
-    ry_buf_putc(o, '\n');
-    free(s);
-    json_decref(j);
 }
 
 /* Money as "$1,234,567". */
@@ -325,7 +317,7 @@ void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_desi
                    ry_format fmt)
 {
     if (fmt == RY_FMT_JSON)
-        json_out(o, model_json(s, m, c));
+        ry_json_out(o, model_json(s, m, c), 0);
     else
         model_text(o, s, m, c);
 }
@@ -679,13 +671,13 @@ void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_desig
         json_object_set_new(j, "layout", ry_parallelism_json(&lay));
         json_object_set_new(j, "memory", memory_json(&pl->best));
         json_object_set_new(j, "mfu_above_published", json_boolean(pl->mfu_unpublished));
-        json_out(o, j);
+        ry_json_out(o, j, 0);
         return;
     }
     if (fmt == RY_FMT_JSON) {
         json_t *j = plan_json(s, pl, c);
         json_object_set_new(j, "layout", ry_parallelism_json(&lay));
-        json_out(o, j);
+        ry_json_out(o, j, 0);
         return;
     }
     ry_buf t;
@@ -1146,7 +1138,7 @@ void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_m
     if (fmt == RY_FMT_JSON) {
         json_t *j = traffic_json(s, f, m, t, map, ld, full, trimmed, c);
         json_object_set_new(j, "layout", ry_parallelism_json(lay));
-        json_out(o, j);
+        ry_json_out(o, j, 0);
         return;
     }
     ry_buf x;

@@ -10,6 +10,7 @@
 #include "util/numfmt.h"
 #include "fabric/names.h"
 #include "spec/catalog.h"
+#include "emit/json_out.h"
 
 static double pct(double a, double b) { return b > 0 ? 100.0 * a / b : 0; }
 
@@ -210,12 +211,8 @@ void ry_emit_moe_traffic(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     if (!j)
         return;
     json_object_set_new(j, "moe", moe_traffic_json(m, f, mt));
-    char *txt = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     ry_buf_reset(o);
-    ry_buf_puts(o, txt);
-    ry_buf_putc(o, '\n');
-    free(txt);
-    json_decref(j);
+    ry_json_out(o, j, 0);
 }
 
 void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
@@ -229,9 +226,7 @@ void ry_emit_moe_gpus(ry_buf *o, const ry_fabric *f, const ry_moe_traffic *mt)
         char *sp = strchr(desc, ' ');
         if (sp)
             *sp++ = '\0';
-        ry_csv_field(o, desc);
-        ry_buf_putc(o, ',');
-        ry_csv_field(o, sp ? sp : "");
+        ry_csv_fields(o, (const char *const[]){ desc, sp ? sp : "" }, 2);
         ry_buf_printf(o, ",%d,%d,%.9g,%.9g,%.9g,%.9g", f->nodes[g].group, f->nodes[g].rail,
                       mt->gpu_fwd_out[g], mt->gpu_fwd_in[g], mt->gpu_net_out[g], mt->gpu_net_in[g]);
         ry_csv_end(o);

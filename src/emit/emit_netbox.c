@@ -39,6 +39,7 @@
 #include "util/escape.h"
 #include "util/buf.h"
 #include "util/hash.h"
+#include "util/phys.h"
 
 #define NB_GENERIC "Generic"    /* manufacturer of a model with no vendor */
 #define NB_STATUS "planned"
@@ -96,26 +97,15 @@ static void type_slug(char *out, size_t n, const char *vendor, const char *model
  */
 static const char *iface_type(double gbps, const char *connector, const ry_switch_model *sw)
 {
-    static const struct { const char *conn; double gbps; const char *type; } ff[] = {
-        { "osfp", 400, "400gbase-x-osfp" },     { "osfp", 800, "800gbase-x-osfp" },
-        { "qsfp-dd", 100, "100gbase-x-qsfpdd" }, { "qsfp-dd", 200, "200gbase-x-qsfpdd" },
-        { "qsfp-dd", 400, "400gbase-x-qsfpdd" }, { "qsfp-dd", 800, "800gbase-x-qsfpdd" },
-        { "qsfp112", 400, "400gbase-x-qsfp112" }, { "qsfp56", 200, "200gbase-x-qsfp56" },
-        { "qsfp28", 100, "100gbase-x-qsfp28" },  { "qsfp", 40, "40gbase-x-qsfpp" },
-    };
-    static const char *const gen[] = { "sdr", "ddr", "qdr", "fdr", "edr", "hdr", "ndr", "xdr" };
-    static const char *const ib[] = {
-        "infiniband-sdr", "infiniband-ddr", "infiniband-qdr", "infiniband-fdr",
-        "infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr",
-    };
-    for (size_t i = 0; i < sizeof ff / sizeof *ff; i++)
-        if (gbps == ff[i].gbps && strcasecmp(connector, ff[i].conn) == 0)
-            return ff[i].type;
-    if (!sw->ethernet)
-        for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-            if (strncasecmp(sw->speed, gen[i], 3) == 0)
-                return ib[i];
-    return "other";
+    static _Thread_local char type[48];
+    for (size_t i = 0; i < ry_ncages; i++)
+        for (int r = 0; r < 4 && ry_cages[i].gbps[r] > 0; r++)
+            if (gbps == ry_cages[i].gbps[r] && strcasecmp(connector, ry_cages[i].name) == 0) {
+                snprintf(type, sizeof type, "%.0fgbase-x-%s", gbps, ry_cages[i].netbox);
+                return type;
+            }
+    const ry_ib_gen *g = sw->ethernet ? NULL : ry_ib_gen_of_speed(sw->speed);
+    return g && g->netbox ? g->netbox : "other";
 }
 
 /* A YAML double-quoted scalar. */
@@ -337,15 +327,8 @@ static void device_at(ry_buf *b, const char *name, const char *role, const char 
     const ry_layout *lay = nm->lay;
     char room[32];
     ry_cab_room_name(&lay->rooms[lay->racks[rack].room], room, sizeof room);
-    ry_csv_field(b, name);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, role);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, vendor_of(vendor));
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, model);
-    ry_buf_putc(b, ',');
-    ry_csv_field(b, nm->f->spec->name);
+    ry_csv_fields(b, (const char *const[]){ name, role, vendor_of(vendor), model,
+                                            nm->f->spec->name }, 5);
     ry_buf_printf(b, ",%s,", room);
     ry_csv_field(b, nm->pool + nm->rack[rack]);
     ry_buf_printf(b, ",%d,%s," NB_STATUS "%s", unit, face, ry_csv_eol());
@@ -394,9 +377,7 @@ int ry_emit_netbox(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     slug(sl, sizeof sl, s->name);
     ry_buf_puts(&b, "name,slug,status");
     ry_csv_end(&b);
-    ry_csv_field(&b, s->name);
-    ry_buf_putc(&b, ',');
-    ry_csv_field(&b, sl);
+    ry_csv_fields(&b, (const char *const[]){ s->name, sl }, 2);
     ry_buf_puts(&b, "," NB_STATUS);
     ry_csv_end(&b);
     bad |= put(o, prefix, "01-sites.csv", &b) < 0;
@@ -450,10 +431,7 @@ ry_csv_end(&b);
     ry_csv_end(&b);
     for (int i = 0; i < nmk; i++) {
         slug(sl, sizeof sl, mk[i]);
-        ry_csv_field(&b, mk[i]);
-        ry_buf_putc(&b, ',');
-        ry_csv_field(&b, sl);
-        ry_csv_end(&b);
+        ry_csv_row(&b, (const char *const[]){ mk[i], sl }, 2);
     }
     bad |= put(o, prefix, "04-manufacturers.csv", &b) < 0;
 

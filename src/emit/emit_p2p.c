@@ -70,7 +70,7 @@ static const char *const p2p_cols[NCOLS] = {
 static void p2p_port(const ry_cab_names *nm, const ry_cab_end *e, char *buf, size_t n)
 {
     const ry_fabric *f = nm->f;
-    int eth = f->spec->sw.ethernet;
+    int eth = ry_spec_is_ethernet(f->spec);
     if (e->is_server) {
         const ry_node *nd = &f->nodes[e->node];
         int i = (int)(e->node % (uint32_t)nm->gpn) + (int)(e->port - nd->port0) * nm->gpn;
@@ -121,12 +121,7 @@ static void p2p_row_of(const ry_cab_names *nm, uint32_t link, p2p_row *p)
 
 static void csv_row(ry_buf *o, const p2p_row *p)
 {
-    for (int c = 0; c < NCOLS; c++) {
-        if (c)
-            ry_buf_putc(o, ',');
-        ry_csv_field(o, p->txt[c]);
-    }
-    ry_csv_end(o);
+    ry_csv_row(o, p->txt, NCOLS);
 }
 
 static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)

@@ -2,6 +2,7 @@
 #include "emit/emit_route_check.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,11 +419,7 @@ static void report_json(ry_buf *out, const ry_netfile *nf, const ry_lft *lft,
     json_object_set_new(j, "worst_shift", json_integer(r->shift_worst));
     json_object_set_new(root, "shifts", j);
 
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-    ry_buf_puts(out, s);
-    ry_buf_putc(out, '\n');
-    free(s);
-    json_decref(root);
+    ry_json_out(out, root, 12);
 }
 
 /* ---- CSV -------------------------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include "emit/emit_schema.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,8 +209,5 @@ void ry_emit_spec_schema(ry_buf *out)
                           "from the schema table; railyard validate checks further rules.");
     json_object_update(j, top);
     json_decref(top);
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    ry_buf_printf(out, "%s\n", s);
-    free(s);
-    json_decref(j);
+    ry_json_out(out, j, 0);
 }

@@ -1,6 +1,7 @@
 #include "emit/emit_verify.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,12 +516,7 @@ static void emit_json(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, cons
     }
     json_object_set_new(root, "findings", arr);
     json_object_set_new(root, "switches", switches_json(v));
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    RY_ASSERT(s);
-    ry_buf_puts(out, s);
-    ry_buf_putc(out, '\n');
-    free(s);
-    json_decref(root);
+    ry_json_out(out, root, 0);
 }
 
 void ry_emit_verify(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay,
@@ -652,22 +648,8 @@ void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding 
             ry_rack_name(lay, r->rack, rack, sizeof rack);
             snprintf(num, sizeof num, "%d", r->unit);
         }
-        ry_csv_field(out, rack);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, num);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->col_dev);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->col_port);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->cage);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->label);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->action);
-        ry_buf_putc(out, ',');
-        ry_csv_field(out, r->to);
-        ry_csv_end(out);
+        ry_csv_row(out, (const char *const[]){ rack, num, r->col_dev, r->col_port, r->cage,
+                                               r->label, r->action, r->to }, 8);
     }
     free(rows);
 }

@@ -7,6 +7,7 @@
 #include "util/numfmt.h"
 
 #include <jansson.h>
+#include "emit/json_out.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -521,11 +522,7 @@ static void whatif_json(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
     } else {
         json_object_set_new(j, "counterpart", json_null());
     }
-    char *d = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-    ry_buf_puts(o, d);
-    ry_buf_putc(o, '\n');
-    free(d);
-    json_decref(j);
+    ry_json_out(o, j, 10);
 }
 
 void ry_emit_whatif(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
@@ -674,11 +671,7 @@ static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
         json_array_append_new(ds, x);
     }
     json_object_set_new(j, "designs", ds);
-    char *d = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-    ry_buf_puts(o, d);
-    ry_buf_putc(o, '\n');
-    free(d);
-    json_decref(j);
+    ry_json_out(o, j, 10);
 }
 
 void ry_emit_whatif_sweep(ry_buf *o, const ry_whatif_sweep *w, ry_format fmt)

@@ -4,15 +4,10 @@
 #include "analysis/cabling.h"
 
 #include <stddef.h>
-#include <strings.h>
 
-/* Lane rates by generation, with the names ibnetdiscover prints for them
- * (infiniband-diags' dump_linkspeedext_compat: SDR to NDR in 44.0, XDR from
- * 49.0). */
-static const struct { const char *name; double lane; } gen[] = {
-    { "SDR", 2.5 }, { "DDR", 5 }, { "QDR", 10 }, { "FDR", 14 }, { "EDR", 25 },
-    { "HDR", 50 }, { "NDR", 100 }, { "XDR", 200 },
-};
+#include "util/phys.h"
+
+/* Lane rates by generation: util/phys.h's table. */
 
 static int ib_width_ok(double w)
 {
@@ -21,10 +16,7 @@ static int ib_width_ok(double w)
 
 static double known_lane(double lane)
 {
-    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-        if (lane == gen[i].lane)
-            return lane;
-    return 0;
+    return ry_ib_gen_of_lane(lane) ? lane : 0;
 }
 
 void ry_ib_link_width(const ry_switch_model *sw, int split, double gbps, int *width,
@@ -32,15 +24,12 @@ void ry_ib_link_width(const ry_switch_model *sw, int split, double gbps, int *wi
 {
     *width = 0;
     *lane = 0;
-    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-        if (strncasecmp(sw->speed, gen[i].name, 3) == 0) {
-            if (ib_width_ok(gbps / gen[i].lane)) {
-                *width = (int)(gbps / gen[i].lane);
-                *lane = gen[i].lane;
-                return;
-            }
-            break;
-        }
+    const ry_ib_gen *g = ry_ib_gen_of_speed(sw->speed);
+    if (g && ib_width_ok(gbps / g->lane)) {
+        *width = (int)(gbps / g->lane);
+        *lane = g->lane;
+        return;
+    }
     int lanes = 4, cp, k;
     ry_switch_cage_shape(sw, &cp, &k);
     k *= split > 1 ? split : 1;
@@ -79,8 +68,6 @@ void ry_ib_link_rate(const ry_fabric *f, uint32_t link, int *width, double *lane
 
 const char *ry_ib_lane_name(double lane)
 {
-    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-        if (lane == gen[i].lane)
-            return gen[i].name;
-    return NULL;
+    const ry_ib_gen *g = ry_ib_gen_of_lane(lane);
+    return g ? g->name : NULL;
 }

@@ -27,9 +27,8 @@
  * unit-major, elsewhere in block order. Added units append members, and
  * when M doubles (b unchanged) the links whose B mod M stays keep their
  * ports, so a fabric that grows keeps most of its cables. */
-#include "fabric/fabric.h"
+#include "fabric/build_clos.h"
 #include "fabric/names.h"
-#include "fabric/reserve.h"
 #include "spec/catalog.h"
 
 #include <stdio.h>
@@ -45,10 +44,7 @@ typedef struct idvec {
 
 static void idvec_push(idvec *a, uint32_t x)
 {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 64;
-        a->v = ry_xrealloc(a->v, a->cap * sizeof *a->v);
-    }
+    RY_ALLOC_GROW(a->v, a->n + 1, a->cap);
     a->v[a->n++] = x;
 }
 
@@ -807,10 +803,8 @@ static int check_size(const ry_spec *s, ry_err *err)
     return -1;
 }
 
-int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
+int ry_clos_build(const ry_spec *s, ry_fabric *f, ry_err *err)
 {
-    if (s->growth.target_gpus > s->gpus)
-        return ry_reserve_build(s, f, err);     /* a phase of a larger target */
     memset(f, 0, sizeof *f);
     f->spec = s;
     f->design = s->design;
@@ -914,14 +908,4 @@ int ry_fabric_build(const ry_spec *s, ry_fabric *f, ry_err *err)
         return -1;
     }
     return 0;
-}
-
-int ry_fabric_tiers_needed(const ry_spec *s, ry_err *err)
-{
-    ry_fabric f;
-    if (ry_fabric_build(s, &f, err) < 0)
-        return -1;
-    int t = f.tiers;
-    ry_fabric_free(&f);
-    return t;
 }

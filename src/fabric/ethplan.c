@@ -10,6 +10,7 @@
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/hash.h"
+#include "util/phys.h"
 
 #define ASN_MAX 4294967294ULL          /* 4294967295 is reserved (RFC 7300) */
 #define ASN16_PRIVATE_LO 64512ULL      /* RFC 6996 */
@@ -107,7 +108,7 @@ static int tier_lanes(const ry_fabric *f, int j)
     int per_cage = m->cages > 0 && m->radix > m->cages ? m->radix / m->cages : 1;
     int cage_lanes;
     if (m->connector[0])
-        cage_lanes = strstr(m->connector, "osfp") || strstr(m->connector, "dd") ? 8 : 4;
+        cage_lanes = ry_cage_lanes(m->connector);
     else
         cage_lanes = m->port_gbps * per_cage >= 400 ? 8 : 4;
     int l = cage_lanes / per_cage;
@@ -270,7 +271,7 @@ int ry_ethplan_build(const ry_fabric *f, ry_ethplan *pl, ry_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->f = f;
-    if (!f->spec->sw.ethernet) {
+    if (!ry_spec_is_ethernet(f->spec)) {
         ry_err_set(err, "fabric.switch", "fabric.switch %s is an InfiniBand switch; Ethernet configs need "
                    "Ethernet switches (fabric.switch.protocol: ethernet)", f->spec->sw.name);
         return -1;

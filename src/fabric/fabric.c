@@ -5,20 +5,13 @@
 
 #include "util/diag.h"
 
-/* Arrays grow by doubling; a 1M-GPU fabric reallocates a few dozen times. */
-#define GROW(arr, n, cap, min)                                           \
-    do {                                                                 \
-        if ((n) >= (cap)) {                                              \
-            size_t nc_ = (cap) ? (cap) * 2 : (min);                      \
-            (arr) = ry_xrealloc((arr), nc_ * sizeof *(arr));             \
-            (cap) = nc_;                                                 \
-        }                                                                \
-    } while (0)
+/* Arrays grow by a factor (RY_ALLOC_GROW); a 1M-GPU fabric reallocates a
+ * few dozen times. */
 
 uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane,
                             int rail, int group, int index, uint32_t nports)
 {
-    GROW(f->nodes, f->nnodes, f->cap_nodes, 1024);
+    RY_ALLOC_GROW(f->nodes, f->nnodes + 1, f->cap_nodes);
     uint32_t id = (uint32_t)f->nnodes++;
     ry_node *n = &f->nodes[id];
     n->kind = (uint8_t)kind;
@@ -32,13 +25,7 @@ uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane
     n->subnet = -1;
     n->port0 = (uint32_t)f->nports;
     n->nports = nports;
-    if (f->nports + nports > f->cap_ports) {
-        size_t nc = f->cap_ports ? f->cap_ports : 4096;
-        while (nc < f->nports + nports)
-            nc *= 2;
-        f->ports = ry_xrealloc(f->ports, nc * sizeof *f->ports);
-        f->cap_ports = nc;
-    }
+    RY_ALLOC_GROW(f->ports, f->nports + nports, f->cap_ports);
     for (uint32_t p = 0; p < nports; p++) {
         ry_port *pt = &f->ports[f->nports + p];
         pt->owner = id;
@@ -53,7 +40,7 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port)
 {
     RY_ASSERT(lo_port < f->nports && hi_port < f->nports);
     RY_ASSERT(f->ports[lo_port].peer < 0 && f->ports[hi_port].peer < 0);
-    GROW(f->links, f->nlinks, f->cap_links, 1024);
+    RY_ALLOC_GROW(f->links, f->nlinks + 1, f->cap_links);
     uint32_t id = (uint32_t)f->nlinks++;
     f->links[id].lo = lo_port;
     f->links[id].hi = hi_port;
@@ -117,6 +104,21 @@ double ry_link_gbps(const ry_fabric *f, uint32_t link)
             g = u;
     }
     return g;
+}
+
+void ry_fabric_init_like(ry_fabric *f, const ry_fabric *src)
+{
+    memset(f, 0, sizeof *f);
+    f->spec = src->spec;
+    f->design = src->design;
+    f->radix = src->radix;
+    f->planes = src->planes;
+    f->rails = src->rails;
+    f->gpus = src->gpus;
+    memcpy(f->down_ports, src->down_ports, sizeof f->down_ports);
+    memcpy(f->up_ports, src->up_ports, sizeof f->up_ports);
+    memcpy(f->tier, src->tier, sizeof f->tier);
+    f->su_domains = src->su_domains;
 }
 
 void ry_fabric_free(ry_fabric *f)

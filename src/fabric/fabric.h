@@ -103,6 +103,13 @@ void ry_fabric_free(ry_fabric *f);
 /* Tiers a design needs for a spec; -1 with err set if it cannot be built. */
 int ry_fabric_tiers_needed(const ry_spec *spec, ry_err *err);
 
+/* Empties f and gives it src's spec and the builder's choices for it:
+ * design, radix, planes, rails, GPUs, each tier's ports and model, and
+ * su_domains; not the counts of what was built (tiers, units, nodes), which
+ * a graph cut from src (reserve mode, a trimmed fabric) derives from what it
+ * keeps. */
+void ry_fabric_init_like(ry_fabric *f, const ry_fabric *src);
+
 /* Low-level construction, used by the builder. */
 uint32_t ry_fabric_add_node(ry_fabric *f, ry_node_kind kind, int tier, int plane,
                             int rail, int group, int index, uint32_t nports);

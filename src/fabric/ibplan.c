@@ -55,7 +55,7 @@ int ry_ibplan_build(const ry_fabric *f, ry_ibplan *pl, ry_err *err)
     memset(pl, 0, sizeof *pl);
     pl->f = f;
     pl->lmc = s->ib.lmc;
-    if (s->sw.ethernet) {
+    if (ry_spec_is_ethernet(s)) {
         ry_err_set(err, "fabric.switch", "%s is an Ethernet switch: subnet-manager files are for "
                    "InfiniBand fabrics (set fabric.switch.protocol: infiniband if it is one)",
                    s->sw.name);

@@ -500,10 +500,7 @@ static int pack_buildings(tmp *t, const int32_t *first_unit)
 
 static int add_rack(tmp *t, int room, int kind, int pos, int rpr)
 {
-    if (t->nr == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 64;
-        t->r = ry_xrealloc(t->r, (size_t)t->cap * sizeof *t->r);
-    }
+    RY_ALLOC_GROW(t->r, t->nr + 1, t->cap);
     ry_rack *k = &t->r[t->nr];
     memset(k, 0, sizeof *k);
     k->kind = (uint8_t)kind;

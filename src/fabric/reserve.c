@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/build_clos.h"
 #include "fabric/ibplan.h"
 #include "util/diag.h"
 
@@ -191,7 +192,7 @@ int ry_reserve_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     ry_spec *t = ry_xmalloc(sizeof *t);
     ry_reserve_target_spec(s, t);
     ry_fabric *tf = ry_xmalloc(sizeof *tf);
-    if (ry_fabric_build(t, tf, err) < 0) {
+    if (ry_clos_build(t, tf, err) < 0) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err->msg);
         ry_err_set(err, s->growth.target_nodes ? "growth.target_nodes" : "growth.target_gpus",
@@ -201,20 +202,11 @@ int ry_reserve_build(const ry_spec *s, ry_fabric *f, ry_err *err)
         free(t);
         return -1;
     }
-    memset(f, 0, sizeof *f);
+    ry_fabric_init_like(f, tf);
     f->spec = s;
-    f->design = tf->design;
-    f->radix = tf->radix;
-    f->planes = tf->planes;
-    f->rails = tf->rails;
     f->gpus = s->gpus;
-    memcpy(f->down_ports, tf->down_ports, sizeof f->down_ports);
-    memcpy(f->up_ports, tf->up_ports, sizeof f->up_ports);
-    for (int j = 0; j <= RY_MAX_TIERS; j++) {
-        f->tier[j] = tf->tier[j];
+    for (int j = 0; j <= RY_MAX_TIERS; j++)
         f->tier[j].sw = rebase(tf->tier[j].sw, t, s);
-    }
-    f->su_domains = tf->su_domains;
     f->unit_gpus = tf->unit_gpus;
     long long per = tf->unit_gpus > 0 ? tf->unit_gpus : s->gpus;
     f->num_units = (int)((s->gpus + per - 1) / per);

@@ -240,10 +240,7 @@ int ry_inventory_load(const char *path, ry_inventory *inv)
             snprintf(row.name, len, "%s %s", f[0], f[1]);
         else
             snprintf(row.name, len, "%s", f[0]);
-        if (inv->n == cap) {
-            cap = cap ? cap * 2 : 256;
-            inv->rows = ry_xrealloc(inv->rows, cap * sizeof *inv->rows);
-        }
+        RY_ALLOC_GROW(inv->rows, inv->n + 1, cap);
         inv->rows[inv->n++] = row;
     }
     int rc = reader_close(&r);

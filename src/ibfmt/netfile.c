@@ -213,20 +213,17 @@ static void parse_comment(char *c, int want_desc, char **desc, int *lid, int *lm
 
 /* The link's rate: the last word of the comment, after the quoted names, that
  * reads WIDTHxSPEED ("4xNDR", "2xHDR", "4xFDR10"). */
-static const struct { const char *name; double gbps; } lanes[RY_NF_LANE_N] = {
-    [RY_NF_SDR] = { "SDR", 2.5 }, [RY_NF_DDR] = { "DDR", 5 }, [RY_NF_QDR] = { "QDR", 10 },
-    [RY_NF_FDR10] = { "FDR10", 10 }, [RY_NF_FDR] = { "FDR", 14 }, [RY_NF_EDR] = { "EDR", 25 },
-    [RY_NF_HDR] = { "HDR", 50 }, [RY_NF_NDR] = { "NDR", 100 }, [RY_NF_XDR] = { "XDR", 200 },
-};
+_Static_assert(RY_NF_FDR10 == RY_IB_FDR10 + 1 && RY_NF_XDR == RY_IB_XDR + 1,
+               "ry_nf_lane is util/phys.h's generations, one up");
 
 const char *ry_nf_lane_name(int lane)
 {
-    return lane > 0 && lane < RY_NF_LANE_N ? lanes[lane].name : "";
+    return lane > 0 && lane < RY_NF_LANE_N ? ry_ib_gens[lane - 1].name : "";
 }
 
 double ry_nf_lane_gbps(int lane)
 {
-    return lane > 0 && lane < RY_NF_LANE_N ? lanes[lane].gbps : 0;
+    return lane > 0 && lane < RY_NF_LANE_N ? ry_ib_gens[lane - 1].lane : 0;
 }
 
 double ry_nf_port_gbps(const ry_nf_port *p)
@@ -247,7 +244,7 @@ static void parse_rate(const char *c, ry_nf_port *pt)
             long w = strtol(p, &e, 10);
             size_t sl = n - (size_t)(x + 1 - p);
             for (int k = 1; e == x && w >= 1 && w <= 12 && k < RY_NF_LANE_N; k++)
-                if (strlen(lanes[k].name) == sl && strncmp(x + 1, lanes[k].name, sl) == 0) {
+                if (strlen(ry_nf_lane_name(k)) == sl && strncmp(x + 1, ry_nf_lane_name(k), sl) == 0) {
                     pt->width = (uint8_t)w;
                     pt->lane = (uint8_t)k;
                 }
@@ -540,10 +537,7 @@ static void parse_port_line(parser *ps, char *line)
         }
     }
     nf->ports[pi].line = ps->line;
-    if (ps->npend == ps->cap_pend) {
-        ps->cap_pend = ps->cap_pend ? ps->cap_pend * 2 : 256;
-        ps->pend = ry_xrealloc(ps->pend, (size_t)ps->cap_pend * sizeof *ps->pend);
-    }
+    RY_ALLOC_GROW(ps->pend, ps->npend + 1, ps->cap_pend);
     ps->pend[ps->npend++] = pd;
     ps->listed[pi] = ps->npend;
 }

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "util/phys.h"
+
 #define RY_NF_MAX_PORTS 254   /* ports of a node: InfiniBand addresses 1 .. 254 */
 
 typedef enum { RY_NF_SWITCH = 1, RY_NF_CA = 2, RY_NF_ROUTER = 3 } ry_nf_kind;
@@ -32,9 +34,10 @@ typedef struct ry_nf_port {
 } ry_nf_port;
 
 /* Lane speeds of the rate words ibnetdiscover prints after a link ("4xNDR"). */
+/* util/phys.h's generations, one up: 0 is "not printed". */
 typedef enum {
-    RY_NF_LANE_NONE = 0, RY_NF_SDR, RY_NF_DDR, RY_NF_QDR, RY_NF_FDR10, RY_NF_FDR, RY_NF_EDR,
-    RY_NF_HDR, RY_NF_NDR, RY_NF_XDR, RY_NF_LANE_N
+    RY_NF_LANE_NONE = 0, RY_NF_SDR = RY_IB_SDR + 1, RY_NF_DDR, RY_NF_QDR, RY_NF_FDR10, RY_NF_FDR,
+    RY_NF_EDR, RY_NF_HDR, RY_NF_NDR, RY_NF_XDR, RY_NF_LANE_N = RY_IB_NGENS + 1
 } ry_nf_lane;
 
 /* A node's ports are stored as the file lists them, never as many as its

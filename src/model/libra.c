@@ -110,10 +110,7 @@ void ry_libra_terms_build(const ry_libra_net *n, const ry_libra_workload *w, ry_
             while (j < t->nmulti && !same_shape(t->multi[j], m, d))
                 j++;
             if (j == t->nmulti) {
-                if (t->nmulti == cap) {
-                    cap = cap ? 2 * cap : 8;
-                    t->multi = ry_xrealloc(t->multi, (size_t)cap * sizeof *t->multi);
-                }
+                RY_ALLOC_GROW(t->multi, t->nmulti + 1, cap);
                 memset(t->multi[j], 0, sizeof t->multi[j]);
                 t->nmulti++;
             }
@@ -265,10 +262,7 @@ void ry_libra_problem_free(ry_libra_problem *p)
 
 ry_libra_con *ry_libra_problem_add_con(ry_libra_problem *p)
 {
-    if (p->ncons == p->capcons) {
-        p->capcons = p->capcons ? 2 * p->capcons : 8;
-        p->cons = ry_xrealloc(p->cons, (size_t)p->capcons * sizeof *p->cons);
-    }
+    RY_ALLOC_GROW(p->cons, p->ncons + 1, p->capcons);
     ry_libra_con *c = &p->cons[p->ncons++];
     memset(c, 0, sizeof *c);
     return c;

@@ -180,38 +180,36 @@ static void epigraph(unsigned m, double *res, unsigned n, const double *x, doubl
     }
 }
 
+/* Rows a.x - b of linear constraints, and their gradients (a), in NLopt's
+ * layout: the one body of the <= and the == constraints. */
+static void linear_rows(unsigned m, double *res, unsigned n, const double *x, double *grad,
+                        const double (*a)[MAXD], const double *b, int d)
+{
+    if (grad)
+        memset(grad, 0, (size_t)m * n * sizeof *grad);
+    for (unsigned k = 0; k < m; k++) {
+        double v = -b[k];
+        for (int i = 0; i < d; i++) {
+            v += a[k][i] * x[i];
+            if (grad)
+                grad[k * n + i] = a[k][i];
+        }
+        res[k] = v;
+    }
+}
+
 static void linear_le(unsigned m, double *res, unsigned n, const double *x, double *grad,
                       void *data)
 {
     solver *S = data;
-    if (grad)
-        memset(grad, 0, (size_t)m * n * sizeof *grad);
-    for (unsigned k = 0; k < m; k++) {
-        double v = -S->ble[k];
-        for (int i = 0; i < S->d; i++) {
-            v += S->ale[k][i] * x[i];
-            if (grad)
-                grad[k * n + i] = S->ale[k][i];
-        }
-        res[k] = v;
-    }
+    linear_rows(m, res, n, x, grad, (const double (*)[MAXD])S->ale, S->ble, S->d);
 }
 
 static void linear_eq(unsigned m, double *res, unsigned n, const double *x, double *grad,
                       void *data)
 {
     solver *S = data;
-    if (grad)
-        memset(grad, 0, (size_t)m * n * sizeof *grad);
-    for (unsigned k = 0; k < m; k++) {
-        double v = -S->beq[k];
-        for (int i = 0; i < S->d; i++) {
-            v += S->aeq[k][i] * x[i];
-            if (grad)
-                grad[k * n + i] = S->aeq[k][i];
-        }
-        res[k] = v;
-    }
+    linear_rows(m, res, n, x, grad, (const double (*)[MAXD])S->aeq, S->beq, S->d);
 }
 
 /* ---- setting up --------------------------------------------------------------------------- */

@@ -19,10 +19,7 @@ static const char want[] = "expected the JSON array of ip -j route show";
 
 static void add_dev(ry_kroutes *k, size_t *cap, const char *dev)
 {
-    if (k->ndev + 1 > *cap) {
-        *cap = *cap ? 2 * *cap : 64;
-        k->dev = ry_xrealloc(k->dev, *cap * sizeof *k->dev);
-    }
+    RY_ALLOC_GROW(k->dev, k->ndev + 1, *cap);
     snprintf(k->dev[k->ndev++], sizeof k->dev[0], "%s", dev);
 }
 
@@ -94,10 +91,7 @@ static int read_route(ry_kroutes *k, size_t *capr, size_t *capdev, const char *p
     json_t *dst = json_object_get(o, "dst"), *proto = json_object_get(o, "protocol");
     if (!json_is_object(o) || !json_is_string(dst))
         return bad(path, "no \"dst\"", i);
-    if (k->nr + 1 > *capr) {
-        *capr = *capr ? 2 * *capr : 64;
-        k->r = ry_xrealloc(k->r, *capr * sizeof *k->r);
-    }
+    RY_ALLOC_GROW(k->r, k->nr + 1, *capr);
     ry_kroute *r = &k->r[k->nr++];
     memset(r, 0, sizeof *r);
     snprintf(r->dst, sizeof r->dst, "%s", json_string_value(dst));

@@ -115,10 +115,7 @@ static char *keep_str(ry_lldp *t, const char *s)
 
 static ry_lldp_nbr *add_nbr(ry_lldp *t, size_t *cap)
 {
-    if (t->nn + 1 > *cap) {
-        *cap = *cap ? 2 * *cap : 32;
-        t->n = ry_xrealloc(t->n, *cap * sizeof *t->n);
-    }
+    RY_ALLOC_GROW(t->n, t->nn + 1, *cap);
     ry_lldp_nbr *x = &t->n[t->nn++];
     memset(x, 0, sizeof *x);
     return x;
@@ -273,10 +270,7 @@ static int jobject(jrd *r, size_t *off, jmember fn, void *arg)
             rc = -1;
             break;
         }
-        if (ks.n + 1 > ks.cap) {
-            ks.cap = ks.cap ? 2 * ks.cap : 8;
-            ks.v = ry_xrealloc(ks.v, ks.cap * sizeof *ks.v);
-        }
+        RY_ALLOC_GROW(ks.v, ks.n + 1, ks.cap);
         ks.v[ks.n++] = (jkey){ ry_xstrdup(json_string_value(k)), at };
         json_decref(k);
         o = jws(r, o);

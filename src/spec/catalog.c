@@ -6,6 +6,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/hash.h"
+#include "util/phys.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -32,77 +33,6 @@ const char *ry_templates_dir(const char *option)
     if (env && *env)
         return env;
     return installed_dir();
-}
-
-/* ---- speeds ------------------------------------------------------------------------ */
-
-static const struct {
-    const char *name;
-    double gbps;
-} ib_rates[] = {
-    /* InfiniBand generations at 4x, and the usual split-port names. */
-    { "fdr", 56 },  { "edr", 100 }, { "hdr100", 100 }, { "hdr", 200 },
-    { "ndr200", 200 }, { "ndr", 400 }, { "xdr", 800 },
-};
-
-int ry_parse_speed(const char *s, double *gbps)
-{
-    char buf[32];
-    size_t n = 0;
-
-    /* Lowercase, without blanks ("400 Gb/s" is fine). */
-    for (; *s; s++) {
-        if (isspace((unsigned char)*s))
-            continue;
-        if (n + 1 >= sizeof buf)
-            return -1;
-        buf[n++] = (char)tolower((unsigned char)*s);
-    }
-    buf[n] = '\0';
-    if (!n)
-        return -1;
-    for (size_t i = 0; i < sizeof ib_rates / sizeof ib_rates[0]; i++)
-        if (strcmp(buf, ib_rates[i].name) == 0) {
-            *gbps = ib_rates[i].gbps;
-            return 0;
-        }
-    if (!isdigit((unsigned char)buf[0]))
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (errno == ERANGE || !(v > 0))
-        return -1;
-    static const struct {
-        const char *unit;
-        double scale;
-    } units[] = {
-        { "", 1 },        { "g", 1 },     { "gb/s", 1 },     { "gbps", 1 },
-        { "gbit/s", 1 },  { "gbe", 1 },   { "t", 1000 },     { "tb/s", 1000 },
-        { "tbps", 1000 },
-    };
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (strcmp(end, units[i].unit) == 0) {
-            v *= units[i].scale;
-            if (v > 1e6)
-                return -1;
-            *gbps = v;
-            return 0;
-        }
-    return -1;
-}
-
-int ry_yget_speed(const ry_ynode *n, const char *what, double *gbps, char *text, size_t cap)
-{
-    RY_ASSERT(n != NULL);
-    if (n->kind == RY_YSCALAR && !ry_ynode_is_null(n) && strlen(n->value) < cap &&
-        ry_parse_speed(n->value, gbps) == 0) {
-        snprintf(text, cap, "%s", n->value);
-        return 0;
-    }
-    ry_error_at(n->pos, "%s must be a speed like 400G, 400Gb/s, NDR, HDR, XDR or a number "
-                "of Gb/s (got %s)", what, ry_ynode_describe(n));
-    return -1;
 }
 
 /* ---- loading ------------------------------------------------------------------------ */
@@ -346,16 +276,6 @@ int ry_catalog_has_file(const char *dir, const char *file)
             return 0;
     }
     return 0;
-}
-
-int ry_catalog_name_ok(const char *s)
-{
-    size_t len = strlen(s);
-    int ok = len > 0 && len < RY_NAME_MAX;
-    for (const char *p = s; ok && *p; p++)
-        ok = (*p >= 'a' && *p <= 'z') || isdigit((unsigned char)*p) || *p == '.' ||
-             *p == '_' || *p == '-';
-    return ok;
 }
 
 static int check_name(const ry_ynode *key, const char *file_kind)
@@ -1063,21 +983,10 @@ int ry_media_find(const ry_media_catalog *c, const char *name)
 
 /* ---- LLMs and GPUs ------------------------------------------------------------------- */
 
-const char *const ry_precision_names[] = { "bf16", "fp16", "fp8", NULL };
 static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
                                         "memory", "hbm", "gemm_efficiency",
                                         "gemm_efficiency_fp8", "attention_efficiency", "nic",
                                         "nodes", NULL };
-
-const char *ry_precision_name(ry_precision p)
-{
-    return (unsigned)p < 3 ? ry_precision_names[p] : "?";
-}
-
-int ry_precision_bytes(ry_precision p)
-{
-    return p == RY_PREC_FP8 ? 1 : 2;
-}
 
 /* ---- LLM entries (catalog or inline) ------------------------------------------------ */
 

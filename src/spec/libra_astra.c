@@ -31,10 +31,7 @@ typedef struct wordlist {
 
 static void push(wordlist *l, const char *s, int line, int col)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->w = ry_xrealloc(l->w, (size_t)l->cap * sizeof *l->w);
-    }
+    RY_ALLOC_GROW(l->w, l->n + 1, l->cap);
     l->w[l->n++] = (word){ s, line, col };
 }
 

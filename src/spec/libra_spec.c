@@ -25,92 +25,9 @@
 #define MAX_SIZE (1 << 20)
 #define MAX_NPUS INT_MAX
 
-/* Words in the order of their enums. */
-const char *const ry_libra_block_words[] = { "ring", "fully-connected", "switch", NULL };
-const char *const ry_libra_objective_words[] = { "time", "perf-per-cost", NULL };
-const char *const ry_coll_names[] = { "none", "all-reduce", "reduce-scatter", "all-gather",
-                                      "all-to-all", NULL };
-static const char *const phase_words[] = { "forward", "input_grad", "weight_grad", NULL };
-const char *const ry_libra_time_units[] = { "ns", "us", "ms", "s", NULL };
-static const double time_scale[] = { 1e-9, 1e-6, 1e-3, 1 };
-static const char *const reserved_names[] = { "sum", "total", "cost", NULL };
-
-const char *ry_libra_block_name(ry_libra_block b)
-{
-    return (unsigned)b < 3 ? ry_libra_block_words[b] : "?";
-}
-
-const char *ry_coll_name(ry_coll c)
-{
-    return (unsigned)c < 5 ? ry_coll_names[c] : "?";
-}
-
-const char *ry_libra_phase_name(int phase)
-{
-    return phase >= 0 && phase < RY_PHASES ? phase_words[phase] : "?";
-}
-
-double ry_libra_time_scale(int unit)
-{
-    RY_ASSERT(unit >= 0 && (size_t)unit < sizeof time_scale / sizeof time_scale[0]);
-    return time_scale[unit];
-}
-
-const char *ry_libra_objective_name(ry_libra_objective o)
-{
-    return o == RY_LIBRA_PERF_PER_COST ? "perf-per-cost" : "time";
-}
-
-int ry_coll_parse(const char *s, ry_coll *out)
-{
-    /* Compare with the separators dropped: all-reduce, all_reduce, ALLREDUCE. */
-    char squeezed[32];
-    size_t n = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p == '-' || *p == '_' || *p == ' ')
-            continue;
-        if (n + 1 >= sizeof squeezed)
-            return -1;
-        squeezed[n++] = (char)tolower((unsigned char)*p);
-    }
-    squeezed[n] = '\0';
-    static const char *const plain[] = { "none", "allreduce", "reducescatter", "allgather",
-                                         "alltoall" };
-    for (int i = 0; i < 5; i++)
-        if (strcmp(squeezed, plain[i]) == 0) {
-            *out = (ry_coll)i;
-            return 0;
-        }
-    return -1;
-}
-
 double ry_libra_unit_cost(const ry_libra_dim *d)
 {
     return d->block == RY_LIBRA_SWITCH ? d->link + d->sw + d->nic : d->link;
-}
-
-ry_libra_layer *ry_libra_workload_add(ry_libra_workload *w)
-{
-    if (w->nlayers == w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 16;
-        w->layers = ry_xrealloc(w->layers, (size_t)w->cap * sizeof *w->layers);
-    }
-    ry_libra_layer *l = &w->layers[w->nlayers++];
-    memset(l, 0, sizeof *l);
-    ry_schema_defaults_in(RY_IN_LAYER, l);
-    for (int p = 0; p < RY_PHASES; p++) {
-        ry_schema_defaults_in(RY_IN_PHASE, &l->ph[p]);
-        for (int i = 0; i < RY_LIBRA_MAX_DIMS; i++)
-            l->ph[p].group[i] = 1;
-    }
-    return l;
-}
-
-void ry_libra_workload_free(ry_libra_workload *w)
-{
-    free(w->layers);
-    w->layers = NULL;
-    w->nlayers = w->cap = 0;
 }
 
 typedef struct rctx {
@@ -129,32 +46,12 @@ static ry_pos key_pos(const ry_ynode *map, const char *key)
     return k ? k->pos : map->pos;
 }
 
-static int name_ok(const char *s)
-{
-    if (!(*s >= 'a' && *s <= 'z'))
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
-            return 0;
-    return strlen(s) < RY_LIBRA_NAME_MAX;
-}
-
-/* bw0, bw1, ...: the positional names every dimension also has. */
-static int positional(const char *s)
-{
-    if (strncmp(s, "bw", 2) != 0 || !isdigit((unsigned char)s[2]))
-        return -1;
-    char *end;
-    long v = strtol(s + 2, &end, 10);
-    return *end || v >= MAXD ? -1 : (int)v;
-}
-
 static int dim_index(const ry_libra_net *n, const char *name)
 {
     for (int i = 0; i < n->ndims; i++)
         if (strcmp(n->dim[i].name, name) == 0)
             return i;
-    int k = positional(name);
+    int k = ry_libra_positional(name);
     return k >= 0 && k < n->ndims ? k : -1;
 }
 
@@ -165,59 +62,6 @@ static const char *dim_list(const ry_libra_net *n, char *buf, size_t cap)
     for (int i = 0; i < n->ndims && len + 1 < cap; i++)
         len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", n->dim[i].name);
     return buf;
-}
-
-/* A number with an optional unit from a table: 1 with *out scaled by the
- * unit, 0 for a plain number (*out the number), -1 when it is neither. */
-static int number_unit(const char *text, const char *const *units, const double *scale,
-                       double *out)
-{
-    char *end;
-    errno = 0;
-    while (isspace((unsigned char)*text))
-        text++;
-    if (!(isdigit((unsigned char)*text) || *text == '.'))
-        return -1;
-    double v = strtod(text, &end);
-    if (errno || !isfinite(v))
-        return -1;
-    while (isspace((unsigned char)*end))
-        end++;
-    if (!*end) {
-        *out = v;
-        return 0;
-    }
-    for (int i = 0; units[i]; i++)
-        if (strcasecmp(end, units[i]) == 0) {
-            *out = v * scale[i];
-            return 1;
-        }
-    return -1;
-}
-
-static const char *const byte_units[] = { "B", "kB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TiB",
-                                          NULL };
-static const double byte_scale[] = { 1, 1e3, 1e6, 1e9, 1e12, 1024.0, 1048576.0, 1073741824.0,
-                                     1099511627776.0 };
-
-int ry_libra_parse_time(const char *text, double *out)
-{
-    return number_unit(text, ry_libra_time_units, time_scale, out);
-}
-
-int ry_libra_parse_bytes(const char *text, double *out)
-{
-    return number_unit(text, byte_units, byte_scale, out) < 0 ? -1 : 0;
-}
-
-int ry_libra_dim_name_check(const char *name)
-{
-    if (!name_ok(name) || positional(name) >= 0)
-        return 1;
-    for (int r = 0; reserved_names[r]; r++)
-        if (strcmp(name, reserved_names[r]) == 0)
-            return 2;
-    return 0;
 }
 
 /* ---- the price catalog ------------------------------------------------------------------ */
@@ -515,7 +359,7 @@ static int read_groups(const ry_libra_net *net, const ry_ynode *n, const char *w
  * the phase's own. */
 static const char *phase_key(char *buf, size_t cap, int phase, const char *key)
 {
-    snprintf(buf, cap, "libra.layers[].%s%s%s", phase_words[phase], *key ? "." : "", key);
+    snprintf(buf, cap, "libra.layers[].%s%s%s", ry_libra_phase_name(phase), *key ? "." : "", key);
     return buf;
 }
 
@@ -533,7 +377,7 @@ static int phase_groups(rctx *c, const ry_ynode *n, const char *what, int phase,
         memcpy(ph->group, dflt->group[phase], sizeof ph->group);
     } else if (cv && ph->coll != RY_COLL_NONE) {
         ry_error_at(cv->pos, "%s: no group sizes for this collective: give groups here, "
-                    "libra.groups.%s or libra.tensor_parallel", what, phase_words[phase]);
+                    "libra.groups.%s or libra.tensor_parallel", what, ry_libra_phase_name(phase));
         return -1;
     }
     return 0;
@@ -600,8 +444,8 @@ static int read_layer(rctx *c, const ry_ynode *l, size_t k, const ry_libra_group
     if (ry_schema_take(l, "libra.layers[].count", what, ly) < 0)
         bad = 1;
     for (int p = 0; p < RY_PHASES; p++) {
-        const ry_ynode *v = ry_ymap_get(l, phase_words[p]);
-        snprintf(w, sizeof w, "%s.%s", what, phase_words[p]);
+        const ry_ynode *v = ry_ymap_get(l, ry_libra_phase_name(p));
+        snprintf(w, sizeof w, "%s.%s", what, ry_libra_phase_name(p));
         if (v && read_phase(c, v, w, p, dflt, &ly->ph[p]) < 0)
             bad = 1;
     }
@@ -875,10 +719,7 @@ static int add_relation(rctx *c, const cparse *cp, const lin *a, int op, const l
                                     "the bandwidth" : "no bandwidth in it");
         return -1;
     }
-    if (p->nrels == p->caprels) {
-        p->caprels = p->caprels ? 2 * p->caprels : 8;
-        p->rels = ry_xrealloc(p->rels, (size_t)p->caprels * sizeof *p->rels);
-    }
+    RY_ALLOC_GROW(p->rels, p->nrels + 1, p->caprels);
     ry_libra_rel *r = &p->rels[p->nrels++];
     memset(r, 0, sizeof *r);
     memcpy(r->c, diff, (size_t)net->ndims * sizeof *diff);
@@ -1049,9 +890,9 @@ static void phase_defaults(rctx *c, const ry_ynode *lb, ry_libra_groups *dflt)
         ry_schema_check_keys(v, "libra.groups", NULL) > 0)
         return;
     for (int ph = 0; ph < RY_PHASES; ph++) {
-        const ry_ynode *g = ry_ymap_get(v, phase_words[ph]);
+        const ry_ynode *g = ry_ymap_get(v, ry_libra_phase_name(ph));
         char w[64];
-        snprintf(w, sizeof w, "libra.groups.%s", phase_words[ph]);
+        snprintf(w, sizeof w, "libra.groups.%s", ry_libra_phase_name(ph));
         if (g && read_groups(&c->p->net, g, w, dflt->group[ph]) == 0)
             dflt->have[ph] = 1;
     }

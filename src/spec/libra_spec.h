@@ -71,6 +71,8 @@ extern const char *const ry_libra_block_words[];
  * RY_LIBRA_NAME_MAX - 1 characters, or is a positional name bwN; 2 when it
  * is a word of the constraints' own (sum, total, cost). */
 int ry_libra_dim_name_check(const char *name);
+/* The position N of a positional name bwN (below RY_LIBRA_MAX_DIMS), or -1. */
+int ry_libra_positional(const char *s);
 
 typedef struct ry_libra_dim {
     char name[RY_LIBRA_NAME_MAX];   /* [a-z][a-z0-9_]*: used in constraints */

@@ -28,7 +28,7 @@
  * Structures that are not scalars (the node, switch and LLM models, a catalog
  * name or a map; fabric.oversubscription; cabling.tiers and cabling.links;
  * network.dims and libra.layers, lists of maps; libra's lists and group
- * sizes) are rows of type RY_KEY_CUSTOM read by their own readers (spec.c,
+ * sizes) are rows of type RY_KEY_CUSTOM read by their own readers (load.c,
  * workload.c, libra_spec.c); their scalar sub-keys are rows like any other.
  * A list's entries are named "list[]": cabling.links[].end. */
 #ifndef RY_SCHEMA_H

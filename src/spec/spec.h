@@ -11,6 +11,14 @@
 
 #include "util/diag.h"
 
+/* Switch tiers of a fabric. 8 is past any real need: 8 tiers of radix-32
+ * switches hold 2 x 16^8 (8.6e9) GPUs, far more than RY_MAX_GPUS; only a
+ * toy radix needs more, and is refused ("2048 GPUs need more than 8 tiers
+ * of radix-4 switches"). It is also what the consumers stop at: OpenSM's
+ * fat-tree routing ranks at most 8 levels (its FAT_TREE_MAX_RANK), and a
+ * route up and down 8 tiers crosses 15 switches, far inside a directed
+ * route's 63 hops. The per-tier arrays of the spec and the fabric are
+ * sized by it. */
 #define RY_MAX_TIERS 8
 #define RY_MAX_PLANES 8     /* NIC ports per GPU (cluster.planes) */
 /* GPUs in one spec: far past any cluster built (the largest are a few
@@ -432,5 +440,13 @@ ry_pos ry_spec_pos(const ry_spec *s, const char *key);
 /* Report an error about a key at its source position; counts as an error. */
 void ry_spec_error(const ry_spec *s, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Whether the cluster's fabric is Ethernet (fabric.switch.protocol): the one
+ * question every room asks, answered by the leaf switch, whose protocol
+ * every tier shares (ry_spec_rules_tiers). */
+static inline int ry_spec_is_ethernet(const ry_spec *s)
+{
+    return s->sw.ethernet;
+}
 
 #endif

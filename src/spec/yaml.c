@@ -33,10 +33,7 @@ static ry_ynode *node_new(ry_ydoc *d, ry_ykind kind, ry_pos pos)
     n->kind = kind;
     n->pos = pos;
     n->size = 1;
-    if (d->nall == d->capall) {
-        d->capall = d->capall ? d->capall * 2 : 64;
-        d->all = ry_xrealloc(d->all, d->capall * sizeof *d->all);
-    }
+    RY_ALLOC_GROW(d->all, d->nall + 1, d->capall);
     d->all[d->nall++] = n;
     return n;
 }
@@ -381,10 +378,7 @@ static int handle_event(loader *L, yaml_event_t *ev)
         const yaml_char_t *a = is_map ? ev->data.mapping_start.anchor
                                       : ev->data.sequence_start.anchor;
         n = node_new(d, is_map ? RY_YMAP : RY_YSEQ, pos);
-        if (L->depth == L->capstack) {
-            L->capstack = L->capstack ? L->capstack * 2 : 16;
-            L->stack = ry_xrealloc(L->stack, L->capstack * sizeof *L->stack);
-        }
+        RY_ALLOC_GROW(L->stack, L->depth + 1, L->capstack);
         frame *f = &L->stack[L->depth++];
         f->node = n;
         f->key = NULL;

@@ -1,6 +1,5 @@
 #include "util/buf.h"
-#include "util/diag.h"
-#include "util/escape.h"
+#include "util/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,13 +27,7 @@ void ry_buf_reset(ry_buf *b)
 
 static void reserve(ry_buf *b, size_t extra)
 {
-    if (b->len + extra + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->data = ry_xrealloc(b->data, cap);
-    b->cap = cap;
+    RY_ALLOC_GROW(b->data, b->len + extra + 1, b->cap);
 }
 
 void ry_buf_add(ry_buf *b, const void *p, size_t n)
@@ -83,18 +76,4 @@ int ry_edit_distance(const char *a, const char *b)
         }
     }
     return row[lb];
-}
-
-const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s)
-{
-    size_t n = 0;
-    while (n <= RY_SHOWN_CHARS && s[n])
-        n++;
-    size_t cut = n > RY_SHOWN_CHARS ? RY_SHOWN_CHARS : n;
-    ry_buf b;
-    ry_buf_init(&b);
-    ry_escape(&b, s, cut, RY_ESC_TERM);     /* at most 4 bytes for each byte */
-    snprintf(buf, RY_SHOWN_MAX, "%s%s", b.data, n > cut ? "..." : "");
-    ry_buf_free(&b);
-    return buf;
 }

@@ -17,14 +17,6 @@ void ry_buf_puts(ry_buf *b, const char *s);
 void ry_buf_putc(ry_buf *b, char c);
 void ry_buf_printf(ry_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Input text as a message may quote it: at most RY_SHOWN_CHARS bytes (then
- * "..."), escaped as util/escape.h's TERM (control bytes and bytes outside
- * UTF-8 as \xNN), so a quoted file can neither flood the terminal nor drive
- * it. Returns buf. */
-#define RY_SHOWN_CHARS 40
-#define RY_SHOWN_MAX (4 * RY_SHOWN_CHARS + 8)
-const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s);
-
 /* Edit distance, for "did you mean" hints. */
 int ry_edit_distance(const char *a, const char *b);
 

@@ -18,19 +18,6 @@ static _Thread_local ry_buf *capture;
 
 void ry_diag_capture(ry_buf *b) { capture = b; }
 
-static mtx_t stderr_mtx;
-static once_flag stderr_once = ONCE_FLAG_INIT;
-
-static void stderr_init(void) { mtx_init(&stderr_mtx, mtx_plain); }
-
-void ry_stderr_lock(void)
-{
-    call_once(&stderr_once, stderr_init);
-    mtx_lock(&stderr_mtx);
-}
-
-void ry_stderr_unlock(void) { mtx_unlock(&stderr_mtx); }
-
 static void d_putc(int c)
 {
     if (capture) {
@@ -199,32 +186,16 @@ void ry_internal_error(const char *file, int line, const char *what)
     exit(RY_EXIT_INTERNAL);
 }
 
-static void *oom(size_t n)
+const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s)
 {
-    fprintf(stderr, "railyard: out of memory (asked for %zu bytes)\n", n);
-    exit(RY_EXIT_INTERNAL);
-}
-
-void *ry_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    return p ? p : oom(n);
-}
-
-void *ry_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    return p ? p : oom(n * size);
-}
-
-void *ry_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    return q ? q : oom(n);
-}
-
-char *ry_xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(ry_xmalloc(n), s, n);
+    size_t n = 0;
+    while (n <= RY_SHOWN_CHARS && s[n])
+        n++;
+    size_t cut = n > RY_SHOWN_CHARS ? RY_SHOWN_CHARS : n;
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_escape(&b, s, cut, RY_ESC_TERM);     /* at most 4 bytes for each byte */
+    snprintf(buf, RY_SHOWN_MAX, "%s%s", b.data, n > cut ? "..." : "");
+    ry_buf_free(&b);
+    return buf;
 }

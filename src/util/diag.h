@@ -7,6 +7,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include "util/alloc.h"         /* ry_xmalloc and friends, for the callers that had them here */
+#include "util/stderr_lock.h"
+
 /* Exit codes shared by every command. */
 enum {
     RY_EXIT_OK = 0,
@@ -48,13 +51,6 @@ void ry_warn_at(ry_pos pos, const char *fmt, ...) __attribute__((format(printf, 
 int ry_error_count(void);
 void ry_error_reset(void);
 
-/* Standard error is one stream for every thread: whoever writes to it, or
- * points it elsewhere for a while (a library that prints its own failures,
- * run quiet), holds this lock, so that no diagnostic of another thread is
- * written while it points elsewhere. Not recursive. */
-void ry_stderr_lock(void);
-void ry_stderr_unlock(void);
-
 /* Diagnostics go into b instead of stderr until ry_diag_capture(NULL)
  * (sweep collects each point's errors to report them once per reason);
  * they are counted as usual. Both the capture and the count are the
@@ -78,10 +74,12 @@ int ry_exit_status(int rc);
 void ry_internal_error(const char *file, int line, const char *what)
     __attribute__((noreturn));
 
-/* Allocation that never returns NULL: out of memory ends the run (exit 4). */
-void *ry_xmalloc(size_t n);
-void *ry_xcalloc(size_t n, size_t size);
-void *ry_xrealloc(void *p, size_t n);
-char *ry_xstrdup(const char *s);
+/* Input text as a message may quote it: at most RY_SHOWN_CHARS bytes (then
+ * "..."), escaped as util/escape.h's TERM (control bytes and bytes outside
+ * UTF-8 as \xNN), so a quoted file can neither flood the terminal nor drive
+ * it. Returns buf. */
+#define RY_SHOWN_CHARS 40
+#define RY_SHOWN_MAX (4 * RY_SHOWN_CHARS + 8)
+const char *ry_shown(char buf[RY_SHOWN_MAX], const char *s);
 
 #endif

@@ -1,6 +1,6 @@
 /* One escaping rule for everything printed from input (see escape.h). */
 #include "util/escape.h"
-#include "util/diag.h"
+#include "util/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

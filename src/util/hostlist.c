@@ -77,10 +77,7 @@ static void group_flush(ry_buf *out, group *g, int *first)
 
 static void group_add_range(group *g, const split *sp)
 {
-    if (g->n == g->cap) {
-        g->cap = g->cap ? g->cap * 2 : 8;
-        g->r = ry_xrealloc(g->r, g->cap * sizeof *g->r);
-    }
+    RY_ALLOC_GROW(g->r, g->n + 1, g->cap);
     g->r[g->n++] = (range){ sp->digits, sp->dlen, sp->v, sp->v };
 }
 
@@ -153,10 +150,7 @@ typedef struct namevec {
 
 static void namevec_push(namevec *a, char *s)
 {
-    if (a->n == a->cap) {
-        a->cap = a->cap ? a->cap * 2 : 64;
-        a->v = ry_xrealloc(a->v, a->cap * sizeof *a->v);
-    }
+    RY_ALLOC_GROW(a->v, a->n + 1, a->cap);
     a->v[a->n++] = s;
 }
 
@@ -205,10 +199,7 @@ static int parse_group(const char *p, const char *end, seg *s, char *why, size_t
                      RY_HOSTLIST_MAX_RANGE);
             return -1;
         }
-        if (s->nr == cap) {
-            cap = cap ? cap * 2 : 4;
-            s->r = ry_xrealloc(s->r, cap * sizeof *s->r);
-        }
+        RY_ALLOC_GROW(s->r, s->nr + 1, cap);
         s->r[s->nr++] = r;
         s->count += r.hi - r.lo + 1;
         if (!comma)
@@ -229,10 +220,7 @@ static int expand_item(const char *p, const char *end, unsigned long long limit,
     int rc = -1;
     ry_buf_init(&name);
     while (p < end) {
-        if (nseg == cap) {
-            cap = cap ? cap * 2 : 4;
-            segs = ry_xrealloc(segs, cap * sizeof *segs);
-        }
+        RY_ALLOC_GROW(segs, nseg + 1, cap);
         seg *s = &segs[nseg++];
         memset(s, 0, sizeof *s);
         if (*p == '[') {

@@ -2,7 +2,7 @@
  * write of the line, so the painting thread and the run never interleave
  * their bytes of it. */
 #include "util/progress.h"
-#include "util/diag.h"
+#include "util/stderr_lock.h"
 
 #include <stdarg.h>
 #include <stdio.h>

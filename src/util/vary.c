@@ -9,8 +9,7 @@
 
 static void add_value(ry_vary *v, const char *s)
 {
-    if ((v->n & (v->n - 1)) == 0)       /* 0, 1, 2, 4, ...: the array doubles */
-        v->values = ry_xrealloc(v->values, (size_t)(v->n ? 2 * v->n : 1) * sizeof *v->values);
+    RY_ALLOC_GROW(v->values, v->n + 1, v->cap);
     v->values[v->n++] = ry_xstrdup(s);
 }
 

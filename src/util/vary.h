@@ -9,7 +9,7 @@
 typedef struct ry_vary {
     char *key;
     char **values;
-    int n;
+    int n, cap;
 } ry_vary;
 
 /* Adds one item: a range's values, or the item itself. -1 with *why set

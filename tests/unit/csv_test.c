@@ -1,12 +1,15 @@
 /* CSV fields: RFC 4180 quoting, and text kept as it is (no formula guard:
  * the programs that import railyard's CSV read "-x" as "-x"); the escaper
  * of util/escape.h in each of its contexts, case by case; and the SipHash
- * reference vector of the keyed hash. */
+ * reference vector of the keyed hash; the growth idiom of util/alloc.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "emit/csv.h"
+#include "util/alloc.h"
 #include "util/buf.h"
+#include "util/diag.h"
 #include "util/escape.h"
 #include "util/hash.h"
 
@@ -101,6 +104,37 @@ int main(void)
           (unsigned long long)ry_siphash(k, msg, 15));
     CHECK(ry_siphash(k, msg, 0) == 0x726fdb47dd0e0e31ULL, "siphash of nothing: %016llx",
           (unsigned long long)ry_siphash(k, msg, 0));
+
+    /* a row: fields quoted one by one, commas between, the record's end */
+    ry_buf row;
+    ry_buf_init(&row);
+    ry_csv_row(&row, (const char *const[]){ "a", "b,c", "" }, 3);
+    ry_csv_fields(&row, (const char *const[]){ "x" }, 1);
+    CHECK(strcmp(row.data, "a,\"b,c\",\nx") == 0, "csv row: [%s]", row.data);
+    ry_buf_free(&row);
+
+    /* RY_ALLOC_GROW: appends keep what was there, with a count of any type */
+    int *v = NULL, nv = 0, capv = 0;
+    for (int i = 0; i < 1000; i++) {
+        RY_ALLOC_GROW(v, nv + 1, capv);
+        v[nv++] = i;
+    }
+    int same = 1;
+    for (int i = 0; i < nv; i++)
+        same &= v[i] == i;
+    CHECK(same && capv >= nv && capv < 2 * nv, "grow: cap %d for %d", capv, nv);
+    free(v);
+    char *c = NULL;
+    size_t capc = 0;
+    RY_ALLOC_GROW(c, 3, capc);
+    CHECK(c && capc >= 3, "grow from nothing: cap %zu", capc);
+    RY_ALLOC_GROW(c, 2, capc);
+    CHECK(capc >= 3, "no shrink: cap %zu", capc);
+    RY_ALLOC_GROW(c, 5000, capc);
+    CHECK(capc == 5000, "a jump past the factor: cap %zu", capc);
+    free(c);
+    CHECK(ry_alloc_nr(0, 1) == 24 && ry_alloc_nr(100, 101) == 174, "alloc_nr: %zu %zu",
+          ry_alloc_nr(0, 1), ry_alloc_nr(100, 101));
 
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;

@@ -31,6 +31,15 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
 int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                       const ry_eth_stats *st);
 
+/* Writes dir/switches/<switch>/<file> of every switch, in node order, with
+ * write(fp, pl, id, rel, ctx), rel the file's folder: the writers' one loop
+ * over the switches. -1 when write returns -1 (after printing why) or a file
+ * cannot be written (printed). */
+typedef int (*ry_eth_switch_writer)(FILE *fp, const ry_ethplan *pl, uint32_t id,
+                                    const char *rel, void *ctx);
+int ry_eth_each_switch(ry_outdir *o, const char *dir, const ry_ethplan *pl, const char *file,
+                       ry_eth_switch_writer write, void *ctx);
+
 /* The plan in a few lines, for validate: ASNs, pools, QoS. */
 struct ry_buf;
 void ry_eth_plan_text(struct ry_buf *o, const ry_ethplan *pl);

@@ -110,23 +110,21 @@ static int write_switch(FILE *fp, const ry_ethplan *pl, uint32_t id, long long *
     return 0;
 }
 
+static int frr_conf(FILE *fp, const ry_ethplan *pl, uint32_t id, const char *rel, void *ctx)
+{
+    (void)rel;
+    ry_eth_stats *st = ctx;
+    long long sess = 0;
+    write_switch(fp, pl, id, &sess);
+    st->sessions += sess;
+    st->switches++;
+    return 0;
+}
+
 int ry_eth_write_frr(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
 {
-    const ry_fabric *f = pl->f;
-    char name[96], rel[256];
-    for (uint32_t id = f->first_switch; id < f->nnodes; id++) {
-        ry_node_name(f, id, name, sizeof name);
-        snprintf(rel, sizeof rel, "%s/switches/%s", dir, name);
-        FILE *fp = ry_outdir_open_in(o, rel, "frr.conf");
-        if (!fp)
-            return -1;
-        long long sess = 0;
-        write_switch(fp, pl, id, &sess);
-        st->sessions += sess;
-        st->switches++;
-        if (ry_outdir_close(o, fp) < 0)
-            return -1;
-    }
+    if (ry_eth_each_switch(o, dir, pl, "frr.conf", frr_conf, st) < 0)
+        return -1;
     st->sessions /= 2;      /* each session counted at both ends */
     return 0;
 }

@@ -192,6 +192,24 @@ int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
     return write_summary(o, dir, pl, st);
 }
 
+int ry_eth_each_switch(ry_outdir *o, const char *dir, const ry_ethplan *pl, const char *file,
+                       ry_eth_switch_writer write, void *ctx)
+{
+    const ry_fabric *f = pl->f;
+    char name[96], rel[256];
+    for (uint32_t id = f->first_switch; id < f->nnodes; id++) {
+        ry_node_name(f, id, name, sizeof name);
+        snprintf(rel, sizeof rel, "%s/switches/%s", dir, name);
+        FILE *fp = ry_outdir_open_in(o, rel, file);
+        if (!fp)
+            return -1;
+        int rc = write(fp, pl, id, rel, ctx);
+        if (ry_outdir_close(o, fp) < 0 || rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
 {
     memset(st, 0, sizeof *st);

@@ -297,29 +297,23 @@ static char *switch_json(const ry_ethplan *pl, uint32_t id)
     return txt;
 }
 
+static int config_db(FILE *fp, const ry_ethplan *pl, uint32_t id, const char *rel,
+                     void *ctx)
+{
+    ry_eth_stats *st = ctx;
+    char *txt = switch_json(pl, id);
+    if (!txt) {
+        ry_error("%s/config_db.json: out of memory", rel);
+        return -1;
+    }
+    fputs(txt, fp);
+    fputc('\n', fp);
+    free(txt);
+    st->sonic++;
+    return 0;
+}
+
 int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
 {
-    const ry_fabric *f = pl->f;
-    char name[96], rel[256];
-    for (uint32_t id = f->first_switch; id < f->nnodes; id++) {
-        ry_node_name(f, id, name, sizeof name);
-        snprintf(rel, sizeof rel, "%s/switches/%s", dir, name);
-        char *txt = switch_json(pl, id);
-        if (!txt) {
-            ry_error("%s/config_db.json: out of memory", rel);
-            return -1;
-        }
-        FILE *fp = ry_outdir_open_in(o, rel, "config_db.json");
-        if (!fp) {
-            free(txt);
-            return -1;
-        }
-        fputs(txt, fp);
-        fputc('\n', fp);
-        free(txt);
-        st->sonic++;
-        if (ry_outdir_close(o, fp) < 0)
-            return -1;
-    }
-    return 0;
+    return ry_eth_each_switch(o, dir, pl, "config_db.json", config_db, st);
 }
