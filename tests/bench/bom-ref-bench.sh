@@ -4,8 +4,8 @@
 # reference is built once beside the tree (git archive into CACHE, then
 # bootstrap, configure, make; kept between runs), then the two binaries run
 # in turn RUNS times, each with its own tree's catalog and example, so a
-# loaded machine slows both alike. Prints the median wall time and peak RSS
-# of each and the ratios ours / reference.
+# loaded machine slows both alike. Prints the median wall time, CPU time
+# (user + system) and peak RSS of each and the ratios ours / reference.
 #
 #   sh tests/bench/bom-ref-bench.sh path/to/railyard CACHE [REF [NODES [RUNS]]]
 #
@@ -39,10 +39,11 @@ echo "railyard bom -f json, superpod-4su.yaml with cluster.nodes=$NODES ($((NODE
      "ours against $REF, $RUNS runs each in turn; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 # run WHO BINARY TREE: one timed run, appended to $out/WHO as "secs kb"
 run() {
-    RAILYARD_TEMPLATES="$3/templates" /usr/bin/time -f '%e %M' -o "$out/t" \
+    RAILYARD_TEMPLATES="$3/templates" /usr/bin/time -f '%e %M %U %S' -o "$out/t" \
         "$2" bom "$3/examples/superpod-4su.yaml" --set cluster.nodes="$NODES" -f json \
         >/dev/null 2>"$out/err" || { echo "$1 failed:"; cat "$out/err"; exit 1; }
     tail -n 1 "$out/t" >>"$out/$1"
+    printf '  %-8s %s s, %s KB, CPU %s s user + %s s sys\n' "$1" $(tail -n 1 "$out/t")
 }
 i=0
 while [ "$i" -lt "$RUNS" ]; do
@@ -53,10 +54,12 @@ done
 # median COLUMN FILE
 median() { cut -d' ' -f"$1" "$2" | sort -n | awk '{ v[NR] = $1 } END {
     print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-ts=$(median 1 "$out/ours"); tr=$(median 1 "$out/ref")
-ks=$(median 2 "$out/ours"); kr=$(median 2 "$out/ref")
-awk -v ts="$ts" -v tr="$tr" -v ks="$ks" -v kr="$kr" -v ref="$REF" 'BEGIN {
-    printf "  ours: %.2f s, peak RSS %d MB (medians)\n", ts, ks / 1024
-    printf "  %s: %.2f s, peak RSS %d MB\n", ref, tr, kr / 1024
-    printf "  ours / %s: time %.2fx, memory %.2fx\n", ref, ts / tr, ks / kr }'
+for w in ours ref; do awk '{ print $1, $2, $3 + $4 }' "$out/$w" >"$out/$w.c"; done
+ts=$(median 1 "$out/ours.c"); tr=$(median 1 "$out/ref.c")
+ks=$(median 2 "$out/ours.c"); kr=$(median 2 "$out/ref.c")
+cs=$(median 3 "$out/ours.c"); cr=$(median 3 "$out/ref.c")
+awk -v ts="$ts" -v tr="$tr" -v ks="$ks" -v kr="$kr" -v cs="$cs" -v cr="$cr" -v ref="$REF" 'BEGIN {
+    printf "  ours: %.2f s, CPU %.2f s, peak RSS %d MB (medians)\n", ts, cs, ks / 1024
+    printf "  %s: %.2f s, CPU %.2f s, peak RSS %d MB\n", ref, tr, cr, kr / 1024
+    printf "  ours / %s: time %.2fx, CPU %.2fx, memory %.2fx\n", ref, ts / tr, cs / cr, ks / kr }'
 echo "  load after: $(cut -d' ' -f1-3 /proc/loadavg)"
