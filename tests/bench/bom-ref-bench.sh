@@ -37,13 +37,14 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/railyard-bom-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 echo "railyard bom -f json, superpod-4su.yaml with cluster.nodes=$NODES ($((NODES * 8)) GPUs)," \
      "ours against $REF, $RUNS runs each in turn; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-# run WHO BINARY TREE: one timed run, appended to $out/WHO as "secs kb"
+# run WHO BINARY TREE: one timed run, appended to $out/WHO as "secs kb user sys"
 run() {
     RAILYARD_TEMPLATES="$3/templates" /usr/bin/time -f '%e %M %U %S' -o "$out/t" \
         "$2" bom "$3/examples/superpod-4su.yaml" --set cluster.nodes="$NODES" -f json \
         >/dev/null 2>"$out/err" || { echo "$1 failed:"; cat "$out/err"; exit 1; }
     tail -n 1 "$out/t" >>"$out/$1"
-    printf '  %-8s %s s, %s KB, CPU %s s user + %s s sys\n' "$1" $(tail -n 1 "$out/t")
+    read -r secs kb usr sys <"$out/t"
+    printf '  %-8s %s s, %s KB, CPU %s s user + %s s sys\n' "$1" "$secs" "$kb" "$usr" "$sys"
 }
 i=0
 while [ "$i" -lt "$RUNS" ]; do
