@@ -27,12 +27,20 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
         int down = 0, up = 0;
         double down_gbps = 0, up_gbps = 0;
         for (uint32_t p = 0; p < n->nports; p++) {
-            const ry_port *pt = &f->ports[n->port0 + p];
+            uint32_t port = n->port0 + p;
+            const ry_port *pt = &f->ports[port];
             if (pt->peer < 0)
                 continue;
             t->ports_used++;
-            double gbps = pt->link >= 0 ? ry_link_gbps(f, (uint32_t)pt->link) : 0;
-            if (f->nodes[f->ports[pt->peer].owner].tier < n->tier)
+            /* The link's speed from the ends at hand: the peer's node is
+             * read anyway (its tier), so only the link itself is looked up. */
+            uint32_t peer = (uint32_t)pt->peer;
+            const ry_node *pn = &f->nodes[f->ports[peer].owner];
+            double gbps = 0;
+            if (pt->link >= 0)
+                gbps = f->links[pt->link].lo == port ? ry_link_gbps_at(f, port, n, peer, pn)
+                                                     : ry_link_gbps_at(f, peer, pn, port, n);
+            if (pn->tier < n->tier)
                 down++, down_gbps += gbps;
             else
                 up++, up_gbps += gbps;

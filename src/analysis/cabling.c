@@ -529,6 +529,37 @@ static int64_t group_uncarried(const chooser *ch, const groups *g, uint32_t i, i
     return -1;
 }
 
+/* The distinct link speeds of a group, gathered in one pass over its links
+ * (a group's links nearly always share one speed); n < 0 when there are
+ * more than fit, and then group_uncarried answers link by link. */
+typedef struct group_speeds {
+    double gbps[8];
+    int n;
+} group_speeds;
+
+static void speeds_add(group_speeds *gs, double gbps)
+{
+    for (int j = 0; j < gs->n; j++)
+        if (gs->gbps[j] == gbps)
+            return;
+    if (gs->n >= 0 && gs->n < (int)(sizeof gs->gbps / sizeof gs->gbps[0]))
+        gs->gbps[gs->n++] = gbps;
+    else
+        gs->n = -1;
+}
+
+/* Whether medium m carries every link of group i: group_uncarried < 0. */
+static int group_carried(const chooser *ch, const groups *g, uint32_t i, int m,
+                         const group_speeds *gs)
+{
+    if (gs->n < 0)
+        return group_uncarried(ch, g, i, m) < 0;
+    for (int j = 0; j < gs->n; j++)
+        if (!carries(&ch->media[m], gs->gbps[j]))
+            return 0;
+    return 1;
+}
+
 /* The cages a medium must fit in group i, as text for messages. */
 static void group_cages_text(const chooser *ch, const groups *g, uint32_t i, char *buf, size_t n)
 {
@@ -560,11 +591,13 @@ static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabli
     double need = 0;
     int force = -1;
     uint32_t flink = 0;
+    group_speeds gs = { .n = 0 };
     for (uint32_t k = g->start[i]; k < g->start[i + 1]; k++) {
         uint32_t l = g->link[k];
         const ry_link *lk = &f->links[l];
-        double d = ry_layout_route_m(c->lay, f->ports[lk->lo].owner, f->ports[lk->hi].owner) +
-                   ch->slack2;
+        uint32_t lo = f->ports[lk->lo].owner, hi = f->ports[lk->hi].owner;
+        double d = ry_layout_route_m(c->lay, lo, hi) + ch->slack2;
+        speeds_add(&gs, ry_link_gbps_at(f, lk->lo, &f->nodes[lo], lk->hi, &f->nodes[hi]));
         c->cables[l].routed_m = (float)d;
         if (d > c->longest_m)
             c->longest_m = d;
@@ -572,7 +605,7 @@ static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabli
             need = d;
             far = l;
         }
-        int tier = f->nodes[f->ports[lk->hi].owner].tier;
+        int tier = f->nodes[hi].tier;
         int fm = ch->forced[l] >= 0 ? ch->forced[l] : ch->tier_m[tier];
         if (fm < 0)
             continue;
@@ -591,7 +624,7 @@ static int choose_group(const chooser *ch, const groups *g, uint32_t i, ry_cabli
     int best = -1, bestlen = -1;
     double bestcost = 0;
     for (int m = 0; m < ch->nmedia; m++) {
-        if ((force >= 0 && m != force) || group_uncarried(ch, g, i, m) >= 0 ||
+        if ((force >= 0 && m != force) || !group_carried(ch, g, i, m, &gs) ||
             !group_fits(ch, g, i, m))
             continue;
         int li = stock_for(&media[m], need);

@@ -110,6 +110,22 @@ static inline void put(ry_xrows *w, const char *s, size_t n)
 }
 #define PUT(w, lit) put((w), (lit), sizeof(lit) - 1)
 
+/* v in decimal, as "%lld" writes it (snprintf's parsing of the format is
+ * most of a number cell's cost, and a large workbook has tens of millions). */
+static inline void put_int(ry_xrows *w, long long v)
+{
+    char tmp[24];
+    int n = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        tmp[n++] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        w->in[w->inlen++] = '-';
+    while (n > 0)
+        w->in[w->inlen++] = (unsigned char)tmp[--n];
+}
+
 void ry_xrows_row(ry_xrows *w, uint32_t row)
 {
     RY_ASSERT((long long)row > w->last_row);
@@ -134,8 +150,10 @@ static void cell_start(ry_xrows *w, int col, int xf)
     PUT(w, "<c r=\"");
     put(w, w->col[col], strlen(w->col[col]));
     put(w, w->ref, (size_t)w->ref_len);
-    if (xf >= 0)
-        w->inlen += (size_t)snprintf((char *)w->in + w->inlen, 16, "\" s=\"%d", xf);
+    if (xf >= 0) {
+        PUT(w, "\" s=\"");
+        put_int(w, xf);
+    }
     PUT(w, "\"");
 }
 
@@ -217,7 +235,7 @@ void ry_xrows_num(ry_xrows *w, int col, double v, int xf)
     cell_start(w, col, xf);
     PUT(w, "><v>");
     if (v == (double)(long long)v && v > -1e15 && v < 1e15)
-        w->inlen += (size_t)snprintf((char *)w->in + w->inlen, 24, "%lld", (long long)v);
+        put_int(w, (long long)v);
     else
         w->inlen += (size_t)snprintf((char *)w->in + w->inlen, 32, "%.16G", v);
     PUT(w, "</v></c>");

@@ -51,9 +51,10 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port)
     return id;
 }
 
-double ry_port_gbps(const ry_fabric *f, uint32_t port)
+/* A port's speed with its node at hand (the callers that walk a node's
+ * ports, or hold both ends of a link, skip the lookup). */
+static double node_port_gbps(const ry_fabric *f, const ry_node *n, uint32_t port)
 {
-    const ry_node *n = ry_port_node(f, port);
     if (n->kind == RY_NODE_GPU)
         return f->spec->node.nic_gbps;
     const ry_tier_ports *t = &f->tier[n->tier];
@@ -65,6 +66,11 @@ double ry_port_gbps(const ry_fabric *f, uint32_t port)
     if (p < (uint32_t)(t->down + t->up))
         return t->up_gbps;
     return t->sw->port_gbps;
+}
+
+double ry_port_gbps(const ry_fabric *f, uint32_t port)
+{
+    return node_port_gbps(f, ry_port_node(f, port), port);
 }
 
 int ry_switch_port_phys(const ry_fabric *f, const ry_node *n, uint32_t p, int *sub, int *split)
@@ -89,21 +95,26 @@ int ry_switch_port_phys(const ry_fabric *f, const ry_node *n, uint32_t p, int *s
     return t->cages_down + t->cages_up + (q - t->up);
 }
 
-double ry_link_gbps(const ry_fabric *f, uint32_t link)
+double ry_link_gbps_at(const ry_fabric *f, uint32_t lo_port, const ry_node *lo,
+                       uint32_t hi_port, const ry_node *hi)
 {
     const ry_spec *s = f->spec;
-    const ry_link *l = &f->links[link];
-    double g = ry_port_gbps(f, l->hi);
-    const ry_node *lo = ry_port_node(f, l->lo);
+    double g = node_port_gbps(f, hi, hi_port);
     if (lo->kind == RY_NODE_GPU) {
         if (s->node.nic_gbps > 0 && s->node.nic_gbps < g)
             g = s->node.nic_gbps;
     } else {
-        double u = ry_port_gbps(f, l->lo);
+        double u = node_port_gbps(f, lo, lo_port);
         if (u < g)
             g = u;
     }
     return g;
+}
+
+double ry_link_gbps(const ry_fabric *f, uint32_t link)
+{
+    const ry_link *l = &f->links[link];
+    return ry_link_gbps_at(f, l->lo, ry_port_node(f, l->lo), l->hi, ry_port_node(f, l->hi));
 }
 
 void ry_fabric_init_like(ry_fabric *f, const ry_fabric *src)

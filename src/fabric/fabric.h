@@ -118,6 +118,11 @@ uint32_t ry_fabric_add_link(ry_fabric *f, uint32_t lo_port, uint32_t hi_port);
 /* Speed of a link in Gb/s: the switch port's, or the NIC's on a server
  * link when the NIC is slower. The one rule every output uses. */
 double ry_link_gbps(const ry_fabric *f, uint32_t link);
+/* The same with the link's ends and their nodes at hand (lo_port on node lo,
+ * hi_port on node hi, as the link has them): for loops that already read
+ * them, since each lookup is a cache miss on a large graph. */
+double ry_link_gbps_at(const ry_fabric *f, uint32_t lo_port, const ry_node *lo,
+                       uint32_t hi_port, const ry_node *hi);
 /* Speed of a port in Gb/s: a switch port's by its tier and side (down, up,
  * free), a GPU's its NIC's. */
 double ry_port_gbps(const ry_fabric *f, uint32_t port);

@@ -39,20 +39,36 @@ void ry_buf_add(ry_buf *b, const void *p, size_t n)
 }
 
 void ry_buf_puts(ry_buf *b, const char *s) { ry_buf_add(b, s, strlen(s)); }
-void ry_buf_putc(ry_buf *b, char c) { ry_buf_add(b, &c, 1); }
+void ry_buf_putc(ry_buf *b, char c)
+{
+    if (b->len + 2 <= b->cap) {
+        b->data[b->len++] = c;
+        b->data[b->len] = '\0';
+    } else {
+        ry_buf_add(b, &c, 1);
+    }
+}
 
 void ry_buf_printf(ry_buf *b, const char *fmt, ...)
 {
+    /* Formatted straight into the spare room; only what does not fit is
+     * formatted again, once the buffer has grown. */
+    size_t spare = b->cap - b->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(spare ? b->data + b->len : NULL, spare, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (n < 0) {
+        if (spare)
+            b->data[b->len] = '\0';
         return;
-    reserve(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= spare) {
+        reserve(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 

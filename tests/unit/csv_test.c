@@ -1,7 +1,9 @@
 /* CSV fields: RFC 4180 quoting, and text kept as it is (no formula guard:
  * the programs that import railyard's CSV read "-x" as "-x"); the escaper
  * of util/escape.h in each of its contexts, case by case; and the SipHash
- * reference vector of the keyed hash; the growth idiom of util/alloc.h. */
+ * reference vector of the keyed hash; the growth idiom of util/alloc.h;
+ * and ry_buf_printf and ry_buf_putc at every length about the buffer's
+ * capacity (printf formats into the spare room and only again once grown). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +35,36 @@ static void esc(ry_esc how, const char *in, const char *want)
     ry_buf_free(&b);
 }
 
+/* Appends, from an empty buffer and one of each length to 600, texts of
+ * each length to 600 by ry_buf_printf (and a byte by ry_buf_putc), which
+ * must read as the same appends by snprintf into a large array. */
+static void buf_appends(void)
+{
+    static char want[2048], text[700];
+    for (int pre = 0; pre <= 600; pre += 7) {
+        for (int n = 0; n <= 600; n += 13) {
+            ry_buf b;
+            ry_buf_init(&b);
+            memset(text, 'x', (size_t)n);
+            text[n] = '\0';
+            for (int i = 0; i < pre; i++)
+                ry_buf_putc(&b, (char)('a' + i % 26));
+            ry_buf_printf(&b, "%s%d", text, n);
+            ry_buf_putc(&b, '!');
+            int w = 0;
+            for (int i = 0; i < pre; i++)
+                want[w++] = (char)('a' + i % 26);
+            w += snprintf(want + w, sizeof want - (size_t)w, "%s%d!", text, n);
+            CHECK(b.len == (size_t)w && strcmp(b.data, want) == 0 && b.len < b.cap,
+                  "ry_buf after %d bytes, printf of %d: %zu bytes, want %d", pre, n, b.len, w);
+            ry_buf_free(&b);
+        }
+    }
+}
+
 int main(void)
 {
+    buf_appends();
     field("", "");
     field("leaf0/33", "leaf0/33");
     field("a,b", "\"a,b\"");
