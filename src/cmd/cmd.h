@@ -27,9 +27,9 @@
 #include <stdio.h>
 
 #include "analysis/cabling.h"
-#include "emit/emit_bom.h"
-#include "emit/emit_opensm.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_bom.h"
+#include "emit/ib/emit_opensm.h"
+#include "io/outdir.h"
 #include "fabric/fabric.h"
 #include "fabric/ethplan.h"
 #include "fabric/ibplan.h"

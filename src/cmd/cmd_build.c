@@ -3,9 +3,9 @@
 
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
-#include "emit/emit_bom.h"
-#include "emit/emit_fabric_json.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_bom.h"
+#include "emit/topo/emit_fabric_json.h"
+#include "io/outdir.h"
 #include "util/buf.h"
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };

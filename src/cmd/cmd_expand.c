@@ -3,9 +3,9 @@
 
 #include "analysis/expand.h"
 #include "cmd/cmd.h"
-#include "emit/emit_expand.h"
-#include "emit/emit_verify.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_expand.h"
+#include "emit/report/emit_verify.h"
+#include "io/outdir.h"
 #include "fabric/ibplan.h"
 #include "util/buf.h"
 #include "util/diag.h"

@@ -6,12 +6,12 @@
 
 #include "cmd/cmd.h"
 #include "util/progress.h"
-#include "emit/emit_cabling.h"
-#include "emit/emit_dot.h"
-#include "emit/emit_k8s.h"
-#include "emit/emit_opensm.h"
-#include "emit/emit_slurm.h"
-#include "emit/outdir.h"
+#include "emit/cabling/emit_cabling.h"
+#include "emit/topo/emit_dot.h"
+#include "emit/topo/emit_k8s.h"
+#include "emit/ib/emit_opensm.h"
+#include "emit/topo/emit_slurm.h"
+#include "io/outdir.h"
 #include "util/diag.h"
 #include "util/numfmt.h"
 

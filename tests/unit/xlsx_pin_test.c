@@ -21,7 +21,7 @@
 #include <unzip.h>
 #include <xlsxwriter.h>
 
-#include "emit/xlsx_rows.h"
+#include "emit/cabling/xlsx_rows.h"
 #include "check.h"
 
 /* Member `name` of a zip, uncompressed, NUL-terminated; *method its

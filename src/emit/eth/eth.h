@@ -13,7 +13,7 @@
 #ifndef RY_EMIT_ETH_H
 #define RY_EMIT_ETH_H
 
-#include "emit/outdir.h"
+#include "io/outdir.h"
 #include "fabric/ethplan.h"
 
 /* What the group wrote, for its closing line. */
