@@ -27,7 +27,7 @@
 #include <stdio.h>
 
 #include "analysis/cabling.h"
-#include "emit/report/emit_bom.h"
+#include "emit/format.h"
 #include "emit/ib/emit_opensm.h"
 #include "io/outdir.h"
 #include "fabric/fabric.h"
@@ -226,8 +226,12 @@ typedef struct ry_group {
     void (*report)(const ry_ctx *ctx, const char *dir, const ry_group_tally *t);
 } ry_group;
 
-extern const ry_group ry_groups[];     /* opensm, cabling, slurm, kubernetes, diagrams;
-                                          NULL-name end */
+/* The groups: opensm, ethernet, cabling, slurm, kubernetes, diagrams; a
+ * NULL-name row ends the table. Arrays indexed like ry_groups (want[]) are
+ * RY_GROUP_COUNT long; a table of another length than the count does
+ * not compile (cmd_groups.c asserts it). */
+#define RY_GROUP_COUNT 6
+extern const ry_group ry_groups[];
 const ry_group *ry_group_find(const char *name);
 
 /* What ry_write_groups does with a group (want[], indexes of ry_groups). */

@@ -1,4 +1,4 @@
-/* What src/emit/xlsx_rows.c takes for granted in libxlsxwriter's output,
+/* What src/emit/cabling/xlsx_rows.c takes for granted in libxlsxwriter's output,
  * checked against the library this build links (run at `make check`): a
  * libxlsxwriter update that changes any of it fails here, not in a
  * technician's spreadsheet application.

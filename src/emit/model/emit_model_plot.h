@@ -37,7 +37,7 @@ void ry_plotdir_free(ry_plotdir *p);
 int ry_plot_render(const char *script, const ry_buf *gp, const char *const *names, ry_buf *imgs,
                    int n, ry_buf *msg);
 
-/* A table and its plots into an output directory (emit/outdir.h, flags
+/* A table and its plots into an output directory (io/outdir.h, flags
  * its): BASE.csv, BASE.gp and, when gnuplot makes them, BASE.png and
  * BASE.svg (those of an earlier run go when it does not; a warning says
  * why). *plotted: whether the images were written. 0, or -1 (error
