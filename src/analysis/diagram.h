@@ -1,5 +1,5 @@
 /* What a diagram of a fabric shows: the views, and for the aggregated ones
- * the boxes and bundles that emit/emit_dot.c draws.
+ * the boxes and bundles that emit/topo/emit_dot.c draws.
  *
  * Views: summary (each tier's switches in a few boxes, HB domains in a few
  * more, bundles of links between them), rail=N (the switches that carry one

@@ -10,7 +10,7 @@
  * every pair: the cost is about destinations x switches, not pairs x hops.
  *
  * Nothing here prints: ry_route_check fills a ry_rc_result, and
- * emit/emit_route_check.h turns it into the text, JSON or CSV report.
+ * emit/report/emit_route_check.h turns it into the text, JSON or CSV report.
  * Ownership: the result owns every array it points to (per_tier, ep_port,
  * hops, cycle, groups, the examples and their paths); ry_route_check_free
  * releases them all and leaves a zeroed struct. Node and port numbers in it

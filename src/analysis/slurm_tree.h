@@ -1,6 +1,6 @@
 /* The Slurm view of a fabric: the switch tree of Slurm's topology/tree
  * plugin and the blocks of its topology/block plugin, with the nodes' host
- * names. emit/emit_slurm.c writes Slurm's files from it.
+ * names. emit/topo/emit_slurm.c writes Slurm's files from it.
  *
  * Slurm's tree gives each node one leaf switch; a rail-optimized or
  * rail-only node has one leaf per rail, so each scalable unit (all the rail

@@ -24,7 +24,7 @@
  *                     A cable claimed by neither is unexpected; a planned link
  *                     neither found nor claimed is missing.
  *
- * Everything is computed; nothing is printed (emit/emit_verify.c words it).
+ * Everything is computed; nothing is printed (emit/report/emit_verify.c words it).
  * Ownership: ry_verify borrows the fabric and the netfiles; ry_verify_free
  * frees what ry_verify_run allocated (NULL-safe, also after a failure). */
 #ifndef RY_VERIFY_H

@@ -15,7 +15,7 @@
 
 #include "config.h"
 #include "emit/csv.h"
-#include "emit/outdir.h"
+#include "io/outdir.h"
 #include "model/iteration.h"
 #include "model/libra.h"
 #include "analysis/bom.h"

@@ -27,9 +27,9 @@
 #include <stdio.h>
 
 #include "analysis/cabling.h"
-#include "emit/emit_bom.h"
-#include "emit/emit_opensm.h"
-#include "emit/outdir.h"
+#include "emit/format.h"
+#include "emit/ib/emit_opensm.h"
+#include "io/outdir.h"
 #include "fabric/fabric.h"
 #include "fabric/ethplan.h"
 #include "fabric/ibplan.h"
@@ -228,8 +228,12 @@ typedef struct ry_group {
     void (*report)(const ry_ctx *ctx, const char *dir, const ry_group_tally *t);
 } ry_group;
 
-extern const ry_group ry_groups[];     /* opensm, cabling, slurm, kubernetes, diagrams;
-                                          NULL-name end */
+/* The groups: opensm, ethernet, cabling, slurm, kubernetes, diagrams; a
+ * NULL-name row ends the table. Arrays indexed like ry_groups (want[]) are
+ * RY_GROUP_COUNT long; a table of another length than the count does
+ * not compile (cmd_groups.c asserts it). */
+#define RY_GROUP_COUNT 6
+extern const ry_group ry_groups[];
 const ry_group *ry_group_find(const char *name);
 
 /* What ry_write_groups does with a group (want[], indexes of ry_groups). */

@@ -1,6 +1,6 @@
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
-#include "emit/emit_bom.h"
+#include "emit/report/emit_bom.h"
 #include "util/buf.h"
 
 /* The counts, the capex and the physical bill it sums; the paper's model

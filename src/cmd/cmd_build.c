@@ -3,9 +3,9 @@
 
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
-#include "emit/emit_bom.h"
-#include "emit/emit_fabric_json.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_bom.h"
+#include "emit/topo/emit_fabric_json.h"
+#include "io/outdir.h"
 #include "util/buf.h"
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
@@ -60,7 +60,7 @@ static ry_cmd_status check(ry_ctx *ctx)
  * written: the needs of every group written. */
 static unsigned needs_more(const ry_ctx *ctx)
 {
-    int want[8];
+    int want[RY_GROUP_COUNT];
     unsigned needs = 0;
     wanted(ctx, want);
     for (int i = 0; ry_groups[i].name; i++)
@@ -85,8 +85,8 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_buf buf;
     ry_buf_init(&buf);
     ry_emit_summary(&buf, ctx->spec, &ctx->fabric, b, cab ? &capex : NULL, unpriced, 0);
-    int want[8], earlier[8], n = 0;
-    const char *skipped[8];
+    int want[RY_GROUP_COUNT], earlier[RY_GROUP_COUNT], n = 0;
+    const char *skipped[RY_GROUP_COUNT];
     wanted(ctx, want);
     for (int i = 0; ry_groups[i].name; i++)
         if (want[i] == RY_GROUP_KEEP) {
@@ -109,7 +109,7 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
-    int want[8];
+    int want[RY_GROUP_COUNT];
     wanted(ctx, want);
     ry_hw_args hw = ry_hw_args_of(ctx, O_HW);
     ry_cmd_status rc = ry_apply_hardware(ctx, &hw);

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/emit_catalog.h"
-#include "emit/emit_schema.h"
+#include "emit/report/emit_catalog.h"
+#include "emit/report/emit_schema.h"
 #include "spec/catalog.h"
 #include "util/buf.h"
 

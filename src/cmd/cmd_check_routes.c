@@ -6,7 +6,7 @@
 
 #include "analysis/route_check.h"
 #include "cmd/cmd.h"
-#include "emit/emit_route_check.h"
+#include "emit/report/emit_route_check.h"
 #include "ibfmt/lftfile.h"
 #include "ibfmt/netfile.h"
 #include "util/buf.h"

@@ -5,9 +5,10 @@
 
 #include "analysis/compare.h"
 #include "cmd/cmd.h"
-#include "emit/emit_bom.h"
-#include "emit/emit_compare.h"
+#include "emit/report/emit_bom.h"
+#include "emit/report/emit_compare.h"
 #include "model/plan.h"
+#include "study/compare.h"
 #include "spec/workload.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -264,33 +265,6 @@ static ry_cmd_status run(ry_ctx *ctx)
     return rc;
 }
 
-/* Each design built and priced as bom prices it; with a workload, the full
- * model's fastest layout for it, and the slowdown one spine failure costs
- * (whatif's analysis and ry_plan_degrade, as whatif --fail SPINE reports). */
-static ry_cmd_status model_design(const ry_design_build *b, ry_compare_design *c)
-{
-    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-    if (ry_plan_compute(&b->spec, 0, pl) < 0) {
-        free(pl);
-        return RY_CMD_INPUT;
-    }
-    c->modeled = 1;
-    c->t = pl->best.t;
-    c->p = pl->best.p;
-    c->d = pl->best.d;
-    c->iter_s = pl->best.total;
-    c->tokens_per_s = pl->tokens_per_s;
-    c->tokens_per_s_per_musd = c->capex > 0 ? pl->tokens_per_s / (c->capex / 1e6) : 0;
-    if (c->spine) {
-        ry_iter_degraded dg;
-        ry_plan_degrade(pl, c->spine_bw_kept, c->spine_fwd_max, c->spine_fwd_sum, &dg);
-        c->spine_slowdown = dg.slowdown;
-        c->spine_stalled = dg.stalled;
-    }
-    free(pl);
-    return RY_CMD_OK;
-}
-
 static ry_cmd_status run_designs(ry_ctx *ctx)
 {
     ry_spec *own = NULL;
@@ -315,22 +289,9 @@ static ry_cmd_status run_designs(ry_ctx *ctx)
         return ry_input_status();
     }
     ry_compare_design d[3];
-    int built = 0;
-    for (int i = 0; i < 3 && rc == RY_CMD_OK; i++) {
-        ry_err err;
-        ry_design_build *b = ry_design_build_new(s, (ry_design)i, media, &err);
-        if (!b) {
-            memset(&d[i], 0, sizeof d[i]);
-            d[i].design = (ry_design)i;
-            ry_err_text(&err, d[i].err, sizeof d[i].err);
-            continue;
-        }
-        ry_compare_design_fill(b, &d[i]);
-        built++;
-        if (want_model)
-            rc = model_design(b, &d[i]);
-        ry_design_build_free(b);
-    }
+    int built = ry_compare_designs(s, media, want_model, d);
+    if (built < 0)
+        rc = RY_CMD_INPUT;
     if (rc == RY_CMD_OK && built == 0) {
         for (int i = 0; i < 3; i++)
             ry_spec_error(s, "fabric.design", "%s: %s", ry_design_name((ry_design)i), d[i].err);

@@ -4,7 +4,7 @@
 
 #include "analysis/diagram.h"
 #include "cmd/cmd.h"
-#include "emit/emit_dot.h"
+#include "emit/topo/emit_dot.h"
 #include "util/buf.h"
 #include "util/diag.h"
 

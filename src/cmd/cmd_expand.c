@@ -3,9 +3,9 @@
 
 #include "analysis/expand.h"
 #include "cmd/cmd.h"
-#include "emit/emit_expand.h"
-#include "emit/emit_verify.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_expand.h"
+#include "emit/report/emit_verify.h"
+#include "io/outdir.h"
 #include "fabric/ibplan.h"
 #include "util/buf.h"
 #include "util/diag.h"
@@ -105,7 +105,7 @@ static unsigned needs_more(const ry_ctx *ctx)
 {
     if (!ctx->out)
         return 0;
-    int want[8];
+    int want[RY_GROUP_COUNT];
     unsigned needs = RY_NEED_BOM;
     wanted(ctx, want);
     for (int i = 0; ry_groups[i].name; i++)
@@ -159,7 +159,7 @@ static ry_cmd_status write_dir(ry_ctx *ctx, const old_phase *old, const ry_expan
             return RY_CMD_INPUT;
         }
     }
-    int want[8];
+    int want[RY_GROUP_COUNT];
     wanted(ctx, want);
     top_x = x;
     return ry_write_groups(ctx, ctx->out, want, write_top, NULL);

@@ -2,9 +2,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/emit_fabric_json.h"
-#include "emit/emit_graphml.h"
-#include "emit/outdir.h"
+#include "emit/topo/emit_fabric_json.h"
+#include "emit/topo/emit_graphml.h"
+#include "io/outdir.h"
 
 enum { O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {

@@ -6,12 +6,12 @@
 
 #include "cmd/cmd.h"
 #include "util/progress.h"
-#include "emit/emit_cabling.h"
-#include "emit/emit_dot.h"
-#include "emit/emit_k8s.h"
-#include "emit/emit_opensm.h"
-#include "emit/emit_slurm.h"
-#include "emit/outdir.h"
+#include "emit/cabling/emit_cabling.h"
+#include "emit/topo/emit_dot.h"
+#include "emit/topo/emit_k8s.h"
+#include "emit/ib/emit_opensm.h"
+#include "emit/topo/emit_slurm.h"
+#include "io/outdir.h"
 #include "util/diag.h"
 #include "util/numfmt.h"
 
@@ -117,6 +117,8 @@ const ry_group ry_groups[] = {
     { "diagrams", 0, NULL, NULL, emit_diagrams, NULL },
     { NULL, 0, NULL, NULL, NULL, NULL }
 };
+_Static_assert(sizeof ry_groups / sizeof ry_groups[0] == RY_GROUP_COUNT + 1,
+               "RY_GROUP_COUNT (cmd.h) is the number of rows of ry_groups");
 
 const ry_group *ry_group_find(const char *name)
 {
@@ -186,7 +188,7 @@ ry_cmd_status ry_run_group_command(ry_ctx *ctx)
 ry_cmd_status ry_run_group(ry_ctx *ctx, const char *name)
 {
     const ry_group *g = ry_group_find(name);
-    int want[8] = { 0 };
+    int want[RY_GROUP_COUNT] = { 0 };
     RY_ASSERT(g);
     want[g - ry_groups] = RY_GROUP_WRITE;
     const char *dir = ctx->out;

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/emit_starter.h"
-#include "emit/outdir.h"
+#include "emit/report/emit_starter.h"
+#include "io/outdir.h"
 #include "spec/catalog.h"
 #include "util/buf.h"
 

@@ -1,6 +1,6 @@
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
-#include "emit/emit_model.h"
+#include "emit/model/emit_model.h"
 #include "model/plan.h"
 #include "util/buf.h"
 #include "util/diag.h"

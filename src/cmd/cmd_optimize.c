@@ -1,7 +1,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/emit_libra.h"
+#include "emit/model/emit_libra.h"
 #include "model/libra.h"
 #include "util/buf.h"
 

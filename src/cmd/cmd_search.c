@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "emit/emit_model_plot.h"
-#include "emit/emit_search.h"
+#include "emit/model/emit_model_plot.h"
+#include "emit/report/emit_search.h"
 #include "spec/search.h"
 #include "study/search.h"
 #include "util/buf.h"

@@ -5,12 +5,13 @@
 
 #include "cmd/cmd.h"
 #include "util/vary.h"
-#include "emit/emit_model.h"
-#include "emit/emit_model_plot.h"
+#include "emit/model/emit_model.h"
+#include "emit/model/emit_model_plot.h"
 #include "util/numfmt.h"
-#include "emit/outdir.h"
+#include "io/outdir.h"
 #include "model/iteration.h"
 #include "model/plan.h"
+#include "study/sweep.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -29,41 +30,6 @@ static const ry_option options[] = {
     [O_PAPER] = RY_OPTION_PAPER,
     [O_N] = RY_OPTION_END
 };
-
-/* The model at one point: eq. 1 (paper), or the full model's choice put
- * in eq. 1's terms for the columns and plots they share. */
-static int point_compute(const ry_spec *s, int paper, ry_sweep_point *pt)
-{
-    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-    int rc = ry_plan_compute(s, paper, pl);
-    if (rc == 0) {
-        pt->mem = pl->best.mem;
-        ry_plan_parallelism(pl, &pt->par);
-    }
-    if (rc == 0 && paper) {
-        /* eq. 1's own results; the memory its layout needs is reported apart */
-        pt->m = pl->base;
-    } else if (rc == 0) {
-        const ry_plan_cfg *b = &pl->best, *id = &pl->ideal;
-        pt->m = pl->base;
-        pt->full = 1;
-        pt->cfg = *b;
-        pt->m.best = (ry_iter_terms){ .K = pl->base.in.K, .NM = b->t, .NDs = b->dp_in,
-                                      .NDf = b->dp_cross, .compute = b->compute,
-                                      .dp_cross = b->dp_cross_s, .dp_in = b->dp_in_s,
-                                      .tp = b->tp, .total = b->total };
-        pt->m.ideal = (ry_iter_terms){ .K = pl->base.in.N, .NM = id->t, .NDs = id->dp_in,
-                                       .NDf = id->dp_cross, .compute = id->compute,
-                                       .dp_cross = id->dp_cross_s, .dp_in = id->dp_in_s,
-                                       .tp = id->tp, .total = pl->ideal_ok ? id->total : 0 };
-        pt->m.relative = pl->relative;
-        pt->m.mfu = pl->mfu;
-        pt->m.hfu = pl->hfu;
-        pt->m.tokens_per_s = pl->tokens_per_s;
-    }
-    free(pl);
-    return rc;
-}
 
 /* --paper: eq. 1 chose without a memory limit, and its output is the
  * paper's; how many of its layouts fit the GPU's memory is said apart. */
@@ -277,7 +243,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         ry_buf_reset(&diag);
         ry_diag_capture(&diag);
         ry_spec *s = ry_spec_load(path, sets, ctx->nsets + nv, ry_templates_dir(ctx->templates));
-        int ok = s && point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0;
+        int ok = s && ry_sweep_point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0;
         ry_diag_capture(NULL);
         if (ok) {
             pt->ok = 1;

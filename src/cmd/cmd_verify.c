@@ -4,7 +4,7 @@
 #include "analysis/verify.h"
 #include "analysis/verify_lldp.h"
 #include "cmd/cmd.h"
-#include "emit/emit_verify.h"
+#include "emit/report/emit_verify.h"
 #include "ibfmt/netfile.h"
 #include "netfmt/lldp.h"
 #include "util/buf.h"

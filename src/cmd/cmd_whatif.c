@@ -8,10 +8,11 @@
 #include "analysis/failure_sweep.h"
 #include "analysis/verify.h"
 #include "cmd/cmd.h"
-#include "emit/emit_model_plot.h"
-#include "emit/emit_opensm.h"
-#include "emit/outdir.h"
-#include "emit/emit_whatif.h"
+#include "emit/model/emit_model_plot.h"
+#include "emit/ib/emit_opensm.h"
+#include "io/outdir.h"
+#include "emit/model/emit_whatif.h"
+#include "study/whatif.h"
 #include "fabric/names.h"
 #include "ibfmt/netfile.h"
 #include "model/iteration.h"
@@ -21,7 +22,6 @@
 #include "util/progress.h"
 
 #define MAX_ELEMS 4096
-#define MAX_CUT_LISTED 4096     /* NICs cut named in the JSON; the count is always whole */
 
 #define MAX_SWEEP 4096        /* failures per scenario */
 #define MAX_SEEDS 100000
@@ -58,100 +58,8 @@ static const ry_option options[] = {
     [O_N] = RY_OPTION_END
 };
 
-/* One design under the failures. */
-typedef struct side_run {
-    ry_spec spec;               /* the counterpart's spec (a copy of the loaded one) */
-    ry_fabric own;              /* the counterpart's fabric */
-    const ry_fabric *f;         /* borrowed: ctx->fabric or &own */
-    ry_name_index *ix;
-    ry_failure *fs;
-    ry_failure_ws *ws;
-    ry_failure_report before, after;
-    ry_fail_elem *elems, *unmapped;
-    int n, nun;
-    ry_fail_elem *base;         /* what is down before the failures (--fabric) */
-    int nbase;
-    uint32_t *cut;
-    ry_ethplan eth;             /* an Ethernet fabric's plan (eth.asn NULL: none) */
-    ry_eth_widths ecmp_before, ecmp_after;
-    char err[640];
-} side_run;
-
-static void side_free(side_run *r)
-{
-    ry_name_index_free(r->ix);
-    ry_failure_free(r->fs);
-    ry_failure_ws_free(r->ws);
-    ry_failure_report_free(&r->before);
-    ry_failure_report_free(&r->after);
-    free(r->elems);
-    free(r->unmapped);
-    free(r->base);
-    free(r->cut);
-    ry_ethplan_free(&r->eth);
-    ry_fabric_free(&r->own);
-}
-
-/* The ECMP widths BGP gives leaf to leaf with what fs holds down, on an
- * Ethernet fabric whose plan can be made (else nothing). */
-static void ecmp_widths(side_run *r, ry_eth_widths *w)
-{
-    ry_err err;
-    if (!ry_spec_is_ethernet(r->f->spec))
-        return;
-    if (!r->eth.asn && ry_ethplan_build(r->f, &r->eth, &err) < 0)
-        return;
-    ry_eth_routes *rt = ry_eth_routes_new(r->f, &r->eth);
-    ry_eth_leaf_widths(rt, r->fs->node_down, r->fs->link_down, w);
-    ry_eth_routes_free(rt);
-}
-
-/* The counterpart: rail-only and rail-optimized of each other; a fat tree's
- * is rail-optimized, the usual alternative to it (compare's baseline). */
-static ry_design counterpart_of(ry_design d)
-{
-    return d == RY_DESIGN_RAIL_OPTIMIZED ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED;
-}
-
-static void analyze(side_run *r, const ry_plan *m, ry_whatif_side *out, ry_design d)
-{
-    r->ws = ry_failure_ws_new(r->f);
-    r->fs = ry_failure_new(r->f);
-    ry_failure_report_init(&r->before, r->f);
-    ry_failure_report_init(&r->after, r->f);
-    ry_failure_apply(r->f, r->base, r->nbase, r->fs);
-    ry_failure_analyze(r->ws, r->fs, &r->before);
-    ecmp_widths(r, &r->ecmp_before);
-    ry_failure_apply(r->f, r->elems, r->n, r->fs);
-    ry_failure_analyze(r->ws, r->fs, &r->after);
-    ecmp_widths(r, &r->ecmp_after);
-    memset(out, 0, sizeof *out);
-    if (r->eth.asn) {
-        out->has_ecmp = 1;
-        out->ecmp_before = r->ecmp_before;
-        out->ecmp_after = r->ecmp_after;
-    }
-    out->f = r->f;
-    out->design = d;
-    out->elems = r->elems;
-    out->nelems = r->n;
-    out->unmapped = r->unmapped;
-    out->nunmapped = r->nun;
-    out->nbase = r->nbase;
-    out->before = &r->before;
-    out->after = &r->after;
-    r->cut = ry_xmalloc(MAX_CUT_LISTED * sizeof *r->cut);
-    out->ncut = ry_failure_cut_ports(r->f, r->fs, r->cut, MAX_CUT_LISTED);
-    out->ncut_listed = out->ncut < MAX_CUT_LISTED ? out->ncut : MAX_CUT_LISTED;
-    out->cut = r->cut;
-    if (m) {
-        out->trained = 1;
-        ry_plan_degrade(m, r->after.bs_ratio, r->after.fwd_max, r->after.fwd_sum, &out->train);
-    }
-}
-
 /* --fail values, each a comma-separated list, then --random. */
-static ry_cmd_status elements(ry_ctx *ctx, side_run *r)
+static ry_cmd_status elements(ry_ctx *ctx, ry_whatif_run *r)
 {
     ry_err err;
     const char **v = ctx->list[O_FAIL];
@@ -219,7 +127,7 @@ static int down_as_built(const ry_fabric *f, const ry_verify *v, size_t l)
     return v->state[l] == RY_VL_MOVED && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU;
 }
 
-static ry_cmd_status as_built(ry_ctx *ctx, side_run *r, long long *nfiles)
+static ry_cmd_status as_built(ry_ctx *ctx, ry_whatif_run *r, long long *nfiles)
 {
     int n = ctx->given[O_FABRIC];
     ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
@@ -279,18 +187,6 @@ static ry_cmd_status check(ry_ctx *ctx)
     return RY_CMD_OK;
 }
 
-/* The counterpart's spec and fabric; -1 with why in errbuf. */
-static int build_counterpart(const ry_spec *s, ry_spec *cs, ry_fabric *cf, char *errbuf, size_t n)
-{
-    ry_err err;
-    ry_spec_as_design(s, counterpart_of(s->design), cs);
-    if (ry_fabric_build(cs, cf, &err) < 0) {
-        ry_err_text(&err, errbuf, n);
-        return -1;
-    }
-    return 0;
-}
-
 /* The workload's model (the full model, or eq. 1 with --paper), or NULL:
  * none, or one the cluster cannot run (reported, ignored, by the
  * dispatcher). -1 when it cannot be computed. */
@@ -341,15 +237,6 @@ static ry_cmd_status sweep_arg(ry_ctx *ctx, char *kind, size_t n, int *lo, int *
     *lo = (int)x;
     *hi = (int)y;
     return RY_CMD_OK;
-}
-
-/* The sweep's slowdown: the model rerun as a single scenario reruns it. */
-static double model_slowdown(void *arg, const ry_failure_report *r, int *stalled)
-{
-    ry_iter_degraded d;
-    ry_plan_degrade(arg, r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
-    *stalled = d.stalled;
-    return d.slowdown;
 }
 
 static ry_cmd_status run_sweep(ry_ctx *ctx)
@@ -408,40 +295,11 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
     w.target = target;
     w.spares_max = hi;
     w.nsides = ry_flag(ctx, O_ALONE) ? 1 : 2;
-    ry_spec cspec;
-    ry_fabric cfab;
-    memset(&cfab, 0, sizeof cfab);
-    char errbuf[2][640];
-    ry_fsweep_stats *pts[2] = { NULL, NULL };
-    for (int d = 0; d < w.nsides; d++) {
-        const ry_fabric *f = &ctx->fabric;
-        w.side[d].design = d == 0 ? s->design : counterpart_of(s->design);
-        w.side[d].needed = -2;
-        if (d == 1) {
-            if (build_counterpart(s, &cspec, &cfab, errbuf[d], sizeof errbuf[d]) < 0) {
-                w.side[d].err = errbuf[d];
-                continue;
-            }
-            f = &cfab;
-        }
-        ry_fsweep_in in = { f, m ? model_slowdown : NULL, m, kind, lo, hi, (int)seeds,
-                            (unsigned long long)seed0, s->spares.switches, s->spares.uplinks, NULL };
-        pts[d] = ry_xcalloc((size_t)(hi - lo + 1), sizeof *pts[d]);
-        ry_err err;
-        if (ry_fsweep_run(&in, pts[d], &err) < 0) {
-            if (d == 0) {
-                rc = ry_usage(ctx, "--sweep: %s", err.msg);
-                goto out;
-            }
-            snprintf(errbuf[d], sizeof errbuf[d], "%s", err.msg);
-            w.side[d].err = errbuf[d];
-            continue;
-        }
-        w.side[d].pts = pts[d];
-        /* Spares repair switches (a switch kind) and uplinks (cable); a NIC
-         * has none. */
-        if (m && strcmp(kind, "nic") != 0)
-            w.side[d].needed = ry_fsweep_spares_needed(&in, hi, target, w.spares_max);
+    ry_whatif_sweep_mem mem;
+    ry_err err;
+    if (ry_whatif_sweep_run(&w, &ctx->fabric, m, &mem, &err) < 0) {
+        rc = ry_usage(ctx, "--sweep: %s", err.msg);
+        goto out;
     }
     ry_buf out;
     ry_buf_init(&out);
@@ -467,10 +325,8 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
     }
     ry_buf_free(&out);
 out:
-    free(pts[0]);
-    free(pts[1]);
+    ry_whatif_sweep_mem_free(&mem);
     free(model);
-    ry_fabric_free(&cfab);
     return rc;
 }
 
@@ -508,7 +364,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ry_opt(ctx, O_SWEEP))
         return run_sweep(ctx);
     const ry_spec *s = ctx->spec;
-    side_run runs[2];
+    ry_whatif_run runs[2];
     ry_whatif_side sides[2];
     memset(runs, 0, sizeof runs);
     memset(sides, 0, sizeof sides);
@@ -516,7 +372,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_cmd_status rc = RY_CMD_OK;
     int ns = 1;
 
-    side_run *a = &runs[0];
+    ry_whatif_run *a = &runs[0];
     a->f = &ctx->fabric;
     a->ix = ry_name_index_new(a->f);
     a->elems = ry_xcalloc(MAX_ELEMS, sizeof *a->elems);
@@ -530,31 +386,17 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = RY_CMD_INPUT;
         goto out;
     }
-    analyze(a, m, &sides[0], s->design);
+    ry_whatif_analyze(a, m, &sides[0], s->design);
 
     if (!ry_flag(ctx, O_ALONE)) {
-        side_run *b = &runs[1];
+        ry_whatif_run *b = &runs[1];
         ns = 2;
-        if (build_counterpart(s, &b->spec, &b->own, b->err, sizeof b->err) < 0) {
+        if (ry_whatif_build_counterpart(s, &b->spec, &b->own, b->err, sizeof b->err) < 0) {
             sides[1].design = b->spec.design;
             sides[1].err = b->err;
         } else {
-            b->f = &b->own;
-            b->ix = ry_name_index_new(b->f);
-            b->elems = ry_xcalloc(MAX_ELEMS, sizeof *b->elems);
-            b->unmapped = ry_xcalloc((size_t)a->n + 1, sizeof *b->unmapped);
-            ry_fail_translate(a->f, a->elems, a->n, b->f, b->ix, b->elems, MAX_ELEMS, &b->n,
-                              b->unmapped, &b->nun);
-            /* the as-built's cables too, where the counterpart has them */
-            if (a->nbase) {
-                int nun = 0;
-                ry_fail_elem *lost = ry_xcalloc((size_t)a->nbase, sizeof *lost);
-                b->base = ry_xcalloc((size_t)a->nbase, sizeof *b->base);
-                ry_fail_translate(a->f, a->base, a->nbase, b->f, b->ix, b->base, a->nbase,
-                                  &b->nbase, lost, &nun);
-                free(lost);
-            }
-            analyze(b, m, &sides[1], b->spec.design);
+            ry_whatif_translate(a, b, MAX_ELEMS);
+            ry_whatif_analyze(b, m, &sides[1], b->spec.design);
         }
     }
     ry_buf out;
@@ -567,8 +409,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = ry_write_output(ctx, NULL, out.data, out.len);
     ry_buf_free(&out);
 out:
-    side_free(&runs[0]);
-    side_free(&runs[1]);
+    ry_whatif_run_free(&runs[0]);
+    ry_whatif_run_free(&runs[1]);
     free(model);
     return rc;
 }

@@ -5,7 +5,7 @@
 #include "analysis/hw_guids.h"
 #include "analysis/verify.h"
 #include "cmd/cmd.h"
-#include "emit/emit_verify.h"
+#include "emit/report/emit_verify.h"
 #include "ibfmt/guidfile.h"
 #include "ibfmt/netfile.h"
 #include "util/buf.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/diag.h"
-#include "util/input.h"
+#include "io/input.h"
 #include "util/lines.h"
 
 #define MAX_LINE 1024

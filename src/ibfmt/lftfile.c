@@ -15,7 +15,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
-#include "util/input.h"
+#include "io/input.h"
 #include "util/lines.h"
 
 #define MAX_ERRORS 50

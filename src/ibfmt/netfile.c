@@ -14,7 +14,7 @@
 #include <sys/types.h>
 
 #include "util/diag.h"
-#include "util/input.h"
+#include "io/input.h"
 #include "util/hash.h"
 #include "util/lines.h"
 

@@ -1,5 +1,5 @@
 /* What LIBRA's report and plot show of a solved problem, computed here so
- * the emitters (emit/emit_libra*.c) only format: the state of every
+ * the emitters (emit/model/emit_libra*.c) only format: the state of every
  * constraint at the optimum, the starts' gaps, the totals, and the curve of
  * time and cost against the split between two dimensions.
  *

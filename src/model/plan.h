@@ -209,7 +209,7 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
 int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total);
 
 /* The layout a report ran, in the words every command prints
- * (emit/emit_layout.h): what `model` chose (the full model, or eq. 1's
+ * (emit/model/emit_parallelism.h): what `model` chose (the full model, or eq. 1's
  * with --paper), as traffic, optimize, whatif and sweep take it from
  * ry_plan_compute. */
 typedef enum { RY_PAR_FULL, RY_PAR_PAPER, RY_PAR_GIVEN } ry_par_source;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util/input.h"
+#include "io/input.h"
 #include "util/lines.h"
 
 static const char want[] = "expected the JSON array of ip -j route show";

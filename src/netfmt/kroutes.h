@@ -24,7 +24,7 @@ typedef struct ry_kroutes {
     char (*dev)[16]; size_t ndev;
 } ry_kroutes;
 
-/* Reads path (a regular file: util/input.h); 0 (k->r allocated, also for
+/* Reads path (a regular file: io/input.h); 0 (k->r allocated, also for
  * no routes), -1 with a "file:line:col: what" error printed (not JSON, not
  * a list of routes, a field of the wrong type, larger than the limit), or
  * -2 when it cannot be read (a FIFO, a device, a directory: an I/O error

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "util/diag.h"
-#include "util/input.h"
+#include "io/input.h"
 #include "util/lines.h"
 
 static const char json_want[] = "expected the JSON of lldpcli -f json show neighbors";

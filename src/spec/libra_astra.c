@@ -6,7 +6,7 @@
 #include "spec/libra_spec.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
-#include "util/input.h"
+#include "io/input.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -9,7 +9,7 @@
 #include "spec/schema.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
-#include "util/input.h"
+#include "io/input.h"
 
 /* A scalar's text: numbers and words as written. */
 static const char *scalar(const ry_ynode *n, const char *what)

@@ -9,7 +9,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/hash.h"
-#include "util/input.h"
+#include "io/input.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include <yaml.h>
 
 #include "emit/eth/eth.h"
-#include "emit/outdir.h"
+#include "io/outdir.h"
 #include "fabric/ethplan.h"
 #include "fabric/fabric.h"
 #include "spec/spec.h"

@@ -10,8 +10,8 @@
 
 #include "analysis/cabling.h"
 #include "analysis/expand.h"
-#include "emit/emit_expand.h"
-#include "emit/emit_verify.h"
+#include "emit/report/emit_expand.h"
+#include "emit/report/emit_verify.h"
 #include "fabric/fabric.h"
 #include "fabric/layout.h"
 #include "spec/catalog.h"

@@ -8,7 +8,7 @@
 
 #include "analysis/verify.h"
 #include "analysis/verify_lldp.h"
-#include "emit/emit_verify.h"
+#include "emit/report/emit_verify.h"
 #include "fabric/ethplan.h"
 #include "fabric/fabric.h"
 #include "fabric/layout.h"

@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "emit/emit_search.h"
+#include "emit/report/emit_search.h"
 #include "spec/spec.h"
 #include "study/search.h"
 #include "util/buf.h"

@@ -7,7 +7,7 @@
 
 #include "analysis/hw_guids.h"
 #include "analysis/verify.h"
-#include "emit/emit_verify.h"
+#include "emit/report/emit_verify.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "fabric/layout.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit/emit_opensm.h"
+#include "emit/ib/emit_opensm.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "fabric/names.h"

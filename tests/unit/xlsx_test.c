@@ -11,7 +11,7 @@
 
 #include "analysis/bom.h"
 #include "analysis/cabling.h"
-#include "emit/emit_cabling.h"
+#include "emit/cabling/emit_xlsx.h"
 #include "fabric/fabric.h"
 #include "fabric/layout.h"
 #include "spec/catalog.h"

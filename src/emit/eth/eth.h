@@ -13,7 +13,7 @@
 #ifndef RY_EMIT_ETH_H
 #define RY_EMIT_ETH_H
 
-#include "emit/outdir.h"
+#include "io/outdir.h"
 #include "fabric/ethplan.h"
 
 /* What the group wrote, for its closing line. */
@@ -45,7 +45,7 @@ struct ry_buf;
 void ry_eth_plan_text(struct ry_buf *o, const ry_ethplan *pl);
 
 /* The RoCE QoS profile's numbers, the one place each default is set (and
- * its source named, eth_plan.c). */
+ * its source named, eth_qos.c). */
 typedef struct ry_roce_qos {
     int roce_dscp, roce_prio;   /* RoCE data: DSCP and priority / traffic class */
     int cnp_dscp, cnp_prio;     /* congestion notifications */

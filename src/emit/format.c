@@ -1,0 +1,75 @@
+/* The shared vocabulary of every report: the format names, money in JSON,
+ * the capex object, a physical bill line's item and sizes in bytes.
+ * emit/format.h says why they live here. */
+#include "emit/format.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/numfmt.h"
+
+int ry_format_parse(const char *s, ry_format *out)
+{
+    if (strcmp(s, "text") == 0)
+        *out = RY_FMT_TEXT;
+    else if (strcmp(s, "json") == 0)
+        *out = RY_FMT_JSON;
+    else if (strcmp(s, "csv") == 0)
+        *out = RY_FMT_CSV;
+    else
+        return -1;
+    return 0;
+}
+
+/* Integral amounts as JSON integers so consumers need no rounding. */
+json_t *ry_json_money(double v)
+{
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+json_t *ry_capex_json(const ry_capex *x)
+{
+    json_t *j = json_pack("{s:o, s:o, s:o, s:o, s:I, s:o, s:s}",
+        "total", ry_json_money(round(x->total * 100) / 100),
+        "switches", ry_json_money(round(x->switches_cost * 100) / 100),
+        "optics", ry_json_money(round(x->optics * 100) / 100),
+        "cables", ry_json_money(round(x->cables * 100) / 100),
+        "switch_count", (json_int_t)x->switches, "switch_price", ry_json_money(x->switch_price),
+        "switch_part", x->switch_part);
+    if (x->spare_switches > 0)
+        json_object_set_new(j, "spare_switches", json_integer(x->spare_switches));
+    json_t *models = json_array();
+    for (int i = 0; i < x->nmodels; i++) {
+        const ry_capex_model *m = &x->model[i];
+        json_array_append_new(models, json_pack("{s:s, s:s, s:I, s:o, s:o}", "name", m->name,
+                                                "part", m->part, "count", (json_int_t)m->count,
+                                                "price", ry_json_money(m->price),
+                                                "cost", ry_json_money(round(m->cost * 100) / 100)));
+    }
+    json_object_set_new(j, "switch_models", models);
+    json_object_set_new(j, "optics_modules", json_integer(x->optics_modules));
+    json_object_set_new(j, "cable_count", json_integer(x->cable_count));
+    if (x->rack_price > 0) {
+        json_object_set_new(j, "racks", ry_json_money(round(x->racks_cost * 100) / 100));
+        json_object_set_new(j, "rack_count", json_integer(x->racks));
+        json_object_set_new(j, "rack_price", ry_json_money(x->rack_price));
+    }
+    if (x->spares_pct > 0) {
+        json_object_set_new(j, "spares", ry_json_money(round(x->spares * 100) / 100));
+        json_object_set_new(j, "spares_pct", json_real(x->spares_pct));
+    }
+    return j;
+}
+
+const char *ry_pbom_item_name(const ry_pbom_line *l)
+{
+    return strcmp(l->what, "transceiver") == 0 ? "optics" : l->what;
+}
+
+const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
+{
+    return ry_num_si(buf, cap, bytes, "B", 3);
+}

@@ -1,0 +1,57 @@
+/* compare's engine (study/compare.h). */
+#include "study/compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/plan.h"
+#include "util/diag.h"
+
+/* Each design built and priced as bom prices it; with a workload, the full
+ * model's fastest layout for it, and the slowdown one spine failure costs
+ * (whatif's analysis and ry_plan_degrade, as whatif --fail SPINE reports). */
+int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c)
+{
+    ry_plan *pl = ry_xcalloc(1, sizeof *pl);
+    if (ry_plan_compute(&b->spec, 0, pl) < 0) {
+        free(pl);
+        return -1;
+    }
+    c->modeled = 1;
+    c->t = pl->best.t;
+    c->p = pl->best.p;
+    c->d = pl->best.d;
+    c->iter_s = pl->best.total;
+    c->tokens_per_s = pl->tokens_per_s;
+    c->tokens_per_s_per_musd = c->capex > 0 ? pl->tokens_per_s / (c->capex / 1e6) : 0;
+    if (c->spine) {
+        ry_iter_degraded dg;
+        ry_plan_degrade(pl, c->spine_bw_kept, c->spine_fwd_max, c->spine_fwd_sum, &dg);
+        c->spine_slowdown = dg.slowdown;
+        c->spine_stalled = dg.stalled;
+    }
+    free(pl);
+    return 0;
+}
+
+int ry_compare_designs(const ry_spec *s, const ry_media_catalog *media, int want_model,
+                       ry_compare_design d[3])
+{
+    int built = 0, rc = 0;
+    for (int i = 0; i < 3 && rc == 0; i++) {
+        ry_err err;
+        ry_design_build *b = ry_design_build_new(s, (ry_design)i, media, &err);
+        if (!b) {
+            memset(&d[i], 0, sizeof d[i]);
+            d[i].design = (ry_design)i;
+            ry_err_text(&err, d[i].err, sizeof d[i].err);
+            continue;
+        }
+        ry_compare_design_fill(b, &d[i]);
+        built++;
+        if (want_model)
+            rc = ry_compare_model_design(b, &d[i]);
+        ry_design_build_free(b);
+    }
+    return rc < 0 ? -1 : built;
+}
