@@ -169,9 +169,7 @@ END {
 
 # pair_circles SRCDIR: one line per pair of .c files that include each other's
 # header (their names without .c: dir/x). The known ones are left out.
-KNOWN_CIRCLES="spec/catalog spec/schema
-spec/libra_spec spec/schema
-spec/schema spec/workload"
+KNOWN_CIRCLES=""
 pair_circles() {
     (cd "$1" && find . -type f -name '*.c' | LC_ALL=C sort |
         sed 's|^\./||' | xargs -r awk -v known="$KNOWN_CIRCLES" '
@@ -270,7 +268,10 @@ printf '#include "emit/ib/j.h"\n' >"$C/emit/ib/i.c"
 printf '#include "a.h"\n' >"$C/model/b.c"
 printf '#include "spec/schema.h"\n' >"$C/spec/catalog.c"
 printf '#include "spec/catalog.h"\n' >"$C/spec/schema.c"
+known=$KNOWN_CIRCLES
+KNOWN_CIRCLES="spec/catalog spec/schema"
 pair_circles "$C" >"$TMP/planted"
+KNOWN_CIRCLES=$known
 cat >"$TMP/want" <<'E'
 src/emit/ib/i.c:1: emit/ib/i.c includes emit/ib/j.h, and src/emit/ib/j.c:1: emit/ib/j.c includes emit/ib/i.h: a circle
 src/model/a.c:1: model/a.c includes model/b.h, and src/model/b.c:1: model/b.c includes model/a.h: a circle
@@ -338,5 +339,5 @@ c=$(wc -l <"$TMP/circles" | tr -d ' ')
 while IFS= read -r line; do
     fail "$line"
 done <"$TMP/circles"
-echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers, $c circles of files ($(echo "$KNOWN_CIRCLES" | wc -l | tr -d ' ') known, to break)"
+echo "$(grep -rc '^[ 	]*#[ 	]*include[ 	]*"' "$TOP_SRCDIR/src" | awk -F: '{ s += $2 } END { print s }') includes in src/, $n against the layers, $c circles of files ($(printf "%s" "$KNOWN_CIRCLES" | grep -c .) known, to break)"
 finish

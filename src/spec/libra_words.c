@@ -2,7 +2,7 @@
  * objectives, the time and byte units, the names a dimension may take. The
  * schema's rows check values with them and the readers of spec/libra_spec.c
  * print them; a file of its own below both, so that neither calls back. */
-#include "spec/libra_spec.h"
+#include "spec/libra_words.h"
 
 #include <ctype.h>
 #include <errno.h>

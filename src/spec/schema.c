@@ -7,10 +7,10 @@
  * a spec's value, so a default always passes its own rules. */
 #include "spec/schema.h"
 
-#include "spec/catalog.h"
-#include "spec/libra_spec.h"
+#include "spec/catalog_words.h"
+#include "spec/libra_words.h"
 #include "spec/pattern.h"
-#include "spec/workload.h"
+#include "spec/workload_types.h"
 #include "util/buf.h"
 #include "util/diag.h"
 #include "util/inet.h"
