@@ -73,3 +73,10 @@ const char *ry_fmt_bytes(char *buf, size_t cap, double bytes)
 {
     return ry_num_si(buf, cap, bytes, "B", 3);
 }
+
+void ry_gp_terminal(ry_buf *o, int pass, int width, int height, const char *stem)
+{
+    ry_buf_printf(o, "set terminal %s size %d,%d font 'DejaVu Sans,11' noenhanced\n"
+                     "set output '%s.%s'\n", pass ? "svg" : "pngcairo", width, height, stem,
+                  pass ? "svg" : "png");
+}

@@ -26,6 +26,7 @@
 
 #include "analysis/bom.h"
 #include "analysis/cabling.h"
+#include "util/buf.h"
 
 typedef enum { RY_FMT_TEXT, RY_FMT_JSON, RY_FMT_CSV } ry_format;
 
@@ -44,5 +45,10 @@ const char *ry_pbom_item_name(const ry_pbom_line *l);
 /* A size in bytes for people: SI units (B, kB, MB, GB, TB, PB, EB), three
  * significant digits ("860 GB", "19.1 TB"); returns buf. */
 const char *ry_fmt_bytes(char *buf, size_t cap, double bytes);
+
+/* A plot script draws each figure twice, as STEM.png and STEM.svg: pass 0
+ * and pass 1 of its loop start with the terminal of that pass (the same
+ * size and font in both), so the two images are the same figure. */
+void ry_gp_terminal(ry_buf *o, int pass, int width, int height, const char *stem);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/format.h"
 #include "emit/tier_text.h"
 #include "util/numfmt.h"
 #include "fabric/names.h"
@@ -841,12 +842,7 @@ void ry_emit_sweep_script(ry_buf *o, const char *title, const char *const *keys,
                    "set linetype 6 lc rgb '#8c564b' lw 2 pt 3\n"
                    "set linetype cycle 6\n");
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 0)
-            ry_buf_puts(o, "set terminal pngcairo size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
-                           "set output 'sweep.png'\n");
-        else
-            ry_buf_puts(o, "set terminal svg size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
-                           "set output 'sweep.svg'\n");
+        ry_gp_terminal(o, pass, 1400, 560, "sweep");
         ry_buf_puts(o, "set multiplot layout 1,2 title ");
         ry_escape_str(o, title, RY_ESC_GNUPLOT);
         ry_buf_puts(o, "\nunset key\nset ylabel 'iteration time (s)'\nset yrange [0:*]\n"

@@ -3,6 +3,7 @@
 #include "emit/model/emit_parallelism.h"
 
 #include "emit/csv.h"
+#include "emit/format.h"
 #include "util/escape.h"
 #include "util/numfmt.h"
 
@@ -752,9 +753,7 @@ void ry_emit_whatif_sweep_script(ry_buf *o, const ry_whatif_sweep *w)
     ry_buf_printf(&t, "%s: %d draws per point (solid: mean, dashed: worst)", w->s->name,
                   w->seeds);
     for (int pass = 0; pass < 2; pass++) {
-        ry_buf_printf(o, "set terminal %s size 1400,560 font 'DejaVu Sans,11' noenhanced\n"
-                         "set output 'whatif-sweep.%s'\n", pass ? "svg" : "pngcairo",
-                      pass ? "svg" : "png");
+        ry_gp_terminal(o, pass, 1400, 560, "whatif-sweep");
         ry_buf_puts(o, "set multiplot layout 1,2 title ");
         ry_escape_str(o, t.data, RY_ESC_GNUPLOT);
         ry_buf_putc(o, '\n');

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/format.h"
 #include "util/diag.h"
 #include "util/escape.h"
 #include "util/numfmt.h"
@@ -462,12 +463,7 @@ void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
         if (r->pts[i].ok)
             have[r->pts[i].design] = 1;
     for (int pass = 0; pass < 2; pass++) {
-        if (pass == 0)
-            ry_buf_puts(o, "set terminal pngcairo size 1200,720 font 'DejaVu Sans,11' "
-                           "noenhanced\nset output 'search.png'\n");
-        else
-            ry_buf_puts(o, "set terminal svg size 1200,720 font 'DejaVu Sans,11' noenhanced\n"
-                           "set output 'search.svg'\n");
+        ry_gp_terminal(o, pass, 1200, 720, "search");
         ry_buf_puts(o, "set title ");
         char title[256];
         snprintf(title, sizeof title, "%s: capex against iteration time (%lld points, front "
