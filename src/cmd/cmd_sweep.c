@@ -15,7 +15,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-#define MAX_VARY 8
+#define MAX_VARY RY_SWEEP_MAX_AXES
 #define MAX_POINTS 20000
 
 enum { O_VARY, O_OUTPUT, O_FORCE, O_PAPER, O_N };
@@ -153,6 +153,12 @@ static void reasons_print(const reasons *rs, FILE *fp)
         fprintf(fp, "railyard: sweep: %d more kinds of message not shown\n", rs->dropped);
 }
 
+/* ry_sweep_said: a point's messages, kept by reason. */
+static void said(void *arg, const char *diag, const char *point)
+{
+    reasons_add(arg, diag, point);
+}
+
 static void reasons_free(reasons *rs)
 {
     for (int i = 0; i < rs->n; i++) {
@@ -216,53 +222,11 @@ static ry_cmd_status run(ry_ctx *ctx)
     for (int k = 0; k < nv; k++)
         keys[k] = vs[k].key;
     ry_sweep_point *pts = ry_xcalloc((size_t)npts, sizeof *pts);
-    ry_override *sets = ry_xcalloc((size_t)ctx->nsets + MAX_VARY, sizeof *sets);
-    memcpy(sets, ctx->sets, (size_t)ctx->nsets * sizeof *sets);
-    int idx[MAX_VARY] = { 0 }, good = 0;
-    char title[256] = "";
-    /* A value's messages name it as the user wrote it: --vary KEY=VALUE. */
-    char **where = ry_xcalloc((size_t)nv, sizeof *where);
+    char title[256];
     reasons *why = ry_xcalloc(1, sizeof *why);
-    ry_buf diag, point;
-    ry_buf_init(&diag);
-    ry_buf_init(&point);
-    for (long long p = 0; p < npts; p++) {
-        ry_sweep_point *pt = &pts[p];
-        pt->values = ry_xcalloc((size_t)nv, sizeof *pt->values);
-        ry_buf_reset(&point);
-        for (int k = 0; k < nv; k++) {
-            pt->values[k] = vs[k].values[idx[k]];
-            free(where[k]);
-            size_t n = strlen(vs[k].key) + strlen(pt->values[k]) + 9;
-            where[k] = ry_xmalloc(n);
-            snprintf(where[k], n, "--vary %s=%s", vs[k].key, pt->values[k]);
-            sets[ctx->nsets + k] = (ry_override){ vs[k].key, vs[k].values[idx[k]],
-                                                ctx->nsets + k + 1, where[k] };
-            ry_buf_printf(&point, "%s%s=%s", k ? ", " : "", keys[k], pt->values[k]);
-        }
-        ry_buf_reset(&diag);
-        ry_diag_capture(&diag);
-        ry_spec *s = ry_spec_load(path, sets, ctx->nsets + nv, ry_templates_dir(ctx->templates));
-        int ok = s && ry_sweep_point_compute(s, ctx->given[O_PAPER] > 0, pt) == 0;
-        ry_diag_capture(NULL);
-        if (ok) {
-            pt->ok = 1;
-            good++;
-            snprintf(pt->model, sizeof pt->model, "%s", pt->m.w.model.name);
-            pt->gpus = s->gpus;
-            pt->hb_domain = s->hb_domain;
-            if (!title[0])
-                snprintf(title, sizeof title, "%s: %s", s->name, pt->model);
-        } else if (!diag.len) {
-            ry_buf_puts(&diag, "railyard: error: sweep: the model cannot be computed here");
-        }
-        if (diag.len)
-            reasons_add(why, diag.data, point.data);
-        ry_spec_free(s);
-        /* the first key varies fastest */
-        for (int k = 0; k < nv && ++idx[k] == vs[k].n; k++)
-            idx[k] = 0;
-    }
+    long long good = ry_sweep_run(path, ctx->sets, ctx->nsets, vs, nv,
+                                  ry_templates_dir(ctx->templates), ctx->given[O_PAPER] > 0, pts,
+                                  npts, title, sizeof title, said, why);
     fflush(stdout);
     reasons_print(why, stderr);
     if (ctx->given[O_PAPER] && good)
@@ -273,11 +237,6 @@ static ry_cmd_status run(ry_ctx *ctx)
                 good ? "their rows are left empty" : "nothing written");
     reasons_free(why);
     free(why);
-    for (int k = 0; k < nv; k++)
-        free(where[k]);
-    free(where);
-    ry_buf_free(&diag);
-    ry_buf_free(&point);
     if (!good) {
         ry_error("sweep: none of the %s point%s is valid", ry_n(npts), npts == 1 ? "" : "s");
         rc = RY_CMD_INPUT;
@@ -294,7 +253,6 @@ static ry_cmd_status run(ry_ctx *ctx)
     for (long long p = 0; p < npts; p++)
         free(pts[p].values);
     free(pts);
-    free(sets);
     for (int k = 0; k < nv; k++)
         ry_vary_free(&vs[k]);
     return rc;
