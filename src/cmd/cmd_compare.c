@@ -241,19 +241,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         base = &built;
     }
     ry_compare_row *rows = ry_xcalloc((size_t)nradix, sizeof *rows);
-    for (int i = 0; i < nradix && rc == RY_CMD_OK; i++) {
-        ry_spec s;
-        ry_compare_spec_for(base, radix[i], &s);
-        if (ry_spec_check(&s) < 0) {
-            rc = RY_CMD_INPUT;
-            break;
-        }
-        ry_err err;
-        if (ry_compare_one(&s, radix[i], &rows[i], &err) < 0) {
-            ry_spec_error(&s, err.key, "radix %d: %s", radix[i], err.msg);
-            rc = RY_CMD_INPUT;
-        }
-    }
+    if (ry_compare_paper(base, radix, nradix, rows) < 0)
+        rc = RY_CMD_INPUT;
     if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);

@@ -55,3 +55,19 @@ int ry_compare_designs(const ry_spec *s, const ry_media_catalog *media, int want
     }
     return rc < 0 ? -1 : built;
 }
+
+int ry_compare_paper(const ry_spec *base, const int *radix, int nradix, ry_compare_row *rows)
+{
+    for (int i = 0; i < nradix; i++) {
+        ry_spec s;
+        ry_compare_spec_for(base, radix[i], &s);
+        if (ry_spec_check(&s) < 0)
+            return -1;
+        ry_err err;
+        if (ry_compare_one(&s, radix[i], &rows[i], &err) < 0) {
+            ry_spec_error(&s, err.key, "radix %d: %s", radix[i], err.msg);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -22,4 +22,10 @@ int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c);
 int ry_compare_designs(const ry_spec *s, const ry_media_catalog *media, int want_model,
                        ry_compare_design d[3]);
 
+/* compare --paper: rows[i] for each of the nradix radices, the paper's
+ * Table 2 row of base's cluster with switches of that radix. 0, or -1 at
+ * the first radix whose spec or fabric is refused (error printed at the
+ * key to blame). */
+int ry_compare_paper(const ry_spec *base, const int *radix, int nradix, ry_compare_row *rows);
+
 #endif
