@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/updown.h"
+#include "net/updown.h"
 #include "fabric/names.h"
 #include "util/diag.h"
 

@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/updown_graph.h"
+#include "net/updown_graph.h"
 #include "util/diag.h"
 
 struct ry_router {

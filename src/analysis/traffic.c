@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fabric/names.h"
-#include "analysis/updown.h"
+#include "net/updown.h"
 #include "util/diag.h"
 
 const char *ry_traffic_type_name(ry_traffic_type t)

@@ -26,7 +26,7 @@
 #ifndef RY_TRAFFIC_H
 #define RY_TRAFFIC_H
 
-#include "analysis/updown.h"
+#include "net/updown.h"
 #include "fabric/fabric.h"
 
 typedef enum {

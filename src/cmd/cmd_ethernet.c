@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/eth_routes.h"
+#include "net/eth_routes.h"
 #include "analysis/failure.h"
 #include "cmd/cmd.h"
 #include "fabric/names.h"

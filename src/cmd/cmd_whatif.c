@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/eth_routes.h"
+#include "net/eth_routes.h"
 #include "analysis/failure.h"
 #include "analysis/failure_sweep.h"
 #include "analysis/verify.h"

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/eth_routes.h"
+#include "net/eth_routes.h"
 #include "analysis/failure.h"
 #include "analysis/failure_sweep.h"
 #include "fabric/ethplan.h"

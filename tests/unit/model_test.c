@@ -25,7 +25,7 @@
 #include "fabric/ibplan.h"
 #include "model/iteration.h"
 #include "analysis/traffic.h"
-#include "analysis/updown.h"
+#include "net/updown.h"
 
 #include "check.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analysis/route.h"
-#include "analysis/updown_graph.h"
+#include "net/updown_graph.h"
 #include "check.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"

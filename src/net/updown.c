@@ -1,10 +1,10 @@
 /* Up-down next hops without LIDs (see updown.h). */
-#include "analysis/updown.h"
+#include "net/updown.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/updown_graph.h"
+#include "net/updown_graph.h"
 #include "util/diag.h"
 
 struct ry_updown {

@@ -1,6 +1,6 @@
 /* BGP's routes on an Ethernet fabric: one breadth-first pass per
  * destination (eth_routes.h has the rule). */
-#include "analysis/eth_routes.h"
+#include "net/eth_routes.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* One subnet as up-down routing sees it (see updown_graph.h). */
-#include "analysis/updown_graph.h"
+#include "net/updown_graph.h"
 
 #include <stdlib.h>
 #include <string.h>
