@@ -114,6 +114,12 @@ void ry_net_resource_name(const ry_net *n, uint32_t res, char *buf, size_t cap);
 int ry_net_connect(ry_net *n, ry_flows *fl, uint32_t src, uint32_t dst, int plane,
                    int nvlink, uint32_t conn, double bytes, ry_err *err);
 
+/* The same through GPU via (PXN, as NCCL does across rails): src to via
+ * over NVLink (they must share an HB domain), then via's NIC port on plane
+ * to dst; one flow through both parts (its rate is that of the slower). */
+int ry_net_connect_via(ry_net *n, ry_flows *fl, uint32_t src, uint32_t via, uint32_t dst,
+                       int plane, uint32_t conn, double bytes, ry_err *err);
+
 /* The outcome of a phase. */
 typedef struct ry_net_result {
     double time_s;              /* when the last flow finishes (0: no flows) */
