@@ -175,7 +175,7 @@ static inline int ry_cost_paper(const char *v) { return v && v[0] == 'p'; }
 extern const ry_cmd_entry ry_cmd_validate, ry_cmd_bom, ry_cmd_compare, ry_cmd_build,
     ry_cmd_cabling, ry_cmd_draw, ry_cmd_export, ry_cmd_opensm, ry_cmd_ethernet, ry_cmd_slurm, ry_cmd_kubernetes,
     ry_cmd_check_routes, ry_cmd_verify, ry_cmd_expand, ry_cmd_optimize, ry_cmd_model, ry_cmd_sweep, ry_cmd_search,
-    ry_cmd_traffic, ry_cmd_whatif, ry_cmd_catalog, ry_cmd_init;
+    ry_cmd_traffic, ry_cmd_collective, ry_cmd_whatif, ry_cmd_catalog, ry_cmd_init;
 
 /* Runs railyard's command line against the NULL-terminated table of
  * entries; returns the exit code. */

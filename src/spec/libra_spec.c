@@ -230,7 +230,8 @@ static int read_network(rctx *c, const ry_ynode *root)
     const ry_ynode *nw = ry_ymap_get(root, "network");
     ry_libra_net *net = &c->p->net;
     memset(net, 0, sizeof *net);
-    if (!nw)
+    if (!nw || (nw->kind == RY_YMAP && !ry_ymap_get(nw, "dims") &&
+                ry_schema_check_keys(nw, "network", NULL) == 0))
         return derive_network(c, root);
     if (ry_yget_map(nw, "network", NULL) < 0)
         return -1;
@@ -981,10 +982,20 @@ static void read_libra(rctx *c, const ry_ynode *root, const ry_ynode *lb, int ne
     read_baseline(c, lb);
 }
 
+/* The network: section is LIBRA's when it has dims or a libra: section
+ * comes with it; the flow engine's keys alone are not LIBRA's. */
+int ry_libra_reads_network(const ry_ynode *root)
+{
+    const ry_ynode *nw = ry_ymap_get(root, "network");
+    if (ry_ymap_get(root, "libra"))
+        return 1;
+    return nw && (nw->kind != RY_YMAP || ry_ymap_get(nw, "dims"));
+}
+
 void ry_libra_spec_read(ry_spec *s, const ry_ynode *root, const char *templates)
 {
     const ry_ynode *lb = ry_ymap_get(root, "libra");
-    if (!lb && !ry_ymap_get(root, "network"))
+    if (!ry_libra_reads_network(root))
         return;
     ry_libra_spec *p = ry_xcalloc(1, sizeof *p);
     ry_schema_defaults_in(RY_IN_LIBRA, p);

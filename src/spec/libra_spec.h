@@ -84,6 +84,10 @@ int ry_libra_split_tp(const ry_libra_net *net, long long tp, int *tensor, int *d
  * into s->libra when the spec has either section. Errors are printed at
  * their positions and counted. */
 void ry_libra_spec_read(ry_spec *s, const ry_ynode *root, const char *templates_dir);
+/* 1 when ry_libra_spec_read reads the network: section (it has dims, or a
+ * libra: section comes with it); the flow engine's keys alone are not
+ * LIBRA's. */
+int ry_libra_reads_network(const ry_ynode *root);
 void ry_libra_spec_free(ry_libra_spec *l);
 
 #endif

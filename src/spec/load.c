@@ -602,6 +602,19 @@ static void read_section(loadctx *c, const ry_ynode *root, const char *section)
     c->bad |= ry_schema_read(m, section, c->s, NULL, NULL);
 }
 
+/* network: its scalar keys (the flow engine's); network.dims is LIBRA's,
+ * whose reader checks the section's keys when it reads the section. */
+static void read_network(loadctx *c, const ry_ynode *root)
+{
+    const ry_ynode *m = ry_ymap_get(root, "network");
+    int is_null;
+    if (!m || ry_yget_map(m, "network", &is_null) < 0 || is_null)
+        return;
+    if (!ry_libra_reads_network(root))
+        ry_schema_check_keys(m, "network", NULL);
+    c->bad |= ry_schema_read(m, "network", c->s, NULL, NULL);
+}
+
 /* layout: racks and rows. A node or switch model's height and servers per
  * rack are the defaults of the layout's. layout.network left out is -1:
  * the layout chooses by design (a fat tree's units are a leaf and a few
@@ -813,6 +826,7 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     read_section(&c, root, "spares");
     read_section(&c, root, "growth");
     read_cabling(&c, root);
+    read_network(&c, root);
     ry_spec_rules_cluster(s, c.bad);
     ry_workload_read(s, root, c.templates);
     ry_libra_spec_read(s, root, c.templates);

@@ -40,6 +40,7 @@ static const char *const qos_profiles[] = { "lossless", "lossy", NULL };       /
 static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
+static const char *const routing_words[] = { "static", "ecmp", "adaptive", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row",
                                                "in-rack", NULL };   /* RY_NETWORK_* */
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
@@ -73,6 +74,7 @@ static int check_slowdown(const ry_key *k, const char *what, ry_pos pos, const r
 static int check_dim_name(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_prefix4(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 static int check_prefix6(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
+static int check_placement(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v);
 
 /* Where a row's value goes. */
 #define FIELD(type, in_, f) \
@@ -397,8 +399,22 @@ const ry_key ry_spec_keys[] = {
     { .key = "cabling.links[].medium", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       .bad = RY_BAD_OTHER, .doc = "a medium from templates/media.yaml" },
 
-    /* Read by spec/libra_spec.c. */
-    SECTION("network", 0, "LIBRA's network dimensions"),
+    SECTION("network", 0, "the flow-level engine's routing, a collective's placement; "
+            "LIBRA's network dimensions"),
+    { .key = "network.routing", ENUM(routing_words), SPEC(net.routing), .def = "static",
+      .bad = RY_BAD_OTHER, .doc = "how switches route the flows of railyard collective" },
+    { .key = "network.qps_per_connection", INT(1, 64), SPEC(net.qps), .def = "1",
+      .unit = "queue pairs", .bad = RY_BAD_OTHER,
+      .doc = "queue pairs of one connection, as NCCL_IB_QPS_PER_CONNECTION" },
+    { .key = "network.hash_qp", .type = RY_KEY_BOOL, SPEC(net.hash_qp), .def = "false",
+      .bad = RY_BAD_OTHER, .doc = "ECMP hashes the RoCE destination queue pair too" },
+    { .key = "network.placement", STRING(31), SPEC(net.placement), .def = "contiguous",
+      .check = check_placement, .bad = RY_BAD_OTHER,
+      .doc = "a job's nodes: contiguous, or scattered[:SEED]" },
+    { .key = "network.channels", AUTO_INT(1, 1024), SPEC(net.channels), .def = "auto",
+      .def_doc = "auto: NICs per node x 2", .unit = "rings", .bad = RY_BAD_OTHER,
+      .doc = "rings of a ring collective (NCCL's channels)" },
+    /* network.dims and below: read by spec/libra_spec.c. */
     { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       .bad = RY_BAD_OTHER, .doc = "the dimensions, innermost first" },
     { .key = "network.dims[].name", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
@@ -1707,4 +1723,37 @@ void ry_spec_rules_layout(ry_spec *s)
     if (s->layout.switch_units > room)
         ry_spec_error(s, "layout.switch_units", "a %dU switch does not fit in a %dU rack",
                       s->layout.switch_units, s->layout.rack_units);
+}
+
+int ry_spec_placement_parse(const char *text, int *scattered, unsigned long long *seed)
+{
+    *scattered = 0;
+    *seed = 1;
+    if (strcmp(text, "contiguous") == 0)
+        return 0;
+    if (strncmp(text, "scattered", 9) != 0)
+        return -1;
+    *scattered = 1;
+    if (!text[9])
+        return 0;
+    if (text[9] != ':' || !isdigit((unsigned char)text[10]))
+        return -1;
+    char *end;
+    errno = 0;
+    *seed = strtoull(text + 10, &end, 10);
+    return errno || *end ? -1 : 0;
+}
+
+/* network.placement: contiguous or scattered[:SEED]. */
+static int check_placement(const ry_key *k, const char *what, ry_pos pos, const ry_keyval *v)
+{
+    (void)k;
+    int sc;
+    unsigned long long seed;
+    if (ry_spec_placement_parse(v->s, &sc, &seed) == 0)
+        return 0;
+    char shown[RY_SHOWN_MAX];
+    ry_error_at(pos, "%s must be contiguous, scattered or scattered:SEED (SEED a whole number) "
+                "(got '%s')", what, ry_shown(shown, v->s));
+    return -1;
 }

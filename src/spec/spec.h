@@ -301,7 +301,18 @@ typedef struct ry_spec {
      * needs a sequence): the paper mode's refusal; the workload is kept. */
     ry_err workload_paper_misfit;
 
-    /* network: and libra: (spec/libra_spec.h); NULL without both sections */
+    /* network: the flow-level engine's routing and the placement of a
+     * collective's job (net/flow.h, net/collective.h; railyard collective's
+     * defaults, its options override them) */
+    struct {
+        int routing;            /* RY_NET_ROUTING_WORDS index: static, ecmp, adaptive */
+        int qps;                /* queue pairs per connection */
+        int hash_qp;            /* ECMP hashes the destination queue pair too */
+        char placement[32];     /* "contiguous", "scattered" or "scattered:SEED" */
+        int channels;           /* rings; 0 = auto: NICs per node x 2 */
+    } net;
+
+    /* network.dims and libra: (spec/libra_spec.h); NULL without both */
     struct ry_libra_spec *libra;
 
     /* search: the design space railyard search explores (spec/search.h);
@@ -331,6 +342,11 @@ typedef struct ry_override {
 /* Where to find the catalog: --templates DIR, $RAILYARD_TEMPLATES, then the
  * installed data directory. */
 const char *ry_templates_dir(const char *option);
+
+/* A job's placement as network.placement and `collective --placement`
+ * write it: "contiguous" (*scattered 0), "scattered" (seed 1) or
+ * "scattered:SEED" (SEED a whole number < 2^64). 0, or -1 for another text. */
+int ry_spec_placement_parse(const char *text, int *scattered, unsigned long long *seed);
 
 /* Load, override, validate. On failure prints every error found (file:line:col)
  * and returns NULL. */

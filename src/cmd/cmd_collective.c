@@ -1,0 +1,258 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "emit/report/emit_collective.h"
+#include "net/collective.h"
+#include "net/flow.h"
+#include "spec/libra_words.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+
+/* A collective as nccl-tests measures it, on the fabric as built: the
+ * spec's network: section gives the routing, queue pairs, placement and
+ * channels; the options override it. */
+
+enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
+       O_NO_PXN, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+static const ry_option options[] = {
+    [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
+               "the collective (required)" },
+    [O_BYTES] = { "bytes", 0, RY_OPT_VALUE, "SIZE", NULL,
+                  "its size S (required): bytes, or with a unit: kB MB GB TB\n"
+                  "(powers of 1000), KiB MiB GiB TiB, or K M G T as nccl-tests'\n"
+                  "-b/-e (powers of 1024)" },
+    [O_RANKS] = { "ranks", 0, RY_OPT_VALUE, "N", NULL, "GPUs of the job (default: every GPU)" },
+    [O_SHIFT] = { "shift", 0, RY_OPT_VALUE, "K", NULL, "sendrecv: rank i sends to rank i + K (default 1)" },
+    [O_PLACEMENT] = { "placement", 0, RY_OPT_VALUE, "HOW", NULL,
+                      "the job's nodes: contiguous or scattered[:SEED]\n"
+                      "(default: network.placement)" },
+    [O_ROUTING] = { "routing", 0, RY_OPT_CHOICE, "MODE", "static|ecmp|adaptive",
+                    "how the switches route (default: network.routing)" },
+    [O_QPS] = { "qps", 0, RY_OPT_VALUE, "N", NULL,
+                "queue pairs per connection (default: network.qps_per_connection)" },
+    [O_HASH_QP] = { "hash-qp", 0, RY_OPT_FLAG, NULL, NULL, "ECMP hashes the destination queue pair too" },
+    [O_CHANNELS] = { "channels", 0, RY_OPT_VALUE, "C", NULL,
+                     "rings of a ring collective (default: network.channels,\n"
+                     "else NICs per node x 2)" },
+    [O_NO_PXN] = { "no-pxn", 0, RY_OPT_FLAG, NULL, NULL,
+                   "cross rails from the source's own NIC, not through\n"
+                   "the GPU of the destination's rail (NCCL_PXN_DISABLE=1)" },
+    [O_SWEEP] = { "sweep", 0, RY_OPT_FLAG, NULL, NULL,
+                  "every size from 8 B to SIZE, doubling (nccl-tests -b 8 -e SIZE -f 2)" },
+    [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
+    [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_N] = RY_OPTION_END
+};
+
+/* SIZE: ry_libra_parse_bytes' units, or a bare K, M, G or T of 1024 as
+ * nccl-tests reads its sizes. 0, or -1 when it is not a size. */
+static int parse_size(const char *text, double *out)
+{
+    if (ry_libra_parse_bytes(text, out) == 0)
+        return 0;
+    static const char units[] = "KMGT";
+    size_t n = strlen(text);
+    const char *u = n > 1 ? strchr(units, toupper((unsigned char)text[n - 1])) : NULL;
+    if (!u || !*u || !isdigit((unsigned char)text[0]))
+        return -1;
+    char num[64];
+    if (n > sizeof num)
+        return -1;
+    memcpy(num, text, n - 1);
+    num[n - 1] = 0;
+    if (ry_libra_parse_bytes(num, out) < 0)
+        return -1;
+    *out *= pow(1024, (double)(u - units + 1));
+    return 0;
+}
+
+/* A whole number in lo..hi. */
+static int parse_ll(const char *text, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!text || !*text || isspace((unsigned char)*text))
+        return -1;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static ry_cmd_status check(ry_ctx *ctx)
+{
+    if (!ry_opt(ctx, O_OP))
+        return ry_usage(ctx, "--op is required: all-reduce, all-gather, reduce-scatter, all-to-all "
+                        "or sendrecv");
+    const char *b = ry_opt(ctx, O_BYTES);
+    double bytes;
+    if (!b)
+        return ry_usage(ctx, "--bytes is required: the collective's size, like 8G or 256MiB");
+    if (parse_size(b, &bytes) < 0 || !(bytes >= 1) || bytes > 1e18)
+        return ry_usage(ctx, "--bytes must be a size from 1 B to 1 EB, like 8G, 256MiB or 1e9 "
+                        "(got '%s')", b);
+    long long v;
+    if (ry_opt(ctx, O_RANKS) && parse_ll(ry_opt(ctx, O_RANKS), 2, RY_MAX_GPUS, &v) < 0)
+        return ry_usage(ctx, "--ranks must be a whole number from 2 to %d (got '%s')", RY_MAX_GPUS,
+                        ry_opt(ctx, O_RANKS));
+    if (ry_opt(ctx, O_SHIFT) && parse_ll(ry_opt(ctx, O_SHIFT), 1, RY_MAX_GPUS, &v) < 0)
+        return ry_usage(ctx, "--shift must be a whole number from 1 to %d (got '%s')", RY_MAX_GPUS,
+                        ry_opt(ctx, O_SHIFT));
+    if (ry_opt(ctx, O_SHIFT) && strcmp(ry_opt(ctx, O_OP), "sendrecv") != 0)
+        return ry_usage(ctx, "--shift is sendrecv's (got --op %s)", ry_opt(ctx, O_OP));
+    if (ry_opt(ctx, O_QPS) && parse_ll(ry_opt(ctx, O_QPS), 1, 64, &v) < 0)
+        return ry_usage(ctx, "--qps must be a whole number from 1 to 64 (got '%s')",
+                        ry_opt(ctx, O_QPS));
+    if (ry_opt(ctx, O_CHANNELS) && parse_ll(ry_opt(ctx, O_CHANNELS), 1, 1024, &v) < 0)
+        return ry_usage(ctx, "--channels must be a whole number from 1 to 1024 (got '%s')",
+                        ry_opt(ctx, O_CHANNELS));
+    int sc;
+    unsigned long long seed;
+    if (ry_opt(ctx, O_PLACEMENT) && ry_spec_placement_parse(ry_opt(ctx, O_PLACEMENT), &sc, &seed) < 0)
+        return ry_usage(ctx, "--placement must be contiguous, scattered or scattered:SEED (got '%s')",
+                        ry_opt(ctx, O_PLACEMENT));
+    return RY_CMD_OK;
+}
+
+/* The engine's options: the spec's network: section, then the command line. */
+static void net_opts(const ry_ctx *ctx, ry_net_opts *no)
+{
+    const ry_spec *s = ctx->spec;
+    ry_net_opts_default(no);
+    no->routing = (ry_net_routing)s->net.routing;
+    no->qps = s->net.qps > 0 ? s->net.qps : 1;
+    no->hash_qp = s->net.hash_qp;
+    if (ry_opt(ctx, O_ROUTING))
+        no->routing = (ry_net_routing)ry_net_routing_parse(ry_opt(ctx, O_ROUTING));
+    if (ry_opt(ctx, O_QPS))
+        no->qps = atoi(ry_opt(ctx, O_QPS));
+    if (ry_flag(ctx, O_HASH_QP))
+        no->hash_qp = 1;
+}
+
+/* An error of the engine or the collective: against the option that chose
+ * it (a usage error), else the spec's key (bad input). */
+static ry_cmd_status fail(const ry_ctx *ctx, const ry_err *err)
+{
+    static const struct {
+        const char *key;        /* err->key */
+        int row;                /* the option */
+        const char *spec_key;   /* the spec's key, or NULL */
+    } where[] = {
+        { "routing", O_ROUTING, "network.routing" },
+        { "network.routing", O_ROUTING, "network.routing" },
+        { "qps", O_QPS, "network.qps_per_connection" },
+        { "channels", O_CHANNELS, "network.channels" },
+        { "ranks", O_RANKS, NULL },
+        { "shift", O_SHIFT, NULL },
+    };
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+        if (strcmp(err->key, where[i].key) == 0) {
+            if (ry_opt(ctx, where[i].row) || !where[i].spec_key)
+                return ry_usage(ctx, "%s", err->msg);
+            ry_spec_error(ctx->spec, where[i].spec_key, "%s", err->msg);
+            return RY_CMD_INPUT;
+        }
+    ry_spec_error(ctx->spec, err->key, "%s", err->msg);
+    return RY_CMD_INPUT;
+}
+
+static ry_cmd_status run(ry_ctx *ctx)
+{
+    const ry_spec *s = ctx->spec;
+    const ry_fabric *f = &ctx->fabric;
+    ry_err err = { "", "" };
+    ry_coll_opts co;
+    ry_coll_opts_default(&co);
+    co.op = (ry_coll_op)ry_coll_op_parse(ry_opt(ctx, O_OP));
+    parse_size(ry_opt(ctx, O_BYTES), &co.bytes);
+    long long v;
+    if (ry_opt(ctx, O_SHIFT) && parse_ll(ry_opt(ctx, O_SHIFT), 1, RY_MAX_GPUS, &v) == 0)
+        co.shift = v;
+    co.channels = s->net.channels;
+    if (ry_opt(ctx, O_CHANNELS))
+        co.channels = atoi(ry_opt(ctx, O_CHANNELS));
+    co.pxn = !ry_flag(ctx, O_NO_PXN);
+    long long ranks = f->gpus;
+    if (ry_opt(ctx, O_RANKS) && parse_ll(ry_opt(ctx, O_RANKS), 2, RY_MAX_GPUS, &v) == 0)
+        ranks = v;
+    if (ranks > f->gpus)
+        return ry_usage(ctx, "--ranks %lld is more than the cluster's %lld GPUs", ranks, f->gpus);
+    const char *placement = ry_opt(ctx, O_PLACEMENT) ? ry_opt(ctx, O_PLACEMENT) : s->net.placement;
+    int scattered = 0;
+    unsigned long long seed = 1;
+    ry_spec_placement_parse(placement, &scattered, &seed);
+
+    ry_net_opts no;
+    net_opts(ctx, &no);
+    co.qps = no.qps;
+    ry_net *net = ry_net_new(f, &no, &err);
+    if (!net)
+        return fail(ctx, &err);
+    ry_job job;
+    if (ry_job_place(f, (size_t)ranks, scattered ? RY_PLACE_SCATTERED : RY_PLACE_CONTIGUOUS, seed,
+                     &job, &err) < 0) {
+        ry_net_free(net);
+        return fail(ctx, &err);
+    }
+    ry_coll_result res;
+    if (ry_coll_run(net, &job, &co, &res, &err) < 0) {
+        ry_job_free(&job);
+        ry_net_free(net);
+        return fail(ctx, &err);
+    }
+    /* The sweep: 8 B doubling up to the size, then the size itself. */
+    size_t nrows = 0, cap = 0;
+    ry_coll_row *rows = NULL;
+    for (double b = 8; ry_flag(ctx, O_SWEEP) && b < co.bytes; b *= 2) {
+        RY_ALLOC_GROW(rows, nrows + 1, cap);
+        rows[nrows].bytes = b;
+        ry_coll_scale(&res, co.bytes, b, &rows[nrows].r);
+        nrows++;
+    }
+    RY_ALLOC_GROW(rows, nrows + 1, cap);
+    rows[nrows].bytes = co.bytes;
+    rows[nrows++].r = res;
+    char bneck[160] = "";
+    if (res.net.bottleneck != UINT32_MAX)
+        ry_net_resource_name(net, res.net.bottleneck, bneck, sizeof bneck);
+    ry_coll_report rep = { s->name, co.op, job.nranks, job.nodes, placement,
+                           ry_net_routing_name(no.routing), no.qps, no.hash_qp, co.pxn,
+                           co.shift, rows, nrows, bneck };
+    ry_buf out;
+    ry_buf_init(&out);
+    ry_emit_collective(&out, &rep, ctx->fmt);
+    ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
+    ry_buf_free(&out);
+    free(rows);
+    ry_job_free(&job);
+    ry_net_free(net);
+    return rc;
+}
+
+const ry_cmd_entry ry_cmd_collective = {
+    .name = "collective",
+    .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
+                "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
+                "[--sweep] [--format text|json] [-o FILE]",
+    .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
+    .positional = "SPEC",
+    .options = options,
+    .details = "The job's ranks are GPUs, placed node by node; their flows are routed as the\n"
+               "fabric's switches route them and given max-min fair rates (see\n"
+               "doc/network-model.md). Ring collectives (all-reduce, all-gather,\n"
+               "reduce-scatter) run C channels, each crossing between nodes on a rail;\n"
+               "all-to-all and sendrecv cross rails through the GPU of the destination's\n"
+               "rail (PXN) unless --no-pxn. busbw is nccl-tests': algbw x 2(n-1)/n for\n"
+               "all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for\n"
+               "sendrecv. No latency term: time is linear in the size.\n",
+    .needs = RY_NEED_FABRIC,
+    .check = check,
+    .run = run,
+};
