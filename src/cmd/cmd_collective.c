@@ -159,7 +159,10 @@ static ry_cmd_status fail(const ry_ctx *ctx, const ry_err *err)
             ry_spec_error(ctx->spec, where[i].spec_key, "%s", err->msg);
             return RY_CMD_INPUT;
         }
-    ry_spec_error(ctx->spec, err->key, "%s", err->msg);
+    if (!err->key[0] || strcmp(err->key, "pxn") == 0 || strcmp(err->key, "bytes") == 0)
+        ry_error("collective: %s", err->msg);
+    else
+        ry_spec_error(ctx->spec, err->key, "%s", err->msg);
     return RY_CMD_INPUT;
 }
 

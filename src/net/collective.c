@@ -1,5 +1,6 @@
 #include "net/collective.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,13 +28,13 @@ double ry_coll_bus_factor(ry_coll_op op, size_t n)
     if (n < 1)
         return 0;
     switch (op) {
-    case RY_COLL_ALL_REDUCE:
+    case RY_NCCL_ALL_REDUCE:
         return 2 * (dn - 1) / dn;
-    case RY_COLL_ALL_GATHER:
-    case RY_COLL_REDUCE_SCATTER:
-    case RY_COLL_ALL_TO_ALL:
+    case RY_NCCL_ALL_GATHER:
+    case RY_NCCL_REDUCE_SCATTER:
+    case RY_NCCL_ALL_TO_ALL:
         return (dn - 1) / dn;
-    case RY_COLL_SENDRECV:
+    case RY_NCCL_SENDRECV:
     default:
         return 1;
     }
@@ -42,7 +43,7 @@ double ry_coll_bus_factor(ry_coll_op op, size_t n)
 void ry_coll_opts_default(ry_coll_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->op = RY_COLL_ALL_REDUCE;
+    o->op = RY_NCCL_ALL_REDUCE;
     o->bytes = 1073741824.0;
     o->shift = 1;
     o->pxn = 1;
@@ -174,7 +175,18 @@ static int hop(coll_ctx *c, uint32_t src, uint32_t dst, int plane, uint32_t conn
         if (via != src)
             return ry_net_connect_via(c->net, c->fl, src, via, dst, plane, conn, bytes, c->err);
     }
-    return ry_net_connect(c->net, c->fl, src, dst, plane, 1, conn, bytes, c->err);
+    if (ry_net_connect(c->net, c->fl, src, dst, plane, 1, conn, bytes, c->err) == 0)
+        return 0;
+    if (!c->pxn && f->nodes[src].rail != f->nodes[dst].rail) {
+        char why[sizeof c->err->msg];
+        snprintf(why, sizeof why, "%s", c->err->msg);
+        ry_err_set(c->err, "pxn", "gpu%u (rail %d) to gpu%u (rail %d) crosses rails, which this "
+                   "fabric cannot route from the source's own NIC (%s); NCCL crosses rails "
+                   "through a GPU of the destination's rail (PXN: leave out --no-pxn)",
+                   (unsigned)src, (int)f->nodes[src].rail, (unsigned)dst,
+                   (int)f->nodes[dst].rail, why);
+    }
+    return -1;
 }
 
 /* The ring of channel ch as a sequence of GPUs: node by node, each node's
@@ -249,9 +261,9 @@ static double flows_bound(const ry_fabric *f, const ry_job *job, const ry_coll_o
     double n = (double)job->nranks, planes = f->planes > 0 ? f->planes : 1;
     double qps = o->qps > 0 ? o->qps : 1;
     switch (o->op) {
-    case RY_COLL_ALL_TO_ALL:
+    case RY_NCCL_ALL_TO_ALL:
         return n * (n - 1) * planes * qps;
-    case RY_COLL_SENDRECV:
+    case RY_NCCL_SENDRECV:
         return n * planes * qps;
     default:
         return n * channels * qps;
@@ -273,12 +285,12 @@ int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_res
         ry_err_set(err, "bytes", "the size must be more than 0 bytes");
         return -1;
     }
-    if (o->op == RY_COLL_SENDRECV && o->shift % (long long)nr == 0) {
+    if (o->op == RY_NCCL_SENDRECV && o->shift % (long long)nr == 0) {
         ry_err_set(err, "shift", "a shift of %lld sends each of the %zu ranks to itself; "
                    "expected a shift that is not a multiple of the ranks", o->shift, nr);
         return -1;
     }
-    int ring = o->op <= RY_COLL_REDUCE_SCATTER;
+    int ring = o->op <= RY_NCCL_REDUCE_SCATTER;
     int planes = f->planes > 0 ? f->planes : 1;
     int channels = o->channels > 0 ? o->channels : (int)(c.gpn * planes * 2);
     double bound = flows_bound(f, job, o, channels);
@@ -294,7 +306,7 @@ int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_res
     int rc;
     if (ring)
         rc = build_ring(&c, job, channels, ry_coll_bus_factor(o->op, nr) * o->bytes / channels);
-    else if (o->op == RY_COLL_ALL_TO_ALL)
+    else if (o->op == RY_NCCL_ALL_TO_ALL)
         rc = build_a2a(&c, job, o->bytes);
     else
         rc = build_sendrecv(&c, job, o->shift, o->bytes);

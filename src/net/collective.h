@@ -38,11 +38,11 @@
 #include "util/diag.h"
 
 typedef enum {
-    RY_COLL_ALL_REDUCE = 0,
-    RY_COLL_ALL_GATHER,
-    RY_COLL_REDUCE_SCATTER,
-    RY_COLL_ALL_TO_ALL,
-    RY_COLL_SENDRECV
+    RY_NCCL_ALL_REDUCE = 0,
+    RY_NCCL_ALL_GATHER,
+    RY_NCCL_REDUCE_SCATTER,
+    RY_NCCL_ALL_TO_ALL,
+    RY_NCCL_SENDRECV
 } ry_coll_op;
 
 /* "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "sendrecv";

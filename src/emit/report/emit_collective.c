@@ -9,7 +9,7 @@
 
 static const char *redop(ry_coll_op op)
 {
-    return op == RY_COLL_ALL_REDUCE || op == RY_COLL_REDUCE_SCATTER ? "sum" : "none";
+    return op == RY_NCCL_ALL_REDUCE || op == RY_NCCL_REDUCE_SCATTER ? "sum" : "none";
 }
 
 static void text(ry_buf *o, const ry_coll_report *r)
@@ -22,7 +22,7 @@ static void text(ry_buf *o, const ry_coll_report *r)
                   r->qps == 1 ? "" : "s", r->hash_qp ? " (hashed)" : "", r->pxn ? "on" : "off");
     if (last->r.channels)
         ry_buf_printf(o, ", %d channels", last->r.channels);
-    if (r->op == RY_COLL_SENDRECV)
+    if (r->op == RY_NCCL_SENDRECV)
         ry_buf_printf(o, ", shift %lld", r->shift);
     ry_buf_printf(o, "\n#\n");
     ry_buf_printf(o, "#%12s %13s %9s %7s %12s %8s %8s\n", "size", "count", "type", "redop", "time",
@@ -68,7 +68,7 @@ static void json(ry_buf *o, const ry_coll_report *r)
     json_object_set_new(j, "hash_qp", json_boolean(r->hash_qp));
     json_object_set_new(j, "pxn", json_boolean(r->pxn));
     json_object_set_new(j, "channels", json_integer(last->r.channels));
-    if (r->op == RY_COLL_SENDRECV)
+    if (r->op == RY_NCCL_SENDRECV)
         json_object_set_new(j, "shift", json_integer(r->shift));
     json_object_set_new(j, "time_s", json_real(last->r.time_s));
     json_object_set_new(j, "algbw_gbytes_per_s", json_real(last->r.algbw / 1e9));
