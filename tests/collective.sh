@@ -1,0 +1,150 @@
+#!/bin/sh
+# railyard collective: NCCL's collectives as flows on the fabric as built,
+# checked against closed forms computed here from the specs' own numbers
+# (doc/network-model.md), and its refusals of bad input.
+. "${TOP_SRCDIR:-.}/tests/lib.sh"
+
+# spec NAME DESIGN RADIX TAPER: 16 nodes of 8 GPUs with a 400G NIC each.
+spec() {
+    cat >"$TMP/$1.yaml" <<EOS
+version: 1
+name: $1
+cluster:
+  nodes: 16
+  node: {name: generic, gpus_per_node: 8, nic_speed: 400G}
+fabric:
+  design: $2
+  switch: {name: sw$3, radix: $3, speed: 400G}
+  oversubscription: "$4:1"
+EOS
+}
+# get SPEC KEY ARGS...: one key of collective's JSON report.
+get() {
+    s=$1 k=$2
+    shift 2
+    "$RAILYARD" collective "$TMP/$s.yaml" "$@" -f json >"$TMP/out.json" 2>"$TMP/err" &&
+        json_get "$TMP/out.json" "$k"
+}
+# within GOT WANT REL: |GOT - WANT| <= REL x WANT
+within() { "$PY" -c 'import sys; g, w, r = map(float, sys.argv[1:]); sys.exit(abs(g - w) > r * w)' "$@"; }
+
+NIC_GBPS=400
+GPN=8
+NIC_BYTES=$(( NIC_GBPS * 1000 / 8 ))    # MB/s
+
+# A non-blocking rail-optimized InfiniBand fabric: a ring crosses between
+# nodes once per channel, C = 2 x NICs channels spread two per NIC, each
+# hop carrying 2(n-1)/n S / C; so t = 2(n-1)/n S / (NICs x rate) and
+# busbw = NICs per node x the NIC's rate (NVLink is faster).
+spec ro rail-optimized 64 1
+want=$("$PY" -c "print($GPN * $NIC_BYTES / 1000)")
+for op in all-reduce all-gather reduce-scatter; do
+    got=$(get ro busbw_gbytes_per_s --op $op --bytes 8G)
+    within "${got:-0}" "$want" 0.01 && ok || fail "ring $op busbw on 1:1: got $got GB/s, want $want ($(cat "$TMP/err"))"
+done
+# The same with a scattered placement and fewer ranks: still one NIC per rail.
+got=$(get ro busbw_gbytes_per_s --op all-reduce --bytes 1G --ranks 64 --placement scattered:7)
+within "${got:-0}" "$want" 0.01 && ok || fail "scattered all-reduce busbw: got $got, want $want"
+expect_eq "scattered placement in the report" "$(json_get "$TMP/out.json" placement)" scattered:7
+# algbw = S / t, busbw = algbw x 2(n-1)/n (nccl-tests' definitions)
+get ro time_s --op all-reduce --bytes 1G >/dev/null
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1])); n = d["ranks"]
+alg = d["bytes"] / d["time_s"] / 1e9
+ok = abs(alg - d["algbw_gbytes_per_s"]) < 1e-6 * alg and \
+     abs(alg * 2 * (n - 1) / n - d["busbw_gbytes_per_s"]) < 1e-6 * alg
+sys.exit(not ok)' "$TMP/out.json" && ok || fail "algbw and busbw are not S/t and x 2(n-1)/n"
+
+# A fat tree of leaves of 16 GPUs (16 ports down, 16/t up): uniform
+# all-to-all's traffic leaving a leaf is (n - 16)/n of it and crosses 16/t
+# uplinks, against (n - 8)/n of a GPU's on its NIC (its node's share goes
+# over NVLink) on 1:1: the slowdown is t (1 - 1/L) / (1 - g/n).
+n=$((16 * GPN))
+spec ft1 fat-tree 24 1
+t1=$(get ft1 time_s --op all-to-all --bytes 1G)
+for t in 2 4; do
+    spec ft$t fat-tree $((16 + 16 / t)) $t
+    tt=$(get ft$t time_s --op all-to-all --bytes 1G)
+    want=$("$PY" -c "L = $n / 16; print($t * (1 - 1 / L) / (1 - $GPN / $n))")
+    got=$("$PY" -c "print(${tt:-0} / ${t1:-1})")
+    within "$got" "$want" 0.05 && ok || fail "all-to-all on $t:1 against 1:1: slowdown $got, want about $want"
+    # sendrecv to the next leaf: every GPU's flow goes up, 16 flows on 16/t uplinks
+    got=$(get ft$t busbw_gbytes_per_s --op sendrecv --shift 16 --bytes 1G)
+    want=$("$PY" -c "print($NIC_BYTES / 1000 / $t)")
+    within "${got:-0}" "$want" 0.01 && ok || fail "sendrecv --shift 16 on $t:1: got $got GB/s, want $want"
+done
+got=$(get ft1 busbw_gbytes_per_s --op sendrecv --shift 16 --bytes 1G)
+within "${got:-0}" "$((NIC_BYTES / 1000))" 0.01 && ok || fail "sendrecv --shift 16 on 1:1: got $got, want the NIC's rate"
+
+# Rail-only: all-to-all runs through PXN; a sendrecv across rails runs
+# through PXN and is refused without it (no route between rails).
+spec rail rail-only 64 1
+got=$(get rail busbw_gbytes_per_s --op all-to-all --bytes 1G)
+[ -n "$got" ] && within "$got" "$got" 0 && ok || fail "rail-only all-to-all: $(cat "$TMP/err")"
+got=$(get rail busbw_gbytes_per_s --op sendrecv --shift 9 --bytes 1G)
+within "${got:-0}" "$((NIC_BYTES / 1000))" 0.01 && ok || fail "rail-only sendrecv across rails with PXN: got $got"
+"$RAILYARD" collective "$TMP/rail.yaml" --op sendrecv --shift 9 --bytes 1G --no-pxn >"$TMP/out" 2>"$TMP/err"
+expect_eq "rail-only sendrecv across rails without PXN: exit" $? 1
+grep -q 'crosses rails.*PXN' "$TMP/err" && ok || fail "no-PXN refusal: $(cat "$TMP/err")"
+[ -s "$TMP/out" ] && fail "no-PXN refusal wrote output" || ok
+
+# --sweep: nccl-tests' sizes 8 B doubling to SIZE, busbw the same at each
+# (no latency term).
+"$RAILYARD" collective "$TMP/ro.yaml" --op all-reduce --bytes 1M --sweep >"$TMP/sweep" 2>&1
+expect_eq "sweep rows" "$(grep -c '^ ' "$TMP/sweep")" 18
+expect_eq "sweep busbw values" "$(awk '/^ / {print $NF}' "$TMP/sweep" | sort -u | wc -l | tr -d ' ')" 1
+# Deterministic: the same bytes twice.
+"$RAILYARD" collective "$TMP/ro.yaml" --op all-reduce --bytes 1M --sweep >"$TMP/sweep2" 2>&1
+cmp -s "$TMP/sweep" "$TMP/sweep2" && ok || fail "two runs differ"
+
+# network: in the spec, --set reaching it, the options over it.
+"$RAILYARD" collective "$TMP/ro.yaml" --op all-reduce --bytes 1G --set network.channels=4 \
+    --set network.placement=scattered:3 --set network.qps_per_connection=2 -f json >"$TMP/out.json"
+expect_eq "network.channels" "$(json_get "$TMP/out.json" channels)" 4
+expect_eq "network.placement" "$(json_get "$TMP/out.json" placement)" scattered:3
+expect_eq "network.qps_per_connection" "$(json_get "$TMP/out.json" qps_per_connection)" 2
+"$RAILYARD" collective "$TMP/ro.yaml" --op all-reduce --bytes 1G --set network.channels=4 \
+    --channels 6 -f json >"$TMP/out.json"
+expect_eq "--channels over network.channels" "$(json_get "$TMP/out.json" channels)" 6
+
+# Bad input: a clear error, the exit code, nothing written.
+bad() {
+    want=$1 pat=$2
+    shift 2
+    rm -f "$TMP/o.txt"
+    "$RAILYARD" collective "$TMP/ro.yaml" "$@" -o "$TMP/o.txt" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    expect_eq "exit of $*" "$rc" "$want"
+    grep -q -- "$pat" "$TMP/err" && ok || fail "message of $*: $(cat "$TMP/err")"
+    [ -e "$TMP/o.txt" ] || [ -s "$TMP/out" ] && fail "$* wrote output" || ok
+}
+bad 2 "--op takes" --op broadcast --bytes 1G
+bad 2 "--op is required" --bytes 1G
+bad 2 "--bytes must be a size" --op all-reduce --bytes 0
+bad 2 "--bytes must be a size" --op all-reduce --bytes lots
+bad 2 "--bytes must be a size" --op all-reduce --bytes 8X
+bad 2 "more than the cluster's 128 GPUs" --op all-reduce --bytes 1G --ranks 129
+bad 2 "--ranks must be" --op all-reduce --bytes 1G --ranks 1
+bad 2 "no ECMP" --op all-reduce --bytes 1G --routing ecmp
+bad 1 "no ECMP" --op all-reduce --bytes 1G --set network.routing=ecmp
+bad 1 "network.placement must be" --op all-reduce --bytes 1G --set network.placement=spread
+bad 2 "--placement must be" --op all-reduce --bytes 1G --placement scattered:x
+bad 2 "--shift is sendrecv's" --op all-reduce --bytes 1G --shift 3
+bad 2 "sends each of the 128 ranks to itself" --op sendrecv --bytes 1G --shift 128
+# The flow bound: an all-to-all of 2,048 ranks is 4,192,256 flows.
+cat >"$TMP/big.yaml" <<EOS
+version: 1
+name: big
+cluster:
+  nodes: 256
+  node: {name: generic, gpus_per_node: 8, nic_speed: 400G}
+fabric:
+  design: rail-optimized
+  switch: {name: sw64, radix: 64, speed: 400G}
+EOS
+"$RAILYARD" collective "$TMP/big.yaml" --op all-to-all --bytes 1G >"$TMP/out" 2>"$TMP/err"
+expect_eq "all-to-all past the flow bound: exit" $? 2
+grep -q 'choose fewer --ranks' "$TMP/err" && ok || fail "flow bound message: $(cat "$TMP/err")"
+no_sanitizer "$TMP/err"
+finish
