@@ -7,16 +7,20 @@
  * (ties by resource id, so the order is the same on every machine); the
  * first to fill freezes its unfrozen flows at the level it filled at, and
  * each other resource of those flows gives back their weight: its room is
- * brought to the current level, its weight lowered and its place in the
- * heap updated. Each flow freezes once, so a filling costs
- * O(E log R) for E entries over R resources.
+ * brought to the current level and its weight lowered. A level only rises
+ * when weight is given back, so a resource's key in the heap is a lower
+ * bound: the top is checked when it comes up and, when stale, goes back
+ * down with its true level. Each flow freezes once, so a filling costs
+ * O(E) plus the heap's work on the resources that come up.
  *
  * Rounds. The first filling's rates hold until the first flows finish;
  * then the flows left are filled again, and so on. Flows that finish
- * within a hair of the first (symmetric collectives finish together) leave
- * in the same round. Past RY_NET_ROUNDS rounds the flows left keep their
- * rates to the end, which can only make the phase longer (a flow's rate
- * never drops when others leave). */
+ * within 1% of the first (symmetric collectives finish together) leave in
+ * the same round, each at its own time: the others get the room those
+ * leave up to 1% of the round early, so the phase's time is at most 1%
+ * short of the exact fluid answer. Past RY_NET_ROUNDS rounds the flows
+ * left keep their rates to the end, which can only make the phase longer
+ * (a flow's rate never drops when others leave). */
 #include "net/flow.h"
 
 #include <float.h>
@@ -27,7 +31,7 @@
 #include "util/alloc.h"
 
 #define RY_NET_ROUNDS 64
-#define SAME_FINISH 1e-9        /* relative: finishing times this close leave together */
+#define SAME_FINISH 0.01        /* relative: finishing times this close leave together */
 
 void ry_flows_init(ry_flows *fl)
 {
@@ -178,7 +182,17 @@ static void fill(filler *h, const double *cap, const ry_flows *fl, const unsigne
 
     while (h->nheap) {
         uint32_t r = h->heap[0];
-        double t = h->key[r];
+        if (h->left[r] == 0) {              /* every flow through it froze elsewhere */
+            heap_remove(h, r);
+            continue;
+        }
+        double room = h->room[r] > 0 ? h->room[r] : 0;
+        double t = h->at[r] + room / h->wsum[r];
+        if (t > h->key[r]) {                /* its key went stale: it fills later */
+            h->key[r] = t;
+            sift_down(h, 0);
+            continue;
+        }
         if (*first == UINT32_MAX)
             *first = r;
         heap_remove(h, r);
@@ -194,14 +208,9 @@ static void fill(filler *h, const double *cap, const ry_flows *fl, const unsigne
                 h->room[q] -= h->wsum[q] * (t - h->at[q]);
                 h->at[q] = t;
                 h->wsum[q] -= fl->w[e];
-                if (--h->left[q] == 0) {
-                    heap_remove(h, q);
-                    continue;
-                }
-                double room = h->room[q] > 0 ? h->room[q] : 0;
-                double ws = h->wsum[q] > FLT_MIN ? h->wsum[q] : FLT_MIN;
-                h->key[q] = t + room / ws;
-                sift_down(h, h->pos[q]);    /* the level only rises */
+                if (h->wsum[q] < FLT_MIN)
+                    h->wsum[q] = FLT_MIN;
+                h->left[q]--;
             }
         }
     }
