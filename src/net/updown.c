@@ -22,6 +22,7 @@ struct ry_updown {
     uint32_t *c0, *cn;      /* offset and count in pool */
     uint32_t *pool;
     size_t npool, cap_pool;
+    uint32_t own;           /* ry_updown_candidates at the destination's own leaf */
 };
 
 static int is_below(const ry_updown *u, uint32_t s) { return u->below[s] == u->gen; }
@@ -157,15 +158,46 @@ long long ry_updown_index(const ry_updown *u, uint32_t gpu_port)
     return u->end_index[gpu_port];
 }
 
+/* Local switch s and end c of a (switch, GPU port) pair; 0, or -1 when sw is
+ * not a switch of the subnet or the port not one of its ends. */
+static int locate(const ry_updown *u, uint32_t sw, uint32_t gpu_port, int32_t *s, long long *c)
+{
+    const ry_fabric *f = u->g.f;
+    if (sw < f->first_switch || sw >= f->nnodes)
+        return -1;
+    *s = u->g.local[sw - f->first_switch];
+    *c = ry_updown_index(u, gpu_port);
+    return *s < 0 || *c < 0 ? -1 : 0;
+}
+
+size_t ry_updown_candidates(ry_updown *u, uint32_t sw, uint32_t gpu_port, const uint32_t **ports)
+{
+    const ry_updown_graph *g = &u->g;
+    const ry_fabric *f = g->f;
+    int32_t s;
+    long long c;
+    *ports = NULL;
+    if (locate(u, sw, gpu_port, &s, &c) < 0)
+        return 0;
+    uint32_t l = g->end_leaf[c];
+    if (g->leaf_of[s] == (int32_t)l) {
+        u->own = (uint32_t)f->ports[gpu_port].peer - f->nodes[sw].port0;
+        *ports = &u->own;
+        return 1;
+    }
+    set_leaf(u, l);
+    candidates(u, (uint32_t)s);
+    *ports = &u->pool[u->c0[s]];
+    return u->cn[s];
+}
+
 int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port)
 {
     const ry_updown_graph *g = &u->g;
     const ry_fabric *f = g->f;
-    if (sw < f->first_switch || sw >= f->nnodes)
-        return -1;
-    int32_t s = g->local[sw - f->first_switch];
-    long long c = ry_updown_index(u, gpu_port);
-    if (s < 0 || c < 0)
+    int32_t s;
+    long long c;
+    if (locate(u, sw, gpu_port, &s, &c) < 0)
         return -1;
     uint32_t l = g->end_leaf[c];
     if (g->leaf_of[s] == (int32_t)l)

@@ -43,4 +43,11 @@ long long ry_updown_index(const ry_updown *u, uint32_t gpu_port);
  * no route. */
 int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port);
 
+/* Every port ry_updown_next picks among there (the candidates above, in
+ * their order; at the destination's own leaf the one port to it): their
+ * count, and *ports set to their port indices (0-based, within the
+ * switch), valid until the next call on u. 0 (and *ports NULL) when sw is
+ * not in the subnet, gpu_port not one of its ends, or sw has no route. */
+size_t ry_updown_candidates(ry_updown *u, uint32_t sw, uint32_t gpu_port, const uint32_t **ports);
+
 #endif
