@@ -223,6 +223,24 @@ static void test_ib_static(void)
                                       nres_of(&fl, 0) * sizeof *fl.res) == 0,
           "IB: 4 queue pairs");
     ry_net_free(q);
+    /* rates: one connection alone at its NIC's rate; two into one GPU
+     * share its link; the NVLink one at the NVLink rate */
+    ry_net_result res;
+    double nic = ry_link_gbps(&f, (uint32_t)f.ports[f.nodes[0].port0].link) * 1e9 / 8;
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 0, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_run(n, &fl, &res, NULL, &err) == 0 && fabs(res.time_s - 1e9 / nic) < 1e-9 &&
+          fabs(fl.rate[0] - nic) < 1e-3 * nic, "one flow: %g s, want %g", res.time_s, 1e9 / nic);
+    ry_flows_clear(&fl);
+    double *load = calloc(ry_net_resources(n), sizeof *load);
+    CHECK(ry_net_connect(n, &fl, 0, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_connect(n, &fl, 16, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_connect(n, &fl, 97, 98, 0, 1, 0, 1e9, &err) == 0 &&
+          ry_net_run(n, &fl, &res, load, &err) == 0 && fabs(fl.rate[0] - nic / 2) < 1e-3 * nic &&
+          fabs(fl.rate[2] - 450e9) < 1 && fabs(res.time_s - 2e9 / nic) < 1e-9 &&
+          load[fl.res[fl.off[1] - 1]] == 2e9, "two into one: rates %g %g, %g s", fl.rate[0],
+          fl.rate[1], res.time_s);
+    free(load);
     /* out of range */
     ry_flows_clear(&fl);
     CHECK(ry_net_connect(n, &fl, 0, (uint32_t)f.gpus, 0, 0, 0, 1, &err) < 0 &&
