@@ -12,9 +12,9 @@
 expect_eq "flow_test exit" $? 0
 grep -q ' 0 failed$' "$TMP/flow" && ok || fail "flow_test: $(head -5 "$TMP/flow")"
 
-timeout -k 5 120 "${TOP_BUILDDIR:-.}/tests/unit/net_test" "${TOP_SRCDIR:-.}" big >"$TMP/net" 2>&1
+timeout -k 5 30 "${TOP_BUILDDIR:-.}/tests/unit/net_test" "${TOP_SRCDIR:-.}" big >"$TMP/net" 2>&1
 rc=$?
-[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && ok || fail "net_test: still running after 120 s"
+[ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] && ok || fail "net_test: still running after 30 s"
 expect_eq "net_test exit" $rc 0
 grep -q ' 0 failures$' "$TMP/net" && ok || fail "net_test: $(grep -m 5 FAIL "$TMP/net")"
 grep 'ring of' "$TMP/net"
