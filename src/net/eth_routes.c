@@ -36,7 +36,6 @@ void ry_eth_routes_free(ry_eth_routes *r)
     free(r->nh);
     free(r->front);
     free(r->next);
-    free(r->pend);
     free(r);
 }
 
@@ -54,12 +53,20 @@ static int on_path(const ry_eth_routes *r, uint32_t x, uint32_t asn)
     }
 }
 
-static int cmp_pend(const void *a, const void *b)
+static int cmp_u32(const void *a, const void *b)
 {
-    const uint32_t *x = a, *y = b;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* 1 when port p's link is up and leads to a switch; its peer's owner in *y. */
+static int switch_peer(const ry_fabric *f, uint32_t p, const uint8_t *link_down, uint32_t *y)
+{
+    const ry_port *pt = &f->ports[p];
+    if (pt->peer < 0 || (link_down && pt->link >= 0 && link_down[pt->link]))
+        return 0;
+    *y = f->ports[pt->peer].owner;
+    return f->nodes[*y].kind == RY_NODE_SWITCH;
 }
 
 void ry_eth_routes_to(ry_eth_routes *r, uint32_t dest, const uint8_t *link_down)
@@ -75,47 +82,44 @@ void ry_eth_routes_to(ry_eth_routes *r, uint32_t dest, const uint8_t *link_down)
     r->front[0] = dest;
     size_t nfront = 1;
     for (int32_t k = 0; nfront; k++) {
-        /* every link a level-k switch offers its path over, taken or not */
-        r->npend = 0;
+        /* the switches a level-k switch offers its path to and that take
+         * it: level k + 1 */
+        size_t nnext = 0;
         for (size_t a = 0; a < nfront; a++) {
-            uint32_t x = r->front[a];
+            uint32_t x = r->front[a], y;
             const ry_node *n = &f->nodes[x];
             for (uint32_t p = n->port0; p < n->port0 + n->nports; p++) {
-                const ry_port *pt = &f->ports[p];
-                if (pt->peer < 0 || (link_down && pt->link >= 0 && link_down[pt->link]))
-                    continue;
-                uint32_t y = f->ports[pt->peer].owner;
-                if (f->nodes[y].kind != RY_NODE_SWITCH)
+                if (!switch_peer(f, p, link_down, &y))
                     continue;
                 int32_t dy = r->dist[y - f->first_switch];
                 if (dy >= 0 && dy <= k)
                     continue;
-                if (on_path(r, x, r->pl->asn[y - f->first_switch]))
+                if (dy == k + 1 || on_path(r, x, r->pl->asn[y - f->first_switch]))
                     continue;
-                RY_ALLOC_GROW(r->pend, 3 * (r->npend + 1), r->cappend);
-                uint32_t *e = &r->pend[3 * r->npend++];
-                e[0] = y;
-                e[1] = (uint32_t)pt->peer;  /* y's port: its next hop */
-                e[2] = x;
                 r->dist[y - f->first_switch] = k + 1;
+                r->next[nnext++] = y;
             }
         }
-        if (r->npend)
-            qsort(r->pend, r->npend, 3 * sizeof *r->pend, cmp_pend);
-        size_t nnext = 0;
-        for (size_t i = 0; i < r->npend; i++) {
-            uint32_t *e = &r->pend[3 * i];
-            uint32_t yi = e[0] - f->first_switch;
-            if (i == 0 || e[0] != r->pend[3 * (i - 1)]) {
-                r->next[nnext++] = e[0];
-                r->nh0[yi] = (uint32_t)r->nnh;
-                r->best[yi] = e[2];
-            } else if (e[2] < r->best[yi]) {
-                r->best[yi] = e[2];
+        if (nnext > 1)
+            qsort(r->next, nnext, sizeof *r->next, cmp_u32);
+        /* each one's next hops: its links to a level-k switch whose path
+         * lacks its ASN, in port order; its path the lowest such switch's */
+        for (size_t b = 0; b < nnext; b++) {
+            uint32_t y = r->next[b], x, yi = y - f->first_switch;
+            const ry_node *n = &f->nodes[y];
+            uint32_t asn = r->pl->asn[yi];
+            r->nh0[yi] = (uint32_t)r->nnh;
+            r->best[yi] = UINT32_MAX;
+            for (uint32_t p = n->port0; p < n->port0 + n->nports; p++) {
+                if (!switch_peer(f, p, link_down, &x) || r->dist[x - f->first_switch] != k ||
+                    on_path(r, x, asn))
+                    continue;
+                RY_ALLOC_GROW(r->nh, r->nnh + 1, r->cap);
+                r->nh[r->nnh++] = p;
+                r->nhn[yi]++;
+                if (x < r->best[yi])
+                    r->best[yi] = x;
             }
-            RY_ALLOC_GROW(r->nh, r->nnh + 1, r->cap);
-            r->nh[r->nnh++] = e[1];
-            r->nhn[yi]++;
         }
         uint32_t *t = r->front;
         r->front = r->next;

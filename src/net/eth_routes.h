@@ -30,8 +30,6 @@ typedef struct ry_eth_routes {
     uint32_t *nh;               /* next-hop ports (the switch's own port ids) */
     size_t nnh, cap;
     uint32_t *front, *next;     /* work: switch ids of a level */
-    uint32_t *pend;             /* work: (switch, port) pairs of a level */
-    size_t npend, cappend;      /* pend holds 3 x npend of cappend uint32_t */
 } ry_eth_routes;
 
 ry_eth_routes *ry_eth_routes_new(const ry_fabric *f, const ry_ethplan *pl);

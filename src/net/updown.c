@@ -7,49 +7,71 @@
 #include "net/updown_graph.h"
 #include "util/diag.h"
 
-struct ry_updown {
-    ry_updown_graph g;      /* switches, leaves, ends in LID order, neighbours */
-    int32_t *end_index;     /* GPU port id -> end, or -1 */
-
-    /* State for the current destination leaf. */
+/* What is known toward one destination leaf. */
+typedef struct ud_leaf {
     long long leaf;         /* -1 = none yet */
     uint32_t gen;
     uint32_t *below;        /* == gen: the leaf is below the switch */
     uint32_t *jgen;         /* == gen: jval is valid */
     uint8_t *jval;
-    uint32_t *queue;
     uint32_t *cgen;         /* == gen: candidates of the switch are cached */
     uint32_t *c0, *cn;      /* offset and count in pool */
     uint32_t *pool;
     size_t npool, cap_pool;
+} ud_leaf;
+
+/* Destination leaves whose state is kept at once: a caller alternating
+ * among a few (a ring's neighbours on other rails) walks each one's
+ * switches once. Leaf l's state is in slot l mod RY_UD_SLOTS. */
+#define RY_UD_SLOTS 16
+
+struct ry_updown {
+    ry_updown_graph g;      /* switches, leaves, ends in LID order, neighbours */
+    int32_t *end_index;     /* GPU port id -> end, or -1 */
+    uint32_t *queue;
+    ud_leaf slot[RY_UD_SLOTS];  /* arrays allocated on first use */
+    ud_leaf *cur;           /* the current destination leaf's */
+    uint32_t own;           /* ry_updown_candidates at the destination's own leaf */
 };
 
-static int is_below(const ry_updown *u, uint32_t s) { return u->below[s] == u->gen; }
+static int is_below(const ry_updown *u, uint32_t s) { return u->cur->below[s] == u->cur->gen; }
 
-/* Marks every switch with leaf l below it: those reached going up from it. */
+/* Makes leaf l's state the current one; marks every switch with l below
+ * it (those reached going up from it) when the slot held another leaf. */
 static void set_leaf(ry_updown *u, uint32_t l)
 {
-    if (u->leaf == (long long)l)
+    ud_leaf *t = &u->slot[l % RY_UD_SLOTS];
+    u->cur = t;
+    if (t->leaf == (long long)l)
         return;
-    u->leaf = l;
-    if (++u->gen == 0) {    /* wrapped: start the stamps again */
-        memset(u->below, 0, u->g.S * sizeof *u->below);
-        memset(u->jgen, 0, u->g.S * sizeof *u->jgen);
-        memset(u->cgen, 0, u->g.S * sizeof *u->cgen);
-        u->gen = 1;
-    }
-    u->npool = 0;
-    size_t qh = 0, qt = 0;
     const ry_updown_graph *g = &u->g;
+    size_t S = g->S ? g->S : 1;
+    if (!t->below) {
+        t->below = ry_xcalloc(S, sizeof *t->below);
+        t->jgen = ry_xcalloc(S, sizeof *t->jgen);
+        t->jval = ry_xcalloc(S, 1);
+        t->cgen = ry_xcalloc(S, sizeof *t->cgen);
+        t->c0 = ry_xcalloc(S, sizeof *t->c0);
+        t->cn = ry_xcalloc(S, sizeof *t->cn);
+    }
+    t->leaf = l;
+    if (++t->gen == 0) {    /* wrapped: start the stamps again */
+        memset(t->below, 0, g->S * sizeof *t->below);
+        memset(t->jgen, 0, g->S * sizeof *t->jgen);
+        memset(t->cgen, 0, g->S * sizeof *t->cgen);
+        t->gen = 1;
+    }
+    t->npool = 0;
+    size_t qh = 0, qt = 0;
     uint32_t s0 = g->leaf_sw[l];
-    u->below[s0] = u->gen;
+    t->below[s0] = t->gen;
     u->queue[qt++] = s0;
     while (qh < qt) {
         uint32_t s = u->queue[qh++];
         for (uint32_t i = g->up0[s]; i < g->up0[s + 1]; i++) {
             uint32_t x = g->up[i].sw;
-            if (u->below[x] != u->gen) {
-                u->below[x] = u->gen;
+            if (t->below[x] != t->gen) {
+                t->below[x] = t->gen;
                 u->queue[qt++] = x;
             }
         }
@@ -60,8 +82,9 @@ static void set_leaf(ry_updown *u, uint32_t l)
  * 0xFF when none. Recursion depth is at most the number of tiers. */
 static uint8_t jof(ry_updown *u, uint32_t s)
 {
-    if (u->jgen[s] == u->gen)
-        return u->jval[s];
+    ud_leaf *t = u->cur;
+    if (t->jgen[s] == t->gen)
+        return t->jval[s];
     const ry_updown_graph *g = &u->g;
     uint8_t j = 0xFF;
     if (is_below(u, s))
@@ -72,40 +95,42 @@ static uint8_t jof(ry_updown *u, uint32_t s)
             if (x < j)
                 j = x;
         }
-    u->jgen[s] = u->gen;
-    u->jval[s] = j;
+    t->jgen[s] = t->gen;
+    t->jval[s] = j;
     return j;
 }
 
 /* Candidate ports of s toward the current leaf, cached per leaf. */
 static void candidates(ry_updown *u, uint32_t s)
 {
-    if (u->cgen[s] == u->gen)
+    ud_leaf *t = u->cur;
+    if (t->cgen[s] == t->gen)
         return;
     const ry_updown_graph *g = &u->g;
-    u->cgen[s] = u->gen;
-    u->c0[s] = (uint32_t)u->npool;
-    size_t need = u->npool + g->f->nodes[g->sw[s]].nports;
-    RY_ALLOC_GROW(u->pool, need, u->cap_pool);
+    t->cgen[s] = t->gen;
+    t->c0[s] = (uint32_t)t->npool;
+    size_t need = t->npool + g->f->nodes[g->sw[s]].nports;
+    RY_ALLOC_GROW(t->pool, need, t->cap_pool);
     if (is_below(u, s)) {
         for (uint32_t i = g->down0[s]; i < g->down0[s + 1]; i++)
             if (is_below(u, g->down[i].sw))
                 for (uint32_t q = 0; q < g->down[i].nlinks; q++)
-                    u->pool[u->npool++] = ry_ud_port(g, &g->down[i], q);
+                    t->pool[t->npool++] = ry_ud_port(g, &g->down[i], q);
     } else {
         uint8_t j = jof(u, s);
         for (uint32_t i = g->up0[s]; j != 0xFF && i < g->up0[s + 1]; i++)
             if (jof(u, g->up[i].sw) == j)
                 for (uint32_t q = 0; q < g->up[i].nlinks; q++)
-                    u->pool[u->npool++] = ry_ud_port(g, &g->up[i], q);
+                    t->pool[t->npool++] = ry_ud_port(g, &g->up[i], q);
     }
-    u->cn[s] = (uint32_t)(u->npool - u->c0[s]);
+    t->cn[s] = (uint32_t)(t->npool - t->c0[s]);
 }
 
 ry_updown *ry_updown_new(const ry_fabric *f, int k)
 {
     ry_updown *u = ry_xcalloc(1, sizeof *u);
-    u->leaf = -1;
+    for (int i = 0; i < RY_UD_SLOTS; i++)
+        u->slot[i].leaf = -1;
     ry_updown_graph *g = &u->g;
     ry_updown_graph_build(f, k, g);
     size_t nports = (size_t)f->gpus * (size_t)f->planes;
@@ -115,12 +140,6 @@ ry_updown *ry_updown_new(const ry_fabric *f, int k)
     for (size_t c = 0; c < g->nends; c++)
         u->end_index[g->end[c]] = (int32_t)c;
     size_t S = g->S ? g->S : 1;
-    u->below = ry_xcalloc(S, sizeof *u->below);
-    u->jgen = ry_xcalloc(S, sizeof *u->jgen);
-    u->jval = ry_xcalloc(S, 1);
-    u->cgen = ry_xcalloc(S, sizeof *u->cgen);
-    u->c0 = ry_xcalloc(S, sizeof *u->c0);
-    u->cn = ry_xcalloc(S, sizeof *u->cn);
     u->queue = ry_xmalloc(S * sizeof *u->queue);
     return u;
 }
@@ -131,14 +150,17 @@ void ry_updown_free(ry_updown *u)
         return;
     ry_updown_graph_free(&u->g);
     free(u->end_index);
-    free(u->below);
-    free(u->jgen);
-    free(u->jval);
-    free(u->cgen);
-    free(u->c0);
-    free(u->cn);
+    for (int i = 0; i < RY_UD_SLOTS; i++) {
+        ud_leaf *t = &u->slot[i];
+        free(t->below);
+        free(t->jgen);
+        free(t->jval);
+        free(t->cgen);
+        free(t->c0);
+        free(t->cn);
+        free(t->pool);
+    }
     free(u->queue);
-    free(u->pool);
     free(u);
 }
 
@@ -157,24 +179,56 @@ long long ry_updown_index(const ry_updown *u, uint32_t gpu_port)
     return u->end_index[gpu_port];
 }
 
+/* Local switch s and end c of a (switch, GPU port) pair; 0, or -1 when sw is
+ * not a switch of the subnet or the port not one of its ends. */
+static int locate(const ry_updown *u, uint32_t sw, uint32_t gpu_port, int32_t *s, long long *c)
+{
+    const ry_fabric *f = u->g.f;
+    if (sw < f->first_switch || sw >= f->nnodes)
+        return -1;
+    *s = u->g.local[sw - f->first_switch];
+    *c = ry_updown_index(u, gpu_port);
+    return *s < 0 || *c < 0 ? -1 : 0;
+}
+
+size_t ry_updown_candidates(ry_updown *u, uint32_t sw, uint32_t gpu_port, const uint32_t **ports)
+{
+    const ry_updown_graph *g = &u->g;
+    const ry_fabric *f = g->f;
+    int32_t s;
+    long long c;
+    *ports = NULL;
+    if (locate(u, sw, gpu_port, &s, &c) < 0)
+        return 0;
+    uint32_t l = g->end_leaf[c];
+    if (g->leaf_of[s] == (int32_t)l) {
+        u->own = (uint32_t)f->ports[gpu_port].peer - f->nodes[sw].port0;
+        *ports = &u->own;
+        return 1;
+    }
+    set_leaf(u, l);
+    candidates(u, (uint32_t)s);
+    *ports = &u->cur->pool[u->cur->c0[s]];
+    return u->cur->cn[s];
+}
+
 int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port)
 {
     const ry_updown_graph *g = &u->g;
     const ry_fabric *f = g->f;
-    if (sw < f->first_switch || sw >= f->nnodes)
-        return -1;
-    int32_t s = g->local[sw - f->first_switch];
-    long long c = ry_updown_index(u, gpu_port);
-    if (s < 0 || c < 0)
+    int32_t s;
+    long long c;
+    if (locate(u, sw, gpu_port, &s, &c) < 0)
         return -1;
     uint32_t l = g->end_leaf[c];
     if (g->leaf_of[s] == (int32_t)l)
         return (int)((uint32_t)f->ports[gpu_port].peer - f->nodes[sw].port0);
     set_leaf(u, l);
     candidates(u, (uint32_t)s);
-    uint32_t nc = u->cn[s];
+    const ud_leaf *t = u->cur;
+    uint32_t nc = t->cn[s];
     if (nc == 0)
         return -1;
     uint64_t base = ry_updown_digit(g, (size_t)s, (uint64_t)c, is_below(u, (uint32_t)s));
-    return (int)u->pool[u->c0[s] + base % nc];
+    return (int)t->pool[t->c0[s] + base % nc];
 }

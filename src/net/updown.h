@@ -18,7 +18,9 @@
  *
  * Work per destination leaf: one walk up from the leaf (the switches with l
  * below) and a memo of J, so routing every end port costs about what the
- * routes themselves touch. */
+ * routes themselves touch. The state of 16 leaves is kept at once (a leaf
+ * in slot l mod 16), so a caller alternating among a few leaves (a ring's
+ * neighbours on other rails) walks each once. */
 #ifndef RY_UPDOWN_H
 #define RY_UPDOWN_H
 
@@ -42,5 +44,12 @@ long long ry_updown_index(const ry_updown *u, uint32_t gpu_port);
  * forwards toward GPU port gpu_port; -1 when sw is not in the subnet or has
  * no route. */
 int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port);
+
+/* Every port ry_updown_next picks among there (the candidates above, in
+ * their order; at the destination's own leaf the one port to it): their
+ * count, and *ports set to their port indices (0-based, within the
+ * switch), valid until the next call on u. 0 (and *ports NULL) when sw is
+ * not in the subnet, gpu_port not one of its ends, or sw has no route. */
+size_t ry_updown_candidates(ry_updown *u, uint32_t sw, uint32_t gpu_port, const uint32_t **ports);
 
 #endif

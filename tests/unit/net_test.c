@@ -1,0 +1,709 @@
+/* The flow engine's routes and resources (src/net/netgraph.c), against
+ * what the fabric and the rest of railyard say, on small fabrics of
+ * tests/data:
+ *   - every resource's capacity is its link's rate (or the NVLink rate),
+ *     and its name reads as its ends;
+ *   - InfiniBand static: every GPU pair's route is the walk of the linear
+ *     forwarding tables analysis/route.c writes, GPU to GPU; across leaves
+ *     of a 2-tier fabric it crosses 4 links;
+ *   - InfiniBand adaptive: a leaf spreads a flow evenly over its uplinks
+ *     (weight 1/n each), and every hop's weights sum to 1;
+ *   - Ethernet ECMP: many connections from one leaf to another spread over
+ *     the leaf's uplinks as balls into bins (bounds computed here), and
+ *     hashing the queue pairs (4 of them) makes the spread more even;
+ *   - polarisation on a 3-tier fabric: with one seed each middle switch
+ *     sends everything it gets up one link; a seed per switch uses them all;
+ *   - NVLink inside an HB domain, PXN through another GPU of the domain;
+ *   - errors: ecmp on InfiniBand, no queue pairs, no NVLink rate, GPUs
+ *     of two rails of a rail-only fabric, a GPU or plane out of range.
+ * With "big" it also routes a 16,384-GPU ring (8 channels, InfiniBand
+ * static and Ethernet ECMP) and prints the time it took.
+ *
+ * usage: net_test SRCDIR [big]; exits non-zero on a failure. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/route.h"
+#include "check.h"
+#include "fabric/fabric.h"
+#include "fabric/ibplan.h"
+#include "net/flow.h"
+#include "net/updown.h"
+#include "spec/spec.h"
+
+static const char *srcdir;
+static char tdir[4096];
+
+static ry_spec *load(const char *rel, ry_fabric *f)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", srcdir, rel);
+    ry_spec *s = ry_spec_load(path, NULL, 0, tdir);
+    CHECK(s != NULL, "cannot load %s", path);
+    if (!s)
+        return NULL;
+    ry_err err;
+    if (ry_fabric_build(s, f, &err) < 0) {
+        CHECK(0, "%s: %s", rel, err.msg);
+        ry_spec_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static ry_net *engine(const ry_fabric *f, ry_net_routing r)
+{
+    ry_net_opts o;
+    ry_net_opts_default(&o);
+    o.routing = r;
+    ry_err err;
+    ry_net *n = ry_net_new(f, &o, &err);
+    CHECK(n != NULL, "engine: %s", err.msg);
+    return n;
+}
+
+static int is_leaf_port(const ry_fabric *f, uint32_t p) { return ry_port_node(f, p)->tier == 1; }
+static uint32_t nres_of(const ry_flows *fl, size_t i) { return (uint32_t)(fl->off[i + 1] - fl->off[i]); }
+
+/* ---- capacities and names ----------------------------------------------------------------- */
+
+static void test_capacity(const ry_fabric *f, const char *name)
+{
+    ry_net_opts o;
+    ry_net_opts_default(&o);
+    o.nvlink_bytes_s = 123e9;
+    ry_err err;
+    ry_net *n = ry_net_new(f, &o, &err);
+    CHECK(n != NULL, "%s: %s", name, err.msg);
+    if (!n)
+        return;
+    CHECK(ry_net_fabric(n) == f, "%s: fabric", name);
+    CHECK(ry_net_resources(n) == 2 * f->nlinks + 2 * (size_t)f->gpus, "%s: %zu resources", name,
+          ry_net_resources(n));
+    long long bad = 0;
+    for (size_t l = 0; l < f->nlinks; l++) {
+        double want = ry_link_gbps(f, (uint32_t)l) * 1e9 / 8;
+        bad += ry_net_capacity(n, (uint32_t)(2 * l)) != want ||
+               ry_net_capacity(n, (uint32_t)(2 * l + 1)) != want || !(want > 0);
+    }
+    for (long long g = 0; g < f->gpus; g++)
+        bad += ry_net_capacity(n, (uint32_t)(2 * f->nlinks + 2 * g)) != 123e9 ||
+               ry_net_capacity(n, (uint32_t)(2 * f->nlinks + 2 * g + 1)) != 123e9;
+    CHECK(bad == 0, "%s: %lld capacities differ from the links' rates", name, bad);
+
+    char buf[256];
+    ry_net_resource_name(n, 0, buf, sizeof buf);
+    const ry_link *l0 = &f->links[0];
+    char want[256];
+    snprintf(want, sizeof want, "gpu%d p%d -> ", ry_port_node(f, l0->lo)->index,
+             ry_port_number(f, l0->lo));
+    CHECK(strncmp(buf, want, strlen(want)) == 0 && strstr(buf, "(up)"), "%s: resource 0 is '%s'",
+          name, buf);
+    ry_net_resource_name(n, 1, buf, sizeof buf);
+    CHECK(strncmp(buf, "leaf", 4) == 0 && strstr(buf, "-> gpu") && strstr(buf, "(down)"),
+          "%s: resource 1 is '%s'", name, buf);
+    ry_net_resource_name(n, (uint32_t)(2 * f->nlinks + 2 * 3), buf, sizeof buf);
+    CHECK(strcmp(buf, "gpu3 NVLink out") == 0, "%s: '%s'", name, buf);
+    ry_net_resource_name(n, (uint32_t)(2 * f->nlinks + 2 * 3 + 1), buf, sizeof buf);
+    CHECK(strcmp(buf, "gpu3 NVLink in") == 0, "%s: '%s'", name, buf);
+    ry_net_free(n);
+}
+
+/* ---- InfiniBand static: the LFTs --------------------------------------------------------- */
+
+/* The resource of leaving by port p. */
+static uint32_t dir_res(const ry_fabric *f, uint32_t p)
+{
+    uint32_t l = (uint32_t)f->ports[p].link;
+    return 2 * l + (f->links[l].lo == p ? 0 : 1);
+}
+
+static void test_ib_static(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/ib/ro-2tier-h100.yaml", &f);
+    if (!s)
+        return;
+    test_capacity(&f, "ro-2tier-h100");
+    ry_ibplan pl;
+    ry_err err;
+    if (ry_ibplan_build(&f, &pl, &err) < 0) {
+        CHECK(0, "ibplan: %s", err.msg);
+        goto out;
+    }
+    ry_net *n = engine(&f, RY_NET_STATIC);
+    ry_flows fl;
+    ry_flows_init(&fl);
+    long long pairs = 0, differ = 0, four = 0, across = 0;
+    for (int k = 0; k < pl.nsubnets; k++) {
+        const ry_subnet *sn = &pl.subnets[k];
+        ry_router *r = ry_router_new(&pl, k);
+        const uint8_t *lft = ry_router_tables(r);
+        size_t stride = (size_t)sn->max_lid + 1;
+        int32_t *loc = malloc(f.nnodes * sizeof *loc);
+        for (size_t i = 0; i < f.nnodes; i++)
+            loc[i] = -1;
+        for (size_t i = 0; i < sn->nsw; i++)
+            loc[sn->sw[i]] = (int32_t)i;
+        for (size_t a = 0; a < sn->nca; a++)
+            for (size_t b = 0; b < sn->nca; b++) {
+                uint32_t sp = sn->ca[a], dp = sn->ca[b];
+                uint32_t src = f.ports[sp].owner, dst = f.ports[dp].owner;
+                int plane = (int)(sp - f.nodes[src].port0);
+                if (src == dst)
+                    continue;
+                ry_flows_clear(&fl);
+                if (ry_net_connect(n, &fl, src, dst, plane, 0, 0, 1e6, &err) < 0 || fl.n != 1) {
+                    CHECK(0, "gpu%u to gpu%u: %s", src, dst, err.msg);
+                    continue;
+                }
+                /* the tables' walk */
+                uint32_t want[16];
+                size_t nw = 0;
+                want[nw++] = dir_res(&f, sp);
+                uint32_t x = f.ports[f.ports[sp].peer].owner;
+                while (x >= f.first_switch && nw < 16) {
+                    int port = lft[(size_t)loc[x] * stride + pl.ca_lid[dp]];
+                    if (port == RY_LFT_NONE || port == 0)
+                        break;
+                    uint32_t p = f.nodes[x].port0 + (uint32_t)port - 1;
+                    want[nw++] = dir_res(&f, p);
+                    x = f.ports[f.ports[p].peer].owner;
+                }
+                int same = x == dst && nres_of(&fl, 0) == nw;
+                for (size_t i = 0; same && i < nw; i++)
+                    same = fl.res[fl.off[0] + i] == want[i] && fl.w[fl.off[0] + i] == 1.0f;
+                differ += !same;
+                pairs++;
+                uint32_t sl = f.ports[f.ports[sp].peer].owner, dl = f.ports[f.ports[dp].peer].owner;
+                if (sl != dl) {
+                    across++;
+                    four += nres_of(&fl, 0) == 4;
+                }
+            }
+        free(loc);
+        ry_router_free(r);
+    }
+    CHECK(pairs > 10000 && differ == 0, "IB static: %lld of %lld routes differ from the LFTs",
+          differ, pairs);
+    CHECK(across > 0 && four == across, "IB static: %lld of %lld routes across leaves cross 4 "
+          "links", four, across);
+
+    /* NVLink: both GPUs of one HB domain */
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 1, 2, 0, 1, 0, 5e6, &err) == 0 && fl.n == 1 &&
+          nres_of(&fl, 0) == 2 && fl.res[0] == 2 * f.nlinks + 2 && fl.res[1] == 2 * f.nlinks + 5 &&
+          fl.bytes[0] == 5e6, "NVLink flow");
+    /* without nvlink, over the network (two rails: via a spine) */
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 1, 2, 0, 0, 0, 5e6, &err) == 0 && fl.n == 1 &&
+          nres_of(&fl, 0) == 4, "GPUs of one domain over the network");
+    /* PXN: gpu1 -> gpu2 over NVLink, then gpu2's port to gpu10 (rail 2, next domain) */
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect_via(n, &fl, 1, 2, 10, 0, 0, 5e6, &err) == 0 && fl.n == 1 &&
+          nres_of(&fl, 0) == 4 && fl.res[0] == 2 * f.nlinks + 2 &&
+          fl.res[1] == 2 * f.nlinks + 5 && fl.res[2] == dir_res(&f, f.nodes[2].port0) &&
+          fl.res[3] == dir_res(&f, (uint32_t)f.ports[f.nodes[10].port0].peer),
+          "PXN through a GPU on the destination's leaf: %s", err.msg);
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect_via(n, &fl, 1, 9, 10, 0, 0, 5e6, &err) < 0 &&
+          strstr(err.msg, "gpu1") && strstr(err.msg, "gpu9") && strstr(err.msg, "HB domain"),
+          "PXN across domains: %s", err.msg);
+    /* queue pairs: qps flows of bytes / qps, on the one path of the LFTs */
+    ry_net_opts o;
+    ry_net_opts_default(&o);
+    o.qps = 4;
+    ry_net *q = ry_net_new(&f, &o, &err);
+    ry_flows_clear(&fl);
+    CHECK(q && ry_net_connect(q, &fl, 0, 100, 0, 0, 3, 8e6, &err) == 0 && fl.n == 4 &&
+          fl.bytes[3] == 2e6 && memcmp(&fl.res[fl.off[0]], &fl.res[fl.off[3]],
+                                      nres_of(&fl, 0) * sizeof *fl.res) == 0,
+          "IB: 4 queue pairs");
+    ry_net_free(q);
+    /* rates: one connection alone at its NIC's rate; two into one GPU
+     * share its link; the NVLink one at the NVLink rate */
+    ry_net_result res;
+    double nic = ry_link_gbps(&f, (uint32_t)f.ports[f.nodes[0].port0].link) * 1e9 / 8;
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 0, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_run(n, &fl, &res, NULL, &err) == 0 && fabs(res.time_s - 1e9 / nic) < 1e-9 &&
+          fabs(fl.rate[0] - nic) < 1e-3 * nic, "one flow: %g s, want %g", res.time_s, 1e9 / nic);
+    ry_flows_clear(&fl);
+    double *load = calloc(ry_net_resources(n), sizeof *load);
+    CHECK(ry_net_connect(n, &fl, 0, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_connect(n, &fl, 16, 100, 0, 0, 0, 1e9, &err) == 0 &&
+          ry_net_connect(n, &fl, 97, 98, 0, 1, 0, 1e9, &err) == 0 &&
+          ry_net_run(n, &fl, &res, load, &err) == 0 && fabs(fl.rate[0] - nic / 2) < 1e-3 * nic &&
+          fabs(fl.rate[2] - 450e9) < 1 && fabs(res.time_s - 2e9 / nic) < 1e-9 &&
+          load[fl.res[fl.off[1] - 1]] == 2e9, "two into one: rates %g %g, %g s", fl.rate[0],
+          fl.rate[1], res.time_s);
+    free(load);
+    /* out of range */
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 0, (uint32_t)f.gpus, 0, 0, 0, 1, &err) < 0 &&
+          strstr(err.msg, "GPU 128"), "GPU out of range: %s", err.msg);
+    CHECK(ry_net_connect(n, &fl, 0, 9, 1, 0, 0, 1, &err) < 0 && strstr(err.msg, "plane 1"),
+          "plane out of range: %s", err.msg);
+    CHECK(fl.n == 0, "a refused connection added flows");
+
+    ry_flows_free(&fl);
+    ry_net_free(n);
+    ry_ibplan_free(&pl);
+out:
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
+/* ---- InfiniBand adaptive ----------------------------------------------------------------- */
+
+/* Sum of a flow's weights on the resources leaving nodes of tier t upward. */
+static void check_spread(const ry_fabric *f, const ry_flows *fl, size_t i, const char *what,
+                         int want_up, long long *bad)
+{
+    double sum[RY_MAX_TIERS + 2][2];
+    memset(sum, 0, sizeof sum);
+    int nup1 = 0;
+    for (size_t e = fl->off[i]; e < fl->off[i + 1]; e++) {
+        uint32_t r = fl->res[e];
+        for (size_t e2 = fl->off[i]; e2 < e; e2++)
+            *bad += fl->res[e2] == r;   /* each resource once */
+        const ry_link *l = &f->links[r / 2];
+        int up = !(r & 1);
+        const ry_node *from = ry_port_node(f, up ? l->lo : l->hi);
+        sum[from->tier][up] += fl->w[e];
+        if (up && from->tier == 1) {
+            nup1++;
+            *bad += fabs(fl->w[e] - 1.0 / want_up) > 1e-6;
+        }
+    }
+    *bad += nup1 != want_up;
+    for (int t = 0; t <= f->tiers; t++)
+        for (int u = 0; u < 2; u++)
+            *bad += sum[t][u] != 0 && fabs(sum[t][u] - 1) > 1e-5;
+    (void)what;
+}
+
+static void test_ib_adaptive(void)
+{
+    const char *files[] = { "tests/data/ib/ro-2tier-h100.yaml", "tests/data/ib/ro-3tier.yaml" };
+    for (size_t fi = 0; fi < 2; fi++) {
+        ry_fabric f;
+        ry_spec *s = load(files[fi], &f);
+        if (!s)
+            continue;
+        ry_net *n = engine(&f, RY_NET_ADAPTIVE);
+        ry_flows fl;
+        ry_flows_init(&fl);
+        ry_err err;
+        long long bad = 0, flows = 0;
+        for (uint32_t a = 0; a < (uint32_t)f.gpus; a += 3)
+            for (uint32_t b = 0; b < (uint32_t)f.gpus; b += 5) {
+                uint32_t sl = f.ports[f.ports[f.nodes[a].port0].peer].owner;
+                uint32_t dl = f.ports[f.ports[f.nodes[b].port0].peer].owner;
+                if (a == b || sl == dl)
+                    continue;
+                /* the leaf's uplinks: every cabled up port of it */
+                int nup = 0;
+                for (uint32_t p = f.nodes[sl].port0; p < f.nodes[sl].port0 + f.nodes[sl].nports; p++)
+                    nup += f.ports[p].peer >= 0 && !is_leaf_port(&f, (uint32_t)f.ports[p].peer) &&
+                           ry_port_node(&f, (uint32_t)f.ports[p].peer)->tier == 2;
+                ry_flows_clear(&fl);
+                if (ry_net_connect(n, &fl, a, b, 0, 0, 0, 1e6, &err) < 0 || fl.n != 1) {
+                    CHECK(0, "%s: gpu%u to gpu%u: %s", files[fi], a, b, err.msg);
+                    continue;
+                }
+                check_spread(&f, &fl, 0, files[fi], nup, &bad);
+                flows++;
+            }
+        CHECK(flows > 100 && bad == 0, "%s: adaptive: %lld of %lld flows not spread evenly",
+              files[fi], bad, flows);
+        ry_flows_free(&fl);
+        ry_net_free(n);
+        ry_fabric_free(&f);
+        ry_spec_free(s);
+    }
+}
+
+/* ---- Ethernet ECMP ----------------------------------------------------------------------- */
+
+/* Bytes on each uplink of leaf sl (by its up ports in order), from the flows. */
+static int uplink_loads(const ry_fabric *f, const ry_flows *fl, uint32_t sl, double *load)
+{
+    int n = 0;
+    const ry_node *L = &f->nodes[sl];
+    for (uint32_t p = L->port0; p < L->port0 + L->nports; p++) {
+        if (f->ports[p].peer < 0 || ry_port_node(f, (uint32_t)f->ports[p].peer)->tier != 2)
+            continue;
+        uint32_t r = 2 * (uint32_t)f->ports[p].link;
+        load[n] = 0;
+        for (size_t i = 0; i < fl->n; i++)
+            for (size_t e = fl->off[i]; e < fl->off[i + 1]; e++)
+                if (fl->res[e] == r)
+                    load[n] += fl->bytes[i] * fl->w[e];
+        n++;
+    }
+    return n;
+}
+
+static double max_over_mean(const double *x, int n)
+{
+    double mx = 0, sum = 0;
+    for (int i = 0; i < n; i++) {
+        sum += x[i];
+        if (x[i] > mx)
+            mx = x[i];
+    }
+    return sum > 0 ? mx / (sum / n) : 0;
+}
+
+/* GPUs on leaf l (on plane 0). */
+static int gpus_under(const ry_fabric *f, uint32_t l, uint32_t *g, int max)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < (uint32_t)f->gpus && n < max; i++)
+        if (f->ports[f->ports[f->nodes[i].port0].peer].owner == l)
+            g[n++] = i;
+    return n;
+}
+
+static void test_eth_ecmp(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/eth/ro-2tier.yaml", &f);
+    if (!s)
+        return;
+    test_capacity(&f, "eth ro-2tier");
+    ry_err err;
+    uint32_t la = f.ports[f.ports[f.nodes[0].port0].peer].owner;
+    uint32_t lb = 0;
+    for (uint32_t i = 1; i < (uint32_t)f.gpus && !lb; i++) {
+        uint32_t l = f.ports[f.ports[f.nodes[i].port0].peer].owner;
+        if (l != la)
+            lb = l;
+    }
+    uint32_t ga[64], gb[64];
+    int na = gpus_under(&f, la, ga, 64), nb = gpus_under(&f, lb, gb, 64);
+    double load[64];
+    ry_flows fl;
+    ry_flows_init(&fl);
+
+    /* many connections: balls into bins */
+    for (int per_switch = 0; per_switch < 2; per_switch++) {
+        ry_net_opts o;
+        ry_net_opts_default(&o);
+        o.routing = RY_NET_ECMP;
+        o.per_switch_seed = per_switch;
+        o.seed = 7;
+        ry_net *n = ry_net_new(&f, &o, &err);
+        CHECK(n != NULL, "eth engine: %s", err.msg);
+        if (!n)
+            break;
+        ry_flows_clear(&fl);
+        int conns = 32;
+        long long bad = 0;
+        for (int a = 0; a < na; a++)
+            for (int b = 0; b < nb; b++)
+                for (int c = 0; c < conns; c++) {
+                    size_t before = fl.n;
+                    if (ry_net_connect(n, &fl, ga[a], gb[b], 0, 0, (uint32_t)c, 1, &err) < 0) {
+                        CHECK(0, "eth: %s", err.msg);
+                        continue;
+                    }
+                    bad += fl.n != before + 1 || nres_of(&fl, before) != 4;
+                }
+        CHECK(bad == 0, "eth: %lld connections not one flow over 4 links", bad);
+        int bins = uplink_loads(&f, &fl, la, load);
+        double m = (double)fl.n, mean = m / bins, mx = 0, mn = m;
+        for (int i = 0; i < bins; i++) {
+            mx = load[i] > mx ? load[i] : mx;
+            mn = load[i] < mn ? load[i] : mn;
+        }
+        /* balls into bins: the fullest of n bins holds about
+         * m/n + sqrt(2 (m/n) ln n); allow twice the deviation, and the
+         * emptiest as far below */
+        double dev = sqrt(2 * mean * log((double)bins));
+        CHECK(bins == 8 && mx <= mean + 2 * dev && mn >= mean - 2 * dev && mn > 0,
+              "eth ECMP (per_switch_seed %d): %d bins, %g flows, max %g min %g, mean %g dev %g",
+              per_switch, bins, m, mx, mn, mean, dev);
+        ry_net_free(n);
+    }
+
+    /* queue pairs: 4 per connection; hashed apart only with hash_qp */
+    double ratio[2];
+    for (int hq = 0; hq < 2; hq++) {
+        ry_net_opts o;
+        ry_net_opts_default(&o);
+        o.routing = RY_NET_ECMP;
+        o.qps = 4;
+        o.hash_qp = hq;
+        ry_net *n = ry_net_new(&f, &o, &err);
+        if (!n)
+            break;
+        ry_flows_clear(&fl);
+        long long same = 0, conns = 0;
+        for (int a = 0; a < na; a++)
+            for (int b = 0; b < nb; b++) {
+                size_t before = fl.n;
+                if (ry_net_connect(n, &fl, ga[a], gb[b], 0, 0, 0, 4, &err) < 0 ||
+                    fl.n != before + 4) {
+                    CHECK(0, "eth qps: %s", err.msg);
+                    continue;
+                }
+                int eq = 1;
+                for (int q = 1; q < 4; q++)
+                    eq &= fl.bytes[before + q] == 1 &&
+                          memcmp(&fl.res[fl.off[before]], &fl.res[fl.off[before + q]],
+                                 4 * sizeof *fl.res) == 0;
+                same += eq;
+                conns++;
+            }
+        int bins = uplink_loads(&f, &fl, la, load);
+        ratio[hq] = max_over_mean(load, bins);
+        if (!hq)
+            CHECK(same == conns, "without hash_qp %lld of %lld connections split", conns - same,
+                  conns);
+        else
+            CHECK(same < conns / 4, "with hash_qp %lld of %lld connections on one path", same,
+                  conns);
+        ry_net_free(n);
+    }
+    CHECK(ratio[1] < ratio[0], "hash_qp: max over mean %g, without %g", ratio[1], ratio[0]);
+
+    /* adaptive: even over the leaf's 8 uplinks */
+    ry_net *n = engine(&f, RY_NET_ADAPTIVE);
+    ry_flows_clear(&fl);
+    long long bad = 0;
+    CHECK(ry_net_connect(n, &fl, ga[0], gb[0], 0, 0, 0, 1, &err) == 0 && fl.n == 1,
+          "eth adaptive: %s", err.msg);
+    if (fl.n == 1)
+        check_spread(&f, &fl, 0, "eth adaptive", 8, &bad);
+    CHECK(bad == 0, "eth adaptive: not spread evenly");
+    ry_net_free(n);
+
+    ry_flows_free(&fl);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
+/* ---- polarisation ------------------------------------------------------------------------ */
+
+/* The block (node.group) of the middle switches above GPU g's leaf. */
+static int block_of(const ry_fabric *f, uint32_t g)
+{
+    const ry_node *l = ry_port_node(f, (uint32_t)f->ports[f->nodes[g].port0].peer);
+    for (uint32_t p = l->port0; p < l->port0 + l->nports; p++)
+        if (f->ports[p].peer >= 0 && ry_port_node(f, (uint32_t)f->ports[p].peer)->tier == 2)
+            return ry_port_node(f, (uint32_t)f->ports[p].peer)->group;
+    return -1;
+}
+
+static void test_polarisation(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/eth/ro-3tier.yaml", &f);
+    if (!s)
+        return;
+    ry_err err;
+    ry_flows fl;
+    ry_flows_init(&fl);
+    /* from the GPUs under the first block of middle switches to those
+     * under the second: up to the top tier and down again */
+    int used[2] = { 0, 0 }, spines[2] = { 0, 0 }, up23 = 0;
+    for (int ps = 0; ps < 2; ps++) {
+        ry_net_opts o;
+        ry_net_opts_default(&o);
+        o.routing = RY_NET_ECMP;
+        o.per_switch_seed = ps;
+        o.seed = 12345;
+        ry_net *n = ry_net_new(&f, &o, &err);
+        CHECK(n != NULL, "3-tier: %s", err.msg);
+        if (!n)
+            break;
+        ry_flows_clear(&fl);
+        for (uint32_t a = 0; a < (uint32_t)f.gpus; a++)
+            for (uint32_t b = 0; b < (uint32_t)f.gpus; b++) {
+                if (block_of(&f, a) != 0 || block_of(&f, b) != 1)
+                    continue;
+                for (uint32_t c = 0; c < 8; c++)
+                    if (ry_net_connect(n, &fl, a, b, 0, 0, c, 1, &err) < 0)
+                        CHECK(0, "3-tier: %s", err.msg);
+            }
+        /* tier-2 -> tier-3 links used, and the tier-2 switches they leave */
+        char *seen = calloc(f.nlinks, 1), *sw = calloc(f.nnodes, 1);
+        for (size_t e = 0; e < fl.nent; e++) {
+            uint32_t r = fl.res[e];
+            if (r & 1 || r >= 2 * f.nlinks)
+                continue;
+            uint32_t lo = f.links[r / 2].lo;
+            if (ry_port_node(&f, lo)->tier != 2)
+                continue;
+            if (!seen[r / 2])
+                used[ps]++;
+            seen[r / 2] = 1;
+            if (!sw[f.ports[lo].owner])
+                spines[ps]++;
+            sw[f.ports[lo].owner] = 1;
+        }
+        if (ps == 0)
+            for (size_t l = 0; l < f.nlinks; l++)
+                up23 += ry_port_node(&f, f.links[l].lo)->tier == 2 &&
+                        ry_port_node(&f, f.links[l].lo)->group == 0;
+        free(seen);
+        free(sw);
+        CHECK(fl.n == 16 * 16 * 8, "3-tier: %zu flows", fl.n);
+        ry_net_free(n);
+    }
+    /* one seed: a middle switch gets the flows whose hash picks it among
+     * its leaf's n uplinks, so the same hash picks the same one of its n
+     * uplinks for all of them: one link per switch */
+    CHECK(spines[0] == 4 && used[0] == spines[0], "one seed: %d tier-2 -> tier-3 links used by "
+          "%d tier-2 switches", used[0], spines[0]);
+    CHECK(up23 == 16 && used[1] == up23, "per-switch seeds: %d of %d tier-2 -> tier-3 links used",
+          used[1], up23);
+    ry_flows_free(&fl);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static void test_errors(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/ib/railonly-2tier.yaml", &f);
+    if (!s)
+        return;
+    ry_net_opts o;
+    ry_err err;
+    ry_net_opts_default(&o);
+    o.routing = RY_NET_ECMP;
+    memset(&err, 0, sizeof err);
+    CHECK(ry_net_new(&f, &o, &err) == NULL && strstr(err.msg, "ecmp is for Ethernet") &&
+          strcmp(err.key, "routing") == 0, "ecmp on InfiniBand: %s", err.msg);
+    ry_net_opts_default(&o);
+    o.qps = 0;
+    CHECK(ry_net_new(&f, &o, &err) == NULL && strstr(err.msg, "queue pairs"), "qps 0: %s",
+          err.msg);
+    ry_net_opts_default(&o);
+    o.nvlink_bytes_s = 0;
+    CHECK(ry_net_new(&f, &o, &err) == NULL && strstr(err.msg, "NVLink"), "no NVLink: %s",
+          err.msg);
+    o.nvlink_bytes_s = NAN;
+    CHECK(ry_net_new(&f, &o, &err) == NULL, "NVLink NaN");
+    CHECK(ry_net_routing_parse("adaptive") == RY_NET_ADAPTIVE &&
+          ry_net_routing_parse("ecmp") == RY_NET_ECMP &&
+          ry_net_routing_parse("static") == RY_NET_STATIC && ry_net_routing_parse("ECMP") == -1 &&
+          strcmp(ry_net_routing_name(RY_NET_ECMP), "ecmp") == 0, "routing words");
+
+    /* rail-only: rails 0 and 1 of two domains share no switch */
+    ry_flows fl;
+    ry_flows_init(&fl);
+    for (int r = 0; r < 2; r++) {
+        ry_net *n = engine(&f, r ? RY_NET_ADAPTIVE : RY_NET_STATIC);
+        uint32_t a = 0, b = 0;
+        while (f.nodes[a].rail != 0)
+            a++;
+        for (b = 0; b < (uint32_t)f.gpus; b++)
+            if (f.nodes[b].rail == 1 && f.nodes[b].group != f.nodes[a].group)
+                break;
+        char ga[16], gb[16];
+        snprintf(ga, sizeof ga, "gpu%u", a);
+        snprintf(gb, sizeof gb, "gpu%u", b);
+        CHECK(ry_net_connect(n, &fl, a, b, 0, 1, 0, 1, &err) < 0 && strstr(err.msg, ga) &&
+              strstr(err.msg, gb) && strstr(err.msg, "plane 0") && fl.n == 0,
+              "rail-only across rails: %s", err.msg);
+        /* the same rail is routed; NVLink inside the domain too */
+        CHECK(ry_net_connect(n, &fl, a, a + 4, 0, 1, 0, 1, &err) == 0 && fl.n == 1 &&
+              ry_net_connect(n, &fl, a, a + 1, 0, 1, 0, 1, &err) == 0 && fl.n == 2,
+              "rail-only: %s", err.msg);
+        ry_flows_clear(&fl);
+        ry_net_free(n);
+    }
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+
+    s = load("tests/data/eth/rail-only.yaml", &f);
+    if (!s)
+        return;
+    ry_net *n = engine(&f, RY_NET_ECMP);
+    CHECK(ry_net_connect(n, &fl, 0, 5, 0, 0, 0, 1, &err) < 0 && strstr(err.msg, "gpu0") &&
+          strstr(err.msg, "gpu5") && strstr(err.msg, "plane 0") && fl.n == 0,
+          "Ethernet rail-only across rails: %s", err.msg);
+    CHECK(ry_net_connect(n, &fl, 0, 4, 0, 0, 0, 1, &err) == 0 && fl.n == 1,
+          "Ethernet rail-only, one rail: %s", err.msg);
+    ry_net_free(n);
+    ry_flows_free(&fl);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
+/* ---- a 16,384-GPU ring ------------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static void test_big(int eth)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "version: 1\nname: ring\ncluster:\n  gpus: 16384\n  node: dgx-h100\n"
+             "fabric:\n  design: rail-optimized\n  switch: %s\n",
+             eth ? "{name: eth64, radix: 64, speed: 400G, protocol: ethernet}" : "qm9700");
+    ry_spec *s = ry_spec_load_text("ring.yaml", text, NULL, 0, tdir);
+    CHECK(s != NULL, "ring spec");
+    if (!s)
+        return;
+    ry_fabric f;
+    ry_err err;
+    if (ry_fabric_build(s, &f, &err) < 0) {
+        CHECK(0, "ring: %s", err.msg);
+        ry_spec_free(s);
+        return;
+    }
+    double t0 = now();
+    ry_net *n = engine(&f, eth ? RY_NET_ECMP : RY_NET_STATIC);
+    double t1 = now();
+    ry_flows fl;
+    ry_flows_init(&fl);
+    long long fails = 0;
+    for (uint32_t c = 0; c < 8; c++)
+        for (uint32_t g = 0; g < (uint32_t)f.gpus; g++)
+            fails += ry_net_connect(n, &fl, g, (g + 1) % (uint32_t)f.gpus, 0, 0, c, 1e6, &err) < 0;
+    double t2 = now();
+    CHECK(fails == 0 && fl.n == 8 * (size_t)f.gpus, "ring: %lld failed: %s", fails, err.msg);
+    printf("%s ring of %lld GPUs, 8 channels: engine %.3f s, %zu flows routed in %.3f s, "
+           "tiers %d\n", eth ? "Ethernet ECMP" : "InfiniBand static", f.gpus, t1 - t0, fl.n,
+           t2 - t1, f.tiers);
+    ry_flows_free(&fl);
+    ry_net_free(n);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: net_test SRCDIR [big]\n");
+        return 2;
+    }
+    srcdir = argv[1];
+    snprintf(tdir, sizeof tdir, "%s/templates", srcdir);
+    test_ib_static();
+    test_ib_adaptive();
+    test_eth_ecmp();
+    test_polarisation();
+    test_errors();
+    if (argc > 2 && strcmp(argv[2], "big") == 0) {
+        test_big(0);
+        test_big(1);
+    }
+    printf("%d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
