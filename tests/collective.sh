@@ -126,8 +126,8 @@ bad 2 "--bytes must be a size" --op all-reduce --bytes lots
 bad 2 "--bytes must be a size" --op all-reduce --bytes 8X
 bad 2 "more than the cluster's 128 GPUs" --op all-reduce --bytes 1G --ranks 129
 bad 2 "--ranks must be" --op all-reduce --bytes 1G --ranks 1
-bad 2 "no ECMP" --op all-reduce --bytes 1G --routing ecmp
-bad 1 "no ECMP" --op all-reduce --bytes 1G --set network.routing=ecmp
+bad 2 "ecmp is for Ethernet" --op all-reduce --bytes 1G --routing ecmp
+bad 1 "ecmp is for Ethernet" --op all-reduce --bytes 1G --set network.routing=ecmp
 bad 1 "network.placement must be" --op all-reduce --bytes 1G --set network.placement=spread
 bad 2 "--placement must be" --op all-reduce --bytes 1G --placement scattered:x
 bad 2 "--shift is sendrecv's" --op all-reduce --bytes 1G --shift 3
