@@ -18,9 +18,11 @@
  * within 1% of the first (symmetric collectives finish together) leave in
  * the same round, each at its own time: the others get the room those
  * leave up to 1% of the round early, so the phase's time is at most 1%
- * short of the exact fluid answer. Past RY_NET_ROUNDS rounds the flows
- * left keep their rates to the end, which can only make the phase longer
- * (a flow's rate never drops when others leave). */
+ * short of the exact fluid answer. The rounds stop early when the phase's
+ * time is known: the slowest flow's time at the current rates (a bound
+ * from above: a flow's rate never drops when others leave) meets the
+ * bytes a resource has left over its rate (a bound from below). Then, and
+ * past RY_NET_ROUNDS rounds, the flows left keep their rates to the end. */
 #include "net/flow.h"
 
 #include <float.h>
@@ -32,6 +34,7 @@
 
 #define RY_NET_ROUNDS 64
 #define SAME_FINISH 0.01        /* relative: finishing times this close leave together */
+#define BOUNDS_MEET 1e-6        /* relative: the phase's bounds meet (weights are floats) */
 
 void ry_flows_init(ry_flows *fl)
 {
@@ -98,6 +101,7 @@ typedef struct filler {
     size_t *roff;           /* flows through each resource: rflow[roff[r] .. roff[r + 1]) */
     uint32_t *rflow;
     float *rw;
+    size_t *next;           /* work: transpose's cursor per resource */
 } filler;
 
 static int before(const filler *h, uint32_t a, uint32_t b)
@@ -153,10 +157,30 @@ static void heap_remove(filler *h, uint32_t r)
     sift_up(h, h->pos[last]);
 }
 
-/* One filling of the flows with active[f] set: their rates into rate[].
+/* The flows through each resource, of those with active[f] set. */
+static void transpose(filler *h, const ry_flows *fl, const unsigned char *active)
+{
+    memset(h->roff, 0, (h->nres + 1) * sizeof *h->roff);
+    for (size_t f = 0; f < fl->n; f++)
+        if (active[f])
+            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
+                h->roff[fl->res[e] + 1]++;
+    for (size_t r = 0; r < h->nres; r++)
+        h->roff[r + 1] += h->roff[r];
+    size_t *next = h->next;
+    memcpy(next, h->roff, h->nres * sizeof *next);
+    for (size_t f = 0; f < fl->n; f++)
+        if (active[f])
+            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
+                size_t k = next[fl->res[e]]++;
+                h->rflow[k] = (uint32_t)f;
+                h->rw[k] = fl->w[e];
+            }
+}
+
+/* One filling of the flows transpose() took: their rates into rate[].
  * *first: the resource that filled first (UINT32_MAX: none). */
-static void fill(filler *h, const double *cap, const ry_flows *fl, const unsigned char *active,
-                 double *rate, uint32_t *first)
+static void fill(filler *h, const double *cap, const ry_flows *fl, double *rate, uint32_t *first)
 {
     *first = UINT32_MAX;
     h->nheap = 0;
@@ -166,11 +190,10 @@ static void fill(filler *h, const double *cap, const ry_flows *fl, const unsigne
         h->wsum[r] = 0;
         h->left[r] = 0;
         h->pos[r] = UINT32_MAX;
-        for (size_t k = h->roff[r]; k < h->roff[r + 1]; k++)
-            if (active[h->rflow[k]]) {
-                h->wsum[r] += h->rw[k];
-                h->left[r]++;
-            }
+        for (size_t k = h->roff[r]; k < h->roff[r + 1]; k++) {
+            h->wsum[r] += h->rw[k];
+            h->left[r]++;
+        }
         if (h->left[r]) {
             h->key[r] = h->room[r] / h->wsum[r];
             h->heap[h->nheap] = (uint32_t)r;
@@ -198,7 +221,7 @@ static void fill(filler *h, const double *cap, const ry_flows *fl, const unsigne
         heap_remove(h, r);
         for (size_t k = h->roff[r]; k < h->roff[r + 1]; k++) {
             uint32_t f = h->rflow[k];
-            if (!active[f] || rate[f] >= 0)
+            if (rate[f] >= 0)
                 continue;
             rate[f] = t;
             for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
@@ -248,22 +271,10 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
     h.left = ry_xmalloc(nres * sizeof *h.left);
     h.heap = ry_xmalloc(nres * sizeof *h.heap);
     h.pos = ry_xmalloc(nres * sizeof *h.pos);
-    h.roff = ry_xcalloc(nres + 1, sizeof *h.roff);
+    h.roff = ry_xmalloc((nres + 1) * sizeof *h.roff);
+    h.next = ry_xmalloc((nres ? nres : 1) * sizeof *h.next);
     h.rflow = ry_xmalloc((fl->nent ? fl->nent : 1) * sizeof *h.rflow);
     h.rw = ry_xmalloc((fl->nent ? fl->nent : 1) * sizeof *h.rw);
-    for (size_t e = 0; e < fl->nent; e++)
-        h.roff[fl->res[e] + 1]++;
-    for (size_t r = 0; r < nres; r++)
-        h.roff[r + 1] += h.roff[r];
-    size_t *fillp = ry_xmalloc((nres ? nres : 1) * sizeof *fillp);
-    memcpy(fillp, h.roff, nres * sizeof *fillp);
-    for (size_t f = 0; f < n; f++)
-        for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
-            size_t k = fillp[fl->res[e]]++;
-            h.rflow[k] = (uint32_t)f;
-            h.rw[k] = fl->w[e];
-        }
-    free(fillp);
 
     unsigned char *active = ry_xmalloc(n);
     double *left = ry_xmalloc(n * sizeof *left);
@@ -277,16 +288,20 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
         nactive += active[f];
     }
 
-    double now = 0;
+    double now = 0, bottleneck_bytes = 0;
     int round = 0;
     while (nactive) {
         uint32_t first;
         for (size_t f = 0; f < n; f++)
             rate[f] = -1;
-        fill(&h, capacity, fl, active, rate, &first);
+        transpose(&h, fl, active);  /* the flows left only: a round costs what they cross */
+        fill(&h, capacity, fl, rate, &first);
         round++;
         if (round == 1) {
             out->bottleneck = first;
+            if (first != UINT32_MAX)    /* every flow with bytes is in this round */
+                for (size_t k = h.roff[first]; k < h.roff[first + 1]; k++)
+                    bottleneck_bytes += fl->bytes[h.rflow[k]] * h.rw[k];
             out->min_rate = DBL_MAX;
             for (size_t f = 0; f < n; f++)
                 if (active[f]) {
@@ -297,11 +312,29 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
                         out->max_rate = rate[f];
                 }
         }
-        double dt = DBL_MAX;
+        double dt = DBL_MAX, slowest = 0;
         for (size_t f = 0; f < n; f++)
-            if (active[f] && left[f] / rate[f] < dt)
-                dt = left[f] / rate[f];
-        int last = round >= RY_NET_ROUNDS;
+            if (active[f]) {
+                double need = left[f] / rate[f];
+                if (need < dt)
+                    dt = need;
+                if (need > slowest)
+                    slowest = need;
+            }
+        /* Rates only rise as flows leave, so the slowest flow's time at
+         * these rates bounds the phase from above; a resource's bytes left
+         * over its rate bound it from below. When they meet, the phase's
+         * time is known: the rest run at these rates (their own times are
+         * then bounds from above). */
+        double floor = 0;
+        for (size_t r = 0; r < nres; r++) {
+            double b = 0;
+            for (size_t k = h.roff[r]; k < h.roff[r + 1]; k++)
+                b += left[h.rflow[k]] * h.rw[k];
+            if (b / capacity[r] > floor)
+                floor = b / capacity[r];
+        }
+        int last = round >= RY_NET_ROUNDS || slowest <= floor * (1 + BOUNDS_MEET);
         double until = dt * (1 + SAME_FINISH);
         for (size_t f = 0; f < n; f++) {
             if (!active[f])
@@ -321,13 +354,8 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
     }
     out->rounds = round;
 
-    if (out->bottleneck != UINT32_MAX && out->time_s > 0) {
-        double b = 0;
-        uint32_t r = out->bottleneck;
-        for (size_t k = h.roff[r]; k < h.roff[r + 1]; k++)
-            b += fl->bytes[h.rflow[k]] * h.rw[k];
-        out->bottleneck_util = b / (capacity[r] * out->time_s);
-    }
+    if (out->bottleneck != UINT32_MAX && out->time_s > 0)
+        out->bottleneck_util = bottleneck_bytes / (capacity[out->bottleneck] * out->time_s);
     if (load)
         for (size_t f = 0; f < n; f++)
             for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
@@ -344,6 +372,7 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
     free(h.heap);
     free(h.pos);
     free(h.roff);
+    free(h.next);
     free(h.rflow);
     free(h.rw);
     return 0;
