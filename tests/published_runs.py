@@ -139,7 +139,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def fabric_spec_text(run, flat):
     """The run's spec on the fabric it names: the example's cluster (its
-    GPUs the run's), fabric and layout; flat: every taper 1:1."""
+    GPUs the run's), fabric, network (how it routes) and layout; flat:
+    every taper 1:1."""
     spec = yaml.safe_load(spec_text(run))
     with open(os.path.join(TOP, run["fabric"]["spec"])) as fh:
         ex = yaml.safe_load(fh)
@@ -154,6 +155,8 @@ def fabric_spec_text(run, flat):
             del ex["fabric"]["oversubscription"]
     if "layout" in ex:
         spec["layout"] = ex["layout"]
+    if "network" in ex:
+        spec["network"] = ex["network"]
     return yaml.safe_dump(spec, sort_keys=False)
 
 

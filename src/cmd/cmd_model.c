@@ -7,24 +7,53 @@
 
 #include <stdlib.h>
 
-enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_N };
+enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_ANALYTIC, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_PAPER] = RY_OPTION_PAPER,
     [O_COST] = RY_OPTION_COST,
+    [O_ANALYTIC] = { "analytic", 0, RY_OPT_FLAG, NULL, NULL,
+                     "time the collectives with the analytic shares of the fabric's tapers,\n"
+                     "not on the flow engine over the fabric as built (faster, blind to\n"
+                     "routing, hashing and placement)" },
     [O_N] = RY_OPTION_END
 };
+
+/* The full model times its collectives on the fabric as built. */
+static int on_engine(const ry_ctx *ctx)
+{
+    return !ctx->given[O_PAPER] && !ry_flag(ctx, O_ANALYTIC) && ctx->spec->workload;
+}
+
+static unsigned needs_more(const ry_ctx *ctx)
+{
+    return on_engine(ctx) ? RY_NEED_FABRIC : 0;
+}
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-    if (ry_plan_compute(ctx->spec, ctx->given[O_PAPER] > 0, pl) < 0) {
+    ry_plan_net pn = { 0 };
+    int engine = on_engine(ctx) && (ctx->needs & RY_NEED_FABRIC);
+    if (engine) {
+        ry_err err = { { 0 }, { 0 } };
+        if (ry_plan_net_init(&pn, &ctx->fabric, &err) < 0) {
+            ry_spec_error(ctx->spec, err.key[0] ? "network" : NULL, "%s", err.msg);
+            free(pl);
+            return RY_CMD_INPUT;
+        }
+    }
+    int mrc = engine ? ry_plan_compute_on(ctx->spec, &pn, pl)
+                     : ry_plan_compute(ctx->spec, ctx->given[O_PAPER] > 0, pl);
+    if (mrc < 0) {
+        ry_plan_net_free(&pn);
         free(pl);
         return RY_CMD_INPUT;
     }
     ry_media_catalog *media = ry_media_catalog_load(ry_templates_dir(ctx->templates));
     if (!media) {
+        ry_plan_net_free(&pn);
         free(pl);
         return ry_input_status();
     }
@@ -35,6 +64,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_plan(&out, ctx->spec, pl, cost, ctx->fmt);
+    ry_plan_net_free(&pn);
     free(pl);
     free(cost);
     ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
@@ -54,8 +84,13 @@ const ry_cmd_entry ry_cmd_model = {
                "pipeline bubble and point-to-point terms, the ideal (one HB domain of all GPUs),\n"
                "MFU and HFU, and the capex of rail-optimized and rail-only fabrics (each laid out\n"
                "and cabled; --cost paper: the rail-only paper's cost model besides).\n"
+               "The chosen layout's collectives (the data-parallel reduction, the stage\n"
+               "boundaries, the context ring, the expert all-to-all) run on the flow engine over\n"
+               "the fabric as built, routed and placed as the spec's network: section says\n"
+               "(doc/network-model.md); --analytic keeps the analytic shares of the tapers.\n"
                "--paper: the rail-only paper's eq. 1 exactly, memory reported beside it.\n",
     .needs = RY_NEED_SPEC,
+    .needs_more = needs_more,
     .reports_workload_fit = 1,  /* the model refuses a misfit itself */
     .run = run,
 };

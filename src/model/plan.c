@@ -3,6 +3,7 @@
  * its shape. */
 #include "model/plan.h"
 #include "model/moe.h"
+#include "net/collective.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -304,11 +305,45 @@ static double plan_share(const ry_plan *pl, long long gpus, long long stride, lo
     return m->share;
 }
 
+/* The engine's answer (ry_plan_net) for the groups, remembered; the
+ * analytic share when the engine is not attached or active, or cannot take
+ * the phase (too many flows, no route: counted in fallback). */
+static double share_of(const ry_plan *pl, long long gpus, long long stride, long long count,
+                       ry_coll_op op)
+{
+    int spread = op == RY_NCCL_ALL_TO_ALL;
+    ry_plan_net *pn = pl->net;
+    if (!pn || !pn->active || count < 2 || stride < 1)
+        return plan_share(pl, gpus, stride, count, spread);
+    for (int i = 0; i < pn->nmemo; i++)
+        if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
+            pn->memo[i].count == count && pn->memo[i].op == (int)op)
+            return pn->memo[i].share;
+    ry_coll_result r;
+    ry_err err = { { 0 }, { 0 } };
+    double share;
+    if (ry_coll_groups(pn->net, &pn->job, op, gpus, stride, count, RY_PLAN_NET_BYTES, 1, &r,
+                       &share, &err) < 0) {
+        pn->fallback++;
+        snprintf(pn->why, sizeof pn->why, "%.200s", err.msg);
+        share = plan_share(pl, gpus, stride, count, spread);
+    } else {
+        pn->asked++;
+        pn->flows += (long long)r.flows;
+    }
+    if (pn->nmemo < RY_PLAN_NET_MEMO)
+        pn->memo[pn->nmemo++] = (struct ry_plan_net_memo){ gpus, stride, count, (int)op, share };
+    return share;
+}
+
 /* The expert all-to-all runs inside a stage (its groups take the stage's
  * ranks): nothing of it leaves a block that holds the stage; otherwise the
- * uniform bound. */
+ * uniform bound. The engine runs the expert groups themselves once the
+ * size is known: ep of the stage's ranks at one tensor position. */
 static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 {
+    if (pl->net && pl->net->active && c->ep > 1)
+        return share_of(pl, c->gpus, c->t, c->ep, RY_NCCL_ALL_TO_ALL);
     return plan_share(pl, c->gpus, 1, c->t * c->c * c->d, 1);
 }
 
@@ -316,15 +351,17 @@ static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 static void group_shares(const ry_plan *pl, ry_plan_cfg *c)
 {
     long long tc = c->t * c->c, st = tc * c->d;
-    c->share_cp = c->c > 1 && c->cp_cross ? plan_share(pl, c->gpus, c->t, c->c, 0) : 1;
-    c->share_pp = c->p > 1 && c->p2p_cross ? plan_share(pl, c->gpus, st, c->p, 0) : 1;
+    c->share_cp = c->c > 1 && c->cp_cross ? share_of(pl, c->gpus, c->t, c->c, RY_NCCL_ALL_REDUCE)
+                                          : 1;
+    c->share_pp = c->p > 1 && c->p2p_cross ? share_of(pl, c->gpus, st, c->p, RY_NCCL_SENDRECV)
+                                           : 1;
     /* Hierarchically, the reduction across domains runs over the dp_cross
      * ranks at one position of a domain (t dp_in apart); ZeRO-3's
      * collectives span every replica (t apart). */
     if (c->dp_cross > 1)
         c->share_dp = pl->base.w.zero >= 3
-                      ? plan_share(pl, c->gpus, c->t, c->c * c->d, 0)
-                      : plan_share(pl, c->gpus, c->t * c->dp_in, c->dp_cross, 0);
+                      ? share_of(pl, c->gpus, c->t, c->c * c->d, RY_NCCL_ALL_REDUCE)
+                      : share_of(pl, c->gpus, c->t * c->dp_in, c->dp_cross, RY_NCCL_ALL_REDUCE);
     else
         c->share_dp = 1;
     c->share_ep = pl->base.w.model.moe.experts > 0 ? ep_share(pl, c) : 1;
@@ -944,6 +981,64 @@ static void plan_inputs(const ry_spec *s, ry_plan *pl)
     ry_plan_arch_init(pl);
 }
 
+/* What follows from the chosen configuration: MFU, tokens, the terms. */
+static void finish(const ry_spec *s, ry_plan *pl)
+{
+    const ry_workload *w = &pl->base.w;
+    const ry_gpu *g = &w->gpu;
+    int fp8 = w->precision == RY_PREC_FP8;
+    const ry_plan_cfg *b = &pl->best;
+    double T = b->total, used = (double)b->gpus;
+    pl->mfu = pl->arch.model_flops / (used * pl->bf16_peak * T);
+    pl->hfu = b->hw_flops / (used * pl->bf16_peak * T);
+    if (fp8)
+        pl->mfu_fp8 = pl->arch.model_flops / (used * g->fp8_flops * T);
+    pl->base.model_flops = pl->arch.model_flops;
+    pl->relative = pl->ideal_ok ? pl->ideal.total / T : 0;
+    pl->tokens_per_s = pl->base.in.b / T;
+    /* The published figure is a BF16 run's: an FP8 run compares its MFU
+     * against the FP8 peak with it. */
+    pl->mfu_unpublished = (fp8 ? pl->mfu_fp8 : pl->mfu) > RY_PLAN_MFU_PUBLISHED;
+    cfg_terms(&pl->best, pl->base.in.K, &pl->base.best);
+    plan_moe(s, pl);
+}
+
+int ry_plan_net_init(ry_plan_net *pn, const ry_fabric *f, ry_err *err)
+{
+    memset(pn, 0, sizeof *pn);
+    const ry_spec *s = f->spec;
+    ry_net_opts o;
+    ry_net_opts_default(&o);
+    o.routing = (ry_net_routing)s->net.routing;
+    o.qps = s->net.qps > 0 ? s->net.qps : 1;
+    o.hash_qp = s->net.hash_qp;
+    if (s->workload && s->workload->gpu.nvlink_gbps > 0)      /* each way: half of both */
+        o.nvlink_bytes_s = s->workload->gpu.nvlink_gbps * 1e9 / 8 / 2;
+    int scattered = 0;
+    unsigned long long seed = 0;
+    if (s->net.placement[0] && ry_spec_placement_parse(s->net.placement, &scattered, &seed) < 0)
+        scattered = 0;
+    pn->net = ry_net_new(f, &o, err);
+    if (!pn->net)
+        return -1;
+    if (ry_job_place(f, (size_t)f->gpus, scattered ? RY_PLACE_SCATTERED : RY_PLACE_CONTIGUOUS,
+                     seed, &pn->job, err) < 0) {
+        ry_net_free(pn->net);
+        pn->net = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void ry_plan_net_free(ry_plan_net *pn)
+{
+    if (!pn)
+        return;
+    ry_job_free(&pn->job);
+    ry_net_free(pn->net);
+    pn->net = NULL;
+}
+
 int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total)
 {
     memset(pl, 0, sizeof *pl);
@@ -992,9 +1087,6 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
      * uplinks (ry_plan_group_share, from the fabric's blocks). */
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
     pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
-    const ry_workload *w = &pl->base.w;
-    const ry_gpu *g = &w->gpu;
-    int fp8 = w->precision == RY_PREC_FP8;
     ry_plan_cfg least;
     if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
@@ -1002,20 +1094,22 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     pl->ideal_ok = ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
     pl->considered = considered;
     pl->fit = fit;
-    const ry_plan_cfg *b = &pl->best;
-    double T = b->total, used = (double)b->gpus;
-    pl->mfu = pl->arch.model_flops / (used * pl->bf16_peak * T);
-    pl->hfu = b->hw_flops / (used * pl->bf16_peak * T);
-    if (fp8)
-        pl->mfu_fp8 = pl->arch.model_flops / (used * g->fp8_flops * T);
-    pl->base.model_flops = pl->arch.model_flops;
-    pl->relative = pl->ideal_ok ? pl->ideal.total / T : 0;
-    pl->tokens_per_s = pl->base.in.b / T;
-    /* The published figure is a BF16 run's: an FP8 run compares its MFU
-     * against the FP8 peak with it. */
-    pl->mfu_unpublished = (fp8 ? pl->mfu_fp8 : pl->mfu) > RY_PLAN_MFU_PUBLISHED;
-    cfg_terms(&pl->best, pl->base.in.K, &pl->base.best);
-    plan_moe(s, pl);
+    finish(s, pl);
+    return 0;
+}
+
+int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
+{
+    if (ry_plan_compute(s, 0, pl) < 0)
+        return -1;
+    if (!pn)
+        return 0;
+    pl->net = pn;
+    pn->active = 1;
+    pl->analytic = pl->best;
+    ry_plan_eval(pl, pl->base.in.K, pl->best.mem.recompute, &pl->best);
+    pn->active = 0;
+    finish(s, pl);
     return 0;
 }
 

@@ -36,6 +36,7 @@
 #define RY_PLAN_H
 
 #include "model/iteration.h"
+#include "net/collective.h"
 
 /* The model's block, from its shape (ry_plan_arch_init): per token and per
  * block (the average of the model's dense and MoE blocks), forward pass. */
@@ -101,6 +102,37 @@ typedef struct ry_plan_cfg {
 
 #define RY_PLAN_SHARE_MEMO 512
 
+/* The network engine behind a plan's shares (net/): the fabric as built,
+ * routed as the spec's network: section says, the job's ranks placed on it
+ * (network.placement). ry_plan_compute_on chooses the layout on the
+ * analytic shares (ry_plan_group_share), then times the chosen layout's
+ * collectives on the engine: each parallel dimension's groups run all at
+ * once (net/collective.h, ry_coll_groups) and their share of the NICs'
+ * rate replaces the analytic one. A phase the engine cannot take (more
+ * flows than it holds) keeps the analytic share and is counted. */
+#define RY_PLAN_NET_MEMO 32
+#define RY_PLAN_NET_BYTES 1048576.0     /* a hop's bytes in the engine's phase (the
+                                           share does not depend on it) */
+typedef struct ry_plan_net {
+    ry_net *net;
+    ry_job job;
+    int active;                 /* share questions go to the engine */
+    int asked, fallback;        /* phases run; questions answered analytically instead */
+    long long flows;            /* flows of the phases run */
+    char why[256];              /* the last fallback's reason */
+    struct ry_plan_net_memo {
+        long long gpus, stride, count;
+        int op;                 /* ry_coll_op */
+        double share;
+    } memo[RY_PLAN_NET_MEMO];
+    int nmemo;
+} ry_plan_net;
+
+/* The engine over a built fabric (its spec's network: section); -1 with
+ * err set when the options do not fit the fabric. */
+int ry_plan_net_init(ry_plan_net *pn, const ry_fabric *f, ry_err *err);
+void ry_plan_net_free(ry_plan_net *pn);
+
 typedef struct ry_plan {
     ry_model base;              /* eq. 1's inputs (ry_model_inputs); results only in paper mode */
     int paper;                  /* 1: the paper's eq. 1 chose; the plan only reports memory */
@@ -116,6 +148,8 @@ typedef struct ry_plan {
     int n_blocks;
     ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
+    ry_plan_cfg analytic;       /* ry_plan_compute_on: best as the analytic shares timed it */
+    ry_plan_net *net;           /* ry_plan_compute_on: the engine (borrowed), else NULL */
     ry_plan_cfg ideal;          /* K = N */
     int ideal_ok;
     long long considered, fit;  /* configurations evaluated; of them, fitting memory */
@@ -198,6 +232,9 @@ int ry_plan_search(ry_plan *pl, long long K, ry_plan_cfg *best, ry_plan_cfg *lea
  * (paper 1). -1 after an error printed at the spec: no workload, a misfit,
  * or (full model) no configuration that fits, with what would. */
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
+/* The full model with the chosen layout's collectives timed on the engine
+ * (pn, see ry_plan_net; NULL: ry_plan_compute). */
+int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl);
 
 /* The fastest possible iteration of the spec's workload on its cluster
  * (its GPUs, nodes, HB domain and NICs), whatever the fabric: the full

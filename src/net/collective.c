@@ -325,6 +325,78 @@ int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_res
     return 0;
 }
 
+int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                   long long stride, long long count, double bytes, int pxn,
+                   ry_coll_result *out, double *share, ry_err *err)
+{
+    memset(out, 0, sizeof *out);
+    *share = 1;
+    const ry_fabric *f = ry_net_fabric(n);
+    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
+    if (ranks > (long long)job->nranks)
+        ranks = (long long)job->nranks;
+    if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
+        return 0;
+    double planes = f->planes > 0 ? f->planes : 1;
+    double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : 1;
+    double bound = (double)ranks * per * planes * 2;    /* PXN: at most two parts each */
+    if (bound > RY_COLL_MAX_FLOWS) {
+        ry_err_set(err, "flows", "groups of %lld ranks over %lld: about %.0f flows, more than "
+                   "the %u one phase may hold", count, ranks, bound, RY_COLL_MAX_FLOWS);
+        return -1;
+    }
+    ry_flows fl;
+    ry_flows_init(&fl);
+    c.fl = &fl;
+    long long L = stride * count;
+    int rc = 0;
+    for (long long r = 0; r < ranks && rc == 0; r++) {
+        long long k = r % L / stride, first = r - k * stride;
+        uint32_t src = job->gpu[r];
+        if (op == RY_NCCL_ALL_TO_ALL) {
+            for (long long j = 0; j < count && rc == 0; j++) {
+                long long q = first + j * stride;
+                if (j != k && q < ranks)
+                    rc = send_split(&c, src, job->gpu[q], bytes / (double)count);
+            }
+            continue;
+        }
+        long long next = k + 1 < count && r + stride < ranks ? r + stride : -1;
+        if (next < 0 && op != RY_NCCL_SENDRECV)
+            next = first;                   /* the ring closes */
+        if (next >= 0 && next != r)
+            rc = send_split(&c, src, job->gpu[next], bytes);
+    }
+    double *load = NULL;
+    if (rc == 0) {
+        load = ry_xcalloc(ry_net_resources(n), sizeof *load);
+        rc = ry_net_run(n, &fl, &out->net, load, err);
+    }
+    out->flows = fl.n;
+    ry_flows_free(&fl);
+    if (rc == 0 && out->net.time_s > 0) {
+        out->time_s = out->net.time_s;
+        /* the ends: each GPU's NIC links (their lower end is a GPU) and NVLink */
+        double ends = 0;
+        size_t nres = ry_net_resources(n);
+        for (size_t res = 0; res < nres; res++) {
+            if (!(load[res] > 0))
+                continue;
+            size_t l = res / 2;
+            if (l < f->nlinks && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU)
+                continue;
+            double t = load[res] / ry_net_capacity(n, (uint32_t)res);
+            if (t > ends)
+                ends = t;
+        }
+        *share = ends / out->time_s;
+        if (*share > 1)
+            *share = 1;
+    }
+    free(load);
+    return rc;
+}
+
 void ry_coll_scale(const ry_coll_result *r, double at, double bytes, ry_coll_result *out)
 {
     *out = *r;

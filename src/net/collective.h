@@ -105,6 +105,25 @@ typedef struct ry_coll_result {
 int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_result *out,
                 ry_err *err);
 
+/* A parallel dimension of a training job as the model lays it out: the
+ * job's ranks 0 .. ranks - 1 in groups of `count` ranks `stride` apart (a
+ * group starts at every rank r with r mod (stride x count) < stride), all
+ * groups at once, each GPU's bytes split over the planes:
+ *   ring (RY_NCCL_ALL_REDUCE, _ALL_GATHER, _REDUCE_SCATTER): each member
+ *     sends bytes to the next, the last to the first (one ring: the
+ *     pipelined steady state of the group's collective);
+ *   RY_NCCL_ALL_TO_ALL: each member sends bytes / count to every other;
+ *   RY_NCCL_SENDRECV: each member but the last sends bytes to the next (a
+ *     pipeline's stage boundaries).
+ * out->net and out->time_s are the phase's; *share (0, 1] is what the
+ * switches leave of the ends' rates: the time the phase would take if only
+ * the GPUs' own links (NIC ports, NVLink) limited it, over its time. -1
+ * with err set when a hop has no route or the phase would exceed
+ * RY_COLL_MAX_FLOWS (err->key "flows"). */
+int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                   long long stride, long long count, double bytes, int pxn,
+                   ry_coll_result *out, double *share, ry_err *err);
+
 /* The same phase at another size: the fluid model has no latency term, so
  * every rate stays and every time scales by bytes / r->bytes-at (at: the
  * size r was run at). out gets r with the time and bandwidths of bytes. */

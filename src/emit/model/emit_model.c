@@ -454,7 +454,30 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                       ry_num_sig(n3, sizeof n3, 100 * b->share_dp, 3),
                       ry_num_sig(n4, sizeof n4, 100 * b->share_ep, 3));
     }
-    ry_buf_puts(o, "\n\n");
+    ry_buf_puts(o, "\n");
+    if (pl->net) {
+        const ry_plan_net *pn = pl->net;
+        const ry_spec *sp = s;
+        char n2[32], n3[32], n4[32], t1[32], t2[32];
+        ry_buf_printf(o, "  network     the layout's collectives run on the fabric as built "
+                      "(%s routing, %s placement, %s): they keep context %s%%, pipeline %s%%, "
+                      "data %s%%, experts %s%% of the network bandwidth; iteration %s (the "
+                      "analytic shares of the tapers give %s)",
+                      ry_net_routing_name((ry_net_routing)sp->net.routing),
+                      sp->net.placement[0] ? sp->net.placement : "contiguous",
+                      pn->asked == 1 ? "1 phase" : "phases",
+                      ry_num_sig(nb, sizeof nb, 100 * b->share_cp, 3),
+                      ry_num_sig(n2, sizeof n2, 100 * b->share_pp, 3),
+                      ry_num_sig(n3, sizeof n3, 100 * b->share_dp, 3),
+                      ry_num_sig(n4, sizeof n4, 100 * b->share_ep, 3),
+                      ry_num_si(t1, sizeof t1, b->total, "s", 4),
+                      ry_num_si(t2, sizeof t2, pl->analytic.total, "s", 4));
+        if (pn->fallback)
+            ry_buf_printf(o, "; %d phase%s kept the analytic share (%s)", pn->fallback,
+                          pn->fallback == 1 ? "" : "s", pn->why);
+        ry_buf_puts(o, "\n");
+    }
+    ry_buf_puts(o, "\n");
 
     ry_buf_printf(o, "Parallelism   tensor %s x context %s x pipeline %s x data %s (the fastest "
                   "of %s layouts and recomputations tried, %s fit memory)\n", ry_n(b->t),
@@ -631,6 +654,16 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                                                     b->share_ep));
     }
     json_object_set_new(j, "fabric_share", fs);
+    if (pl->net) {
+        const ry_plan_cfg *b = &pl->best;
+        json_object_set_new(j, "network", json_pack(
+            "{s:s, s:s, s:{s:f, s:f, s:f, s:f}, s:f, s:f, s:i, s:i}",
+            "routing", ry_net_routing_name((ry_net_routing)s->net.routing),
+            "placement", s->net.placement[0] ? s->net.placement : "contiguous",
+            "shares", "context", b->share_cp, "pipeline", b->share_pp, "data", b->share_dp,
+            "expert", b->share_ep, "iteration_s", b->total, "analytic_iteration_s",
+            pl->analytic.total, "phases", pl->net->asked, "analytic_phases", pl->net->fallback));
+    }
     json_object_set_new(j, "memory", memory_json(&pl->best));
     if (pl->ideal_ok)
         json_object_set_new(j, "ideal", cfg_json(&pl->ideal, m->in.N));
