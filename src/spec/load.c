@@ -76,7 +76,7 @@ static ry_catalog *catalog(loadctx *c)
 {
     if (!c->cat_tried) {
         c->cat_tried = 1;
-        c->cat = ry_catalog_load(c->templates);
+        c->cat = ry_catalog_load_shared(c->templates);
     }
     return c->cat;
 }
