@@ -86,7 +86,7 @@ static void compare(phase *o, phase *n)
         ry_emit_expand(&b, &x, RY_FMT_JSON);
         ry_emit_expand_switches(&b, &x);
         ry_emit_expand_cables(&b, &x);
-        ry_emit_work_order_of(&b, &x.v, x.work, x.work_replace, x.nwork, &n->lay);
+        ry_emit_expand_work_order(&b, &x);
         ry_buf_free(&b);
     }
     ry_expand_free(&x);
