@@ -790,10 +790,18 @@ static void shared_key(ry_buf *key, const char *dir, const char *const files[2])
             ry_buf path;
             ry_buf_init(&path);
             ry_buf_printf(&path, "%s/%s", d, files[i]);
-            FILE *fp = fopen(path.data, "rb");
+            /* only a regular file's bytes, of a size the loader reads (a
+             * FIFO would block here; the load reports it) */
+            FILE *fp = NULL;
+            int err = 0;
+            if (stat(path.data, &st) != 0)
+                err = errno;
+            else if (S_ISREG(st.st_mode) && st.st_size <= (off_t)RY_YAML_MAX_BYTES &&
+                     !(fp = fopen(path.data, "rb")))
+                err = errno;
             ry_buf_free(&path);
             if (!fp) {
-                ry_buf_printf(key, "-%d;", errno);
+                ry_buf_printf(key, "-%d,%o;", err, err ? 0u : (unsigned)st.st_mode);
                 continue;
             }
             char chunk[8192];
