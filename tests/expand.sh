@@ -12,7 +12,8 @@
 #      lines and NetBox rows of what stays
 #      are the same in both phases;
 #  (d) a rail-only growth; (e) money adds up to the new plan's capex;
-#  (f) bad input.
+#  (f) bad input; (j) switches removed: the work order's rows of the
+#      switches installed and removed (every growth above checks them too).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 DATA="$TOP_SRCDIR/tests/data/fabrics/published-fabrics.yaml"
 
@@ -40,7 +41,9 @@ print(eval(sys.argv[2], {"d": d}))' "$1" "$2"
 # counts DIR WHAT: the work order of expand -o DIR has one row per cable of
 # the phase: its rows by action are expand.json's counts (connect: added,
 # remove: removed, replace: replaced, move: moved but not replaced) and
-# cables.csv's rows by state, and it has no other action
+# cables.csv's rows by state; and one per switch added (install switch) or
+# removed (remove switch), first and last, each at its rack and unit in
+# switches.csv, its model there in "to"; it has no other action
 counts() {
     "$PY" - "$1" >"$1.counts" <<'PYEOF'
 import collections, csv, json, os, sys
@@ -58,10 +61,26 @@ want("connect rows", rows["connect"], tot("added"))
 want("remove rows", rows["remove"], tot("removed"))
 want("replace rows", rows["replace"], tot("replaced"))
 want("move rows", rows["move"], tot("moved") - moved_replaced)
-want("other actions", sorted(set(rows) - {"connect", "remove", "replace", "move"}), [])
+want("install switch rows", rows["install switch"], sum(d["switches"]["added"].values()))
+want("remove switch rows", rows["remove switch"], sum(d["switches"]["removed"].values()))
+want("other actions", sorted(set(rows) - {"connect", "remove", "replace", "move", "install switch",
+                                          "remove switch"}), [])
 want("actions", len(wo), d["work_order"]["actions"])
-for a in ("connect", "remove", "replace", "move"):
-    want("work_order." + a, d["work_order"].get(a), rows[a])
+for a in ("connect", "remove", "replace", "move", "install switch", "remove switch"):
+    want("work_order." + a, d["work_order"].get(a.replace(" ", "_")), rows[a])
+acts = [r["action"] for r in wo]
+first = acts.count("install switch")
+last = len(acts) - acts.count("remove switch")
+want("install switch rows first, remove switch rows last",
+     (acts[:first], acts[last:]), (["install switch"] * first, ["remove switch"] * (len(acts) - last)))
+sw = list(csv.DictReader(open(os.path.join(sys.argv[1], "switches.csv"))))
+for act, st, rk, ru in (("install switch", "added", "rack", "rack_unit"),
+                        ("remove switch", "removed", "old_rack", "old_rack_unit")):
+    want(act + " rows: rack, unit, name, model",
+         sorted((r["rack"], r["rack_unit"], r["device"], r["to"]) for r in wo if r["action"] == act),
+         sorted((r[rk], r[ru], r["name"], r["model"]) for r in sw if r["state"] == st))
+    want(act + " rows: no port, no label",
+         [r for r in wo if r["action"] == act and (r["port"] or r["cage_port"] or r["label"])], [])
 for s in ("kept", "moved", "added", "removed"):
     want("cables.csv " + s, state[s], tot(s))
 want("replaced in cables.csv", sum(r["replaced"] == "1" for r in cab), tot("replaced"))
@@ -119,6 +138,14 @@ want("leaves added", sw["added"]["leaf"], n["leaf"] - o["leaf"])
 want("spines added", sw["added"]["spine"], n["spine"] - o["spine"])
 want("cores added", sw["added"].get("core", 0), n["core"] - o["core"])
 want("switches removed", sum(sw["removed"].values()), 0)
+wo = list(csv.DictReader(open(sys.argv[2].replace("cables.csv", "work-order.csv"))))
+want("work order: switches installed",
+     sum(r["action"] == "install switch" for r in wo),
+     n["leaf"] - o["leaf"] + n["spine"] - o["spine"] + n["core"] - o["core"])
+want("work order: spines installed",
+     sum(r["action"] == "install switch" and r["device"].startswith("spine") for r in wo),
+     n["spine"] - o["spine"])
+want("work order: switches removed", sum(r["action"] == "remove switch" for r in wo), 0)
 want("node cables kept", cab["kept"]["node-leaf"], o["cnl"])
 want("node cables added", cab["added"]["node-leaf"], n["cnl"] - o["cnl"])
 want("node cables moved", cab["moved"]["node-leaf"], 0)
@@ -187,7 +214,8 @@ cp "$TMP/nvidia-superpod-b200-8.yaml" "$TMP/su8.yaml"
 cp -r "$TMP/x-nvidia-superpod-b200-2-4" "$TMP/x-2-4"
 
 # same_as_verify WO DIR WHAT: expand's work order is verify's, row for row,
-# but for the cables replaced (kept or moved, but too short or of another
+# but for the switches installed and removed (verify sees cables) and the
+# cables replaced (kept or moved, but too short or of another
 # medium: verify sees ports, not cables): expand's "replace" rows, and the
 # "move" rows verify has of the same labels
 same_as_verify() {
@@ -196,7 +224,7 @@ import sys
 v, x = (open(p).read().splitlines() for p in sys.argv[1:])
 rep = {l.split(",")[5] for l in x[1:] if l.split(",")[6] == "replace"}
 v = [l for l in v if l.split(",")[5] not in rep or l.split(",")[6] != "move"]
-x = [l for l in x if l.split(",")[6] != "replace"]
+x = [l for l in x if l.split(",")[6] not in ("replace", "install switch", "remove switch")]
 bad = [(a, b) for a, b in zip(v, x) if a != b]
 print("ok" if v == x else "%d against %d rows; first difference %s" % (len(v), len(x), bad[:1]))
 PYEOF
@@ -421,6 +449,30 @@ counts "$TMP/gh" "768 to 1,024 servers"
 expect_eq "768 to 1,024 servers: renamed, NIC cables kept and added" \
     "$(j "$TMP/gh.json" '[d["relocated"]["renamed_servers"], d["cables"]["kept"]["node-leaf"], d["cables"]["added"]["node-leaf"]]')" \
     "[768, 768, 256]"
+
+# (j) switches removed: a fabric oversubscribed 2:1 at its leaves made
+# non-blocking has fewer spines (each leaf's uplinks fill fewer spines
+# ports); the spines it drops are the work order's "remove switch" rows, as
+# many as bom counts of the two plans, after every cable's row
+SP4="$TOP_SRCDIR/examples/superpod-4su.yaml"
+sed 's/oversubscription: "1:1"/oversubscription: "2:1"/' "$SP4" >"$TMP/os2.yaml"
+"$RAILYARD" expand "$TMP/os2.yaml" "$SP4" -q -o "$TMP/os" >"$TMP/os.txt" 2>"$TMP/os.err"
+expect_eq "2:1 to 1:1: exit" $? 0
+no_sanitizer "$TMP/os.err"
+counts "$TMP/os" "2:1 to 1:1"
+spines() {
+    "$RAILYARD" bom -f json "$1" | "$PY" -c 'import json, sys
+print(next(t["switches"] for t in json.load(sys.stdin)["tier_detail"] if t["name"] == "spine"))'
+}
+s_old=$(spines "$TMP/os2.yaml") s_new=$(spines "$SP4")
+[ "$s_old" -gt "$s_new" ] && ok || fail "2:1 to 1:1: $s_old spines, then $s_new: none to remove"
+expect_eq "2:1 to 1:1: remove switch rows, the spines bom drops" \
+    "$(grep -c ',,,,remove switch,' "$TMP/os/work-order.csv")" "$((s_old - s_new))"
+expect_eq "2:1 to 1:1: the rows' devices" \
+    "$(awk -F, '$7 == "remove switch" { print $3 }' "$TMP/os/work-order.csv" | tr '\n' ' ')" \
+    "$(i=$s_new; while [ "$i" -lt "$s_old" ]; do printf 'spine%d ' "$i"; i=$((i + 1)); done)"
+grep -q "^work order: .* remove switch $((s_old - s_new)))$" "$TMP/os.txt" && ok ||
+    fail "2:1 to 1:1: the report's work order line: $(grep '^work order' "$TMP/os.txt")"
 
 # (e) money: bought and reused are the new plan's switches, optics and cables
 "$RAILYARD" bom "$TMP/su4.yaml" --format json >"$TMP/bom4.json" 2>/dev/null

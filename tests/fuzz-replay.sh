@@ -1,9 +1,14 @@
 #!/bin/sh
 # Every fuzz target on its seeds and on every input fuzzing ever found: no
 # crash, no sanitizer report, no hang (the replay drivers are built in every
-# build; with --enable-sanitizers they run under ASan and UBSan).
+# build; with --enable-sanitizers they run under ASan and UBSan); and no
+# target with a spec-loading prologue of its own.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 . "$TOP_SRCDIR/tests/fuzz/seeds.sh"
+# A target loads a spec and builds its fabric through fuzz.h's fuzz_spec
+# (the input, an example or a fixture), not by a prologue of its own.
+own=$(grep -l -e 'ry_spec_load' -e 'ry_fabric_build' "$TOP_SRCDIR"/tests/fuzz/*.c)
+expect_eq "targets that load a spec or build a fabric themselves" "$own" ""
 for t in $FUZZ_TARGETS; do
     bin="$TOP_BUILDDIR/tests/fuzz/replay_$t"
     [ -x "$bin" ] || { fail "no replay driver for $t"; continue; }

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Ownership of -o DIR: railyard replaces or removes only files it wrote
 # (DIR/.railyard-manifest) unless --force; build --skip keeps a group's
-# earlier files; a planted journal, another user's link in -o and a copy
-# that would change a file's owner are refused. Input files that are not
-# regular files (a FIFO, a device, a socket, a directory) are refused at
-# once, as I/O errors (exit 3).
+# earlier files; a planted journal is refused (another user's link in -o
+# and a copy that would change a file's owner: tests/ownership-root.sh).
+# Input files that are not regular files (a FIFO, a device, a socket, a
+# directory) are refused at once, as I/O errors (exit 3).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 EX="$TOP_SRCDIR/examples"
 SP="$EX/superpod-4su.yaml"      # InfiniBand: opensm/ is written
@@ -200,99 +200,7 @@ expect_eq "journals: the files beside DIR survive" "$(cat "$j/victim.txt" "$j/vi
     "victim
 victim2"
 
-# ---- links in -o, and other users' files -----------------------------------------------------------------
-# As root, a link another user owns in a sticky, world-writable directory
-# (/tmp) is not followed, in any component of -o (the kernel's
-# protected_symlinks rule, whatever the sysctl says); root's own link is.
-# A copy of another user's file (a hard link refused, as in a shared
-# directory) would change its owner: refused unless --force.
-if [ "$(id -u)" != 0 ]; then
-    echo "SKIP: links and other users' files in -o (needs root)"; ok
-elif ! id nobody >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
-    echo "SKIP: links and other users' files in -o (needs the user nobody and setpriv)"; ok
-else
-    sticky="$TMP/sticky"
-    mkdir -m 1777 "$sticky"
-    echo precious >"$TMP/rootfile"
-    mkdir "$TMP/rootdir"
-    echo precious >"$TMP/rootdir/keep"
-    ln -s "$TMP/rootfile" "$sticky/flink"
-    ln -s "$TMP/rootdir" "$sticky/dlink"
-    chown -h nobody "$sticky/flink" "$sticky/dlink"
-    cp -a "$TMP/rootfile" "$TMP/rootfile.before"
-    cp -a "$TMP/rootdir" "$TMP/rootdir.before"
-    "$RAILYARD" bom "$SP" -o "$sticky/flink" 2>"$TMP/lerr"
-    expect_eq "-o FILE, another user's link in a sticky directory: exit" $? 3
-    grep -q "cannot write output to '$sticky/flink': '$sticky/flink' is a symbolic link owned by nobody (uid [0-9]*) in the sticky, world-writable directory '$sticky' owned by root (uid 0); .*protected_symlinks.*name the link's target instead" \
-        "$TMP/lerr" && ok || fail "another user's link: message: $(cat "$TMP/lerr")"
-    "$RAILYARD" build "$SP" -o "$sticky/dlink" >/dev/null 2>"$TMP/lerr"
-    expect_eq "-o DIR, another user's link: exit" $? 3
-    "$RAILYARD" build "$SP" -o "$sticky/dlink/sub" >/dev/null 2>"$TMP/lerr"
-    expect_eq "-o DIR through another user's link: exit" $? 3
-    "$RAILYARD" bom "$SP" -o "$sticky/dlink/keep" 2>"$TMP/lerr"
-    expect_eq "-o FILE through another user's link: exit" $? 3
-    "$RAILYARD" init --gpus 1024 --node dgx-h100 -o "$sticky/dlink/new.yaml" 2>"$TMP/lerr"
-    expect_eq "init -o FILE through another user's link: exit" $? 3
-    grep -q "'$sticky/dlink' is a symbolic link owned by nobody" "$TMP/lerr" && ok ||
-        fail "init through another user's link: message: $(cat "$TMP/lerr")"
-    cmp -s "$TMP/rootfile" "$TMP/rootfile.before" && [ -O "$TMP/rootfile" ] && ok ||
-        fail "another user's link: root's file was replaced"
-    same_tree "another user's link: root's directory unchanged" "$TMP/rootdir" "$TMP/rootdir.before"
-    # Root's own link there, and a link of the directory's owner, are followed.
-    ln -s "$TMP/mine" "$sticky/mylink"
-    "$RAILYARD" bom "$SP" -o "$sticky/mylink" 2>"$TMP/lerr"
-    expect_eq "-o root's own link in a sticky directory: exit" $? 0
-    [ -L "$sticky/mylink" ] && [ -s "$TMP/mine" ] && ok || fail "root's own link: not followed"
-    nobodys="$TMP/nobodys"
-    mkdir -m 1777 "$nobodys"
-    chown nobody "$nobodys"
-    ln -s "$TMP/theirs" "$nobodys/link"
-    chown -h nobody "$nobodys/link"
-    "$RAILYARD" bom "$SP" -o "$nobodys/link" 2>"$TMP/lerr"
-    expect_eq "-o a link of the sticky directory's owner: exit" $? 0
-
-    # A shared directory (world-writable here; group-writable alike):
-    # nobody's output, where root has put a file and a directory.
-    chmod 711 "$TMP"
-    shared="$TMP/shared"
-    mkdir -m 777 "$shared"
-    as_nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"; }
-    if [ "$(cat /proc/sys/fs/protected_hardlinks 2>/dev/null)" != 1 ]; then
-        echo "SKIP: copies of other users' files (needs fs.protected_hardlinks = 1)"; ok
-    elif ! as_nobody "$RAILYARD" validate "$SP" >/dev/null 2>&1 ||
-         ! as_nobody test -w "$shared"; then
-        echo "SKIP: copies of other users' files (nobody cannot run railyard in $TMP)"; ok
-    else
-        as_nobody "$RAILYARD" slurm "$SP" -o "$shared/out" >/dev/null 2>>"$TMP/err"
-        expect_eq "shared: nobody's first run" $? 0
-        echo alice >"$shared/out/alice.txt"
-        mkdir "$shared/out/adir"
-        echo alice >"$shared/out/adir/f"
-        ino=$(stat -c %i "$shared/out/alice.txt")
-        as_nobody "$RAILYARD" slurm "$SP" --set cluster.nodes=64 -o "$shared/out" >/dev/null \
-            2>"$TMP/cerr"
-        expect_eq "another user's file, its hard link refused: exit" $? 3
-        expect_eq "another user's file: owner, inode" \
-            "$(stat -c '%U %i' "$shared/out/alice.txt" "$shared/out/adir" | tr '\n' ' ')" \
-            "root $ino root $(stat -c %i "$shared/out/adir") "
-        grep -q "3 paths of '$shared/out' would not keep their owner, group and mode in the new output: '$shared/out/adir/f', '$shared/out/adir/', '$shared/out/alice.txt' (the file system refused a hard link: Operation not permitted, and a copy would be yours); use --force" \
-            "$TMP/cerr" && ok || fail "another user's file: message: $(cat "$TMP/cerr")"
-        as_nobody "$RAILYARD" slurm "$SP" --set cluster.nodes=64 -o "$shared/out" --force \
-            >/dev/null 2>"$TMP/cerr"
-        expect_eq "another user's file, --force: copied, exit" $? 0
-        expect_eq "--force: the copy" "$(cat "$shared/out/alice.txt")" alice
-        # DIR itself another user's: the new tree beside it would be nobody's.
-        "$RAILYARD" slurm "$SP" -o "$shared/rootout" >/dev/null 2>>"$TMP/err"
-        chmod 777 "$shared/rootout"
-        as_nobody "$RAILYARD" slurm "$SP" --set cluster.nodes=64 -o "$shared/rootout" \
-            >/dev/null 2>"$TMP/cerr"
-        expect_eq "DIR another user's: exit" $? 3
-        expect_eq "DIR another user's: its owner" "$(stat -c %U "$shared/rootout")" root
-        cmp -s "$shared/rootout/slurm/topology.conf" "$TMP/ref/slurm/topology.conf" && ok ||
-            fail "DIR another user's: replaced"
-    fi
-    rm -rf "$shared"    # nobody's files in root's test directory
-fi
+# (links in -o and other users' files, as root: tests/ownership-root.sh)
 
 # ---- input files that are not regular files -------------------------------------------------------------
 # run NAME CMD...: under timeout 10; rc and err kept.

@@ -595,4 +595,33 @@ for bad in 0 12Q 1K -5G; do
     expect_eq "--memory $bad: exit" "$rc" 2
 done
 
+# search.vary with 4 keys of 4,096 values: validate loads the spec with each
+# of the 16,384 values by itself, parsing the spec's text and the catalog
+# once (each load parsing both again took minutes); a bad last value is
+# still reported at its own line and column.
+"$PY" - "$TMP/wide.yaml" "$TMP/widebad.yaml" >"$TMP/widebad.at" <<'P'
+import sys
+r = range(4096)
+axes = [("cost.rack", [str(1000 + i) for i in r]), ("cost.transceiver", [str(100 + i) for i in r]),
+        ("cost.switch_port", [str(500 + i) for i in r]), ("cost.spares", ["%.2f" % (i / 100) for i in r])]
+head = ("version: 1\nname: wide\ncluster: {node: dgx-h100, gpus: 1024}\nfabric: {switch: qm9700}\n"
+        "workload: {model: llama-3-70b}\nsearch:\n  vary:\n")
+for path, last in ((sys.argv[1], None), (sys.argv[2], "101")):
+    lines = []
+    for key, vals in axes:
+        if last and key == "cost.spares":
+            vals = vals[:-1] + [last]
+        lines.append("    %s: [%s]" % (key, ", ".join(vals)))
+    open(path, "w").write(head + "\n".join(lines) + "\n")
+line = lines[-1]
+print("%d:%d" % (head.count("\n") + len(lines), line.rindex("101") + 1))
+P
+timeout -k 5 30 "$RAILYARD" -q validate "$TMP/wide.yaml" >/dev/null 2>"$TMP/wide.err"
+expect_eq "16,384 values of search.vary: validate within 30 s, exit" $? 0
+no_sanitizer "$TMP/wide.err"
+timeout -k 5 30 "$RAILYARD" -q validate "$TMP/widebad.yaml" >/dev/null 2>"$TMP/wide.err"
+expect_eq "16,384 values, the last out of range: validate within 30 s, exit" $? 1
+expect_eq "16,384 values, the last out of range: the message" "$(cat "$TMP/wide.err")" \
+    "$TMP/widebad.yaml:$(cat "$TMP/widebad.at"): error: cost.spares must be 0..100 percent (got 101)"
+
 finish

@@ -24,6 +24,8 @@
  * connect, miswired: move, unexpected: remove), else the row the state
  * needs (a cable of a device the new plan drops is removed, which verify
  * words as an unknown device), and a replaced cable's row is "replace".
+ * The switches added and removed (sw_old, sw_new) get a row each around
+ * these (emit/report/emit_expand.h).
  *
  * A phase grows a fabric of the same servers and switches: ry_expand_check
  * refuses NEW with fewer GPUs or servers than OLD (a shrink retires

@@ -119,6 +119,7 @@ static const ry_expand *top_x;     /* the phase write_top writes */
 /* The phase's own files beside the new plan's groups. */
 static int write_top(const ry_ctx *ctx, ry_outdir *o)
 {
+    (void)ctx;
     const ry_expand *x = top_x;
     ry_buf b;
     ry_buf_init(&b);
@@ -135,7 +136,7 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     ry_emit_expand_cables(&b, x);
     bad = bad || ry_outdir_put(o, "cables.csv", b.data, b.len) < 0;
     ry_buf_reset(&b);
-    ry_emit_work_order_of(&b, &x->v, x->work, x->work_replace, x->nwork, &ctx->phys.lay);
+    ry_emit_expand_work_order(&b, x);
     bad = bad || ry_outdir_put(o, "work-order.csv", b.data, b.len) < 0;
     ry_buf_free(&b);
     return bad ? -1 : 0;

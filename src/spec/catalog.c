@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include <strings.h>
+#include <threads.h>
 
 #ifndef RY_DATADIR
 #define RY_DATADIR "/usr/local/share/railyard"
@@ -727,6 +728,7 @@ ry_catalog *ry_catalog_load(const char *dir)
 {
     ry_catalog *c = ry_xcalloc(1, sizeof *c);
     int rc = 0;
+    c->refs = 1;
     c->dir = ry_xstrdup(dir);
     c->switch_doc = load_file(dir, "switches.yaml",
                               "switch catalog (see --templates, RAILYARD_TEMPLATES)");
@@ -743,6 +745,127 @@ ry_catalog *ry_catalog_load(const char *dir)
     return c;
 }
 
+/* ---- catalogs shared by the process ------------------------------------------------------ *
+ *
+ * A spec's load reads the catalog, and a search loads its spec again for
+ * each value of its axes and for each point (thousands): parsing the same
+ * files every time was most of such a run. The shared loads keep the last
+ * catalog of each kind, keyed by the directory chain and the bytes of each
+ * of the kind's files in every directory of it, all read again at each call
+ * (cheap beside parsing): a file changed, added or removed (the fuzz targets
+ * rewrite theirs between runs) loads afresh. A failed load is not kept, so
+ * its errors are printed at every call, as an unshared load prints them.
+ * Holders share the object read-only; it counts its holders (refs, under
+ * shared_lock) and _free drops one, freeing it with the last. */
+
+static mtx_t shared_lock;
+static once_flag shared_once = ONCE_FLAG_INIT;
+
+static void shared_init(void)
+{
+    mtx_init(&shared_lock, mtx_plain);
+}
+
+/* Drops a holder of refs; 1 when it was the last (the object is to be freed). */
+static int shared_drop(int *refs)
+{
+    call_once(&shared_once, shared_init);
+    mtx_lock(&shared_lock);
+    int last = --*refs <= 0;
+    mtx_unlock(&shared_lock);
+    return last;
+}
+
+/* The key: each directory of the chain (its path, whether it is one) and
+ * each file's bytes there, or its absence; every field with its length. */
+static void shared_key(ry_buf *key, const char *dir, const char *const files[2])
+{
+    const char *env = getenv("RAILYARD_TEMPLATES");
+    ry_buf_printf(key, "%zu:%s", env ? strlen(env) : 0, env ? env : "");
+    for (const char *d = dir; d; d = next_dir(d)) {
+        struct stat st;
+        int is_dir = stat(d, &st) == 0 && S_ISDIR(st.st_mode);
+        ry_buf_printf(key, "%zu:%s%d", strlen(d), d, is_dir);
+        for (int i = 0; i < 2 && is_dir; i++) {
+            ry_buf path;
+            ry_buf_init(&path);
+            ry_buf_printf(&path, "%s/%s", d, files[i]);
+            /* only a regular file's bytes, of a size the loader reads (a
+             * FIFO would block here; the load reports it) */
+            FILE *fp = NULL;
+            int err = 0;
+            if (stat(path.data, &st) != 0)
+                err = errno;
+            else if (S_ISREG(st.st_mode) && st.st_size <= (off_t)RY_YAML_MAX_BYTES &&
+                     !(fp = fopen(path.data, "rb")))
+                err = errno;
+            ry_buf_free(&path);
+            if (!fp) {
+                ry_buf_printf(key, "-%d,%o;", err, err ? 0u : (unsigned)st.st_mode);
+                continue;
+            }
+            char chunk[8192];
+            size_t n, start = key->len;
+            ry_buf_puts(key, "+");
+            while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+                ry_buf_add(key, chunk, n);
+            ry_buf_printf(key, "%d;%zu;", ferror(fp), key->len - start);
+            fclose(fp);
+        }
+    }
+}
+
+typedef struct shared_slot {
+    ry_buf key;
+    void *cat;                  /* the kept catalog (one holder), or NULL */
+    void *(*load)(const char *dir);
+    int *(*refs)(void *cat);
+    void (*release)(void *cat);
+} shared_slot;
+
+static void *shared_load(shared_slot *slot, const char *dir, const char *const files[2])
+{
+    call_once(&shared_once, shared_init);
+    ry_buf key;
+    ry_buf_init(&key);
+    shared_key(&key, dir, files);
+    mtx_lock(&shared_lock);
+    void *cat = slot->cat;
+    if (cat && slot->key.len == key.len && memcmp(slot->key.data, key.data, key.len) == 0)
+        ++*slot->refs(cat);
+    else
+        cat = NULL;
+    mtx_unlock(&shared_lock);
+    if (cat) {
+        ry_buf_free(&key);
+        return cat;
+    }
+    if (!(cat = slot->load(dir))) {
+        ry_buf_free(&key);
+        return NULL;
+    }
+    mtx_lock(&shared_lock);
+    void *old = slot->cat;
+    ++*slot->refs(cat);         /* the slot's */
+    slot->cat = cat;
+    ry_buf_free(&slot->key);
+    slot->key = key;
+    mtx_unlock(&shared_lock);
+    slot->release(old);
+    return cat;
+}
+
+static void *cat_load(const char *dir) { return ry_catalog_load(dir); }
+static int *cat_refs(void *c) { return &((ry_catalog *)c)->refs; }
+static void cat_release(void *c) { ry_catalog_free(c); }
+static shared_slot shared_cat = { .load = cat_load, .refs = cat_refs, .release = cat_release };
+
+ry_catalog *ry_catalog_load_shared(const char *dir)
+{
+    static const char *const files[2] = { "switches.yaml", "nodes.yaml" };
+    return shared_load(&shared_cat, dir, files);
+}
+
 const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbps)
 {
     for (int i = 0; i < c->nswitches; i++)
@@ -753,7 +876,7 @@ const ry_catalog_switch *ry_catalog_ib_switch_at(const ry_catalog *c, double gbp
 
 void ry_catalog_free(ry_catalog *c)
 {
-    if (!c)
+    if (!c || !shared_drop(&c->refs))
         return;
     free(c->switches);
     free(c->nodes);
@@ -1268,6 +1391,7 @@ ry_llm_catalog *ry_llm_catalog_load(const char *dir)
 {
     ry_llm_catalog *c = ry_xcalloc(1, sizeof *c);
     int rc = 0;
+    c->refs = 1;
     c->llm_doc = load_file(dir, "llms.yaml", "catalog (see --templates, RAILYARD_TEMPLATES)");
     c->gpu_doc = load_file(dir, "gpus.yaml", "catalog (see --templates, RAILYARD_TEMPLATES)");
     if (!c->llm_doc || load_llms(c) < 0)
@@ -1283,7 +1407,7 @@ ry_llm_catalog *ry_llm_catalog_load(const char *dir)
 
 void ry_llm_catalog_free(ry_llm_catalog *c)
 {
-    if (!c)
+    if (!c || !shared_drop(&c->refs))
         return;
     for (int i = 0; c->gpu_nodes && i < c->ngpus; i++)
         free(c->gpu_nodes[i]);
@@ -1293,6 +1417,17 @@ void ry_llm_catalog_free(ry_llm_catalog *c)
     ry_ydoc_free(c->llm_doc);
     ry_ydoc_free(c->gpu_doc);
     free(c);
+}
+
+static void *llm_load(const char *dir) { return ry_llm_catalog_load(dir); }
+static int *llm_refs(void *c) { return &((ry_llm_catalog *)c)->refs; }
+static void llm_release(void *c) { ry_llm_catalog_free(c); }
+static shared_slot shared_llm = { .load = llm_load, .refs = llm_refs, .release = llm_release };
+
+ry_llm_catalog *ry_llm_catalog_load_shared(const char *dir)
+{
+    static const char *const files[2] = { "llms.yaml", "gpus.yaml" };
+    return shared_load(&shared_llm, dir, files);
 }
 
 const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name)

@@ -73,11 +73,17 @@ typedef struct ry_catalog {
     int nswitches;
     ry_catalog_node *nodes;
     int nnodes;
+    int refs;                       /* holders; ry_catalog_free drops one */
 } ry_catalog;
 
 /* Loads DIR/switches.yaml and DIR/nodes.yaml. Prints every error found and
  * returns NULL on failure. */
 ry_catalog *ry_catalog_load(const char *dir);
+/* The same, shared by the process: the catalog loaded last for the same
+ * directory chain and the same bytes of every file the load can read is
+ * handed out again, read-only (ry_catalog_free drops the reference). A
+ * failed load is not kept: its errors are printed at each call. */
+ry_catalog *ry_catalog_load_shared(const char *dir);
 void ry_catalog_free(ry_catalog *c);
 
 /* 1 when FILE is in DIR or a directory below it in the chain (DIR, then
@@ -186,10 +192,13 @@ typedef struct ry_llm_catalog {
     ry_gpu *gpus;
     int ngpus;
     char **gpu_nodes;       /* per GPU: its node names joined by '\n' */
+    int refs;               /* holders; ry_llm_catalog_free drops one */
 } ry_llm_catalog;
 
 /* Loads DIR/llms.yaml and DIR/gpus.yaml. */
 ry_llm_catalog *ry_llm_catalog_load(const char *dir);
+/* Shared by the process, as ry_catalog_load_shared. */
+ry_llm_catalog *ry_llm_catalog_load_shared(const char *dir);
 void ry_llm_catalog_free(ry_llm_catalog *c);
 const ry_llm *ry_llm_find(const ry_llm_catalog *c, const char *name);
 const ry_gpu *ry_gpu_find(const ry_llm_catalog *c, const char *name);

@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #define MAX_GPUS RY_MAX_GPUS
 
@@ -76,7 +77,7 @@ static ry_catalog *catalog(loadctx *c)
 {
     if (!c->cat_tried) {
         c->cat_tried = 1;
-        c->cat = ry_catalog_load(c->templates);
+        c->cat = ry_catalog_load_shared(c->templates);
     }
     return c->cat;
 }
@@ -772,11 +773,49 @@ ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override
     return doc ? spec_from_doc(doc, sets, nsets, templates_dir, 1) : NULL;
 }
 
+/* A search loads one text under other overrides thousands of times: its
+ * parse is kept (the last one, by file name and bytes, for the process)
+ * and each load takes a copy without the search section, which a point
+ * does not read. A text that does not parse is not kept: its errors are
+ * printed at each load. */
+static mtx_t point_lock;
+static once_flag point_once = ONCE_FLAG_INIT;
+static struct {
+    char *file, *text;
+    size_t len;
+    ry_ydoc *doc;
+} point_parsed;
+
+static void point_init(void)
+{
+    mtx_init(&point_lock, mtx_plain);
+}
+
 ry_spec *ry_spec_load_point(const char *file, const char *text, const ry_override *sets,
                             int nsets, const char *templates_dir)
 {
-    ry_ydoc *doc = ry_ydoc_load_string(file, text, strlen(text));
-    return doc ? spec_from_doc(doc, sets, nsets, templates_dir, 0) : NULL;
+    static const char *const skip[] = { "search", NULL };
+    size_t len = strlen(text);
+    call_once(&point_once, point_init);
+    mtx_lock(&point_lock);
+    if (!point_parsed.doc || strcmp(point_parsed.file, file) != 0 || point_parsed.len != len ||
+        memcmp(point_parsed.text, text, len) != 0) {
+        ry_ydoc *parsed = ry_ydoc_load_string(file, text, len);
+        if (!parsed) {
+            mtx_unlock(&point_lock);
+            return NULL;
+        }
+        ry_ydoc_free(point_parsed.doc);
+        free(point_parsed.file);
+        free(point_parsed.text);
+        point_parsed.doc = parsed;
+        point_parsed.file = ry_xstrdup(file);
+        point_parsed.text = ry_xstrdup(text);
+        point_parsed.len = len;
+    }
+    ry_ydoc *doc = ry_ydoc_copy(point_parsed.doc, skip);
+    mtx_unlock(&point_lock);
+    return spec_from_doc(doc, sets, nsets, templates_dir, 0);
 }
 
 /* Takes doc (freed with the spec, or on failure). */

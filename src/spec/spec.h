@@ -359,7 +359,10 @@ ry_spec *ry_spec_load_text(const char *file, const char *text, const ry_override
                            int nsets, const char *templates_dir);
 /* The same without reading the search section (search_space stays NULL):
  * a point of a search, loaded once per value or point, does not read the
- * whole space again each time (4,096 values would cost 4,096 times 4,096). */
+ * whole space again each time (4,096 values would cost 4,096 times 4,096):
+ * the text is parsed once (kept while the same text comes again) and each
+ * point loads a copy of it without its search section; the catalog is the
+ * process's shared one (ry_catalog_load_shared). */
 ry_spec *ry_spec_load_point(const char *file, const char *text, const ry_override *sets,
                             int nsets, const char *templates_dir);
 

@@ -48,7 +48,7 @@ static ry_llm_catalog *catalog(wctx *c)
 {
     if (!c->cat_tried) {
         c->cat_tried = 1;
-        c->cat = ry_llm_catalog_load(c->templates);
+        c->cat = ry_llm_catalog_load_shared(c->templates);
     }
     return c->cat;
 }

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,100 @@ void ry_ydoc_free(ry_ydoc *d)
     free(d->file);
     ry_ydoc_free(d->under);
     free(d);
+}
+
+/* ---- copies ------------------------------------------------------------------- */
+
+/* The copier: the aliased nodes (refs > 1) copied so far, by their
+ * address (open addressing, at most half full). */
+typedef struct copier {
+    const ry_ydoc *from;
+    ry_ydoc *to;
+    const ry_ynode **old;
+    ry_ynode **new;
+    size_t cap, n;
+} copier;
+
+static size_t copier_slot(const copier *c, const ry_ynode *n)
+{
+    size_t i = (size_t)ry_hash_u64((uint64_t)(uintptr_t)n) & (c->cap - 1);
+    while (c->old[i] && c->old[i] != n)
+        i = (i + 1) & (c->cap - 1);
+    return i;
+}
+
+static void copier_put(copier *c, const ry_ynode *n, ry_ynode *m)
+{
+    if (2 * (c->n + 1) > c->cap) {
+        copier g = *c;
+        g.cap = c->cap ? 2 * c->cap : 64;
+        g.n = 0;
+        g.old = ry_xcalloc(g.cap, sizeof *g.old);
+        g.new = ry_xcalloc(g.cap, sizeof *g.new);
+        for (size_t i = 0; i < c->cap; i++)
+            if (c->old[i])
+                copier_put(&g, c->old[i], c->new[i]);
+        free(c->old);
+        free(c->new);
+        *c = g;
+    }
+    size_t i = copier_slot(c, n);
+    c->old[i] = n;
+    c->new[i] = m;
+    c->n++;
+}
+
+static ry_ynode *copy_node(copier *c, const ry_ynode *n)
+{
+    if (n->refs > 1 && c->cap) {
+        size_t i = copier_slot(c, n);
+        if (c->old[i])
+            return c->new[i];
+    }
+    ry_pos pos = n->pos;
+    if (pos.file == c->from->file)
+        pos.file = c->to->file;
+    ry_ynode *m = node_new(c->to, n->kind, pos);
+    m->value = n->value ? ry_xstrdup(n->value) : NULL;
+    m->quoted = n->quoted;
+    m->size = n->size;
+    if (n->refs > 1)
+        copier_put(c, n, m);
+    for (size_t i = 0; i < n->n; i++) {
+        ry_ynode *key = n->kind == RY_YMAP ? copy_node(c, n->keys[i]) : NULL;
+        node_append(m, key, copy_node(c, n->items[i]));
+    }
+    return m;
+}
+
+ry_ydoc *ry_ydoc_copy(const ry_ydoc *d, const char *const *skip)
+{
+    ry_ydoc *to = ry_xcalloc(1, sizeof *to);
+    to->file = ry_xstrdup(d->file);
+    to->events = d->events;
+    copier c = { .from = d, .to = to };
+    const ry_ynode *r = d->root;
+    if (r && r->kind == RY_YMAP && skip) {
+        ry_pos pos = r->pos;
+        if (pos.file == d->file)
+            pos.file = to->file;
+        to->root = node_new(to, RY_YMAP, pos);
+        to->root->size = r->size;
+        for (size_t i = 0; i < r->n; i++) {
+            int skipped = 0;
+            for (int k = 0; skip[k] && !skipped; k++)
+                skipped = strcmp(r->keys[i]->value, skip[k]) == 0;
+            if (!skipped)
+                node_append(to->root, copy_node(&c, r->keys[i]), copy_node(&c, r->items[i]));
+        }
+    } else if (r) {
+        to->root = copy_node(&c, r);
+    }
+    if (to->root)
+        to->root->refs++;
+    free(c.old);
+    free(c.new);
+    return to;
 }
 
 static unsigned long size_add(unsigned long a, unsigned long b)

@@ -126,6 +126,12 @@ int ry_ydoc_set(ry_ydoc *d, const char *dotted, const char *value, ry_pos at);
 /* Removes the entry at a dotted path if present; returns 1 if removed. */
 int ry_ydoc_remove(ry_ydoc *d, const char *dotted);
 
+/* A copy of d leaving out the top-level keys in skip (NULL-terminated, may
+ * be NULL) with their values: new nodes (a node aliased twice is one node
+ * of the copy, referred to twice), the same positions (in the copy's own
+ * file name). Costs the size of what is copied, not of d. */
+ry_ydoc *ry_ydoc_copy(const ry_ydoc *d, const char *const *skip);
+
 /* The document as YAML (block maps and lists, aliases written out, no
  * comments), leaving out the top-level keys in skip (NULL-terminated, may
  * be NULL). A scalar written quoted stays a quoted string; a plain one is

@@ -9,7 +9,6 @@
 
 #include "spec/catalog.h"
 #include "model/libra.h"
-#include "spec/spec.h"
 
 static const char *const files[] = { "switches.yaml", "nodes.yaml", "media.yaml",
                                      "llms.yaml", "gpus.yaml", "libra-costs.yaml" };
@@ -71,7 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         make_dir();
     const char *name = files[data[0] % NFILES];
     put(name, data + 1, size - 1);
-    ry_spec *s = ry_spec_load(RY_FUZZ_SRCDIR "/examples/libra-llm.yaml", NULL, 0, dir);
+    fuzz_spec fs;
+    ry_spec *s = fuzz_spec_path(&fs, RY_FUZZ_SRCDIR "/examples/libra-llm.yaml", NULL, 0, dir);
     if (s) {
         ry_libra_problem p;
         ry_libra_problem_init(&p);
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ry_libra_problem_free(&p);
     }
     ry_media_catalog_free(ry_media_catalog_load(dir));
-    ry_spec_free(s);
+    fuzz_spec_free(&fs);
     restore(name);
     fuzz_done();
     return 0;

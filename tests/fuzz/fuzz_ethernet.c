@@ -16,8 +16,6 @@
 #include "emit/eth/eth.h"
 #include "io/outdir.h"
 #include "fabric/ethplan.h"
-#include "fabric/fabric.h"
-#include "spec/spec.h"
 
 /* ---- lines by shape ------------------------------------------------------------------------
  * A shape is literal text with fields:
@@ -212,36 +210,27 @@ static void check_file(const char *rel, const char *data, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[64];
-    int fd = fuzz_file(data, size, path, sizeof path);
-    if (fd < 0)
-        return 0;
-    ry_spec *s = ry_spec_load(path, NULL, 0, ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-    if (s && s->sw.ethernet && s->gpus <= 512) {
-        ry_fabric f;
-        ry_ethplan pl;
-        ry_err err;
-        if (ry_fabric_build(s, &f, &err) == 0) {
-            /* switch ports make the configs' bulk (a chassis has hundreds):
-             * each input well under a second under the sanitizers */
-            if (f.nports <= 4096 && ry_ethplan_build(&f, &pl, &err) == 0) {
-                ry_outdir *o = ry_outdir_begin_memory();
-                ry_eth_stats st = { 0 };
-                if (ry_emit_ethernet(o, "ethernet", &pl, &st) < 0)
-                    abort();    /* nothing can fail in memory */
-                const char *rel, *text;
-                size_t len;
-                for (size_t i = 0; ry_outdir_file(o, i, &rel, &text, &len); i++)
-                    check_file(rel, text, len);
-                if (ry_outdir_commit(o) < 0)
-                    abort();
-                ry_ethplan_free(&pl);
-            }
-            ry_fabric_free(&f);
-        }
+    fuzz_spec fs;
+    ry_spec *s = fuzz_spec_input(&fs, data, size);
+    ry_fabric *f = s && s->sw.ethernet ? fuzz_spec_build(&fs, 512) : NULL;
+    ry_ethplan pl;
+    ry_err err;
+    /* switch ports make the configs' bulk (a chassis has hundreds): each
+     * input well under a second under the sanitizers */
+    if (f && f->nports <= 4096 && ry_ethplan_build(f, &pl, &err) == 0) {
+        ry_outdir *o = ry_outdir_begin_memory();
+        ry_eth_stats st = { 0 };
+        if (ry_emit_ethernet(o, "ethernet", &pl, &st) < 0)
+            abort();    /* nothing can fail in memory */
+        const char *rel, *text;
+        size_t len;
+        for (size_t i = 0; ry_outdir_file(o, i, &rel, &text, &len); i++)
+            check_file(rel, text, len);
+        if (ry_outdir_commit(o) < 0)
+            abort();
+        ry_ethplan_free(&pl);
     }
-    ry_spec_free(s);
-    close(fd);
+    fuzz_spec_free(&fs);
     fuzz_done();
     return 0;
 }

@@ -11,11 +11,8 @@
 #include "analysis/cabling.h"
 #include "analysis/expand.h"
 #include "emit/report/emit_expand.h"
-#include "emit/report/emit_verify.h"
-#include "fabric/fabric.h"
 #include "fabric/layout.h"
 #include "spec/catalog.h"
-#include "spec/spec.h"
 
 /* Layout, cabling and verify of two fabrics per input: keep them small. */
 #define FUZZ_EXPAND_MAX_GPUS 4096
@@ -23,23 +20,20 @@
 static ry_media_catalog *media;
 
 typedef struct phase {
-    ry_spec *spec;
-    ry_fabric f;
+    fuzz_spec fs;
     ry_layout lay;
     ry_cabling cab;
-    int built, laid, cabled;
+    int laid, cabled;
 } phase;
 
 static int phase_build(phase *p)
 {
     ry_err err;
-    if (!p->spec || p->spec->gpus > FUZZ_EXPAND_MAX_GPUS || ry_fabric_build(p->spec, &p->f, &err) < 0)
-        return -1;
-    p->built = 1;
-    if (ry_layout_build(&p->f, &p->lay, &err) < 0)
+    ry_fabric *f = fuzz_spec_build(&p->fs, FUZZ_EXPAND_MAX_GPUS);
+    if (!f || ry_layout_build(f, &p->lay, &err) < 0)
         return -1;
     p->laid = 1;
-    if (ry_cabling_build(&p->f, &p->lay, media, &p->cab, &err) < 0)
+    if (ry_cabling_build(f, &p->lay, media, &p->cab, &err) < 0)
         return -1;
     p->cabled = 1;
     return 0;
@@ -51,9 +45,7 @@ static void phase_free(phase *p)
         ry_cabling_free(&p->cab);
     if (p->laid)
         ry_layout_free(&p->lay);
-    if (p->built)
-        ry_fabric_free(&p->f);
-    ry_spec_free(p->spec);
+    fuzz_spec_free(&p->fs);
 }
 
 /* The line "%%" or "%%set" that ends OLD: its start, or NULL; *sets 1 for
@@ -78,15 +70,15 @@ static void compare(phase *o, phase *n)
     ry_expand x;
     ry_err err;
     memset(&x, 0, sizeof x);
-    if (o->f.spec->sw.ethernet == n->f.spec->sw.ethernet &&
-        ry_expand_run(&o->f, &o->cab, &n->f, &n->cab, &x, &err) == 0) {
+    if (o->fs.spec->sw.ethernet == n->fs.spec->sw.ethernet &&
+        ry_expand_run(&o->fs.fabric, &o->cab, &n->fs.fabric, &n->cab, &x, &err) == 0) {
         ry_buf b;
         ry_buf_init(&b);
         ry_emit_expand(&b, &x, RY_FMT_TEXT);
         ry_emit_expand(&b, &x, RY_FMT_JSON);
         ry_emit_expand_switches(&b, &x);
         ry_emit_expand_cables(&b, &x);
-        ry_emit_work_order_of(&b, &x.v, x.work, x.work_replace, x.nwork, &n->lay);
+        ry_emit_expand_work_order(&b, &x);
         ry_buf_free(&b);
     }
     ry_expand_free(&x);
@@ -94,7 +86,7 @@ static void compare(phase *o, phase *n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!media && !(media = ry_media_catalog_load(ry_templates_dir(RY_FUZZ_SRCDIR "/templates"))))
+    if (!media && !(media = ry_media_catalog_load(fuzz_templates())))
         abort();
     char *text = fuzz_string(data, size);
     int sets = 0;
@@ -103,13 +95,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rest = rest ? rest + 1 : NULL;
     if (sep)
         *sep = '\0';
-    char opath[64], npath[64];
-    int ofd = fuzz_file((const uint8_t *)text, strlen(text), opath, sizeof opath), nfd = -1;
-    const char *tdir = ry_templates_dir(RY_FUZZ_SRCDIR "/templates");
     phase o = { 0 }, n = { 0 };
     ry_override ov[16] = { { 0 } };
     int nov = 0;
-    if (ofd < 0 || !rest)
+    n.fs.fd = -1;
+    /* OLD as a file, NEW of it by --set or as a file of its own */
+    fuzz_spec_input(&o.fs, (const uint8_t *)text, strlen(text));
+    if (o.fs.fd < 0 || !rest)
         goto done;
     if (sets) {
         for (char *line = rest, *next; line && *line && nov < 16; line = next) {
@@ -125,23 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ov[nov].argno = nov + 1;
             nov++;
         }
-        n.spec = ry_spec_load(opath, ov, nov, tdir);
+        fuzz_spec_path(&n.fs, o.fs.path, ov, nov, NULL);
     } else {
-        nfd = fuzz_file((const uint8_t *)rest, strlen(rest), npath, sizeof npath);
-        if (nfd < 0)
-            goto done;
-        n.spec = ry_spec_load(npath, NULL, 0, tdir);
+        fuzz_spec_input(&n.fs, (const uint8_t *)rest, strlen(rest));
     }
-    o.spec = ry_spec_load(opath, NULL, 0, tdir);
     if (phase_build(&o) == 0 && phase_build(&n) == 0)
         compare(&o, &n);
 done:
     phase_free(&n);
     phase_free(&o);
-    if (nfd >= 0)
-        close(nfd);
-    if (ofd >= 0)
-        close(ofd);
     free(text);
     fuzz_done();
     return 0;

@@ -7,25 +7,21 @@
 #include <stdlib.h>
 
 #include "analysis/failure.h"
-#include "fabric/fabric.h"
 #include "fabric/names.h"
-#include "spec/spec.h"
 
 #define MAX_ELEMS 64
 
-static ry_spec *spec;
-static ry_fabric fab;
+static fuzz_spec fixture;
+static ry_fabric *fab;
 static ry_name_index *ix;
 
 static void setup(void)
 {
-    ry_err err;
-    if (spec)
+    if (fab)
         return;
-    spec = ry_spec_load(RY_FUZZ_SRCDIR "/tests/data/ib/two-plane.yaml", NULL, 0,
-                        ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-    if (!spec || ry_fabric_build(spec, &fab, &err) < 0 || !(ix = ry_name_index_new(&fab))) {
-        fprintf(stderr, "fuzz_fail: the fabric does not build\n");
+    fab = fuzz_fixture(&fixture, "tests/data/ib/two-plane.yaml");
+    if (!(ix = ry_name_index_new(fab))) {
+        fprintf(stderr, "fuzz_fail: no name index\n");
         abort();
     }
 }
@@ -34,10 +30,10 @@ static void one(const char *name)
 {
     ry_fail_elem e, back;
     ry_err err;
-    if (ry_fail_elem_parse(&fab, ix, name, &e, &err) < 0)
+    if (ry_fail_elem_parse(fab, ix, name, &e, &err) < 0)
         return;
-    ry_fail_elem_name(&fab, &e);
-    if (ry_fail_elem_parse(&fab, ix, e.name, &back, &err) < 0 || back.kind != e.kind ||
+    ry_fail_elem_name(fab, &e);
+    if (ry_fail_elem_parse(fab, ix, e.name, &back, &err) < 0 || back.kind != e.kind ||
         back.id != e.id) {
         fprintf(stderr, "fuzz_fail: '%s' names %s, which does not name it back\n", name, e.name);
         abort();
@@ -62,11 +58,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int n = 0;
     ry_err err;
     uint64_t seed = size ? data[0] : 1;
-    if (ry_fail_random(&fab, s, seed, e, MAX_ELEMS, &n, &err) == 0) {
+    if (ry_fail_random(fab, s, seed, e, MAX_ELEMS, &n, &err) == 0) {
         if (n < 0 || n > MAX_ELEMS)
             abort();
-        ry_failure *fs = ry_failure_new(&fab);
-        ry_failure_apply(&fab, e, n, fs);
+        ry_failure *fs = ry_failure_new(fab);
+        ry_failure_apply(fab, e, n, fs);
         ry_failure_free(fs);
     }
     free(e);

@@ -6,29 +6,21 @@
 #include <stdlib.h>
 
 #include "analysis/hw_guids.h"
-#include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "ibfmt/guidfile.h"
-#include "spec/spec.h"
 
-static ry_spec *spec;
-static ry_fabric fab;
+static fuzz_spec fixture;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ry_err err;
-    if (!spec) {
-        spec = ry_spec_load(RY_FUZZ_SRCDIR "/tests/data/ib/two-plane.yaml", NULL, 0,
-                            ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-        if (!spec || ry_fabric_build(spec, &fab, &err) < 0)
-            abort();
-    }
+    ry_fabric *fab = fuzz_fixture(&fixture, "tests/data/ib/two-plane.yaml");
     char path[64];
     int fd = fuzz_file(data, size, path, sizeof path);
     if (fd < 0)
         return 0;
     ry_ibplan pl;
-    if (ry_ibplan_build(&fab, &pl, &err) < 0)
+    if (ry_ibplan_build(fab, &pl, &err) < 0)
         abort();
     ry_inventory inv;
     if (ry_inventory_load(path, &inv) == RY_EXIT_OK)

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "model/libra.h"
-#include "spec/spec.h"
 #include "util/buf.h"
 
 static const char net4[] =
@@ -59,10 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ry_buf_puts(&spec, "\n");
         ry_buf_puts(&spec, layers);
     }
-    char path[64];
-    int fd = fuzz_file((const uint8_t *)spec.data, spec.len, path, sizeof path);
-    const char *templates = ry_templates_dir(RY_FUZZ_SRCDIR "/templates");
-    ry_spec *s = fd < 0 ? NULL : ry_spec_load(path, NULL, 0, templates);
+    fuzz_spec fs;
+    ry_spec *s = fuzz_spec_input(&fs, (const uint8_t *)spec.data, spec.len);
     if (s) {
         ry_libra_problem p;
         ry_libra_problem_init(&p);
@@ -73,9 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         ry_libra_problem_free(&p);
     }
-    ry_spec_free(s);
-    if (fd >= 0)
-        close(fd);
+    fuzz_spec_free(&fs);
     if (wfd >= 0)
         close(wfd);
     ry_buf_free(&spec);

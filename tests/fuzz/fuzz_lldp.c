@@ -10,25 +10,21 @@
 #include "analysis/verify_lldp.h"
 #include "emit/report/emit_verify.h"
 #include "fabric/ethplan.h"
-#include "fabric/fabric.h"
 #include "fabric/layout.h"
 #include "netfmt/lldp.h"
-#include "spec/spec.h"
 
-static ry_spec *spec;
-static ry_fabric fab;
+static fuzz_spec fixture;
+static ry_fabric *fab;
 static ry_ethplan plan;
 static ry_layout lay;
 
 static void setup(void)
 {
     ry_err err;
-    if (spec)
+    if (fab)
         return;
-    spec = ry_spec_load(RY_FUZZ_SRCDIR "/tests/data/eth/ro-2tier.yaml", NULL, 0,
-                        ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-    if (!spec || ry_fabric_build(spec, &fab, &err) < 0 || ry_ethplan_build(&fab, &plan, &err) < 0 ||
-        ry_layout_build(&fab, &lay, &err) < 0) {
+    fab = fuzz_fixture(&fixture, "tests/data/eth/ro-2tier.yaml");
+    if (ry_ethplan_build(fab, &plan, &err) < 0 || ry_layout_build(fab, &lay, &err) < 0) {
         fprintf(stderr, "fuzz_lldp: the plan does not load\n");
         abort();
     }
@@ -50,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ry_pos at;
         if (ry_lldp_graph(&plan, &t, 1, &nf, &err, &at) == 0) {
             ry_verify v;
-            if (ry_verify_run(&fab, &nf, 1, RY_VERIFY_NO_RATES, &v, &err) == 0) {
+            if (ry_verify_run(fab, &nf, 1, RY_VERIFY_NO_RATES, &v, &err) == 0) {
                 v.eth = &plan;
                 ry_buf b;
                 ry_buf_init(&b);

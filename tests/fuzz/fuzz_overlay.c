@@ -12,7 +12,6 @@
 
 #include "model/libra.h"
 #include "spec/catalog.h"
-#include "spec/spec.h"
 
 static const char *const files[] = { "switches.yaml", "nodes.yaml", "media.yaml",
                                      "llms.yaml", "gpus.yaml", "libra-costs.yaml" };
@@ -100,14 +99,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ry_media_catalog_free(ry_media_catalog_load(upper));
     ry_llm_catalog_free(ry_llm_catalog_load(upper));
     ry_libra_costs_free(ry_libra_costs_load(upper));
-    ry_spec *s = ry_spec_load(RY_FUZZ_SRCDIR "/examples/libra-llm.yaml", NULL, 0, upper);
+    fuzz_spec fs;
+    ry_spec *s = fuzz_spec_path(&fs, RY_FUZZ_SRCDIR "/examples/libra-llm.yaml", NULL, 0, upper);
     if (s) {
         ry_libra_problem p;
         ry_libra_problem_init(&p);
         ry_libra_problem_build(s, &p);
         ry_libra_problem_free(&p);
     }
-    ry_spec_free(s);
+    fuzz_spec_free(&fs);
     restore(name);
     fuzz_done();
     return 0;

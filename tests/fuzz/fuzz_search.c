@@ -10,21 +10,16 @@
 #include <stdlib.h>
 
 #include "emit/report/emit_search.h"
-#include "spec/spec.h"
 #include "study/search.h"
 #include "util/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char path[64];
-    int fd = fuzz_file(data, size, path, sizeof path);
-    if (fd < 0)
-        return 0;
-    const char *templates = ry_templates_dir(RY_FUZZ_SRCDIR "/templates");
-    ry_spec *s = ry_spec_load(path, NULL, 0, templates);
+    fuzz_spec fs;
+    ry_spec *s = fuzz_spec_input(&fs, data, size);
     if (s) {
         ry_search_in in;
-        ry_search_in_init(&in, s, path, templates);
+        ry_search_in_init(&in, s, fs.path, fuzz_templates());
         in.threads = 1;
         in.memory = 16 << 20;
         in.max_points = 4;
@@ -45,8 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         ry_search_free(S);
     }
-    ry_spec_free(s);
-    close(fd);
+    fuzz_spec_free(&fs);
     fuzz_done();
     return 0;
 }

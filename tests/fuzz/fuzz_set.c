@@ -4,8 +4,6 @@
 
 #include <stdlib.h>
 
-#include "spec/spec.h"
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text = fuzz_string(data, size);
@@ -26,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sets[n].where = NULL;
         n++;
     }
-    ry_spec *s = ry_spec_load(RY_FUZZ_SRCDIR "/examples/superpod-4su.yaml", sets, n,
-                              ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-    ry_spec_free(s);
+    fuzz_spec fs;
+    fuzz_spec_path(&fs, RY_FUZZ_SRCDIR "/examples/superpod-4su.yaml", sets, n, NULL);
+    fuzz_spec_free(&fs);
     free(text);
     fuzz_done();
     return 0;

@@ -11,22 +11,19 @@
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "fabric/layout.h"
-#include "spec/spec.h"
 
-static ry_spec *spec;
-static ry_fabric fab;
+static fuzz_spec fixture;
+static ry_fabric *fab;
 static ry_ibplan plan;
 static ry_layout lay;
 
 static int setup(void)
 {
     ry_err err;
-    if (spec)
+    if (fab)
         return 0;
-    spec = ry_spec_load(RY_FUZZ_SRCDIR "/tests/data/ib/two-plane.yaml", NULL, 0,
-                        ry_templates_dir(RY_FUZZ_SRCDIR "/templates"));
-    if (!spec || ry_fabric_build(spec, &fab, &err) < 0 || ry_ibplan_build(&fab, &plan, &err) < 0 ||
-        ry_layout_build(&fab, &lay, &err) < 0) {
+    fab = fuzz_fixture(&fixture, "tests/data/ib/two-plane.yaml");
+    if (ry_ibplan_build(fab, &plan, &err) < 0 || ry_layout_build(fab, &lay, &err) < 0) {
         fprintf(stderr, "fuzz_verify: the plan does not load\n");
         abort();
     }
@@ -44,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ry_netfile_load_flags(path, &nf, RY_NF_LIDS_OPTIONAL) == RY_EXIT_OK) {
         ry_verify v;
         ry_err err;
-        if (ry_verify_run(&fab, &nf, 1, 0, &v, &err) == 0) {
+        if (ry_verify_run(fab, &nf, 1, 0, &v, &err) == 0) {
             ry_buf b;
             ry_buf_init(&b);
             ry_emit_verify(&b, &v, &plan, &lay, RY_FMT_TEXT);

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "emit/csv.h"
+#include "emit/report/emit_verify.h"
 #include "emit/text_table.h"
 #include "fabric/layout.h"
 #include "fabric/names.h"
+#include "util/hostlist.h"
 #include "util/numfmt.h"
 
 static const char *const state_name[RY_XC_N] = { "kept", "moved", "added", "removed" };
@@ -46,9 +48,15 @@ static long long sum_state(const long long (*a)[RY_XT_N], int s)
     return n;
 }
 
+/* Switches the phase installs (added) or removes. */
+static long long switches_of(const ry_expand *x, int state)
+{
+    return sum_state(x->sw, state);
+}
+
 static long long work_rows(const ry_expand *x)
 {
-    return (long long)x->nwork;
+    return (long long)x->nwork + switches_of(x, RY_XC_ADDED) + switches_of(x, RY_XC_REMOVED);
 }
 
 static void text_side(ry_buf *o, const ry_fabric *f)
@@ -200,9 +208,10 @@ static void emit_text(ry_buf *o, const ry_expand *x)
             ry_buf_printf(o, "%s%s of no one rail", sep, ry_n(x->gpus_cut_rail[x->rails]));
         ry_buf_putc(o, '\n');
     }
-    ry_buf_printf(o, "\nwork order: %s actions (connect %s, move %s, remove %s, replace %s)\n",
-                  ry_n(work_rows(x)), ry_n(x->wo_connect), ry_n(x->wo_move), ry_n(x->wo_remove),
-                  ry_n(x->wo_replace));
+    ry_buf_printf(o, "\nwork order: %s actions (install switch %s, connect %s, move %s, "
+                  "remove %s, replace %s, remove switch %s)\n", ry_n(work_rows(x)),
+                  ry_n(switches_of(x, RY_XC_ADDED)), ry_n(x->wo_connect), ry_n(x->wo_move),
+                  ry_n(x->wo_remove), ry_n(x->wo_replace), ry_n(switches_of(x, RY_XC_REMOVED)));
 }
 
 static json_t *by_tier(const ry_expand *x, const long long *a, int links)
@@ -260,7 +269,7 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         json_array_append_new(rails, json_integer(x->gpus_cut_rail[r]));
     json_t *doc = json_pack(
         "{s:o,s:o,s:o,s:o,s:{s:I,s:I},s:{s:o,s:o},s:{s:o,s:I,s:I,s:I,s:o},"
-        "s:{s:I,s:I,s:I,s:I,s:I}}",
+        "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I}}",
         "old", side_json(x->old), "new", side_json(x->new), "switches", sw, "cables", cab,
         "relocated", "servers", (json_int_t)x->relocated_servers, "switches",
         (json_int_t)x->relocated_switches,
@@ -268,9 +277,10 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         money_json(&x->cab_money), "downtime", "links", links, "gpus_cut_off",
         (json_int_t)x->gpus_cut, "nic_ports_cut_off", (json_int_t)x->ports_cut,
         "leaves_isolated", (json_int_t)x->leaves_isolated, "gpus_cut_off_by_rail", rails,
-        "work_order", "actions", (json_int_t)work_rows(x), "connect", (json_int_t)x->wo_connect,
-        "move", (json_int_t)x->wo_move, "remove", (json_int_t)x->wo_remove, "replace",
-        (json_int_t)x->wo_replace);
+        "work_order", "actions", (json_int_t)work_rows(x), "install_switch",
+        (json_int_t)switches_of(x, RY_XC_ADDED), "connect", (json_int_t)x->wo_connect, "move",
+        (json_int_t)x->wo_move, "remove", (json_int_t)x->wo_remove, "replace",
+        (json_int_t)x->wo_replace, "remove_switch", (json_int_t)switches_of(x, RY_XC_REMOVED));
     json_object_set_new(json_object_get(doc, "relocated"), "renamed_servers", renamed);
     ry_json_out(o, doc, 17);
 }
@@ -324,6 +334,68 @@ void ry_emit_expand_switches(ry_buf *out, const ry_expand *x)
     for (uint32_t id = o->first_switch; id < o->nnodes; id++)
         if (x->sw_new[id - o->first_switch] < 0)
             switch_row(out, x, -1, id);
+}
+
+/* ---- the work order ------------------------------------------------------------------------ */
+
+typedef struct sw_wo {
+    long long walk;
+    int rack, unit;
+    uint32_t id;
+    char name[128];
+} sw_wo;
+
+static int cmp_sw_wo(const void *a, const void *b)
+{
+    const sw_wo *x = a, *y = b;
+    if (x->walk != y->walk)
+        return x->walk < 0 ? 1 : y->walk < 0 ? -1 : (x->walk > y->walk) - (x->walk < y->walk);
+    if (x->unit != y->unit)
+        return (x->unit > y->unit) - (x->unit < y->unit);
+    return ry_name_cmp(x->name, y->name);
+}
+
+/* The rows of the switches added (in the new layout) or removed (in the
+ * old one), along the racks as the cables' rows go. */
+static void switch_work(ry_buf *out, const ry_expand *x, int removed)
+{
+    const ry_fabric *f = removed ? x->old : x->new;
+    const ry_layout *lay = removed ? x->oc->lay : x->nc->lay;
+    const int32_t *other = removed ? x->sw_new : x->sw_old;
+    size_t n = 0;
+    sw_wo *rows = ry_xcalloc(f->nnodes - f->first_switch + 1, sizeof *rows);
+    for (uint32_t id = f->first_switch; id < f->nnodes; id++) {
+        if (other[id - f->first_switch] >= 0)
+            continue;
+        sw_wo *r = &rows[n++];
+        int units;
+        r->id = id;
+        ry_layout_where(lay, id, &r->rack, &r->unit, &units);
+        r->walk = ry_work_order_walk(lay, r->rack);
+        ry_node_name(f, id, r->name, sizeof r->name);
+    }
+    qsort(rows, n, sizeof *rows, cmp_sw_wo);
+    char rack[64], unit[32];
+    for (size_t i = 0; i < n; i++) {
+        rack[0] = unit[0] = '\0';
+        if (rows[i].rack >= 0) {
+            ry_rack_name(lay, rows[i].rack, rack, sizeof rack);
+            snprintf(unit, sizeof unit, "%d", rows[i].unit);
+        }
+        const char *model = ry_spec_tier_switch(f->spec, f->nodes[rows[i].id].tier)->name;
+        ry_csv_row(out, (const char *const[]){ rack, unit, rows[i].name, "", "", "",
+                                               removed ? "remove switch" : "install switch",
+                                               model }, 8);
+    }
+    free(rows);
+}
+
+void ry_emit_expand_work_order(ry_buf *out, const ry_expand *x)
+{
+    ry_emit_work_order_header(out);
+    switch_work(out, x, 0);
+    ry_emit_work_order_rows(out, &x->v, x->work, x->work_replace, x->nwork, x->nc->lay);
+    switch_work(out, x, 1);
 }
 
 static void cable_cells(ry_buf *o, const ry_fabric *f, int32_t l)

@@ -593,6 +593,29 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay)
 void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
                            const uint8_t *replace, size_t nx, const ry_layout *lay)
 {
+    ry_emit_work_order_header(out);
+    ry_emit_work_order_rows(out, v, xs, replace, nx, lay);
+}
+
+void ry_emit_work_order_header(ry_buf *out)
+{
+    ry_buf_puts(out, "rack,rack_unit,device,port,cage_port,label,action,to");
+    ry_csv_end(out);
+}
+
+long long ry_work_order_walk(const ry_layout *lay, int rack)
+{
+    if (rack < 0)
+        return -1;
+    const ry_rack *k = &lay->racks[rack];
+    int per_row = lay->rooms[k->room].racks_per_row;
+    return ((long long)k->room << 40) + ((long long)k->row << 20) +
+           (k->row % 2 ? per_row - 1 - k->col : k->col);
+}
+
+void ry_emit_work_order_rows(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
+                             const uint8_t *replace, size_t nx, const ry_layout *lay)
+{
     wo_row *rows = ry_xcalloc(nx + 1, sizeof *rows);
     size_t n = 0;
     for (size_t i = 0; i < nx; i++) {
@@ -630,16 +653,9 @@ void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding 
     }
     /* room by room; in each along row 1, back along row 2, and so on:
      * each rack passed once */
-    for (size_t i = 0; i < n; i++) {
-        const ry_rack *k = rows[i].rack >= 0 ? &lay->racks[rows[i].rack] : NULL;
-        int per_row = k ? lay->rooms[k->room].racks_per_row : 0;
-        rows[i].walk = !k ? -1
-                          : ((long long)k->room << 40) + ((long long)k->row << 20) +
-                                (k->row % 2 ? per_row - 1 - k->col : k->col);
-    }
+    for (size_t i = 0; i < n; i++)
+        rows[i].walk = ry_work_order_walk(lay, rows[i].rack);
     qsort(rows, n, sizeof *rows, cmp_wo);
-    ry_buf_puts(out, "rack,rack_unit,device,port,cage_port,label,action,to");
-    ry_csv_end(out);
     char num[32], rack[32];
     for (size_t i = 0; i < n; i++) {
         const wo_row *r = &rows[i];

@@ -27,6 +27,14 @@ void ry_emit_work_order(ry_buf *out, const ry_verify *v, const ry_layout *lay);
  * planned ends). replace may be NULL. */
 void ry_emit_work_order_of(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
                            const uint8_t *replace, size_t nx, const ry_layout *lay);
+/* Its header line, and its rows without the header (a report that adds
+ * rows of its own around them: analysis/expand.h's switches). */
+void ry_emit_work_order_header(ry_buf *out);
+void ry_emit_work_order_rows(ry_buf *out, const ry_verify *v, const ry_vf_finding *xs,
+                             const uint8_t *replace, size_t nx, const ry_layout *lay);
+/* A rack's place on the walk the rows follow (room by room; in each along
+ * row 1, back along row 2, ...); -1 for no rack (rows of no rack come last). */
+long long ry_work_order_walk(const ry_layout *lay, int rack);
 
 /* What routing the fabric as found left out: found cables that carry no
  * route (left), NICs of the plan not cabled, and per leaf the NICs its
