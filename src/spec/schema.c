@@ -415,7 +415,7 @@ const ry_key ry_spec_keys[] = {
       .def_doc = "auto: NICs per node x 2", .unit = "rings", .bad = RY_BAD_OTHER,
       .doc = "rings of a ring collective (NCCL's channels)" },
     /* network.dims and below: read by spec/libra_spec.c. */
-    { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
+    { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER,
       .bad = RY_BAD_OTHER, .doc = "the dimensions, innermost first" },
     { .key = "network.dims[].name", STRING(0), .flags = RY_KEY_READER | RY_KEY_REQUIRED,
       DIM(name), .check = check_dim_name, .bad = RY_BAD_OTHER,
