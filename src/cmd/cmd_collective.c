@@ -128,6 +128,7 @@ static void net_opts(const ry_ctx *ctx, ry_net_opts *no)
     no->routing = (ry_net_routing)s->net.routing;
     no->qps = s->net.qps > 0 ? s->net.qps : 1;
     no->hash_qp = s->net.hash_qp;
+    no->per_switch_seed = !s->net.same_seed;
     if (ry_opt(ctx, O_ROUTING))
         no->routing = (ry_net_routing)ry_net_routing_parse(ry_opt(ctx, O_ROUTING));
     if (ry_opt(ctx, O_QPS))

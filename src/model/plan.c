@@ -319,17 +319,34 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
         if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
             pn->memo[i].count == count && pn->memo[i].op == (int)op)
             return pn->memo[i].share;
-    ry_coll_result r;
-    ry_err err = { { 0 }, { 0 } };
-    double share;
-    if (ry_coll_groups(pn->net, &pn->job, op, gpus, stride, count, RY_PLAN_NET_BYTES, 1, &r,
-                       &share, &err) < 0) {
-        pn->fallback++;
-        snprintf(pn->why, sizeof pn->why, "%.200s", err.msg);
-        share = plan_share(pl, gpus, stride, count, spread);
-    } else {
-        pn->asked++;
+    /* Hashed paths are a draw (a job's queue pairs and ports are new each
+     * run): the mean time over RY_PLAN_NET_DRAWS draws, a harmonic mean of
+     * the shares. */
+    int draws = ry_net_hashes(pn->net) ? RY_PLAN_NET_DRAWS : 1;
+    double inv = 0, share = 1;
+    for (int k = 0; k < draws; k++) {
+        ry_coll_result r;
+        ry_err err = { { 0 }, { 0 } };
+        double one;
+        if (draws > 1)
+            ry_net_set_seed(pn->net, (uint32_t)k);
+        if (ry_coll_groups(pn->net, &pn->job, op, gpus, stride, count, RY_PLAN_NET_BYTES, 1, &r,
+                           &one, &err) < 0) {
+            pn->fallback++;
+            snprintf(pn->why, sizeof pn->why, "%.200s", err.msg);
+            inv = 0;
+            break;
+        }
         pn->flows += (long long)r.flows;
+        inv += 1 / one;
+    }
+    if (draws > 1)
+        ry_net_set_seed(pn->net, 0);
+    if (inv > 0) {
+        pn->asked++;
+        share = draws / inv;
+    } else {
+        share = plan_share(pl, gpus, stride, count, spread);
     }
     if (pn->nmemo < RY_PLAN_NET_MEMO)
         pn->memo[pn->nmemo++] = (struct ry_plan_net_memo){ gpus, stride, count, (int)op, share };
@@ -1012,6 +1029,7 @@ int ry_plan_net_init(ry_plan_net *pn, const ry_fabric *f, ry_err *err)
     o.routing = (ry_net_routing)s->net.routing;
     o.qps = s->net.qps > 0 ? s->net.qps : 1;
     o.hash_qp = s->net.hash_qp;
+    o.per_switch_seed = !s->net.same_seed;
     if (s->workload && s->workload->gpu.nvlink_gbps > 0)      /* each way: half of both */
         o.nvlink_bytes_s = s->workload->gpu.nvlink_gbps * 1e9 / 8 / 2;
     int scattered = 0;

@@ -108,9 +108,12 @@ typedef struct ry_plan_cfg {
  * analytic shares (ry_plan_group_share), then times the chosen layout's
  * collectives on the engine: each parallel dimension's groups run all at
  * once (net/collective.h, ry_coll_groups) and their share of the NICs'
- * rate replaces the analytic one. A phase the engine cannot take (more
+ * rate replaces the analytic one. Where the switches hash flows onto
+ * paths (ECMP), a phase's paths are one draw of the hash: its time is the
+ * mean over RY_PLAN_NET_DRAWS seeds. A phase the engine cannot take (more
  * flows than it holds) keeps the analytic share and is counted. */
 #define RY_PLAN_NET_MEMO 32
+#define RY_PLAN_NET_DRAWS 5             /* hashed paths: the mean over this many draws */
 #define RY_PLAN_NET_BYTES 1048576.0     /* a hop's bytes in the engine's phase (the
                                            share does not depend on it) */
 typedef struct ry_plan_net {

@@ -99,6 +99,11 @@ ry_net *ry_net_new(const ry_fabric *f, const ry_net_opts *o, ry_err *err);
 void ry_net_free(ry_net *n);
 
 const ry_fabric *ry_net_fabric(const ry_net *n);
+/* 1 when flows take paths by a hash (ECMP: Ethernet, not adaptive): their
+ * paths are one draw among many; ry_net_set_seed draws again (the flows
+ * added after it). */
+int ry_net_hashes(const ry_net *n);
+void ry_net_set_seed(ry_net *n, uint32_t seed);
 size_t ry_net_resources(const ry_net *n);
 double ry_net_capacity(const ry_net *n, uint32_t res);     /* bytes/s */
 /* A resource as a person reads it: "leaf3 p17 -> spine0 p2 (up)" or

@@ -216,6 +216,8 @@ void ry_net_free(ry_net *n)
 }
 
 const ry_fabric *ry_net_fabric(const ry_net *n) { return n->f; }
+int ry_net_hashes(const ry_net *n) { return n->eth && n->o.routing != RY_NET_ADAPTIVE; }
+void ry_net_set_seed(ry_net *n, uint32_t seed) { n->o.seed = seed; }
 size_t ry_net_resources(const ry_net *n) { return n->nres; }
 
 double ry_net_capacity(const ry_net *n, uint32_t res)

@@ -41,6 +41,7 @@ static const char *const cost_models[] = { "paper", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const routing_words[] = { "static", "ecmp", "adaptive", NULL };
+static const char *const hash_seed_words[] = { "per-switch", "same", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row",
                                                "in-rack", NULL };   /* RY_NETWORK_* */
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
@@ -408,6 +409,10 @@ const ry_key ry_spec_keys[] = {
       .doc = "queue pairs of one connection, as NCCL_IB_QPS_PER_CONNECTION" },
     { .key = "network.hash_qp", .type = RY_KEY_BOOL, SPEC(net.hash_qp), .def = "false",
       .bad = RY_BAD_OTHER, .doc = "ECMP hashes the RoCE destination queue pair too" },
+    { .key = "network.hash_seed", ENUM(hash_seed_words), SPEC(net.same_seed), .def = "per-switch",
+      .bad = RY_BAD_OTHER,
+      .doc = "ECMP: each switch hashes with a seed of its own, or every switch the same "
+             "(the same hash at every tier polarises: flows pinned below stay pinned above)" },
     { .key = "network.placement", STRING(31), SPEC(net.placement), .def = "contiguous",
       .check = check_placement, .bad = RY_BAD_OTHER,
       .doc = "a job's nodes: contiguous, or scattered[:SEED]" },

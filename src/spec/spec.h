@@ -308,6 +308,7 @@ typedef struct ry_spec {
         int routing;            /* RY_NET_ROUTING_WORDS index: static, ecmp, adaptive */
         int qps;                /* queue pairs per connection */
         int hash_qp;            /* ECMP hashes the destination queue pair too */
+        int same_seed;          /* network.hash_seed: 0 per-switch, 1 same */
         char placement[32];     /* "contiguous", "scattered" or "scattered:SEED" */
         int channels;           /* rings; 0 = auto: NICs per node x 2 */
     } net;

@@ -246,9 +246,18 @@ static void point_failures(const search *S, const ry_design_build *b, mix *m, ti
 /* The workloads modeled on the point's specs into ti, their plans into m
  * (the caller frees them with mix_free, whatever this returns); 0 after
  * an error said to the caller's capture. */
-static int model_point(const search *S, ry_spec *const *spec, mix *m, times *ti)
+static int model_point(const search *S, ry_spec *const *spec, const ry_fabric *f, mix *m,
+                       times *ti)
 {
     *m = (mix){ .n = 0, .wsum = S->wsum };
+    /* the layouts' collectives on the point's fabric, one engine for the mix */
+    ry_plan_net pn;
+    ry_err nerr;
+    int engine = f && ry_plan_net_init(&pn, f, &nerr) == 0;
+    if (f && !engine) {
+        ry_spec_error(spec[0], nerr.key[0] ? "network" : NULL, "%s", nerr.msg);
+        return 0;
+    }
     double t_sum = 0, tok_sum = 0;
     for (int w = 0; w < S->nwl; w++) {
         ry_plan *pl = ry_xcalloc(1, sizeof *pl);
@@ -262,8 +271,12 @@ static int model_point(const search *S, ry_spec *const *spec, mix *m, times *ti)
                 ry_error("the point has no workload to model");
             return 0;
         }
-        if (ry_plan_compute(spec[w], 0, pl) < 0)
+        if ((engine ? ry_plan_compute_on(spec[w], &pn, pl) : ry_plan_compute(spec[w], 0, pl)) < 0) {
+            if (engine)
+                ry_plan_net_free(&pn);
             return 0;
+        }
+        m->pl[m->n - 1]->net = NULL;    /* the engine does not outlive this call */
         ti->iter_w[w] = pl->best.total;
         t_sum += S->wl[w].weight * pl->best.total;
         tok_sum += S->wl[w].weight * pl->tokens_per_s * pl->best.total;   /* tokens */
@@ -277,6 +290,8 @@ static int model_point(const search *S, ry_spec *const *spec, mix *m, times *ti)
             ti->ep = par.ep;
         }
     }
+    if (engine)
+        ry_plan_net_free(&pn);
     ti->iter_s = t_sum / S->wsum;
     /* the mix's tokens over its time: w_i iterations of each workload */
     ti->tokens_per_s = t_sum > 0 ? tok_sum / t_sum : 0;
@@ -466,19 +481,20 @@ static times *time_fabric(search *S, ry_spec *const *spec, ry_buf *diag)
     times *ti = ry_xcalloc(1, sizeof *ti);
     mix m;
     ry_buf_reset(diag);
-    if (model_point(S, spec, &m, ti)) {
-        ry_err err;
-        long long held;
-        ry_design_build *b = build_point(S, spec[0], &held, &err);
-        if (b) {
+    ry_err err;
+    long long held;
+    m = (mix){ .n = 0, .wsum = S->wsum };
+    ry_design_build *b = build_point(S, spec[0], &held, &err);
+    if (!b) {
+        ry_err_text(&err, ti->why, sizeof ti->why);
+    } else {
+        if (model_point(S, spec, &b->fabric, &m, ti)) {
             point_failures(S, b, &m, ti);
             ti->ok = 1;
-            build_done(S, b, held);
         } else {
-            ry_err_text(&err, ti->why, sizeof ti->why);
+            first_reason(diag, ti->why, sizeof ti->why);
         }
-    } else {
-        first_reason(diag, ti->why, sizeof ti->why);
+        build_done(S, b, held);
     }
     mix_free(&m);
     return ti;
@@ -492,26 +508,29 @@ static ry_capex point_capex(const ry_spec *spec, const timing *tm)
     return cx;
 }
 
-/* The fabric of spec (one per workload) into tm: modeled, and unless its
- * time is over the target, built and priced, and its failures analysed
- * when the point is within the budget. */
+/* The fabric of spec (one per workload) into tm: built, modeled on it (the
+ * layout's collectives on the flow engine), and unless its time is over
+ * the target, priced, and its failures analysed when the point is within
+ * the budget. */
 static void compute(search *S, ry_spec *const *spec, ry_buf *diag, timing *tm)
 {
     times *ti = ry_xcalloc(1, sizeof *ti);
-    mix m;
+    mix m = { .n = 0, .wsum = S->wsum };
     ry_buf_reset(diag);
-    int modeled = model_point(S, spec, &m, ti);
-    if (!modeled)
-        first_reason(diag, ti->why, sizeof ti->why);
-    if (modeled && S->target_time > 0 && ti->iter_s > S->target_time) {
-        tm->over_target = ti->iter_s;
-        goto out;
-    }
     ry_err err;
     long long held;
     ry_design_build *b = build_point(S, spec[0], &held, &err);
     if (!b) {
         ry_err_text(&err, tm->why, sizeof tm->why);
+        goto out;
+    }
+    /* the model on the fabric as built: its collectives on the engine */
+    int modeled = model_point(S, spec, &b->fabric, &m, ti);
+    if (!modeled)
+        first_reason(diag, ti->why, sizeof ti->why);
+    if (modeled && S->target_time > 0 && ti->iter_s > S->target_time) {
+        tm->over_target = ti->iter_s;
+        build_done(S, b, held);
         goto out;
     }
     tm->built = 1;
