@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
-#include "emit/cabling/xlsx_table.h"
+#include "ooxml/xlsx_table.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
