@@ -142,6 +142,14 @@ int main(void)
     ry_csv_fields(&row, (const char *const[]){ "x" }, 1);
     CHECK(strcmp(row.data, "a,\"b,c\",\nx") == 0, "csv row: [%s]", row.data);
     ry_buf_free(&row);
+    /* a record set by column, in any order: the cells not set are empty */
+    ry_buf_init(&row);
+    ry_csv_rec rec = { .n = 4 };
+    ry_csv_set(&rec, 2, "%d,%s", 7, "x");
+    ry_csv_set(&rec, 0, "%.2f", 1.5);
+    ry_csv_put(&row, &rec);
+    CHECK(strcmp(row.data, "1.50,,\"7,x\",\n") == 0, "csv record: [%s]", row.data);
+    ry_buf_free(&row);
 
     /* RY_ALLOC_GROW: appends keep what was there, with a count of any type */
     int *v = NULL, nv = 0, capv = 0;
