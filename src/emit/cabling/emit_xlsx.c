@@ -29,7 +29,7 @@
  * The lists' data rows (Cables, Labels, Racks), nearly all of a large
  * workbook, do not go through libxlsxwriter: it writes their sheets with
  * the header row, and the rows are deflated on the side and put in when it
- * has finished (xlsx_rows.h), at a fifth of the time. The rack sheets and
+ * has finished (ooxml/xlsx_rows.h), at a fifth of the time. The rack sheets and
  * the short sheets are libxlsxwriter's own.
  *
  * Same input, same bytes: the document's creation time is fixed (libxlsxwriter
@@ -76,7 +76,7 @@ typedef struct sheet {
     const char *name;
     const char *const *cols;
     int part;                   /* 1 for the list's first sheet */
-    ry_xrows *rows;             /* a list's data rows, when streamed (xlsx_rows.h) */
+    ry_xrows *rows;             /* a list's data rows, when streamed (ooxml/xlsx_rows.h) */
     size_t left;                /* data rows still to write, this sheet's included */
     size_t max;                 /* data rows a sheet holds */
 } sheet;
@@ -998,10 +998,13 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const ch
      * threshold keeps them in fresh, lazily zeroed pages. */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-    /* One temporary file per sheet, in shared memory when the workbook is
-     * small and $TMPDIR does not say otherwise (creating a few hundred
-     * files on a disk costs a fraction of a second). The directory is
-     * private and removed on a signal (util/cleanup.h). */
+    /* One temporary file per sheet, in shared memory when the bound is
+     * under RY_XLSX_SHM_XML and $TMPDIR does not say otherwise (creating a
+     * few hundred files on a disk costs a fraction of a second). The bound
+     * counts every sheet's XML, though the lists' rows reach the scratch
+     * directory deflated (about a ninth of their XML): it errs towards the
+     * disk, where a large workbook's scratch belongs anyway. The directory
+     * is private and removed on a signal (util/cleanup.h). */
     char title[160];
     snprintf(title, sizeof title, "Cabling plan of %s", c->f->spec->name);
     book b = { 0 };
