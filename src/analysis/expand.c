@@ -382,11 +382,7 @@ int ry_expand_check(const ry_fabric *old, const ry_fabric *new, ry_err *err)
 
 static void work_push(ry_expand *x, size_t *cap, const ry_vf_finding *f, int replace)
 {
-    if (x->nwork == *cap) {
-        *cap = *cap ? *cap * 2 : 64;
-        x->work = ry_xrealloc(x->work, *cap * sizeof *x->work);
-        x->work_replace = ry_xrealloc(x->work_replace, *cap);
-    }
+    RY_ALLOC_GROW2(x->work, x->work_replace, x->nwork + 1, *cap);
     x->work[x->nwork] = *f;
     x->work_replace[x->nwork++] = (uint8_t)replace;
     if (replace)

@@ -23,6 +23,21 @@ void ry_csv_field(ry_buf *b, const char *s);
 void ry_csv_fields(ry_buf *b, const char *const *fields, int n);
 void ry_csv_row(ry_buf *b, const char *const *fields, int n);
 
+/* A record whose cells are set by column, in any order, printf style (up
+ * to RY_CSV_CELL - 1 bytes each); the cells not set are empty. Start it
+ * zeroed with its number of columns (at most RY_CSV_COLS):
+ *     ry_csv_rec r = { .n = NCOLS };
+ * then ry_csv_set the cells and ry_csv_put it, a whole record. */
+#define RY_CSV_COLS 24
+#define RY_CSV_CELL 64
+typedef struct ry_csv_rec {
+    int n;
+    char cell[RY_CSV_COLS][RY_CSV_CELL];
+} ry_csv_rec;
+
+void ry_csv_set(ry_csv_rec *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ry_csv_put(ry_buf *b, const ry_csv_rec *r);
+
 /* The end of a record: "\n", or "\r\n" after ry_csv_set_crlf(1). */
 void ry_csv_set_crlf(int on);
 const char *ry_csv_eol(void);

@@ -13,5 +13,8 @@
  * Jansson's _new functions do). precision: significant digits of reals
  * (JSON_REAL_PRECISION), or 0 for Jansson's shortest round trip. */
 void ry_json_out(ry_buf *o, json_t *j, int precision);
+/* The same with Jansson's flags as they are, for a file whose reader has
+ * its own layout (SONiC's config_db.json: JSON_INDENT(4) | JSON_SORT_KEYS). */
+void ry_json_out_flags(ry_buf *o, json_t *j, size_t flags);
 
 #endif

@@ -137,11 +137,7 @@ int ry_guid2lid_load(const char *path, ry_guid2lid *g)
                  "LIDs 0x0001 to 0xbfff, the last not below the first");
             continue;
         }
-        if (g->n == cap) {
-            cap = cap ? cap * 2 : 256;
-            g->guid = ry_xrealloc(g->guid, cap * sizeof *g->guid);
-            g->lid = ry_xrealloc(g->lid, cap * sizeof *g->lid);
-        }
+        RY_ALLOC_GROW2(g->guid, g->lid, g->n + 1, cap);
         g->guid[g->n] = v[0];
         g->lid[g->n++] = (uint16_t)v[1];
     }

@@ -264,14 +264,7 @@ static int grow_ports(parser *ps)
         perr(ps, ps->line, 1, "more than %d ports in one file", INT_MAX - 2);
         return -1;
     }
-    if ((size_t)nf->nports < ps->cap_ports)
-        return 0;
-    size_t cap = ps->cap_ports ? ps->cap_ports * 2 : 1024;
-    if (cap > (size_t)INT_MAX)
-        cap = (size_t)INT_MAX;
-    nf->ports = ry_xrealloc(nf->ports, cap * sizeof *nf->ports);
-    ps->listed = ry_xrealloc(ps->listed, cap * sizeof *ps->listed);
-    ps->cap_ports = cap;
+    RY_ALLOC_GROW2(nf->ports, ps->listed, (size_t)nf->nports + 1, ps->cap_ports);
     return 0;
 }
 

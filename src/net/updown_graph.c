@@ -76,11 +76,7 @@ void ry_updown_graph_build(const ry_fabric *f, int k, ry_updown_graph *g)
                     g->leaf_of[s] = (int32_t)g->L;
                     g->leaf_sw[g->L++] = (uint32_t)s;
                 }
-                if (g->nends == cap) {
-                    cap *= 2;
-                    g->end = ry_xrealloc(g->end, cap * sizeof *g->end);
-                    g->end_leaf = ry_xrealloc(g->end_leaf, cap * sizeof *g->end_leaf);
-                }
+                RY_ALLOC_GROW2(g->end, g->end_leaf, g->nends + 1, cap);
                 g->end_leaf[g->nends] = (uint32_t)g->leaf_of[s];
                 g->end[g->nends++] = (uint32_t)peer;
                 continue;

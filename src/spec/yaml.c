@@ -49,12 +49,10 @@ static ry_ynode *scalar_new(ry_ydoc *d, ry_pos pos, const char *value, int quote
 
 static void node_append(ry_ynode *parent, ry_ynode *key, ry_ynode *item)
 {
-    if (parent->n == parent->cap) {
-        parent->cap = parent->cap ? parent->cap * 2 : 4;
-        parent->items = ry_xrealloc(parent->items, parent->cap * sizeof *parent->items);
-        if (parent->kind == RY_YMAP)
-            parent->keys = ry_xrealloc(parent->keys, parent->cap * sizeof *parent->keys);
-    }
+    if (parent->kind == RY_YMAP)
+        RY_ALLOC_GROW2(parent->items, parent->keys, parent->n + 1, parent->cap);
+    else
+        RY_ALLOC_GROW(parent->items, parent->n + 1, parent->cap);
     if (parent->kind == RY_YMAP) {
         parent->keys[parent->n] = key;
         key->refs++;

@@ -37,4 +37,20 @@ size_t ry_alloc_nr(size_t alloc, size_t nr);
         }                                                                  \
     } while (0)
 
+/* RY_ALLOC_GROW for two parallel arrays x and y (element i of one goes
+ * with element i of the other) that share one capacity alloc: both grow
+ * together, to the same size.
+ *     RY_ALLOC_GROW2(guid, lid, n + 1, cap);
+ *     guid[n] = g;
+ *     lid[n++] = l; */
+#define RY_ALLOC_GROW2(x, y, nr, alloc)                                    \
+    do {                                                                   \
+        if ((size_t)(nr) > (size_t)(alloc)) {                              \
+            size_t ry_grow_ = ry_alloc_nr((size_t)(alloc), (size_t)(nr));  \
+            (x) = ry_xreallocarray((x), ry_grow_, sizeof *(x));            \
+            (y) = ry_xreallocarray((y), ry_grow_, sizeof *(y));            \
+            (alloc) = ry_grow_;                                            \
+        }                                                                  \
+    } while (0)
+
 #endif

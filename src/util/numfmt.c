@@ -141,10 +141,22 @@ const char *ry_num_money(char *buf, size_t cap, double v, int decimals)
     return buf;
 }
 
+/* The next of the calling thread's 16 buffers for ry_n and ry_n_money
+ * (room for a sign and a '$' before any number of RY_NUM_CAP). */
+#define RING_CAP (RY_NUM_CAP + 8)
+static char *ring_next(void)
+{
+    static _Thread_local char ring[16][RING_CAP];
+    static _Thread_local unsigned next;
+    return ring[next++ % 16];
+}
+
 const char *ry_n(long long v)
 {
-    static _Thread_local char ring[16][32];
-    static _Thread_local unsigned next;
-    char *b = ring[next++ % 16];
-    return ry_num_int(b, sizeof ring[0], v);
+    return ry_num_int(ring_next(), RING_CAP, v);
+}
+
+const char *ry_n_money(double v)
+{
+    return ry_num_money(ring_next(), RING_CAP, v, 0);
 }

@@ -42,5 +42,7 @@ const char *ry_num_money(char *buf, size_t cap, double v, int decimals);
  * for argument lists, ry_buf_printf(o, "%s of %s", ry_n(a), ry_n(b)). At
  * most 16 in one call; the text is valid until the 16th call after. */
 const char *ry_n(long long v);
+/* ry_num_money(v, 0) into the same buffers: "$98,041,856". */
+const char *ry_n_money(double v);
 
 #endif

@@ -49,7 +49,7 @@ static void paint(void)
     if (P.hidden || !P.step[0] || t < P.delay)
         return;
     /* Under the lock every stderr writer holds: a thread that silences
-     * descriptor 2 for a library (emit_xlsx.c) cannot swallow the line. */
+     * descriptor 2 for a library (ooxml/xlsx_book.c) cannot swallow the line. */
     ry_stderr_lock();
     fprintf(stderr, "\r\033[K%s %s: %s (%.0f s)", "railyard", P.cmd, P.step, t);
     fflush(stderr);

@@ -1,9 +1,10 @@
 /* CSV fields: RFC 4180 quoting, and text kept as it is (no formula guard:
  * the programs that import railyard's CSV read "-x" as "-x"); the escaper
  * of util/escape.h in each of its contexts, case by case; and the SipHash
- * reference vector of the keyed hash; the growth idiom of util/alloc.h;
- * and ry_buf_printf and ry_buf_putc at every length about the buffer's
- * capacity (printf formats into the spare room and only again once grown). */
+ * reference vector of the keyed hash; the growth idioms of util/alloc.h
+ * (one array, two parallel ones); and ry_buf_printf and ry_buf_putc at
+ * every length about the buffer's capacity (printf formats into the spare
+ * room and only again once grown). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,14 @@ int main(void)
     ry_csv_fields(&row, (const char *const[]){ "x" }, 1);
     CHECK(strcmp(row.data, "a,\"b,c\",\nx") == 0, "csv row: [%s]", row.data);
     ry_buf_free(&row);
+    /* a record set by column, in any order: the cells not set are empty */
+    ry_buf_init(&row);
+    ry_csv_rec rec = { .n = 4 };
+    ry_csv_set(&rec, 2, "%d,%s", 7, "x");
+    ry_csv_set(&rec, 0, "%.2f", 1.5);
+    ry_csv_put(&row, &rec);
+    CHECK(strcmp(row.data, "1.50,,\"7,x\",\n") == 0, "csv record: [%s]", row.data);
+    ry_buf_free(&row);
 
     /* RY_ALLOC_GROW: appends keep what was there, with a count of any type */
     int *v = NULL, nv = 0, capv = 0;
@@ -163,6 +172,26 @@ int main(void)
     RY_ALLOC_GROW(c, 5000, capc);
     CHECK(capc == 5000, "a jump past the factor: cap %zu", capc);
     free(c);
+    /* RY_ALLOC_GROW2: two arrays of other element sizes, one capacity */
+    long long *key = NULL;
+    unsigned char *val = NULL;
+    size_t nkv = 0, capkv = 0, grown = 0;
+    for (int i = 0; i < 5000; i++) {
+        size_t was = capkv;
+        RY_ALLOC_GROW2(key, val, nkv + 1, capkv);
+        grown += capkv != was;
+        key[nkv] = (long long)i << 33;
+        val[nkv++] = (unsigned char)i;
+    }
+    same = 1;
+    for (size_t i = 0; i < nkv; i++)
+        same &= key[i] == (long long)i << 33 && val[i] == (unsigned char)i;
+    CHECK(same && capkv >= nkv && capkv < 2 * nkv && grown < 30,
+          "grow2: cap %zu for %zu, %zu times", capkv, nkv, grown);
+    RY_ALLOC_GROW2(key, val, 2, capkv);
+    CHECK(capkv >= nkv, "grow2 does not shrink: cap %zu", capkv);
+    free(key);
+    free(val);
     CHECK(ry_alloc_nr(0, 1) == 24 && ry_alloc_nr(100, 101) == 174, "alloc_nr: %zu %zu",
           ry_alloc_nr(0, 1), ry_alloc_nr(100, 101));
 

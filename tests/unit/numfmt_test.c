@@ -51,6 +51,9 @@ int main(void)
     IS(r[0], "0");
     IS(r[15], "15,000");
     IS(r[1], "1,000");
+    IS(ry_n_money(98041856.4), "$98,041,856");
+    IS(ry_n_money(-1500), "-$1,500");
+    IS(r[2], "2,000");             /* two more of the ring taken: still there */
     /* a buffer too small is cut, never overrun */
     char small[5];
     IS(ry_num_int(small, sizeof small, 123456), "123,");

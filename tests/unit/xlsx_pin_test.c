@@ -1,4 +1,4 @@
-/* What src/emit/cabling/xlsx_rows.c takes for granted in libxlsxwriter's output,
+/* What src/ooxml/xlsx_rows.c takes for granted in libxlsxwriter's output,
  * checked against the library this build links (run at `make check`): a
  * libxlsxwriter update that changes any of it fails here, not in a
  * technician's spreadsheet application.
@@ -21,7 +21,7 @@
 #include <unzip.h>
 #include <xlsxwriter.h>
 
-#include "emit/cabling/xlsx_rows.h"
+#include "ooxml/xlsx_rows.h"
 #include "check.h"
 
 /* Member `name` of a zip, uncompressed, NUL-terminated; *method its

@@ -26,29 +26,25 @@
 
 /* ---- CSV ------------------------------------------------------------------------------------ */
 
-/* v as "%lld" writes it, without parsing a format on every cell. */
-static void csv_int(ry_buf *b, long long v)
+/* v as "%lld" writes it, into t, without parsing a format on every cell. */
+static const char *int_text(char t[24], long long v)
 {
-    char t[24];
-    int n = (int)sizeof t;
+    char *p = t + 23;
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    *p = '\0';
     do
-        t[--n] = (char)('0' + u % 10);
+        *--p = (char)('0' + u % 10);
     while ((u /= 10) > 0);
     if (v < 0)
-        t[--n] = '-';
-    ry_buf_add(b, t + n, sizeof t - (size_t)n);
+        *--p = '-';
+    return p;
 }
 
-static void csv_num(ry_buf *b, double v)
+static const char *num_text(char t[32], double v)
 {
-    char t[32];
-    int n = snprintf(t, sizeof t, "%.10g", v);
-    ry_buf_add(b, t, (size_t)n);
+    snprintf(t, 32, "%.10g", v);
+    return t;
 }
-
-#define SEP(b) ry_buf_putc((b), ',')
-#define EOR(b) ry_csv_end((b))
 
 static const char *netbox_type(int kind)
 {
@@ -65,69 +61,42 @@ static const char *netbox_type(int kind)
 static void row_cabling(ry_buf *b, const ry_cab_row *r)
 {
     const ry_cab_end *e[2] = { &r->a, &r->z };
-    ry_csv_field(b, r->label);
+    char n[10][24], len[32], gbps[32];
+    const char *f[23];
+    int k = 0;
+    f[k++] = r->label;
     for (int i = 0; i < 2; i++) {
-        SEP(b);
-        csv_int(b, e[i]->row);
-        SEP(b);
-        ry_csv_field(b, e[i]->rack_name);
-        SEP(b);
-        csv_int(b, e[i]->unit);
-        SEP(b);
-        ry_csv_field(b, e[i]->device);
-        SEP(b);
-        ry_csv_field(b, e[i]->type);
-        SEP(b);
+        f[k++] = int_text(n[4 * i], e[i]->row);
+        f[k++] = e[i]->rack_name;
+        f[k++] = int_text(n[4 * i + 1], e[i]->unit);
+        f[k++] = e[i]->device;
+        f[k++] = e[i]->type;
         /* the port as errors, whatif and the OpenSM files number it, then
          * (switches) as the switch's faceplate and OS name it */
-        if (e[i]->is_server) {
-            ry_csv_field(b, e[i]->port_name);
-            SEP(b);
-        } else {
-            csv_int(b, e[i]->number);
-            SEP(b);
-            ry_csv_field(b, e[i]->port_name);
-        }
+        f[k++] = e[i]->is_server ? e[i]->port_name : int_text(n[4 * i + 2], e[i]->number);
+        f[k++] = e[i]->is_server ? "" : e[i]->port_name;
     }
-    SEP(b);
-    ry_csv_field(b, r->medium->name);
-    SEP(b);
-    ry_csv_field(b, ry_media_kind_name(r->medium->kind));
-    SEP(b);
-    ry_csv_field(b, r->part);
-    SEP(b);
-    csv_num(b, r->length_m);
-    SEP(b);
-    csv_num(b, r->gbps);
-    SEP(b);
-    if (r->rail >= 0)
-        csv_int(b, r->rail);
-    SEP(b);
-    csv_int(b, r->plane);
-    SEP(b);
-    csv_int(b, r->tier);
-    EOR(b);
+    f[k++] = r->medium->name;
+    f[k++] = ry_media_kind_name(r->medium->kind);
+    f[k++] = r->part;
+    f[k++] = num_text(len, r->length_m);
+    f[k++] = num_text(gbps, r->gbps);
+    f[k++] = r->rail >= 0 ? int_text(n[3], r->rail) : "";
+    f[k++] = int_text(n[7], r->plane);
+    f[k++] = int_text(n[8], r->tier);
+    ry_csv_row(b, f, k);
 }
 
 static void row_netbox(ry_buf *b, const ry_cab_row *r)
 {
-    ry_csv_field(b, r->a.device);
-    ry_buf_puts(b, ",dcim.interface,");
-    ry_csv_field(b, r->a.port_name);
-    SEP(b);
-    ry_csv_field(b, r->z.device);
-    ry_buf_puts(b, ",dcim.interface,");
-    ry_csv_field(b, r->z.port_name);
-    SEP(b);
-    ry_buf_puts(b, netbox_type(r->medium->kind));
-    ry_buf_puts(b, ",planned,");
-    ry_csv_field(b, r->label);
-    SEP(b);
-    ry_buf_puts(b, ry_rail_color(r->rail));
-    SEP(b);
-    csv_num(b, r->length_m);
-    ry_buf_puts(b, ",m");
-    ry_csv_end(b);
+    char len[32];
+    const char *f[] = {
+        r->a.device, "dcim.interface", r->a.port_name,
+        r->z.device, "dcim.interface", r->z.port_name,
+        netbox_type(r->medium->kind), "planned", r->label, ry_rail_color(r->rail),
+        num_text(len, r->length_m), "m"
+    };
+    ry_csv_row(b, f, (int)(sizeof f / sizeof f[0]));
 }
 
 /* ---- files ------------------------------------------------------------------------------------ */
@@ -199,7 +168,8 @@ static int write_csvs(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
 /* Metres and kilowatts, to the millimetre and the watt. */
 static void csv_m(ry_buf *b, double v)
 {
-    csv_num(b, round(v * 1000) / 1000);
+    char t[32];
+    ry_buf_puts(b, num_text(t, round(v * 1000) / 1000));
 }
 
 /*

@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "emit/csv.h"
-#include "emit/cabling/xlsx_table.h"
+#include "ooxml/xlsx_table.h"
 #include "util/buf.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
@@ -147,12 +147,7 @@ static int write_p2p(ry_outdir *o, const char *prefix, const ry_cab_names *nm)
     }
     ry_buf cb;
     ry_buf_init(&cb);
-    for (int c = 0; c < NCOLS; c++) {
-        if (c)
-            ry_buf_putc(&cb, ',');
-        ry_buf_puts(&cb, p2p_cols[c]);
-    }
-    ry_csv_end(&cb);
+    ry_csv_row(&cb, p2p_cols, NCOLS);
     p2p_row p;
     for (size_t l = 0; l < f->nlinks; l++) {
         p2p_row_of(nm, (uint32_t)l, &p);

@@ -29,33 +29,26 @@
  * The lists' data rows (Cables, Labels, Racks), nearly all of a large
  * workbook, do not go through libxlsxwriter: it writes their sheets with
  * the header row, and the rows are deflated on the side and put in when it
- * has finished (xlsx_rows.h), at a fifth of the time. The rack sheets and
+ * has finished (ooxml/xlsx_rows.h), at a fifth of the time. The rack sheets and
  * the short sheets are libxlsxwriter's own.
  *
  * Same input, same bytes: the document's creation time is fixed (libxlsxwriter
  * would write the current time) and the zip entries carry fixed dates. */
 #include "emit/cabling/emit_xlsx.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/resource.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
-#include <xlsxwriter.h>
-
 #include "emit/colors.h"
 #include "emit/format.h"
-#include "emit/cabling/xlsx_rows.h"
-#include "emit/cabling/xlsx_table.h"
+#include "ooxml/xlsx_book.h"
 #include "util/cleanup.h"
 #include "util/diag.h"
 
-#define FIXED_CREATED ((time_t)946684800)   /* 2000-01-01T00:00:00Z */
 #define MAX_WIDTH 48
 #define PAPER_A4 9                          /* Excel's paper codes */
 #define PAPER_A3 8
@@ -83,14 +76,14 @@ typedef struct sheet {
     const char *name;
     const char *const *cols;
     int part;                   /* 1 for the list's first sheet */
-    int index;                  /* the sheet's number in the workbook, from 1 */
-    ry_xrows *rows;             /* a list's data rows, when streamed (xlsx_rows.h) */
+    ry_xrows *rows;             /* a list's data rows, when streamed (ooxml/xlsx_rows.h) */
     size_t left;                /* data rows still to write, this sheet's included */
     size_t max;                 /* data rows a sheet holds */
 } sheet;
 
 typedef struct book {
-    lxw_workbook *wb;
+    ry_xbook x;                 /* the workbook and its lists' rows (ooxml/xlsx_book.h) */
+    lxw_workbook *wb;           /* x.wb */
     lxw_format *plain, *bold, *money;
     /* A format per rail colour, made when first used: a tint for the rows
      * of the rail's cables, the colour itself for a swatch. Keyed by the
@@ -101,11 +94,6 @@ typedef struct book {
     long long *rail_cables;     /* per rail + 1 (index 0: several rails) */
     int tinted;                 /* cable rows in their rail's tint (not past a sheet of them) */
     char header[LXW_HEADER_FOOTER_MAX + 1];
-    int nsheets;
-    const char *tmp;            /* the scratch directory */
-    ry_xrows **rows;            /* the lists' sheets' rows, to splice in */
-    int nrows, cap_rows;
-    int failed;
 } book;
 
 static void note(sheet *s, int col, size_t len)
@@ -129,7 +117,7 @@ static void put_str(book *b, sheet *s, int col, const char *v, lxw_format *fmt)
     }
     if (!v || !*v) {
         if (fmt && worksheet_write_blank(s->ws, s->row, (lxw_col_t)col, fmt) != LXW_NO_ERROR)
-            b->failed = 1;
+            b->x.failed = 1;
         return;
     }
     if (!fmt)
@@ -137,7 +125,7 @@ static void put_str(book *b, sheet *s, int col, const char *v, lxw_format *fmt)
     char esc[2048];
     const char *t = ry_xlsx_text(v, esc, sizeof esc);
     if (!t || worksheet_write_string(s->ws, s->row, (lxw_col_t)col, t, fmt) != LXW_NO_ERROR)
-        b->failed = 1;
+        b->x.failed = 1;
     note(s, col, strlen(v));
 }
 
@@ -161,7 +149,7 @@ static void put_num(book *b, sheet *s, int col, double v, lxw_format *fmt)
     if (s->rows)
         ry_xrows_num(s->rows, col, v, lxw_format_get_xf_index(fmt));
     else if (worksheet_write_number(s->ws, s->row, (lxw_col_t)col, v, fmt) != LXW_NO_ERROR)
-        b->failed = 1;
+        b->x.failed = 1;
     note(s, col, num_width(v, fmt == b->money));
 }
 
@@ -174,7 +162,7 @@ static void put_formula(book *b, sheet *s, int col, const char *formula, double 
         fmt = b->plain;
     if (worksheet_write_formula_num(s->ws, s->row, (lxw_col_t)col, formula, fmt, v)
         != LXW_NO_ERROR)
-        b->failed = 1;
+        b->x.failed = 1;
     note(s, col, num_width(v, fmt == b->money));
 }
 
@@ -244,61 +232,7 @@ static void print_setup(book *b, lxw_worksheet *ws, int ncols)
     if (worksheet_repeat_rows(ws, 0, 0) != LXW_NO_ERROR
         || worksheet_set_header_opt(ws, b->header, &hf) != LXW_NO_ERROR
         || worksheet_set_footer_opt(ws, "&CPage &P of &N", &hf) != LXW_NO_ERROR)
-        b->failed = 1;
-}
-
-/* ---- libxlsxwriter, quiet -------------------------------------------------------------------- */
-
-/* libxlsxwriter prints its failures itself, as "[ERROR] ..." lines on
- * stderr (a full $TMPDIR gives several for one workbook). Its calls that
- * touch files run with stderr on /dev/null, under the stderr lock (the
- * workbook has a thread of its own: another thread's diagnostic waits
- * rather than vanish); railyard reports the failure once, in its own words,
- * from the value returned. */
-static int lib_mute(void)
-{
-    ry_stderr_lock();       /* no other thread's diagnostic goes to /dev/null */
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO), nul = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (saved >= 0 && nul >= 0)
-        dup2(nul, STDERR_FILENO);
-    if (nul >= 0)
-        close(nul);
-    return saved;
-}
-
-static void lib_unmute(int saved)
-{
-    if (saved >= 0) {
-        fflush(stderr);
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-    }
-    ry_stderr_unlock();
-}
-
-static lxw_workbook *quiet_workbook_new(const char *path, lxw_workbook_options *opt)
-{
-    int m = lib_mute();
-    lxw_workbook *wb = workbook_new_opt(path, opt);
-    lib_unmute(m);
-    return wb;
-}
-
-static lxw_worksheet *quiet_add_worksheet(lxw_workbook *wb, const char *name)
-{
-    int m = lib_mute();
-    lxw_worksheet *ws = workbook_add_worksheet(wb, name);
-    lib_unmute(m);
-    return ws;
-}
-
-static lxw_error quiet_workbook_close(lxw_workbook *wb)
-{
-    int m = lib_mute();
-    lxw_error e = workbook_close(wb);
-    lib_unmute(m);
-    return e;
+        b->x.failed = 1;
 }
 
 /* Header row in bold, frozen, with an autofilter over it and the rows below
@@ -308,19 +242,16 @@ static void start_sheet(book *b, sheet *s, const char *name, const char *const *
                         lxw_row_t filter_last)
 {
     memset(s, 0, sizeof *s);
-    s->ws = quiet_add_worksheet(b->wb, name);
-    if (!s->ws) {
-        b->failed = 1;
+    s->ws = ry_xbook_sheet(&b->x, name);
+    if (!s->ws)
         return;
-    }
-    s->index = ++b->nsheets;
     for (s->ncols = 0; cols[s->ncols]; s->ncols++)
         put_str(b, s, s->ncols, cols[s->ncols], b->bold);
     print_setup(b, s->ws, s->ncols);
     s->row = 1;
     worksheet_freeze_panes(s->ws, 1, 0);
     if (worksheet_autofilter(s->ws, 0, 0, filter_last, (lxw_col_t)(s->ncols - 1)) != LXW_NO_ERROR)
-        b->failed = 1;
+        b->x.failed = 1;
 }
 
 static void end_sheet(sheet *s)
@@ -352,16 +283,8 @@ static void open_part(book *b, sheet *s)
     size_t left = s->left, max = s->max;
     part_name(base, part, name, sizeof name);
     start_sheet(b, s, name, cols, (lxw_row_t)(left < max ? left : max));
-    if (s->ws) {
-        s->rows = ry_xrows_new(b->tmp, s->index, s->ncols);
-        if (!s->rows)
-            b->failed = 1;
-        if (b->nrows == b->cap_rows) {
-            b->cap_rows = b->cap_rows ? 2 * b->cap_rows : 8;
-            b->rows = ry_xrealloc(b->rows, (size_t)b->cap_rows * sizeof *b->rows);
-        }
-        b->rows[b->nrows++] = s->rows;
-    }
+    if (s->ws)
+        s->rows = ry_xbook_rows(&b->x, s->ncols);
     s->name = base;
     s->cols = cols;
     s->part = part;
@@ -939,22 +862,6 @@ static void write_rack_list(book *b, const ry_cab_names *nm, const rack_index *i
     end_sheet(&s);
 }
 
-/* Open files for one temporary file per sheet: 1 when the limit allows it
- * (raised to the hard limit if need be), else 0. */
-static int enough_files(long long sheets)
-{
-    struct rlimit rl;
-    rlim_t need = (rlim_t)sheets + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
-        return 1;
-    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
-        return 1;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
-    if (rl.rlim_cur < need && rl.rlim_max != RLIM_INFINITY)
-        rl.rlim_cur = rl.rlim_max;
-    return setrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur >= need;
-}
-
 /* ---- size ------------------------------------------------------------------------------------- */
 
 /* Bytes of sheet XML besides the text, at most (libxlsxwriter's
@@ -966,13 +873,6 @@ static int enough_files(long long sheets)
 #define CELL_XML 96
 #define SHEET_XML 8192
 #define FORMULA_XML 64
-/* The bound past which the temporary files leave shared memory for /tmp:
- * tmpfs pages are memory. The bound counts every sheet's XML, though the
- * lists' rows now reach the scratch directory deflated (xlsx_rows.h, about a
- * ninth of their XML) and only the rack sheets as XML: it errs towards the
- * disk, where a large workbook's scratch belongs anyway. */
-#define SHM_XML ((unsigned long long)1 << 30)
-
 /* A text's length in the XML: & < > become entities, a control character
  * _xHHHH_. */
 static size_t xml_len(const char *t)
@@ -1041,16 +941,6 @@ static unsigned long long xml_bound(const ry_cab_names *nm, const rack_index *ix
 
 /* ---- the workbook ----------------------------------------------------------------------------- */
 
-/* Where libxlsxwriter writes the workbook before its lists' rows are put
- * in: the scratch directory. */
-static char *book_path(const char *tmp)
-{
-    size_t n = strlen(tmp) + 16;
-    char *p = ry_xmalloc(n);
-    snprintf(p, n, "%s/book.xlsx", tmp);
-    return p;
-}
-
 /* The page header: the title on the left ('&' doubled, as Excel's codes
  * start with it), the sheet's name on the right. */
 static void page_header(char *out, size_t n, const char *title)
@@ -1091,14 +981,14 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const ch
      * workbook takes. */
     int labels = c->f->nlinks <= RY_XLSX_MAX_ROWS;
     size_t cable_sheets = (size_t)(1 + labels) * list_sheets(c->f->nlinks, max) + 2;
-    if (per_rack && !enough_files((long long)(cable_sheets + (size_t)lay->nracks))) {
+    if (per_rack && !ry_xlsx_enough_files((long long)(cable_sheets + (size_t)lay->nracks))) {
         ry_warn("the limit on open files is too low for one worksheet per rack (%d racks): "
                 "cabling.xlsx lists all racks on one sheet 'Racks'", lay->nracks);
         per_rack = 0;
     }
     size_t nsheets = cable_sheets + (per_rack ? (size_t)lay->nracks : list_sheets(ndev, max));
     if (!per_rack)
-        enough_files((long long)nsheets);
+        ry_xlsx_enough_files((long long)nsheets);
     unsigned long long bound = xml_bound(nm, &ix, nrows, per_rack, nsheets);
 #ifdef __GLIBC__
     /* libxlsxwriter callocs 128 KB per constant_memory sheet (a row's worth
@@ -1108,37 +998,23 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const ch
      * threshold keeps them in fresh, lazily zeroed pages. */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
-    /* One temporary file per sheet, in shared memory when the workbook is
-     * small and $TMPDIR does not say otherwise (creating a few hundred
-     * files on a disk costs a fraction of a second). The directory is
-     * private and removed on a signal (util/cleanup.h). */
-    char *tmp = ry_tmpdir_new("xlsx", bound <= SHM_XML);
-    if (!tmp) {
-        free(nrows);
-        free(ix.first);
-        free(ix.dev);
-        return -1;
-    }
-    lxw_workbook_options opt = {
-        .constant_memory = LXW_TRUE, .tmpdir = tmp, .use_zip64 = bound > 0xFFFFFFFFull
-    };
-    book b = { 0 };
-    b.tmp = tmp;
-    char *inner = book_path(tmp);
-    b.wb = quiet_workbook_new(inner, &opt);
-    if (!b.wb) {
-        free(inner);
-        ry_error("cannot start the workbook '%s'", path);
-        ry_tmpdir_free(tmp);
-        free(nrows);
-        free(ix.first);
-        free(ix.dev);
-        return -1;
-    }
+    /* One temporary file per sheet, in shared memory when the bound is
+     * under RY_XLSX_SHM_XML and $TMPDIR does not say otherwise (creating a
+     * few hundred files on a disk costs a fraction of a second). The bound
+     * counts every sheet's XML, though the lists' rows reach the scratch
+     * directory deflated (about a ninth of their XML): it errs towards the
+     * disk, where a large workbook's scratch belongs anyway. The directory
+     * is private and removed on a signal (util/cleanup.h). */
     char title[160];
     snprintf(title, sizeof title, "Cabling plan of %s", c->f->spec->name);
-    lxw_doc_properties props = { .title = title, .created = FIXED_CREATED };
-    workbook_set_properties(b.wb, &props);
+    book b = { 0 };
+    if (ry_xbook_open(&b.x, path, "xlsx", title, bound) < 0) {
+        free(nrows);
+        free(ix.first);
+        free(ix.dev);
+        return -1;
+    }
+    b.wb = b.x.wb;
     page_header(b.header, sizeof b.header, title);
     b.rail_cables = ry_xcalloc((size_t)c->f->rails + 1, sizeof *b.rail_cables);
     b.tinted = labels;
@@ -1164,165 +1040,5 @@ int ry_emit_cabling_xlsx(const ry_cab_names *nm, const ry_capex *capex, const ch
     free(nrows);
     free(ix.first);
     free(ix.dev);
-    lxw_error e = quiet_workbook_close(b.wb);
-    int rc = 0;
-    if (e != LXW_NO_ERROR) {
-        ry_error("cannot write the workbook: %s", lxw_strerror(e));
-        rc = -1;
-    } else if (b.failed) {
-        ry_error("cannot write the workbook: a cell or sheet was refused");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = ry_xlsx_splice(inner, path, b.rows, b.nrows);
-    else
-        for (int i = 0; i < b.nrows; i++)
-            ry_xrows_free(b.rows[i]);
-    free(b.rows);
-    free(inner);
-    ry_tmpdir_free(tmp);
-    return rc;
-}
-
-/* ---- a workbook of one table (xlsx_table.h) ------------------------------------------------------ */
-
-#define TABLE_MAX_COLS 64
-
-struct ry_xlsx_table {
-    lxw_workbook *wb;
-    lxw_worksheet *ws;
-    lxw_format *bold;
-    char *tmp;
-    char *path;                 /* the workbook's */
-    char *inner;                /* libxlsxwriter's, before the rows are put in */
-    ry_xrows *rows[64];         /* each sheet's data rows (xlsx_rows.h) */
-    int failed;
-    char sheet[24];
-    const char *const *cols;
-    int ncols, part;
-    lxw_row_t row;
-    int width[TABLE_MAX_COLS];
-};
-
-static int is_count(const char *s)
-{
-    if (!*s || strlen(s) > 9)
-        return 0;
-    for (; *s; s++)
-        if (*s < '0' || *s > '9')
-            return 0;
-    return 1;
-}
-
-static void table_widths(ry_xlsx_table *t)
-{
-    for (int c = 0; t->ws && c < t->ncols; c++)
-        worksheet_set_column(t->ws, (lxw_col_t)c, (lxw_col_t)c, t->width[c] + 2, NULL);
-}
-
-static void table_sheet(ry_xlsx_table *t)
-{
-    char name[40];
-    if (t->ws)
-        table_widths(t);
-    if (++t->part == 1)
-        snprintf(name, sizeof name, "%s", t->sheet);
-    else
-        snprintf(name, sizeof name, "%s %d", t->sheet, t->part);
-    t->ws = quiet_add_worksheet(t->wb, name);
-    if (!t->ws) {
-        t->failed = 1;
-        RY_ASSERT(t->part <= 64);
-        t->rows[t->part - 1] = NULL;
-        return;
-    }
-    for (int c = 0; c < t->ncols; c++) {
-        worksheet_write_string(t->ws, 0, (lxw_col_t)c, t->cols[c], t->bold);
-        t->width[c] = (int)strlen(t->cols[c]);
-    }
-    worksheet_freeze_panes(t->ws, 1, 0);
-    t->row = 1;
-    RY_ASSERT(t->part <= 64);   /* 64 sheets of a million rows */
-    t->rows[t->part - 1] = ry_xrows_new(t->tmp, t->part, t->ncols);
-    if (!t->rows[t->part - 1])
-        t->failed = 1;
-}
-
-ry_xlsx_table *ry_xlsx_table_open(const char *path, const char *title, const char *sheet_name,
-                                  const char *const *cols, int ncols,
-                                  unsigned long long xml_bound)
-{
-    RY_ASSERT(ncols > 0 && ncols <= TABLE_MAX_COLS);
-    ry_xlsx_table *t = ry_xcalloc(1, sizeof *t);
-    t->tmp = ry_tmpdir_new("table", xml_bound <= SHM_XML);
-    if (!t->tmp) {
-        free(t);
-        return NULL;
-    }
-    lxw_workbook_options opt = {
-        .constant_memory = LXW_TRUE, .tmpdir = t->tmp, .use_zip64 = xml_bound > 0xFFFFFFFFull
-    };
-    t->inner = book_path(t->tmp);
-    t->wb = quiet_workbook_new(t->inner, &opt);
-    if (!t->wb) {
-        ry_error("cannot start the workbook '%s'", path);
-        ry_tmpdir_free(t->tmp);
-        free(t->inner);
-        free(t);
-        return NULL;
-    }
-    t->path = ry_xstrdup(path);
-    snprintf(t->sheet, sizeof t->sheet, "%s", sheet_name);
-    t->cols = cols;
-    t->ncols = ncols;
-    lxw_doc_properties props = { .title = (char *)title, .created = FIXED_CREATED };
-    workbook_set_properties(t->wb, &props);
-    t->bold = workbook_add_format(t->wb);
-    format_set_bold(t->bold);
-    table_sheet(t);
-    return t;
-}
-
-void ry_xlsx_table_row(ry_xlsx_table *t, const char *const *cells)
-{
-    if (t->row > RY_XLSX_MAX_ROWS)
-        table_sheet(t);
-    ry_xrows *r = t->rows[t->part - 1];
-    if (!r)
-        return;
-    ry_xrows_row(r, t->row);
-    for (int c = 0; c < t->ncols; c++) {
-        const char *s = cells[c];
-        if (is_count(s))
-            ry_xrows_num(r, c, atof(s), -1);
-        else
-            ry_xrows_str(r, c, s, -1);
-        int w = (int)strlen(s);
-        if (w > t->width[c])
-            t->width[c] = w < 48 ? w : 48;
-    }
-    ry_xrows_end(r);
-    t->row++;
-}
-
-int ry_xlsx_table_close(ry_xlsx_table *t)
-{
-    table_widths(t);
-    lxw_error e = quiet_workbook_close(t->wb);
-    int rc = 0;
-    if (e != LXW_NO_ERROR || t->failed) {
-        ry_error("cannot write the workbook '%s': %s", t->path,
-                 e != LXW_NO_ERROR ? lxw_strerror(e) : "a sheet was refused");
-        rc = -1;
-    }
-    if (rc == 0)
-        rc = ry_xlsx_splice(t->inner, t->path, t->rows, t->part);
-    else
-        for (int i = 0; i < t->part; i++)
-            ry_xrows_free(t->rows[i]);
-    ry_tmpdir_free(t->tmp);
-    free(t->inner);
-    free(t->path);
-    free(t);
-    return rc;
+    return ry_xbook_close(&b.x);
 }

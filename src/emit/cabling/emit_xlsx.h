@@ -7,12 +7,13 @@
 
 #include "analysis/bom.h"
 #include "emit/cabling/cab_rows.h"
+#include "ooxml/xlsx_rows.h"
 
-/* What one workbook sheet holds. Excel's limit is 1,048,576 rows with the
- * header; more racks than RY_XLSX_RACK_SHEETS get one list instead of a
- * sheet each (a tab bar of hundreds of racks is no longer a way to find
- * one, and each sheet holds a temporary file open while it is written). */
-#define RY_XLSX_MAX_ROWS 1048575
+/* What one workbook sheet holds: at most Excel's RY_XLSX_MAX_ROWS
+ * (ooxml/xlsx_rows.h); more racks than RY_XLSX_RACK_SHEETS get one list
+ * instead of a sheet each (a tab bar of hundreds of racks is no longer a
+ * way to find one, and each sheet holds a temporary file open while it is
+ * written). */
 #define RY_XLSX_RACK_SHEETS 256
 
 typedef struct ry_xlsx_limits {

@@ -41,12 +41,11 @@
  * pools and lossy buffer profiles, CABLE_LENGTH. */
 #include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "emit/json_out.h"
 #include "emit/eth/eth.h"
 #include "fabric/names.h"
-#include "util/diag.h"
 
 /* Map and profile names (pattern [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}); AZURE
  * is the name buffermgrd reads its lossless parameters under. */
@@ -216,7 +215,7 @@ static void port_entry(json_t *db, const ry_ethplan *pl, uint32_t p, int cabled)
     set_str(e, "admin_status", cabled ? "up" : "down");
 }
 
-static char *switch_json(const ry_ethplan *pl, uint32_t id)
+static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
 {
     const ry_fabric *f = pl->f;
     const ry_spec *s = f->spec;
@@ -292,23 +291,19 @@ static char *switch_json(const ry_ethplan *pl, uint32_t id)
             set_int(nb, "holdtime", 9);
         }
     }
-    char *txt = json_dumps(db, JSON_INDENT(4) | JSON_SORT_KEYS);
-    json_decref(db);
-    return txt;
+    return db;
 }
 
 static int config_db(FILE *fp, const ry_ethplan *pl, uint32_t id, const char *rel,
                      void *ctx)
 {
+    (void)rel;
     ry_eth_stats *st = ctx;
-    char *txt = switch_json(pl, id);
-    if (!txt) {
-        ry_error("%s/config_db.json: out of memory", rel);
-        return -1;
-    }
-    fputs(txt, fp);
-    fputc('\n', fp);
-    free(txt);
+    ry_buf b;
+    ry_buf_init(&b);
+    ry_json_out_flags(&b, switch_json(pl, id), JSON_INDENT(4) | JSON_SORT_KEYS);
+    fwrite(b.data, 1, b.len, fp);
+    ry_buf_free(&b);
     st->sonic++;
     return 0;
 }

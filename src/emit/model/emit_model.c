@@ -24,12 +24,6 @@ static const char *conv_name(ry_flops_conv c)
 }
 
 /* Money as "$1,234,567". */
-static void money(ry_buf *o, double v)
-{
-    char d[RY_NUM_CAP];
-    ry_buf_puts(o, ry_num_money(d, sizeof d, v, 0));
-}
-
 /* A time for the text reports: seconds to 4 significant digits ("6.109 s",
  * "85.9 ms"); one buffer per argument. */
 static const char *secs(char *buf, double t) { return ry_num_si(buf, RY_NUM_CAP, t, "s", 4); }
@@ -157,11 +151,8 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
 /* The heading of the rail-only paper's cost model, with its two prices. */
 static void paper_heading(ry_buf *o, double port, double transceiver)
 {
-    ry_buf_puts(o, "\nrail-only paper's cost model (");
-    money(o, port);
-    ry_buf_puts(o, " a port, ");
-    money(o, transceiver);
-    ry_buf_puts(o, " a transceiver; not a capex figure)\n");
+    ry_buf_printf(o, "\nrail-only paper's cost model (%s a port, %s a transceiver; not a capex "
+                     "figure)\n", ry_n_money(port), ry_n_money(transceiver));
 }
 static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tokens_per_s,
                       const ry_designs_capex *c)
@@ -173,19 +164,15 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
                    "its own layout)\n");
     ry_buf_printf(o, "  %-15s %9s %17s %9s %15s %17s\n", "design", "switches", "optics (modules)",
                   "cables", "capex", "tokens/s per $1M");
-    ry_buf b2;
-    ry_buf_init(&b2);
     for (int i = 0; i < 2; i++) {
         if (!c->ok[i]) {
             ry_buf_printf(o, "  %-15s cannot be built: %s\n", names[i], c->err[i]);
             continue;
         }
         const ry_capex *x = &c->capex[i];
-        ry_buf_reset(&b2);
-        money(&b2, x->total);
         char tpm[RY_NUM_CAP];
         ry_buf_printf(o, "  %-15s %9s %17s %9s %15s %17s\n", names[i], ry_n(x->switches),
-                      ry_n(x->optics_modules), ry_n(x->cable_count), b2.data,
+                      ry_n(x->optics_modules), ry_n(x->cable_count), ry_n_money(x->total),
                       ry_num_sig(tpm, sizeof tpm,
                                  x->total > 0 ? tokens_per_s / (x->total / 1e6) : 0.0, 6));
     }
@@ -224,13 +211,10 @@ static void cost_text(ry_buf *o, const ry_spec *s, const ry_model *m, double tok
         for (int i = 0; i < 2; i++) {
             if (!c->ok[i])
                 continue;
-            ry_buf_reset(&b2);
-            money(&b2, c->bom[i].cost_total);
             ry_buf_printf(o, "  %-15s %9s %26s %15s\n", names[i], ry_n(c->bom[i].switches),
-                          ry_n(c->bom[i].transceivers), b2.data);
+                          ry_n(c->bom[i].transceivers), ry_n_money(c->bom[i].cost_total));
         }
     }
-    ry_buf_free(&b2);
 }
 
 static json_t *terms_json(const ry_iter_terms *t)
@@ -914,14 +898,8 @@ static const char *const type_text[RY_TR_TYPES] = {
 static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_capex *x,
                      const ry_capex *ref)
 {
-    ry_buf cost;
-    ry_buf_init(&cost);
-    if (x)
-        money(&cost, x->total);
-    else
-        ry_buf_puts(&cost, "not priced");
     ry_buf_printf(o, "  %-16s %9s %9s %17s %15s", what, ry_n(b->switches), ry_n(b->links),
-                  x ? ry_n(x->optics_modules) : "", cost.data);
+                  x ? ry_n(x->optics_modules) : "", x ? ry_n_money(x->total) : "not priced");
     if (x && ref && ref->total > 0 && x != ref) {
         double d = 100 * (1 - x->total / ref->total);
         if (fabs(d) < 0.05)
@@ -930,17 +908,12 @@ static void bom_line(ry_buf *o, const char *what, const ry_bom *b, const ry_cape
             ry_buf_printf(o, "  %5.1f%% %s", fabs(d), d > 0 ? "less" : "more");
     }
     ry_buf_putc(o, '\n');
-    ry_buf_free(&cost);
 }
 
 static void paper_line(ry_buf *o, const char *what, const ry_bom *b)
 {
-    ry_buf cost;
-    ry_buf_init(&cost);
-    money(&cost, b->cost_total);
     ry_buf_printf(o, "  %-16s %9s %26s %15s\n", what, ry_n(b->switches), ry_n(b->transceivers),
-                  cost.data);
-    ry_buf_free(&cost);
+                  ry_n_money(b->cost_total));
 }
 
 static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,

@@ -22,11 +22,6 @@
 /* ---- text ---------------------------------------------------------------------------------- */
 
 /* "12,345" */
-static void grouped(char *buf, size_t n, long long v)
-{
-    ry_num_int(buf, n, v);
-}
-
 typedef void (*cell_fn)(char *buf, size_t n, const ry_whatif_side *s, int arg);
 
 static void row(ry_buf *o, const char *label, const ry_whatif_side *sides, int ns, cell_fn fn,
@@ -52,19 +47,19 @@ static void c_count(char *b, size_t n, const ry_whatif_side *s, int which)
     const ry_failure_report *r = s->after, *h = s->before;
     char x[48], y[48];
     switch (which) {
-    case C_SWDOWN: grouped(b, n, r->switches_down); break;
-    case C_LINKSDOWN: grouped(b, n, r->links_down); break;
-    case C_CUT: grouped(b, n, r->gpus_cut); break;
-    case C_DEGR: grouped(b, n, r->gpus_degraded); break;
-    case C_PORTS: grouped(b, n, r->nic_ports_cut); break;
-    case C_DOMCUT: grouped(b, n, r->domains_cut); break;
+    case C_SWDOWN: ry_num_int(b, n, r->switches_down); break;
+    case C_LINKSDOWN: ry_num_int(b, n, r->links_down); break;
+    case C_CUT: ry_num_int(b, n, r->gpus_cut); break;
+    case C_DEGR: ry_num_int(b, n, r->gpus_degraded); break;
+    case C_PORTS: ry_num_int(b, n, r->nic_ports_cut); break;
+    case C_DOMCUT: ry_num_int(b, n, r->domains_cut); break;
     case C_NOPATH:
-        grouped(x, sizeof x, r->pairs - r->pairs_fabric);
-        grouped(y, sizeof y, h->pairs - h->pairs_fabric);
+        ry_num_int(x, sizeof x, r->pairs - r->pairs_fabric);
+        ry_num_int(y, sizeof y, h->pairs - h->pairs_fabric);
         snprintf(b, n, "%s (%s before)", x, y);
         break;
-    case C_FWD: grouped(b, n, r->pairs_forward); break;
-    case C_NONE: grouped(b, n, r->pairs_none); break;
+    case C_FWD: ry_num_int(b, n, r->pairs_forward); break;
+    case C_NONE: ry_num_int(b, n, r->pairs_none); break;
     }
 }
 
@@ -75,8 +70,8 @@ static void c_cap(char *b, size_t n, const ry_fail_cap *c)
         return;
     }
     char x[32], y[32];
-    grouped(x, sizeof x, c->links_up);
-    grouped(y, sizeof y, c->links);
+    ry_num_int(x, sizeof x, c->links_up);
+    ry_num_int(y, sizeof y, c->links);
     snprintf(b, n, "%.2f%% (%s/%s)", 100 * ry_fail_cap_kept(c), x, y);
 }
 
@@ -131,7 +126,7 @@ static void c_oversub(char *b, size_t n, const ry_whatif_side *s, int healthy)
 static void c_isolated(char *b, size_t n, const ry_whatif_side *s, int arg)
 {
     (void)arg;
-    grouped(b, n, s->after->switches_isolated);
+    ry_num_int(b, n, s->after->switches_isolated);
 }
 
 enum { T_BS, T_BEFORE, T_AFTER, T_DPB, T_DPA, T_NVB, T_NVS, T_SLOW };
@@ -278,7 +273,7 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
                         int ns)
 {
     char g[32];
-    grouped(g, sizeof g, s->gpus);
+    ry_num_int(g, sizeof g, s->gpus);
     ry_buf_printf(o, "what if: %s, %s GPUs, HB domain %d, %d rail%s, %d plane%s\n", s->name, g,
                   s->hb_domain, s->rails, s->rails == 1 ? "" : "s", s->planes,
                   s->planes == 1 ? "" : "s");
@@ -554,7 +549,7 @@ static void sweep_text(ry_buf *o, const ry_whatif_sweep *w)
 {
     const ry_spec *s = w->s;
     char g[32];
-    grouped(g, sizeof g, s->gpus);
+    ry_num_int(g, sizeof g, s->gpus);
     ry_buf_printf(o, "what if: %s, %s GPUs; %d..%d random %s failures, %d draw%s each "
                   "(seeds %llu..%llu)\n", s->name, g, w->lo, w->hi, w->kind, w->seeds,
                   w->seeds == 1 ? "" : "s", w->seed0, w->seed0 + (unsigned long long)w->seeds - 1);

@@ -3,7 +3,6 @@
 #include <jansson.h>
 #include "emit/json_out.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,11 +17,6 @@
 /* Money in one report shows cents on every amount or on none. */
 static int cents_mode;
 
-static void money(ry_buf *out, double v)
-{
-    ry_money_text(out, v, cents_mode);
-}
-
 static const char *plural(long long n, const char *one, const char *many)
 {
     return n == 1 ? one : many;
@@ -32,7 +26,7 @@ static void money_cell(ry_text_table *t, double v)
 {
     ry_buf m;
     ry_buf_init(&m);
-    money(&m, v);
+    ry_money_text(&m, v, cents_mode);
     ry_text_table_cell(t, "%s", m.data);
     ry_buf_free(&m);
 }
@@ -84,9 +78,9 @@ static void counts_text(ry_buf *o, const ry_bom *b, const ry_capex *x)
 static void paper_text(ry_buf *o, const ry_bom *b)
 {
     ry_buf_puts(o, "\nrail-only paper's cost model (");
-    money(o, b->price_port);
+    ry_money_text(o, b->price_port, cents_mode);
     ry_buf_puts(o, " a port, ");
-    money(o, b->price_transceiver);
+    ry_money_text(o, b->price_transceiver, cents_mode);
     ry_buf_puts(o, " a transceiver; not a capex figure)\n");
     ry_text_table t;
     ry_text_table_init(&t, "lrl");
@@ -95,13 +89,13 @@ static void paper_text(ry_buf *o, const ry_bom *b)
     ry_text_table_cell(&t, "switch ports:");
     money_cell(&t, b->cost_switches);
     ry_buf_printf(&d, "(%s ports x ", ry_n(b->switch_ports));
-    money(&d, b->price_port);
+    ry_money_text(&d, b->price_port, cents_mode);
     ry_text_table_cell(&t, "%s)", d.data);
     ry_buf_reset(&d);
     ry_text_table_cell(&t, "transceivers (2 per link):");
     money_cell(&t, b->cost_transceivers);
     ry_buf_printf(&d, "(%s x ", ry_n(b->transceivers));
-    money(&d, b->price_transceiver);
+    ry_money_text(&d, b->price_transceiver, cents_mode);
     ry_text_table_cell(&t, "%s)", d.data);
     ry_text_table_cell(&t, "total:");
     money_cell(&t, b->cost_total);
@@ -272,7 +266,7 @@ static void switch_text(ry_buf *d, long long count, const char *name, const char
         ry_buf_printf(d, " %s", part);
     if (price > 0) {
         ry_buf_puts(d, " at ");
-        money(d, price);
+        ry_money_text(d, price, cents_mode);
         ry_buf_putc(d, ')');
     } else {
         ry_buf_printf(d, ": no price in the catalog; set %s)", key);
@@ -320,7 +314,7 @@ static void capex_text(ry_buf *o, const ry_capex *x)
         ry_text_table_cell(&t, "racks:");
         money_cell(&t, x->racks_cost);
         ry_buf_printf(&d, "(%s x ", ry_n(x->racks));
-        money(&d, x->rack_price);
+        ry_money_text(&d, x->rack_price, cents_mode);
         ry_text_table_cell(&t, "%s)", d.data);
     }
     if (x->spares_pct > 0) {
@@ -377,59 +371,38 @@ static const char *const csv_head[CSV_COLS] = {
 enum { C_SECTION, C_ITEM, C_TIER, C_PART, C_MEDIUM, C_LENGTH, C_QTY, C_UNIT, C_EXT, C_POWER,
        C_SWITCHES, C_PORTS, C_USED, C_FREE, C_LINKS, C_XCVR, C_COST_SW, C_COST_XCVR };
 
-typedef struct csv_row {
-    char cell[CSV_COLS][64];
-} csv_row;
-
-static void cell(csv_row *r, int col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cell(csv_row *r, int col, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->cell[col], sizeof r->cell[col], fmt, ap);
-    va_end(ap);
-}
-
-static void csv_put(ry_buf *o, const csv_row *r)
-{
-    const char *cells[CSV_COLS];
-    for (int i = 0; i < CSV_COLS; i++)
-        cells[i] = r->cell[i];
-    ry_csv_row(o, cells, CSV_COLS);
-}
-
 static void tier_row(ry_buf *o, const char *item, const char *tier, long long sw, long long ports,
                      long long used, long long links, long long xcvr, double cs, double ct)
 {
-    csv_row r = { 0 };
-    cell(&r, C_SECTION, "paper");
-    cell(&r, C_ITEM, "%s", item);
-    cell(&r, C_TIER, "%s", tier);
-    cell(&r, C_EXT, "%.2f", cs + ct);
-    cell(&r, C_SWITCHES, "%lld", sw);
-    cell(&r, C_PORTS, "%lld", ports);
-    cell(&r, C_USED, "%lld", used);
-    cell(&r, C_FREE, "%lld", ports - used);
-    cell(&r, C_LINKS, "%lld", links);
-    cell(&r, C_XCVR, "%lld", xcvr);
-    cell(&r, C_COST_SW, "%.2f", cs);
-    cell(&r, C_COST_XCVR, "%.2f", ct);
-    csv_put(o, &r);
+    ry_csv_rec r = { .n = CSV_COLS };
+    ry_csv_set(&r, C_SECTION, "paper");
+    ry_csv_set(&r, C_ITEM, "%s", item);
+    ry_csv_set(&r, C_TIER, "%s", tier);
+    ry_csv_set(&r, C_EXT, "%.2f", cs + ct);
+    ry_csv_set(&r, C_SWITCHES, "%lld", sw);
+    ry_csv_set(&r, C_PORTS, "%lld", ports);
+    ry_csv_set(&r, C_USED, "%lld", used);
+    ry_csv_set(&r, C_FREE, "%lld", ports - used);
+    ry_csv_set(&r, C_LINKS, "%lld", links);
+    ry_csv_set(&r, C_XCVR, "%lld", xcvr);
+    ry_csv_set(&r, C_COST_SW, "%.2f", cs);
+    ry_csv_set(&r, C_COST_XCVR, "%.2f", ct);
+    ry_csv_put(o, &r);
 }
 
 static void capex_row(ry_buf *o, const char *item, const char *part, long long qty,
                       double unit, double ext)
 {
-    csv_row r = { 0 };
-    cell(&r, C_SECTION, "capex");
-    cell(&r, C_ITEM, "%s", item);
-    cell(&r, C_PART, "%s", part);
+    ry_csv_rec r = { .n = CSV_COLS };
+    ry_csv_set(&r, C_SECTION, "capex");
+    ry_csv_set(&r, C_ITEM, "%s", item);
+    ry_csv_set(&r, C_PART, "%s", part);
     if (qty >= 0)
-        cell(&r, C_QTY, "%lld", qty);
+        ry_csv_set(&r, C_QTY, "%lld", qty);
     if (unit > 0)
-        cell(&r, C_UNIT, "%.2f", unit);
-    cell(&r, C_EXT, "%.2f", ext);
-    csv_put(o, &r);
+        ry_csv_set(&r, C_UNIT, "%.2f", unit);
+    ry_csv_set(&r, C_EXT, "%.2f", ext);
+    ry_csv_put(o, &r);
 }
 
 /* The paper model's tiers (section "paper"), the physical bill of materials
@@ -437,12 +410,7 @@ static void capex_row(ry_buf *o, const char *item, const char *part, long long q
  * unit and extended price) and the capex lines (section "capex"). */
 static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex)
 {
-    for (int i = 0; i < CSV_COLS; i++) {
-        if (i)
-            ry_buf_putc(o, ',');
-        ry_buf_puts(o, csv_head[i]);
-    }
-    ry_csv_end(o);
+    ry_csv_row(o, csv_head, CSV_COLS);
     char tier[16];
     for (int t = 1; t <= b->tiers; t++) {
         const ry_bom_tier *x = &b->tier[t];
@@ -456,25 +424,25 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
     if (phys) {
         for (int i = 0; i < phys->nbom; i++) {
             const ry_pbom_line *l = &phys->bom[i];
-            csv_row r = { 0 };
-            cell(&r, C_SECTION, "physical");
-            cell(&r, C_ITEM, "%s", l->what);
-            cell(&r, C_PART, "%s", l->part);
-            cell(&r, C_MEDIUM, "%s", l->medium);
+            ry_csv_rec r = { .n = CSV_COLS };
+            ry_csv_set(&r, C_SECTION, "physical");
+            ry_csv_set(&r, C_ITEM, "%s", l->what);
+            ry_csv_set(&r, C_PART, "%s", l->part);
+            ry_csv_set(&r, C_MEDIUM, "%s", l->medium);
             if (l->length_m > 0)
-                cell(&r, C_LENGTH, "%g", l->length_m);
-            cell(&r, C_QTY, "%lld", l->count);
-            cell(&r, C_UNIT, "%.2f", l->unit_price);
-            cell(&r, C_EXT, "%.2f", l->cost);
-            cell(&r, C_POWER, "%.2f", l->power_w);
-            csv_put(o, &r);
+                ry_csv_set(&r, C_LENGTH, "%g", l->length_m);
+            ry_csv_set(&r, C_QTY, "%lld", l->count);
+            ry_csv_set(&r, C_UNIT, "%.2f", l->unit_price);
+            ry_csv_set(&r, C_EXT, "%.2f", l->cost);
+            ry_csv_set(&r, C_POWER, "%.2f", l->power_w);
+            ry_csv_put(o, &r);
         }
-        csv_row r = { 0 };
-        cell(&r, C_SECTION, "physical");
-        cell(&r, C_ITEM, "total");
-        cell(&r, C_EXT, "%.2f", phys->cost_total);
-        cell(&r, C_POWER, "%.2f", phys->power_w);
-        csv_put(o, &r);
+        ry_csv_rec r = { .n = CSV_COLS };
+        ry_csv_set(&r, C_SECTION, "physical");
+        ry_csv_set(&r, C_ITEM, "total");
+        ry_csv_set(&r, C_EXT, "%.2f", phys->cost_total);
+        ry_csv_set(&r, C_POWER, "%.2f", phys->power_w);
+        ry_csv_put(o, &r);
     }
     if (capex) {
         if (capex->nmodels > 1)
@@ -495,13 +463,13 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
         /* a rack-scale node's trays: counted, not priced (section "racks") */
         for (int i = 0; i < capex->ntrays; i++) {
             const ry_tray_line *l = &capex->trays[i];
-            csv_row r = { 0 };
-            cell(&r, C_SECTION, "racks");
-            cell(&r, C_ITEM, "%s", l->kind);
-            cell(&r, C_PART, "%s", l->part);
-            cell(&r, C_QTY, "%lld", l->count);
-            cell(&r, C_POWER, "%.2f", l->power_w * (double)l->count);
-            csv_put(o, &r);
+            ry_csv_rec r = { .n = CSV_COLS };
+            ry_csv_set(&r, C_SECTION, "racks");
+            ry_csv_set(&r, C_ITEM, "%s", l->kind);
+            ry_csv_set(&r, C_PART, "%s", l->part);
+            ry_csv_set(&r, C_QTY, "%lld", l->count);
+            ry_csv_set(&r, C_POWER, "%.2f", l->power_w * (double)l->count);
+            ry_csv_put(o, &r);
         }
     }
 }
@@ -549,11 +517,11 @@ void ry_emit_paper_cost_line(ry_buf *o, const ry_bom *b)
     cents_mode = ry_money_has_cents(b->price_port) || ry_money_has_cents(b->price_transceiver) ||
                  ry_money_has_cents(b->cost_total);
     ry_buf_puts(o, "rail-only paper's cost model (");
-    money(o, b->price_port);
+    ry_money_text(o, b->price_port, cents_mode);
     ry_buf_puts(o, " a port, ");
-    money(o, b->price_transceiver);
+    ry_money_text(o, b->price_transceiver, cents_mode);
     ry_buf_puts(o, " a transceiver): ");
-    money(o, b->cost_total);
+    ry_money_text(o, b->cost_total, cents_mode);
     ry_buf_printf(o, " for %s switch ports and %s transceivers (2 per link); not a capex "
                      "figure\n", ry_n(b->switch_ports), ry_n(b->transceivers));
     cents_mode = was;
@@ -721,11 +689,11 @@ void ry_emit_growth(ry_buf *o, const ry_growth *g, const char *failed)
     long long units = g->switch_units_with - g->switch_units_without;
     int racks = g->with.racks - g->without.racks;
     ry_buf_puts(o, "  costs now:   ");
-    money(o, g->with.total - g->without.total);
+    ry_money_text(o, g->with.total - g->without.total, cents_mode);
     ry_buf_puts(o, " of capex: ");
-    money(o, g->with.total);
+    ry_money_text(o, g->with.total, cents_mode);
     ry_buf_puts(o, " with the reserve, ");
-    money(o, g->without.total);
+    ry_money_text(o, g->without.total, cents_mode);
     ry_buf_printf(o, " without\n               %s switch%s bought early (%s with, %s without), "
                   "%s rack unit%s, %d rack%s\n", ry_n(sw), plural(sw, "", "es"),
                   ry_n(g->switches_with), ry_n(g->switches_without), ry_n(units),
@@ -737,7 +705,7 @@ void ry_emit_growth(ry_buf *o, const ry_growth *g, const char *failed)
                   ry_n(w->moved), ry_n(w->cables), plural(w->cables, "", "s"),
                   ry_n(w->replaced), ry_n(w->switches_retired), ry_n(g->switches_without),
                   plural(g->switches_without, "", "es"));
-    money(o, w->retired);
+    ry_money_text(o, w->retired, cents_mode);
     ry_buf_printf(o, " of switches, cables and optics,\n"
                   "                 cut off %s GPUs while the cables move, relocate %s devices;\n"
                   "               with it, %s of %s cables move, %s devices are relocated\n",
@@ -832,11 +800,11 @@ void ry_emit_compare(ry_buf *o, const ry_spec *s, const ry_compare_row *rows, in
             ry_buf_printf(o, "  radix %d: rail-optimized ", rows[i].radix);
         else
             ry_buf_puts(o, "  fabric.tiers: rail-optimized ");
-        money(o, so->cost_total);
+        ry_money_text(o, so->cost_total, cents_mode);
         ry_buf_puts(o, ", rail-only ");
-        money(o, ro->cost_total);
+        ry_money_text(o, ro->cost_total, cents_mode);
         ry_buf_printf(o, ", fat-tree ");
-        money(o, ft->cost_total);
+        ry_money_text(o, ft->cost_total, cents_mode);
         ry_buf_printf(o, " (%lld switches)\n", ft->switches);
         for (int d = 0; d < 3; d++)
             if (rows[i].entries[d].by_position) {

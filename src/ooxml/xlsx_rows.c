@@ -1,6 +1,6 @@
 /* Long worksheets' rows as deflated XML, spliced into a workbook
  * (xlsx_rows.h). */
-#include "emit/cabling/xlsx_rows.h"
+#include "ooxml/xlsx_rows.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -38,6 +38,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Excel's rows a sheet, the header row excluded (1,048,576 in all). */
+#define RY_XLSX_MAX_ROWS 1048575
+
 typedef struct ry_xrows ry_xrows;
 
 /* Rows of worksheet number `sheet` (1-based, the order sheets were added

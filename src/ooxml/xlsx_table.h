@@ -5,8 +5,8 @@
  * goes on on sheet "NAME 2", "NAME 3", ..., each with the header. Columns
  * are as wide as their longest cell (at most 48). libxlsxwriter writes
  * the sheets around their rows and the rows are put in by xlsx_rows.h
- * (implemented in emit_xlsx.c, the library's one file); the creation time
- * is fixed, so the same rows give the same bytes. */
+ * (xlsx_book.h); the creation time is fixed, so the same rows give the
+ * same bytes. */
 #ifndef RY_XLSX_TABLE_H
 #define RY_XLSX_TABLE_H
 
