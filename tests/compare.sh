@@ -174,4 +174,32 @@ usage "--node with --paper" "--node is for the designs view" --paper --gpus 1024
 "$RAILYARD" compare --gpus 1024 --node dgx-h1000 --switch qm9700 >/dev/null 2>"$TMP/u.err"
 expect_eq "unknown node: exit" $? 1
 grep -q -- "--node.*dgx-h100" "$TMP/u.err" && ok || fail "unknown node: $(cat "$TMP/u.err")"
+
+# ---- the same speed: the designs the model cannot tell apart --------------------------------
+# same_speed lists the modeled designs within the resolution of the fastest
+# (two or more), computed here from the designs' own iteration times; on
+# an Ethernet fabric with plain ECMP at 4,096 GPUs the hashed collisions
+# set the designs apart, and the text names the same-speed ones.
+same_check() {     # same_check NAME SPEC ARGS...
+    name=$1
+    shift
+    "$RAILYARD" compare "$@" --format json >"$TMP/ss-$name.json" 2>"$TMP/ss-$name.err"
+    expect_eq "compare $name: exit" $? 0
+    "$PY" - "$TMP/ss-$name.json" <<'PY' && ok || fail "compare $name: same_speed is not the designs within the resolution"
+import json, sys
+j = json.load(open(sys.argv[1]))
+d = [x for x in j["designs"] if "training" in x]
+fast = min(x["training"]["iteration_s"] for x in d)
+want = [x["design"] for x in d if x["training"]["iteration_s"] <= fast * (1 + j["resolution"])]
+want = want if len(want) > 1 else []
+print(j["same_speed"], want)
+sys.exit(0 if j["same_speed"] == want and j["resolution"] == 0.01 else 1)
+PY
+}
+same_check h100 "$TOP_SRCDIR/examples/search-h100.yaml"
+"$RAILYARD" compare "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/ss.txt" 2>&1
+grep -q '^same speed: rail-optimized, rail-only and fat-tree train within 1% of each other' "$TMP/ss.txt" &&
+    ok || fail "the text does not name the same-speed designs: $(grep -i speed "$TMP/ss.txt")"
+same_check roce "$TOP_SRCDIR/examples/llama3-roce.yaml" --set cluster.gpus=4096 \
+    --set workload.model=llama-3-70b --set workload.gpu=h100 --set network.qps_per_connection=1
 finish

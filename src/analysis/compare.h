@@ -110,6 +110,7 @@ typedef struct ry_compare_design {
     int modeled;
     long long t, p, d;      /* the design's best layout */
     double iter_s, tokens_per_s, tokens_per_s_per_musd;
+    double analytic_iter_s; /* iter_s with the analytic shares of the tapers (no flow engine) */
     double spine_slowdown;  /* T_iter after the spine failure over before */
     int spine_stalled;
 } ry_compare_design;

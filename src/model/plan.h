@@ -102,6 +102,11 @@ typedef struct ry_plan_cfg {
 
 #define RY_PLAN_SHARE_MEMO 512
 
+/* Two iteration times closer than this (relative) are the same speed to
+ * the model: the flow engine's phases are exact to 1% (net/fill.c), and a
+ * hashed fabric's times are a mean over draws. compare and search say so. */
+#define RY_PLAN_RESOLUTION 0.01
+
 /* The network engine behind a plan's shares (net/): the fabric as built,
  * routed as the spec's network: section says, the job's ranks placed on it
  * (network.placement). ry_plan_compute_on chooses the layout on the

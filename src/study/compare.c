@@ -8,12 +8,24 @@
 #include "util/diag.h"
 
 /* Each design built and priced as bom prices it; with a workload, the full
- * model's fastest layout for it, and the slowdown one spine failure costs
+ * model's fastest layout for it (its collectives on the flow engine over
+ * the design as built), and the slowdown one spine failure costs
  * (whatif's analysis and ry_plan_degrade, as whatif --fail SPINE reports). */
 int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c)
 {
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
-    if (ry_plan_compute(&b->spec, 0, pl) < 0) {
+    ry_plan_net pn;
+    ry_err err;
+    if (ry_plan_net_init(&pn, &b->fabric, &err) < 0) {
+        ry_spec_error(&b->spec, err.key[0] ? "network" : NULL, "%s", err.msg);
+        free(pl);
+        return -1;
+    }
+    int rc = ry_plan_compute_on(&b->spec, &pn, pl);
+    c->analytic_iter_s = pl->analytic.total;
+    pl->net = NULL;
+    ry_plan_net_free(&pn);
+    if (rc < 0) {
         free(pl);
         return -1;
     }

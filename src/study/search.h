@@ -21,13 +21,14 @@
 #ifndef RY_STUDY_SEARCH_H
 #define RY_STUDY_SEARCH_H
 
+#include "model/plan.h"
 #include "spec/search.h"
 #include "spec/spec.h"
 #include "util/buf.h"
 
 /* Without a target, the answer is the cheapest point this close to the
- * fastest point's iteration time. */
-#define RY_SEARCH_AS_FAST 0.01
+ * fastest point's iteration time: what the model resolves. */
+#define RY_SEARCH_AS_FAST RY_PLAN_RESOLUTION
 
 /* At most this many points (the product of the axes' value counts). */
 #define RY_SEARCH_MAX_POINTS 100000

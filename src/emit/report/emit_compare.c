@@ -12,6 +12,7 @@
 #include "emit/text_table.h"
 #include "emit/tier_text.h"
 #include "fabric/names.h"
+#include "model/plan.h"
 #include "spec/workload.h"
 
 static int most_tiers(const ry_compare_design *d, int n)
@@ -93,6 +94,34 @@ static void money_row(row *r, const char *name, size_t off, int cents)
         ry_text_table_cell(r->t, "%s", m.data);
         ry_buf_free(&m);
     }
+}
+
+/* The modeled designs within the model's resolution of the fastest: when
+ * more than one, the speed does not decide between them. */
+static int same_speed(const ry_compare_design *d, int n, int *which)
+{
+    double fast = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok && d[i].modeled && d[i].iter_s < fast)
+            fast = d[i].iter_s;
+    int k = 0;
+    for (int i = 0; i < n && k < 8; i++)
+        if (d[i].ok && d[i].modeled && d[i].iter_s <= fast * (1 + RY_PLAN_RESOLUTION))
+            which[k++] = i;
+    return k;
+}
+
+static void same_speed_text(ry_buf *o, const ry_compare_design *d, int n)
+{
+    int which[8], k = same_speed(d, n, which);
+    if (k < 2)
+        return;
+    ry_buf_puts(o, "same speed: ");
+    for (int i = 0; i < k; i++)
+        ry_buf_printf(o, "%s%s", i ? (i + 1 == k ? " and " : ", ") : "",
+                      ry_design_name(d[which[i]].design));
+    ry_buf_printf(o, " train within %g%% of each other, closer than the model resolves: "
+                  "their capex decides\n", RY_PLAN_RESOLUTION * 100);
 }
 
 static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n)
@@ -264,6 +293,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         ry_buf_printf(o, "fastest per dollar: %s, %s tokens/s per $1M\n",
                       ry_design_name(d[f].design), g);
     }
+    same_speed_text(o, d, n);
     for (int i = 0; i < n; i++)
         if (d[i].ok && d[i].switch_price <= 0) {
             const char *unpriced = s->sw.name;
@@ -323,6 +353,9 @@ static json_t *design_json(const ry_compare_design *d)
             "tensor", (json_int_t)d->t, "pipeline", (json_int_t)d->p, "data", (json_int_t)d->d,
             "iteration_s", d->iter_s, "tokens_per_s", d->tokens_per_s,
             "tokens_per_s_per_musd", d->tokens_per_s_per_musd));
+    if (d->modeled && d->analytic_iter_s > 0)
+        json_object_set_new(json_object_get(j, "training"), "analytic_iteration_s",
+                            json_real(d->analytic_iter_s));
     if (d->spine) {
         json_t *sp = json_pack("{s:s, s:f, s:I}", "switch", d->spine_name, "bandwidth_kept",
                                d->spine_bw_kept, "gpus_cut", (json_int_t)d->spine_gpus_cut);
@@ -374,6 +407,13 @@ static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
                                               : json_null());
     json_object_set_new(j, "fastest_per_dollar", f >= 0 ? json_string(ry_design_name(d[f].design))
                                                         : json_null());
+    /* the designs the model cannot tell apart by speed (two or more), else [] */
+    int which[8], k = same_speed(d, n, which);
+    json_t *same = json_array();
+    for (int i = 0; k > 1 && i < k; i++)
+        json_array_append_new(same, json_string(ry_design_name(d[which[i]].design)));
+    json_object_set_new(j, "same_speed", same);
+    json_object_set_new(j, "resolution", json_real(RY_PLAN_RESOLUTION));
     ry_json_out(o, j, 0);
 }
 

@@ -317,7 +317,7 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     size_t tl = 0;
     if (r->as_fast && isfinite(r->fastest))
         tl += (size_t)snprintf(tgt + tl, sizeof tgt - tl, "iteration <= %.4f s (as fast as the "
-                               "fastest such point, within %g%%)", r->target_time,
+                               "fastest such point, within %g%%: what the model resolves)", r->target_time,
                                RY_SEARCH_AS_FAST * 100);
     else if (r->target_time > 0)
         tl += (size_t)snprintf(tgt + tl, sizeof tgt - tl, "%siteration <= %g s", tl ? ", " : "",
