@@ -66,4 +66,30 @@ expect_eq "--analytic: the analytic iteration" "$2" "$analytic"
 grep -q '^  network     the layout.s collectives run on the fabric as built (static routing' "$TMP/text" &&
     ok || fail "the text has no network line: $(grep -n network "$TMP/text" | head -3)"
 
+# ---- scale --------------------------------------------------------------------------------------
+# 131,072 GPUs (4 tiers, 1.3 million resources; phases of 131,072 flows):
+# the engine's memory follows a phase's flows and the resources two of them
+# share, not every resource of the fabric, and the fabric and the engine
+# are freed before the designs' capex is counted: within an address space
+# of 175 MB (the engine once held ten arrays per resource, 250 MB), well
+# within a timeout. Under the sanitizers, whose shadow memory cannot live
+# under a cap, the timeout alone.
+cat >"$TMP/big.yaml" <<EOS
+version: 1
+name: big
+cluster: {nodes: 16384, node: dgx-h100}
+fabric: {switch: qm9700, oversubscription: "1:1", tiers: auto}
+workload: {model: llama-3-70b}
+EOS
+if sanitized; then
+    timeout -k 5 600 "$RAILYARD" model "$TMP/big.yaml" -f json >"$TMP/big.json" 2>"$TMP/big.err"
+else
+    (ulimit -v 175000 && exec timeout -k 5 120 "$RAILYARD" model "$TMP/big.yaml" -f json) \
+        >"$TMP/big.json" 2>"$TMP/big.err"
+fi
+rc=$?
+expect_eq "131,072 GPUs on the engine: exit ($(head -c 300 "$TMP/big.err"))" $rc 0
+expect_eq "131,072 GPUs: phases on the engine" "$(json_get "$TMP/big.json" network phases)" 3
+no_sanitizer "$TMP/big.err"
+
 finish

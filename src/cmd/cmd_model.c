@@ -51,6 +51,14 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(pl);
         return RY_CMD_INPUT;
     }
+    /* What follows (the designs' capex, the report) needs neither the
+     * engine nor the fabric it ran on, only pn's counts: their memory goes
+     * back before each design's own layout is built. */
+    ry_plan_net_free(&pn);
+    if (engine) {
+        ry_fabric_free(&ctx->fabric);
+        ctx->needs &= ~(unsigned)RY_NEED_FABRIC;
+    }
     ry_media_catalog *media = ry_media_catalog_load(ry_templates_dir(ctx->templates));
     if (!media) {
         ry_plan_net_free(&pn);

@@ -325,6 +325,25 @@ int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_res
     return 0;
 }
 
+/* The time the ends alone would take: each GPU's NIC links (their lower
+ * end is a GPU) and NVLink, at their bytes over their rate. */
+typedef struct ends_ctx {
+    const ry_net *n;
+    double ends;
+} ends_ctx;
+
+static void end_time(void *ctx, uint32_t res, double bytes)
+{
+    ends_ctx *e = ctx;
+    const ry_fabric *f = ry_net_fabric(e->n);
+    size_t l = res / 2;
+    if (!(bytes > 0) || (l < f->nlinks && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU))
+        return;
+    double t = bytes / ry_net_capacity(e->n, res);
+    if (t > e->ends)
+        e->ends = t;
+}
+
 int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                    long long stride, long long count, double bytes, int pxn,
                    ry_coll_result *out, double *share, ry_err *err)
@@ -367,33 +386,17 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
         if (next >= 0 && next != r)
             rc = send_split(&c, src, job->gpu[next], bytes);
     }
-    double *load = NULL;
-    if (rc == 0) {
-        load = ry_xcalloc(ry_net_resources(n), sizeof *load);
-        rc = ry_net_run(n, &fl, &out->net, load, err);
-    }
+    ends_ctx e = { n, 0 };
+    if (rc == 0)
+        rc = ry_net_run_each(n, &fl, &out->net, end_time, &e, err);
     out->flows = fl.n;
     ry_flows_free(&fl);
     if (rc == 0 && out->net.time_s > 0) {
         out->time_s = out->net.time_s;
-        /* the ends: each GPU's NIC links (their lower end is a GPU) and NVLink */
-        double ends = 0;
-        size_t nres = ry_net_resources(n);
-        for (size_t res = 0; res < nres; res++) {
-            if (!(load[res] > 0))
-                continue;
-            size_t l = res / 2;
-            if (l < f->nlinks && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU)
-                continue;
-            double t = load[res] / ry_net_capacity(n, (uint32_t)res);
-            if (t > ends)
-                ends = t;
-        }
-        *share = ends / out->time_s;
+        *share = e.ends / out->time_s;
         if (*share > 1)
             *share = 1;
     }
-    free(load);
     return rc;
 }
 

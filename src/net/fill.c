@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/fill.h"
 #include "util/alloc.h"
 
 #define RY_NET_ROUNDS 64
@@ -88,25 +89,60 @@ size_t ry_flows_add(ry_flows *fl, double bytes, const uint32_t *res, const float
 
 /* ---- the heap of resources on the level they fill at ------------------------- */
 
+/* A resource one flow alone crosses (exclusive) only caps that flow: it
+ * fills at its capacity over the flow's weight on it, unless the flow froze
+ * elsewhere first. So the exclusive resources are not kept one by one: a
+ * flow's are one element of the heap, at the least of their levels, named by
+ * that resource (the least id among ties), which is the one that would have
+ * come up first of them. The resources two or more flows cross (shared) get
+ * dense ids 0 .. ns - 1 in id order: a bitmap of them and its ranks find a
+ * resource's. Per-resource state is then proportional to the shared
+ * resources, and a phase of flows on paths of their own (a ring, a shift)
+ * keeps one element per flow. The heap's elements are the shared resources
+ * (0 .. ns - 1) and the flows (ns + f); ties go by the resource id. */
 typedef struct filler {
-    size_t nres;
-    double *room;           /* per resource: capacity left at level at[r] */
+    const ry_flows *fl;
+    double (*cap)(const void *, uint32_t);
+    const void *cctx;
+    size_t ns;              /* shared resources */
+    uint64_t *shared;       /* bitmap over resource ids */
+    uint32_t *rank;         /* shared resources below each 64-bit word */
+    uint32_t *gid;          /* shared: its resource id */
+    double *room;           /* shared: capacity left at level at[] */
     double *at;
-    double *wsum;           /* unfrozen weight */
-    uint32_t *left;         /* unfrozen flows through it */
-    double *key;            /* the level it fills at */
-    uint32_t *heap;         /* resource ids */
-    uint32_t *pos;          /* per resource: its place in heap, UINT32_MAX: not there */
+    double *wsum;           /* shared: unfrozen weight */
+    uint32_t *left;         /* shared: unfrozen flows through it */
+    uint32_t *xres;         /* flow: its first exclusive resource, UINT32_MAX: none */
+    double *key;            /* element: the level it fills at (a flow's: fixed) */
+    uint32_t *heap;         /* elements */
+    uint32_t *pos;          /* element: its place in heap, UINT32_MAX: not there */
     size_t nheap;
-    size_t *roff;           /* flows through each resource: rflow[roff[r] .. roff[r + 1]) */
-    uint32_t *rflow;
+    size_t *roff;           /* active flows through each shared resource: */
+    uint32_t *rflow;        /* rflow[roff[s] .. roff[s + 1]) */
     float *rw;
-    size_t *next;           /* work: transpose's cursor per resource */
 } filler;
+
+#define NONE UINT32_MAX
+
+static int is_shared(const filler *h, uint32_t r)
+{
+    return (h->shared[r >> 6] >> (r & 63)) & 1;
+}
+
+static uint32_t shared_id(const filler *h, uint32_t r)
+{
+    uint64_t below = h->shared[r >> 6] & ((UINT64_C(1) << (r & 63)) - 1);
+    return h->rank[r >> 6] + (uint32_t)__builtin_popcountll(below);
+}
+
+static uint32_t ident(const filler *h, uint32_t x)
+{
+    return x < h->ns ? h->gid[x] : h->xres[x - h->ns];
+}
 
 static int before(const filler *h, uint32_t a, uint32_t b)
 {
-    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && a < b);
+    return h->key[a] < h->key[b] || (h->key[a] == h->key[b] && ident(h, a) < ident(h, b));
 }
 
 static void place(filler *h, size_t i, uint32_t r)
@@ -148,7 +184,7 @@ static void sift_down(filler *h, size_t i)
 static void heap_remove(filler *h, uint32_t r)
 {
     size_t i = h->pos[r];
-    h->pos[r] = UINT32_MAX;
+    h->pos[r] = NONE;
     uint32_t last = h->heap[--h->nheap];
     if (i == h->nheap)
         return;
@@ -157,124 +193,199 @@ static void heap_remove(filler *h, uint32_t r)
     sift_up(h, h->pos[last]);
 }
 
-/* The flows through each resource, of those with active[f] set. */
-static void transpose(filler *h, const ry_flows *fl, const unsigned char *active)
+static void push(filler *h, uint32_t x)
 {
-    memset(h->roff, 0, (h->nres + 1) * sizeof *h->roff);
+    h->heap[h->nheap] = x;
+    h->pos[x] = (uint32_t)h->nheap++;
+}
+
+/* The active flows through each shared resource, in flow order. */
+static void transpose(filler *h, const unsigned char *active)
+{
+    const ry_flows *fl = h->fl;
+    memset(h->roff, 0, (h->ns + 1) * sizeof *h->roff);
     for (size_t f = 0; f < fl->n; f++)
         if (active[f])
             for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
-                h->roff[fl->res[e] + 1]++;
-    for (size_t r = 0; r < h->nres; r++)
-        h->roff[r + 1] += h->roff[r];
-    size_t *next = h->next;
-    memcpy(next, h->roff, h->nres * sizeof *next);
+                if (is_shared(h, fl->res[e]))
+                    h->roff[shared_id(h, fl->res[e]) + 1]++;
+    for (size_t s = 0; s < h->ns; s++)
+        h->roff[s + 1] += h->roff[s];
+    /* left[] is the cursor here; fill() counts it again */
+    for (size_t s = 0; s < h->ns; s++)
+        h->left[s] = 0;
     for (size_t f = 0; f < fl->n; f++)
         if (active[f])
-            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
-                size_t k = next[fl->res[e]]++;
-                h->rflow[k] = (uint32_t)f;
-                h->rw[k] = fl->w[e];
-            }
+            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
+                if (is_shared(h, fl->res[e])) {
+                    uint32_t s = shared_id(h, fl->res[e]);
+                    size_t k = h->roff[s] + h->left[s]++;
+                    h->rflow[k] = (uint32_t)f;
+                    h->rw[k] = fl->w[e];
+                }
 }
 
-/* One filling of the flows transpose() took: their rates into rate[].
- * *first: the resource that filled first (UINT32_MAX: none). */
-static void fill(filler *h, const double *cap, const ry_flows *fl, double *rate, uint32_t *first)
+/* Freezes flow f at level t: each other shared resource of it still in the
+ * heap gives back its weight. */
+static void freeze(filler *h, uint32_t f, double t, double *rate)
 {
-    *first = UINT32_MAX;
+    const ry_flows *fl = h->fl;
+    rate[f] = t;
+    for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
+        uint32_t r = fl->res[e];
+        if (!is_shared(h, r))
+            continue;
+        uint32_t q = shared_id(h, r);
+        if (h->pos[q] == NONE)
+            continue;
+        h->room[q] -= h->wsum[q] * (t - h->at[q]);
+        h->at[q] = t;
+        h->wsum[q] -= fl->w[e];
+        if (h->wsum[q] < FLT_MIN)
+            h->wsum[q] = FLT_MIN;
+        h->left[q]--;
+    }
+}
+
+/* One filling of the active flows (transpose() took their shared
+ * resources): their rates into rate[]. *first: the element that filled
+ * first (NONE: none). */
+static void fill(filler *h, const unsigned char *active, double *rate, uint32_t *first)
+{
+    const ry_flows *fl = h->fl;
+    *first = NONE;
     h->nheap = 0;
-    for (size_t r = 0; r < h->nres; r++) {
-        h->room[r] = cap[r];
-        h->at[r] = 0;
-        h->wsum[r] = 0;
-        h->left[r] = 0;
-        h->pos[r] = UINT32_MAX;
-        for (size_t k = h->roff[r]; k < h->roff[r + 1]; k++) {
-            h->wsum[r] += h->rw[k];
-            h->left[r]++;
+    for (size_t s = 0; s < h->ns; s++) {
+        h->room[s] = h->cap(h->cctx, h->gid[s]);
+        h->at[s] = 0;
+        h->wsum[s] = 0;
+        h->left[s] = 0;
+        h->pos[s] = NONE;
+        for (size_t k = h->roff[s]; k < h->roff[s + 1]; k++) {
+            h->wsum[s] += h->rw[k];
+            h->left[s]++;
         }
-        if (h->left[r]) {
-            h->key[r] = h->room[r] / h->wsum[r];
-            h->heap[h->nheap] = (uint32_t)r;
-            h->pos[r] = (uint32_t)h->nheap++;
+        if (h->left[s]) {
+            h->key[s] = h->room[s] / h->wsum[s];
+            push(h, (uint32_t)s);
         }
+    }
+    for (size_t f = 0; f < fl->n; f++) {
+        h->pos[h->ns + f] = NONE;
+        if (active[f] && h->xres[f] != NONE)
+            push(h, (uint32_t)(h->ns + f));
     }
     for (size_t i = h->nheap / 2; i-- > 0;)
         sift_down(h, i);
 
     while (h->nheap) {
-        uint32_t r = h->heap[0];
-        if (h->left[r] == 0) {              /* every flow through it froze elsewhere */
-            heap_remove(h, r);
+        uint32_t x = h->heap[0];
+        if (x >= h->ns) {                   /* a flow's exclusive resources */
+            uint32_t f = x - (uint32_t)h->ns;
+            heap_remove(h, x);
+            if (rate[f] >= 0)
+                continue;
+            if (*first == NONE)
+                *first = x;
+            freeze(h, f, h->key[x], rate);
             continue;
         }
-        double room = h->room[r] > 0 ? h->room[r] : 0;
-        double t = h->at[r] + room / h->wsum[r];
-        if (t > h->key[r]) {                /* its key went stale: it fills later */
-            h->key[r] = t;
+        if (h->left[x] == 0) {              /* every flow through it froze elsewhere */
+            heap_remove(h, x);
+            continue;
+        }
+        double room = h->room[x] > 0 ? h->room[x] : 0;
+        double t = h->at[x] + room / h->wsum[x];
+        if (t > h->key[x]) {                /* its key went stale: it fills later */
+            h->key[x] = t;
             sift_down(h, 0);
             continue;
         }
-        if (*first == UINT32_MAX)
-            *first = r;
-        heap_remove(h, r);
-        for (size_t k = h->roff[r]; k < h->roff[r + 1]; k++) {
+        if (*first == NONE)
+            *first = x;
+        heap_remove(h, x);
+        for (size_t k = h->roff[x]; k < h->roff[x + 1]; k++) {
             uint32_t f = h->rflow[k];
-            if (rate[f] >= 0)
-                continue;
-            rate[f] = t;
-            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
-                uint32_t q = fl->res[e];
-                if (q == r || h->pos[q] == UINT32_MAX)
-                    continue;
-                h->room[q] -= h->wsum[q] * (t - h->at[q]);
-                h->at[q] = t;
-                h->wsum[q] -= fl->w[e];
-                if (h->wsum[q] < FLT_MIN)
-                    h->wsum[q] = FLT_MIN;
-                h->left[q]--;
-            }
+            if (rate[f] < 0)
+                freeze(h, f, t, rate);
         }
     }
 }
 
+static double array_cap(const void *ctx, uint32_t r)
+{
+    return ((const double *)ctx)[r];
+}
+
 int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_result *out,
                  double *load, ry_err *err)
+{
+    return ry_fill_run(array_cap, capacity, nres, fl, out, load, NULL, NULL, err);
+}
+
+int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *cctx, size_t nres,
+                ry_flows *fl, ry_net_result *out, double *load, ry_res_visit visit, void *vctx,
+                ry_err *err)
 {
     memset(out, 0, sizeof *out);
     out->bottleneck = UINT32_MAX;
     size_t n = fl->n;
     if (n == 0)
         return 0;
-    if (nres >= UINT32_MAX || n >= UINT32_MAX) {
+    if (nres >= UINT32_MAX || n >= UINT32_MAX / 2) {
         ry_err_set(err, NULL, "%zu flows over %zu resources: more than the engine counts", n, nres);
         return -1;
     }
     for (size_t e = 0; e < fl->nent; e++) {
         uint32_t r = fl->res[e];
-        if (r >= nres || !(capacity[r] > 0) || !(fl->w[e] > 0)) {
+        double c = r < nres ? capacity(cctx, r) : 0;
+        if (r >= nres || !(c > 0) || !(fl->w[e] > 0)) {
             ry_err_set(err, NULL, "a flow crosses resource %u: %s", (unsigned)r,
                        r >= nres ? "no such resource" :
-                       !(capacity[r] > 0) ? "it has no capacity" : "with no share of the flow");
+                       !(c > 0) ? "it has no capacity" : "with no share of the flow");
             return -1;
         }
     }
     fl->rate = ry_xrealloc(fl->rate, n * sizeof *fl->rate);
     fl->done = ry_xrealloc(fl->done, n * sizeof *fl->done);
 
-    filler h = { .nres = nres };
-    h.room = ry_xmalloc(nres * sizeof *h.room);
-    h.at = ry_xmalloc(nres * sizeof *h.at);
-    h.wsum = ry_xmalloc(nres * sizeof *h.wsum);
-    h.key = ry_xmalloc(nres * sizeof *h.key);
-    h.left = ry_xmalloc(nres * sizeof *h.left);
-    h.heap = ry_xmalloc(nres * sizeof *h.heap);
-    h.pos = ry_xmalloc(nres * sizeof *h.pos);
-    h.roff = ry_xmalloc((nres + 1) * sizeof *h.roff);
-    h.next = ry_xmalloc((nres ? nres : 1) * sizeof *h.next);
-    h.rflow = ry_xmalloc((fl->nent ? fl->nent : 1) * sizeof *h.rflow);
-    h.rw = ry_xmalloc((fl->nent ? fl->nent : 1) * sizeof *h.rw);
+    /* the shared resources: those two entries or more cross */
+    filler h = { .fl = fl, .cap = capacity, .cctx = cctx };
+    size_t words = nres / 64 + 1;
+    uint64_t *seen = ry_xcalloc(words, sizeof *seen);
+    h.shared = ry_xcalloc(words, sizeof *h.shared);
+    size_t nse = 0;                 /* entries on shared resources */
+    for (size_t e = 0; e < fl->nent; e++) {
+        uint32_t r = fl->res[e];
+        uint64_t bit = UINT64_C(1) << (r & 63);
+        if (seen[r >> 6] & bit)
+            h.shared[r >> 6] |= bit;
+        seen[r >> 6] |= bit;
+    }
+    free(seen);
+    h.rank = ry_xmalloc(words * sizeof *h.rank);
+    for (size_t i = 0; i < words; i++) {
+        h.rank[i] = (uint32_t)h.ns;
+        h.ns += (size_t)__builtin_popcountll(h.shared[i]);
+    }
+    size_t ns = h.ns, ns1 = ns ? ns : 1;
+    h.gid = ry_xmalloc(ns1 * sizeof *h.gid);
+    for (size_t i = 0, k = 0; i < words; i++)
+        for (uint64_t b = h.shared[i]; b; b &= b - 1)
+            h.gid[k++] = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(b));
+    for (size_t e = 0; e < fl->nent; e++)
+        nse += (size_t)is_shared(&h, fl->res[e]);
+    h.room = ry_xmalloc(ns1 * sizeof *h.room);
+    h.at = ry_xmalloc(ns1 * sizeof *h.at);
+    h.wsum = ry_xmalloc(ns1 * sizeof *h.wsum);
+    h.left = ry_xmalloc(ns1 * sizeof *h.left);
+    h.roff = ry_xmalloc((ns + 1) * sizeof *h.roff);
+    h.rflow = ry_xmalloc((nse ? nse : 1) * sizeof *h.rflow);
+    h.rw = ry_xmalloc((nse ? nse : 1) * sizeof *h.rw);
+    h.key = ry_xmalloc((ns + n) * sizeof *h.key);
+    h.heap = ry_xmalloc((ns + n) * sizeof *h.heap);
+    h.pos = ry_xmalloc((ns + n) * sizeof *h.pos);
+    h.xres = ry_xmalloc(n * sizeof *h.xres);
 
     unsigned char *active = ry_xmalloc(n);
     double *left = ry_xmalloc(n * sizeof *left);
@@ -286,6 +397,19 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
         fl->rate[f] = 0;
         fl->done[f] = 0;
         nactive += active[f];
+        /* the level its exclusive resources cap it at: the first to fill */
+        double *k = &h.key[ns + f];
+        h.xres[f] = NONE;
+        for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
+            uint32_t r = fl->res[e];
+            if (is_shared(&h, r))
+                continue;
+            double lv = capacity(cctx, r) / (double)fl->w[e];
+            if (h.xres[f] == NONE || lv < *k || (lv == *k && r < h.xres[f])) {
+                *k = lv;
+                h.xres[f] = r;
+            }
+        }
     }
 
     double now = 0, bottleneck_bytes = 0;
@@ -294,14 +418,22 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
         uint32_t first;
         for (size_t f = 0; f < n; f++)
             rate[f] = -1;
-        transpose(&h, fl, active);  /* the flows left only: a round costs what they cross */
-        fill(&h, capacity, fl, rate, &first);
+        transpose(&h, active);      /* the flows left only: a round costs what they cross */
+        fill(&h, active, rate, &first);
         round++;
         if (round == 1) {
-            out->bottleneck = first;
-            if (first != UINT32_MAX)    /* every flow with bytes is in this round */
-                for (size_t k = h.roff[first]; k < h.roff[first + 1]; k++)
-                    bottleneck_bytes += fl->bytes[h.rflow[k]] * h.rw[k];
+            if (first != NONE) {        /* every flow with bytes is in this round */
+                out->bottleneck = ident(&h, first);
+                if (first < ns) {
+                    for (size_t k = h.roff[first]; k < h.roff[first + 1]; k++)
+                        bottleneck_bytes += fl->bytes[h.rflow[k]] * h.rw[k];
+                } else {
+                    size_t f = first - ns;
+                    for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
+                        if (fl->res[e] == out->bottleneck)
+                            bottleneck_bytes += fl->bytes[f] * fl->w[e];
+                }
+            }
             out->min_rate = DBL_MAX;
             for (size_t f = 0; f < n; f++)
                 if (active[f]) {
@@ -327,13 +459,23 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
          * time is known: the rest run at these rates (their own times are
          * then bounds from above). */
         double floor = 0;
-        for (size_t r = 0; r < nres; r++) {
+        for (size_t s = 0; s < ns; s++) {
             double b = 0;
-            for (size_t k = h.roff[r]; k < h.roff[r + 1]; k++)
+            for (size_t k = h.roff[s]; k < h.roff[s + 1]; k++)
                 b += left[h.rflow[k]] * h.rw[k];
-            if (b / capacity[r] > floor)
-                floor = b / capacity[r];
+            if (b / capacity(cctx, h.gid[s]) > floor)
+                floor = b / capacity(cctx, h.gid[s]);
         }
+        for (size_t f = 0; f < n; f++)
+            if (active[f])
+                for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
+                    uint32_t r = fl->res[e];
+                    if (is_shared(&h, r))
+                        continue;
+                    double b = left[f] * fl->w[e];
+                    if (b / capacity(cctx, r) > floor)
+                        floor = b / capacity(cctx, r);
+                }
         int last = round >= RY_NET_ROUNDS || slowest <= floor * (1 + BOUNDS_MEET);
         double until = dt * (1 + SAME_FINISH);
         for (size_t f = 0; f < n; f++) {
@@ -355,25 +497,42 @@ int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_resul
     out->rounds = round;
 
     if (out->bottleneck != UINT32_MAX && out->time_s > 0)
-        out->bottleneck_util = bottleneck_bytes / (capacity[out->bottleneck] * out->time_s);
+        out->bottleneck_util = bottleneck_bytes / (capacity(cctx, out->bottleneck) * out->time_s);
     if (load)
         for (size_t f = 0; f < n; f++)
             for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++)
                 load[fl->res[e]] += fl->bytes[f] * fl->w[e];
+    if (visit) {                    /* each resource's bytes, summed in flow order */
+        double *sum = h.room;
+        memset(sum, 0, ns1 * sizeof *sum);
+        for (size_t f = 0; f < n; f++)
+            for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
+                uint32_t r = fl->res[e];
+                if (is_shared(&h, r))
+                    sum[shared_id(&h, r)] += fl->bytes[f] * fl->w[e];
+                else
+                    visit(vctx, r, fl->bytes[f] * fl->w[e]);
+            }
+        for (size_t s = 0; s < ns; s++)
+            visit(vctx, h.gid[s], sum[s]);
+    }
 
     free(active);
     free(left);
     free(rate);
+    free(h.shared);
+    free(h.rank);
+    free(h.gid);
     free(h.room);
     free(h.at);
     free(h.wsum);
-    free(h.key);
     free(h.left);
-    free(h.heap);
-    free(h.pos);
     free(h.roff);
-    free(h.next);
     free(h.rflow);
     free(h.rw);
+    free(h.key);
+    free(h.heap);
+    free(h.pos);
+    free(h.xres);
     return 0;
 }

@@ -140,6 +140,14 @@ typedef struct ry_net_result {
  * a flow through a resource of no capacity). */
 int ry_net_run(const ry_net *n, ry_flows *fl, ry_net_result *out, double *load, ry_err *err);
 
+/* The same with, in place of load, visit(ctx, res, bytes) called once for
+ * each resource the flows cross, with the bytes it carries (in no
+ * particular order): what a caller wants of the loads without an array of
+ * every resource of the fabric. */
+typedef void (*ry_res_visit)(void *ctx, uint32_t res, double bytes);
+int ry_net_run_each(const ry_net *n, ry_flows *fl, ry_net_result *out, ry_res_visit visit,
+                    void *ctx, ry_err *err);
+
 /* The same on bare resources, for a caller with its own capacities. */
 int ry_flows_run(const double *capacity, size_t nres, ry_flows *fl, ry_net_result *out,
                  double *load, ry_err *err);

@@ -11,8 +11,8 @@
  * is listed once. Both routers' paths are minimal (up-down; equal AS-path
  * length), so every branch arrives after the same number of hops.
  *
- * Memory: the capacities (one double per resource) and work arrays per
- * switch; one up-down walker per subnet reached; on Ethernet, BGP's routes
+ * Memory: work arrays per switch (a resource's capacity is worked out
+ * when asked for); one up-down walker per subnet reached; on Ethernet, BGP's routes
  * toward the destination leaves last used, within RY_NET_ETH_CACHE bytes. */
 #include "net/flow.h"
 
@@ -24,6 +24,7 @@
 #include "fabric/ethplan.h"
 #include "fabric/names.h"
 #include "net/eth_routes.h"
+#include "net/fill.h"
 #include "net/updown.h"
 #include "util/alloc.h"
 #include "util/diag.h"
@@ -73,7 +74,6 @@ struct ry_net {
     ry_net_opts o;
     int eth;
     size_t nres;
-    double *cap;
 
     ry_updown **ud;             /* per subnet, built when first needed */
 
@@ -140,15 +140,6 @@ ry_net *ry_net_new(const ry_fabric *f, const ry_net_opts *o, ry_err *err)
     n->o = *o;
     n->eth = eth;
     n->nres = nres;
-    n->cap = ry_xmalloc((nres ? nres : 1) * sizeof *n->cap);
-    for (size_t l = 0; l < f->nlinks; l++) {
-        const ry_link *k = &f->links[l];
-        double b = ry_link_gbps_at(f, k->lo, ry_port_node(f, k->lo), k->hi,
-                                   ry_port_node(f, k->hi)) * 1e9 / 8;
-        n->cap[2 * l] = n->cap[2 * l + 1] = b;
-    }
-    for (size_t i = 2 * f->nlinks; i < nres; i++)
-        n->cap[i] = o->nvlink_bytes_s;
     n->ud = ry_xcalloc(f->nsubnets > 0 ? (size_t)f->nsubnets : 1, sizeof *n->ud);
     n->nsw = f->nnodes - f->first_switch;
     size_t S = n->nsw ? n->nsw : 1;
@@ -201,7 +192,6 @@ void ry_net_free(ry_net *n)
     free(n->net_index);
     free(n->net_size);
     free(n->dest_slot);
-    free(n->cap);
     free(n->fr);
     free(n->nx);
     free(n->frw);
@@ -222,7 +212,19 @@ size_t ry_net_resources(const ry_net *n) { return n->nres; }
 
 double ry_net_capacity(const ry_net *n, uint32_t res)
 {
-    return res < n->nres ? n->cap[res] : 0;
+    const ry_fabric *f = n->f;
+    if (res >= n->nres)
+        return 0;
+    if (res >= 2 * f->nlinks)
+        return n->o.nvlink_bytes_s;
+    const ry_link *k = &f->links[res / 2];
+    return ry_link_gbps_at(f, k->lo, ry_port_node(f, k->lo), k->hi, ry_port_node(f, k->hi)) *
+           1e9 / 8;
+}
+
+static double capacity_of(const void *n, uint32_t res)
+{
+    return ry_net_capacity(n, res);
 }
 
 void ry_net_resource_name(const ry_net *n, uint32_t res, char *buf, size_t cap)
@@ -250,7 +252,13 @@ void ry_net_resource_name(const ry_net *n, uint32_t res, char *buf, size_t cap)
 
 int ry_net_run(const ry_net *n, ry_flows *fl, ry_net_result *out, double *load, ry_err *err)
 {
-    return ry_flows_run(n->cap, n->nres, fl, out, load, err);
+    return ry_fill_run(capacity_of, n, n->nres, fl, out, load, NULL, NULL, err);
+}
+
+int ry_net_run_each(const ry_net *n, ry_flows *fl, ry_net_result *out, ry_res_visit visit,
+                    void *ctx, ry_err *err)
+{
+    return ry_fill_run(capacity_of, n, n->nres, fl, out, NULL, visit, ctx, err);
 }
 
 /* ---- routes ---------------------------------------------------------------------------- */

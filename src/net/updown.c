@@ -10,6 +10,7 @@
 /* What is known toward one destination leaf. */
 typedef struct ud_leaf {
     long long leaf;         /* -1 = none yet */
+    uint64_t used;          /* when last made current */
     uint32_t gen;
     uint32_t *below;        /* == gen: the leaf is below the switch */
     uint32_t *jgen;         /* == gen: jval is valid */
@@ -22,7 +23,9 @@ typedef struct ud_leaf {
 
 /* Destination leaves whose state is kept at once: a caller alternating
  * among a few (a ring's neighbours on other rails) walks each one's
- * switches once. Leaf l's state is in slot l mod RY_UD_SLOTS. */
+ * switches once. A new leaf takes the slot least recently used, whatever
+ * its number (the leaves of one node's rails are often a multiple of the
+ * slots apart). */
 #define RY_UD_SLOTS 16
 
 struct ry_updown {
@@ -31,6 +34,7 @@ struct ry_updown {
     uint32_t *queue;
     ud_leaf slot[RY_UD_SLOTS];  /* arrays allocated on first use */
     ud_leaf *cur;           /* the current destination leaf's */
+    uint64_t clock;         /* counts the changes of the current leaf */
     uint32_t own;           /* ry_updown_candidates at the destination's own leaf */
 };
 
@@ -40,8 +44,20 @@ static int is_below(const ry_updown *u, uint32_t s) { return u->cur->below[s] ==
  * it (those reached going up from it) when the slot held another leaf. */
 static void set_leaf(ry_updown *u, uint32_t l)
 {
-    ud_leaf *t = &u->slot[l % RY_UD_SLOTS];
+    if (u->cur && u->cur->leaf == (long long)l)
+        return;
+    ud_leaf *t = &u->slot[0];
+    for (int i = 0; i < RY_UD_SLOTS; i++) {
+        ud_leaf *x = &u->slot[i];
+        if (x->leaf == (long long)l) {
+            t = x;
+            break;
+        }
+        if (x->used < t->used)
+            t = x;
+    }
     u->cur = t;
+    t->used = ++u->clock;
     if (t->leaf == (long long)l)
         return;
     const ry_updown_graph *g = &u->g;

@@ -18,9 +18,9 @@
  *
  * Work per destination leaf: one walk up from the leaf (the switches with l
  * below) and a memo of J, so routing every end port costs about what the
- * routes themselves touch. The state of 16 leaves is kept at once (a leaf
- * in slot l mod 16), so a caller alternating among a few leaves (a ring's
- * neighbours on other rails) walks each once. */
+ * routes themselves touch. The state of 16 leaves is kept at once (a new
+ * leaf replaces the one least recently used), so a caller alternating among
+ * a few leaves (a ring's neighbours on other rails) walks each once. */
 #ifndef RY_UPDOWN_H
 #define RY_UPDOWN_H
 

@@ -121,6 +121,20 @@ static uint32_t dir_res(const ry_fabric *f, uint32_t p)
     return 2 * l + (f->links[l].lo == p ? 0 : 1);
 }
 
+typedef struct each_ctx {
+    double *got;
+    size_t calls;
+    unsigned char *seen;
+} each_ctx;
+
+static void each_load(void *ctx, uint32_t res, double bytes)
+{
+    each_ctx *e = ctx;
+    e->got[res] = bytes;
+    e->seen[res]++;
+    e->calls++;
+}
+
 static void test_ib_static(void)
 {
     ry_fabric f;
@@ -240,6 +254,24 @@ static void test_ib_static(void)
           fabs(fl.rate[2] - 450e9) < 1 && fabs(res.time_s - 2e9 / nic) < 1e-9 &&
           load[fl.res[fl.off[1] - 1]] == 2e9, "two into one: rates %g %g, %g s", fl.rate[0],
           fl.rate[1], res.time_s);
+    /* ry_net_run_each: each resource crossed once, with the bytes the load
+     * array has, and no other */
+    ry_flows_clear(&fl);
+    for (uint32_t g = 0; g < (uint32_t)f.gpus; g += 3)
+        ry_net_connect(n, &fl, g, (g * 7 + 5) % (uint32_t)f.gpus, 0, 1, g, 1e6 + g, &err);
+    memset(load, 0, ry_net_resources(n) * sizeof *load);
+    each_ctx ec = { calloc(ry_net_resources(n), sizeof *ec.got), 0,
+                   calloc(ry_net_resources(n), 1) };
+    ry_net_result r2;
+    CHECK(ry_net_run(n, &fl, &res, load, &err) == 0 &&
+          ry_net_run_each(n, &fl, &r2, each_load, &ec, &err) == 0 && r2.time_s == res.time_s,
+          "ry_net_run_each: %s", err.msg);
+    long long off = 0;
+    for (size_t r = 0; r < ry_net_resources(n); r++)
+        off += ec.got[r] != load[r] || ec.seen[r] > 1;
+    CHECK(off == 0 && ec.calls > 0, "ry_net_run_each: %lld resources' bytes differ", off);
+    free(ec.got);
+    free(ec.seen);
     free(load);
     /* out of range */
     ry_flows_clear(&fl);
