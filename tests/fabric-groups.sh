@@ -16,6 +16,13 @@
 #    data-parallel rings stay in it (share 1), and every GPU of a stage
 #    sends across the stage boundary out of its pod: the uniform U / D;
 #  - the share across the fabric (traffic spread everywhere): U / D.
+#
+# Those are the analytic shares (--analytic), read from the cluster
+# switch's nominal D:U. The flow engine runs on the fabric as built, where
+# each of a pod's 4 leaves spreads its 16 uplinks over 16 cluster switches,
+# one link each: 16 switches a pod with 4 cables down and U up, so a pod
+# leaves with S U links, S = 16. Its closed forms (routing adaptive, the
+# even spread): data share min(1, S U / 8), pipeline share min(1, S U / 64).
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 
 spec() {  # UP CONTEXT DATA PIPELINE
@@ -48,8 +55,12 @@ for up in 1 2 3 16; do
         name="up$up-$(echo "$lay" | tr ' ' -)"
         # shellcheck disable=SC2086
         spec "$up" $lay >"$TMP/$name.yaml"
-        "$RAILYARD" model "$TMP/$name.yaml" --format json >"$TMP/$name.json" 2>"$TMP/$name.err"
+        "$RAILYARD" model "$TMP/$name.yaml" --analytic --format json >"$TMP/$name.json" 2>"$TMP/$name.err"
         expect_eq "model $name" $? 0
+        no_sanitizer "$TMP/$name.err"
+        "$RAILYARD" model "$TMP/$name.yaml" --set network.routing=adaptive --format json \
+            >"$TMP/$name-engine.json" 2>"$TMP/$name.err"
+        expect_eq "model $name on the engine" $? 0
         no_sanitizer "$TMP/$name.err"
     done
 done
@@ -101,6 +112,19 @@ for up in (1, 2, 3):
         bad.append("up %d: data-parallel rings inside a pod slowed: %r" % (up, g))
     if not near(o["pp_s"], o1["pp_s"] / uniform):
         bad.append("up %d: pipeline time %r, want %r / %r" % (up, o["pp_s"], o1["pp_s"], uniform))
+# the engine, on the fabric as built
+S = 16
+for up in (1, 2, 3, 16):
+    for lay, group, flows in (("2-8-1", "data", N // 16), ("1-8-2", "pipeline", P)):
+        j = json.load(open("%s/up%d-%s-engine.json" % (tmp, up, lay)))
+        shares = j["network"]["shares"]
+        want = min(1.0, S * up / flows)
+        print("engine U %d, %s: %s share %.6f (closed form %.6f)"
+              % (up, lay, group, shares[group], want))
+        if abs(shares[group] - want) > 1e-6:  # the engine's rates are single precision
+            bad.append("engine up %d %s: %s share %r, want %r" % (up, lay, group, shares[group], want))
+        if j["network"]["analytic_phases"] != 0:
+            bad.append("engine up %d %s: a phase fell back to the analytic shares" % (up, lay))
 for lay, j in flat.items():
     if j["fabric_share"] != {"share": 1, "tier": 2}:
         bad.append("1:1 %s: %r" % (lay, j["fabric_share"]))
