@@ -313,6 +313,8 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
 {
     int spread = op == RY_NCCL_ALL_TO_ALL;
     ry_plan_net *pn = pl->net;
+    if (pn && pn->unbound)
+        return 1;
     if (!pn || !pn->active || count < 2 || stride < 1)
         return plan_share(pl, gpus, stride, count, spread);
     for (int i = 0; i < pn->nmemo; i++)
@@ -641,6 +643,32 @@ static long long fit_d_even(long long K, ry_plan_cfg *c, long long dmax, const l
     return 0;
 }
 
+/* c among pl->layouts: the fastest of each layout, the fastest layouts
+ * first (ties in the order found). */
+static void keep_layout(ry_plan *pl, const ry_plan_cfg *c)
+{
+    int n = pl->n_layouts, at = n;
+    for (int i = 0; i < n; i++) {
+        const ry_plan_cfg *x = &pl->layouts[i];
+        if (x->t == c->t && x->c == c->c && x->p == c->p && x->d == c->d && x->ep == c->ep) {
+            if (c->total >= x->total * (1 - 1e-9))
+                return;
+            memmove(&pl->layouts[i], &pl->layouts[i + 1], (size_t)(n - i - 1) * sizeof *x);
+            n--;
+            break;
+        }
+    }
+    for (at = 0; at < n && pl->layouts[at].total <= c->total * (1 + 1e-9); at++)
+        ;
+    if (at == RY_PLAN_NET_LAYOUTS)
+        return;
+    if (n == RY_PLAN_NET_LAYOUTS)
+        n--;
+    memmove(&pl->layouts[at + 1], &pl->layouts[at], (size_t)(n - at) * sizeof *c);
+    pl->layouts[at] = *c;
+    pl->n_layouts = n + 1;
+}
+
 /* Tries c with every micro-batch size, chunk count and recomputation the
  * workload allows; keeps the fastest that fits. */
 static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best, int *found,
@@ -691,6 +719,8 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
                 pl->fit++;
                 c->mem = mem;
                 ry_plan_eval(pl, K, rc, c);
+                if (pl->keep_layouts)
+                    keep_layout(pl, c);
                 if (!*found || c->total < best->total * (1 - 1e-9) ||
                     (c->total <= best->total * (1 + 1e-9) && c->gpus < best->gpus)) {
                     *best = *c;
@@ -1106,7 +1136,11 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
     pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
     ry_plan_cfg least;
-    if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
+    pl->keep_layouts = 1;
+    pl->n_layouts = 0;
+    int found = ry_plan_search(pl, pl->base.in.K, &pl->best, &least);
+    pl->keep_layouts = 0;
+    if (found < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
     long long considered = pl->considered, fit = pl->fit;
     pl->ideal_ok = ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
@@ -1125,7 +1159,28 @@ int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
     pl->net = pn;
     pn->active = 1;
     pl->analytic = pl->best;
-    ry_plan_eval(pl, pl->base.in.K, pl->best.mem.recompute, &pl->best);
+    /* The analytic choice and the next fastest layouts on the engine, the
+     * fastest there kept (a tie: the analytic order). */
+    ry_plan_cfg c = pl->analytic;
+    ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
+    pl->best = c;
+    for (int i = 0, tried = 1; i < pl->n_layouts && tried < RY_PLAN_NET_LAYOUTS; i++) {
+        c = pl->layouts[i];
+        const ry_plan_cfg *a = &pl->analytic;
+        if (c.t == a->t && c.c == a->c && c.p == a->p && c.d == a->d && c.ep == a->ep)
+            continue;
+        tried++;
+        /* An engine share is at most 1: a layout no faster than the best
+         * even then is not run. */
+        pn->unbound = 1;
+        ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
+        pn->unbound = 0;
+        if (c.total >= pl->best.total * (1 - 1e-9))
+            continue;
+        ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
+        if (c.total < pl->best.total * (1 - 1e-9))
+            pl->best = c;
+    }
     pn->active = 0;
     finish(s, pl);
     return 0;
