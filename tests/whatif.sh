@@ -391,19 +391,23 @@ expect_eq "--fail with blanks and a repeat: exit" $? 0
 grep -q "^failed: leaf1, spine0$" "$TMP/dup.txt" && ok || fail "--fail list: $(grep '^failed' "$TMP/dup.txt")"
 
 # ---- the flow engine on the degraded fabric --------------------------------------------------
-# A non-blocking two-tier InfiniBand fat tree of radix-16 switches, routing
-# adaptive: a leaf takes one 8-GPU node on its R/2 down ports and has U = R/2
-# uplinks, one to each of S = L U / R spines (L = 128 / 8 leaves). Tensor 8 x
-# data 16: the data-parallel reduction runs as 8 rings (one per tensor
-# position) through the 16 nodes, each leaving every leaf once: U flows out
-# of a leaf and U in, each at its NIC's rate on a healthy fabric. Closed
-# forms (the even spread over the live up-down ports):
+# A non-blocking two-tier fat tree of radix-16 switches (InfiniBand, and
+# Ethernet at the same 400G), routing adaptive: a leaf takes one 8-GPU node
+# on its R/2 down ports and has U = R/2 uplinks, one to each of S = L U / R
+# spines (L = 128 / 8 leaves). Tensor 8 x data 16: the data-parallel
+# reduction runs as 8 rings (one per tensor position) through the 16 nodes,
+# each leaving every leaf once: U flows out of a leaf and U in, each at its
+# NIC's rate on a healthy fabric. Closed forms (the even spread over the
+# live up-down ports, or over BGP's live next hops):
 #   - k of leaf0's uplinks down: its U flows out (and in) share U - k
 #     links, share (U - k) / U; the exposed data-parallel time (overlap 0)
 #     is the healthy one over it;
 #   - j spines down: every leaf keeps U - j uplinks, share (S - j) / S;
 #   - a NIC down: its GPU has no route on its plane: reported, not timed.
-cat >"$TMP/ft.yaml" <<'Y'
+for net in ib:qm9700 eth:sn5600-400g; do
+    sw=${net#*:}
+    net=${net%%:*}
+    cat >"$TMP/ft-$net.yaml" <<Y
 version: 1
 name: ft-128
 cluster:
@@ -411,7 +415,7 @@ cluster:
   node: hgx-h100
 fabric:
   design: fat-tree
-  switch: {name: qm9700, radix: 16}
+  switch: {name: $sw, radix: 16}
   oversubscription: "1:1"
   tiers: 2
 network:
@@ -424,18 +428,15 @@ workload:
   parallelism: {tensor: 8, data: 16, pipeline: 1, virtual: 1, micro_batch: 1}
   overlap: {data: 0}
 Y
-# leaf0's ports: 1..8 down to its node, 9..16 up
-"$RAILYARD" whatif "$TMP/ft.yaml" --alone --fail leaf0/9,leaf0/10,leaf0/11 --format json \
-    >"$TMP/e-k3.json" 2>"$TMP/e.err"
-expect_eq "engine: 3 uplinks of leaf0 exit" $? 0
-no_sanitizer "$TMP/e.err"
-"$RAILYARD" whatif "$TMP/ft.yaml" --alone --fail spine0 --format json >"$TMP/e-s1.json" 2>"$TMP/e.err"
-expect_eq "engine: spine0 exit" $? 0
-"$RAILYARD" whatif "$TMP/ft.yaml" --alone --fail spine0,spine5 --format json >"$TMP/e-s2.json" 2>"$TMP/e.err"
-expect_eq "engine: two spines exit" $? 0
-"$RAILYARD" whatif "$TMP/ft.yaml" --alone --fail node003/mlx5_0 --format json >"$TMP/e-nic.json" 2>"$TMP/e.err"
-expect_eq "engine: a dead NIC exit" $? 0
-no_sanitizer "$TMP/e.err"
+    # leaf0's ports: 1..8 down to its node, 9..16 up
+    for run in k3:leaf0/9,leaf0/10,leaf0/11 s1:spine0 s2:spine0,spine5 nic:node003/mlx5_0; do
+        "$RAILYARD" whatif "$TMP/ft-$net.yaml" --alone --fail "${run#*:}" --format json \
+            >"$TMP/e-$net-${run%%:*}.json" 2>"$TMP/e.err"
+        expect_eq "engine $net: ${run#*:} exit" $? 0
+        no_sanitizer "$TMP/e.err"
+    done
+done
+cp "$TMP/ft-ib.yaml" "$TMP/ft.yaml"
 "$PY" - "$TMP" >"$TMP/e.out" <<'P'
 import json, sys
 tmp = sys.argv[1]
@@ -447,32 +448,35 @@ bad = []
 def near(what, got, want, tol=1e-6):
     if got is None or abs(got - want) > tol * max(1, abs(want)):
         bad.append("%s: got %r, want %r" % (what, got, want))
-for name, links_down, want in (("k3", 3, (U - 3) / U), ("s1", L, (S - 1) / S),
-                               ("s2", 2 * L, (S - 2) / S)):   # a spine: one link to each leaf
-    j = json.load(open("%s/e-%s.json" % (tmp, name)))
-    tiers = {t["tier"]: t for t in j["tiers"]}
-    near(name + " leaf-spine links up", tiers["leaf-spine"]["links_up"], L * U - links_down, 0)
+for net in ("ib", "eth"):
+    for name, links_down, want in (("k3", 3, (U - 3) / U), ("s1", L, (S - 1) / S),
+                                   ("s2", 2 * L, (S - 2) / S)):   # a spine: one link to each leaf
+        j = json.load(open("%s/e-%s-%s.json" % (tmp, net, name)))
+        name = net + " " + name
+        tiers = {t["tier"]: t for t in j["tiers"]}
+        near(name + " leaf-spine links up", tiers["leaf-spine"]["links_up"], L * U - links_down, 0)
+        e = j["engine"]
+        b, a = e["before"], e["after"]
+        print("%s: data-parallel share %r (closed form %r), analytic bandwidth kept %r"
+              % (name, a["share_data"], want, j["training"]["bs_ratio"]))
+        near(name + " routing", 0 if e["routing"] == "adaptive" else 1, 0, 0)
+        near(name + " share before", b["share_data"], 1.0)
+        near(name + " share after", a["share_data"], want)
+        near(name + " data-parallel time", a["dp_cross_s"], b["dp_cross_s"] / want)
+        near(name + " before = the healthy model", b["t_iter_s"], j["training"]["t_iter_before_s"])
+        near(name + " slowdown", e["slowdown"], a["t_iter_s"] / b["t_iter_s"], 1e-9)
+        if e["stalled"] or a["unrouted_phases"] or a["no_route"] is not None:
+            bad.append("%s: a route is missing: %r" % (name, a))
+for net in ("ib", "eth"):
+    j = json.load(open("%s/e-%s-nic.json" % (tmp, net)))
     e = j["engine"]
-    b, a = e["before"], e["after"]
-    print("%s: data-parallel share %r (closed form %r), analytic bandwidth kept %r"
-          % (name, a["share_data"], want, j["training"]["bs_ratio"]))
-    near(name + " routing", 0 if e["routing"] == "adaptive" else 1, 0, 0)
-    near(name + " share before", b["share_data"], 1.0)
-    near(name + " share after", a["share_data"], want)
-    near(name + " data-parallel time", a["dp_cross_s"], b["dp_cross_s"] / want)
-    near(name + " before = the healthy model", b["t_iter_s"], j["training"]["t_iter_before_s"])
-    near(name + " slowdown", e["slowdown"], a["t_iter_s"] / b["t_iter_s"], 1e-9)
-    if e["stalled"] or a["unrouted_phases"] or a["no_route"] is not None:
-        bad.append("%s: a route is missing: %r" % (name, a))
-j = json.load(open(tmp + "/e-nic.json"))
-e = j["engine"]
-if not (e["stalled"] and e["slowdown"] is None and e["after"]["t_iter_s"] is None
-        and e["after"]["unrouted_phases"] >= 1 and e["before"]["unrouted_phases"] == 0):
-    bad.append("a dead NIC: not reported as no route: %r" % e)
-why = e["after"]["no_route"] or ""
-# hosts count from 1: node003's first GPU is gpu16
-if "gpu16's NIC port there is down" not in why:
-    bad.append("a dead NIC: the reason does not name gpu16's port down: %r" % why)
+    if not (e["stalled"] and e["slowdown"] is None and e["after"]["t_iter_s"] is None
+            and e["after"]["unrouted_phases"] >= 1 and e["before"]["unrouted_phases"] == 0):
+        bad.append("a dead NIC: not reported as no route: %r" % e)
+    why = e["after"]["no_route"] or ""
+    # hosts count from 1: node003's first GPU is gpu16
+    if "gpu16's NIC port there is down" not in why:
+        bad.append("a dead NIC: the reason does not name gpu16's port down: %r" % why)
 for b in bad:
     print("FAIL: " + b)
 P
