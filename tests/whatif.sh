@@ -13,7 +13,10 @@
 #   - a cable by its label, as SWITCH/PORT and (for a NIC's cable) as
 #     HOST/NIC is the same failure;
 #   - unknown elements are refused with what was expected; --random is
-#     the same for a seed.
+#     the same for a seed;
+#   - the flow engine on the fabric routed around the failures (below):
+#     the data-parallel share a leaf's lost uplinks or a lost spine leave,
+#     a dead route reported, --analytic giving the analytic report alone.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 E="$TOP_SRCDIR/examples"
 T="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
@@ -386,4 +389,119 @@ grep -q "GPUs cut off the network  *31  *31$" "$TMP/t.txt" && ok || {
 "$RAILYARD" whatif "$E/superpod-4su.yaml" --fail "leaf1, leaf1 ,spine0" --alone >"$TMP/dup.txt" 2>&1
 expect_eq "--fail with blanks and a repeat: exit" $? 0
 grep -q "^failed: leaf1, spine0$" "$TMP/dup.txt" && ok || fail "--fail list: $(grep '^failed' "$TMP/dup.txt")"
+
+# ---- the flow engine on the degraded fabric --------------------------------------------------
+# A non-blocking two-tier fat tree of radix-16 switches (InfiniBand, and
+# Ethernet at the same 400G), routing adaptive: a leaf takes one 8-GPU node
+# on its R/2 down ports and has U = R/2 uplinks, one to each of S = L U / R
+# spines (L = 128 / 8 leaves). Tensor 8 x data 16: the data-parallel
+# reduction runs as 8 rings (one per tensor position) through the 16 nodes,
+# each leaving every leaf once: U flows out of a leaf and U in, each at its
+# NIC's rate on a healthy fabric. Closed forms (the even spread over the
+# live up-down ports, or over BGP's live next hops):
+#   - k of leaf0's uplinks down: its U flows out (and in) share U - k
+#     links, share (U - k) / U; the exposed data-parallel time (overlap 0)
+#     is the healthy one over it;
+#   - j spines down: every leaf keeps U - j uplinks, share (S - j) / S;
+#   - a NIC down: its GPU has no route on its plane: reported, not timed.
+for net in ib:qm9700 eth:sn5600-400g; do
+    sw=${net#*:}
+    net=${net%%:*}
+    cat >"$TMP/ft-$net.yaml" <<Y
+version: 1
+name: ft-128
+cluster:
+  nodes: 16
+  node: hgx-h100
+fabric:
+  design: fat-tree
+  switch: {name: $sw, radix: 16}
+  oversubscription: "1:1"
+  tiers: 2
+network:
+  routing: adaptive
+workload:
+  model: llama-3-8b
+  gpu: h100
+  batch: 64
+  recompute: none
+  parallelism: {tensor: 8, data: 16, pipeline: 1, virtual: 1, micro_batch: 1}
+  overlap: {data: 0}
+Y
+    # leaf0's ports: 1..8 down to its node, 9..16 up
+    for run in k3:leaf0/9,leaf0/10,leaf0/11 s1:spine0 s2:spine0,spine5 nic:node003/mlx5_0; do
+        "$RAILYARD" whatif "$TMP/ft-$net.yaml" --alone --fail "${run#*:}" --format json \
+            >"$TMP/e-$net-${run%%:*}.json" 2>"$TMP/e.err"
+        expect_eq "engine $net: ${run#*:} exit" $? 0
+        no_sanitizer "$TMP/e.err"
+    done
+done
+cp "$TMP/ft-ib.yaml" "$TMP/ft.yaml"
+"$PY" - "$TMP" >"$TMP/e.out" <<'P'
+import json, sys
+tmp = sys.argv[1]
+R, gpus, gpn = 16, 128, 8
+U = R // 2                     # a leaf's uplinks (1:1), one node below it
+L = gpus // gpn
+S = L * U // R
+bad = []
+def near(what, got, want, tol=1e-6):
+    if got is None or abs(got - want) > tol * max(1, abs(want)):
+        bad.append("%s: got %r, want %r" % (what, got, want))
+for net in ("ib", "eth"):
+    for name, links_down, want in (("k3", 3, (U - 3) / U), ("s1", L, (S - 1) / S),
+                                   ("s2", 2 * L, (S - 2) / S)):   # a spine: one link to each leaf
+        j = json.load(open("%s/e-%s-%s.json" % (tmp, net, name)))
+        name = net + " " + name
+        tiers = {t["tier"]: t for t in j["tiers"]}
+        near(name + " leaf-spine links up", tiers["leaf-spine"]["links_up"], L * U - links_down, 0)
+        e = j["engine"]
+        b, a = e["before"], e["after"]
+        print("%s: data-parallel share %r (closed form %r), analytic bandwidth kept %r"
+              % (name, a["share_data"], want, j["training"]["bs_ratio"]))
+        near(name + " routing", 0 if e["routing"] == "adaptive" else 1, 0, 0)
+        near(name + " share before", b["share_data"], 1.0)
+        near(name + " share after", a["share_data"], want)
+        near(name + " data-parallel time", a["dp_cross_s"], b["dp_cross_s"] / want)
+        near(name + " before = the healthy model", b["t_iter_s"], j["training"]["t_iter_before_s"])
+        near(name + " slowdown", e["slowdown"], a["t_iter_s"] / b["t_iter_s"], 1e-9)
+        if e["stalled"] or a["unrouted_phases"] or a["no_route"] is not None:
+            bad.append("%s: a route is missing: %r" % (name, a))
+for net in ("ib", "eth"):
+    j = json.load(open("%s/e-%s-nic.json" % (tmp, net)))
+    e = j["engine"]
+    if not (e["stalled"] and e["slowdown"] is None and e["after"]["t_iter_s"] is None
+            and e["after"]["unrouted_phases"] >= 1 and e["before"]["unrouted_phases"] == 0):
+        bad.append("a dead NIC: not reported as no route: %r" % e)
+    why = e["after"]["no_route"] or ""
+    # hosts count from 1: node003's first GPU is gpu16
+    if "gpu16's NIC port there is down" not in why:
+        bad.append("a dead NIC: the reason does not name gpu16's port down: %r" % why)
+for b in bad:
+    print("FAIL: " + b)
+P
+expect_eq "engine closed forms: the checker ran" $? 0
+expect_eq "engine closed forms" "$(grep -c '^FAIL' "$TMP/e.out")" 0
+cat "$TMP/e.out"
+# the dead route in the text, a failed leaf too; deterministic
+"$RAILYARD" whatif "$TMP/ft.yaml" --fail leaf3 >"$TMP/e1.txt" 2>"$TMP/e.err"
+expect_eq "engine: a failed leaf exit" $? 0
+no_sanitizer "$TMP/e.err"
+grep -q "^  fat-tree after: 1 phase without a route: no route from .* down" "$TMP/e1.txt" && ok ||
+    fail "a failed leaf: no dead route reported: $(sed -n '/flow engine/,$p' "$TMP/e1.txt")"
+grep -q "^  iteration time after  *stalled (no route)" "$TMP/e1.txt" && ok ||
+    fail "a failed leaf: the engine's time after is not stalled"
+"$RAILYARD" whatif "$TMP/ft.yaml" --fail leaf3 >"$TMP/e2.txt" 2>&1
+cmp -s "$TMP/e1.txt" "$TMP/e2.txt" && ok || fail "two engine runs differ"
+# --analytic: the report without the engine's section, nothing else changed
+"$RAILYARD" whatif "$TMP/ft.yaml" --fail spine0 --analytic >"$TMP/an.txt" 2>&1
+expect_eq "--analytic exit" $? 0
+"$RAILYARD" whatif "$TMP/ft.yaml" --fail spine0 >"$TMP/en.txt" 2>&1
+awk '/^on the flow engine/ { skip = 1; next } skip && /^  / { next } { skip = 0; print }' \
+    "$TMP/en.txt" >"$TMP/en-cut.txt"
+cmp -s "$TMP/an.txt" "$TMP/en-cut.txt" && ok || fail "--analytic differs beyond the engine's section"
+grep -q "flow engine" "$TMP/an.txt" && fail "--analytic ran the engine" || ok
+"$RAILYARD" whatif "$TMP/ft.yaml" --fail spine0 --analytic --format json >"$TMP/an.json" 2>&1
+expect_eq "--analytic JSON has no engine" \
+    "$("$PY" -c 'import json,sys; print("engine" in json.load(open(sys.argv[1])))' "$TMP/an.json")" False
 finish

@@ -27,7 +27,7 @@
 #define MAX_SEEDS 100000
 
 enum { O_FAIL, O_RANDOM, O_SEED, O_FABRIC, O_SWEEP, O_SEEDS, O_TARGET, O_ALONE, O_PAPER,
-       O_FORMAT, O_OUTPUT, O_FORCE, O_N };
+       O_ANALYTIC, O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "ELEMENT[,ELEMENT...]", NULL,
                  "fail a switch (leaf3), a cable (its label, leaf3/17 or leaf3/9/1),\n"
@@ -49,6 +49,9 @@ static const ry_option options[] = {
                    "(default 1.1; --sweep with a workload)" },
     [O_ALONE] = { "alone", 0, RY_OPT_FLAG, NULL, NULL, "the spec's design only, no counterpart" },
     [O_PAPER] = RY_OPTION_PAPER,
+    [O_ANALYTIC] = { "analytic", 0, RY_OPT_FLAG, NULL, NULL,
+                     "the analytic rerun only: the layout not timed on the flow engine\n"
+                     "over the fabric routed around the failures" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     /* -o DIR: the re-routed OpenSM subnet directories, once the
      * failure-aware router takes (node_down, link_down). */
@@ -386,6 +389,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         rc = RY_CMD_INPUT;
         goto out;
     }
+    /* the full model's layout on the flow engine too, as `model` times it */
+    a->engine = !ry_flag(ctx, O_ANALYTIC);
     ry_whatif_analyze(a, m, &sides[0], s->design);
 
     if (!ry_flag(ctx, O_ALONE)) {
@@ -396,6 +401,7 @@ static ry_cmd_status run(ry_ctx *ctx)
             sides[1].err = b->err;
         } else {
             ry_whatif_translate(a, b, MAX_ELEMS);
+            b->engine = a->engine;
             ry_whatif_analyze(b, m, &sides[1], b->spec.design);
         }
     }
@@ -418,8 +424,8 @@ out:
 const ry_cmd_entry ry_cmd_whatif = {
     .name = "whatif",
     .synopsis = "SPEC {--fail ELEMENT... | --random KIND:N,... | --sweep KIND=LO..HI} [--seed S] "
-                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [-o DIR [--force]] "
-                "[--format text|json]",
+                "[--seeds N] [--target X] [--fabric FILE]... [--alone] [--paper] [--analytic] "
+                "[-o DIR [--force]] [--format text|json]",
     .summary = "what failed switches, cables, NICs, rails or planes do to the fabric and training",
     .positional = "SPEC",
     .options = options,
@@ -440,7 +446,12 @@ const ry_cmd_entry ry_cmd_whatif = {
         "With --fabric (ibnetdiscover output, as verify reads it) the cables verify finds\n"
         "missing, and switch cables moved to another switch, are down before the failures\n"
         "(a NIC cabled to another rail still reaches the fabric): \"before\" is the\n"
-        "fabric as built.\n",
+        "fabric as built.\n"
+        "The full model's layout is also timed on the flow engine (doc/network-model.md),\n"
+        "as `model` times it, on the fabric before and after the failures, each routed\n"
+        "around what failed as the spec's network: section routes (up-down over the live\n"
+        "links, ECMP over the live next hops); a GPU whose NIC port is gone has no route,\n"
+        "reported. --analytic: the analytic rerun only. --sweep stays analytic.\n",
     .needs = RY_NEED_FABRIC,
     .needs_more = needs_more,
     .run = run,

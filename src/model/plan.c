@@ -336,6 +336,8 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
                            &one, &err) < 0) {
             pn->fallback++;
             snprintf(pn->why, sizeof pn->why, "%.200s", err.msg);
+            if (strcmp(err.key, "flows") != 0 && !pn->unrouted++)
+                snprintf(pn->unrouted_why, sizeof pn->unrouted_why, "%.200s", err.msg);
             inv = 0;
             break;
         }
@@ -1184,6 +1186,22 @@ int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
     pn->active = 0;
     finish(s, pl);
     return 0;
+}
+
+void ry_plan_time_on(const ry_plan *pl, ry_plan_net *pn, ry_plan_cfg *out)
+{
+    ry_plan *q = ry_xmalloc(sizeof *q);
+    *q = *pl;
+    q->net = pn;
+    pn->active = 1;
+    pn->nmemo = 0;
+    pn->asked = pn->fallback = pn->unrouted = 0;
+    pn->flows = 0;
+    pn->why[0] = pn->unrouted_why[0] = '\0';
+    *out = pl->best;
+    ry_plan_eval(q, q->base.in.K, pl->best.mem.recompute, out);
+    pn->active = 0;
+    free(q);
 }
 
 void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out)

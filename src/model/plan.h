@@ -132,6 +132,8 @@ typedef struct ry_plan_net {
     int asked, fallback;        /* phases run; questions answered analytically instead */
     long long flows;            /* flows of the phases run */
     char why[256];              /* the last fallback's reason */
+    int unrouted;               /* of the fallbacks: phases with a hop the fabric has no route for */
+    char unrouted_why[256];     /* the first of them's reason */
     struct ry_plan_net_memo {
         long long gpus, stride, count;
         int op;                 /* ry_coll_op */
@@ -252,6 +254,12 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl);
 /* The full model with the chosen layout's collectives timed on the engine
  * (pn, see ry_plan_net; NULL: ry_plan_compute). */
 int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl);
+
+/* pl's chosen configuration, its layout kept, timed again on the engine
+ * pn as it stands (ry_net_set_down: a fabric with failures) into *out:
+ * pn's memo and counts start afresh, so pn->unrouted counts the phases
+ * with no route on that fabric (their shares stay the analytic ones). */
+void ry_plan_time_on(const ry_plan *pl, ry_plan_net *pn, ry_plan_cfg *out);
 
 /* The fastest possible iteration of the spec's workload on its cluster
  * (its GPUs, nodes, HB domain and NICs), whatever the fabric: the full

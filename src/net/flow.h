@@ -105,6 +105,16 @@ const ry_fabric *ry_net_fabric(const ry_net *n);
 int ry_net_hashes(const ry_net *n);
 void ry_net_set_seed(ry_net *n, uint32_t seed);
 size_t ry_net_resources(const ry_net *n);
+/* Failures: node_down[node id] (failed switches) and link_down[link id]
+ * (failed cables and NIC links), nonzero = failed, NULL = none; copied.
+ * A failed switch's links count as down. The flows added after it are
+ * routed over what is left: InfiniBand up-down over the live links (a
+ * switch's candidates are its live ports toward the destination, the same
+ * digit picking among them as the failure-aware tables of analysis/route.c),
+ * Ethernet BGP's equal-cost next hops over the live links, and a GPU whose
+ * NIC port on the plane is down (its cable, its leaf, a failed rail or
+ * plane) has no route there: ry_net_connect fails, naming it. */
+void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down);
 double ry_net_capacity(const ry_net *n, uint32_t res);     /* bytes/s */
 /* A resource as a person reads it: "leaf3 p17 -> spine0 p2 (up)" or
  * "gpu12 NVLink out". */

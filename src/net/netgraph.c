@@ -93,6 +93,10 @@ struct ry_net {
     uint64_t clock;
     int32_t *dest_slot;         /* per switch: its slot in dest, or -1 */
 
+    /* failures (ry_net_set_down): NULL when nothing failed */
+    uint8_t *node_down;         /* per node: a failed switch */
+    uint8_t *link_down;         /* per link: failed, or an end of it failed */
+
     /* work: the switches of a level and of the next, with their shares */
     size_t nsw;
     uint32_t *fr, *nx;
@@ -192,6 +196,8 @@ void ry_net_free(ry_net *n)
     free(n->net_index);
     free(n->net_size);
     free(n->dest_slot);
+    free(n->node_down);
+    free(n->link_down);
     free(n->fr);
     free(n->nx);
     free(n->frw);
@@ -209,6 +215,42 @@ const ry_fabric *ry_net_fabric(const ry_net *n) { return n->f; }
 int ry_net_hashes(const ry_net *n) { return n->eth && n->o.routing != RY_NET_ADAPTIVE; }
 void ry_net_set_seed(ry_net *n, uint32_t seed) { n->o.seed = seed; }
 size_t ry_net_resources(const ry_net *n) { return n->nres; }
+
+void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down)
+{
+    const ry_fabric *f = n->f;
+    /* the routes known so far were the old set's */
+    for (int k = 0; k < f->nsubnets; k++) {
+        ry_updown_free(n->ud[k]);
+        n->ud[k] = NULL;
+    }
+    for (size_t i = 0; i < n->ndest; i++) {
+        n->dest_slot[n->dest[i].leaf - f->first_switch] = -1;
+        free(n->dest[i].set);
+    }
+    n->ndest = 0;
+    n->dest_bytes = 0;
+    free(n->node_down);
+    free(n->link_down);
+    n->node_down = n->link_down = NULL;
+    int any = 0;
+    for (size_t i = 0; node_down && !any && i < f->nnodes; i++)
+        any = node_down[i] != 0;
+    for (size_t l = 0; link_down && !any && l < f->nlinks; l++)
+        any = link_down[l] != 0;
+    if (!any)
+        return;
+    n->node_down = ry_xcalloc(f->nnodes ? f->nnodes : 1, 1);
+    n->link_down = ry_xcalloc(f->nlinks ? f->nlinks : 1, 1);
+    for (size_t i = 0; node_down && i < f->nnodes; i++)
+        n->node_down[i] = f->nodes[i].kind != RY_NODE_GPU && node_down[i];
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_link *k = &f->links[l];
+        n->link_down[l] = (link_down && link_down[l]) ||
+                          n->node_down[f->ports[k->lo].owner] ||
+                          n->node_down[f->ports[k->hi].owner];
+    }
+}
 
 double ry_net_capacity(const ry_net *n, uint32_t res)
 {
@@ -299,7 +341,7 @@ static uint64_t flow_hash(const flow_key *k, uint64_t seed, int hash_qp)
 static ry_updown *walker(ry_net *n, int k)
 {
     if (!n->ud[k])
-        n->ud[k] = ry_updown_new(n->f, k);
+        n->ud[k] = ry_updown_new_failed(n->f, k, n->node_down, n->link_down);
     return n->ud[k];
 }
 
@@ -378,7 +420,7 @@ static const eth_dest *eth_routes(ry_net *n, uint32_t d)
     e->leaf = d;
     e->used = ++n->clock;
     ry_eth_routes *r = n->er;
-    ry_eth_routes_to(r, d, NULL);
+    ry_eth_routes_to(r, d, n->link_down);
     for (size_t i = 0; i < n->nsw; i++) {
         if (f->nodes[f->first_switch + i].subnet != net)
             continue;
@@ -459,6 +501,10 @@ static uint32_t out_res(const ry_fabric *f, uint32_t p)
     return 2 * (uint32_t)l + (f->links[l].lo == p ? 0 : 1);
 }
 
+/* no_route's `at` for a failed NIC port (its link or its leaf) at either end. */
+#define DEAD_SRC (UINT32_MAX - 1)
+#define DEAD_DST (UINT32_MAX - 2)
+
 static void no_route(const ry_net *n, const walk *wk, uint32_t at, ry_err *err)
 {
     const ry_fabric *f = n->f;
@@ -466,6 +512,11 @@ static void no_route(const ry_net *n, const walk *wk, uint32_t at, ry_err *err)
     ry_node_name(f, f->ports[wk->sp].owner, a, sizeof a);
     ry_node_name(f, f->ports[wk->dp].owner, b, sizeof b);
     int plane = (int)(wk->sp - f->nodes[f->ports[wk->sp].owner].port0);
+    if (at == DEAD_SRC || at == DEAD_DST) {
+        ry_err_set(err, NULL, "no route from %s to %s on plane %d: %s's NIC port there is down "
+                   "(its cable or its leaf failed)", a, b, plane, at == DEAD_SRC ? a : b);
+        return;
+    }
     if (at == UINT32_MAX) {
         ry_err_set(err, NULL, "no route from %s to %s on plane %d: their ports are not in "
                    "one network", a, b, plane);
@@ -630,6 +681,10 @@ static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32
     wk.dp = f->nodes[dst].port0 + (uint32_t)plane;
     if (f->ports[wk.sp].peer < 0 || f->ports[wk.dp].peer < 0) {
         no_route(n, &wk, UINT32_MAX, err);
+        return -1;
+    }
+    if (n->link_down && (n->link_down[f->ports[wk.sp].link] || n->link_down[f->ports[wk.dp].link])) {
+        no_route(n, &wk, n->link_down[f->ports[wk.sp].link] ? DEAD_SRC : DEAD_DST, err);
         return -1;
     }
     uint32_t sleaf = f->ports[f->ports[wk.sp].peer].owner;

@@ -36,7 +36,32 @@ struct ry_updown {
     ud_leaf *cur;           /* the current destination leaf's */
     uint64_t clock;         /* counts the changes of the current leaf */
     uint32_t own;           /* ry_updown_candidates at the destination's own leaf */
+    const uint8_t *swdown;  /* per fabric node: a failed switch (NULL: none), borrowed */
+    const uint8_t *ldown;   /* per fabric link: a failed link (NULL: none), borrowed */
 };
+
+/* Port q of group v of local switch s leads over a failed link or into a
+ * failed switch. */
+static int port_dead(const ry_updown *u, uint32_t s, const ry_ud_group *v, uint32_t q)
+{
+    if (!u->ldown && !u->swdown)
+        return 0;
+    const ry_updown_graph *g = &u->g;
+    const ry_fabric *f = g->f;
+    uint32_t port = f->nodes[g->sw[s]].port0 + ry_ud_port(g, v, q);
+    if (u->ldown && f->ports[port].link >= 0 && u->ldown[f->ports[port].link])
+        return 1;
+    return u->swdown && (u->swdown[g->sw[s]] || u->swdown[g->sw[v->sw]]);
+}
+
+/* Some link of group v of s is up (and both switches are). */
+static int group_alive(const ry_updown *u, uint32_t s, const ry_ud_group *v)
+{
+    for (uint32_t q = 0; q < v->nlinks; q++)
+        if (!port_dead(u, s, v, q))
+            return 1;
+    return 0;
+}
 
 static int is_below(const ry_updown *u, uint32_t s) { return u->cur->below[s] == u->cur->gen; }
 
@@ -80,13 +105,15 @@ static void set_leaf(ry_updown *u, uint32_t l)
     t->npool = 0;
     size_t qh = 0, qt = 0;
     uint32_t s0 = g->leaf_sw[l];
+    if (u->swdown && u->swdown[g->sw[s0]])
+        return;     /* a failed leaf: below nothing */
     t->below[s0] = t->gen;
     u->queue[qt++] = s0;
     while (qh < qt) {
         uint32_t s = u->queue[qh++];
         for (uint32_t i = g->up0[s]; i < g->up0[s + 1]; i++) {
             uint32_t x = g->up[i].sw;
-            if (t->below[x] != t->gen) {
+            if (t->below[x] != t->gen && group_alive(u, s, &g->up[i])) {
                 t->below[x] = t->gen;
                 u->queue[qt++] = x;
             }
@@ -107,6 +134,8 @@ static uint8_t jof(ry_updown *u, uint32_t s)
         j = g->tier[s];
     else
         for (uint32_t i = g->up0[s]; i < g->up0[s + 1]; i++) {
+            if (!group_alive(u, s, &g->up[i]))
+                continue;
             uint8_t x = jof(u, g->up[i].sw);
             if (x < j)
                 j = x;
@@ -131,20 +160,30 @@ static void candidates(ry_updown *u, uint32_t s)
         for (uint32_t i = g->down0[s]; i < g->down0[s + 1]; i++)
             if (is_below(u, g->down[i].sw))
                 for (uint32_t q = 0; q < g->down[i].nlinks; q++)
-                    t->pool[t->npool++] = ry_ud_port(g, &g->down[i], q);
-    } else {
+                    if (!port_dead(u, s, &g->down[i], q))
+                        t->pool[t->npool++] = ry_ud_port(g, &g->down[i], q);
+    } else if (!u->swdown || !u->swdown[g->sw[s]]) {
         uint8_t j = jof(u, s);
         for (uint32_t i = g->up0[s]; j != 0xFF && i < g->up0[s + 1]; i++)
-            if (jof(u, g->up[i].sw) == j)
+            if (group_alive(u, s, &g->up[i]) && jof(u, g->up[i].sw) == j)
                 for (uint32_t q = 0; q < g->up[i].nlinks; q++)
-                    t->pool[t->npool++] = ry_ud_port(g, &g->up[i], q);
+                    if (!port_dead(u, s, &g->up[i], q))
+                        t->pool[t->npool++] = ry_ud_port(g, &g->up[i], q);
     }
     t->cn[s] = (uint32_t)(t->npool - t->c0[s]);
 }
 
 ry_updown *ry_updown_new(const ry_fabric *f, int k)
 {
+    return ry_updown_new_failed(f, k, NULL, NULL);
+}
+
+ry_updown *ry_updown_new_failed(const ry_fabric *f, int k, const uint8_t *node_down,
+                                const uint8_t *link_down)
+{
     ry_updown *u = ry_xcalloc(1, sizeof *u);
+    u->swdown = node_down;
+    u->ldown = link_down;
     for (int i = 0; i < RY_UD_SLOTS; i++)
         u->slot[i].leaf = -1;
     ry_updown_graph *g = &u->g;
@@ -195,6 +234,16 @@ long long ry_updown_index(const ry_updown *u, uint32_t gpu_port)
     return u->end_index[gpu_port];
 }
 
+/* A GPU port whose link, or its leaf, failed. */
+static int end_dead(const ry_updown *u, uint32_t gpu_port)
+{
+    const ry_fabric *f = u->g.f;
+    int32_t l = f->ports[gpu_port].link, peer = f->ports[gpu_port].peer;
+    if (u->ldown && l >= 0 && u->ldown[l])
+        return 1;
+    return u->swdown && peer >= 0 && u->swdown[f->ports[peer].owner];
+}
+
 /* Local switch s and end c of a (switch, GPU port) pair; 0, or -1 when sw is
  * not a switch of the subnet or the port not one of its ends. */
 static int locate(const ry_updown *u, uint32_t sw, uint32_t gpu_port, int32_t *s, long long *c)
@@ -216,6 +265,8 @@ size_t ry_updown_candidates(ry_updown *u, uint32_t sw, uint32_t gpu_port, const 
     *ports = NULL;
     if (locate(u, sw, gpu_port, &s, &c) < 0)
         return 0;
+    if (end_dead(u, gpu_port))
+        return 0;   /* a dead end port: no route anywhere */
     uint32_t l = g->end_leaf[c];
     if (g->leaf_of[s] == (int32_t)l) {
         u->own = (uint32_t)f->ports[gpu_port].peer - f->nodes[sw].port0;
@@ -235,6 +286,8 @@ int ry_updown_next(ry_updown *u, uint32_t sw, uint32_t gpu_port)
     int32_t s;
     long long c;
     if (locate(u, sw, gpu_port, &s, &c) < 0)
+        return -1;
+    if (end_dead(u, gpu_port))
         return -1;
     uint32_t l = g->end_leaf[c];
     if (g->leaf_of[s] == (int32_t)l)

@@ -32,6 +32,16 @@ typedef struct ry_updown ry_updown;
 
 /* A walker over subnet k of the fabric (node.subnet of its switches). */
 ry_updown *ry_updown_new(const ry_fabric *f, int k);
+/* The same over what survives failures: node_down (per fabric node) and
+ * link_down (per fabric link), nonzero = failed, NULL = none; borrowed,
+ * they must outlive the walker and not change under it. No route leads
+ * over a failed link or through a failed switch: up-down over the links
+ * left (a switch's leaves below, and J, over live links only), the digit
+ * picking among the live candidates as analysis/route.c's failure-aware
+ * tables do; a GPU port whose link or leaf failed has no route from
+ * anywhere. */
+ry_updown *ry_updown_new_failed(const ry_fabric *f, int k, const uint8_t *node_down,
+                                const uint8_t *link_down);
 void ry_updown_free(ry_updown *u);
 
 /* End ports of the subnet, in order: count and the GPU port id of each. */

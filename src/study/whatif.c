@@ -43,19 +43,60 @@ ry_design ry_whatif_counterpart(ry_design d)
     return d == RY_DESIGN_RAIL_OPTIMIZED ? RY_DESIGN_RAIL_ONLY : RY_DESIGN_RAIL_OPTIMIZED;
 }
 
+/* The layout of m timed on the engine over r's fabric with what r->fs
+ * holds down: into *c, the phases without a route counted in *unrouted,
+ * the first one's reason in why. */
+static void engine_time(ry_whatif_run *r, ry_plan_net *pn, const ry_plan *m, ry_plan_cfg *c,
+                        int *unrouted, char *why, size_t n)
+{
+    ry_net_set_down(pn->net, r->fs->node_down, r->fs->link_down);
+    ry_plan_time_on(m, pn, c);
+    *unrouted = pn->unrouted;
+    snprintf(why, n, "%s", pn->unrouted ? pn->unrouted_why : "");
+}
+
 void ry_whatif_analyze(ry_whatif_run *r, const ry_plan *m, ry_whatif_side *out, ry_design d)
 {
     r->ws = ry_failure_ws_new(r->f);
     r->fs = ry_failure_new(r->f);
     ry_failure_report_init(&r->before, r->f);
     ry_failure_report_init(&r->after, r->f);
+    /* the engine: the full model's layout, on this fabric as routed */
+    ry_plan_net pn;
+    int eng = r->engine && m && !m->paper;
+    memset(&pn, 0, sizeof pn);
+    if (eng) {
+        ry_err err = { { 0 }, { 0 } };
+        if (ry_plan_net_init(&pn, r->f, &err) < 0) {
+            snprintf(r->eng_err, sizeof r->eng_err, "%.200s", err.msg);
+            eng = 0;
+        }
+    }
     ry_failure_apply(r->f, r->base, r->nbase, r->fs);
     ry_failure_analyze(r->ws, r->fs, &r->before);
     ecmp_widths(r, &r->ecmp_before);
+    if (eng)
+        engine_time(r, &pn, m, &r->eng_before, &r->eng_unrouted_before, r->eng_why_before,
+                    sizeof r->eng_why_before);
     ry_failure_apply(r->f, r->elems, r->n, r->fs);
     ry_failure_analyze(r->ws, r->fs, &r->after);
     ecmp_widths(r, &r->ecmp_after);
+    if (eng)
+        engine_time(r, &pn, m, &r->eng_after, &r->eng_unrouted_after, r->eng_why_after,
+                    sizeof r->eng_why_after);
+    ry_plan_net_free(&pn);
     memset(out, 0, sizeof *out);
+    if (r->engine && m && !m->paper) {
+        out->engine = eng;
+        out->eng_err = eng ? NULL : r->eng_err;
+        out->routing = ry_net_routing_name((ry_net_routing)r->f->spec->net.routing);
+        out->eng_before = &r->eng_before;
+        out->eng_after = &r->eng_after;
+        out->eng_unrouted_before = r->eng_unrouted_before;
+        out->eng_unrouted_after = r->eng_unrouted_after;
+        out->eng_why_before = r->eng_why_before;
+        out->eng_why_after = r->eng_why_after;
+    }
     if (r->eth.asn) {
         out->has_ecmp = 1;
         out->ecmp_before = r->ecmp_before;

@@ -2,7 +2,10 @@
  * counterpart (rail-only and rail-optimized of each other; a fat tree's is
  * rail-optimized), and the failure sweep over seeded random draws, with
  * the results the reports take (emit/model/emit_whatif.h). The engine runs
- * analysis/failure*.c and the model (ry_plan_degrade) and prints nothing;
+ * analysis/failure*.c and the model (ry_plan_degrade; with the full model
+ * also the layout on the flow engine over the fabric before and after the
+ * failures, the failure set handed down as node_down/link_down,
+ * ry_net_set_down and ry_plan_time_on) and prints nothing;
  * cmd_whatif.c parses the options, reads --fabric and writes the results.
  *
  * Memory: a ry_whatif_run owns what it points to but f (borrowed) and is
@@ -42,6 +45,15 @@ typedef struct ry_whatif_side {
     ry_iter_degraded train;
     int has_ecmp;                       /* Ethernet: BGP's ECMP widths leaf to leaf */
     ry_eth_widths ecmp_before, ecmp_after;
+    /* The flow engine (trained, run->engine): the layout's collectives on
+     * the fabric before and after the failures, each routed over its own
+     * live links (ry_net_set_down, ry_plan_time_on). */
+    int engine;                         /* eng_* hold its results */
+    const char *eng_err;                /* the engine does not fit the fabric (not run) */
+    const char *routing;                /* the network: section's routing */
+    const ry_plan_cfg *eng_before, *eng_after;
+    int eng_unrouted_before, eng_unrouted_after;    /* phases with a hop that has no route */
+    const char *eng_why_before, *eng_why_after;     /* the first such hop, "" for none */
 } ry_whatif_side;
 
 /* A failure sweep (whatif --sweep) of the spec's design and its
@@ -81,6 +93,10 @@ typedef struct ry_whatif_run {
     uint32_t *cut;
     ry_ethplan eth;             /* an Ethernet fabric's plan (eth.asn NULL: none) */
     ry_eth_widths ecmp_before, ecmp_after;
+    int engine;                 /* time the layout on the flow engine too (set by the caller) */
+    ry_plan_cfg eng_before, eng_after;
+    int eng_unrouted_before, eng_unrouted_after;
+    char eng_why_before[256], eng_why_after[256], eng_err[256];
     char err[640];
 } ry_whatif_run;
 
@@ -95,8 +111,10 @@ int ry_whatif_build_counterpart(const ry_spec *s, ry_spec *cs, ry_fabric *cf, ch
  * at most max_elems. */
 void ry_whatif_translate(const ry_whatif_run *a, ry_whatif_run *b, int max_elems);
 /* The failures of r applied to its fabric, the reports before and after,
- * and with the model m (may be NULL) the training's slowdown; out borrows
- * from r. */
+ * and with the model m (may be NULL) the training's slowdown; with
+ * r->engine and m the full model's, the layout's collectives timed on the
+ * flow engine too, on the fabric before and after the failures (each
+ * routed around what failed); out borrows from r. */
 void ry_whatif_analyze(ry_whatif_run *r, const ry_plan *m, ry_whatif_side *out, ry_design d);
 
 /* What a sweep's sides hold (the counterpart's spec and fabric, the

@@ -15,7 +15,14 @@
  *     sends everything it gets up one link; a seed per switch uses them all;
  *   - NVLink inside an HB domain, PXN through another GPU of the domain;
  *   - errors: ecmp on InfiniBand, no queue pairs, no NVLink rate, GPUs
- *     of two rails of a rail-only fabric, a GPU or plane out of range.
+ *     of two rails of a rail-only fabric, a GPU or plane out of range;
+ *   - failures (ry_net_set_down), InfiniBand static and adaptive, Ethernet
+ *     ECMP and adaptive: a top switch and every fifth link between switches
+ *     down, every GPU pair's route crosses no dead link and no dead switch
+ *     and routes whenever both NIC ports live (the 2- and 3-tier fabrics
+ *     here keep an up-down path); a dead NIC port is no route, named; with
+ *     nothing down again the routes are the healthy engine's, entry for
+ *     entry.
  * With "big" it also routes a 16,384-GPU ring (8 channels, InfiniBand
  * static and Ethernet ECMP) and prints the time it took.
  *
@@ -674,6 +681,111 @@ static void test_errors(void)
 
 /* ---- a 16,384-GPU ring ------------------------------------------------------------------- */
 
+/* ---- failures ----------------------------------------------------------------------------- */
+
+static int flows_equal(const ry_flows *a, const ry_flows *b)
+{
+    if (a->n != b->n || a->nent != b->nent)
+        return 0;
+    for (size_t i = 0; i <= a->n; i++)
+        if (a->off[i] != b->off[i])
+            return 0;
+    for (size_t e = 0; e < a->nent; e++)
+        if (a->res[e] != b->res[e] || (a->w && b->w ? a->w[e] != b->w[e] : a->w != b->w))
+            return 0;
+    return 1;
+}
+
+/* Every GPU pair on plane 0 into fl (those with a route); the pairs
+ * without one counted in *none, their first error in why. */
+static void all_pairs(ry_net *n, const ry_fabric *f, ry_flows *fl, long long *none, char *why,
+                      size_t cap)
+{
+    for (uint32_t a = 0; a < (uint32_t)f->gpus; a++)
+        for (uint32_t b = 0; b < (uint32_t)f->gpus; b++) {
+            ry_err err;
+            if (a == b || f->nodes[a].group == f->nodes[b].group)
+                continue;
+            if (ry_net_connect(n, fl, a, b, 0, 0, a ^ b, 1e6, &err) < 0) {
+                if (!(*none)++)
+                    snprintf(why, cap, "%.200s", err.msg);
+            }
+        }
+}
+
+static void test_failed(const char *rel, ry_net_routing r)
+{
+    ry_fabric f;
+    ry_spec *s = load(rel, &f);
+    if (!s)
+        return;
+    const char *rn = ry_net_routing_name(r);
+    uint8_t *nd = calloc(f.nnodes, 1), *ld = calloc(f.nlinks, 1);
+    /* the first switch of the top tier, every fifth link between switches */
+    int top = 0;
+    for (size_t i = f.first_switch; i < f.nnodes; i++)
+        top = f.nodes[i].tier > top ? f.nodes[i].tier : top;
+    for (size_t i = f.first_switch; i < f.nnodes; i++)
+        if (f.nodes[i].tier == top) {
+            nd[i] = 1;
+            break;
+        }
+    size_t sw_links = 0;
+    for (size_t l = 0; l < f.nlinks; l++)
+        if (ry_node_is_switch(ry_port_node(&f, f.links[l].lo)) && sw_links++ % 5 == 0)
+            ld[l] = 1;
+    ry_net *n = engine(&f, r), *h = engine(&f, r);
+    ry_flows fl, hf;
+    ry_flows_init(&fl);
+    ry_flows_init(&hf);
+    if (!n || !h)
+        goto out;
+    ry_net_set_down(n, nd, ld);
+    long long none = 0, dead = 0;
+    char why[256] = "";
+    all_pairs(n, &f, &fl, &none, why, sizeof why);
+    for (size_t e = 0; e < fl.nent; e++) {
+        uint32_t res = fl.res[e];
+        if (res >= 2 * f.nlinks)
+            continue;
+        const ry_link *k = &f.links[res / 2];
+        dead += ld[res / 2] || nd[f.ports[k->lo].owner] || nd[f.ports[k->hi].owner];
+    }
+    CHECK(dead == 0 && fl.n > 0, "%s %s: %lld entries over a dead link or switch (%zu flows)",
+          rel, rn, dead, fl.n);
+    CHECK(none == 0, "%s %s: %lld pairs without a route around the failures: %s", rel, rn, none,
+          why);
+    /* a dead NIC port: no route, named */
+    memset(ld, 0, f.nlinks);
+    ld[f.ports[f.nodes[0].port0].link] = 1;
+    ry_net_set_down(n, nd, ld);
+    ry_err err;
+    uint32_t far = (uint32_t)f.gpus - 1;
+    ry_flows_clear(&fl);
+    CHECK(ry_net_connect(n, &fl, 0, far, 0, 0, 0, 1e6, &err) < 0 &&
+          strstr(err.msg, "NIC port there is down") != NULL,
+          "%s %s: a dead NIC port routes: %s", rel, rn, err.msg);
+    CHECK(ry_net_connect(n, &fl, far, 0, 0, 0, 0, 1e6, &err) < 0,
+          "%s %s: a dead NIC port is reached", rel, rn);
+    /* nothing down: the healthy routes */
+    ry_net_set_down(n, NULL, NULL);
+    ry_flows_clear(&fl);
+    none = 0;
+    all_pairs(n, &f, &fl, &none, why, sizeof why);
+    all_pairs(h, &f, &hf, &none, why, sizeof why);
+    CHECK(none == 0 && flows_equal(&fl, &hf), "%s %s: with nothing down the routes differ from "
+          "the healthy engine's", rel, rn);
+out:
+    ry_flows_free(&fl);
+    ry_flows_free(&hf);
+    ry_net_free(n);
+    ry_net_free(h);
+    free(nd);
+    free(ld);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
 static double now(void)
 {
     struct timespec t;
@@ -732,6 +844,13 @@ int main(int argc, char **argv)
     test_eth_ecmp();
     test_polarisation();
     test_errors();
+    test_failed("tests/data/ib/fat-tree.yaml", RY_NET_STATIC);
+    test_failed("tests/data/ib/fat-tree.yaml", RY_NET_ADAPTIVE);
+    test_failed("tests/data/ib/ro-3tier.yaml", RY_NET_STATIC);
+    test_failed("tests/data/ib/ro-3tier.yaml", RY_NET_ADAPTIVE);
+    test_failed("tests/data/eth/ro-2tier.yaml", RY_NET_ECMP);
+    test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ECMP);
+    test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ADAPTIVE);
     if (argc > 2 && strcmp(argv[2], "big") == 0) {
         test_big(0);
         test_big(1);

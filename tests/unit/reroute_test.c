@@ -14,7 +14,10 @@
  *     up-down number of hops, and a CA without one has no entry;
  *   - balance: at every switch the port toward a CA (LMC 0) is the
  *     D-mod-K digit's pick (ry_updown_digit, as without failures) among the
- *     surviving ports on a minimal up-down path, in port order.
+ *     surviving ports on a minimal up-down path, in port order;
+ *   - the flow engine's LID-free walker over the same failures
+ *     (ry_updown_new_failed) takes the tables' port at every switch toward
+ *     every CA, and has no route where they have no entry.
  *
  * usage: reroute_test SRCDIR; exits non-zero on a failure. */
 #include <stdio.h>
@@ -22,13 +25,14 @@
 #include <string.h>
 
 #include "analysis/route.h"
+#include "net/updown.h"
 #include "net/updown_graph.h"
 #include "check.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
 #include "spec/spec.h"
 
-static long long digits_checked;
+static long long digits_checked, walker_hops;
 static unsigned long long rng = 88172645463325252ULL;
 static unsigned rnd(unsigned n)
 {
@@ -247,6 +251,22 @@ static void run_scenario(const char *name, const ry_ibplan *pl, int k, const sce
     const uint8_t *a = ry_router_tables(full);
     check_tables(name, sc, pl, k, a, nd, ld);
 
+    /* the engine's walker around the same failures */
+    ry_updown *u = ry_updown_new_failed(f, k, nd, ld);
+    long long walked = 0, off = 0;
+    for (size_t x = 0; x < sn->nsw; x++)
+        for (size_t c = 0; c < sn->nca; c++) {
+            uint32_t gp = sn->ca[c];
+            int want = a[x * (sn->max_lid + 1) + pl->ca_lid[gp]];
+            int p = ry_updown_next(u, sn->sw[x], gp);
+            walked++;
+            off += (want == RY_LFT_NONE ? -1 : want - 1) != p;
+        }
+    ry_updown_free(u);
+    walker_hops += walked;
+    CHECK(off == 0, "%s, %s: the walker around the failures differs from the tables at %lld "
+          "of %lld (switch, CA) pairs", name, sc->what, off, walked);
+
     ry_router *inc = ry_router_new(pl, k);
     ry_router_tables(inc);
     size_t changed = ry_router_fail(inc, sc->nodes, sc->nn, sc->links, sc->nl);
@@ -438,7 +458,8 @@ int main(int argc, char **argv)
     }
     CHECK(subnets >= 15, "only %d subnets checked", subnets);
     CHECK(digits_checked > 100000, "only %lld ports checked against the digit", digits_checked);
-    printf("%d checks, %d failed, %d subnets, %lld ports against the digit\n", checks, failures,
-           subnets, digits_checked);
+    CHECK(walker_hops > 100000, "only %lld next hops of the walker checked", walker_hops);
+    printf("%d checks, %d failed, %d subnets, %lld ports against the digit, %lld walker hops "
+           "against the tables\n", checks, failures, subnets, digits_checked, walker_hops);
     return failures != 0;
 }

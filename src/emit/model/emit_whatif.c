@@ -187,6 +187,76 @@ static void c_train(char *b, size_t n, const ry_whatif_side *s, int which)
     }
 }
 
+enum { E_BEFORE, E_AFTER, E_DPB, E_DPA, E_SHB, E_SHA, E_SLOW };
+
+/* An engine time, or why there is none. */
+static int e_stalled(const ry_whatif_side *s, int after)
+{
+    return after ? s->eng_unrouted_after > 0 : s->eng_unrouted_before > 0;
+}
+
+static void c_engine(char *b, size_t n, const ry_whatif_side *s, int which)
+{
+    if (!s->routing)
+        return;
+    if (!s->engine) {
+        snprintf(b, n, "-");
+        return;
+    }
+    const ry_plan_cfg *c = which == E_BEFORE || which == E_DPB || which == E_SHB ? s->eng_before
+                                                                                 : s->eng_after;
+    int after = c == s->eng_after;
+    if (e_stalled(s, after) || (which == E_SLOW && e_stalled(s, 0))) {
+        snprintf(b, n, which == E_AFTER || which == E_BEFORE ? "stalled (no route)" : "-");
+        return;
+    }
+    switch (which) {
+    case E_BEFORE:
+    case E_AFTER: ry_num_si(b, n, c->total, "s", 4); break;
+    case E_DPB:
+    case E_DPA: ry_num_si(b, n, c->dp_cross_s, "s", 4); break;
+    case E_SHB:
+    case E_SHA:
+        snprintf(b, n, "%.4f", c->share_dp);
+        break;
+    case E_SLOW:
+        snprintf(b, n, "%.4fx", s->eng_before->total > 0 ? s->eng_after->total /
+                 s->eng_before->total : 1.0);
+        break;
+    }
+}
+
+static void engine_text(ry_buf *o, const ry_whatif_side *sides, int ns)
+{
+    if (!sides[0].routing)
+        return;
+    ry_buf_printf(o, "on the flow engine (routing %s; the layout's collectives on the fabric, "
+                  "routed around what failed)\n", sides[0].routing);
+    row(o, "  iteration time before", sides, ns, c_engine, E_BEFORE);
+    row(o, "  iteration time after", sides, ns, c_engine, E_AFTER);
+    row(o, "  data parallel across domains before", sides, ns, c_engine, E_DPB);
+    row(o, "  data parallel across domains after", sides, ns, c_engine, E_DPA);
+    row(o, "  data-parallel share before", sides, ns, c_engine, E_SHB);
+    row(o, "  data-parallel share after", sides, ns, c_engine, E_SHA);
+    row(o, "  slowdown", sides, ns, c_engine, E_SLOW);
+    for (int i = 0; i < ns; i++) {
+        const ry_whatif_side *s = &sides[i];
+        const char *d = ry_design_name(s->design);
+        if (!s->f || !s->routing)
+            continue;
+        if (!s->engine)
+            ry_buf_printf(o, "  %s: not run: %s\n", d, s->eng_err ? s->eng_err : "");
+        if (s->engine && s->eng_unrouted_before)
+            ry_buf_printf(o, "  %s before: %d phase%s without a route: %s\n", d,
+                          s->eng_unrouted_before, s->eng_unrouted_before == 1 ? "" : "s",
+                          s->eng_why_before);
+        if (s->engine && s->eng_unrouted_after)
+            ry_buf_printf(o, "  %s after: %d phase%s without a route: %s\n", d,
+                          s->eng_unrouted_after, s->eng_unrouted_after == 1 ? "" : "s",
+                          s->eng_why_after);
+    }
+}
+
 static void elems_text(ry_buf *o, const char *label, const ry_fail_elem *e, int n)
 {
     ry_buf_printf(o, "%s", label);
@@ -362,6 +432,7 @@ static void whatif_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry
         ry_buf_printf(o, "  (the times include %s's expert all-to-all: %s an iteration exposed "
                       "on this fabric healthy)\n", pl->base.w.model.name,
                       ry_num_si(mb, sizeof mb, pl->best.moe, "s", 4));
+    engine_text(o, sides, ns);
 }
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
@@ -475,6 +546,36 @@ static void side_json(json_t *j, const ry_whatif_side *s, const ry_model *m)
         d->fwd_bytes_total, "nvlink_extra_s", d->nvlink_s, "nvlink_extra_share",
         num_or_null(d->after.total > 0 ? d->nvlink_s / d->after.total : 0), "slowdown",
         num_or_null(d->slowdown), "stalled", d->stalled));
+    if (!s->routing)
+        return;
+    json_t *e = json_object();
+    json_object_set_new(e, "routing", json_string(s->routing));
+    if (!s->engine) {
+        json_object_set_new(e, "error", json_string(s->eng_err ? s->eng_err : ""));
+    } else {
+        for (int k = 0; k < 2; k++) {
+            const ry_plan_cfg *c = k ? s->eng_after : s->eng_before;
+            int un = k ? s->eng_unrouted_after : s->eng_unrouted_before;
+            /* a phase without a route has no time: nothing of it is given */
+            json_object_set_new(e, k ? "after" : "before", json_pack(
+                "{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:i, s:o}",
+                "t_iter_s", un ? json_null() : json_real(c->total),
+                "dp_cross_s", un ? json_null() : json_real(c->dp_cross_s),
+                "pp_s", un ? json_null() : json_real(c->pp),
+                "share_data", un ? json_null() : json_real(c->share_dp),
+                "share_pipeline", un ? json_null() : json_real(c->share_pp),
+                "share_context", un ? json_null() : json_real(c->share_cp),
+                "share_expert", un ? json_null() : json_real(c->share_ep),
+                "unrouted_phases", un,
+                "no_route", un ? json_string(k ? s->eng_why_after : s->eng_why_before)
+                               : json_null()));
+        }
+        int stalled = s->eng_unrouted_before || s->eng_unrouted_after;
+        json_object_set_new(e, "slowdown", stalled || !(s->eng_before->total > 0) ? json_null()
+                            : json_real(s->eng_after->total / s->eng_before->total));
+        json_object_set_new(e, "stalled", json_boolean(stalled));
+    }
+    json_object_set_new(j, "engine", e);
 }
 
 static void whatif_json(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_whatif_side *sides,
