@@ -59,6 +59,8 @@ typedef struct ry_switch_model {
     int cages;              /* cages on the faceplate; radix / (cages * cage_ports) > 1
                              * means split ports (0 = unknown: no split) */
     char vendor[32];        /* maker, "" = unknown (NetBox's manufacturer) */
+    int sharp;              /* 1: its ASIC reduces in the network (InfiniBand SHARP):
+                             * network.sharp may be set on a fabric of it */
 } ry_switch_model;
 
 /* One compute NIC port of a server, as the vendor's guide names it. */
