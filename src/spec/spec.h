@@ -313,6 +313,9 @@ typedef struct ry_spec {
         int same_seed;          /* network.hash_seed: 0 per-switch, 1 same */
         char placement[32];     /* "contiguous", "scattered" or "scattered:SEED" */
         int channels;           /* rings; 0 = auto: NICs per node x 2 */
+        int algorithm;          /* all-reduce across nodes: 0 ring, 1 tree, 2 auto */
+        int sharp;              /* all-reduce reduces in the switches (SHARP) */
+        int nvls;               /* all-reduce reduces in the NVSwitches (NVLS) */
     } net;
 
     /* network.dims and libra: (spec/libra_spec.h); NULL without both */
