@@ -197,7 +197,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ry_opt(ctx, O_CHANNELS))
         co.channels = atoi(ry_opt(ctx, O_CHANNELS));
     co.pxn = !ry_flag(ctx, O_NO_PXN);
-    co.algo = s->net.algorithm;
+    /* network.algorithm is all-reduce's; --algo tree for another op is refused */
+    co.algo = co.op == RY_NCCL_ALL_REDUCE ? s->net.algorithm : RY_ALGO_RING;
     if (ry_opt(ctx, O_ALGO))
         co.algo = ry_coll_algo_parse(ry_opt(ctx, O_ALGO));
     co.sharp = s->net.sharp;
