@@ -194,8 +194,8 @@ refuse "$TMP/eth.yaml" "--set:1:[0-9]*: error: SHARP reduces in InfiniBand switc
 sed 's/gpus_per_node: 8,/gpus_per_node: 8, hb_domain: 1,/' "$TMP/ro.yaml" >"$TMP/hb1.yaml"
 refuse "$TMP/hb1.yaml" "HB domain is 1 GPU" --set network.nvls=true
 
-# Several jobs at once (--jobs): a fat tree of 2 leaves (its pods) of 2 nodes (16
-# GPUs, 8 uplinks: 2:1), two jobs of 2 nodes each doing all-to-all. Each
+# Several jobs at once (--jobs): a fat tree of 2 leaves (its pods) of 2
+# nodes (16 GPUs, 8 uplinks: 2:1), two jobs of 2 nodes doing all-to-all. Each
 # GPU sends S/16 to each of the 8 GPUs of the other node of its job: S/2
 # on its NIC. Contiguous, each job fills a leaf and nothing goes up: each
 # takes (S/2) / R, as alone. Scattered so that each job has a node on each
