@@ -108,6 +108,151 @@ expect_eq "network.qps_per_connection" "$(json_get "$TMP/out.json" qps_per_conne
     --channels 6 -f json >"$TMP/out.json"
 expect_eq "--channels over network.channels" "$(json_get "$TMP/out.json" channels)" 6
 
+# Tree all-reduce (--algo tree): NCCL's double binary tree across the
+# nodes, a chain inside each. Every edge carries S / C up and down; a node
+# inside one tree (two children) sends 3 S / C on that tree's channel and
+# S / C as a leaf of the other, and each NIC serves one channel of each:
+# t = 4 S / (C R) with C = 2 x NICs, so busbw = NICs x R x (n-1)/n, a
+# little under the ring's NICs x R.
+n=$((16 * GPN))
+want=$("$PY" -c "print($GPN * $NIC_BYTES / 1000 * ($n - 1) / $n)")
+got=$(get ro busbw_gbytes_per_s --algo tree --op all-reduce --bytes 8G)
+within "${got:-0}" "$want" 0.0005 && ok || fail "tree all-reduce busbw: got $got GB/s, want $want ($(cat "$TMP/err"))"
+expect_eq "tree: algorithm reported" "$(json_get "$TMP/out.json" algorithm)" tree
+got=$(get ro busbw_gbytes_per_s --op all-reduce --bytes 8G --set network.algorithm=tree)
+within "${got:-0}" "$want" 0.0005 && ok || fail "network.algorithm=tree: got $got GB/s, want $want"
+# network.algorithm is all-reduce's: an all-gather runs its ring.
+got=$(get ro busbw_gbytes_per_s --op all-gather --bytes 8G --set network.algorithm=tree)
+within "${got:-0}" "$((GPN * NIC_BYTES / 1000))" 0.0005 && ok || fail "all-gather under network.algorithm=tree: got $got ($(cat "$TMP/err"))"
+# auto: the faster, here the ring (NICs x R against the tree's x (n-1)/n).
+got=$(get ro busbw_gbytes_per_s --algo auto --op all-reduce --bytes 8G)
+within "${got:-0}" "$((GPN * NIC_BYTES / 1000))" 0.0005 && ok || fail "auto all-reduce: got $got, want the ring's"
+expect_eq "auto: ring reported" "$(json_get "$TMP/out.json" algorithm)" ring
+
+# NVLS (network.nvls): inside an HB domain each GPU sends S to the NVLink
+# switch and receives S back, t = S / NVL, so a job within one domain has
+# busbw = NVL x 2(n-1)/n; its ring moves 2(n-1)/n S on each GPU's NVLink
+# (busbw = NVL). NVL is the engine's NVLink rate, 450 GB/s each way.
+NVL=450
+got=$(get ro busbw_gbytes_per_s --op all-reduce --bytes 8G --ranks 8 --set network.nvls=true)
+want=$("$PY" -c "print($NVL * 2 * 7 / 8)")
+within "${got:-0}" "$want" 0.0005 && ok || fail "NVLS in one node: got $got GB/s, want $want ($(cat "$TMP/err"))"
+expect_eq "nvls: algorithm reported" "$(json_get "$TMP/out.json" algorithm)" nvls
+got=$(get ro busbw_gbytes_per_s --op all-reduce --bytes 8G --ranks 8)
+within "${got:-0}" "$NVL" 0.0005 && ok || fail "ring in one node: got $got GB/s, want $NVL"
+# GB200 NVL72: 72 GPUs of 18 nodes in one NVLink domain.
+cat >"$TMP/nvl72.yaml" <<EOS
+version: 1
+name: nvl72
+cluster:
+  nodes: 36
+  node: gb200-nvl72
+fabric:
+  design: rail-optimized
+  switch: q3400
+EOS
+got=$(get nvl72 busbw_gbytes_per_s --op all-reduce --bytes 8G --ranks 72 --set network.nvls=true)
+want=$("$PY" -c "print($NVL * 2 * 71 / 72)")
+within "${got:-0}" "$want" 0.0005 && ok || fail "NVLS in an NVL72 domain: got $got GB/s, want $want ($(cat "$TMP/err"))"
+
+# SHARP (network.sharp, on switches the catalog marks sharp: true): each
+# node reduces inside (a reduce-scatter and an all-gather over NVLink,
+# 2(g-1)/g S on each GPU's NVLink) and its GPUs send their S/g shards up
+# their NICs and receive the reduced shards down: S per node each way, not
+# 2(n-1)/n S. t = max(2(g-1)/g S / NVL, S / (g R)); with NVLS inside too,
+# t = max(S / NVL, S / (g R)). Both beat the ring's NICs x R.
+sed 's/switch: {name: sw64, radix: 64, speed: 400G}/switch: qm9700/' "$TMP/ro.yaml" >"$TMP/q.yaml"
+S=$((8 << 30))
+got=$(get q busbw_gbytes_per_s --op all-reduce --bytes 8G --set network.sharp=true)
+want=$("$PY" -c "
+S, g, n, R, V = $S, $GPN, $n, $NIC_BYTES * 1e6, $NVL * 1e9
+t = max(2 * (g - 1) / g * S / V, S / g / R); print(S / t * 2 * (n - 1) / n / 1e9)")
+within "${got:-0}" "$want" 0.0005 && ok || fail "SHARP all-reduce: got $got GB/s, want $want ($(cat "$TMP/err"))"
+expect_eq "sharp: algorithm reported" "$(json_get "$TMP/out.json" algorithm)" sharp
+"$PY" -c "import sys; sys.exit(not ${got:-0} > $GPN * $NIC_BYTES / 1000)" && ok || fail "SHARP busbw $got is not above the ring's"
+got=$(get q busbw_gbytes_per_s --op all-reduce --bytes 8G --set network.sharp=true --set network.nvls=true)
+want=$("$PY" -c "
+S, g, n, R, V = $S, $GPN, $n, $NIC_BYTES * 1e6, $NVL * 1e9
+t = max(S / V, S / g / R); print(S / t * 2 * (n - 1) / n / 1e9)")
+within "${got:-0}" "$want" 0.0005 && ok || fail "SHARP with NVLS: got $got GB/s, want $want ($(cat "$TMP/err"))"
+expect_eq "sharp and nvls: algorithm reported" "$(json_get "$TMP/out.json" algorithm)" nvls+sharp
+# Refused at the key: switches without SHARP, an Ethernet fabric, an HB
+# domain of one GPU; nothing written.
+refuse() {
+    yaml=$1 pat=$2
+    shift 2
+    "$RAILYARD" collective "$yaml" --op all-reduce --bytes 1G "$@" >"$TMP/out" 2>"$TMP/err"
+    expect_eq "exit of $yaml $*" $? 1
+    grep -q -- "$pat" "$TMP/err" && ok || fail "message of $yaml $*: $(cat "$TMP/err")"
+    [ -s "$TMP/out" ] && fail "$yaml $* wrote output" || ok
+}
+cat "$TMP/ro.yaml" >"$TMP/nosharp.yaml"
+printf 'network:\n  sharp: true\n' >>"$TMP/nosharp.yaml"
+refuse "$TMP/nosharp.yaml" "nosharp.yaml:11:[0-9]*: error: the sw64 switches of tier 1 do not reduce in the network"
+sed 's/radix: 64, speed: 400G}/radix: 64, speed: 400G, protocol: ethernet}/' "$TMP/ro.yaml" >"$TMP/eth.yaml"
+refuse "$TMP/eth.yaml" "--set:1:[0-9]*: error: SHARP reduces in InfiniBand switches" --set network.sharp=true
+sed 's/gpus_per_node: 8,/gpus_per_node: 8, hb_domain: 1,/' "$TMP/ro.yaml" >"$TMP/hb1.yaml"
+refuse "$TMP/hb1.yaml" "HB domain is 1 GPU" --set network.nvls=true
+
+# Several jobs at once (--jobs): a fat tree of 2 leaves (its pods) of 2
+# nodes (16 GPUs, 8 uplinks: 2:1), two jobs of 2 nodes doing all-to-all. Each
+# GPU sends S/16 to each of the 8 GPUs of the other node of its job: S/2
+# on its NIC. Contiguous, each job fills a leaf and nothing goes up: each
+# takes (S/2) / R, as alone. Scattered so that each job has a node on each
+# leaf, every leaf sends 16 x S/2 over 8 uplinks: S each, t = S / R, twice
+# as long. The closed form is computed from the nodes each job got.
+cat >"$TMP/two.yaml" <<EOS
+version: 1
+name: two
+cluster:
+  nodes: 4
+  node: {name: generic, gpus_per_node: 8, nic_speed: 400G}
+fabric:
+  design: fat-tree
+  switch: {name: sw24, radix: 24, speed: 400G}
+  oversubscription: "2:1"
+EOS
+jobs_want() {
+    "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1])); S = d["bytes"]; R = float(sys.argv[2]) * 1e6
+g, leaf_nodes, up = 8, 2, 8
+n = d["ranks"]; per = S / n                    # bytes to each peer
+nodes = {}; leaves = {}
+for j in d["each_job"]:
+    for x in j["node_indexes"]:
+        nodes[x] = j["job"]
+load = {}
+for x, j in nodes.items():
+    peers = [y for y, k in nodes.items() if k == j and y // leaf_nodes != x // leaf_nodes]
+    load[x // leaf_nodes] = load.get(x // leaf_nodes, 0) + g * per * g * len(peers)
+nic = per * (n - g)
+t = max([nic / R] + [b / (up * R) for b in load.values()])
+print(t)' "$TMP/out.json" "$NIC_BYTES"
+}
+alone=$(get two time_s --op all-to-all --bytes 1G --ranks 16 --routing adaptive)
+want=$("$PY" -c "print((1 << 30) / 2 / ($NIC_BYTES * 1e6))")
+within "${alone:-0}" "$want" 0.0005 && ok || fail "one job alone: got $alone s, want $want"
+got=$(get two time_s --op all-to-all --bytes 1G --ranks 16 --routing adaptive --jobs 2)
+expect_eq "two contiguous jobs: jobs" "$(json_get "$TMP/out.json" jobs)" 2
+want=$(jobs_want)
+within "${got:-0}" "${want:-1}" 0.0005 && ok || fail "two contiguous jobs: got $got s, want $want ($(cat "$TMP/err"))"
+within "${got:-0}" "${alone:-1}" 0.0005 && ok || fail "two contiguous jobs slow each other: $got s against $alone alone"
+got=$(get two time_s --op all-to-all --bytes 1G --ranks 16 --routing adaptive --jobs 2 --placement scattered:4)
+want=$(jobs_want)
+within "${got:-0}" "${want:-1}" 0.0005 && ok || fail "two scattered jobs: got $got s, want $want ($(cat "$TMP/err"))"
+"$PY" -c "import sys; sys.exit(not ${got:-0} > 1.9 * ${alone:-1})" && ok || fail "two scattered jobs: $got s, not twice the $alone s alone"
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1])); a, b = d["each_job"]
+ok = set(a["node_indexes"]).isdisjoint(b["node_indexes"]) and \
+     abs(d["time_s"] - max(a["time_s"], b["time_s"])) <= 1e-12 and \
+     all(x // 2 != y // 2 for x, y in [a["node_indexes"], b["node_indexes"]])
+sys.exit(not ok)' "$TMP/out.json" && ok || fail "scattered:4 jobs are not disjoint, straddling, with the slowest on top"
+"$RAILYARD" collective "$TMP/two.yaml" --op all-to-all --bytes 1G --ranks 16 --jobs 3 >"$TMP/out" 2>"$TMP/err"
+expect_eq "three jobs of 2 nodes on 4: exit" $? 2
+grep -q '3 jobs of 16 ranks take 2 nodes each, 6 in all; the cluster has 4' "$TMP/err" && ok || fail "jobs refusal: $(cat "$TMP/err")"
+
 # Bad input: a clear error, the exit code, nothing written.
 bad() {
     want=$1 pat=$2
@@ -132,6 +277,10 @@ bad 1 "network.placement must be" --op all-reduce --bytes 1G --set network.place
 bad 2 "--placement must be" --op all-reduce --bytes 1G --placement scattered:x
 bad 2 "--shift is sendrecv's" --op all-reduce --bytes 1G --shift 3
 bad 2 "sends each of the 128 ranks to itself" --op sendrecv --bytes 1G --shift 128
+bad 2 "tree is an all-reduce algorithm" --op all-gather --bytes 1G --algo tree
+bad 2 "--algo takes" --op all-reduce --bytes 1G --algo star
+bad 1 "network.algorithm must be" --op all-reduce --bytes 1G --set network.algorithm=star
+bad 2 "--jobs must be" --op all-reduce --bytes 1G --jobs 0
 # The flow bound: an all-to-all of 2,048 ranks is 4,192,256 flows.
 cat >"$TMP/big.yaml" <<EOS
 version: 1

@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_JOBS, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -42,6 +42,13 @@ static const ry_option options[] = {
     [O_NO_PXN] = { "no-pxn", 0, RY_OPT_FLAG, NULL, NULL,
                    "cross rails from the source's own NIC, not through\n"
                    "the GPU of the destination's rail (NCCL_PXN_DISABLE=1)" },
+    [O_ALGO] = { "algo", 0, RY_OPT_CHOICE, "ALGO", "ring|tree|auto",
+                 "all-reduce across nodes: ring, tree (NCCL's double\n"
+                 "binary tree) or auto, the faster (default: network.algorithm;\n"
+                 "network.sharp and network.nvls reduce in the switches)" },
+    [O_JOBS] = { "jobs", 0, RY_OPT_VALUE, "K", NULL,
+                 "K jobs of --ranks each on disjoint nodes, placed alike,\n"
+                 "all running the collective at once (default 1)" },
     [O_SWEEP] = { "sweep", 0, RY_OPT_FLAG, NULL, NULL,
                   "every size from 8 B to SIZE, doubling (nccl-tests -b 8 -e SIZE -f 2)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
@@ -112,6 +119,9 @@ static ry_cmd_status check(ry_ctx *ctx)
     if (ry_opt(ctx, O_CHANNELS) && parse_ll(ry_opt(ctx, O_CHANNELS), 1, 1024, &v) < 0)
         return ry_usage(ctx, "--channels must be a whole number from 1 to 1024 (got '%s')",
                         ry_opt(ctx, O_CHANNELS));
+    if (ry_opt(ctx, O_JOBS) && parse_ll(ry_opt(ctx, O_JOBS), 1, 4096, &v) < 0)
+        return ry_usage(ctx, "--jobs must be a whole number from 1 to 4096 (got '%s')",
+                        ry_opt(ctx, O_JOBS));
     int sc;
     unsigned long long seed;
     if (ry_opt(ctx, O_PLACEMENT) && ry_spec_placement_parse(ry_opt(ctx, O_PLACEMENT), &sc, &seed) < 0)
@@ -152,10 +162,14 @@ static ry_cmd_status fail(const ry_ctx *ctx, const ry_err *err)
         { "channels", O_CHANNELS, "network.channels" },
         { "ranks", O_RANKS, NULL },
         { "shift", O_SHIFT, NULL },
+        { "jobs", O_JOBS, NULL },
+        { "algorithm", O_ALGO, "network.algorithm" },
+        { "sharp", -1, "network.sharp" },
+        { "nvls", -1, "network.nvls" },
     };
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         if (strcmp(err->key, where[i].key) == 0) {
-            if (ry_opt(ctx, where[i].row) || !where[i].spec_key)
+            if ((where[i].row >= 0 && ctx->given[where[i].row] > 0) || !where[i].spec_key)
                 return ry_usage(ctx, "%s", err->msg);
             ry_spec_error(ctx->spec, where[i].spec_key, "%s", err->msg);
             return RY_CMD_INPUT;
@@ -183,6 +197,15 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (ry_opt(ctx, O_CHANNELS))
         co.channels = atoi(ry_opt(ctx, O_CHANNELS));
     co.pxn = !ry_flag(ctx, O_NO_PXN);
+    /* network.algorithm is all-reduce's; --algo tree for another op is refused */
+    co.algo = co.op == RY_NCCL_ALL_REDUCE ? s->net.algorithm : RY_ALGO_RING;
+    if (ry_opt(ctx, O_ALGO))
+        co.algo = ry_coll_algo_parse(ry_opt(ctx, O_ALGO));
+    co.sharp = s->net.sharp;
+    co.nvls = s->net.nvls;
+    long long njobs = 1;
+    if (ry_opt(ctx, O_JOBS) && parse_ll(ry_opt(ctx, O_JOBS), 1, 4096, &v) == 0)
+        njobs = v;
     long long ranks = f->gpus;
     if (ry_opt(ctx, O_RANKS) && parse_ll(ry_opt(ctx, O_RANKS), 2, RY_MAX_GPUS, &v) == 0)
         ranks = v;
@@ -199,43 +222,66 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_net *net = ry_net_new(f, &no, &err);
     if (!net)
         return fail(ctx, &err);
-    ry_job job;
-    if (ry_job_place(f, (size_t)ranks, scattered ? RY_PLACE_SCATTERED : RY_PLACE_CONTIGUOUS, seed,
-                     &job, &err) < 0) {
-        ry_net_free(net);
-        return fail(ctx, &err);
+    ry_job *jobs = ry_xcalloc((size_t)njobs, sizeof *jobs);
+    ry_coll_result *res = ry_xcalloc((size_t)njobs, sizeof *res);
+    ry_cmd_status rc = RY_CMD_OK;
+    if (ry_jobs_place(f, (size_t)ranks, (size_t)njobs,
+                      scattered ? RY_PLACE_SCATTERED : RY_PLACE_CONTIGUOUS, seed, jobs, &err) < 0) {
+        rc = fail(ctx, &err);
+        free(jobs);
+        jobs = NULL;
+    } else if (ry_coll_run_jobs(net, jobs, (size_t)njobs, &co, res, &err) < 0) {
+        rc = fail(ctx, &err);
     }
-    ry_coll_result res;
-    if (ry_coll_run(net, &job, &co, &res, &err) < 0) {
-        ry_job_free(&job);
+    if (rc != RY_CMD_OK) {
+        for (long long j = 0; jobs && j < njobs; j++)
+            ry_job_free(&jobs[j]);
+        free(jobs);
+        free(res);
         ry_net_free(net);
-        return fail(ctx, &err);
+        return rc;
     }
+    /* The table is the slowest job's (the first of them on a tie). */
+    long long worst = 0;
+    for (long long j = 1; j < njobs; j++)
+        if (res[j].time_s > res[worst].time_s)
+            worst = j;
     /* The sweep: 8 B doubling up to the size, then the size itself. */
     size_t nrows = 0, cap = 0;
     ry_coll_row *rows = NULL;
     for (double b = 8; ry_flag(ctx, O_SWEEP) && b < co.bytes; b *= 2) {
         RY_ALLOC_GROW(rows, nrows + 1, cap);
         rows[nrows].bytes = b;
-        ry_coll_scale(&res, co.bytes, b, &rows[nrows].r);
+        ry_coll_scale(&res[worst], co.bytes, b, &rows[nrows].r);
         nrows++;
     }
     RY_ALLOC_GROW(rows, nrows + 1, cap);
     rows[nrows].bytes = co.bytes;
-    rows[nrows++].r = res;
+    rows[nrows++].r = res[worst];
     char bneck[160] = "";
-    if (res.net.bottleneck != UINT32_MAX)
-        ry_net_resource_name(net, res.net.bottleneck, bneck, sizeof bneck);
-    ry_coll_report rep = { s->name, co.op, job.nranks, job.nodes, placement,
+    if (res[worst].net.bottleneck != UINT32_MAX)
+        ry_net_resource_name(net, res[worst].net.bottleneck, bneck, sizeof bneck);
+    ry_coll_job *jrep = ry_xcalloc((size_t)njobs, sizeof *jrep);
+    for (long long j = 0; j < njobs; j++) {
+        jrep[j].job = &jobs[j];
+        jrep[j].r = res[j];
+        jrep[j].gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    }
+    ry_coll_report rep = { s->name, co.op, jobs[0].nranks, jobs[0].nodes, placement,
                            ry_net_routing_name(no.routing), no.qps, no.hash_qp, co.pxn,
-                           co.shift, rows, nrows, bneck };
+                           co.shift, rows, nrows, bneck, co.sharp, co.nvls,
+                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs };
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_collective(&out, &rep, ctx->fmt);
-    ry_cmd_status rc = ry_write_output(ctx, ctx->out, out.data, out.len);
+    rc = ry_write_output(ctx, ctx->out, out.data, out.len);
     ry_buf_free(&out);
     free(rows);
-    ry_job_free(&job);
+    free(jrep);
+    for (long long j = 0; j < njobs; j++)
+        ry_job_free(&jobs[j]);
+    free(jobs);
+    free(res);
     ry_net_free(net);
     return rc;
 }
@@ -244,6 +290,7 @@ const ry_cmd_entry ry_cmd_collective = {
     .name = "collective",
     .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
+                "[--algo ring|tree|auto] [--jobs K] "
                 "[--sweep] [--format text|json] [-o FILE]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
@@ -255,7 +302,12 @@ const ry_cmd_entry ry_cmd_collective = {
                "all-to-all and sendrecv cross rails through the GPU of the destination's\n"
                "rail (PXN) unless --no-pxn. busbw is nccl-tests': algbw x 2(n-1)/n for\n"
                "all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 for\n"
-               "sendrecv. No latency term: time is linear in the size.\n",
+               "sendrecv. No latency term: time is linear in the size. All-reduce runs\n"
+               "--algo ring or tree (NCCL's double binary tree) across nodes, SHARP in\n"
+               "the switches with network.sharp, NVLS in the NVLink switches with\n"
+               "network.nvls (--set network.sharp=true). With\n"
+               "--jobs K, K jobs run at once on disjoint nodes; each job's time is shown\n"
+               "and the table is the slowest's.\n",
     .needs = RY_NEED_FABRIC,
     .check = check,
     .run = run,

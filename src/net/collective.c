@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric/names.h"
 #include "util/alloc.h"
 
 static const char *const op_names[] = { "all-reduce", "all-gather", "reduce-scatter",
@@ -18,6 +19,21 @@ int ry_coll_op_parse(const char *s)
 {
     for (int i = 0; s && op_names[i]; i++)
         if (strcmp(s, op_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static const char *const algo_names[] = { "ring", "tree", "auto", NULL };
+
+const char *ry_coll_algo_name(ry_coll_algo a)
+{
+    return (unsigned)a < 3 ? algo_names[a] : "?";
+}
+
+int ry_coll_algo_parse(const char *s)
+{
+    for (int i = 0; s && algo_names[i]; i++)
+        if (strcmp(s, algo_names[i]) == 0)
             return i;
     return -1;
 }
@@ -48,6 +64,7 @@ void ry_coll_opts_default(ry_coll_opts *o)
     o->shift = 1;
     o->pxn = 1;
     o->qps = 1;
+    o->algo = RY_ALGO_RING;
 }
 
 /* ---- placement ---------------------------------------------------------- */
@@ -72,10 +89,10 @@ static int gpus_per_node(const ry_fabric *f)
     return g > 0 ? g : 1;
 }
 
-int ry_job_place(const ry_fabric *f, size_t nranks, ry_placement how, uint64_t seed,
-                 ry_job *job, ry_err *err)
+int ry_jobs_place(const ry_fabric *f, size_t nranks, size_t njobs, ry_placement how,
+                  uint64_t seed, ry_job *jobs, ry_err *err)
 {
-    memset(job, 0, sizeof *job);
+    memset(jobs, 0, njobs * sizeof *jobs);
     long long g = gpus_per_node(f);
     long long total = (f->gpus + g - 1) / g;
     if (nranks < 1 || (long long)nranks > f->gpus) {
@@ -84,15 +101,21 @@ int ry_job_place(const ry_fabric *f, size_t nranks, ry_placement how, uint64_t s
         return -1;
     }
     long long need = ((long long)nranks + g - 1) / g;
-    long long *nodes = ry_xmalloc((size_t)need * sizeof *nodes);
+    if (njobs < 1 || (double)need * (double)njobs > (double)total) {
+        ry_err_set(err, "jobs", "%zu jobs of %zu ranks take %lld nodes each, %.0f in all; the "
+                   "cluster has %lld", njobs, nranks, need, (double)need * (double)njobs, total);
+        return -1;
+    }
+    long long all = need * (long long)njobs;
+    long long *nodes = ry_xmalloc((size_t)all * sizeof *nodes);
     if (how == RY_PLACE_SCATTERED) {
         /* A partial Fisher-Yates shuffle of the node indexes: the first
-         * need positions are the draw. */
+         * `all` positions are the draw, job j's the j-th `need` of them. */
         long long *idx = ry_xmalloc((size_t)total * sizeof *idx);
         for (long long i = 0; i < total; i++)
             idx[i] = i;
         uint64_t s = seed;
-        for (long long i = 0; i < need; i++) {
+        for (long long i = 0; i < all; i++) {
             uint64_t r = splitmix64(&s) % (uint64_t)(total - i);
             long long j = i + (long long)r, t = idx[i];
             idx[i] = idx[j];
@@ -100,31 +123,44 @@ int ry_job_place(const ry_fabric *f, size_t nranks, ry_placement how, uint64_t s
             nodes[i] = idx[i];
         }
         free(idx);
-        qsort(nodes, (size_t)need, sizeof *nodes, cmp_ll);
+        for (size_t j = 0; j < njobs; j++)
+            qsort(nodes + (long long)j * need, (size_t)need, sizeof *nodes, cmp_ll);
     } else {
-        for (long long i = 0; i < need; i++)
+        for (long long i = 0; i < all; i++)
             nodes[i] = i;
     }
-    job->gpu = ry_xmalloc(nranks * sizeof *job->gpu);
-    size_t r = 0;
-    for (long long i = 0; i < need && r < nranks; i++)
-        for (long long k = 0; k < g && r < nranks; k++) {
-            long long gpu = nodes[i] * g + k;
-            if (gpu >= f->gpus)
-                break;
-            job->gpu[r++] = (uint32_t)gpu;
+    for (size_t j = 0; j < njobs; j++) {
+        ry_job *job = &jobs[j];
+        const long long *mine = nodes + (long long)j * need;
+        job->gpu = ry_xmalloc(nranks * sizeof *job->gpu);
+        size_t r = 0;
+        for (long long i = 0; i < need && r < nranks; i++)
+            for (long long k = 0; k < g && r < nranks; k++) {
+                long long gpu = mine[i] * g + k;
+                if (gpu >= f->gpus)
+                    break;
+                job->gpu[r++] = (uint32_t)gpu;
+            }
+        job->nranks = r;
+        job->nodes = need;
+        job->first_node = mine[0];
+        if (r < nranks) {
+            ry_err_set(err, "ranks", "%zu ranks do not fit the nodes drawn (the cluster's last "
+                       "node is partly populated); choose fewer --ranks", nranks);
+            for (size_t i = 0; i <= j; i++)
+                ry_job_free(&jobs[i]);
+            free(nodes);
+            return -1;
         }
-    job->nranks = r;
-    job->nodes = need;
-    job->first_node = nodes[0];
-    free(nodes);
-    if (r < nranks) {
-        ry_err_set(err, "ranks", "%zu ranks do not fit the nodes drawn (the cluster's last node "
-                   "is partly populated); choose fewer --ranks", nranks);
-        ry_job_free(job);
-        return -1;
     }
+    free(nodes);
     return 0;
+}
+
+int ry_job_place(const ry_fabric *f, size_t nranks, ry_placement how, uint64_t seed,
+                 ry_job *job, ry_err *err)
+{
+    return ry_jobs_place(f, nranks, 1, how, seed, job, err);
 }
 
 void ry_job_free(ry_job *job)
@@ -254,9 +290,249 @@ static int build_sendrecv(coll_ctx *c, const ry_job *job, long long shift, doubl
     return 0;
 }
 
-/* Flows the phase will hold, at most (a hop inside an HB domain is one). */
+/* ---- tree, NVLS, SHARP ------------------------------------------------ */
+
+/* The parent of position r in NCCL's binary tree of m positions rooted at
+ * 0 (-1 for the root): clear r's lowest set bit and set the next one up,
+ * or, past the end, only clear it. Leaves are the odd positions. */
+static long long btree_parent(long long r, long long m)
+{
+    if (r == 0)
+        return -1;
+    long long bit = r & -r, up = (r ^ bit) | (bit << 1);
+    return up < m ? up : (r ^ bit);
+}
+
+/* Which of m members sits at position p of tree t of the double binary
+ * tree: tree 0 as is; tree 1 mirrored (m even) or shifted by one (m odd),
+ * so that a member inside one tree is a leaf of the other. */
+static long long dtree_member(int t, long long p, long long m)
+{
+    if (t == 0)
+        return p;
+    return m % 2 == 0 ? m - 1 - p : (p + 1) % m;
+}
+
+/* The job's ranks in runs of one node (by == 0) or one HB domain (by ==
+ * 1): start[i], count[i]; returns the runs (start and count hold n). */
+static size_t runs_of(const coll_ctx *c, const ry_job *job, int by, size_t *start, size_t *count)
+{
+    size_t k = 0, a = 0;
+    while (a < job->nranks) {
+        uint32_t g0 = job->gpu[a];
+        size_t b = a + 1;
+        while (b < job->nranks &&
+               (by ? c->f->nodes[job->gpu[b]].group == c->f->nodes[g0].group
+                   : job->gpu[b] / c->gpn == g0 / c->gpn))
+            b++;
+        start[k] = a;
+        count[k++] = b - a;
+        a = b;
+    }
+    return k;
+}
+
+/* Both ways between a and b, bytes each. */
+static int both_ways(coll_ctx *c, uint32_t a, uint32_t b, int plane, uint32_t conn, double bytes)
+{
+    if (hop(c, a, b, plane, conn, bytes) < 0)
+        return -1;
+    return hop(c, b, a, plane, conn, bytes);
+}
+
+/* Tree all-reduce as NCCL runs it: channel ch carries S / C through tree
+ * ch mod 2 of the double binary tree across nodes; inside each node a
+ * chain of its GPUs from local GPU (ch / 2) mod g, whose first (the head)
+ * is the node's member of the tree. Pipelined steady state: every edge of
+ * chain and tree carries S / C up (reduce) and S / C down (broadcast) at
+ * once; one phase. */
+static int build_tree(coll_ctx *c, const ry_job *job, int channels, double bytes)
+{
+    size_t n = job->nranks;
+    size_t *start = ry_xmalloc(n * sizeof *start), *count = ry_xmalloc(n * sizeof *count);
+    size_t m = runs_of(c, job, 0, start, count);
+    uint32_t *head = ry_xmalloc(m * sizeof *head);
+    int planes = c->f->planes > 0 ? c->f->planes : 1;
+    double per = bytes / channels;
+    int rc = 0;
+    for (int ch = 0; ch < channels && rc == 0; ch++) {
+        int t = ch % 2, plane = (int)((ch / (2 * c->gpn)) % planes);
+        for (size_t i = 0; i < m && rc == 0; i++) {
+            size_t h = (size_t)(ch / 2) % count[i];
+            head[i] = job->gpu[start[i] + h];
+            for (size_t k = 0; k + 1 < count[i] && rc == 0; k++)
+                rc = both_ways(c, job->gpu[start[i] + (h + k) % count[i]],
+                               job->gpu[start[i] + (h + k + 1) % count[i]], plane,
+                               (uint32_t)ch, per);
+        }
+        for (long long p = 1; p < (long long)m && rc == 0; p++) {
+            long long q = btree_parent(p, (long long)m);
+            rc = both_ways(c, head[dtree_member(t, p, (long long)m)],
+                           head[dtree_member(t, q, (long long)m)], plane, (uint32_t)ch, per);
+        }
+    }
+    free(head);
+    free(start);
+    free(count);
+    return rc;
+}
+
+/* A flow of bytes over one resource. */
+static void one_res(coll_ctx *c, uint32_t res, double bytes)
+{
+    ry_flows_add(c->fl, bytes, &res, NULL, 1);
+}
+
+/* bytes up from GPU g's NIC to its leaf and bytes down, split over the
+ * planes: the ends of an aggregation tree that reduces in the switches. */
+static int sharp_ends(coll_ctx *c, uint32_t g, double bytes)
+{
+    const ry_fabric *f = c->f;
+    int planes = f->planes > 0 ? f->planes : 1;
+    for (int p = 0; p < planes; p++) {
+        int32_t l = f->ports[f->nodes[g].port0 + (uint32_t)p].link;
+        if (l < 0) {
+            char a[96];
+            ry_node_name(f, g, a, sizeof a);
+            ry_err_set(c->err, "sharp", "%s has no link on plane %d to reach the switches' "
+                       "reduction", a, p);
+            return -1;
+        }
+        one_res(c, 2 * (uint32_t)l, bytes / planes);
+        one_res(c, 2 * (uint32_t)l + 1, bytes / planes);
+    }
+    return 0;
+}
+
+/* All-reduce in two levels, inside each HB domain and across them. Inside
+ * (m GPUs): with NVLS each GPU sends S to the NVLink switch and receives S
+ * back (multimem reduce and broadcast); without it a reduce-scatter and an
+ * all-gather to every peer directly, 2S/m to each. Across (D >= 2
+ * domains): the GPU of each domain's local index k (the shard of S / M, M
+ * the most GPUs a domain has, held in a smaller domain by its GPU k mod m)
+ * all-reduces its shard with the others of index k: SHARP (inter 2: S / M
+ * up its NIC and S / M down), a ring of the D (inter 0: 2(D-1)/D of the
+ * shard each hop) or the double binary tree (inter 1: each tree half the
+ * shard, each edge both ways). One phase, all at once. */
+static int build_hier(coll_ctx *c, const ry_job *job, int nvls, int inter, double S)
+{
+    size_t n = job->nranks;
+    size_t *start = ry_xmalloc(n * sizeof *start), *count = ry_xmalloc(n * sizeof *count);
+    size_t D = runs_of(c, job, 1, start, count), M = 0;
+    uint32_t nvl = 2 * (uint32_t)c->f->nlinks;
+    int rc = 0;
+    for (size_t d = 0; d < D && rc == 0; d++) {
+        size_t cnt = count[d];
+        M = cnt > M ? cnt : M;
+        if (cnt < 2)
+            continue;
+        for (size_t i = 0; i < cnt && rc == 0; i++) {
+            uint32_t g = job->gpu[start[d] + i];
+            if (nvls) {
+                one_res(c, nvl + 2 * g, S);
+                one_res(c, nvl + 2 * g + 1, S);
+                continue;
+            }
+            for (size_t j = 0; j < cnt && rc == 0; j++)
+                if (j != i)
+                    rc = hop(c, g, job->gpu[start[d] + j], 0, 0, 2 * S / (double)cnt);
+        }
+    }
+    uint32_t *mem = ry_xmalloc((D ? D : 1) * sizeof *mem);
+    double shard = M ? S / (double)M : 0;
+    for (size_t k = 0; D >= 2 && k < M && rc == 0; k++) {
+        for (size_t d = 0; d < D; d++)
+            mem[d] = job->gpu[start[d] + k % count[d]];
+        if (inter == 2) {
+            for (size_t d = 0; d < D && rc == 0; d++)
+                rc = sharp_ends(c, mem[d], shard);
+        } else if (inter == 0) {
+            double per = 2.0 * (double)(D - 1) / (double)D * shard;
+            for (size_t d = 0; d < D && rc == 0; d++)
+                rc = send_split(c, mem[d], mem[(d + 1) % D], per);
+        } else {
+            for (int t = 0; t < 2 && rc == 0; t++)
+                for (long long p = 1; p < (long long)D && rc == 0; p++) {
+                    long long q = btree_parent(p, (long long)D);
+                    uint32_t a = mem[dtree_member(t, p, (long long)D)];
+                    uint32_t b = mem[dtree_member(t, q, (long long)D)];
+                    rc = send_split(c, a, b, shard / 2);
+                    if (rc == 0)
+                        rc = send_split(c, b, a, shard / 2);
+                }
+        }
+    }
+    free(mem);
+    free(start);
+    free(count);
+    return rc;
+}
+
+/* HB domains the job's ranks are in (runs of one domain). */
+static size_t domains_of(const ry_fabric *f, const ry_job *job)
+{
+    size_t d = job->nranks ? 1 : 0;
+    for (size_t i = 1; i < job->nranks; i++)
+        d += f->nodes[job->gpu[i]].group != f->nodes[job->gpu[i - 1]].group;
+    return d;
+}
+
+/* Most GPUs of the job in one HB domain. */
+static size_t domain_max(const ry_fabric *f, const ry_job *job)
+{
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < job->nranks; i++) {
+        run = i && f->nodes[job->gpu[i]].group == f->nodes[job->gpu[i - 1]].group ? run + 1 : 1;
+        best = run > best ? run : best;
+    }
+    return best;
+}
+
+/* How one job's all-reduce runs: the plan's word and its parts. */
+typedef enum { PLAN_RING, PLAN_TREE, PLAN_NVLS, PLAN_HIER } plan_kind;
+typedef struct coll_plan {
+    plan_kind kind;
+    int nvls, inter;        /* PLAN_HIER: NVLS inside, and across: 0 ring, 1 tree, 2 SHARP */
+    char name[16];          /* "ring", "tree", "nvls", "sharp", "nvls+ring" ... */
+} coll_plan;
+
+/* The plan of job under o with the algorithm across nodes algo (ring or
+ * tree; SHARP, when on, replaces it). */
+static void plan_of(const ry_fabric *f, const ry_job *job, const ry_coll_opts *o, int algo,
+                    coll_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = PLAN_RING;
+    if (o->op == RY_NCCL_ALL_REDUCE) {
+        size_t D = domains_of(f, job);
+        if (o->nvls && D == 1)
+            p->kind = PLAN_NVLS;
+        else if (D > 1 && (o->sharp || o->nvls)) {
+            p->kind = PLAN_HIER;
+            p->nvls = o->nvls;
+            p->inter = o->sharp ? 2 : algo == RY_ALGO_TREE;
+        } else if (algo == RY_ALGO_TREE)
+            p->kind = PLAN_TREE;
+    }
+    static const char *const inter_names[] = { "ring", "tree", "sharp" };
+    switch (p->kind) {
+    case PLAN_TREE:
+        snprintf(p->name, sizeof p->name, "tree");
+        break;
+    case PLAN_NVLS:
+        snprintf(p->name, sizeof p->name, "nvls");
+        break;
+    case PLAN_HIER:
+        snprintf(p->name, sizeof p->name, "%s%s", p->nvls ? "nvls+" : "", inter_names[p->inter]);
+        break;
+    default:
+        snprintf(p->name, sizeof p->name, o->op <= RY_NCCL_REDUCE_SCATTER ? "ring" : "direct");
+    }
+}
+
+/* Flows the job's phase will hold, at most (a hop inside an HB domain is one). */
 static double flows_bound(const ry_fabric *f, const ry_job *job, const ry_coll_opts *o,
-                          int channels)
+                          const coll_plan *p, int channels)
 {
     double n = (double)job->nranks, planes = f->planes > 0 ? f->planes : 1;
     double qps = o->qps > 0 ? o->qps : 1;
@@ -266,63 +542,191 @@ static double flows_bound(const ry_fabric *f, const ry_job *job, const ry_coll_o
     case RY_NCCL_SENDRECV:
         return n * planes * qps;
     default:
+        break;
+    }
+    switch (p->kind) {
+    case PLAN_TREE:
+        return 2 * n * channels * qps;
+    case PLAN_NVLS:
+        return 2 * n;
+    case PLAN_HIER:
+        return n * (double)domain_max(f, job) + 4 * n * planes * qps;
+    default:
         return n * channels * qps;
     }
 }
 
-int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_result *out,
-                ry_err *err)
+/* Every check of o against the fabric and the jobs, before a flow. */
+static int coll_check(const ry_fabric *f, const ry_job *jobs, size_t njobs,
+                      const ry_coll_opts *o, ry_err *err)
 {
-    memset(out, 0, sizeof *out);
-    const ry_fabric *f = ry_net_fabric(n);
-    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err };
-    size_t nr = job->nranks;
-    if (nr < 2) {
-        ry_err_set(err, "ranks", "a collective needs at least 2 ranks (got %zu)", nr);
-        return -1;
+    for (size_t j = 0; j < njobs; j++) {
+        size_t nr = jobs[j].nranks;
+        if (nr < 2) {
+            ry_err_set(err, "ranks", "a collective needs at least 2 ranks (got %zu)", nr);
+            return -1;
+        }
+        if (o->op == RY_NCCL_SENDRECV && o->shift % (long long)nr == 0) {
+            ry_err_set(err, "shift", "a shift of %lld sends each of the %zu ranks to itself; "
+                       "expected a shift that is not a multiple of the ranks", o->shift, nr);
+            return -1;
+        }
     }
     if (!(o->bytes > 0)) {
         ry_err_set(err, "bytes", "the size must be more than 0 bytes");
         return -1;
     }
-    if (o->op == RY_NCCL_SENDRECV && o->shift % (long long)nr == 0) {
-        ry_err_set(err, "shift", "a shift of %lld sends each of the %zu ranks to itself; "
-                   "expected a shift that is not a multiple of the ranks", o->shift, nr);
+    if (o->algo == RY_ALGO_TREE && o->op != RY_NCCL_ALL_REDUCE) {
+        ry_err_set(err, "algorithm", "tree is an all-reduce algorithm; %s runs as a ring "
+                   "(expected ring or auto)", ry_coll_op_name(o->op));
         return -1;
     }
+    const ry_spec *s = f->spec;
+    if (o->sharp) {
+        if (s && ry_spec_is_ethernet(s)) {
+            ry_err_set(err, "sharp", "SHARP reduces in InfiniBand switches; this fabric's "
+                       "switches (%s) are Ethernet (expected false)", s->sw.name);
+            return -1;
+        }
+        for (int t = 1; t <= f->tiers; t++) {
+            const ry_switch_model *m = f->tier[t].sw ? f->tier[t].sw : s ? &s->sw : NULL;
+            if (m && !m->sharp) {
+                ry_err_set(err, "sharp", "the %s switches of tier %d do not reduce in the "
+                           "network: SHARP needs switches with sharp: true in the catalog "
+                           "(NVIDIA Quantum, Quantum-2, Quantum-X800: qm8700, qm9700, "
+                           "q3400 ...) (expected false)", m->name, t);
+                return -1;
+            }
+        }
+    }
+    if (o->nvls && (s ? s->hb_domain : 1) < 2) {
+        ry_err_set(err, "nvls", "NVLS reduces in the NVLink switches of an HB domain; this "
+                   "cluster's HB domain is %d GPU (expected false)", s ? s->hb_domain : 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Builds every job's flows under algo (ring or tree), runs the phase and
+ * fills out[j]. */
+static int run_with(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_opts *o,
+                    int algo, ry_coll_result *out, ry_err *err)
+{
+    const ry_fabric *f = ry_net_fabric(n);
+    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err };
     int ring = o->op <= RY_NCCL_REDUCE_SCATTER;
     int planes = f->planes > 0 ? f->planes : 1;
     int channels = o->channels > 0 ? o->channels : (int)(c.gpn * planes * 2);
-    double bound = flows_bound(f, job, o, channels);
+    coll_plan *plan = ry_xcalloc(njobs, sizeof *plan);
+    double bound = 0;
+    for (size_t j = 0; j < njobs; j++) {
+        plan_of(f, &jobs[j], o, algo, &plan[j]);
+        bound += flows_bound(f, &jobs[j], o, &plan[j], channels);
+    }
     if (bound > RY_COLL_MAX_FLOWS) {
-        ry_err_set(err, "ranks", "%s of %zu ranks is %.0f flows, more than the %u one phase "
-                   "may hold; choose fewer --ranks%s", ry_coll_op_name(o->op), nr, bound,
-                   RY_COLL_MAX_FLOWS, ring ? " or --channels" : "");
+        ry_err_set(err, "ranks", "%s of %zu ranks%s is %.0f flows, more than the %u one phase "
+                   "may hold; choose fewer --ranks%s%s", ry_coll_op_name(o->op), jobs[0].nranks,
+                   njobs > 1 ? " in each job" : "", bound, RY_COLL_MAX_FLOWS,
+                   njobs > 1 ? " or --jobs" : "", ring ? " or --channels" : "");
+        free(plan);
         return -1;
     }
     ry_flows fl;
     ry_flows_init(&fl);
     c.fl = &fl;
-    int rc;
-    if (ring)
-        rc = build_ring(&c, job, channels, ry_coll_bus_factor(o->op, nr) * o->bytes / channels);
-    else if (o->op == RY_NCCL_ALL_TO_ALL)
-        rc = build_a2a(&c, job, o->bytes);
-    else
-        rc = build_sendrecv(&c, job, o->shift, o->bytes);
-    if (rc == 0)
-        rc = ry_net_run(n, &fl, &out->net, NULL, err);
-    out->flows = fl.n;
-    ry_flows_free(&fl);
-    if (rc < 0)
-        return -1;
-    out->channels = ring ? channels : 0;
-    out->time_s = out->net.time_s;
-    if (out->time_s > 0) {
-        out->algbw = o->bytes / out->time_s;
-        out->busbw = out->algbw * ry_coll_bus_factor(o->op, nr);
+    size_t *first = ry_xmalloc((njobs + 1) * sizeof *first);
+    int rc = 0;
+    for (size_t j = 0; j < njobs && rc == 0; j++) {
+        const ry_job *job = &jobs[j];
+        size_t nr = job->nranks;
+        first[j] = fl.n;
+        switch (plan[j].kind) {
+        case PLAN_TREE:
+            rc = build_tree(&c, job, channels, o->bytes);
+            break;
+        case PLAN_NVLS:
+        case PLAN_HIER:
+            rc = build_hier(&c, job, plan[j].nvls || plan[j].kind == PLAN_NVLS, plan[j].inter,
+                            o->bytes);
+            break;
+        default:
+            if (ring)
+                rc = build_ring(&c, job, channels,
+                                ry_coll_bus_factor(o->op, nr) * o->bytes / channels);
+            else if (o->op == RY_NCCL_ALL_TO_ALL)
+                rc = build_a2a(&c, job, o->bytes);
+            else
+                rc = build_sendrecv(&c, job, o->shift, o->bytes);
+        }
     }
-    return 0;
+    first[njobs] = fl.n;
+    ry_net_result net;
+    memset(&net, 0, sizeof net);
+    if (rc == 0)
+        rc = ry_net_run(n, &fl, &net, NULL, err);
+    for (size_t j = 0; j < njobs && rc == 0; j++) {
+        ry_coll_result *r = &out[j];
+        memset(r, 0, sizeof *r);
+        r->net = net;
+        r->flows = first[j + 1] - first[j];
+        r->channels = plan[j].kind == PLAN_TREE || (plan[j].kind == PLAN_RING && ring)
+                      ? channels : 0;
+        snprintf(r->algorithm, sizeof r->algorithm, "%s", plan[j].name);
+        if (njobs == 1)
+            r->time_s = net.time_s;
+        else
+            for (size_t i = first[j]; i < first[j + 1]; i++)
+                r->time_s = fl.done[i] > r->time_s ? fl.done[i] : r->time_s;
+        if (r->time_s > 0) {
+            r->algbw = o->bytes / r->time_s;
+            r->busbw = r->algbw * ry_coll_bus_factor(o->op, jobs[j].nranks);
+        }
+    }
+    if (rc < 0 && njobs == 1)
+        out[0].flows = fl.n;
+    free(first);
+    free(plan);
+    ry_flows_free(&fl);
+    return rc;
+}
+
+static double slowest(const ry_coll_result *r, size_t k)
+{
+    double t = 0;
+    for (size_t j = 0; j < k; j++)
+        t = r[j].time_s > t ? r[j].time_s : t;
+    return t;
+}
+
+int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_opts *o,
+                     ry_coll_result *out, ry_err *err)
+{
+    memset(out, 0, njobs * sizeof *out);
+    if (njobs < 1) {
+        ry_err_set(err, "jobs", "no job to run");
+        return -1;
+    }
+    if (coll_check(ry_net_fabric(n), jobs, njobs, o, err) < 0)
+        return -1;
+    /* auto: the faster of ring and tree across nodes, the ring on a tie
+     * (only all-reduce without SHARP has the choice). */
+    if (o->algo != RY_ALGO_AUTO || o->op != RY_NCCL_ALL_REDUCE || o->sharp)
+        return run_with(n, jobs, njobs, o, o->algo == RY_ALGO_TREE ? RY_ALGO_TREE : RY_ALGO_RING,
+                        out, err);
+    if (run_with(n, jobs, njobs, o, RY_ALGO_RING, out, err) < 0)
+        return -1;
+    ry_coll_result *tree = ry_xcalloc(njobs, sizeof *tree);
+    int rc = run_with(n, jobs, njobs, o, RY_ALGO_TREE, tree, err);
+    if (rc == 0 && slowest(tree, njobs) < slowest(out, njobs))
+        memcpy(out, tree, njobs * sizeof *out);
+    free(tree);
+    return rc;
+}
+
+int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_result *out,
+                ry_err *err)
+{
+    return ry_coll_run_jobs(n, job, 1, o, out, err);
 }
 
 /* The time the ends alone would take: each GPU's NIC links (their lower

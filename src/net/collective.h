@@ -23,10 +23,43 @@
  *     source's node on the destination's rail (PXN).
  *   sendrecv: rank i sends S to rank (i + shift) mod n, over the planes,
  *     across rails by PXN as all-to-all.
+ *   tree (all-reduce, --algo tree): NCCL's double binary tree across
+ *     nodes, a chain of GPUs inside each node. Channel c runs tree c mod 2
+ *     (the second tree mirrors the first, or shifts it by one for an odd
+ *     count of nodes, so a node inside one tree is a leaf of the other),
+ *     its chain from local GPU (c / 2) mod g, the chain's first GPU the
+ *     node's member of the tree (on a rail design every member of channel
+ *     c is on one rail), plane (c / 2g) mod planes. Fluid model of the
+ *     pipeline: every edge of chain and tree carries S / C up (the
+ *     reduction) and S / C down (the broadcast) at once, one phase; a node
+ *     inside a tree (two children) sends 3 S / C on it, a leaf S / C, so a
+ *     NIC serving one channel of each tree sends 4 S / C: on a non-blocking
+ *     fabric busbw is the ring's x (n-1)/n. The tree's gain, latency in
+ *     log n steps at small sizes, is the alpha term this model leaves out.
+ *   NVLS (all-reduce, nvls on): inside an HB domain each GPU sends S to
+ *     the NVLink switch and receives S back (the switch reduces and
+ *     multicasts; the S / m of its own reduced shard is left out); a job
+ *     within one HB domain is that alone. A job of D >= 2
+ *     domains runs in two levels (build_hier): inside each domain NVLS (or,
+ *     without it, a reduce-scatter and an all-gather straight to every
+ *     peer, 2S/m each, m the domain's GPUs), across domains each domain's
+ *     GPU of local index k all-reduces the shard S / m with the others of
+ *     index k: a ring or the double binary tree (--algo) of the D.
+ *   SHARP (all-reduce, sharp on): across domains each such GPU sends its
+ *     shard up its NIC to the switches' aggregation tree and receives the
+ *     reduced shard down: a node's NICs move S each way, not 2(n-1)/n S.
+ *     Only the NIC links are flows: the links of the aggregation tree carry
+ *     one reduced stream each (no more than a NIC's) and are left out, as
+ *     are SHARP's limits (trees per subnet, streams per switch). A job
+ *     within one HB domain has nothing to reduce across: ring, tree or NVLS.
+ *   auto (--algo auto): the faster of ring and tree, the ring on a tie.
+ * Several jobs at once (ry_coll_run_jobs): every job's flows in one phase,
+ * each job's time when its last flow finishes.
  * Hops inside an HB domain go over NVLink. With pxn off a hop across rails
  * goes from the source's own NIC (refused on rail-only: no route).
  * Not modelled: latency (the alpha term), protocols (LL, LL128, Simple),
- * tree, NVLS and SHARP (in-network reduction), several jobs at once. */
+ * tree, NVLS and SHARP for collectives other than all-reduce, jobs that
+ * start at different times. */
 #ifndef RY_NET_COLLECTIVE_H
 #define RY_NET_COLLECTIVE_H
 
@@ -44,6 +77,12 @@ typedef enum {
     RY_NCCL_ALL_TO_ALL,
     RY_NCCL_SENDRECV
 } ry_coll_op;
+
+/* All-reduce's algorithm across nodes (network.algorithm, --algo). */
+typedef enum { RY_ALGO_RING = 0, RY_ALGO_TREE, RY_ALGO_AUTO } ry_coll_algo;
+/* "ring", "tree", "auto"; ry_coll_algo_parse gives -1 for another word. */
+const char *ry_coll_algo_name(ry_coll_algo a);
+int ry_coll_algo_parse(const char *s);
 
 /* "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "sendrecv";
  * ry_coll_op_parse gives -1 for another word. */
@@ -76,6 +115,13 @@ typedef struct ry_job {
  * cluster has fewer GPUs. */
 int ry_job_place(const ry_fabric *f, size_t nranks, ry_placement how, uint64_t seed,
                  ry_job *job, ry_err *err);
+/* njobs jobs of nranks ranks each on disjoint nodes: contiguous, job j the
+ * j-th run of nodes; scattered, the draw continued for every job's nodes
+ * (job j the j-th of them, each in ascending order; njobs = 1 is
+ * ry_job_place's). -1 with err set (key "jobs" when the nodes run out),
+ * nothing to free. */
+int ry_jobs_place(const ry_fabric *f, size_t nranks, size_t njobs, ry_placement how,
+                  uint64_t seed, ry_job *jobs, ry_err *err);
 void ry_job_free(ry_job *job);
 
 typedef struct ry_coll_opts {
@@ -85,15 +131,22 @@ typedef struct ry_coll_opts {
     long long shift;        /* sendrecv: the peer's rank offset, not a multiple of n */
     int pxn;                /* cross rails through a GPU of the destination's rail */
     int qps;                /* the engine's queue pairs per connection (for the bound) */
+    int algo;               /* ry_coll_algo: all-reduce across nodes */
+    int sharp;              /* all-reduce reduces in the switches across HB domains */
+    int nvls;               /* all-reduce reduces in the NVLink switches inside them */
 } ry_coll_opts;
 
-/* Defaults: all-reduce, 1 GiB, channels 0, shift 1, pxn on, qps 1. */
+/* Defaults: all-reduce, 1 GiB, channels 0, shift 1, pxn on, qps 1, ring,
+ * no SHARP, no NVLS. */
 void ry_coll_opts_default(ry_coll_opts *o);
 
 typedef struct ry_coll_result {
     double time_s;
     double algbw, busbw;    /* bytes/s */
-    int channels;           /* rings used (0 for all-to-all and sendrecv) */
+    int channels;           /* rings or tree channels used (0 for the others) */
+    char algorithm[16];     /* what ran: "ring", "tree", "nvls", "sharp", "nvls+ring",
+                             * "nvls+tree", "nvls+sharp"; "direct" for all-to-all
+                             * and sendrecv */
     size_t flows;           /* flows of the phase */
     ry_net_result net;      /* the phase: bottleneck and its utilisation */
 } ry_coll_result;
@@ -104,6 +157,13 @@ typedef struct ry_coll_result {
  * the fabric has no route for a hop. */
 int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_result *out,
                 ry_err *err);
+/* The same for njobs jobs at once, in one phase: out[j] is job j's (its
+ * time when its last flow finishes; net the phase's). Further keys of err:
+ * "algorithm" (tree for another op than all-reduce), "sharp" (an Ethernet
+ * fabric, or switches without sharp in the catalog), "nvls" (an HB domain
+ * of one GPU). */
+int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_opts *o,
+                     ry_coll_result *out, ry_err *err);
 
 /* A parallel dimension of a training job as the model lays it out: the
  * job's ranks 0 .. ranks - 1 in groups of `count` ranks `stride` apart (a

@@ -430,7 +430,7 @@ static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
                                         "rack_units", "cage_ports", "price", "power", "part",
-                                        "cages", "connector", NULL };
+                                        "cages", "connector", "sharp", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -458,6 +458,9 @@ static int load_switches(ry_catalog *c)
         bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         bad |= entry_cages(ent, name, "switches", s->model.connector, &s->model.cages,
                            s->model.radix, s->model.cage_ports) < 0;
+        const ry_ynode *sv = entry_key("switches", ent, name, "sharp", 0, what, sizeof what);
+        if (sv)
+            bad |= ry_yget_bool(sv, what, &s->model.sharp) < 0;
         if (bad) {
             errors++;
             continue;

@@ -27,6 +27,8 @@
  *       cages: 32                 # optional: cages on the faceplate; radix over
  *                                 # cages * cage_ports > 1 = split ports
  *       connector: osfp           # optional: the cages' form factor
+ *       sharp: true               # optional: reduces in the network (SHARP),
+ *                                 # network.sharp's condition (default false)
  *
  *   nodes:
  *     dgx-h100:

@@ -42,6 +42,7 @@ static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop"
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const routing_words[] = { "static", "ecmp", "adaptive", NULL };
 static const char *const hash_seed_words[] = { "per-switch", "same", NULL };
+static const char *const algorithm_words[] = { "ring", "tree", "auto", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row",
                                                "in-rack", NULL };   /* RY_NETWORK_* */
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
@@ -419,6 +420,17 @@ const ry_key ry_spec_keys[] = {
     { .key = "network.channels", AUTO_INT(1, 1024), SPEC(net.channels), .def = "auto",
       .def_doc = "auto: NICs per node x 2", .unit = "rings", .bad = RY_BAD_OTHER,
       .doc = "rings of a ring collective (NCCL's channels)" },
+    { .key = "network.algorithm", ENUM(algorithm_words), SPEC(net.algorithm), .def = "ring",
+      .bad = RY_BAD_OTHER,
+      .doc = "all-reduce across nodes: ring, tree (NCCL's double binary tree) or auto "
+             "(the faster)" },
+    { .key = "network.sharp", .type = RY_KEY_BOOL, SPEC(net.sharp), .def = "false",
+      .bad = RY_BAD_OTHER,
+      .doc = "all-reduce reduces in the InfiniBand switches (SHARP; switches with sharp: "
+             "true in the catalog)" },
+    { .key = "network.nvls", .type = RY_KEY_BOOL, SPEC(net.nvls), .def = "false",
+      .bad = RY_BAD_OTHER,
+      .doc = "all-reduce reduces in the NVLink switches inside an HB domain (NVLS)" },
     /* network.dims and below: read by spec/libra_spec.c. */
     { .key = "network.dims", CUSTOM("list of maps"), .flags = RY_KEY_READER,
       .bad = RY_BAD_OTHER, .doc = "the dimensions, innermost first" },

@@ -59,6 +59,8 @@ typedef struct ry_switch_model {
     int cages;              /* cages on the faceplate; radix / (cages * cage_ports) > 1
                              * means split ports (0 = unknown: no split) */
     char vendor[32];        /* maker, "" = unknown (NetBox's manufacturer) */
+    int sharp;              /* 1: its ASIC reduces in the network (InfiniBand SHARP):
+                             * network.sharp may be set on a fabric of it */
 } ry_switch_model;
 
 /* One compute NIC port of a server, as the vendor's guide names it. */
@@ -311,6 +313,9 @@ typedef struct ry_spec {
         int same_seed;          /* network.hash_seed: 0 per-switch, 1 same */
         char placement[32];     /* "contiguous", "scattered" or "scattered:SEED" */
         int channels;           /* rings; 0 = auto: NICs per node x 2 */
+        int algorithm;          /* all-reduce across nodes: 0 ring, 1 tree, 2 auto */
+        int sharp;              /* all-reduce reduces in the switches (SHARP) */
+        int nvls;               /* all-reduce reduces in the NVSwitches (NVLS) */
     } net;
 
     /* network.dims and libra: (spec/libra_spec.h); NULL without both */

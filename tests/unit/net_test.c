@@ -22,7 +22,12 @@
  *     and routes whenever both NIC ports live (the 2- and 3-tier fabrics
  *     here keep an up-down path); a dead NIC port is no route, named; with
  *     nothing down again the routes are the healthy engine's, entry for
- *     entry.
+ *     entry;
+ *   - collectives (net/collective.h): several jobs placed on disjoint
+ *     nodes, the scattered draw continued from one job's; the tree's flows
+ *     (2 C (n-1): every chain and tree edge both ways) and time 4 S / (C R)
+ *     on a non-blocking fabric; SHARP's time max(2(g-1)/g S / NVL, S/(g R))
+ *     on Quantum-2 and its refusal on switches without it.
  * With "big" it also routes a 16,384-GPU ring (8 channels, InfiniBand
  * static and Ethernet ECMP) and prints the time it took.
  *
@@ -37,6 +42,7 @@
 #include "check.h"
 #include "fabric/fabric.h"
 #include "fabric/ibplan.h"
+#include "net/collective.h"
 #include "net/flow.h"
 #include "net/updown.h"
 #include "spec/spec.h"
@@ -679,6 +685,89 @@ static void test_errors(void)
     ry_spec_free(s);
 }
 
+/* ---- collectives: jobs, tree, SHARP ---------------------------------------------------- */
+
+static void test_collectives(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/ib/ro-2tier-h100.yaml", &f);
+    if (!s)
+        return;
+    ry_err err;
+    memset(&err, 0, sizeof err);
+    /* three scattered jobs of 3 nodes: disjoint, each ascending, the first
+     * the single job's draw */
+    ry_job one, jobs[3];
+    CHECK(ry_job_place(&f, 24, RY_PLACE_SCATTERED, 5, &one, &err) == 0 &&
+          ry_jobs_place(&f, 24, 3, RY_PLACE_SCATTERED, 5, jobs, &err) == 0, "place: %s", err.msg);
+    int seen[16] = { 0 }, ok = memcmp(one.gpu, jobs[0].gpu, 24 * sizeof *one.gpu) == 0;
+    for (int j = 0; j < 3; j++)
+        for (int r = 0; r < 24; r++) {
+            long long node = jobs[j].gpu[r] / 8;
+            ok &= r == 0 || jobs[j].gpu[r] > jobs[j].gpu[r - 1];
+            if (r % 8 == 0)
+                ok &= !seen[node]++;
+        }
+    CHECK(ok, "scattered jobs are disjoint, ascending, the first the single job's");
+    for (int j = 0; j < 3; j++)
+        ry_job_free(&jobs[j]);
+    ry_job_free(&one);
+    CHECK(ry_jobs_place(&f, 24, 2, RY_PLACE_CONTIGUOUS, 1, jobs, &err) == 0 &&
+          jobs[0].first_node == 0 && jobs[1].first_node == 3 && jobs[1].gpu[0] == 24,
+          "contiguous jobs: one run after another");
+    ry_job_free(&jobs[0]);
+    ry_job_free(&jobs[1]);
+    CHECK(ry_jobs_place(&f, 64, 3, RY_PLACE_CONTIGUOUS, 1, jobs, &err) < 0 &&
+          strcmp(err.key, "jobs") == 0, "3 jobs of 8 nodes on 16: %s", err.msg);
+
+    /* tree on the whole non-blocking fabric, adaptive routing */
+    ry_net *n = engine(&f, RY_NET_ADAPTIVE);
+    ry_job job;
+    CHECK(ry_job_place(&f, (size_t)f.gpus, RY_PLACE_CONTIGUOUS, 1, &job, &err) == 0, "place all");
+    ry_coll_opts o;
+    ry_coll_opts_default(&o);
+    o.algo = RY_ALGO_TREE;
+    o.bytes = 1e9;
+    ry_coll_result r;
+    double nr = (double)job.nranks, C = 16, R = 400e9 / 8, S = o.bytes, g = 8, V = 450e9;
+    CHECK(ry_coll_run(n, &job, &o, &r, &err) == 0, "tree: %s", err.msg);
+    CHECK((double)r.flows == 2 * C * (nr - 1) && r.channels == 16 &&
+          strcmp(r.algorithm, "tree") == 0, "tree flows %zu, want %.0f", r.flows,
+          2 * C * (nr - 1));
+    CHECK(fabs(r.time_s - 4 * S / (C * R)) < 1e-9 * r.time_s, "tree time %g, want %g", r.time_s,
+          4 * S / (C * R));
+    /* SHARP on Quantum-2 */
+    o.algo = RY_ALGO_RING;
+    o.sharp = 1;
+    double want = fmax(2 * (g - 1) / g * S / V, S / g / R);
+    CHECK(ry_coll_run(n, &job, &o, &r, &err) == 0 && strcmp(r.algorithm, "sharp") == 0 &&
+          fabs(r.time_s - want) < 1e-9 * want, "SHARP time %g, want %g (%s)", r.time_s, want,
+          err.msg);
+    o.op = RY_NCCL_ALL_GATHER;
+    o.algo = RY_ALGO_TREE;
+    CHECK(ry_coll_run(n, &job, &o, &r, &err) < 0 && strcmp(err.key, "algorithm") == 0,
+          "tree all-gather: %s", err.msg);
+    ry_job_free(&job);
+    ry_net_free(n);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+
+    /* switches the catalog does not know reduce nothing */
+    s = load("tests/data/ib/railonly-2tier.yaml", &f);
+    if (!s)
+        return;
+    n = engine(&f, RY_NET_STATIC);
+    ry_coll_opts_default(&o);
+    o.sharp = 1;
+    CHECK(ry_job_place(&f, 8, RY_PLACE_CONTIGUOUS, 1, &job, &err) == 0 &&
+          ry_coll_run(n, &job, &o, &r, &err) < 0 && strcmp(err.key, "sharp") == 0 &&
+          strstr(err.msg, "radix16"), "SHARP on radix16: %s", err.msg);
+    ry_job_free(&job);
+    ry_net_free(n);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
 /* ---- a 16,384-GPU ring ------------------------------------------------------------------- */
 
 /* ---- failures ----------------------------------------------------------------------------- */
@@ -851,6 +940,7 @@ int main(int argc, char **argv)
     test_failed("tests/data/eth/ro-2tier.yaml", RY_NET_ECMP);
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ECMP);
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ADAPTIVE);
+    test_collectives();
     if (argc > 2 && strcmp(argv[2], "big") == 0) {
         test_big(0);
         test_big(1);

@@ -24,7 +24,20 @@ static void text(ry_buf *o, const ry_coll_report *r)
         ry_buf_printf(o, ", %d channels", last->r.channels);
     if (r->op == RY_NCCL_SENDRECV)
         ry_buf_printf(o, ", shift %lld", r->shift);
-    ry_buf_printf(o, "\n#\n");
+    ry_buf_printf(o, "\n");
+    if (r->op == RY_NCCL_ALL_REDUCE)
+        ry_buf_printf(o, "# algorithm %s (asked %s%s%s)\n", last->r.algorithm, r->algo,
+                      r->sharp ? ", SHARP" : "", r->nvls ? ", NVLS" : "");
+    if (r->njobs > 1) {
+        ry_buf_printf(o, "# %zu jobs at once; the table is the slowest's\n", r->njobs);
+        for (size_t j = 0; j < r->njobs; j++) {
+            const ry_coll_job *b = &r->jobs[j];
+            ry_buf_printf(o, "#   job %zu: nodes from %lld, time %.2f us, algbw %.2f, busbw "
+                          "%.2f GB/s\n", j, b->job->first_node, b->r.time_s * 1e6,
+                          b->r.algbw / 1e9, b->r.busbw / 1e9);
+        }
+    }
+    ry_buf_printf(o, "#\n");
     ry_buf_printf(o, "#%12s %13s %9s %7s %12s %8s %8s\n", "size", "count", "type", "redop", "time",
                   "algbw", "busbw");
     ry_buf_printf(o, "#%12s %13s %9s %7s %12s %8s %8s\n", "(B)", "(elements)", "", "", "(us)",
@@ -50,6 +63,27 @@ static json_t *row_json(const ry_coll_row *w)
     json_object_set_new(j, "time_s", json_real(w->r.time_s));
     json_object_set_new(j, "algbw_gbytes_per_s", json_real(w->r.algbw / 1e9));
     json_object_set_new(j, "busbw_gbytes_per_s", json_real(w->r.busbw / 1e9));
+    return j;
+}
+
+static json_t *job_json(size_t index, const ry_coll_job *b)
+{
+    json_t *j = json_object(), *nodes = json_array();
+    long long prev = -1;
+    for (size_t i = 0; i < b->job->nranks; i++) {
+        long long node = (long long)b->job->gpu[i] / b->gpn;
+        if (node != prev)
+            json_array_append_new(nodes, json_integer(node));
+        prev = node;
+    }
+    json_object_set_new(j, "job", json_integer((json_int_t)index));
+    json_object_set_new(j, "ranks", json_integer((json_int_t)b->job->nranks));
+    json_object_set_new(j, "node_indexes", nodes);
+    json_object_set_new(j, "algorithm", json_string(b->r.algorithm));
+    json_object_set_new(j, "time_s", json_real(b->r.time_s));
+    json_object_set_new(j, "algbw_gbytes_per_s", json_real(b->r.algbw / 1e9));
+    json_object_set_new(j, "busbw_gbytes_per_s", json_real(b->r.busbw / 1e9));
+    json_object_set_new(j, "flows", json_integer((json_int_t)b->r.flows));
     return j;
 }
 
@@ -79,6 +113,17 @@ static void json(ry_buf *o, const ry_coll_report *r)
     json_object_set_new(j, "bottleneck", b);
     json_object_set_new(j, "flows", json_integer((json_int_t)last->r.flows));
     json_object_set_new(j, "rounds", json_integer(last->r.net.rounds));
+    json_object_set_new(j, "algorithm", json_string(last->r.algorithm));
+    json_object_set_new(j, "algorithm_asked", json_string(r->algo));
+    json_object_set_new(j, "sharp", json_boolean(r->sharp));
+    json_object_set_new(j, "nvls", json_boolean(r->nvls));
+    json_object_set_new(j, "jobs", json_integer((json_int_t)r->njobs));
+    if (r->njobs > 1) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < r->njobs; i++)
+            json_array_append_new(a, job_json(i, &r->jobs[i]));
+        json_object_set_new(j, "each_job", a);
+    }
     if (r->nrows > 1) {
         json_t *a = json_array();
         for (size_t i = 0; i < r->nrows; i++)

@@ -19,6 +19,13 @@ typedef struct ry_coll_row {
     ry_coll_result r;
 } ry_coll_row;
 
+/* One job of several run at once. */
+typedef struct ry_coll_job {
+    const ry_job *job;      /* its ranks and nodes */
+    ry_coll_result r;       /* its time and bandwidths */
+    int gpn;                /* GPUs per node (its node indexes) */
+} ry_coll_job;
+
 /* What was run and what came of it. */
 typedef struct ry_coll_report {
     const char *spec;           /* the spec's name */
@@ -32,6 +39,10 @@ typedef struct ry_coll_report {
     const ry_coll_row *rows;    /* ascending sizes; the last is the size asked */
     size_t nrows;
     const char *bottleneck;     /* the last row's bottleneck resource, "" for none */
+    int sharp, nvls;            /* asked for (what ran: the rows' algorithm) */
+    const char *algo;           /* the algorithm asked: ry_coll_algo_name */
+    const ry_coll_job *jobs;    /* every job; the rows are the slowest's */
+    size_t njobs;
 } ry_coll_report;
 
 void ry_emit_collective(ry_buf *out, const ry_coll_report *r, ry_format fmt);
