@@ -170,6 +170,33 @@ grep -q '^On the fat-tree fabric as built (.* on the flow engine: ecmp routing' 
 "$RAILYARD" traffic --paper --analytic "$EX/llama3-roce.yaml" $ETT -f json >"$TMP/p2.json" 2>/dev/null
 cmp -s "$TMP/p1.json" "$TMP/p2.json" && ok || fail "--paper runs the engine"
 
+# The expert all-to-all (tests/data/moe/qwen-ro.yaml: groups of 64 over 16
+# HB domains) on the engine too: routed adaptive, each tier carries what the
+# up-down routes put on it, and the NICs put the same bytes on the network.
+for d in rail-optimized rail-only; do
+    traffic "moe-$d" "$TOP_SRCDIR/tests/data/moe/qwen-ro.yaml" --set fabric.design=$d \
+        --set network.routing=adaptive
+    traffic "moe-$d-an" "$TOP_SRCDIR/tests/data/moe/qwen-ro.yaml" --set fabric.design=$d --analytic
+    "$PY" - "$TMP/moe-$d.json" "$TMP/moe-$d-an.json" <<'P' >"$TMP/moe.chk"
+import json, sys
+e, a = (json.load(open(p))["moe"] for p in sys.argv[1:])
+bad = []
+if e.get("loads") != "engine" or "loads" in a:
+    bad.append("loads %s / %s" % (e.get("loads"), a.get("loads")))
+if not a["network"] > 0:
+    bad.append("nothing crosses the network")
+if abs(e["network"] - a["network"]) > 1e-6 * a["network"]:
+    bad.append("network %g against %g" % (e["network"], a["network"]))
+for x, y in zip(e["per_tier"], a["per_tier"]):
+    if abs(x["bytes"] - y["bytes"]) > 1e-6 * max(y["bytes"], 1):
+        bad.append("tier %d: %g against %g" % (x["tier"], x["bytes"], y["bytes"]))
+    if x["busiest"] > y["busiest"] * (1 + 1e-6):
+        bad.append("tier %d: busiest %g above the up-down routes' %g" % (x["tier"], x["busiest"], y["busiest"]))
+print("; ".join(bad) or "ok")
+P
+    expect_eq "expert all-to-all on the engine, $d" "$(cat "$TMP/moe.chk")" ok
+done
+
 # 4,096 GPUs: the data-parallel groups of 512 are 4096 x 511 x 2 flows,
 # past the engine's bound: routed up-down as --analytic routes them, said.
 ETB="--set cluster.gpus=4096 --set workload.model=llama-3-70b --set workload.gpu=h100"
@@ -206,5 +233,19 @@ rc=$?
 expect_eq "131,072 GPUs on the engine: exit ($(head -c 300 "$TMP/big.err"))" $rc 0
 expect_eq "131,072 GPUs: phases on the engine" "$(json_get "$TMP/big.json" network phases)" 3
 no_sanitizer "$TMP/big.err"
+# traffic there: the stage boundaries (245,760 flows) placed on the engine
+# in batches, the data-parallel groups of 1,024 (268 million flows) past the
+# bound and routed up-down, in the same address space.
+if sanitized; then
+    timeout -k 5 600 "$RAILYARD" traffic "$TMP/big.yaml" -f json >"$TMP/bigt.json" 2>"$TMP/bigt.err"
+else
+    (ulimit -v 175000 && exec timeout -k 5 120 "$RAILYARD" traffic "$TMP/big.yaml" -f json) \
+        >"$TMP/bigt.json" 2>"$TMP/bigt.err"
+fi
+rc=$?
+expect_eq "traffic on 131,072 GPUs: exit ($(head -c 300 "$TMP/bigt.err"))" $rc 0
+expect_eq "traffic on 131,072 GPUs: phases on the engine, kept analytic" \
+    "$(json_get "$TMP/bigt.json" network phases) $(json_get "$TMP/bigt.json" network analytic_phases)" "1 1"
+no_sanitizer "$TMP/bigt.err"
 
 finish

@@ -480,38 +480,53 @@ static int analytic_part(const ry_fabric *f, const ry_traffic *t, int k, ry_traf
     return rc;
 }
 
-/* Type k's groups on the engine, or up-down when too many flows. */
-static int engine_part(ry_net *n, const ry_job *job, const ry_traffic *t, int k,
-                       ry_traffic_map *m, ry_err *err)
+int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                             long long stride, long long count, double bytes, int back,
+                             const char *what, ry_traffic_map *m, long long *flows, ry_err *err)
 {
     const ry_fabric *f = ry_net_fabric(n);
     engine_sum es = { f, m };
     ry_coll_load ld;
     ry_err e = { { 0 }, { 0 } };
-    int rc;
-    if (k == RY_TR_DP_CROSS)
-        rc = ry_coll_groups_load(n, job, RY_NCCL_ALL_TO_ALL, t->N, t->K, t->NDf,
-                                 t->pair_bytes[k] * (double)t->NDf, 1, 0, engine_visit, &es,
-                                 &ld, &e);
-    else
-        rc = ry_coll_groups_load(n, job, RY_NCCL_SENDRECV, t->N, t->NM * t->D, t->PP,
-                                 t->pair_bytes[k], 1, 1, engine_visit, &es, &ld, &e);
-    if (rc < 0 && strcmp(e.key, "flows") == 0) {
-        m->analytic_phases++;
-        snprintf(m->why, sizeof m->why, "%s: %.120s", k == RY_TR_PP ? "pipeline" : "data",
-                 e.msg);
-        return analytic_part(f, t, k, m, err);
-    }
-    if (rc < 0) {
+    *flows = 0;
+    /* Only rail-only lacks a path between rails: there, and there alone,
+     * the bytes cross NVLink first (as the up-down routes have them). */
+    int pxn = f->design == RY_DESIGN_RAIL_ONLY;
+    if (ry_coll_groups_load(n, job, op, ranks, stride, count, bytes, pxn, back, engine_visit,
+                            &es, &ld, &e) < 0) {
+        if (strcmp(e.key, "flows") == 0) {
+            m->analytic_phases++;
+            snprintf(m->why, sizeof m->why, "%s: %.120s", what, e.msg);
+            return 1;
+        }
         *err = e;
         return -1;
     }
     m->phases++;
     m->flows += (long long)ld.net_flows;
     m->hops += ld.crossings;
-    if (k == RY_TR_PP)
-        m->pp_flows += (long long)ld.net_flows;
+    *flows = (long long)ld.net_flows;
     return 0;
+}
+
+/* Type k's groups on the engine, or up-down when too many flows. */
+static int engine_part(ry_net *n, const ry_job *job, const ry_traffic *t, int k,
+                       ry_traffic_map *m, ry_err *err)
+{
+    long long flows;
+    int rc;
+    if (k == RY_TR_DP_CROSS)
+        rc = ry_traffic_engine_groups(n, job, RY_NCCL_ALL_TO_ALL, t->N, t->K, t->NDf,
+                                      t->pair_bytes[k] * (double)t->NDf, 0, "data", m, &flows,
+                                      err);
+    else
+        rc = ry_traffic_engine_groups(n, job, RY_NCCL_SENDRECV, t->N, t->NM * t->D, t->PP,
+                                      t->pair_bytes[k], 1, "pipeline", m, &flows, err);
+    if (rc == 1)
+        return analytic_part(ry_net_fabric(n), t, k, m, err);
+    if (rc == 0 && k == RY_TR_PP)
+        m->pp_flows += flows;
+    return rc;
 }
 
 int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_traffic_map *m,

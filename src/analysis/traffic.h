@@ -141,9 +141,9 @@ void ry_traffic_map_free(ry_traffic_map *m);
  *     sending every other the pair's bytes (the all-to-all form);
  *   PP: groups of P ranks N_M D apart, each member sending the pair's
  *     bytes to the next stage's and back to the previous one's.
- * Each GPU's bytes are split over the planes, and a hop across rails goes
- * through the GPU of the sender's node on the receiver's rail (PXN), as
- * the engine's collectives do. A flow crossing several links at a hop
+ * Each GPU's bytes are split over the planes; on rail-only a hop across
+ * rails first crosses NVLink to the GPU of the sender's domain on the
+ * receiver's rail, as above. A flow crossing several links at a hop
  * (adaptive) puts its share on each. A dimension of more flows than one
  * phase may hold (RY_COLL_MAX_FLOWS) keeps the up-down routes above
  * (counted in analytic_phases, its reason in why). The sums run in an order
@@ -151,6 +151,18 @@ void ry_traffic_map_free(ry_traffic_map *m);
  * with err set when a flow has no route. */
 int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_traffic_map *m,
                           ry_err *err);
+
+/* One dimension on the engine (net/collective.h's group phase, placed not
+ * run) added to m's links, its flows that reach the network counted in
+ * m->flows and *flows, its crossings in m->hops and the phase in m->phases.
+ * Across rails only rail-only takes the NVLink hop first (PXN); elsewhere
+ * a flow leaves from the sender's own NIC, as the up-down routes have it.
+ * 1 when the phase would pass RY_COLL_MAX_FLOWS: nothing added,
+ * m->analytic_phases counted and m->why set ("WHAT: ..."); -1 with err set
+ * when a flow has no route. */
+int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                             long long stride, long long count, double bytes, int back,
+                             const char *what, ry_traffic_map *m, long long *flows, ry_err *err);
 
 /* Adds one flow of B bytes from GPU port sp to GPU port dp along subnet u's
  * up-down route to m's links (the GPU's uplink included); -1 without one. */

@@ -156,10 +156,11 @@ static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
 
 /* The layout, and the traffic's loads: on the flow engine over the fabric
  * as built (the model's engine, its time the engine's too), or, with
- * --analytic or --paper, the up-down routes in closed form. -1 after an
- * error printed. */
-static int plan_and_map(ry_ctx *ctx, ry_plan *pl, ry_traffic_in *ti, ry_traffic *t,
-                        ry_traffic_map *map)
+ * --analytic or --paper, the up-down routes in closed form. A MoE model's
+ * expert all-to-all too, into *mt (*has_mt 1). -1 after an error printed,
+ * nothing left to free. */
+static int plan_and_map(ry_ctx *ctx, ry_plan *pl, ry_traffic *t, ry_traffic_map *map,
+                        ry_moe_traffic *mt, int *has_mt)
 {
     const ry_spec *s = ctx->spec;
     int paper = ctx->given[O_PAPER] > 0;
@@ -167,6 +168,7 @@ static int plan_and_map(ry_ctx *ctx, ry_plan *pl, ry_traffic_in *ti, ry_traffic 
     ry_plan_net pn = { 0 };
     ry_err err = { { 0 }, { 0 } };
     memset(map, 0, sizeof *map);
+    *has_mt = 0;
     if (engine && ry_plan_net_init(&pn, &ctx->fabric, &err) < 0) {
         ry_spec_error(s, err.key[0] ? "network" : NULL, "%s", err.msg);
         return -1;
@@ -176,10 +178,24 @@ static int plan_and_map(ry_ctx *ctx, ry_plan *pl, ry_traffic_in *ti, ry_traffic 
         return -1;
     }
     pl->net = NULL;                 /* pn goes before the report */
-    traffic_in(pl, ti);
-    ry_traffic_plan(s, ti, t);
+    ry_traffic_in ti;
+    traffic_in(pl, &ti);
+    ry_traffic_plan(s, &ti, t);
     int rc = engine ? ry_traffic_map_engine(pn.net, &pn.job, t, map, &err)
                     : ry_traffic_map_fabric(&ctx->fabric, t, map, &err);
+    const ry_model *m = &pl->base;
+    if (rc == 0 && m->has_moe) {
+        /* its own link loads; the trimmed fabric keeps the links it uses too */
+        const ry_moe_a2a *a = &m->moe;
+        ry_moe_traffic_in mi = { ti.N, m->in.K, m->moe_in.NM, a->ep,
+                                 a->pass_bytes / (double)a->ep * m->moe_in.passes *
+                                 m->moe_in.blocks };
+        rc = engine ? ry_moe_traffic_map_engine(pn.net, &pn.job, &mi, mt, &err)
+                    : ry_moe_traffic_map(&ctx->fabric, &mi, mt, &err);
+        if (rc < 0)
+            ry_moe_traffic_free(mt);
+        *has_mt = rc == 0;
+    }
     ry_plan_net_free(&pn);
     if (rc < 0) {
         ry_spec_error(s, err.key, "%s", err.msg);
@@ -195,12 +211,15 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
     int paper = ctx->given[O_PAPER] > 0;
     ry_traffic t;
-    ry_traffic_in ti;
     ry_traffic_map map;
-    if (plan_and_map(ctx, pl, &ti, &t, &map) < 0) {
+    ry_moe_traffic mt, *mtp = NULL;
+    int has_mt;
+    if (plan_and_map(ctx, pl, &t, &map, &mt, &has_mt) < 0) {
         free(pl);
         return RY_CMD_INPUT;
     }
+    if (has_mt)
+        mtp = &mt;
     if (paper && pl->best.mem.capacity > 0 && !pl->best.mem.feasible)
         ry_warn("eq. 1's layout (--paper) needs %.1f GB per GPU (a reserve included), more than "
                 "the %.1f GB of the %s (its HBM in GiB): "
@@ -208,25 +227,9 @@ static ry_cmd_status run(ry_ctx *ctx)
                 "that fits)",
                 pl->best.mem.total / 1e9, pl->best.mem.capacity / 1e9, pl->base.w.gpu.name);
     const ry_model *m = &pl->base;
-    const ry_iter_in *in = &m->in;
     ry_err err;
-    /* A MoE model's expert all-to-all: its own link loads; the trimmed
-     * fabric keeps the links it uses too. */
-    ry_moe_traffic mt, *mtp = NULL;
     ry_traffic_map both = map;
-    if (m->has_moe) {
-        const ry_moe_a2a *a = &m->moe;
-        ry_moe_traffic_in mi = { ti.N, in->K, m->moe_in.NM, a->ep,
-                                 a->pass_bytes / (double)a->ep * m->moe_in.passes *
-                                 m->moe_in.blocks };
-        if (ry_moe_traffic_map(&ctx->fabric, &mi, &mt, &err) < 0) {
-            ry_spec_error(s, err.key, "%s", err.msg);
-            ry_moe_traffic_free(&mt);
-            ry_traffic_map_free(&map);
-            free(pl);
-            return RY_CMD_INPUT;
-        }
-        mtp = &mt;
+    if (mtp) {
         size_t nl = ctx->fabric.nlinks ? ctx->fabric.nlinks : 1;
         both.up = ry_xcalloc(nl, sizeof *both.up);
         both.down = ry_xcalloc(nl, sizeof *both.down);
