@@ -205,7 +205,7 @@ traffic big-an "$EX/llama3-roce.yaml" $ETB --analytic
 expect_eq "past the bound: the analytic routes' tiers" "$(tiers big big-an)" ok
 expect_eq "past the bound: counted" "$(json_get "$TMP/big.json" network analytic_phases)" 1
 "$RAILYARD" traffic "$EX/llama3-roce.yaml" $ETB >"$TMP/big.txt" 2>&1
-grep -q '^  1 dimension routed up-down instead (analytic: data: ' "$TMP/big.txt" && ok ||
+grep -q '^  data routed up-down instead: more flows than the 1,048,576 one phase of the engine holds$' "$TMP/big.txt" && ok ||
     fail "past the bound, the text does not say so: $(sed -n '/^On the/,/^  links/p' "$TMP/big.txt")"
 
 # ---- scale --------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_t
  * sending every other the pair's bytes. The pairs, NVLink and forwarding
  * hop are counted as above; what the NICs put on the network is the
  * engine's. Past the engine's bound the up-down routes (net.analytic_phases,
- * net.why). */
+ * net.analytic). */
 int ry_moe_traffic_map_engine(ry_net *n, const ry_job *job, const ry_moe_traffic_in *in,
                               ry_moe_traffic *m, ry_err *err);
 void ry_moe_traffic_free(ry_moe_traffic *m);

@@ -495,8 +495,9 @@ int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long l
     if (ry_coll_groups_load(n, job, op, ranks, stride, count, bytes, pxn, back, engine_visit,
                             &es, &ld, &e) < 0) {
         if (strcmp(e.key, "flows") == 0) {
+            size_t at = strlen(m->analytic);
+            snprintf(m->analytic + at, sizeof m->analytic - at, "%s%s", at ? ", " : "", what);
             m->analytic_phases++;
-            snprintf(m->why, sizeof m->why, "%s: %.120s", what, e.msg);
             return 1;
         }
         *err = e;

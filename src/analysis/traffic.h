@@ -92,7 +92,7 @@ typedef struct ry_traffic_map {
     int engine;                 /* 1: the loads are the flow engine's */
     int phases;                 /* dimensions placed on the engine */
     int analytic_phases;        /* of the rest, routed up-down instead (too many flows) */
-    char why[160];              /* the last of those's reason */
+    char analytic[48];          /* those dimensions: "data", "pipeline", "experts", by ", " */
 } ry_traffic_map;
 
 /* The busiest links a load lists. */
@@ -146,7 +146,7 @@ void ry_traffic_map_free(ry_traffic_map *m);
  * receiver's rail, as above. A flow crossing several links at a hop
  * (adaptive) puts its share on each. A dimension of more flows than one
  * phase may hold (RY_COLL_MAX_FLOWS) keeps the up-down routes above
- * (counted in analytic_phases, its reason in why). The sums run in an order
+ * (counted in analytic_phases, named in analytic). The sums run in an order
  * fixed by the job and the routes: the same spec gives the same bytes. -1
  * with err set when a flow has no route. */
 int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_traffic_map *m,
@@ -158,7 +158,7 @@ int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_
  * Across rails only rail-only takes the NVLink hop first (PXN); elsewhere
  * a flow leaves from the sender's own NIC, as the up-down routes have it.
  * 1 when the phase would pass RY_COLL_MAX_FLOWS: nothing added,
- * m->analytic_phases counted and m->why set ("WHAT: ..."); -1 with err set
+ * m->analytic_phases counted and what added to m->analytic; -1 with err set
  * when a flow has no route. */
 int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                              long long stride, long long count, double bytes, int back,

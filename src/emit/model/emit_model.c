@@ -975,8 +975,8 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_fabric *f, const 
                       t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
                       t->planes, t->planes == 1 ? "" : "s", secs(b2, ld->iter_s));
     if (map->analytic_phases)
-        ry_buf_printf(o, "  %d dimension%s routed up-down instead (analytic: %s)\n",
-                      map->analytic_phases, map->analytic_phases == 1 ? "" : "s", map->why);
+        ry_buf_printf(o, "  %s routed up-down instead: more flows than the %s one phase of the "
+                      "engine holds\n", map->analytic, ry_n((long long)RY_COLL_MAX_FLOWS));
     ry_buf_printf(o, "  flows %s, bytes on the network %s, link crossings %s\n", ry_n(map->flows),
                   ry_fmt_bytes(b1, sizeof b1, map->network_bytes), ry_n(map->hops));
     if (t->PP > 1)
@@ -1160,8 +1160,8 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
                                                                                : "contiguous"));
         json_object_set_new(net, "phases", json_integer(map->phases));
         json_object_set_new(net, "analytic_phases", json_integer(map->analytic_phases));
-        json_object_set_new(net, "analytic_why", map->analytic_phases ? json_string(map->why)
-                                                                      : json_null());
+        json_object_set_new(net, "analytic_dimensions",
+                            map->analytic_phases ? json_string(map->analytic) : json_null());
         json_t *hot = json_array();
         for (int i = 0; i < ld->ntop; i++) {
             char ends[2][256];
