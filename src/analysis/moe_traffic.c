@@ -65,8 +65,35 @@ static int route(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic
     return ry_traffic_each_end(&w, moe_end);
 }
 
+/* The groups on the engine: ep ranks N_M apart, every member sending each
+ * other the pair's bytes; up-down when past the engine's bound. */
+static int route_engine(ry_net *net, const ry_job *job, const ry_moe_traffic_in *in,
+                        ry_moe_traffic *m, ry_err *err)
+{
+    long long flows;
+    int rc = ry_traffic_engine_groups(net, job, RY_NCCL_ALL_TO_ALL, in->N, in->NM, in->ep,
+                                      in->pair_bytes * (double)in->ep, 0, "experts", &m->net,
+                                      &flows, err);
+    return rc == 1 ? route(ry_net_fabric(net), in, m, err) : rc;
+}
+
+static int moe_map(const ry_fabric *f, ry_net *net, const ry_job *job,
+                   const ry_moe_traffic_in *in, ry_moe_traffic *m, ry_err *err);
+
 int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
                        ry_err *err)
+{
+    return moe_map(f, NULL, NULL, in, m, err);
+}
+
+int ry_moe_traffic_map_engine(ry_net *n, const ry_job *job, const ry_moe_traffic_in *in,
+                              ry_moe_traffic *m, ry_err *err)
+{
+    return moe_map(ry_net_fabric(n), n, job, in, m, err);
+}
+
+static int moe_map(const ry_fabric *f, ry_net *net, const ry_job *job,
+                   const ry_moe_traffic_in *in, ry_moe_traffic *m, ry_err *err)
 {
     memset(m, 0, sizeof *m);
     size_t nl = f->nlinks ? f->nlinks : 1, ng = f->gpus ? (size_t)f->gpus : 1;
@@ -76,6 +103,7 @@ int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_t
     m->gpu_fwd_in = ry_xcalloc(ng, sizeof *m->gpu_fwd_in);
     m->gpu_net_out = ry_xcalloc(ng, sizeof *m->gpu_net_out);
     m->gpu_net_in = ry_xcalloc(ng, sizeof *m->gpu_net_in);
+    m->net.engine = net != NULL;
     if (in->ep <= 1 || !(in->pair_bytes > 0))
         goto stats;
     /* Pairs, NVLink and the forwarding hop. */
@@ -104,7 +132,7 @@ int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_t
             }
         }
     }
-    if (route(f, in, m, err) < 0)
+    if ((net ? route_engine(net, job, in, m, err) : route(f, in, m, err)) < 0)
         return -1;
     /* What GPU NICs put on and take off the network. */
     for (long long g = 0; g < f->gpus; g++) {

@@ -44,6 +44,15 @@ typedef struct ry_moe_traffic {
 /* -1 with err set when a flow has no route on the fabric. */
 int ry_moe_traffic_map(const ry_fabric *f, const ry_moe_traffic_in *in, ry_moe_traffic *m,
                        ry_err *err);
+/* The same with the network part placed on the flow engine over the
+ * fabric as built (ry_traffic_map_engine: job's ranks 0 .. N - 1, routed as
+ * the engine's options say): the groups as ep ranks N_M apart, each member
+ * sending every other the pair's bytes. The pairs, NVLink and forwarding
+ * hop are counted as above; what the NICs put on the network is the
+ * engine's. Past the engine's bound the up-down routes (net.analytic_phases,
+ * net.analytic). */
+int ry_moe_traffic_map_engine(ry_net *n, const ry_job *job, const ry_moe_traffic_in *in,
+                              ry_moe_traffic *m, ry_err *err);
 void ry_moe_traffic_free(ry_moe_traffic *m);
 
 /* The first GPU of g's expert-parallel group and the stride between

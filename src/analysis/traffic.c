@@ -353,6 +353,8 @@ static int route_pp(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m, 
     return ry_traffic_each_end(&w, pp_end);
 }
 
+static void map_tiers(const ry_fabric *f, ry_traffic_map *m);
+
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
                           ry_err *err)
 {
@@ -400,6 +402,13 @@ int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_ma
     }
     if (rc == 0 && t->PP > 1 && t->pair_bytes[RY_TR_PP] > 0)
         rc = route_pp(f, t, m, err);
+    map_tiers(f, m);
+    return rc;
+}
+
+/* m's counts by tier, of the bytes on its links. */
+static void map_tiers(const ry_fabric *f, ry_traffic_map *m)
+{
     for (size_t l = 0; l < f->nlinks; l++) {
         int tier = f->nodes[f->ports[f->links[l].hi].owner].tier;
         double b = m->up[l] + m->down[l];
@@ -413,7 +422,6 @@ int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_ma
         }
         m->links++;
     }
-    return rc;
 }
 
 void ry_traffic_map_free(ry_traffic_map *m)
@@ -421,6 +429,126 @@ void ry_traffic_map_free(ry_traffic_map *m)
     free(m->up);
     free(m->down);
     memset(m, 0, sizeof *m);
+}
+
+/* ---- on the flow engine --------------------------------------------------------------- */
+
+/* The engine's resource bytes into a map: a link's two directions (net/flow.h:
+ * 2l up, 2l + 1 down); NVLink stays inside the domains. */
+typedef struct engine_sum {
+    const ry_fabric *f;
+    ry_traffic_map *m;
+} engine_sum;
+
+static void engine_visit(void *ctx, uint32_t res, double bytes)
+{
+    engine_sum *e = ctx;
+    size_t l = res / 2;
+    if (l < e->f->nlinks)
+        add_bytes(e->m, (int32_t)l, !(res & 1), bytes);
+}
+
+/* What GPUs put on the network: the bytes up their own links. */
+static double gpu_out(const ry_fabric *f, const ry_traffic_map *m)
+{
+    double b = 0;
+    for (size_t l = 0; l < f->nlinks; l++)
+        if (ry_port_node(f, f->links[l].lo)->kind == RY_NODE_GPU)
+            b += m->up[l];
+    return b;
+}
+
+/* One dimension's traffic (type k of t alone) routed up-down into m, for a
+ * phase the engine cannot hold. */
+static int analytic_part(const ry_fabric *f, const ry_traffic *t, int k, ry_traffic_map *m,
+                         ry_err *err)
+{
+    ry_traffic one = *t;
+    for (int j = 0; j < RY_TR_TYPES; j++)
+        if (j != k)
+            one.pair_bytes[j] = 0;
+    ry_traffic_map a;
+    int rc = ry_traffic_map_fabric(f, &one, &a, err);
+    for (size_t l = 0; rc == 0 && l < f->nlinks; l++) {
+        m->up[l] += a.up[l];
+        m->down[l] += a.down[l];
+    }
+    m->flows += a.flows;
+    m->hops += a.hops;
+    m->pp_flows += a.pp_flows;
+    ry_traffic_map_free(&a);
+    return rc;
+}
+
+int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                             long long stride, long long count, double bytes, int back,
+                             const char *what, ry_traffic_map *m, long long *flows, ry_err *err)
+{
+    const ry_fabric *f = ry_net_fabric(n);
+    engine_sum es = { f, m };
+    ry_coll_load ld;
+    ry_err e = { { 0 }, { 0 } };
+    *flows = 0;
+    /* Only rail-only lacks a path between rails: there, and there alone,
+     * the bytes cross NVLink first (as the up-down routes have them). */
+    int pxn = f->design == RY_DESIGN_RAIL_ONLY;
+    if (ry_coll_groups_load(n, job, op, ranks, stride, count, bytes, pxn, back, engine_visit,
+                            &es, &ld, &e) < 0) {
+        if (strcmp(e.key, "flows") == 0) {
+            size_t at = strlen(m->analytic);
+            snprintf(m->analytic + at, sizeof m->analytic - at, "%s%s", at ? ", " : "", what);
+            m->analytic_phases++;
+            return 1;
+        }
+        *err = e;
+        return -1;
+    }
+    m->phases++;
+    m->flows += (long long)ld.net_flows;
+    m->hops += ld.crossings;
+    *flows = (long long)ld.net_flows;
+    return 0;
+}
+
+/* Type k's groups on the engine, or up-down when too many flows. */
+static int engine_part(ry_net *n, const ry_job *job, const ry_traffic *t, int k,
+                       ry_traffic_map *m, ry_err *err)
+{
+    long long flows;
+    int rc;
+    if (k == RY_TR_DP_CROSS)
+        rc = ry_traffic_engine_groups(n, job, RY_NCCL_ALL_TO_ALL, t->N, t->K, t->NDf,
+                                      t->pair_bytes[k] * (double)t->NDf, 0, "data", m, &flows,
+                                      err);
+    else
+        rc = ry_traffic_engine_groups(n, job, RY_NCCL_SENDRECV, t->N, t->NM * t->D, t->PP,
+                                      t->pair_bytes[k], 1, "pipeline", m, &flows, err);
+    if (rc == 1)
+        return analytic_part(ry_net_fabric(n), t, k, m, err);
+    if (rc == 0 && k == RY_TR_PP)
+        m->pp_flows += flows;
+    return rc;
+}
+
+int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_traffic_map *m,
+                          ry_err *err)
+{
+    const ry_fabric *f = ry_net_fabric(n);
+    memset(m, 0, sizeof *m);
+    size_t nl = f->nlinks ? f->nlinks : 1;
+    m->up = ry_xcalloc(nl, sizeof *m->up);
+    m->down = ry_xcalloc(nl, sizeof *m->down);
+    m->engine = 1;
+    int rc = 0;
+    if (t->NDf > 1 && t->pair_bytes[RY_TR_DP_CROSS] > 0)
+        rc = engine_part(n, job, t, RY_TR_DP_CROSS, m, err);
+    double dp = gpu_out(f, m);
+    if (rc == 0 && t->PP > 1 && t->pair_bytes[RY_TR_PP] > 0)
+        rc = engine_part(n, job, t, RY_TR_PP, m, err);
+    m->network_bytes = gpu_out(f, m);
+    m->pp_bytes = m->network_bytes - dp;
+    map_tiers(f, m);
+    return rc;
 }
 
 /* ---- trimming ------------------------------------------------------------------------ */
@@ -492,6 +620,22 @@ void ry_fabric_trim(const ry_fabric *f, const ry_traffic_map *m, ry_fabric *out)
     free(keep);
 }
 
+/* Link l into out's busiest links, kept busiest first; a tie goes after
+ * the links already there (lower ids come first). */
+static void hot_add(ry_traffic_load *out, long long l, int up, double bytes, double util)
+{
+    int i = out->ntop;
+    while (i > 0 && util > out->top[i - 1].util)
+        i--;
+    if (i >= RY_TRAFFIC_TOP)
+        return;
+    int last = out->ntop < RY_TRAFFIC_TOP ? out->ntop : RY_TRAFFIC_TOP - 1;
+    memmove(&out->top[i + 1], &out->top[i], (size_t)(last - i) * sizeof out->top[0]);
+    out->top[i] = (struct ry_traffic_hot){ l, up, bytes, util };
+    if (out->ntop < RY_TRAFFIC_TOP)
+        out->ntop++;
+}
+
 void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, double iter_s,
                              ry_traffic_load *out)
 {
@@ -510,6 +654,8 @@ void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, doub
             out->tier[tier].busiest_gbps = gbps;
             out->tier[tier].busiest_util = util;
         }
+        if (b > 0)
+            hot_add(out, (long long)l, map->up[l] >= map->down[l], b, util);
         if (b > 0 && util > out->busiest_util) {
             out->busiest_util = util;
             out->busiest_tier = tier;

@@ -26,6 +26,7 @@
 #ifndef RY_TRAFFIC_H
 #define RY_TRAFFIC_H
 
+#include "net/collective.h"
 #include "net/updown.h"
 #include "fabric/fabric.h"
 
@@ -87,7 +88,15 @@ typedef struct ry_traffic_map {
         double bytes, max;      /* both directions summed; the busiest link */
     } tier[RY_MAX_TIERS + 1];   /* by the upper end's tier: [1] = GPU to leaf */
     long long links, idle;
+    /* ry_traffic_map_engine (all 0 for ry_traffic_map_fabric's map): */
+    int engine;                 /* 1: the loads are the flow engine's */
+    int phases;                 /* dimensions placed on the engine */
+    int analytic_phases;        /* of the rest, routed up-down instead (too many flows) */
+    char analytic[48];          /* those dimensions: "data", "pipeline", "experts", by ", " */
 } ry_traffic_map;
+
+/* The busiest links a load lists. */
+#define RY_TRAFFIC_TOP 5
 
 /* What the mapped bytes ask of the links over one iteration of iter_s
  * seconds. A link is full duplex: its load is its busier direction's bytes,
@@ -104,6 +113,14 @@ typedef struct ry_traffic_load {
     int busiest_tier;               /* of the busiest link overall; 0: no traffic */
     long long busiest_link;         /* its id, -1 when none */
     double busiest_gbytes_per_s, busiest_gbps, busiest_util;
+    /* The busiest links, busiest first (ties: the lower link id), each by
+     * its busier direction: the fabric's bottlenecks. */
+    struct ry_traffic_hot {
+        long long link;
+        int up;                     /* 1: its busier direction is toward the upper end */
+        double bytes, util;
+    } top[RY_TRAFFIC_TOP];
+    int ntop;
 } ry_traffic_load;
 
 /* The load of map over an iteration of iter_s > 0 seconds. */
@@ -114,6 +131,38 @@ void ry_traffic_load_compute(const ry_fabric *f, const ry_traffic_map *map, doub
 int ry_traffic_map_fabric(const ry_fabric *f, const ry_traffic *t, ry_traffic_map *m,
                           ry_err *err);
 void ry_traffic_map_free(ry_traffic_map *m);
+
+/* The same traffic placed on the flow engine (net/collective.h) over the
+ * fabric as built, job's ranks 0 .. N - 1 being the layout's GPUs, routed
+ * as the engine's options say (static tables, ECMP's hash, adaptive
+ * spreading): each dimension's groups at once, as the model lays them out,
+ * with the bytes per GPU above:
+ *   DP stage 1: groups of N_Df ranks K apart inside a stage, each member
+ *     sending every other the pair's bytes (the all-to-all form);
+ *   PP: groups of P ranks N_M D apart, each member sending the pair's
+ *     bytes to the next stage's and back to the previous one's.
+ * Each GPU's bytes are split over the planes; on rail-only a hop across
+ * rails first crosses NVLink to the GPU of the sender's domain on the
+ * receiver's rail, as above. A flow crossing several links at a hop
+ * (adaptive) puts its share on each. A dimension of more flows than one
+ * phase may hold (RY_COLL_MAX_FLOWS) keeps the up-down routes above
+ * (counted in analytic_phases, named in analytic). The sums run in an order
+ * fixed by the job and the routes: the same spec gives the same bytes. -1
+ * with err set when a flow has no route. */
+int ry_traffic_map_engine(ry_net *n, const ry_job *job, const ry_traffic *t, ry_traffic_map *m,
+                          ry_err *err);
+
+/* One dimension on the engine (net/collective.h's group phase, placed not
+ * run) added to m's links, its flows that reach the network counted in
+ * m->flows and *flows, its crossings in m->hops and the phase in m->phases.
+ * Across rails only rail-only takes the NVLink hop first (PXN); elsewhere
+ * a flow leaves from the sender's own NIC, as the up-down routes have it.
+ * 1 when the phase would pass RY_COLL_MAX_FLOWS: nothing added,
+ * m->analytic_phases counted and what added to m->analytic; -1 with err set
+ * when a flow has no route. */
+int ry_traffic_engine_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                             long long stride, long long count, double bytes, int back,
+                             const char *what, ry_traffic_map *m, long long *flows, ry_err *err);
 
 /* Adds one flow of B bytes from GPU port sp to GPU port dp along subnet u's
  * up-down route to m's links (the GPU's uplink included); -1 without one. */

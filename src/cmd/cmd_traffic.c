@@ -15,7 +15,7 @@
 #include "model/plan.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_OUTPUT, O_FORCE, O_PAPER, O_COST, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_PAPER, O_COST, O_ANALYTIC, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("also write DIR/traffic.json, links.csv (bytes per link),\n"
@@ -24,6 +24,10 @@ static const ry_option options[] = {
     [O_FORCE] = RY_OPTION_FORCE,
     [O_PAPER] = RY_OPTION_PAPER,
     [O_COST] = RY_OPTION_COST,
+    [O_ANALYTIC] = { "analytic", 0, RY_OPT_FLAG, NULL, NULL,
+                     "route the traffic up-down in closed form, each flow on its one\n"
+                     "path, not on the flow engine over the fabric as built (blind to\n"
+                     "routing, hashing and placement); the model's time analytic too" },
     [O_N] = RY_OPTION_END
 };
 
@@ -150,15 +154,72 @@ static void traffic_in(const ry_plan *pl, ry_traffic_in *ti)
               in->d_model * 2 / ((double)c->t * cp);
 }
 
+/* The layout, and the traffic's loads: on the flow engine over the fabric
+ * as built (the model's engine, its time the engine's too), or, with
+ * --analytic or --paper, the up-down routes in closed form. A MoE model's
+ * expert all-to-all too, into *mt (*has_mt 1). -1 after an error printed,
+ * nothing left to free. */
+static int plan_and_map(ry_ctx *ctx, ry_plan *pl, ry_traffic *t, ry_traffic_map *map,
+                        ry_moe_traffic *mt, int *has_mt)
+{
+    const ry_spec *s = ctx->spec;
+    int paper = ctx->given[O_PAPER] > 0;
+    int engine = !paper && !ry_flag(ctx, O_ANALYTIC);
+    ry_plan_net pn = { 0 };
+    ry_err err = { { 0 }, { 0 } };
+    memset(map, 0, sizeof *map);
+    *has_mt = 0;
+    if (engine && ry_plan_net_init(&pn, &ctx->fabric, &err) < 0) {
+        ry_spec_error(s, err.key[0] ? "network" : NULL, "%s", err.msg);
+        return -1;
+    }
+    if ((engine ? ry_plan_compute_on(s, &pn, pl) : ry_plan_compute(s, paper, pl)) < 0) {
+        ry_plan_net_free(&pn);
+        return -1;
+    }
+    pl->net = NULL;                 /* pn goes before the report */
+    ry_traffic_in ti;
+    traffic_in(pl, &ti);
+    ry_traffic_plan(s, &ti, t);
+    int rc = engine ? ry_traffic_map_engine(pn.net, &pn.job, t, map, &err)
+                    : ry_traffic_map_fabric(&ctx->fabric, t, map, &err);
+    const ry_model *m = &pl->base;
+    if (rc == 0 && m->has_moe) {
+        /* its own link loads; the trimmed fabric keeps the links it uses too */
+        const ry_moe_a2a *a = &m->moe;
+        ry_moe_traffic_in mi = { ti.N, m->in.K, m->moe_in.NM, a->ep,
+                                 a->pass_bytes / (double)a->ep * m->moe_in.passes *
+                                 m->moe_in.blocks };
+        rc = engine ? ry_moe_traffic_map_engine(pn.net, &pn.job, &mi, mt, &err)
+                    : ry_moe_traffic_map(&ctx->fabric, &mi, mt, &err);
+        if (rc < 0)
+            ry_moe_traffic_free(mt);
+        *has_mt = rc == 0;
+    }
+    ry_plan_net_free(&pn);
+    if (rc < 0) {
+        ry_spec_error(s, err.key, "%s", err.msg);
+        ry_traffic_map_free(map);
+        return -1;
+    }
+    return 0;
+}
+
 static ry_cmd_status run(ry_ctx *ctx)
 {
     const ry_spec *s = ctx->spec;
     ry_plan *pl = ry_xcalloc(1, sizeof *pl);
     int paper = ctx->given[O_PAPER] > 0;
-    if (ry_plan_compute(s, paper, pl) < 0) {
+    ry_traffic t;
+    ry_traffic_map map;
+    ry_moe_traffic mt, *mtp = NULL;
+    int has_mt;
+    if (plan_and_map(ctx, pl, &t, &map, &mt, &has_mt) < 0) {
         free(pl);
         return RY_CMD_INPUT;
     }
+    if (has_mt)
+        mtp = &mt;
     if (paper && pl->best.mem.capacity > 0 && !pl->best.mem.feasible)
         ry_warn("eq. 1's layout (--paper) needs %.1f GB per GPU (a reserve included), more than "
                 "the %.1f GB of the %s (its HBM in GiB): "
@@ -166,36 +227,9 @@ static ry_cmd_status run(ry_ctx *ctx)
                 "that fits)",
                 pl->best.mem.total / 1e9, pl->best.mem.capacity / 1e9, pl->base.w.gpu.name);
     const ry_model *m = &pl->base;
-    ry_traffic t;
-    const ry_iter_in *in = &m->in;
-    ry_traffic_in ti;
-    traffic_in(pl, &ti);
-    ry_traffic_plan(s, &ti, &t);
-    ry_traffic_map map;
     ry_err err;
-    if (ry_traffic_map_fabric(&ctx->fabric, &t, &map, &err) < 0) {
-        ry_spec_error(s, err.key, "%s", err.msg);
-        ry_traffic_map_free(&map);
-        free(pl);
-        return RY_CMD_INPUT;
-    }
-    /* A MoE model's expert all-to-all: its own link loads; the trimmed
-     * fabric keeps the links it uses too. */
-    ry_moe_traffic mt, *mtp = NULL;
     ry_traffic_map both = map;
-    if (m->has_moe) {
-        const ry_moe_a2a *a = &m->moe;
-        ry_moe_traffic_in mi = { ti.N, in->K, m->moe_in.NM, a->ep,
-                                 a->pass_bytes / (double)a->ep * m->moe_in.passes *
-                                 m->moe_in.blocks };
-        if (ry_moe_traffic_map(&ctx->fabric, &mi, &mt, &err) < 0) {
-            ry_spec_error(s, err.key, "%s", err.msg);
-            ry_moe_traffic_free(&mt);
-            ry_traffic_map_free(&map);
-            free(pl);
-            return RY_CMD_INPUT;
-        }
-        mtp = &mt;
+    if (mtp) {
         size_t nl = ctx->fabric.nlinks ? ctx->fabric.nlinks : 1;
         both.up = ry_xcalloc(nl, sizeof *both.up);
         both.down = ry_xcalloc(nl, sizeof *both.down);
@@ -276,13 +310,17 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_traffic = {
     .name = "traffic",
-    .synopsis = "SPEC [--paper] [--cost capex|paper] [-o DIR] [--format text|json] [--force]",
+    .synopsis = "SPEC [--paper] [--analytic] [--cost capex|paper] [-o DIR] [--format text|json] "
+                "[--force]",
     .summary = "the LLM traffic per GPU pair and on the fabric's links, and the trimmed fabric",
     .positional = "SPEC",
     .options = options,
     .details = "Pairs and bytes of one iteration by type (tensor parallel, data parallel across\n"
                "and inside HB domains, pipeline point-to-point between adjacent stages, none),\n"
-               "the cross-domain traffic routed up-down over the built fabric, the links that\n"
+               "the cross-domain traffic placed on the flow engine over the fabric as built and\n"
+               "routed as the spec's network: section says (static tables, ECMP's hash, adaptive\n"
+               "spreading; --analytic and --paper: up-down routes in closed form), the busiest\n"
+               "links by name, the links that\n"
                "carry nothing, and the bill of materials and capex of the fabric without them\n"
                "(laid out and cabled anew) beside the rail-only one. The layout is the one\n"
                "`model` chooses (the full model's; nothing fits memory: refused as `model`\n"

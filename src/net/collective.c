@@ -188,7 +188,10 @@ static int rail_design(const ry_fabric *f)
     return f->design == RY_DESIGN_RAIL_OPTIMIZED || f->design == RY_DESIGN_RAIL_ONLY;
 }
 
-/* The GPU of src's node on dst's rail, or src itself when none is. */
+/* The GPU of src's node on dst's rail, or src itself when none is. On
+ * rail-only, where nothing else reaches dst's rail, an HB domain wider than
+ * a node (NVLink across nodes) lends one of its GPUs: the one at dst's
+ * place in its own domain when on that rail, else its first on the rail. */
 static uint32_t pxn_via(const coll_ctx *c, uint32_t src, uint32_t dst)
 {
     const ry_fabric *f = c->f;
@@ -197,6 +200,19 @@ static uint32_t pxn_via(const coll_ctx *c, uint32_t src, uint32_t dst)
     for (long long k = 0; k < c->gpn && base + k < f->gpus; k++)
         if (f->nodes[base + k].rail == rail)
             return (uint32_t)(base + k);
+    if (f->design != RY_DESIGN_RAIL_ONLY)
+        return src;
+    long long s0 = src, d0 = dst;
+    while (s0 > 0 && f->nodes[s0 - 1].group == f->nodes[src].group)
+        s0--;
+    while (d0 > 0 && f->nodes[d0 - 1].group == f->nodes[dst].group)
+        d0--;
+    long long at = s0 + ((long long)dst - d0);
+    if (at < f->gpus && f->nodes[at].group == f->nodes[src].group && f->nodes[at].rail == rail)
+        return (uint32_t)at;
+    for (long long g = s0; g < f->gpus && f->nodes[g].group == f->nodes[src].group; g++)
+        if (f->nodes[g].rail == rail)
+            return (uint32_t)g;
     return src;
 }
 
@@ -748,6 +764,86 @@ static void end_time(void *ctx, uint32_t res, double bytes)
         e->ends = t;
 }
 
+/* The flows a group phase's loads are summed from at a time: a phase of
+ * any size is placed in batches of this many (ry_coll_groups_load). */
+#define RY_COLL_LOAD_BATCH 65536
+
+typedef struct group_load {
+    ry_res_visit visit;
+    void *ctx;
+    size_t nres2;               /* 2 x the fabric's links: the link resources */
+    ry_coll_load *out;
+} group_load;
+
+/* The batch's loads handed on, and the batch emptied. */
+static void flush_loads(ry_flows *fl, group_load *g)
+{
+    for (size_t i = 0; i < fl->n; i++) {
+        double links = 0;
+        for (size_t e = fl->off[i]; e < fl->off[i + 1]; e++) {
+            g->visit(g->ctx, fl->res[e], fl->bytes[i] * fl->w[e]);
+            if (fl->res[e] < g->nres2)
+                links += fl->w[e];
+        }
+        /* a spread flow's shares of each hop sum to 1 */
+        g->out->crossings += (long long)(links + 0.5);
+        if (links > 0)
+            g->out->net_flows++;
+    }
+    g->out->flows += fl->n;
+    ry_flows_clear(fl);
+}
+
+/* The flows of a group phase (ry_coll_groups), flushed to gl in batches
+ * when gl is not NULL; back: SENDRECV's members also send to the one
+ * before. */
+static int build_groups(coll_ctx *c, const ry_job *job, ry_coll_op op, long long ranks,
+                        long long stride, long long count, double bytes, int back,
+                        group_load *gl)
+{
+    long long L = stride * count;
+    int rc = 0;
+    for (long long r = 0; r < ranks && rc == 0; r++) {
+        long long k = r % L / stride, first = r - k * stride;
+        uint32_t src = job->gpu[r];
+        if (gl && c->fl->n >= RY_COLL_LOAD_BATCH)
+            flush_loads(c->fl, gl);
+        if (op == RY_NCCL_ALL_TO_ALL) {
+            for (long long j = 0; j < count && rc == 0; j++) {
+                long long q = first + j * stride;
+                if (j != k && q < ranks)
+                    rc = send_split(c, src, job->gpu[q], bytes / (double)count);
+            }
+            continue;
+        }
+        long long next = k + 1 < count && r + stride < ranks ? r + stride : -1;
+        if (next < 0 && op != RY_NCCL_SENDRECV)
+            next = first;                   /* the ring closes */
+        if (next >= 0 && next != r)
+            rc = send_split(c, src, job->gpu[next], bytes);
+        if (rc == 0 && back && op == RY_NCCL_SENDRECV && k > 0)
+            rc = send_split(c, src, job->gpu[r - stride], bytes);
+    }
+    if (gl && rc == 0)
+        flush_loads(c->fl, gl);
+    return rc;
+}
+
+/* The bound of a group phase's flows; -1 with err set past RY_COLL_MAX_FLOWS. */
+static int groups_bound(const ry_fabric *f, ry_coll_op op, long long ranks, long long count,
+                        int back, ry_err *err)
+{
+    double planes = f->planes > 0 ? f->planes : 1;
+    double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : back ? 2 : 1;
+    double bound = (double)ranks * per * planes * 2;    /* PXN: at most two parts each */
+    if (bound > RY_COLL_MAX_FLOWS) {
+        ry_err_set(err, "flows", "groups of %lld ranks over %lld: about %.0f flows, more than "
+                   "the %u one phase may hold", count, ranks, bound, RY_COLL_MAX_FLOWS);
+        return -1;
+    }
+    return 0;
+}
+
 int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                    long long stride, long long count, double bytes, int pxn,
                    ry_coll_result *out, double *share, ry_err *err)
@@ -760,36 +856,12 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
         ranks = (long long)job->nranks;
     if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
         return 0;
-    double planes = f->planes > 0 ? f->planes : 1;
-    double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : 1;
-    double bound = (double)ranks * per * planes * 2;    /* PXN: at most two parts each */
-    if (bound > RY_COLL_MAX_FLOWS) {
-        ry_err_set(err, "flows", "groups of %lld ranks over %lld: about %.0f flows, more than "
-                   "the %u one phase may hold", count, ranks, bound, RY_COLL_MAX_FLOWS);
+    if (groups_bound(f, op, ranks, count, 0, err) < 0)
         return -1;
-    }
     ry_flows fl;
     ry_flows_init(&fl);
     c.fl = &fl;
-    long long L = stride * count;
-    int rc = 0;
-    for (long long r = 0; r < ranks && rc == 0; r++) {
-        long long k = r % L / stride, first = r - k * stride;
-        uint32_t src = job->gpu[r];
-        if (op == RY_NCCL_ALL_TO_ALL) {
-            for (long long j = 0; j < count && rc == 0; j++) {
-                long long q = first + j * stride;
-                if (j != k && q < ranks)
-                    rc = send_split(&c, src, job->gpu[q], bytes / (double)count);
-            }
-            continue;
-        }
-        long long next = k + 1 < count && r + stride < ranks ? r + stride : -1;
-        if (next < 0 && op != RY_NCCL_SENDRECV)
-            next = first;                   /* the ring closes */
-        if (next >= 0 && next != r)
-            rc = send_split(&c, src, job->gpu[next], bytes);
-    }
+    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, 0, NULL);
     ends_ctx e = { n, 0 };
     if (rc == 0)
         rc = ry_net_run_each(n, &fl, &out->net, end_time, &e, err);
@@ -801,6 +873,28 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
         if (*share > 1)
             *share = 1;
     }
+    return rc;
+}
+
+int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                        long long stride, long long count, double bytes, int pxn, int back,
+                        ry_res_visit visit, void *ctx, ry_coll_load *out, ry_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const ry_fabric *f = ry_net_fabric(n);
+    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
+    if (ranks > (long long)job->nranks)
+        ranks = (long long)job->nranks;
+    if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
+        return 0;
+    if (groups_bound(f, op, ranks, count, back, err) < 0)
+        return -1;
+    ry_flows fl;
+    ry_flows_init(&fl);
+    c.fl = &fl;
+    group_load gl = { visit, ctx, 2 * f->nlinks, out };
+    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, back, &gl);
+    ry_flows_free(&fl);
     return rc;
 }
 

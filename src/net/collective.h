@@ -55,6 +55,9 @@
  *   auto (--algo auto): the faster of ring and tree, the ring on a tie.
  * Several jobs at once (ry_coll_run_jobs): every job's flows in one phase,
  * each job's time when its last flow finishes.
+ * On rail-only, when the source's node has no GPU on the destination's
+ * rail, a GPU of its HB domain does (a domain wider than a node: the GPU
+ * at the destination's place in it, else its first on that rail).
  * Hops inside an HB domain go over NVLink. With pxn off a hop across rails
  * goes from the source's own NIC (refused on rail-only: no route).
  * Not modelled: latency (the alpha term), protocols (LL, LL128, Simple),
@@ -183,6 +186,27 @@ int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_
 int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                    long long stride, long long count, double bytes, int pxn,
                    ry_coll_result *out, double *share, ry_err *err);
+
+/* ry_coll_groups' phase placed on the fabric but not run: what each
+ * resource carries does not depend on the rates. visit(ctx, res, bytes) is
+ * called for each resource a flow crosses, flow by flow (a resource many
+ * times: the caller sums), in an order fixed by the job and the routes.
+ * back: with RY_NCCL_SENDRECV each member but the first also sends bytes to
+ * the one before (a pipeline's gradients going back). The flows are placed
+ * in batches, so memory stays that of a batch whatever the phase's size.
+ * out gets the flows placed, those of them that cross a fabric link (not
+ * NVLink alone) and the link crossings (a flow's hops over fabric links,
+ * its spread shares of a hop summed). Errors as
+ * ry_coll_groups' (err->key "flows": more than RY_COLL_MAX_FLOWS, counted
+ * both ways with back). */
+typedef struct ry_coll_load {
+    size_t flows, net_flows;
+    long long crossings;
+} ry_coll_load;
+
+int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
+                        long long stride, long long count, double bytes, int pxn, int back,
+                        ry_res_visit visit, void *ctx, ry_coll_load *out, ry_err *err);
 
 /* The same phase at another size: the fluid model has no latency term, so
  * every rate stays and every time scales by bytes / r->bytes-at (at: the

@@ -27,7 +27,10 @@
  *     nodes, the scattered draw continued from one job's; the tree's flows
  *     (2 C (n-1): every chain and tree edge both ways) and time 4 S / (C R)
  *     on a non-blocking fabric; SHARP's time max(2(g-1)/g S / NVL, S/(g R))
- *     on Quantum-2 and its refusal on switches without it.
+ *     on Quantum-2 and its refusal on switches without it;
+ *   - a group phase's loads (ry_coll_groups_load), placed in batches, are
+ *     bit for bit those of its flows built at once and summed here, and a
+ *     pipeline's groups sent both ways are twice the flows one way.
  * With "big" it also routes a 16,384-GPU ring (8 channels, InfiniBand
  * static and Ethernet ECMP) and prints the time it took.
  *
@@ -882,6 +885,74 @@ static double now(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+static void add_load(void *ctx, uint32_t res, double bytes)
+{
+    ((double *)ctx)[res] += bytes;
+}
+
+static void test_group_loads(void)
+{
+    const char *text = "version: 1\nname: groups\ncluster:\n  gpus: 1024\n  node: dgx-h100\n"
+                       "fabric:\n  design: rail-optimized\n  switch: qm9700\n";
+    ry_spec *s = ry_spec_load_text("groups.yaml", text, NULL, 0, tdir);
+    CHECK(s != NULL, "groups spec");
+    if (!s)
+        return;
+    ry_fabric f;
+    ry_err err;
+    ry_job job;
+    if (ry_fabric_build(s, &f, &err) < 0 ||
+        ry_job_place(&f, 1024, RY_PLACE_CONTIGUOUS, 0, &job, &err) < 0) {
+        CHECK(0, "groups: %s", err.msg);
+        ry_spec_free(s);
+        return;
+    }
+    ry_net *n = engine(&f, RY_NET_ADAPTIVE);
+    size_t nr = ry_net_resources(n);
+    double *batched = calloc(nr, sizeof *batched), *whole = calloc(nr, sizeof *whole);
+    /* groups of 128 GPUs 8 apart (one per node): 1024 x 127 flows, past
+     * one batch twice */
+    ry_coll_load ld;
+    int rc = ry_coll_groups_load(n, &job, RY_NCCL_ALL_TO_ALL, 1024, 8, 128, 128e6, 1, 0,
+                                 add_load, batched, &ld, &err);
+    CHECK(rc == 0 && ld.flows == 1024 * 127 && ld.net_flows == ld.flows,
+          "group loads: rc %d, %zu flows (%zu on the network): %s", rc, ld.flows, ld.net_flows,
+          err.msg);
+    ry_flows fl;
+    ry_flows_init(&fl);
+    for (uint32_t r = 0; r < 1024; r++)
+        for (uint32_t j = 0; j < 128; j++) {
+            uint32_t q = r % 8 + 8 * j;
+            if (q != r)
+                rc |= ry_net_connect(n, &fl, job.gpu[r], job.gpu[q], 0, 1, 0, 1e6, &err);
+        }
+    for (size_t i = 0; i < fl.n; i++)
+        for (size_t e = fl.off[i]; e < fl.off[i + 1]; e++)
+            whole[fl.res[e]] += fl.bytes[i] * fl.w[e];
+    long long differ = 0;
+    for (size_t r = 0; r < nr; r++)
+        differ += batched[r] != whole[r];
+    CHECK(rc == 0 && fl.n == ld.flows && differ == 0,
+          "group loads in batches: %lld of %zu resources differ from the phase at once", differ,
+          nr);
+    /* stage boundaries both ways: 4 stages of 256, 3 x 256 pairs each way */
+    ry_coll_load one, two;
+    rc = ry_coll_groups_load(n, &job, RY_NCCL_SENDRECV, 1024, 256, 4, 1e6, 1, 0, add_load,
+                             batched, &one, &err) |
+         ry_coll_groups_load(n, &job, RY_NCCL_SENDRECV, 1024, 256, 4, 1e6, 1, 1, add_load,
+                             batched, &two, &err);
+    CHECK(rc == 0 && one.flows == 3 * 256 && two.flows == 2 * one.flows &&
+          two.crossings == 2 * one.crossings, "sendrecv both ways: %zu and %zu flows",
+          one.flows, two.flows);
+    ry_flows_free(&fl);
+    free(batched);
+    free(whole);
+    ry_net_free(n);
+    ry_job_free(&job);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
 static void test_big(int eth)
 {
     char text[1024];
@@ -941,6 +1012,7 @@ int main(int argc, char **argv)
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ECMP);
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ADAPTIVE);
     test_collectives();
+    test_group_loads();
     if (argc > 2 && strcmp(argv[2], "big") == 0) {
         test_big(0);
         test_big(1);

@@ -916,8 +916,23 @@ static void paper_line(ry_buf *o, const char *what, const ry_bom *b)
                   ry_n_money(b->cost_total));
 }
 
-static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_traffic *t,
-                         const ry_traffic_map *map, const ry_traffic_load *ld,
+static void traffic_end(const ry_fabric *f, uint32_t port, char *dev, size_t dn, char *pn,
+                        size_t pnn);
+
+/* A busy link's ends in the direction it is busiest, as links.csv names
+ * them: HOST/NIC, SWITCH/PORT. */
+static void hot_ends(const ry_fabric *f, const struct ry_traffic_hot *h, char ends[2][256])
+{
+    const ry_link *k = &f->links[h->link];
+    for (int i = 0; i < 2; i++) {
+        char dev[160], pn[48];
+        traffic_end(f, (i == 0) == (h->up != 0) ? k->lo : k->hi, dev, sizeof dev, pn, sizeof pn);
+        snprintf(ends[i], sizeof ends[i], "%s/%s", dev, pn);
+    }
+}
+
+static void traffic_text(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_model *m,
+                         const ry_traffic *t, const ry_traffic_map *map, const ry_traffic_load *ld,
                          const ry_bom *full, const ry_bom *trimmed, const ry_traffic_capex *tc)
 {
     const ry_designs_capex *c = tc ? tc->designs : NULL;
@@ -946,10 +961,22 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
     else
         ry_buf_printf(o, "Only DP stage 1 leaves the HB domains, between GPUs of the same rank, so "
                       "of the same rail (rail = rank mod %d).\n\n", t->rails);
-    ry_buf_printf(o, "On the %s fabric (%s routed up-down, %d plane%s), over an iteration "
-                  "of %s\n", ry_design_name(s->design),
-                  t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
-                  t->planes, t->planes == 1 ? "" : "s", secs(b2, ld->iter_s));
+    if (map->engine)
+        ry_buf_printf(o, "On the %s fabric as built (%s on the flow engine: %s routing, %s "
+                      "placement, %d plane%s), over an iteration of %s\n",
+                      ry_design_name(s->design),
+                      t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
+                      ry_net_routing_name((ry_net_routing)s->net.routing),
+                      s->net.placement[0] ? s->net.placement : "contiguous", t->planes,
+                      t->planes == 1 ? "" : "s", secs(b2, ld->iter_s));
+    else
+        ry_buf_printf(o, "On the %s fabric (%s routed up-down, %d plane%s), over an iteration "
+                      "of %s\n", ry_design_name(s->design),
+                      t->PP > 1 ? "DP stage 1 and the pipeline's point-to-point" : "DP stage 1",
+                      t->planes, t->planes == 1 ? "" : "s", secs(b2, ld->iter_s));
+    if (map->analytic_phases)
+        ry_buf_printf(o, "  %s routed up-down instead: more flows than the %s one phase of the "
+                      "engine holds\n", map->analytic, ry_n((long long)RY_COLL_MAX_FLOWS));
     ry_buf_printf(o, "  flows %s, bytes on the network %s, link crossings %s\n", ry_n(map->flows),
                   ry_fmt_bytes(b1, sizeof b1, map->network_bytes), ry_n(map->hops));
     if (t->PP > 1)
@@ -978,12 +1005,24 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, const r
                   pct((double)map->idle, (double)map->links));
     if (ld->busiest_link >= 0)
         ry_buf_printf(o, "  busiest link: %s one way over the iteration on a %s Gb/s "
-                      "link, %.2f%% of its %s\n\n",
+                      "link, %.2f%% of its %s\n",
                       ry_num_si(b1, sizeof b1, ld->busiest_gbytes_per_s * 1e9, "B/s", 3),
                       ry_num_sig(b2, sizeof b2, ld->busiest_gbps, 4), 100 * ld->busiest_util,
                       ry_num_si(tb, sizeof tb, ld->busiest_gbps / 8 * 1e9, "B/s", 3));
     else
         ry_buf_puts(o, "  no link carries DP or pipeline traffic\n\n");
+    if (ld->busiest_link >= 0 && map->engine) {
+        ry_buf_puts(o, "  busiest links (one way over the iteration):\n");
+        for (int i = 0; i < ld->ntop; i++) {
+            char ends[2][256];
+            hot_ends(f, &ld->top[i], ends);
+            ry_buf_printf(o, "    %s -> %s  %s, %.2f%%\n", ends[0], ends[1],
+                          ry_num_si(b1, sizeof b1, ld->top[i].bytes / ld->iter_s, "B/s", 3),
+                          100 * ld->top[i].util);
+        }
+    }
+    if (ld->busiest_link >= 0)
+        ry_buf_putc(o, '\n');
     if (!full)
         return;
     const ry_capex *fx = tc ? tc->full : NULL;
@@ -1112,6 +1151,29 @@ static json_t *traffic_json(const ry_spec *s, const ry_fabric *f, const ry_model
                             "speed_gbps", ld->busiest_gbps, "utilisation", ld->busiest_util);
     }
     json_object_set_new(net, "busiest_link", busiest);
+    if (map->engine) {
+        /* how the loads were found, and the bottlenecks by name */
+        json_object_set_new(net, "loads", json_string("engine"));
+        json_object_set_new(net, "routing",
+                            json_string(ry_net_routing_name((ry_net_routing)s->net.routing)));
+        json_object_set_new(net, "placement", json_string(s->net.placement[0] ? s->net.placement
+                                                                               : "contiguous"));
+        json_object_set_new(net, "phases", json_integer(map->phases));
+        json_object_set_new(net, "analytic_phases", json_integer(map->analytic_phases));
+        json_object_set_new(net, "analytic_dimensions",
+                            map->analytic_phases ? json_string(map->analytic) : json_null());
+        json_t *hot = json_array();
+        for (int i = 0; i < ld->ntop; i++) {
+            char ends[2][256];
+            hot_ends(f, &ld->top[i], ends);
+            json_array_append_new(hot, json_pack(
+                "{s:I, s:i, s:s, s:s, s:s, s:f, s:f}", "link", (json_int_t)ld->top[i].link,
+                "tier", f->nodes[f->ports[f->links[ld->top[i].link].hi].owner].tier, "from",
+                ends[0], "to", ends[1], "direction", ld->top[i].up ? "up" : "down", "bytes",
+                ld->top[i].bytes, "utilisation", ld->top[i].util));
+        }
+        json_object_set_new(net, "busiest_links", hot);
+    }
     json_object_set_new(j, "network", net);
     if (full)
         json_object_set_new(j, "fabric", bom_small(full, tc ? tc->full : NULL));
@@ -1140,7 +1202,7 @@ void ry_emit_traffic(ry_buf *o, const ry_spec *s, const ry_fabric *f, const ry_m
     }
     ry_buf x;
     ry_buf_init(&x);
-    traffic_text(&x, s, m, t, map, ld, full, trimmed, c);
+    traffic_text(&x, s, f, m, t, map, ld, full, trimmed, c);
     ry_emit_with_parallelism(o, x.data, x.len, lay);
     ry_buf_free(&x);
 }

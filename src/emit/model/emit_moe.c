@@ -147,9 +147,15 @@ static void moe_traffic_text(ry_buf *o, const ry_spec *s, const ry_model *m, con
                       "on rail-only %s would take an NVLink hop first\n",
                       ry_design_name(s->design),
                       ry_fmt_bytes(b1, sizeof b1, a->it_fwd * (double)m->moe_in.N));
-    ry_buf_printf(o, "  on the %s fabric: flows %s, bytes on the network %s, link crossings "
-                  "%s\n", ry_design_name(s->design), ry_num_int(n1, sizeof n1, mt->net.flows),
+    ry_buf_printf(o, "  on the %s fabric%s: flows %s, bytes on the network %s, link crossings "
+                  "%s\n", ry_design_name(s->design),
+                  mt->net.engine && !mt->net.analytic_phases ? " (on the flow engine)" : "",
+                  ry_num_int(n1, sizeof n1, mt->net.flows),
                   ry_fmt_bytes(b1, sizeof b1, mt->network), ry_num_int(n2, sizeof n2, mt->net.hops));
+    if (mt->net.analytic_phases)
+        ry_buf_printf(o, "  routed up-down instead of on the flow engine: more flows than the "
+                      "%s one phase of the engine holds\n", ry_num_int(n1, sizeof n1,
+                                                                       (long long)RY_COLL_MAX_FLOWS));
     ry_buf_printf(o, "  %-18s %9s %9s %7s %14s %14s\n", "links", "count", "idle", "idle", "bytes",
                   "busiest");
     for (int tr = 1; tr <= f->tiers; tr++) {
@@ -195,6 +201,13 @@ static json_t *moe_traffic_json(const ry_model *m, const ry_fabric *f, const ry_
     json_object_set_new(j, "links", json_integer(mt->net.links));
     json_object_set_new(j, "idle", json_integer(mt->net.idle));
     json_object_set_new(j, "per_tier", tiers);
+    if (mt->net.engine) {
+        json_object_set_new(j, "loads", json_string(mt->net.analytic_phases ? "analytic"
+                                                                            : "engine"));
+        json_object_set_new(j, "analytic_dimensions", mt->net.analytic_phases
+                                                       ? json_string(mt->net.analytic)
+                                                       : json_null());
+    }
     return j;
 }
 
