@@ -84,6 +84,16 @@ got=$(get rail busbw_gbytes_per_s --op all-to-all --bytes 1G)
 [ -n "$got" ] && within "$got" "$got" 0 && ok || fail "rail-only all-to-all: $(cat "$TMP/err")"
 got=$(get rail busbw_gbytes_per_s --op sendrecv --shift 9 --bytes 1G)
 within "${got:-0}" "$((NIC_BYTES / 1000))" 0.01 && ok || fail "rail-only sendrecv across rails with PXN: got $got"
+# An HB domain of many nodes (examples/rail-only-gh200.yaml: DGX GH200,
+# 256 superchips of one GPU each on one NVLink domain): PXN crosses rails
+# through the GPU of the destination's rail in another node of the
+# domain. All-to-all over n = 512 ranks (2 domains of K = 256): a GPU's
+# (n - K)/n of S leaves its domain through its NIC at R, so busbw =
+# R (n - 1)/(n - K).
+got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/rail-only-gh200.yaml" --op all-to-all --bytes 1G \
+    --ranks 512 -f json 2>"$TMP/err" >"$TMP/out.json" && json_get "$TMP/out.json" busbw_gbytes_per_s)
+within "${got:-0}" "$("$PY" -c "print($NIC_BYTES / 1000 * 511 / 256)")" 0.001 && ok ||
+    fail "rail-only all-to-all across GH200 domains: got $got ($(cat "$TMP/err"))"
 "$RAILYARD" collective "$TMP/rail.yaml" --op sendrecv --shift 9 --bytes 1G --no-pxn >"$TMP/out" 2>"$TMP/err"
 expect_eq "rail-only sendrecv across rails without PXN: exit" $? 1
 grep -q 'crosses rails.*PXN' "$TMP/err" && ok || fail "no-PXN refusal: $(cat "$TMP/err")"
