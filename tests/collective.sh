@@ -59,16 +59,21 @@ sys.exit(not ok)' "$TMP/out.json" && ok || fail "algbw and busbw are not S/t and
 # A fat tree of leaves of 16 GPUs (16 ports down, 16/t up): uniform
 # all-to-all's traffic leaving a leaf is (n - 16)/n of it and crosses 16/t
 # uplinks, against (n - 8)/n of a GPU's on its NIC (its node's share goes
-# over NVLink) on 1:1: the slowdown is t (1 - 1/L) / (1 - g/n).
+# over NVLink) on 1:1: the slowdown is t (1 - 1/L) / (1 - g/n), exactly
+# (to 0.1%), with the static tables (D-mod-K spreads a leaf's
+# destinations evenly) and with adaptive routing (each flow spread evenly).
 n=$((16 * GPN))
 spec ft1 fat-tree 24 1
-t1=$(get ft1 time_s --op all-to-all --bytes 1G)
 for t in 2 4; do
     spec ft$t fat-tree $((16 + 16 / t)) $t
-    tt=$(get ft$t time_s --op all-to-all --bytes 1G)
-    want=$("$PY" -c "L = $n / 16; print($t * (1 - 1 / L) / (1 - $GPN / $n))")
-    got=$("$PY" -c "print(${tt:-0} / ${t1:-1})")
-    within "$got" "$want" 0.05 && ok || fail "all-to-all on $t:1 against 1:1: slowdown $got, want about $want"
+    for routing in static adaptive; do
+        t1=$(get ft1 time_s --op all-to-all --bytes 1G --routing $routing)
+        tt=$(get ft$t time_s --op all-to-all --bytes 1G --routing $routing)
+        want=$("$PY" -c "L = $n / 16; print($t * (1 - 1 / L) / (1 - $GPN / $n))")
+        got=$("$PY" -c "print(${tt:-0} / ${t1:-1})")
+        within "$got" "$want" 0.001 && ok ||
+            fail "all-to-all on $t:1 against 1:1 ($routing): slowdown $got, want $want"
+    done
     # sendrecv to the next leaf: every GPU's flow goes up, 16 flows on 16/t uplinks
     got=$(get ft$t busbw_gbytes_per_s --op sendrecv --shift 16 --bytes 1G)
     want=$("$PY" -c "print($NIC_BYTES / 1000 / $t)")
@@ -77,6 +82,55 @@ done
 got=$(get ft1 busbw_gbytes_per_s --op sendrecv --shift 16 --bytes 1G)
 within "${got:-0}" "$((NIC_BYTES / 1000))" 0.01 && ok || fail "sendrecv --shift 16 on 1:1: got $got, want the NIC's rate"
 
+# ECMP as balls into bins. One AI zone of Meta's RoCE fabric
+# (examples/llama3-roce.yaml, 3,072 GPUs): L = 192 rack switches of m = 16
+# GPUs, each with b = 16 uplinks, one to each cluster switch, and one link
+# from a cluster switch down to each rack. sendrecv --shift 16k sends every
+# GPU of a rack to the rack k further on: each rack hashes its m flows
+# onto its b uplinks, and the down link from a cluster switch carries what
+# that rack sent it. With one queue pair and no queue-pair hash the fullest
+# link holds K flows and the slowest flow runs at R / K: K = R / busbw. K
+# is the largest of L independent draws of the fullest of b bins after m
+# balls, whose law is exact: P(max <= k) = m! / b^m [x^m] (sum_{i<=k}
+# x^i / i!)^b, to the power L. Over eight shifts (eight sets of 5-tuples)
+# every K lies in the law's central 99% and their mean within 0.75 of
+# the expectation (about 3.4 standard errors).
+ZONE="$TOP_SRCDIR/examples/llama3-roce.yaml"
+ks=""
+for k in 1 2 3 4 5 6 7 8; do
+    "$RAILYARD" collective "$ZONE" --set cluster.gpus=3072 --op sendrecv --shift $((16 * k)) \
+        --bytes 1G --routing ecmp --qps 1 --set network.hash_qp=false -f json >"$TMP/bb.json" 2>"$TMP/err"
+    ks="$ks $("$PY" -c "import json, sys; print(round(50 / json.load(open(sys.argv[1]))['busbw_gbytes_per_s'], 6))" "$TMP/bb.json")"
+done
+"$PY" - 16 16 192 $ks >"$TMP/bb" 2>&1 <<'EOP'
+import sys
+from fractions import Fraction
+from math import factorial
+m, b, L = map(int, sys.argv[1:4])
+ks = [float(x) for x in sys.argv[4:]]
+def p_max_le(k):
+    poly = [Fraction(1)]
+    term = [Fraction(1, factorial(i)) for i in range(k + 1)]
+    for _ in range(b):
+        out = [Fraction(0)] * min(len(poly) + k, m + 1)
+        for i, a in enumerate(poly):
+            for j, c in enumerate(term):
+                if i + j <= m:
+                    out[i + j] += a * c
+        poly = out
+    return float(poly[m] * factorial(m) / Fraction(b) ** m) if m < len(poly) else 0.0
+cdf = [p_max_le(k) ** L for k in range(m + 1)]
+expect = sum(1 - c for c in cdf)
+lo = min(k for k in range(m + 1) if cdf[k] > 0.005)
+hi = min(k for k in range(m + 1) if cdf[k] >= 0.995)
+mean = sum(ks) / len(ks)
+print("K %s: mean %.3f, expected %.3f, central 99%% %d..%d" % (ks, mean, expect, lo, hi))
+ok = all(abs(k - round(k)) < 1e-6 and lo <= round(k) <= hi for k in ks) and abs(mean - expect) <= 0.75
+sys.exit(not ok)
+EOP
+expect_eq "ECMP's fullest link against balls into bins ($(cat "$TMP/bb"))" $? 0
+cat "$TMP/bb"
+
 # Rail-only: all-to-all runs through PXN; a sendrecv across rails runs
 # through PXN and is refused without it (no route between rails).
 spec rail rail-only 64 1
@@ -84,6 +138,16 @@ got=$(get rail busbw_gbytes_per_s --op all-to-all --bytes 1G)
 [ -n "$got" ] && within "$got" "$got" 0 && ok || fail "rail-only all-to-all: $(cat "$TMP/err")"
 got=$(get rail busbw_gbytes_per_s --op sendrecv --shift 9 --bytes 1G)
 within "${got:-0}" "$((NIC_BYTES / 1000))" 0.01 && ok || fail "rail-only sendrecv across rails with PXN: got $got"
+# An HB domain of many nodes (examples/rail-only-gh200.yaml: DGX GH200,
+# 256 superchips of one GPU each on one NVLink domain): PXN crosses rails
+# through the GPU of the destination's rail in another node of the
+# domain. All-to-all over n = 512 ranks (2 domains of K = 256): a GPU's
+# (n - K)/n of S leaves its domain through its NIC at R, so busbw =
+# R (n - 1)/(n - K).
+got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/rail-only-gh200.yaml" --op all-to-all --bytes 1G \
+    --ranks 512 -f json 2>"$TMP/err" >"$TMP/out.json" && json_get "$TMP/out.json" busbw_gbytes_per_s)
+within "${got:-0}" "$("$PY" -c "print($NIC_BYTES / 1000 * 511 / 256)")" 0.001 && ok ||
+    fail "rail-only all-to-all across GH200 domains: got $got ($(cat "$TMP/err"))"
 "$RAILYARD" collective "$TMP/rail.yaml" --op sendrecv --shift 9 --bytes 1G --no-pxn >"$TMP/out" 2>"$TMP/err"
 expect_eq "rail-only sendrecv across rails without PXN: exit" $? 1
 grep -q 'crosses rails.*PXN' "$TMP/err" && ok || fail "no-PXN refusal: $(cat "$TMP/err")"

@@ -188,17 +188,24 @@ static int rail_design(const ry_fabric *f)
     return f->design == RY_DESIGN_RAIL_OPTIMIZED || f->design == RY_DESIGN_RAIL_ONLY;
 }
 
-/* The GPU of src's node on dst's rail, or src itself when none is. On
- * rail-only, where nothing else reaches dst's rail, an HB domain wider than
- * a node (NVLink across nodes) lends one of its GPUs: the one at dst's
- * place in its own domain when on that rail, else its first on the rail. */
+/* The GPU of src's HB domain on dst's rail (NVLink reaches it: in src's
+ * node, or another node of a multi-node domain such as a DGX GH200's 256
+ * superchips), or src itself when none is. The domain's GPUs are
+ * consecutive; its GPU of local index r is usually rail r, so that one is
+ * tried first. On rail-only, where nothing else reaches dst's rail, a
+ * domain with none at those places lends the one at dst's place in its own
+ * domain when on that rail, else its first on the rail. */
 static uint32_t pxn_via(const coll_ctx *c, uint32_t src, uint32_t dst)
 {
     const ry_fabric *f = c->f;
     int rail = f->nodes[dst].rail;
-    long long base = (long long)src / c->gpn * c->gpn;
-    for (long long k = 0; k < c->gpn && base + k < f->gpus; k++)
-        if (f->nodes[base + k].rail == rail)
+    long long K = f->spec && f->spec->hb_domain > c->gpn ? f->spec->hb_domain : c->gpn;
+    long long base = (long long)src / K * K;
+    if (rail >= 0 && rail < K && base + rail < f->gpus && f->nodes[base + rail].rail == rail &&
+        f->nodes[base + rail].group == f->nodes[src].group)
+        return (uint32_t)(base + rail);
+    for (long long k = 0; k < K && base + k < f->gpus; k++)
+        if (f->nodes[base + k].rail == rail && f->nodes[base + k].group == f->nodes[src].group)
             return (uint32_t)(base + k);
     if (f->design != RY_DESIGN_RAIL_ONLY)
         return src;

@@ -20,7 +20,8 @@
  *     (n-1)/n otherwise); one phase, its time is the collective's.
  *   all-to-all: every rank sends S / n to every other at once, split evenly
  *     over the planes; across rails on a rail design through the GPU of the
- *     source's node on the destination's rail (PXN).
+ *     source's HB domain on the destination's rail (PXN): in its node, or
+ *     another node of a multi-node domain (a DGX GH200's 256 superchips).
  *   sendrecv: rank i sends S to rank (i + shift) mod n, over the planes,
  *     across rails by PXN as all-to-all.
  *   tree (all-reduce, --algo tree): NCCL's double binary tree across

@@ -250,7 +250,7 @@ static void random_instances(void)
 static void own_resources(void)
 {
     for (int t = 0; t < 300; t++) {
-        size_t nres = 2 + draw(38), nflows = 1 + draw(25);     /* at most 40 */
+        size_t nres = 2 + draw(39), nflows = 1 + draw(25);  /* at most 40 */
         double cap[40];
         for (size_t r = 0; r < nres; r++)
             cap[r] = draw(2) ? 10 : 1 + draw(20);       /* ties */
