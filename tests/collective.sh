@@ -360,4 +360,62 @@ EOS
 expect_eq "all-to-all past the flow bound: exit" $? 2
 grep -q 'choose fewer --ranks' "$TMP/err" && ok || fail "flow bound message: $(cat "$TMP/err")"
 no_sanitizer "$TMP/err"
+# ---- as built: --fabric -------------------------------------------------------------------
+# A non-blocking two-tier fat tree of radix-16 InfiniBand switches, one
+# 8-GPU node a leaf, U = 8 uplinks a leaf, routed adaptive. Its
+# ibnetdiscover file as planned, with k = 3 of leaf0's uplinks left out:
+# sendrecv --shift 8 sends node 1's 8 flows out of leaf0 (and node 16's
+# into it) over U - k live links, so busbw = R (U - k) / U, R a NIC's
+# 50 GB/s; the planned file gives R.
+cat >"$TMP/ab.yaml" <<'Y'
+version: 1
+name: ft-128
+cluster: {nodes: 16, node: hgx-h100}
+fabric: {design: fat-tree, switch: {name: qm9700, radix: 16}, oversubscription: "1:1", tiers: 2}
+network: {routing: adaptive}
+Y
+"$RAILYARD" opensm "$TMP/ab.yaml" -o "$TMP/ab-plan" >/dev/null 2>&1 || fail "opensm on the plan"
+"$PY" - "$TMP/ab-plan/opensm/plane0/topology.net" "$TMP/ab.net" <<'P'
+import re, sys
+src, dst = sys.argv[1:]
+cur, guid, keep = None, None, []
+lines = open(src).read().split("\n")
+for line in lines:
+    m = re.match(r'Switch\s+\d+\s+"(S-[0-9a-f]+)"\s+# "leaf0"', line)
+    if m:
+        guid = m.group(1)
+for line in lines:
+    m = re.match(r'Switch\s+\d+\s+"S-[0-9a-f]+"\s+# "([^"]+)"', line)
+    if m:
+        cur = m.group(1)
+    if cur == "leaf0" and re.match(r"\[(9|10|11)\]\s", line):
+        continue                                   # leaf0's end of the cable
+    if re.search(r'"%s"\[(9|10|11)\]' % guid, line):
+        continue                                   # the spine's end
+    keep.append(line)
+open(dst, "w").write("\n".join(keep))
+P
+for f in planned:"$TMP/ab-plan/opensm/plane0/topology.net" asbuilt:"$TMP/ab.net"; do
+    "$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G \
+        --fabric "${f#*:}" -f json >"$TMP/ab-${f%%:*}.json" 2>"$TMP/err"
+    expect_eq "--fabric ${f%%:*}: exit ($(head -c 300 "$TMP/err"))" $? 0
+    no_sanitizer "$TMP/err"
+done
+"$PY" - "$TMP/ab-planned.json" "$TMP/ab-asbuilt.json" <<'P' >"$TMP/ab.out"
+import json, sys
+R, U, k = 400e9 / 8 / 1e9, 8, 3
+p, a = (json.load(open(x)) for x in sys.argv[1:3])
+bad = []
+for name, j, down, want in (("planned", p, 0, R), ("as built", a, k, R * (U - k) / U)):
+    if j["as_built_cables_down"] != down:
+        bad.append("%s: %r cables down, want %d" % (name, j["as_built_cables_down"], down))
+    if abs(j["busbw_gbytes_per_s"] - want) > 1e-6 * want:
+        bad.append("%s: busbw %r, want %r" % (name, j["busbw_gbytes_per_s"], want))
+print("; ".join(bad) if bad else "ok")
+P
+expect_eq "--fabric: the missing uplinks routed around, busbw R (U-k)/U" "$(cat "$TMP/ab.out")" ok
+"$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --bytes 1G --fabric "$TMP/nosuch.net" \
+    >"$TMP/out" 2>"$TMP/err"
+expect_eq "--fabric unreadable: exit" $? 3
+[ ! -s "$TMP/out" ] && ok || fail "--fabric unreadable: output written"
 finish

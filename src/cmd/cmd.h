@@ -290,6 +290,15 @@ ry_cmd_status ry_apply_hardware(ry_ctx *ctx, const ry_hw_args *hw);
  * (file:line:col) when it has one. */
 struct ry_verify;
 void ry_verify_print_error(const struct ry_verify *v, const ry_err *err);
+/* --fabric FILE... of whatif and collective: the subnets as built
+ * (ibnetdiscover output, as verify reads it) compared with the plan. Sets
+ * link_down[l] (f->nlinks bytes) for each planned cable found missing and
+ * each switch-to-switch cable found moved off its switch; a port swap on
+ * the planned switch, a slower link and a NIC cabled to another switch (a
+ * rail or unit swap: it still reaches the fabric) are kept. Subnets without
+ * a file are taken as planned. The files' errors are said. */
+ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int nfiles,
+                               uint8_t *link_down);
 /* The usage rules of the rows (for the command's check) and what they need loaded. */
 ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw);
 unsigned ry_hw_needs(const ry_hw_args *hw);

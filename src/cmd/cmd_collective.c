@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_ALGO, O_JOBS, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -49,6 +49,9 @@ static const ry_option options[] = {
     [O_JOBS] = { "jobs", 0, RY_OPT_VALUE, "K", NULL,
                  "K jobs of --ranks each on disjoint nodes, placed alike,\n"
                  "all running the collective at once (default 1)" },
+    [O_FABRIC] = { "fabric", 0, RY_OPT_LIST, "FILE", NULL,
+                   "ibnetdiscover output of a subnet as built (repeatable):\n"
+                   "its missing and miswired cables are down, routed around" },
     [O_SWEEP] = { "sweep", 0, RY_OPT_FLAG, NULL, NULL,
                   "every size from 8 B to SIZE, doubling (nccl-tests -b 8 -e SIZE -f 2)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
@@ -222,6 +225,21 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_net *net = ry_net_new(f, &no, &err);
     if (!net)
         return fail(ctx, &err);
+    long long ndown = -1;
+    if (ctx->given[O_FABRIC]) {
+        uint8_t *down = ry_xcalloc(f->nlinks + 1, 1);
+        ry_cmd_status st = ry_as_built_down(f, ctx->list[O_FABRIC], ctx->given[O_FABRIC], down);
+        ndown = 0;
+        for (size_t l = 0; st == RY_CMD_OK && l < f->nlinks; l++)
+            ndown += down[l];
+        if (st == RY_CMD_OK)
+            ry_net_set_down(net, NULL, down);
+        free(down);
+        if (st != RY_CMD_OK) {
+            ry_net_free(net);
+            return st;
+        }
+    }
     ry_job *jobs = ry_xcalloc((size_t)njobs, sizeof *jobs);
     ry_coll_result *res = ry_xcalloc((size_t)njobs, sizeof *res);
     ry_cmd_status rc = RY_CMD_OK;
@@ -270,7 +288,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_coll_report rep = { s->name, co.op, jobs[0].nranks, jobs[0].nodes, placement,
                            ry_net_routing_name(no.routing), no.qps, no.hash_qp, co.pxn,
                            co.shift, rows, nrows, bneck, co.sharp, co.nvls,
-                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs };
+                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs, ndown };
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_collective(&out, &rep, ctx->fmt);
@@ -290,7 +308,7 @@ const ry_cmd_entry ry_cmd_collective = {
     .name = "collective",
     .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
-                "[--algo ring|tree|auto] [--jobs K] "
+                "[--algo ring|tree|auto] [--jobs K] [--fabric FILE]... "
                 "[--sweep] [--format text|json] [-o FILE]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
@@ -307,7 +325,9 @@ const ry_cmd_entry ry_cmd_collective = {
                "the switches with network.sharp, NVLS in the NVLink switches with\n"
                "network.nvls (--set network.sharp=true). With\n"
                "--jobs K, K jobs run at once on disjoint nodes; each job's time is shown\n"
-               "and the table is the slowest's.\n",
+               "and the table is the slowest's. With --fabric (ibnetdiscover output, as\n"
+               "verify reads it) the cables found missing or moved off their switch are\n"
+               "down and the flows go around them.\n",
     .needs = RY_NEED_FABRIC,
     .check = check,
     .run = run,

@@ -6,7 +6,6 @@
 #include "net/eth_routes.h"
 #include "analysis/failure.h"
 #include "analysis/failure_sweep.h"
-#include "analysis/verify.h"
 #include "cmd/cmd.h"
 #include "emit/model/emit_model_plot.h"
 #include "emit/ib/emit_opensm.h"
@@ -14,7 +13,6 @@
 #include "emit/model/emit_whatif.h"
 #include "study/whatif.h"
 #include "fabric/names.h"
-#include "ibfmt/netfile.h"
 #include "model/iteration.h"
 #include "model/plan.h"
 #include "util/buf.h"
@@ -118,44 +116,20 @@ static ry_cmd_status elements(ry_ctx *ctx, ry_whatif_run *r)
     return RY_CMD_OK;
 }
 
-/* --fabric: the cables verify finds missing, and the switch-to-switch cables
- * it finds moved off their switch, are down before the failures; a port swap
- * on the planned switch and a slower link are kept, and so is a NIC cabled
- * to another switch (a rail or unit swap): it still reaches the fabric.
- * Subnets without a file are taken as planned. */
-static int down_as_built(const ry_fabric *f, const ry_verify *v, size_t l)
-{
-    if (v->state[l] == RY_VL_MISSING)
-        return 1;
-    return v->state[l] == RY_VL_MOVED && ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU;
-}
-
+/* --fabric: the cables found missing or moved off their switch
+ * (ry_as_built_down) are down before the failures. */
 static ry_cmd_status as_built(ry_ctx *ctx, ry_whatif_run *r, long long *nfiles)
 {
     int n = ctx->given[O_FABRIC];
-    ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
-    ry_cmd_status rc = RY_CMD_OK;
-    for (int k = 0; k < n; k++) {
-        int x = ry_netfile_load_flags(ctx->list[O_FABRIC][k], &nf[k], RY_NF_LIDS_OPTIONAL);
-        if (x == RY_EXIT_IO)
-            rc = RY_CMD_IO;
-        else if (x != RY_EXIT_OK && rc == RY_CMD_OK)
-            rc = RY_CMD_INPUT;
-    }
-    ry_verify v;
-    ry_err err;
-    memset(&v, 0, sizeof v);
-    if (rc == RY_CMD_OK && ry_verify_run(r->f, nf, n, RY_VERIFY_NO_RATES, &v, &err) < 0) {
-        ry_verify_print_error(&v, &err);
-        rc = RY_CMD_INPUT;
-    }
+    uint8_t *down = ry_xcalloc(r->f->nlinks + 1, 1);
+    ry_cmd_status rc = ry_as_built_down(r->f, ctx->list[O_FABRIC], n, down);
     if (rc == RY_CMD_OK) {
         size_t cnt = 0;
         for (size_t l = 0; l < r->f->nlinks; l++)
-            cnt += down_as_built(r->f, &v, l);
+            cnt += down[l];
         r->base = ry_xcalloc(cnt + 1, sizeof *r->base);
         for (size_t l = 0; l < r->f->nlinks; l++) {
-            if (!down_as_built(r->f, &v, l))
+            if (!down[l])
                 continue;
             ry_fail_elem *e = &r->base[r->nbase++];
             uint32_t lo = r->f->links[l].lo;
@@ -165,10 +139,7 @@ static ry_cmd_status as_built(ry_ctx *ctx, ry_whatif_run *r, long long *nfiles)
         }
         *nfiles = n;
     }
-    ry_verify_free(&v);
-    for (int k = 0; k < n; k++)
-        ry_netfile_free(&nf[k]);
-    free(nf);
+    free(down);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #include "emit/report/emit_verify.h"
 #include "ibfmt/guidfile.h"
 #include "ibfmt/netfile.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
@@ -157,4 +158,32 @@ void ry_verify_print_error(const ry_verify *v, const ry_err *err)
         ry_error_at(v->why_at, "%s", ry_verify_error(v, err));
     else
         ry_error("%s", ry_verify_error(v, err));
+}
+
+ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int n,
+                               uint8_t *link_down)
+{
+    ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
+    ry_cmd_status rc = RY_CMD_OK;
+    for (int k = 0; k < n; k++) {
+        ry_cmd_status x = status_of(ry_netfile_load_flags(files[k], &nf[k], RY_NF_LIDS_OPTIONAL));
+        if (x == RY_CMD_IO || (x != RY_CMD_OK && rc == RY_CMD_OK))
+            rc = x;
+    }
+    ry_verify v;
+    ry_err err;
+    memset(&v, 0, sizeof v);
+    if (rc == RY_CMD_OK && ry_verify_run(f, nf, n, RY_VERIFY_NO_RATES, &v, &err) < 0) {
+        ry_verify_print_error(&v, &err);
+        rc = RY_CMD_INPUT;
+    }
+    for (size_t l = 0; rc == RY_CMD_OK && l < f->nlinks; l++)
+        link_down[l] = v.state[l] == RY_VL_MISSING ||
+                       (v.state[l] == RY_VL_MOVED &&
+                        ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU);
+    ry_verify_free(&v);
+    for (int k = 0; k < n; k++)
+        ry_netfile_free(&nf[k]);
+    free(nf);
+    return rc;
 }

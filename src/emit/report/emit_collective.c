@@ -28,6 +28,9 @@ static void text(ry_buf *o, const ry_coll_report *r)
     if (r->op == RY_NCCL_ALL_REDUCE)
         ry_buf_printf(o, "# algorithm %s (asked %s%s%s)\n", last->r.algorithm, r->algo,
                       r->sharp ? ", SHARP" : "", r->nvls ? ", NVLS" : "");
+    if (r->as_built_down >= 0)
+        ry_buf_printf(o, "# as built (--fabric): %lld cable%s missing or moved, routed around\n",
+                      r->as_built_down, r->as_built_down == 1 ? "" : "s");
     if (r->njobs > 1) {
         ry_buf_printf(o, "# %zu jobs at once; the table is the slowest's\n", r->njobs);
         for (size_t j = 0; j < r->njobs; j++) {
@@ -118,6 +121,8 @@ static void json(ry_buf *o, const ry_coll_report *r)
     json_object_set_new(j, "sharp", json_boolean(r->sharp));
     json_object_set_new(j, "nvls", json_boolean(r->nvls));
     json_object_set_new(j, "jobs", json_integer((json_int_t)r->njobs));
+    if (r->as_built_down >= 0)
+        json_object_set_new(j, "as_built_cables_down", json_integer(r->as_built_down));
     if (r->njobs > 1) {
         json_t *a = json_array();
         for (size_t i = 0; i < r->njobs; i++)

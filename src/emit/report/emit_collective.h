@@ -43,6 +43,8 @@ typedef struct ry_coll_report {
     const char *algo;           /* the algorithm asked: ry_coll_algo_name */
     const ry_coll_job *jobs;    /* every job; the rows are the slowest's */
     size_t njobs;
+    long long as_built_down;    /* --fabric: cables found missing or moved, routed around;
+                                   -1 without --fabric */
 } ry_coll_report;
 
 void ry_emit_collective(ry_buf *out, const ry_coll_report *r, ry_format fmt);
