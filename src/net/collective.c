@@ -344,6 +344,14 @@ static void end_time(void *ctx, uint32_t res, double bytes)
         e->ends = t;
 }
 
+static int too_big(ry_err *err, long long count, long long ranks, double flows, int more)
+{
+    ry_err_set(err, "flows", "groups of %lld ranks over %lld: %s%.0f flows, more than the "
+               "%.0f MiB one phase may take", count, ranks, more ? "over " : "", flows,
+               RY_COLL_PHASE_BYTES / 1048576);
+    return -1;
+}
+
 int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                    long long stride, long long count, double bytes, int pxn,
                    ry_coll_result *out, double *share, ry_err *err)
@@ -356,20 +364,25 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
         ranks = (long long)job->nranks;
     if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
         return 0;
-    double planes = f->planes > 0 ? f->planes : 1;
+    /* The phase's memory (ry_net_bytes_estimate) within RY_COLL_PHASE_BYTES:
+     * checked on the fewest flows it can hold (one a hop, two entries each),
+     * as it is built and, built, with the resources its flows share. */
+    size_t nres = ry_net_resources(n);
     double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : 1;
-    double bound = (double)ranks * per * planes * 2;    /* PXN: at most two parts each */
-    if (bound > RY_COLL_MAX_FLOWS) {
-        ry_err_set(err, "flows", "groups of %lld ranks over %lld: about %.0f flows, more than "
-                   "the %u one phase may hold", count, ranks, bound, RY_COLL_MAX_FLOWS);
-        return -1;
-    }
+    double least = (double)ranks * per;
+    if (ry_net_bytes_estimate(nres, least, 2 * least, 0, 0) > RY_COLL_PHASE_BYTES)
+        return too_big(err, count, ranks, least, 0);
     ry_flows fl;
     ry_flows_init(&fl);
     c.fl = &fl;
     long long L = stride * count;
     int rc = 0;
     for (long long r = 0; r < ranks && rc == 0; r++) {
+        if (ry_net_bytes_estimate(nres, (double)fl.n, (double)fl.nent, 0, 0) >
+            RY_COLL_PHASE_BYTES) {
+            rc = too_big(err, count, ranks, (double)fl.n, 1);
+            break;
+        }
         long long k = r % L / stride, first = r - k * stride;
         uint32_t src = job->gpu[r];
         if (op == RY_NCCL_ALL_TO_ALL) {
@@ -385,6 +398,12 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
             next = first;                   /* the ring closes */
         if (next >= 0 && next != r)
             rc = send_split(&c, src, job->gpu[next], bytes);
+    }
+    if (rc == 0) {
+        size_t nse, ns = ry_flows_shared(&fl, nres, &nse);
+        if (ry_net_bytes_estimate(nres, (double)fl.n, (double)fl.nent, (double)ns, (double)nse) >
+            RY_COLL_PHASE_BYTES)
+            rc = too_big(err, count, ranks, (double)fl.n, 0);
     }
     ends_ctx e = { n, 0 };
     if (rc == 0)

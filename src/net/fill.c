@@ -87,6 +87,43 @@ size_t ry_flows_add(ry_flows *fl, double bytes, const uint32_t *res, const float
     return fl->n - 1;
 }
 
+double ry_net_bytes_estimate(size_t nres, double flows, double entries, double shared,
+                             double shared_entries)
+{
+    /* a flow: bytes and off (8 + 8, x 1.5 grown), rate and done (16); the
+     * filling's key, heap and pos (16), xres (4), active (1), left and rate
+     * (16). An entry: res and w (8, x 1.5 grown); on a shared resource
+     * rflow and rw (8). A shared resource: gid, room, at, wsum, left, roff
+     * and its key, heap and pos (56). A resource: the seen and shared
+     * bitmaps and their ranks (5 / 16). */
+    return flows * 77 + entries * 12 + shared_entries * 8 + shared * 56 + (double)nres * 5 / 16;
+}
+
+size_t ry_flows_shared(const ry_flows *fl, size_t nres, size_t *entries)
+{
+    size_t words = nres / 64 + 1, ns = 0, nse = 0;
+    uint64_t *seen = ry_xcalloc(2 * words, sizeof *seen), *twice = seen + words;
+    for (size_t e = 0; e < fl->nent; e++) {
+        uint32_t r = fl->res[e];
+        if (r >= nres)
+            continue;
+        uint64_t bit = UINT64_C(1) << (r & 63);
+        if (seen[r >> 6] & bit)
+            twice[r >> 6] |= bit;
+        seen[r >> 6] |= bit;
+    }
+    for (size_t i = 0; i < words; i++)
+        ns += (size_t)__builtin_popcountll(twice[i]);
+    for (size_t e = 0; entries && e < fl->nent; e++) {
+        uint32_t r = fl->res[e];
+        nse += r < nres && ((twice[r >> 6] >> (r & 63)) & 1);
+    }
+    if (entries)
+        *entries = nse;
+    free(seen);
+    return ns;
+}
+
 /* ---- the heap of resources on the level they fill at ------------------------- */
 
 /* A resource one flow alone crosses (exclusive) only caps that flow: it
