@@ -91,12 +91,12 @@ double ry_net_bytes_estimate(size_t nres, double flows, double entries, double s
                              double shared_entries)
 {
     /* a flow: bytes and off (8 + 8, x 1.5 grown), rate and done (16); the
-     * filling's key, heap and pos (16), xres (4), active (1), left and rate
-     * (16). An entry: res and w (8, x 1.5 grown); on a shared resource
+     * filling's key, heap and pos (16), xres (4), alone and active (2),
+     * left and rate (16). An entry: res and w (8, x 1.5 grown); on a shared resource
      * rflow and rw (8). A shared resource: gid, room, at, wsum, left, roff
      * and its key, heap and pos (56). A resource: the seen and shared
      * bitmaps and their ranks (5 / 16). */
-    return flows * 77 + entries * 12 + shared_entries * 8 + shared * 56 + (double)nres * 5 / 16;
+    return flows * 78 + entries * 12 + shared_entries * 8 + shared * 56 + (double)nres * 5 / 16;
 }
 
 size_t ry_flows_shared(const ry_flows *fl, size_t nres, size_t *entries)
@@ -136,7 +136,9 @@ size_t ry_flows_shared(const ry_flows *fl, size_t nres, size_t *entries)
  * resource's. Per-resource state is then proportional to the shared
  * resources, and a phase of flows on paths of their own (a ring, a shift)
  * keeps one element per flow. The heap's elements are the shared resources
- * (0 .. ns - 1) and the flows (ns + f); ties go by the resource id. */
+ * (0 .. ns - 1) and the flows (ns + f); ties go by the resource id. A flow
+ * with no shared resource is not queued at all (fill()): it runs at its
+ * own level. */
 typedef struct filler {
     const ry_flows *fl;
     double (*cap)(const void *, uint32_t);
@@ -150,6 +152,7 @@ typedef struct filler {
     double *wsum;           /* shared: unfrozen weight */
     uint32_t *left;         /* shared: unfrozen flows through it */
     uint32_t *xres;         /* flow: its first exclusive resource, UINT32_MAX: none */
+    unsigned char *alone;   /* flow: it crosses no shared resource */
     double *key;            /* element: the level it fills at (a flow's: fixed) */
     uint32_t *heap;         /* elements */
     uint32_t *pos;          /* element: its place in heap, UINT32_MAX: not there */
@@ -307,10 +310,26 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
             push(h, (uint32_t)s);
         }
     }
+    /* A flow that crosses no shared resource freezes at its own level
+     * whatever the others do, and frees no weight: it is not queued. Of
+     * those the one that comes first in the heap's order would have come
+     * up before every element that follows it: it is the first to fill
+     * when it comes before the heap's first. */
+    uint32_t lone = NONE;
     for (size_t f = 0; f < fl->n; f++) {
-        h->pos[h->ns + f] = NONE;
-        if (active[f] && h->xres[f] != NONE)
-            push(h, (uint32_t)(h->ns + f));
+        uint32_t x = (uint32_t)(h->ns + f);
+        h->pos[x] = NONE;
+        if (!active[f] || h->xres[f] == NONE)
+            continue;
+        if (!h->alone[f]) {
+            push(h, x);
+            continue;
+        }
+        double k = h->key[x];
+        rate[f] = k;
+        if (lone == NONE || k < h->key[lone] ||
+            (k == h->key[lone] && h->xres[f] < h->xres[lone - h->ns]))
+            lone = x;           /* before(h, x, lone) */
     }
     for (size_t i = h->nheap / 2; i-- > 0;)
         sift_down(h, i);
@@ -347,6 +366,8 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
                 freeze(h, f, t, rate);
         }
     }
+    if (lone != NONE && (*first == NONE || before(h, lone, *first)))
+        *first = lone;
 }
 
 static double array_cap(const void *ctx, uint32_t r)
@@ -423,6 +444,7 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     h.heap = ry_xmalloc((ns + n) * sizeof *h.heap);
     h.pos = ry_xmalloc((ns + n) * sizeof *h.pos);
     h.xres = ry_xmalloc(n * sizeof *h.xres);
+    h.alone = ry_xmalloc(n);
 
     unsigned char *active = ry_xmalloc(n);
     double *left = ry_xmalloc(n * sizeof *left);
@@ -437,10 +459,13 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
         /* the level its exclusive resources cap it at: the first to fill */
         double *k = &h.key[ns + f];
         h.xres[f] = NONE;
+        h.alone[f] = 1;
         for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
             uint32_t r = fl->res[e];
-            if (is_shared(&h, r))
+            if (is_shared(&h, r)) {
+                h.alone[f] = 0;
                 continue;
+            }
             double lv = capacity(cctx, r) / (double)fl->w[e];
             if (h.xres[f] == NONE || lv < *k || (lv == *k && r < h.xres[f])) {
                 *k = lv;
@@ -500,19 +525,15 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
             double b = 0;
             for (size_t k = h.roff[s]; k < h.roff[s + 1]; k++)
                 b += left[h.rflow[k]] * h.rw[k];
-            if (b / capacity(cctx, h.gid[s]) > floor)
-                floor = b / capacity(cctx, h.gid[s]);
+            b /= capacity(cctx, h.gid[s]);
+            if (b > floor)
+                floor = b;
         }
+        /* a flow's own resources: the one it fills first (its key, the least
+         * capacity over weight) has the most of its bytes left to carry */
         for (size_t f = 0; f < n; f++)
-            if (active[f])
-                for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
-                    uint32_t r = fl->res[e];
-                    if (is_shared(&h, r))
-                        continue;
-                    double b = left[f] * fl->w[e];
-                    if (b / capacity(cctx, r) > floor)
-                        floor = b / capacity(cctx, r);
-                }
+            if (active[f] && h.xres[f] != NONE && left[f] / h.key[ns + f] > floor)
+                floor = left[f] / h.key[ns + f];
         int last = round >= RY_NET_ROUNDS || slowest <= floor * (1 + BOUNDS_MEET);
         double until = dt * (1 + SAME_FINISH);
         for (size_t f = 0; f < n; f++) {
@@ -571,5 +592,6 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     free(h.heap);
     free(h.pos);
     free(h.xres);
+    free(h.alone);
     return 0;
 }
