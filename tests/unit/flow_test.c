@@ -251,19 +251,19 @@ static void own_resources(void)
 {
     for (int t = 0; t < 300; t++) {
         size_t nres = 2 + draw(40), nflows = 1 + draw(25);
-        double cap[40];
+        double cap[41];     /* nres <= 41 */
         for (size_t r = 0; r < nres; r++)
             cap[r] = draw(2) ? 10 : 1 + draw(20);       /* ties */
         ry_flows a, b;
         ry_flows_init(&a);
         ry_flows_init(&b);
-        uint32_t all[40];
+        uint32_t all[41];
         for (size_t r = 0; r < nres; r++)
             all[r] = (uint32_t)r;
         ry_flows_add(&b, 0, all, NULL, nres);
         for (size_t f = 0; f < nflows; f++) {
-            uint32_t res[40];
-            float w[40];
+            uint32_t res[41];
+            float w[41];
             size_t n = 0;
             for (size_t r = 0; r < nres; r++)
                 if (draw(4) == 0) {
