@@ -58,8 +58,10 @@ double ry_coll_bus_factor(ry_coll_op op, size_t n);
 #define RY_COLL_MAX_FLOWS (1u << 20)
 
 /* The memory one phase of a model's groups (ry_coll_groups) may take
- * (ry_net_bytes_estimate): 256 MiB hold about 1,900,000 flows of 4 to 6
- * entries (every expert-parallel group of 64 at once over 16,384 GPUs). */
+ * (ry_net_bytes_estimate): 256 MiB hold about 1,500,000 flows of 5 entries
+ * on shared resources (an all-to-all's), 1,900,000 on their own (a
+ * ring's); every expert-parallel group of 64 at once over 16,384 GPUs is
+ * about 1,000,000. */
 #define RY_COLL_PHASE_BYTES (256.0 * 1024 * 1024)
 
 /* Where a job's nodes are. */

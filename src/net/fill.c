@@ -93,10 +93,10 @@ double ry_net_bytes_estimate(size_t nres, double flows, double entries, double s
     /* a flow: bytes and off (8 + 8, x 1.5 grown), rate and done (16); the
      * filling's key, heap and pos (16), xres (4), alone and active (2),
      * left and rate (16). An entry: res and w (8, x 1.5 grown); on a shared resource
-     * rflow and rw (8). A shared resource: gid, room, at, wsum, left, roff
-     * and its key, heap and pos (56). A resource: the seen and shared
+     * rflow and rw (8). A shared resource: gid, capv, room, at, wsum, left,
+     * roff and its key, heap and pos (64). A resource: the seen and shared
      * bitmaps and their ranks (5 / 16). */
-    return flows * 78 + entries * 12 + shared_entries * 8 + shared * 56 + (double)nres * 5 / 16;
+    return flows * 78 + entries * 12 + shared_entries * 8 + shared * 64 + (double)nres * 5 / 16;
 }
 
 size_t ry_flows_shared(const ry_flows *fl, size_t nres, size_t *entries)
@@ -147,6 +147,7 @@ typedef struct filler {
     uint64_t *shared;       /* bitmap over resource ids */
     uint32_t *rank;         /* shared resources below each 64-bit word */
     uint32_t *gid;          /* shared: its resource id */
+    double *capv;           /* shared: its capacity */
     double *room;           /* shared: capacity left at level at[] */
     double *at;
     double *wsum;           /* shared: unfrozen weight */
@@ -296,7 +297,7 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
     *first = NONE;
     h->nheap = 0;
     for (size_t s = 0; s < h->ns; s++) {
-        h->room[s] = h->cap(h->cctx, h->gid[s]);
+        h->room[s] = h->capv[s];
         h->at[s] = 0;
         h->wsum[s] = 0;
         h->left[s] = 0;
@@ -394,20 +395,8 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
         ry_err_set(err, NULL, "%zu flows over %zu resources: more than the engine counts", n, nres);
         return -1;
     }
-    for (size_t e = 0; e < fl->nent; e++) {
-        uint32_t r = fl->res[e];
-        double c = r < nres ? capacity(cctx, r) : 0;
-        if (r >= nres || !(c > 0) || !(fl->w[e] > 0)) {
-            ry_err_set(err, NULL, "a flow crosses resource %u: %s", (unsigned)r,
-                       r >= nres ? "no such resource" :
-                       !(c > 0) ? "it has no capacity" : "with no share of the flow");
-            return -1;
-        }
-    }
-    fl->rate = ry_xrealloc(fl->rate, n * sizeof *fl->rate);
-    fl->done = ry_xrealloc(fl->done, n * sizeof *fl->done);
-
-    /* the shared resources: those two entries or more cross */
+    /* the shared resources: those two entries or more cross; each entry
+     * checked, each resource's capacity where it first comes */
     filler h = { .fl = fl, .cap = capacity, .cctx = cctx };
     size_t words = nres / 64 + 1;
     uint64_t *seen = ry_xcalloc(words, sizeof *seen);
@@ -416,11 +405,22 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     for (size_t e = 0; e < fl->nent; e++) {
         uint32_t r = fl->res[e];
         uint64_t bit = UINT64_C(1) << (r & 63);
+        double c = r >= nres ? 0 : seen[r >> 6] & bit ? 1 : capacity(cctx, r);
+        if (r >= nres || !(c > 0) || !(fl->w[e] > 0)) {
+            ry_err_set(err, NULL, "a flow crosses resource %u: %s", (unsigned)r,
+                       r >= nres ? "no such resource" :
+                       !(c > 0) ? "it has no capacity" : "with no share of the flow");
+            free(seen);
+            free(h.shared);
+            return -1;
+        }
         if (seen[r >> 6] & bit)
             h.shared[r >> 6] |= bit;
         seen[r >> 6] |= bit;
     }
     free(seen);
+    fl->rate = ry_xrealloc(fl->rate, n * sizeof *fl->rate);
+    fl->done = ry_xrealloc(fl->done, n * sizeof *fl->done);
     h.rank = ry_xmalloc(words * sizeof *h.rank);
     for (size_t i = 0; i < words; i++) {
         h.rank[i] = (uint32_t)h.ns;
@@ -433,6 +433,9 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
             h.gid[k++] = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(b));
     for (size_t e = 0; e < fl->nent; e++)
         nse += (size_t)is_shared(&h, fl->res[e]);
+    h.capv = ry_xmalloc(ns1 * sizeof *h.capv);
+    for (size_t s = 0; s < ns; s++)
+        h.capv[s] = capacity(cctx, h.gid[s]);
     h.room = ry_xmalloc(ns1 * sizeof *h.room);
     h.at = ry_xmalloc(ns1 * sizeof *h.at);
     h.wsum = ry_xmalloc(ns1 * sizeof *h.wsum);
@@ -525,7 +528,7 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
             double b = 0;
             for (size_t k = h.roff[s]; k < h.roff[s + 1]; k++)
                 b += left[h.rflow[k]] * h.rw[k];
-            b /= capacity(cctx, h.gid[s]);
+            b /= h.capv[s];
             if (b > floor)
                 floor = b;
         }
@@ -581,6 +584,7 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     free(h.shared);
     free(h.rank);
     free(h.gid);
+    free(h.capv);
     free(h.room);
     free(h.at);
     free(h.wsum);

@@ -154,7 +154,7 @@ int ry_net_run_each(const ry_net *n, ry_flows *fl, ry_net_result *out, ry_res_vi
  * summed), `shared` resources two flows or more cross and `shared_entries`
  * entries on them, out of the engine's nres (ry_net_resources). Per flow
  * 78 bytes, per entry 12 and 8 more on a shared resource, per shared
- * resource 56, per resource 5/16 (bitmaps). From above: a phase of 491,520
+ * resource 64, per resource 5/16 (bitmaps). From above: a phase of 491,520
  * flows and 3,014,656 entries (none shared) over 5,242,880 resources maps
  * 63 MB, estimated 76 MB. */
 double ry_net_bytes_estimate(size_t nres, double flows, double entries, double shared,
