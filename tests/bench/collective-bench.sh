@@ -56,7 +56,7 @@ for n in 16384 131072; do
 done
 # the result row (size ... algbw busbw) and the flows
 coll_row() {
-    awk '!/^#/ && NF >= 8 { printf "      busbw %s GB/s, ", $8 }
+    awk '!/^#/ && NF >= 7 { printf "      busbw %s GB/s, ", $7 }
          /^# [0-9]+ flows/ { print $2, "flows" }' "$out/log"
 }
 timed "collective all-reduce 1G, 16384 ranks" 0 \
@@ -67,10 +67,22 @@ timed "collective all-to-all 1G, 1024 ranks" 0 \
 coll_row
 set -- --vary fabric.switch=qm9700 --vary spares.switches=0 --vary cost.spares=0 \
     --vary cost.rack=0 --fail leaf:1 --seeds 1 -j 1
-timed "search 21 points, engine" 0 "$RY" -q search "$top/tests/bench/search-16k.yaml" "$@"
-read -r eng_wall eng <"$out/secs"
-timed "search 21 points, --analytic" 0 "$RY" -q search "$top/tests/bench/search-16k.yaml" "$@" --analytic
-read -r ana_wall ana <"$out/secs"
+# each three times, the least kept (the machine's other work only adds)
+best() {  # NAME ARGS...: the least wall and CPU of three runs into $out/best
+    name=$1
+    shift
+    : >"$out/runs"
+    for i in 1 2 3; do
+        timed "$name, run $i" 0 "$RY" -q search "$top/tests/bench/search-16k.yaml" "$@"
+        cat "$out/secs" >>"$out/runs"
+    done
+    awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } END { print w, c }' \
+        "$out/runs" >"$out/best"
+}
+best "search 21 points, engine" "$@"
+read -r eng_wall eng <"$out/best"
+best "search 21 points, --analytic" "$@" --analytic
+read -r ana_wall ana <"$out/best"
 awk -v e="$eng" -v a="$ana" -v ew="$eng_wall" -v aw="$ana_wall" 'BEGIN {
     printf "  search per point: engine %.3f s CPU (%.3f wall), analytic %.3f s CPU (%.3f wall): " \
         "%.2fx (target 2x: %s)\n", e / 21, ew / 21, a / 21, aw / 21, e / a, e <= 2 * a ? "met" : "MISSED" }'
