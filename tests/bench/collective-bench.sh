@@ -1,7 +1,8 @@
 #!/bin/sh
 # The flow engine's cost (net/): wall time and peak RSS of
-#   (a) railyard model of Llama 3 70B on 16,384 H100, the layout's
-#       collectives on the engine (target: 5 s) and with --analytic beside it;
+#   (a) railyard model of Llama 3 70B and of DeepSeek-V3 (expert parallel
+#       64: an expert all-to-all of about 970,000 flows) on 16,384 H100, the
+#       layout's collectives on the engine (target: 5 s), --analytic beside;
 #   (b) the same on 131,072 H100 (target: 60 s);
 #   (c) railyard collective on the 16,384 GPUs: an all-reduce of every rank
 #       and an all-to-all of 1,024 ranks (the most one phase holds: n(n-1)
@@ -25,6 +26,10 @@ for n in 16384 131072; do
     printf 'name: l70-%s\ncluster: {gpus: %s, node: dgx-h100}\nfabric: {switch: qm9700}\nworkload: {model: llama-3-70b}\n' \
         "$n" "$n" >"$out/l70-$n.yaml"
 done
+# DeepSeek-V3, expert parallel 64: its expert all-to-all, every group at
+# once, is the biggest phase (about 970,000 flows)
+printf 'name: dsv3-16384\ncluster: {gpus: 16384, node: dgx-h100}\nfabric: {switch: qm9700}\nworkload: {model: deepseek-v3, gpu: h800, parallelism: {expert: 64}}\n' \
+    >"$out/dsv3-16384.yaml"
 echo "railyard's flow engine; $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '  %-44s %9s %9s %9s  %s\n' "case" "wall s" "CPU s" "RSS MB" "target"
 missed=0
@@ -47,12 +52,12 @@ timed() {
     printf '  %-44s %9.2f %9.2f %9d  %s\n' "$name" "$secs" "$cpu" "$((kb / 1024))" "$verdict"
     echo "$secs $cpu" >"$out/secs"
 }
-for n in 16384 131072; do
+for f in l70-16384 dsv3-16384 l70-131072; do
     t=5
-    [ "$n" = 131072 ] && t=60
-    timed "model l70 $n GPUs, engine" $t "$RY" model "$out/l70-$n.yaml" -f json
+    [ "$f" = l70-131072 ] && t=60
+    timed "model $f GPUs, engine" $t "$RY" model "$out/$f.yaml" -f json
     grep -o '"analytic_phases": *[0-9]*' "$out/log" | sed 's/^/      /'
-    timed "model l70 $n GPUs, --analytic" 0 "$RY" model "$out/l70-$n.yaml" --analytic
+    timed "model $f GPUs, --analytic" 0 "$RY" model "$out/$f.yaml" --analytic
 done
 # the result row (size ... algbw busbw) and the flows
 coll_row() {
@@ -68,12 +73,12 @@ coll_row
 set -- --vary fabric.switch=qm9700 --vary spares.switches=0 --vary cost.spares=0 \
     --vary cost.rack=0 --fail leaf:1 --seeds 1 -j 1
 # each three times, the least kept (the machine's other work only adds)
-best() {  # NAME ARGS...: the least wall and CPU of three runs into $out/best
-    name=$1
+best() {  # LABEL ARGS...: the least wall and CPU of three runs into $out/best
+    label=$1
     shift
     : >"$out/runs"
     for i in 1 2 3; do
-        timed "$name, run $i" 0 "$RY" -q search "$top/tests/bench/search-16k.yaml" "$@"
+        timed "$label, run $i" 0 "$RY" -q search "$top/tests/bench/search-16k.yaml" "$@"
         cat "$out/secs" >>"$out/runs"
     done
     awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } END { print w, c }' \
