@@ -134,4 +134,70 @@ sys.exit(1 if bad else 0)
 PYEOF
 expect_eq "shares of the groups: the closed forms" $? 0
 cat "$TMP/out"
+
+# The expert all-to-all under a leaf taper, on the engine (doc/network-model.md,
+# "The model's phases"): DeepSeek-V3 on 16,384 GPUs, rail-optimized, leaves of
+# D = 32 GPUs down and U up; tensor 8, expert 64: each expert group is the 64
+# GPUs of one rail (local rank) in 64 consecutive nodes, L = 2 leaves of 32.
+# A member sends 1/63 of its bytes to each other, 32 of them in the other
+# leaf; the leaf's 32 members send 32 x 32/63 NICs' worth over U uplinks:
+# share = min(1, U / (32 x 32/63)) = min(1, (1/t) / (1 - 1/L) x (n - 1)/n)
+# for t = D/U, n = 64. The phase, every group at once, is about 970,000
+# flows: it runs whole on the engine, no phase kept analytic. Expert
+# parallel 256 (about 3,900,000 flows) is past the memory one phase may
+# take (net/collective.h): kept analytic and counted.
+dsv3() {  # UP EP
+    cat <<EOF
+version: 1
+name: dsv3-taper
+cluster: {gpus: 16384, node: dgx-h100}
+fabric:
+  design: rail-optimized
+  tiers:
+    - {switch: qm9700, down: "400G x 32", up: "400G x $1"}
+    - {switch: qm9700}
+    - {switch: qm9700}
+workload:
+  model: deepseek-v3
+  gpu: h800
+  parallelism: {tensor: 8, expert: $2}
+EOF
+}
+for up in 32 16 8 4; do
+    dsv3 $up 64 >"$TMP/dsv3-$up.yaml"
+    "$RAILYARD" model "$TMP/dsv3-$up.yaml" --format json >"$TMP/dsv3-$up.json" 2>"$TMP/dsv3.err"
+    expect_eq "DeepSeek-V3, 16,384 GPUs, 32 down $up up: exit" $? 0
+    no_sanitizer "$TMP/dsv3.err"
+done
+dsv3 16 256 >"$TMP/dsv3-ep256.yaml"
+"$RAILYARD" model "$TMP/dsv3-ep256.yaml" --format json >"$TMP/dsv3-ep256.json" 2>"$TMP/dsv3.err"
+expect_eq "DeepSeek-V3, expert parallel 256: exit" $? 0
+"$PY" - "$TMP" >"$TMP/out" <<'PYEOF'
+import json, sys
+tmp = sys.argv[1]
+D, n, L = 32, 64, 2
+bad = []
+for up in (32, 16, 8, 4):
+    j = json.load(open("%s/dsv3-%d.json" % (tmp, up)))
+    net = j["network"]
+    t = D / up
+    want = min(1.0, (1 / t) / (1 - 1 / L) * (n - 1) / n)
+    got = net["shares"]["expert"]
+    print("taper %g:1: expert share %.6f (closed form %.6f), iteration %.4f s, %s"
+          % (t, got, want, net["iteration_s"], j["layout"]["text"]))
+    if j["layout"]["tp"] != 8 or j["layout"]["ep"] != 64:
+        bad.append("up %d: layout %s" % (up, j["layout"]["text"]))
+    if abs(got - want) > 1e-6:
+        bad.append("up %d: expert share %r, want %r" % (up, got, want))
+    if net["analytic_phases"] != 0:
+        bad.append("up %d: %d phase(s) kept analytic" % (up, net["analytic_phases"]))
+j = json.load(open("%s/dsv3-ep256.json" % tmp))
+if j["network"]["analytic_phases"] != 1:
+    bad.append("expert parallel 256: analytic_phases %r, want 1" % j["network"]["analytic_phases"])
+for b in bad:
+    print("FAIL: " + b)
+sys.exit(1 if bad else 0)
+PYEOF
+expect_eq "the expert all-to-all under a leaf taper: the closed form, no phase analytic" $? 0
+cat "$TMP/out"
 finish

@@ -586,6 +586,28 @@ run memlow "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only --memory 2
 expect_eq "--memory under a point's build: exit" "$rc" 1
 grep -q "not built: its 1,024 GPUs need about .* of memory, more than the search's memory budget of 2.1 MB (--memory)" \
     "$TMP/memlow.err" && ok || fail "--memory under a point's build: $(head -n2 "$TMP/memlow.err")"
+# The flow engine's memory is counted with a point's build: DeepSeek-V3 on
+# 16,384 GPUs (expert parallel 64) builds in about 17 MB, but the engine's
+# biggest phase, the expert all-to-all of every GPU at once (about 1,000,000
+# flows), takes about 270 MB (estimated): under --memory 200M the point is
+# not built and says why; --analytic, which runs no engine, builds it.
+cat >"$TMP/dsv3.yaml" <<'E'
+version: 1
+name: dsv3
+cluster: {gpus: 16384, node: dgx-h100}
+fabric: {design: rail-optimized, switch: qm9700}
+workload: {model: deepseek-v3, gpu: h800, parallelism: {expert: 64}}
+E
+run enginemem "$RAILYARD" search "$TMP/dsv3.yaml" --vary fabric.design=rail-optimized --fail plane \
+    --memory 200M
+expect_eq "--memory 200M, 16,384 GPUs of experts on the engine: exit" "$rc" 1
+grep -q "not built: its 16,384 GPUs need about 2[0-9][0-9] MB of memory, more than the search's memory budget of 210 MB" \
+    "$TMP/enginemem.err" && ok || fail "the engine's memory not counted: $(head -n2 "$TMP/enginemem.err")"
+run enginemem-a "$RAILYARD" search "$TMP/dsv3.yaml" --vary fabric.design=rail-optimized --fail plane \
+    --memory 200M --analytic
+expect_eq "--memory 200M --analytic, 16,384 GPUs of experts: exit" "$rc" 0
+grep -q "^search: dsv3, 16,384 GPUs; 1 point; 1 fabric built" "$TMP/enginemem-a.out" && ok \
+    || fail "--analytic: $(head -n2 "$TMP/enginemem-a.err")"
 run memok "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only --memory 1G -j 3
 expect_eq "--memory 1G -j 3: exit" "$rc" 0
 run memdef "$RAILYARD" search "$SPACE" --vary fabric.design=rail-only -j 1

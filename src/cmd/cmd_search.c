@@ -18,8 +18,8 @@
 
 #define MAX_THREADS RY_SEARCH_MAX_THREADS
 
-enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_FORMAT, O_OUTPUT,
-       O_FORCE, O_N };
+enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_ANALYTIC,
+       O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
                  "a spec key and its values, as sweep --vary takes them\n"
@@ -44,6 +44,9 @@ static const ry_option options[] = {
                    "the memory the points being built may take at once, in bytes\n"
                    "or with K, M, G or T (powers of 1024): 8G (default: what is\n"
                    "available, MemAvailable within ulimit -v)" },
+    [O_ANALYTIC] = { "analytic", 0, RY_OPT_FLAG, NULL, NULL,
+                     "time each point's collectives with the analytic shares of\n"
+                     "its fabric's tapers, not the flow engine (faster)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|csv", "text (default): the table; csv: every point"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_DIR("write DIR/points.csv, front.csv, search.gp (with\n"
                                       "search.png and search.svg) and one spec per front\n"
@@ -160,6 +163,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         in.threads = (int)x;
     if (ry_opt(ctx, O_MEMORY))
         in.memory = parse_memory(ctx);
+    in.analytic = ry_flag(ctx, O_ANALYTIC);
     ry_search *S;
     ry_search_result res;
     ry_cmd_status rc = (ry_cmd_status)ry_search_run(&in, &S, &res);

@@ -801,16 +801,30 @@ static void flush_loads(ry_flows *fl, group_load *g)
     ry_flows_clear(fl);
 }
 
+static int too_big(ry_err *err, long long count, long long ranks, double flows, int more)
+{
+    ry_err_set(err, "flows", "groups of %lld ranks over %lld: %s%.0f flows, more than the "
+               "%.0f MiB one phase may take", count, ranks, more ? "over " : "", flows,
+               RY_COLL_PHASE_BYTES / 1048576);
+    return -1;
+}
+
 /* The flows of a group phase (ry_coll_groups), flushed to gl in batches
  * when gl is not NULL; back: SENDRECV's members also send to the one
- * before. */
+ * before. nres nonzero (the engine's resources): the phase built whole
+ * stops once its memory (ry_net_bytes_estimate) passes RY_COLL_PHASE_BYTES. */
 static int build_groups(coll_ctx *c, const ry_job *job, ry_coll_op op, long long ranks,
                         long long stride, long long count, double bytes, int back,
-                        group_load *gl)
+                        group_load *gl, size_t nres)
 {
     long long L = stride * count;
     int rc = 0;
     for (long long r = 0; r < ranks && rc == 0; r++) {
+        if (nres && ry_net_bytes_estimate(nres, (double)c->fl->n, (double)c->fl->nent, 0, 0) >
+                        RY_COLL_PHASE_BYTES) {
+            rc = too_big(c->err, count, ranks, (double)c->fl->n, 1);
+            break;
+        }
         long long k = r % L / stride, first = r - k * stride;
         uint32_t src = job->gpu[r];
         if (gl && c->fl->n >= RY_COLL_LOAD_BATCH)
@@ -863,12 +877,24 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
         ranks = (long long)job->nranks;
     if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
         return 0;
-    if (groups_bound(f, op, ranks, count, 0, err) < 0)
-        return -1;
+    /* The phase's memory (ry_net_bytes_estimate) within RY_COLL_PHASE_BYTES:
+     * checked on the fewest flows it can hold (one a hop, two entries each),
+     * as it is built and, built, with the resources its flows share. */
+    size_t nres = ry_net_resources(n);
+    double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : 1;
+    double least = (double)ranks * per;
+    if (ry_net_bytes_estimate(nres, least, 2 * least, 0, 0) > RY_COLL_PHASE_BYTES)
+        return too_big(err, count, ranks, least, 0);
     ry_flows fl;
     ry_flows_init(&fl);
     c.fl = &fl;
-    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, 0, NULL);
+    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, 0, NULL, nres);
+    if (rc == 0) {
+        size_t nse, ns = ry_flows_shared(&fl, nres, &nse);
+        if (ry_net_bytes_estimate(nres, (double)fl.n, (double)fl.nent, (double)ns, (double)nse) >
+            RY_COLL_PHASE_BYTES)
+            rc = too_big(err, count, ranks, (double)fl.n, 0);
+    }
     ends_ctx e = { n, 0 };
     if (rc == 0)
         rc = ry_net_run_each(n, &fl, &out->net, end_time, &e, err);
@@ -900,7 +926,7 @@ int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long r
     ry_flows_init(&fl);
     c.fl = &fl;
     group_load gl = { visit, ctx, 2 * f->nlinks, out };
-    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, back, &gl);
+    int rc = build_groups(&c, job, op, ranks, stride, count, bytes, back, &gl, 0);
     ry_flows_free(&fl);
     return rc;
 }

@@ -100,6 +100,13 @@ double ry_coll_bus_factor(ry_coll_op op, size_t n);
  * all-to-all of 1,024 ranks is that many. */
 #define RY_COLL_MAX_FLOWS (1u << 20)
 
+/* The memory one phase of a model's groups (ry_coll_groups) may take
+ * (ry_net_bytes_estimate): 256 MiB hold about 1,500,000 flows of 5 entries
+ * on shared resources (an all-to-all's), 1,900,000 on their own (a
+ * ring's); every expert-parallel group of 64 at once over 16,384 GPUs is
+ * about 1,000,000. */
+#define RY_COLL_PHASE_BYTES (256.0 * 1024 * 1024)
+
 /* Where a job's nodes are. */
 typedef enum { RY_PLACE_CONTIGUOUS = 0, RY_PLACE_SCATTERED = 1 } ry_placement;
 
@@ -182,8 +189,9 @@ int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_
  * out->net and out->time_s are the phase's; *share (0, 1] is what the
  * switches leave of the ends' rates: the time the phase would take if only
  * the GPUs' own links (NIC ports, NVLink) limited it, over its time. -1
- * with err set when a hop has no route or the phase would exceed
- * RY_COLL_MAX_FLOWS (err->key "flows"). */
+ * with err set when a hop has no route or the phase's flows would take
+ * more than RY_COLL_PHASE_BYTES (err->key "flows"; the count of flows is
+ * not bounded otherwise): the phase runs whole or not at all. */
 int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
                    long long stride, long long count, double bytes, int pxn,
                    ry_coll_result *out, double *share, ry_err *err);

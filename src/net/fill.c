@@ -87,6 +87,43 @@ size_t ry_flows_add(ry_flows *fl, double bytes, const uint32_t *res, const float
     return fl->n - 1;
 }
 
+double ry_net_bytes_estimate(size_t nres, double flows, double entries, double shared,
+                             double shared_entries)
+{
+    /* a flow: bytes and off (8 + 8, x 1.5 grown), rate and done (16); the
+     * filling's key, heap and pos (16), xres (4), alone and active (2),
+     * left and rate (16). An entry: res and w (8, x 1.5 grown); on a shared resource
+     * rflow and rw (8). A shared resource: gid, capv, room, at, wsum, left,
+     * roff and its key, heap and pos (64). A resource: the seen and shared
+     * bitmaps and their ranks (5 / 16). */
+    return flows * 78 + entries * 12 + shared_entries * 8 + shared * 64 + (double)nres * 5 / 16;
+}
+
+size_t ry_flows_shared(const ry_flows *fl, size_t nres, size_t *entries)
+{
+    size_t words = nres / 64 + 1, ns = 0, nse = 0;
+    uint64_t *seen = ry_xcalloc(2 * words, sizeof *seen), *twice = seen + words;
+    for (size_t e = 0; e < fl->nent; e++) {
+        uint32_t r = fl->res[e];
+        if (r >= nres)
+            continue;
+        uint64_t bit = UINT64_C(1) << (r & 63);
+        if (seen[r >> 6] & bit)
+            twice[r >> 6] |= bit;
+        seen[r >> 6] |= bit;
+    }
+    for (size_t i = 0; i < words; i++)
+        ns += (size_t)__builtin_popcountll(twice[i]);
+    for (size_t e = 0; entries && e < fl->nent; e++) {
+        uint32_t r = fl->res[e];
+        nse += r < nres && ((twice[r >> 6] >> (r & 63)) & 1);
+    }
+    if (entries)
+        *entries = nse;
+    free(seen);
+    return ns;
+}
+
 /* ---- the heap of resources on the level they fill at ------------------------- */
 
 /* A resource one flow alone crosses (exclusive) only caps that flow: it
@@ -99,7 +136,9 @@ size_t ry_flows_add(ry_flows *fl, double bytes, const uint32_t *res, const float
  * resource's. Per-resource state is then proportional to the shared
  * resources, and a phase of flows on paths of their own (a ring, a shift)
  * keeps one element per flow. The heap's elements are the shared resources
- * (0 .. ns - 1) and the flows (ns + f); ties go by the resource id. */
+ * (0 .. ns - 1) and the flows (ns + f); ties go by the resource id. A flow
+ * with no shared resource is not queued at all (fill()): it runs at its
+ * own level. */
 typedef struct filler {
     const ry_flows *fl;
     double (*cap)(const void *, uint32_t);
@@ -108,11 +147,13 @@ typedef struct filler {
     uint64_t *shared;       /* bitmap over resource ids */
     uint32_t *rank;         /* shared resources below each 64-bit word */
     uint32_t *gid;          /* shared: its resource id */
+    double *capv;           /* shared: its capacity */
     double *room;           /* shared: capacity left at level at[] */
     double *at;
     double *wsum;           /* shared: unfrozen weight */
     uint32_t *left;         /* shared: unfrozen flows through it */
     uint32_t *xres;         /* flow: its first exclusive resource, UINT32_MAX: none */
+    unsigned char *alone;   /* flow: it crosses no shared resource */
     double *key;            /* element: the level it fills at (a flow's: fixed) */
     uint32_t *heap;         /* elements */
     uint32_t *pos;          /* element: its place in heap, UINT32_MAX: not there */
@@ -256,7 +297,7 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
     *first = NONE;
     h->nheap = 0;
     for (size_t s = 0; s < h->ns; s++) {
-        h->room[s] = h->cap(h->cctx, h->gid[s]);
+        h->room[s] = h->capv[s];
         h->at[s] = 0;
         h->wsum[s] = 0;
         h->left[s] = 0;
@@ -270,10 +311,26 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
             push(h, (uint32_t)s);
         }
     }
+    /* A flow that crosses no shared resource freezes at its own level
+     * whatever the others do, and frees no weight: it is not queued. Of
+     * those the one that comes first in the heap's order would have come
+     * up before every element that follows it: it is the first to fill
+     * when it comes before the heap's first. */
+    uint32_t lone = NONE;
     for (size_t f = 0; f < fl->n; f++) {
-        h->pos[h->ns + f] = NONE;
-        if (active[f] && h->xres[f] != NONE)
-            push(h, (uint32_t)(h->ns + f));
+        uint32_t x = (uint32_t)(h->ns + f);
+        h->pos[x] = NONE;
+        if (!active[f] || h->xres[f] == NONE)
+            continue;
+        if (!h->alone[f]) {
+            push(h, x);
+            continue;
+        }
+        double k = h->key[x];
+        rate[f] = k;
+        if (lone == NONE || k < h->key[lone] ||
+            (k == h->key[lone] && h->xres[f] < h->xres[lone - h->ns]))
+            lone = x;           /* before(h, x, lone) */
     }
     for (size_t i = h->nheap / 2; i-- > 0;)
         sift_down(h, i);
@@ -310,6 +367,8 @@ static void fill(filler *h, const unsigned char *active, double *rate, uint32_t 
                 freeze(h, f, t, rate);
         }
     }
+    if (lone != NONE && (*first == NONE || before(h, lone, *first)))
+        *first = lone;
 }
 
 static double array_cap(const void *ctx, uint32_t r)
@@ -336,20 +395,8 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
         ry_err_set(err, NULL, "%zu flows over %zu resources: more than the engine counts", n, nres);
         return -1;
     }
-    for (size_t e = 0; e < fl->nent; e++) {
-        uint32_t r = fl->res[e];
-        double c = r < nres ? capacity(cctx, r) : 0;
-        if (r >= nres || !(c > 0) || !(fl->w[e] > 0)) {
-            ry_err_set(err, NULL, "a flow crosses resource %u: %s", (unsigned)r,
-                       r >= nres ? "no such resource" :
-                       !(c > 0) ? "it has no capacity" : "with no share of the flow");
-            return -1;
-        }
-    }
-    fl->rate = ry_xrealloc(fl->rate, n * sizeof *fl->rate);
-    fl->done = ry_xrealloc(fl->done, n * sizeof *fl->done);
-
-    /* the shared resources: those two entries or more cross */
+    /* the shared resources: those two entries or more cross; each entry
+     * checked, each resource's capacity where it first comes */
     filler h = { .fl = fl, .cap = capacity, .cctx = cctx };
     size_t words = nres / 64 + 1;
     uint64_t *seen = ry_xcalloc(words, sizeof *seen);
@@ -358,11 +405,22 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     for (size_t e = 0; e < fl->nent; e++) {
         uint32_t r = fl->res[e];
         uint64_t bit = UINT64_C(1) << (r & 63);
+        double c = r >= nres ? 0 : seen[r >> 6] & bit ? 1 : capacity(cctx, r);
+        if (r >= nres || !(c > 0) || !(fl->w[e] > 0)) {
+            ry_err_set(err, NULL, "a flow crosses resource %u: %s", (unsigned)r,
+                       r >= nres ? "no such resource" :
+                       !(c > 0) ? "it has no capacity" : "with no share of the flow");
+            free(seen);
+            free(h.shared);
+            return -1;
+        }
         if (seen[r >> 6] & bit)
             h.shared[r >> 6] |= bit;
         seen[r >> 6] |= bit;
     }
     free(seen);
+    fl->rate = ry_xrealloc(fl->rate, n * sizeof *fl->rate);
+    fl->done = ry_xrealloc(fl->done, n * sizeof *fl->done);
     h.rank = ry_xmalloc(words * sizeof *h.rank);
     for (size_t i = 0; i < words; i++) {
         h.rank[i] = (uint32_t)h.ns;
@@ -375,6 +433,9 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
             h.gid[k++] = (uint32_t)(i * 64 + (size_t)__builtin_ctzll(b));
     for (size_t e = 0; e < fl->nent; e++)
         nse += (size_t)is_shared(&h, fl->res[e]);
+    h.capv = ry_xmalloc(ns1 * sizeof *h.capv);
+    for (size_t s = 0; s < ns; s++)
+        h.capv[s] = capacity(cctx, h.gid[s]);
     h.room = ry_xmalloc(ns1 * sizeof *h.room);
     h.at = ry_xmalloc(ns1 * sizeof *h.at);
     h.wsum = ry_xmalloc(ns1 * sizeof *h.wsum);
@@ -386,6 +447,7 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     h.heap = ry_xmalloc((ns + n) * sizeof *h.heap);
     h.pos = ry_xmalloc((ns + n) * sizeof *h.pos);
     h.xres = ry_xmalloc(n * sizeof *h.xres);
+    h.alone = ry_xmalloc(n);
 
     unsigned char *active = ry_xmalloc(n);
     double *left = ry_xmalloc(n * sizeof *left);
@@ -400,10 +462,13 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
         /* the level its exclusive resources cap it at: the first to fill */
         double *k = &h.key[ns + f];
         h.xres[f] = NONE;
+        h.alone[f] = 1;
         for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
             uint32_t r = fl->res[e];
-            if (is_shared(&h, r))
+            if (is_shared(&h, r)) {
+                h.alone[f] = 0;
                 continue;
+            }
             double lv = capacity(cctx, r) / (double)fl->w[e];
             if (h.xres[f] == NONE || lv < *k || (lv == *k && r < h.xres[f])) {
                 *k = lv;
@@ -463,19 +528,15 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
             double b = 0;
             for (size_t k = h.roff[s]; k < h.roff[s + 1]; k++)
                 b += left[h.rflow[k]] * h.rw[k];
-            if (b / capacity(cctx, h.gid[s]) > floor)
-                floor = b / capacity(cctx, h.gid[s]);
+            b /= h.capv[s];
+            if (b > floor)
+                floor = b;
         }
+        /* a flow's own resources: the one it fills first (its key, the least
+         * capacity over weight) has the most of its bytes left to carry */
         for (size_t f = 0; f < n; f++)
-            if (active[f])
-                for (size_t e = fl->off[f]; e < fl->off[f + 1]; e++) {
-                    uint32_t r = fl->res[e];
-                    if (is_shared(&h, r))
-                        continue;
-                    double b = left[f] * fl->w[e];
-                    if (b / capacity(cctx, r) > floor)
-                        floor = b / capacity(cctx, r);
-                }
+            if (active[f] && h.xres[f] != NONE && left[f] / h.key[ns + f] > floor)
+                floor = left[f] / h.key[ns + f];
         int last = round >= RY_NET_ROUNDS || slowest <= floor * (1 + BOUNDS_MEET);
         double until = dt * (1 + SAME_FINISH);
         for (size_t f = 0; f < n; f++) {
@@ -523,6 +584,7 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     free(h.shared);
     free(h.rank);
     free(h.gid);
+    free(h.capv);
     free(h.room);
     free(h.at);
     free(h.wsum);
@@ -534,5 +596,6 @@ int ry_fill_run(double (*capacity)(const void *ctx, uint32_t res), const void *c
     free(h.heap);
     free(h.pos);
     free(h.xres);
+    free(h.alone);
     return 0;
 }

@@ -15,6 +15,8 @@
 #include "analysis/failure_sweep.h"
 #include "analysis/pareto.h"
 #include "model/plan.h"
+#include "net/collective.h"
+#include "net/flow.h"
 #include "spec/catalog.h"
 #include "spec/search.h"
 #include "spec/yaml.h"
@@ -115,6 +117,7 @@ struct ry_search {
     ry_search_point *pts;
     const char ***values;       /* the points' value arrays */
     double target_time, budget;     /* the bounds: a point beyond them is pruned */
+    int analytic;               /* the analytic shares, not the flow engine */
     /* the timings and bounds computed, by key */
     mtx_t lock;
     memo *bucket[TIMING_BUCKETS];   /* timings */
@@ -253,6 +256,8 @@ static int model_point(const search *S, ry_spec *const *spec, const ry_fabric *f
     /* the layouts' collectives on the point's fabric, one engine for the mix */
     ry_plan_net pn;
     ry_err nerr;
+    if (S->analytic)
+        f = NULL;
     int engine = f && ry_plan_net_init(&pn, f, &nerr) == 0;
     if (f && !engine) {
         ry_spec_error(spec[0], nerr.key[0] ? "network" : NULL, "%s", nerr.msg);
@@ -375,6 +380,62 @@ long long ry_search_point_bytes(long long gpus, int planes)
     return b > (double)LLONG_MAX / 4 ? LLONG_MAX / 4 : (long long)b;
 }
 
+long long ry_search_engine_bytes(const ry_spec *spec)
+{
+    if (!spec || !spec->workload || spec->gpus < 2)
+        return 0;
+    /* the tiers a hop may cross up and down: the blocks the cluster spans,
+     * and the top */
+    ry_fabric_block blocks[RY_MAX_TIERS];
+    int nb = ry_spec_fabric_blocks(spec, blocks);
+    double tiers = 1;
+    for (int i = 0; i < nb; i++)
+        tiers += blocks[i].gpus < spec->gpus;
+    double gpus = (double)spec->gpus, planes = spec->planes > 0 ? spec->planes : 1;
+    /* the resources: each link both ways, a link per GPU port a tier (1:1),
+     * and each GPU's NVLink both ways */
+    double nres = 2 * gpus * planes * tiers + 2 * gpus;
+    const ry_workload *w = spec->workload;
+    double flows, entries, shared, on_shared;
+    if (w->model.moe.experts > 0) {
+        /* the expert all-to-all: every GPU to the ep - 1 others of its group
+         * on each plane, through a GPU of the destination's rail (two NVLink
+         * entries), up and down every tier; every resource it crosses may
+         * be shared */
+        double ep = w->expert > 0 ? w->expert : w->model.moe.experts;
+        if (ep > gpus)
+            ep = gpus;
+        flows = gpus * planes * (ep - 1);
+        entries = on_shared = flows * (2 + 2 * tiers);
+        shared = entries / 2 < nres ? entries / 2 : nres;
+    } else {
+        /* a ring or a shift of every GPU: one hop each on each plane, up
+         * and down every tier, on a path of its own (at 524,288 GPUs the
+         * model's phases share no resource) */
+        flows = gpus * planes;
+        entries = flows * 2 * tiers;
+        shared = on_shared = 0;
+    }
+    double b = ry_net_bytes_estimate((size_t)nres, flows, entries, shared, on_shared);
+    if (b > RY_COLL_PHASE_BYTES)
+        b = RY_COLL_PHASE_BYTES;        /* a bigger phase is not run */
+    return (long long)b;
+}
+
+/* What a point of spec takes while built and modeled: its build and,
+ * unless the shares are analytic, the engine's biggest phase among the
+ * mix's workloads (spec[0 .. n)). */
+static long long point_need(const search *S, ry_spec *const *spec, int n)
+{
+    long long need = ry_search_point_bytes(spec[0]->gpus, spec[0]->planes), engine = 0;
+    for (int w = 0; w < n && !S->analytic; w++) {
+        long long e = ry_search_engine_bytes(spec[w]);
+        if (e > engine)
+            engine = e;
+    }
+    return need + engine;
+}
+
 int ry_search_threads(int want, int nproc, long long memory, long long per_point)
 {
     long long n = want > 0 ? want : nproc;
@@ -424,14 +485,14 @@ long long ry_search_memory_available(void)
  * running, and holds its share (*held, for build_leave); 0 with err set
  * when it alone needs more than the budget. One build always runs, so the
  * wait ends. */
-static int build_enter(search *S, const ry_spec *spec, long long *held, ry_err *err)
+static int build_enter(search *S, ry_spec *const *spec, long long *held, ry_err *err)
 {
-    long long need = ry_search_point_bytes(spec->gpus, spec->planes);
+    long long need = point_need(S, spec, S->nwl);
     *held = 0;
     if (need > S->memory) {
         char a[48], b[48];
         ry_err_set(err, NULL, "not built: its %s GPUs need about %s of memory, more than the "
-                   "search's memory budget of %s (--memory)", ry_n(spec->gpus),
+                   "search's memory budget of %s (--memory)", ry_n(spec[0]->gpus),
                    ry_num_si(a, sizeof a, (double)need, "B", 3),
                    ry_num_si(b, sizeof b, (double)S->memory, "B", 3));
         return 0;
@@ -457,12 +518,12 @@ static void build_leave(search *S, long long held)
 
 /* The design build of spec within the memory budget (build_done frees
  * it); NULL with err set. */
-static ry_design_build *build_point(search *S, const ry_spec *spec, long long *held,
+static ry_design_build *build_point(search *S, ry_spec *const *spec, long long *held,
                                     ry_err *err)
 {
     if (!build_enter(S, spec, held, err))
         return NULL;
-    ry_design_build *b = ry_design_build_new(spec, spec->design, S->media, err);
+    ry_design_build *b = ry_design_build_new(spec[0], spec[0]->design, S->media, err);
     if (!b)
         build_leave(S, *held);
     return b;
@@ -484,7 +545,7 @@ static times *time_fabric(search *S, ry_spec *const *spec, ry_buf *diag)
     ry_err err;
     long long held;
     m = (mix){ .n = 0, .wsum = S->wsum };
-    ry_design_build *b = build_point(S, spec[0], &held, &err);
+    ry_design_build *b = build_point(S, spec, &held, &err);
     if (!b) {
         ry_err_text(&err, ti->why, sizeof ti->why);
     } else {
@@ -519,7 +580,7 @@ static void compute(search *S, ry_spec *const *spec, ry_buf *diag, timing *tm)
     ry_buf_reset(diag);
     ry_err err;
     long long held;
-    ry_design_build *b = build_point(S, spec[0], &held, &err);
+    ry_design_build *b = build_point(S, spec, &held, &err);
     if (!b) {
         ry_err_text(&err, tm->why, sizeof tm->why);
         goto out;
@@ -1086,6 +1147,7 @@ int ry_search_run(const ry_search_in *in, ry_search **out, ry_search_result *res
     S->seeds = in->seeds > 0 ? in->seeds : 4;
     res->target_time = S->target_time = in->target_time;
     res->budget = S->budget = in->budget;
+    S->analytic = in->analytic;
     res->max_slowdown = in->max_slowdown;
 
     /* the points */
@@ -1135,7 +1197,8 @@ int ry_search_run(const ry_search_in *in, ry_search **out, ry_search_result *res
      * the spec's own size */
     S->memory = in->memory > 0 ? in->memory : ry_search_memory_available();
     int nthreads = ry_search_threads(in->threads, processors(), S->memory,
-                                     ry_search_point_bytes(base->gpus, base->planes));
+                                     ry_search_point_bytes(base->gpus, base->planes) +
+                                     (S->analytic ? 0 : ry_search_engine_bytes(base)));
     if (nthreads > S->npoints)
         nthreads = (int)S->npoints;
     S->reserved = (long long)(nthreads - 1) * RY_SEARCH_THREAD_BYTES;

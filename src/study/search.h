@@ -108,6 +108,7 @@ typedef struct ry_search_in {
     int threads;                /* 0: as many as processors and memory allow */
     long long memory;           /* bytes the points may take at once; 0: what is available */
     long long max_points;       /* > 0: only the first this many points are evaluated */
+    int analytic;               /* the analytic shares, not the flow engine */
 } ry_search_in;
 
 /* in for base with the spec's search section's choices (the bounds, seeds,
@@ -134,6 +135,17 @@ int ry_search_point_spec(const ry_search *S, long long p, ry_buf *out);
  * 512 bytes per GPU port and 8 MiB (measured at 1,048,576 GPUs of one
  * plane: about 470 bytes per port mapped, 330 resident). */
 long long ry_search_point_bytes(long long gpus, int planes);
+
+/* The memory the flow engine takes to model a point of spec (its biggest
+ * phase, net/flow.h's ry_net_bytes_estimate), from the spec alone: for a
+ * dense model a ring or shift of every GPU, one hop each on each plane,
+ * up and down every tier; for a mixture of experts the expert all-to-all
+ * of every GPU with the ep - 1 others of its group (ep: workload
+ * parallelism.expert, else the model's experts), through a GPU of the
+ * destination's rail. At most RY_COLL_PHASE_BYTES (a phase past it is not
+ * run); 0 without a workload. The search counts it with the point's build
+ * unless its shares are analytic. */
+long long ry_search_engine_bytes(const ry_spec *spec);
 
 /* What a thread maps of its own: its malloc arena (64 MiB reserved) and
  * its stack (8 MiB). */

@@ -257,13 +257,13 @@ static void own_resources(void)
         ry_flows a, b;
         ry_flows_init(&a);
         ry_flows_init(&b);
-        uint32_t all[40];
+        uint32_t all[41];
         for (size_t r = 0; r < nres; r++)
             all[r] = (uint32_t)r;
         ry_flows_add(&b, 0, all, NULL, nres);
         for (size_t f = 0; f < nflows; f++) {
-            uint32_t res[40];
-            float w[40];
+            uint32_t res[41];
+            float w[41];
             size_t n = 0;
             for (size_t r = 0; r < nres; r++)
                 if (draw(4) == 0) {
@@ -289,6 +289,29 @@ static void own_resources(void)
     }
 }
 
+/* ry_flows_shared counts the resources two flows or more cross, and
+ * ry_net_bytes_estimate grows with each of its counts. */
+static void shared_count(void)
+{
+    uint32_t a[3] = { 0, 5, 9 }, b[2] = { 5, 9 }, c[2] = { 9, 70 };
+    ry_flows fl;
+    ry_flows_init(&fl);
+    ry_flows_add(&fl, 1, a, NULL, 3);
+    size_t nse;
+    CHECK(ry_flows_shared(&fl, 100, &nse) == 0 && nse == 0, "one flow: shared resources");
+    ry_flows_add(&fl, 1, b, NULL, 2);
+    ry_flows_add(&fl, 1, c, NULL, 2);
+    size_t ns = ry_flows_shared(&fl, 100, &nse);
+    CHECK(ns == 2 && nse == 5, "%zu shared, %zu entries on them; want 2 (5 and 9), 5", ns, nse);
+    ry_flows_free(&fl);
+    double e = ry_net_bytes_estimate(1000, 10, 40, 5, 12);
+    CHECK(e > ry_net_bytes_estimate(1000, 9, 40, 5, 12) &&
+          e > ry_net_bytes_estimate(1000, 10, 39, 5, 12) &&
+          e > ry_net_bytes_estimate(1000, 10, 40, 4, 12) &&
+          e > ry_net_bytes_estimate(1000, 10, 40, 5, 11) &&
+          e > ry_net_bytes_estimate(900, 10, 40, 5, 12), "the estimate does not grow with each count");
+}
+
 int main(void)
 {
     shared_link();
@@ -298,6 +321,7 @@ int main(void)
     errors();
     random_instances();
     own_resources();
+    shared_count();
     printf("%d checks, %d failed\n", checks, failures);
     return failures != 0;
 }
