@@ -192,8 +192,9 @@ for up in (32, 16, 8, 4):
     if net["analytic_phases"] != 0:
         bad.append("up %d: %d phase(s) kept analytic" % (up, net["analytic_phases"]))
 j = json.load(open("%s/dsv3-ep256.json" % tmp))
-if j["network"]["analytic_phases"] != 1:
-    bad.append("expert parallel 256: analytic_phases %r, want 1" % j["network"]["analytic_phases"])
+if j["network"]["analytic_phases"] < 1:    # one a layout the engine re-times
+    bad.append("expert parallel 256: analytic_phases %r, want 1 or more"
+               % j["network"]["analytic_phases"])
 for b in bad:
     print("FAIL: " + b)
 sys.exit(1 if bad else 0)
