@@ -885,21 +885,23 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
     double least = (double)ranks * per;
     if (ry_net_bytes_estimate(nres, least, 2 * least, 0, 0) > RY_COLL_PHASE_BYTES)
         return too_big(err, count, ranks, least, 0);
-    ry_flows fl;
-    ry_flows_init(&fl);
-    c.fl = &fl;
+    /* the engine's own flows: their memory kept from one phase to the next */
+    ry_flows *fl = ry_net_scratch(n);
+    c.fl = fl;
     int rc = build_groups(&c, job, op, ranks, stride, count, bytes, 0, NULL, nres);
-    if (rc == 0) {
-        size_t nse, ns = ry_flows_shared(&fl, nres, &nse);
-        if (ry_net_bytes_estimate(nres, (double)fl.n, (double)fl.nent, (double)ns, (double)nse) >
+    /* with every entry on a shared resource, the most it can take */
+    if (rc == 0 && ry_net_bytes_estimate(nres, (double)fl->n, (double)fl->nent, (double)fl->nent,
+                                         (double)fl->nent) > RY_COLL_PHASE_BYTES) {
+        size_t nse, ns = ry_flows_shared(fl, nres, &nse);
+        if (ry_net_bytes_estimate(nres, (double)fl->n, (double)fl->nent, (double)ns, (double)nse) >
             RY_COLL_PHASE_BYTES)
-            rc = too_big(err, count, ranks, (double)fl.n, 0);
+            rc = too_big(err, count, ranks, (double)fl->n, 0);
     }
     ends_ctx e = { n, 0 };
     if (rc == 0)
-        rc = ry_net_run_each(n, &fl, &out->net, end_time, &e, err);
-    out->flows = fl.n;
-    ry_flows_free(&fl);
+        rc = ry_net_run_each(n, fl, &out->net, end_time, &e, err);
+    out->flows = fl->n;
+    ry_flows_clear(fl);
     if (rc == 0 && out->net.time_s > 0) {
         out->time_s = out->net.time_s;
         *share = e.ends / out->time_s;

@@ -105,6 +105,9 @@ const ry_fabric *ry_net_fabric(const ry_net *n);
 int ry_net_hashes(const ry_net *n);
 void ry_net_set_seed(ry_net *n, uint32_t seed);
 size_t ry_net_resources(const ry_net *n);
+/* The engine's own flows, emptied: a phase built in them keeps their
+ * memory for the next (one user at a time; ry_net_free frees them). */
+ry_flows *ry_net_scratch(ry_net *n);
 /* Failures: node_down[node id] (failed switches) and link_down[link id]
  * (failed cables and NIC links), nonzero = failed, NULL = none; copied.
  * A failed switch's links count as down. The flows added after it are

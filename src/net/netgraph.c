@@ -74,6 +74,8 @@ struct ry_net {
     ry_net_opts o;
     int eth;
     size_t nres;
+    double *gbps;               /* per link: its rate (ry_link_gbps_at), asked for often */
+    ry_flows scratch;           /* ry_net_scratch */
 
     ry_updown **ud;             /* per subnet, built when first needed */
 
@@ -144,6 +146,12 @@ ry_net *ry_net_new(const ry_fabric *f, const ry_net_opts *o, ry_err *err)
     n->o = *o;
     n->eth = eth;
     n->nres = nres;
+    n->gbps = ry_xcalloc(f->nlinks + 1, sizeof *n->gbps);
+    for (size_t l = 0; l < f->nlinks; l++) {
+        const ry_link *k = &f->links[l];
+        n->gbps[l] = ry_link_gbps_at(f, k->lo, ry_port_node(f, k->lo), k->hi,
+                                     ry_port_node(f, k->hi));
+    }
     n->ud = ry_xcalloc(f->nsubnets > 0 ? (size_t)f->nsubnets : 1, sizeof *n->ud);
     n->nsw = f->nnodes - f->first_switch;
     size_t S = n->nsw ? n->nsw : 1;
@@ -184,6 +192,8 @@ void ry_net_free(ry_net *n)
     for (int k = 0; k < n->f->nsubnets; k++)
         ry_updown_free(n->ud[k]);
     free(n->ud);
+    free(n->gbps);
+    ry_flows_free(&n->scratch);
     if (n->eth) {
         ry_eth_routes_free(n->er);
         ry_ethplan_free(&n->pl);
@@ -252,6 +262,12 @@ void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_do
     }
 }
 
+ry_flows *ry_net_scratch(ry_net *n)
+{
+    ry_flows_clear(&n->scratch);
+    return &n->scratch;
+}
+
 double ry_net_capacity(const ry_net *n, uint32_t res)
 {
     const ry_fabric *f = n->f;
@@ -259,9 +275,7 @@ double ry_net_capacity(const ry_net *n, uint32_t res)
         return 0;
     if (res >= 2 * f->nlinks)
         return n->o.nvlink_bytes_s;
-    const ry_link *k = &f->links[res / 2];
-    return ry_link_gbps_at(f, k->lo, ry_port_node(f, k->lo), k->hi, ry_port_node(f, k->hi)) *
-           1e9 / 8;
+    return n->gbps[res / 2] * 1e9 / 8;
 }
 
 static double capacity_of(const void *n, uint32_t res)
