@@ -313,14 +313,17 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
 {
     int spread = op == RY_NCCL_ALL_TO_ALL;
     ry_plan_net *pn = pl->net;
-    if (pn && pn->unbound)
-        return 1;
-    if (!pn || !pn->active || count < 2 || stride < 1)
+    if (!pn || (!pn->active && !pn->unbound) || count < 2 || stride < 1)
         return plan_share(pl, gpus, stride, count, spread);
     for (int i = 0; i < pn->nmemo; i++)
         if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
             pn->memo[i].count == count && pn->memo[i].op == (int)op)
             return pn->memo[i].share;
+    if (pn->unbound) {
+        if (pn->budget <= 0)
+            return 1;
+        pn->budget--;
+    }
     /* Hashed paths are a draw (a job's queue pairs and ports are new each
      * run): the mean time over RY_PLAN_NET_DRAWS draws, a harmonic mean of
      * the shares. */
@@ -652,7 +655,7 @@ static void keep_layout(ry_plan *pl, const ry_plan_cfg *c)
     int n = pl->n_layouts, at = n;
     for (int i = 0; i < n; i++) {
         const ry_plan_cfg *x = &pl->layouts[i];
-        if (x->t == c->t && x->c == c->c && x->p == c->p && x->d == c->d && x->ep == c->ep) {
+        if (x->p == c->p) {
             if (c->total >= x->total * (1 - 1e-9))
                 return;
             memmove(&pl->layouts[i], &pl->layouts[i + 1], (size_t)(n - i - 1) * sizeof *x);
@@ -1108,7 +1111,7 @@ int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total)
     return 0;
 }
 
-int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
+static int compute(const ry_spec *s, int paper, int ideal, ry_plan *pl)
 {
     memset(pl, 0, sizeof *pl);
     pl->paper = paper;
@@ -1145,47 +1148,93 @@ int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
     if (found < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
     long long considered = pl->considered, fit = pl->fit;
-    pl->ideal_ok = ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
+    pl->ideal_ok = ideal && ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
     pl->considered = considered;
     pl->fit = fit;
     finish(s, pl);
     return 0;
 }
 
-int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
+int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
 {
-    if (ry_plan_compute(s, 0, pl) < 0)
+    return compute(s, paper, 1, pl);
+}
+
+static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
+{
+    if (compute(s, 0, ideal, pl) < 0)
         return -1;
     if (!pn)
         return 0;
     pl->net = pn;
     pn->active = 1;
     pl->analytic = pl->best;
-    /* The analytic choice and the next fastest layouts on the engine, the
+    /* The analytic choice on the engine; when the fabric as built slows it
+     * past the model's resolution, the next fastest layouts too, the
      * fastest there kept (a tie: the analytic order). */
     ry_plan_cfg c = pl->analytic;
     ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
     pl->best = c;
-    for (int i = 0, tried = 1; i < pl->n_layouts && tried < RY_PLAN_NET_LAYOUTS; i++) {
+    int retime = c.total > pl->analytic.total * (1 + RY_PLAN_RESOLUTION);
+    /* The others (one a pipeline depth) ordered by the least time the
+     * engine could give them (a share is at most 1; the phases already run
+     * are known), the most promising first; a layout that could not beat
+     * the best so far is not run. */
+    ry_plan_cfg cand[RY_PLAN_NET_LAYOUTS];
+    double least[RY_PLAN_NET_LAYOUTS];
+    int nc = 0;
+    const ry_plan_cfg *a = &pl->analytic;
+    for (int i = 0; retime && i < pl->n_layouts; i++) {
         c = pl->layouts[i];
-        const ry_plan_cfg *a = &pl->analytic;
         if (c.t == a->t && c.c == a->c && c.p == a->p && c.d == a->d && c.ep == a->ep)
             continue;
-        tried++;
-        /* An engine share is at most 1: a layout no faster than the best
-         * even then is not run. */
         pn->unbound = 1;
+        pn->budget = 0;
         ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
         pn->unbound = 0;
-        if (c.total >= pl->best.total * (1 - 1e-9))
-            continue;
-        ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
-        if (c.total < pl->best.total * (1 - 1e-9))
-            pl->best = c;
+        int at = nc++;
+        for (; at > 0 && least[at - 1] > c.total; at--) {
+            cand[at] = cand[at - 1];
+            least[at] = least[at - 1];
+        }
+        cand[at] = pl->layouts[i];
+        least[at] = c.total;
+    }
+    for (int i = 0; i < nc && i < RY_PLAN_NET_RETIME; i++) {
+        if (least[i] >= pl->best.total * (1 - 1e-9))
+            break;
+        /* Phase by phase, the bound rising with each share found: the
+         * candidate is dropped as soon as it cannot beat the best; when no
+         * phase is left to run, the bound is its time on the engine. */
+        for (int round = 0;; round++) {
+            int ran = pn->asked + pn->fallback;
+            c = cand[i];
+            pn->unbound = round < 2 * RY_PLAN_NET_LAYOUTS;  /* at the end, all at once */
+            pn->budget = 1;
+            ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
+            int bound = pn->unbound;
+            pn->unbound = 0;
+            if (c.total >= pl->best.total * (1 - 1e-9))
+                break;
+            if (!bound || pn->asked + pn->fallback == ran) {
+                pl->best = c;
+                break;
+            }
+        }
     }
     pn->active = 0;
     finish(s, pl);
     return 0;
+}
+
+int ry_plan_compute_on(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
+{
+    return compute_on(s, pn, 1, pl);
+}
+
+int ry_plan_compute_layout(const ry_spec *s, ry_plan_net *pn, ry_plan *pl)
+{
+    return compute_on(s, pn, 0, pl);
 }
 
 void ry_plan_time_on(const ry_plan *pl, ry_plan_net *pn, ry_plan_cfg *out)

@@ -276,7 +276,7 @@ static int model_point(const search *S, ry_spec *const *spec, const ry_fabric *f
                 ry_error("the point has no workload to model");
             return 0;
         }
-        if ((engine ? ry_plan_compute_on(spec[w], &pn, pl) : ry_plan_compute(spec[w], 0, pl)) < 0) {
+        if (ry_plan_compute_layout(spec[w], engine ? &pn : NULL, pl) < 0) {
             if (engine)
                 ry_plan_net_free(&pn);
             return 0;
