@@ -19,19 +19,12 @@ NODES=${4:-131072}
 RUNS=${5:-5}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 
-if ! git -C "$top" rev-parse --verify -q "$REF^{commit}" >/dev/null 2>&1; then
-    echo "bom against $REF: skipped (no git checkout with $REF at $top)"
-    exit 0
-fi
-refdir="$CACHE/$(git -C "$top" rev-parse --short "$REF")"
-if [ ! -x "$refdir/build/railyard" ]; then
-    echo "building the reference $REF in $refdir (once)"
-    rm -rf "$refdir" && mkdir -p "$refdir/src" "$refdir/build" || exit 1
-    git -C "$top" archive "$REF" | tar -x -C "$refdir/src" || exit 1
-    (cd "$refdir/src" && ./bootstrap >/dev/null 2>&1 && cd ../build &&
-        ../src/configure -q >/dev/null && make -s railyard >/dev/null 2>&1) || {
-        echo "bom against $REF: the reference does not build"; exit 1; }
-fi
+refdir=$(sh "$top/tests/bench/ref-build.sh" "$CACHE" "$REF")
+case $? in
+0) ;;
+77) echo "bom against $REF: skipped (no git checkout with $REF at $top)"; exit 0 ;;
+*) echo "bom against $REF: the reference does not build"; exit 1 ;;
+esac
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/railyard-bom-bench.XXXXXX")
 trap 'rm -rf "$out"' EXIT
