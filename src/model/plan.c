@@ -313,17 +313,12 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
 {
     int spread = op == RY_NCCL_ALL_TO_ALL;
     ry_plan_net *pn = pl->net;
-    if (!pn || (!pn->active && !pn->unbound) || count < 2 || stride < 1)
+    if (!pn || !pn->active || count < 2 || stride < 1)
         return plan_share(pl, gpus, stride, count, spread);
     for (int i = 0; i < pn->nmemo; i++)
         if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
             pn->memo[i].count == count && pn->memo[i].op == (int)op)
             return pn->memo[i].share;
-    if (pn->unbound) {
-        if (pn->budget <= 0)
-            return 1;
-        pn->budget--;
-    }
     /* Hashed paths are a draw (a job's queue pairs and ports are new each
      * run): the mean time over RY_PLAN_NET_DRAWS draws, a harmonic mean of
      * the shares. */
@@ -648,32 +643,6 @@ static long long fit_d_even(long long K, ry_plan_cfg *c, long long dmax, const l
     return 0;
 }
 
-/* c among pl->layouts: the fastest of each layout, the fastest layouts
- * first (ties in the order found). */
-static void keep_layout(ry_plan *pl, const ry_plan_cfg *c)
-{
-    int n = pl->n_layouts, at = n;
-    for (int i = 0; i < n; i++) {
-        const ry_plan_cfg *x = &pl->layouts[i];
-        if (x->p == c->p) {
-            if (c->total >= x->total * (1 - 1e-9))
-                return;
-            memmove(&pl->layouts[i], &pl->layouts[i + 1], (size_t)(n - i - 1) * sizeof *x);
-            n--;
-            break;
-        }
-    }
-    for (at = 0; at < n && pl->layouts[at].total <= c->total * (1 + 1e-9); at++)
-        ;
-    if (at == RY_PLAN_NET_LAYOUTS)
-        return;
-    if (n == RY_PLAN_NET_LAYOUTS)
-        n--;
-    memmove(&pl->layouts[at + 1], &pl->layouts[at], (size_t)(n - at) * sizeof *c);
-    pl->layouts[at] = *c;
-    pl->n_layouts = n + 1;
-}
-
 /* Tries c with every micro-batch size, chunk count and recomputation the
  * workload allows; keeps the fastest that fits. */
 static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best, int *found,
@@ -724,8 +693,6 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
                 pl->fit++;
                 c->mem = mem;
                 ry_plan_eval(pl, K, rc, c);
-                if (pl->keep_layouts)
-                    keep_layout(pl, c);
                 if (!*found || c->total < best->total * (1 - 1e-9) ||
                     (c->total <= best->total * (1 + 1e-9) && c->gpus < best->gpus)) {
                     *best = *c;
@@ -1141,11 +1108,7 @@ static int compute(const ry_spec *s, int paper, int ideal, ry_plan *pl)
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
     pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
     ry_plan_cfg least;
-    pl->keep_layouts = 1;
-    pl->n_layouts = 0;
-    int found = ry_plan_search(pl, pl->base.in.K, &pl->best, &least);
-    pl->keep_layouts = 0;
-    if (found < 0)
+    if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
     long long considered = pl->considered, fit = pl->fit;
     pl->ideal_ok = ideal && ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
@@ -1169,59 +1132,7 @@ static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
     pl->net = pn;
     pn->active = 1;
     pl->analytic = pl->best;
-    /* The analytic choice on the engine; when the fabric as built slows it
-     * past the model's resolution, the next fastest layouts too, the
-     * fastest there kept (a tie: the analytic order). */
-    ry_plan_cfg c = pl->analytic;
-    ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
-    pl->best = c;
-    int retime = c.total > pl->analytic.total * (1 + RY_PLAN_RESOLUTION);
-    /* The others (one a pipeline depth) ordered by the least time the
-     * engine could give them (a share is at most 1; the phases already run
-     * are known), the most promising first; a layout that could not beat
-     * the best so far is not run. */
-    ry_plan_cfg cand[RY_PLAN_NET_LAYOUTS];
-    double least[RY_PLAN_NET_LAYOUTS];
-    int nc = 0;
-    const ry_plan_cfg *a = &pl->analytic;
-    for (int i = 0; retime && i < pl->n_layouts; i++) {
-        c = pl->layouts[i];
-        if (c.t == a->t && c.c == a->c && c.p == a->p && c.d == a->d && c.ep == a->ep)
-            continue;
-        pn->unbound = 1;
-        pn->budget = 0;
-        ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
-        pn->unbound = 0;
-        int at = nc++;
-        for (; at > 0 && least[at - 1] > c.total; at--) {
-            cand[at] = cand[at - 1];
-            least[at] = least[at - 1];
-        }
-        cand[at] = pl->layouts[i];
-        least[at] = c.total;
-    }
-    for (int i = 0; i < nc && i < RY_PLAN_NET_RETIME; i++) {
-        if (least[i] >= pl->best.total * (1 - 1e-9))
-            break;
-        /* Phase by phase, the bound rising with each share found: the
-         * candidate is dropped as soon as it cannot beat the best; when no
-         * phase is left to run, the bound is its time on the engine. */
-        for (int round = 0;; round++) {
-            int ran = pn->asked + pn->fallback;
-            c = cand[i];
-            pn->unbound = round < 2 * RY_PLAN_NET_LAYOUTS;  /* at the end, all at once */
-            pn->budget = 1;
-            ry_plan_eval(pl, pl->base.in.K, c.mem.recompute, &c);
-            int bound = pn->unbound;
-            pn->unbound = 0;
-            if (c.total >= pl->best.total * (1 - 1e-9))
-                break;
-            if (!bound || pn->asked + pn->fallback == ran) {
-                pl->best = c;
-                break;
-            }
-        }
-    }
+    ry_plan_eval(pl, pl->base.in.K, pl->best.mem.recompute, &pl->best);
     pn->active = 0;
     finish(s, pl);
     return 0;

@@ -109,21 +109,15 @@ typedef struct ry_plan_cfg {
 
 /* The network engine behind a plan's shares (net/): the fabric as built,
  * routed as the spec's network: section says, the job's ranks placed on it
- * (network.placement). ry_plan_compute_on ranks the layouts on the
- * analytic shares (ry_plan_group_share) and times the fastest on the
- * engine; when the engine slows it past RY_PLAN_RESOLUTION, the fastest
- * layouts of RY_PLAN_NET_LAYOUTS other pipeline depths are ordered by
- * their least time on the engine (unknown shares 1) and the first
- * RY_PLAN_NET_RETIME re-timed, phase by phase while they can still win;
- * the fastest on the engine is kept. Each parallel dimension's groups run all at
+ * (network.placement). ry_plan_compute_on chooses the layout on the
+ * analytic shares (ry_plan_group_share), then times the chosen layout's
+ * collectives on the engine: each parallel dimension's groups run all at
  * once (net/collective.h, ry_coll_groups) and their share of the NICs'
  * rate replaces the analytic one. Where the switches hash flows onto
  * paths (ECMP), a phase's paths are one draw of the hash: its time is the
  * mean over RY_PLAN_NET_DRAWS seeds. A phase the engine cannot take (more
  * flows than it holds) keeps the analytic share and is counted. */
-#define RY_PLAN_NET_LAYOUTS 4           /* the analytic ranking's fastest, one a pipeline depth */
-#define RY_PLAN_NET_RETIME 1            /* of them, re-timed beside the analytic choice */
-#define RY_PLAN_NET_MEMO (RY_PLAN_NET_LAYOUTS * 8)
+#define RY_PLAN_NET_MEMO 32
 #define RY_PLAN_NET_DRAWS 5             /* hashed paths: the mean over this many draws */
 #define RY_PLAN_NET_BYTES 1048576.0     /* a hop's bytes in the engine's phase (the
                                            share does not depend on it) */
@@ -131,10 +125,6 @@ typedef struct ry_plan_net {
     ry_net *net;
     ry_job job;
     int active;                 /* share questions go to the engine */
-    int unbound;                /* every share not yet known 1: a layout's time on a
-                                   fabric that never slows it, the least the engine
-                                   can give it */
-    int budget;                 /* with unbound: phases the engine may still run */
     int asked, fallback;        /* phases run; questions answered analytically instead */
     long long flows;            /* flows of the phases run */
     char why[256];              /* the last fallback's reason */
@@ -169,11 +159,6 @@ typedef struct ry_plan {
     ry_plan_arch arch;
     ry_plan_cfg best;           /* the chosen configuration at the cluster's K */
     ry_plan_cfg analytic;       /* ry_plan_compute_on: best as the analytic shares timed it */
-    /* The fastest layouts (t, c, p, d, ep) on the analytic shares, fastest
-     * first, each with its fastest micro-batch, chunks and recomputation:
-     * what ry_plan_compute_on re-times on the engine. */
-    ry_plan_cfg layouts[RY_PLAN_NET_LAYOUTS];
-    int n_layouts, keep_layouts;
     ry_plan_net *net;           /* ry_plan_compute_on: the engine (borrowed), else NULL */
     ry_plan_cfg ideal;          /* K = N */
     int ideal_ok;
