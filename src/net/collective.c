@@ -6,6 +6,7 @@
 
 #include "fabric/names.h"
 #include "util/alloc.h"
+#include "util/words.h"
 
 static const char *const op_names[] = { "all-reduce", "all-gather", "reduce-scatter",
                                         "all-to-all", "sendrecv", NULL };
@@ -17,10 +18,7 @@ const char *ry_coll_op_name(ry_coll_op op)
 
 int ry_coll_op_parse(const char *s)
 {
-    for (int i = 0; s && op_names[i]; i++)
-        if (strcmp(s, op_names[i]) == 0)
-            return i;
-    return -1;
+    return ry_word_index(op_names, s);
 }
 
 static const char *const algo_names[] = { "ring", "tree", "auto", NULL };
@@ -32,10 +30,7 @@ const char *ry_coll_algo_name(ry_coll_algo a)
 
 int ry_coll_algo_parse(const char *s)
 {
-    for (int i = 0; s && algo_names[i]; i++)
-        if (strcmp(s, algo_names[i]) == 0)
-            return i;
-    return -1;
+    return ry_word_index(algo_names, s);
 }
 
 double ry_coll_bus_factor(ry_coll_op op, size_t n)

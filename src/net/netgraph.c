@@ -27,6 +27,7 @@
 #include "net/fill.h"
 #include "net/updown.h"
 #include "util/alloc.h"
+#include "util/words.h"
 #include "util/diag.h"
 
 /* The most hops a route may take: up every tier and down again, and the
@@ -36,19 +37,16 @@
  * 131,072-GPU fabric's every leaf fits. */
 #define RY_NET_ETH_CACHE ((size_t)256 << 20)
 
-static const char *const routing_names[] = { "static", "ecmp", "adaptive" };
+static const char *const routing_names[] = { "static", "ecmp", "adaptive", NULL };
 
 const char *ry_net_routing_name(ry_net_routing r)
 {
-    return (unsigned)r < sizeof routing_names / sizeof *routing_names ? routing_names[r] : "?";
+    return (unsigned)r < sizeof routing_names / sizeof *routing_names - 1 ? routing_names[r] : "?";
 }
 
 int ry_net_routing_parse(const char *s)
 {
-    for (size_t i = 0; s && i < sizeof routing_names / sizeof *routing_names; i++)
-        if (strcmp(s, routing_names[i]) == 0)
-            return (int)i;
-    return -1;
+    return ry_word_index(routing_names, s);
 }
 
 void ry_net_opts_default(ry_net_opts *o)

@@ -6,6 +6,7 @@
 #include "spec/libra_spec.h"
 #include "spec/yaml.h"
 #include "util/buf.h"
+#include "util/words.h"
 #include "io/input.h"
 
 #include <ctype.h>
@@ -48,10 +49,7 @@ static const char *const policies[] = {
 
 static int policy_of(const char *s)
 {
-    for (int i = 0; policies[i]; i++)
-        if (strcmp(s, policies[i]) == 0)
-            return i;
-    return -1;
+    return ry_word_index(policies, s);
 }
 
 int ry_libra_split_tp(const ry_libra_net *net, long long tp, int *tensor, int *data, char *why,
