@@ -191,6 +191,13 @@ for up in (32, 16, 8, 4):
         bad.append("up %d: expert share %r, want %r" % (up, got, want))
     if net["analytic_phases"] != 0:
         bad.append("up %d: %d phase(s) kept analytic" % (up, net["analytic_phases"]))
+    # the expert all-to-all's own report has the engine's share too: its
+    # all-to-all is the iteration's expert term (which this layout exposes
+    # whole)
+    a2a = j["moe"]["rail_optimized"]["all_to_all_s"]
+    if abs(a2a - j["optimum"]["moe_s"]) > 1e-9 * a2a:
+        bad.append("up %d: the MoE report's all-to-all %r s, the iteration's %r s"
+                   % (up, a2a, j["optimum"]["moe_s"]))
 j = json.load(open("%s/dsv3-ep256.json" % tmp))
 if j["network"]["analytic_phases"] < 1:    # one a layout the engine re-times
     bad.append("expert parallel 256: analytic_phases %r, want 1 or more"

@@ -1133,8 +1133,10 @@ static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
     pn->active = 1;
     pl->analytic = pl->best;
     ry_plan_eval(pl, pl->base.in.K, pl->best.mem.recompute, &pl->best);
-    pn->active = 0;
+    /* the expert all-to-all's own report (plan_moe) with the engine's share
+     * of its groups, the one the iteration has (remembered: no phase runs) */
     finish(s, pl);
+    pn->active = 0;
     return 0;
 }
 
