@@ -240,6 +240,14 @@ S, g, n, R, V = $S, $GPN, $n, $NIC_BYTES * 1e6, $NVL * 1e9
 t = max(S / V, S / g / R); print(S / t * 2 * (n - 1) / n / 1e9)")
 within "${got:-0}" "$want" 0.0005 && ok || fail "SHARP with NVLS: got $got GB/s, want $want ($(cat "$TMP/err"))"
 expect_eq "sharp and nvls: algorithm reported" "$(json_get "$TMP/out.json" algorithm)" nvls+sharp
+# --sharp and --nvls are the keys' flags: the same bytes
+cp "$TMP/out.json" "$TMP/keys.json"
+get q busbw_gbytes_per_s --op all-reduce --bytes 8G --sharp --nvls >/dev/null
+cmp -s "$TMP/keys.json" "$TMP/out.json" && ok || fail "--sharp --nvls differ from the keys: $(cat "$TMP/err")"
+"$RAILYARD" collective "$TMP/q.yaml" --op all-to-all --bytes 1G --sharp >"$TMP/out" 2>"$TMP/err"
+expect_eq "--sharp with all-to-all: exit" $? 2
+grep -q -- "--sharp is all-reduce's" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    fail "--sharp with all-to-all: $(cat "$TMP/err")"
 # Refused at the key: switches without SHARP, an Ethernet fabric, an HB
 # domain of one GPU; nothing written.
 refuse() {
@@ -255,6 +263,11 @@ printf 'network:\n  sharp: true\n' >>"$TMP/nosharp.yaml"
 refuse "$TMP/nosharp.yaml" "nosharp.yaml:11:[0-9]*: error: the sw64 switches of tier 1 do not reduce in the network"
 sed 's/radix: 64, speed: 400G}/radix: 64, speed: 400G, protocol: ethernet}/' "$TMP/ro.yaml" >"$TMP/eth.yaml"
 refuse "$TMP/eth.yaml" "--set:1:[0-9]*: error: SHARP reduces in InfiniBand switches" --set network.sharp=true
+# the flag on the same fabric: a usage error naming it (exit 2), nothing written
+"$RAILYARD" collective "$TMP/eth.yaml" --op all-reduce --bytes 1G --sharp >"$TMP/out" 2>"$TMP/err"
+expect_eq "--sharp on Ethernet: exit" $? 2
+grep -q "SHARP reduces in InfiniBand switches" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    fail "--sharp on Ethernet: $(cat "$TMP/err")"
 sed 's/gpus_per_node: 8,/gpus_per_node: 8, hb_domain: 1,/' "$TMP/ro.yaml" >"$TMP/hb1.yaml"
 refuse "$TMP/hb1.yaml" "HB domain is 1 GPU" --set network.nvls=true
 

@@ -37,7 +37,7 @@
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
-#define RY_MAX_OPTS 16
+#define RY_MAX_OPTS 20
 #define RY_MAX_MORE 256     /* further positional arguments (verify's FABRIC files) */
 
 typedef enum ry_opt_type {

@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_ALGO, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -46,6 +46,12 @@ static const ry_option options[] = {
                  "all-reduce across nodes: ring, tree (NCCL's double\n"
                  "binary tree) or auto, the faster (default: network.algorithm;\n"
                  "network.sharp and network.nvls reduce in the switches)" },
+    [O_SHARP] = { "sharp", 0, RY_OPT_FLAG, NULL, NULL,
+                  "all-reduce reduces in the InfiniBand switches (SHARP;\n"
+                  "default: network.sharp)" },
+    [O_NVLS] = { "nvls", 0, RY_OPT_FLAG, NULL, NULL,
+                 "all-reduce reduces in the NVLink switches inside an HB\n"
+                 "domain (NVLS; default: network.nvls)" },
     [O_JOBS] = { "jobs", 0, RY_OPT_VALUE, "K", NULL,
                  "K jobs of --ranks each on disjoint nodes, placed alike,\n"
                  "all running the collective at once (default 1)" },
@@ -116,6 +122,10 @@ static ry_cmd_status check(ry_ctx *ctx)
                         ry_opt(ctx, O_SHIFT));
     if (ry_opt(ctx, O_SHIFT) && strcmp(ry_opt(ctx, O_OP), "sendrecv") != 0)
         return ry_usage(ctx, "--shift is sendrecv's (got --op %s)", ry_opt(ctx, O_OP));
+    for (int row = O_SHARP; row <= O_NVLS; row++)
+        if (ry_flag(ctx, row) && strcmp(ry_opt(ctx, O_OP), "all-reduce") != 0)
+            return ry_usage(ctx, "--%s is all-reduce's (got --op %s)", options[row].name,
+                            ry_opt(ctx, O_OP));
     if (ry_opt(ctx, O_QPS) && parse_ll(ry_opt(ctx, O_QPS), 1, 64, &v) < 0)
         return ry_usage(ctx, "--qps must be a whole number from 1 to 64 (got '%s')",
                         ry_opt(ctx, O_QPS));
@@ -167,8 +177,8 @@ static ry_cmd_status fail(const ry_ctx *ctx, const ry_err *err)
         { "shift", O_SHIFT, NULL },
         { "jobs", O_JOBS, NULL },
         { "algorithm", O_ALGO, "network.algorithm" },
-        { "sharp", -1, "network.sharp" },
-        { "nvls", -1, "network.nvls" },
+        { "sharp", O_SHARP, "network.sharp" },
+        { "nvls", O_NVLS, "network.nvls" },
     };
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         if (strcmp(err->key, where[i].key) == 0) {
@@ -204,8 +214,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     co.algo = co.op == RY_NCCL_ALL_REDUCE ? s->net.algorithm : RY_ALGO_RING;
     if (ry_opt(ctx, O_ALGO))
         co.algo = ry_coll_algo_parse(ry_opt(ctx, O_ALGO));
-    co.sharp = s->net.sharp;
-    co.nvls = s->net.nvls;
+    co.sharp = s->net.sharp || ry_flag(ctx, O_SHARP);
+    co.nvls = s->net.nvls || ry_flag(ctx, O_NVLS);
     long long njobs = 1;
     if (ry_opt(ctx, O_JOBS) && parse_ll(ry_opt(ctx, O_JOBS), 1, 4096, &v) == 0)
         njobs = v;
@@ -308,7 +318,7 @@ const ry_cmd_entry ry_cmd_collective = {
     .name = "collective",
     .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
-                "[--algo ring|tree|auto] [--jobs K] [--fabric FILE]... "
+                "[--algo ring|tree|auto] [--sharp] [--nvls] [--jobs K] [--fabric FILE]... "
                 "[--sweep] [--format text|json] [-o FILE]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
@@ -323,7 +333,7 @@ const ry_cmd_entry ry_cmd_collective = {
                "sendrecv. No latency term: time is linear in the size. All-reduce runs\n"
                "--algo ring or tree (NCCL's double binary tree) across nodes, SHARP in\n"
                "the switches with network.sharp, NVLS in the NVLink switches with\n"
-               "network.nvls (--set network.sharp=true). With\n"
+               "network.nvls (or --sharp, --nvls). With\n"
                "--jobs K, K jobs run at once on disjoint nodes; each job's time is shown\n"
                "and the table is the slowest's. With --fabric (ibnetdiscover output, as\n"
                "verify reads it) the cables found missing or moved off their switch are\n"
