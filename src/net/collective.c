@@ -845,6 +845,16 @@ static int build_groups(coll_ctx *c, const ry_job *job, ry_coll_op op, long long
     return rc;
 }
 
+/* The ranks a group phase takes (at most the job's), or 0 when it has
+ * nothing to send: groups of fewer than 2, fewer than 2 ranks, no bytes. */
+static long long groups_ranks(const ry_job *job, long long ranks, long long stride,
+                              long long count, double bytes)
+{
+    if (ranks > (long long)job->nranks)
+        ranks = (long long)job->nranks;
+    return count < 2 || stride < 1 || ranks < 2 || !(bytes > 0) ? 0 : ranks;
+}
+
 /* The bound of a group phase's flows; -1 with err set past RY_COLL_MAX_FLOWS. */
 static int groups_bound(const ry_fabric *f, ry_coll_op op, long long ranks, long long count,
                         int back, ry_err *err)
@@ -868,9 +878,7 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
     *share = 1;
     const ry_fabric *f = ry_net_fabric(n);
     coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
-    if (ranks > (long long)job->nranks)
-        ranks = (long long)job->nranks;
-    if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
+    if ((ranks = groups_ranks(job, ranks, stride, count, bytes)) == 0)
         return 0;
     /* The phase's memory (ry_net_bytes_estimate) within RY_COLL_PHASE_BYTES:
      * checked on the fewest flows it can hold (one a hop, two entries each),
@@ -913,9 +921,7 @@ int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long r
     memset(out, 0, sizeof *out);
     const ry_fabric *f = ry_net_fabric(n);
     coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
-    if (ranks > (long long)job->nranks)
-        ranks = (long long)job->nranks;
-    if (count < 2 || stride < 1 || ranks < 2 || !(bytes > 0))
+    if ((ranks = groups_ranks(job, ranks, stride, count, bytes)) == 0)
         return 0;
     if (groups_bound(f, op, ranks, count, back, err) < 0)
         return -1;
