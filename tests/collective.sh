@@ -431,4 +431,12 @@ expect_eq "--fabric: the missing uplinks routed around, busbw R (U-k)/U" "$(cat 
     >"$TMP/out" 2>"$TMP/err"
 expect_eq "--fabric unreadable: exit" $? 3
 [ ! -s "$TMP/out" ] && ok || fail "--fabric unreadable: output written"
+# an Ethernet fabric's as-found is LLDP's: ibnetdiscover's file refused
+sed 's/switch: {name: qm9700, radix: 16}/switch: {name: sn5600-400g, radix: 16}/' "$TMP/ab.yaml" \
+    >"$TMP/ab-eth.yaml"
+"$RAILYARD" collective "$TMP/ab-eth.yaml" --op sendrecv --shift 8 --bytes 1G --fabric "$TMP/ab.net" \
+    >"$TMP/out" 2>"$TMP/err"
+expect_eq "--fabric on Ethernet: exit" $? 1
+grep -q "is Ethernet" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    fail "--fabric on Ethernet: $(cat "$TMP/err")"
 finish

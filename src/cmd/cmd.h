@@ -296,7 +296,8 @@ void ry_verify_print_error(const struct ry_verify *v, const ry_err *err);
  * each switch-to-switch cable found moved off its switch; a port swap on
  * the planned switch, a slower link and a NIC cabled to another switch (a
  * rail or unit swap: it still reaches the fabric) are kept. Subnets without
- * a file are taken as planned. The files' errors are said. */
+ * a file are taken as planned. The files' errors are said; an Ethernet
+ * fabric is refused (its fabric as found is LLDP's). */
 ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int nfiles,
                                uint8_t *link_down);
 /* The usage rules of the rows (for the command's check) and what they need loaded. */

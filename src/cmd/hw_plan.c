@@ -163,6 +163,11 @@ void ry_verify_print_error(const ry_verify *v, const ry_err *err)
 ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int n,
                                uint8_t *link_down)
 {
+    if (f->spec && ry_spec_is_ethernet(f->spec)) {
+        ry_error("--fabric reads ibnetdiscover's output of an InfiniBand fabric; %s is Ethernet "
+                 "(its fabric as found is LLDP's: railyard verify reads it)", f->spec->name);
+        return RY_CMD_INPUT;
+    }
     ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
     ry_cmd_status rc = RY_CMD_OK;
     for (int k = 0; k < n; k++) {
