@@ -855,15 +855,18 @@ static long long groups_ranks(const ry_job *job, long long ranks, long long stri
     return count < 2 || stride < 1 || ranks < 2 || !(bytes > 0) ? 0 : ranks;
 }
 
-/* The bound of a group phase's flows; -1 with err set past RY_COLL_MAX_FLOWS. */
-static int groups_bound(const ry_fabric *f, ry_coll_op op, long long ranks, long long count,
+/* The most flows a group phase makes: each hop one connection of qps
+ * queue pairs on each plane (a PXN hop's NVLink part is in the same flow;
+ * a hop over NVLink alone is one). -1 with err set past RY_COLL_MAX_FLOWS. */
+static int groups_bound(const ry_net *n, ry_coll_op op, long long ranks, long long count,
                         int back, ry_err *err)
 {
+    const ry_fabric *f = ry_net_fabric(n);
     double planes = f->planes > 0 ? f->planes : 1;
     double per = op == RY_NCCL_ALL_TO_ALL ? (double)(count - 1) : back ? 2 : 1;
-    double bound = (double)ranks * per * planes * 2;    /* PXN: at most two parts each */
+    double bound = (double)ranks * per * planes * ry_net_qps(n);
     if (bound > RY_COLL_MAX_FLOWS) {
-        ry_err_set(err, "flows", "groups of %lld ranks over %lld: about %.0f flows, more than "
+        ry_err_set(err, "flows", "groups of %lld ranks over %lld: up to %.0f flows, more than "
                    "the %u one phase may hold", count, ranks, bound, RY_COLL_MAX_FLOWS);
         return -1;
     }
@@ -923,7 +926,7 @@ int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long r
     coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
     if ((ranks = groups_ranks(job, ranks, stride, count, bytes)) == 0)
         return 0;
-    if (groups_bound(f, op, ranks, count, back, err) < 0)
+    if (groups_bound(n, op, ranks, count, back, err) < 0)
         return -1;
     ry_flows fl;
     ry_flows_init(&fl);

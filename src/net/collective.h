@@ -206,8 +206,8 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
  * out gets the flows placed, those of them that cross a fabric link (not
  * NVLink alone) and the link crossings (a flow's hops over fabric links,
  * its spread shares of a hop summed). Errors as
- * ry_coll_groups' (err->key "flows": more than RY_COLL_MAX_FLOWS, counted
- * both ways with back). */
+ * ry_coll_groups' (err->key "flows": more than RY_COLL_MAX_FLOWS flows at
+ * most, a hop's queue pairs on every plane, counted both ways with back). */
 typedef struct ry_coll_load {
     size_t flows, net_flows;
     long long crossings;

@@ -105,6 +105,8 @@ const ry_fabric *ry_net_fabric(const ry_net *n);
 int ry_net_hashes(const ry_net *n);
 void ry_net_set_seed(ry_net *n, uint32_t seed);
 size_t ry_net_resources(const ry_net *n);
+/* Flows a connection over the network makes: its queue pairs (one over NVLink). */
+int ry_net_qps(const ry_net *n);
 /* The engine's own flows, emptied: a phase built in them keeps their
  * memory for the next (one user at a time; ry_net_free frees them). */
 ry_flows *ry_net_scratch(ry_net *n);

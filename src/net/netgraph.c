@@ -223,6 +223,7 @@ const ry_fabric *ry_net_fabric(const ry_net *n) { return n->f; }
 int ry_net_hashes(const ry_net *n) { return n->eth && n->o.routing != RY_NET_ADAPTIVE; }
 void ry_net_set_seed(ry_net *n, uint32_t seed) { n->o.seed = seed; }
 size_t ry_net_resources(const ry_net *n) { return n->nres; }
+int ry_net_qps(const ry_net *n) { return n->o.qps; }
 
 void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down)
 {
