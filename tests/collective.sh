@@ -148,6 +148,32 @@ got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/rail-only-gh200.yaml" --op al
     --ranks 512 -f json 2>"$TMP/err" >"$TMP/out.json" && json_get "$TMP/out.json" busbw_gbytes_per_s)
 within "${got:-0}" "$("$PY" -c "print($NIC_BYTES / 1000 * 511 / 256)")" 0.001 && ok ||
     fail "rail-only all-to-all across GH200 domains: got $got ($(cat "$TMP/err"))"
+# Hierarchical all-to-all (--hierarchical, network.all_to_all): the NVLink
+# step, then the network step. A GPU sends (K-1)/K of S over NVLink at
+# 450 GB/s, then (n-K)/n of S through its NIC at R, so on a non-blocking
+# fabric t = S ((K-1)/K / 450 GB/s + (n-K)/n / R): on rail-only and on
+# rail-optimized alike (the second step stays on the rails), with DGX-like
+# nodes (K = 8, n = 128) and GH200 domains (K = 256, n = 512).
+for d in rail-only rail-optimized; do
+    got=$(get rail time_s --op all-to-all --bytes 1G --hierarchical --set fabric.design=$d)
+    want=$("$PY" -c "S = 2**30; K = $GPN; n = 16 * K; print(S * ((K - 1) / K / 450e9 + (n - K) / n / ($NIC_BYTES * 1e6)))")
+    within "${got:-0}" "$want" 1e-6 && ok || fail "hierarchical all-to-all on $d: got $got s, want $want ($(cat "$TMP/err"))"
+    expect_eq "hierarchical in the report ($d)" "$(json_get "$TMP/out.json" algorithm)" hierarchical
+done
+got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/rail-only-gh200.yaml" --op all-to-all --bytes 1G \
+    --ranks 512 --set network.all_to_all=hierarchical -f json 2>"$TMP/err" >"$TMP/out.json" &&
+    json_get "$TMP/out.json" time_s)
+want=$("$PY" -c "S = 2**30; K = 256; n = 512; print(S * ((K - 1) / K / 450e9 + (n - K) / n / ($NIC_BYTES * 1e6)))")
+within "${got:-0}" "$want" 1e-6 && ok || fail "hierarchical all-to-all across GH200 domains: got $got s, want $want ($(cat "$TMP/err"))"
+# It is all-to-all's: another operation with --hierarchical is a usage
+# error; the key leaves the other operations as they are.
+"$RAILYARD" collective "$TMP/rail.yaml" --op all-reduce --bytes 1G --hierarchical >"$TMP/out" 2>"$TMP/err"
+expect_eq "--hierarchical on all-reduce: exit" $? 2
+grep -q "hierarchical exchange is all-to-all's" "$TMP/err" && ok || fail "--hierarchical refusal: $(cat "$TMP/err")"
+[ -s "$TMP/out" ] && fail "--hierarchical refusal wrote output" || ok
+a=$(get rail time_s --op sendrecv --shift 9 --bytes 1G)
+b=$(get rail time_s --op sendrecv --shift 9 --bytes 1G --set network.all_to_all=hierarchical)
+expect_eq "network.all_to_all leaves sendrecv alone" "$b" "$a"
 "$RAILYARD" collective "$TMP/rail.yaml" --op sendrecv --shift 9 --bytes 1G --no-pxn >"$TMP/out" 2>"$TMP/err"
 expect_eq "rail-only sendrecv across rails without PXN: exit" $? 1
 grep -q 'crosses rails.*PXN' "$TMP/err" && ok || fail "no-PXN refusal: $(cat "$TMP/err")"

@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_HIER, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -52,6 +52,9 @@ static const ry_option options[] = {
     [O_NVLS] = { "nvls", 0, RY_OPT_FLAG, NULL, NULL,
                  "all-reduce reduces in the NVLink switches inside an HB\n"
                  "domain (NVLS; default: network.nvls)" },
+    [O_HIER] = { "hierarchical", 0, RY_OPT_FLAG, NULL, NULL,
+                 "all-to-all in two steps: inside each HB domain to the GPU at the "
+                 "destination's place, then between domains (default: network.all_to_all)" },
     [O_JOBS] = { "jobs", 0, RY_OPT_VALUE, "K", NULL,
                  "K jobs of --ranks each on disjoint nodes, placed alike,\n"
                  "all running the collective at once (default 1)" },
@@ -179,6 +182,7 @@ static ry_cmd_status fail(const ry_ctx *ctx, const ry_err *err)
         { "algorithm", O_ALGO, "network.algorithm" },
         { "sharp", O_SHARP, "network.sharp" },
         { "nvls", O_NVLS, "network.nvls" },
+        { "all_to_all", O_HIER, "network.all_to_all" },
     };
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         if (strcmp(err->key, where[i].key) == 0) {
@@ -216,6 +220,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         co.algo = ry_coll_algo_parse(ry_opt(ctx, O_ALGO));
     co.sharp = s->net.sharp || ry_flag(ctx, O_SHARP);
     co.nvls = s->net.nvls || ry_flag(ctx, O_NVLS);
+    /* network.all_to_all is all-to-all's; --hierarchical for another op is refused */
+    co.hierarchical = ry_flag(ctx, O_HIER) || (co.op == RY_NCCL_ALL_TO_ALL && s->net.all_to_all);
     long long njobs = 1;
     if (ry_opt(ctx, O_JOBS) && parse_ll(ry_opt(ctx, O_JOBS), 1, 4096, &v) == 0)
         njobs = v;
@@ -318,7 +324,8 @@ const ry_cmd_entry ry_cmd_collective = {
     .name = "collective",
     .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
-                "[--algo ring|tree|auto] [--sharp] [--nvls] [--jobs K] [--fabric FILE]... "
+                "[--algo ring|tree|auto] [--sharp] [--nvls] [--hierarchical] [--jobs K] "
+                "[--fabric FILE]... "
                 "[--sweep] [--format text|json] [-o FILE]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
@@ -333,7 +340,8 @@ const ry_cmd_entry ry_cmd_collective = {
                "sendrecv. No latency term: time is linear in the size. All-reduce runs\n"
                "--algo ring or tree (NCCL's double binary tree) across nodes, SHARP in\n"
                "the switches with network.sharp, NVLS in the NVLink switches with\n"
-               "network.nvls (or --sharp, --nvls). With\n"
+               "network.nvls (or --sharp, --nvls). --hierarchical runs all-to-all in two\n"
+               "steps, the NVLink step then the network step, their times added. With\n"
                "--jobs K, K jobs run at once on disjoint nodes; each job's time is shown\n"
                "and the table is the slowest's. With --fabric (ibnetdiscover output, as\n"
                "verify reads it) the cables found missing or moved off their switch are\n"

@@ -594,6 +594,11 @@ static int coll_check(const ry_fabric *f, const ry_job *jobs, size_t njobs,
         ry_err_set(err, "bytes", "the size must be more than 0 bytes");
         return -1;
     }
+    if (o->hierarchical && o->op != RY_NCCL_ALL_TO_ALL) {
+        ry_err_set(err, "all_to_all", "a hierarchical exchange is all-to-all's; %s runs "
+                   "direct (expected direct)", ry_coll_op_name(o->op));
+        return -1;
+    }
     if (o->algo == RY_ALGO_TREE && o->op != RY_NCCL_ALL_REDUCE) {
         ry_err_set(err, "algorithm", "tree is an all-reduce algorithm; %s runs as a ring "
                    "(expected ring or auto)", ry_coll_op_name(o->op));
@@ -708,6 +713,163 @@ static int run_with(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_o
     return rc;
 }
 
+/* ---- hierarchical all-to-all -------------------------------------------- */
+
+/* The first GPU of g's HB domain (its domain's GPUs are consecutive). */
+static uint32_t domain_start(const ry_fabric *f, uint32_t g)
+{
+    while (g > 0 && f->nodes[g - 1].group == f->nodes[g].group)
+        g--;
+    return g;
+}
+
+/* The GPU of src's domain (starting at s0) that gathers src's bytes for dst
+ * (its domain starting at d0): the one at dst's place in its domain, when it
+ * exists and, on a rail design, is on dst's rail; else the PXN relay, or
+ * src itself. */
+static uint32_t hier_via(const coll_ctx *c, uint32_t src, uint32_t s0, uint32_t dst, uint32_t d0)
+{
+    const ry_fabric *f = c->f;
+    long long v = (long long)s0 + ((long long)dst - d0);
+    if (v < f->gpus && f->nodes[v].group == f->nodes[src].group &&
+        (!rail_design(f) || f->nodes[v].rail == f->nodes[dst].rail))
+        return (uint32_t)v;
+    return rail_design(f) ? pxn_via(c, src, dst) : src;
+}
+
+/* One job's two phases into fl1 (NVLink, inside the domains) and fl2 (the
+ * network, between them). */
+static int build_hier_a2a(coll_ctx *c, const ry_job *job, double bytes, ry_flows *fl1,
+                          ry_flows *fl2)
+{
+    const ry_fabric *f = c->f;
+    size_t n = job->nranks;
+    double b = bytes / (double)n;
+    uint32_t *start = ry_xmalloc(n * sizeof *start);
+    for (size_t r = 0; r < n; r++)
+        start[r] = r && job->gpu[r] == job->gpu[r - 1] + 1 &&
+                   f->nodes[job->gpu[r]].group == f->nodes[job->gpu[r - 1]].group
+                   ? start[r - 1] : domain_start(f, job->gpu[r]);
+    long long K = 1;
+    for (size_t r = 0; r < n; r++)
+        if ((long long)job->gpu[r] - start[r] + 1 > K)
+            K = (long long)job->gpu[r] - start[r] + 1;
+    /* the relay of a domain may be past the job's last GPU in it */
+    for (size_t r = 0; r < n; r++) {
+        long long e = start[r];
+        while (e + 1 < f->gpus && f->nodes[e + 1].group == f->nodes[start[r]].group)
+            e++;
+        if (e - start[r] + 1 > K)
+            K = e - start[r] + 1;
+    }
+    double *acc = ry_xcalloc((size_t)K, sizeof *acc);
+    int rc = 0, pxn = c->pxn;
+    /* phase 1: each source's bytes gathered by relay */
+    c->fl = fl1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        uint32_t src = job->gpu[i];
+        for (size_t j = 0; j < n; j++)
+            if (j != i)
+                acc[hier_via(c, src, start[i], job->gpu[j], start[j]) - start[i]] += b;
+        for (long long k = 0; k < K && rc == 0; k++)
+            if (acc[k] > 0 && start[i] + (uint32_t)k != src)
+                rc = hop(c, src, start[i] + (uint32_t)k, 0, 0, acc[k]);
+        memset(acc, 0, (size_t)K * sizeof *acc);
+    }
+    /* phase 2: to each destination, what each relay of a source domain holds */
+    c->fl = fl2;
+    c->pxn = 0;
+    for (size_t j = 0; j < n && rc == 0; j++) {
+        uint32_t dst = job->gpu[j];
+        size_t a = 0;
+        while (a < n && rc == 0) {
+            size_t e = a;
+            while (e < n && start[e] == start[a])
+                e++;
+            if (f->nodes[job->gpu[a]].group != f->nodes[dst].group) {
+                for (size_t i = a; i < e; i++)
+                    acc[hier_via(c, job->gpu[i], start[i], dst, start[j]) - start[a]] += b;
+                for (long long k = 0; k < K && rc == 0; k++)
+                    if (acc[k] > 0)
+                        rc = send_split(c, start[a] + (uint32_t)k, dst, acc[k]);
+                memset(acc, 0, (size_t)K * sizeof *acc);
+            }
+            a = e;
+        }
+    }
+    c->pxn = pxn;
+    free(acc);
+    free(start);
+    return rc;
+}
+
+/* The latest completion among flows [a, b) of a run phase. */
+static double last_done(const ry_flows *fl, size_t a, size_t b)
+{
+    double t = 0;
+    for (size_t i = a; i < b; i++)
+        t = fl->done[i] > t ? fl->done[i] : t;
+    return t;
+}
+
+static int run_hier_a2a(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_opts *o,
+                        ry_coll_result *out, ry_err *err)
+{
+    const ry_fabric *f = ry_net_fabric(n);
+    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err };
+    double planes = f->planes > 0 ? f->planes : 1, qps = o->qps > 0 ? o->qps : 1;
+    double b1 = 0, b2 = 0;
+    for (size_t j = 0; j < njobs; j++) {
+        double nr = (double)jobs[j].nranks, m = (double)domain_max(f, &jobs[j]);
+        b1 += nr * (m - 1);
+        b2 += nr * (nr - m) * planes * qps;     /* no more than one a destination */
+    }
+    if (b1 > RY_COLL_MAX_FLOWS || b2 > RY_COLL_MAX_FLOWS) {
+        ry_err_set(err, "ranks", "a hierarchical all-to-all of %zu ranks%s is %.0f flows in "
+                   "its %s phase, more than the %u one phase may hold; choose fewer --ranks%s",
+                   jobs[0].nranks, njobs > 1 ? " in each job" : "", b1 > b2 ? b1 : b2,
+                   b1 > b2 ? "first" : "second", RY_COLL_MAX_FLOWS, njobs > 1 ? " or --jobs" : "");
+        return -1;
+    }
+    ry_flows fl1, fl2;
+    ry_flows_init(&fl1);
+    ry_flows_init(&fl2);
+    size_t *first = ry_xmalloc(2 * (njobs + 1) * sizeof *first);
+    int rc = 0;
+    for (size_t j = 0; j < njobs && rc == 0; j++) {
+        first[2 * j] = fl1.n;
+        first[2 * j + 1] = fl2.n;
+        rc = build_hier_a2a(&c, &jobs[j], o->bytes, &fl1, &fl2);
+    }
+    first[2 * njobs] = fl1.n;
+    first[2 * njobs + 1] = fl2.n;
+    ry_net_result r1, r2;
+    memset(&r1, 0, sizeof r1);
+    memset(&r2, 0, sizeof r2);
+    r1.bottleneck = r2.bottleneck = UINT32_MAX;
+    if (rc == 0 && fl1.n)
+        rc = ry_net_run(n, &fl1, &r1, NULL, err);
+    if (rc == 0 && fl2.n)
+        rc = ry_net_run(n, &fl2, &r2, NULL, err);
+    for (size_t j = 0; j < njobs && rc == 0; j++) {
+        ry_coll_result *r = &out[j];
+        memset(r, 0, sizeof *r);
+        r->net = r2.time_s >= r1.time_s ? r2 : r1;
+        r->flows = first[2 * j + 2] - first[2 * j] + first[2 * j + 3] - first[2 * j + 1];
+        snprintf(r->algorithm, sizeof r->algorithm, "hierarchical");
+        r->time_s = last_done(&fl1, first[2 * j], first[2 * j + 2]) +
+                    last_done(&fl2, first[2 * j + 1], first[2 * j + 3]);
+        if (r->time_s > 0) {
+            r->algbw = o->bytes / r->time_s;
+            r->busbw = r->algbw * ry_coll_bus_factor(o->op, jobs[j].nranks);
+        }
+    }
+    free(first);
+    ry_flows_free(&fl1);
+    ry_flows_free(&fl2);
+    return rc;
+}
+
 static double slowest(const ry_coll_result *r, size_t k)
 {
     double t = 0;
@@ -726,6 +888,8 @@ int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_
     }
     if (coll_check(ry_net_fabric(n), jobs, njobs, o, err) < 0)
         return -1;
+    if (o->hierarchical)
+        return run_hier_a2a(n, jobs, njobs, o, out, err);
     /* auto: the faster of ring and tree across nodes, the ring on a tie
      * (only all-reduce without SHARP has the choice). */
     if (o->algo != RY_ALGO_AUTO || o->op != RY_NCCL_ALL_REDUCE || o->sharp)

@@ -22,6 +22,15 @@
  *     over the planes; across rails on a rail design through the GPU of the
  *     source's HB domain on the destination's rail (PXN): in its node, or
  *     another node of a multi-node domain (a DGX GH200's 256 superchips).
+ *   hierarchical all-to-all (hierarchical on; a 2D all-to-all, and the
+ *     forwarding the rail-only paper costs): two phases, one after the
+ *     other. First, inside each HB domain, every GPU sends over NVLink to
+ *     each GPU of its domain the S / n of every destination at that GPU's
+ *     place in its own domain (the domain's GPU of the destination's rail
+ *     on a rail design). Then each GPU sends, over the network and in one
+ *     connection a destination, what its domain gathered for each GPU at its
+ *     place in the other domains. The time is the two phases' sum: nothing
+ *     of the network step starts before the NVLink step ends.
  *   sendrecv: rank i sends S to rank (i + shift) mod n, over the planes,
  *     across rails by PXN as all-to-all.
  *   tree (all-reduce, --algo tree): NCCL's double binary tree across
@@ -145,6 +154,7 @@ typedef struct ry_coll_opts {
     int algo;               /* ry_coll_algo: all-reduce across nodes */
     int sharp;              /* all-reduce reduces in the switches across HB domains */
     int nvls;               /* all-reduce reduces in the NVLink switches inside them */
+    int hierarchical;       /* all-to-all in two steps (ry_coll_run_jobs) */
 } ry_coll_opts;
 
 /* Defaults: all-reduce, 1 GiB, channels 0, shift 1, pxn on, qps 1, ring,
@@ -156,8 +166,8 @@ typedef struct ry_coll_result {
     double algbw, busbw;    /* bytes/s */
     int channels;           /* rings or tree channels used (0 for the others) */
     char algorithm[16];     /* what ran: "ring", "tree", "nvls", "sharp", "nvls+ring",
-                             * "nvls+tree", "nvls+sharp"; "direct" for all-to-all
-                             * and sendrecv */
+                             * "nvls+tree", "nvls+sharp"; "direct" or "hierarchical"
+                             * for all-to-all, "direct" for sendrecv */
     size_t flows;           /* flows of the phase */
     ry_net_result net;      /* the phase: bottleneck and its utilisation */
 } ry_coll_result;
@@ -169,8 +179,12 @@ typedef struct ry_coll_result {
 int ry_coll_run(ry_net *n, const ry_job *job, const ry_coll_opts *o, ry_coll_result *out,
                 ry_err *err);
 /* The same for njobs jobs at once, in one phase: out[j] is job j's (its
- * time when its last flow finishes; net the phase's). Further keys of err:
- * "algorithm" (tree for another op than all-reduce), "sharp" (an Ethernet
+ * time when its last flow finishes; net the phase's). A hierarchical
+ * all-to-all runs every job's first phase at once, then every job's
+ * second: a job's time is the sum of its own two, net the longer phase's.
+ * Further keys of err:
+ * "algorithm" (tree for another op than all-reduce), "all_to_all"
+ * (hierarchical for another op than all-to-all), "sharp" (an Ethernet
  * fabric, or switches without sharp in the catalog), "nvls" (an HB domain
  * of one GPU). */
 int ry_coll_run_jobs(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_opts *o,

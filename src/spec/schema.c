@@ -43,6 +43,7 @@ static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const routing_words[] = { "static", "ecmp", "adaptive", NULL };
 static const char *const hash_seed_words[] = { "per-switch", "same", NULL };
 static const char *const algorithm_words[] = { "ring", "tree", "auto", NULL };
+static const char *const all_to_all_words[] = { "direct", "hierarchical", NULL };
 static const char *const network_places[] = { "per-unit", "end-of-row", "middle-of-row",
                                                "in-rack", NULL };   /* RY_NETWORK_* */
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
@@ -424,6 +425,11 @@ const ry_key ry_spec_keys[] = {
       .bad = RY_BAD_OTHER,
       .doc = "all-reduce across nodes: ring, tree (NCCL's double binary tree) or auto "
              "(the faster)" },
+    { .key = "network.all_to_all", ENUM(all_to_all_words), SPEC(net.all_to_all), .def = "direct",
+      .bad = RY_BAD_OTHER,
+      .doc = "railyard collective's all-to-all: direct (every GPU to every GPU at once, across rails through "
+             "the GPU of the destination's rail, as NCCL's PXN) or hierarchical (inside "
+             "each HB domain first, then between domains, one step after the other)" },
     { .key = "network.sharp", .type = RY_KEY_BOOL, SPEC(net.sharp), .def = "false",
       .bad = RY_BAD_OTHER,
       .doc = "all-reduce reduces in the InfiniBand switches (SHARP; switches with sharp: "

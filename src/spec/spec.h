@@ -316,6 +316,7 @@ typedef struct ry_spec {
         int algorithm;          /* all-reduce across nodes: 0 ring, 1 tree, 2 auto */
         int sharp;              /* all-reduce reduces in the switches (SHARP) */
         int nvls;               /* all-reduce reduces in the NVSwitches (NVLS) */
+        int all_to_all;         /* 0 direct, 1 hierarchical (two steps) */
     } net;
 
     /* network.dims and libra: (spec/libra_spec.h); NULL without both */

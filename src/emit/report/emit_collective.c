@@ -1,6 +1,7 @@
 #include "emit/report/emit_collective.h"
 
 #include <jansson.h>
+#include <string.h>
 
 #include "emit/json_out.h"
 
@@ -28,6 +29,9 @@ static void text(ry_buf *o, const ry_coll_report *r)
     if (r->op == RY_NCCL_ALL_REDUCE)
         ry_buf_printf(o, "# algorithm %s (asked %s%s%s)\n", last->r.algorithm, r->algo,
                       r->sharp ? ", SHARP" : "", r->nvls ? ", NVLS" : "");
+    else if (strcmp(last->r.algorithm, "hierarchical") == 0)
+        ry_buf_printf(o, "# algorithm hierarchical: inside each HB domain over NVLink, then "
+                      "between domains, one step after the other\n");
     if (r->as_built_down >= 0)
         ry_buf_printf(o, "# as built (--fabric): %lld cable%s missing or moved, routed around\n",
                       r->as_built_down, r->as_built_down == 1 ? "" : "s");
