@@ -403,7 +403,11 @@ grep -q "^failed: leaf1, spine0$" "$TMP/dup.txt" && ok || fail "--fail list: $(g
 #     links, share (U - k) / U; the exposed data-parallel time (overlap 0)
 #     is the healthy one over it;
 #   - j spines down: every leaf keeps U - j uplinks, share (S - j) / S;
-#   - a NIC down: its GPU has no route on its plane: reported, not timed.
+#   - a NIC down: the other g - 1 GPUs of its node relay its ring's flows
+#     over NVLink, each NIC carrying 1 + 1/(g - 1) of its own: share
+#     (g - 1)/g, the analytic bandwidth kept too;
+#   - a leaf down (below): its node's every port, nothing can relay: the
+#     phase has no route, reported, not timed.
 for net in ib:qm9700 eth:sn5600-400g; do
     sw=${net#*:}
     net=${net%%:*}
@@ -470,13 +474,16 @@ for net in ("ib", "eth"):
 for net in ("ib", "eth"):
     j = json.load(open("%s/e-%s-nic.json" % (tmp, net)))
     e = j["engine"]
-    if not (e["stalled"] and e["slowdown"] is None and e["after"]["t_iter_s"] is None
-            and e["after"]["unrouted_phases"] >= 1 and e["before"]["unrouted_phases"] == 0):
-        bad.append("a dead NIC: not reported as no route: %r" % e)
-    why = e["after"]["no_route"] or ""
-    # hosts count from 1: node003's first GPU is gpu16
-    if "gpu16's NIC port there is down" not in why:
-        bad.append("a dead NIC: the reason does not name gpu16's port down: %r" % why)
+    b, a = e["before"], e["after"]
+    name = net + " nic"
+    want = (gpn - 1) / gpn
+    print("%s: data-parallel share %r (closed form %r), analytic bandwidth kept %r"
+          % (name, a["share_data"], want, j["training"]["bs_ratio"]))
+    if e["stalled"] or a["unrouted_phases"] or a["no_route"] is not None:
+        bad.append("%s: a dead NIC is not relayed: %r" % (name, e))
+    near(name + " share after", a["share_data"], want)
+    near(name + " analytic bandwidth kept", j["training"]["bs_ratio"], want)
+    near(name + " data-parallel time", a["dp_cross_s"], b["dp_cross_s"] / want)
 for b in bad:
     print("FAIL: " + b)
 P

@@ -176,7 +176,13 @@ typedef struct coll_ctx {
     int pxn;
     long long gpn;
     ry_err *err;
+    double *nominal;        /* per resource: the ends' bytes as planned (NULL: not kept) */
 } coll_ctx;
+
+static void add_nominal(void *ctx, uint32_t res, double bytes)
+{
+    ((double *)ctx)[res] += bytes;
+}
 
 static int rail_design(const ry_fabric *f)
 {
@@ -223,12 +229,14 @@ static uint32_t pxn_via(const coll_ctx *c, uint32_t src, uint32_t dst)
 static int hop(coll_ctx *c, uint32_t src, uint32_t dst, int plane, uint32_t conn, double bytes)
 {
     const ry_fabric *f = c->f;
+    uint32_t via = src;
     if (f->nodes[src].group != f->nodes[dst].group && c->pxn && rail_design(f) &&
-        f->nodes[src].rail != f->nodes[dst].rail) {
-        uint32_t via = pxn_via(c, src, dst);
-        if (via != src)
-            return ry_net_connect_via(c->net, c->fl, src, via, dst, plane, conn, bytes, c->err);
-    }
+        f->nodes[src].rail != f->nodes[dst].rail)
+        via = pxn_via(c, src, dst);
+    if (c->nominal)
+        ry_net_end_loads(c->net, src, via, dst, plane, bytes, add_nominal, c->nominal);
+    if (via != src)
+        return ry_net_connect_via(c->net, c->fl, src, via, dst, plane, conn, bytes, c->err);
     if (ry_net_connect(c->net, c->fl, src, dst, plane, 1, conn, bytes, c->err) == 0)
         return 0;
     if (!c->pxn && f->nodes[src].rail != f->nodes[dst].rail) {
@@ -636,7 +644,7 @@ static int run_with(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_o
                     int algo, ry_coll_result *out, ry_err *err)
 {
     const ry_fabric *f = ry_net_fabric(n);
-    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err };
+    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err, NULL };
     int ring = o->op <= RY_NCCL_REDUCE_SCATTER;
     int planes = f->planes > 0 ? f->planes : 1;
     int channels = o->channels > 0 ? o->channels : (int)(c.gpn * planes * 2);
@@ -816,7 +824,7 @@ static int run_hier_a2a(ry_net *n, const ry_job *jobs, size_t njobs, const ry_co
                         ry_coll_result *out, ry_err *err)
 {
     const ry_fabric *f = ry_net_fabric(n);
-    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err };
+    coll_ctx c = { n, f, NULL, o->pxn, gpus_per_node(f), err, NULL };
     double planes = f->planes > 0 ? f->planes : 1, qps = o->qps > 0 ? o->qps : 1;
     double b1 = 0, b2 = 0;
     for (size_t j = 0; j < njobs; j++) {
@@ -1044,7 +1052,7 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
     memset(out, 0, sizeof *out);
     *share = 1;
     const ry_fabric *f = ry_net_fabric(n);
-    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
+    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err, NULL };
     if ((ranks = groups_ranks(job, ranks, stride, count, bytes)) == 0)
         return 0;
     /* The phase's memory (ry_net_bytes_estimate) within RY_COLL_PHASE_BYTES:
@@ -1058,6 +1066,10 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
     /* the engine's own flows: their memory kept from one phase to the next */
     ry_flows *fl = ry_net_scratch(n);
     c.fl = fl;
+    /* with something down, the ends as planned: relaying around a dead
+     * port loads other GPUs' links, which the share must count */
+    if (ry_net_down_any(n))
+        c.nominal = ry_xcalloc(nres, sizeof *c.nominal);
     int rc = build_groups(&c, job, op, ranks, stride, count, bytes, 0, NULL, nres);
     /* with every entry on a shared resource, the most it can take */
     if (rc == 0 && ry_net_bytes_estimate(nres, (double)fl->n, (double)fl->nent, (double)fl->nent,
@@ -1070,6 +1082,13 @@ int ry_coll_groups(ry_net *n, const ry_job *job, ry_coll_op op, long long ranks,
     ends_ctx e = { n, 0 };
     if (rc == 0)
         rc = ry_net_run_each(n, fl, &out->net, end_time, &e, err);
+    if (c.nominal) {
+        e.ends = 0;
+        for (size_t r = 0; r < nres; r++)
+            if (c.nominal[r] > 0)
+                end_time(&e, (uint32_t)r, c.nominal[r]);
+        free(c.nominal);
+    }
     out->flows = fl->n;
     ry_flows_clear(fl);
     if (rc == 0 && out->net.time_s > 0) {
@@ -1087,7 +1106,7 @@ int ry_coll_groups_load(ry_net *n, const ry_job *job, ry_coll_op op, long long r
 {
     memset(out, 0, sizeof *out);
     const ry_fabric *f = ry_net_fabric(n);
-    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err };
+    coll_ctx c = { n, f, NULL, pxn, gpus_per_node(f), err, NULL };
     if ((ranks = groups_ranks(job, ranks, stride, count, bytes)) == 0)
         return 0;
     if (groups_bound(n, op, ranks, count, back, err) < 0)

@@ -116,10 +116,15 @@ ry_flows *ry_net_scratch(ry_net *n);
  * routed over what is left: InfiniBand up-down over the live links (a
  * switch's candidates are its live ports toward the destination, the same
  * digit picking among them as the failure-aware tables of analysis/route.c),
- * Ethernet BGP's equal-cost next hops over the live links, and a GPU whose
- * NIC port on the plane is down (its cable, its leaf, a failed rail or
- * plane) has no route there: ry_net_connect fails, naming it. */
+ * Ethernet BGP's equal-cost next hops over the live links. A GPU whose NIC
+ * port on the plane is down (its cable, its leaf, a failed rail or plane)
+ * has its connections relayed over NVLink by up to 8 GPUs of its HB domain
+ * whose ports are up, the bytes spread evenly (at the far end too when a
+ * relay's network does not reach it: rail-only); with none, ry_net_connect
+ * fails, naming it. */
 void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down);
+/* 1 when something is down (ry_net_set_down). */
+int ry_net_down_any(const ry_net *n);
 double ry_net_capacity(const ry_net *n, uint32_t res);     /* bytes/s */
 /* A resource as a person reads it: "leaf3 p17 -> spine0 p2 (up)" or
  * "gpu12 NVLink out". */
@@ -162,6 +167,15 @@ int ry_net_run(const ry_net *n, ry_flows *fl, ry_net_result *out, double *load, 
 typedef void (*ry_res_visit)(void *ctx, uint32_t res, double bytes);
 int ry_net_run_each(const ry_net *n, ry_flows *fl, ry_net_result *out, ry_res_visit visit,
                     void *ctx, ry_err *err);
+
+/* What a connection from src to dst on plane (through via over NVLink
+ * when via is not src: PXN) puts on the GPUs' own links as if nothing were
+ * down: visit(ctx, res, bytes) for the NVLink out of src and into via (or
+ * dst, in one HB domain), via's NIC link up and dst's NIC link down. The
+ * ends' load of the phase as planned, for a share that counts what
+ * relaying around a dead port costs. */
+void ry_net_end_loads(const ry_net *n, uint32_t src, uint32_t via, uint32_t dst, int plane,
+                      double bytes, ry_res_visit visit, void *ctx);
 
 /* The memory a phase takes, in bytes: its ry_flows (grown by
  * ry_flows_add: room for half as many again) and ry_net_run's state, for

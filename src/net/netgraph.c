@@ -514,6 +514,9 @@ static uint32_t out_res(const ry_fabric *f, uint32_t p)
     return 2 * (uint32_t)l + (f->links[l].lo == p ? 0 : 1);
 }
 
+/* The most GPUs of an HB domain that relay for one whose port is down. */
+#define RY_NET_RELAYS 8
+
 /* no_route's `at` for a failed NIC port (its link or its leaf) at either end. */
 #define DEAD_SRC (UINT32_MAX - 1)
 #define DEAD_DST (UINT32_MAX - 2)
@@ -679,15 +682,12 @@ static void nvlink_entries(ry_net *n, uint32_t out, uint32_t in)
 }
 
 /* The connection's qps flows after the `pre` entries already in place
- * (NVLink of a PXN hop): from GPU src's port on plane to dst's. */
-static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t dst, int plane,
-                       uint32_t conn, double bytes, ry_err *err)
+ * (NVLink of a PXN hop or of a relay): from GPU src's port on plane to
+ * dst's, then over NVLink to GPU to when dst is a relay for it. */
+static int connect_ports(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t dst,
+                         uint32_t to, int plane, uint32_t conn, double bytes, ry_err *err)
 {
     const ry_fabric *f = n->f;
-    if (plane < 0 || plane >= f->planes) {
-        ry_err_set(err, NULL, "plane %d: the fabric has planes 0 to %d", plane, f->planes - 1);
-        return -1;
-    }
     walk wk;
     memset(&wk, 0, sizeof wk);
     wk.sp = f->nodes[src].port0 + (uint32_t)plane;
@@ -729,10 +729,140 @@ static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32
                 return -1;
             if (n->o.routing == RY_NET_ADAPTIVE)
                 merge_entries(n);
+            if (to != dst)
+                nvlink_entries(n, dst, to);
         }
         add_flow(n, fl, bytes / n->o.qps);
     }
     return 0;
+}
+
+/* GPU g's port on plane is cabled and up (its cable and its leaf alive). */
+static int port_up(const ry_net *n, uint32_t g, int plane)
+{
+    const ry_fabric *f = n->f;
+    uint32_t p = f->nodes[g].port0 + (uint32_t)plane;
+    return f->ports[p].peer >= 0 && !(n->link_down && n->link_down[f->ports[p].link]);
+}
+
+/* The network (subnet) g's port on plane is in; the port is cabled. */
+static int port_net(const ry_net *n, uint32_t g, int plane)
+{
+    const ry_fabric *f = n->f;
+    uint32_t p = f->nodes[g].port0 + (uint32_t)plane;
+    return f->nodes[f->ports[f->ports[p].peer].owner].subnet;
+}
+
+/* Up to RY_NET_RELAYS GPUs of g's HB domain, other than g and not, with a
+ * port up on plane and, when net >= 0, in that network: in domain order
+ * from the one after g, wrapping. Their count. */
+static size_t relays(const ry_net *n, uint32_t g, uint32_t not, int plane, int net,
+                     uint32_t *out)
+{
+    const ry_fabric *f = n->f;
+    uint32_t first = g, end = g + 1;
+    while (first > 0 && f->nodes[first - 1].group == f->nodes[g].group)
+        first--;
+    while ((long long)end < f->gpus && f->nodes[end].group == f->nodes[g].group)
+        end++;
+    size_t k = 0;
+    for (uint32_t i = 1; i < end - first && k < RY_NET_RELAYS; i++) {
+        uint32_t r = first + (g - first + i) % (end - first);
+        if (r != not && port_up(n, r, plane) && (net < 0 || port_net(n, r, plane) == net))
+            out[k++] = r;
+    }
+    return k;
+}
+
+/* The connection from src's port on plane to dst's: when one of the two
+ * ports is down, through the GPUs of its HB domain whose ports are up
+ * (over NVLink, the bytes spread evenly): the source's relays send, and a
+ * relay reaches the destination straight when it is up and in the relay's
+ * network, else through the destination's relays in that network. */
+static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t dst, int plane,
+                       uint32_t conn, double bytes, ry_err *err)
+{
+    const ry_fabric *f = n->f;
+    if (plane < 0 || plane >= f->planes) {
+        ry_err_set(err, NULL, "plane %d: the fabric has planes 0 to %d", plane, f->planes - 1);
+        return -1;
+    }
+    int sup = port_up(n, src, plane), dup = port_up(n, dst, plane);
+    if (!n->link_down || (sup && dup) || f->ports[f->nodes[src].port0 + (uint32_t)plane].peer < 0 ||
+        f->ports[f->nodes[dst].port0 + (uint32_t)plane].peer < 0)
+        return connect_ports(n, fl, pre, src, dst, dst, plane, conn, bytes, err);
+    uint32_t a[RY_NET_RELAYS], b[RY_NET_RELAYS][RY_NET_RELAYS];
+    size_t na = 1, nb[RY_NET_RELAYS], used = 0;
+    a[0] = src;
+    if (!sup)
+        na = relays(n, src, dst, plane, -1, a);
+    /* a source that is up relays too when nothing in its own network can
+     * reach the destination (rail-only: another rail, both ends relayed) */
+    for (int again = sup; used == 0 && again >= 0; again--) {
+        if (again == 0 && sup)
+            na = relays(n, src, dst, plane, -1, a);
+        for (size_t i = 0; i < na; i++) {
+            int net = port_net(n, a[i], plane);
+            nb[i] = 0;
+            if (dup && port_net(n, dst, plane) == net)
+                b[i][nb[i]++] = dst;
+            else
+                nb[i] = relays(n, dst, a[i], plane, net, b[i]);
+            used += nb[i] > 0;
+        }
+        if (!sup)
+            break;
+    }
+    if (used == 0) {
+        walk wk;
+        memset(&wk, 0, sizeof wk);
+        wk.sp = f->nodes[src].port0 + (uint32_t)plane;
+        wk.dp = f->nodes[dst].port0 + (uint32_t)plane;
+        no_route(n, &wk, sup ? DEAD_DST : DEAD_SRC, err);
+        size_t at = strlen(err->msg);
+        snprintf(err->msg + at, sizeof err->msg - at, ", and no GPU of its HB domain can relay");
+        return -1;
+    }
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb[i]; j++) {
+            n->nent = pre;
+            if (a[i] != src)
+                nvlink_entries(n, src, a[i]);
+            if (connect_ports(n, fl, n->nent, a[i], b[i][j], dst, plane, conn,
+                              bytes / (double)used / (double)nb[i], err) < 0)
+                return -1;
+        }
+    return 0;
+}
+
+int ry_net_down_any(const ry_net *n) { return n->link_down != NULL; }
+
+void ry_net_end_loads(const ry_net *n, uint32_t src, uint32_t via, uint32_t dst, int plane,
+                      double bytes, ry_res_visit visit, void *ctx)
+{
+    const ry_fabric *f = n->f;
+    uint32_t base = 2 * (uint32_t)f->nlinks;
+    if ((long long)src >= f->gpus || (long long)via >= f->gpus || (long long)dst >= f->gpus ||
+        src == dst)
+        return;
+    if (f->nodes[src].group == f->nodes[dst].group) {
+        visit(ctx, base + 2 * src, bytes);
+        visit(ctx, base + 2 * dst + 1, bytes);
+        return;
+    }
+    if (via != src && f->nodes[via].group == f->nodes[src].group) {
+        visit(ctx, base + 2 * src, bytes);
+        visit(ctx, base + 2 * via + 1, bytes);
+    } else {
+        via = src;
+    }
+    if (plane < 0 || plane >= f->planes)
+        return;
+    uint32_t sp = f->nodes[via].port0 + (uint32_t)plane, dp = f->nodes[dst].port0 + (uint32_t)plane;
+    if (f->ports[sp].peer >= 0)
+        visit(ctx, out_res(f, sp), bytes);
+    if (f->ports[dp].peer >= 0)
+        visit(ctx, out_res(f, (uint32_t)f->ports[dp].peer), bytes);
 }
 
 int ry_net_connect(ry_net *n, ry_flows *fl, uint32_t src, uint32_t dst, int plane, int nvlink,

@@ -805,6 +805,45 @@ static void all_pairs(ry_net *n, const ry_fabric *f, ry_flows *fl, long long *no
         }
 }
 
+/* Rail-only: gpu0's port (rail 0) down. A GPU of rail 0 in another node
+ * reaches it through both domains: to a node-mate on rail r over NVLink,
+ * across rail r's network to gpu0's node-mate on rail r, over NVLink to
+ * gpu0; one flow for each of the 3 other rails, a third of the bytes each. */
+static void test_relay_rail_only(void)
+{
+    ry_fabric f;
+    ry_spec *s = load("tests/data/ib/railonly-2tier.yaml", &f);
+    if (!s)
+        return;
+    ry_net *n = engine(&f, RY_NET_STATIC);
+    uint8_t *ld = calloc(f.nlinks, 1);
+    ry_flows fl;
+    ry_flows_init(&fl);
+    if (!n || !ld)
+        goto out;
+    ld[f.ports[f.nodes[0].port0].link] = 1;
+    ry_net_set_down(n, NULL, ld);
+    uint32_t nvl = 2 * (uint32_t)f.nlinks, src = 4;     /* node 1, rail 0 */
+    ry_err err = { { 0 }, { 0 } };
+    int rc = ry_net_connect(n, &fl, src, 0, 0, 0, 0, 3e6, &err);
+    long long ends = 0;
+    double sum = 0;
+    for (size_t i = 0; rc == 0 && i < fl.n; i++) {
+        sum += fl.bytes[i];
+        for (size_t e = fl.off[i]; e < fl.off[i + 1]; e++)
+            ends += (fl.res[e] == nvl + 2 * src) + (fl.res[e] == nvl + 1);
+    }
+    CHECK(rc == 0 && fl.n == 3 && fabs(sum - 3e6) < 1e-3 && ends == 6,
+          "rail-only relay at both ends: rc %d, %zu flows, %.0f bytes, %lld NVLink ends: %s", rc,
+          fl.n, sum, ends, err.msg);
+out:
+    ry_flows_free(&fl);
+    free(ld);
+    ry_net_free(n);
+    ry_fabric_free(&f);
+    ry_spec_free(s);
+}
+
 static void test_failed(const char *rel, ry_net_routing r)
 {
     ry_fabric f;
@@ -847,18 +886,42 @@ static void test_failed(const char *rel, ry_net_routing r)
           rel, rn, dead, fl.n);
     CHECK(none == 0, "%s %s: %lld pairs without a route around the failures: %s", rel, rn, none,
           why);
-    /* a dead NIC port: no route, named */
+    /* a dead NIC port: the GPUs of its HB domain relay for it over NVLink
+     * (sending and receiving); the dead link carries nothing, every byte
+     * arrives */
     memset(ld, 0, f.nlinks);
-    ld[f.ports[f.nodes[0].port0].link] = 1;
+    uint32_t dlink = (uint32_t)f.ports[f.nodes[0].port0].link, nvl = 2 * (uint32_t)f.nlinks;
+    ld[dlink] = 1;
     ry_net_set_down(n, nd, ld);
     ry_err err;
     uint32_t far = (uint32_t)f.gpus - 1;
+    for (uint32_t dir = 0; dir < 2; dir++) {
+        ry_flows_clear(&fl);
+        int rc = ry_net_connect(n, &fl, dir ? far : 0, dir ? 0 : far, 0, 0, 0, 1e6, &err);
+        double sum = 0;
+        long long relayed = 0, over = 0;
+        for (size_t i = 0; rc == 0 && i < fl.n; i++) {
+            sum += fl.bytes[i];
+            for (size_t e = fl.off[i]; e < fl.off[i + 1]; e++) {
+                relayed += fl.res[e] == nvl + dir;      /* gpu0's NVLink out, or in */
+                over += fl.res[e] < nvl && fl.res[e] / 2 == dlink;
+            }
+        }
+        CHECK(rc == 0 && fl.n >= 1 && fabs(sum - 1e6) < 1e-3 && relayed == (long long)fl.n &&
+              over == 0, "%s %s: a dead NIC port %s: rc %d, %zu flows, %.0f bytes, %lld through "
+              "its NVLink, %lld over the dead link: %s", rel, rn, dir ? "reached" : "sending", rc,
+              fl.n, sum, relayed, over, rc ? err.msg : "");
+    }
+    /* every port of the domain down: nothing can relay, no route, named */
+    for (uint32_t g = 0; g < (uint32_t)f.gpus && f.nodes[g].group == f.nodes[0].group; g++)
+        ld[f.ports[f.nodes[g].port0].link] = 1;
+    ry_net_set_down(n, nd, ld);
     ry_flows_clear(&fl);
     CHECK(ry_net_connect(n, &fl, 0, far, 0, 0, 0, 1e6, &err) < 0 &&
-          strstr(err.msg, "NIC port there is down") != NULL,
-          "%s %s: a dead NIC port routes: %s", rel, rn, err.msg);
+          strstr(err.msg, "NIC port there is down") != NULL && strstr(err.msg, "relay") != NULL,
+          "%s %s: a domain with every port down routes: %s", rel, rn, err.msg);
     CHECK(ry_net_connect(n, &fl, far, 0, 0, 0, 0, 1e6, &err) < 0,
-          "%s %s: a dead NIC port is reached", rel, rn);
+          "%s %s: a domain with every port down is reached", rel, rn);
     /* nothing down: the healthy routes */
     ry_net_set_down(n, NULL, NULL);
     ry_flows_clear(&fl);
@@ -1011,6 +1074,7 @@ int main(int argc, char **argv)
     test_failed("tests/data/eth/ro-2tier.yaml", RY_NET_ECMP);
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ECMP);
     test_failed("tests/data/eth/ro-3tier.yaml", RY_NET_ADAPTIVE);
+    test_relay_rail_only();
     test_collectives();
     test_group_loads();
     if (argc > 2 && strcmp(argv[2], "big") == 0) {
