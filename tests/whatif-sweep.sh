@@ -255,4 +255,40 @@ if v != [(S - 1, True), (S, True), (S + 1, False)]:
 P
 grep FAIL "$TMP/many.out" && fail "points past the fabric's spines" || ok
 
+# ---- the flow engine: a sweep's draw is the single whatif of the same draw ----------------
+# rail-only, 2 random spines: seed k of --sweep spine=2..2 --seed k draws
+# what --random spine:2 --seed k draws, and its slowdown is that run's on
+# the engine (the layout routed around them), or with --analytic the
+# analytic rerun's. Some draw must cost something (both spines of a rail:
+# its units cut apart, relayed through the other rails).
+RO="$TMP/sp.yaml --set fabric.design=rail-only --alone --format json"
+costly=0
+for k in 1 2 3 4 5 6 7 8; do
+    for mode in engine analytic; do
+        extra=""
+        [ $mode = analytic ] && extra=--analytic
+        # shellcheck disable=SC2086
+        "$RAILYARD" whatif $RO --random spine:2 --seed $k $extra >"$TMP/one$k.json" 2>&1
+        # shellcheck disable=SC2086
+        "$RAILYARD" whatif $RO --sweep spine=2..2 --seeds 1 --seed $k $extra >"$TMP/sw$k.json" 2>&1
+        got=$("$PY" - "$TMP/one$k.json" "$TMP/sw$k.json" $mode <<'P'
+import json, sys
+one, sw, mode = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+d = sw["designs"][0]
+want = one["engine"]["slowdown"] if mode == "engine" else one["training"]["slowdown"]
+got = d["points"][0]["slowdown_mean"]
+ok = d["slowdown_on"] == mode and want is not None and abs(got - want) <= 1e-9 * want
+print("%s %r %r %s" % ("ok" if ok else "bad", got, want, d["slowdown_on"]))
+P
+)
+        case "$got" in
+        ok*) ok ;;
+        *) fail "spine:2 seed $k ($mode): the sweep's slowdown against the single run's: $got" ;;
+        esac
+        [ $mode = engine ] && "$PY" -c "import sys; sys.exit(not float('${got#* }'.split()[0]) > 1)" 2>/dev/null &&
+            costly=$((costly + 1))
+    done
+done
+[ "$costly" -ge 1 ] && ok || fail "no draw of 2 spines costs rail-only anything on the engine: not a test"
+
 finish

@@ -126,7 +126,7 @@ static int scenario(sweeper *s, int n, unsigned long long seed, int spare_switch
     ry_failure_apply(in->f, s->e, cnt, s->fs);
     ry_failure_analyze(s->ws, s->fs, &s->b->r);
     *stalled = 0;
-    *slow = in->slowdown ? in->slowdown(in->arg, &s->b->r, stalled) : 1;
+    *slow = in->slowdown ? in->slowdown(in->arg, s->fs, &s->b->r, stalled) : 1;
     return 0;
 }
 

@@ -28,9 +28,10 @@ typedef struct ry_fsweep_stats {
     double slow_mean, slow_worst;
 } ry_fsweep_stats;
 
-/* T_iter after the failures over before; *stalled set when the job
- * cannot run (an HB domain without network). */
-typedef double (*ry_fsweep_slowdown)(void *arg, const ry_failure_report *r, int *stalled);
+/* T_iter after the failures (fs, what they left: r) over before; *stalled
+ * set when the job cannot run (an HB domain without network). */
+typedef double (*ry_fsweep_slowdown)(void *arg, const ry_failure *fs, const ry_failure_report *r,
+                                     int *stalled);
 
 /* The buffers of a sweep over one fabric (a workspace, a failure set, a
  * report), made once for several sweeps of that fabric: ry_fsweep_in's

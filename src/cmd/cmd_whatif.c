@@ -49,7 +49,7 @@ static const ry_option options[] = {
     [O_PAPER] = RY_OPTION_PAPER,
     [O_ANALYTIC] = { "analytic", 0, RY_OPT_FLAG, NULL, NULL,
                      "the analytic rerun only: the layout not timed on the flow engine\n"
-                     "over the fabric routed around the failures" },
+                     "over the fabric routed around the failures (--sweep too)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     /* -o DIR: the re-routed OpenSM subnet directories, once the
      * failure-aware router takes (node_down, link_down). */
@@ -269,6 +269,7 @@ static ry_cmd_status run_sweep(ry_ctx *ctx)
     w.target = target;
     w.spares_max = hi;
     w.nsides = ry_flag(ctx, O_ALONE) ? 1 : 2;
+    w.engine = !ry_flag(ctx, O_ANALYTIC);
     ry_whatif_sweep_mem mem;
     ry_err err;
     if (ry_whatif_sweep_run(&w, &ctx->fabric, m, &mem, &err) < 0) {
@@ -421,8 +422,10 @@ const ry_cmd_entry ry_cmd_whatif = {
         "The full model's layout is also timed on the flow engine (doc/network-model.md),\n"
         "as `model` times it, on the fabric before and after the failures, each routed\n"
         "around what failed as the spec's network: section routes (up-down over the live\n"
-        "links, ECMP over the live next hops); a GPU whose NIC port is gone has no route,\n"
-        "reported. --analytic: the analytic rerun only. --sweep stays analytic.\n",
+        "links, ECMP over the live next hops); a GPU whose NIC port is gone is relayed\n"
+        "over NVLink by its HB domain, and where none can relay the phase has no route,\n"
+        "reported. --sweep times every draw so (the sweep's slowdowns); --analytic: the\n"
+        "analytic rerun only, for single failures and sweeps.\n",
     .needs = RY_NEED_FABRIC,
     .needs_more = needs_more,
     .run = run,

@@ -774,11 +774,52 @@ static size_t relays(const ry_net *n, uint32_t g, uint32_t not, int plane, int n
     return k;
 }
 
-/* The connection from src's port on plane to dst's: when one of the two
- * ports is down, through the GPUs of its HB domain whose ports are up
- * (over NVLink, the bytes spread evenly): the source's relays send, and a
- * relay reaches the destination straight when it is up and in the relay's
- * network, else through the destination's relays in that network. */
+/* The flows of fl from start on, their bytes times k. */
+static void scale_flows(ry_flows *fl, size_t start, double k)
+{
+    for (size_t i = start; i < fl->n; i++)
+        fl->bytes[i] *= k;
+}
+
+/* One relayed pair: src over NVLink to a (when a is not src), a's port to
+ * b's, b over NVLink to dst (when b is not dst), one byte; 1 when routed. */
+static int try_pair(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t a, uint32_t b,
+                    uint32_t dst, int plane, uint32_t conn, ry_err *err)
+{
+    if (b == src || a == dst)
+        return 0;
+    n->nent = pre;
+    if (a != src)
+        nvlink_entries(n, src, a);
+    return connect_ports(n, fl, n->nent, a, b, dst, plane, conn, 1.0, err) == 0;
+}
+
+/* What a (src itself or its relay) sends to dst: to dst when that routes,
+ * else through the GPUs of dst's domain in a's network that route, evenly;
+ * one byte in all. 1 when anything routed. */
+static int from_relay(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t a, uint32_t dst,
+                      int plane, uint32_t conn, ry_err *err)
+{
+    int net = port_net(n, a, plane);
+    if (port_up(n, dst, plane) && port_net(n, dst, plane) == net &&
+        try_pair(n, fl, pre, src, a, dst, dst, plane, conn, err))
+        return 1;
+    uint32_t b[RY_NET_RELAYS];
+    size_t nb = relays(n, dst, a, plane, net, b), ok = 0, start = fl->n;
+    for (size_t j = 0; j < nb; j++)
+        ok += (size_t)try_pair(n, fl, pre, src, a, b[j], dst, plane, conn, err);
+    if (ok)
+        scale_flows(fl, start, 1.0 / (double)ok);
+    return ok > 0;
+}
+
+/* The connection from src's port on plane to dst's. When something is
+ * down and a port at either end is down, or the fabric left no route
+ * between them (a leaf cut off above), the GPUs of their HB domains relay
+ * over NVLink, the bytes spread evenly: src sends itself when it can reach
+ * dst or a GPU of dst's domain, else through the GPUs of its domain that
+ * can; each sender reaches dst straight when it can, else through the GPUs
+ * of dst's domain in its network (rail-only: both ends relayed). */
 static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32_t dst, int plane,
                        uint32_t conn, double bytes, ry_err *err)
 {
@@ -788,50 +829,41 @@ static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32
         return -1;
     }
     int sup = port_up(n, src, plane), dup = port_up(n, dst, plane);
-    if (!n->link_down || (sup && dup) || f->ports[f->nodes[src].port0 + (uint32_t)plane].peer < 0 ||
-        f->ports[f->nodes[dst].port0 + (uint32_t)plane].peer < 0)
+    /* nothing down, a port not cabled, or two networks by design (rail-only
+     * across rails): the route as it is, or none */
+    if (!n->link_down || f->ports[f->nodes[src].port0 + (uint32_t)plane].peer < 0 ||
+        f->ports[f->nodes[dst].port0 + (uint32_t)plane].peer < 0 ||
+        port_net(n, src, plane) != port_net(n, dst, plane))
         return connect_ports(n, fl, pre, src, dst, dst, plane, conn, bytes, err);
-    uint32_t a[RY_NET_RELAYS], b[RY_NET_RELAYS][RY_NET_RELAYS];
-    size_t na = 1, nb[RY_NET_RELAYS], used = 0;
-    a[0] = src;
-    if (!sup)
-        na = relays(n, src, dst, plane, -1, a);
-    /* a source that is up relays too when nothing in its own network can
-     * reach the destination (rail-only: another rail, both ends relayed) */
-    for (int again = sup; used == 0 && again >= 0; again--) {
-        if (again == 0 && sup)
-            na = relays(n, src, dst, plane, -1, a);
-        for (size_t i = 0; i < na; i++) {
-            int net = port_net(n, a[i], plane);
-            nb[i] = 0;
-            if (dup && port_net(n, dst, plane) == net)
-                b[i][nb[i]++] = dst;
-            else
-                nb[i] = relays(n, dst, a[i], plane, net, b[i]);
-            used += nb[i] > 0;
-        }
-        if (!sup)
-            break;
-    }
-    if (used == 0) {
+    ry_err direct = { { 0 }, { 0 } };
+    if (sup && dup) {
+        if (connect_ports(n, fl, pre, src, dst, dst, plane, conn, bytes, &direct) == 0)
+            return 0;
+    } else {
         walk wk;
         memset(&wk, 0, sizeof wk);
         wk.sp = f->nodes[src].port0 + (uint32_t)plane;
         wk.dp = f->nodes[dst].port0 + (uint32_t)plane;
-        no_route(n, &wk, sup ? DEAD_DST : DEAD_SRC, err);
+        no_route(n, &wk, sup ? DEAD_DST : DEAD_SRC, &direct);
+    }
+    ry_err scratch;
+    size_t start = fl->n, ok = 0;
+    if (sup)
+        ok = (size_t)from_relay(n, fl, pre, src, src, dst, plane, conn, &scratch);
+    if (!ok) {
+        uint32_t a[RY_NET_RELAYS];
+        size_t na = relays(n, src, dst, plane, -1, a);
+        for (size_t i = 0; i < na; i++)
+            ok += (size_t)from_relay(n, fl, pre, src, a[i], dst, plane, conn, &scratch);
+    }
+    if (!ok) {
+        *err = direct;
         size_t at = strlen(err->msg);
-        snprintf(err->msg + at, sizeof err->msg - at, ", and no GPU of its HB domain can relay");
+        snprintf(err->msg + at, sizeof err->msg - at, ", and no GPU of %s HB domain can relay",
+                 sup && dup ? "either" : "its");
         return -1;
     }
-    for (size_t i = 0; i < na; i++)
-        for (size_t j = 0; j < nb[i]; j++) {
-            n->nent = pre;
-            if (a[i] != src)
-                nvlink_entries(n, src, a[i]);
-            if (connect_ports(n, fl, n->nent, a[i], b[i][j], dst, plane, conn,
-                              bytes / (double)used / (double)nb[i], err) < 0)
-                return -1;
-        }
+    scale_flows(fl, start, bytes / (double)ok);
     return 0;
 }
 

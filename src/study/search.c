@@ -172,9 +172,11 @@ typedef struct mix {
 } mix;
 
 /* The workloads' slowdown after one failure, weighted as the mix is. */
-static double mix_slowdown(void *arg, const ry_failure_report *r, int *stalled)
+static double mix_slowdown(void *arg, const ry_failure *fs, const ry_failure_report *r,
+                           int *stalled)
 {
     const mix *m = arg;
+    (void)fs;
     double sum = 0;
     *stalled = 0;
     for (int i = 0; i < m->n; i++) {
@@ -196,7 +198,7 @@ static int plane_scenario(const ry_fabric *f, ry_fsweep_bufs *bufs, mix *m, doub
     if (f->spec->planes < 2)
         return 0;
     ry_fail_elem e = { .kind = RY_FAIL_PLANE, .id = 0 };
-    *slow = mix_slowdown(m, ry_fsweep_bufs_analyze(bufs, f, &e, 1), stalled);
+    *slow = mix_slowdown(m, NULL, ry_fsweep_bufs_analyze(bufs, f, &e, 1), stalled);
     return 1;
 }
 

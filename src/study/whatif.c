@@ -1,6 +1,7 @@
 /* whatif's engine (study/whatif.h). */
 #include "study/whatif.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,12 +154,56 @@ void ry_whatif_translate(const ry_whatif_run *a, ry_whatif_run *b, int max_elems
 }
 
 /* The sweep's slowdown: the model rerun as a single scenario reruns it. */
-static double model_slowdown(void *arg, const ry_failure_report *r, int *stalled)
+static double model_slowdown(void *arg, const ry_failure *fs, const ry_failure_report *r,
+                             int *stalled)
 {
+    (void)fs;
     ry_iter_degraded d;
     ry_plan_degrade(arg, r->bs_ratio, r->fwd_max, r->fwd_sum, &d);
     *stalled = d.stalled;
     return d.slowdown;
+}
+
+/* The sweep's slowdown on the flow engine: the layout timed over the
+ * fabric routed around the draw's failures, over the healthy time. */
+typedef struct eng_sweep {
+    const ry_plan *m;
+    ry_plan_net pn;
+    double before;
+} eng_sweep;
+
+static double engine_slowdown(void *arg, const ry_failure *fs, const ry_failure_report *r,
+                              int *stalled)
+{
+    eng_sweep *e = arg;
+    ry_plan_cfg c;
+    (void)r;
+    ry_net_set_down(e->pn.net, fs->node_down, fs->link_down);
+    ry_plan_time_on(e->m, &e->pn, &c);
+    *stalled = e->pn.unrouted > 0 || !(c.total > 0);
+    return *stalled ? NAN : c.total / e->before;
+}
+
+/* The engine for a side: 0 with e ready, -1 with why. */
+static int engine_sweep_init(eng_sweep *e, const ry_fabric *f, const ry_plan *m, char *why,
+                             size_t n)
+{
+    ry_err err = { { 0 }, { 0 } };
+    memset(e, 0, sizeof *e);
+    e->m = m;
+    if (ry_plan_net_init(&e->pn, f, &err) < 0) {
+        snprintf(why, n, "%.300s", err.msg);
+        return -1;
+    }
+    ry_plan_cfg c;
+    ry_plan_time_on(m, &e->pn, &c);
+    if (e->pn.unrouted > 0 || !(c.total > 0)) {
+        snprintf(why, n, "the healthy fabric: %.280s", e->pn.unrouted_why);
+        ry_plan_net_free(&e->pn);
+        return -1;
+    }
+    e->before = c.total;
+    return 0;
 }
 
 int ry_whatif_sweep_run(ry_whatif_sweep *w, const ry_fabric *f, ry_plan *m,
@@ -166,6 +211,7 @@ int ry_whatif_sweep_run(ry_whatif_sweep *w, const ry_fabric *f, ry_plan *m,
 {
     const ry_spec *s = w->s;
     memset(mem, 0, sizeof *mem);
+    w->routing = ry_net_routing_name((ry_net_routing)s->net.routing);
     for (int d = 0; d < w->nsides; d++) {
         const ry_fabric *sf = f;
         w->side[d].design = d == 0 ? s->design : ry_whatif_counterpart(s->design);
@@ -180,19 +226,36 @@ int ry_whatif_sweep_run(ry_whatif_sweep *w, const ry_fabric *f, ry_plan *m,
         }
         ry_fsweep_in in = { sf, m ? model_slowdown : NULL, m, w->kind, w->lo, w->hi, w->seeds,
                             w->seed0, s->spares.switches, s->spares.uplinks, NULL };
+        eng_sweep e;
+        int eng = 0;
+        if (w->engine && m && !m->paper) {
+            if (engine_sweep_init(&e, sf, m, mem->engbuf[d], sizeof mem->engbuf[d]) == 0) {
+                in.slowdown = engine_slowdown;
+                in.arg = &e;
+                eng = 1;
+            } else {
+                w->side[d].engine_err = mem->engbuf[d];
+            }
+        }
+        w->side[d].engine = eng;
         mem->pts[d] = ry_xcalloc((size_t)(w->hi - w->lo + 1), sizeof *mem->pts[d]);
-        if (ry_fsweep_run(&in, mem->pts[d], err) < 0) {
+        int rc = ry_fsweep_run(&in, mem->pts[d], err);
+        if (rc == 0) {
+            w->side[d].pts = mem->pts[d];
+            /* Spares repair switches (a switch kind) and uplinks (cable); a
+             * NIC has none. */
+            if (m && strcmp(w->kind, "nic") != 0)
+                w->side[d].needed = ry_fsweep_spares_needed(&in, w->hi, w->target,
+                                                            w->spares_max);
+        }
+        if (eng)
+            ry_plan_net_free(&e.pn);
+        if (rc < 0) {
             if (d == 0)
                 return -1;
             snprintf(mem->errbuf[d], sizeof mem->errbuf[d], "%s", err->msg);
             w->side[d].err = mem->errbuf[d];
-            continue;
         }
-        w->side[d].pts = mem->pts[d];
-        /* Spares repair switches (a switch kind) and uplinks (cable); a NIC
-         * has none. */
-        if (m && strcmp(w->kind, "nic") != 0)
-            w->side[d].needed = ry_fsweep_spares_needed(&in, w->hi, w->target, w->spares_max);
     }
     return 0;
 }

@@ -66,9 +66,13 @@ typedef struct ry_whatif_sweep {
     int lo, hi, seeds;
     unsigned long long seed0;
     int nsides;
+    int engine;                         /* slowdowns timed on the flow engine (not paper mode) */
+    const char *routing;                /* filled: the engine's routing, by name */
     struct {
         ry_design design;
         const char *err;                /* the design could not be built or swept */
+        int engine;                     /* its slowdowns came from the engine */
+        const char *engine_err;         /* why not, when the engine was asked for */
         const ry_fsweep_stats *pts;     /* hi - lo + 1 */
         int needed;                     /* spares for target at hi; -1 none within max, -2 not asked */
     } side[2];
@@ -123,12 +127,18 @@ typedef struct ry_whatif_sweep_mem {
     ry_spec cspec;
     ry_fabric cfab;
     char errbuf[2][640];
+    char engbuf[2][320];
     ry_fsweep_stats *pts[2];
 } ry_whatif_sweep_mem;
 
 /* Sweeps each side of w (its inputs set: s, m, pl, kind, lo, hi, seeds,
- * seed0, target, spares_max, nsides) on f, the spec's fabric, and the
- * counterpart, with the model m (NULL: none); fills w->side[] from mem.
+ * seed0, target, spares_max, nsides, engine) on f, the spec's fabric, and
+ * the counterpart, with the model m (NULL: none); fills w->side[] from mem.
+ * With engine and the full model, each draw's slowdown is the layout timed
+ * on the flow engine over the fabric routed around the draw's failures (a
+ * draw with a phase that has no route is stalled), against the healthy
+ * fabric's time; a side whose engine cannot be set up stays analytic and
+ * says why (engine_err).
  * -1 with err when the spec's own design cannot be swept (kind names
  * nothing it has); a counterpart that cannot be built or swept says why in
  * its side's err. mem is to be freed either way. */

@@ -667,6 +667,13 @@ static void sweep_text(ry_buf *o, const ry_whatif_sweep *w)
             ry_buf_printf(o, "  not swept: %s\n", w->side[d].err);
             continue;
         }
+        if (w->m && w->side[d].engine)
+            ry_buf_printf(o, "  slowdown on the flow engine (routing %s; the layout's "
+                          "collectives routed around each draw's failures)\n",
+                          w->routing);
+        else if (w->m && w->side[d].engine_err)
+            ry_buf_printf(o, "  slowdown analytic: the flow engine could not be used (%s)\n",
+                          w->side[d].engine_err);
         ry_buf_printf(o, "  %8s  %-19s  %-19s  %-19s  %s\n", "failures",
                       w->m ? "slowdown mean/worst" : "", "bandwidth kept", "GPUs cut off",
                       "stalled");
@@ -737,6 +744,12 @@ static void sweep_json(ry_buf *o, const ry_whatif_sweep *w)
             json_object_set_new(x, "error", json_string(w->side[d].err));
             json_array_append_new(ds, x);
             continue;
+        }
+        if (w->m) {
+            json_object_set_new(x, "slowdown_on", json_string(w->side[d].engine ? "engine"
+                                                                                 : "analytic"));
+            if (w->side[d].engine_err)
+                json_object_set_new(x, "engine_error", json_string(w->side[d].engine_err));
         }
         json_t *pts = json_array();
         for (int n = w->lo; n <= w->hi; n++) {
