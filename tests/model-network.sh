@@ -5,7 +5,9 @@
 #    share at 1, and the iteration equals the analytic one (the closed form:
 #    nothing contends); its static tables put two of the data-parallel
 #    rings' hops out of one leaf on one uplink (the hop that closes a ring
-#    and the hop into the next scalable unit): half the NIC's rate;
+#    and the hop into the next scalable unit): half the NIC's rate, for the
+#    layout the analytic shares choose (pinned here); left free, the model
+#    takes the layout fastest on the engine, no slower than that one;
 #  - on an Ethernet fabric plain ECMP hashes data-parallel rings onto shared
 #    uplinks: the data share drops below 1 and the iteration slows; adaptive
 #    routing (an even spread) gives the shares back; hashing the queue pair
@@ -38,15 +40,25 @@ expect_eq "non-blocking InfiniBand, adaptive: every share 1" "$1" "1.0"
 expect_eq "non-blocking InfiniBand, adaptive: the engine's iteration is the analytic one" "$3" "$4"
 expect_eq "the optimum's total is the engine's" "$5" "$3"
 [ "$6" -ge 1 ] && ok || fail "no phase ran on the engine ($6)"
-set -- $(net ibs "$EX/superpod-4su.yaml" --set workload.model=llama-3-70b)
+PIN="--set workload.parallelism.tensor=4 --set workload.parallelism.context=2 --set workload.parallelism.pipeline=2"
+# shellcheck disable=SC2086
+set -- $(net ibs "$EX/superpod-4su.yaml" --set workload.model=llama-3-70b $PIN)
 expect_eq "non-blocking InfiniBand, static: two ring hops on one uplink" "$2" "0.5"
 "$PY" -c "import sys; sys.exit(not ($3 > $4))" && ok ||
     fail "static routing's collisions do not slow the iteration ($3 against $4)"
+pinned=$3
+set -- $(net ibf "$EX/superpod-4su.yaml" --set workload.model=llama-3-70b)
+"$PY" -c "import sys; sys.exit(not ($3 <= $pinned))" && ok ||
+    fail "static routing, layout free: $3 s, slower than the pinned layout's $pinned s"
 
 # ---- Ethernet: hashing ------------------------------------------------------------------------
 ETH="--set cluster.gpus=4096 --set workload.model=llama-3-70b --set workload.gpu=h100"
+# the analytic shares' iteration (--analytic), which every share 1 gives too
+set -- $(net an "$EX/llama3-roce.yaml" $ETH --set network.qps_per_connection=1 --analytic)
+expect_eq "--analytic: no network object" "$1" "none"
+analytic=$2
 set -- $(net ecmp "$EX/llama3-roce.yaml" $ETH --set network.qps_per_connection=1 --set network.hash_qp=false)
-ecmp_share=$2 ecmp_t=$3 analytic=$4
+ecmp_share=$2 ecmp_t=$3
 "$PY" -c "import sys; sys.exit(not ($ecmp_share < 1 and $ecmp_t > $analytic * 1.05))" && ok ||
     fail "plain ECMP: data share $ecmp_share, iteration $ecmp_t against $analytic analytic"
 set -- $(net qp "$EX/llama3-roce.yaml" $ETH --set network.qps_per_connection=16 --set network.hash_qp=true)
@@ -57,10 +69,6 @@ set -- $(net ar "$EX/llama3-roce.yaml" $ETH --set network.routing=adaptive)
 expect_eq "adaptive routing: every share 1" "$1" "1.0"
 expect_eq "adaptive routing: the analytic iteration" "$3" "$analytic"
 
-# ---- --analytic ---------------------------------------------------------------------------------
-set -- $(net an "$EX/llama3-roce.yaml" $ETH --set network.qps_per_connection=1 --analytic)
-expect_eq "--analytic: no network object" "$1" "none"
-expect_eq "--analytic: the analytic iteration" "$2" "$analytic"
 
 # ---- the text names it --------------------------------------------------------------------------
 "$RAILYARD" model "$EX/llama3-roce.yaml" $ETH --set network.qps_per_connection=1 >"$TMP/text" 2>&1

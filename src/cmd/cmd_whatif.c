@@ -169,7 +169,21 @@ static int workload_model(const ry_ctx *ctx, ry_plan *model, ry_plan **m)
     const ry_spec *s = ctx->spec;
     *m = NULL;
     if (s->workload && !s->workload_misfit.key[0]) {
-        if (ry_plan_compute(s, ctx->given[O_PAPER] > 0, model) < 0)
+        /* the layout `model` chooses: on the flow engine over the spec's
+         * fabric unless --analytic or --paper (an engine that cannot be set
+         * up leaves the analytic choice; the report says why later) */
+        ry_plan_net pn = { 0 };
+        ry_err err = { { 0 }, { 0 } };
+        int rc;
+        if (!ctx->given[O_PAPER] && !ry_flag(ctx, O_ANALYTIC) &&
+            ry_plan_net_init(&pn, &ctx->fabric, &err) == 0) {
+            rc = ry_plan_compute_on(s, &pn, model);
+            ry_plan_net_free(&pn);
+            model->net = NULL;
+        } else {
+            rc = ry_plan_compute(s, ctx->given[O_PAPER] > 0, model);
+        }
+        if (rc < 0)
             return -1;
         *m = model;
     }

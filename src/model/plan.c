@@ -290,7 +290,7 @@ double ry_plan_group_share(const ry_fabric_block *b, int nb, long long gpus, lon
 static double plan_share(const ry_plan *pl, long long gpus, long long stride, long long count,
                          int spread)
 {
-    if (count < 2 || stride < 1)
+    if (count < 2 || stride < 1 || pl->shares_one)
         return 1;
     uint64_t h = (uint64_t)gpus * 0x9e3779b97f4a7c15ULL ^ (uint64_t)stride * 0xc2b2ae3d27d4eb4fULL ^
                  (uint64_t)count * 0x165667b19e3779f9ULL ^ (uint64_t)spread;
@@ -313,7 +313,7 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
 {
     int spread = op == RY_NCCL_ALL_TO_ALL;
     ry_plan_net *pn = pl->net;
-    if (!pn || !pn->active || count < 2 || stride < 1)
+    if (!pn || !pn->active || count < 2 || stride < 1 || pl->shares_one)
         return plan_share(pl, gpus, stride, count, spread);
     for (int i = 0; i < pn->nmemo; i++)
         if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
@@ -645,6 +645,35 @@ static long long fit_d_even(long long K, ry_plan_cfg *c, long long dmax, const l
 
 /* Tries c with every micro-batch size, chunk count and recomputation the
  * workload allows; keeps the fastest that fits. */
+static int same_shape(const ry_plan_cfg *a, const ry_plan_cfg *b)
+{
+    return a->t == b->t && a->c == b->c && a->p == b->p && a->d == b->d && a->ep == b->ep;
+}
+
+/* c among the fastest shapes (pl->top), if it is. */
+static void top_keep(ry_plan *pl, const ry_plan_cfg *c)
+{
+    int i = 0;
+    while (i < pl->ntop && !same_shape(&pl->top[i], c))
+        i++;
+    if (i < pl->ntop) {
+        if (!(c->total < pl->top[i].total * (1 - 1e-9)))
+            return;
+        memmove(&pl->top[i], &pl->top[i + 1], (size_t)(pl->ntop - i - 1) * sizeof *pl->top);
+        pl->ntop--;
+    }
+    int at = pl->ntop;
+    while (at > 0 && c->total < pl->top[at - 1].total * (1 - 1e-9))
+        at--;
+    if (at >= RY_PLAN_TOP)
+        return;
+    int n = pl->ntop < RY_PLAN_TOP ? pl->ntop : RY_PLAN_TOP - 1;
+    memmove(&pl->top[at + 1], &pl->top[at], (size_t)(n - at) * sizeof *pl->top);
+    pl->top[at] = *c;
+    if (pl->ntop < RY_PLAN_TOP)
+        pl->ntop++;
+}
+
 static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best, int *found,
                     ry_plan_cfg *least, int *any)
 {
@@ -693,6 +722,8 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
                 pl->fit++;
                 c->mem = mem;
                 ry_plan_eval(pl, K, rc, c);
+                if (pl->collect_top)
+                    top_keep(pl, c);
                 if (!*found || c->total < best->total * (1 - 1e-9) ||
                     (c->total <= best->total * (1 + 1e-9) && c->gpus < best->gpus)) {
                     *best = *c;
@@ -1130,9 +1161,44 @@ static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
     if (!pn)
         return 0;
     pl->net = pn;
-    pn->active = 1;
     pl->analytic = pl->best;
-    ry_plan_eval(pl, pl->base.in.K, pl->best.mem.recompute, &pl->best);
+    long long K = pl->base.in.K;
+    /* The analytic shares' choice on the engine; then the layouts fastest
+     * on the fabric's ends alone (every share 1: a lower bound of any
+     * fabric's time, the same at every taper), one a shape, in that order
+     * while the bound beats the fastest engine time so far. The fastest on
+     * the engine is the layout. */
+    long long considered = pl->considered, fit = pl->fit;
+    ry_plan_cfg lb_best;
+    pl->shares_one = pl->collect_top = 1;
+    pl->ntop = 0;
+    ry_plan_search(pl, K, &lb_best, NULL);
+    pl->shares_one = pl->collect_top = 0;
+    pl->considered = considered;
+    pl->fit = fit;
+    ry_plan_cfg chosen = pl->best;
+    pn->active = 1;
+    ry_plan_eval(pl, K, chosen.mem.recompute, &chosen);
+    for (int i = 0; i < pl->ntop; i++) {
+        const ry_plan_cfg *x = &pl->top[i];
+        if (same_shape(x, &pl->analytic) && x->v == pl->analytic.v &&
+            x->mb == pl->analytic.mb && x->mem.recompute == pl->analytic.mem.recompute)
+            continue;
+        if (!(x->total < chosen.total * (1 - 1e-9)))
+            break;
+        ry_plan_cfg e = *x;
+        pl->reranked++;
+        ry_plan_eval(pl, K, x->mem.recompute, &e);
+        if (e.total < chosen.total * (1 - 1e-9))
+            chosen = e;
+    }
+    pn->active = 0;
+    if (!same_shape(&chosen, &pl->analytic)) {
+        pl->analytic = chosen;      /* its analytic time: the engine inactive */
+        ry_plan_eval(pl, K, chosen.mem.recompute, &pl->analytic);
+    }
+    pl->best = chosen;
+    pn->active = 1;
     /* the expert all-to-all's own report (plan_moe) with the engine's share
      * of its groups, the one the iteration has (remembered: no phase runs) */
     finish(s, pl);

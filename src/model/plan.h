@@ -118,6 +118,9 @@ typedef struct ry_plan_cfg {
  * mean over RY_PLAN_NET_DRAWS seeds. A phase the engine cannot take (more
  * flows than it holds) keeps the analytic share and is counted. */
 #define RY_PLAN_NET_MEMO 32
+/* Layouts the engine may re-time after the analytic shares' choice: the
+ * fastest of that many shapes (ry_plan_compute_on). */
+#define RY_PLAN_TOP 6
 #define RY_PLAN_NET_DRAWS 5             /* hashed paths: the mean over this many draws */
 #define RY_PLAN_NET_BYTES 1048576.0     /* a hop's bytes in the engine's phase (the
                                            share does not depend on it) */
@@ -163,6 +166,13 @@ typedef struct ry_plan {
     ry_plan_cfg ideal;          /* K = N */
     int ideal_ok;
     long long considered, fit;  /* configurations evaluated; of them, fitting memory */
+    /* The layout search's fastest layouts by the analytic shares, one a
+     * shape (tensor, context, pipeline, data, expert), fastest first: the
+     * engine re-times them (ry_plan_compute_on) */
+    ry_plan_cfg top[RY_PLAN_TOP];
+    int ntop, collect_top;
+    int shares_one;             /* every share 1: the fabric's ends alone (a lower bound) */
+    int reranked;               /* ry_plan_compute_on: layouts the engine timed beyond the first */
     double mfu, hfu, relative, tokens_per_s;
     double mfu_fp8;             /* FP8 runs: MFU against the FP8 peak */
     int mfu_unpublished;        /* MFU (BF16 peak) above RY_PLAN_MFU_PUBLISHED */
