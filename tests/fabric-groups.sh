@@ -169,6 +169,11 @@ for up in 32 16 8 4; do
     expect_eq "DeepSeek-V3, 16,384 GPUs, 32 down $up up: exit" $? 0
     no_sanitizer "$TMP/dsv3.err"
 done
+# The layout is the engine's fastest of the candidates it times: at 4:1 no
+# slower than the analytic shares' choice (61 stages) timed on the engine.
+dsv3 8 64 | sed 's/expert: 64}/expert: 64, pipeline: 61}/' >"$TMP/dsv3-8-pp61.yaml"
+"$RAILYARD" model "$TMP/dsv3-8-pp61.yaml" --format json >"$TMP/dsv3-8-pp61.json" 2>"$TMP/dsv3.err"
+expect_eq "DeepSeek-V3, 4:1, 61 stages: exit" $? 0
 dsv3 16 256 >"$TMP/dsv3-ep256.yaml"
 "$RAILYARD" model "$TMP/dsv3-ep256.yaml" --format json >"$TMP/dsv3-ep256.json" 2>"$TMP/dsv3.err"
 expect_eq "DeepSeek-V3, expert parallel 256: exit" $? 0
@@ -198,6 +203,23 @@ for up in (32, 16, 8, 4):
     if abs(a2a - j["optimum"]["moe_s"]) > 1e-9 * a2a:
         bad.append("up %d: the MoE report's all-to-all %r s, the iteration's %r s"
                    % (up, a2a, j["optimum"]["moe_s"]))
+# a fabric with more uplinks is no slower (the candidates the engine times
+# do not depend on the taper)
+its = [json.load(open("%s/dsv3-%d.json" % (tmp, up)))["network"]["iteration_s"] for up in (32, 16, 8, 4)]
+if any(b < a * (1 - 1e-9) for a, b in zip(its, its[1:])):
+    bad.append("iterations against the taper not monotone: %r" % its)
+free = json.load(open("%s/dsv3-8.json" % tmp))
+pinned = json.load(open("%s/dsv3-8-pp61.json" % tmp))
+if pinned["layout"]["pp"] != 61:
+    bad.append("the pinned layout is %s" % pinned["layout"]["text"])
+if not free["network"]["iteration_s"] <= pinned["network"]["iteration_s"] * (1 + 1e-9):
+    bad.append("4:1: the engine's layout %r s, slower than 61 stages on the engine %r s"
+               % (free["network"]["iteration_s"], pinned["network"]["iteration_s"]))
+if free["network"]["layouts_timed"] < 2:
+    bad.append("4:1: %r layouts timed on the engine, want 2 or more" % free["network"]["layouts_timed"])
+print("4:1: the engine's layout %.3f s (%s), 61 stages on the engine %.3f s; %d layouts timed"
+      % (free["network"]["iteration_s"], free["layout"]["text"].split(",")[0],
+         pinned["network"]["iteration_s"], free["network"]["layouts_timed"]))
 j = json.load(open("%s/dsv3-ep256.json" % tmp))
 if j["network"]["analytic_phases"] < 1:    # one a layout the engine re-times
     bad.append("expert parallel 256: analytic_phases %r, want 1 or more"

@@ -313,6 +313,12 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
 {
     int spread = op == RY_NCCL_ALL_TO_ALL;
     ry_plan_net *pn = pl->net;
+    /* shares_one 2: what the engine already answered, else 1 (a bound) */
+    if (pl->shares_one == 2 && pn && count >= 2 && stride >= 1)
+        for (int i = 0; i < pn->nmemo; i++)
+            if (pn->memo[i].gpus == gpus && pn->memo[i].stride == stride &&
+                pn->memo[i].count == count && pn->memo[i].op == (int)op)
+                return pn->memo[i].share;
     if (!pn || !pn->active || count < 2 || stride < 1 || pl->shares_one)
         return plan_share(pl, gpus, stride, count, spread);
     for (int i = 0; i < pn->nmemo; i++)
@@ -722,8 +728,18 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
                 pl->fit++;
                 c->mem = mem;
                 ry_plan_eval(pl, K, rc, c);
-                if (pl->collect_top)
-                    top_keep(pl, c);
+                if (pl->collect_top) {
+                    /* its time on the fabric's ends alone: the same where
+                     * every share is 1 already */
+                    ry_plan_cfg lb = *c;
+                    if (c->share_cp < 1 || c->share_pp < 1 || c->share_dp < 1 ||
+                        c->share_ep < 1) {
+                        pl->shares_one = 1;
+                        ry_plan_eval(pl, K, rc, &lb);
+                        pl->shares_one = 0;
+                    }
+                    top_keep(pl, &lb);
+                }
                 if (!*found || c->total < best->total * (1 - 1e-9) ||
                     (c->total <= best->total * (1 + 1e-9) && c->gpus < best->gpus)) {
                     *best = *c;
@@ -1109,7 +1125,9 @@ int ry_plan_fastest(const ry_spec *s, ry_plan *pl, double *total)
     return 0;
 }
 
-static int compute(const ry_spec *s, int paper, int ideal, ry_plan *pl)
+/* collect: keep the fastest shapes on the fabric's ends alone (pl->top)
+ * for the engine to time (compute_on). */
+static int compute(const ry_spec *s, int paper, int ideal, int collect, ry_plan *pl)
 {
     memset(pl, 0, sizeof *pl);
     pl->paper = paper;
@@ -1139,7 +1157,10 @@ static int compute(const ry_spec *s, int paper, int ideal, ry_plan *pl)
     pl->net_share = ry_spec_fabric_share(s, s->gpus, &pl->net_tier);
     pl->n_blocks = ry_spec_fabric_blocks(s, pl->blocks);
     ry_plan_cfg least;
-    if (ry_plan_search(pl, pl->base.in.K, &pl->best, &least) < 0)
+    pl->collect_top = collect;
+    int found = ry_plan_search(pl, pl->base.in.K, &pl->best, &least);
+    pl->collect_top = 0;
+    if (found < 0)
         return ep_unplaced(s, pl, &least) ? -1 : no_fit(s, pl, &least);
     long long considered = pl->considered, fit = pl->fit;
     pl->ideal_ok = ideal && ry_plan_search(pl, pl->base.in.N, &pl->ideal, NULL) == 0;
@@ -1151,12 +1172,12 @@ static int compute(const ry_spec *s, int paper, int ideal, ry_plan *pl)
 
 int ry_plan_compute(const ry_spec *s, int paper, ry_plan *pl)
 {
-    return compute(s, paper, 1, pl);
+    return compute(s, paper, 1, 0, pl);
 }
 
 static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
 {
-    if (compute(s, 0, ideal, pl) < 0)
+    if (compute(s, 0, ideal, pn != NULL, pl) < 0)
         return -1;
     if (!pn)
         return 0;
@@ -1168,14 +1189,6 @@ static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
      * fabric's time, the same at every taper), one a shape, in that order
      * while the bound beats the fastest engine time so far. The fastest on
      * the engine is the layout. */
-    long long considered = pl->considered, fit = pl->fit;
-    ry_plan_cfg lb_best;
-    pl->shares_one = pl->collect_top = 1;
-    pl->ntop = 0;
-    ry_plan_search(pl, K, &lb_best, NULL);
-    pl->shares_one = pl->collect_top = 0;
-    pl->considered = considered;
-    pl->fit = fit;
     ry_plan_cfg chosen = pl->best;
     pn->active = 1;
     ry_plan_eval(pl, K, chosen.mem.recompute, &chosen);
@@ -1186,7 +1199,14 @@ static int compute_on(const ry_spec *s, ry_plan_net *pn, int ideal, ry_plan *pl)
             continue;
         if (!(x->total < chosen.total * (1 - 1e-9)))
             break;
+        /* the bound again with the shares the engine already gave */
         ry_plan_cfg e = *x;
+        pl->shares_one = 2;
+        ry_plan_eval(pl, K, x->mem.recompute, &e);
+        pl->shares_one = 0;
+        if (!(e.total < chosen.total * (1 - 1e-9)))
+            continue;
+        e = *x;
         pl->reranked++;
         ry_plan_eval(pl, K, x->mem.recompute, &e);
         if (e.total < chosen.total * (1 - 1e-9))

@@ -641,12 +641,13 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
     if (pl->net) {
         const ry_plan_cfg *b = &pl->best;
         json_object_set_new(j, "network", json_pack(
-            "{s:s, s:s, s:{s:f, s:f, s:f, s:f}, s:f, s:f, s:i, s:i}",
+            "{s:s, s:s, s:{s:f, s:f, s:f, s:f}, s:f, s:f, s:i, s:i, s:i}",
             "routing", ry_net_routing_name((ry_net_routing)s->net.routing),
             "placement", s->net.placement[0] ? s->net.placement : "contiguous",
             "shares", "context", b->share_cp, "pipeline", b->share_pp, "data", b->share_dp,
             "expert", b->share_ep, "iteration_s", b->total, "analytic_iteration_s",
-            pl->analytic.total, "phases", pl->net->asked, "analytic_phases", pl->net->fallback));
+            pl->analytic.total, "phases", pl->net->asked, "analytic_phases", pl->net->fallback,
+            "layouts_timed", 1 + pl->reranked));
     }
     json_object_set_new(j, "memory", memory_json(&pl->best));
     if (pl->ideal_ok)
