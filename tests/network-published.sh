@@ -54,6 +54,19 @@ ran a100
 a100=$1
 holds "0.94 <= 192 / $a100 <= 1.0" "DGX A100 all-reduce busbw $a100 GB/s against 192 published"
 echo "all-reduce busbw: DGX H100 $h100 GB/s (published 384-396), DGX A100 $a100 GB/s (published 192)"
+# At scale: 248 servers of 8 H200 with 8 x 400G (1,984 GPUs),
+# all_reduce_perf at 512 MB with NCCL's default algorithm "typically
+# around 350G" bus bandwidth, sometimes under 300 (NVIDIA/nccl-tests issue
+# 283, 2025, a user's measurement). railyard: the same on a rail-optimized
+# H200 SuperPOD of 248 nodes. Bound: 350 / railyard's in [0.85, 1.0]
+# (railyard counts no latency: the 1,984-rank ring's steps, and the run's
+# variation, are below it, never above).
+set -- $(col h200 "$EX/superpod-4su.yaml" --set cluster.nodes=248 --set cluster.node=dgx-h200 \
+    --op all-reduce --bytes 512M)
+ran h200
+h200=$1
+holds "0.85 <= 350 / $h200 <= 1.0" "248 H200 servers: all-reduce busbw $h200 GB/s against about 350 published"
+echo "all-reduce busbw at 1,984 H200: $h200 GB/s (published about 350)"
 
 # ---- nccl-tests alltoall busbw --------------------------------------------------------------
 # NVIDIA's answers on nccl-tests' GitHub issues (NVIDIA/nccl-tests 130,
