@@ -465,4 +465,73 @@ sed 's/switch: {name: qm9700, radix: 16}/switch: {name: sn5600-400g, radix: 16}/
 expect_eq "--fabric on Ethernet: exit" $? 1
 grep -q "is Ethernet" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
     fail "--fabric on Ethernet: $(cat "$TMP/err")"
+# ---- the subnet manager's tables: --lfts ----------------------------------------------------
+# The same fat tree routed static by the forwarding tables as found, read
+# against its topology (railyard's own lfts.dump, then edited):
+#   - as written: the same busbw as railyard's static routing (its tables
+#     are the engine's);
+#   - leaf0 sending every LID it forwards up out of port 9: node 0's 8
+#     flows of sendrecv --shift 8 share one uplink, busbw R/8;
+#   - spine0 sending every LID back down to leaf0 as well: the routes loop,
+#     refused and named; leaf0 with no entry up: no route, named.
+LFT="$TMP/ab-plan/opensm/plane0/lfts.dump" TOPO="$TMP/ab-plan/opensm/plane0/topology.net"
+"$PY" - "$LFT" "$TOPO" "$TMP" <<'P'
+import re, sys
+lft, topo, tmp = sys.argv[1:]
+# spine0's port to leaf0, from the topology
+cur, back = None, None
+for line in open(topo):
+    m = re.match(r'Switch\s+\d+\s+"S-[0-9a-f]+"\s+# "([^"]+)"', line)
+    if m:
+        cur = m.group(1)
+    m = re.match(r'\[(\d+)\]\s+"S-[0-9a-f]+"\[\d+\]\s+# "leaf0"', line)
+    if cur == "spine0" and m:
+        back = int(m.group(1))
+def edit(name, fn):
+    out, sw = [], None
+    for line in open(lft).read().split("\n"):
+        m = re.search(r"\('([^']*)'\)", line)
+        if line.startswith("Unicast lids") and m:
+            sw = m.group(1)
+        m = re.match(r"(0x[0-9a-fA-F]+) (\d+)(.*)$", line)
+        if m:
+            line = fn(sw, m.group(1), int(m.group(2)), m.group(3))
+            if line is None:
+                continue
+        out.append(line)
+    open("%s/%s" % (tmp, name), "w").write("\n".join(out))
+up9 = lambda sw, lid, p, rest: "%s %03d%s" % (lid, 9 if sw == "leaf0" and p >= 9 else p, rest)
+edit("skew.dump", up9)
+edit("loop.dump", lambda sw, lid, p, rest: "%s %03d%s" % (lid, back, rest) if sw == "spine0" and p != 0
+     else up9(sw, lid, p, rest))
+edit("gap.dump", lambda sw, lid, p, rest: None if sw == "leaf0" and p >= 9 else "%s %03d%s" % (lid, p, rest))
+P
+lfts() {    # OUT TABLE: busbw of sendrecv --shift 8, static, as built with TABLE ("" none)
+    out=$1 table=$2
+    # shellcheck disable=SC2086
+    "$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G --routing static \
+        --fabric "$TOPO" ${table:+--lfts "$table"} -f json >"$TMP/$out.json" 2>"$TMP/$out.err"
+    echo $?
+}
+expect_eq "--lfts as written: exit" "$(lfts own "$LFT")" 0
+expect_eq "railyard's static routing: exit" "$(lfts none "")" 0
+expect_eq "--lfts as written: railyard's busbw" "$(json_get "$TMP/own.json" busbw_gbytes_per_s)" \
+    "$(json_get "$TMP/none.json" busbw_gbytes_per_s)"
+expect_eq "--lfts leaf0 up port 9 only: exit" "$(lfts skew "$TMP/skew.dump")" 0
+got=$(json_get "$TMP/skew.json" busbw_gbytes_per_s)
+within "${got:-0}" "$("$PY" -c "print($NIC_BYTES / 1000 / 8)")" 1e-6 && ok ||
+    fail "--lfts leaf0 up port 9 only: busbw $got, want R/8"
+expect_eq "--lfts with a loop: exit" "$(lfts loop "$TMP/loop.dump")" 1
+grep -q "forwarding tables (--lfts) send .* round a loop" "$TMP/loop.err" && [ ! -s "$TMP/loop.json" ] && ok ||
+    fail "--lfts loop: $(cat "$TMP/loop.err")"
+expect_eq "--lfts without an entry up: exit" "$(lfts gap "$TMP/gap.dump")" 1
+grep -q "leaf0 has no next hop .* in its forwarding table (--lfts)" "$TMP/gap.err" && ok ||
+    fail "--lfts gap: $(cat "$TMP/gap.err")"
+for bad in "--lfts $LFT" "--fabric $TOPO --lfts $LFT --lfts $LFT" "--fabric $TOPO --lfts $LFT --routing adaptive"; do
+    # shellcheck disable=SC2086
+    "$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G --routing static \
+        $bad >"$TMP/out" 2>"$TMP/err"
+    expect_eq "collective $bad: exit" $? 2
+    [ ! -s "$TMP/out" ] && ok || fail "collective $bad: output written"
+done
 finish

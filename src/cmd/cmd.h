@@ -33,6 +33,7 @@
 #include "fabric/fabric.h"
 #include "fabric/ethplan.h"
 #include "fabric/ibplan.h"
+#include "net/flow.h"
 #include "emit/eth/eth.h"
 #include "spec/spec.h"
 
@@ -300,6 +301,13 @@ void ry_verify_print_error(const struct ry_verify *v, const ry_err *err);
  * fabric is refused (its fabric as found is LLDP's). */
 ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int nfiles,
                                uint8_t *link_down);
+/* The same, and with nlfts (= nfiles) forwarding-table files (OpenSM's
+ * opensm-lfts.dump, dump_lfts or ibroute output, railyard's lfts.dump),
+ * each read against its topology, the tables the engine routes by
+ * (ry_net_set_tables; *tables freed by ry_net_tables_free in every case). */
+ry_cmd_status ry_as_built(const ry_fabric *f, const char *const *files, int nfiles,
+                          const char *const *lfts, int nlfts, uint8_t *link_down,
+                          ry_net_tables *tables);
 /* The usage rules of the rows (for the command's check) and what they need loaded. */
 ry_cmd_status ry_hw_check(const ry_ctx *ctx, const ry_hw_args *hw);
 unsigned ry_hw_needs(const ry_hw_args *hw);

@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_HIER, O_JOBS, O_FABRIC, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_HIER, O_JOBS, O_FABRIC, O_LFTS, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -61,6 +61,10 @@ static const ry_option options[] = {
     [O_FABRIC] = { "fabric", 0, RY_OPT_LIST, "FILE", NULL,
                    "ibnetdiscover output of a subnet as built (repeatable):\n"
                    "its missing and miswired cables are down, routed around" },
+    [O_LFTS] = { "lfts", 0, RY_OPT_LIST, "FILE", NULL,
+                 "the forwarding tables of each --fabric subnet, in its order\n"
+                 "(OpenSM's opensm-lfts.dump, dump_lfts or ibroute output):\n"
+                 "static routes follow them, not railyard's" },
     [O_SWEEP] = { "sweep", 0, RY_OPT_FLAG, NULL, NULL,
                   "every size from 8 B to SIZE, doubling (nccl-tests -b 8 -e SIZE -f 2)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
@@ -242,16 +246,32 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (!net)
         return fail(ctx, &err);
     long long ndown = -1;
+    ry_net_tables tables;
+    memset(&tables, 0, sizeof tables);
+    if (ctx->given[O_LFTS] && !ctx->given[O_FABRIC]) {
+        ry_net_free(net);
+        return ry_usage(ctx, "--lfts goes with --fabric: a table file is read against its "
+                        "subnet's topology (ibnetdiscover output)");
+    }
+    if (ctx->given[O_LFTS] && no.routing != RY_NET_STATIC) {
+        ry_net_free(net);
+        return ry_usage(ctx, "--lfts: the forwarding tables are static routing's; this run "
+                        "routes %s", ry_net_routing_name(no.routing));
+    }
     if (ctx->given[O_FABRIC]) {
         uint8_t *down = ry_xcalloc(f->nlinks + 1, 1);
-        ry_cmd_status st = ry_as_built_down(f, ctx->list[O_FABRIC], ctx->given[O_FABRIC], down);
+        ry_cmd_status st = ry_as_built(f, ctx->list[O_FABRIC], ctx->given[O_FABRIC],
+                                       ctx->list[O_LFTS], ctx->given[O_LFTS], down, &tables);
         ndown = 0;
         for (size_t l = 0; st == RY_CMD_OK && l < f->nlinks; l++)
             ndown += down[l];
         if (st == RY_CMD_OK)
             ry_net_set_down(net, NULL, down);
+        if (st == RY_CMD_OK && ctx->given[O_LFTS])
+            ry_net_set_tables(net, &tables);
         free(down);
         if (st != RY_CMD_OK) {
+            ry_net_tables_free(&tables);
             ry_net_free(net);
             return st;
         }
@@ -273,6 +293,7 @@ static ry_cmd_status run(ry_ctx *ctx)
         free(jobs);
         free(res);
         ry_net_free(net);
+        ry_net_tables_free(&tables);
         return rc;
     }
     /* The table is the slowest job's (the first of them on a tie). */
@@ -304,7 +325,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_coll_report rep = { s->name, co.op, jobs[0].nranks, jobs[0].nodes, placement,
                            ry_net_routing_name(no.routing), no.qps, no.hash_qp, co.pxn,
                            co.shift, rows, nrows, bneck, co.sharp, co.nvls,
-                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs, ndown };
+                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs, ndown,
+                           ctx->given[O_LFTS] > 0 };
     ry_buf out;
     ry_buf_init(&out);
     ry_emit_collective(&out, &rep, ctx->fmt);
@@ -317,6 +339,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     free(jobs);
     free(res);
     ry_net_free(net);
+    ry_net_tables_free(&tables);
     return rc;
 }
 
@@ -325,7 +348,7 @@ const ry_cmd_entry ry_cmd_collective = {
     .synopsis = "SPEC --op OP --bytes SIZE [--ranks N] [--shift K] [--placement HOW] "
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
                 "[--algo ring|tree|auto] [--sharp] [--nvls] [--hierarchical] [--jobs K] "
-                "[--fabric FILE]... "
+                "[--fabric FILE [--lfts FILE]]... "
                 "[--sweep] [--format text|json] [-o FILE]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
@@ -345,7 +368,8 @@ const ry_cmd_entry ry_cmd_collective = {
                "--jobs K, K jobs run at once on disjoint nodes; each job's time is shown\n"
                "and the table is the slowest's. With --fabric (ibnetdiscover output, as\n"
                "verify reads it) the cables found missing or moved off their switch are\n"
-               "down and the flows go around them.\n",
+               "down and the flows go around them; with --lfts (one a --fabric file) the\n"
+               "static routes follow the subnet manager's tables as found.\n",
     .needs = RY_NEED_FABRIC,
     .check = check,
     .run = run,

@@ -7,6 +7,7 @@
 #include "cmd/cmd.h"
 #include "emit/report/emit_verify.h"
 #include "ibfmt/guidfile.h"
+#include "ibfmt/lftfile.h"
 #include "ibfmt/netfile.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -160,13 +161,65 @@ void ry_verify_print_error(const ry_verify *v, const ry_err *err)
         ry_error("%s", ry_verify_error(v, err));
 }
 
-ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int n,
-                               uint8_t *link_down)
+/* The routing tables of the subnets as built: each file's LFTs (read
+ * against its topology) on the planned switches verify placed, each GPU
+ * port's LID as the topology gives it. */
+static ry_cmd_status tables_of(const ry_fabric *f, const ry_netfile *nf, const ry_verify *v,
+                               const char *const *lfts, int n, ry_net_tables *t)
+{
+    int max_lid = 0;
+    for (int k = 0; k < n; k++)
+        max_lid = nf[k].max_lid > max_lid ? nf[k].max_lid : max_lid;
+    size_t nsw = f->nnodes - f->first_switch, lids = (size_t)max_lid + 1;
+    t->max_lid = max_lid;
+    t->gpu_lid = ry_xcalloc((size_t)f->gpus * (size_t)f->planes + 1, sizeof *t->gpu_lid);
+    t->port = ry_xmalloc(nsw * lids + 1);
+    memset(t->port, 255, nsw * lids + 1);
+    t->port_id = ry_xmalloc((nsw * 256 + 1) * sizeof *t->port_id);
+    for (size_t i = 0; i < nsw * 256 + 1; i++)
+        t->port_id[i] = -1;
+    ry_cmd_status rc = RY_CMD_OK;
+    for (int k = 0; k < n && rc == RY_CMD_OK; k++) {
+        ry_lft lft;
+        rc = status_of(ry_lft_load(lfts[k], &nf[k], &lft));
+        for (int i = 0; rc == RY_CMD_OK && i < nf[k].nnodes; i++) {
+            const ry_nf_node *nd = &nf[k].nodes[i];
+            for (int r = 0; r < nd->nrec; r++) {
+                int pi = nd->port0 + r, pid = v->pmap[k][pi];
+                const ry_nf_port *pp = &nf[k].ports[pi];
+                if (pid < 0)
+                    continue;
+                uint32_t owner = f->ports[pid].owner;
+                if (owner < f->first_switch && pp->lid > 0 && pp->lid <= 65535)
+                    t->gpu_lid[(size_t)owner * (size_t)f->planes +
+                               ((uint32_t)pid - f->nodes[owner].port0)] = (uint16_t)pp->lid;
+                else if (owner >= f->first_switch && pp->num >= 0 && pp->num < 256)
+                    t->port_id[(owner - f->first_switch) * 256 + (size_t)pp->num] = pid;
+            }
+            int32_t s = v->nmap[k][i];
+            if (nd->kind != RY_NF_SWITCH || s < (int32_t)f->first_switch || !lft.row[i])
+                continue;
+            memcpy(&t->port[((size_t)s - f->first_switch) * lids], lft.row[i],
+                   (size_t)nf[k].max_lid + 1);
+        }
+        ry_lft_free(&lft);
+    }
+    return rc;
+}
+
+ry_cmd_status ry_as_built(const ry_fabric *f, const char *const *files, int n,
+                          const char *const *lfts, int nlfts, uint8_t *link_down,
+                          ry_net_tables *tables)
 {
     if (f->spec && ry_spec_is_ethernet(f->spec)) {
         ry_error("--fabric reads ibnetdiscover's output of an InfiniBand fabric; %s is Ethernet "
                  "(its fabric as found is LLDP's: railyard verify reads it)", f->spec->name);
         return RY_CMD_INPUT;
+    }
+    if (nlfts && nlfts != n) {
+        ry_error("--lfts: %d table file%s for %d --fabric file%s: give one a subnet, in the "
+                 "order of the topologies", nlfts, nlfts == 1 ? "" : "s", n, n == 1 ? "" : "s");
+        return RY_CMD_USAGE;
     }
     ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
     ry_cmd_status rc = RY_CMD_OK;
@@ -186,9 +239,17 @@ ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int
         link_down[l] = v.state[l] == RY_VL_MISSING ||
                        (v.state[l] == RY_VL_MOVED &&
                         ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU);
+    if (rc == RY_CMD_OK && nlfts)
+        rc = tables_of(f, nf, &v, lfts, n, tables);
     ry_verify_free(&v);
     for (int k = 0; k < n; k++)
         ry_netfile_free(&nf[k]);
     free(nf);
     return rc;
+}
+
+ry_cmd_status ry_as_built_down(const ry_fabric *f, const char *const *files, int n,
+                               uint8_t *link_down)
+{
+    return ry_as_built(f, files, n, NULL, 0, link_down, NULL);
 }

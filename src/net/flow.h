@@ -125,6 +125,21 @@ ry_flows *ry_net_scratch(ry_net *n);
 void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down);
 /* 1 when something is down (ry_net_set_down). */
 int ry_net_down_any(const ry_net *n);
+
+/* Forwarding tables read from the fabric (InfiniBand, `--lfts`): with
+ * static routing a flow leaves each switch by the port the switch's table
+ * names for the destination's LID, in place of the up-down tables railyard
+ * writes (adaptive routing still spreads over the up-down candidates). */
+typedef struct ry_net_tables {
+    int max_lid;
+    uint16_t *gpu_lid;      /* per GPU port (gpu x planes + plane): its LID, 0: none known */
+    uint8_t *port;          /* per switch (node id - first_switch), per LID 0 .. max_lid:
+                             * the port number it forwards by, 255: no entry */
+    int32_t *port_id;       /* per switch, per port number 0 .. 255: the fabric's port, -1 */
+} ry_net_tables;
+/* t borrowed until ry_net_free or the next call; NULL: railyard's own. */
+void ry_net_set_tables(ry_net *n, const ry_net_tables *t);
+void ry_net_tables_free(ry_net_tables *t);
 double ry_net_capacity(const ry_net *n, uint32_t res);     /* bytes/s */
 /* A resource as a person reads it: "leaf3 p17 -> spine0 p2 (up)" or
  * "gpu12 NVLink out". */

@@ -96,6 +96,7 @@ struct ry_net {
     /* failures (ry_net_set_down): NULL when nothing failed */
     uint8_t *node_down;         /* per node: a failed switch */
     uint8_t *link_down;         /* per link: failed, or an end of it failed */
+    const ry_net_tables *tables;    /* forwarding tables read from the fabric, or NULL */
 
     /* work: the switches of a level and of the next, with their shares */
     size_t nsw;
@@ -478,10 +479,33 @@ static size_t candidates(ry_net *n, const walk *wk, uint32_t x, const uint32_t *
     return k;
 }
 
+/* The port switch x's forwarding table names toward wk->dp: -1 when none. */
+static long long table_port(const ry_net *n, const walk *wk, uint32_t x)
+{
+    const ry_fabric *f = n->f;
+    const ry_net_tables *t = n->tables;
+    uint32_t g = f->ports[wk->dp].owner;
+    size_t gp = (size_t)g * (size_t)f->planes + (wk->dp - f->nodes[g].port0);
+    uint16_t lid = t->gpu_lid[gp];
+    if (lid == 0 || lid > t->max_lid)
+        return -1;
+    size_t sw = x - f->first_switch;
+    uint8_t num = t->port[sw * ((size_t)t->max_lid + 1) + lid];
+    if (num == 255)
+        return -1;
+    int32_t p = t->port_id[sw * 256 + num];
+    if (p < 0 || f->ports[p].owner != x || f->ports[p].peer < 0 ||
+        (n->link_down && n->link_down[f->ports[p].link]))
+        return -1;
+    return p;
+}
+
 /* The one next hop of switch x on a single path: -1 when none. */
 static long long pick(ry_net *n, const walk *wk, uint32_t x)
 {
     const ry_fabric *f = n->f;
+    if (!n->eth && n->tables)
+        return table_port(n, wk, x);
     if (!n->eth) {
         int p = ry_updown_next(wk->u, x, wk->dp);
         return p < 0 ? -1 : (long long)f->nodes[x].port0 + p;
@@ -555,7 +579,15 @@ static int route(ry_net *n, const walk *wk, ry_err *err)
     n->frw[0] = 1.0;
     for (int hop = 0; nf; hop++) {
         if (hop > RY_NET_HOPS) {
-            ry_err_set(err, NULL, "internal: a route of more than %d hops", RY_NET_HOPS);
+            if (n->tables && !spread) {
+                char a[96], b[96];
+                ry_node_name(f, f->ports[wk->sp].owner, a, sizeof a);
+                ry_node_name(f, f->ports[wk->dp].owner, b, sizeof b);
+                ry_err_set(err, NULL, "the forwarding tables (--lfts) send %s's route to %s "
+                           "round a loop (more than %d hops)", a, b, RY_NET_HOPS);
+            } else {
+                ry_err_set(err, NULL, "internal: a route of more than %d hops", RY_NET_HOPS);
+            }
             return -1;
         }
         if (++n->gen == 0) {
@@ -576,6 +608,11 @@ static int route(ry_net *n, const walk *wk, ry_err *err)
             }
             if (k == 0) {
                 no_route(n, wk, x, err);
+                if (n->tables && !spread) {
+                    size_t at = strlen(err->msg);
+                    snprintf(err->msg + at, sizeof err->msg - at,
+                             " in its forwarding table (--lfts)");
+                }
                 return -1;
             }
             double share = n->frw[i] / (double)k;
@@ -868,6 +905,18 @@ static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32
 }
 
 int ry_net_down_any(const ry_net *n) { return n->link_down != NULL; }
+
+void ry_net_set_tables(ry_net *n, const ry_net_tables *t) { n->tables = t; }
+
+void ry_net_tables_free(ry_net_tables *t)
+{
+    if (!t)
+        return;
+    free(t->gpu_lid);
+    free(t->port);
+    free(t->port_id);
+    memset(t, 0, sizeof *t);
+}
 
 void ry_net_end_loads(const ry_net *n, uint32_t src, uint32_t via, uint32_t dst, int plane,
                       double bytes, ry_res_visit visit, void *ctx)

@@ -33,8 +33,9 @@ static void text(ry_buf *o, const ry_coll_report *r)
         ry_buf_printf(o, "# algorithm hierarchical: inside each HB domain over NVLink, then "
                       "between domains, one step after the other\n");
     if (r->as_built_down >= 0)
-        ry_buf_printf(o, "# as built (--fabric): %lld cable%s missing or moved, routed around\n",
-                      r->as_built_down, r->as_built_down == 1 ? "" : "s");
+        ry_buf_printf(o, "# as built (--fabric): %lld cable%s missing or moved, routed around%s\n",
+                      r->as_built_down, r->as_built_down == 1 ? "" : "s",
+                      r->lfts ? "; routes by the forwarding tables found (--lfts)" : "");
     if (r->njobs > 1) {
         ry_buf_printf(o, "# %zu jobs at once; the table is the slowest's\n", r->njobs);
         for (size_t j = 0; j < r->njobs; j++) {
@@ -125,8 +126,10 @@ static void json(ry_buf *o, const ry_coll_report *r)
     json_object_set_new(j, "sharp", json_boolean(r->sharp));
     json_object_set_new(j, "nvls", json_boolean(r->nvls));
     json_object_set_new(j, "jobs", json_integer((json_int_t)r->njobs));
-    if (r->as_built_down >= 0)
+    if (r->as_built_down >= 0) {
         json_object_set_new(j, "as_built_cables_down", json_integer(r->as_built_down));
+        json_object_set_new(j, "routes", json_string(r->lfts ? "lfts" : "railyard"));
+    }
     if (r->njobs > 1) {
         json_t *a = json_array();
         for (size_t i = 0; i < r->njobs; i++)

@@ -45,6 +45,7 @@ typedef struct ry_coll_report {
     size_t njobs;
     long long as_built_down;    /* --fabric: cables found missing or moved, routed around;
                                    -1 without --fabric */
+    int lfts;                   /* --lfts: routed by the forwarding tables found */
 } ry_coll_report;
 
 void ry_emit_collective(ry_buf *out, const ry_coll_report *r, ry_format fmt);
