@@ -269,6 +269,17 @@ check_subnet() {
         done
         no_sanitizer "$w/cr-ours.err"
         no_sanitizer "$w/cr-live.out"
+        # the flow engine routed by OpenSM's own tables (collective --lfts),
+        # where one file is the whole fabric: every pair routed
+        if [ "$(ls -d "$(dirname "$d")"/*/ | wc -l)" -eq 1 ]; then
+            "$RAILYARD" collective "$spec" --op all-to-all --bytes 1G --routing static \
+                --fabric "$d/topology.net" --lfts "$w/$engine/opensm-lfts.dump" -f json \
+                >"$w/coll-osm.json" 2>"$w/coll-osm.err"
+            expect_eq "$label: collective on OpenSM's $engine tables (--lfts): exit ($(head -c 200 "$w/coll-osm.err"))" $? 0
+            no_sanitizer "$w/coll-osm.err"
+            expect_eq "$label: collective routed by the tables found" \
+                "$(json_get "$w/coll-osm.json" routes)" lfts
+        fi
     fi
     crs=
     [ "$have_check_routes" = yes ] && crs="$w/cr-ours.json $w/cr-osm.json"
