@@ -165,11 +165,24 @@ got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/rail-only-gh200.yaml" --op al
     json_get "$TMP/out.json" time_s)
 want=$("$PY" -c "S = 2**30; K = 256; n = 512; print(S * ((K - 1) / K / 450e9 + (n - K) / n / ($NIC_BYTES * 1e6)))")
 within "${got:-0}" "$want" 1e-6 && ok || fail "hierarchical all-to-all across GH200 domains: got $got s, want $want ($(cat "$TMP/err"))"
+# GB200 NVL72 (HB domains of 72 GPUs in trays of 4, a NIC on each rail in
+# every tray): PXN crosses rails inside the source's tray, so a GPU's
+# (n - K)/n of S leaves through its own NIC: busbw = R (n - 1)/(n - K), as
+# on GH200 (n = 144, 2 domains). The hierarchical run's bound counts one
+# network flow a GPU at its place in each other domain: 1,152 ranks (16
+# domains) run, where the direct all-to-all (1.3 M flows) is refused.
+got=$("$RAILYARD" collective "$TOP_SRCDIR/examples/gb200-nvl72-superpod.yaml" --op all-to-all \
+    --bytes 1G --ranks 144 -f json 2>"$TMP/err" >"$TMP/out.json" && json_get "$TMP/out.json" busbw_gbytes_per_s)
+within "${got:-0}" "$("$PY" -c "print($NIC_BYTES / 1000 * 143 / 72)")" 1e-6 && ok ||
+    fail "NVL72 all-to-all through the tray's NICs: got $got ($(cat "$TMP/err"))"
+"$RAILYARD" collective "$TOP_SRCDIR/examples/gb200-nvl72-superpod.yaml" --op all-to-all --bytes 1G \
+    --ranks 1152 --hierarchical -f json >"$TMP/out.json" 2>"$TMP/err"
+expect_eq "NVL72 hierarchical all-to-all of 1,152 ranks: exit ($(head -c 200 "$TMP/err"))" $? 0
 # It is all-to-all's: another operation with --hierarchical is a usage
 # error; the key leaves the other operations as they are.
 "$RAILYARD" collective "$TMP/rail.yaml" --op all-reduce --bytes 1G --hierarchical >"$TMP/out" 2>"$TMP/err"
 expect_eq "--hierarchical on all-reduce: exit" $? 2
-grep -q "hierarchical exchange is all-to-all's" "$TMP/err" && ok || fail "--hierarchical refusal: $(cat "$TMP/err")"
+grep -q "hierarchical) is all-to-all's" "$TMP/err" && ok || fail "--hierarchical refusal: $(cat "$TMP/err")"
 [ -s "$TMP/out" ] && fail "--hierarchical refusal wrote output" || ok
 a=$(get rail time_s --op sendrecv --shift 9 --bytes 1G)
 b=$(get rail time_s --op sendrecv --shift 9 --bytes 1G --set network.all_to_all=hierarchical)
@@ -527,6 +540,34 @@ grep -q "forwarding tables (--lfts) send .* round a loop" "$TMP/loop.err" && [ !
 expect_eq "--lfts without an entry up: exit" "$(lfts gap "$TMP/gap.dump")" 1
 grep -q "leaf0 has no next hop .* in its forwarding table (--lfts)" "$TMP/gap.err" && ok ||
     fail "--lfts gap: $(cat "$TMP/gap.err")"
+# a cable the tables route over is missing from the topology: the tables
+# found are the routes, so that route is refused, not relayed
+"$PY" - "$TOPO" "$TMP/cut.net" <<'P'
+import re, sys
+src, dst = sys.argv[1:]
+lines = open(src).read().split("\n")
+guid = next(re.match(r'Switch\s+\d+\s+"(S-[0-9a-f]+)"\s+# "leaf0"', l).group(1) for l in lines
+            if re.match(r'Switch\s+\d+\s+"(S-[0-9a-f]+)"\s+# "leaf0"', l))
+cur, keep = None, []
+for line in lines:
+    m = re.match(r'Switch\s+\d+\s+"S-[0-9a-f]+"\s+# "([^"]+)"', line)
+    if m:
+        cur = m.group(1)
+    if (cur == "leaf0" and re.match(r"\[9\]\s", line)) or re.search(r'"%s"\[9\]' % guid, line):
+        continue
+    keep.append(line)
+open(dst, "w").write("\n".join(keep))
+P
+"$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G --routing static \
+    --fabric "$TMP/cut.net" --lfts "$TMP/skew.dump" >"$TMP/out" 2>"$TMP/err"
+expect_eq "--lfts over a missing cable: exit" $? 1
+grep -q "in its forwarding table (--lfts)" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    fail "--lfts over a missing cable: $(cat "$TMP/err")"
+# a file with no table of the subnet's switches (here: the topology itself)
+"$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G --routing static \
+    --fabric "$TOPO" --lfts "$TOPO" >"$TMP/out" 2>"$TMP/err"
+expect_eq "--lfts with no table in it: exit" $? 1
+grep -q "no switch of .* has a table in it" "$TMP/err" && ok || fail "--lfts no table: $(cat "$TMP/err")"
 for bad in "--lfts $LFT" "--fabric $TOPO --lfts $LFT --lfts $LFT" "--fabric $TOPO --lfts $LFT --routing adaptive"; do
     # shellcheck disable=SC2086
     "$RAILYARD" collective "$TMP/ab.yaml" --op sendrecv --shift 8 --bytes 1G --routing static \

@@ -253,6 +253,13 @@ static ry_cmd_status run(ry_ctx *ctx)
         return ry_usage(ctx, "--lfts goes with --fabric: a table file is read against its "
                         "subnet's topology (ibnetdiscover output)");
     }
+    if (ctx->given[O_LFTS] && ctx->given[O_LFTS] != ctx->given[O_FABRIC]) {
+        ry_net_free(net);
+        return ry_usage(ctx, "--lfts: %d table file%s for %d --fabric file%s: give one a subnet, "
+                        "in the order of the topologies", ctx->given[O_LFTS],
+                        ctx->given[O_LFTS] == 1 ? "" : "s", ctx->given[O_FABRIC],
+                        ctx->given[O_FABRIC] == 1 ? "" : "s");
+    }
     if (ctx->given[O_LFTS] && no.routing != RY_NET_STATIC) {
         ry_net_free(net);
         return ry_usage(ctx, "--lfts: the forwarding tables are static routing's; this run "

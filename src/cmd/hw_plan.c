@@ -165,7 +165,8 @@ void ry_verify_print_error(const ry_verify *v, const ry_err *err)
  * against its topology) on the planned switches verify placed, each GPU
  * port's LID as the topology gives it. */
 static ry_cmd_status tables_of(const ry_fabric *f, const ry_netfile *nf, const ry_verify *v,
-                               const char *const *lfts, int n, ry_net_tables *t)
+                               const char *const *files, const char *const *lfts, int n,
+                               ry_net_tables *t)
 {
     int max_lid = 0;
     for (int k = 0; k < n; k++)
@@ -182,6 +183,12 @@ static ry_cmd_status tables_of(const ry_fabric *f, const ry_netfile *nf, const r
     for (int k = 0; k < n && rc == RY_CMD_OK; k++) {
         ry_lft lft;
         rc = status_of(ry_lft_load(lfts[k], &nf[k], &lft));
+        if (rc == RY_CMD_OK && lft.blocks == 0) {
+            ry_error("%s: no switch of %s has a table in it: the tables of another subnet, or "
+                     "not a forwarding-table dump (opensm-lfts.dump, dump_lfts, ibroute)",
+                     lfts[k], files[k]);
+            rc = RY_CMD_INPUT;
+        }
         for (int i = 0; rc == RY_CMD_OK && i < nf[k].nnodes; i++) {
             const ry_nf_node *nd = &nf[k].nodes[i];
             for (int r = 0; r < nd->nrec; r++) {
@@ -216,11 +223,6 @@ ry_cmd_status ry_as_built(const ry_fabric *f, const char *const *files, int n,
                  "(its fabric as found is LLDP's: railyard verify reads it)", f->spec->name);
         return RY_CMD_INPUT;
     }
-    if (nlfts && nlfts != n) {
-        ry_error("--lfts: %d table file%s for %d --fabric file%s: give one a subnet, in the "
-                 "order of the topologies", nlfts, nlfts == 1 ? "" : "s", n, n == 1 ? "" : "s");
-        return RY_CMD_USAGE;
-    }
     ry_netfile *nf = ry_xcalloc((size_t)n + 1, sizeof *nf);
     ry_cmd_status rc = RY_CMD_OK;
     for (int k = 0; k < n; k++) {
@@ -240,7 +242,7 @@ ry_cmd_status ry_as_built(const ry_fabric *f, const char *const *files, int n,
                        (v.state[l] == RY_VL_MOVED &&
                         ry_port_node(f, f->links[l].lo)->kind != RY_NODE_GPU);
     if (rc == RY_CMD_OK && nlfts)
-        rc = tables_of(f, nf, &v, lfts, n, tables);
+        rc = tables_of(f, nf, &v, files, lfts, n, tables);
     ry_verify_free(&v);
     for (int k = 0; k < n; k++)
         ry_netfile_free(&nf[k]);

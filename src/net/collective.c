@@ -200,6 +200,12 @@ static uint32_t pxn_via(const coll_ctx *c, uint32_t src, uint32_t dst)
 {
     const ry_fabric *f = c->f;
     int rail = f->nodes[dst].rail;
+    /* the source's own node first (a tray of an NVL72 has a NIC on every rail) */
+    long long nb = (long long)src / c->gpn * c->gpn;
+    for (long long k = 0; k < c->gpn && nb + k < f->gpus; k++)
+        if (nb + k != (long long)src && f->nodes[nb + k].rail == rail &&
+            f->nodes[nb + k].group == f->nodes[src].group)
+            return (uint32_t)(nb + k);
     long long K = f->spec && f->spec->hb_domain > c->gpn ? f->spec->hb_domain : c->gpn;
     long long base = (long long)src / K * K;
     if (rail >= 0 && rail < K && base + rail < f->gpus && f->nodes[base + rail].rail == rail &&
@@ -603,8 +609,9 @@ static int coll_check(const ry_fabric *f, const ry_job *jobs, size_t njobs,
         return -1;
     }
     if (o->hierarchical && o->op != RY_NCCL_ALL_TO_ALL) {
-        ry_err_set(err, "all_to_all", "a hierarchical exchange is all-to-all's; %s runs "
-                   "direct (expected direct)", ry_coll_op_name(o->op));
+        ry_err_set(err, "all_to_all", "--hierarchical (network.all_to_all: hierarchical) is "
+                   "all-to-all's; %s has no hierarchical form (expected direct)",
+                   ry_coll_op_name(o->op));
         return -1;
     }
     if (o->algo == RY_ALGO_TREE && o->op != RY_NCCL_ALL_REDUCE) {
@@ -828,13 +835,16 @@ static int run_hier_a2a(ry_net *n, const ry_job *jobs, size_t njobs, const ry_co
     double planes = f->planes > 0 ? f->planes : 1, qps = o->qps > 0 ? o->qps : 1;
     double b1 = 0, b2 = 0;
     for (size_t j = 0; j < njobs; j++) {
+        /* a GPU's NVLink flows: one to each other GPU of its domain; its
+         * network flows: one to each GPU at its place in the other domains */
         double nr = (double)jobs[j].nranks, m = (double)domain_max(f, &jobs[j]);
+        double d = (double)domains_of(f, &jobs[j]);
         b1 += nr * (m - 1);
-        b2 += nr * (nr - m) * planes * qps;     /* no more than one a destination */
+        b2 += nr * (d - 1) * planes * qps;
     }
     if (b1 > RY_COLL_MAX_FLOWS || b2 > RY_COLL_MAX_FLOWS) {
-        ry_err_set(err, "ranks", "a hierarchical all-to-all of %zu ranks%s is %.0f flows in "
-                   "its %s phase, more than the %u one phase may hold; choose fewer --ranks%s",
+        ry_err_set(err, "ranks", "a hierarchical all-to-all of %zu ranks%s is up to %.0f flows "
+                   "in its %s phase, more than the %u one phase may hold; choose fewer --ranks%s",
                    jobs[0].nranks, njobs > 1 ? " in each job" : "", b1 > b2 ? b1 : b2,
                    b1 > b2 ? "first" : "second", RY_COLL_MAX_FLOWS, njobs > 1 ? " or --jobs" : "");
         return -1;

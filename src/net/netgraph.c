@@ -876,6 +876,11 @@ static int connect_net(ry_net *n, ry_flows *fl, size_t pre, uint32_t src, uint32
     if (sup && dup) {
         if (connect_ports(n, fl, pre, src, dst, dst, plane, conn, bytes, &direct) == 0)
             return 0;
+        /* the forwarding tables found are the routes: none is none */
+        if (n->tables && n->o.routing == RY_NET_STATIC) {
+            *err = direct;
+            return -1;
+        }
     } else {
         walk wk;
         memset(&wk, 0, sizeof wk);
