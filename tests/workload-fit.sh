@@ -9,17 +9,22 @@
 # (not a number, an unknown key) stay errors for every command.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 
-# 512 GPUs in HB domains of 16 and a model of 24 blocks: a batch of one
-# sequence leaves replicas without one whatever the tensor-parallel size (at
-# most 16) and the pipeline stages (at most 24).
+# 512 GPUs in HB domains of 16 and a model of 24 blocks, context parallelism
+# held at 1: a batch of one sequence leaves replicas without one whatever the
+# tensor-parallel size (at most 16) and the pipeline stages (at most 24).
+# Left free, context parallelism (up to 64, dividing the 1,024-token
+# sequence) makes a replica of 16 x 64 x 24 GPUs possible: the same batch
+# is accepted and laid out as one replica (below).
 GPUS=512 K=16 BATCH=1
 mkdir "$TMP/unfit" "$TMP/plain"
 head='name: fit
 cluster: {gpus: '$GPUS', hb_domain: '$K', gpus_per_node: 8}
 fabric: {switch: {name: s16, radix: 16, speed: 400G}}'
 printf '%s\n' "$head" >"$TMP/plain/s.yaml"
-printf '%s\nworkload:\n  model: {name: toy-1b, parameters: 1.3e9, layers: 24, d_model: 2048, heads: 16, seq_len: 1024, vocab: 50000, mcc: 8, batch: 512}\n  gpu: h100\n  batch: %s\n' \
+printf '%s\nworkload:\n  model: {name: toy-1b, parameters: 1.3e9, layers: 24, d_model: 2048, heads: 16, seq_len: 1024, vocab: 50000, mcc: 8, batch: 512}\n  gpu: h100\n  batch: %s\n  parallelism: {context: 1}\n' \
     "$head" "$BATCH" >"$TMP/unfit/s.yaml"
+mkdir "$TMP/cp"
+grep -v '^  parallelism: {context: 1}$' "$TMP/unfit/s.yaml" >"$TMP/cp/s.yaml"
 printf 'libra:\n  budget: 500\n' | cat "$TMP/unfit/s.yaml" - >"$TMP/unfit/libra.yaml"
 
 # Where the warning and the error point: the value of workload.batch.
@@ -156,4 +161,13 @@ done
 cat "$TMP"/*.err >"$TMP/all.err"
 no_sanitizer "$TMP/all.err"
 
+# ---- context parallelism counted: the same batch fits with it free ------------------------
+"$RAILYARD" model "$TMP/cp/s.yaml" --analytic -f json >"$TMP/cp.json" 2>"$TMP/cp.err"
+expect_eq "batch of 1 with context parallelism free: model exit ($(head -c 200 "$TMP/cp.err"))" $? 0
+"$PY" - "$TMP/cp.json" <<'P' && ok || fail "batch of 1 with context parallelism free: $(head -c 300 "$TMP/cp.json")"
+import json, sys
+o = json.load(open(sys.argv[1]))["optimum"]
+# one replica of the one sequence (the planner may leave GPUs idle)
+sys.exit(not (o["data"] == 1 and o["tensor"] * o["context"] * o["pipeline"] <= 512))
+P
 finish

@@ -271,15 +271,23 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
                        : ry_ymap_get(m, "batch_tokens") ? "workload.batch_tokens"
                                                         : "workload.model";
     /* Every model's: even the largest tensor group (the HB domain, or the
-     * size the spec sets) times the most pipeline stages (one block each,
-     * or the number the spec sets) leaves replicas without a sequence. */
+     * size the spec sets) times the largest context group (the one the
+     * spec sets, else the layout search's largest: a power of two up to 64
+     * dividing the sequence) times the most pipeline stages (one block
+     * each, or the number the spec sets) leaves replicas without a
+     * sequence. */
     long long tmax = w->tensor > 0 ? w->tensor : K;
+    long long cmax = w->context > 0 ? w->context : 1;
+    for (long long cp = 2; w->context <= 0 && cp <= 64; cp *= 2)
+        if (w->model.seq_len > 0 && w->model.seq_len % cp == 0)
+            cmax = cp;
     long long pmax = w->pipeline > 0 ? w->pipeline : w->model.layers;
-    if (w->batch * tmax * pmax < N) {
+    if ((double)w->batch * (double)tmax * (double)cmax * (double)pmax < (double)N) {
+        long long r = tmax * cmax * pmax;
         ry_err_set(e, bkey, "the batch (%lld sequences) is too small for %lld GPUs: even "
-                   "tensor-parallel %lld x pipeline %lld leaves %lld replicas, and every "
-                   "replica needs at least one sequence", w->batch, N, tmax, pmax,
-                   (N + tmax * pmax - 1) / (tmax * pmax));
+                   "tensor-parallel %lld x context-parallel %lld x pipeline %lld leaves %lld "
+                   "replicas, and every replica needs at least one sequence", w->batch, N,
+                   tmax, cmax, pmax, (N + r - 1) / r);
         return;
     }
     /* The rest are eq. 1's (no pipeline stages): the paper mode's. */
