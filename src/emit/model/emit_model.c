@@ -140,7 +140,7 @@ static void model_text(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_
     ry_buf_printf(o, "  %-38s %11.1f%%\n", "hardware FLOPs utilisation (HFU)", 100 * m->hfu);
     ry_buf_printf(o, "  %-38s %12s\n\n", "tokens per second",
                   ry_num_sig(v1, sizeof v1, m->tokens_per_s, 4));
-    ry_emit_moe_text(o, s, m);
+    ry_emit_moe_text(o, s, m, m->best.total, -1);
 
     cost_text(o, s, m, m->tokens_per_s, c);
 }
@@ -263,7 +263,7 @@ static json_t *model_json(const ry_spec *s, const ry_model *m, const ry_designs_
     json_object_set_new(j, "hfu", json_real(m->hfu));
     json_object_set_new(j, "tokens_per_s", json_real(m->tokens_per_s));
     if (m->has_moe)
-        json_object_set_new(j, "moe", ry_moe_json(s, m));
+        json_object_set_new(j, "moe", ry_moe_json(s, m, m->best.total, -1));
     if (c)
         json_object_set_new(j, "cost", cost_json(m->tokens_per_s, c));
     return j;
@@ -549,7 +549,7 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                       "GPUs) would shrink it\n", pct(b->bubble, b->total), b->m,
                       b->m == 1 ? "" : "es", b->p);
     ry_buf_putc(o, '\n');
-    ry_emit_moe_text(o, s, &pl->base);
+    ry_emit_moe_text(o, s, &pl->base, b->total, b->moe);
     cost_text(o, s, &pl->base, pl->tokens_per_s, c);
 }
 
@@ -674,7 +674,7 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         pl->efficiency, "attention_efficiency", pl->attn_eff, "gemm_peak_flops",
                         pl->gemm_peak, "hbm_bytes_s", w->gpu.hbm_bytes_s));
     if (m->has_moe)
-        json_object_set_new(j, "moe", ry_moe_json(s, m));
+        json_object_set_new(j, "moe", ry_moe_json(s, m, pl->best.total, pl->best.moe));
     if (c)
         json_object_set_new(j, "cost", cost_json(pl->tokens_per_s, c));
     return j;

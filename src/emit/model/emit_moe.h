@@ -10,10 +10,15 @@
 #include "model/iteration.h"
 #include "util/buf.h"
 
-/* The section of `railyard model` (nothing for a dense model). */
-void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m);
-/* The "moe" object of its JSON (a new reference), or NULL for a dense model. */
-json_t *ry_moe_json(const ry_spec *s, const ry_model *m);
+/* The section of `railyard model` (nothing for a dense model). iter: the
+ * iteration time reported above; exposed < 0 when the all-to-all is not in
+ * it (eq. 1, --paper: the section adds it), else the part of it the
+ * iteration holds (the full model: nothing is added again). */
+void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m, double iter,
+                      double exposed);
+/* The "moe" object of its JSON (a new reference), or NULL for a dense
+ * model; iter and exposed as above. */
+json_t *ry_moe_json(const ry_spec *s, const ry_model *m, double iter, double exposed);
 
 /* `railyard traffic`'s section on the expert all-to-all (text); with JSON,
  * o holds the traffic object ry_emit_traffic wrote and gets a "moe" key
