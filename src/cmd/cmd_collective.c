@@ -332,7 +332,10 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_coll_report rep = { s->name, co.op, jobs[0].nranks, jobs[0].nodes, placement,
                            ry_net_routing_name(no.routing), no.qps, no.hash_qp, co.pxn,
                            co.shift, rows, nrows, bneck, co.sharp, co.nvls,
-                           ry_coll_algo_name((ry_coll_algo)co.algo), jrep, (size_t)njobs, ndown,
+                           co.op == RY_NCCL_ALL_REDUCE ? ry_coll_algo_name((ry_coll_algo)co.algo)
+                           : co.op == RY_NCCL_ALL_TO_ALL ? (co.hierarchical ? "hierarchical" : "direct")
+                           : co.op == RY_NCCL_SENDRECV ? "direct" : "ring",
+                           jrep, (size_t)njobs, ndown,
                            ctx->given[O_LFTS] > 0 };
     ry_buf out;
     ry_buf_init(&out);
