@@ -283,4 +283,37 @@ for a in "--vary x=1..2+0" "--vary x=1..4*1" "--vary x=1..b" "--vary =3" "--vary
     expect_eq "sweep $a exit" $? 2
     no_sanitizer "$TMP/e"
 done
+# ---- --explain: each term, its rate and where it comes from ----------------------------------
+# The full model on examples/search-h100.yaml (H100, BF16): each term's
+# seconds are the optimum's; the GEMMs' rate is the catalog's peak x its
+# gemm_efficiency x rows / (rows + 128), rows the micro-batch's tokens over
+# the context group, computed here from the catalog; the text has the
+# section and says the iteration time once.
+"$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" --explain -f json >"$TMP/ex.json" 2>"$TMP/ex.err"
+expect_eq "model --explain -f json: exit" $? 0
+"$PY" - "$TMP/ex.json" "$TOP_SRCDIR/templates/gpus.yaml" <<'P' >"$TMP/ex.out"
+import json, sys, yaml
+j = json.load(open(sys.argv[1]))
+gpus = yaml.safe_load(open(sys.argv[2]))["gpus"]
+o, rows = j["optimum"], {e["term"]: e for e in j["explain"]}
+bad = []
+for term, key in (("GEMMs and the output layer", "gemm_s"), ("attention", "attention_s"),
+                  ("memory-bound kernels", "memory_bound_s"),
+                  ("data parallel across domains", "dp_cross_s")):
+    if term not in rows or abs(rows[term]["seconds"] - o[key]) > 1e-12 + 1e-9 * o[key]:
+        bad.append("%s: %r, the optimum's %s %r" % (term, rows.get(term), key, o[key]))
+g = gpus[j["gpu"]["name"]]
+tok = j["model"]["seq_len"] * o["micro_batch"] / max(1, o["context"])
+want = g["bf16_tflops"] * 1e12 * g["gemm_efficiency"] * tok / (tok + 128)
+got = rows["GEMMs and the output layer"]
+if abs(got["rate"] - want) > 1e-6 * want or "gemm_efficiency" not in got["from"]:
+    bad.append("GEMM rate %r from %r, want %r from gemm_efficiency" % (got["rate"], got["from"], want))
+print("; ".join(bad) if bad else "ok")
+P
+expect_eq "--explain: the terms' seconds and the GEMM rate" "$(cat "$TMP/ex.out")" ok
+"$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" --explain >"$TMP/ex.txt" 2>&1
+grep -q "^Where the terms come from" "$TMP/ex.txt" && grep -q "gemm_efficiency" "$TMP/ex.txt" && ok ||
+    fail "--explain: no section: $(tail -5 "$TMP/ex.txt")"
+"$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
+grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_ANALYTIC, O_N };
+enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_ANALYTIC, O_EXPLAIN, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
@@ -17,6 +17,9 @@ static const ry_option options[] = {
                      "time the collectives with the analytic shares of the fabric's tapers,\n"
                      "not on the flow engine over the fabric as built (faster, blind to\n"
                      "routing, hashing and placement)" },
+    [O_EXPLAIN] = { "explain", 0, RY_OPT_FLAG, NULL, NULL,
+                    "each term's time, the rate it ran at and where that rate comes\n"
+                    "from (the catalog's key, the spec's, or a built-in constant)" },
     [O_N] = RY_OPTION_END
 };
 
@@ -71,7 +74,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     cost->paper = ry_cost_paper(ry_opt(ctx, O_COST));
     ry_buf out;
     ry_buf_init(&out);
-    ry_emit_plan(&out, ctx->spec, pl, cost, ctx->fmt);
+    ry_emit_plan(&out, ctx->spec, pl, cost, ctx->fmt, ry_flag(ctx, O_EXPLAIN) && !pl->paper);
     ry_plan_net_free(&pn);
     free(pl);
     free(cost);
@@ -82,7 +85,8 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_model = {
     .name = "model",
-    .synopsis = "SPEC [--paper] [--cost capex|paper] [--format text|json] [-o FILE]",
+    .synopsis = "SPEC [--paper] [--cost capex|paper] [--analytic] [--explain] [--format text|json] "
+                "[-o FILE]",
     .summary = "iteration time of the spec's LLM workload, its optimum and its capex",
     .positional = "SPEC",
     .options = options,

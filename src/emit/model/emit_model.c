@@ -680,8 +680,126 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
     return j;
 }
 
+/* ---- where the terms come from (--explain) ------------------------------------------ */
+
+typedef struct rate_row {
+    const char *term;
+    double seconds;
+    double rate;            /* FLOP/s or bytes/s */
+    const char *unit;       /* "FLOP/s" or "B/s" */
+    char from[320];
+} rate_row;
+
+/* The full model's terms, each with the rate it ran at and where that rate
+ * comes from (the catalog entry and key, the spec's key, or a built-in
+ * constant of doc/llm-model.md); the count of rows. */
+static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
+{
+    const ry_workload *w = &pl->base.w;
+    const ry_gpu *g = &w->gpu;
+    const ry_plan_cfg *b = &pl->best;
+    int fp8 = w->precision == RY_PREC_FP8, n = 0;
+    double tok = (double)w->model.seq_len * (double)b->mb / (double)(b->c > 0 ? b->c : 1);
+    double rows = tok / (tok + RY_PLAN_GEMM_ROWS);
+    const char *eff = w->efficiency_given ? "the spec's workload.efficiency"
+                      : fp8 && g->gemm_eff_fp8 > 0 ? "gemm_efficiency_fp8"
+                      : g->gemm_eff > 0 ? "gemm_efficiency"
+                      : "no catalog figure: the built-in 0.7";
+    r[n] = (rate_row){ "GEMMs and the output layer", b->gemm_s,
+                       pl->gemm_peak * pl->efficiency * rows, "FLOP/s", "" };
+    snprintf(r[n++].from, sizeof r->from, "gpus %s: %s peak x %.3g (%s) x %.3g (%.0f rows a GEMM: "
+             "rows / (rows + %.0f)); expert GEMMs x %.2f of that (built-in)", g->name,
+             fp8 ? "fp8_tflops" : "bf16_tflops", pl->efficiency, eff, rows, tok,
+             RY_PLAN_GEMM_ROWS, RY_PLAN_EXPERT_EFFICIENCY);
+    r[n] = (rate_row){ "attention", b->attn_s,
+                       pl->bf16_peak * (w->flash_attention ? pl->attn_eff : pl->efficiency),
+                       "FLOP/s", "" };
+    snprintf(r[n++].from, sizeof r->from, "gpus %s: bf16_tflops x %.3g (%s)", g->name,
+             w->flash_attention ? pl->attn_eff : pl->efficiency,
+             !w->flash_attention ? "no fused attention: the GEMMs' efficiency"
+             : g->attn_eff > 0 ? "attention_efficiency" : "no catalog figure: the built-in 0.5");
+    r[n] = (rate_row){ "memory-bound kernels", b->mem_s,
+                       g->hbm_bytes_s > 0 ? g->hbm_bytes_s : 2e12, "B/s", "" };
+    snprintf(r[n++].from, sizeof r->from, "gpus %s: %s", g->name,
+             g->hbm_bytes_s > 0 ? "hbm" : "no catalog figure: the built-in 2 TB/s");
+    double nvl = pl->base.in.B_F / 2 * RY_PLAN_NVLINK_EFFICIENCY;
+    char nvl_from[160];
+    snprintf(nvl_from, sizeof nvl_from, "gpus %s: nvlink, one direction, x %.2f (built-in: the bus "
+             "bandwidth NCCL reaches)", g->name, RY_PLAN_NVLINK_EFFICIENCY);
+    const char *net_how = pl->net ? "the flow engine over the fabric as built"
+                                  : "the analytic shares of the fabric's tapers";
+    double net = pl->base.in.B_S * RY_PLAN_NETWORK_EFFICIENCY;
+    if (b->t > 1) {
+        r[n] = (rate_row){ "tensor parallel", b->tp, nvl, "B/s", "" };
+        snprintf(r[n++].from, sizeof r->from, "%s", nvl_from);
+    }
+    if (b->c > 1) {
+        r[n] = (rate_row){ "context-parallel ring", b->cp,
+                           b->cp_cross ? net * b->share_cp : nvl, "B/s", "" };
+        if (b->cp_cross)
+            snprintf(r[n++].from, sizeof r->from, "the NIC (%s) x %.2f (built-in) x share %.4g "
+                     "(%s)", s->node.name, RY_PLAN_NETWORK_EFFICIENCY, b->share_cp, net_how);
+        else
+            snprintf(r[n++].from, sizeof r->from, "%s", nvl_from);
+    }
+    if (w->model.moe.experts > 0) {
+        char a[RY_NUM_CAP], c[RY_NUM_CAP];
+        r[n] = (rate_row){ "expert all-to-all", b->moe, 0, "", "" };
+        snprintf(r[n++].from, sizeof r->from, "NVLink inside a domain (%s), the NIC x %.2f "
+                 "(built-in) x share %.4g across (%s, %s)", ry_num_si(a, sizeof a, nvl, "B/s", 4),
+                 RY_PLAN_NETWORK_EFFICIENCY, b->share_ep,
+                 ry_num_si(c, sizeof c, net * b->share_ep, "B/s", 4), net_how);
+    }
+    if (b->p > 1) {
+        r[n] = (rate_row){ "pipeline point-to-point", b->pp,
+                           b->p2p_cross ? net * b->share_pp : nvl, "B/s", "" };
+        if (b->p2p_cross)
+            snprintf(r[n++].from, sizeof r->from, "the NIC x %.2f (built-in) x share %.4g (%s)",
+                     RY_PLAN_NETWORK_EFFICIENCY, b->share_pp, net_how);
+        else
+            snprintf(r[n++].from, sizeof r->from, "%s", nvl_from);
+    }
+    r[n] = (rate_row){ "data parallel inside domains", b->dp_in_s, nvl, "B/s", "" };
+    snprintf(r[n++].from, sizeof r->from, "%s", nvl_from);
+    r[n] = (rate_row){ "data parallel across domains", b->dp_cross_s, net * b->share_dp, "B/s",
+                       "" };
+    snprintf(r[n++].from, sizeof r->from, "the NIC (%s) x %.2f (built-in) x share %.4g (%s)",
+             s->node.name, RY_PLAN_NETWORK_EFFICIENCY, b->share_dp, net_how);
+    return n;
+}
+
+#define RY_EXPLAIN_ROWS 10
+
+static void explain_text(ry_buf *o, const ry_spec *s, const ry_plan *pl)
+{
+    rate_row r[RY_EXPLAIN_ROWS];
+    int n = explain_rows(s, pl, r);
+    char v1[RY_NUM_CAP], v2[RY_NUM_CAP];
+    ry_buf_puts(o, "Where the terms come from (each term's time, the rate it ran at, and where "
+                   "that rate comes from)\n");
+    for (int i = 0; i < n; i++)
+        ry_buf_printf(o, "  %-30s %12s%s%s\n      %s\n", r[i].term, secs(v1, r[i].seconds),
+                      r[i].rate > 0 ? "  at " : "",
+                      r[i].rate > 0 ? ry_num_si(v2, sizeof v2, r[i].rate, r[i].unit, 4) : "",
+                      r[i].from);
+    ry_buf_printf(o, "  exposed terms, the bubble and the compute make the iteration time, %s, "
+                  "said once above\n\n", secs(v1, pl->best.total));
+}
+
+static json_t *explain_json(const ry_spec *s, const ry_plan *pl)
+{
+    rate_row r[RY_EXPLAIN_ROWS];
+    int n = explain_rows(s, pl, r);
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:f, s:f, s:s, s:s}", "term", r[i].term,
+                                           "seconds", r[i].seconds, "rate", r[i].rate, "unit",
+                                           r[i].unit, "from", r[i].from));
+    return a;
+}
+
 void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c,
-                  ry_format fmt)
+                  ry_format fmt, int explain)
 {
     ry_parallelism lay;
     ry_plan_parallelism(pl, &lay);
@@ -696,6 +814,8 @@ void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_desig
     if (fmt == RY_FMT_JSON) {
         json_t *j = plan_json(s, pl, c);
         json_object_set_new(j, "layout", ry_parallelism_json(&lay));
+        if (explain)
+            json_object_set_new(j, "explain", explain_json(s, pl));
         ry_json_out(o, j, 0);
         return;
     }
@@ -708,8 +828,11 @@ void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_desig
         ry_buf_puts(&t, "  (reported only: the paper's eq. 1 chose the layout without a memory "
                         "limit)\n");
         mfu_warning(&t, pl);
-    } else
+    } else {
         plan_text(&t, s, pl, c);
+        if (explain)
+            explain_text(&t, s, pl);
+    }
     ry_emit_with_parallelism(o, t.data, t.len, &lay);
     ry_buf_free(&t);
 }

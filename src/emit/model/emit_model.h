@@ -17,9 +17,11 @@ void ry_emit_model(ry_buf *o, const ry_spec *s, const ry_model *m, const ry_desi
                    ry_format fmt);
 
 /* `railyard model` with the full model (pl->paper 0), or the paper's
- * report of ry_emit_model followed by the chosen layout's memory. */
+ * report of ry_emit_model followed by the chosen layout's memory. explain
+ * (full model): each term's time, the rate it ran at and where that rate
+ * comes from (text: a section at the end; JSON: "explain"). */
 void ry_emit_plan(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_designs_capex *c,
-                  ry_format fmt);
+                  ry_format fmt, int explain);
 
 /* sweep.csv: a header, then one row per point (invalid ones empty); with
  * the full model, its columns after eq. 1's; last, the layout's words. */
