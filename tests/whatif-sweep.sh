@@ -229,6 +229,8 @@ bad() {
 bad "KIND=LO..HI" "$TMP/sp.yaml" --sweep leaf
 bad "bad range" "$TMP/sp.yaml" --sweep leaf=3..1
 bad "no switch of kind 'router'" "$TMP/sp.yaml" --sweep router=0..2
+# every tier of a three-tier fabric named, nothing elided
+bad "expected leaf, spine, core, cable or nic" "$E/search-h100.yaml" --sweep router=0..2
 bad "does not go with --fail" "$TMP/sp.yaml" --sweep leaf=0..2 --fail leaf0
 bad "whole number from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --seeds 0
 bad "slowdown from 1" "$TMP/sp.yaml" --sweep leaf=0..2 --target 0.5

@@ -306,10 +306,13 @@ int ry_fail_random(const ry_fabric *f, const char *spec, uint64_t seed, ry_fail_
                 if (tier_is(f, f->nodes[i].tier, item))
                     cand[nc++] = (int64_t)i;
             if (nc == 0) {
-                ry_err_set(err, "", "no switch of kind '%s' in the fabric: expected %s%s%s%s, "
-                           "cable or nic", item, ry_tier_name(1, f->tiers),
-                           f->tiers > 1 ? ", " : "", f->tiers > 1 ? ry_tier_name(2, f->tiers) : "",
-                           f->tiers > 2 ? ", ..." : "");
+                char kinds[256] = "";
+                size_t at = 0;
+                for (int t = 1; t <= f->tiers && at < sizeof kinds; t++)
+                    at += (size_t)snprintf(kinds + at, sizeof kinds - at, "%s, ",
+                                           ry_tier_name(t, f->tiers));
+                ry_err_set(err, "", "no switch of kind '%s' in the fabric: expected %scable or "
+                           "nic", item, kinds);
                 rc = -1;
                 break;
             }
