@@ -731,13 +731,6 @@ static int run_with(ry_net *n, const ry_job *jobs, size_t njobs, const ry_coll_o
 /* ---- hierarchical all-to-all -------------------------------------------- */
 
 /* The first GPU of g's HB domain (its domain's GPUs are consecutive). */
-static uint32_t domain_start(const ry_fabric *f, uint32_t g)
-{
-    while (g > 0 && f->nodes[g - 1].group == f->nodes[g].group)
-        g--;
-    return g;
-}
-
 /* The GPU of src's domain (starting at s0) that gathers src's bytes for dst
  * (its domain starting at d0): the one at dst's place in its domain, when it
  * exists and, on a rail design, is on dst's rail; else the PXN relay, or
@@ -760,22 +753,19 @@ static int build_hier_a2a(coll_ctx *c, const ry_job *job, double bytes, ry_flows
     const ry_fabric *f = c->f;
     size_t n = job->nranks;
     double b = bytes / (double)n;
+    /* each rank's domain, found once a domain; K its most GPUs (a relay
+     * may lie past the job's last GPU in it) */
     uint32_t *start = ry_xmalloc(n * sizeof *start);
-    for (size_t r = 0; r < n; r++)
-        start[r] = r && job->gpu[r] == job->gpu[r - 1] + 1 &&
-                   f->nodes[job->gpu[r]].group == f->nodes[job->gpu[r - 1]].group
-                   ? start[r - 1] : domain_start(f, job->gpu[r]);
     long long K = 1;
-    for (size_t r = 0; r < n; r++)
-        if ((long long)job->gpu[r] - start[r] + 1 > K)
-            K = (long long)job->gpu[r] - start[r] + 1;
-    /* the relay of a domain may be past the job's last GPU in it */
     for (size_t r = 0; r < n; r++) {
-        long long e = start[r];
-        while (e + 1 < f->gpus && f->nodes[e + 1].group == f->nodes[start[r]].group)
-            e++;
-        if (e - start[r] + 1 > K)
-            K = e - start[r] + 1;
+        if (r && f->nodes[job->gpu[r]].group == f->nodes[job->gpu[r - 1]].group) {
+            start[r] = start[r - 1];
+            continue;
+        }
+        uint32_t end;
+        start[r] = ry_net_domain(f, job->gpu[r], &end);
+        if ((long long)(end - start[r]) > K)
+            K = (long long)(end - start[r]);
     }
     double *acc = ry_xcalloc((size_t)K, sizeof *acc);
     int rc = 0, pxn = c->pxn;

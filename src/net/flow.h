@@ -123,6 +123,10 @@ ry_flows *ry_net_scratch(ry_net *n);
  * relay's network does not reach it: rail-only); with none, ry_net_connect
  * fails, naming it. */
 void ry_net_set_down(ry_net *n, const uint8_t *node_down, const uint8_t *link_down);
+/* GPU g's HB domain: its GPUs are first .. *end - 1 (a domain's GPUs are
+ * consecutive, one group); returns first. */
+uint32_t ry_net_domain(const ry_fabric *f, uint32_t g, uint32_t *end);
+
 /* 1 when something is down (ry_net_set_down). */
 int ry_net_down_any(const ry_net *n);
 

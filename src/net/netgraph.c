@@ -790,6 +790,17 @@ static int port_net(const ry_net *n, uint32_t g, int plane)
     return f->nodes[f->ports[f->ports[p].peer].owner].subnet;
 }
 
+uint32_t ry_net_domain(const ry_fabric *f, uint32_t g, uint32_t *end)
+{
+    uint32_t first = g, e = g + 1;
+    while (first > 0 && f->nodes[first - 1].group == f->nodes[g].group)
+        first--;
+    while ((long long)e < f->gpus && f->nodes[e].group == f->nodes[g].group)
+        e++;
+    *end = e;
+    return first;
+}
+
 /* Up to RY_NET_RELAYS GPUs of g's HB domain, other than g and not, with a
  * port up on plane and, when net >= 0, in that network: in domain order
  * from the one after g, wrapping. Their count. */
@@ -797,11 +808,7 @@ static size_t relays(const ry_net *n, uint32_t g, uint32_t not, int plane, int n
                      uint32_t *out)
 {
     const ry_fabric *f = n->f;
-    uint32_t first = g, end = g + 1;
-    while (first > 0 && f->nodes[first - 1].group == f->nodes[g].group)
-        first--;
-    while ((long long)end < f->gpus && f->nodes[end].group == f->nodes[g].group)
-        end++;
+    uint32_t end, first = ry_net_domain(f, g, &end);
     size_t k = 0;
     for (uint32_t i = 1; i < end - first && k < RY_NET_RELAYS; i++) {
         uint32_t r = first + (g - first + i) % (end - first);
