@@ -314,6 +314,48 @@ expect_eq "--explain: the terms' seconds and the GEMM rate" "$(cat "$TMP/ex.out"
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" --explain >"$TMP/ex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/ex.txt" && grep -q "gemm_efficiency" "$TMP/ex.txt" && ok ||
     fail "--explain: no section: $(tail -5 "$TMP/ex.txt")"
+# A routed expert's GEMMs take the tokens that expert sees as their rows:
+# an all-MoE model of 128 experts, top-8, on 16 H100 with every size fixed
+# (TP 1, PP 1, EP 16 or 4, one sequence a micro-batch): the GEMM seconds
+# against the closed form computed here from the block's shape, rows
+# top_k ep s / experts for the routed experts and s for the rest.
+for ep in 16 4; do
+cat >"$TMP/fine.yaml" <<EOF
+name: fine
+cluster: {gpus: 16, node: dgx-h100}
+workload:
+  model: {name: fine, parameters: 30500000000, layers: 48, d_model: 2048, heads: 32,
+          kv_heads: 4, seq_len: 512, vocab: 151936, ffn_hidden: 768, mlp: swiglu, mcc: 8,
+          moe: {experts: 128, top_k: 8, shared_experts: 0, expert_hidden: 768,
+                active_parameters: 3300000000, dense_layers: 0}}
+  gpu: h100
+  batch: 64
+  precision: bf16
+  recompute: none
+  parallelism: {tensor: 1, pipeline: 1, context: 1, data: 16, zero: 1, micro_batch: 1, expert: $ep}
+EOF
+"$RAILYARD" model "$TMP/fine.yaml" -f json >"$TMP/fine.json" 2>"$TMP/fine.err"
+expect_eq "model (fine-grained experts, EP $ep): exit" $? 0
+"$PY" - "$TMP/fine.json" "$TOP_SRCDIR/templates/gpus.yaml" "$ep" <<'P' >"$TMP/fine.out"
+import json, sys, yaml
+j = json.load(open(sys.argv[1]))
+g = yaml.safe_load(open(sys.argv[2]))["gpus"]["h100"]
+ep = int(sys.argv[3])
+o = j["optimum"]
+h, hkv, fe, E, k, V, s, L = 2048, 2048 * 4 / 32, 768, 128, 8, 151936, 512, 48
+m = 64 / 16                                  # micro-batches of one sequence
+peak = g["bf16_tflops"] * 1e12 * g["gemm_efficiency"]
+dense = 2 * h * (h + 2 * hkv) + 2 * h * h + 2 * h * E       # projections and the router
+routed = 6 * h * fe * k
+rows = k * ep * s / E
+want = m * s * (3 * L * (dense / (peak * s / (s + 128)) +
+                         routed / (peak * 0.55 * rows / (rows + 128))) +
+                3 * 2 * h * V / (peak * s / (s + 128)))
+got = o["gemm_s"]
+print("ok" if abs(got - want) < 1e-9 * want else "gemm_s %r, want %r" % (got, want))
+P
+expect_eq "a routed expert's GEMM rows (EP $ep)" "$(cat "$TMP/fine.out")" ok
+done
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

@@ -451,6 +451,19 @@ static double moe_time(const ry_plan *pl, const ry_plan_cfg *c, int rc, long lon
     return t;
 }
 
+double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c)
+{
+    const ry_llm *l = &pl->base.w.model;
+    if (l->moe.experts <= 0)
+        return 0;
+    /* The ep members' tokens of one micro-batch (each its 1/t of the
+     * GEMMs' work, as the FLOPs are split), top_k copies each, over the
+     * routed experts. */
+    double tok = (double)l->seq_len * (double)c->mb / (double)(c->c > 0 ? c->c : 1);
+    double ep = (double)(c->ep > 0 ? c->ep : 1);
+    return tok * l->moe.top_k * ep / ((double)c->t * l->moe.experts);
+}
+
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
 {
     const ry_model *m = &pl->base;
@@ -466,13 +479,21 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     double tok = s * (double)c->mb / cp;
     double blocks = c->blocks;
     double ge = 3 + extra_gemm(rc), ae = 3 + extra_attn(rc);
-    /* A GEMM of few rows (the micro-batch's tokens on this GPU) fills the
-     * GPU's tiles less: the rate falls as tokens / (tokens + rows). The
-     * experts' grouped GEMMs, with the routing and permutation around
-     * them, run at a fraction of a dense GEMM's rate. */
+    /* A GEMM of few rows fills the GPU's tiles less: the rate falls as
+     * rows / (rows + RY_PLAN_GEMM_ROWS). A dense GEMM's rows are the
+     * micro-batch's tokens on this GPU; a routed expert's are the tokens
+     * that expert sees (ry_plan_expert_rows). The experts' grouped GEMMs,
+     * with the routing and permutation around them, run at a fraction of
+     * a dense GEMM's rate. */
     double rate = pl->gemm_peak * pl->efficiency * tok / (tok + RY_PLAN_GEMM_ROWS);
-    double gemm = tok * blocks * ge * ((a->gemm - a->gemm_expert) / rate +
-                                       a->gemm_expert / (rate * RY_PLAN_EXPERT_EFFICIENCY)) / t;
+    double gemm = tok * blocks * ge * (a->gemm - a->gemm_expert) / rate / t;
+    if (a->gemm_expert > 0) {
+        double ne = ry_plan_expert_rows(pl, c), k = l->moe.top_k + l->moe.shared_experts;
+        double routed = a->gemm_expert * l->moe.top_k / k;
+        double erate = pl->gemm_peak * pl->efficiency * RY_PLAN_EXPERT_EFFICIENCY;
+        gemm += tok * blocks * ge * ((a->gemm_expert - routed) / (rate * RY_PLAN_EXPERT_EFFICIENCY)
+                                     + routed / (erate * ne / (ne + RY_PLAN_GEMM_ROWS))) / t;
+    }
     /* The output layer runs on the last stage (with one stage, this one). */
     gemm += tok * 3 * a->logits / t / rate;
     double attn = w->flash_attention

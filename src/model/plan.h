@@ -221,6 +221,10 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
  * not kept. */
 int ry_plan_layout(long long K, ry_plan_cfg *c);
 
+/* The rows of a routed expert's GEMMs in configuration c: the tokens one
+ * expert sees in a micro-batch (0 without experts). */
+double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c);
+
 /* The iteration time of c (its sizes, seqs, blocks, dp_in, dp_cross and the
  * boundaries set) at HB domain K, with the workload's overlaps. */
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c);

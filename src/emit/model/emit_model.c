@@ -708,9 +708,16 @@ static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
     r[n] = (rate_row){ "GEMMs and the output layer", b->gemm_s,
                        pl->gemm_peak * pl->efficiency * rows, "FLOP/s", "" };
     snprintf(r[n++].from, sizeof r->from, "gpus %s: %s peak x %.3g (%s) x %.3g (%.0f rows a GEMM: "
-             "rows / (rows + %.0f)); expert GEMMs x %.2f of that (built-in)", g->name,
-             fp8 ? "fp8_tflops" : "bf16_tflops", pl->efficiency, eff, rows, tok,
-             RY_PLAN_GEMM_ROWS, RY_PLAN_EXPERT_EFFICIENCY);
+             "rows / (rows + %.0f))", g->name, fp8 ? "fp8_tflops" : "bf16_tflops",
+             pl->efficiency, eff, rows, tok, RY_PLAN_GEMM_ROWS);
+    if (w->model.moe.experts > 0) {
+        size_t len = strlen(r[n - 1].from);
+        double ne = ry_plan_expert_rows(pl, b);
+        snprintf(r[n - 1].from + len, sizeof r->from - len, "; expert GEMMs x %.2f of the "
+                 "efficiency (built-in), a routed expert's x %.3g (%.0f tokens an expert: rows / "
+                 "(rows + %.0f))", RY_PLAN_EXPERT_EFFICIENCY, ne / (ne + RY_PLAN_GEMM_ROWS), ne,
+                 RY_PLAN_GEMM_ROWS);
+    }
     r[n] = (rate_row){ "attention", b->attn_s,
                        pl->bf16_peak * (w->flash_attention ? pl->attn_eff : pl->efficiency),
                        "FLOP/s", "" };
