@@ -356,6 +356,39 @@ print("ok" if abs(got - want) < 1e-9 * want else "gemm_s %r, want %r" % (got, wa
 P
 expect_eq "a routed expert's GEMM rows (EP $ep)" "$(cat "$TMP/fine.out")" ok
 done
+# ---- FSDP's gathers: forward and backward, not the recomputed forward ----------------------
+# ZeRO-3 with full recomputation gathers a block three times a micro-batch
+# and reduce-scatters once; FSDP twice. With 16-bit weights and gradients
+# the bytes across domains are (2 x 2 + 2) / (3 x 2 + 2) = 0.75 of ZeRO-3's,
+# and fsdp: true with zero: 1 is refused at the key.
+for f in false true; do
+cat >"$TMP/fsdp.yaml" <<EOF
+name: fsdp
+cluster: {gpus: 64, node: dgx-h100}
+workload:
+  model: llama-3-8b
+  gpu: h100
+  batch: 64
+  precision: bf16
+  recompute: full
+  parallelism: {tensor: 1, pipeline: 1, context: 1, data: 64, zero: 3, micro_batch: 1, fsdp: $f}
+EOF
+"$RAILYARD" model "$TMP/fsdp.yaml" -f json >"$TMP/fsdp-$f.json" 2>"$TMP/fsdp.err"
+expect_eq "model (zero 3, fsdp $f): exit" $? 0
+done
+"$PY" - "$TMP/fsdp-false.json" "$TMP/fsdp-true.json" <<'P' >"$TMP/fsdp.out"
+import json, sys
+z, f = (json.load(open(a)) for a in sys.argv[1:3])
+bz, bf = z["optimum"]["dp_cross_bytes"], f["optimum"]["dp_cross_bytes"]
+ok = bz > 0 and abs(bf / bz - 0.75) < 1e-12 and f["workload"]["fsdp"] and not z["workload"]["fsdp"]
+print("ok" if ok else "bytes %r and %r (ratio %r)" % (bz, bf, bf / bz if bz else 0))
+P
+expect_eq "FSDP gathers twice, ZeRO-3 three times with full recomputation" "$(cat "$TMP/fsdp.out")" ok
+sed 's/zero: 3, micro_batch: 1, fsdp: true/zero: 1, micro_batch: 1, fsdp: true/' "$TMP/fsdp.yaml" >"$TMP/fsdp1.yaml"
+"$RAILYARD" model "$TMP/fsdp1.yaml" >/dev/null 2>"$TMP/fsdp1.err"
+expect_eq "fsdp with zero 1: exit" $? 1
+grep -q "fsdp1.yaml:[0-9]*:[0-9]*: .*workload.parallelism.fsdp shards the weights" "$TMP/fsdp1.err" && ok ||
+    fail "fsdp with zero 1: $(cat "$TMP/fsdp1.err")"
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

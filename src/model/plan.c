@@ -585,13 +585,17 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
          * by block: its bytes cross the network at one GPU's rate, not
          * spread over the domain as a hierarchical all-reduce's are. The
          * gathers hide behind the forward and backward passes, not behind
-         * the recomputation that waits for them. */
+         * the recomputation that waits for them. FSDP gathers a block
+         * once for its forward and once for its backward: the recomputed
+         * forward runs inside the backward on the backward's gathered
+         * weights, and the next block's gather hides behind both. */
         double r = din * dx;
-        double vol = M * ((2 + extra_gemm(rc)) * 2 * phi + g) * (r - 1) / r;
+        double gathers = 2 + (w->fsdp ? 0 : extra_gemm(rc));
+        double vol = M * (gathers * 2 * phi + g) * (r - 1) / r;
         dp_in = dx > 1 ? 0 : vol / nvlink_bw(pl);
         dp_x = dx > 1 ? vol / net_bw(pl, c->share_dp) : 0;
         c->dp_x_bytes = dx > 1 ? vol : 0;
-        window = per_mb * M * 3 / ge;
+        window = w->fsdp ? per_mb * M : per_mb * M * 3 / ge;
     } else {
         double vol = 2 * g;
         dp_in = vol * (din - 1) / din / nvlink_bw(pl);

@@ -239,6 +239,22 @@ static void expert_rules(wctx *c, const ry_ynode *m)
                     l->moe.experts, l->name);
 }
 
+/* workload.parallelism.fsdp shards the weights: ZeRO-3, which it sets
+ * when the spec leaves zero out and needs when the spec sets it. */
+static void fsdp_rules(wctx *c, const ry_ynode *m)
+{
+    const ry_ynode *par = ry_ymap_get(m, "parallelism");
+    if (!c->w->fsdp || !par || par->kind != RY_YMAP)
+        return;
+    const ry_ynode *z = ry_ymap_get(par, "zero");
+    if (!z)
+        c->w->zero = 3;
+    else if (c->w->zero != 3)
+        ry_error_at(ry_ymap_get(par, "fsdp")->pos, "workload.parallelism.fsdp shards the weights "
+                    "(ZeRO-3), but workload.parallelism.zero is %d (set it to 3, or remove it)",
+                    c->w->zero);
+}
+
 static long long divisor_at_least(long long k, long long need)
 {
     for (long long d = need > 1 ? need : 1; d <= k; d++)
@@ -326,6 +342,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     /* parallelism, compute_efficiency, flops_convention and recompute. */
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
     expert_rules(&c, m);
+    fsdp_rules(&c, m);
     c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
     c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     c.w->flops_given = ry_ymap_get(m, "flops_convention") != NULL;

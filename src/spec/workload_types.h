@@ -32,6 +32,7 @@ typedef struct ry_workload {
     int pipeline;           /* stages; 0 = auto */
     int micro_batch;        /* sequences per micro-batch; 0 = auto */
     int zero;               /* ZeRO stage 0-3: what data parallelism shards */
+    int fsdp;               /* ZeRO-3 as FSDP gathers: forward and backward, not the recompute */
     int context;            /* context-parallel size; 0 = auto */
     int virtual_stages;     /* interleaved chunks per GPU; 0 = auto */
     int data;               /* data-parallel replicas; 0 = auto (idle GPUs allowed) */

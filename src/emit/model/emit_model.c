@@ -490,8 +490,9 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                       : "inside HB domains (NVLink)");
     ry_buf_printf(o, "  data        %s replicas; the weights' %s copies (context x data) = %s "
                   "inside a domain x %s across domains; %s sequences on the busiest replica; "
-                  "ZeRO stage %d\n", ry_n(b->d), ry_n(b->c * b->d), ry_n(b->dp_in),
-                  ry_n(b->dp_cross), ry_n(b->seqs), w->zero);
+                  "ZeRO stage %d%s\n", ry_n(b->d), ry_n(b->c * b->d), ry_n(b->dp_in),
+                  ry_n(b->dp_cross), ry_n(b->seqs), w->zero,
+                  w->fsdp ? " (FSDP: a block gathered for its forward and its backward)" : "");
     if (b->ep > 1)
         ry_buf_printf(o, "  expert      groups of %s GPUs inside a stage, %s experts each\n",
                       ry_n(b->ep), ry_n(l->moe.experts / b->ep));
@@ -585,6 +586,7 @@ static json_t *cfg_json(const ry_plan_cfg *c, long long K)
                           "hidden_s", c->hidden);
     json_object_update(j, x);
     json_decref(x);
+    json_object_set_new(j, "dp_cross_bytes", json_real(c->dp_x_bytes));
     return j;
 }
 
@@ -612,6 +614,7 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         pl->efficiency, "efficiency_default", !w->efficiency_given,
                         "flops_convention", conv_name(w->flops), "zero", w->zero));
     json_t *wl = json_object_get(j, "workload");
+    json_object_set_new(wl, "fsdp", json_boolean(w->fsdp));
     json_object_set_new(wl, "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"));
     json_object_set_new(wl, "pipeline", w->pipeline ? json_integer(w->pipeline)
                                                     : json_string("auto"));
