@@ -389,6 +389,47 @@ sed 's/zero: 3, micro_batch: 1, fsdp: true/zero: 1, micro_batch: 1, fsdp: true/'
 expect_eq "fsdp with zero 1: exit" $? 1
 grep -q "fsdp1.yaml:[0-9]*:[0-9]*: .*workload.parallelism.fsdp shards the weights" "$TMP/fsdp1.err" && ok ||
     fail "fsdp with zero 1: $(cat "$TMP/fsdp1.err")"
+# ---- attention by the keys a query sees, the head size and a window -------------------------
+# A model with heads of 64 (head_dim under d_model / heads), a 512-key
+# window on 12 of its 24 blocks, sequences of 8192 over a context group of
+# 2, on 8 H100: the attention seconds against the closed form computed here
+# from the catalog's attention_efficiency and attention_half_length: the
+# rate e x keys / (keys + half) x (64 / 128)^0.5, keys 4096 (the chunk) for
+# the full blocks and 512 for the windowed ones, whose queries see
+# w - w (w - 1) / 2s keys on average.
+cat >"$TMP/win.yaml" <<EOF
+name: win
+cluster: {gpus: 8, node: dgx-h100}
+workload:
+  model: {name: win, parameters: 3000000000, layers: 24, d_model: 3072, heads: 32, kv_heads: 8,
+          head_dim: 64, seq_len: 8192, vocab: 32000, ffn_hidden: 8192, mlp: swiglu, mcc: 8,
+          window: 512, window_layers: 12}
+  gpu: h100
+  batch: 16
+  precision: bf16
+  recompute: none
+  parallelism: {tensor: 1, pipeline: 1, context: 2, data: 4, zero: 1, micro_batch: 1}
+EOF
+"$RAILYARD" model "$TMP/win.yaml" -f json >"$TMP/win.json" 2>"$TMP/win.err"
+expect_eq "model (a window, heads of 64): exit" $? 0
+"$PY" - "$TMP/win.json" "$TOP_SRCDIR/templates/gpus.yaml" <<'P' >"$TMP/win.out"
+import json, sys, yaml
+j = json.load(open(sys.argv[1]))
+g = yaml.safe_load(open(sys.argv[2]))["gpus"]["h100"]
+o = j["optimum"]
+s, c, w, L, Lw, heads, dk = 8192, 2, 512, 24, 12, 32, 64
+e, half = g["attention_efficiency"], g["attention_half_length"]
+rate = lambda keys: g["bf16_tflops"] * 1e12 * e * keys / (keys + half) * (dk / 128) ** 0.5
+per_key = 2 * 2 * heads * dk                 # QK^T and PV, one key, forward
+full = per_key * s / 2                       # causal
+win = per_key * (w - w * (w - 1) / (2 * s))
+tok = s / c
+m = 16 / 4
+want = m * tok * 3 * ((L - Lw) * full / rate(s / c) + Lw * win / rate(w))
+got = o["attention_s"]
+print("ok" if abs(got - want) < 1e-9 * want else "attention_s %r, want %r" % (got, want))
+P
+expect_eq "attention by keys, head size and window" "$(cat "$TMP/win.out")" ok
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

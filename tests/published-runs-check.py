@@ -19,7 +19,8 @@ FABRIC_OPTIONAL = {"note"}
 FABRIC_SPEC_RE = re.compile(r"^examples/[a-z0-9][a-z0-9-]*\.yaml$")
 MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
               "ffn_hidden", "mlp", "vocab", "seq_len"}
-MODEL_OPTIONAL = {"head_dim", "moe"}
+MODEL_OPTIONAL = {"head_dim", "moe", "v_head_dim", "q_lora_rank", "kv_lora_rank",
+                  "qk_rope_head_dim", "window", "window_layers"}
 MOE_KEYS = {"experts", "top_k", "shared_experts", "expert_hidden",
             "active_parameters", "dense_layers"}
 LAYOUT_KEYS = {"tensor", "pipeline", "data", "context", "expert", "virtual",
@@ -28,7 +29,7 @@ MEASURES = {"tflops_per_gpu", "mfu", "iteration_s", "tokens_per_s",
             "tokens_per_s_per_gpu"}
 FLOP_MEASURES = {"tflops_per_gpu", "mfu"}
 FORMULAS = {"megatron", "korthikanti_model", "6nt", "6nt_attn", "unstated"}
-GPUS = {"a100", "h100", "h800", "h200", "b200", "gb200"}
+GPUS = {"a100", "h100", "h800", "h200", "b200", "gb200", "b300", "gb300"}
 MLPS = {"gelu", "relu2", "swiglu"}
 RECOMPUTE = {"none", "selective", "full", "unstated"}
 ZERO = {0, 1, 2, 3, "unstated"}
@@ -78,7 +79,8 @@ def check_run(run, seen):
                                MODEL_OPTIONAL):
         positive_ints(problems, "model", model,
                       ["layers", "d_model", "heads", "kv_heads", "ffn_hidden",
-                       "vocab", "seq_len", "head_dim"])
+                       "vocab", "seq_len", "head_dim", "v_head_dim", "q_lora_rank",
+                       "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers"])
         if "parameters" in model and not (is_num(model["parameters"])
                                           and model["parameters"] > 0):
             problems.append(f"model.parameters = {model['parameters']!r}")

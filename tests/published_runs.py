@@ -31,8 +31,10 @@ import sys
 
 import yaml
 
-PEAK = {"a100": 312e12, "h100": 989e12, "h800": 989e12, "h200": 989e12}
-NODE = {"a100": "dgx-a100", "h100": "dgx-h100", "h800": "dgx-h100", "h200": "dgx-h200"}
+PEAK = {"a100": 312e12, "h100": 989e12, "h800": 989e12, "h200": 989e12, "b200": 2250e12,
+        "gb200": 2500e12, "b300": 2250e12, "gb300": 2500e12}
+NODE = {"a100": "dgx-a100", "h100": "dgx-h100", "h800": "dgx-h100", "h200": "dgx-h200",
+        "b200": "dgx-b200", "gb200": "gb200-nvl72", "b300": "dgx-b300", "gb300": "gb300-nvl72"}
 
 
 def source_flops(run):
@@ -99,7 +101,8 @@ def spec_text(run):
              "d_model": m["d_model"], "heads": m["heads"], "seq_len": m["seq_len"],
              "vocab": m["vocab"], "mcc": 8, "batch": run["batch"],
              "precision": run["precision"]}
-    for k in ("kv_heads", "ffn_hidden", "mlp", "dropout"):
+    for k in ("kv_heads", "ffn_hidden", "mlp", "dropout", "head_dim", "v_head_dim",
+              "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers"):
         if k in m:
             model[k] = m[k]
     if model.get("mlp") == "relu2":     # two matrices, as GELU's

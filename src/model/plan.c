@@ -30,11 +30,30 @@ void ry_plan_arch_init(ry_plan *pl)
     double h = l->d_model, s = l->seq_len, L = l->layers, V = l->vocab;
     double heads = l->heads ? l->heads : (h / 128 >= 1 ? floor(h / 128) : 1);
     double kv = l->kv_heads ? l->kv_heads : heads;
-    double hkv = h * kv / heads;
+    /* A head's query/key and value sizes (d_model / heads unless the model
+     * says); the widths of Q, of K and of V. */
+    double dk = l->head_dim ? l->head_dim : h / heads, dv = l->v_head_dim ? l->v_head_dim : dk;
+    double qd = heads * dk, hkv = kv * dk, vd = kv * dv;
     double f = l->ffn_hidden ? l->ffn_hidden : 4 * h;
     double mats = l->mlp == RY_MLP_SWIGLU ? 3 : 2;
-    /* Attention: the Q, K, V projections and the output projection. */
-    double attn_gemm = 2 * h * (h + 2 * hkv) + 2 * h * h;
+    /* Attention: the Q, K, V projections and the output projection; with
+     * latent attention, Q through its rank (or straight), K and V down to
+     * their shared rank plus the rotary key, then up to every head's
+     * non-rotary key and value. */
+    double attn_gemm = 2 * h * (qd + hkv + vd) + 2 * heads * dv * h;
+    if (l->kv_lora_rank > 0) {
+        double r = l->qk_rope_head_dim, ql = l->q_lora_rank, kl = l->kv_lora_rank;
+        attn_gemm = 2 * (ql > 0 ? h * ql + ql * qd : h * qd) + 2 * h * (kl + r) +
+                    2 * kl * heads * (dk - r + dv) + 2 * heads * dv * h;
+        hkv = qd;
+        vd = heads * dv;
+        /* Selective recomputation reruns the up-projections (as DeepSeek-V3
+         * trains, its report's section 3.2.2): the latents are kept, not
+         * every head's Q, K and V. */
+        a->act_mla_saved = 2 * (qd + hkv + vd) - 2 * ((ql > 0 ? ql : qd) + kl + r);
+        if (a->act_mla_saved < 0)
+            a->act_mla_saved = 0;
+    }
     double dense_mlp = 2 * mats * h * f;
     double Lm = l->moe.experts > 0 ? ry_llm_moe_blocks(l) : 0, Ld = L - Lm;
     double moe_mlp = 0, moe_elem = 0, moe_act = 0, expert = 0;
@@ -59,17 +78,37 @@ void ry_plan_arch_init(ry_plan *pl)
     a->gemm_inputs = 2 * h + (Ld * (h + f) + Lm * (l->moe.top_k + l->moe.shared_experts) *
                               (h + (Lm > 0 ? l->moe.expert_hidden : 0))) / L;
     a->gemm_expert = Lm * (moe_mlp - 2 * h * (Lm > 0 ? l->moe.experts : 0)) / L;
-    /* QK^T and the product with V: 2 s h each per token without the mask;
-     * a causal mask halves what a fused kernel computes. */
-    a->attn_full = 4 * s * h;
+    /* QK^T and the product with V: 2 s (heads x head_dim) and 2 s (heads x
+     * v_head_dim) per token without the mask; a causal mask halves what a
+     * fused kernel computes. A sliding window of w keys: a query sees
+     * min(i + 1, w) of them, w - w (w - 1) / 2s on average; unfused
+     * attention computes the whole s x s all the same. */
+    a->attn_full = 2 * s * (qd + heads * dv);
     a->attn = a->attn_full / 2;
+    a->attn_keys = s;
+    if (l->window > 0 && l->window < s) {
+        double wn = l->window, Lw = l->window_layers ? l->window_layers : L;
+        if (Lw > L)
+            Lw = L;
+        double keys = wn - wn * (wn - 1) / (2 * s);
+        a->attn_win = a->attn_full / s * keys * Lw / L;
+        a->attn = a->attn * (L - Lw) / L + a->attn_win;
+        a->attn_window = wn;
+        a->window_share = Lw / L;
+    }
+    a->kv_width = hkv + vd;
+    /* A head smaller than 128 fills the attention kernel's tiles less:
+     * (head_dim / 128)^0.5, between what FlashAttention-3 (H100) and
+     * FlashAttention-4 (GB300) measure at 64 against 128 (doc/llm-model.md,
+     * "Compute"). */
+    a->head_factor = dk < 128 ? sqrt(dk / 128) : 1;
     a->logits = 2 * h * V;
     /* Memory-bound kernels, elements read and written per token, forward:
      * the two norms and residual adds (10 h), what only sequence
      * parallelism splits; rotary embedding on Q and K, the MLP's activation
      * function, split over the tensor group. */
     a->elem_rep = 10 * h + (l->dropout ? 6 * h : 0);
-    a->elem_split = 2 * (h + hkv) + (Ld * mats * f + Lm * moe_elem) / L;
+    a->elem_split = 2 * (qd + hkv) + (Ld * mats * f + Lm * moe_elem) / L;
     /* Activations kept for backward (bytes, 16-bit), after Korthikanti et
      * al. 2022: the norms' inputs and the inputs of the QKV and first MLP
      * GEMMs (8 h), dropout masks; Q, K, V, the attention output, the
@@ -78,7 +117,7 @@ void ry_plan_arch_init(ry_plan *pl)
     /* The MLP keeps its first GEMM's outputs (GELU: the input of the
      * activation and its output; SwiGLU: the gate and up projections, its
      * product recomputed in backward as fused kernels do: 2 f each). */
-    a->act_split = 2 * (h + 2 * hkv) + 2 * h + 4 * heads +
+    a->act_split = 2 * (qd + hkv + vd) + 2 * heads * dv + 4 * heads +
                    (Ld * 2 * 2 * f + Lm * moe_act) / L + (l->dropout ? h : 0);
     a->gemm_in_moe = a->gemm_in_moe * Lm / L;
     /* Unfused attention keeps the scores, the softmax and the dropout mask:
@@ -165,8 +204,10 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     }
     /* Selective recomputation with fused attention recomputes the norms
      * (their outputs are not kept); without it, the attention core. */
-    if (rc == RY_RECOMPUTE_SELECTIVE && w->flash_attention)
+    if (rc == RY_RECOMPUTE_SELECTIVE && w->flash_attention) {
         rep -= w->precision == RY_PREC_FP8 ? 2 * h : 4 * h;
+        split -= a->act_mla_saved;
+    }
     double full = tok * (rep / sp + split / t);
     if (!w->flash_attention && rc == RY_RECOMPUTE_NONE)
         full += tok * a->act_scores * s / (double)c->c / t;
@@ -451,6 +492,12 @@ static double moe_time(const ry_plan *pl, const ry_plan_cfg *c, int rc, long lon
     return t;
 }
 
+double ry_plan_attn_rate(const ry_plan *pl, double keys)
+{
+    double half = pl->base.w.gpu.attn_half, e = pl->attn_eff * pl->arch.head_factor;
+    return pl->bf16_peak * (half > 0 ? e * keys / (keys + half) : e);
+}
+
 double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c)
 {
     const ry_llm *l = &pl->base.w.model;
@@ -496,9 +543,17 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     }
     /* The output layer runs on the last stage (with one stage, this one). */
     gemm += tok * 3 * a->logits / t / rate;
-    double attn = w->flash_attention
-                  ? tok * blocks * ae * a->attn / t / (pl->bf16_peak * pl->attn_eff)
-                  : tok * blocks * ae * a->attn_full / t / (pl->bf16_peak * pl->efficiency);
+    double attn;
+    if (w->flash_attention) {
+        /* A query sees the context chunk's keys in one kernel (the ring's
+         * steps), or the window's. */
+        double keys = a->attn_keys / cp;
+        double wkeys = a->attn_window > 0 && a->attn_window < keys ? a->attn_window : keys;
+        attn = tok * blocks * ae / t * ((a->attn - a->attn_win) / ry_plan_attn_rate(pl, keys) +
+                                        a->attn_win / ry_plan_attn_rate(pl, wkeys));
+    } else {
+        attn = tok * blocks * ae * a->attn_full / t / (pl->bf16_peak * pl->efficiency);
+    }
     /* Memory-bound kernels: forward, backward (twice the traffic) and the
      * recomputed forward, 16-bit elements; FP8 adds the casts of every GEMM
      * input (2 bytes read, 1 written). */
@@ -526,9 +581,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
      * the group forward; backward passes them again with their gradients. */
     double cpt = 0, cp_hidden = 0;
     if (c->c > 1) {
-        double heads = l->heads ? l->heads : h / 128;
-        double hkv = h * (l->kv_heads ? l->kv_heads : heads) / heads;
-        double kvb = tok * 2 * hkv * 2 / t;
+        double kvb = tok * a->kv_width * 2 / t;
         double bw = c->cp_cross ? net_bw(pl, c->share_cp) : nvlink_bw(pl);
         cpt = blocks * (cp - 1) * kvb * (1 + 2) / bw;
         cp_hidden = cpt * w->overlap_context;

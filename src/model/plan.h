@@ -46,6 +46,14 @@ typedef struct ry_plan_arch {
     double gemm_inputs;     /* elements the GEMMs read per token (FP8 casts them) */
     double attn;            /* FLOPs of the attention core, causal (QK^T and the product with V) */
     double attn_full;       /* the same without the causal mask (what unfused attention computes) */
+    double attn_keys;       /* keys a query sees in a block without a window: s */
+    double attn_window;     /* with a sliding window: its keys (0: none) */
+    double window_share;    /* of the blocks, those with the window */
+    double attn_win;        /* of attn: the windowed blocks' share of it */
+    double kv_width;        /* K and V elements per token (the context ring's) */
+    double act_mla_saved;   /* of act_split: what selective recomputation of latent
+                             * attention's up-projections does not keep */
+    double head_factor;     /* attention's rate for the head size (ry_plan_attn_rate) */
     double logits;          /* FLOPs of the output layer, once per token */
     double elem_split;      /* elements memory-bound kernels move, split over the tensor group */
     double elem_rep;        /* those only sequence parallelism splits */
@@ -220,6 +228,12 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
  * domains) and where the context ring and stage boundaries run set; 0 when
  * not kept. */
 int ry_plan_layout(long long K, ry_plan_cfg *c);
+
+/* Fused attention's FLOP/s on pl's GPU when a query sees `keys` keys in
+ * one kernel (a context-parallel chunk, a window): the catalog's
+ * attention_efficiency x keys / (keys + attention_half_length), x the head
+ * size's factor (arch.head_factor). */
+double ry_plan_attn_rate(const ry_plan *pl, double keys);
 
 /* The rows of a routed expert's GEMMs in configuration c: the tokens one
  * expert sees in a micro-batch (0 without experts). */

@@ -1111,7 +1111,8 @@ int ry_media_find(const ry_media_catalog *c, const char *name)
 
 static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflops", "nvlink",
                                         "memory", "hbm", "gemm_efficiency",
-                                        "gemm_efficiency_fp8", "attention_efficiency", "nic",
+                                        "gemm_efficiency_fp8", "attention_efficiency",
+                                        "attention_half_length", "nic",
                                         "nodes", NULL };
 
 /* ---- LLM entries (catalog or inline) ------------------------------------------------ */
@@ -1221,7 +1222,10 @@ int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
         "workload.model.seq_len", "workload.model.vocab", "workload.model.mcc",
         "workload.model.parameters", "workload.model.batch", "workload.model.precision",
         "workload.model.description", "workload.model.kv_heads", "workload.model.ffn_hidden",
-        "workload.model.mlp", "workload.model.dropout", NULL
+        "workload.model.mlp", "workload.model.dropout", "workload.model.head_dim",
+        "workload.model.v_head_dim", "workload.model.q_lora_rank",
+        "workload.model.kv_lora_rank", "workload.model.qk_rope_head_dim",
+        "workload.model.window", "workload.model.window_layers", NULL
     };
     int bad = 0;
     for (int i = 0; keys[i]; i++)
@@ -1349,6 +1353,7 @@ static int load_gpus(ry_llm_catalog *c)
             { "gemm_efficiency", 0.01, 1, 1, offsetof(ry_gpu, gemm_eff) },
             { "gemm_efficiency_fp8", 0.01, 1, 1, offsetof(ry_gpu, gemm_eff_fp8) },
             { "attention_efficiency", 0.01, 1, 1, offsetof(ry_gpu, attn_eff) },
+            { "attention_half_length", 1, 1e9, 1, offsetof(ry_gpu, attn_half) },
         };
         for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
             v = ry_ymap_get(ent, rates[r].key);

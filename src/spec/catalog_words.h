@@ -38,6 +38,13 @@ typedef struct ry_llm {
     int ffn_hidden;         /* the dense MLP's hidden size; 0 = 4 d_model */
     int mlp;                /* ry_mlp */
     int dropout;            /* dropout layers in the block (their masks are kept) */
+    int head_dim;           /* query/key size of a head; 0 = d_model / heads */
+    int v_head_dim;         /* value size of a head; 0 = head_dim */
+    /* Multi-head latent attention (DeepSeek-V2/V3): Q and K/V through
+     * low-rank projections; 0 = plain projections. */
+    int q_lora_rank, kv_lora_rank, qk_rope_head_dim;
+    int window;             /* sliding-window attention: keys a query sees; 0 = all */
+    int window_layers;      /* blocks with the window; 0 = every block */
     /* Mixture of experts (the entry's moe: map); experts == 0: a dense model.
      * Blocks dense_layers, dense_layers + every, ... (counting from 0, the
      * (every)-th block after the dense ones) hold experts instead of the
@@ -62,7 +69,10 @@ typedef struct ry_gpu {
     double hbm_bytes_s;     /* HBM bandwidth, bytes/s; 0 = unknown */
     double gemm_eff;        /* fraction of the dense peak a training GEMM reaches */
     double gemm_eff_fp8;    /* the same for FP8 GEMMs (0: gemm_eff) */
-    double attn_eff;        /* fraction of the BF16 peak fused (flash) attention reaches */
+    double attn_eff;        /* fraction of the BF16 peak fused (flash) attention reaches
+                             * with long keys (with attn_half: its asymptote) */
+    double attn_half;       /* keys a query sees at which attention reaches half of
+                             * attn_eff; 0 = attn_eff at every length */
     double nic_gbps;        /* informational */
 } ry_gpu;
 

@@ -673,8 +673,9 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         "gemm_flops_per_token", a->gemm, "attention_flops_per_token", a->attn,
                         "output_flops_per_token", a->logits, "model_flops", a->model_flops));
     json_object_set_new(j, "gradient_bytes", json_integer(pl->grad_bytes));
-    json_object_set_new(j, "kernels", json_pack("{s:f, s:f, s:f, s:f}", "gemm_efficiency",
-                        pl->efficiency, "attention_efficiency", pl->attn_eff, "gemm_peak_flops",
+    json_object_set_new(j, "kernels", json_pack("{s:f, s:f, s:f, s:f, s:f}", "gemm_efficiency",
+                        pl->efficiency, "attention_efficiency", pl->attn_eff,
+                        "attention_half_length", w->gpu.attn_half, "gemm_peak_flops",
                         pl->gemm_peak, "hbm_bytes_s", w->gpu.hbm_bytes_s));
     if (m->has_moe)
         json_object_set_new(j, "moe", ry_moe_json(s, m, pl->best.total, pl->best.moe));
@@ -690,7 +691,7 @@ typedef struct rate_row {
     double seconds;
     double rate;            /* FLOP/s or bytes/s */
     const char *unit;       /* "FLOP/s" or "B/s" */
-    char from[320];
+    char from[400];
 } rate_row;
 
 /* The full model's terms, each with the rate it ran at and where that rate
@@ -721,13 +722,29 @@ static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
                  "(rows + %.0f))", RY_PLAN_EXPERT_EFFICIENCY, ne / (ne + RY_PLAN_GEMM_ROWS), ne,
                  RY_PLAN_GEMM_ROWS);
     }
+    double keys = pl->arch.attn_keys / (double)(b->c > 0 ? b->c : 1);
     r[n] = (rate_row){ "attention", b->attn_s,
-                       pl->bf16_peak * (w->flash_attention ? pl->attn_eff : pl->efficiency),
-                       "FLOP/s", "" };
-    snprintf(r[n++].from, sizeof r->from, "gpus %s: bf16_tflops x %.3g (%s)", g->name,
+                       w->flash_attention ? ry_plan_attn_rate(pl, keys)
+                                          : pl->bf16_peak * pl->efficiency, "FLOP/s", "" };
+    snprintf(r[n].from, sizeof r->from, "gpus %s: bf16_tflops x %.3g (%s)", g->name,
              w->flash_attention ? pl->attn_eff : pl->efficiency,
              !w->flash_attention ? "no fused attention: the GEMMs' efficiency"
              : g->attn_eff > 0 ? "attention_efficiency" : "no catalog figure: the built-in 0.5");
+    if (w->flash_attention) {
+        size_t len = strlen(r[n].from);
+        if (g->attn_half > 0)
+            len += (size_t)snprintf(r[n].from + len, sizeof r->from - len, " x %.3g (%.0f keys a "
+                                    "query sees: keys / (keys + %.0f), attention_half_length)",
+                                    keys / (keys + g->attn_half), keys, g->attn_half);
+        if (pl->arch.head_factor < 1 && len < sizeof r->from)
+            len += (size_t)snprintf(r[n].from + len, sizeof r->from - len, " x %.3g (heads of "
+                                    "%.0f: (head_dim / 128)^0.5)", pl->arch.head_factor,
+                                    pl->arch.head_factor * pl->arch.head_factor * 128);
+        if (pl->arch.attn_window > 0 && len < sizeof r->from)
+            snprintf(r[n].from + len, sizeof r->from - len, "; %.0f%% of the blocks see a "
+                     "window of %.0f keys", 100 * pl->arch.window_share, pl->arch.attn_window);
+    }
+    n++;
     r[n] = (rate_row){ "memory-bound kernels", b->mem_s,
                        g->hbm_bytes_s > 0 ? g->hbm_bytes_s : 2e12, "B/s", "" };
     snprintf(r[n++].from, sizeof r->from, "gpus %s: %s", g->name,
