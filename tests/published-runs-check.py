@@ -13,18 +13,21 @@ from published_data import check_main, is_int, is_num
 RUN_KEYS = {"id", "source", "model", "gpu", "gpu_memory", "gpus", "layout",
             "batch", "recompute", "zero", "precision", "measured",
             "flops_formula", "fits", "note"}
-RUN_OPTIONAL = {"flops_formula", "overlap", "fabric"}
+RUN_OPTIONAL = {"flops_formula", "overlap", "fabric", "fp8_recipe", "activation_offload"}
 FABRIC_KEYS = {"spec", "source"}
 FABRIC_OPTIONAL = {"note"}
 FABRIC_SPEC_RE = re.compile(r"^examples/[a-z0-9][a-z0-9-]*\.yaml$")
 MODEL_KEYS = {"parameters", "layers", "d_model", "heads", "kv_heads",
               "ffn_hidden", "mlp", "vocab", "seq_len"}
 MODEL_OPTIONAL = {"head_dim", "moe", "v_head_dim", "q_lora_rank", "kv_lora_rank",
-                  "qk_rope_head_dim", "window", "window_layers"}
+                  "qk_rope_head_dim", "qk_nope_head_dim", "window", "window_layers",
+                  "window_pattern", "mtp_layers"}
 MOE_KEYS = {"experts", "top_k", "shared_experts", "expert_hidden",
             "active_parameters", "dense_layers"}
 LAYOUT_KEYS = {"tensor", "pipeline", "data", "context", "expert", "virtual",
                "micro_batch", "sequence_parallel"}
+LAYOUT_OPTIONAL = {"expert_tensor", "fsdp"}
+FP8_RECIPES = {"tensorwise", "delayed", "blockwise", "mxfp8", "unstated"}
 MEASURES = {"tflops_per_gpu", "mfu", "iteration_s", "tokens_per_s",
             "tokens_per_s_per_gpu"}
 FLOP_MEASURES = {"tflops_per_gpu", "mfu"}
@@ -80,7 +83,12 @@ def check_run(run, seen):
         positive_ints(problems, "model", model,
                       ["layers", "d_model", "heads", "kv_heads", "ffn_hidden",
                        "vocab", "seq_len", "head_dim", "v_head_dim", "q_lora_rank",
-                       "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers"])
+                       "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "window",
+                       "window_layers"])
+        if "mtp_layers" in model and not (is_int(model["mtp_layers"]) and model["mtp_layers"] >= 0):
+            problems.append(f"model.mtp_layers = {model['mtp_layers']!r}")
+        if "window_pattern" in model and model["window_pattern"] != "alternate":
+            problems.append(f"model.window_pattern {model['window_pattern']!r} not alternate")
         if "parameters" in model and not (is_num(model["parameters"])
                                           and model["parameters"] > 0):
             problems.append(f"model.parameters = {model['parameters']!r}")
@@ -107,13 +115,23 @@ def check_run(run, seen):
                        ("zero", ZERO), ("precision", PRECISION)):
         if k in run and (isinstance(run[k], bool) or run[k] not in allowed):
             problems.append(f"{k} {run[k]!r} not in {sorted(map(str, allowed))}")
-    positive_ints(problems, "run", run, ["gpu_memory", "gpus", "batch"])
+    positive_ints(problems, "run", run, ["gpu_memory", "gpus", "batch", "activation_offload"])
+    if "fp8_recipe" in run:
+        if run["fp8_recipe"] not in FP8_RECIPES:
+            problems.append(f"fp8_recipe {run['fp8_recipe']!r} not in {sorted(FP8_RECIPES)}")
+        if run.get("precision") != "fp8":
+            problems.append("fp8_recipe on a run that is not fp8")
     if "fits" in run and not isinstance(run["fits"], bool):
         problems.append(f"fits {run['fits']!r} is not true or false")
 
     summary = ""
     lay = run.get("layout")
-    if "layout" in run and keys(problems, "layout", lay, LAYOUT_KEYS):
+    if "layout" in run and keys(problems, "layout", lay, LAYOUT_KEYS, LAYOUT_OPTIONAL):
+        if "fsdp" in lay and not isinstance(lay["fsdp"], bool):
+            problems.append("layout.fsdp is not true or false")
+        if lay.get("fsdp") and run.get("zero") != 3:
+            problems.append("layout.fsdp with zero %r, expected 3" % run.get("zero"))
+        positive_ints(problems, "layout", lay, ["expert_tensor"])
         # virtual may be "unstated": an interleaved schedule of unknown size
         ints = LAYOUT_KEYS - {"sequence_parallel"}
         if lay.get("virtual") == "unstated":

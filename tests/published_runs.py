@@ -18,7 +18,12 @@ every run, and the tapered fabric must leave traffic spread over the run's
 GPUs less than the NIC (the layout's groups their own shares, within (0, 1])
 while the 1:1 one leaves it all of it.
 
+With --report (a table held to the targets but not yet meeting them): only
+a refused published layout fails; the targets missed print as TARGET NOT MET.
+Either way a summary per GPU generation follows the overall one.
+
 Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE] [--fabric-table FILE]
+                         [--report]
 Prints one line per run and the summary; --table writes the Markdown table the
 documentation carries, --fabric-table the one of the runs on their own
 fabrics. Exits 1 when a rule fails.
@@ -31,6 +36,8 @@ import sys
 
 import yaml
 
+GENERATION = {"a100": "Ampere", "h100": "Hopper", "h800": "Hopper", "h200": "Hopper",
+              "b200": "Blackwell", "gb200": "Blackwell", "b300": "Blackwell", "gb300": "Blackwell"}
 PEAK = {"a100": 312e12, "h100": 989e12, "h800": 989e12, "h200": 989e12, "b200": 2250e12,
         "gb200": 2500e12, "b300": 2250e12, "gb300": 2500e12}
 NODE = {"a100": "dgx-a100", "h100": "dgx-h100", "h800": "dgx-h100", "h200": "dgx-h200",
@@ -105,6 +112,8 @@ def spec_text(run):
               "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers"):
         if k in m:
             model[k] = m[k]
+    if m.get("window") and m.get("window_pattern") == "alternate":
+        model["window_layers"] = m["layers"] // 2
     if model.get("mlp") == "relu2":     # two matrices, as GELU's
         model["mlp"] = "gelu"
     if moe:
@@ -120,6 +129,9 @@ def spec_text(run):
             par[k] = lay[k]
     if moe and lay.get("expert", 1) > 1:
         par["expert"] = lay["expert"]
+    if lay.get("fsdp"):
+        par["fsdp"] = True
+        par["zero"] = 3
     w = {"model": model, "gpu": run["gpu"], "batch": run["batch"],
          "precision": run["precision"], "parallelism": par,
          "flash_attention": bool(run.get("flash_attention", True))}
@@ -130,10 +142,18 @@ def spec_text(run):
         w["recompute"] = "full"
     if run["precision"] == "fp16":
         w["precision"] = "fp16"
+    if run.get("activation_offload"):
+        w["activation_offload"] = run["activation_offload"]
     if run.get("overlap"):
         w["overlap"] = run["overlap"]
     spec = {"name": run["id"], "cluster": {"gpus": run["gpus"], "node": NODE[run["gpu"]]},
             "workload": w}
+    if run["gpu"] in ("gb200", "gb300") and run["gpus"] % 72:
+        # A job of GB200/GB300 NVL72 racks whose GPUs are not whole racks
+        # (the published runs' 8, 64, 256): NVLink domains of the largest
+        # number of trays of 4 GPUs that divides the job, up to a rack's 72
+        # (64: 16 of the 18 trays). An ASSUMPTION; the sources do not say.
+        spec["cluster"]["hb_domain"] = max(k for k in range(4, 73, 4) if run["gpus"] % k == 0)
     return yaml.safe_dump(spec, sort_keys=False)
 
 
@@ -224,8 +244,11 @@ def main():
     table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
     ftable = (sys.argv[sys.argv.index("--fabric-table") + 1]
               if "--fabric-table" in sys.argv else None)
+    report = "--report" in sys.argv
     runs = yaml.safe_load(open(runs_file))["runs"]
     fails = []
+    targets = []
+    gen = {}
     ratios = []
     rows = []
     kinds = set()
@@ -269,8 +292,9 @@ def main():
               (run["id"], layout, meas, pred, r, 100 * j["mfu"],
                "  (6NT count: %.3f s, ratio %.3f)" % (low, pred / low) if low else ""))
         rows.append((run, layout, meas, pred, r, low))
+        gen.setdefault(GENERATION[run["gpu"]], []).append(r)
         if r > 1.6 or r < 1 / 1.6:
-            fails.append("%s: ratio %.3f beyond 1.6x" % (run["id"], r))
+            (targets if report else fails).append("%s: ratio %.3f beyond 1.6x" % (run["id"], r))
     n = len(ratios)
     med = statistics.median(ratios) if ratios else 0
     within = sum(1 for r in ratios if 0.8 <= r <= 1.25)
@@ -279,13 +303,20 @@ def main():
                                             within, n, 100.0 * within / max(n, 1),
                                             max(ratios, key=lambda r: max(r, 1 / r)) if ratios
                                             else 0))
+    for g in sorted(gen):
+        rs = gen[g]
+        print("  %-10s %2d runs: median ratio %.3f; %d (%.0f%%) within 0.8-1.25; worst %.3f" %
+              (g, len(rs), statistics.median(rs), sum(1 for r in rs if 0.8 <= r <= 1.25),
+               100.0 * sum(1 for r in rs if 0.8 <= r <= 1.25) / len(rs),
+               max(rs, key=lambda r: max(r, 1 / r))))
     if n < 25:
         fails.append("only %d runs predicted (at least 25)" % n)
     if not 0.9 <= med <= 1.1:
-        fails.append("median ratio %.3f outside 0.9-1.1" % med)
+        (targets if report else fails).append("median ratio %.3f outside 0.9-1.1" % med)
     if within < 0.8 * n:
-        fails.append("%d of %d within 0.8-1.25 (80%% needed)" % (within, n))
-    for k in ("dense", "zero3", "moe", "a100", "h100", "bf16", "fp8"):
+        (targets if report else fails).append("%d of %d within 0.8-1.25 (80%% needed)" %
+                                              (within, n))
+    for k in (() if report else ("dense", "zero3", "moe", "a100", "h100", "bf16", "fp8")):
         if k not in kinds:
             fails.append("no %s run" % k)
     if table:
@@ -314,6 +345,8 @@ def main():
                          (run["id"], name, share["share"], share["tier"], g["context"],
                           g["pipeline"], g["data"], meas, published_mfu(run), t, r, 100 * mfu,
                           t1, r1, 100 * mfu1))
+    for f in targets:
+        print("TARGET NOT MET: " + f)
     for f in fails:
         print("FAIL: " + f)
     return 1 if fails else 0

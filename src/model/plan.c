@@ -218,7 +218,12 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     if (c->v > 1)
         inflight *= 1 + (double)(c->p - 1) / (double)(c->p * c->v);
     mem->inflight = inflight;
-    mem->activations = per * c->blocks * inflight;
+    /* Offloaded blocks keep their activations in host memory (over the
+     * host link, behind compute) until their backward. */
+    double kept = c->blocks - w->offload;
+    if (kept < 1)
+        kept = 1;
+    mem->activations = per * kept * inflight;
     if (rc == RY_RECOMPUTE_FULL)
         mem->activations += full;   /* the block being recomputed */
     if (c->p == 1)                  /* the output layer's fp32 logits, on the one stage */

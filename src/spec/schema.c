@@ -665,6 +665,9 @@ const ry_key ry_spec_keys[] = {
     { .key = "workload.recompute", ENUM(ry_recompute_names), WORKLOAD(recompute), .def = "none",
       .def_doc = "none with --paper, else the least that fits",
       .bad = RY_BAD_OTHER, .doc = "activation recomputation" },
+    { .key = "workload.activation_offload", INT(0, 1000000), WORKLOAD(offload), .def = "0",
+      .unit = "blocks", .bad = RY_BAD_OTHER,
+      .doc = "blocks whose kept activations wait in host memory for backward" },
 
     /* Read by spec/search.c. */
     SECTION("search", 0, "the design space railyard search explores"),

@@ -27,6 +27,7 @@ typedef struct ry_workload {
     double efficiency;
     ry_flops_conv flops;
     int recompute;          /* ry_recompute */
+    int offload;            /* blocks whose kept activations wait in host memory */
     int expert;             /* expert-parallel size of a MoE model; 0 = auto */
     /* The full model's (model/plan.h); the paper's eq. 1 reads none of them. */
     int pipeline;           /* stages; 0 = auto */
