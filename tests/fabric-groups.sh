@@ -136,16 +136,19 @@ expect_eq "shares of the groups: the closed forms" $? 0
 cat "$TMP/out"
 
 # The expert all-to-all under a leaf taper, on the engine (doc/network-model.md,
-# "The model's phases"): DeepSeek-V3 on 16,384 GPUs, rail-optimized, leaves of
-# D = 32 GPUs down and U up; tensor 8, expert 64: each expert group is the 64
-# GPUs of one rail (local rank) in 64 consecutive nodes, L = 2 leaves of 32.
-# A member sends 1/63 of its bytes to each other, 32 of them in the other
-# leaf; the leaf's 32 members send 32 x 32/63 NICs' worth over U uplinks:
-# share = min(1, U / (32 x 32/63)) = min(1, (1/t) / (1 - 1/L) x (n - 1)/n)
-# for t = D/U, n = 64. The phase, every group at once, is about 970,000
-# flows: it runs whole on the engine, no phase kept analytic. Expert
-# parallel 256 (about 3,900,000 flows) is past the memory one phase may
-# take (net/collective.h): kept analytic and counted.
+# "The model's phases"). Expert groups are folded: ep consecutive ranks,
+# every GPU of ep/8 nodes. DeepSeek-V3 on 16,384 GPUs, rail-optimized,
+# leaves of D = 32 GPUs down and U up; tensor 8, expert 64: a group is 8
+# nodes, each rail's 8 GPUs under one leaf, the rest of a member's bytes
+# over NVLink (PXN): nothing crosses a leaf's uplinks, share 1 at every
+# taper. The phase, every group at once, runs whole on the engine, no phase
+# kept analytic. Expert parallel 256 (about 3,900,000 flows) is past the
+# memory one phase may take (net/collective.h): kept analytic and counted.
+# Then Qwen3-30B-A3B on 256 GPUs, leaves of D = 4 nodes down and U up,
+# tensor 8, expert 64: a group's 8 nodes span two leaves of each rail. A
+# node's NIC on rail r carries what its 8 GPUs send to GPU r of the 7 other
+# nodes, equal shares, 8 - D of them beyond the leaf: the leaf's D NICs
+# send D (8 - D)/7 NICs' worth over U uplinks, share min(1, 7 U / (D (8 - D))).
 dsv3() {  # UP EP
     cat <<EOF
 version: 1
@@ -174,19 +177,48 @@ done
 dsv3 8 64 | sed 's/expert: 64}/expert: 64, pipeline: 61}/' >"$TMP/dsv3-8-pp61.yaml"
 "$RAILYARD" model "$TMP/dsv3-8-pp61.yaml" --format json >"$TMP/dsv3-8-pp61.json" 2>"$TMP/dsv3.err"
 expect_eq "DeepSeek-V3, 4:1, 61 stages: exit" $? 0
+for up in 1 2 4; do
+    cat >"$TMP/q-$up.yaml" <<EOF
+version: 1
+name: qwen-taper
+cluster: {gpus: 256, node: dgx-h100}
+fabric:
+  design: rail-optimized
+  tiers:
+    - {switch: qm9700, down: "400G x 4", up: "400G x $up"}
+    - {switch: qm9700}
+workload:
+  model: qwen3-30b-a3b
+  gpu: h100
+  batch: 1024
+  parallelism: {tensor: 8, expert: 64}
+EOF
+    "$RAILYARD" model "$TMP/q-$up.yaml" --format json >"$TMP/q-$up.json" 2>"$TMP/q.err"
+    expect_eq "Qwen3-30B-A3B, 256 GPUs, 4 down $up up: exit" $? 0
+    no_sanitizer "$TMP/q.err"
+done
 dsv3 16 256 >"$TMP/dsv3-ep256.yaml"
 "$RAILYARD" model "$TMP/dsv3-ep256.yaml" --format json >"$TMP/dsv3-ep256.json" 2>"$TMP/dsv3.err"
 expect_eq "DeepSeek-V3, expert parallel 256: exit" $? 0
 "$PY" - "$TMP" >"$TMP/out" <<'PYEOF'
 import json, sys
 tmp = sys.argv[1]
-D, n, L = 32, 64, 2
+D = 32
 bad = []
+for up in (1, 2, 4):
+    j = json.load(open("%s/q-%d.json" % (tmp, up)))
+    want = min(1.0, 7 * up / (4 * (8 - 4)))
+    got = j["network"]["shares"]["expert"]
+    print("Qwen3-30B-A3B, 4 down %d up: expert share %.6f (closed form %.6f), %s"
+          % (up, got, want, j["layout"]["text"]))
+    if abs(got - want) > 1e-6 or j["network"]["analytic_phases"] != 0:
+        bad.append("qwen up %d: expert share %r, want %r (%d analytic)"
+                   % (up, got, want, j["network"]["analytic_phases"]))
 for up in (32, 16, 8, 4):
     j = json.load(open("%s/dsv3-%d.json" % (tmp, up)))
     net = j["network"]
     t = D / up
-    want = min(1.0, (1 / t) / (1 - 1 / L) * (n - 1) / n)
+    want = 1.0
     got = net["shares"]["expert"]
     print("taper %g:1: expert share %.6f (closed form %.6f), iteration %.4f s, %s"
           % (t, got, want, net["iteration_s"], j["layout"]["text"]))

@@ -38,6 +38,44 @@ else
     fail "doc/llm-model.md's table of runs on their own fabrics differs from the runs' (update it from $TMP/fabric-table.md): $(diff "$TMP/doc-fabric-table.md" "$TMP/fabric-table.md" | head -5)"
 fi
 
+# The second table (tests/data/model/published-runs-current.yaml): runs on
+# Blackwell and current Hopper that set no efficiency, held to the same
+# targets in report mode: every published layout accepted (a refusal
+# fails), the targets it does not meet yet printed, and the documentation's
+# table the one the runs give.
+CURRENT="$TOP_SRCDIR/tests/data/model/published-runs-current.yaml"
+mkdir "$TMP/current"
+"$PY" "$TOP_SRCDIR/tests/published_runs.py" "$RAILYARD" "$CURRENT" "$TMP/current" --report \
+    --table "$TMP/current-table.md" >"$TMP/current.out" 2>&1
+expect_eq "published runs (current hardware): every published layout accepted" $? 0
+cat "$TMP/current.out"
+no_sanitizer "$TMP/current.out"
+grep -q "^  Blackwell .* runs: median ratio" "$TMP/current.out" && ok ||
+    fail "no summary for Blackwell: $(tail -3 "$TMP/current.out")"
+sed -n '/^<!-- published-runs-current-table -->$/,/^<!-- end published-runs-current-table -->$/p' \
+    "$TOP_SRCDIR/doc/llm-model.md" | sed '1d;$d' >"$TMP/doc-current-table.md"
+if cmp -s "$TMP/current-table.md" "$TMP/doc-current-table.md"; then
+    ok
+else
+    fail "doc/llm-model.md's table of runs on current hardware differs from the runs' (update it from $TMP/current-table.md): $(diff "$TMP/doc-current-table.md" "$TMP/current-table.md" | head -5)"
+fi
+# A refused layout fails report mode too: the FSDP run whose activations
+# wait in host memory, without its offload.
+"$PY" - "$CURRENT" "$TMP/nooffload.yaml" <<'PYEOF'
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+d["runs"] = [r for r in d["runs"] if r.get("activation_offload")]
+for r in d["runs"]:
+    del r["activation_offload"]
+yaml.safe_dump(d, open(sys.argv[2], "w"))
+PYEOF
+mkdir "$TMP/nooffload"
+"$PY" "$TOP_SRCDIR/tests/published_runs.py" "$RAILYARD" "$TMP/nooffload.yaml" "$TMP/nooffload" \
+    --report >"$TMP/nooffload.out" 2>&1
+expect_eq "report mode fails a refused layout" $? 1
+grep -q "^FAIL: .*the published layout was refused" "$TMP/nooffload.out" && ok ||
+    fail "no refusal reported: $(tail -3 "$TMP/nooffload.out")"
+
 # The rules can fail: GEMMs at half the catalog's efficiency (every run
 # with the same GPU catalog, its gemm_efficiency halved).
 mkdir "$TMP/T"

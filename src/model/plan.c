@@ -407,14 +407,32 @@ static double share_of(const ry_plan *pl, long long gpus, long long stride, long
     return share;
 }
 
+/* 1 when ep experts groups of consecutive ranks fit c's stage (model/moe.h
+ * with N_M 1): MoE parallel folding, the expert groups laid out apart from
+ * the attention's tensor groups (expert tensor parallelism 1), as
+ * Megatron-Core does (Liu et al. 2025, "MoE Parallel Folding"). */
+static int ep_folded(const ry_plan *pl, const ry_plan_cfg *c, long long ep)
+{
+    long long stage = c->t * c->c * c->d, K = (long long)pl->base.in.K;
+    ry_moe_in in;
+    memset(&in, 0, sizeof in);
+    in.N = stage;
+    in.K = K < stage ? K : stage;
+    in.NM = 1;
+    in.experts = pl->base.w.model.moe.experts;
+    return ep >= 1 && ry_moe_ep_valid(&in, ep);
+}
+
 /* The expert all-to-all runs inside a stage (its groups take the stage's
  * ranks): nothing of it leaves a block that holds the stage; otherwise the
  * uniform bound. The engine runs the expert groups themselves once the
- * size is known: ep of the stage's ranks at one tensor position. */
+ * size is known: ep consecutive ranks of the stage, folded, or ep at one
+ * tensor position where those do not fit. */
 static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 {
     if (pl->net && pl->net->active && c->ep > 1)
-        return share_of(pl, c->gpus, c->t, c->ep, RY_NCCL_ALL_TO_ALL);
+        return share_of(pl, c->gpus, ep_folded(pl, c, c->ep) ? 1 : c->t, c->ep,
+                        RY_NCCL_ALL_TO_ALL);
     return plan_share(pl, c->gpus, 1, c->t * c->c * c->d, 1);
 }
 
@@ -440,11 +458,12 @@ static void group_shares(const ry_plan *pl, ry_plan_cfg *c)
 
 /* The expert all-to-all's inputs for configuration c (model/moe.h): one
  * stage's t c d GPUs, its MoE blocks, every token of the batch, the
- * recomputation's passes. Expert groups take the stage's data ranks at one
- * tensor position; a group larger than those spans the tensor positions
- * too (expert tensor parallelism 1: the placement of a stage without
- * tensor groups). With c->ep 0, the larger of the two placements' largest
- * sizes. 0 when no expert size is valid. */
+ * recomputation's passes. Expert groups are folded (ep_folded): ep
+ * consecutive ranks of the stage, across its tensor positions, as a stage
+ * without tensor groups places them; where those do not fit, the stage's
+ * data ranks at one tensor position. With c->ep 0, the larger of the two
+ * placements' largest sizes, folded when equal. 0 when no expert size is
+ * valid. */
 static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long K,
                       ry_moe_in *in)
 {
@@ -469,16 +488,17 @@ static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long
     ry_moe_in flat = *in;
     flat.NM = 1;
     if (c->ep > 0) {
+        flat.ep = c->ep;
+        if (ry_moe_ep_valid(&flat, c->ep))
+            *in = flat;
         in->ep = c->ep;
-        if (!ry_moe_ep_valid(in, c->ep))
-            *in = flat, in->ep = c->ep;
         return ry_moe_ep_valid(in, c->ep);
     }
     long long e1 = ry_moe_ep_valid(in, 1) ? ry_moe_ep_auto(in) : 0;
     long long e2 = ry_moe_ep_auto(&flat);
-    if (e2 > e1)
+    if (e2 >= e1)
         *in = flat;
-    in->ep = e2 > e1 ? e2 : e1;
+    in->ep = e2 >= e1 ? e2 : e1;
     return in->ep >= 1;
 }
 
