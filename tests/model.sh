@@ -430,6 +430,49 @@ got = o["attention_s"]
 print("ok" if abs(got - want) < 1e-9 * want else "attention_s %r, want %r" % (got, want))
 P
 expect_eq "attention by keys, head size and window" "$(cat "$TMP/win.out")" ok
+# ---- uneven pipeline stages and multi-token prediction ---------------------------------------
+# Llama 3 8B (32 blocks) on 4 stages: even, 8 a stage; first 6 and last 6:
+# the two middle stages take ceil(20 / 2) = 10, the busiest; first 6 and
+# last 10: the middle ones 8, the last (10 and the output layer) the
+# busiest. One MTP block on one stage: model FLOPs 3 b ((l + 1)(GEMM +
+# attention) + 2 x output) from the block's own per-token figures.
+stages() {  # FIRST LAST PIPELINE MTP
+    cat <<EOF
+name: stages
+cluster: {gpus: 32, node: dgx-h100}
+workload:
+  model: {name: llama-3-8b, mtp_layers: $4}
+  gpu: h100
+  batch: 64
+  precision: bf16
+  parallelism: {tensor: 1, pipeline: $3, context: 1, data: $((32 / $3)), micro_batch: 1$1$2}
+EOF
+}
+for c in "|||4|0|8" "|, first_stage_layers: 6|, last_stage_layers: 6|4|0|10" \
+         "|, first_stage_layers: 6|, last_stage_layers: 10|4|0|10" "|||1|1|33"; do
+    IFS='|' read -r _ f g p mtp want <<EOF
+$c
+EOF
+    stages "$f" "$g" "$p" "$mtp" >"$TMP/stages.yaml"
+    "$RAILYARD" model "$TMP/stages.yaml" -f json >"$TMP/stages.json" 2>"$TMP/stages.err"
+    expect_eq "stages$f$g, PP $p, MTP $mtp: exit" $? 0
+    got=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["optimum"]["blocks_per_stage"])' "$TMP/stages.json")
+    expect_eq "stages$f$g, PP $p, MTP $mtp: blocks of the busiest stage" "$got" "$want"
+done
+"$PY" - "$TMP/stages.json" <<'P' >"$TMP/mtp.out"
+import json, sys
+j = json.load(open(sys.argv[1]))
+b, tok = j["block"], j["workload"]["batch_tokens"]
+want = 3 * tok * (33 * (b["gemm_flops_per_token"] + b["attention_flops_per_token"]) +
+                  2 * b["output_flops_per_token"])
+print("ok" if abs(b["model_flops"] - want) < 1e-9 * want else "%r, want %r" % (b["model_flops"], want))
+P
+expect_eq "one MTP block: the model FLOPs" "$(cat "$TMP/mtp.out")" ok
+stages ", first_stage_layers: 16" ", last_stage_layers: 16" 4 0 >"$TMP/stages.yaml"
+"$RAILYARD" model "$TMP/stages.yaml" >/dev/null 2>"$TMP/stages.err"
+expect_eq "first and last stages holding every block: exit" $? 1
+grep -q "stages.yaml:[0-9]*:[0-9]*: .*leave none of the 32 blocks" "$TMP/stages.err" && ok ||
+    fail "first and last stages holding every block: $(cat "$TMP/stages.err")"
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

@@ -109,7 +109,8 @@ def spec_text(run):
              "vocab": m["vocab"], "mcc": 8, "batch": run["batch"],
              "precision": run["precision"]}
     for k in ("kv_heads", "ffn_hidden", "mlp", "dropout", "head_dim", "v_head_dim",
-              "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers"):
+              "q_lora_rank", "kv_lora_rank", "qk_rope_head_dim", "window", "window_layers",
+              "mtp_layers"):
         if k in m:
             model[k] = m[k]
     if m.get("window") and m.get("window_pattern") == "alternate":

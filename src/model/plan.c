@@ -131,8 +131,11 @@ void ry_plan_arch_init(ry_plan *pl)
         a->dense_params = (P - expert * L) / L;
         a->embedding = 0;
     }
-    double b = (double)w->tokens;
-    a->arch_flops = 3 * b * (L * (a->gemm + a->attn) + a->logits);
+    double b = (double)w->tokens, mtp = l->mtp_layers;
+    /* Multi-token prediction: each of its blocks after the last, with the
+     * output layer again (its 2 h x h projection left out, a few percent of
+     * a block). */
+    a->arch_flops = 3 * b * ((L + mtp) * (a->gemm + a->attn) + (1 + mtp) * a->logits);
     const ry_model *m = &pl->base;
     int conv = w->flops_given ? (int)w->flops : RY_FLOPS_ARCH;
     a->model_flops = conv == RY_FLOPS_ARCH ? a->arch_flops : m->model_flops;
@@ -156,10 +159,10 @@ static double hw_flops(const ry_plan *pl, int rc)
 {
     const ry_plan_arch *a = &pl->arch;
     const ry_workload *w = &pl->base.w;
-    double b = (double)w->tokens, L = w->model.layers;
+    double b = (double)w->tokens, L = w->model.layers + w->model.mtp_layers;
     double attn = w->flash_attention ? a->attn : a->attn_full;
     return b * (L * ((3 + extra_gemm(rc)) * a->gemm + (3 + extra_attn(rc)) * attn) +
-                3 * a->logits);
+                3 * (1 + w->model.mtp_layers) * a->logits);
 }
 
 void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem *mem)
@@ -175,8 +178,9 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     double er = t * r / ep > 1 ? t * r / ep : 1;
     /* Parameters of the first stage: its blocks and the embedding (vocab
      * parallel over the tensor group); experts split over the expert group. */
-    double dense = (a->dense_params * c->blocks + a->embedding) / t;
-    double expert = a->expert_params * c->blocks / ep;
+    int fb = c->first_blocks > 0 ? c->first_blocks : c->blocks;
+    double dense = (a->dense_params * fb + a->embedding) / t;
+    double expert = a->expert_params * fb / ep;
     /* ZeRO (Rajbhandari et al. 2020): stage 1 shards the optimizer over the
      * replicas, 2 also the gradients, 3 also the weights. Mixed-precision
      * Adam: 16-bit weights, gradients in the reduction's precision, fp32
@@ -220,7 +224,7 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     mem->inflight = inflight;
     /* Offloaded blocks keep their activations in host memory (over the
      * host link, behind compute) until their backward. */
-    double kept = c->blocks - w->offload;
+    double kept = fb - w->offload;
     if (kept < 1)
         kept = 1;
     mem->activations = per * kept * inflight;
@@ -517,6 +521,50 @@ static double moe_time(const ry_plan *pl, const ry_plan_cfg *c, int rc, long lon
     return t;
 }
 
+int ry_plan_stages(const ry_plan *pl, ry_plan_cfg *c)
+{
+    const ry_workload *w = &pl->base.w;
+    const ry_llm *l = &w->model;
+    const ry_plan_arch *a = &pl->arch;
+    long long L = l->layers, p = c->p, mtp = l->mtp_layers;
+    if (p <= 1) {
+        c->blocks = (int)(L + mtp);
+        c->first_blocks = (int)(L + mtp);
+        c->logits = (int)(1 + mtp);
+        return 1;
+    }
+    long long f = w->first_stage, g = w->last_stage;
+    long long k = p - (f > 0) - (g > 0), rest = L - f - g;
+    if (rest < k || (k == 0 && rest != 0) || rest < 0)
+        return 0;
+    long long even = k > 0 ? ceil_div(rest, k) : 0;
+    c->first_blocks = (int)(f > 0 ? f : even);
+    if (!f && !g && !mtp) {
+        /* The busiest: ceil(l/p) blocks, and the output layer (the last
+         * stage's, taken as that many blocks too). */
+        c->blocks = (int)even;
+        c->logits = 1;
+        return 1;
+    }
+    /* The last stage's blocks, its MTP blocks and output layers, against
+     * the others' blocks, the output layer as the FLOPs of that many
+     * blocks. */
+    long long last = (g > 0 ? g : even) + mtp, other = f > even ? f : even;
+    if (k == 0 || (k == 1 && !f))
+        other = f;
+    if (k == 1 && !g)
+        last = even + mtp;
+    double lb = a->gemm + a->attn > 0 ? a->logits / (a->gemm + a->attn) : 0;
+    if ((double)last + (1 + mtp) * lb >= (double)other) {
+        c->blocks = (int)last;
+        c->logits = (int)(1 + mtp);
+    } else {
+        c->blocks = (int)other;
+        c->logits = 0;
+    }
+    return c->blocks >= 1;
+}
+
 double ry_plan_attn_rate(const ry_plan *pl, double keys)
 {
     double half = pl->base.w.gpu.attn_half, e = pl->attn_eff * pl->arch.head_factor;
@@ -567,7 +615,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
                                      + routed / (erate * ne / (ne + RY_PLAN_GEMM_ROWS))) / t;
     }
     /* The output layer runs on the last stage (with one stage, this one). */
-    gemm += tok * 3 * a->logits / t / rate;
+    gemm += tok * 3 * a->logits * c->logits / t / rate;
     double attn;
     if (w->flash_attention) {
         /* A query sees the context chunk's keys in one kernel (the ring's
@@ -789,7 +837,8 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
     const ry_workload *w = &pl->base.w;
     const ry_llm *l = &w->model;
     c->seqs = ceil_div(w->batch, c->d);
-    c->blocks = (int)ceil_div(l->layers, c->p);
+    if (!ry_plan_stages(pl, c))
+        return;
     c->gpus = c->t * c->c * c->p * c->d;
     /* Expert groups inside a stage; auto: as many experts spread as the
      * placement allows. */
@@ -1061,6 +1110,7 @@ static void from_paper(ry_plan *pl, const ry_iter_terms *t, ry_plan_cfg *c)
     c->mb = w->micro_batch && w->micro_batch <= c->seqs ? w->micro_batch : 1;
     c->m = ceil_div(c->seqs, c->mb);
     c->blocks = w->model.layers;
+    c->logits = 1;
     c->compute = t->compute;
     c->gemm_s = t->compute;
     c->tp = t->tp;

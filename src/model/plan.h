@@ -90,7 +90,9 @@ typedef struct ry_plan_cfg {
     long long dp_in, dp_cross;  /* the weights' replicas, c d = dp_in x dp_cross: inside and across HB domains */
     long long mb, m;            /* sequences per micro-batch, micro-batches per replica */
     long long seqs;             /* sequences of the busiest replica: ceil(B/d) */
-    int blocks;                 /* transformer blocks of the biggest stage: ceil(l/p) */
+    int blocks;                 /* transformer blocks of the busiest stage (ry_plan_stages) */
+    int first_blocks;           /* of the first stage (the memory's) */
+    int logits;                 /* output layers on the busiest stage (the last: 1 + MTP) */
     int p2p_cross;              /* 1: stage boundaries cross HB domains (B_S), 0: NVLink */
     int cp_cross;               /* 1: the context-parallel ring crosses HB domains */
     double compute;             /* the kernels: GEMMs, attention, memory-bound, output layer */
@@ -228,6 +230,13 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
  * domains) and where the context ring and stage boundaries run set; 0 when
  * not kept. */
 int ry_plan_layout(long long K, ry_plan_cfg *c);
+
+/* c's pipeline stages (its p): the blocks of its busiest stage, of its
+ * first, and the output layers the busiest holds, from the workload's
+ * first_stage_layers and last_stage_layers (the rest split evenly) and the
+ * model's multi-token-prediction blocks (on the last stage, each with the
+ * output layer again). 0 when p stages cannot hold the split. */
+int ry_plan_stages(const ry_plan *pl, ry_plan_cfg *c);
 
 /* Fused attention's FLOP/s on pl's GPU when a query sees `keys` keys in
  * one kernel (a context-parallel chunk, a window): the catalog's

@@ -1225,7 +1225,8 @@ int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
         "workload.model.mlp", "workload.model.dropout", "workload.model.head_dim",
         "workload.model.v_head_dim", "workload.model.q_lora_rank",
         "workload.model.kv_lora_rank", "workload.model.qk_rope_head_dim",
-        "workload.model.window", "workload.model.window_layers", NULL
+        "workload.model.window", "workload.model.window_layers", "workload.model.mtp_layers",
+        NULL
     };
     int bad = 0;
     for (int i = 0; keys[i]; i++)

@@ -45,6 +45,8 @@ typedef struct ry_llm {
     int q_lora_rank, kv_lora_rank, qk_rope_head_dim;
     int window;             /* sliding-window attention: keys a query sees; 0 = all */
     int window_layers;      /* blocks with the window; 0 = every block */
+    int mtp_layers;         /* multi-token prediction: blocks after the last, each
+                             * with the output layer again (DeepSeek-V3: 1) */
     /* Mixture of experts (the entry's moe: map); experts == 0: a dense model.
      * Blocks dense_layers, dense_layers + every, ... (counting from 0, the
      * (every)-th block after the dense ones) hold experts instead of the

@@ -239,6 +239,24 @@ static void expert_rules(wctx *c, const ry_ynode *m)
                     l->moe.experts, l->name);
 }
 
+/* first_stage_layers and last_stage_layers leave blocks for the stages
+ * between them. */
+static void stage_rules(wctx *c, const ry_ynode *m)
+{
+    const ry_ynode *par = ry_ymap_get(m, "parallelism");
+    const ry_llm *l = &c->w->model;
+    if (!par || par->kind != RY_YMAP || c->bad_model)
+        return;
+    const ry_ynode *f = ry_ymap_get(par, "first_stage_layers");
+    const ry_ynode *g = ry_ymap_get(par, "last_stage_layers");
+    const ry_ynode *n = g ? g : f;
+    if (n && c->w->first_stage + c->w->last_stage >= l->layers)
+        ry_error_at(n->pos, "workload.parallelism: first_stage_layers (%d) and "
+                    "last_stage_layers (%d) leave none of the %d blocks of %s to the stages "
+                    "between them (together they must be fewer than its layers)",
+                    c->w->first_stage, c->w->last_stage, l->layers, l->name);
+}
+
 /* workload.parallelism.fsdp shards the weights: ZeRO-3, which it sets
  * when the spec leaves zero out and needs when the spec sets it. */
 static void fsdp_rules(wctx *c, const ry_ynode *m)
@@ -343,6 +361,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
     expert_rules(&c, m);
     fsdp_rules(&c, m);
+    stage_rules(&c, m);
     c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
     c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     c.w->flops_given = ry_ymap_get(m, "flops_convention") != NULL;

@@ -36,6 +36,7 @@ typedef struct ry_workload {
     int fsdp;               /* ZeRO-3 as FSDP gathers: forward and backward, not the recompute */
     int context;            /* context-parallel size; 0 = auto */
     int virtual_stages;     /* interleaved chunks per GPU; 0 = auto */
+    int first_stage, last_stage;    /* blocks of the first and last stages; 0 = even */
     int data;               /* data-parallel replicas; 0 = auto (idle GPUs allowed) */
     int sequence_parallel;  /* sequence parallelism with tensor parallelism */
     int flash_attention;
