@@ -32,7 +32,8 @@ h100() {
 }
 H100_MEM=$(h100 memory) H100_HBM=$(h100 hbm) H100_GEMM=$(h100 gemm_efficiency)
 H100_GEMM8=$(h100 gemm_efficiency_fp8) H100_ATTN=$(h100 attention_efficiency)
-export H100_MEM H100_HBM H100_GEMM H100_GEMM8 H100_ATTN
+H100_HALF=$(h100 attention_half_length)
+export H100_MEM H100_HBM H100_GEMM H100_GEMM8 H100_ATTN H100_HALF
 
 # ---- memory by hand: three models, three layouts --------------------------------
 # mem NAME SPEC SETS... : the model's JSON with the layout the sets fix
@@ -130,7 +131,9 @@ rate = peak * float(os.environ["H100_GEMM"]) * tok / (tok + 128)   # a GEMM of t
 gemm_flops = 2 * h * 3 * h + 2 * h * h + 2 * 2 * h * f              # QKV, output, MLP
 # selective recomputation: the attention core's forward again (4 passes), GEMMs 3
 gemm = (tok * blocks * 3 * gemm_flops + tok * 3 * 2 * h * V) / t / rate
-attn = tok * blocks * 4 * 2 * s * h / t / (peak * float(os.environ["H100_ATTN"]))
+keys = s / cp                           # a query's keys in one kernel: the context chunk
+attn = tok * blocks * 4 * 2 * s * h / t / (peak * float(os.environ["H100_ATTN"]) *
+                                           keys / (keys + float(os.environ["H100_HALF"])))
 elem = (2 * (h + h) + 2 * f) / t + 10 * h / t                       # sequence parallel
 mem = tok * blocks * 3 * 2 * elem / (float(os.environ["H100_HBM"]) * 1e12)
 per_mb = gemm + attn + mem

@@ -167,7 +167,10 @@ static void hand_eval(const ry_plan *pl, const ry_plan_cfg *c, int rc, hand_t *o
     /* GEMMs at efficiency x tokens / (tokens + 128), the output layer at the same rate. */
     double rate = pl->gemm_peak * pl->efficiency * tok / (tok + 128);
     o->gemm = (tok * blocks * 3 * a->gemm + tok * 3 * a->logits) / t / rate;
-    o->attn = tok * blocks * ae * a->attn / t / (pl->bf16_peak * pl->attn_eff);
+    /* Heads of H / HEADS = 16: attention at (16 / 128)^0.5 of its rate; the
+     * GPU has no attention_half_length, so no length factor. */
+    o->attn = tok * blocks * ae * a->attn / t /
+              (pl->bf16_peak * pl->attn_eff * sqrt((double)H / HEADS / 128));
     o->mem = tok * blocks * 3 * 2 * (a->elem_split / t + a->elem_rep / sp) /
              w->gpu.hbm_bytes_s;
     o->per_mb = o->gemm + o->attn + o->mem;
@@ -275,7 +278,7 @@ static void test_hand(void)
     ry_plan_cfg c;
     memset(&c, 0, sizeof c);
     c.t = 2, c.c = 1, c.p = 4, c.v = 2, c.d = 8, c.ep = 1, c.dp_in = 4, c.dp_cross = 2;
-    c.p2p_cross = 1, c.seqs = 8, c.mb = 2, c.m = 4, c.blocks = 2, c.gpus = 64;
+    c.p2p_cross = 1, c.seqs = 8, c.mb = 2, c.m = 4, c.blocks = 2, c.gpus = 64, c.logits = 1;
     check_eval(&pl, c, RY_RECOMPUTE_NONE, "TP 2 PP 4 (v 2) DP 8");
     check_eval(&pl, c, RY_RECOMPUTE_SELECTIVE, "TP 2 PP 4 (v 2) DP 8, selective");
     /* The reduction hides only behind one micro-batch: here it is longer,
@@ -412,6 +415,7 @@ static void test_search(void)
                         ry_plan_layout(K, &c);
                         c.seqs = (BATCH + c.d - 1) / c.d;
                         c.blocks = (int)((LAYERS + p - 1) / p);
+                        c.logits = 1;
                         c.gpus = t * cp * p * c.d;
                         for (long long mb = 1; mb <= c.seqs; mb *= 2) {
                             c.mb = mb;
