@@ -1,6 +1,6 @@
 #!/bin/sh
-# The full model's layout search (railyard model): wall time against the
-# target of 2 s, for Llama 3 70B on 98,304 and 100,000 H100 (every size
+# The full model's layout search (railyard model): wall time against its
+# target (2 s; DeepSeek-V3 on 2,048 GPUs 0.2 s), for Llama 3 70B on 98,304 and 100,000 H100 (every size
 # searched: tensor, context, pipeline, interleaving, data with idle GPUs,
 # micro-batch, recomputation), DeepSeek-V3 on 2,048 H800 (experts), and
 # Llama 3.1 405B at 128K tokens on 16,384 H100. Each runs twice; the second
@@ -34,9 +34,11 @@ for f in l70-98304 l70-100000 dsv3 l405; do
     cmp -s "$out/$f.1" "$out/$f.2" || same=NO
     printf '%-12s exit %s  %6.2f s  same bytes: %s  %s\n' "$f" "$rc" "$s" "$same" \
         "$(sed -n 2p "$out/$f.1")"
-    if [ "$rc" != 0 ] || [ "$same" != yes ] || [ "$(echo "$s > 2" | bc)" = 1 ]; then
+    target=2
+    [ "$f" = dsv3 ] && target=0.2
+    if [ "$rc" != 0 ] || [ "$same" != yes ] || [ "$(echo "$s > $target" | bc)" = 1 ]; then
         missed=$((missed + 1))
     fi
 done
-echo "$missed missed the 2 s target (or failed)"
+echo "$missed missed the target (or failed)"
 [ "$missed" = 0 ]
