@@ -165,6 +165,21 @@ typedef struct filler {
 
 #define NONE UINT32_MAX
 
+/* Set bits of x: the instruction where the build targets it, else inline
+ * arithmetic (the library's __popcountdi2 is a call on every flow entry of
+ * the filling's inner loop). */
+static inline uint32_t pop64(uint64_t x)
+{
+#if defined(__POPCNT__)
+    return (uint32_t)__builtin_popcountll(x);
+#else
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
 static int is_shared(const filler *h, uint32_t r)
 {
     return (h->shared[r >> 6] >> (r & 63)) & 1;
@@ -173,7 +188,7 @@ static int is_shared(const filler *h, uint32_t r)
 static uint32_t shared_id(const filler *h, uint32_t r)
 {
     uint64_t below = h->shared[r >> 6] & ((UINT64_C(1) << (r & 63)) - 1);
-    return h->rank[r >> 6] + (uint32_t)__builtin_popcountll(below);
+    return h->rank[r >> 6] + pop64(below);
 }
 
 static uint32_t ident(const filler *h, uint32_t x)
