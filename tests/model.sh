@@ -468,11 +468,17 @@ want = 3 * tok * (33 * (b["gemm_flops_per_token"] + b["attention_flops_per_token
 print("ok" if abs(b["model_flops"] - want) < 1e-9 * want else "%r, want %r" % (b["model_flops"], want))
 P
 expect_eq "one MTP block: the model FLOPs" "$(cat "$TMP/mtp.out")" ok
-stages ", first_stage_layers: 16" ", last_stage_layers: 16" 4 0 >"$TMP/stages.yaml"
+stages ", first_stage_layers: 20" ", last_stage_layers: 16" 4 0 >"$TMP/stages.yaml"
 "$RAILYARD" model "$TMP/stages.yaml" >/dev/null 2>"$TMP/stages.err"
-expect_eq "first and last stages holding every block: exit" $? 1
-grep -q "stages.yaml:[0-9]*:[0-9]*: .*leave none of the 32 blocks" "$TMP/stages.err" && ok ||
-    fail "first and last stages holding every block: $(cat "$TMP/stages.err")"
+expect_eq "first and last stages holding more than every block: exit" $? 1
+grep -q "stages.yaml:[0-9]*:[0-9]*: .*are more than the 32 blocks" "$TMP/stages.err" && ok ||
+    fail "first and last stages holding more than every block: $(cat "$TMP/stages.err")"
+# All of them on two stages: 20 and 12, the first the busiest.
+stages ", first_stage_layers: 20" ", last_stage_layers: 12" 2 0 >"$TMP/stages.yaml"
+"$RAILYARD" model "$TMP/stages.yaml" -f json >"$TMP/stages.json" 2>"$TMP/stages.err"
+expect_eq "two stages of 20 and 12: exit" $? 0
+got=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["optimum"]["blocks_per_stage"])' "$TMP/stages.json")
+expect_eq "two stages of 20 and 12: blocks of the busiest stage" "$got" 20
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

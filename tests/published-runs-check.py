@@ -26,7 +26,7 @@ MOE_KEYS = {"experts", "top_k", "shared_experts", "expert_hidden",
             "active_parameters", "dense_layers"}
 LAYOUT_KEYS = {"tensor", "pipeline", "data", "context", "expert", "virtual",
                "micro_batch", "sequence_parallel"}
-LAYOUT_OPTIONAL = {"expert_tensor", "fsdp"}
+LAYOUT_OPTIONAL = {"expert_tensor", "fsdp", "first_stage_layers", "last_stage_layers"}
 FP8_RECIPES = {"tensorwise", "delayed", "blockwise", "mxfp8", "unstated"}
 MEASURES = {"tflops_per_gpu", "mfu", "iteration_s", "tokens_per_s",
             "tokens_per_s_per_gpu"}
@@ -131,7 +131,14 @@ def check_run(run, seen):
             problems.append("layout.fsdp is not true or false")
         if lay.get("fsdp") and run.get("zero") != 3:
             problems.append("layout.fsdp with zero %r, expected 3" % run.get("zero"))
-        positive_ints(problems, "layout", lay, ["expert_tensor"])
+        positive_ints(problems, "layout", lay, ["expert_tensor", "first_stage_layers",
+                                                "last_stage_layers"])
+        fs, ls = lay.get("first_stage_layers", 0), lay.get("last_stage_layers", 0)
+        if (fs or ls) and is_int(lay.get("pipeline")) and lay["pipeline"] < 2:
+            problems.append("first or last stage layers without pipeline stages")
+        if (fs or ls) and isinstance(model, dict) and is_int(model.get("layers")) \
+                and is_int(fs) and is_int(ls) and fs + ls > model["layers"]:
+            problems.append("first_stage_layers + last_stage_layers exceed the layers")
         # virtual may be "unstated": an interleaved schedule of unknown size
         ints = LAYOUT_KEYS - {"sequence_parallel"}
         if lay.get("virtual") == "unstated":

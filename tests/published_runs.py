@@ -130,6 +130,9 @@ def spec_text(run):
             par[k] = lay[k]
     if moe and lay.get("expert", 1) > 1:
         par["expert"] = lay["expert"]
+    for k in ("first_stage_layers", "last_stage_layers"):
+        if lay.get(k):
+            par[k] = lay[k]
     if lay.get("fsdp"):
         par["fsdp"] = True
         par["zero"] = 3

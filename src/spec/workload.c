@@ -239,8 +239,8 @@ static void expert_rules(wctx *c, const ry_ynode *m)
                     l->moe.experts, l->name);
 }
 
-/* first_stage_layers and last_stage_layers leave blocks for the stages
- * between them. */
+/* first_stage_layers and last_stage_layers are at most the model's
+ * blocks (all of them: two stages). */
 static void stage_rules(wctx *c, const ry_ynode *m)
 {
     const ry_ynode *par = ry_ymap_get(m, "parallelism");
@@ -250,10 +250,10 @@ static void stage_rules(wctx *c, const ry_ynode *m)
     const ry_ynode *f = ry_ymap_get(par, "first_stage_layers");
     const ry_ynode *g = ry_ymap_get(par, "last_stage_layers");
     const ry_ynode *n = g ? g : f;
-    if (n && c->w->first_stage + c->w->last_stage >= l->layers)
+    if (n && c->w->first_stage + c->w->last_stage > l->layers)
         ry_error_at(n->pos, "workload.parallelism: first_stage_layers (%d) and "
-                    "last_stage_layers (%d) leave none of the %d blocks of %s to the stages "
-                    "between them (together they must be fewer than its layers)",
+                    "last_stage_layers (%d) are more than the %d blocks of %s (together "
+                    "they may be all of them, with two pipeline stages)",
                     c->w->first_stage, c->w->last_stage, l->layers, l->name);
 }
 
