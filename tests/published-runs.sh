@@ -13,7 +13,8 @@ RUNS="$TOP_SRCDIR/tests/data/model/published-runs.yaml"
 mkdir "$TMP/runs" "$TMP/broken"
 
 "$PY" "$TOP_SRCDIR/tests/published_runs.py" "$RAILYARD" "$RUNS" "$TMP/runs" \
-    --table "$TMP/table.md" --fabric-table "$TMP/fabric-table.md" >"$TMP/out" 2>&1
+    --table "$TMP/table.md" --fabric-table "$TMP/fabric-table.md" \
+    --summary "$TMP/summary-old.md" --label "the 60 above" >"$TMP/out" 2>&1
 expect_eq "published runs: the rules hold" $? 0
 cat "$TMP/out"
 no_sanitizer "$TMP/out"
@@ -46,7 +47,8 @@ fi
 CURRENT="$TOP_SRCDIR/tests/data/model/published-runs-current.yaml"
 mkdir "$TMP/current"
 "$PY" "$TOP_SRCDIR/tests/published_runs.py" "$RAILYARD" "$CURRENT" "$TMP/current" --report \
-    --table "$TMP/current-table.md" >"$TMP/current.out" 2>&1
+    --table "$TMP/current-table.md" --summary "$TMP/summary-current.md" --label current \
+    >"$TMP/current.out" 2>&1
 expect_eq "published runs (current hardware): every published layout accepted" $? 0
 cat "$TMP/current.out"
 no_sanitizer "$TMP/current.out"
@@ -58,6 +60,15 @@ if cmp -s "$TMP/current-table.md" "$TMP/doc-current-table.md"; then
     ok
 else
     fail "doc/llm-model.md's table of runs on current hardware differs from the runs' (update it from $TMP/current-table.md): $(diff "$TMP/doc-current-table.md" "$TMP/current-table.md" | head -5)"
+fi
+# The summaries per generation the documentation gives are the runs'.
+cat "$TMP/summary-old.md" "$TMP/summary-current.md" >"$TMP/summary.md"
+sed -n '/^<!-- published-runs-summary -->$/,/^<!-- end published-runs-summary -->$/p' \
+    "$TOP_SRCDIR/doc/llm-model.md" | sed '1d;$d' | sed '1,2d' >"$TMP/doc-summary.md"
+if cmp -s "$TMP/summary.md" "$TMP/doc-summary.md"; then
+    ok
+else
+    fail "doc/llm-model.md's summaries per generation differ from the runs' (update them from $TMP/summary.md): $(diff "$TMP/doc-summary.md" "$TMP/summary.md" | head -5)"
 fi
 # A refused layout fails report mode too: the FSDP run whose activations
 # wait in host memory, without its offload.

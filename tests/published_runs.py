@@ -23,7 +23,9 @@ a refused published layout fails; the targets missed print as TARGET NOT MET.
 Either way a summary per GPU generation follows the overall one.
 
 Usage: published_runs.py RAILYARD RUNS.yaml WORKDIR [--table FILE] [--fabric-table FILE]
-                         [--report]
+                         [--report] [--summary FILE --label TEXT]
+--summary writes the Markdown rows of the summaries (all runs, then each
+GPU generation), each labelled "TEXT, generation".
 Prints one line per run and the summary; --table writes the Markdown table the
 documentation carries, --fabric-table the one of the runs on their own
 fabrics. Exits 1 when a rule fails.
@@ -307,12 +309,21 @@ def main():
                                             within, n, 100.0 * within / max(n, 1),
                                             max(ratios, key=lambda r: max(r, 1 / r)) if ratios
                                             else 0))
-    for g in sorted(gen):
-        rs = gen[g]
+    summary = [("all", ratios)] + [(g, gen[g]) for g in sorted(gen)]
+    for g, rs in summary[1:]:
         print("  %-10s %2d runs: median ratio %.3f; %d (%.0f%%) within 0.8-1.25; worst %.3f" %
               (g, len(rs), statistics.median(rs), sum(1 for r in rs if 0.8 <= r <= 1.25),
                100.0 * sum(1 for r in rs if 0.8 <= r <= 1.25) / len(rs),
                max(rs, key=lambda r: max(r, 1 / r))))
+    if "--summary" in sys.argv:
+        label = sys.argv[sys.argv.index("--label") + 1] if "--label" in sys.argv else runs_file
+        with open(sys.argv[sys.argv.index("--summary") + 1], "w") as fh:
+            for g, rs in summary:
+                if rs:
+                    w = sum(1 for r in rs if 0.8 <= r <= 1.25)
+                    fh.write("| %s, %s | %d | %.3f | %d (%.0f%%) | %.3f |\n" %
+                             (label, g, len(rs), statistics.median(rs), w, 100.0 * w / len(rs),
+                              max(rs, key=lambda r: max(r, 1 / r))))
     if n < 25:
         fails.append("only %d runs predicted (at least 25)" % n)
     if not 0.9 <= med <= 1.1:
