@@ -58,13 +58,13 @@ import json, os, sys
 # name: parameters, blocks, h, heads, kv heads, ffn, s, V, batch, GPUs, t, p, zero,
 # gradient bytes, recompute (the catalog's shapes: templates/llms.yaml, the spec)
 cases = [
-    ("gpt3", 175e9, 96, 12288, 96, 96, 49152, 2048, 50257, 1536, 1024, 8, 8, 1, 2, "selective"),
-    ("llama", 405e9, 126, 16384, 128, 8, 53248, 8192, 128256, 2048, 2048, 8, 16, 2, 4, "full"),
-    ("small", 1.3e9, 24, 2048, 16, 16, 4 * 2048, 1024, 50000, 512, 512, 2, 1, 0, 2, "none"),
+    ("gpt3", 175e9, 96, 12288, 96, 96, 49152, 2048, 50257, 1536, 1024, 8, 8, 1, 2, "selective", 2),
+    ("llama", 405e9, 126, 16384, 128, 8, 53248, 8192, 128256, 2048, 2048, 8, 16, 2, 4, "full", 3),
+    ("small", 1.3e9, 24, 2048, 16, 16, 4 * 2048, 1024, 50000, 512, 512, 2, 1, 0, 2, "none", 2),
 ]
 hbm = float(os.environ["H100_MEM"]) * 1e9 * 1.073741824   # the catalog's GB read as GiB
 bad = []
-for path, (n, P, L, h, a, kv, f, s, V, B, N, t, p, zero, gb, rc) in zip(sys.argv[1:], cases):
+for path, (n, P, L, h, a, kv, f, s, V, B, N, t, p, zero, gb, rc, mats) in zip(sys.argv[1:], cases):
     j = json.load(open(path))
     o, m = j["optimum"], j["memory"]
     c, d, v, mb, mbs = o["context"], o["data"], o["virtual"], o["micro_batch"], o["micro_batches"]
@@ -81,9 +81,10 @@ for path, (n, P, L, h, a, kv, f, s, V, B, N, t, p, zero, gb, rc) in zip(sys.argv
     opt = 12 * phi / (r if zero >= 1 else 1)
     # bytes kept per token and block: 8 h only sequence parallelism splits;
     # split over t: Q, K, V, the attention output, the softmax statistics
-    # (fp32 per head), the MLP's first GEMM outputs (4 f)
+    # (fp32 per head), the MLP's first GEMM outputs and the second's input
+    # (GELU: 4 f; SwiGLU: gate, up and their product, 6 f)
     hkv = h * kv / a
-    rep, split = 8 * h, 2 * (h + 2 * hkv) + 2 * h + 4 * a + 4 * f
+    rep, split = 8 * h, 2 * (h + 2 * hkv) + 2 * h + 4 * a + 2 * mats * f
     tok = s * mb / c                    # a micro-batch's tokens on one GPU of the context group
     sp = t if t > 1 else 1              # sequence parallelism (the default)
     if rc == "selective":               # fused attention: the norms are recomputed

@@ -66,9 +66,10 @@ void ry_plan_arch_init(ry_plan *pl)
         /* Their activation functions, and the token copies into and out of
          * the experts' order (permute, unpermute). */
         moe_elem = 3 * fe * k + 4 * h * e->top_k;
-        /* Kept per token: each expert's input copy and its SwiGLU's gate
-         * and up projections (the product is recomputed in backward). */
-        moe_act = 2 * (2 * fe * k + h * k);
+        /* Kept per token: each expert's input copy, its SwiGLU's gate and
+         * up projections and their product (the down projection's input,
+         * for its weight gradient). */
+        moe_act = 2 * (3 * fe * k + h * k);
         a->gemm_in_moe = 2 * h * k;
         expert = 3 * h * fe * e->experts * Lm / L;
     }
@@ -114,11 +115,18 @@ void ry_plan_arch_init(ry_plan *pl)
      * GEMMs (8 h), dropout masks; Q, K, V, the attention output, the
      * softmax statistics (fp32 per head), the MLP's intermediates. */
     a->act_rep = 8 * h + (l->dropout ? 2 * h : 0);
-    /* The MLP keeps its first GEMM's outputs (GELU: the input of the
-     * activation and its output; SwiGLU: the gate and up projections, its
-     * product recomputed in backward as fused kernels do: 2 f each). */
+    /* The MLP keeps its first GEMM's outputs and the second's input (GELU:
+     * the input of the activation and its output; SwiGLU: the gate and up
+     * projections and their product, 2 f bytes each; one H200 measures
+     * 35.5-39 s b h bytes a SwiGLU block with grouped-query attention
+     * keeps, where this counts 34 for Llama 3 8B). Selective recomputation
+     * recomputes the product (the activation function), as Megatron's
+     * "moe_act" and "mlp" recompute modules do. */
     a->act_split = 2 * (qd + hkv + vd) + 2 * heads * dv + 4 * heads +
-                   (Ld * 2 * 2 * f + Lm * moe_act) / L + (l->dropout ? h : 0);
+                   (Ld * 2 * mats * f + Lm * moe_act) / L + (l->dropout ? h : 0);
+    a->act_product = (Ld * (mats == 3 ? 2 * f : 0) +
+                      Lm * 2 * (Lm > 0 ? l->moe.expert_hidden : 0) *
+                      (l->moe.top_k + l->moe.shared_experts)) / L;
     a->gemm_in_moe = a->gemm_in_moe * Lm / L;
     /* Unfused attention keeps the scores, the softmax and the dropout mask:
      * 5 a s bytes per token (Korthikanti et al., Table 2). */
@@ -201,16 +209,17 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     double h = l->d_model, rep = a->act_rep, split = a->act_split;
     /* FP8 keeps the GEMMs' inputs in FP8 for backward: the norms' outputs
      * (4 h of the replicated part), the output projection's input (2 h),
-     * the experts' input copies. */
+     * the experts' input copies, the down projections' inputs (SwiGLU's
+     * products). */
     if (w->precision == RY_PREC_FP8) {
         rep -= 2 * h;
-        split -= h + a->gemm_in_moe / 2;
+        split -= h + a->gemm_in_moe / 2 + a->act_product / 2;
     }
     /* Selective recomputation with fused attention recomputes the norms
      * (their outputs are not kept); without it, the attention core. */
     if (rc == RY_RECOMPUTE_SELECTIVE && w->flash_attention) {
         rep -= w->precision == RY_PREC_FP8 ? 2 * h : 4 * h;
-        split -= a->act_mla_saved;
+        split -= a->act_mla_saved + (w->precision == RY_PREC_FP8 ? a->act_product / 2 : a->act_product);
     }
     double full = tok * (rep / sp + split / t);
     if (!w->flash_attention && rc == RY_RECOMPUTE_NONE)

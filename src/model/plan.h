@@ -51,6 +51,8 @@ typedef struct ry_plan_arch {
     double window_share;    /* of the blocks, those with the window */
     double attn_win;        /* of attn: the windowed blocks' share of it */
     double kv_width;        /* K and V elements per token (the context ring's) */
+    double act_product;     /* of act_split: SwiGLU's products (the activation function's
+                             * output), which selective recomputation reruns */
     double act_mla_saved;   /* of act_split: what selective recomputation of latent
                              * attention's up-projections does not keep */
     double head_factor;     /* attention's rate for the head size (ry_plan_attn_rate) */
