@@ -148,6 +148,8 @@ def spec_text(run):
         w["recompute"] = "full"
     if run["precision"] == "fp16":
         w["precision"] = "fp16"
+    if run.get("fp8_recipe", "unstated") != "unstated":
+        w["fp8_recipe"] = run["fp8_recipe"]
     if run.get("activation_offload"):
         w["activation_offload"] = run["activation_offload"]
     if run.get("overlap"):

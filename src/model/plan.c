@@ -580,6 +580,20 @@ double ry_plan_attn_rate(const ry_plan *pl, double keys)
     return pl->bf16_peak * (half > 0 ? e * keys / (keys + half) : e);
 }
 
+double ry_plan_cast_bytes(int recipe)
+{
+    switch (recipe) {
+    case RY_FP8_TENSORWISE:     /* the maximum's pass, then the cast */
+        return 2 + 2 + 1;
+    case RY_FP8_BLOCKWISE:      /* two copies, a 4-byte scale per 128 elements each */
+        return 2 + 2 * (1 + 4.0 / 128);
+    case RY_FP8_MXFP8:          /* two copies, a 1-byte scale per 32 elements each */
+        return 2 + 2 * (1 + 1.0 / 32);
+    default:                    /* the scale known beforehand: read and write once */
+        return 2 + 1;
+    }
+}
+
 double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c)
 {
     const ry_llm *l = &pl->base.w.model;
@@ -638,13 +652,13 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     }
     /* Memory-bound kernels: forward, backward (twice the traffic) and the
      * recomputed forward, 16-bit elements; FP8 adds the casts of every GEMM
-     * input (2 bytes read, 1 written). */
+     * input (ry_plan_cast_bytes). */
     double elem = a->elem_split / t + a->elem_rep / sp;
     if (!w->flash_attention)
         elem += 4 * (l->heads ? l->heads : h / 128) * s / cp / t;
     double bytes = 2 * elem * ge;
     if (w->precision == RY_PREC_FP8)
-        bytes += 3 * 3 * a->gemm_inputs / t;
+        bytes += 3 * ry_plan_cast_bytes(w->fp8_recipe) * a->gemm_inputs / t;
     double hbm = w->gpu.hbm_bytes_s > 0 ? w->gpu.hbm_bytes_s : 2e12;
     double mem = tok * blocks * bytes / hbm;
     double per_mb = gemm + attn + mem;

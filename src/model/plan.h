@@ -246,6 +246,14 @@ int ry_plan_stages(const ry_plan *pl, ry_plan_cfg *c);
  * size's factor (arch.head_factor). */
 double ry_plan_attn_rate(const ry_plan *pl, double keys);
 
+/* Bytes an FP8 cast moves per element of a GEMM's 16-bit input, by
+ * workload.fp8_recipe (ry_fp8_recipe): delayed scaling reads it and writes
+ * it once (3); tensorwise (current) scaling reads it once more for its
+ * maximum first (5); blockwise and MXFP8 write a rowwise and a columnwise
+ * copy, the backward's GEMMs reducing along the other dimension, with
+ * their blocks' scales (4.06 both). */
+double ry_plan_cast_bytes(int recipe);
+
 /* The rows of a routed expert's GEMMs in configuration c: the tokens one
  * expert sees in a micro-batch (0 without experts). */
 double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c);

@@ -49,6 +49,7 @@ static const char *const network_places[] = { "per-unit", "end-of-row", "middle-
 static const char *const flops_conventions[] = { "6NT", "korthikanti", "architecture", NULL };   /* ry_flops_conv */
 const char *const ry_recompute_names[] = { "none", "full", "selective", NULL };
 const char *const ry_grad_precision_names[] = { "bf16", "fp32", NULL };
+const char *const ry_fp8_recipe_names[] = { "delayed", "tensorwise", "blockwise", "mxfp8", NULL };
 const char *const ry_mlp_names[] = { "gelu", "swiglu", NULL };
 
 const char *ry_design_name(ry_design d)
@@ -647,6 +648,9 @@ const ry_key ry_spec_keys[] = {
     { .key = "workload.parallelism.fsdp", .type = RY_KEY_BOOL, WORKLOAD(fsdp),
       .def = "false", .bad = RY_BAD_OTHER,
       .doc = "ZeRO-3 as FSDP gathers: once for a block's forward, once for its backward" },
+    { .key = "workload.fp8_recipe", ENUM(ry_fp8_recipe_names), WORKLOAD(fp8_recipe),
+      .def = "delayed", .bad = RY_BAD_OTHER,
+      .doc = "how FP8 GEMM inputs are scaled: the casts' memory traffic" },
     { .key = "workload.gradient_precision", ENUM(ry_grad_precision_names),
       WORKLOAD(grad_precision), .def = "bf16", .bad = RY_BAD_OTHER,
       .doc = "the data-parallel gradient reduction's (the full model)" },

@@ -15,6 +15,14 @@ typedef enum { RY_RECOMPUTE_NONE = 0, RY_RECOMPUTE_FULL = 1, RY_RECOMPUTE_SELECT
 typedef enum { RY_GRAD_BF16 = 0, RY_GRAD_FP32 = 1 } ry_grad_precision;
 extern const char *const ry_recompute_names[];
 extern const char *const ry_grad_precision_names[];
+/* workload.fp8_recipe: how FP8 GEMM inputs are scaled (model/plan.c's casts). */
+typedef enum {
+    RY_FP8_DELAYED = 0,     /* per tensor, the scale from past iterations' maxima */
+    RY_FP8_TENSORWISE = 1,  /* per tensor, the scale from this tensor's maximum: a pass more */
+    RY_FP8_BLOCKWISE = 2,   /* 1 x 128 / 128 x 128 blocks: rowwise and columnwise copies */
+    RY_FP8_MXFP8 = 3        /* 32-element blocks, E8M0 scales: rowwise and columnwise copies */
+} ry_fp8_recipe;
+extern const char *const ry_fp8_recipe_names[];
 
 typedef struct ry_workload {
     ry_llm model;
@@ -43,6 +51,7 @@ typedef struct ry_workload {
     double overlap_data, overlap_tensor, overlap_context, overlap_expert;   /* 0..1 */
     int flops_given;        /* flops_convention was set (else the mode's default) */
     ry_grad_precision grad_precision;   /* of the data-parallel gradient reduction */
+    ry_fp8_recipe fp8_recipe;           /* with precision fp8 */
     int efficiency_given;   /* compute_efficiency was set (else the mode's default) */
     int recompute_given;    /* recompute was set (else the full model searches it) */
 } ry_workload;

@@ -385,9 +385,11 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_printf(o, "sequence %s, vocabulary %s\n", ry_n(l->seq_len), ry_n(l->vocab));
     ry_buf_printf(o, "  batch       %s sequences x %s = %s tokens per iteration\n", ry_n(w->batch),
                   ry_n(l->seq_len), ry_n(w->tokens));
+    char prec[160];
+    snprintf(prec, sizeof prec, "fp8 GEMMs, %s scaling (activations, attention and "
+             "communication 16-bit)", ry_fp8_recipe_names[w->fp8_recipe]);
     ry_buf_printf(o, "  precision   %s, gradients reduced in %s (%d bytes)\n",
-                  w->precision == RY_PREC_FP8
-                  ? "fp8 GEMMs (activations, attention and communication 16-bit)"
+                  w->precision == RY_PREC_FP8 ? prec
                   : w->precision == RY_PREC_FP16 ? "fp16 compute" : "bf16 compute",
                   grad_word(pl), pl->grad_bytes);
     ry_buf_printf(o, "  gpu         %s%s: %.4g TFLOP/s dense %s, NVLink %s Gb/s, ", w->gpu.name,
@@ -615,6 +617,8 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         "flops_convention", conv_name(w->flops), "zero", w->zero));
     json_t *wl = json_object_get(j, "workload");
     json_object_set_new(wl, "fsdp", json_boolean(w->fsdp));
+    if (w->precision == RY_PREC_FP8)
+        json_object_set_new(wl, "fp8_recipe", json_string(ry_fp8_recipe_names[w->fp8_recipe]));
     json_object_set_new(wl, "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"));
     json_object_set_new(wl, "pipeline", w->pipeline ? json_integer(w->pipeline)
                                                     : json_string("auto"));
