@@ -47,4 +47,22 @@ plant fabric-spec "fabric.spec '../x.yaml' is not examples/NAME.yaml" \
 "$PY" "$CHECK" "$TMP/explained.yaml" >"$TMP/explained.out" 2>&1
 expect_eq "explained batch: checker exit" $? 0
 grep -q "explained" "$TMP/explained.out" && ok || fail "explained batch not reported"
+
+# The second table, runs on current hardware: the same checks, the coverage
+# it is for (Blackwell, H200, FSDP, MXFP8, long context, latent attention,
+# uneven stages) and its extensions' faults.
+DATA="$TOP_SRCDIR/tests/data/model/published-runs-current.yaml"
+check_data
+[ "$n" -ge 40 ] && ok || fail "only $n current runs, want at least 40"
+for what in "gpu: b200" "gpu: gb200" "gpu: gb300" "gpu: b300" "gpu: h200" "fsdp: true" \
+            "fp8_recipe: mxfp8" "fp8_recipe: tensorwise" "context: 16" "kv_lora_rank:" \
+            "first_stage_layers:" "overlap: {expert: 1}" "activation_offload:"; do
+    grep -q "$what" "$DATA" && ok || fail "no current run with '$what'"
+done
+plant recipe "fp8_recipe 'fast' not in" 'r["fp8_recipe"] = "fast"'
+plant recipe-bf16 "fp8_recipe on a run that is not fp8" 'r["precision"] = "bf16"'
+plant fsdp-zero "layout.fsdp with zero 1" 'r["layout"]["fsdp"] = True; r["zero"] = 1'
+plant stages "first_stage_layers . last_stage_layers exceed" \
+    'r["layout"]["first_stage_layers"] = 60; r["layout"]["last_stage_layers"] = 60'
+plant gpu "gpu 'b100' not in" 'r["gpu"] = "b100"'
 finish
