@@ -517,6 +517,33 @@ if [j[r]["workload"]["fp8_recipe"] for r in ("delayed", "tensorwise", "mxfp8")] 
 print("; ".join(bad) or "ok")
 P
 expect_eq "FP8 recipes: the casts' bytes" "$(cat "$TMP/fp8.out")" ok
+# ---- the new keys' rules: each refused at its key, file:line:col -------------------------------
+bad_key() {  # NAME MODEL-EXTRA WORKLOAD-EXTRA PATTERN
+    cat >"$TMP/bad-$1.yaml" <<EOF
+name: bad
+cluster: {gpus: 16, node: dgx-h100}
+workload:
+  model: {name: qwen3-30b-a3b$2}
+  gpu: h100$3
+EOF
+    "$RAILYARD" model "$TMP/bad-$1.yaml" >/dev/null 2>"$TMP/bad.err"
+    expect_eq "$1: exit" $? 1
+    grep -q "bad-$1.yaml:[0-9]*:[0-9]*: error: .*$4" "$TMP/bad.err" && ok ||
+        fail "$1: $(cat "$TMP/bad.err")"
+    no_sanitizer "$TMP/bad.err"
+}
+bad_key rope-big ", kv_lora_rank: 512, qk_rope_head_dim: 1000" "" "qk_rope_head_dim (1000) must be less than the head's 128"
+bad_key q-lora-alone ", q_lora_rank: 512" "" "q_lora_rank needs kv_lora_rank"
+bad_key head-huge ", head_dim: 1000000" "" "attention projections hold .* more than the model's"
+bad_key window-layers ", window_layers: 10" "" "window_layers needs a window"
+bad_key mtp-deep ", mtp_layers: 1000" "" "mtp_layers (1000) must be at most the model's 48 layers"
+bad_key recipe-bf16 "" "
+  precision: bf16
+  fp8_recipe: mxfp8" "fp8_recipe is how FP8 GEMM inputs are scaled, and the workload's precision is bf16"
+bad_key stages-pp1 "" "
+  parallelism: {pipeline: 1, first_stage_layers: 10}" "need pipeline stages, and pipeline is 1"
+bad_key stages-two "" "
+  parallelism: {pipeline: 2, first_stage_layers: 40, last_stage_layers: 4}" "with two pipeline stages, first_stage_layers (40) and last_stage_layers (4) must be the 48 blocks"
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

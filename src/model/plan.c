@@ -536,6 +536,8 @@ int ry_plan_stages(const ry_plan *pl, ry_plan_cfg *c)
     const ry_llm *l = &w->model;
     const ry_plan_arch *a = &pl->arch;
     long long L = l->layers, p = c->p, mtp = l->mtp_layers;
+    if (p <= 1 && (w->first_stage || w->last_stage))
+        return 0;               /* the split asks for stages */
     if (p <= 1) {
         c->blocks = (int)(L + mtp);
         c->first_blocks = (int)(L + mtp);

@@ -1214,6 +1214,71 @@ static int check_moe(const ry_ynode *m, const char *what, const ry_llm *l)
     return 0;
 }
 
+/* The position of key in m, else of the first of the others present, else
+ * of m. */
+static ry_pos key_pos(const ry_ynode *m, const char *key, const char *const *others)
+{
+    const ry_ynode *k = ry_ymap_get(m, key);
+    for (int i = 0; !k && others && others[i]; i++)
+        k = ry_ymap_get(m, others[i]);
+    return k ? k->pos : m->pos;
+}
+
+/* The rules between the attention's and the block's keys: latent
+ * attention's ranks only with kv_lora_rank, its rotary part inside the
+ * head; a window on some of the blocks; the projections' parameters within
+ * the model's. */
+static int check_attention(const ry_ynode *m, const char *w, const ry_llm *l)
+{
+    static const char *const shape[] = { "head_dim", "v_head_dim", "kv_lora_rank", "q_lora_rank",
+                                         "heads", "kv_heads", NULL };
+    if (!l->kv_lora_rank && (l->q_lora_rank || l->qk_rope_head_dim)) {
+        const char *k = l->q_lora_rank ? "q_lora_rank" : "qk_rope_head_dim";
+        ry_error_at(key_pos(m, k, NULL), "%s.%s needs kv_lora_rank: it belongs to latent "
+                    "attention, which kv_lora_rank sets (give it, or remove %s)", w, k, k);
+        return 1;
+    }
+    double h = l->d_model, heads = l->heads ? l->heads : (h / 128 >= 1 ? (int)(h / 128) : 1);
+    double dk = l->head_dim ? l->head_dim : h / heads;
+    if (l->kv_lora_rank && l->qk_rope_head_dim >= dk) {
+        ry_error_at(key_pos(m, "qk_rope_head_dim", NULL), "%s.qk_rope_head_dim (%d) must be "
+                    "less than the head's %g (head_dim: its rotary part and the rest)", w,
+                    l->qk_rope_head_dim, dk);
+        return 1;
+    }
+    if (l->window_layers && !l->window) {
+        ry_error_at(key_pos(m, "window_layers", NULL), "%s.window_layers needs a window "
+                    "(window: the keys a query sees)", w);
+        return 1;
+    }
+    if (l->layers > 0 && l->window_layers > l->layers) {
+        ry_error_at(key_pos(m, "window_layers", NULL), "%s.window_layers (%d) must be at most "
+                    "the model's %d layers", w, l->window_layers, l->layers);
+        return 1;
+    }
+    if (l->layers > 0 && l->mtp_layers > l->layers) {
+        ry_error_at(key_pos(m, "mtp_layers", NULL), "%s.mtp_layers (%d) must be at most the "
+                    "model's %d layers", w, l->mtp_layers, l->layers);
+        return 1;
+    }
+    /* The projections' weights, as model/plan.c counts their FLOPs. */
+    double kv = l->kv_heads ? l->kv_heads : heads, dv = l->v_head_dim ? l->v_head_dim : dk;
+    double qd = heads * dk, per = h * (qd + kv * dk + kv * dv) + heads * dv * h;
+    if (l->kv_lora_rank) {
+        double r = l->qk_rope_head_dim, ql = l->q_lora_rank, kl = l->kv_lora_rank;
+        per = (ql > 0 ? h * ql + ql * qd : h * qd) + h * (kl + r) + kl * heads * (dk - r + dv) +
+              heads * dv * h;
+    }
+    if (l->parameters > 0 && l->layers > 0 && h > 0 && per * l->layers > l->parameters) {
+        ry_error_at(key_pos(m, "head_dim", shape), "%s: %d blocks' attention projections hold "
+                    "%.4g parameters (heads %g of %g, key/value heads %g of %g), more than the "
+                    "model's %.4g", w, l->layers, per * l->layers, heads, dk, kv, dv,
+                    l->parameters);
+        return 1;
+    }
+    return 0;
+}
+
 int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
 {
     /* The rows of workload.model's keys, in the order their errors print. */
@@ -1236,6 +1301,8 @@ int ry_llm_read_keys(const ry_ynode *m, const char *what, ry_llm *l)
         bad += read_moe(moe, what, l);
     if (!bad && l->moe.experts > 0)
         bad += check_moe(m, what, l);
+    if (!bad)
+        bad += check_attention(m, what, l);
     return bad;
 }
 

@@ -250,11 +250,25 @@ static void stage_rules(wctx *c, const ry_ynode *m)
     const ry_ynode *f = ry_ymap_get(par, "first_stage_layers");
     const ry_ynode *g = ry_ymap_get(par, "last_stage_layers");
     const ry_ynode *n = g ? g : f;
-    if (n && c->w->first_stage + c->w->last_stage > l->layers)
+    int fs = c->w->first_stage, ls = c->w->last_stage, p = c->w->pipeline, L = l->layers;
+    if (!n)
+        return;
+    if (fs + ls > L)
         ry_error_at(n->pos, "workload.parallelism: first_stage_layers (%d) and "
                     "last_stage_layers (%d) are more than the %d blocks of %s (together "
-                    "they may be all of them, with two pipeline stages)",
-                    c->w->first_stage, c->w->last_stage, l->layers, l->name);
+                    "they may be all of them, with two pipeline stages)", fs, ls, L, l->name);
+    else if (p == 1)
+        ry_error_at(n->pos, "workload.parallelism: first_stage_layers and last_stage_layers "
+                    "need pipeline stages, and pipeline is 1 (set it to 2 or more, or auto)");
+    else if (p == 2 && fs && ls && fs + ls != L)
+        ry_error_at(n->pos, "workload.parallelism: with two pipeline stages, first_stage_layers "
+                    "(%d) and last_stage_layers (%d) must be the %d blocks of %s", fs, ls, L,
+                    l->name);
+    else if (p > 2 && L - fs - ls < p - (fs > 0) - (ls > 0))
+        ry_error_at(n->pos, "workload.parallelism: first_stage_layers (%d) and "
+                    "last_stage_layers (%d) leave %d of the %d blocks of %s, fewer than the "
+                    "%d stages between them", fs, ls, L - fs - ls, L, l->name,
+                    p - (fs > 0) - (ls > 0));
 }
 
 /* workload.parallelism.fsdp shards the weights: ZeRO-3, which it sets
@@ -362,6 +376,11 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     expert_rules(&c, m);
     fsdp_rules(&c, m);
     stage_rules(&c, m);
+    const ry_ynode *rn = ry_ymap_get(m, "fp8_recipe");
+    if (rn && !c.bad_model && c.w->precision != RY_PREC_FP8)
+        ry_error_at(rn->pos, "workload.fp8_recipe is how FP8 GEMM inputs are scaled, and the "
+                    "workload's precision is %s (set precision: fp8, or remove fp8_recipe)",
+                    ry_precision_name(c.w->precision));
     c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
     c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     c.w->flops_given = ry_ymap_get(m, "flops_convention") != NULL;

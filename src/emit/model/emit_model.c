@@ -334,12 +334,18 @@ static void memory_text(ry_buf *o, const ry_plan *pl, const ry_plan_cfg *c)
                   "recomputation: %s)\n", ry_n(c->t), ry_n(c->p), ry_n(c->d), w->zero,
                   ry_recompute_names[mm->recompute]);
     gbytes(o, "weights (16-bit)", mm->weights, mm->total);
-    char what[80];
+    char what[160];
     snprintf(what, sizeof what, "gradients (%s)", grad_word(pl));
     gbytes(o, what, mm->grads, mm->total);
     gbytes(o, "optimizer (fp32 master, Adam m and v)", mm->optimizer, mm->total);
-    snprintf(what, sizeof what, "activations (%.3g micro-batch%s of %lld)", mm->inflight,
-             mm->inflight == 1 ? "" : "es", c->mb);
+    int fb = c->first_blocks > 0 ? c->first_blocks : c->blocks;
+    int off = w->offload < fb ? w->offload : fb - 1;
+    if (off > 0)
+        snprintf(what, sizeof what, "activations (%.3g micro-batch%s of %lld; %d of %d blocks' "
+                 "in host memory)", mm->inflight, mm->inflight == 1 ? "" : "es", c->mb, off, fb);
+    else
+        snprintf(what, sizeof what, "activations (%.3g micro-batch%s of %lld)", mm->inflight,
+                 mm->inflight == 1 ? "" : "es", c->mb);
     gbytes(o, what, mm->activations, mm->total);
     if (mm->gather > 0)
         gbytes(o, "ZeRO-3 gather buffers (2 blocks)", mm->gather, mm->total);
@@ -401,12 +407,15 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     else
         ry_buf_puts(o, "memory unknown\n");
     char hb[RY_NUM_CAP];
-    ry_buf_printf(o, "  kernels     GEMMs at %.3g of the %s peak (%s), fused attention at %.3g of "
+    char half[96] = "";
+    if (w->gpu.attn_half > 0)
+        snprintf(half, sizeof half, " x keys / (keys + %.0f)", w->gpu.attn_half);
+    ry_buf_printf(o, "  kernels     GEMMs at %.3g of the %s peak (%s), fused attention at %.3g%s of "
                   "the BF16 peak, memory-bound kernels at %s\n", pl->efficiency,
                   w->precision == RY_PREC_FP8 ? "FP8" : "BF16",
                   w->efficiency_given ? "workload.compute_efficiency"
                   : w->gpu.gemm_eff > 0 ? "the GPU catalog's" : "railyard's default",
-                  pl->attn_eff, w->gpu.hbm_bytes_s > 0
+                  pl->attn_eff, half, w->gpu.hbm_bytes_s > 0
                   ? ry_num_si(hb, sizeof hb, w->gpu.hbm_bytes_s, "B/s", 4)
                   : "2 TB/s (the catalog has no hbm)");
     ry_buf_printf(o, "  FLOPs       %s\n",
@@ -468,7 +477,8 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     ry_buf_printf(o, "Parallelism   tensor %s x context %s x pipeline %s x data %s (the fastest "
                   "of %s layouts and recomputations tried, %s fit memory)\n", ry_n(b->t),
                   ry_n(b->c), ry_n(b->p), ry_n(b->d), ry_n(pl->considered), ry_n(pl->fit));
-    ry_buf_printf(o, "  tensor      %s GPUs of one HB domain%s%s\n", ry_n(b->t),
+    ry_buf_printf(o, "  tensor      %s GPU%s of one HB domain%s%s\n", ry_n(b->t),
+                  b->t == 1 ? "" : "s",
                   w->tensor ? " (as the spec sets it)" : "",
                   b->t > 1 ? (w->sequence_parallel ? ", sequence parallel"
                                                    : ", without sequence parallelism")
@@ -476,10 +486,24 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     if (b->c > 1)
         ry_buf_printf(o, "  context     %s GPUs share each sequence (ring attention, %s)\n",
                       ry_n(b->c), b->cp_cross ? "across HB domains" : "inside an HB domain");
-    ry_buf_printf(o, "  pipeline    %s stage%s, %d blocks in the biggest; %s, %s "
-                  "micro-batch%s of %s sequence%s per replica\n", ry_n(b->p), b->p == 1 ? "" : "s",
-                  b->blocks, b->v > 1 ? "interleaved 1F1B" : "1F1B", ry_n(b->m),
-                  b->m == 1 ? "" : "es", ry_n(b->mb), b->mb == 1 ? "" : "s");
+    const ry_llm *ml = &w->model;
+    char busiest[200];
+    if (b->p == 1)
+        snprintf(busiest, sizeof busiest, "%d blocks%s", b->blocks,
+                 ml->mtp_layers ? " (the last of them multi-token prediction's)" : "");
+    else if (b->logits > 0 && (w->first_stage || w->last_stage || ml->mtp_layers))
+        snprintf(busiest, sizeof busiest, "the busiest the last: %d blocks%s and %d output "
+                 "layer%s", b->blocks, ml->mtp_layers ? " (multi-token prediction's among them)"
+                 : "", b->logits, b->logits == 1 ? "" : "s");
+    else if (w->first_stage || w->last_stage || ml->mtp_layers)
+        snprintf(busiest, sizeof busiest, "the busiest %d blocks (first %d)", b->blocks,
+                 b->first_blocks);
+    else
+        snprintf(busiest, sizeof busiest, "%d blocks in the biggest", b->blocks);
+    ry_buf_printf(o, "  pipeline    %s stage%s, %s; %s, %s micro-batch%s of %s sequence%s per "
+                  "replica\n", ry_n(b->p), b->p == 1 ? "" : "s", busiest,
+                  b->v > 1 ? "interleaved 1F1B" : "1F1B", ry_n(b->m), b->m == 1 ? "" : "es",
+                  ry_n(b->mb), b->mb == 1 ? "" : "s");
     if (b->v > 1)
         ry_buf_printf(o, "              %s chunks per GPU: the bubble is 1/%s of plain 1F1B's\n",
                       ry_n(b->v), ry_n(b->v));
@@ -496,8 +520,9 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
                   ry_n(b->dp_cross), ry_n(b->seqs), w->zero,
                   w->fsdp ? " (FSDP: a block gathered for its forward and its backward)" : "");
     if (b->ep > 1)
-        ry_buf_printf(o, "  expert      groups of %s GPUs inside a stage, %s experts each\n",
-                      ry_n(b->ep), ry_n(l->moe.experts / b->ep));
+        ry_buf_printf(o, "  expert      groups of %s GPUs inside a stage, %s expert%s each\n",
+                      ry_n(b->ep), ry_n(l->moe.experts / b->ep),
+                      l->moe.experts / b->ep == 1 ? "" : "s");
     if (b->gpus < in->N)
         ry_buf_printf(o, "  idle        %s of the %s GPUs: %s\n", ry_n(in->N - b->gpus),
                       ry_n(in->N), w->data ? "workload.parallelism.data leaves them"
@@ -614,9 +639,23 @@ static json_t *plan_json(const ry_spec *s, const ry_plan *pl, const ry_designs_c
                         "precision", ry_precision_name(w->precision), "gradient_precision",
                         ry_grad_precision_names[w->grad_precision], "compute_efficiency",
                         pl->efficiency, "efficiency_default", !w->efficiency_given,
-                        "flops_convention", conv_name(w->flops), "zero", w->zero));
+                        "flops_convention",
+                        conv_name(w->flops_given ? w->flops : RY_FLOPS_ARCH), "zero", w->zero));
     json_t *wl = json_object_get(j, "workload");
     json_object_set_new(wl, "fsdp", json_boolean(w->fsdp));
+    json_object_set_new(wl, "activation_offload", json_integer(w->offload));
+    json_object_set_new(wl, "first_stage_layers", json_integer(w->first_stage));
+    json_object_set_new(wl, "last_stage_layers", json_integer(w->last_stage));
+    /* The attention's shape as the model runs it (0: not set). */
+    json_t *jm = json_object_get(j, "model");
+    json_object_set_new(jm, "head_dim", json_integer(l->head_dim));
+    json_object_set_new(jm, "v_head_dim", json_integer(l->v_head_dim));
+    json_object_set_new(jm, "kv_lora_rank", json_integer(l->kv_lora_rank));
+    json_object_set_new(jm, "q_lora_rank", json_integer(l->q_lora_rank));
+    json_object_set_new(jm, "qk_rope_head_dim", json_integer(l->qk_rope_head_dim));
+    json_object_set_new(jm, "window", json_integer(l->window));
+    json_object_set_new(jm, "window_layers", json_integer(l->window_layers));
+    json_object_set_new(jm, "mtp_layers", json_integer(l->mtp_layers));
     if (w->precision == RY_PREC_FP8)
         json_object_set_new(wl, "fp8_recipe", json_string(ry_fp8_recipe_names[w->fp8_recipe]));
     json_object_set_new(wl, "tensor", w->tensor ? json_integer(w->tensor) : json_string("auto"));
@@ -713,8 +752,16 @@ static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
                       : fp8 && g->gemm_eff_fp8 > 0 ? "gemm_efficiency_fp8"
                       : g->gemm_eff > 0 ? "gemm_efficiency"
                       : "no catalog figure: the built-in 0.7";
+    /* The rate each compute term ran at: its FLOPs on the busiest GPU over
+     * its seconds (expert GEMMs and windowed blocks slower than the rest). */
+    int rc = b->mem.recompute;
+    double M = (double)b->m, tt = (double)b->t, nb = b->blocks;
+    double gflops = M * tok * (nb * (3 + (rc == RY_RECOMPUTE_FULL)) * pl->arch.gemm +
+                               3 * pl->arch.logits * b->logits) / tt;
+    double aflops = M * tok * nb * (3 + (rc != RY_RECOMPUTE_NONE)) *
+                    (w->flash_attention ? pl->arch.attn : pl->arch.attn_full) / tt;
     r[n] = (rate_row){ "GEMMs and the output layer", b->gemm_s,
-                       pl->gemm_peak * pl->efficiency * rows, "FLOP/s", "" };
+                       b->gemm_s > 0 ? gflops / b->gemm_s : 0, "FLOP/s", "" };
     snprintf(r[n++].from, sizeof r->from, "gpus %s: %s peak x %.3g (%s) x %.3g (%.0f rows a GEMM: "
              "rows / (rows + %.0f))", g->name, fp8 ? "fp8_tflops" : "bf16_tflops",
              pl->efficiency, eff, rows, tok, RY_PLAN_GEMM_ROWS);
@@ -727,9 +774,8 @@ static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
                  RY_PLAN_GEMM_ROWS);
     }
     double keys = pl->arch.attn_keys / (double)(b->c > 0 ? b->c : 1);
-    r[n] = (rate_row){ "attention", b->attn_s,
-                       w->flash_attention ? ry_plan_attn_rate(pl, keys)
-                                          : pl->bf16_peak * pl->efficiency, "FLOP/s", "" };
+    r[n] = (rate_row){ "attention", b->attn_s, b->attn_s > 0 ? aflops / b->attn_s : 0,
+                       "FLOP/s", "" };
     snprintf(r[n].from, sizeof r->from, "gpus %s: bf16_tflops x %.3g (%s)", g->name,
              w->flash_attention ? pl->attn_eff : pl->efficiency,
              !w->flash_attention ? "no fused attention: the GEMMs' efficiency"
@@ -806,7 +852,7 @@ static void explain_text(ry_buf *o, const ry_spec *s, const ry_plan *pl)
     rate_row r[RY_EXPLAIN_ROWS];
     int n = explain_rows(s, pl, r);
     char v1[RY_NUM_CAP], v2[RY_NUM_CAP];
-    ry_buf_puts(o, "Where the terms come from (each term's time, the rate it ran at, and where "
+    ry_buf_puts(o, "\nWhere the terms come from (each term's time, the rate it ran at, and where "
                    "that rate comes from)\n");
     for (int i = 0; i < n; i++)
         ry_buf_printf(o, "  %-30s %12s%s%s\n      %s\n", r[i].term, secs(v1, r[i].seconds),

@@ -33,10 +33,17 @@ void ry_emit_moe_text(ry_buf *o, const ry_spec *s, const ry_model *m, double ite
     ry_buf_printf(o, "  experts     %d routed, top-%d", l->moe.experts, l->moe.top_k);
     if (l->moe.shared_experts)
         ry_buf_printf(o, ", %d shared (local)", l->moe.shared_experts);
-    ry_buf_printf(o, ", expert hidden %s; %d MoE blocks of %d; %s active parameters "
-                  "(the ones a token's compute counts)\n",
-                  ry_num_int(n1, sizeof n1, l->moe.expert_hidden), in->blocks, l->layers,
-                  ry_num_sig(n2, sizeof n2, l->moe.active_parameters, 3));
+    int all = ry_llm_moe_blocks(l);
+    if (in->blocks < all)
+        ry_buf_printf(o, ", expert hidden %s; %d MoE blocks on a pipeline stage (%d in the "
+                      "model's %d); %s active parameters (the ones a token's compute counts)\n",
+                      ry_num_int(n1, sizeof n1, l->moe.expert_hidden), in->blocks, all,
+                      l->layers, ry_num_sig(n2, sizeof n2, l->moe.active_parameters, 3));
+    else
+        ry_buf_printf(o, ", expert hidden %s; %d MoE blocks of %d; %s active parameters "
+                      "(the ones a token's compute counts)\n",
+                      ry_num_int(n1, sizeof n1, l->moe.expert_hidden), in->blocks, l->layers,
+                      ry_num_sig(n2, sizeof n2, l->moe.active_parameters, 3));
     ry_buf_printf(o, "  EP          %s GPUs per expert-parallel group (%s): %s in each of %s "
                   "HB domain%s; experts per GPU: %s\n", ry_num_int(n1, sizeof n1, a->ep),
                   m->w.expert ? "as the spec sets it" : "auto: the largest that fits",
