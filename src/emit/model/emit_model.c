@@ -407,9 +407,10 @@ static void plan_text(ry_buf *o, const ry_spec *s, const ry_plan *pl, const ry_d
     else
         ry_buf_puts(o, "memory unknown\n");
     char hb[RY_NUM_CAP];
-    char half[96] = "";
+    char half[96] = "", hn[RY_NUM_CAP];
     if (w->gpu.attn_half > 0)
-        snprintf(half, sizeof half, " x keys / (keys + %.0f)", w->gpu.attn_half);
+        snprintf(half, sizeof half, " x keys / (keys + %s)",
+                 ry_num_int(hn, sizeof hn, w->gpu.attn_half));
     ry_buf_printf(o, "  kernels     GEMMs at %.3g of the %s peak (%s), fused attention at %.3g%s of "
                   "the BF16 peak, memory-bound kernels at %s\n", pl->efficiency,
                   w->precision == RY_PREC_FP8 ? "FP8" : "BF16",
@@ -782,10 +783,13 @@ static int explain_rows(const ry_spec *s, const ry_plan *pl, rate_row *r)
              : g->attn_eff > 0 ? "attention_efficiency" : "no catalog figure: the built-in 0.5");
     if (w->flash_attention) {
         size_t len = strlen(r[n].from);
+        char k1[RY_NUM_CAP], k2[RY_NUM_CAP];
         if (g->attn_half > 0)
-            len += (size_t)snprintf(r[n].from + len, sizeof r->from - len, " x %.3g (%.0f keys a "
-                                    "query sees: keys / (keys + %.0f), attention_half_length)",
-                                    keys / (keys + g->attn_half), keys, g->attn_half);
+            len += (size_t)snprintf(r[n].from + len, sizeof r->from - len, " x %.3g (%s keys a "
+                                    "query sees: keys / (keys + %s), attention_half_length)",
+                                    keys / (keys + g->attn_half),
+                                    ry_num_int(k1, sizeof k1, keys),
+                                    ry_num_int(k2, sizeof k2, g->attn_half));
         if (pl->arch.head_factor < 1 && len < sizeof r->from)
             len += (size_t)snprintf(r[n].from + len, sizeof r->from - len, " x %.3g (heads of "
                                     "%.0f: (head_dim / 128)^0.5)", pl->arch.head_factor,
