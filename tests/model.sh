@@ -544,6 +544,43 @@ bad_key stages-pp1 "" "
   parallelism: {pipeline: 1, first_stage_layers: 10}" "need pipeline stages, and pipeline is 1"
 bad_key stages-two "" "
   parallelism: {pipeline: 2, first_stage_layers: 40, last_stage_layers: 4}" "with two pipeline stages, first_stage_layers (40) and last_stage_layers (4) must be the 48 blocks"
+bad_key etp-hidden "" "
+  parallelism: {expert: 8, expert_tensor: 5}" "expert_tensor (5) must divide the experts' hidden size 768"
+# ---- expert tensor parallelism --------------------------------------------------------------
+# Qwen3-30B-A3B on 16 H100, EP 8, with and without ETP 2: each expert's
+# weights over 16 GPUs, not 8: the 16-bit weights per GPU fall by
+# 2 x P_e (1/8 - 1/16), P_e = 3 d_model f_e experts blocks computed here;
+# a routed expert's GEMMs take twice the rows; the layout says ETP 2.
+for e in 1 2; do
+cat >"$TMP/etp.yaml" <<EOF
+name: etp
+cluster: {gpus: 16, node: dgx-h100}
+workload:
+  model: qwen3-30b-a3b
+  gpu: h100
+  batch: 64
+  recompute: none
+  parallelism: {tensor: 1, pipeline: 1, context: 1, data: 16, micro_batch: 1, expert: 8, expert_tensor: $e}
+EOF
+"$RAILYARD" model "$TMP/etp.yaml" -f json --explain >"$TMP/etp-$e.json" 2>"$TMP/etp.err"
+expect_eq "expert_tensor $e: exit" $? 0
+done
+"$PY" - "$TMP/etp-1.json" "$TMP/etp-2.json" <<'P' >"$TMP/etp.out"
+import json, re, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+bad = []
+pe = 3 * 2048 * 768 * 128 * 48
+got = a["memory"]["weights_bytes"] - b["memory"]["weights_bytes"]
+if abs(got - 2 * pe * (1 / 8 - 1 / 16)) > 1e-6 * pe:
+    bad.append("weights fell by %r, want %r" % (got, 2 * pe * (1 / 8 - 1 / 16)))
+rows = [int(re.search(r"\((\d+) tokens an expert", [e for e in j["explain"] if e["term"].startswith("GEMMs")][0]["from"]).group(1)) for j in (a, b)]
+if rows[1] != 2 * rows[0]:
+    bad.append("rows an expert %r" % rows)
+if "x EP 8 x ETP 2," not in b["layout"]["text"] or "ETP" in a["layout"]["text"]:
+    bad.append("layouts %r / %r" % (a["layout"]["text"], b["layout"]["text"]))
+print("; ".join(bad) or "ok")
+P
+expect_eq "expert tensor parallelism" "$(cat "$TMP/etp.out")" ok
 "$RAILYARD" model "$TOP_SRCDIR/examples/search-h100.yaml" >"$TMP/noex.txt" 2>&1
 grep -q "^Where the terms come from" "$TMP/noex.txt" && fail "the section without --explain" || ok
 finish

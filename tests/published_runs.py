@@ -135,6 +135,8 @@ def spec_text(run):
     for k in ("first_stage_layers", "last_stage_layers"):
         if lay.get(k):
             par[k] = lay[k]
+    if moe and lay.get("expert_tensor", 1) > 1:
+        par["expert_tensor"] = lay["expert_tensor"]
     if lay.get("fsdp"):
         par["fsdp"] = True
         par["zero"] = 3

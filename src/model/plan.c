@@ -180,6 +180,7 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     const ry_llm *l = &w->model;
     double s = l->seq_len;
     double t = (double)c->t, r = (double)(c->c * c->d), ep = (double)(c->ep > 0 ? c->ep : 1);
+    ep *= (double)(c->etp > 1 ? c->etp : 1);   /* each expert's slice: ep x etp GPUs share them */
     /* Experts are not split over the tensor group (expert tensor
      * parallelism 1): ep GPUs of the stage share them, its t c d / ep
      * groups are their replicas. */
@@ -431,7 +432,9 @@ static int ep_folded(const ry_plan *pl, const ry_plan_cfg *c, long long ep)
     memset(&in, 0, sizeof in);
     in.N = stage;
     in.K = K < stage ? K : stage;
-    in.NM = 1;
+    /* With expert tensor parallelism an expert's etp GPUs are consecutive
+     * and the group takes one of each. */
+    in.NM = c->etp > 1 ? c->etp : 1;
     in.experts = pl->base.w.model.moe.experts;
     return ep >= 1 && ry_moe_ep_valid(&in, ep);
 }
@@ -444,7 +447,8 @@ static int ep_folded(const ry_plan *pl, const ry_plan_cfg *c, long long ep)
 static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 {
     if (pl->net && pl->net->active && c->ep > 1)
-        return share_of(pl, c->gpus, ep_folded(pl, c, c->ep) ? 1 : c->t, c->ep,
+        return share_of(pl, c->gpus, ep_folded(pl, c, c->ep) ? (c->etp > 1 ? c->etp : 1) : c->t,
+                        c->ep,
                         RY_NCCL_ALL_TO_ALL);
     return plan_share(pl, c->gpus, 1, c->t * c->c * c->d, 1);
 }
@@ -499,7 +503,14 @@ static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long
     if (in->K < 1 || in->N % in->K || in->K % in->NM)
         in->NM = 1;
     ry_moe_in flat = *in;
-    flat.NM = 1;
+    flat.NM = c->etp > 1 ? c->etp : 1;
+    if (c->etp > 1) {           /* folded or not at all */
+        if (in->K < 1 || in->K % flat.NM)
+            return 0;
+        *in = flat;
+        in->ep = c->ep > 0 ? c->ep : ry_moe_ep_auto(in);
+        return ry_moe_ep_valid(in, in->ep);
+    }
     if (c->ep > 0) {
         flat.ep = c->ep;
         if (ry_moe_ep_valid(&flat, c->ep))
@@ -605,8 +616,10 @@ double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c)
      * GEMMs' work, as the FLOPs are split), top_k copies each, over the
      * routed experts. */
     double tok = (double)l->seq_len * (double)c->mb / (double)(c->c > 0 ? c->c : 1);
-    double ep = (double)(c->ep > 0 ? c->ep : 1);
-    return tok * l->moe.top_k * ep / ((double)c->t * l->moe.experts);
+    double ep = (double)(c->ep > 0 ? c->ep : 1), etp = (double)(c->etp > 1 ? c->etp : 1);
+    /* With expert tensor parallelism each of the etp GPUs of an expert
+     * takes every token routed to it, for its slice of the hidden size. */
+    return tok * l->moe.top_k * ep * etp / ((double)c->t * l->moe.experts);
 }
 
 void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
@@ -692,6 +705,17 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
         moe = moe_time(pl, c, rc, K, NULL) / (double)c->m;
         if (moe < 0)
             moe = 0;
+        /* Expert tensor parallelism: the tokens an expert's GPUs received
+         * gathered among them before its GEMMs and their outputs reduced
+         * and scattered after, each pass of each MoE block (an expert's
+         * GPUs are consecutive ranks: NVLink). */
+        if (c->etp > 1) {
+            double e = (double)c->etp;
+            double mb_blocks = ceil((double)ry_llm_moe_blocks(l) * blocks / l->layers);
+            double passes = rc == RY_RECOMPUTE_FULL ? 6 : 4;
+            moe += mb_blocks * passes * (tok / t) * l->moe.top_k * h * 2 * (e - 1) /
+                   nvlink_bw(pl);
+        }
         moe_hidden = moe * w->overlap_expert;
         if (moe_hidden > per_mb)
             moe_hidden = per_mb;
@@ -724,7 +748,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     /* Data parallel: the stage's weights per GPU, reduced over their c d
      * replicas (experts over theirs), hierarchically as eq. 1 does:
      * reduce-scatter and all-gather inside the domains, then across. */
-    double ep = (double)(c->ep > 0 ? c->ep : 1);
+    double ep = (double)(c->ep > 0 ? c->ep : 1) * (double)(c->etp > 1 ? c->etp : 1);
     double phi = (a->dense_params * blocks + a->embedding) / t + a->expert_params * blocks / ep;
     double g = phi * pl->grad_bytes;
     double din = (double)c->dp_in, dx = (double)c->dp_cross, dp_in, dp_x, window;
@@ -868,6 +892,7 @@ static void try_cfg(ry_plan *pl, long long K, ry_plan_cfg *c, ry_plan_cfg *best,
     /* Expert groups inside a stage; auto: as many experts spread as the
      * placement allows. */
     c->ep = 1;
+    c->etp = w->expert_tensor > 1 ? w->expert_tensor : 1;
     if (l->moe.experts > 0) {
         long long ep = 0;
         ry_plan_cfg x = *c;
@@ -1442,6 +1467,7 @@ void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out)
                                                                     : 0;
     out->ep = pl->paper ? (pl->base.has_moe && pl->base.moe.ep > 1 ? pl->base.moe.ep : 1)
                         : (pl->best.ep > 1 ? pl->best.ep : 1);
+    out->etp = !pl->paper && pl->best.etp > 1 ? pl->best.etp : 1;
     out->recompute = pl->best.mem.recompute;
     out->source = pl->paper ? RY_PAR_PAPER : RY_PAR_FULL;
 }

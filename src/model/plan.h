@@ -88,6 +88,7 @@ typedef struct ry_plan_mem {
 typedef struct ry_plan_cfg {
     long long t, p, d;          /* tensor, pipeline, data parallel */
     long long c, v, ep;         /* context parallel, interleaved chunks per GPU, expert parallel */
+    long long etp;              /* expert tensor parallel: each expert over etp GPUs (0, 1: none) */
     long long gpus;             /* t c p d: the GPUs the layout uses (the rest idle) */
     long long dp_in, dp_cross;  /* the weights' replicas, c d = dp_in x dp_cross: inside and across HB domains */
     long long mb, m;            /* sequences per micro-batch, micro-batches per replica */
@@ -319,6 +320,7 @@ typedef enum { RY_PAR_FULL, RY_PAR_PAPER, RY_PAR_GIVEN } ry_par_source;
 
 typedef struct ry_parallelism {
     long long tp, pp, dp, ep;   /* tensor, pipeline, data, expert parallel (1: none) */
+    long long etp;              /* expert tensor parallel (1: none) */
     long long cp, vp;           /* context parallel, interleaved chunks per GPU (1: none) */
     long long idle;             /* GPUs the layout leaves idle */
     int recompute;              /* ry_recompute */

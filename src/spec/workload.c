@@ -287,6 +287,25 @@ static void fsdp_rules(wctx *c, const ry_ynode *m)
                     c->w->zero);
 }
 
+/* workload.parallelism.expert_tensor: a MoE model's, dividing its experts'
+ * hidden size. */
+static void etp_rules(wctx *c, const ry_ynode *m)
+{
+    const ry_ynode *par = ry_ymap_get(m, "parallelism");
+    const ry_ynode *n = par && par->kind == RY_YMAP ? ry_ymap_get(par, "expert_tensor") : NULL;
+    const ry_llm *l = &c->w->model;
+    if (!n || c->bad_model || c->w->expert_tensor <= 1)
+        return;
+    if (l->moe.experts <= 0)
+        ry_error_at(n->pos, "workload.parallelism.expert_tensor needs a mixture-of-experts "
+                    "model; %s has no moe: section (remove the key, or give the model one)",
+                    l->name);
+    else if (l->moe.expert_hidden % c->w->expert_tensor)
+        ry_error_at(n->pos, "workload.parallelism.expert_tensor (%d) must divide the experts' "
+                    "hidden size %d of %s (each GPU holds an equal slice)",
+                    c->w->expert_tensor, l->moe.expert_hidden, l->name);
+}
+
 static long long divisor_at_least(long long k, long long need)
 {
     for (long long d = need > 1 ? need : 1; d <= k; d++)
@@ -375,6 +394,7 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
     ry_schema_read(m, "workload", c.w, read_parallelism, &c);
     expert_rules(&c, m);
     fsdp_rules(&c, m);
+    etp_rules(&c, m);
     stage_rules(&c, m);
     const ry_ynode *rn = ry_ymap_get(m, "fp8_recipe");
     if (rn && !c.bad_model && c.w->precision != RY_PREC_FP8)

@@ -37,6 +37,7 @@ typedef struct ry_workload {
     int recompute;          /* ry_recompute */
     int offload;            /* blocks whose kept activations wait in host memory */
     int expert;             /* expert-parallel size of a MoE model; 0 = auto */
+    int expert_tensor;      /* expert tensor parallelism: each expert split over this many */
     /* The full model's (model/plan.h); the paper's eq. 1 reads none of them. */
     int pipeline;           /* stages; 0 = auto */
     int micro_batch;        /* sequences per micro-batch; 0 = auto */

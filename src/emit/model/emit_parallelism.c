@@ -52,6 +52,8 @@ static void words(ry_buf *o, const ry_parallelism *l, int grouped)
     }
     num(o, " x DP ", l->dp, grouped);
     num(o, " x EP ", l->ep, grouped);
+    if (l->etp > 1)
+        num(o, " x ETP ", l->etp, grouped);
     if (l->idle > 0) {
         num(o, ", ", l->idle, grouped);
         ry_buf_puts(o, " GPUs idle");
@@ -84,6 +86,8 @@ json_t *ry_parallelism_json(const ry_parallelism *l)
                           (json_int_t)l->idle,
                           "recompute", ry_recompute_names[l->recompute], "chosen_by",
                           source_name(l->source), "text", w.data);
+    if (l->etp > 1)
+        json_object_set_new(j, "etp", json_integer((json_int_t)l->etp));
     ry_buf_free(&w);
     return j;
 }
