@@ -544,6 +544,8 @@ bad_key stages-pp1 "" "
   parallelism: {pipeline: 1, first_stage_layers: 10}" "need pipeline stages, and pipeline is 1"
 bad_key stages-two "" "
   parallelism: {pipeline: 2, first_stage_layers: 40, last_stage_layers: 4}" "with two pipeline stages, first_stage_layers (40) and last_stage_layers (4) must be the 48 blocks"
+bad_key etp-domain "" "
+  parallelism: {expert: 8, expert_tensor: 16}" "expert_tensor (16) must divide the HB domain size 8"
 bad_key etp-hidden "" "
   parallelism: {expert: 8, expert_tensor: 5}" "expert_tensor (5) must divide the experts' hidden size 768"
 # ---- expert tensor parallelism --------------------------------------------------------------

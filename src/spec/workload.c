@@ -332,6 +332,12 @@ static void cluster_rules(wctx *c, const ry_ynode *m)
                    "HB domain", w->tensor, K);
         return;
     }
+    if (w->expert_tensor > 1 && K % w->expert_tensor) {
+        ry_err_set(e, "workload.parallelism.expert_tensor", "workload.parallelism.expert_tensor "
+                   "(%d) must divide the HB domain size %lld: an expert's GPUs gather its "
+                   "tokens over NVLink, inside one HB domain", w->expert_tensor, K);
+        return;
+    }
     if (c->bad_tensor || c->bad_batch || c->bad_model)
         return;
     const char *bkey = ry_ymap_get(m, "batch")          ? "workload.batch"
