@@ -434,7 +434,8 @@ expect_eq "attention by keys, head size and window" "$(cat "$TMP/win.out")" ok
 # Llama 3 8B (32 blocks) on 4 stages: even, 8 a stage; first 6 and last 6:
 # the two middle stages take ceil(20 / 2) = 10, the busiest; first 6 and
 # last 10: the middle ones 8, the last (10 and the output layer) the
-# busiest. One MTP block on one stage: model FLOPs 3 b ((l + 1)(GEMM +
+# busiest; on two stages with the last 12, the first's 20.
+# One MTP block on one stage: model FLOPs 3 b ((l + 1)(GEMM +
 # attention) + 2 x output) from the block's own per-token figures.
 stages() {  # FIRST LAST PIPELINE MTP
     cat <<EOF
@@ -449,7 +450,8 @@ workload:
 EOF
 }
 for c in "|||4|0|8" "|, first_stage_layers: 6|, last_stage_layers: 6|4|0|10" \
-         "|, first_stage_layers: 6|, last_stage_layers: 10|4|0|10" "|||1|1|33"; do
+         "|, first_stage_layers: 6|, last_stage_layers: 10|4|0|10" \
+         "||, last_stage_layers: 12|2|0|20" "|||1|1|33"; do
     IFS='|' read -r _ f g p mtp want <<EOF
 $c
 EOF

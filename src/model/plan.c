@@ -571,11 +571,9 @@ int ry_plan_stages(const ry_plan *pl, ry_plan_cfg *c)
     /* The last stage's blocks, its MTP blocks and output layers, against
      * the others' blocks, the output layer as the FLOPs of that many
      * blocks. */
-    long long last = (g > 0 ? g : even) + mtp, other = f > even ? f : even;
-    if (k == 0 || (k == 1 && !f))
-        other = f;
-    if (k == 1 && !g)
-        last = even + mtp;
+    long long last = (g > 0 ? g : even) + mtp, other = c->first_blocks;
+    if (p > 2 && even > other)  /* the stages between the first and the last */
+        other = even;
     double lb = a->gemm + a->attn > 0 ? a->logits / (a->gemm + a->attn) : 0;
     if ((double)last + (1 + mtp) * lb >= (double)other) {
         c->blocks = (int)last;
