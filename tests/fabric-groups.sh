@@ -197,6 +197,16 @@ EOF
     expect_eq "Qwen3-30B-A3B, 256 GPUs, 4 down $up up: exit" $? 0
     no_sanitizer "$TMP/q.err"
 done
+# A dense model on the same leaves at 8:1 (32 down, 4 up): Llama 3 405B, every size left to
+# the model. Its data-parallel and pipeline groups cross the tapered
+# leaves, so the layout search times more than the analytic choice on the
+# engine.
+dsv3 4 64 | sed 's/model: deepseek-v3/model: llama-3-405b/; /gpu: h800/d; /parallelism:/d' \
+    >"$TMP/l405-4.yaml"
+"$RAILYARD" model "$TMP/l405-4.yaml" --format json >"$TMP/l405-4.json" 2>"$TMP/l405.err"
+expect_eq "Llama 3 405B, 16,384 GPUs, 32 down 4 up: exit" $? 0
+got=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))["network"]["layouts_timed"])' "$TMP/l405-4.json")
+[ "$got" -ge 2 ] && ok || fail "Llama 3 405B at 8:1: $got layouts timed on the engine, want 2 or more"
 dsv3 16 256 >"$TMP/dsv3-ep256.yaml"
 "$RAILYARD" model "$TMP/dsv3-ep256.yaml" --format json >"$TMP/dsv3-ep256.json" 2>"$TMP/dsv3.err"
 expect_eq "DeepSeek-V3, expert parallel 256: exit" $? 0
