@@ -484,9 +484,9 @@ expect_eq "two stages of 20 and 12: blocks of the busiest stage" "$got" 20
 # ---- FP8 recipes: what their casts move --------------------------------------------------------
 # Llama 3 8B in FP8 on 8 H200, the layout fixed: only the memory-bound
 # kernels move with the recipe, by the casts' bytes per element: tensorwise
-# 5 against delayed's 3, MXFP8 2 + 2 (1 + 1/32): the differences stand as
+# 5 against delayed's 3, blockwise 2 + 2 (1 + 4/128): the differences stand as
 # 2 to 1.0625, and the GEMMs and attention do not move.
-for r in delayed tensorwise mxfp8; do
+for r in delayed tensorwise blockwise; do
 cat >"$TMP/fp8.yaml" <<EOF
 name: fp8
 cluster: {gpus: 8, node: dgx-h200}
@@ -504,17 +504,17 @@ expect_eq "fp8_recipe $r: exit" $? 0
 done
 "$PY" - "$TMP" <<'P' >"$TMP/fp8.out"
 import json, sys
-j = {r: json.load(open("%s/fp8-%s.json" % (sys.argv[1], r))) for r in ("delayed", "tensorwise", "mxfp8")}
+j = {r: json.load(open("%s/fp8-%s.json" % (sys.argv[1], r))) for r in ("delayed", "tensorwise", "blockwise")}
 o = {r: j[r]["optimum"] for r in j}
 bad = []
 ratio = (o["tensorwise"]["memory_bound_s"] - o["delayed"]["memory_bound_s"]) / \
-        (o["mxfp8"]["memory_bound_s"] - o["delayed"]["memory_bound_s"])
+        (o["blockwise"]["memory_bound_s"] - o["delayed"]["memory_bound_s"])
 if abs(ratio - 2 / 1.0625) > 1e-9:
     bad.append("the casts' differences stand as %r, want %r" % (ratio, 2 / 1.0625))
 for k in ("gemm_s", "attention_s"):
     if len({o[r][k] for r in o}) != 1:
         bad.append("%s moved with the recipe" % k)
-if [j[r]["workload"]["fp8_recipe"] for r in ("delayed", "tensorwise", "mxfp8")] != ["delayed", "tensorwise", "mxfp8"]:
+if [j[r]["workload"]["fp8_recipe"] for r in ("delayed", "tensorwise", "blockwise")] != ["delayed", "tensorwise", "blockwise"]:
     bad.append("the JSON's fp8_recipe")
 print("; ".join(bad) or "ok")
 P
@@ -546,6 +546,9 @@ bad_key stages-pp1 "" "
   parallelism: {pipeline: 1, first_stage_layers: 10}" "need pipeline stages, and pipeline is 1"
 bad_key stages-two "" "
   parallelism: {pipeline: 2, first_stage_layers: 40, last_stage_layers: 4}" "with two pipeline stages, first_stage_layers (40) and last_stage_layers (4) must be the 48 blocks"
+bad_key mxfp8-hopper "" "
+  precision: fp8
+  fp8_recipe: mxfp8" "mxfp8 needs tensor cores that take microscaled blocks, and the h100's do not"
 bad_key etp-domain "" "
   parallelism: {expert: 8, expert_tensor: 16}" "expert_tensor (16) must divide the HB domain size 8"
 bad_key etp-hidden "" "

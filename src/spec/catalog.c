@@ -1113,7 +1113,7 @@ static const char *const gpu_keys[] = { "description", "bf16_tflops", "fp8_tflop
                                         "memory", "hbm", "gemm_efficiency",
                                         "gemm_efficiency_fp8", "attention_efficiency",
                                         "attention_half_length", "nic",
-                                        "nodes", NULL };
+                                        "mx_formats", "nodes", NULL };
 
 /* ---- LLM entries (catalog or inline) ------------------------------------------------ */
 
@@ -1431,6 +1431,10 @@ static int load_gpus(ry_llm_catalog *c)
                 bad = 1;
             *(double *)((char *)&g + rates[r].off) = tf * rates[r].scale;
         }
+        v = ry_ymap_get(ent, "mx_formats");
+        snprintf(key, sizeof key, "%s.mx_formats", what);
+        if (v && ry_yget_bool(v, key, &g.mx_formats) < 0)
+            bad = 1;
         v = ry_ymap_get(ent, "nic");
         snprintf(key, sizeof key, "%s.nic", what);
         if (v && ry_yget_speed(v, key, &g.nic_gbps, text, sizeof text) < 0)

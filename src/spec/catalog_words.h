@@ -76,6 +76,7 @@ typedef struct ry_gpu {
     double attn_half;       /* keys a query sees at which attention reaches half of
                              * attn_eff; 0 = attn_eff at every length */
     double nic_gbps;        /* informational */
+    int mx_formats;         /* tensor cores take microscaled (MXFP8) blocks */
 } ry_gpu;
 
 /* A catalog name: [a-z0-9._-]+, at most RY_NAME_MAX - 1 characters. */

@@ -407,6 +407,12 @@ void ry_workload_read(ry_spec *s, const ry_ynode *root, const char *templates_di
         ry_error_at(rn->pos, "workload.fp8_recipe is how FP8 GEMM inputs are scaled, and the "
                     "workload's precision is %s (set precision: fp8, or remove fp8_recipe)",
                     ry_precision_name(c.w->precision));
+    else if (rn && !c.bad_gpu && c.w->fp8_recipe == RY_FP8_MXFP8 && c.w->gpu.name[0] &&
+             !c.w->gpu.mx_formats)
+        ry_error_at(rn->pos, "workload.fp8_recipe: mxfp8 needs tensor cores that take "
+                    "microscaled blocks, and the %s's do not (its catalog entry has no "
+                    "mx_formats: true; Blackwell's have): use tensorwise, delayed or blockwise",
+                    c.w->gpu.name);
     c.w->efficiency_given = ry_ymap_get(m, "compute_efficiency") != NULL;
     c.w->recompute_given = ry_ymap_get(m, "recompute") != NULL;
     c.w->flops_given = ry_ymap_get(m, "flops_convention") != NULL;
