@@ -430,6 +430,41 @@ got = o["attention_s"]
 print("ok" if abs(got - want) < 1e-9 * want else "attention_s %r, want %r" % (got, want))
 P
 expect_eq "attention by keys, head size and window" "$(cat "$TMP/win.out")" ok
+# ---- latent attention: the block's FLOPs --------------------------------------------------------
+# A dense model with DeepSeek-V3's attention shape, scaled down: 16 heads of
+# 192 (128 + a rotary 64), values of 128, queries through a rank of 512,
+# keys and values through 256. The block's GEMM and attention FLOPs per
+# token against the closed form written here from the projections' shapes.
+cat >"$TMP/mla.yaml" <<EOF
+name: mla
+cluster: {gpus: 8, node: dgx-h100}
+workload:
+  model: {name: mla, parameters: 500000000, layers: 8, d_model: 2048, heads: 16, seq_len: 4096,
+          vocab: 32000, mcc: 8, ffn_hidden: 5504, mlp: swiglu, head_dim: 192, v_head_dim: 128,
+          q_lora_rank: 512, kv_lora_rank: 256, qk_rope_head_dim: 64}
+  gpu: h100
+  batch: 64
+EOF
+"$RAILYARD" model "$TMP/mla.yaml" -f json >"$TMP/mla.json" 2>"$TMP/mla.err"
+expect_eq "model (latent attention): exit" $? 0
+"$PY" - "$TMP/mla.json" <<'P' >"$TMP/mla.out"
+import json, sys
+b = json.load(open(sys.argv[1]))["block"]
+h, a, dk, dv, ql, kl, r, f, s = 2048, 16, 192, 128, 512, 256, 64, 5504, 4096
+gemm = (2 * (h * ql + ql * a * dk)          # queries: down to the rank, up to every head
+        + 2 * h * (kl + r)                  # keys and values down, and the shared rotary key
+        + 2 * kl * a * (dk - r + dv)        # up to every head's non-rotary key and value
+        + 2 * a * dv * h                    # the output projection
+        + 2 * 3 * h * f)                    # the SwiGLU MLP
+attn = s * a * (dk + dv)                    # QK^T and PV, causal: half of 2 s a (dk + dv)
+bad = []
+if abs(b["gemm_flops_per_token"] - gemm) > 1e-9 * gemm:
+    bad.append("GEMM FLOPs %r, want %r" % (b["gemm_flops_per_token"], gemm))
+if abs(b["attention_flops_per_token"] - attn) > 1e-9 * attn:
+    bad.append("attention FLOPs %r, want %r" % (b["attention_flops_per_token"], attn))
+print("; ".join(bad) or "ok")
+P
+expect_eq "latent attention: the block's FLOPs" "$(cat "$TMP/mla.out")" ok
 # ---- uneven pipeline stages and multi-token prediction ---------------------------------------
 # Llama 3 8B (32 blocks) on 4 stages: even, 8 a stage; first 6 and last 6:
 # the two middle stages take ceil(20 / 2) = 10, the busiest; first 6 and
