@@ -19,6 +19,13 @@ static long long ceil_div(long long a, long long b)
     return (a + b - 1) / b;
 }
 
+/* The GPUs an expert is split over in configuration c (expert tensor
+ * parallelism; 1 in a configuration that never set it). */
+static long long cfg_etp(const ry_plan_cfg *c)
+{
+    return c->etp > 1 ? c->etp : 1;
+}
+
 /* ---- the block's shape ----------------------------------------------------------------- */
 
 void ry_plan_arch_init(ry_plan *pl)
@@ -180,7 +187,7 @@ void ry_plan_memory(const ry_plan *pl, const ry_plan_cfg *c, int rc, ry_plan_mem
     const ry_llm *l = &w->model;
     double s = l->seq_len;
     double t = (double)c->t, r = (double)(c->c * c->d), ep = (double)(c->ep > 0 ? c->ep : 1);
-    ep *= (double)(c->etp > 1 ? c->etp : 1);   /* each expert's slice: ep x etp GPUs share them */
+    ep *= (double)cfg_etp(c);   /* each expert's slice: ep x etp GPUs share them */
     /* Experts are not split over the tensor group (expert tensor
      * parallelism 1): ep GPUs of the stage share them, its t c d / ep
      * groups are their replicas. */
@@ -434,7 +441,7 @@ static int ep_folded(const ry_plan *pl, const ry_plan_cfg *c, long long ep)
     in.K = K < stage ? K : stage;
     /* With expert tensor parallelism an expert's etp GPUs are consecutive
      * and the group takes one of each. */
-    in.NM = c->etp > 1 ? c->etp : 1;
+    in.NM = cfg_etp(c);
     in.experts = pl->base.w.model.moe.experts;
     return ep >= 1 && ry_moe_ep_valid(&in, ep);
 }
@@ -447,7 +454,7 @@ static int ep_folded(const ry_plan *pl, const ry_plan_cfg *c, long long ep)
 static double ep_share(const ry_plan *pl, const ry_plan_cfg *c)
 {
     if (pl->net && pl->net->active && c->ep > 1)
-        return share_of(pl, c->gpus, ep_folded(pl, c, c->ep) ? (c->etp > 1 ? c->etp : 1) : c->t,
+        return share_of(pl, c->gpus, ep_folded(pl, c, c->ep) ? cfg_etp(c) : c->t,
                         c->ep,
                         RY_NCCL_ALL_TO_ALL);
     return plan_share(pl, c->gpus, 1, c->t * c->c * c->d, 1);
@@ -503,7 +510,7 @@ static int moe_inputs(const ry_plan *pl, const ry_plan_cfg *c, int rc, long long
     if (in->K < 1 || in->N % in->K || in->K % in->NM)
         in->NM = 1;
     ry_moe_in flat = *in;
-    flat.NM = c->etp > 1 ? c->etp : 1;
+    flat.NM = cfg_etp(c);
     if (c->etp > 1) {           /* folded or not at all */
         if (in->K < 1 || in->K % flat.NM)
             return 0;
@@ -614,7 +621,7 @@ double ry_plan_expert_rows(const ry_plan *pl, const ry_plan_cfg *c)
      * GEMMs' work, as the FLOPs are split), top_k copies each, over the
      * routed experts. */
     double tok = (double)l->seq_len * (double)c->mb / (double)(c->c > 0 ? c->c : 1);
-    double ep = (double)(c->ep > 0 ? c->ep : 1), etp = (double)(c->etp > 1 ? c->etp : 1);
+    double ep = (double)(c->ep > 0 ? c->ep : 1), etp = (double)cfg_etp(c);
     /* With expert tensor parallelism each of the etp GPUs of an expert
      * takes every token routed to it, for its slice of the hidden size. */
     return tok * l->moe.top_k * ep * etp / ((double)c->t * l->moe.experts);
@@ -746,7 +753,7 @@ void ry_plan_eval(const ry_plan *pl, long long K, int rc, ry_plan_cfg *c)
     /* Data parallel: the stage's weights per GPU, reduced over their c d
      * replicas (experts over theirs), hierarchically as eq. 1 does:
      * reduce-scatter and all-gather inside the domains, then across. */
-    double ep = (double)(c->ep > 0 ? c->ep : 1) * (double)(c->etp > 1 ? c->etp : 1);
+    double ep = (double)(c->ep > 0 ? c->ep : 1) * (double)cfg_etp(c);
     double phi = (a->dense_params * blocks + a->embedding) / t + a->expert_params * blocks / ep;
     double g = phi * pl->grad_bytes;
     double din = (double)c->dp_in, dx = (double)c->dp_cross, dp_in, dp_x, window;
