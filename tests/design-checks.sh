@@ -74,7 +74,7 @@ expect_eq "json: existing keys kept" \
     "(True, 16416, $sw1)"
 expect_eq "json: checks keys" \
     "$(json "$TMP/gb.json" 'sorted(d["checks"])')" \
-    "['cheaper', 'cost', 'cost_per_gpu', 'errors', 'findings', 'nic', 'ok', 'options_tried', 'price_per_port', 'strict', 'tiers', 'warnings']"
+    "['cheaper', 'errors', 'findings', 'nic', 'ok', 'options_tried', 'paper_cost', 'paper_cost_per_gpu', 'price_per_port', 'strict', 'tiers', 'warnings']"
 expect_eq "json: counts" "$(json "$TMP/gb.json" 'd["checks"]["errors"], d["checks"]["warnings"], d["checks"]["ok"]')" \
     "(0, 2, True)"
 expect_eq "json: NIC link" "$(json "$TMP/gb.json" 'd["checks"]["nic"]')" \
@@ -89,9 +89,9 @@ expect_eq "json: spine bandwidth" \
     "[($((sp * 32 * 400)), $((sp * 32 * 400)), 1.0)]"
 want_saving=$("$PY" -c "print(round((1 - $cost0 / $cost1) * 1000) / 10, round((1 - ($cost0 / 16128) / ($cost1 / 16416)) * 1000) / 10)")
 expect_eq "json: cheaper option" \
-    "$(json "$TMP/gb.json" '" ".join(str(x) for x in (lambda c: (c["gpus"], c["top_switches"], int(c["cost"]), c["saving_pct"], c["saving_per_gpu_pct"]))(d["checks"]["cheaper"]))')" \
+    "$(json "$TMP/gb.json" '" ".join(str(x) for x in (lambda c: (c["gpus"], c["top_switches"], int(c["paper_cost"]), c["saving_pct"], c["saving_per_gpu_pct"]))(d["checks"]["cheaper"]))')" \
     "16128 $core0 $cost0 $want_saving"
-expect_eq "json: cost" "$(json "$TMP/gb.json" 'int(d["checks"]["cost"])')" "$cost1"
+expect_eq "json: paper_cost" "$(json "$TMP/gb.json" 'int(d["checks"]["paper_cost"])')" "$cost1"
 
 "$RAILYARD" validate "$TMP/gb.yaml" $A --strict --format json >"$TMP/gbs.json" 2>/dev/null
 expect_eq "json --strict: exit and ok" "$?:$(json "$TMP/gbs.json" 'd["checks"]["ok"], d["checks"]["strict"]')" \

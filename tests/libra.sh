@@ -124,9 +124,9 @@ libra:
 "$RAILYARD" optimize "$TMP/cost.yaml" --format json -o "$TMP/cost.json" 2>"$TMP/e"
 expect_eq "cost budget: exit" $? 0
 expect_eq "cost budget: the cost is at most 2e7 and 10 <= c <= 20" "$(json "$TMP/cost.json" '
-j["optimum"]["cost_usd"] <= 2e7 * (1 + 1e-9) and 10 - 1e-6 <= j["optimum"]["bandwidth_gbytes_per_s"][2] <= 20 + 1e-6')" True
+j["optimum"]["libra_cost_usd"] <= 2e7 * (1 + 1e-9) and 10 - 1e-6 <= j["optimum"]["bandwidth_gbytes_per_s"][2] <= 20 + 1e-6')" True
 expect_eq "cost budget: the baseline is equal bandwidth at the budget" "$(json "$TMP/cost.json" '
-(lambda b: max(b) - min(b) <= 1e-9 * max(b) and abs(j["baseline"]["cost_usd"] - 2e7) <= 1e-3)(j["baseline"]["bandwidth_gbytes_per_s"])')" True
+(lambda b: max(b) - min(b) <= 1e-9 * max(b) and abs(j["baseline"]["libra_cost_usd"] - 2e7) <= 1e-3)(j["baseline"]["bandwidth_gbytes_per_s"])')" True
 expect_eq "cost budget: kinds" "$(json "$TMP/cost.json" '[c["kind"] for c in j["constraints"]]')" "['cost', 'bound', 'bound']"
 
 # ---- infeasible and unbounded problems: clear errors naming the constraints

@@ -84,8 +84,8 @@ for t, d in enumerate(b["tier_detail"]):
     want = (d["name"], d["switches"], d["ports"], d["ports_used"], d["ports_free"])
     if got != want: errs.append("paper tier %d: %s, json %s" % (t + 1, got, want))
 tot = paper[-1]
-if tot["item"] != "total" or abs(float(tot["extended_price"]) - b["cost"]["total"]) > 0.005:
-    errs.append("paper total %s, json %s" % (tot["extended_price"], b["cost"]["total"]))
+if tot["item"] != "total" or abs(float(tot["extended_price"]) - b["paper_cost"]["total"]) > 0.005:
+    errs.append("paper total %s, json %s" % (tot["extended_price"], b["paper_cost"]["total"]))
 phys = sec("physical")
 lines = b["physical"]["lines"]
 if len(phys) != len(lines) + 1: errs.append("%d physical rows, json %d lines" % (len(phys), len(lines)))

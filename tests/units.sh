@@ -52,7 +52,7 @@ j = json.load(open(sys.argv[2]))
 head = list(rows[0].keys())
 want = ["dim", "name", "block", "size", "unit_cost_usd_per_gbytes_per_s", "traffic_gbytes",
         "bandwidth_gbytes_per_s", "bandwidth_gbps", "busy_s", "baseline_bandwidth_gbytes_per_s",
-        "baseline_busy_s", "time_s", "cost_usd", "baseline_time_s", "baseline_cost_usd",
+        "baseline_busy_s", "time_s", "libra_cost_usd", "baseline_time_s", "baseline_libra_cost_usd",
         "speedup", "perf_per_cost_gain"]
 if head != want:
     print("header", head)

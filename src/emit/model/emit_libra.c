@@ -180,7 +180,7 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         const ry_libra_start *s = &r->starts[k];
         json_t *j = json_pack("{s:s, s:o, s:f, s:f, s:s, s:i, s:b}", "label", s->label,
                               "bandwidth_gbytes_per_s", num_array(s->bw, d), "time_s", s->time,
-                              "cost_usd", s->cost, "status", status_name(s->status),
+                              "libra_cost_usd", s->cost, "status", status_name(s->status),
                               "evals", s->evals, "projected", s->polished);
         json_object_set_new(j, "objective", isfinite(s->objective) ? json_real(s->objective)
                                                                    : json_null());
@@ -201,9 +201,9 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
         "collectives", (json_int_t)r->collectives, "compute_s", r->compute,
         "max_terms", r->nterms,
         "optimum", "bandwidth_gbytes_per_s", num_array(r->best.bw, d), "time_s", r->best.time,
-        "cost_usd", r->best.cost, "time_x_cost", sm->best_time_cost,
+        "libra_cost_usd", r->best.cost, "time_x_cost", sm->best_time_cost,
         "baseline", "bandwidth_gbytes_per_s", num_array(r->base.bw, d), "time_s", r->base.time,
-        "cost_usd", r->base.cost, "time_x_cost", sm->base_time_cost,
+        "libra_cost_usd", r->base.cost, "time_x_cost", sm->base_time_cost,
         "feasible", r->base_feasible, "from", p->baseline_from,
         "speedup", r->speedup, "perf_per_cost_gain", r->ppc_gain,
         "constraints", cons, "max_violation", r->best.violation);
@@ -217,7 +217,7 @@ static void report_json(ry_buf *o, const char *name, const ry_libra_problem *p,
     json_object_set_new(root, "solver", solver);
     if (p->has_par)
         json_object_set_new(root, "layout", ry_parallelism_json(&p->par));
-    /* cost_usd is LIBRA's own model (USD per GB/s of each dimension), not a capex */
+    /* libra_cost_usd is LIBRA's own model (USD per GB/s of each dimension), not a capex */
     json_object_set_new(root, "cost_model", json_string("libra"));
     ry_json_out(o, root, 12);
 }
@@ -231,8 +231,8 @@ static void report_csv(ry_buf *o, const ry_libra_problem *p, const ry_libra_resu
      * Gb/s (bits), as links are rated (railyard-spec(5), UNITS). */
     ry_buf_puts(o, "dim,name,block,size,unit_cost_usd_per_gbytes_per_s,traffic_gbytes,"
                    "bandwidth_gbytes_per_s,bandwidth_gbps,busy_s,"
-                   "baseline_bandwidth_gbytes_per_s,baseline_busy_s,time_s,cost_usd,"
-                   "baseline_time_s,baseline_cost_usd,speedup,perf_per_cost_gain\n");
+                   "baseline_bandwidth_gbytes_per_s,baseline_busy_s,time_s,libra_cost_usd,"
+                   "baseline_time_s,baseline_libra_cost_usd,speedup,perf_per_cost_gain\n");
     for (int i = 0; i < d; i++) {
         const ry_libra_dim *dm = &n->dim[i];
         ry_buf_printf(o, "%d,%s,%s,%d,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,,,,,,\n", i,

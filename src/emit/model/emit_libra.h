@@ -21,7 +21,7 @@ void ry_emit_libra(ry_buf *out, const char *name, const ry_libra_problem *p,
  * RAILYARD_GNUPLOT empty or "none", the CSV and the script only, with a
  * warning). The curve: 199 splits of bw_a + bw_b (held at the optimum's
  * sum), the other dimensions at the optimum; CSV header: share_a,
- * bw_a_gbps, bw_b_gbps, time_s, cost_usd, time_x_cost. All or nothing:
+ * bw_a_gbps, bw_b_gbps, time_s, libra_cost_usd, time_x_cost. All or nothing:
  * files are staged and moved into place together (flags: ry_outdir_begin's).
  * Returns 0, or -1 after printing an error (nothing to sweep, gnuplot
  * failing, a write error). */

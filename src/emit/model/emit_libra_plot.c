@@ -104,7 +104,7 @@ int ry_emit_libra_plot(const char *dir, unsigned flags, const char *name,
     ry_buf_init(&svg);
     ry_buf_init(&run);
     curve_csv(&curve, &sp);
-    ry_buf_puts(&csv, "share_a,bw_a_gbytes_per_s,bw_b_gbytes_per_s,time_s,cost_usd,"
+    ry_buf_puts(&csv, "share_a,bw_a_gbytes_per_s,bw_b_gbytes_per_s,time_s,libra_cost_usd,"
                       "time_x_cost\n");
     ry_buf_add(&csv, curve.data, curve.len);
     script(&body, name, p, &sp, &curve);

@@ -280,13 +280,15 @@ static json_t *cost_json(double tokens_per_s, const ry_designs_capex *c)
         }
         const ry_bom *b = &c->bom[i];
         const ry_capex *x = &c->capex[i];
-        /* "transceivers" and "cost" are the paper's model (kept for scripts);
-         * "capex" leads the text and is what the reports agree on. */
+        /* "transceivers", "paper_cost" and "paper_tokens_per_s_per_musd" are
+         * the rail-only paper's model; "capex" leads the text and is what the
+         * reports agree on. */
         json_t *j = json_pack("{s:I, s:I, s:I, s:f, s:f}",
                               "switches", (json_int_t)b->switches, "links",
                               (json_int_t)b->links, "transceivers",
-                              (json_int_t)b->transceivers, "cost", b->cost_total,
-                              "tokens_per_s_per_musd", tokens_per_s / (b->cost_total / 1e6));
+                              (json_int_t)b->transceivers, "paper_cost", b->cost_total,
+                              "paper_tokens_per_s_per_musd",
+                              tokens_per_s / (b->cost_total / 1e6));
         json_object_set_new(j, "cable_ends", json_integer(b->transceivers));
         json_object_set_new(j, "capex", ry_capex_json(x));
         json_object_set_new(j, "capex_tokens_per_s_per_musd",
@@ -1266,14 +1268,14 @@ static void traffic_text(ry_buf *o, const ry_spec *s, const ry_fabric *f, const 
     }
 }
 
-/* "transceivers" and "cost" are the paper's model (kept for scripts);
+/* "transceivers" and "paper_cost" are the rail-only paper's model;
  * "capex" (null when not priced) is what the reports agree on. */
 static json_t *bom_small(const ry_bom *b, const ry_capex *x)
 {
     json_t *j = json_pack("{s:I, s:I, s:I, s:I, s:f}", "switches", (json_int_t)b->switches,
                           "links", (json_int_t)b->links, "transceivers",
-                          (json_int_t)b->transceivers, "subnets", (json_int_t)b->subnets, "cost",
-                          b->cost_total);
+                          (json_int_t)b->transceivers, "subnets", (json_int_t)b->subnets,
+                          "paper_cost", b->cost_total);
     json_object_set_new(j, "cable_ends", json_integer(b->transceivers));
     json_object_set_new(j, "capex", x ? ry_capex_json(x) : json_null());
     return j;

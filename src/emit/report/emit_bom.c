@@ -128,7 +128,7 @@ static json_t *bom_json(const ry_bom *b)
         "tier_detail", tiers,
         "gpu_ports", (json_int_t)b->endpoints,
         "transceivers", (json_int_t)b->transceivers,
-        "cost", "model", "paper", "total", ry_json_money(b->cost_total),
+        "paper_cost", "model", "paper", "total", ry_json_money(b->cost_total),
         "switches", ry_json_money(b->cost_switches), "transceivers", ry_json_money(b->cost_transceivers),
         "price_per_port", ry_json_money(b->price_port),
         "price_per_transceiver", ry_json_money(b->price_transceiver));

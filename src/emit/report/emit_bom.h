@@ -13,7 +13,7 @@ struct ry_growth;    /* analysis/growth.h */
 /* The bill of materials: the counts, then (with a cabling plan, may be
  * NULL) the capex and the physical bill it sums; paper 1 adds the rail-only
  * paper's cost model, labelled as such (text; JSON and CSV always carry
- * it, under "cost" and section "paper"). */
+ * it, under "paper_cost" and section "paper"). */
 void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt, int paper);
 /* validate's and build's summary: the spec's figures, the counts and the

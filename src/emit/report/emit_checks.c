@@ -81,7 +81,7 @@ static json_t *option_json(const ry_check_option *x)
     return json_pack("{s:I, s:i, s:i, s:i, s:I, s:f, s:f, s:f}", "gpus", (json_int_t)x->gpus,
                      "scalable_unit_domains", x->su_domains, "scalable_units", x->units,
                      "tiers", x->tiers, "top_switches", (json_int_t)x->top_switches,
-                     "cost", x->cost, "saving_pct", round(x->saving * 1000.0) / 10.0,
+                     "paper_cost", x->cost, "saving_pct", round(x->saving * 1000.0) / 10.0,
                      "saving_per_gpu_pct", round(x->saving_per_gpu * 1000.0) / 10.0);
 }
 
@@ -110,7 +110,7 @@ json_t *ry_checks_json(const ry_design_check *c, int strict)
     return json_pack("{s:b, s:b, s:i, s:i, s:o, s:o, s:o, s:f, s:f, s:f, s:i, s:o}",
                      "ok", ry_checks_pass(c, strict), "strict", strict, "errors", c->errors,
                      "warnings", c->warnings, "findings", findings, "nic", nic, "tiers", tiers,
-                     "price_per_port", c->price_port, "cost", c->cost, "cost_per_gpu",
-                     c->cost_per_gpu, "options_tried", c->options_tried, "cheaper",
+                     "price_per_port", c->price_port, "paper_cost", c->cost,
+                     "paper_cost_per_gpu", c->cost_per_gpu, "options_tried", c->options_tried, "cheaper",
                      c->has_cheaper ? option_json(&c->cheaper) : json_null());
 }
