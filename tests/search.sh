@@ -88,10 +88,10 @@ check_py "no targets" "$TMP/s1/points.csv" "$TMP/s1/front.csv" "$TMP/s1.out"
 "$RAILYARD" search "$SPACE" -f csv -j2 >"$TMP/s1.csv" 2>/dev/null
 cmp -s "$TMP/s1.csv" "$TMP/s1/points.csv" && ok || fail "-f csv differs from points.csv"
 # the fronts are not trivial: more than one point each, not every point
-nf=$(grep -c ',1,[01],[01],[01],[^,]*,[^,]*$' "$TMP/s1/front.csv")
+nf=$(grep -c ',1,[01],[01],[01],[^,]*,[^,]*,[^,]*$' "$TMP/s1/front.csv")
 [ "$nf" -ge 2 ] && [ "$nf" -lt 18 ] && ok || fail "time front of $nf points"
 # the published design's label on its point alone
-expect_eq "published" "$(awk -F, 'NR > 1 && $(NF-1) != "" { print $1 ":" $(NF-1) }' \
+expect_eq "published" "$(awk -F, 'NR > 1 && $(NF-2) != "" { print $1 ":" $(NF-2) }' \
     "$TMP/s1/points.csv")" "1:SuperPOD"
 grep -q '^  SuperPOD  *#1  ' "$TMP/s1.out" && ok || fail "text: no published design line"
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fabric/layout.h"
+#include "fabric/names.h"
 
 void ry_bom_compute(const ry_fabric *f, ry_bom *b)
 {
@@ -77,6 +78,28 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
     b->cost_total = b->cost_transceivers + b->cost_switches;
 }
 
+int ry_bom_waste(const ry_bom *b, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int t = 1; t < b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        if (x->sw_up > x->sw_down) {
+            snprintf(buf, cap, "%s: %d ports down and %d up", ry_tier_name(t, b->tiers), x->sw_down,
+                     x->sw_up);
+            return 1;
+        }
+    }
+    for (int t = 1; t <= b->tiers; t++) {
+        const ry_bom_tier *x = &b->tier[t];
+        if (x->ports > 0 && (double)x->ports_used < RY_BOM_FILL_LOW * (double)x->ports) {
+            snprintf(buf, cap, "%s: %.1f%% of ports cabled", ry_tier_name(t, b->tiers),
+                     100.0 * (double)x->ports_used / (double)x->ports);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void ry_capex_reprice(const ry_spec *s, ry_capex *out)
 {
     out->rack_price = s->rack_cost;
@@ -85,6 +108,16 @@ void ry_capex_reprice(const ry_spec *s, ry_capex *out)
     double hw = out->switches_cost + out->optics + out->cables;
     out->spares = hw * s->spares_pct / 100.0;
     out->total = hw + out->racks_cost + out->spares;
+    /* a year of 8,766 hours (365.25 days) */
+    double kwh_price = 8766.0 / 1000.0 * s->own_pue * s->own_energy_price;
+    out->years = s->own_years;
+    out->pue = s->own_pue;
+    out->energy_price = s->own_energy_price;
+    out->support_pct = s->own_support_pct;
+    out->energy_year = out->network_power_w * kwh_price;
+    out->server_energy_year = out->server_power_w * kwh_price;
+    out->support_year = out->switches_cost * s->own_support_pct / 100.0;
+    out->ownership = out->total + (double)out->years * (out->energy_year + out->support_year);
 }
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out)
@@ -105,8 +138,14 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
             snprintf(x->name, sizeof x->name, "%s", m->name);
             snprintf(x->part, sizeof x->part, "%s", m->part);
             x->price = m->price;
+            x->power_w = m->power_w;
             x->tier = t;
         }
+        /* installed switches draw power; spares on the shelf do not */
+        if (m->power_w > 0)
+            out->network_power_w += (double)b->tier[t].switches * m->power_w;
+        else
+            out->power_unknown = 1;
         /* spare switches are bought with the leaves, of the leaves' model */
         long long n = b->tier[t].switches + (t == 1 ? s->spares.switches : 0);
         x->count += n;
@@ -120,6 +159,13 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
     out->optics = c->cost_transceivers;
     out->cables = c->cost_cables;
     out->racks = c->lay->nracks;
+    if (out->power_unknown)
+        out->network_power_w = 0;
+    if (s->node.power_w > 0) {
+        out->server_power_w = (double)s->nodes * s->node.power_w;
+        for (int i = 0; i < c->lay->nracks; i++)
+            out->server_power_w += (double)c->lay->racks[i].trays * ry_rack_tray_power(&s->node);
+    }
     ry_capex_reprice(s, out);
     out->optics_modules = c->ntransceivers;
     out->cable_count = c->ncables;

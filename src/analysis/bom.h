@@ -47,6 +47,16 @@ typedef struct ry_bom {
 
 void ry_bom_compute(const ry_fabric *f, ry_bom *b);
 
+/* A tier with less than this share of its ports cabled wastes ports. */
+#define RY_BOM_FILL_LOW 0.75
+
+/* Ports bought that carry nothing: into buf the first tier below the top
+ * whose fullest switch cables more ports up than down ("leaf: 32 ports
+ * down and 64 up"), else the first tier under RY_BOM_FILL_LOW cabled
+ * ("leaf: 60.0% of ports cabled"); "" when none. Returns 1 when it said
+ * something. */
+int ry_bom_waste(const ry_bom *b, char *buf, size_t cap);
+
 /* Capital cost at list prices: the switches at the catalog's (or the spec's)
  * price, the optics and cables of the cabling plan's physical bill, and when
  * the spec sets them racks (cost.rack per rack of the layout) and spares
@@ -68,6 +78,7 @@ typedef struct ry_tray_line {
 typedef struct ry_capex_model {
     char name[RY_NAME_MAX], part[32];
     double price;               /* 0: no price */
+    double power_w;             /* of one, its cages full (0: unknown) */
     long long count;
     double cost;
     int tier;                   /* the lowest tier of the model */
@@ -95,6 +106,20 @@ typedef struct ry_capex {
     int tray_racks;             /* compute racks holding the trays */
     int rack_units;             /* units of a full rack: compute trays and the others */
     double rack_power_w;        /* power of a full rack */
+    /* Cost of ownership over cost.years: the capex, the network's energy
+     * (every installed switch at its catalog power, which holds the optics
+     * in its cages; spares on the shelf draw nothing) at cost.pue and
+     * cost.energy_price, and support contracts (cost.support percent of the
+     * switches' price a year). The servers' energy is counted apart: it is
+     * the same in every design of one cluster. */
+    double network_power_w;     /* 0 with power_unknown set when a model has no power */
+    int power_unknown;          /* a switch model's power is not known */
+    double server_power_w;      /* nodes and rack trays at their power (0: unknown) */
+    int years;
+    double pue, energy_price, support_pct;
+    double energy_year, support_year;      /* USD a year */
+    double server_energy_year;             /* USD a year, apart */
+    double ownership;                      /* total + years x (energy_year + support_year) */
 } ry_capex;
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);

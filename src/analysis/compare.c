@@ -195,6 +195,16 @@ void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
     out->capex_spares = cx->spares;
     out->capex = cx->total;
     out->capex_per_gpu = bom->gpus > 0 ? cx->total / (double)bom->gpus : 0;
+    out->years = cx->years;
+    out->power_unknown = cx->power_unknown;
+    out->network_power_w = cx->network_power_w;
+    out->own_energy = cx->energy_year * cx->years;
+    out->own_support = cx->support_year * cx->years;
+    out->ownership = cx->ownership;
+    ry_bom_waste(bom, out->waste, sizeof out->waste);
+    for (int i = 0; i < cx->nmodels && !out->unpriced[0]; i++)
+        if (!(cx->model[i].price > 0))
+            snprintf(out->unpriced, sizeof out->unpriced, "%s", cx->model[i].name);
 }
 
 int ry_compare_cheapest(const ry_compare_design *d, int n)

@@ -99,6 +99,15 @@ typedef struct ry_compare_design {
     double switch_price;    /* 0: the capex leaves the switches out */
     double capex_switches, capex_optics, capex_cables, capex_racks, capex_spares;
     double capex, capex_per_gpu;
+    /* cost of ownership over `years` (ry_capex): the network's power, its
+     * energy and support over the years (energy 0 with power_unknown set) */
+    int years, power_unknown;
+    /* ports bought and not used: "" or what wastes them (the first tier
+     * whose fullest switch cables more up than down, or that is under
+     * RY_BOM_FILL_LOW cabled: ry_bom_waste); the first switch model without a price */
+    char waste[160];
+    char unpriced[RY_NAME_MAX];
+    double network_power_w, own_energy, own_support, ownership;
     long long gpus;
     /* one spine switch down (the first switch of tier 2), when there is one */
     int spine;              /* 0: the design has no second tier */
@@ -110,6 +119,7 @@ typedef struct ry_compare_design {
     int modeled;
     long long t, p, d;      /* the design's best layout */
     double iter_s, tokens_per_s, tokens_per_s_per_musd;
+    double tokens_per_usd_owned;    /* tokens over the years per dollar of ownership */
     double analytic_iter_s; /* iter_s with the analytic shares of the tapers (no flow engine) */
     double spine_slowdown;  /* T_iter after the spine failure over before */
     int spine_stalled;

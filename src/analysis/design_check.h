@@ -15,7 +15,7 @@
 
 #define RY_CHECK_MAX_FINDINGS 24
 /* A tier with less than this share of its ports cabled is flagged. */
-#define RY_CHECK_FILL_WARN 0.75
+#define RY_CHECK_FILL_WARN RY_BOM_FILL_LOW
 /* A neighbouring design is proposed when it saves more than this share of
  * the cost per GPU. */
 #define RY_CHECK_SAVING_WARN 0.10

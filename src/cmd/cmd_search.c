@@ -18,7 +18,7 @@
 
 #define MAX_THREADS RY_SEARCH_MAX_THREADS
 
-enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_ANALYTIC,
+enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_OBJECTIVE, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_ANALYTIC,
        O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
@@ -32,6 +32,10 @@ static const ry_option options[] = {
     [O_SLOW] = { "max-slowdown", 0, RY_OPT_VALUE, "X", NULL,
                  "the answer's expected slowdown under the failures at most\n"
                  "this (search.max_slowdown), like 1.02" },
+    [O_OBJECTIVE] = { "objective", 0, RY_OPT_VALUE, "WHAT", NULL,
+                      "capex (default) or ownership: what the front and the answer\n"
+                      "price (search.objective; ownership: capex, energy and\n"
+                      "support over cost.years)" },
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "SCENARIO", NULL,
                  "a failure scenario (replaces search.failures): plane, or\n"
                  "KIND:N as whatif --random takes it (spine:1); repeatable" },
@@ -113,6 +117,9 @@ static ry_cmd_status check(ry_ctx *ctx)
     if (ry_opt(ctx, O_SLOW) && (parse_number(ctx, O_SLOW, 0, 1e6, &x), x != 0 && x < 1))
         return ry_usage(ctx, "--max-slowdown takes 0 (no limit) or a slowdown of at least 1, "
                         "like 1.02 (got '%s')", ry_opt(ctx, O_SLOW));
+    const char *obj = ry_opt(ctx, O_OBJECTIVE);
+    if (obj && strcmp(obj, "capex") != 0 && strcmp(obj, "ownership") != 0)
+        return ry_usage(ctx, "--objective takes capex or ownership (got '%s')", obj);
     for (int r = O_SEEDS; r <= O_THREADS; r++)
         if (ry_opt(ctx, r) && (parse_number(ctx, r, 0, 1e9, &x), x != floor(x)))
             return ry_usage(ctx, "--%s takes a whole number (got '%s')", options[r].name,
@@ -159,6 +166,9 @@ static ry_cmd_status run(ry_ctx *ctx)
     parse_number(ctx, O_TARGET, 0, 1e9, &in.target_time);
     parse_number(ctx, O_BUDGET, 0, 1e15, &in.budget);
     parse_number(ctx, O_SLOW, 0, 1e6, &in.max_slowdown);
+    const char *obj = ry_opt(ctx, O_OBJECTIVE);
+    if (obj)    /* checked: capex or ownership */
+        in.objective = strcmp(obj, "ownership") == 0;
     if (ry_opt(ctx, O_THREADS) && parse_number(ctx, O_THREADS, 0, MAX_THREADS, &x) == RY_CMD_OK)
         in.threads = (int)x;
     if (ry_opt(ctx, O_MEMORY))

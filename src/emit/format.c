@@ -61,6 +61,35 @@ json_t *ry_capex_json(const ry_capex *x)
         json_object_set_new(j, "spares", ry_json_money(round(x->spares * 100) / 100));
         json_object_set_new(j, "spares_pct", json_real(x->spares_pct));
     }
+    json_object_set_new(j, "ownership", ry_ownership_json(x));
+    return j;
+}
+
+/* Money to the cent, watts to the watt. */
+static json_t *cents(double v)
+{
+    return ry_json_money(round(v * 100) / 100);
+}
+
+json_t *ry_ownership_json(const ry_capex *x)
+{
+    json_t *j = json_pack("{s:i, s:f, s:f, s:f, s:o, s:o, s:o, s:o}", "years", x->years,
+        "pue", x->pue, "energy_price_usd_kwh", x->energy_price, "support_pct", x->support_pct,
+        "capex", cents(x->total),
+        "energy", x->power_unknown ? json_null() : cents(x->energy_year * x->years),
+        "support", cents(x->support_year * x->years),
+        "total", cents(x->ownership));
+    json_object_set_new(j, "network_power_w",
+                        x->power_unknown ? json_null() : json_real(round(x->network_power_w)));
+    json_object_set_new(j, "energy_per_year",
+                        x->power_unknown ? json_null() : cents(x->energy_year));
+    json_object_set_new(j, "support_per_year", cents(x->support_year));
+    /* the servers apart: the same in every design of one cluster */
+    if (x->server_power_w > 0)
+        json_object_set_new(j, "servers", json_pack("{s:f, s:o, s:o}", "power_w",
+                            round(x->server_power_w), "energy_per_year",
+                            cents(x->server_energy_year), "energy",
+                            cents(x->server_energy_year * x->years)));
     return j;
 }
 

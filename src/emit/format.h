@@ -39,6 +39,11 @@ struct json_t;
 struct json_t *ry_json_money(double v);
 /* The capex object of every report that prices a fabric (a new reference). */
 struct json_t *ry_capex_json(const ry_capex *x);
+/* The cost of ownership of a capex (its "ownership" object): years, PUE,
+ * energy price, support share; capex, energy, support and their total over
+ * the years; the network's power; the servers' energy apart. Energy and the
+ * power are null when a switch model's power is unknown. */
+struct json_t *ry_ownership_json(const ry_capex *x);
 /* A physical bill line's item as reports name it: "cable" or "optics". */
 const char *ry_pbom_item_name(const ry_pbom_line *l);
 

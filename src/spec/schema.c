@@ -38,6 +38,7 @@ static const char *const protocols[] = { "infiniband", "ethernet", NULL };
 static const char *const ipv6_modes[] = { "off", "static", "slaac", NULL };   /* RY_IPV6_* */
 static const char *const qos_profiles[] = { "lossless", "lossy", NULL };       /* RY_QOS_* */
 static const char *const cost_models[] = { "paper", NULL };
+static const char *const search_objectives[] = { "capex", "ownership", NULL };
 static const char *const routing_engines[] = { "file", "ftree", "updn", "minhop", NULL };
 static const char *const switch_orders[] = { "unit-major", "rail-major", NULL };
 static const char *const routing_words[] = { "static", "ecmp", "adaptive", NULL };
@@ -279,6 +280,15 @@ const ry_key ry_spec_keys[] = {
       .bad = RY_BAD_COST, .doc = "price of one rack with its PDUs, in the capex total" },
     { .key = "cost.spares", NUMBER(0, 100), SPEC(spares_pct), .def = "0", .unit = "percent",
       .bad = RY_BAD_COST, .doc = "spares, a share of switches, optics and cables in the capex" },
+    { .key = "cost.years", INT(1, 50), SPEC(own_years), .def = "5", .unit = "years",
+      .bad = RY_BAD_COST, .doc = "life the cost of ownership counts" },
+    { .key = "cost.pue", NUMBER(1, 5), SPEC(own_pue), .def = "1.3", .bad = RY_BAD_COST,
+      .doc = "power usage effectiveness: the site's watts for each watt of the devices" },
+    { .key = "cost.energy_price", NUMBER(0, 100), SPEC(own_energy_price), .def = "0.08",
+      .unit = "USD/kWh", .bad = RY_BAD_COST, .doc = "price of a kilowatt-hour at the meter" },
+    { .key = "cost.support", NUMBER(0, 100), SPEC(own_support_pct), .def = "10",
+      .unit = "percent", .bad = RY_BAD_COST,
+      .doc = "support contracts a year, a share of the switches' price" },
 
     SECTION("infiniband", 0, "the GUID and LID plan and the OpenSM files"),
     { .key = "infiniband.guid_base", .type = RY_KEY_GUID, SPEC(ib.guid_base),
@@ -688,7 +698,7 @@ const ry_key ry_spec_keys[] = {
     /* Read by spec/search.c. */
     SECTION("search", 0, "the design space railyard search explores"),
     { .key = "search.vary", CUSTOM("map of spec key to values"), .flags = RY_KEY_READER,
-      .def_doc = "none: the spec's own point", .bad = RY_BAD_OTHER,
+      .def_doc = "none: the default space (railyard(1), search)", .bad = RY_BAD_OTHER,
       .doc = "spec keys and their values (a list; ranges as sweep --vary takes them)" },
     { .key = "search.workloads", CUSTOM("list of maps"), .flags = RY_KEY_READER,
       .def_doc = "the spec's workload", .bad = RY_BAD_OTHER,
@@ -706,6 +716,10 @@ const ry_key ry_spec_keys[] = {
     { .key = "search.max_slowdown", NUMBER(0, 1e6), .type_doc = "number, 0 or >= 1",
       .check = check_slowdown, SPEC(search.max_slowdown), .def = "0", .bad = RY_BAD_OTHER,
       .doc = "the answer's expected slowdown under the failures at most this (0: no limit)" },
+    { .key = "search.objective", ENUM(search_objectives), SPEC(search.objective),
+      .def = "capex", .bad = RY_BAD_OTHER,
+      .doc = "what the front and the answer price: the capex, or the cost of ownership over "
+             "cost.years" },
     { .key = "search.threads", INT(0, 256), SPEC(search.threads), .def = "0",
       .unit = "threads", .bad = RY_BAD_OTHER,
       .doc = "points evaluated at once (0: one per processor)" },

@@ -292,6 +292,12 @@ typedef struct ry_spec {
      * the cabling plan) */
     double rack_cost;          /* per rack of the layout, with its PDUs (0: left out) */
     double spares_pct;         /* spares, percent of switches, optics and cables */
+    /* cost of ownership: the capex plus what the network costs to run over
+     * its life (analysis/bom.h, ry_capex) */
+    int own_years;             /* years of life */
+    double own_pue;            /* site watts over IT watts */
+    double own_energy_price;   /* USD per kWh at the meter */
+    double own_support_pct;    /* support contracts, percent of the switches' price a year */
 
     /* workload: the LLM trained (spec/workload.h); NULL without the section,
      * and NULL when it does not fit the cluster: then workload_misfit.key
@@ -331,6 +337,7 @@ typedef struct ry_spec {
         double max_slowdown;    /* expected slowdown under the failures */
         int seeds;              /* random draws per KIND:N failure */
         int threads;            /* 0: one per processor */
+        int objective;          /* 0 capex, 1 ownership (cost.years of it) */
     } search;
 } ry_spec;
 

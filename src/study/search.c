@@ -99,6 +99,10 @@ struct ry_search {
     ry_vary axes[RY_SEARCH_MAX_AXES + 8];
     char *axis_where[RY_SEARCH_MAX_AXES + 8];
     const ry_pos *value_pos[RY_SEARCH_MAX_AXES + 8];  /* search.vary's values; NULL: --vary's */
+    /* The default space: every point's scalable unit is the one that fills
+     * its leaves (cluster.scalable_unit 0), whatever its switch and taper. */
+    int fit_su;
+    char space_note[320];       /* "" unless the default space is searched */
     /* per axis and value: the value of the same axis that dominates it (a
      * switch model the same but for a lower price), or -1 */
     int *dominated_by[RY_SEARCH_MAX_AXES + 8];
@@ -117,6 +121,7 @@ struct ry_search {
     ry_search_point *pts;
     const char ***values;       /* the points' value arrays */
     double target_time, budget;     /* the bounds: a point beyond them is pruned */
+    int objective;                  /* 0 capex, 1 ownership */
     int analytic;               /* the analytic shares, not the flow engine */
     /* the timings and bounds computed, by key */
     mtx_t lock;
@@ -344,7 +349,8 @@ static void *memo_put(search *S, memo **table, memo *fresh, const char *key, uin
 /* Room for the sets of a point (point_sets); the caller frees it. */
 static ry_override *new_sets(const search *S)
 {
-    return ry_xcalloc((size_t)(S->nsets + S->naxes + RY_SEARCH_MAX_SETS), sizeof(ry_override));
+    return ry_xcalloc((size_t)(S->nsets + S->naxes + 1 + RY_SEARCH_MAX_SETS),
+                      sizeof(ry_override));
 }
 
 /* The sets of point p (the command line's, then the axes', then the
@@ -357,6 +363,10 @@ static int point_sets(const search *S, const char **vals, const ry_search_worklo
         sets[n++] = S->sets[i];
     for (int k = 0; k < S->naxes; k++) {
         sets[n] = (ry_override){ S->axes[k].key, vals[k], n + 1, S->axis_where[k] };
+        n++;
+    }
+    if (S->fit_su) {
+        sets[n] = (ry_override){ "cluster.scalable_unit", "0", n + 1, "the default space" };
         n++;
     }
     for (int i = 0; w && i < w->n; i++) {
@@ -659,7 +669,9 @@ static int switch_key(const char *key)
 /* Dominated tiers: on an axis of switch models, a model the catalog holds
  * the same as another of the axis but dearer makes every point a point
  * with the other makes again at a lower capex (the same fabric, layout,
- * cabling, time and failures): those points are pruned, not built. */
+ * cabling, time and failures): those points are pruned, not built. The
+ * same shape draws the same power, so the cheaper make's ownership is the
+ * lower too. */
 static void find_dominated(search *S, const ry_catalog *cat)
 {
     for (int k = 0; k < S->naxes; k++) {
@@ -780,6 +792,10 @@ static void eval_point(search *S, long long p, ry_buf *diag)
     pt->capex_cables = cx.cables;
     pt->capex_racks = cx.racks_cost;
     pt->capex_spares = cx.spares;
+    pt->ownership = cx.ownership;
+    snprintf(pt->waste, sizeof pt->waste, "%s", c->waste);
+    snprintf(pt->unpriced, sizeof pt->unpriced, "%s", c->unpriced);
+    pt->price = S->objective ? pt->ownership : pt->capex;
     if (S->budget > 0 && pt->capex > S->budget) {
         char money[48], limit[48];
         snprintf(pt->why, sizeof pt->why, "pruned: its capex, %s, is over the budget of %s",
@@ -941,7 +957,7 @@ static void fronts(ry_search_result *r)
     double *z = ry_xcalloc((size_t)n, sizeof *z);
     unsigned char *ok = ry_xcalloc((size_t)n, 1), *on = ry_xcalloc((size_t)n, 1);
     for (long long i = 0; i < n; i++) {
-        x[i] = r->pts[i].capex;
+        x[i] = r->pts[i].price;
         y[i] = r->pts[i].iter_s;
         z[i] = r->pts[i].slowdown;
         ok[i] = (unsigned char)r->pts[i].ok;
@@ -976,7 +992,7 @@ static void fronts(ry_search_result *r)
         if (!p->meets)
             continue;
         const ry_search_point *a = r->answer >= 0 ? &r->pts[r->answer] : NULL;
-        if (!a || p->capex < a->capex || (p->capex == a->capex && p->iter_s < a->iter_s))
+        if (!a || p->price < a->price || (p->price == a->price && p->iter_s < a->iter_s))
             r->answer = i;
     }
     free(x);
@@ -996,6 +1012,7 @@ void ry_search_in_init(ry_search_in *in, const ry_spec *base, const char *path,
     in->target_time = base->search.target_time;
     in->budget = base->search.budget;
     in->max_slowdown = base->search.max_slowdown;
+    in->objective = base->search.objective;
     in->threads = base->search.threads;
 }
 
@@ -1045,6 +1062,63 @@ static void gather_axes(const ry_search_in *in, search *S, const ry_search_space
         S->axis_where[k] = ry_xmalloc(len);
         snprintf(S->axis_where[k], len, "--vary %s", v.key);
     }
+}
+
+/* A search with no axes (no search.vary, no --vary) searches the space a
+ * planner starts from: the three designs; leaves at 1:1, 2:1 and 4:1 (a
+ * fabric.tiers list keeps its tiers: then the designs alone); and the
+ * catalog's priced switches of the spec's protocol whose ports run at the
+ * NIC's speed; each point with the scalable unit that fills its leaves.
+ * Says it in S->space_note. */
+static void default_axes(search *S, const ry_spec *base)
+{
+    static const char *const designs[] = { "rail-optimized", "rail-only", "fat-tree" };
+    static const char *const tapers[] = { "1:1", "2:1", "4:1" };
+    const char *why;
+    ry_vary *a = &S->axes[S->naxes];
+    a->key = ry_xstrdup("fabric.design");
+    for (int i = 0; i < 3; i++)
+        ry_vary_add(a, designs[i], &why);
+    S->axis_where[S->naxes++] = ry_xstrdup("the default space: fabric.design");
+    if (base->n_tier) {
+        snprintf(S->space_note, sizeof S->space_note, "the three designs (fabric.tiers keeps "
+                 "its switches and tapers)");
+        return;
+    }
+    a = &S->axes[S->naxes];
+    a->key = ry_xstrdup("fabric.oversubscription");
+    for (int i = 0; i < 3; i++)
+        ry_vary_add(a, tapers[i], &why);
+    S->axis_where[S->naxes++] = ry_xstrdup("the default space: fabric.oversubscription");
+    S->fit_su = 1;
+    ry_catalog *cat = ry_catalog_load(S->templates);
+    int nsw = 0;
+    ry_vary sw = { 0 };
+    sw.key = ry_xstrdup("fabric.switch");
+    for (int i = 0; cat && i < cat->nswitches && sw.n < RY_VARY_MAX_VALUES; i++) {
+        const ry_switch_model *m = &cat->switches[i].model;
+        if (m->ethernet != base->sw.ethernet || m->port_gbps != base->node.nic_gbps ||
+            !(m->price > 0))
+            continue;
+        ry_vary_add(&sw, m->name, &why);
+        nsw++;
+    }
+    ry_catalog_free(cat);
+    char speed[32];
+    snprintf(speed, sizeof speed, "%gG", base->node.nic_gbps);
+    if (nsw == 0) {
+        ry_vary_free(&sw);
+        snprintf(S->space_note, sizeof S->space_note, "the three designs, leaves at 1:1, 2:1 "
+                 "and 4:1, the spec's switch (the catalog has no priced %s switch of %s); scalable "
+                 "units that fill the leaves", base->sw.ethernet ? "Ethernet" : "InfiniBand", speed);
+        return;
+    }
+    S->axes[S->naxes] = sw;
+    S->axis_where[S->naxes++] = ry_xstrdup("the default space: fabric.switch");
+    snprintf(S->space_note, sizeof S->space_note, "the three designs, leaves at 1:1, 2:1 and "
+             "4:1, the catalog's priced %s switches of %s; scalable units that fill the "
+             "leaves", base->sw.ethernet ? "Ethernet" : "InfiniBand",
+             speed);
 }
 
 /* The mix: search.workloads, or the spec's own workload; 0 after an
@@ -1143,6 +1217,9 @@ int ry_search_run(const ry_search_in *in, ry_search **out, ry_search_result *res
     S->sets = in->sets;
     S->nsets = in->nsets;
     gather_axes(in, S, sp);
+    if (S->naxes == 0)
+        default_axes(S, base);
+    res->space_note = S->space_note;
     if (!gather_workloads(S, base, sp))
         return 1;
     res->default_failures = gather_failures(S, in, sp);
@@ -1151,6 +1228,8 @@ int ry_search_run(const ry_search_in *in, ry_search **out, ry_search_result *res
     res->budget = S->budget = in->budget;
     S->analytic = in->analytic;
     res->max_slowdown = in->max_slowdown;
+    res->objective = S->objective = in->objective;
+    res->years = base->own_years;
 
     /* the points */
     double product = 1;

@@ -49,6 +49,10 @@ typedef struct ry_search_point {
     int racks;
     double power_w;
     double capex, capex_switches, capex_optics, capex_cables, capex_racks, capex_spares;
+    double ownership;           /* capex and cost.years of energy and support (ry_capex) */
+    double price;               /* what the objective prices: capex or ownership */
+    char waste[160];            /* ports bought that carry nothing (ry_bom_waste), or "" */
+    char unpriced[RY_NAME_MAX]; /* a switch model with no price, or "" */
     long long t, p, d, c, ep;   /* the first workload's layout: tensor, pipeline, data,
                                  * context, expert parallel (1: none) */
     long long gpus;
@@ -75,6 +79,7 @@ typedef struct ry_search_result {
     int nfailures;
     const char *const *failures;
     int default_failures;       /* the failures are the default list, not the spec's */
+    const char *space_note;     /* "" unless no axis was given: the default space, said */
     long long applied[RY_SEARCH_MAX_FAILURES];  /* points each scenario applied to */
     int seeds;
     long long npoints, nok;
@@ -82,6 +87,8 @@ typedef struct ry_search_result {
     long long nfront, nfront_fail;
     long long answer;           /* the cheapest within the targets, -1 none */
     double target_time, budget, max_slowdown;
+    int objective;              /* 0 capex, 1 ownership: the front's and the answer's price */
+    int years;                  /* of the ownership */
     double fastest;             /* the fastest point within the other targets */
     int as_fast;                /* no time target given: target_time is the fastest's + 1% */
     long long pruned;           /* points not modeled: dominated switch models, bounds */
@@ -105,6 +112,7 @@ typedef struct ry_search_in {
                                  * spec's search.failures, else spine:1, leaf:1, plane */
     int seeds;                  /* draws per KIND:N scenario */
     double target_time, budget, max_slowdown;   /* the answer's bounds (0: none) */
+    int objective;              /* 0 capex, 1 ownership (search.objective, --objective) */
     int threads;                /* 0: as many as processors and memory allow */
     long long memory;           /* bytes the points may take at once; 0: what is available */
     long long max_points;       /* > 0: only the first this many points are evaluated */

@@ -329,6 +329,49 @@ static void capex_text(ry_buf *o, const ry_capex *x)
     ry_text_table_write(&t, o, "  ");
 }
 
+static void ownership_text(ry_buf *o, const ry_capex *x)
+{
+    ry_buf d;
+    ry_buf_init(&d);
+    ry_buf_printf(o, "\ncost of ownership over %d year%s (cost.years; PUE %g, %g USD/kWh, support "
+                     "%g%% a year)\n", x->years, x->years == 1 ? "" : "s", x->pue,
+                  x->energy_price, x->support_pct);
+    ry_text_table t;
+    ry_text_table_init(&t, "lrl");
+    char kw[RY_NUM_CAP];
+    ry_text_table_cell(&t, "capex:");
+    money_cell(&t, x->total);
+    ry_text_table_cell(&t, "%s", "");
+    ry_text_table_cell(&t, "energy:");
+    if (x->power_unknown) {
+        ry_text_table_cell(&t, "unknown");
+        ry_text_table_cell(&t, "(a switch model has no power: fabric.switch.power)");
+    } else {
+        money_cell(&t, x->energy_year * x->years);
+        ry_buf_reset(&d);
+        ry_money_text(&d, x->energy_year, cents_mode);
+        ry_text_table_cell(&t, "(the switches draw %s kW: %s a year)",
+                           ry_num_fixed(kw, sizeof kw, x->network_power_w / 1000, 1), d.data);
+    }
+    ry_text_table_cell(&t, "support:");
+    money_cell(&t, x->support_year * x->years);
+    ry_buf_reset(&d);
+    ry_money_text(&d, x->support_year, cents_mode);
+    ry_text_table_cell(&t, "(%g%% of the switches' price: %s a year)", x->support_pct, d.data);
+    ry_text_table_cell(&t, "ownership:");
+    money_cell(&t, x->ownership);
+    ry_text_table_cell(&t, "%s", x->power_unknown ? "(without the energy)" : "");
+    ry_text_table_write(&t, o, "  ");
+    if (x->server_power_w > 0) {
+        ry_buf_reset(&d);
+        ry_money_text(&d, x->server_energy_year * x->years, cents_mode);
+        ry_buf_printf(o, "  the servers draw %s kW more: %s of energy over the years, the same in "
+                         "every design, not in the total\n",
+                      ry_num_fixed(kw, sizeof kw, x->server_power_w / 1000, 1), d.data);
+    }
+    ry_buf_free(&d);
+}
+
 static int report_cents_capex(const ry_capex *x)
 {
     double w[] = { x->switches_cost, x->switch_price, x->optics, x->cables, x->racks_cost,
@@ -494,8 +537,10 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
         cents_mode = report_cents(paper ? b : NULL, phys, capex);
         bom_text(o, b);
         counts_text(o, b, capex);
-        if (capex)
+        if (capex) {
             capex_text(o, capex);
+            ownership_text(o, capex);
+        }
         if (phys)
             physical_text(o, phys);
         if (capex && capex->ntrays)
@@ -509,6 +554,7 @@ void ry_emit_capex_text(ry_buf *o, const ry_capex *x)
 {
     cents_mode = report_cents_capex(x);
     capex_text(o, x);
+    ownership_text(o, x);
 }
 
 void ry_emit_paper_cost_line(ry_buf *o, const ry_bom *b)

@@ -214,6 +214,26 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     if (spares)
         money_row(&r, "  spares", offsetof(ry_compare_design, capex_spares), cents);
     money_row(&r, "capex per GPU", offsetof(ry_compare_design, capex_per_gpu), 0);
+    int years = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok)
+            years = d[i].years;
+    char own[64];
+    snprintf(own, sizeof own, "ownership, %d year%s", years, years == 1 ? "" : "s");
+    money_row(&r, own, offsetof(ry_compare_design, ownership), 0);
+    ry_text_table_cell(&t, "%s", "  energy (network)");
+    for (int i = 0; i < n; i++) {
+        if (!d[i].ok || d[i].power_unknown) {
+            ry_text_table_cell(&t, "%s", d[i].ok ? "unknown" : "-");
+            continue;
+        }
+        ry_buf m;
+        ry_buf_init(&m);
+        ry_money_text(&m, round(d[i].own_energy), 0);
+        ry_text_table_cell(&t, "%s", m.data);
+        ry_buf_free(&m);
+    }
+    money_row(&r, "  support", offsetof(ry_compare_design, own_support), 0);
     int modeled = any_modeled(d, n);
     if (modeled) {
         ry_text_table_cell(&t, "%s", "layout (tensor x pipeline x data)");
@@ -235,6 +255,13 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
             char b[RY_NUM_CAP] = "-";
             if (d[i].modeled && d[i].capex > 0)
                 ry_num_int(b, sizeof b, llround(d[i].tokens_per_s_per_musd));
+            ry_text_table_cell(&t, "%s", b);
+        }
+        ry_text_table_cell(&t, "%s", "tokens per $ of ownership");
+        for (int i = 0; i < n; i++) {
+            char b[RY_NUM_CAP] = "-";
+            if (d[i].modeled && d[i].ownership > 0)
+                ry_num_int(b, sizeof b, llround(d[i].tokens_per_usd_owned));
             ry_text_table_cell(&t, "%s", b);
         }
     }
@@ -348,11 +375,20 @@ static json_t *design_json(const ry_compare_design *d)
         "total", num(d->capex), "switches", num(d->capex_switches), "optics",
         num(d->capex_optics), "cables", num(d->capex_cables), "racks", num(d->capex_racks),
         "spares", num(d->capex_spares), "per_gpu", json_real(round(d->capex_per_gpu * 100) / 100)));
+    json_object_set_new(j, "ownership", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "years",
+        d->years, "capex", num(d->capex),
+        "energy", d->power_unknown ? json_null() : num(round(d->own_energy * 100) / 100),
+        "support", num(round(d->own_support * 100) / 100),
+        "total", num(round(d->ownership * 100) / 100),
+        "network_power_w", d->power_unknown ? json_null() : num(round(d->network_power_w))));
     if (d->modeled)
         json_object_set_new(j, "training", json_pack("{s:I, s:I, s:I, s:f, s:f, s:f}",
             "tensor", (json_int_t)d->t, "pipeline", (json_int_t)d->p, "data", (json_int_t)d->d,
             "iteration_s", d->iter_s, "tokens_per_s", d->tokens_per_s,
             "tokens_per_s_per_musd", d->tokens_per_s_per_musd));
+    if (d->modeled)
+        json_object_set_new(json_object_get(j, "training"), "tokens_per_usd_owned",
+                            json_real(round(d->tokens_per_usd_owned)));
     if (d->modeled && d->analytic_iter_s > 0)
         json_object_set_new(json_object_get(j, "training"), "analytic_iteration_s",
                             json_real(d->analytic_iter_s));
@@ -435,9 +471,11 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
         ry_csv_field(o, h);
     }
     ry_buf_puts(o, ",racks,halls,power_kw,capex,capex_switches,capex_optics,capex_cables,"
-                   "capex_racks,capex_spares,capex_per_gpu");
+                   "capex_racks,capex_spares,capex_per_gpu,ownership,ownership_energy,"
+                   "ownership_support");
     if (modeled)
-        ry_buf_puts(o, ",tensor,pipeline,data,iteration_s,tokens_per_s,tokens_per_s_per_musd");
+        ry_buf_puts(o, ",tensor,pipeline,data,iteration_s,tokens_per_s,tokens_per_s_per_musd,"
+                       "tokens_per_usd_owned");
     ry_buf_puts(o, ",spine_failed,spine_bandwidth_kept");
     if (modeled)
         ry_buf_puts(o, ",spine_slowdown");
@@ -447,7 +485,7 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
         const ry_compare_design *x = &d[i];
         ry_buf_puts(o, ry_design_name(x->design));
         if (!x->ok) {
-            int empty = 1 + tiers + 3 + nm + 10 + (modeled ? 6 : 0) + 2 + (modeled ? 1 : 0);
+            int empty = 1 + tiers + 3 + nm + 13 + (modeled ? 7 : 0) + 2 + (modeled ? 1 : 0);
             for (int k = 0; k < empty; k++)
                 ry_buf_putc(o, ',');
             ry_buf_putc(o, ',');
@@ -464,12 +502,16 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
         ry_buf_printf(o, ",%d,%d,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f", x->racks, x->halls,
                       x->power_w / 1000, x->capex, x->capex_switches, x->capex_optics,
                       x->capex_cables, x->capex_racks, x->capex_spares, x->capex_per_gpu);
+        ry_buf_printf(o, ",%.2f", x->ownership);
+        x->power_unknown ? ry_buf_puts(o, ",") : ry_buf_printf(o, ",%.2f", x->own_energy);
+        ry_buf_printf(o, ",%.2f", x->own_support);
         if (modeled) {
             if (x->modeled)
-                ry_buf_printf(o, ",%lld,%lld,%lld,%.6f,%.1f,%.3f", x->t, x->p, x->d, x->iter_s,
-                              x->tokens_per_s, x->tokens_per_s_per_musd);
+                ry_buf_printf(o, ",%lld,%lld,%lld,%.6f,%.1f,%.3f,%.0f", x->t, x->p, x->d,
+                              x->iter_s, x->tokens_per_s, x->tokens_per_s_per_musd,
+                              x->tokens_per_usd_owned);
             else
-                ry_buf_puts(o, ",,,,,,");
+                ry_buf_puts(o, ",,,,,,,");
         }
         if (x->spine) {
             ry_buf_puts(o, ",");

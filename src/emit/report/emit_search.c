@@ -52,7 +52,14 @@ static void stalls(ry_buf *out, const ry_search_result *r)
     }
 }
 
-/* The points of a front, in order of capex then time then index. */
+/* What the front prices: "capex", or "ownership" (cost.years of it). */
+static const char *price_word(const ry_search_result *r)
+{
+    return r->objective ? "ownership" : "capex";
+}
+
+/* The points of a front, in order of price (the objective's) then time
+ * then index. */
 typedef struct key {
     double capex, iter;
     long long i;
@@ -74,7 +81,7 @@ static long long sorted(const ry_search_result *r, int fail_front, long long **o
     key *k = ry_xcalloc((size_t)(r->npoints ? r->npoints : 1), sizeof *k);
     for (long long i = 0; i < r->npoints; i++)
         if (fail_front ? r->pts[i].front_fail : r->pts[i].front)
-            k[n++] = (key){ r->pts[i].capex, r->pts[i].iter_s, i };
+            k[n++] = (key){ r->pts[i].price, r->pts[i].iter_s, i };
     qsort(k, (size_t)n, sizeof *k, by_capex);
     long long *ix = ry_xcalloc((size_t)(n ? n : 1), sizeof *ix);
     for (long long j = 0; j < n; j++)
@@ -111,7 +118,11 @@ static void table(ry_buf *out, const ry_search_result *r, const long long *ix, l
     ry_buf_puts(out, "   #  ");
     for (int k = 0; k < r->naxes; k++)
         ry_buf_printf(out, "%-*s  ", w[k], r->axes[k].key);
-    ry_buf_printf(out, "%14s  %12s  %13s  %-*s  %16s\n", "capex", "iteration, s",
+    char price[32];
+    if (r->objective)
+        snprintf(price, sizeof price, "ownership, %dy", r->years);
+    ry_buf_printf(out, "%14s  %12s  %13s  %-*s  %16s\n", r->objective ? price : "capex",
+                  "iteration, s",
                   "tokens/s/$1M", wl, "layout t x p x d", "slowdown");
     for (long long j = 0; j < n; j++) {
         const ry_search_point *p = &r->pts[ix[j]];
@@ -123,7 +134,7 @@ static void table(ry_buf *out, const ry_search_result *r, const long long *ix, l
         slowdown_text(slow, sizeof slow, p);
         ry_num_int(tpm, sizeof tpm, (long long)llround(p->tokens_per_musd));
         ry_buf_printf(out, "%14s  %12.4f  %13s  %-*s  %16s", ry_num_money(money, sizeof money,
-                      p->capex, 0), p->iter_s, tpm, wl, lay, slow);
+                      p->price, 0), p->iter_s, tpm, wl, lay, slow);
         if (p->label >= 0 && r->space)
             ry_buf_printf(out, "  %s", r->space->labels[p->label].name);
         if (ix[j] == r->answer)
@@ -191,6 +202,32 @@ static void reasons(ry_buf *out, const ry_search_result *r, int pruned)
                       ry_n(more), more == 1 ? "" : "s");
 }
 
+/* Points whose ports carry nothing, and points with an unpriced switch
+ * (their capex leaves it out): a count and the first of each. */
+static void warnings(ry_buf *out, const ry_search_result *r)
+{
+    long long waste = 0, unpriced = 0, fw = -1, fu = -1;
+    for (long long i = 0; i < r->npoints; i++) {
+        const ry_search_point *p = &r->pts[i];
+        if (!p->built)
+            continue;
+        if (p->waste[0] && waste++ == 0)
+            fw = i;
+        if (p->unpriced[0] && unpriced++ == 0)
+            fu = i;
+    }
+    if (waste)
+        ry_buf_printf(out, "warning: %s point%s buy%s switch ports that carry nothing (#%lld: "
+                      "%s; the waste column of points.csv names each)\n", ry_n(waste),
+                      waste == 1 ? "" : "s", waste == 1 ? "s" : "", fw + 1, r->pts[fw].waste);
+    if (unpriced)
+        ry_buf_printf(out, "warning: %s point%s price%s a switch at $0 (#%lld: %s has no price; "
+                      "set fabric.switch.price): %s capex leave%s it out\n", ry_n(unpriced),
+                      unpriced == 1 ? "" : "s", unpriced == 1 ? "s" : "", fu + 1,
+                      r->pts[fu].unpriced, unpriced == 1 ? "its" : "their",
+                      unpriced == 1 ? "s" : "");
+}
+
 void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
 {
     const ry_spec *s = r->spec;
@@ -209,6 +246,9 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     if (hi != lo)
         ry_buf_printf(out, " to %s", ry_n(hi));
     ry_buf_printf(out, " GPUs; %s point%s", ry_n(r->npoints), r->npoints == 1 ? "" : "s");
+    if (r->space_note && r->space_note[0])
+        ry_buf_printf(out, " of the default space (%s; search.vary or --vary chooses another)",
+                      r->space_note);
     if (bad || r->pruned) {
         ry_buf_printf(out, " (%s built and modeled", ry_n(r->nok));
         if (r->pruned)
@@ -263,17 +303,18 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
                           "switch, or one plane)\n", r->failures[i], ry_n(r->applied[i]),
                           ry_n(r->nok));
     }
+    warnings(out, r);
 
     long long *ix;
     long long n = sorted(r, 0, &ix);
-    ry_buf_printf(out, "\nfront, capex against iteration time: %s point%s\n", ry_n(n),
-                  n == 1 ? "" : "s");
+    ry_buf_printf(out, "\nfront, %s against iteration time: %s point%s\n", price_word(r),
+                  ry_n(n), n == 1 ? "" : "s");
     table(out, r, ix, n);
     free(ix);
     if (r->nfailures) {
         n = sorted(r, 1, &ix);
-        ry_buf_printf(out, "\nfront, capex against slowdown under the failures: %s point%s\n",
-                      ry_n(n), n == 1 ? "" : "s");
+        ry_buf_printf(out, "\nfront, %s against slowdown under the failures: %s point%s\n",
+                      price_word(r), ry_n(n), n == 1 ? "" : "s");
         table(out, r, ix, n);
         free(ix);
         stalls(out, r);
@@ -298,7 +339,7 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
             slowdown_text(slow, sizeof slow, p);
             ry_buf_printf(out, "  %-24s #%lld  %s  %.4f s  %s  %s the time front, %s the "
                           "failure front\n", name, i + 1,
-                          ry_num_money(money, sizeof money, p->capex, 0), p->iter_s, slow,
+                          ry_num_money(money, sizeof money, p->price, 0), p->iter_s, slow,
                           p->front ? "on" : "off", p->front_fail || !r->nfailures ? "on" : "off");
         }
         if (shown)
@@ -338,12 +379,16 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
         const ry_search_point *p = &r->pts[r->answer];
         char money[48], slow[96];
         slowdown_text(slow, sizeof slow, p);
-        ry_buf_printf(out, "#%lld, the cheapest point with %s:\n ", r->answer + 1, tgt);
+        ry_buf_printf(out, "#%lld, the %s with %s:\n ", r->answer + 1,
+                      r->objective ? "point of least ownership" : "cheapest point", tgt);
         for (int k = 0; k < r->naxes; k++)
             ry_buf_printf(out, "%s %s=%s", k ? "," : "", r->axes[k].key, p->values[k]);
-        ry_buf_printf(out, "\n  %s, %s, %.4f s per iteration, %s under the failures\n",
-                      design_word(p->design), ry_num_money(money, sizeof money, p->capex, 0),
-                      p->iter_s, slow);
+        ry_buf_printf(out, "\n  %s, %s", design_word(p->design),
+                      ry_num_money(money, sizeof money, p->capex, 0));
+        if (r->objective)
+            ry_buf_printf(out, " capex, %s over %d years", ry_num_money(money, sizeof money,
+                          p->ownership, 0), r->years);
+        ry_buf_printf(out, ", %.4f s per iteration, %s under the failures\n", p->iter_s, slow);
     }
     if (r->pruned) {
         ry_buf_puts(out, "\npruned (they cannot be the answer):\n");
@@ -373,9 +418,9 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
         ry_csv_field(out, r->axes[k].key);
     }
     ry_buf_puts(out, ",design,tiers,switches,optics,cables,racks,power_kw,capex,capex_switches,"
-                     "capex_optics,capex_cables,capex_racks,capex_spares,tensor,pipeline,data,"
+                     "capex_optics,capex_cables,capex_racks,capex_spares,ownership,tensor,pipeline,data,"
                      "context,expert,iteration_s,fastest_s,tokens_per_s,tokens_per_s_per_musd,"
-                     "slowdown,stalls,scenarios,front,front_failure,meets,answer,published,why");
+                     "slowdown,stalls,scenarios,front,front_failure,meets,answer,published,waste,why");
     for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
         char name[96];
         snprintf(name, sizeof name, "iteration_s.%s", r->workloads[w].label);
@@ -402,8 +447,9 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
             num(out, p->capex_cables, 2);
             num(out, p->capex_racks, 2);
             num(out, p->capex_spares, 2);
+            num(out, p->ownership, 2);
         } else {
-            ry_buf_puts(out, ",,,,,,,,,,,,,");
+            ry_buf_puts(out, ",,,,,,,,,,,,,,");
         }
         if (p->ok) {
             ry_buf_printf(out, ",%lld,%lld,%lld,%lld,%lld", p->t, p->p, p->d, p->c, p->ep);
@@ -429,6 +475,8 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
         if (p->label >= 0 && r->space)
             ry_csv_field(out, r->space->labels[p->label].name);
         ry_buf_putc(out, ',');
+        ry_csv_field(out, p->built ? p->waste : "");
+        ry_buf_putc(out, ',');
         ry_csv_field(out, p->ok ? "" : p->why);
         for (int w = 0; r->nworkloads > 1 && w < r->nworkloads; w++) {
             if (p->ok)
@@ -442,20 +490,21 @@ void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only)
 
 void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
 {
-    ry_buf_puts(o, "# railyard search: capex against iteration time; run with gnuplot\n");
+    ry_buf_printf(o, "# railyard search: %s against iteration time; run with gnuplot\n",
+                  price_word(r));
     /* every modeled point, by design */
     for (int d = 0; d < 3; d++) {
         ry_buf_printf(o, "$D%d << EOD\n", d);
         for (long long i = 0; i < r->npoints; i++)
             if (r->pts[i].ok && r->pts[i].design == d)
-                ry_buf_printf(o, "%.6f %.6f\n", r->pts[i].capex / 1e6, r->pts[i].iter_s);
+                ry_buf_printf(o, "%.6f %.6f\n", r->pts[i].price / 1e6, r->pts[i].iter_s);
         ry_buf_puts(o, "EOD\n");
     }
     long long *ix;
     long long n = sorted(r, 0, &ix);
     ry_buf_puts(o, "$front << EOD\n");
     for (long long j = 0; j < n; j++)
-        ry_buf_printf(o, "%.6f %.6f\n", r->pts[ix[j]].capex / 1e6, r->pts[ix[j]].iter_s);
+        ry_buf_printf(o, "%.6f %.6f\n", r->pts[ix[j]].price / 1e6, r->pts[ix[j]].iter_s);
     ry_buf_puts(o, "EOD\n");
     free(ix);
     int have[3] = { 0 };
@@ -466,10 +515,11 @@ void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
         ry_gp_terminal(o, pass, 1200, 720, "search");
         ry_buf_puts(o, "set title ");
         char title[256];
-        snprintf(title, sizeof title, "%s: capex against iteration time (%lld points, front "
-                 "of %lld)", r->spec->name, r->nok, r->nfront);
+        snprintf(title, sizeof title, "%s: %s against iteration time (%lld points, front "
+                 "of %lld)", r->spec->name, price_word(r), r->nok, r->nfront);
         ry_escape_str(o, title, RY_ESC_GNUPLOT);
-        ry_buf_puts(o, "\nset xlabel 'capex ($M)'\nset ylabel 'iteration time (s)'\n"
+        ry_buf_printf(o, "\nset xlabel '%s ($M)'\n", price_word(r));
+        ry_buf_puts(o, "set ylabel 'iteration time (s)'\n"
                        "set grid\nset key top right box opaque\nunset label\n"
                        "set offsets graph 0.05, graph 0.2, graph 0.08, graph 0.08\n");
         int lab = 1;
@@ -479,13 +529,13 @@ void ry_emit_search_plot(ry_buf *o, const ry_search_result *r)
                 continue;
             ry_buf_printf(o, "set label %d ", lab++);
             ry_escape_str(o, r->space->labels[p->label].name, RY_ESC_GNUPLOT);
-            ry_buf_printf(o, " at %.6f,%.6f offset 1,1 point pt 6 ps 2\n", p->capex / 1e6,
+            ry_buf_printf(o, " at %.6f,%.6f offset 1,1 point pt 6 ps 2\n", p->price / 1e6,
                           p->iter_s);
         }
         if (r->answer >= 0) {
             const ry_search_point *p = &r->pts[r->answer];
             ry_buf_printf(o, "set label %d 'answer' at %.6f,%.6f offset 1,-1 point pt 4 ps 2.5 "
-                          "lc rgb '#d62728'\n", lab++, p->capex / 1e6, p->iter_s);
+                          "lc rgb '#d62728'\n", lab++, p->price / 1e6, p->iter_s);
         }
         ry_buf_puts(o, "plot ");
         static const char *const color[] = { "#1f77b4", "#2ca02c", "#ff7f0e" };
