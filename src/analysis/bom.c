@@ -81,13 +81,9 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b)
 int ry_bom_waste(const ry_bom *b, char *buf, size_t cap)
 {
     buf[0] = '\0';
-    for (int t = 1; t < b->tiers; t++) {
-        const ry_bom_tier *x = &b->tier[t];
-        if (x->sw_up > x->sw_down) {
-            snprintf(buf, cap, "%s: %d ports down and %d up", ry_tier_name(t, b->tiers), x->sw_down,
-                     x->sw_up);
-            return 1;
-        }
+    if (b->tiers > 1 && b->tier[1].sw_up > b->tier[1].sw_down) {
+        snprintf(buf, cap, "leaf: %d ports down and %d up", b->tier[1].sw_down, b->tier[1].sw_up);
+        return 1;
     }
     for (int t = 1; t <= b->tiers; t++) {
         const ry_bom_tier *x = &b->tier[t];

@@ -50,9 +50,8 @@ void ry_bom_compute(const ry_fabric *f, ry_bom *b);
 /* A tier with less than this share of its ports cabled wastes ports. */
 #define RY_BOM_FILL_LOW 0.75
 
-/* Ports bought that carry nothing: into buf the first tier below the top
- * whose fullest switch cables more ports up than down ("leaf: 32 ports
- * down and 64 up"), else the first tier under RY_BOM_FILL_LOW cabled
+/* Ports bought that carry nothing: into buf the leaves when the fullest
+ * cables more ports up than down ("leaf: 32 ports down and 64 up"), else the first tier under RY_BOM_FILL_LOW cabled
  * ("leaf: 60.0% of ports cabled"); "" when none. Returns 1 when it said
  * something. */
 int ry_bom_waste(const ry_bom *b, char *buf, size_t cap);

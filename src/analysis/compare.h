@@ -102,9 +102,8 @@ typedef struct ry_compare_design {
     /* cost of ownership over `years` (ry_capex): the network's power, its
      * energy and support over the years (energy 0 with power_unknown set) */
     int years, power_unknown;
-    /* ports bought and not used: "" or what wastes them (the first tier
-     * whose fullest switch cables more up than down, or that is under
-     * RY_BOM_FILL_LOW cabled: ry_bom_waste); the first switch model without a price */
+    /* ports bought and not used: "" or what wastes them (ry_bom_waste);
+     * the first switch model without a price */
     char waste[160];
     char unpriced[RY_NAME_MAX];
     double network_power_w, own_energy, own_support, ownership;

@@ -115,18 +115,15 @@ static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
             ry_n(x->switches),
             usd(a, sizeof a, x->idle_cost), usd(p, sizeof p, c->price_port));
     }
-    /* a switch cabling more up than down buys uplinks its down-links cannot
-     * fill (a scalable unit sized for a smaller switch) */
-    for (int t = 1; t < f->tiers; t++) {
-        const ry_bom_tier *x = &b->tier[t];
-        if (x->sw_up <= x->sw_down)
-            continue;
-        add(c, RY_CHECK_WARNING, "tier-uplinks", t == 1 ? "cluster.scalable_unit" : "fabric.switch",
-            "%s: the fullest switch cables %d ports down and %d up: %d uplinks more than its "
-            "down-links can fill; a scalable unit that fills the %s (cluster.scalable_unit: 0) "
-            "needs fewer switches above", ry_tier_name(t, f->tiers), x->sw_down, x->sw_up,
-            x->sw_up - x->sw_down, t == 1 ? "leaves" : "tier");
-    }
+    /* a leaf cabling more up than down buys uplinks its down-links cannot
+     * fill (a scalable unit sized for a smaller switch); a growth phase's
+     * reserve cables the target's uplinks on purpose */
+    const ry_bom_tier *x = &b->tier[1];
+    if (f->tiers > 1 && !f->reserve && x->sw_up > x->sw_down)
+        add(c, RY_CHECK_WARNING, "tier-uplinks", "cluster.scalable_unit",
+            "leaf: the fullest switch cables %d ports down and %d up: %d uplinks more than its "
+            "down-links can fill; a scalable unit that fills the leaves (cluster.scalable_unit: "
+            "0) needs fewer switches above", x->sw_down, x->sw_up, x->sw_up - x->sw_down);
 }
 
 /* Builds and prices the spec with gpus and scalable unit changed. */
