@@ -128,13 +128,14 @@ static void count_media(const ry_cabling *c, ry_compare_design *out)
     }
 }
 
-/* One spine switch down: the first switch of tier 2, as whatif --fail names it. */
-static void spine_failure(const ry_fabric *f, ry_compare_design *out)
+/* The first switch of tier t down, as whatif --fail names it. */
+static void tier_failure(const ry_fabric *f, int t, ry_compare_fail *out)
 {
+    memset(out, 0, sizeof *out);
     uint32_t id = 0;
     int found = 0;
     for (uint32_t i = f->first_switch; i < f->nnodes && !found; i++)
-        if (f->nodes[i].kind == RY_NODE_SWITCH && f->nodes[i].tier == 2) {
+        if (f->nodes[i].kind == RY_NODE_SWITCH && f->nodes[i].tier == t) {
             id = i;
             found = 1;
         }
@@ -148,21 +149,37 @@ static void spine_failure(const ry_fabric *f, ry_compare_design *out)
     ry_failure_report_init(&r, f);
     ry_failure_apply(f, &e, 1, fs);
     ry_failure_analyze(ws, fs, &r);
-    out->spine = 1;
-    snprintf(out->spine_name, sizeof out->spine_name, "%s", e.name);
-    out->spine_bw_kept = r.bs_ratio;
-    out->spine_fwd_max = r.fwd_max;
-    out->spine_fwd_sum = r.fwd_sum;
-    out->spine_gpus_cut = r.gpus_cut;
+    out->tier = t;
+    snprintf(out->name, sizeof out->name, "%s", e.name);
+    out->bw_kept = r.bs_ratio;
+    out->fwd_max = r.fwd_max;
+    out->fwd_sum = r.fwd_sum;
+    out->gpus_cut = r.gpus_cut;
     ry_failure_report_free(&r);
     ry_failure_ws_free(ws);
     ry_failure_free(fs);
 }
 
+/* One switch of each tier down; the spine's in the spine fields too. */
+static void tier_failures(const ry_fabric *f, ry_compare_design *out)
+{
+    for (int t = 1; t <= f->tiers && t <= RY_MAX_TIERS; t++)
+        tier_failure(f, t, &out->fail[t]);
+    const ry_compare_fail *sp = &out->fail[2];
+    if (f->tiers < 2 || !sp->tier)
+        return;
+    out->spine = 1;
+    snprintf(out->spine_name, sizeof out->spine_name, "%s", sp->name);
+    out->spine_bw_kept = sp->bw_kept;
+    out->spine_fwd_max = sp->fwd_max;
+    out->spine_fwd_sum = sp->fwd_sum;
+    out->spine_gpus_cut = sp->gpus_cut;
+}
+
 void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out)
 {
     ry_compare_design_costs(b, out);
-    spine_failure(&b->fabric, out);
+    tier_failures(&b->fabric, out);
 }
 
 void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
@@ -201,6 +218,8 @@ void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
     out->own_energy = cx->energy_year * cx->years;
     out->own_support = cx->support_year * cx->years;
     out->ownership = cx->ownership;
+    out->nodes = b->spec.nodes;
+    out->gpu_ports = bom->endpoints;
     ry_bom_waste(bom, out->waste, sizeof out->waste);
     for (int i = 0; i < cx->nmodels && !out->unpriced[0]; i++)
         if (!(cx->model[i].price > 0))
@@ -224,4 +243,20 @@ int ry_compare_fastest_per_dollar(const ry_compare_design *d, int n)
             (best < 0 || d[i].tokens_per_s_per_musd > d[best].tokens_per_s_per_musd))
             best = i;
     return best;
+}
+
+void ry_compare_reliability(const ry_spec *s, ry_compare_design *d)
+{
+    ry_rel_input in = { .gpus = d->gpus, .nodes = d->nodes, .gpu_ports = d->gpu_ports,
+                        .gpus_per_node = s->node.gpus_per_node, .tiers = d->tiers,
+                        .years = d->years };
+    in.node_links = d->gpu_ports;
+    in.switch_links = d->cables > d->gpu_ports ? d->cables - d->gpu_ports : 0;
+    for (int t = 1; t <= d->tiers && t <= RY_MAX_TIERS; t++) {
+        in.switches[t] = d->tier_switches[t];
+        in.gpus_cut[t] = d->fail[t].gpus_cut;
+        in.slowdown[t] = d->modeled ? d->fail[t].slowdown : 0;
+        in.stalled[t] = d->fail[t].stalled;
+    }
+    ry_reliability_compute(s, &in, &d->rel);
 }

@@ -5,6 +5,7 @@
 
 #include "analysis/bom.h"
 #include "analysis/failure.h"
+#include "analysis/reliability.h"
 
 typedef struct ry_compare_row {
     long long gpus;
@@ -78,6 +79,18 @@ typedef struct ry_compare_medium {
     double metres;          /* stock lengths summed */
 } ry_compare_medium;
 
+/* One switch down (the first of its tier, as whatif --fail names it) and
+ * what it leaves; with a workload, the slowdown of the layout kept. */
+typedef struct ry_compare_fail {
+    int tier;               /* 0: no such tier */
+    char name[96];
+    double bw_kept;         /* network bandwidth of the slowest HB domain, share kept */
+    double fwd_max, fwd_sum;
+    long long gpus_cut;     /* GPUs with no NIC port left */
+    double slowdown;        /* T_iter after over before (modeled designs) */
+    int stalled;
+} ry_compare_fail;
+
 /* What compare reports of one design: plain numbers, nothing to free.
  * The workload's fields are filled by the caller (the model is not
  * analysis's to run: see ry_compare_spine_failure). */
@@ -108,6 +121,12 @@ typedef struct ry_compare_design {
     char unpriced[RY_NAME_MAX];
     double network_power_w, own_energy, own_support, ownership;
     long long gpus;
+    /* the first switch of each tier down, [1..tiers] (the spine's also below) */
+    ry_compare_fail fail[RY_MAX_TIERS + 1];
+    long long nodes;            /* servers */
+    long long gpu_ports;        /* NIC ports cabled */
+    /* the expected failures and what they cost (analysis/reliability.h) */
+    ry_reliability rel;
     /* one spine switch down (the first switch of tier 2), when there is one */
     int spine;              /* 0: the design has no second tier */
     char spine_name[96];
@@ -124,8 +143,8 @@ typedef struct ry_compare_design {
     int spine_stalled;
 } ry_compare_design;
 
-/* Fills out from a built design, and analyses the failure of its first
- * tier-2 switch (spine) with ry_failure_analyze. */
+/* Fills out from a built design, and analyses the failure of the first
+ * switch of each tier with ry_failure_analyze. */
 void ry_compare_design_fill(const ry_design_build *b, ry_compare_design *out);
 /* The same without the spine failure (spine fields left 0). */
 void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out);
@@ -134,6 +153,9 @@ void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out);
  * second per dollar of capex (among the modeled); -1 when none qualifies.
  * Ties go to the lower ry_design. */
 int ry_compare_cheapest(const ry_compare_design *d, int n);
+/* d->rel from d's counts and failures (and their slowdowns when modeled),
+ * at s's reliability section. */
+void ry_compare_reliability(const ry_spec *s, ry_compare_design *d);
 int ry_compare_fastest_per_dollar(const ry_compare_design *d, int n);
 
 #endif

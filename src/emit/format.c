@@ -93,6 +93,28 @@ json_t *ry_ownership_json(const ry_capex *x)
     return j;
 }
 
+json_t *ry_reliability_json(const ry_reliability *r)
+{
+    json_t *cls = json_array();
+    for (int i = 0; i < r->nclass; i++) {
+        const ry_rel_class *c = &r->cls[i];
+        json_t *j = json_pack("{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:b}", "class", c->name,
+                              "rate_key", c->key, "count", c->count, "rate", c->rate,
+                              "failures", c->failures, "interrupt_gpu_hours", c->interrupt_gpu_h,
+                              "repair_gpu_hours", c->repair_gpu_h, "lost_gpu_hours",
+                              c->lost_gpu_h, "network", c->network);
+        if (c->network && strstr(c->name, "switches"))
+            json_object_set_new(j, "repair", json_string(c->drained ? "drain" : "slowed"));
+        json_array_append_new(cls, j);
+    }
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:i, s:o, s:o}", "failures",
+                     r->failures, "network_failures", r->network_failures, "lost_gpu_hours",
+                     r->lost_gpu_h, "network_lost_gpu_hours", r->network_lost_gpu_h, "goodput",
+                     r->goodput, "gpu_hour_usd", r->gpu_hour, "lost_usd",
+                     cents(r->lost_usd), "years", r->years, "lost_usd_years",
+                     cents(r->lost_usd_years), "classes", cls);
+}
+
 const char *ry_pbom_item_name(const ry_pbom_line *l)
 {
     return strcmp(l->what, "transceiver") == 0 ? "optics" : l->what;

@@ -26,6 +26,7 @@
 
 #include "analysis/bom.h"
 #include "analysis/cabling.h"
+#include "analysis/reliability.h"
 #include "util/buf.h"
 
 typedef enum { RY_FMT_TEXT, RY_FMT_JSON, RY_FMT_CSV } ry_format;
@@ -44,6 +45,11 @@ struct json_t *ry_capex_json(const ry_capex *x);
  * the years; the network's power; the servers' energy apart. Energy and the
  * power are null when a switch model's power is unknown. */
 struct json_t *ry_ownership_json(const ry_capex *x);
+/* A design's expected failures and their cost (analysis/reliability.h):
+ * the totals a year, the goodput, the dollars, and per class its count,
+ * rate, failures, the GPU-hours one failure loses (restart, repair) and
+ * the year's. */
+struct json_t *ry_reliability_json(const ry_reliability *r);
 /* A physical bill line's item as reports name it: "cable" or "optics". */
 const char *ry_pbom_item_name(const ry_pbom_line *l);
 

@@ -862,6 +862,7 @@ static ry_spec *spec_from_doc(ry_ydoc *doc, const ry_override *sets, int nsets,
     ry_spec_rules_ib(s);
     read_section(&c, root, "naming");
     read_layout(&c, root);
+    read_section(&c, root, "reliability");
     read_section(&c, root, "spares");
     read_section(&c, root, "growth");
     read_cabling(&c, root);

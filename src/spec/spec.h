@@ -262,6 +262,16 @@ typedef struct ry_spec {
         long long target_gpus;      /* as written, then the target in GPUs */
     } growth;
 
+    /* reliability: failure rates, repair times and what the job does, for
+     * the expected goodput and lost GPU-hours (analysis/reliability.h) */
+    struct {
+        double gpu_rate, host_rate, nic_rate, software_rate;   /* a component-year */
+        double switch_rate, cable_rate;                        /* a component-year */
+        double repair_node, repair_switch, repair_cable;       /* hours */
+        double checkpoint, restart;                            /* minutes */
+        double gpu_hour;                                       /* USD */
+    } rel;
+
     /* spares: kept on site, swapped in after a failure (whatif --sweep) */
     struct {
         int switches;           /* spare switches: a scenario's first N failed switches */

@@ -39,11 +39,18 @@ int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c)
     /* seconds of the years at 365.25 days */
     c->tokens_per_usd_owned = c->ownership > 0 ? pl->tokens_per_s * 31557600.0 * c->years /
                                                  c->ownership : 0;
-    if (c->spine) {
+    for (int t = 1; t <= c->tiers && t <= RY_MAX_TIERS; t++) {
+        ry_compare_fail *x = &c->fail[t];
+        if (!x->tier)
+            continue;
         ry_iter_degraded dg;
-        ry_plan_degrade(pl, c->spine_bw_kept, c->spine_fwd_max, c->spine_fwd_sum, &dg);
-        c->spine_slowdown = dg.slowdown;
-        c->spine_stalled = dg.stalled;
+        ry_plan_degrade(pl, x->bw_kept, x->fwd_max, x->fwd_sum, &dg);
+        x->slowdown = dg.slowdown;
+        x->stalled = dg.stalled;
+    }
+    if (c->spine) {
+        c->spine_slowdown = c->fail[2].slowdown;
+        c->spine_stalled = c->fail[2].stalled;
     }
     free(pl);
     return 0;
@@ -66,6 +73,7 @@ int ry_compare_designs(const ry_spec *s, const ry_media_catalog *media, int want
         built++;
         if (want_model)
             rc = ry_compare_model_design(b, &d[i]);
+        ry_compare_reliability(s, &d[i]);
         ry_design_build_free(b);
     }
     return rc < 0 ? -1 : built;

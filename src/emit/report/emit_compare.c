@@ -96,6 +96,12 @@ static void money_row(row *r, const char *name, size_t off, int cents)
     }
 }
 
+/* Whether design d has a tier-k switch failure to show. */
+static int has_fail(const ry_compare_design *d, int k)
+{
+    return d->ok && k <= d->tiers && d->fail[k].tier == k;
+}
+
 /* The modeled designs within the model's resolution of the fastest: when
  * more than one, the speed does not decide between them. */
 static int same_speed(const ry_compare_design *d, int n, int *which)
@@ -221,7 +227,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     char own[64];
     snprintf(own, sizeof own, "ownership, %d year%s", years, years == 1 ? "" : "s");
     money_row(&r, own, offsetof(ry_compare_design, ownership), 0);
-    ry_text_table_cell(&t, "%s", "  energy (network)");
+    ry_text_table_cell(&t, "%s", "  of it the network's energy");
     for (int i = 0; i < n; i++) {
         if (!d[i].ok || d[i].power_unknown) {
             ry_text_table_cell(&t, "%s", d[i].ok ? "unknown" : "-");
@@ -233,7 +239,6 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         ry_text_table_cell(&t, "%s", m.data);
         ry_buf_free(&m);
     }
-    money_row(&r, "  support", offsetof(ry_compare_design, own_support), 0);
     int modeled = any_modeled(d, n);
     if (modeled) {
         ry_text_table_cell(&t, "%s", "layout (tensor x pipeline x data)");
@@ -265,23 +270,62 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
             ry_text_table_cell(&t, "%s", b);
         }
     }
-    ry_text_table_cell(&t, "%s", "one spine down");
-    for (int i = 0; i < n; i++)
-        ry_text_table_cell(&t, "%s", d[i].ok && d[i].spine ? d[i].spine_name : "-");
-    ry_text_table_cell(&t, "%s", "  network bandwidth kept");
-    for (int i = 0; i < n; i++)
-        d[i].ok && d[i].spine ? ry_text_table_cell(&t, "%.2f%%", 100 * d[i].spine_bw_kept)
-                              : ry_text_table_cell(&t, "-");
-    if (modeled) {
-        ry_text_table_cell(&t, "%s", "  slowdown");
+    /* one switch of each tier down, leaves first: the bandwidth the slowest
+     * HB domain keeps, the GPUs cut off and (modeled) the slowdown */
+    for (int k = 1; k <= tiers; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s down: kept/cut%s", ry_tier_name(k, tiers),
+                 modeled ? "/slow" : "");
+        ry_text_table_cell(&t, "%s", name);
         for (int i = 0; i < n; i++) {
-            if (!d[i].modeled || !d[i].spine)
+            if (!has_fail(&d[i], k)) {
                 ry_text_table_cell(&t, "-");
-            else if (d[i].spine_stalled)
-                ry_text_table_cell(&t, "stalled");
-            else
-                ry_text_table_cell(&t, "%.4fx", d[i].spine_slowdown);
+                continue;
+            }
+            const ry_compare_fail *x = &d[i].fail[k];
+            char cut[RY_NUM_CAP], slow[32] = "";
+            ry_num_int(cut, sizeof cut, x->gpus_cut);
+            if (d[i].modeled && x->stalled)
+                snprintf(slow, sizeof slow, "/stalled");
+            else if (d[i].modeled)
+                snprintf(slow, sizeof slow, "/%.3fx", x->slowdown);
+            ry_text_table_cell(&t, "%.1f%%/%s%s", 100 * x->bw_kept, cut, slow);
         }
+    }
+    /* the failures of a year and what they cost */
+    double price = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok && d[i].rel.ok)
+            price = d[i].rel.gpu_hour;
+    ry_text_table_cell(&t, "%s", "failures a year (network's)");
+    for (int i = 0; i < n; i++)
+        d[i].ok && d[i].rel.ok
+            ? ry_text_table_cell(&t, "%.1f (%.1f)", d[i].rel.failures, d[i].rel.network_failures)
+            : ry_text_table_cell(&t, "-");
+    ry_text_table_cell(&t, "%s", "GPU-hours the network loses a year");
+    for (int i = 0; i < n; i++) {
+        char a[RY_NUM_CAP] = "-";
+        if (d[i].ok && d[i].rel.ok)
+            ry_num_int(a, sizeof a, llround(d[i].rel.network_lost_gpu_h));
+        ry_text_table_cell(&t, "%s", a);
+    }
+    ry_text_table_cell(&t, "%s", "goodput");
+    for (int i = 0; i < n; i++)
+        d[i].ok && d[i].rel.ok ? ry_text_table_cell(&t, "%.3f%%", 100 * d[i].rel.goodput)
+                               : ry_text_table_cell(&t, "-");
+    char lost[64];
+    ry_buf pm;
+    ry_buf_init(&pm);
+    ry_money_text(&pm, price, ry_money_has_cents(price));
+    snprintf(lost, sizeof lost, "lost a year, at %s a GPU-hour", pm.data);
+    ry_buf_free(&pm);
+    ry_text_table_cell(&t, "%s", lost);
+    for (int i = 0; i < n; i++) {
+        ry_buf m;
+        ry_buf_init(&m);
+        d[i].ok && d[i].rel.ok ? ry_money_text(&m, d[i].rel.lost_usd, 0) : ry_buf_puts(&m, "-");
+        ry_text_table_cell(&t, "%s", m.data);
+        ry_buf_free(&m);
     }
     ry_text_table_write(&t, o, "");
     ry_buf_putc(o, '\n');
@@ -292,9 +336,10 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         if (d[i].ok)
             ry_tier_entries_text(o, s, d[i].design, d[i].tiers, &d[i].entries);
     if (modeled)
-        ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout;\n"
-                      "one spine down: the first spine fails; the job keeps its layout (whatif --fail)\n",
-                      workload_name(s));
+        ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout, "
+                      "kept when a switch is down\n", workload_name(s));
+    ry_buf_puts(o, "failures: at the reliability section's rates (railyard-spec(5), "
+                   "RELIABILITY)\n");
     int c = ry_compare_cheapest(d, n), f = ry_compare_fastest_per_dollar(d, n);
     if (c >= 0) {
         ry_buf m;
@@ -368,6 +413,9 @@ static json_t *design_json(const ry_compare_design *d)
     json_object_set_new(j, "optics", json_integer(d->optics));
     json_object_set_new(j, "cables", json_pack("{s:I, s:o}", "total", (json_int_t)d->cables,
                                                "by_medium", media));
+    json_object_set_new(j, "gpus", json_integer(d->gpus));
+    json_object_set_new(j, "nodes", json_integer(d->nodes));
+    json_object_set_new(j, "gpu_ports", json_integer(d->gpu_ports));
     json_object_set_new(j, "racks", json_integer(d->racks));
     json_object_set_new(j, "halls", json_integer(d->halls));
     json_object_set_new(j, "power_w", num(round(d->power_w)));
@@ -404,6 +452,23 @@ static json_t *design_json(const ry_compare_design *d)
     } else {
         json_object_set_new(j, "spine_failure", json_null());
     }
+    json_t *fails = json_array();
+    for (int k = 1; k <= d->tiers; k++) {
+        const ry_compare_fail *x = &d->fail[k];
+        if (x->tier != k)
+            continue;
+        json_t *fj = json_pack("{s:s, s:s, s:f, s:I}", "tier", ry_tier_name(k, d->tiers), "switch",
+                               x->name, "bandwidth_kept", x->bw_kept, "gpus_cut",
+                               (json_int_t)x->gpus_cut);
+        if (d->modeled) {
+            json_object_set_new(fj, "stalled", json_boolean(x->stalled));
+            json_object_set_new(fj, "slowdown", x->stalled ? json_null() : json_real(x->slowdown));
+        }
+        json_array_append_new(fails, fj);
+    }
+    json_object_set_new(j, "switch_failures", fails);
+    if (d->rel.ok)
+        json_object_set_new(j, "reliability", ry_reliability_json(&d->rel));
     return j;
 }
 
@@ -479,13 +544,13 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
     ry_buf_puts(o, ",spine_failed,spine_bandwidth_kept");
     if (modeled)
         ry_buf_puts(o, ",spine_slowdown");
-    ry_buf_puts(o, ",error");
+    ry_buf_puts(o, ",failures_a_year,lost_gpu_hours_a_year,goodput,lost_usd_a_year,error");
     ry_csv_end(o);
     for (int i = 0; i < n; i++) {
         const ry_compare_design *x = &d[i];
         ry_buf_puts(o, ry_design_name(x->design));
         if (!x->ok) {
-            int empty = 1 + tiers + 3 + nm + 13 + (modeled ? 7 : 0) + 2 + (modeled ? 1 : 0);
+            int empty = 1 + tiers + 3 + nm + 13 + (modeled ? 7 : 0) + 2 + (modeled ? 1 : 0) + 4;
             for (int k = 0; k < empty; k++)
                 ry_buf_putc(o, ',');
             ry_buf_putc(o, ',');
@@ -528,6 +593,11 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
             else
                 ry_buf_puts(o, ",");
         }
+        if (x->rel.ok)
+            ry_buf_printf(o, ",%.3f,%.1f,%.6f,%.2f", x->rel.failures, x->rel.lost_gpu_h,
+                          x->rel.goodput, x->rel.lost_usd);
+        else
+            ry_buf_puts(o, ",,,,");
         ry_buf_puts(o, ",");
         ry_csv_end(o);
     }
