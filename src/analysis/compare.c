@@ -221,6 +221,7 @@ void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
     out->nodes = b->spec.nodes;
     out->gpu_ports = bom->endpoints;
     ry_bom_waste(bom, out->waste, sizeof out->waste);
+    ry_price_items_of(&b->spec, cx, &b->cab, &out->prices);
     for (int i = 0; i < cx->nmodels && !out->unpriced[0]; i++)
         if (!(cx->model[i].price > 0))
             snprintf(out->unpriced, sizeof out->unpriced, "%s", cx->model[i].name);

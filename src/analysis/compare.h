@@ -6,6 +6,7 @@
 #include "analysis/bom.h"
 #include "analysis/failure.h"
 #include "analysis/reliability.h"
+#include "analysis/sensitivity.h"
 
 typedef struct ry_compare_row {
     long long gpus;
@@ -119,6 +120,7 @@ typedef struct ry_compare_design {
      * the first switch model without a price */
     char waste[160];
     char unpriced[RY_NAME_MAX];
+    ry_price_items prices;      /* the capex's priced items (analysis/sensitivity.h) */
     double network_power_w, own_energy, own_support, ownership;
     long long gpus;
     /* the first switch of each tier down, [1..tiers] (the spine's also below) */

@@ -20,8 +20,8 @@
 
 #define MAX_RADICES 32
 
-enum { O_GPUS, O_NODE, O_SWITCH, O_MODEL, O_HB, O_RAILS, O_PLANES, O_RADIX, O_PAPER, O_FORMAT,
-       O_OUTPUT, O_N };
+enum { O_GPUS, O_NODE, O_SWITCH, O_MODEL, O_HB, O_RAILS, O_PLANES, O_RADIX, O_PAPER, O_SENS,
+       O_FORMAT, O_OUTPUT, O_N };
 static const ry_option options[] = {
     [O_GPUS] = { "gpus", 0, RY_OPT_VALUE, "N", NULL, "number of GPUs (instead of a spec)" },
     [O_NODE] = { "node", 0, RY_OPT_VALUE, "MODEL", NULL,
@@ -42,6 +42,9 @@ static const ry_option options[] = {
     [O_PAPER] = { "paper", 0, RY_OPT_FLAG, NULL, NULL,
                   "the rail-only paper's Table 2 view: switches, transceivers and\n"
                   "its cost model per radix (--gpus N --hb-domain K --radix R,...)" },
+    [O_SENS] = { "sensitivity", 0, RY_OPT_FLAG, NULL, NULL,
+                 "which prices flip the cheapest design: each kind (switches,\n"
+                 "optics, cables) and each item at either end of its range" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
     [O_N] = RY_OPTION_END
@@ -289,7 +292,7 @@ static ry_cmd_status run_designs(ry_ctx *ctx)
     if (rc == RY_CMD_OK) {
         ry_buf out;
         ry_buf_init(&out);
-        ry_emit_designs(&out, s, d, 3, ctx->fmt);
+        ry_emit_designs_sens(&out, s, d, 3, ctx->fmt, ry_flag(ctx, O_SENS));
         rc = ry_write_output(ctx, ctx->out, out.data, out.len);
         ry_buf_free(&out);
     }

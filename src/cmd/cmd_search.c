@@ -18,7 +18,7 @@
 
 #define MAX_THREADS RY_SEARCH_MAX_THREADS
 
-enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_OBJECTIVE, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_ANALYTIC,
+enum { O_VARY, O_TARGET, O_BUDGET, O_SLOW, O_OBJECTIVE, O_SENS, O_FAIL, O_SEEDS, O_THREADS, O_MEMORY, O_ANALYTIC,
        O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_VARY] = { "vary", 0, RY_OPT_LIST, "KEY=VALUES", NULL,
@@ -36,6 +36,9 @@ static const ry_option options[] = {
                       "capex (default) or ownership: what the front and the answer\n"
                       "price (search.objective; ownership: capex, energy and\n"
                       "support over cost.years)" },
+    [O_SENS] = { "sensitivity", 0, RY_OPT_FLAG, NULL, NULL,
+                 "whether the answer holds with every price of a kind\n"
+                 "(switches, optics, cables) at either end of its range" },
     [O_FAIL] = { "fail", 0, RY_OPT_LIST, "SCENARIO", NULL,
                  "a failure scenario (replaces search.failures): plane, or\n"
                  "KIND:N as whatif --random takes it (spine:1); repeatable" },
@@ -184,6 +187,11 @@ static ry_cmd_status run(ry_ctx *ctx)
             ry_emit_search_csv(&out, &res, 0);
         else
             ry_emit_search_text(&out, &res);
+        if (ry_flag(ctx, O_SENS) && ctx->fmt != RY_FMT_CSV) {
+            const ry_spec *s = ctx->spec;
+            double range[3] = { s->range_switches, s->range_optics, s->range_cables };
+            ry_emit_search_sensitivity(&out, &res, range, s->own_support_pct);
+        }
         if (ctx->out)
             rc = write_dir(ctx, &res, S);
         if (rc == RY_CMD_OK)

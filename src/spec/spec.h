@@ -308,6 +308,8 @@ typedef struct ry_spec {
     double own_pue;            /* site watts over IT watts */
     double own_energy_price;   /* USD per kWh at the meter */
     double own_support_pct;    /* support contracts, percent of the switches' price a year */
+    /* price ranges, percent below and above list (analysis/sensitivity.h) */
+    double range_switches, range_optics, range_cables;
 
     /* workload: the LLM trained (spec/workload.h); NULL without the section,
      * and NULL when it does not fit the cluster: then workload_misfit.key

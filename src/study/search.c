@@ -1002,6 +1002,37 @@ static void fronts(ry_search_result *r)
     free(on);
 }
 
+long long ry_search_answer_with(const ry_search_result *r, int kind, double f,
+                                double support_pct)
+{
+    long long answer = -1;
+    double best = 0, best_t = 0;
+    for (long long i = 0; i < r->npoints; i++) {
+        const ry_search_point *p = &r->pts[i];
+        if (!p->ok || (r->nfailures && p->stalls[0]) ||
+            (r->max_slowdown > 0 && p->slowdown > r->max_slowdown) ||
+            !(p->iter_s <= r->target_time))
+            continue;
+        double hw = p->capex_switches + p->capex_optics + p->capex_cables;
+        double part = kind == 0 ? p->capex_switches : kind == 1 ? p->capex_optics
+                                                                : p->capex_cables;
+        double delta = (f - 1) * part * (hw > 0 ? 1 + p->capex_spares / hw : 1);
+        double capex = p->capex + delta;
+        if (r->budget > 0 && capex > r->budget)
+            continue;
+        double price = capex;
+        if (r->objective)
+            price = p->ownership + delta +
+                    (kind == 0 ? (f - 1) * p->capex_switches * support_pct / 100 * r->years : 0);
+        if (answer < 0 || price < best || (price == best && p->iter_s < best_t)) {
+            answer = i;
+            best = price;
+            best_t = p->iter_s;
+        }
+    }
+    return answer;
+}
+
 /* ---- the search ----------------------------------------------------------------------------- */
 
 void ry_search_in_init(ry_search_in *in, const ry_spec *base, const char *path,

@@ -9,6 +9,7 @@
 #include "analysis/growth.h"
 #include "emit/csv.h"
 #include "emit/report/emit_checks.h"
+#include "emit/report/emit_sensitivity.h"
 #include "util/numfmt.h"
 #include "emit/text_table.h"
 #include "emit/tier_text.h"
@@ -520,6 +521,12 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
 void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt, int paper)
 {
+    ry_emit_bom_sens(o, b, phys, capex, fmt, paper, NULL);
+}
+
+void ry_emit_bom_sens(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
+                      ry_format fmt, int paper, const ry_price_items *sens)
+{
     if (fmt == RY_FMT_JSON) {
         json_t *j = bom_json(b);
         /* "transceivers" counts cable ends (the paper's count): its own name too */
@@ -530,6 +537,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             json_object_set_new(j, "capex", ry_capex_json(capex));
         if (capex && capex->ntrays)
             json_object_set_new(j, "rack_trays", trays_json(capex));
+        if (sens)
+            json_object_set_new(j, "sensitivity", ry_sensitivity_json(sens));
         ry_json_out(o, j, 0);
     } else if (fmt == RY_FMT_CSV) {
         bom_csv(o, b, phys, capex);
@@ -547,6 +556,8 @@ void ry_emit_bom(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry_ca
             trays_text(o, capex);
         if (paper)
             paper_text(o, b);
+        if (sens)
+            ry_emit_sensitivity_text(o, sens);
     }
 }
 

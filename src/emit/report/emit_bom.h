@@ -16,6 +16,12 @@ struct ry_growth;    /* analysis/growth.h */
  * it, under "paper_cost" and section "paper"). */
 void ry_emit_bom(ry_buf *out, const ry_bom *b, const ry_cabling *phys, const ry_capex *capex,
                  ry_format fmt, int paper);
+/* The same with the price sensitivity of the capex (sens, may be NULL):
+ * its table after the capex in text, "sensitivity" in JSON. */
+struct ry_price_items;
+void ry_emit_bom_sens(ry_buf *out, const ry_bom *b, const ry_cabling *phys,
+                      const ry_capex *capex, ry_format fmt, int paper,
+                      const struct ry_price_items *sens);
 /* validate's and build's summary: the spec's figures, the counts and the
  * capex (x may be NULL: then "not priced" and why, from unpriced); paper 1
  * adds the paper's cost model. */

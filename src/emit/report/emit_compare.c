@@ -472,7 +472,9 @@ static json_t *design_json(const ry_compare_design *d)
     return j;
 }
 
-static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n)
+static json_t *sens_json(const ry_spec *s, const ry_compare_design *d, int n);
+
+static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n, int sens)
 {
     json_t *arr = json_array();
     for (int i = 0; i < n; i++)
@@ -515,6 +517,8 @@ static void emit_json(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         json_array_append_new(same, json_string(ry_design_name(d[which[i]].design)));
     json_object_set_new(j, "same_speed", same);
     json_object_set_new(j, "resolution", json_real(RY_PLAN_RESOLUTION));
+    if (sens)
+        json_object_set_new(j, "sensitivity", sens_json(s, d, n));
     ry_json_out(o, j, 0);
 }
 
@@ -603,13 +607,136 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
     }
 }
 
+/* ---- which prices flip the cheapest ---------------------------------------------------------- */
+
+/* One row: every item of a kind (name NULL) or one item, at f x list. */
+typedef struct flip_row {
+    ry_price_kind kind;
+    const char *name;
+    double range;
+    int cheap[2];               /* the cheapest design at the low and the high end */
+} flip_row;
+
+static int cheapest_at(const ry_compare_design *d, int n, ry_price_kind kind, const char *name,
+                       double f)
+{
+    int best = -1;
+    double bc = 0;
+    for (int i = 0; i < n; i++) {
+        if (!d[i].ok)
+            continue;
+        double c = ry_price_total_with(&d[i].prices, kind, name, f);
+        if (best < 0 || c < bc) {
+            best = i;
+            bc = c;
+        }
+    }
+    return best;
+}
+
+static double range_of_kind(const ry_spec *s, ry_price_kind k)
+{
+    return k == RY_PRICE_SWITCH ? s->range_switches
+         : k == RY_PRICE_OPTICS ? s->range_optics : s->range_cables;
+}
+
+/* The kinds whole, then every item of any design, once. */
+static int flip_rows(const ry_spec *s, const ry_compare_design *d, int n, flip_row *rows, int cap)
+{
+    int nr = 0;
+    for (int k = 0; k < 3 && nr < cap; k++)
+        rows[nr++] = (flip_row){ (ry_price_kind)k, NULL, range_of_kind(s, (ry_price_kind)k),
+                                 { 0, 0 } };
+    for (int i = 0; i < n; i++)
+        for (int j = 0; d[i].ok && j < d[i].prices.n && nr < cap; j++) {
+            const ry_price_item *x = &d[i].prices.item[j];
+            int seen = 0;
+            for (int r = 3; r < nr && !seen; r++)
+                seen = rows[r].kind == x->kind && strcmp(rows[r].name, x->name) == 0;
+            if (!seen)
+                rows[nr++] = (flip_row){ x->kind, x->name, x->range, { 0, 0 } };
+        }
+    for (int r = 0; r < nr; r++)
+        for (int e = 0; e < 2; e++)
+            rows[r].cheap[e] = cheapest_at(d, n, rows[r].kind, rows[r].name,
+                                           1 + (e ? 1 : -1) * rows[r].range / 100);
+    return nr;
+}
+
+#define MAX_FLIP_ROWS (3 + 3 * RY_PRICE_MAX_ITEMS)
+
+static void sens_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n)
+{
+    int base = ry_compare_cheapest(d, n);
+    if (base < 0)
+        return;
+    flip_row rows[MAX_FLIP_ROWS];
+    int nr = flip_rows(s, d, n, rows, MAX_FLIP_ROWS);
+    ry_buf_printf(o, "\nprice sensitivity: the cheapest design (%s at list prices) with each "
+                     "kind, then each item, at either end of its range (cost.range_*)\n",
+                  ry_design_name(d[base].design));
+    ry_text_table t;
+    ry_text_table_init(&t, "lllll");
+    const char *head[] = { "prices", "", "range", "cheapest low", "cheapest high" };
+    for (int k = 0; k < 5; k++)
+        ry_text_table_cell(&t, "%s", head[k]);
+    int flips = 0;
+    for (int r = 0; r < nr; r++) {
+        ry_text_table_cell(&t, "%s", ry_price_kind_name(rows[r].kind));
+        ry_text_table_cell(&t, "%s", rows[r].name ? rows[r].name : "(all)");
+        ry_text_table_cell(&t, "+/-%g%%", rows[r].range);
+        for (int e = 0; e < 2; e++) {
+            int c = rows[r].cheap[e];
+            ry_text_table_cell(&t, "%s%s", c >= 0 ? ry_design_name(d[c].design) : "-",
+                               c != base ? " (flips)" : "");
+            flips += c != base;
+        }
+    }
+    ry_text_table_write(&t, o, "  ");
+    if (flips)
+        ry_buf_printf(o, "the answer flips at %d end%s of a range: the cheapest design depends "
+                         "on those prices\n", flips, flips == 1 ? "" : "s");
+    else
+        ry_buf_printf(o, "the answer holds: %s is the cheapest at either end of every range\n",
+                      ry_design_name(d[base].design));
+}
+
+static json_t *sens_json(const ry_spec *s, const ry_compare_design *d, int n)
+{
+    flip_row rows[MAX_FLIP_ROWS];
+    int nr = flip_rows(s, d, n, rows, MAX_FLIP_ROWS);
+    int base = ry_compare_cheapest(d, n);
+    json_t *a = json_array();
+    for (int r = 0; r < nr; r++) {
+        json_t *j = json_pack("{s:s, s:o, s:f, s:s, s:s}", "kind", ry_price_kind_name(rows[r].kind),
+                              "item", rows[r].name ? json_string(rows[r].name) : json_null(),
+                              "range_pct", rows[r].range, "cheapest_low",
+                              rows[r].cheap[0] >= 0 ? ry_design_name(d[rows[r].cheap[0]].design) : "",
+                              "cheapest_high",
+                              rows[r].cheap[1] >= 0 ? ry_design_name(d[rows[r].cheap[1]].design) : "");
+        json_object_set_new(j, "flips", json_boolean(rows[r].cheap[0] != base ||
+                                                     rows[r].cheap[1] != base));
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
+void ry_emit_designs_sens(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n,
+                          ry_format fmt, int sens)
+{
+    if (fmt == RY_FMT_JSON) {
+        emit_json(o, s, d, n, sens);
+    } else if (fmt == RY_FMT_CSV) {
+        emit_csv(o, d, n);
+    } else {
+        emit_text(o, s, d, n);
+        if (sens)
+            sens_text(o, s, d, n);
+    }
+}
+
 void ry_emit_designs(ry_buf *o, const ry_spec *s, const ry_compare_design *d, int n,
                      ry_format fmt)
 {
-    if (fmt == RY_FMT_JSON)
-        emit_json(o, s, d, n);
-    else if (fmt == RY_FMT_CSV)
-        emit_csv(o, d, n);
-    else
-        emit_text(o, s, d, n);
+    ry_emit_designs_sens(o, s, d, n, fmt, 0);
 }

@@ -9,6 +9,9 @@
 #include "emit/report/emit_bom.h"
 #include "util/buf.h"
 
+/* sens: with which prices flip the cheapest design (text and JSON). */
+void ry_emit_designs_sens(ry_buf *out, const ry_spec *s, const ry_compare_design *d, int n,
+                          ry_format fmt, int sens);
 void ry_emit_designs(ry_buf *out, const ry_spec *s, const ry_compare_design *d, int n,
                      ry_format fmt);
 

@@ -400,6 +400,39 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
     }
 }
 
+void ry_emit_search_sensitivity(ry_buf *out, const ry_search_result *r, const double range[3],
+                                double support_pct)
+{
+    static const char *const kinds[] = { "switches", "optics", "cables" };
+    if (r->answer < 0)
+        return;
+    ry_buf_printf(out, "\nprice sensitivity: the answer (#%lld) with every price of a kind at "
+                       "either end of its range (cost.range_switches, cost.range_optics, "
+                       "cost.range_cables)\n  %-9s %7s  %-16s %s\n", r->answer + 1, "prices",
+                  "range", "answer low", "answer high");
+    int flips = 0;
+    for (int k = 0; k < 3; k++) {
+        char cell[2][32], rg[48];
+        for (int e = 0; e < 2; e++) {
+            long long a = ry_search_answer_with(r, k, 1 + (e ? 1 : -1) * range[k] / 100,
+                                                support_pct);
+            if (a < 0)
+                snprintf(cell[e], sizeof cell[e], "none");
+            else
+                snprintf(cell[e], sizeof cell[e], "#%lld%s", a + 1,
+                         a != r->answer ? " (flips)" : "");
+            flips += a != r->answer;
+        }
+        snprintf(rg, sizeof rg, "+/-%g%%", range[k]);
+        ry_buf_printf(out, "  %-9s %7s  %-16s %s\n", kinds[k], rg, cell[0], cell[1]);
+    }
+    if (flips)
+        ry_buf_printf(out, "the answer flips at %d end%s of a range: it depends on those prices\n",
+                      flips, flips == 1 ? "" : "s");
+    else
+        ry_buf_printf(out, "the answer holds at either end of every range\n");
+}
+
 /* ",VALUE" with decimals places; "inf" for a stall. */
 static void num(ry_buf *b, double v, int decimals)
 {

@@ -1,0 +1,69 @@
+/* Which prices move a capex (analysis/sensitivity.h). */
+#include "analysis/sensitivity.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *ry_price_kind_name(ry_price_kind k)
+{
+    static const char *const names[] = { "switch", "optics", "cable" };
+    return names[k];
+}
+
+const char *ry_price_range_key(ry_price_kind k)
+{
+    static const char *const keys[] = { "cost.range_switches", "cost.range_optics",
+                                        "cost.range_cables" };
+    return keys[k];
+}
+
+static double range_of(const ry_spec *s, ry_price_kind k)
+{
+    return k == RY_PRICE_SWITCH ? s->range_switches
+         : k == RY_PRICE_OPTICS ? s->range_optics : s->range_cables;
+}
+
+/* Adds cost to the item (kind, name), a new one when there is none. */
+static void add(ry_price_items *p, const ry_spec *s, ry_price_kind kind, const char *name,
+                double cost)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->item[i].kind == kind && strcmp(p->item[i].name, name) == 0) {
+            p->item[i].cost += cost;
+            return;
+        }
+    if (p->n == RY_PRICE_MAX_ITEMS || !(cost > 0))
+        return;
+    ry_price_item *x = &p->item[p->n++];
+    x->kind = kind;
+    snprintf(x->name, sizeof x->name, "%s", name);
+    x->cost = cost;
+    x->range = range_of(s, kind);
+}
+
+void ry_price_items_of(const ry_spec *s, const ry_capex *x, const ry_cabling *c,
+                       ry_price_items *out)
+{
+    memset(out, 0, sizeof *out);
+    out->total = x->total;
+    out->spares_pct = x->spares_pct;
+    for (int i = 0; i < x->nmodels; i++)
+        add(out, s, RY_PRICE_SWITCH, x->model[i].name, x->model[i].cost);
+    for (int i = 0; c && i < c->nbom; i++) {
+        const ry_pbom_line *l = &c->bom[i];
+        if (strcmp(l->what, "transceiver") == 0)
+            add(out, s, RY_PRICE_OPTICS, l->part, l->cost);
+        else
+            add(out, s, RY_PRICE_CABLE, l->medium, l->cost);
+    }
+}
+
+double ry_price_total_with(const ry_price_items *p, ry_price_kind kind, const char *name,
+                           double f)
+{
+    double d = 0;
+    for (int i = 0; i < p->n; i++)
+        if (p->item[i].kind == kind && (!name || strcmp(p->item[i].name, name) == 0))
+            d += (f - 1) * p->item[i].cost;
+    return p->total + d * (1 + p->spares_pct / 100);
+}
