@@ -12,6 +12,8 @@
 #   - a point's waste column is not empty exactly when bom's JSON shows a
 #     tier under 75% cabled, and the text's warning counts those points;
 #   - an unpriced switch on an axis: the warning names it;
+#   - a failure's slowdown is at least 1 on a tapered fabric timed on the
+#     flow engine;
 #   - validate: a 128-port leaf under a 32-node scalable unit cables 32
 #     ports down and 64 up (a warning at cluster.scalable_unit, with those
 #     numbers); a unit that fills the leaf has no such warning.
@@ -81,6 +83,16 @@ grep -q '^warning: 1 point prices a switch at \$0 (#1: mine has no price; set fa
 expect_eq "the unpriced switch is named" $? 0
 grep -q "default space" "$TMP/u.txt"
 expect_eq "--vary: not the default space" $? 1
+
+# a failure never speeds a job up: on a 4:1 taper the healthy time comes
+# from the flow engine, and the rerun after a failure must be taken on the
+# same footing (it read 0.924x before)
+"$RAILYARD" -q search "$EX/decision-16k.yaml" --vary fabric.design=rail-only \
+    --vary fabric.oversubscription=4:1 --vary fabric.switch=qm9790 --set cluster.scalable_unit=0 \
+    -f csv >"$TMP/t.csv" 2>"$TMP/t.err"
+expect_eq "a 4:1 taper: exit" $? 0
+expect_eq "a 4:1 taper: the slowdown under the failures is at least 1" \
+    "$("$PY" -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))[0]; print(float(r["slowdown"]) >= 1, r["slowdown"] != "")' "$TMP/t.csv")" "True True"
 
 # validate: uplinks a leaf cannot fill
 su=$(sed -n 's/^  scalable_unit: *\([0-9]*\).*/\1/p' "$EX/superpod-4su.yaml")

@@ -1487,6 +1487,15 @@ void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double 
     memset(d, 0, sizeof *d);
     const ry_plan_cfg *c = &pl->best;
     long long K = pl->base.in.K;
+    /* Before and after on the same footing: the rerun below takes the
+     * analytic shares (no engine), so the healthy time is taken so too; a
+     * configuration timed on the flow engine (a tapered fabric) would
+     * otherwise seem to speed up when a switch fails. */
+    ry_plan h = *pl;
+    h.net = NULL;
+    ry_plan_cfg b = *c;
+    ry_plan_eval(&h, K, c->mem.recompute, &b);
+    c = &b;
     cfg_terms(c, K, &d->before);
     d->bs_before = pl->base.in.B_S;
     d->bs_after = pl->base.in.B_S * bs_ratio;
@@ -1499,7 +1508,7 @@ void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double 
         d->slowdown = INFINITY;
         return;
     }
-    ry_plan q = *pl;
+    ry_plan q = h;
     if (bs_ratio > 0)
         q.base.in.B_S = d->bs_after;
     ry_plan_cfg a = *c;

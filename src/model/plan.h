@@ -338,8 +338,11 @@ void ry_plan_parallelism(const ry_plan *pl, ry_parallelism *out);
  * bytes, twice: out and back) added at B_F. In paper mode it is eq. 1's
  * ry_iter_degrade; in the full model every term over B_S moves (the
  * data-parallel all-reduce across domains and a stage boundary's
- * point-to-point when it crosses domains). The terms report compute with
- * the pipeline bubble, and tensor parallel with the point-to-point. */
+ * point-to-point when it crosses domains). Before and after are both the
+ * analytic shares' (a configuration timed on the flow engine is timed
+ * again without it), so the slowdown compares like with like. The terms
+ * report compute with the pipeline bubble, and tensor parallel with the
+ * point-to-point. */
 void ry_plan_degrade(const ry_plan *pl, double bs_ratio, double fwd_max, double fwd_sum,
                      ry_iter_degraded *d);
 
