@@ -114,6 +114,9 @@ CASES = {
     # the spec's own point of its search; the short runs are active copper
     # (no module) where the layout puts them, so modules are not counted here.
     "search-h100": lambda: all_ports(gpus // (R // 2) * 5 // 2),
+    # the same three tiers for 2,048 DGX H100 (decision-16k): 512 leaves,
+    # 512 spines, 256 cores, every port cabled.
+    "decision-16k": lambda: all_ports(gpus // (R // 2) * 5 // 2),
     # fat tree, 2 tiers: G/(R/2) leaves, half as many spines.
     "fat-tree": lambda: all_ports(gpus // (R // 2) * 3 // 2),
     # rail-only: a two-tier Clos per rail of G/rails GPUs.
