@@ -10,6 +10,7 @@
 #   - two designs of one cluster (rail-optimized and rail-only) side by side
 #     in compare's JSON and text: each the same as bom's for that design;
 #   - bom's text states the same total, to the dollar;
+#   - expand: each phase's ownership is bom's of that phase;
 #   - search --objective ownership: the answer is the point of least
 #     ownership among those that meet the targets (points.csv), and the
 #     front is the Pareto front of ownership against time, recomputed here;
@@ -90,6 +91,20 @@ print("\n".join(errs) if errs else "ok")
 EOF
 )
 expect_eq "ownership against the closed form" "$out" "ok"
+
+# expand: the running costs before and after a phase, and the new phase's
+# ownership, are bom's of each phase
+"$RAILYARD" expand "$EX/superpod-4su.yaml" --set cluster.nodes=255 --format json >"$TMP/x.json" 2>"$TMP/err"
+expect_eq "expand json exit" $? 0
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --set cluster.nodes=255 --format json >"$TMP/new.json" 2>>"$TMP/err"
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --format json >"$TMP/old.json" 2>>"$TMP/err"
+no_sanitizer "$TMP/err"
+expect_eq "expand: the phases' ownership is bom's" \
+    "$("$PY" -c 'import json, sys
+x, o, n = (json.load(open(f)) for f in sys.argv[1:4])
+print(x["ownership"]["old"] == o["capex"]["ownership"], x["ownership"]["new"] == n["capex"]["ownership"],
+      x["ownership"]["new"]["total"] > x["ownership"]["old"]["total"])' "$TMP/x.json" "$TMP/old.json" "$TMP/new.json")" \
+    "True True True"
 
 # search priced by ownership
 "$RAILYARD" -q search "$EX/search-h100.yaml" --objective ownership --fail spine:1 --seeds 1 \

@@ -461,6 +461,11 @@ int ry_expand_run(const ry_fabric *old, const ry_cabling *oc, const ry_fabric *n
     x->new = new;
     x->oc = oc;
     x->nc = nc;
+    ry_bom ob, nb;
+    ry_bom_compute(old, &ob);
+    ry_bom_compute(new, &nb);
+    ry_capex_compute(old->spec, &ob, oc, &x->capex_old);
+    ry_capex_compute(new->spec, &nb, nc, &x->capex_new);
     fabric_netfile(old, new, &x->nf, &x->nf_port);
     /* a switch is kept under its own name only: one the new plan does not
      * name is not placed where it stands by its cables, its cables are

@@ -45,6 +45,7 @@
 
 #include <stdint.h>
 
+#include "analysis/bom.h"
 #include "analysis/cabling.h"
 #include "analysis/verify.h"
 #include "fabric/fabric.h"
@@ -81,6 +82,9 @@ typedef struct ry_expand {
     long long cab[RY_XC_N][RY_XT_N];
     long long replaced_n[RY_XT_N];
     ry_x_money sw_money, cab_money;     /* switches; cables and optics */
+    /* The capex and cost of ownership (analysis/bom.h) of each phase as
+     * bom prices it: what the network costs to run before and after. */
+    ry_capex capex_old, capex_new;
     /* Downtime while the phase is cabled: old links taken down (moved,
      * removed, replaced) per link tier and per rail (rails + 1 slots: the
      * last for links of no one rail), of the old links there. */

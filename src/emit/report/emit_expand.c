@@ -8,6 +8,7 @@
 
 #include "emit/csv.h"
 #include "emit/report/emit_verify.h"
+#include "emit/format.h"
 #include "emit/text_table.h"
 #include "fabric/layout.h"
 #include "fabric/names.h"
@@ -63,6 +64,29 @@ static void text_side(ry_buf *o, const ry_fabric *f)
 {
     ry_buf_printf(o, "%s GPUs, %s switches, %s cables", ry_n(f->gpus),
                   ry_n((long long)(f->nnodes - f->first_switch)), ry_n((long long)f->nlinks));
+}
+
+/* What the network costs to run a year before and after the phase, and
+ * the new phase's ownership over its cost.years. */
+static void ownership_text(ry_buf *o, const ry_capex *a, const ry_capex *b)
+{
+    ry_buf m[6];
+    for (int i = 0; i < 6; i++)
+        ry_buf_init(&m[i]);
+    ry_money_text(&m[0], a->energy_year, 0);
+    ry_money_text(&m[1], b->energy_year, 0);
+    ry_money_text(&m[2], a->support_year, 0);
+    ry_money_text(&m[3], b->support_year, 0);
+    ry_money_text(&m[4], b->ownership, 0);
+    ry_money_text(&m[5], b->total, 0);
+    ry_buf_printf(o, "running the network a year: energy %s -> %s%s, support %s -> %s\n"
+                     "the new phase's ownership over %d year%s: %s (its capex %s, bought or "
+                     "reused)\n\n", m[0].data, m[1].data,
+                  a->power_unknown || b->power_unknown ? " (a switch's power unknown)" : "",
+                  m[2].data, m[3].data, b->years, b->years == 1 ? "" : "s", m[4].data,
+                  m[5].data);
+    for (int i = 0; i < 6; i++)
+        ry_buf_free(&m[i]);
 }
 
 static void money_row(ry_text_table *t, const char *what, const ry_x_money *m)
@@ -146,6 +170,7 @@ static void emit_text(ry_buf *o, const ry_expand *x)
     money_row(&t, "total", &sum);
     ry_text_table_write(&t, o, "");
     ry_buf_putc(o, '\n');
+    ownership_text(o, &x->capex_old, &x->capex_new);
 
     int W = x->rails + 1;
     long long down = 0;
@@ -282,6 +307,8 @@ static void emit_json(ry_buf *o, const ry_expand *x)
         (json_int_t)x->wo_move, "remove", (json_int_t)x->wo_remove, "replace",
         (json_int_t)x->wo_replace, "remove_switch", (json_int_t)switches_of(x, RY_XC_REMOVED));
     json_object_set_new(json_object_get(doc, "relocated"), "renamed_servers", renamed);
+    json_object_set_new(doc, "ownership", json_pack("{s:o, s:o}", "old",
+                        ry_ownership_json(&x->capex_old), "new", ry_ownership_json(&x->capex_new)));
     ry_json_out(o, doc, 17);
 }
 
