@@ -11,6 +11,7 @@
 #   - search --sensitivity: the answer with every price of a kind at
 #     either end, recomputed from points.csv (the capex repriced, the
 #     cheapest of the points that meet the targets);
+#   - a model's own price_range replaces the kind's;
 #   - --plot without --sensitivity, and --sensitivity with CSV, are usage
 #     errors.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
@@ -69,6 +70,15 @@ fi
 expect_eq "--plot without --sensitivity: exit" $? 2
 "$RAILYARD" bom "$EX/superpod-4su.yaml" --sensitivity --format csv >/dev/null 2>"$TMP/e"
 expect_eq "--sensitivity --format csv: exit" $? 2
+
+# a model's own range (fabric.switch.price_range, as a catalog entry may
+# give) replaces cost.range_switches for that model alone
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: qm9700, price_range: 5}' \
+    --sensitivity --format json >"$TMP/r.json" 2>"$TMP/err"
+expect_eq "a model's own range: exit" $? 0
+expect_eq "a model's own range" "$("$PY" -c 'import json, sys
+print(sorted((s["kind"], s["range_pct"]) for s in json.load(open(sys.argv[1]))["sensitivity"] if s["kind"] != "optics"))' "$TMP/r.json")" \
+    "[('cable', 20.0), ('switch', 5.0)]"
 
 # compare: the cheapest at either end, from each design's bom
 S4="$EX/superpod-4su.yaml"

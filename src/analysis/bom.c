@@ -135,6 +135,7 @@ void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry
             snprintf(x->part, sizeof x->part, "%s", m->part);
             x->price = m->price;
             x->power_w = m->power_w;
+            x->price_range = m->price_range;
             x->tier = t;
         }
         /* installed switches draw power; spares on the shelf do not */

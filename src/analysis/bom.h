@@ -78,6 +78,7 @@ typedef struct ry_capex_model {
     char name[RY_NAME_MAX], part[32];
     double price;               /* 0: no price */
     double power_w;             /* of one, its cages full (0: unknown) */
+    double price_range;         /* percent either way (0: cost.range_switches) */
     long long count;
     double cost;
     int tier;                   /* the lowest tier of the model */

@@ -47,14 +47,27 @@ void ry_price_items_of(const ry_spec *s, const ry_capex *x, const ry_cabling *c,
     memset(out, 0, sizeof *out);
     out->total = x->total;
     out->spares_pct = x->spares_pct;
-    for (int i = 0; i < x->nmodels; i++)
+    for (int i = 0; i < x->nmodels; i++) {
         add(out, s, RY_PRICE_SWITCH, x->model[i].name, x->model[i].cost);
+        /* the model's own range, where its catalog entry or the spec gives one */
+        if (x->model[i].price_range > 0)
+            for (int j = 0; j < out->n; j++)
+                if (out->item[j].kind == RY_PRICE_SWITCH &&
+                    strcmp(out->item[j].name, x->model[i].name) == 0)
+                    out->item[j].range = x->model[i].price_range;
+    }
     for (int i = 0; c && i < c->nbom; i++) {
         const ry_pbom_line *l = &c->bom[i];
-        if (strcmp(l->what, "transceiver") == 0)
-            add(out, s, RY_PRICE_OPTICS, l->part, l->cost);
-        else
-            add(out, s, RY_PRICE_CABLE, l->medium, l->cost);
+        int optics = strcmp(l->what, "transceiver") == 0;
+        ry_price_kind kind = optics ? RY_PRICE_OPTICS : RY_PRICE_CABLE;
+        const char *name = optics ? l->part : l->medium;
+        add(out, s, kind, name, l->cost);
+        /* the medium's own range, where media.yaml gives one */
+        for (int m = 0; m < c->nmedia; m++)
+            if (strcmp(c->media[m].name, l->medium) == 0 && c->media[m].price_range > 0)
+                for (int j = 0; j < out->n; j++)
+                    if (out->item[j].kind == kind && strcmp(out->item[j].name, name) == 0)
+                        out->item[j].range = c->media[m].price_range;
     }
 }
 

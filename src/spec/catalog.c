@@ -430,7 +430,7 @@ static int load_switches(ry_catalog *c)
 {
     static const char *const keys[] = { "description", "vendor", "radix", "speed", "protocol",
                                         "rack_units", "cage_ports", "price", "power", "part",
-                                        "cages", "connector", "sharp", NULL };
+                                        "cages", "connector", "sharp", "price_range", NULL };
     const ry_ynode *e = ry_catalog_entries(c->switch_doc, "switches");
     int errors = 0;
     if (!e)
@@ -454,7 +454,8 @@ static int load_switches(ry_catalog *c)
         s->description = entry_string("switches", ent, name, "description", 1, &bad);
         s->vendor = entry_string("switches", ent, name, "vendor", 0, &bad);
         static const char *const row_keys[] = { "radix", "speed", "protocol", "rack_units",
-                                                "cage_ports", "price", "power", "part", NULL };
+                                                "cage_ports", "price", "power", "part",
+                                                "price_range", NULL };
         bad |= entry_rows(ent, name, "switches", "fabric.switch", row_keys, 2, &s->model) < 0;
         bad |= entry_cages(ent, name, "switches", s->model.connector, &s->model.cages,
                            s->model.radix, s->model.cage_ports) < 0;
@@ -964,7 +965,7 @@ static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
 {
     static const char *const keys[] = { "description", "kind", "speeds", "lengths", "cable",
                                         "switch_end", "node_end", "power", "connector", "legs",
-                                        NULL };
+                                        "price_range", NULL };
     char what[96];
     int bad = 0, is_null;
     snprintf(what, sizeof what, "media.%.40s", name->value);
@@ -1053,6 +1054,10 @@ static int read_medium(const ry_ynode *name, const ry_ynode *ent, ry_medium *m)
     if ((v = ry_ymap_get(ent, "connector"))) {
         snprintf(w, sizeof w, "%s.connector", what);
         bad |= read_connector(v, w, m->connector) < 0;
+    }
+    if ((v = ry_ymap_get(ent, "price_range"))) {
+        snprintf(w, sizeof w, "%s.price_range", what);
+        bad |= ry_yget_number(v, w, 0, 100, &m->price_range) < 0;
     }
     long long legs = 1;
     if ((v = ry_ymap_get(ent, "legs"))) {

@@ -162,6 +162,8 @@ typedef struct ry_medium {
     double power;               /* W per end, active cables */
     char connector[16];         /* form factor of its ends ("" = fits any cage) */
     int legs;                   /* links one cable carries: 2 for a 1:2 splitter (default 1) */
+    double price_range;         /* percent its cable's and modules' prices may be off
+                                 * list, either way (0: the spec's cost.range_*) */
     /* Modules per side ([RY_END_SWITCH], [RY_END_NODE]), in file order; none
      * (nends 0) when the cable's own ends plug into the cages (DAC, AOC). */
     ry_media_end ends[2][RY_MEDIA_MAX_ENDS];

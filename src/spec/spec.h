@@ -54,6 +54,8 @@ typedef struct ry_switch_model {
     char part[32];          /* vendor part number ("" = unknown) */
     double power_w;         /* maximum power of one switch with its cages full of
                              * optics, watts (0 = unknown) */
+    double price_range;     /* percent its price may be off list, either way
+                             * (0: the spec's cost.range_switches) */
     /* From the catalog entry only (no spec key yet): */
     char connector[16];     /* cage form factor: "osfp", "qsfp56" ... ("" = any medium fits) */
     int cages;              /* cages on the faceplate; radix / (cages * cage_ports) > 1
