@@ -53,4 +53,23 @@ expect_eq "user pattern: node999 and node1000" \
 # the man page says what the default is
 grep -q 'naming.node.*default node{n1:0W}, W = the digits of the server count, at least 3' \
     "$TOP_SRCDIR/doc/railyard-spec.5" && ok || fail "railyard-spec(5): naming.node's default"
+# validate's host-width note: the width the default names take, and the
+# size that would widen them, unless a growth target fixes them
+hw() {
+    "$RAILYARD" validate "$TOP_SRCDIR/examples/superpod-4su.yaml" "$@" --format json 2>/dev/null |
+        "$PY" -c 'import json, sys
+print("|".join(f["message"] for f in json.load(sys.stdin)["checks"]["findings"] if f["check"] == "host-width"))'
+}
+case $(hw) in
+*"3 digits (node001..); a phase grown past 999 servers renames every server"*) ok ;;
+*) fail "host-width at 127 servers: $(hw)" ;;
+esac
+case $(hw --set cluster.nodes=1024) in
+*"4 digits (node0001..); a phase grown past 9,999 servers"*) ok ;;
+*) fail "host-width at 1,024 servers: $(hw --set cluster.nodes=1024)" ;;
+esac
+expect_eq "host-width with a growth target" "$(hw --set cluster.nodes=64 --set growth.target_nodes=1024)" ""
+expect_eq "host-width with naming.node" "$(hw --set 'naming.node=gpu{n1:05}')" ""
+"$RAILYARD" init --gpus 1016 --node dgx-h100 | grep -q '^#   target_nodes: 1024 '
+expect_eq "init: the starter's commented growth target" $? 0
 finish

@@ -237,11 +237,33 @@ static void check_neighbours(const ry_fabric *f, const ry_bom *b, ry_design_chec
             usd(z, sizeof z, c->cost));
 }
 
+/* The default host names take as many digits as the server count needs
+ * (at least 3): without a growth target, the phase that crosses the next
+ * power of ten renames every server (node999 -> node0999). */
+static void check_host_width(const ry_fabric *f, ry_design_check *c)
+{
+    const ry_spec *s = f->spec;
+    if (s->node_pattern[0] || f->reserve)
+        return;
+    int gpn = s->node.gpus_per_node > 0 ? s->node.gpus_per_node : 1;
+    long long nodes = f->gpus / gpn, limit = 999;
+    int w = 3;
+    while (nodes > limit && w < 12) {
+        limit = limit * 10 + 9;
+        w++;
+    }
+    add(c, RY_CHECK_NOTE, "host-width", "growth.target_nodes",
+        "host names take %d digits (node%0*d..); a phase grown past %s servers renames every "
+        "server: growth.target_nodes (or naming.node) fixes the width now", w, w, 1,
+        ry_n(limit));
+}
+
 void ry_design_check_compute(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
 {
     memset(c, 0, sizeof *c);
     check_nic(f->spec, c);
     check_workload(f->spec, c);
+    check_host_width(f, c);
     check_tiers(f, b, c);
     check_neighbours(f, b, c);
 }

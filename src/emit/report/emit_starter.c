@@ -63,4 +63,9 @@ void ry_emit_starter(ry_buf *out, const char *name, long long gpus, const ry_cat
     ry_buf_puts(out, "\n# What a training job takes on it (railyard model, traffic):\n"
                      "# workload:\n");
     line(out, "", "#   model: gpt-3-175b", "an LLM of the catalog (railyard catalog llms)");
+    ry_buf_puts(out, "\n# The size it will grow to: each phase is the target cut down, so later\n"
+                     "# phases only add, and host names take the target's width (without it,\n"
+                     "# the phase that passes 999 servers renames every one: node001 -> node0001):\n"
+                     "# growth:\n");
+    line(out, "", "#   target_nodes: 1024", "servers of the last phase");
 }
