@@ -99,9 +99,17 @@ expect_eq "fat tree, 512 nodes: 3 tiers" \
     "$(tiers --set fabric.design=fat-tree --set cluster.nodes=512 | wc -w)" 3
 # rail-optimized at 512 nodes: 128 leaves, pods of 32 taken rail-major (a
 # pod holds 2 rails of every SU), so one SU's 8 leaves reach all 4 pods:
-# every spine (4 x 32) and every core (128 x 32 / 64)
-expect_eq "rail-optimized, 32 of 512 nodes: every pod's spines and every core" \
-    "$(tiers --set cluster.nodes=32 --set growth.target_nodes=512)" "8 128 64"
+# every spine (4 x 32). A spine then holds 2 of the SU's leaves (8 x 32
+# uplinks over 128 spines) and keeps 2 of its 32 uplinks, its first, which
+# go to the first of the 2 cores of its position: k/2 cores of the
+# target's 128 x 32 / 64. The other cores and spine-core cables come in the
+# phase that needs them, and move nothing then.
+expect_eq "rail-optimized, 32 of 512 nodes: every pod's spines, a core per position" \
+    "$(tiers --set cluster.nodes=32 --set growth.target_nodes=512)" "8 128 $((k / 2))"
+expect_eq "rail-optimized, 32 of 512 nodes: 2 uplinks a spine" \
+    "$("$RAILYARD" bom -f json "$SP" --set cluster.nodes=32 --set growth.target_nodes=512 2>/dev/null |
+       "$PY" -c 'import json, sys; print(json.load(sys.stdin)["links"]["per_tier"])')" \
+    "[256, 256, 256]"
 # fabric.full_units: a phase of half an SU keeps every leaf of its SU
 expect_eq "16 nodes, full_units: the SU's 8 leaves" \
     "$(tiers --set cluster.nodes=16 --set growth.target_nodes=127 --set fabric.full_units=true)" \

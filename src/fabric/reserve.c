@@ -125,8 +125,125 @@ static void choose_kept(const ry_fabric *tf, long long gpus, uint8_t *keep)
     free(top);
 }
 
-/* The phase of tf into f: kept nodes and the links between them, ids dense. */
-static void copy_kept(const ry_fabric *tf, const uint8_t *keep, ry_fabric *f)
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+    while (up[x] != x)
+        x = up[x] = up[up[x]];
+    return x;
+}
+
+/* Whether the kept leaves of each subnet are one component over the kept
+ * links. */
+static int leaves_joined(const ry_fabric *tf, const uint8_t *keep, const uint8_t *keep_link)
+{
+    size_t N = tf->nnodes;
+    uint32_t *up = ry_xmalloc((N ? N : 1) * sizeof *up);
+    for (size_t i = 0; i < N; i++)
+        up[i] = (uint32_t)i;
+    for (size_t l = 0; l < tf->nlinks; l++) {
+        if (!keep_link[l])
+            continue;
+        uint32_t a = uf_find(up, tf->ports[tf->links[l].lo].owner);
+        uint32_t b = uf_find(up, tf->ports[tf->links[l].hi].owner);
+        if (a != b)
+            up[a] = b;
+    }
+    int nsub = tf->nsubnets > 0 ? tf->nsubnets : 1, ok = 1;
+    uint32_t *root = ry_xmalloc((size_t)nsub * sizeof *root);
+    for (int k = 0; k < nsub; k++)
+        root[k] = UINT32_MAX;
+    for (size_t i = tf->first_switch; i < N && ok; i++) {
+        const ry_node *n = &tf->nodes[i];
+        if (n->tier != 1 || !keep[i])
+            continue;
+        int k = n->subnet > 0 ? n->subnet : 0;
+        uint32_t r = uf_find(up, (uint32_t)i);
+        if (root[k] == UINT32_MAX)
+            root[k] = r;
+        else if (root[k] != r)
+            ok = 0;
+    }
+    free(root);
+    free(up);
+    return ok;
+}
+
+/* Links above the spines a later phase can add without moving anything:
+ * a kept switch of tier 2 and up keeps as many of its uplinks (its first,
+ * in port order) as its kept down-links need at its own taper, and a
+ * switch above stays only when a kept link reaches it. The leaves keep
+ * every uplink (their GPUs use them now) and so every spine they reach.
+ * When that would leave a subnet's kept leaves apart, every link between
+ * kept switches stays, as before. keep_link[l]: link l is in the phase. */
+static void prune_uplinks(const ry_fabric *tf, uint8_t *keep, uint8_t *keep_link)
+{
+    size_t N = tf->nnodes;
+    uint8_t *keep0 = ry_xmalloc(N ? N : 1);
+    memcpy(keep0, keep, N);
+    for (size_t l = 0; l < tf->nlinks; l++)
+        keep_link[l] = keep[tf->ports[tf->links[l].lo].owner] &&
+                       keep[tf->ports[tf->links[l].hi].owner];
+    for (int t = 2; t < tf->tiers; t++) {
+        for (size_t i = tf->first_switch; i < N; i++) {
+            const ry_node *n = &tf->nodes[i];
+            if (n->tier != t || !keep[i])
+                continue;
+            long long down = 0, down_kept = 0, up = 0;
+            for (uint32_t p = 0; p < n->nports; p++) {
+                const ry_port *q = &tf->ports[n->port0 + p];
+                if (q->link < 0 || q->peer < 0)
+                    continue;
+                int upper = tf->nodes[tf->ports[q->peer].owner].tier > t;
+                if (upper) {
+                    up++;
+                } else {
+                    down++;
+                    down_kept += keep_link[q->link];
+                }
+            }
+            long long want = down > 0 ? (down_kept * up + down - 1) / down : 0;
+            for (uint32_t p = 0; p < n->nports; p++) {
+                const ry_port *q = &tf->ports[n->port0 + p];
+                if (q->link < 0 || q->peer < 0 || tf->nodes[tf->ports[q->peer].owner].tier <= t)
+                    continue;
+                if (keep_link[q->link] && want > 0)
+                    want--;
+                else
+                    keep_link[q->link] = 0;
+            }
+        }
+        /* the tier above: only what a kept link reaches */
+        for (size_t i = tf->first_switch; i < N; i++) {
+            const ry_node *n = &tf->nodes[i];
+            if (n->tier != t + 1 || !keep[i])
+                continue;
+            int reached = 0;
+            for (uint32_t p = 0; p < n->nports && !reached; p++) {
+                const ry_port *q = &tf->ports[n->port0 + p];
+                reached = q->link >= 0 && q->peer >= 0 && keep_link[q->link] &&
+                          tf->nodes[tf->ports[q->peer].owner].tier < t + 1;
+            }
+            if (!reached) {
+                keep[i] = 0;
+                for (uint32_t p = 0; p < n->nports; p++)
+                    if (tf->ports[n->port0 + p].link >= 0)
+                        keep_link[tf->ports[n->port0 + p].link] = 0;
+            }
+        }
+    }
+    if (!leaves_joined(tf, keep, keep_link)) {
+        memcpy(keep, keep0, N);
+        for (size_t l = 0; l < tf->nlinks; l++)
+            keep_link[l] = keep[tf->ports[tf->links[l].lo].owner] &&
+                           keep[tf->ports[tf->links[l].hi].owner];
+    }
+    free(keep0);
+}
+
+/* The phase of tf into f: kept nodes and the kept links between them, ids
+ * dense. */
+static void copy_kept(const ry_fabric *tf, const uint8_t *keep, const uint8_t *keep_link,
+                      ry_fabric *f)
 {
     size_t N = tf->nnodes;
     uint32_t *map = ry_xmalloc((N ? N : 1) * sizeof *map);
@@ -160,7 +277,7 @@ static void copy_kept(const ry_fabric *tf, const uint8_t *keep, ry_fabric *f)
     for (size_t l = 0; l < tf->nlinks; l++) {
         uint32_t lo = tf->links[l].lo, hi = tf->links[l].hi;
         uint32_t a = tf->ports[lo].owner, b = tf->ports[hi].owner;
-        if (!keep[a] || !keep[b])
+        if (!keep[a] || !keep[b] || !keep_link[l])
             continue;
         ry_fabric_add_link(f, f->nodes[map[a]].port0 + (lo - tf->nodes[a].port0),
                            f->nodes[map[b]].port0 + (hi - tf->nodes[b].port0));
@@ -217,8 +334,11 @@ int ry_reserve_build(const ry_spec *s, ry_fabric *f, ry_err *err)
     f->reserve->target = tf;
 
     uint8_t *keep = ry_xcalloc(tf->nnodes + 1, 1);
+    uint8_t *keep_link = ry_xcalloc(tf->nlinks + 1, 1);
     choose_kept(tf, s->gpus, keep);
-    copy_kept(tf, keep, f);
+    prune_uplinks(tf, keep, keep_link);
+    copy_kept(tf, keep, keep_link, f);
+    free(keep_link);
     free(keep);
     return 0;
 }

@@ -10,7 +10,12 @@
  *     switches has every kept leaf below it (one block holds them all);
  *     keep the switches of tiers 2..top that have a link from a kept switch
  *     of the tier below, and drop the rest;
- *   keep the links between kept nodes.
+ *   keep the links between kept nodes, but from tier 2 up a switch keeps
+ *     only as many uplinks (its first) as its kept down-links need at its
+ *     taper, and an upper switch only when a kept link reaches it: a later
+ *     phase adds those cables without moving any (every link between kept
+ *     nodes stays when the pruned phase would leave a subnet's leaves
+ *     apart).
  * Kept switches keep every port (the unused ones are the reserve), their
  * number (so their names, and the cable labels named after them), plane,
  * tier, rails and group; every port keeps the target's LID (ry_reserve_ids,
