@@ -68,7 +68,7 @@ same_csv "-fVALUE" bom "$SP" -fcsv
 same_csv "-f VALUE" bom "$SP" -f csv
 same_csv "--format=VALUE" bom "$SP" --format=csv
 same_csv "a long prefix" bom "$SP" --form csv
-same_csv "a long prefix with =" bom "$SP" --fo=csv
+same_csv "a long prefix with =" bom "$SP" --form=csv
 same_csv "options before the spec" bom --format csv "$SP"
 same_csv "-- before the spec" bom --format csv -- "$SP"
 same_csv "global options after the command" bom "$SP" -T "$TOP_SRCDIR/templates" --format csv

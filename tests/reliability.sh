@@ -64,12 +64,21 @@ for x in d["designs"]:
     cables = x["cables"]["total"]
     inter = G * (R["rst"] + R["ck"] / 2) / 60
     fails = {f["tier"]: f for f in x["switch_failures"]}
-    rows = [("GPUs", G, R["gpu"], gpn * R["rn"]), ("servers", nodes, R["host"], gpn * R["rn"]),
+    rows = [("GPUs", G, R["gpu"], gpn * R["rn"]), ("servers", nodes, R["host"] * gpn / 8, gpn * R["rn"]),
             ("NICs", ports, R["nic"], gpn * R["rn"]), ("software", G, R["soft"], 0)]
     for t in x["switches"]["per_tier"]:
         f = fails[t["name"]]
-        drain = f["gpus_cut"] * R["rs"]
-        slow = G * (1 - 1 / f["slowdown"]) * R["rs"] if f.get("slowdown") else float("inf")
+        # a switch's cut GPUs take their servers out whole: one GPU a server
+        # on a rail's leaf, all of a server's on a fat tree's leaf
+        per = gpn if x["design"] == "fat-tree" and t["name"] == "leaf" else 1
+        want_drained = -(-f["gpus_cut"] // per) * gpn
+        if f["gpus_drained"] != want_drained:
+            errs.append("%s %s: drained %s, want %s" % (x["design"], t["name"], f["gpus_drained"], want_drained))
+        drain = want_drained * R["rs"] if want_drained else float("inf")
+        if f.get("slowdown") and not f.get("stalled"):
+            slow = G * (1 - 1 / f["slowdown"]) * R["rs"]
+        else:
+            slow = float("inf") if want_drained else 0
         rows.append((t["name"] + " switches", t["switches"], R["sw"], min(drain, slow)))
     rows.append(("cables", cables, R["cable"], ports / cables * gpn * R["rc"]))
     lost = fl = net = 0

@@ -155,6 +155,16 @@ static void tier_failure(const ry_fabric *f, int t, ry_compare_fail *out)
     out->fwd_max = r.fwd_max;
     out->fwd_sum = r.fwd_sum;
     out->gpus_cut = r.gpus_cut;
+    /* a switch carries nrails of a server's NIC ports (one on a rail's leaf,
+     * all of them on a fat tree's): its cut GPUs are in gpus_cut / that
+     * servers, drained whole */
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    long long per = f->nodes[id].nrails > 0 ? f->nodes[id].nrails : 1;
+    if (per > gpn)
+        per = gpn;
+    out->gpus_drained = (r.gpus_cut + per - 1) / per * gpn;
+    if (out->gpus_drained > f->gpus)
+        out->gpus_drained = f->gpus;
     ry_failure_report_free(&r);
     ry_failure_ws_free(ws);
     ry_failure_free(fs);
@@ -255,9 +265,12 @@ void ry_compare_reliability(const ry_spec *s, ry_compare_design *d)
     in.switch_links = d->cables > d->gpu_ports ? d->cables - d->gpu_ports : 0;
     for (int t = 1; t <= d->tiers && t <= RY_MAX_TIERS; t++) {
         in.switches[t] = d->tier_switches[t];
-        in.gpus_cut[t] = d->fail[t].gpus_cut;
+        in.gpus_cut[t] = d->fail[t].gpus_drained;
         in.slowdown[t] = d->modeled ? d->fail[t].slowdown : 0;
         in.stalled[t] = d->fail[t].stalled;
     }
     ry_reliability_compute(s, &in, &d->rel);
+    /* the tokens of the years are those of the time it trains */
+    if (d->modeled && d->rel.ok)
+        d->tokens_per_usd_owned *= d->rel.goodput;
 }

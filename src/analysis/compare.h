@@ -88,6 +88,7 @@ typedef struct ry_compare_fail {
     double bw_kept;         /* network bandwidth of the slowest HB domain, share kept */
     double fwd_max, fwd_sum;
     long long gpus_cut;     /* GPUs with no NIC port left */
+    long long gpus_drained; /* the GPUs of the servers those are in: what draining takes */
     double slowdown;        /* T_iter after over before (modeled designs) */
     int stalled;
 } ry_compare_fail;
@@ -137,9 +138,10 @@ typedef struct ry_compare_design {
     long long spine_gpus_cut;
     /* the workload (filled by the caller) */
     int modeled;
-    long long t, p, d;      /* the design's best layout */
+    long long t, p, d, cp;  /* the design's best layout (cp: context parallel, 1 none) */
     double iter_s, tokens_per_s, tokens_per_s_per_musd;
-    double tokens_per_usd_owned;    /* tokens over the years per dollar of ownership */
+    double tokens_per_usd_owned;    /* tokens over the years, at the goodput, per dollar of
+                                     * ownership */
     double analytic_iter_s; /* iter_s with the analytic shares of the tapers (no flow engine) */
     double spine_slowdown;  /* T_iter after the spine failure over before */
     int spine_stalled;

@@ -32,21 +32,30 @@ void ry_reliability_compute(const ry_spec *s, const ry_rel_input *in, ry_reliabi
     ry_rel_class *c;
     c = add(out, "GPUs", "reliability.gpu_rate", G, s->rel.gpu_rate, 0);
     c->repair_gpu_h = gpn * s->rel.repair_node;
-    c = add(out, "servers", "reliability.host_rate", (double)in->nodes, s->rel.host_rate, 0);
+    /* host_rate is an 8-GPU server's: a server of other size fails in
+     * proportion (its CPUs, memory, disks and power per GPU alike) */
+    c = add(out, "servers", "reliability.host_rate", (double)in->nodes,
+            s->rel.host_rate * gpn / 8, 0);
     c->repair_gpu_h = gpn * s->rel.repair_node;
     c = add(out, "NICs", "reliability.nic_rate", (double)in->gpu_ports, s->rel.nic_rate, 0);
     c->repair_gpu_h = gpn * s->rel.repair_node;
     add(out, "software", "reliability.software_rate", G, s->rel.software_rate, 0);
     for (int t = 1; t <= in->tiers && t <= RY_MAX_TIERS; t++) {
         char name[24];
-        snprintf(name, sizeof name, "%s switches", ry_tier_name(t, in->tiers));
+        /* one tier: its switches are "switch" by name */
+        if (in->tiers == 1)
+            snprintf(name, sizeof name, "switches");
+        else
+            snprintf(name, sizeof name, "%s switches", ry_tier_name(t, in->tiers));
         c = add(out, name, "reliability.switch_rate", (double)in->switches[t],
                 s->rel.switch_rate, 1);
-        /* drain what it cuts off, or run slowed: the cheaper */
-        double drain = (double)in->gpus_cut[t] * s->rel.repair_switch;
+        /* drain the servers of what it cuts off, or run slowed: the cheaper;
+         * a switch that cuts nothing off leaves only the slowdown */
+        double drain = in->gpus_cut[t] > 0 ? (double)in->gpus_cut[t] * s->rel.repair_switch
+                                           : INFINITY;
         double slow = in->slowdown[t] > 0 && !in->stalled[t]
                           ? G * (1 - 1 / in->slowdown[t]) * s->rel.repair_switch
-                          : INFINITY;
+                      : in->gpus_cut[t] > 0 ? INFINITY : 0;
         c->drained = drain <= slow;
         c->repair_gpu_h = c->drained ? drain : slow;
     }
@@ -67,6 +76,11 @@ void ry_reliability_compute(const ry_spec *s, const ry_rel_input *in, ry_reliabi
         }
     }
     out->goodput = G > 0 ? 1 - out->lost_gpu_h / (G * RY_HOURS_A_YEAR) : 0;
+    /* more lost than the year holds: the model's premise (one failure at a
+     * time, each repaired before the next) does not hold */
+    out->overrun = out->goodput < 0;
+    if (out->goodput < 0)
+        out->goodput = 0;
     out->gpu_hour = s->rel.gpu_hour;
     out->lost_usd = out->lost_gpu_h * s->rel.gpu_hour;
     out->years = in->years;

@@ -9,10 +9,13 @@
  *   - then, until the component is repaired, the job goes on without it:
  *     a server's failure (its GPU, NIC or itself) drains the server; a
  *     cable to a server drains the server; a switch's failure either
- *     drains the GPUs it cuts off or runs the whole job slowed down by it
- *     (the slowdown of the layout kept), whichever loses less; a cable
- *     between switches is routed around.
- * Goodput is one minus the lost GPU-hours over the GPU-hours of a year;
+ *     drains the servers of the GPUs it cuts off or runs the whole job
+ *     slowed down by it (the slowdown of the layout kept), whichever loses
+ *     less (one that cuts nothing off only slows); a cable between
+ *     switches is routed around.
+ * Goodput is one minus the lost GPU-hours over the GPU-hours of a year,
+ * at least 0 (overrun says when the failures would lose more: the model
+ * takes one failure at a time, repaired before the next);
  * the dollars are the lost GPU-hours at reliability.gpu_hour. The designs
  * of one cluster differ in their switches and cables and in what one
  * switch's failure cuts off or slows (the blast radius). */
@@ -41,7 +44,8 @@ typedef struct ry_reliability {
     int nclass;
     ry_rel_class cls[RY_REL_MAX_CLASSES];
     long long gpus;
-    double failures, lost_gpu_h, goodput;       /* a year */
+    double failures, lost_gpu_h, goodput;       /* a year; goodput at least 0 */
+    int overrun;            /* the failures would lose more than the year holds */
     double network_failures, network_lost_gpu_h;
     double gpu_hour, lost_usd;                  /* USD a GPU-hour; lost a year */
     int years;
@@ -58,7 +62,8 @@ typedef struct ry_rel_input {
     long long node_links, switch_links;         /* cables to servers, between switches */
     int tiers;
     long long switches[RY_MAX_TIERS + 1];       /* [1..tiers] */
-    long long gpus_cut[RY_MAX_TIERS + 1];       /* by one switch of the tier down */
+    long long gpus_cut[RY_MAX_TIERS + 1];       /* the GPUs of the servers one switch of the
+                                                 * tier cuts off, drained whole */
     double slowdown[RY_MAX_TIERS + 1];          /* of the job, one down (0: not modeled) */
     int stalled[RY_MAX_TIERS + 1];
     int years;                                  /* cost.years */

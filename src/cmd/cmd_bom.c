@@ -9,7 +9,7 @@
 /* The counts, the capex and the physical bill it sums; the paper's model
  * in text only with --cost paper (JSON and CSV always carry it, apart). */
 
-enum { O_FORMAT, O_OUTPUT, O_COST, O_SENS, O_PLOT, O_N };
+enum { O_FORMAT, O_OUTPUT, O_COST, O_SENS, O_PLOT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
@@ -19,7 +19,8 @@ static const ry_option options[] = {
                  "cable medium alone at either end of its range (cost.range_*)" },
     [O_PLOT] = { "plot", 0, RY_OPT_VALUE, "DIR", NULL,
                  "with --sensitivity, also write DIR/sensitivity.{csv,gp,png,svg}:\n"
-                 "the tornado (runs gnuplot; DIR empty or railyard's)" },
+                 "the tornado (runs gnuplot)" },
+    [O_FORCE] = RY_OPTION_FORCE,
     [O_N] = RY_OPTION_END
 };
 
@@ -67,7 +68,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_bom = {
     .name = "bom",
     .synopsis = "SPEC [--format text|json|csv] [--cost capex|paper] [--sensitivity [--plot DIR]] "
-                "[-o FILE]",
+                "[-o FILE] [--force]",
     .summary = "bill of materials and capex of the fabric",
     .positional = "SPEC",
     .options = options,

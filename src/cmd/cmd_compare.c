@@ -203,6 +203,10 @@ static void warn_unused_workload(const ry_spec *s)
 
 static ry_cmd_status run(ry_ctx *ctx)
 {
+    if (ry_flag(ctx, O_SENS) && ctx->fmt == RY_FMT_CSV)
+        return ry_usage(ctx, "--sensitivity is text or json");
+    if (ry_flag(ctx, O_SENS) && ry_flag(ctx, O_PAPER))
+        return ry_usage(ctx, "--sensitivity prices the designs as built, not --paper's model");
     if (!ry_flag(ctx, O_PAPER))
         return run_designs(ctx);
     if (ctx->spec)
@@ -304,8 +308,10 @@ static ry_cmd_status run_designs(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_compare = {
     .name = "compare",
     .synopsis = "SPEC | --gpus N --node MODEL --switch MODEL [--radix R] [--model NAME] "
-                "[--format text|json|csv] | --paper (SPEC | --gpus N --hb-domain K --radix R,...)",
-    .summary = "rail-optimized, rail-only and fat-tree side by side: switches, optics, capex, speed",
+                "[--sensitivity] [--format text|json|csv] | --paper (SPEC | --gpus N "
+                "--hb-domain K --radix R,...)",
+    .summary = "rail-optimized, rail-only and fat-tree side by side: switches, optics, capex, "
+               "ownership, speed, failures",
     .positional = "SPEC",
     .positional_optional = 1,
     .options = options,

@@ -120,6 +120,8 @@ static ry_cmd_status check(ry_ctx *ctx)
     if (ry_opt(ctx, O_SLOW) && (parse_number(ctx, O_SLOW, 0, 1e6, &x), x != 0 && x < 1))
         return ry_usage(ctx, "--max-slowdown takes 0 (no limit) or a slowdown of at least 1, "
                         "like 1.02 (got '%s')", ry_opt(ctx, O_SLOW));
+    if (ry_flag(ctx, O_SENS) && ctx->fmt == RY_FMT_CSV)
+        return ry_usage(ctx, "--sensitivity is text only");
     const char *obj = ry_opt(ctx, O_OBJECTIVE);
     if (obj && strcmp(obj, "capex") != 0 && strcmp(obj, "ownership") != 0)
         return ry_usage(ctx, "--objective takes capex or ownership (got '%s')", obj);
@@ -267,7 +269,8 @@ static ry_cmd_status write_dir(const ry_ctx *ctx, const ry_search_result *r, con
 const ry_cmd_entry ry_cmd_search = {
     .name = "search",
     .synopsis = "SPEC [--vary KEY=VALUES]... [--target-time S] [--budget USD] "
-                "[--max-slowdown X] [--fail SCENARIO]... [--seeds N] [-j N] [--memory SIZE] "
+                "[--max-slowdown X] [--objective capex|ownership] [--sensitivity] "
+                "[--fail SCENARIO]... [--seeds N] [-j N] [--memory SIZE] [--analytic] "
                 "[--format text|csv] [-o DIR] [--force]",
     .summary = "the cheapest fabric that trains as fast: the Pareto front of capex and time",
     .positional = "SPEC",

@@ -33,6 +33,9 @@ int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c)
     c->t = pl->best.t;
     c->p = pl->best.p;
     c->d = pl->best.d;
+    ry_parallelism par;
+    ry_plan_parallelism(pl, &par);
+    c->cp = par.cp > 0 ? par.cp : 1;
     c->iter_s = pl->best.total;
     c->tokens_per_s = pl->tokens_per_s;
     c->tokens_per_s_per_musd = c->capex > 0 ? pl->tokens_per_s / (c->capex / 1e6) : 0;

@@ -243,8 +243,13 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     if (modeled) {
         ry_text_table_cell(&t, "%s", "layout (tensor x pipeline x data)");
         for (int i = 0; i < n; i++)
-            d[i].modeled ? ry_text_table_cell(&t, "%lld x %lld x %lld", d[i].t, d[i].p, d[i].d)
-                         : ry_text_table_cell(&t, "-");
+            if (!d[i].modeled)
+                ry_text_table_cell(&t, "-");
+            else if (d[i].cp > 1)
+                ry_text_table_cell(&t, "%lld x %lld x %lld cp %lld", d[i].t, d[i].p, d[i].d,
+                                   d[i].cp);
+            else
+                ry_text_table_cell(&t, "%lld x %lld x %lld", d[i].t, d[i].p, d[i].d);
         ry_text_table_cell(&t, "%s", "iteration, s");
         for (int i = 0; i < n; i++)
             d[i].modeled ? ry_text_table_cell(&t, "%.4f", d[i].iter_s) : ry_text_table_cell(&t, "-");
@@ -317,7 +322,7 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     ry_buf pm;
     ry_buf_init(&pm);
     ry_money_text(&pm, price, ry_money_has_cents(price));
-    snprintf(lost, sizeof lost, "lost a year, at %s a GPU-hour", pm.data);
+    snprintf(lost, sizeof lost, "all failures' cost a year, %s a GPU-h", pm.data);
     ry_buf_free(&pm);
     ry_text_table_cell(&t, "%s", lost);
     for (int i = 0; i < n; i++) {
@@ -338,8 +343,14 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
     if (modeled)
         ry_buf_printf(o, "workload: %s, the full model, each design at its fastest layout, "
                       "kept when a switch is down\n", workload_name(s));
-    ry_buf_puts(o, "failures: at the reliability section's rates (railyard-spec(5), "
-                   "RELIABILITY)\n");
+    ry_buf_puts(o, "failures: at the reliability section's rates, else its defaults "
+                   "(railyard-spec(5), RELIABILITY)\n");
+    for (int i = 0; i < n; i++)
+        if (d[i].ok && d[i].rel.ok && d[i].rel.overrun)
+            ry_buf_printf(o, "warning: %s: the failures would lose more GPU-hours than a year "
+                             "holds; the model (one failure at a time, each repaired before the "
+                             "next) does not hold at this size or with these rates\n",
+                          ry_design_name(d[i].design));
     int c = ry_compare_cheapest(d, n), f = ry_compare_fastest_per_dollar(d, n);
     if (c >= 0) {
         ry_buf m;
@@ -434,9 +445,11 @@ static json_t *design_json(const ry_compare_design *d)
             "tensor", (json_int_t)d->t, "pipeline", (json_int_t)d->p, "data", (json_int_t)d->d,
             "iteration_s", d->iter_s, "tokens_per_s", d->tokens_per_s,
             "tokens_per_s_per_musd", d->tokens_per_s_per_musd));
-    if (d->modeled)
+    if (d->modeled) {
         json_object_set_new(json_object_get(j, "training"), "tokens_per_usd_owned",
                             json_real(round(d->tokens_per_usd_owned)));
+        json_object_set_new(json_object_get(j, "training"), "context", json_integer(d->cp));
+    }
     if (d->modeled && d->analytic_iter_s > 0)
         json_object_set_new(json_object_get(j, "training"), "analytic_iteration_s",
                             json_real(d->analytic_iter_s));
@@ -457,9 +470,10 @@ static json_t *design_json(const ry_compare_design *d)
         const ry_compare_fail *x = &d->fail[k];
         if (x->tier != k)
             continue;
-        json_t *fj = json_pack("{s:s, s:s, s:f, s:I}", "tier", ry_tier_name(k, d->tiers), "switch",
-                               x->name, "bandwidth_kept", x->bw_kept, "gpus_cut",
-                               (json_int_t)x->gpus_cut);
+        json_t *fj = json_pack("{s:s, s:s, s:f, s:I, s:I}", "tier", ry_tier_name(k, d->tiers),
+                               "switch", x->name, "bandwidth_kept", x->bw_kept, "gpus_cut",
+                               (json_int_t)x->gpus_cut, "gpus_drained",
+                               (json_int_t)x->gpus_drained);
         if (d->modeled) {
             json_object_set_new(fj, "stalled", json_boolean(x->stalled));
             json_object_set_new(fj, "slowdown", x->stalled ? json_null() : json_real(x->slowdown));
@@ -548,13 +562,14 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
     ry_buf_puts(o, ",spine_failed,spine_bandwidth_kept");
     if (modeled)
         ry_buf_puts(o, ",spine_slowdown");
-    ry_buf_puts(o, ",failures_a_year,lost_gpu_hours_a_year,goodput,lost_usd_a_year,error");
+    ry_buf_puts(o, ",failures_a_year,network_failures_a_year,lost_gpu_hours_a_year,"
+                   "network_lost_gpu_hours_a_year,goodput,lost_usd_a_year,error");
     ry_csv_end(o);
     for (int i = 0; i < n; i++) {
         const ry_compare_design *x = &d[i];
         ry_buf_puts(o, ry_design_name(x->design));
         if (!x->ok) {
-            int empty = 1 + tiers + 3 + nm + 13 + (modeled ? 7 : 0) + 2 + (modeled ? 1 : 0) + 4;
+            int empty = 1 + tiers + 3 + nm + 13 + (modeled ? 7 : 0) + 2 + (modeled ? 1 : 0) + 6;
             for (int k = 0; k < empty; k++)
                 ry_buf_putc(o, ',');
             ry_buf_putc(o, ',');
@@ -598,10 +613,11 @@ static void emit_csv(ry_buf *o, const ry_compare_design *d, int n)
                 ry_buf_puts(o, ",");
         }
         if (x->rel.ok)
-            ry_buf_printf(o, ",%.3f,%.1f,%.6f,%.2f", x->rel.failures, x->rel.lost_gpu_h,
-                          x->rel.goodput, x->rel.lost_usd);
+            ry_buf_printf(o, ",%.3f,%.3f,%.1f,%.1f,%.6f,%.2f", x->rel.failures,
+                          x->rel.network_failures, x->rel.lost_gpu_h,
+                          x->rel.network_lost_gpu_h, x->rel.goodput, x->rel.lost_usd);
         else
-            ry_buf_puts(o, ",,,,");
+            ry_buf_puts(o, ",,,,,,");
         ry_buf_puts(o, ",");
         ry_csv_end(o);
     }

@@ -386,8 +386,8 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
         ry_buf_printf(out, "\n  %s, %s", design_word(p->design),
                       ry_num_money(money, sizeof money, p->capex, 0));
         if (r->objective)
-            ry_buf_printf(out, " capex, %s over %d years", ry_num_money(money, sizeof money,
-                          p->ownership, 0), r->years);
+            ry_buf_printf(out, " capex, %s over %d year%s", ry_num_money(money, sizeof money,
+                          p->ownership, 0), r->years, r->years == 1 ? "" : "s");
         ry_buf_printf(out, ", %.4f s per iteration, %s under the failures\n", p->iter_s, slow);
     }
     if (r->pruned) {
