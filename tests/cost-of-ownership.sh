@@ -92,6 +92,18 @@ EOF
 )
 expect_eq "ownership against the closed form" "$out" "ok"
 
+# a switch without power or price: the energy and the support unknown, the
+# total marked partial, not a figure that reads as zero
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: x, radix: 64, speed: NDR}' \
+    --format json >"$TMP/u.json" 2>/dev/null
+expect_eq "an unpriced, unpowered switch: energy, support, partial, total" \
+    "$("$PY" -c 'import json, sys
+o = json.load(open(sys.argv[1]))["capex"]["ownership"]
+print(o["energy"], o["support"], o["partial"], o["total"] == o["capex"])' "$TMP/u.json")" "None None True True"
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: x, radix: 64, speed: NDR}' 2>/dev/null |
+    grep -q '^  ownership: .*(without the energy and the support)$'
+expect_eq "an unpriced, unpowered switch: the text says what the total leaves out" $? 0
+
 # expand: the running costs before and after a phase, and the new phase's
 # ownership, are bom's of each phase
 "$RAILYARD" expand "$EX/superpod-4su.yaml" --set cluster.nodes=255 --format json >"$TMP/x.json" 2>"$TMP/err"

@@ -77,13 +77,17 @@ json_t *ry_ownership_json(const ry_capex *x)
         "pue", x->pue, "energy_price_usd_kwh", x->energy_price, "support_pct", x->support_pct,
         "capex", cents(x->total),
         "energy", x->power_unknown ? json_null() : cents(x->energy_year * x->years),
-        "support", cents(x->support_year * x->years),
+        "support", x->switch_price > 0 ? cents(x->support_year * x->years) : json_null(),
         "total", cents(x->ownership));
+    /* the total leaves out what is unknown: energy (a switch without power),
+     * support (a switch without price) */
+    json_object_set_new(j, "partial", json_boolean(x->power_unknown || !(x->switch_price > 0)));
     json_object_set_new(j, "network_power_w",
                         x->power_unknown ? json_null() : json_real(round(x->network_power_w)));
     json_object_set_new(j, "energy_per_year",
                         x->power_unknown ? json_null() : cents(x->energy_year));
-    json_object_set_new(j, "support_per_year", cents(x->support_year));
+    json_object_set_new(j, "support_per_year",
+                        x->switch_price > 0 ? cents(x->support_year) : json_null());
     /* the servers apart: the same in every design of one cluster */
     if (x->server_power_w > 0)
         json_object_set_new(j, "servers", json_pack("{s:f, s:o, s:o}", "power_w",

@@ -1144,6 +1144,14 @@ static void default_axes(search *S, const ry_spec *base)
                  "units that fill the leaves", base->sw.ethernet ? "Ethernet" : "InfiniBand", speed);
         return;
     }
+    int own = 0;
+    for (int i = 0; i < sw.n && !own; i++)
+        own = strcmp(sw.values[i], base->sw.name) == 0;
+    if (!own)
+        ry_warn("%s: the spec's own switch, %s, is not in the default space (not a priced %s "
+                "catalog entry of %s): search.vary or --vary fabric.switch=... searches it",
+                base->path, base->sw.name[0] ? base->sw.name : "inline",
+                base->sw.ethernet ? "Ethernet" : "InfiniBand", speed);
     S->axes[S->naxes] = sw;
     S->axis_where[S->naxes++] = ry_xstrdup("the default space: fabric.switch");
     snprintf(S->space_note, sizeof S->space_note, "the three designs, leaves at 1:1, 2:1 and "

@@ -355,13 +355,22 @@ static void ownership_text(ry_buf *o, const ry_capex *x)
                            ry_num_fixed(kw, sizeof kw, x->network_power_w / 1000, 1), d.data);
     }
     ry_text_table_cell(&t, "support:");
-    money_cell(&t, x->support_year * x->years);
-    ry_buf_reset(&d);
-    ry_money_text(&d, x->support_year, cents_mode);
-    ry_text_table_cell(&t, "(%g%% of the switches' price: %s a year)", x->support_pct, d.data);
+    if (!(x->switch_price > 0)) {
+        ry_text_table_cell(&t, "unknown");
+        ry_text_table_cell(&t, "(a switch model has no price: fabric.switch.price)");
+    } else {
+        money_cell(&t, x->support_year * x->years);
+        ry_buf_reset(&d);
+        ry_money_text(&d, x->support_year, cents_mode);
+        ry_text_table_cell(&t, "(%g%% of the switches' price: %s a year)", x->support_pct,
+                           d.data);
+    }
     ry_text_table_cell(&t, "ownership:");
     money_cell(&t, x->ownership);
-    ry_text_table_cell(&t, "%s", x->power_unknown ? "(without the energy)" : "");
+    ry_text_table_cell(&t, "%s", x->power_unknown && !(x->switch_price > 0)
+                                     ? "(without the energy and the support)"
+                                 : x->power_unknown ? "(without the energy)"
+                                 : !(x->switch_price > 0) ? "(without the support)" : "");
     ry_text_table_write(&t, o, "  ");
     if (x->server_power_w > 0) {
         ry_buf_reset(&d);

@@ -345,6 +345,18 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
                       "kept when a switch is down\n", workload_name(s));
     ry_buf_puts(o, "failures: at the reliability section's rates, else its defaults "
                    "(railyard-spec(5), RELIABILITY)\n");
+    int no_power = 0, no_price = 0;
+    for (int i = 0; i < n; i++)
+        if (d[i].ok) {
+            no_power |= d[i].power_unknown;
+            no_price |= !(d[i].switch_price > 0);
+        }
+    if (no_power || no_price)
+        ry_buf_printf(o, "note: the ownership leaves out %s\n",
+                      no_power && no_price ? "the energy and the support (a switch without power "
+                                             "or price)"
+                      : no_power ? "the energy (a switch without power)"
+                                 : "the support (a switch without price)");
     for (int i = 0; i < n; i++)
         if (d[i].ok && d[i].rel.ok && d[i].rel.overrun)
             ry_buf_printf(o, "warning: %s: the failures would lose more GPU-hours than a year "

@@ -389,6 +389,8 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
             ry_buf_printf(out, " capex, %s over %d year%s", ry_num_money(money, sizeof money,
                           p->ownership, 0), r->years, r->years == 1 ? "" : "s");
         ry_buf_printf(out, ", %.4f s per iteration, %s under the failures\n", p->iter_s, slow);
+        if (p->unpriced[0])
+            ry_buf_printf(out, "  (its capex leaves out %s, which has no price)\n", p->unpriced);
     }
     if (r->pruned) {
         ry_buf_puts(out, "\npruned (they cannot be the answer):\n");
