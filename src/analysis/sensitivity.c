@@ -17,7 +17,7 @@ const char *ry_price_range_key(ry_price_kind k)
     return keys[k];
 }
 
-static double range_of(const ry_spec *s, ry_price_kind k)
+double ry_price_range(const ry_spec *s, ry_price_kind k)
 {
     return k == RY_PRICE_SWITCH ? s->range_switches
          : k == RY_PRICE_OPTICS ? s->range_optics : s->range_cables;
@@ -38,7 +38,7 @@ static void add(ry_price_items *p, const ry_spec *s, ry_price_kind kind, const c
     x->kind = kind;
     snprintf(x->name, sizeof x->name, "%s", name);
     x->cost = cost;
-    x->range = range_of(s, kind);
+    x->range = ry_price_range(s, kind);
 }
 
 void ry_price_items_of(const ry_spec *s, const ry_capex *x, const ry_cabling *c,

@@ -41,6 +41,9 @@ double ry_price_total_with(const ry_price_items *p, ry_price_kind kind, const ch
 
 /* "switch", "optics", "cable". */
 const char *ry_price_kind_name(ry_price_kind k);
+/* A kind's range, percent: the spec's cost.range_switches, _optics or
+ * _cables. */
+double ry_price_range(const ry_spec *s, ry_price_kind k);
 /* The spec key of a kind's range. */
 const char *ry_price_range_key(ry_price_kind k);
 

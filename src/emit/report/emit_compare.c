@@ -662,18 +662,12 @@ static int cheapest_at(const ry_compare_design *d, int n, ry_price_kind kind, co
     return best;
 }
 
-static double range_of_kind(const ry_spec *s, ry_price_kind k)
-{
-    return k == RY_PRICE_SWITCH ? s->range_switches
-         : k == RY_PRICE_OPTICS ? s->range_optics : s->range_cables;
-}
-
 /* The kinds whole, then every item of any design, once. */
 static int flip_rows(const ry_spec *s, const ry_compare_design *d, int n, flip_row *rows, int cap)
 {
     int nr = 0;
     for (int k = 0; k < 3 && nr < cap; k++)
-        rows[nr++] = (flip_row){ (ry_price_kind)k, NULL, range_of_kind(s, (ry_price_kind)k),
+        rows[nr++] = (flip_row){ (ry_price_kind)k, NULL, ry_price_range(s, (ry_price_kind)k),
                                  { 0, 0 } };
     for (int i = 0; i < n; i++)
         for (int j = 0; d[i].ok && j < d[i].prices.n && nr < cap; j++) {
