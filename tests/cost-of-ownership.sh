@@ -5,7 +5,9 @@
 #   - bom's JSON: energy = the installed switches (counts from the bill, the
 #     watts from templates/switches.yaml read here with PyYAML) x 8,766 h a
 #     year x PUE x the price x years; support = the switches' capex x the
-#     share x years; total = capex + both; the servers' energy apart
+#     share x years; spares used = (the switches' capex x switch_rate + the
+#     optics' and cables' x cable_rate) x years; total = capex + all three;
+#     the servers' energy apart
 #     (nodes x the node's watts from templates/nodes.yaml);
 #   - two designs of one cluster (rail-optimized and rail-only) side by side
 #     in compare's JSON and text: each the same as bom's for that design;
@@ -19,7 +21,8 @@
 TPL="${RAILYARD_TEMPLATES:-$TOP_SRCDIR/templates}"
 EX="$TOP_SRCDIR/examples"
 
-SETS="--set cost.years=4 --set cost.pue=1.25 --set cost.energy_price=0.11 --set cost.support=12"
+SETS="--set cost.years=4 --set cost.pue=1.25 --set cost.energy_price=0.11 --set cost.support=12
+      --set reliability.switch_rate=0.05 --set reliability.cable_rate=0.01"
 for d in rail-optimized rail-only; do
     # shellcheck disable=SC2086
     "$RAILYARD" bom "$EX/superpod-4su.yaml" $SETS --set fabric.design=$d --format json \
@@ -61,10 +64,12 @@ for d in ("rail-optimized", "rail-only"):
         watts += m["count"] * sw[m["name"]]["power"]   # no spares in this spec
     energy_year = watts / 1000 * 8766 * PUE * PRICE
     support_year = x["switches"] * SUPPORT / 100
+    spares_year = x["switches"] * 0.05 + (x["optics"] + x["cables"]) * 0.01
     near(d + " network_power_w", own["network_power_w"], watts, 0.5)
     near(d + " energy", own["energy"], energy_year * YEARS)
     near(d + " support", own["support"], support_year * YEARS)
-    near(d + " total", own["total"], x["total"] + (energy_year + support_year) * YEARS)
+    near(d + " spares used", own["spares_used"], spares_year * YEARS)
+    near(d + " total", own["total"], x["total"] + (energy_year + support_year + spares_year) * YEARS)
     if own["years"] != YEARS or own["pue"] != PUE:
         errs.append("%s: years %s pue %s" % (d, own["years"], own["pue"]))
     gpus = b["gpus"]
@@ -99,7 +104,7 @@ expect_eq "ownership against the closed form" "$out" "ok"
 expect_eq "an unpriced, unpowered switch: energy, support, partial, total" \
     "$("$PY" -c 'import json, sys
 o = json.load(open(sys.argv[1]))["capex"]["ownership"]
-print(o["energy"], o["support"], o["partial"], o["total"] == o["capex"])' "$TMP/u.json")" "None None True True"
+print(o["energy"], o["support"], o["partial"], abs(o["total"] - o["capex"] - o["spares_used"]) < 0.01)' "$TMP/u.json")" "None None True True"
 "$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: x, radix: 64, speed: NDR}' 2>/dev/null |
     grep -q '^  ownership: .*(without the energy and the support)$'
 expect_eq "an unpriced, unpowered switch: the text says what the total leaves out" $? 0

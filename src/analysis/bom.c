@@ -113,7 +113,10 @@ void ry_capex_reprice(const ry_spec *s, ry_capex *out)
     out->energy_year = out->network_power_w * kwh_price;
     out->server_energy_year = out->server_power_w * kwh_price;
     out->support_year = out->switches_cost * s->own_support_pct / 100.0;
-    out->ownership = out->total + (double)out->years * (out->energy_year + out->support_year);
+    out->replace_year = out->switches_cost * s->rel.switch_rate +
+                        (out->optics + out->cables) * s->rel.cable_rate;
+    out->ownership = out->total + (double)out->years *
+                                      (out->energy_year + out->support_year + out->replace_year);
 }
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out)

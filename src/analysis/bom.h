@@ -109,8 +109,8 @@ typedef struct ry_capex {
     /* Cost of ownership over cost.years: the capex, the network's energy
      * (every installed switch at its catalog power, which holds the optics
      * in its cages; spares on the shelf draw nothing) at cost.pue and
-     * cost.energy_price, and support contracts (cost.support percent of the
-     * switches' price a year). The servers' energy is counted apart: it is
+     * cost.energy_price, support contracts (cost.support percent of the
+     * switches' price a year) and the spares a year's failures use. The servers' energy is counted apart: it is
      * the same in every design of one cluster. */
     double network_power_w;     /* 0 with power_unknown set when a model has no power */
     int power_unknown;          /* a switch model's power is not known */
@@ -118,8 +118,11 @@ typedef struct ry_capex {
     int years;
     double pue, energy_price, support_pct;
     double energy_year, support_year;      /* USD a year */
+    double replace_year;                   /* spares used a year: the failed switches, optics
+                                            * and cables bought again, at the reliability
+                                            * section's switch_rate and cable_rate */
     double server_energy_year;             /* USD a year, apart */
-    double ownership;                      /* total + years x (energy_year + support_year) */
+    double ownership;                      /* total + years x (energy, support, replace) */
 } ry_capex;
 
 void ry_capex_compute(const ry_spec *s, const ry_bom *b, const ry_cabling *c, ry_capex *out);

@@ -227,6 +227,7 @@ void ry_compare_design_costs(const ry_design_build *b, ry_compare_design *out)
     out->network_power_w = cx->network_power_w;
     out->own_energy = cx->energy_year * cx->years;
     out->own_support = cx->support_year * cx->years;
+    out->own_replace = cx->replace_year * cx->years;
     out->ownership = cx->ownership;
     out->nodes = b->spec.nodes;
     out->gpu_ports = bom->endpoints;

@@ -122,7 +122,7 @@ typedef struct ry_compare_design {
     char waste[160];
     char unpriced[RY_NAME_MAX];
     ry_price_items prices;      /* the capex's priced items (analysis/sensitivity.h) */
-    double network_power_w, own_energy, own_support, ownership;
+    double network_power_w, own_energy, own_support, own_replace, ownership;
     long long gpus;
     /* the first switch of each tier down, [1..tiers] (the spine's also below) */
     ry_compare_fail fail[RY_MAX_TIERS + 1];

@@ -192,7 +192,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         if (ry_flag(ctx, O_SENS) && ctx->fmt != RY_FMT_CSV) {
             const ry_spec *s = ctx->spec;
             double range[3] = { s->range_switches, s->range_optics, s->range_cables };
-            ry_emit_search_sensitivity(&out, &res, range, s->own_support_pct);
+            ry_emit_search_sensitivity(&out, &res, range, s->own_support_pct, s->rel.switch_rate,
+                                       s->rel.cable_rate);
         }
         if (ctx->out)
             rc = write_dir(ctx, &res, S);

@@ -88,6 +88,8 @@ json_t *ry_ownership_json(const ry_capex *x)
                         x->power_unknown ? json_null() : cents(x->energy_year));
     json_object_set_new(j, "support_per_year",
                         x->switch_price > 0 ? cents(x->support_year) : json_null());
+    json_object_set_new(j, "spares_used", cents(x->replace_year * x->years));
+    json_object_set_new(j, "spares_used_per_year", cents(x->replace_year));
     /* the servers apart: the same in every design of one cluster */
     if (x->server_power_w > 0)
         json_object_set_new(j, "servers", json_pack("{s:f, s:o, s:o}", "power_w",

@@ -1003,7 +1003,7 @@ static void fronts(ry_search_result *r)
 }
 
 long long ry_search_answer_with(const ry_search_result *r, int kind, double f,
-                                double support_pct)
+                                double support_pct, double switch_rate, double cable_rate)
 {
     long long answer = -1;
     double best = 0, best_t = 0;
@@ -1023,7 +1023,8 @@ long long ry_search_answer_with(const ry_search_result *r, int kind, double f,
         double price = capex;
         if (r->objective)
             price = p->ownership + delta +
-                    (kind == 0 ? (f - 1) * p->capex_switches * support_pct / 100 * r->years : 0);
+                    (f - 1) * part * r->years *
+                        (kind == 0 ? support_pct / 100 + switch_rate : cable_rate);
         if (answer < 0 || price < best || (price == best && p->iter_s < best_t)) {
             answer = i;
             best = price;

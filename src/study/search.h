@@ -134,11 +134,12 @@ int ry_search_run(const ry_search_in *in, ry_search **out, ry_search_result *res
 
 /* The answer (a point's index, -1 none) with every price of one kind
  * (0 switches, 1 optics, 2 cables: analysis/sensitivity.h's ry_price_kind)
- * at f times list: each point's capex (and ownership, its support with the
- * switches' price at support_pct a year) repriced, the budget applied to
+ * at f times list: each point's capex (and ownership: its support with the
+ * switches' price at support_pct a year, the spares its failures use at
+ * switch_rate and cable_rate a year) repriced, the budget applied to
  * it, the time and slowdown targets as found. */
 long long ry_search_answer_with(const ry_search_result *r, int kind, double f,
-                                double support_pct);
+                                double support_pct, double switch_rate, double cable_rate);
 void ry_search_free(ry_search *S);
 
 /* A point's spec: the spec's document with point p's values set, without

@@ -365,6 +365,12 @@ static void ownership_text(ry_buf *o, const ry_capex *x)
         ry_text_table_cell(&t, "(%g%% of the switches' price: %s a year)", x->support_pct,
                            d.data);
     }
+    ry_text_table_cell(&t, "spares used:");
+    money_cell(&t, x->replace_year * x->years);
+    ry_buf_reset(&d);
+    ry_money_text(&d, x->replace_year, cents_mode);
+    ry_text_table_cell(&t, "(the failed switches, optics and cables bought again: %s a year)",
+                       d.data);
     ry_text_table_cell(&t, "ownership:");
     money_cell(&t, x->ownership);
     ry_text_table_cell(&t, "%s", x->power_unknown && !(x->switch_price > 0)

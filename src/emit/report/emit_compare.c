@@ -446,8 +446,8 @@ static json_t *design_json(const ry_compare_design *d)
         "total", num(d->capex), "switches", num(d->capex_switches), "optics",
         num(d->capex_optics), "cables", num(d->capex_cables), "racks", num(d->capex_racks),
         "spares", num(d->capex_spares), "per_gpu", json_real(round(d->capex_per_gpu * 100) / 100)));
-    json_object_set_new(j, "ownership", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "years",
-        d->years, "capex", num(d->capex),
+    json_object_set_new(j, "ownership", json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o}", "years",
+        d->years, "capex", num(d->capex), "spares_used", num(round(d->own_replace * 100) / 100),
         "energy", d->power_unknown ? json_null() : num(round(d->own_energy * 100) / 100),
         "support", num(round(d->own_support * 100) / 100),
         "total", num(round(d->ownership * 100) / 100),

@@ -403,7 +403,7 @@ void ry_emit_search_text(ry_buf *out, const ry_search_result *r)
 }
 
 void ry_emit_search_sensitivity(ry_buf *out, const ry_search_result *r, const double range[3],
-                                double support_pct)
+                                double support_pct, double switch_rate, double cable_rate)
 {
     static const char *const kinds[] = { "switches", "optics", "cables" };
     if (r->answer < 0)
@@ -417,7 +417,7 @@ void ry_emit_search_sensitivity(ry_buf *out, const ry_search_result *r, const do
         char cell[2][32], rg[48];
         for (int e = 0; e < 2; e++) {
             long long a = ry_search_answer_with(r, k, 1 + (e ? 1 : -1) * range[k] / 100,
-                                                support_pct);
+                                                support_pct, switch_rate, cable_rate);
             if (a < 0)
                 snprintf(cell[e], sizeof cell[e], "none");
             else

@@ -11,9 +11,10 @@
 void ry_emit_search_text(ry_buf *out, const ry_search_result *r);
 /* Whether the answer holds with every price of a kind (switches, optics,
  * cables) at either end of its range (range[kind], percent), support at
- * support_pct a year (the ownership objective). */
+ * support_pct and spares at the failure rates a year (the ownership
+ * objective). */
 void ry_emit_search_sensitivity(ry_buf *out, const ry_search_result *r, const double range[3],
-                                double support_pct);
+                                double support_pct, double switch_rate, double cable_rate);
 /* every point (front: only the front's) as CSV */
 void ry_emit_search_csv(ry_buf *out, const ry_search_result *r, int front_only);
 /* the gnuplot script, data inline, writing search.png and search.svg */
