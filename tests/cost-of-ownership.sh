@@ -108,6 +108,17 @@ print(o["energy"], o["support"], o["partial"], abs(o["total"] - o["capex"] - o["
 "$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: x, radix: 64, speed: NDR}' 2>/dev/null |
     grep -q '^  ownership: .*(without the energy and the support)$'
 expect_eq "an unpriced, unpowered switch: the text says what the total leaves out" $? 0
+# bom's CSV: the ownership section holds the JSON's figures, empty where unknown
+# shellcheck disable=SC2086
+"$RAILYARD" bom "$EX/superpod-4su.yaml" $SETS --format csv >"$TMP/b.csv" 2>/dev/null
+"$RAILYARD" bom "$EX/superpod-4su.yaml" --set 'fabric.switch={name: x, radix: 64, speed: NDR}' \
+    --format csv >"$TMP/u.csv" 2>/dev/null
+expect_eq "bom csv: the ownership section" "$("$PY" -c 'import csv, json, sys
+def own(f):
+    return {r["item"]: r["extended_price"] for r in csv.DictReader(open(f)) if r["section"] == "ownership"}
+o, j, u = own(sys.argv[1]), json.load(open(sys.argv[2]))["capex"]["ownership"], own(sys.argv[3])
+print(abs(float(o["total"]) - j["total"]) < 0.01, abs(float(o["spares used"]) - j["spares_used"]) < 0.01,
+      u["energy"] == "" and u["support"] == "")' "$TMP/b.csv" "$TMP/rail-optimized.json" "$TMP/u.csv")" "True True True"
 
 # expand: the running costs before and after a phase, and the new phase's
 # ownership, are bom's of each phase

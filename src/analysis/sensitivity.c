@@ -32,6 +32,8 @@ static void add(ry_price_items *p, const ry_spec *s, ry_price_kind kind, const c
             p->item[i].cost += cost;
             return;
         }
+    if (!(cost > 0) && !p->unpriced[0])
+        snprintf(p->unpriced, sizeof p->unpriced, "%s %s", ry_price_kind_name(kind), name);
     if (p->n == RY_PRICE_MAX_ITEMS || !(cost > 0))
         return;
     ry_price_item *x = &p->item[p->n++];

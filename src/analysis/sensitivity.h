@@ -27,6 +27,7 @@ typedef struct ry_price_items {
     ry_price_item item[RY_PRICE_MAX_ITEMS];
     double total;               /* the capex */
     double spares_pct;
+    char unpriced[48];          /* the first item with no price (not in item[]), or "" */
 } ry_price_items;
 
 /* The items of capex x (with its cabling plan c), at s's ranges. Items

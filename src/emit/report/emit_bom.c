@@ -519,6 +519,22 @@ static void bom_csv(ry_buf *o, const ry_bom *b, const ry_cabling *phys, const ry
         if (capex->spares_pct > 0)
             capex_row(o, "spares", "", -1, 0, capex->spares);
         capex_row(o, "total", "", -1, 0, capex->total);
+        /* the cost of ownership over cost.years (section "ownership"); an
+         * unknown figure (energy without a switch's power, support without
+         * its price) is left empty */
+        const char *what[] = { "capex", "energy", "support", "spares used", "total" };
+        double v[] = { capex->total, capex->energy_year * capex->years,
+                       capex->support_year * capex->years, capex->replace_year * capex->years,
+                       capex->ownership };
+        int known[] = { 1, !capex->power_unknown, capex->switch_price > 0, 1, 1 };
+        for (int i = 0; i < 5; i++) {
+            ry_csv_rec r = { .n = CSV_COLS };
+            ry_csv_set(&r, C_SECTION, "ownership");
+            ry_csv_set(&r, C_ITEM, "%s", what[i]);
+            if (known[i])
+                ry_csv_set(&r, C_EXT, "%.2f", v[i]);
+            ry_csv_put(o, &r);
+        }
         /* a rack-scale node's trays: counted, not priced (section "racks") */
         for (int i = 0; i < capex->ntrays; i++) {
             const ry_tray_line *l = &capex->trays[i];

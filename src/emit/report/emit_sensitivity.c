@@ -84,6 +84,8 @@ void ry_emit_sensitivity_text(ry_buf *o, const ry_price_items *p)
         money_cell(&t, hi_of(p, ix[j]) - lo_of(p, ix[j]));
     }
     ry_text_table_write(&t, o, "  ");
+    if (p->unpriced[0])
+        ry_buf_printf(o, "  (%s has no price: it is not in the capex, nor here)\n", p->unpriced);
 }
 
 json_t *ry_sensitivity_json(const ry_price_items *p)
