@@ -22,7 +22,9 @@
 # Subnets identical but for their names (the same file bodies, IBNL and
 # counts once every word is numbered by its first appearance: the rails of
 # a rail-only fabric, the libra examples) are run once; under the
-# sanitizers, only subnets of at most 1,024 CAs (tests/lib.sh, sanitized).
+# sanitizers, only subnets of at most 1,024 CAs (tests/lib.sh, sanitized);
+# none of more than 8,192 CAs (ibdmchk checks every CA-to-CA path: 16,384
+# CAs took it nine minutes), whose files (a) and (b) still check.
 # cabling/ holds no topology file. Skipped (77) when ibdmchk (Debian
 # package ibutils) is not installed.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
@@ -254,6 +256,7 @@ run_ibdmchk() { # dir systems nodes paths smnode
 
 ran=0
 big=0
+huge=0
 seen=""
 for s in $(examples) "$TOP_SRCDIR"/tests/data/cabling/rail-only.yaml \
          "$TOP_SRCDIR"/tests/data/cabling/three-tier.yaml "$TOP_SRCDIR"/tests/data/cabling/two-plane.yaml \
@@ -294,6 +297,12 @@ for s in $(examples) "$TOP_SRCDIR"/tests/data/cabling/rail-only.yaml \
             big=$((big + 1))
             continue
         fi
+        # ibdmchk's path check is quadratic in the CAs: the largest subnets
+        # are left out (the same tiers and counts at 4,096 CAs are run)
+        if [ "$paths" -gt $((8192 * 8191)) ]; then
+            huge=$((huge + 1))
+            continue
+        fi
         # and in the full suite, the normal build's run checks only those
         # (the sanitizer build's run did the others: tests/lib.sh)
         if normal_share && [ "$paths" -le $((1024 * 1023)) ]; then
@@ -310,6 +319,7 @@ done
 [ "$ran" -gt 0 ] && ok || fail "ibdmchk never ran"
 echo "ibdmchk ran on $ran distinct subnets"
 [ "$big" -gt 0 ] && echo "($big subnets of more than 1,024 CAs left to the normal build's suite)"
+[ "$huge" -gt 0 ] && echo "($huge subnets of more than 8,192 CAs not given to ibdmchk)"
 
 # The check fails on a broken file: a host's cable dropped, the rate written
 # per lane as ibdm 1.5 cannot read it, a type without its IBNL.
