@@ -134,4 +134,17 @@ if command -v groff >/dev/null 2>&1 || command -v man >/dev/null 2>&1; then
         [ -z "$w" ] && ok || fail "man warnings in $m: $w"
     done
 fi
+# help terms: the glossary, the same terms as railyard(1)'s TERMS, and
+# every command's help points to it
+"$RAILYARD" help terms >"$TMP/terms" 2>&1
+expect_eq "help terms: exit" $? 0
+expect_eq "help terms: the terms are railyard(1)'s TERMS" \
+    "$(sed -n 's/^  \([^ ].*\)$/\1/p' "$TMP/terms" | sort | tr '\n' '|')" \
+    "$(sed -n '/^\.SH TERMS/,/^\.SH /p' "$TOP_SRCDIR/doc/railyard.1" | sed -n 's/^\.B //p' |
+       sed 's/\\-/-/g' | sort | tr '\n' '|')"
+[ "$(grep -c '^  [^ ]' "$TMP/terms")" -ge 10 ] && ok || fail "help terms: fewer than 10 terms"
+for c in bom compare search model validate; do
+    "$RAILYARD" help "$c" | tail -n 1 | grep -q 'railyard help terms$' && ok ||
+        fail "help $c does not point to help terms"
+done
 finish

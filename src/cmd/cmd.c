@@ -150,6 +150,53 @@ static void print_options(FILE *fp, const ry_option *opts, int global, const ry_
     }
 }
 
+/* The words the help texts use, each said once (railyard help terms;
+ * railyard(1), TERMS, says the same). */
+static const char *const terms[][2] = {
+    { "HB domain", "the GPUs joined by a high-bandwidth interconnect (NVLink and\n"
+                   "NVSwitch): 8 in a DGX H100, 72 in a GB200 NVL72 rack" },
+    { "rail", "the GPUs of the same position in every HB domain, and the NIC\n"
+              "ports and leaf switches they use: rail 0 is GPU 0 of every server" },
+    { "rail-optimized", "a Clos whose leaves each hold one rail of a scalable unit, with\n"
+                        "spines (and cores) joining every rail (NVIDIA's DGX SuperPOD)" },
+    { "rail-only", "a Clos per rail and no switch between rails: traffic between rails\n"
+                   "crosses the HB domain instead" },
+    { "fat tree", "a Clos whose leaves each hold whole servers, every NIC port of a\n"
+                  "server on one leaf" },
+    { "scalable unit (SU)", "the servers a rail-optimized fabric builds as one block: one leaf\n"
+                            "per rail (cluster.scalable_unit, in HB domains)" },
+    { "leaf, spine, core", "the switch tiers from the servers up: tier 1, 2 and 3" },
+    { "plane", "an independent copy of the fabric, each NIC port of a GPU on its own\n"
+               "plane (cluster.node.planes)" },
+    { "taper", "a tier with fewer ports up than down (fabric.oversubscription,\n"
+               "down:up: 2:1 has half the uplinks); 1:1 is non-blocking" },
+    { "subnet", "an InfiniBand fabric one subnet manager (OpenSM) runs: a plane, or\n"
+                "a rail of a rail-only fabric" },
+    { "capex", "the network's price at list prices: switches, optics, cables (and\n"
+               "racks and spares when the spec prices them); not the servers" },
+    { "ownership", "the capex with what the network costs to run over cost.years:\n"
+                   "energy, support, spares used" },
+    { "goodput", "the share of a year's GPU-hours the training job keeps after its\n"
+                 "failures (reliability section)" },
+    { "front", "the points no other point beats on both price and time (or slowdown):\n"
+               "the Pareto front of railyard search" },
+    { NULL, NULL }
+};
+
+static void terms_help(FILE *fp)
+{
+    fputs("Terms the commands and their help use (railyard(1), TERMS):\n\n", fp);
+    for (int i = 0; terms[i][0]; i++) {
+        fprintf(fp, "  %s\n      ", terms[i][0]);
+        for (const char *p = terms[i][1]; *p; p++) {
+            fputc(*p, fp);
+            if (*p == '\n')
+                fputs("      ", fp);
+        }
+        fputc('\n', fp);
+    }
+}
+
 static void command_help(const ry_cmd_entry *c, FILE *fp)
 {
     fprintf(fp, "usage: railyard %s %s\n\n%s.\n\n", c->name, c->synopsis, c->summary);
@@ -158,12 +205,13 @@ static void command_help(const ry_cmd_entry *c, FILE *fp)
         fputs(c->details, fp);
     fputs("\nCommon options:\n", fp);
     print_options(fp, global_options, 1, c);
+    fputs("\nTerms (HB domain, rail, plane, taper, SU, ...): railyard help terms\n", fp);
 }
 
 static void main_help(const ry_cmd_entry *const *table, FILE *fp)
 {
     fputs("usage: railyard [--templates DIR] [--set KEY=VALUE]... [--quiet] COMMAND [ARGS]\n"
-          "       railyard --help | --version | help COMMAND\n\n"
+          "       railyard --help | --version | help COMMAND | help terms\n\n"
           "Designs the network of a GPU cluster for LLM training from a YAML spec:\n"
           "rail-optimized, rail-only or fat-tree Clos fabrics, their bill of materials,\n"
           "cost and build-out files.\n\nCommands:\n", fp);
@@ -174,6 +222,7 @@ static void main_help(const ry_cmd_entry *const *table, FILE *fp)
     fputs("\nExit status: 0 ok, 1 bad input, 2 usage, 3 I/O error, 4 internal error;\n"
           "check-routes: 5 when a check fails; verify exits as diff(1) does: 0 as planned,\n"
           "1 findings, 2 bad input or a fabric that cannot be compared with the plan.\n"
+          "Terms (HB domain, rail, plane, taper, SU, ...): railyard help terms.\n"
           "See railyard(1) and railyard-spec(5).\n", fp);
 }
 
@@ -735,6 +784,10 @@ int ry_cmd_main(const ry_cmd_entry *const *table, int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         if (j.stopped + 1 >= argc) {
             main_help(table, stdout);
+            goto out;
+        }
+        if (strcmp(argv[j.stopped + 1], "terms") == 0) {
+            terms_help(stdout);
             goto out;
         }
         const ry_cmd_entry *c = find_command(table, argv[j.stopped + 1]);
