@@ -7,6 +7,7 @@
 #include "emit/topo/emit_fabric_json.h"
 #include "io/outdir.h"
 #include "util/buf.h"
+#include "util/numfmt.h"
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
@@ -124,8 +125,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (rc == RY_CMD_OK)
         rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
     if (rc == RY_CMD_OK)
-        printf("%s: %lld GPUs, %lld switches, %lld links written to %s/\n", ctx->spec->name,
-               ctx->bom.gpus, ctx->bom.switches, ctx->bom.links, ctx->out);
+        printf("%s: %s GPUs, %s switches, %s links written to %s/\n", ctx->spec->name,
+               ry_n(ctx->bom.gpus), ry_n(ctx->bom.switches), ry_n(ctx->bom.links), ctx->out);
     return rc;
 }
 

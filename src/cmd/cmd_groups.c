@@ -28,8 +28,8 @@ static int emit_opensm(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 static void report_opensm(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)
 {
     const ry_opensm_stats *st = &t->opensm;
-    printf("%s: %d subnet%s, %llu LFT entries written to %s/opensm/\n", ctx->spec->name,
-           st->subnets, st->subnets == 1 ? "" : "s", st->lft_entries, dir);
+    printf("%s: %d subnet%s, %s LFT entries written to %s/opensm/\n", ctx->spec->name,
+           st->subnets, st->subnets == 1 ? "" : "s", ry_n((long long)st->lft_entries), dir);
 }
 
 static int is_ethernet(const ry_ctx *ctx)
