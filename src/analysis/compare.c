@@ -271,7 +271,9 @@ void ry_compare_reliability(const ry_spec *s, ry_compare_design *d)
         in.stalled[t] = d->fail[t].stalled;
     }
     ry_reliability_compute(s, &in, &d->rel);
-    /* the tokens of the years are those of the time it trains */
-    if (d->modeled && d->rel.ok)
-        d->tokens_per_usd_owned *= d->rel.goodput;
+    /* the tokens of the years (365.25 days each) are those of the time it
+     * trains: at the goodput */
+    if (d->modeled && d->rel.ok && d->ownership > 0)
+        d->tokens_per_usd_owned = d->tokens_per_s * 31557600.0 * d->years * d->rel.goodput /
+                                  d->ownership;
 }

@@ -39,9 +39,6 @@ int ry_compare_model_design(const ry_design_build *b, ry_compare_design *c)
     c->iter_s = pl->best.total;
     c->tokens_per_s = pl->tokens_per_s;
     c->tokens_per_s_per_musd = c->capex > 0 ? pl->tokens_per_s / (c->capex / 1e6) : 0;
-    /* seconds of the years at 365.25 days */
-    c->tokens_per_usd_owned = c->ownership > 0 ? pl->tokens_per_s * 31557600.0 * c->years /
-                                                 c->ownership : 0;
     for (int t = 1; t <= c->tiers && t <= RY_MAX_TIERS; t++) {
         ry_compare_fail *x = &c->fail[t];
         if (!x->tier)
