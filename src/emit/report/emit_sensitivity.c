@@ -25,24 +25,28 @@ static double hi_of(const ry_price_items *p, int i)
     return ry_price_total_with(p, x->kind, x->name, 1 + x->range / 100);
 }
 
-static const ry_price_items *order_p;
+/* An item and its swing, for the sort. */
+typedef struct swing_key {
+    double swing;
+    int i;
+} swing_key;
 
 static int by_swing(const void *a, const void *b)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    double si = hi_of(order_p, i) - lo_of(order_p, i);
-    double sj = hi_of(order_p, j) - lo_of(order_p, j);
-    if (si != sj)
-        return si > sj ? -1 : 1;
-    return i - j;
+    const swing_key *x = a, *y = b;
+    if (x->swing != y->swing)
+        return x->swing > y->swing ? -1 : 1;
+    return x->i - y->i;
 }
 
 int ry_sensitivity_order(const ry_price_items *p, int *ix)
 {
+    swing_key k[RY_PRICE_MAX_ITEMS];
     for (int i = 0; i < p->n; i++)
-        ix[i] = i;
-    order_p = p;
-    qsort(ix, (size_t)p->n, sizeof *ix, by_swing);
+        k[i] = (swing_key){ hi_of(p, i) - lo_of(p, i), i };
+    qsort(k, (size_t)p->n, sizeof *k, by_swing);
+    for (int i = 0; i < p->n; i++)
+        ix[i] = k[i].i;
     return p->n;
 }
 
