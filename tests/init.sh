@@ -3,8 +3,8 @@
 # starter spec is valid YAML that railyard validate accepts, with the GPUs,
 # node and switch asked for (the switch: the catalog's first InfiniBand one
 # at the node's NIC port speed, found here from the YAML files); -o never
-# replaces an existing file (nor a link or directory) without --force and
-# leaves nothing behind; a size the node model cannot make, an unknown model
+# replaces a file railyard did not write, or one edited since (nor writes
+# through a directory) without --force and leaves nothing behind; a size the node model cannot make, an unknown model
 # and missing options are usage errors.
 . "${TOP_SRCDIR:-.}/tests/lib.sh"
 T="$TOP_SRCDIR/templates"
@@ -54,18 +54,29 @@ n=$(grep -cE '^ *[a-z_]+: [^#]+#' "$TMP/file.yaml")
 k=$(grep -cE '^ *[a-z_]+: ' "$TMP/file.yaml")
 expect_eq "every key with a value has a comment" "$n" "$((k - 1))"   # version: 1 has none
 
-# No file is replaced without --force, and none is left beside it.
+# No file railyard did not write is replaced without --force, and none is
+# left beside it; its own starter, unedited, is replaced; edited, refused.
 echo mine >"$TMP/keep.yaml"
 mkdir "$TMP/dir.yaml"
 ln -s keep.yaml "$TMP/link.yaml"
 for t in keep.yaml dir.yaml link.yaml; do
     "$RAILYARD" -T "$T" init --gpus 8 --node dgx-h100 -o "$TMP/$t" 2>"$TMP/err"
     expect_eq "init -o existing $t: exit" "$?" 3
-    grep -q "'$TMP/$t' exists; railyard init writes a new file (--force replaces it)" "$TMP/err" \
-        && ok || fail "init -o existing $t: $(cat "$TMP/err")"
+    case $t in
+    dir.yaml) want="cannot write '$TMP/$t': Is a directory" ;;
+    *) want="'$TMP/$t' exists and railyard did not write it, or it was changed since; name a new file, or use --force to replace it: nothing written" ;;
+    esac
+    grep -qF "$want" "$TMP/err" && ok || fail "init -o existing $t: $(cat "$TMP/err")"
 done
 expect_eq "the existing file" "$(cat "$TMP/keep.yaml")" mine
 expect_eq "nothing left beside it" "$(ls -A "$TMP" | grep -c railyard)" 0
+"$RAILYARD" -T "$T" init --gpus 16 --node dgx-h100 -o "$TMP/own.yaml" &&
+    "$RAILYARD" -T "$T" init --gpus 8 --node dgx-h100 -o "$TMP/own.yaml" &&
+    grep -q 'gpus: 8 ' "$TMP/own.yaml" && ok || fail "init replaces its own unedited starter"
+echo '# my note' >>"$TMP/own.yaml"
+"$RAILYARD" -T "$T" init --gpus 16 --node dgx-h100 -o "$TMP/own.yaml" 2>/dev/null
+expect_eq "init -o an edited starter: exit" "$?" 3
+tail -1 "$TMP/own.yaml" | grep -q '# my note' && ok || fail "the edited starter was replaced"
 "$RAILYARD" -T "$T" init --gpus 8 --node dgx-h100 -o "$TMP/keep.yaml" --force
 "$RAILYARD" -T "$T" validate "$TMP/keep.yaml" >/dev/null && ok || fail "--force: the new spec"
 "$RAILYARD" -T "$T" init --gpus 8 --node dgx-h100 -o /dev/null && ok || fail "-o /dev/null"

@@ -100,9 +100,9 @@ unsigned ry_out_flags(const ry_ctx *ctx)
 
 ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *data, size_t len)
 {
-    (void)ctx;
     ry_progress_end();      /* the output may go to the same terminal */
-    return ry_write_file_atomic(path, data ? data : "", len) < 0 ? RY_CMD_IO : RY_CMD_OK;
+    return ry_write_file_atomic(path, data ? data : "", len, ry_out_flags(ctx)) < 0 ? RY_CMD_IO
+                                                                                   : RY_CMD_OK;
 }
 
 /* ---- help ----------------------------------------------------------------------------------- */
@@ -720,11 +720,17 @@ static ry_cmd_status run_command(const ry_cmd_entry *c, ry_ctx *ctx, int argc, c
         if (c->options[i].type == RY_OPT_CHOICE && strcmp(c->options[i].name, "format") == 0 &&
             val[i] && ry_format_parse(val[i], &ctx->fmt) < 0)
             ctx->fmt = RY_FMT_TEXT;   /* a format of its own (draw, export): the run reads it */
+    int out_file = 0;
     for (int i = 0; i < ncmd; i++)
-        if (strcmp(c->options[i].name, "output") == 0)
+        if (strcmp(c->options[i].name, "output") == 0) {
             ctx->out = val[i];
+            out_file = c->options[i].arg && strcmp(c->options[i].arg, "FILE") == 0;
+        }
     if ((c->needs & RY_NEED_OUTDIR) && !ctx->out)
         return ry_usage(ctx, "missing -o DIR");
+    /* a file that will not be replaced is said before the run does its work */
+    if (out_file && ctx->out && ry_output_file_check(ctx->out, ry_out_flags(ctx)) < 0)
+        return RY_CMD_IO;
     if (c->check && (rc = c->check(ctx)) != RY_CMD_OK)
         return rc;
     ry_progress_begin(c->name, ctx->quiet);

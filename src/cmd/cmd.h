@@ -38,7 +38,7 @@
 #include "spec/spec.h"
 
 #define RY_MAX_SETS 256
-#define RY_MAX_OPTS 20
+#define RY_MAX_OPTS 24
 #define RY_MAX_MORE 256     /* further positional arguments (verify's FABRIC files) */
 
 typedef enum ry_opt_type {
@@ -160,6 +160,10 @@ typedef struct ry_cmd_entry {
     { "force", 0, RY_OPT_FLAG, NULL, NULL, "write into a non-empty DIR railyard did not write,\n" \
       "and replace files it did not write at paths it writes\n" \
       "(both refused without; see OUTPUT in railyard(1))" }
+/* The same for a command whose only output is -o FILE. */
+#define RY_OPTION_FORCE_FILE \
+    { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace FILE though railyard did not write it (or it\n" \
+      "was changed since): refused without (see OUTPUT in\nrailyard(1))" }
 #define RY_OPTION_END { NULL, 0, RY_OPT_FLAG, NULL, NULL, NULL }
 /* bom, validate, model, traffic: the capex leads every report; --cost paper
  * adds the rail-only paper's cost model, labelled as such. */

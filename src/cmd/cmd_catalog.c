@@ -8,11 +8,12 @@
 #include "spec/catalog.h"
 #include "util/buf.h"
 
-enum { O_FORMAT, O_OUTPUT, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default): an aligned table per section;\n"
                                                "json: every figure of every entry"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -71,7 +72,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 
 const ry_cmd_entry ry_cmd_catalog = {
     .name = "catalog",
-    .synopsis = "[switches|nodes|gpus|llms|media|prices|schema] [--format text|json] [-o FILE]",
+    .synopsis = "[switches|nodes|gpus|llms|media|prices|schema] [--format text|json] [-o FILE [--force]]",
     .summary = "the catalog's switches, nodes, GPUs, LLMs, media and prices; the spec's schema",
     .positional = "SECTION",
     .positional_optional = 1,

@@ -12,7 +12,7 @@
 #include "util/buf.h"
 #include "util/diag.h"
 
-enum { O_LFTS, O_TOPOLOGY, O_FORMAT, O_JSON, O_SHIFTS, O_MAX_REPORT, O_UPDOWN, O_OUTPUT, O_N };
+enum { O_LFTS, O_TOPOLOGY, O_FORMAT, O_JSON, O_SHIFTS, O_MAX_REPORT, O_UPDOWN, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_LFTS] = { "lfts", 0, RY_OPT_VALUE, "FILE", NULL,
                  "the LFTs: railyard's lfts.dump, OpenSM's opensm-lfts.dump\n"
@@ -32,6 +32,7 @@ static const ry_option options[] = {
                    "(counted apart), a route is minimal when no up-down\n"
                    "path is shorter" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -153,7 +154,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_check_routes = {
     .name = "check-routes",
     .synopsis = "PATH [--lfts FILE] [--topology FILE] [--format text|json|csv] [--shifts all|N] "
-                "[--updown] [-o FILE]",
+                "[--updown] [-o FILE [--force]]",
     .summary = "prove a subnet's routing tables deliver, loop-free, minimal and deadlock-free",
     .positional = "PATH",
     .positional_optional = 1,

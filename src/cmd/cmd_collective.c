@@ -18,7 +18,7 @@
  * channels; the options override it. */
 
 enum { O_OP, O_BYTES, O_RANKS, O_SHIFT, O_PLACEMENT, O_ROUTING, O_QPS, O_HASH_QP, O_CHANNELS,
-       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_HIER, O_JOBS, O_FABRIC, O_LFTS, O_SWEEP, O_FORMAT, O_OUTPUT, O_N };
+       O_NO_PXN, O_ALGO, O_SHARP, O_NVLS, O_HIER, O_JOBS, O_FABRIC, O_LFTS, O_SWEEP, O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_OP] = { "op", 0, RY_OPT_CHOICE, "OP", "all-reduce|all-gather|reduce-scatter|all-to-all|sendrecv",
                "the collective (required)" },
@@ -69,6 +69,7 @@ static const ry_option options[] = {
                   "every size from 8 B to SIZE, doubling (nccl-tests -b 8 -e SIZE -f 2)" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -359,7 +360,7 @@ const ry_cmd_entry ry_cmd_collective = {
                 "[--routing static|ecmp|adaptive] [--qps N] [--hash-qp] [--channels C] [--no-pxn] "
                 "[--algo ring|tree|auto] [--sharp] [--nvls] [--hierarchical] [--jobs K] "
                 "[--fabric FILE [--lfts FILE]]... "
-                "[--sweep] [--format text|json] [-o FILE]",
+                "[--sweep] [--format text|json] [-o FILE [--force]]",
     .summary = "a collective's time, algbw and busbw as nccl-tests prints them, on the fabric as built",
     .positional = "SPEC",
     .options = options,

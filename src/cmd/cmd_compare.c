@@ -21,7 +21,7 @@
 #define MAX_RADICES 32
 
 enum { O_GPUS, O_NODE, O_SWITCH, O_MODEL, O_HB, O_RAILS, O_PLANES, O_RADIX, O_PAPER, O_SENS,
-       O_FORMAT, O_OUTPUT, O_N };
+       O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_GPUS] = { "gpus", 0, RY_OPT_VALUE, "N", NULL, "number of GPUs (instead of a spec)" },
     [O_NODE] = { "node", 0, RY_OPT_VALUE, "MODEL", NULL,
@@ -47,6 +47,7 @@ static const ry_option options[] = {
                  "optics, cables) and each item at either end of its range" },
     [O_FORMAT] = RY_OPTION_FORMAT("text|json|csv", "text (default), json or csv"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 

@@ -22,8 +22,8 @@ static const ry_option options[] = {
                                   "dot, svg, png or pdf (default: from FILE's extension, else\n"
                                   "dot); all but dot run Graphviz's dot program"),
     [O_FORCE] = { "force", 0, RY_OPT_FLAG, NULL, NULL,
-                  "draw the full view of a fabric over 2,000 nodes; with --dir,\n"
-                  "replace files in DIR that railyard did not write" },
+                  "draw the full view of a fabric over 2,000 nodes; replace\n"
+                  "FILE, or files in DIR, that railyard did not write" },
     [O_DIR] = { "dir", 0, RY_OPT_VALUE, "DIR", NULL,
                 "write DIR/diagrams/ as railyard build does: summary, rail0\n"
                 "and unit1, in DOT and (with Graphviz) SVG" },

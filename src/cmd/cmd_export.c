@@ -6,12 +6,13 @@
 #include "emit/topo/emit_graphml.h"
 #include "io/outdir.h"
 
-enum { O_FORMAT, O_OUTPUT, O_N };
+enum { O_FORMAT, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("graphml|json",
                                   "graphml (default): every GPU and switch and every link, with\n"
                                   "their attributes as GraphML keys; json: fabric.json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -39,7 +40,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     const char *format = ry_opt(ctx, O_FORMAT);
     int json = format && strcmp(format, "json") == 0;
     if (json)
-        return ry_write_stream_atomic(ctx->out, write_json, &ctx->fabric) < 0 ? RY_CMD_IO
+        return ry_write_stream_atomic(ctx->out, write_json, &ctx->fabric, ry_out_flags(ctx)) < 0 ? RY_CMD_IO
                                                                               : RY_CMD_OK;
     /* Edges carry their cables when the cabling plan can be made; a spec
      * whose floor cannot be laid out still exports its graph. */
@@ -50,12 +51,12 @@ static ry_cmd_status run(ry_ctx *ctx)
     if (phys < 0)
         ry_warn("no cabling plan (%s): edges carry no medium, part or length", err.msg);
     graphml_job j = { &ctx->fabric, phys == 0 ? &ctx->phys.cab : NULL };
-    return ry_write_stream_atomic(ctx->out, write_graphml, &j) < 0 ? RY_CMD_IO : RY_CMD_OK;
+    return ry_write_stream_atomic(ctx->out, write_graphml, &j, ry_out_flags(ctx)) < 0 ? RY_CMD_IO : RY_CMD_OK;
 }
 
 const ry_cmd_entry ry_cmd_export = {
     .name = "export",
-    .synopsis = "SPEC [--format graphml|json] [-o FILE]",
+    .synopsis = "SPEC [--format graphml|json] [-o FILE [--force]]",
     .summary = "the whole graph for graph tools: GraphML or JSON",
     .positional = "SPEC",
     .options = options,

@@ -17,7 +17,7 @@ static const ry_option options[] = {
     [O_NAME] = { "name", 0, RY_OPT_VALUE, "NAME", NULL, "the cluster's name (default my-cluster)" },
     [O_OUTPUT] = { "output", 'o', RY_OPT_VALUE, "FILE", NULL,
                    "write to FILE, which must not exist, instead of standard output" },
-    [O_FORCE] = { "force", 0, RY_OPT_FLAG, NULL, NULL, "replace FILE when it exists" },
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -75,15 +75,7 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_buf_init(&b);
     ry_emit_starter(&b, ry_opt(ctx, O_NAME) ? ry_opt(ctx, O_NAME) : "my-cluster", gpus, node,
                     ry_catalog_ib_switch_at(cat, m->nic_gbps));
-    if (ry_flag(ctx, O_FORCE)) {
-        rc = ry_write_output(ctx, ctx->out, b.data, b.len);
-    } else {
-        int w = ry_write_file_new(ctx->out, b.data, b.len);
-        if (w == -2)
-            ry_error("'%s' exists; railyard init writes a new file (--force replaces it)",
-                     ctx->out);
-        rc = w < 0 ? RY_CMD_IO : RY_CMD_OK;
-    }
+    rc = ry_write_output(ctx, ctx->out, b.data, b.len);
     ry_buf_free(&b);
 out:
     ry_catalog_free(cat);

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_ANALYTIC, O_EXPLAIN, O_N };
+enum { O_FORMAT, O_OUTPUT, O_PAPER, O_COST, O_ANALYTIC, O_EXPLAIN, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default) or json"),
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
@@ -20,6 +20,7 @@ static const ry_option options[] = {
     [O_EXPLAIN] = { "explain", 0, RY_OPT_FLAG, NULL, NULL,
                     "each term's time, the rate it ran at and where that rate comes\n"
                     "from (the catalog's key, the spec's, or a built-in constant)" },
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -86,7 +87,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_model = {
     .name = "model",
     .synopsis = "SPEC [--paper] [--cost capex|paper] [--analytic] [--explain] [--format text|json] "
-                "[-o FILE]",
+                "[-o FILE [--force]]",
     .summary = "iteration time of the spec's LLM workload, its optimum and its capex",
     .positional = "SPEC",
     .options = options,

@@ -4,13 +4,14 @@
 #include "analysis/verify.h"
 #include "analysis/verify_lldp.h"
 #include "cmd/cmd.h"
+#include "io/outdir.h"
 #include "emit/report/emit_verify.h"
 #include "ibfmt/netfile.h"
 #include "netfmt/lldp.h"
 #include "util/buf.h"
 #include "util/diag.h"
 
-enum { O_FORMAT, O_JSON, O_WORK_ORDER, O_IGNORE_RATES, O_OUTPUT, O_N };
+enum { O_FORMAT, O_JSON, O_WORK_ORDER, O_IGNORE_RATES, O_OUTPUT, O_FORCE, O_N };
 static const ry_option options[] = {
     [O_FORMAT] = RY_OPTION_FORMAT("text|json", "text (default), or json: verified,\n"
                                                "as_planned, findings, switches"),
@@ -23,6 +24,7 @@ static const ry_option options[] = {
                          "do not compare link widths and speeds (a simulator\n"
                          "reports one rate for every link)" },
     [O_OUTPUT] = RY_OPTION_OUTPUT_FILE,
+    [O_FORCE] = RY_OPTION_FORCE_FILE,
     [O_N] = RY_OPTION_END
 };
 
@@ -34,6 +36,10 @@ static ry_cmd_status check(ry_ctx *ctx)
         ctx->fmt = RY_FMT_JSON;
     if (ctx->fmt == RY_FMT_CSV)
         return ry_usage(ctx, "--format takes text or json (the work order is the CSV)");
+    /* the second output under -o FILE's rule, asked before either is written */
+    if (ry_opt(ctx, O_WORK_ORDER) && ry_output_file_check(ry_opt(ctx, O_WORK_ORDER),
+                                                          ry_out_flags(ctx)) < 0)
+        return RY_CMD_IO;
     return RY_CMD_OK;
 }
 
@@ -162,7 +168,7 @@ static ry_cmd_status run(ry_ctx *ctx)
 const ry_cmd_entry ry_cmd_verify = {
     .name = "verify",
     .synopsis = "SPEC FABRIC... [--format text|json] [--work-order FILE] [--ignore-rates] "
-                "[-o FILE]",
+                "[-o FILE [--force]]",
     .summary = "compare the fabric as built (ibnetdiscover's output, LLDP tables) with the plan",
     .positional = "SPEC",
     .more_positional = "FABRIC",

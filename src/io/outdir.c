@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <threads.h>
 #include <unistd.h>
 
@@ -1804,6 +1805,72 @@ static int write_through(int dfd, const char *name, const char *path, const stru
     return rc;
 }
 
+/* ---- the mark of a file railyard wrote ----
+ * A single file railyard writes carries the extended attribute user.railyard:
+ * its size and modification time as written. A file that has it, with the
+ * same size and time, is railyard's and unchanged since: a later run may
+ * replace it. Any other non-empty file is the user's (or was edited since),
+ * and is replaced only when forced. An empty file holds nothing to lose (a
+ * name from mktemp). Where the file system keeps no extended attributes
+ * there is no mark, and replacing needs --force. */
+#define MARK_NAME "user.railyard"
+
+static void mark_value(const struct stat *st, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "railyard 1 %lld %lld.%09ld", (long long)st->st_size,
+             (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec);
+}
+
+/* Marks the file open at fd as written by railyard, as it is now; where the
+ * file system refuses, the file goes unmarked (it is still written). */
+static void mark_written(int fd)
+{
+    struct stat st;
+    char v[96];
+    if (fstat(fd, &st) < 0)
+        return;
+    mark_value(&st, v, sizeof v);
+    (void)fsetxattr(fd, MARK_NAME, v, strlen(v), 0);
+}
+
+/* 1 when the regular file name (in the directory open at dfd) may be
+ * replaced: empty, or marked by railyard and unchanged since. 0 otherwise;
+ * *no_marks set when its file system keeps none. */
+static int replaceable(int dfd, const char *name, int *no_marks)
+{
+    *no_marks = 0;
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char want[96], got[96];
+    int ok = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        if (st.st_size == 0) {
+            ok = 1;
+        } else {
+            ssize_t n = fgetxattr(fd, MARK_NAME, got, sizeof got - 1);
+            if (n < 0 && errno == ENOTSUP)
+                *no_marks = 1;
+            if (n >= 0) {
+                got[n] = 0;
+                mark_value(&st, want, sizeof want);
+                ok = strcmp(got, want) == 0;
+            }
+        }
+    }
+    close(fd);
+    return ok;
+}
+
+static void refuse_file(const char *path, int no_marks)
+{
+    ry_error("'%s' exists and railyard did not write it%s; name a new file, or use --force to "
+             "replace it: nothing written", path,
+             no_marks ? " (its file system keeps no mark of the files railyard writes)"
+                      : ", or it was changed since");
+}
+
 /* A regular file or a new one: a same-directory temporary renamed over it. */
 /* Writes a temporary in directory dir (open at dfd) and renames it over
  * name there; with no_clobber, links it to name instead, which fails
@@ -1855,6 +1922,8 @@ static int replace_file(int dfd, const char *dir, const char *name, const struct
     } else {
         if (rc == 0)
             rc = write_fp(fp, write, arg);
+        if (rc == 0)
+            mark_written(fd);
         int err = errno;
         if (fclose(fp) != 0)
             rc = -1;
@@ -1900,7 +1969,7 @@ static int open_parent(const char *path, int follow_last, char **dir, char **nam
 }
 
 int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
-                           const void *arg)
+                           const void *arg, unsigned flags)
 {
     int fd = path ? fd_path(path) : 1;
     if (path && strcmp(path, "-") == 0)
@@ -1919,7 +1988,7 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
         ry_error("the output file's name is empty");
         return -1;
     }
-    int rc;
+    int rc, refused = 0;
     if (fd > 2) {
         int dup_fd = dup(fd);
         FILE *fp = dup_fd >= 0 ? fdopen(dup_fd, "w") : NULL;
@@ -1931,6 +2000,7 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
             errno = err;
     } else {
         char *dir = NULL, *name = NULL;
+        int no_marks = 0;
         int dfd = open_parent(path, 1, &dir, &name);
         struct stat st;
         int exists = dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
@@ -1951,6 +2021,10 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
             char *target = join(dir, name);
             rc = write_through(dfd, name, target, &st, write, arg);
             free(target);
+        } else if (exists && !(flags & RY_OUT_FORCE) && !replaceable(dfd, name, &no_marks)) {
+            refuse_file(path, no_marks);
+            refused = 1;
+            rc = -1;
         } else {
             rc = replace_file(dfd, dir, name, exists ? &st : NULL, write, arg, 0);
         }
@@ -1959,9 +2033,31 @@ int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *
         free(dir);
         free(name);
     }
-    if (rc < 0)
+    if (rc < 0 && !refused)
         ry_error("cannot write '%s': %s", path, strerror(errno));
     return rc;
+}
+
+int ry_output_file_check(const char *path, unsigned flags)
+{
+    if (!path || !*path || strcmp(path, "-") == 0 || fd_path(path) >= 0 || (flags & RY_OUT_FORCE))
+        return 0;
+    char *dir = NULL, *name = NULL;
+    int dfd = open_parent(path, 1, &dir, &name);
+    int rc = 0, no_marks = 0;
+    struct stat st;
+    if (dfd == -2) {
+        rc = -1;    /* a link not followed: said */
+    } else if (dfd >= 0 && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+               S_ISREG(st.st_mode) && !replaceable(dfd, name, &no_marks)) {
+        refuse_file(path, no_marks);
+        rc = -1;
+    }
+    if (dfd >= 0)
+        close(dfd);
+    free(dir);
+    free(name);
+    return rc;  /* any other failure is the write's to report */
 }
 
 typedef struct bytes {
@@ -1975,43 +2071,8 @@ static int write_bytes(FILE *fp, const void *arg)
     return fwrite(b->data, 1, b->len, fp) == b->len ? 0 : -1;
 }
 
-int ry_write_file_atomic(const char *path, const char *data, size_t len)
+int ry_write_file_atomic(const char *path, const char *data, size_t len, unsigned flags)
 {
     bytes b = { data, len };
-    return ry_write_stream_atomic(path, write_bytes, &b);
-}
-
-int ry_write_file_new(const char *path, const char *data, size_t len)
-{
-    if (!path || strcmp(path, "-") == 0 || fd_path(path) >= 0)
-        return ry_write_file_atomic(path, data, len);
-    struct stat st;
-    if (lstat(path, &st) == 0 && (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
-                                  S_ISLNK(st.st_mode))) {
-        if (!S_ISLNK(st.st_mode) || stat(path, &st) == 0)
-            return -2;
-        errno = ENOENT;     /* a dangling link: its target is not made */
-        ry_error("cannot write '%s': a symbolic link to a missing file", path);
-        return -1;
-    }
-    if (lstat(path, &st) == 0)      /* a device or FIFO: written through */
-        return ry_write_file_atomic(path, data, len);
-    if (!*path) {
-        ry_error("the output file's name is empty");
-        return -1;
-    }
-    bytes b = { data, len };
-    char *dir, *name;
-    int dfd = open_parent(path, 0, &dir, &name);
-    int rc = dfd < 0 ? -1 : replace_file(dfd, dir, name, NULL, write_bytes, &b, 1);
-    int err = errno;
-    if (dfd >= 0)
-        close(dfd);
-    free(dir);
-    free(name);
-    if (rc < 0 && err == EEXIST)
-        return -2;
-    if (rc < 0 && dfd != -2)
-        ry_error("cannot write '%s': %s", path, strerror(err));
-    return rc < 0 ? -1 : 0;
+    return ry_write_stream_atomic(path, write_bytes, &b, flags);
 }

@@ -52,7 +52,10 @@
  * Single files (-o FILE). An existing regular file, or a new one, is
  * written to a same-directory temporary made with O_CREAT|O_EXCL|O_NOFOLLOW
  * under an unpredictable name, which is renamed over it (keeping its
- * mode). A device, FIFO or socket is written through, never replaced
+ * mode). The file carries the extended attribute user.railyard (its size
+ * and modification time as written); an existing non-empty file without
+ * that mark, or changed since, is the user's and is replaced only with
+ * RY_OUT_FORCE (else refused, exit 3, nothing written). A device, FIFO or socket is written through, never replaced
  * (-o /dev/null discards); /dev/stdout, /dev/stderr and /dev/fd/N write to
  * that descriptor. A symbolic link is followed: its target is replaced.
  *
@@ -143,18 +146,20 @@ int ry_outdir_commit(ry_outdir *o);
 void ry_outdir_abort(ry_outdir *o);
 
 /* Writes a whole file to a path atomically, or to standard output when
- * path is "-" or NULL. -1 (error printed) on failure, nothing left. */
-int ry_write_file_atomic(const char *path, const char *data, size_t len);
+ * path is "-" or NULL. -1 (error printed) on failure or when refused
+ * (a file railyard did not write, without RY_OUT_FORCE in flags), nothing
+ * left. */
+int ry_write_file_atomic(const char *path, const char *data, size_t len, unsigned flags);
 
-/* Writes a new file: the same as ry_write_file_atomic, but -2 (nothing
- * printed, nothing written) when path exists as a file, directory or link;
- * the file appears whole, and a file made meanwhile by another process is
- * not replaced. */
-int ry_write_file_new(const char *path, const char *data, size_t len);
+/* Whether -o FILE may be written, asked before a run does its work: -1
+ * (error printed) when path is a file railyard would refuse to replace
+ * (see ry_write_file_atomic), or a link it would not follow; else 0 (a
+ * failure to write is the write's to report). */
+int ry_output_file_check(const char *path, unsigned flags);
 
 /* The same for output produced by write(fp, arg) (which returns -1 on a
  * write error), for files too large to hold in memory. */
 int ry_write_stream_atomic(const char *path, int (*write)(FILE *fp, const void *arg),
-                           const void *arg);
+                           const void *arg, unsigned flags);
 
 #endif
