@@ -43,8 +43,12 @@ has "foreign host names: where and how many" "$TMP/e" \
 has "foreign host names: the key" "$TMP/e" 'set naming\.node: "dgx\{n1:04\}" in the spec'
 has "foreign host names: an example" "$TMP/e" \
     "then \"dgx0001 mlx5_0\" is the plan's \"node001 mlx5_0\" \\($cas of the $cas CAs would match\\)"
-has "foreign switch names: the leaves" "$TMP/e" 'naming\.leaf: "ib-l\{n1:02\}:MQM9700" would name 16 of them'
-has "foreign switch names: the spines" "$TMP/e" 'naming\.spine: "ib-s\{n1:02\}:MQM9700" would name 8 of them'
+# a pattern the spec refuses (':' is no host-name character) is not proposed
+has "foreign switch names: the leaves" "$TMP/e" \
+    'leaves are named like "ib-l01:MQM9700", which no naming\.leaf the spec accepts names \("ib-l\{n1:02\}:MQM9700" is refused\): they are placed by their cables'
+has "foreign switch names: the spines" "$TMP/e" 'no naming\.spine the spec accepts names \("ib-s\{n1:02\}:MQM9700" is refused\)'
+"$RAILYARD" validate "$SPEC" --set 'naming.leaf=ib-l{n1:02}:MQM9700' >/dev/null 2>&1
+expect_eq "the spec refuses the leaf pattern the hint did not propose" $? 1
 lines=$(wc -l <"$TMP/e")
 [ "$lines" -le 5 ] && ok || fail "foreign host names: $lines lines on stderr, want one message"
 grep -q 'unplug' "$TMP/e" && fail "foreign host names: per-device lines" || ok
@@ -55,6 +59,66 @@ expect_eq "with the naming.node it gives: exit" $? 0
 has "with the naming.node it gives: all as planned" "$TMP/o" \
     "^$(awk '/^\[/ { n++ } END { print n / 2 }' "$NET") of $(awk '/^\[/ { n++ } END { print n / 2 }' "$NET") planned cables as planned; 0 findings"
 has "switches placed by their cables" "$TMP/o" 'switches: 24 of 24 discovered placed'
+
+# switch names a spec can take: proposed, and the values proposed place them
+sed -E 's/:MQM9700"/"/' "$TMP/dgx.net" >"$TMP/dgx2.net"
+"$RAILYARD" verify "$SPEC" "$TMP/dgx2.net" >"$TMP/o" 2>"$TMP/e"
+refused "foreign host and switch names" 2 $?
+has "switch names a spec takes: the leaves" "$TMP/e" 'naming\.leaf: "ib-l\{n1:02\}" would name 16 of them'
+has "switch names a spec takes: the spines" "$TMP/e" 'naming\.spine: "ib-s\{n1:02\}" would name 8 of them'
+"$RAILYARD" verify "$SPEC" "$TMP/dgx2.net" --set 'naming.node=dgx{n1:04}' \
+    --set 'naming.leaf=ib-l{n1:02}' --set 'naming.spine=ib-s{n1:02}' --json >"$TMP/o" 2>"$TMP/e"
+expect_eq "with the values proposed: exit" $? 0
+expect_eq "with the values proposed: every cable as planned" \
+    "$("$PY" -c 'import json,sys; v=json.load(open(sys.argv[1]))["verified"]; print(v["cables"] == v["of_planned"], v["switches_placed"])' "$TMP/o")" "True 24"
+
+# --- some hosts renamed: a summary names the cause, the hint only what the spec takes ----
+"$PY" - "$NET" "$TMP/part.net" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+# hosts 1 to 5 of 16 renamed dgx0001..dgx0005: by their position
+t = re.sub(r'"node(00[1-5]) mlx5', lambda m: '"dgx%04d mlx5' % int(m.group(1)), t)
+open(sys.argv[2], 'w').write(t)
+EOF
+"$RAILYARD" verify "$SPEC" "$TMP/part.net" >"$TMP/o" 2>"$TMP/e"
+expect_eq "some hosts renamed: exit (findings)" $? 1
+renamed=$(grep -c '^Ca.*"dgx000[1-5] mlx5' "$TMP/part.net")
+cables=$(awk '/^\[/ { n++ } END { print n / 2 }' "$NET")
+has "some hosts renamed: the counts first" "$TMP/o" \
+    "^$((cables - renamed)) of $cables planned cables as planned; $((2 * renamed)) findings: $renamed missing, 0 unexpected, 0 miswired, 0 degraded, $renamed unknown-device"
+has "some hosts renamed: the cause" "$TMP/o" \
+    "^  renamed hosts: 5 hosts \($renamed CAs\) carry names the plan does not give, on the cables of its hosts \(\"dgx0001\" stands where the plan has \"node001\"\): $((2 * renamed)) findings"
+has "some hosts renamed: the pattern, checked" "$TMP/o" 'or, to name every host so, set naming\.node: "dgx\{n1:04\}" and rename the other 11'
+# the cause comes before the rows, on one screen
+cause_line=$(grep -n 'renamed hosts:' "$TMP/o" | cut -d: -f1)
+[ "$cause_line" -le 6 ] && ok || fail "the cause on line $cause_line"
+has "some hosts renamed: a row says where" "$TMP/o" \
+    'fix:     dgx0001 mlx5_0 stands where the plan has node001 mlx5_0 \(its cable, on leaf'
+# a pattern the spec refuses is not proposed (naming.node is a host name: no ':')
+sed -E 's/"dgx(000[1-5]) mlx5/"dgx:\1 mlx5/' "$TMP/part.net" >"$TMP/part2.net"
+"$RAILYARD" verify "$SPEC" "$TMP/part2.net" >"$TMP/o" 2>"$TMP/e"
+has "some hosts renamed, a name no spec takes: the cause" "$TMP/o" 'renamed hosts: 5 hosts'
+grep -q 'naming\.node' "$TMP/o" && fail "a naming.node the spec refuses was proposed: $(grep naming "$TMP/o")" || ok
+
+# two leaves' names swapped: the cause is the names, not 80 cables
+sed -e 's/"leaf0"/"TMPX"/g; s/"leaf1"/"leaf0"/g; s/"TMPX"/"leaf1"/g' "$NET" >"$TMP/swap.net"
+"$RAILYARD" verify "$SPEC" "$TMP/swap.net" >"$TMP/o" 2>"$TMP/e"
+expect_eq "two leaves' names swapped: exit" $? 1
+has "two leaves' names swapped: the cause" "$TMP/o" \
+    '^  names swapped: 2 switches are cabled as another planned switch than their names say \(the one named leaf1 is cabled as leaf0\)'
+# a spine not in the file: its cables, counted from the file, are the cause
+"$PY" - "$NET" "$TMP/nospine.net" <<'EOF'
+import sys
+blocks = open(sys.argv[1]).read().split('\n\n')
+out = [b for b in blocks if not any(l.startswith('Switch') and '"spine3"' in l for l in b.split('\n'))]
+out = ['\n'.join(l for l in b.split('\n') if '"spine3"' not in l) for b in out]
+open(sys.argv[2], 'w').write('\n\n'.join(out))
+EOF
+gone=$(grep -c '"spine3"' "$NET")
+gone=$((gone - 1))    # its own header
+"$RAILYARD" verify "$SPEC" "$TMP/nospine.net" >"$TMP/o" 2>"$TMP/e"
+expect_eq "a spine not found: exit" $? 1
+has "a spine not found: the cause" "$TMP/o" "^  switches not found: spine3: its $gone planned cables are missing"
 
 # hosts whose rdma service never ran keep the NIC's default description
 sed -E 's/"node[0-9]+ mlx5_[0-9]+"/"MT4129 ConnectX7 Mellanox Technologies"/' "$NET" >"$TMP/nodesc.net"

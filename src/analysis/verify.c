@@ -58,7 +58,15 @@ typedef struct placer {
     uint8_t **why;           /* per file, per node: ry_vu_reason + 1 for unplaced devices */
     int32_t **cand, **votes, **total;    /* per file, per switch node: the last proposal */
     ry_name_index *names;
+    ry_verify_accept accept;    /* or NULL: every value proposed */
+    void *accept_arg;
 } placer;
+
+/* Whether a hint may propose key: value. */
+static int accepted(const placer *pc, const char *key, const char *value)
+{
+    return !pc->accept || pc->accept(pc->accept_arg, key, value);
+}
 
 /* "file:line" of a discovered node. */
 typedef struct where {
@@ -476,8 +484,9 @@ static int common_pattern(shape *sh, const size_t *len, int n, char *pat, size_t
 /* How the fabric names its switches, by the tier its cables give it (1: a
  * CA hangs off it), into b: "leaves are named like "ib-l01" (naming.leaf:
  * "ib-l{n1:02}")". Nothing when they carry no numbered names. */
-static void switch_names(const ry_verify *v, ry_buf *b)
+static void switch_names(const placer *pc, ry_buf *b)
 {
+    const ry_verify *v = pc->v;
     static const char *const key[] = { "", "naming.leaf", "naming.spine", "naming.core" };
     static const char *const what[] = { "", "leaves", "spines", "cores" };
     size_t cap = 1;
@@ -536,10 +545,14 @@ static void switch_names(const ry_verify *v, ry_buf *b)
         char pat[160];
         long long base;
         int cnt, c = common_pattern(sh, len, m, pat, sizeof pat, &base, &cnt);
-        if (c >= 0)
+        if (c >= 0 && accepted(pc, key[t], pat))
             ry_buf_printf(b, "\n  %s are named like \"%.60s\" (%s: \"%s\" would name %d of them; "
                           "without it they are placed by their cables)", what[t], sh[c].name,
                           key[t], pat, cnt);
+        else if (c >= 0)
+            ry_buf_printf(b, "\n  %s are named like \"%.60s\", which no %s the spec accepts "
+                          "names (\"%s\" is refused): they are placed by their cables",
+                          what[t], sh[c].name, key[t], pat);
         for (int i = 0; i < m; i++)
             tier[i] = 0;   /* done */
     }
@@ -610,20 +623,27 @@ static int check_names(placer *pc, ry_err *err)
             if (ry_name_index_nic(pc->names, want) >= 0 && hits++ == 0)
                 ex = i;
         }
-        ry_buf_printf(&b, ":\n  the fabric names its hosts like \"%.*s\": set naming.node: \"%s\" "
-                      "in the spec", (int)(len[c] > 60 ? 60 : len[c]), sh[c].name, pat);
-        if (ex >= 0) {
+        int ok = accepted(pc, "naming.node", pat);
+        if (ok)
+            ry_buf_printf(&b, ":\n  the fabric names its hosts like \"%.*s\": set naming.node: "
+                          "\"%s\" in the spec", (int)(len[c] > 60 ? 60 : len[c]), sh[c].name, pat);
+        else
+            ry_buf_printf(&b, ":\n  the fabric names its hosts like \"%.*s\", which no naming.node "
+                          "the spec accepts names (\"%s\" is refused): set the hosts' "
+                          "NodeDescriptions to the plan's names and discover again",
+                          (int)(len[c] > 60 ? 60 : len[c]), sh[c].name, pat);
+        if (ok && ex >= 0) {
             ry_host_name(f, sh[ex].num - base, host, sizeof host);
             ry_buf_printf(&b, "; then \"%.80s\" is the plan's \"%s%.40s\" (%lld of the %lld CAs "
                           "would match)", sh[ex].name, host, sh[ex].name + len[ex], hits,
                           v->nics_found);
-        } else {
+        } else if (ok) {
             ry_buf_printf(&b, "; even then no CA would match: their NIC names (\"%.80s\") or "
                           "numbers are not the plan's (its node model names the NICs)",
                           sh[c].name);
         }
     }
-    switch_names(v, &b);
+    switch_names(pc, &b);
     free(sh);
     free(len);
     v->why = b.data;
@@ -839,6 +859,164 @@ static void sort_cables(placer *pc)
     v->nfindings = s.n;
 }
 
+/* ---- the likeliest causes ------------------------------------------------------ */
+
+/* CAs the plan does not name, standing on the cables of planned NICs that
+ * were not found: hosts renamed. Each such finding's cand is the NIC it
+ * stands for; the pattern their names share is proposed when it names each
+ * of them as found and the spec accepts it. */
+static void find_renamed(placer *pc)
+{
+    ry_verify *v = pc->v;
+    const ry_fabric *f = v->f;
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    int planes = f->planes > 0 ? f->planes : 1;
+    long long servers = f->gpus / gpn;
+    uint8_t *seen = ry_xcalloc((size_t)(servers > 0 ? servers : 1), 1);
+    size_t cap = v->nfindings + 1;
+    shape *sh = ry_xmalloc(cap * sizeof *sh);
+    size_t *len = ry_xmalloc(cap * sizeof *len);
+    long long *host = ry_xmalloc(cap * sizeof *host);
+    int n = 0;
+    for (size_t i = 0; i < v->nfindings; i++) {
+        ry_vf_finding *x = &v->findings[i];
+        if (x->kind != RY_VF_UNKNOWN || x->reason != RY_VU_NOT_PLANNED || x->fb.file < 0)
+            continue;
+        int32_t kb = v->pmap[x->fb.file][x->fb.port];
+        if (kb < 0 || !is_sw_port(f, (uint32_t)kb))
+            continue;
+        int32_t p = f->ports[kb].peer;
+        if (p < 0 || is_sw_port(f, (uint32_t)p) || f->ports[p].link < 0 ||
+            v->state[f->ports[p].link] != RY_VL_MISSING)
+            continue;
+        x->cand = p;
+        v->renamed_cas++;
+        long long h = (long long)p / planes / gpn;
+        if (h < 0 || h >= servers || seen[h])
+            continue;
+        seen[h] = 1;
+        v->renamed_hosts++;
+        const ry_nf_node *nd = &v->nf[x->fa.file].nodes[v->nf[x->fa.file].ports[x->fa.port].node];
+        if (!v->renamed_found[0]) {
+            const char *d = nd->desc ? nd->desc : nd->id;
+            snprintf(v->renamed_found, sizeof v->renamed_found, "%.*s",
+                     (int)(host_len(d) < 63 ? host_len(d) : 63), d);
+            ry_host_name(f, h, v->renamed_plan, sizeof v->renamed_plan);
+        }
+        if (nd->desc && shape_of(nd->desc, host_len(nd->desc), 0, &sh[n]) == 0) {
+            len[n] = host_len(nd->desc);
+            host[n++] = h;
+        }
+    }
+    char pat[160];
+    long long base = 1;
+    int cnt = 0, c = n ? common_pattern(sh, len, n, pat, sizeof pat, &base, &cnt) : -1;
+    long long hits = 0;
+    for (int i = 0; c >= 0 && i < n; i++)
+        hits += same_shape(&sh[c], len[c], &sh[i], len[i]) && sh[i].num - base == host[i];
+    if (c >= 0 && hits == v->renamed_hosts && strlen(pat) < sizeof v->renamed_pattern &&
+        accepted(pc, "naming.node", pat))
+        snprintf(v->renamed_pattern, sizeof v->renamed_pattern, "%s", pat);
+    free(seen);
+    free(sh);
+    free(len);
+    free(host);
+}
+
+/* Planned switches of which nothing was found: every cable missing, no
+ * switch placed on them. */
+static void find_absent(placer *pc)
+{
+    ry_verify *v = pc->v;
+    const ry_fabric *f = v->f;
+    size_t nsw = f->nnodes - f->first_switch;
+    long long *tot = ry_xcalloc(nsw ? nsw : 1, sizeof *tot), *miss = ry_xcalloc(nsw ? nsw : 1,
+                                                                               sizeof *miss);
+    for (size_t l = 0; l < f->nlinks; l++) {
+        if (v->state[l] == RY_VL_UNVERIFIED)
+            continue;
+        uint32_t end[2] = { f->links[l].lo, f->links[l].hi };
+        for (int e = 0; e < 2; e++) {
+            uint32_t o = f->ports[end[e]].owner;
+            if (o < f->first_switch)
+                continue;
+            tot[o - f->first_switch]++;
+            miss[o - f->first_switch] += v->state[l] == RY_VL_MISSING;
+        }
+    }
+    v->absent_first = -1;
+    uint8_t *absent = ry_xcalloc(nsw ? nsw : 1, 1);
+    for (size_t s = 0; s < nsw; s++)
+        if (tot[s] > 0 && miss[s] == tot[s] && !pc->sw_at[s]) {
+            absent[s] = 1;
+            if (v->absent_switches++ == 0)
+                v->absent_first = (int32_t)(f->first_switch + s);
+        }
+    for (size_t l = 0; v->absent_switches && l < f->nlinks; l++) {
+        uint32_t a = f->ports[f->links[l].lo].owner, b = f->ports[f->links[l].hi].owner;
+        v->absent_links += (a >= f->first_switch && absent[a - f->first_switch]) ||
+                           (b >= f->first_switch && absent[b - f->first_switch]);
+    }
+    free(absent);
+    free(tot);
+    free(miss);
+}
+
+/* Switches whose name places them where most of their cables say another
+ * planned switch stands: names (or configurations) swapped. */
+static void find_misnamed(placer *pc)
+{
+    ry_verify *v = pc->v;
+    const ry_fabric *f = v->f;
+    v->misnamed_at = v->misnamed_as = -1;
+    int32_t *say = NULL;
+    size_t cap = 0;
+    for (int k = 0; k < v->nnf; k++) {
+        const ry_netfile *nf = &v->nf[k];
+        for (int i = 0; i < nf->nnodes; i++) {
+            int32_t m = v->nmap[k][i];
+            if (m < 0 || !ry_netfile_is_switch(nf, i))
+                continue;
+            const ry_nf_node *nd = &nf->nodes[i];
+            size_t n = 0;
+            for (int q = nd->port0; q < nd->port0 + nd->nrec; q++) {
+                int32_t pp = nf->ports[q].peer;
+                int32_t pm = pp >= 0 ? v->pmap[k][pp] : -1;
+                int32_t back = pm >= 0 ? f->ports[pm].peer : -1;
+                if (back < 0)
+                    continue;
+                RY_ALLOC_GROW(say, n + 1, cap);
+                say[n++] = (int32_t)f->ports[back].owner;
+            }
+            if (n == 0)
+                continue;
+            qsort(say, n, sizeof *say, cmp_i32);
+            int32_t best = -1;
+            size_t bestn = 0;
+            for (size_t a = 0, b; a < n; a = b) {
+                for (b = a; b < n && say[b] == say[a]; b++)
+                    ;
+                if (b - a > bestn) {
+                    bestn = b - a;
+                    best = say[a];
+                }
+            }
+            if (best != m && bestn * 2 > n && v->misnamed_switches++ == 0) {
+                v->misnamed_at = m;
+                v->misnamed_as = best;
+            }
+        }
+    }
+    free(say);
+}
+
+static void find_causes(placer *pc)
+{
+    find_renamed(pc);
+    find_absent(pc);
+    find_misnamed(pc);
+}
+
 /* Findings by kind, then by planned link (the plan's order), then as found. */
 static int cmp_finding(const void *a, const void *b)
 {
@@ -931,6 +1109,12 @@ static int check_files(const ry_netfile *nf, int nnf, ry_err *err)
 int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
                   ry_err *err)
 {
+    return ry_verify_run_hinted(f, nf, nnf, flags, NULL, NULL, v, err);
+}
+
+int ry_verify_run_hinted(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags,
+                         ry_verify_accept accept, void *arg, ry_verify *v, ry_err *err)
+{
     memset(v, 0, sizeof *v);
     v->flags = flags;
     v->f = f;
@@ -942,7 +1126,7 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     size_t nnic = (size_t)f->gpus * (size_t)f->planes;
     placer pc = { v, ry_xcalloc(nnic ? nnic : 1, sizeof(int32_t)),
                   ry_xcalloc(nsw ? nsw : 1, sizeof(int32_t)), NULL, NULL, NULL, NULL,
-                  ry_name_index_new(f) };
+                  ry_name_index_new(f), accept, arg };
     v->nmap = ry_xcalloc((size_t)nnf, sizeof *v->nmap);
     v->pmap = ry_xcalloc((size_t)nnf, sizeof *v->pmap);
     pc.why = ry_xcalloc((size_t)nnf, sizeof *pc.why);
@@ -978,6 +1162,7 @@ int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned fl
     if (!rc) {
         sort_cables(&pc);
         tally(v);
+        find_causes(&pc);
         if (v->nfindings)
             qsort(v->findings, v->nfindings, sizeof *v->findings, cmp_finding);
         rc = check_compared(v, err);

@@ -110,7 +110,25 @@ typedef struct ry_verify {
     ry_vf_tally *rail_unit;         /* GPU links per (plane, unit, rail) */
     ry_vf_tally *leaf_up;           /* leaf uplinks per (plane, unit) */
     ry_vf_tally *tier_up;           /* uplinks per (plane, tier) */
+    /* The likeliest causes, for a summary before the findings. */
+    long long renamed_cas;          /* CAs the plan does not name, each on the cable of a
+                                     * planned NIC not found (finding's cand: that NIC) */
+    long long renamed_hosts;        /* the planned hosts they stand on */
+    char renamed_found[64], renamed_plan[64];  /* the first: its name, the plan's */
+    char renamed_pattern[128];      /* a naming.node value naming every one of them as
+                                     * found, that the spec accepts; or "" */
+    int absent_switches;            /* planned switches of the subnets seen, none of whose
+                                     * cables was found, and no switch placed on */
+    long long absent_links;         /* their planned cables */
+    int32_t absent_first;           /* the first one's planned node id, -1 */
+    int misnamed_switches;          /* switches placed by name whose cables, most of them,
+                                     * say they stand where another planned switch is */
+    int32_t misnamed_at, misnamed_as;   /* the first: placed on, cabled as (node ids) */
 } ry_verify;
+
+/* Asked before a hint proposes a spec value: 1 when the spec, with key
+ * set to value, loads and passes every check. */
+typedef int (*ry_verify_accept)(void *arg, const char *key, const char *value);
 
 /* Places the devices and sorts the cables. Returns 0, or -1 with err set
  * (and v->why for the longer reasons) when the files cannot be compared with
@@ -131,6 +149,10 @@ typedef struct ry_verify {
 enum { RY_VERIFY_NO_RATES = 1, RY_VERIFY_BY_NAME = 2 };
 int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
                   ry_err *err);
+/* The same, its hints proposing only values accept(arg, key, value)
+ * takes; with accept NULL, every naming value it infers is proposed. */
+int ry_verify_run_hinted(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags,
+                         ry_verify_accept accept, void *arg, ry_verify *v, ry_err *err);
 void ry_verify_free(ry_verify *v);
 const char *ry_verify_error(const ry_verify *v, const ry_err *err);
 

@@ -105,6 +105,29 @@ ry_cmd_status ry_write_output(const ry_ctx *ctx, const char *path, const char *d
                                                                                    : RY_CMD_OK;
 }
 
+int ry_spec_accepts(void *arg, const char *key, const char *value)
+{
+    const ry_ctx *ctx = arg;
+    if (!ctx->arg || ctx->nsets >= RY_MAX_SETS)
+        return 0;
+    ry_override sets[RY_MAX_SETS + 1];
+    memcpy(sets, ctx->sets, (size_t)ctx->nsets * sizeof *sets);
+    sets[ctx->nsets] = (ry_override){ key, value, ctx->nsets + 1, "a hint" };
+    /* the spec's words about the value are not the user's to read */
+    ry_buf sink;
+    ry_buf_init(&sink);
+    int before = ry_error_count();
+    ry_diag_capture(&sink);
+    ry_spec *s = ry_spec_load(ctx->arg, sets, ctx->nsets + 1, ry_templates_dir(ctx->templates));
+    ry_diag_capture(NULL);
+    if (before == 0)
+        ry_error_reset();
+    ry_buf_free(&sink);
+    int ok = s != NULL;
+    ry_spec_free(s);
+    return ok;
+}
+
 /* ---- help ----------------------------------------------------------------------------------- */
 
 #define HELP_COL 21

@@ -197,6 +197,11 @@ ry_cmd_status ry_usage(const ry_ctx *ctx, const char *fmt, ...)
 /* The exit code for a spec, catalog or plan error already printed. */
 ry_cmd_status ry_input_status(void);
 
+/* Whether the run's spec (with its --set overrides) loads and passes every
+ * check with key set to value as well: 1 or 0, nothing printed. arg is the
+ * ry_ctx; for a hint that proposes a spec value (ry_verify_accept). */
+int ry_spec_accepts(void *arg, const char *key, const char *value);
+
 /* The flags of ry_outdir_begin for this run: RY_OUT_FORCE when the
  * command's "force" row was given. */
 unsigned ry_out_flags(const ry_ctx *ctx);

@@ -68,7 +68,8 @@ static ry_cmd_status from_fabric(ry_ctx *ctx, const ry_hw_args *hw)
     ry_err err;
     memset(&v, 0, sizeof v);
     unsigned flags = hw->ignore_rates ? RY_VERIFY_NO_RATES : 0;
-    if (rc == RY_CMD_OK && ry_verify_run(&ctx->fabric, nf, hw->nfabric, flags, &v, &err) < 0) {
+    if (rc == RY_CMD_OK && ry_verify_run_hinted(&ctx->fabric, nf, hw->nfabric, flags,
+                                                ry_spec_accepts, ctx, &v, &err) < 0) {
         ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;
     }

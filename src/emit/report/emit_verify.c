@@ -194,7 +194,13 @@ static void fix_text(const ry_verify *v, const ry_vf_finding *x, const ends *e, 
         char where[200] = "";
         if (e->has_fb)
             end_text(where, sizeof where, &e->fb);
-        if (x->reason == RY_VU_NOT_PLANNED)
+        if (x->reason == RY_VU_NOT_PLANNED && x->cand >= 0) {
+            char nic[160];
+            int pn;
+            ry_verify_plan_end(v->f, (uint32_t)x->cand, nic, sizeof nic, &pn);
+            ry_buf_printf(b, "%s stands where the plan has %s (its cable, on %s, says so): "
+                          "give it the plan's name", dev, nic, where);
+        } else if (x->reason == RY_VU_NOT_PLANNED)
             ry_buf_printf(b, "%s is no NIC of the plan: unplug it from %s, or add its host "
                           "to the spec", dev, where);
         else if (x->reason == RY_VU_NO_VOTES)
@@ -366,10 +372,74 @@ static void text_end(ry_buf *out, const ry_layout *lay, const end *e, int found)
     }
 }
 
+/* What most likely explains the findings, before them: one screen. */
+static void causes_text(ry_buf *out, const ry_verify *v)
+{
+    const ry_fabric *f = v->f;
+    char a[96], b[96];
+    long long cls[RY_VC_N] = { 0 };
+    for (size_t i = 0; i < v->nfindings; i++)
+        if (v->findings[i].kind == RY_VF_MISWIRED)
+            cls[v->findings[i].cls]++;
+    ry_buf_puts(out, "likeliest causes:\n");
+    if (v->renamed_hosts) {
+        int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+        long long servers = f->gpus / gpn;
+        ry_buf_printf(out, "  renamed hosts: %s host%s (%s CAs) carry names the plan does not "
+                      "give, on the cables of its hosts (\"%s\" stands where the plan has "
+                      "\"%s\"): %s findings, their CAs unknown and their cables missing. Give "
+                      "them the plan's names (NodeDescription \"HOST NIC\") and discover again",
+                      ry_n(v->renamed_hosts), v->renamed_hosts == 1 ? "" : "s",
+                      ry_n(v->renamed_cas), v->renamed_found, v->renamed_plan,
+                      ry_n(2 * v->renamed_cas));
+        if (v->renamed_pattern[0])
+            ry_buf_printf(out, "; or, to name every host so, set naming.node: \"%s\" and "
+                          "rename the other %s", v->renamed_pattern,
+                          ry_n(servers - v->renamed_hosts));
+        ry_buf_puts(out, "\n");
+    }
+    if (v->absent_switches) {
+        ry_node_name(f, (uint32_t)v->absent_first, a, sizeof a);
+        ry_buf_printf(out, "  switches not found: %s%s%s%s: %s %s planned cables are "
+                      "missing; power %s on, or check that %s subnet's file holds %s\n",
+                      a, v->absent_switches > 1 ? " and " : "",
+                      v->absent_switches > 1 ? ry_n(v->absent_switches - 1) : "",
+                      v->absent_switches > 2 ? " others" : v->absent_switches > 1 ? " other" : "",
+                      v->absent_switches > 1 ? "their" : "its", ry_n(v->absent_links),
+                      v->absent_switches > 1 ? "them" : "it", v->absent_switches > 1 ? "each" : "its",
+                      v->absent_switches > 1 ? "them" : "it");
+    }
+    if (v->misnamed_switches) {
+        ry_node_name(f, (uint32_t)v->misnamed_at, a, sizeof a);
+        ry_node_name(f, (uint32_t)v->misnamed_as, b, sizeof b);
+        ry_buf_printf(out, "  names swapped: %s switch%s cabled as another planned switch "
+                      "than %s name%s (the one named %s is cabled as %s): swap the names or "
+                      "configurations back, not the cables\n", ry_n(v->misnamed_switches),
+                      v->misnamed_switches == 1 ? " is" : "es are",
+                      v->misnamed_switches == 1 ? "its" : "their",
+                      v->misnamed_switches == 1 ? " says" : "s say", a, b);
+    }
+    if (v->count[RY_VF_MISWIRED]) {
+        ry_buf_printf(out, "  cables moved: %s miswired:", ry_n(v->count[RY_VF_MISWIRED]));
+        int any = 0;
+        for (int c = 1; c < RY_VC_N; c++)
+            if (cls[c])
+                ry_buf_printf(out, "%s %s %s", any++ ? "," : "", ry_n(cls[c]), class_name[c]);
+        ry_buf_puts(out, "\n");
+    }
+    if (v->count[RY_VF_DEGRADED])
+        ry_buf_printf(out, "  slow links: %s cables run below their planned rate: reseat or "
+                      "replace them\n", ry_n(v->count[RY_VF_DEGRADED]));
+    ry_buf_printf(out, "the %s finding%s, one by one:\n", ry_n((long long)v->nfindings),
+                  v->nfindings == 1 ? "" : "s");
+}
+
 static void emit_text(ry_buf *out, const ry_verify *v, const ry_ibplan *pl, const ry_layout *lay)
 {
     summary_line(out, v);
     subnets_line(out, v, pl);
+    if (v->nfindings)
+        causes_text(out, v);
     for (size_t i = 0; i < v->nfindings; i++) {
         const ry_vf_finding *x = &v->findings[i];
         said w;
