@@ -62,8 +62,9 @@ static void report_cabling(const ry_ctx *ctx, const char *dir, const ry_group_ta
 {
     (void)t;
     const ry_physical *ph = &ctx->phys;
-    printf("%s: %lld cables, %lld optics modules in %d racks written to %s/cabling/\n",
-           ctx->spec->name, ph->cab.ncables, ph->cab.ntransceivers, ph->lay.nracks, dir);
+    printf("%s: %s cables, %s optics modules in %s racks written to %s/cabling/\n",
+           ctx->spec->name, ry_n(ph->cab.ncables), ry_n(ph->cab.ntransceivers),
+           ry_n(ph->lay.nracks), dir);
 }
 
 static int emit_slurm(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
@@ -76,9 +77,9 @@ static void report_slurm(const ry_ctx *ctx, const char *dir, const ry_group_tall
 {
     (void)tally;
     const ry_slurm_tree *t = ctx->slurm;
-    printf("%s: %lld nodes on %d leaf switch%s (%d switches in the tree), %d block%s, "
-           "written to %s/slurm/\n", ctx->spec->name, t->nnodes, t->nleaves,
-           t->nleaves == 1 ? "" : "es", t->nswitches, t->blocks.n,
+    printf("%s: %s nodes on %s leaf switch%s (%s switches in the tree), %s block%s, "
+           "written to %s/slurm/\n", ctx->spec->name, ry_n(t->nnodes), ry_n(t->nleaves),
+           t->nleaves == 1 ? "" : "es", ry_n(t->nswitches), ry_n(t->blocks.n),
            t->blocks.n == 1 ? "" : "s", dir);
 }
 
@@ -97,8 +98,8 @@ static void report_kubernetes(const ry_ctx *ctx, const char *dir, const ry_group
 {
     (void)tally;
     const ry_slurm_tree *t = ctx->slurm;
-    printf("%s: labels of %lld nodes (%d switch level%s%s) written to %s/kubernetes/\n",
-           ctx->spec->name, t->nnodes, t->nlv, t->nlv == 1 ? "" : "s",
+    printf("%s: labels of %s nodes (%d switch level%s%s) written to %s/kubernetes/\n",
+           ctx->spec->name, ry_n(t->nnodes), t->nlv, t->nlv == 1 ? "" : "s",
            t->blocks.hb ? ", HB domains" : "", dir);
 }
 

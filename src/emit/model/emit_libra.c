@@ -20,6 +20,25 @@ static const char *money(char *buf, size_t cap, double v)
     return ry_num_fixed(buf, cap, v, 0);
 }
 
+/* A quantity to six significant digits, grouped (never in e-notation). */
+typedef struct num6 {
+    char s[RY_NUM_CAP];
+} num6;
+
+static num6 sig6(double v)
+{
+    num6 n;
+    ry_num_sig(n.s, sizeof n.s, v, 6);
+    return n;
+}
+
+static num6 fixed4(double v)
+{
+    num6 n;
+    ry_num_fixed(n.s, sizeof n.s, v, 4);
+    return n;
+}
+
 static const char *status_name(int st)
 {
     switch (st) {
@@ -45,11 +64,11 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
     int d = n->ndims;
     char m1[64], m2[64];
     ry_buf_printf(o, "LIBRA: %s, objective %s\n", name, ry_libra_objective_name(p->objective));
-    ry_buf_printf(o, "network: %d dimension%s, %lld NPUs%s\n", d, d == 1 ? "" : "s", n->npus,
+    ry_buf_printf(o, "network: %d dimension%s, %s NPUs%s\n", d, d == 1 ? "" : "s", ry_n(n->npus),
                   n->derived ? " (from the cluster: HB domain, scale-out)" : "");
-    ry_buf_printf(o, "workload: %s; %lld collective%s and %.6g s of compute per iteration; "
-                  "%d max term%s\n", p->wl.source, r->collectives,
-                  r->collectives == 1 ? "" : "s", r->compute, r->nterms,
+    ry_buf_printf(o, "workload: %s; %s collective%s and %s s of compute per iteration; "
+                  "%d max term%s\n", p->wl.source, ry_n(r->collectives),
+                  r->collectives == 1 ? "" : "s", sig6(r->compute).s, r->nterms,
                   r->nterms == 1 ? "" : "s");
     ry_buf_printf(o, "baseline: %s\n\n", p->baseline_from);
 
@@ -58,20 +77,24 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
                   "equal GB/s", "busy s");
     for (int i = 0; i < d; i++) {
         const ry_libra_dim *dm = &n->dim[i];
-        ry_buf_printf(o, "%-12s %-15s %6d %9.4g %12.6g | %12.4f %11.6g | %12.4f %11.6g\n",
-                      dm->name, ry_libra_block_name(dm->block), dm->size,
-                      ry_libra_unit_cost(dm), r->traffic[i], r->best.bw[i], r->best.busy[i],
-                      r->base.bw[i], r->base.busy[i]);
+        char uc[RY_NUM_CAP];
+        ry_num_sig(uc, sizeof uc, ry_libra_unit_cost(dm), 4);
+        ry_buf_printf(o, "%-12s %-15s %6s %9s %12s | %12s %11s | %12s %11s\n",
+                      dm->name, ry_libra_block_name(dm->block), ry_n(dm->size), uc,
+                      sig6(r->traffic[i]).s, fixed4(r->best.bw[i]).s, sig6(r->best.busy[i]).s,
+                      fixed4(r->base.bw[i]).s, sig6(r->base.busy[i]).s);
     }
-    ry_buf_printf(o, "%-12s %-15s %6s %9s %12.6g | %12.4f %11s | %12.4f %11s\n\n", "total", "",
-                  "", "", sm->traffic_total, sm->best_bw_total, "", sm->base_bw_total, "");
+    ry_buf_printf(o, "%-12s %-15s %6s %9s %12s | %12s %11s | %12s %11s\n\n", "total", "",
+                  "", "", sig6(sm->traffic_total).s, fixed4(sm->best_bw_total).s, "",
+                  fixed4(sm->base_bw_total).s, "");
 
     ry_buf_printf(o, "%-22s %18s %18s\n", "", "optimum", "equal split");
-    ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "iteration time (s)", r->best.time, r->base.time);
+    ry_buf_printf(o, "%-22s %18s %18s\n", "iteration time (s)", sig6(r->best.time).s,
+                  sig6(r->base.time).s);
     ry_buf_printf(o, "%-22s %18s %18s\n", "LIBRA cost (USD)",
                   money(m1, sizeof m1, r->best.cost), money(m2, sizeof m2, r->base.cost));
-    ry_buf_printf(o, "%-22s %18.6g %18.6g\n", "time x cost (s USD)",
-                  sm->best_time_cost, sm->base_time_cost);
+    ry_buf_printf(o, "%-22s %18s %18s\n", "time x cost (s USD)",
+                  sig6(sm->best_time_cost).s, sig6(sm->base_time_cost).s);
     ry_buf_printf(o, "speedup %.4fx, perf-per-cost gain %.4fx over the equal split\n",
                   r->speedup, r->ppc_gain);
     ry_buf_puts(o, "(LIBRA cost: NPUs x bandwidth x LIBRA's own USD/GB/s of each dimension, "
@@ -81,13 +104,15 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
         ry_buf_printf(o, "note: the equal split breaks %s; it is a reference, not a "
                       "candidate\n", r->base_violates);
     if (r->solver_worse)
-        ry_buf_printf(o, "note: the solver's best (%.8g) was worse than the equal split, which "
+        ry_buf_printf(o, "note: the solver's best (%s) was worse than the equal split, which "
                       "meets every constraint; the equal split is reported\n",
-                      r->solver_best);
+                      sig6(r->solver_best).s);
     ry_buf_putc(o, '\n');
 
-    ry_buf_printf(o, "constraints (largest violation %.2g GB/s; a constraint binds at slack "
-                  "0):\n", r->best.violation);
+    char viol[RY_NUM_CAP];
+    ry_num_sig(viol, sizeof viol, r->best.violation, 2);
+    ry_buf_printf(o, "constraints (largest violation %s GB/s; a constraint binds at slack "
+                  "0):\n", viol);
     for (int k = 0; k < p->ncons; k++) {
         const ry_libra_con *c = &p->cons[k];
         const ry_libra_con_state *cs = &sm->cons[k];
@@ -100,7 +125,7 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
         else if (cs->binding)
             snprintf(state, sizeof state, "binds");
         else
-            snprintf(state, sizeof state, "slack %.6g", cs->slack);
+            snprintf(state, sizeof state, "slack %s", sig6(cs->slack).s);
         ry_buf_printf(o, "  %-22s %-9s %-32s %s\n", c->where, ry_con_kind_name(c->kind), c->text,
                       state);
     }
@@ -113,10 +138,13 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
                   "worst start %+.4f%% from the optimum\n", r->nstarts, d, r->nterms,
                   r->nterms == 1 ? "" : "s",
                   r->ndistinct, r->ndistinct == 1 ? "um" : "a", 100 * r->worst_gap);
+    char gain[RY_NUM_CAP];
+    ry_num_sig(gain, sizeof gain, fabs(100 * r->polish_gain), 2);
     if (r->chosen >= 0 && r->polish_gain > 0)
         ry_buf_printf(o, "chosen: start %d '%s', polished on the exact problem (objective "
-                      "%+.2e relative, %d evaluations)\n", r->chosen + 1,
-                      r->starts[r->chosen].label, -r->polish_gain, r->polish_evals);
+                      "%s%s%% relative, %d evaluations)\n", r->chosen + 1,
+                      r->starts[r->chosen].label, r->polish_gain > 0 ? "-" : "+",
+                      gain, r->polish_evals);
     else if (r->chosen >= 0)
         ry_buf_printf(o, "chosen: start %d '%s' (polishing on the exact problem found nothing "
                       "better)\n", r->chosen + 1, r->starts[r->chosen].label);
@@ -137,8 +165,9 @@ static void report_text(ry_buf *o, const char *name, const ry_libra_problem *p,
             snprintf(cl, sizeof cl, "%d", s->cluster + 1);
         else
             snprintf(cl, sizeof cl, "infeasible");
-        ry_buf_printf(o, "  %-3d %-18s %14.8g %14.8g %10s %6d %-9s %s%s\n", k + 1, s->label,
-                      s->time, s->objective, gap, s->evals, status_name(s->status), cl,
+        ry_buf_printf(o, "  %-3d %-18s %14s %14s %10s %6d %-9s %s%s\n", k + 1, s->label,
+                      sig6(s->time).s, sig6(s->objective).s, gap, s->evals,
+                      status_name(s->status), cl,
                       s->polished ? " (projected)" : "");
     }
 }

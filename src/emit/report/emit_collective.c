@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "emit/json_out.h"
+#include "util/numfmt.h"
 
 /* nccl-tests' element type and reduction: float, sum where there is one. */
 #define ELEM_BYTES 4
@@ -16,8 +17,9 @@ static const char *redop(ry_coll_op op)
 static void text(ry_buf *o, const ry_coll_report *r)
 {
     const ry_coll_row *last = &r->rows[r->nrows - 1];
-    ry_buf_printf(o, "# %s on %s: %zu ranks on %lld node%s, placement %s\n",
-                  ry_coll_op_name(r->op), r->spec, r->ranks, r->nodes, r->nodes == 1 ? "" : "s",
+    ry_buf_printf(o, "# %s on %s: %s ranks on %s node%s, placement %s\n",
+                  ry_coll_op_name(r->op), r->spec, ry_n((long long)r->ranks), ry_n(r->nodes),
+                  r->nodes == 1 ? "" : "s",
                   r->placement);
     ry_buf_printf(o, "# routing %s, %d queue pair%s per connection%s, PXN %s", r->routing, r->qps,
                   r->qps == 1 ? "" : "s", r->hash_qp ? " (hashed)" : "", r->pxn ? "on" : "off");

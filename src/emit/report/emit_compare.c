@@ -303,9 +303,11 @@ static void emit_text(ry_buf *o, const ry_spec *s, const ry_compare_design *d, i
         if (d[i].ok && d[i].rel.ok)
             price = d[i].rel.gpu_hour;
     ry_text_table_cell(&t, "%s", "failures a year (network's)");
+    char fa[RY_NUM_CAP], fb[RY_NUM_CAP];
     for (int i = 0; i < n; i++)
         d[i].ok && d[i].rel.ok
-            ? ry_text_table_cell(&t, "%.1f (%.1f)", d[i].rel.failures, d[i].rel.network_failures)
+            ? ry_text_table_cell(&t, "%s (%s)", ry_num_fixed(fa, sizeof fa, d[i].rel.failures, 1),
+                                 ry_num_fixed(fb, sizeof fb, d[i].rel.network_failures, 1))
             : ry_text_table_cell(&t, "-");
     ry_text_table_cell(&t, "%s", "GPU-hours the network loses a year");
     for (int i = 0; i < n; i++) {

@@ -14,6 +14,7 @@
 #include "fabric/names.h"
 #include "spec/spec.h"
 #include "util/diag.h"
+#include "util/escape.h"
 #include "util/hostlist.h"
 
 static const char *const kind_name[RY_VF_NKINDS] = {
@@ -385,13 +386,17 @@ static void causes_text(ry_buf *out, const ry_verify *v)
     if (v->renamed_hosts) {
         int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
         long long servers = f->gpus / gpn;
-        ry_buf_printf(out, "  renamed hosts: %s host%s (%s CAs) carry names the plan does not "
+        /* a NodeDescription is input: control bytes shown as \xNN */
+        char found[4 * sizeof v->renamed_found];
+        ry_escape_to(found, sizeof found, v->renamed_found, RY_ESC_TERM);
+        int one = v->renamed_hosts == 1;
+        ry_buf_printf(out, "  renamed hosts: %s host%s (%s CA%s) carr%s names the plan does not "
                       "give, on the cables of its hosts (\"%s\" stands where the plan has "
                       "\"%s\"): %s findings, their CAs unknown and their cables missing. Give "
-                      "them the plan's names (NodeDescription \"HOST NIC\") and discover again",
-                      ry_n(v->renamed_hosts), v->renamed_hosts == 1 ? "" : "s",
-                      ry_n(v->renamed_cas), v->renamed_found, v->renamed_plan,
-                      ry_n(2 * v->renamed_cas));
+                      "%s the plan's name%s (NodeDescription \"HOST NIC\") and discover again",
+                      ry_n(v->renamed_hosts), one ? "" : "s", ry_n(v->renamed_cas),
+                      v->renamed_cas == 1 ? "" : "s", one ? "ies" : "y", found, v->renamed_plan,
+                      ry_n(2 * v->renamed_cas), one ? "it" : "them", one ? "" : "s");
         if (v->renamed_pattern[0])
             ry_buf_printf(out, "; or, to name every host so, set naming.node: \"%s\" and "
                           "rename the other %s", v->renamed_pattern,
