@@ -102,7 +102,7 @@ def block_total(text, what):
     """The total of the first `capex` block: its heading, its parts, 'total:'."""
     m = re.search(r"^capex \(.*\n((?:  .*\n)*)", text, re.M)
     if not m: err("%s: no capex block" % what); return None
-    t = re.search(r"^  total: +(%s)$" % MONEY, m.group(1), re.M)
+    t = re.search(r"^  total: +(%s)(?:  \(\$[0-9.]+[kMBT]\))?$" % MONEY, m.group(1), re.M)
     if not t: err("%s: the capex block has no total" % what); return None
     parts = re.findall(r"^  ([a-z]+): ", m.group(1), re.M)
     return dollars(t.group(1)), parts

@@ -16,7 +16,12 @@ import re, sys
 bad = []
 for n, line in enumerate(open(sys.argv[1], encoding="utf-8", errors="replace"), 1):
     # words: drop paths, names with letters, GUIDs, dotted versions
-    for w in re.split(r"[\s(),;:=\[\]]+", line):
+    words = re.split(r"[\s(),;:\[\]]+", line)
+    for i, w in enumerate(words):
+        # the user's own text echoed: KEY=VALUE as typed, an operand of a
+        # constraint as written (sum == 1000)
+        if "=" in w or (i and words[i - 1] in ("==", "<=", ">=")):
+            continue
         w = w.strip(".%$")
         if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?[eE][-+]?[0-9]+", w):
             bad.append("%d: e-notation %s" % (n, w))
@@ -96,6 +101,22 @@ P2
 )
 got=$(grep '^total ' "$TMP/bom.txt" | tr -s ' ')
 expect_eq "bom total row" "$got" "$want"
+# the capex total shortened beside it, to 4 significant digits, and in
+# build's one-line summary
+want=$("$PY" - "$TMP/bom.json" <<'P2'
+import json, sys
+t = json.load(open(sys.argv[1]))["capex"]["total"]
+for at, u in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+    if t >= at * 0.99995:
+        v = float("%.4g" % (t / at))
+        print("$%s%s" % (("%f" % v).rstrip("0").rstrip("."), u))
+        break
+P2
+)
+grep -q "^  total: .*  ($(printf '%s' "$want" | sed 's/[$.]/\\&/g'))$" "$TMP/bom.txt" && ok ||
+    fail "bom total shortened: want ($want): $(grep '^  total:' "$TMP/bom.txt")"
+"$RAILYARD" build "$SP" --set cluster.nodes=2048 --skip opensm -o "$TMP/b2048s" >"$TMP/b.out" 2>&1
+grep -qF ", capex $want written to" "$TMP/b.out" && ok || fail "build summary capex: want $want: $(cat "$TMP/b.out")"
 want=$("$PY" - "$TMP/bom.json" <<'P2'
 import json, sys
 p = json.load(open(sys.argv[1]))["physical"]
@@ -149,6 +170,54 @@ grep -qF "batch       $want" "$TMP/m405.txt" && ok || fail "model tokens: want '
 # traffic: every pair of the 16,384 GPUs, N (N - 1) / 2, grouped
 want=$("$PY" -c "print(format(16384 * 16383 // 2, ','))")
 grep -qE "^  total +$want " "$TMP/t405.txt" && ok || fail "traffic total pairs: want $want: $(grep '^  total' "$TMP/t405.txt")"
+
+# Every command's text (standard output and error) at 16,384 GPUs or its
+# own example: the table names each command railyard --help lists, so a new
+# one cannot go unchecked. collective prints nccl-tests' own table (plain
+# sizes and counts, as nccl-tests does, for diffing against it): only its
+# header lines are checked.
+BIG="--set cluster.nodes=2048"
+FT=$TOP_SRCDIR/examples/fat-tree.yaml
+cat >"$TMP/cmds" <<CASES
+validate $SP $BIG
+bom $SP $BIG
+compare $SP $BIG
+build $SP $BIG --skip opensm,cabling -o $TMP/all-b
+cabling $SP $BIG -o $TMP/all-c
+draw $SP $BIG -o $TMP/all.dot
+export $SP $BIG --format json -o $TMP/all.json
+opensm $SP --set cluster.nodes=512 -o $TMP/all-o
+ethernet $FT -o $TMP/all-e
+slurm $SP $BIG -o $TMP/all-s
+kubernetes $SP $BIG -o $TMP/all-k
+check-routes $TMP/sp/opensm/plane0
+verify $SP $TMP/vf/plane0/topology.net
+expand $SP $BIG
+optimize $TOP_SRCDIR/examples/libra-gpt3.yaml
+model $TMP/l405.yaml
+sweep $TOP_SRCDIR/tests/data/model/palm-gh200.yaml --vary workload.batch=512..2048 -o $TMP/all-sw
+search $TOP_SRCDIR/examples/search-h100.yaml
+traffic $TMP/l405.yaml
+collective $TMP/l405.yaml --op all-reduce --bytes 1GB
+whatif $TMP/l405.yaml --fail spine3
+catalog prices
+init --gpus 16384 --node dgx-h100 -o $TMP/all-init.yaml
+CASES
+"$RAILYARD" --help | awk '/^Commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }' \
+    >"$TMP/commands"
+while read -r c; do
+    grep -q "^$c " "$TMP/cmds" && ok || fail "text numbers: no case for $c"
+done <"$TMP/commands"
+while read -r c args; do
+    # shellcheck disable=SC2086
+    "$RAILYARD" $c $args >"$TMP/all.txt" 2>&1
+    rc=$?
+    [ "$rc" -le 1 ] && ok || fail "text numbers: $c exit $rc: $(head -n 3 "$TMP/all.txt")"
+    [ -s "$TMP/all.txt" ] || [ "$c" = init ] || [ "$c" = export ] || [ "$c" = draw ] ||
+        fail "text numbers: $c printed nothing"
+    [ "$c" = collective ] && grep '^#' "$TMP/all.txt" >"$TMP/all.hdr" && mv "$TMP/all.hdr" "$TMP/all.txt"
+    report "$c" "$TMP/all.txt"
+done <"$TMP/cmds"
 
 # sweep's own lines (its CSV keeps plain numbers): the point limit grouped
 "$RAILYARD" sweep "$TMP/l405.yaml" --vary workload.batch=1..4000+1 \

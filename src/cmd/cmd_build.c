@@ -124,9 +124,17 @@ static ry_cmd_status run(ry_ctx *ctx)
         snprintf(unpriced, sizeof unpriced, "%s", err.msg);
     if (rc == RY_CMD_OK)
         rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
+    char capex_text[96] = "";
+    if (rc == RY_CMD_OK && (ctx->needs & RY_NEED_CABLING)) {
+        ry_capex capex;
+        ry_capex_compute(ctx->spec, &ctx->bom, &ctx->phys.cab, &capex);
+        if (capex.switch_price > 0 && capex.total > 0)
+            snprintf(capex_text, sizeof capex_text, ", capex %s", ry_n_money_short(capex.total));
+    }
     if (rc == RY_CMD_OK)
-        printf("%s: %s GPUs, %s switches, %s links written to %s/\n", ctx->spec->name,
-               ry_n(ctx->bom.gpus), ry_n(ctx->bom.switches), ry_n(ctx->bom.links), ctx->out);
+        printf("%s: %s GPUs, %s switches, %s links%s written to %s/\n", ctx->spec->name,
+               ry_n(ctx->bom.gpus), ry_n(ctx->bom.switches), ry_n(ctx->bom.links), capex_text,
+               ctx->out);
     return rc;
 }
 

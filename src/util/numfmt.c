@@ -141,6 +141,27 @@ const char *ry_num_money(char *buf, size_t cap, double v, int decimals)
     return buf;
 }
 
+const char *ry_num_money_short(char *buf, size_t cap, double v)
+{
+    static const struct { double at; const char *unit; } scale[] = {
+        { 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" }, { 1e3, "k" }
+    };
+    double a = fabs(v);
+    const char *sign = v < 0 ? "-" : "";
+    char num[RY_NUM_CAP];
+    for (size_t i = 0; i < sizeof scale / sizeof *scale; i++) {
+        /* 4 significant digits; 999,950 rounds to 1,000k: one step up */
+        if (a >= scale[i].at * 0.99995) {
+            ry_num_sig(num, sizeof num, a / scale[i].at, 4);
+            snprintf(buf, cap, "%s$%s%s", sign, num, scale[i].unit);
+            return buf;
+        }
+    }
+    ry_num_sig(num, sizeof num, a, 4);
+    snprintf(buf, cap, "%s$%s", a > 0 ? sign : "", num);
+    return buf;
+}
+
 /* The next of the calling thread's 16 buffers for ry_n and ry_n_money
  * (room for a sign and a '$' before any number of RY_NUM_CAP). */
 #define RING_CAP (RY_NUM_CAP + 8)
@@ -154,6 +175,11 @@ static char *ring_next(void)
 const char *ry_n(long long v)
 {
     return ry_num_int(ring_next(), RING_CAP, v);
+}
+
+const char *ry_n_money_short(double v)
+{
+    return ry_num_money_short(ring_next(), RING_CAP, v);
 }
 
 const char *ry_n_money(double v)

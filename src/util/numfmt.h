@@ -38,11 +38,18 @@ const char *ry_num_length(char *buf, size_t cap, double metres);
 /* Dollars, whole: "$98,041,856"; cents: (v, 2) -> "$748.00". */
 const char *ry_num_money(char *buf, size_t cap, double v, int decimals);
 
+/* Dollars shortened for a summary, to 4 significant digits with k, M, B
+ * or T: "$126.7M", "$4.682M", "$950k", "$1.2B"; under $1,000 as they are
+ * ("$748"). */
+const char *ry_num_money_short(char *buf, size_t cap, double v);
+
 /* ry_num_int into one of 16 buffers of the calling thread, taken in turn:
  * for argument lists, ry_buf_printf(o, "%s of %s", ry_n(a), ry_n(b)). At
  * most 16 in one call; the text is valid until the 16th call after. */
 const char *ry_n(long long v);
 /* ry_num_money(v, 0) into the same buffers: "$98,041,856". */
 const char *ry_n_money(double v);
+/* ry_num_money_short into the same buffers: "$98.04M". */
+const char *ry_n_money_short(double v);
 
 #endif

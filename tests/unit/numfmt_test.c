@@ -52,8 +52,17 @@ int main(void)
     IS(r[15], "15,000");
     IS(r[1], "1,000");
     IS(ry_n_money(98041856.4), "$98,041,856");
+    IS(ry_num_money_short(b, sizeof b, 126745590), "$126.7M");
+    IS(ry_num_money_short(b, sizeof b, 4681608), "$4.682M");
+    IS(ry_num_money_short(b, sizeof b, 12352116), "$12.35M");
+    IS(ry_num_money_short(b, sizeof b, 950000), "$950k");
+    IS(ry_num_money_short(b, sizeof b, 999960), "$1M");
+    IS(ry_num_money_short(b, sizeof b, 1234567890), "$1.235B");
+    IS(ry_num_money_short(b, sizeof b, 748), "$748");
+    IS(ry_num_money_short(b, sizeof b, -2500000), "-$2.5M");
     IS(ry_n_money(-1500), "-$1,500");
     IS(r[2], "2,000");             /* two more of the ring taken: still there */
+    IS(ry_n_money_short(0), "$0");
     /* a buffer too small is cut, never overrun */
     char small[5];
     IS(ry_num_int(small, sizeof small, 123456), "123,");

@@ -325,7 +325,10 @@ static void capex_text(ry_buf *o, const ry_capex *x)
     }
     ry_text_table_cell(&t, "total:");
     money_cell(&t, x->total);
-    ry_text_table_cell(&t, "%s", "");
+    if (x->total >= 1e4)
+        ry_text_table_cell(&t, "(%s)", ry_n_money_short(x->total));
+    else
+        ry_text_table_cell(&t, "%s", "");
     ry_buf_free(&d);
     ry_text_table_write(&t, o, "  ");
 }

@@ -58,7 +58,8 @@ static void text(ry_buf *o, const ry_coll_report *r)
                       w->bytes / ELEM_BYTES, "float", redop(r->op), w->r.time_s * 1e6,
                       w->r.algbw / 1e9, w->r.busbw / 1e9);
     }
-    ry_buf_printf(o, "#\n# %zu flows, %d filling round%s\n", last->r.flows, last->r.net.rounds,
+    ry_buf_printf(o, "#\n# %s flows, %d filling round%s\n", ry_n((long long)last->r.flows),
+                  last->r.net.rounds,
                   last->r.net.rounds == 1 ? "" : "s");
     if (r->bottleneck[0])
         ry_buf_printf(o, "# bottleneck: %s, %.1f%% busy\n", r->bottleneck,
