@@ -79,8 +79,28 @@ report "bom" "$TMP/bom.txt"
 "$RAILYARD" validate "$SP" --set cluster.nodes=2048 >"$TMP/val.txt" 2>&1
 expect_eq "validate 2048 exit" $? 0
 report "validate" "$TMP/val.txt"
-"$RAILYARD" build "$SP" --set cluster.nodes=2048 -o "$TMP/b2048" >/dev/null 2>&1
+"$RAILYARD" build "$SP" --set cluster.nodes=2048 -o "$TMP/b2048" >/dev/null 2>"$TMP/b2048.err"
 expect_eq "build 2048 exit" $? 0
+# build named the routing tables' size before writing them, and the flag
+# that leaves them out: the estimate within 1% of the file written, its
+# entries every LID (the file's lines less a header and a trailer a switch)
+"$PY" - "$TMP/b2048.err" "$TMP/b2048/opensm/plane0/lfts.dump" <<'P2' && ok || fail "build's size estimate: $(cat "$TMP/b2048.err")"
+import os, re, sys
+err = open(sys.argv[1]).read()
+m = re.search(r"routing tables \(opensm/\*/lfts\.dump: ([0-9,]+) entries, every LID on every "
+              r"switch\) take about ([0-9.]+) MB, the largest part of .*; --skip opensm leaves "
+              r"them out", err)
+assert m, err
+size = os.path.getsize(sys.argv[2])
+lines = sum(1 for _ in open(sys.argv[2]))
+heads = sum(1 for l in open(sys.argv[2]) if l.startswith("Unicast lids"))
+assert int(m.group(1).replace(",", "")) == lines - 2 * heads, (m.group(1), lines, heads)
+assert abs(float(m.group(2)) * 1e6 - size) <= 0.01 * size, (m.group(2), size)
+P2
+"$RAILYARD" build "$SP" --set cluster.nodes=2048 --skip opensm,cabling -o "$TMP/b2048n" >/dev/null 2>"$TMP/err"
+[ -s "$TMP/err" ] && fail "build --skip opensm still names the routing tables: $(cat "$TMP/err")" || ok
+"$RAILYARD" build "$SP" -o "$TMP/b127" >/dev/null 2>"$TMP/err"
+[ -s "$TMP/err" ] && fail "build of 1,016 GPUs names its small routing tables: $(cat "$TMP/err")" || ok
 report "build summary.txt" "$TMP/b2048/summary.txt"
 # no abbreviation a planner cannot know (the paper's "SOTA") in the reports
 "$RAILYARD" compare --paper --gpus 16384 --hb-domain 8 --radix 64 >"$TMP/cmp.txt" 2>&1

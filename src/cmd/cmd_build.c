@@ -3,11 +3,13 @@
 
 #include "analysis/bom.h"
 #include "cmd/cmd.h"
+#include "emit/ib/emit_opensm.h"
 #include "emit/report/emit_bom.h"
 #include "emit/topo/emit_fabric_json.h"
 #include "io/outdir.h"
 #include "util/buf.h"
 #include "util/numfmt.h"
+#include "util/progress.h"
 
 enum { O_OUTPUT, O_SKIP, O_FORCE, O_HW, O_N = O_HW + RY_HW_ROWS };
 static const ry_option options[] = {
@@ -108,6 +110,30 @@ static int write_top(const ry_ctx *ctx, ry_outdir *o)
     return bad || !fp ? -1 : 0;
 }
 
+/* Routing tables past this size are named before they are written. */
+#define LARGE_LFTS 100e6
+
+/* Says, before anything is written, when opensm's routing tables will be
+ * large, and how to leave them out. */
+static void say_large(const ry_ctx *ctx, const int *want)
+{
+    for (int i = 0; ry_groups[i].name; i++) {
+        if (strcmp(ry_groups[i].name, "opensm") != 0 || want[i] != RY_GROUP_WRITE)
+            continue;
+        ry_opensm_stats st;
+        ry_opensm_lfts_estimate(&ctx->ibplan, &st);
+        if (st.bytes < LARGE_LFTS)
+            return;
+        char size[RY_NUM_CAP];
+        ry_num_si(size, sizeof size, (double)st.bytes, "B", 3);
+        ry_progress_hide();
+        fprintf(stderr, "railyard: build: the routing tables (opensm/*/lfts.dump: %s entries, "
+                "every LID on every switch) take about %s, the largest part of %s/; "
+                "--skip opensm leaves them out, and `railyard opensm` writes them alone\n",
+                ry_n((long long)st.lft_entries), size, ctx->out);
+    }
+}
+
 static ry_cmd_status run(ry_ctx *ctx)
 {
     int want[RY_GROUP_COUNT];
@@ -122,6 +148,8 @@ static ry_cmd_status run(ry_ctx *ctx)
         return RY_CMD_INPUT;
     if (phys < 0)
         snprintf(unpriced, sizeof unpriced, "%s", err.msg);
+    if (rc == RY_CMD_OK)
+        say_large(ctx, want);
     if (rc == RY_CMD_OK)
         rc = ry_write_groups(ctx, ctx->out, want, write_top, NULL);
     char capex_text[96] = "";

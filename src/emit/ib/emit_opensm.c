@@ -327,6 +327,33 @@ static char *put_hex(char *p, unsigned long long v, int digits)
     return p + digits;
 }
 
+/* Bytes of an LFT line as write_lfts puts it: "0x0001 000" and, with the
+ * port GUID, " portguid 0x0002c90201000000:"; and the newline. */
+enum { LFT_LINE = 11, LFT_LINE_GUID = 40 };
+
+void ry_opensm_lfts_estimate(const ry_ibplan *pl, ry_opensm_stats *st)
+{
+    const ry_fabric *f = pl->f;
+    memset(st, 0, sizeof *st);
+    unsigned long long line = f->spec->ib.lft_portguid ? LFT_LINE_GUID : LFT_LINE;
+    char name[96];
+    for (int k = 0; k < pl->nsubnets; k++) {
+        const ry_subnet *sn = &pl->subnets[k];
+        unsigned long long lids = sn->nsw + ((unsigned long long)sn->nca << pl->lmc);
+        st->subnets++;
+        for (size_t i = 0; i < sn->nsw; i++) {
+            uint32_t id = sn->sw[i];
+            switch_name(f, id, name, sizeof name);
+            int head = snprintf(NULL, 0, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx "
+                                "('%s'):\n%u lids dumped\n", sn->max_lid,
+                                pl->sw_lid[id - f->first_switch],
+                                (unsigned long long)ry_plan_sw_guid(pl, id), name, sn->max_lid);
+            st->lft_entries += lids;
+            st->bytes += lids * line + (unsigned long long)(head > 0 ? head : 0);
+        }
+    }
+}
+
 static int write_lfts(ry_outdir *o, const char *prefix, const ry_ibplan *pl,
                       const ry_subnet *sn, int k, const down *d, ry_opensm_stats *st)
 {

@@ -16,6 +16,11 @@ typedef struct ry_opensm_stats {
     int subnets;
 } ry_opensm_stats;
 
+/* What the LFT files will hold, before they are written: every LID of a
+ * subnet on each of its switches, at the bytes write_lfts gives a line (an
+ * upper bound: a LID a switch has no route to is left out). */
+void ry_opensm_lfts_estimate(const ry_ibplan *pl, ry_opensm_stats *st);
+
 /* Writes every subnet's files under prefix ("opensm"); -1 on a write error.
  * When st is not NULL it is set to the totals written (the caller's struct;
  * nothing is kept between calls). */
