@@ -65,6 +65,15 @@ P
 )
 grep -q "^$want; " "$TMP/verify.txt" && ok || fail "verify summary: want '$want': $(head -n 1 "$TMP/verify.txt")"
 
+# verify's naming hint, every host renamed: 1,016 CAs, grouped
+sed -E 's/"node([0-9]+) mlx5/"dgx\1 mlx5/' "$TMP/sp/opensm/plane0/topology.net" >"$TMP/renamed.net"
+"$RAILYARD" verify "$SP" "$TMP/renamed.net" >/dev/null 2>"$TMP/hint.txt"
+expect_eq "verify, hosts renamed: exit" $? 2
+grep -q '1,016 of the 1,016 CAs found are named as no NIC of the plan' "$TMP/hint.txt" && ok ||
+    fail "verify hint: $(head -c 300 "$TMP/hint.txt")"
+sed -E 's/^[^ ]+:[0-9]+:[0-9]+: //' "$TMP/hint.txt" >"$TMP/hint-words.txt"   # the position is no count
+report "verify hint" "$TMP/hint-words.txt"
+
 "$RAILYARD" model "$TOP_SRCDIR/examples/moe-h100.yaml" >"$TMP/moe.txt" 2>&1
 expect_eq "model moe exit" $? 0
 sed -n '/^Mixture of experts/,/^$/p' "$TMP/moe.txt" >"$TMP/moe-part.txt"

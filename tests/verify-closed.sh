@@ -287,7 +287,7 @@ rss_check() {   # rss_check WHAT FILE CMD...
 "$PY" -c 'import sys; sys.stdout.writelines("Switch 254 \"S-%x\"\n" % i for i in range(400000))' >"$TMP/h.net"
 rss_check "400,000 headers" "$TMP/h.net" "$RAILYARD" verify "$SPEC" "$TMP/h.net"
 expect_eq "400,000 headers: exit (nothing of the plan)" $rc 2
-has "400,000 headers: message" "$TMP/e" 'nothing of the plan is in the file: 0 of 400000 switches'
+has "400,000 headers: message" "$TMP/e" 'nothing of the plan is in the file: 0 of 400,000 switches'
 # pairs of switches linked on their last port only
 "$PY" -c '
 import sys

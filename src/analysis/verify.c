@@ -8,6 +8,7 @@
 #include "fabric/names.h"
 #include "util/buf.h"
 #include "util/diag.h"
+#include "util/numfmt.h"
 #include "util/escape.h"
 #include "util/hash.h"
 
@@ -546,9 +547,9 @@ static void switch_names(const placer *pc, ry_buf *b)
         long long base;
         int cnt, c = common_pattern(sh, len, m, pat, sizeof pat, &base, &cnt);
         if (c >= 0 && accepted(pc, key[t], pat))
-            ry_buf_printf(b, "\n  %s are named like \"%.60s\" (%s: \"%s\" would name %d of them; "
+            ry_buf_printf(b, "\n  %s are named like \"%.60s\" (%s: \"%s\" would name %s of them; "
                           "without it they are placed by their cables)", what[t], sh[c].name,
-                          key[t], pat, cnt);
+                          key[t], pat, ry_n(cnt));
         else if (c >= 0)
             ry_buf_printf(b, "\n  %s are named like \"%.60s\", which no %s the spec accepts "
                           "names (\"%s\" is refused): they are placed by their cables",
@@ -600,9 +601,9 @@ static int check_names(placer *pc, ry_err *err)
     ry_buf_init(&b);
     const ry_nf_node *fn = &v->nf[first_k].nodes[first_i];
     why_at(v, first_k, first_i);
-    ry_buf_printf(&b, "%lld of the %lld CAs found are named as no NIC of the plan, so the "
+    ry_buf_printf(&b, "%s of the %s CAs found are named as no NIC of the plan, so the "
                   "fabric cannot be compared with it (the plan names its NICs like \"%s\")",
-                  v->nics_found - v->nics_placed, v->nics_found, plan0);
+                  ry_n(v->nics_found - v->nics_placed), ry_n(v->nics_found), plan0);
     if (c < 0) {
         ry_buf_printf(&b, ":\n  NodeDescriptions such as \"%.60s\" name no numbered host; a host "
                       "whose rdma service has not run keeps its NIC's default description: "
@@ -634,9 +635,9 @@ static int check_names(placer *pc, ry_err *err)
                           (int)(len[c] > 60 ? 60 : len[c]), sh[c].name, pat);
         if (ok && ex >= 0) {
             ry_host_name(f, sh[ex].num - base, host, sizeof host);
-            ry_buf_printf(&b, "; then \"%.80s\" is the plan's \"%s%.40s\" (%lld of the %lld CAs "
-                          "would match)", sh[ex].name, host, sh[ex].name + len[ex], hits,
-                          v->nics_found);
+            ry_buf_printf(&b, "; then \"%.80s\" is the plan's \"%s%.40s\" (%s of the %s CAs "
+                          "would match)", sh[ex].name, host, sh[ex].name + len[ex], ry_n(hits),
+                          ry_n(v->nics_found));
         } else if (ok) {
             ry_buf_printf(&b, "; even then no CA would match: their NIC names (\"%.80s\") or "
                           "numbers are not the plan's (its node model names the NICs)",
@@ -1040,11 +1041,11 @@ static int check_compared(const ry_verify *v, ry_err *err)
     for (int k = 0; k < v->nnf && at < sizeof files - 1; k++)
         at += (size_t)snprintf(files + at, sizeof files - at, "%s%s", k ? ", " : "",
                                v->nf[k].path);
-    ry_err_set(err, NULL, "%s: nothing of the plan is in the file%s: %d of %d switches and "
-               "%lld of %lld CAs placed, 0 planned cables compared (a fabric of another plan, "
+    ry_err_set(err, NULL, "%s: nothing of the plan is in the file%s: %s of %s switches and "
+               "%s of %s CAs placed, 0 planned cables compared (a fabric of another plan, "
                "or its devices named as the plan does not name them)", files,
-               v->nnf > 1 ? "s" : "", v->switches_placed, v->switches_found, v->nics_placed,
-               v->nics_found);
+               v->nnf > 1 ? "s" : "", ry_n(v->switches_placed), ry_n(v->switches_found),
+               ry_n(v->nics_placed), ry_n(v->nics_found));
     return -1;
 }
 
