@@ -202,7 +202,7 @@ if c["switch_part"] != "MQM9700-NS2F":
     print("FAIL: switch_part %r" % c["switch_part"])
 total = "{:,.0f}".format(b1["capex"]["total"])
 import re
-if not re.search(r"^  total: +\$%s(\.\d\d)?$" % re.escape(total), text.split("capex (")[-1], re.M):
+if not re.search(r"^  total: +\$%s(\.\d\d)?(  \(\$[0-9.]+[kMBT]\))?$" % re.escape(total), text.split("capex (")[-1], re.M):
     fails += 1
     print("FAIL: the text's capex block lacks total $%s" % total)
 # The paper's model only when asked, named with its two prices, after the capex.
