@@ -80,6 +80,53 @@ static void check_workload(const ry_spec *s, ry_design_check *c)
         add(c, RY_CHECK_ERROR, "workload-fit", e->key, "%s", e->msg);
 }
 
+/* A leaf whose several uplinks all reach one switch loses every path up
+ * when that one fails: a single point of failure (a small fabric whose top
+ * is one spine). Higher up it is not: a spine whose uplinks reach one core
+ * leaves its leaves their other spines. */
+static void check_single_upper(const ry_fabric *f, ry_design_check *c)
+{
+    long long lone = 0, lower = 0;
+    uint32_t first = 0, upper = 0;
+    int first_up = 0;
+    for (uint32_t id = f->first_switch; id < f->nnodes; id++) {
+        const ry_node *n = &f->nodes[id];
+        if (n->tier != 1 || f->tiers < 2)
+            continue;
+        int ups = 0, same = 1;
+        uint32_t peer = 0;
+        for (uint32_t p = n->port0; p < n->port0 + n->nports; p++) {
+            int32_t q = f->ports[p].peer;
+            if (q < 0)
+                continue;
+            const ry_node *m = ry_port_node(f, (uint32_t)q);
+            if (m->kind != RY_NODE_SWITCH || m->tier <= n->tier)
+                continue;
+            if (ups++ == 0)
+                peer = f->ports[q].owner;
+            else
+                same &= f->ports[q].owner == peer;
+        }
+        if (ups < 2)
+            continue;
+        lower++;
+        if (same && lone++ == 0) {
+            first = id;
+            upper = peer;
+            first_up = ups;
+        }
+    }
+    if (!lone)
+        return;
+    char a[96], b[96];
+    ry_node_name(f, first, a, sizeof a);
+    ry_node_name(f, upper, b, sizeof b);
+    add(c, RY_CHECK_WARNING, "single-upper", "fabric.top_min",
+        "%s of %s leaves have all their uplinks on one switch (%s: its %d uplinks all go to "
+        "%s), a single point of failure: fabric.top_min: 2 or more spreads them over that "
+        "many top switches", ry_n(lone), ry_n(lower), a, first_up, b);
+}
+
 /* Per tier: ports cabled, bandwidth cabled down and up. */
 static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
 {
@@ -124,6 +171,7 @@ static void check_tiers(const ry_fabric *f, const ry_bom *b, ry_design_check *c)
             "leaf: the fullest switch cables %d ports down and %d up: %d uplinks more than its "
             "down-links can fill; a scalable unit that fills the leaves (cluster.scalable_unit: "
             "0) needs fewer switches above", x->sw_down, x->sw_up, x->sw_up - x->sw_down);
+    check_single_upper(f, c);
 }
 
 /* Builds and prices the spec with gpus and scalable unit changed. */

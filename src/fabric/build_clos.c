@@ -114,9 +114,12 @@ static int tree_ports(const tree *tr)
     return tr->pair ? 2 : 1;
 }
 
-static int smallest_divisor_with_room(int u, int d, long long c)
+/* The top switches of a column of c lower switches of u uplinks each: the
+ * smallest m of at least lo (fabric.top_min) that divides u and has the
+ * ports (m * d >= c * u); -1 when none (lo > u). */
+static int smallest_divisor_with_room(int u, int d, long long c, int lo)
 {
-    for (int m = 1; m <= u; m++)
+    for (int m = lo > 1 ? lo : 1; m <= u; m++)
         if (u % m == 0 && (long long)m * d >= c * u)
             return m;
     return -1;
@@ -249,7 +252,8 @@ static void build_tier(tree *tr, int j, const idvec *lower, const idvec *lstart,
              * partial block, so every column reaches every block and a
              * partial pod is as well connected as a full one; at the top the
              * smallest even wiring with enough ports. */
-            int m = j < tr->tiers ? u : smallest_divisor_with_room(u, d, c);
+            int m = j < tr->tiers ? u
+                                  : smallest_divisor_with_room(u, d, c, tr->f->spec->top_min);
             RY_ASSERT(m > 0 && (long long)m * d >= c * u);
             /* Uplinks go in bundles of b (a cage's ports, bundle_of): uplink
              * k of a lower switch is position jb = k mod b of its bundle
@@ -435,6 +439,22 @@ static int resolve_tiers(const ry_spec *s, int needed, long long n, ry_err *err)
 static int finish_tree(tree *tr, const ry_spec *s, idvec *leaves, long long n, ry_err *err)
 {
     int t = resolve_tiers(s, tree_tiers_needed(s, (long long)leaves->n), n, err);
+    if (t > 0 && s->top_min > 1) {
+        tree probe = { 0 };
+        tree_setup(&probe, s, t);
+        int u = t > 1 ? probe.up[t - 1] : 0;
+        if (s->top_min > u) {
+            if (t == 1)
+                ry_err_set(err, "fabric.top_min", "fabric.top_min: %d: the fabric is one switch, "
+                           "with no tier above it; drop the key, or set fabric.tiers: 2",
+                           s->top_min);
+            else
+                ry_err_set(err, "fabric.top_min", "fabric.top_min: %d, but a %s has %d uplinks, "
+                           "so it reaches at most %d top switches: set it to %d or less",
+                           s->top_min, ry_tier_name(t - 1, t), u, u, u);
+            t = -1;
+        }
+    }
     if (t > 0) {
         tree_setup(tr, s, t);
         build_upper(tr, leaves);
@@ -681,9 +701,9 @@ static int size_tree(const ry_spec *s, long long n, long long nleaves, int tiers
             sw = sat_mul(sat_mul(blocks, pos), u);
             pos = sat_mul(pos, u);
         } else {
-            int m = 1;
-            while (m < u && (u % m || sat_mul(m, tr.down[j]) < sat_mul(blocks, u)))
-                m++;
+            int m = smallest_divisor_with_room(u, tr.down[j], blocks, s->top_min);
+            if (m < 0)
+                return -1;
             sw = sat_mul(pos, m);
         }
         z->switches = sat_add(z->switches, sw);

@@ -214,6 +214,7 @@ typedef struct ry_spec {
     ry_tier_spec tier[RY_MAX_TIERS];    /* [0] = leaves */
     int accept_slower_ports;/* NICs faster than the switch ports run at the ports' speed */
     int full_units;         /* a partial last scalable unit gets every leaf of a whole one */
+    int top_min;            /* at least this many top switches per column (fabric.top_min) */
 
     /* infiniband: GUID/LID plan and OpenSM files */
     struct {
