@@ -37,6 +37,19 @@ R bom --format json "$TOP_SRCDIR/examples/alibaba-hpn.yaml" --set fabric.homing=
     >"$d/bom.json" 2>"$d/err" || fail "hpn dual-tor: $(head -3 "$d/err")"
 no_sanitizer "$d/err"
 
+# Meta's 1:7 aggregation taper over 192 down ports: 192/7 uplinks round down
+# to whole ports, and validate says which way and why, with the taper one
+# more port would give (computed here from the ports the bom counts)
+R validate "$TOP_SRCDIR/examples/llama3-roce.yaml" >"$TMP/meta-val.txt" 2>&1
+d=$(grep -o '192 x 400G down, [0-9]* x 400G up' "$TMP/meta-val.txt" | head -1)
+down=$(echo "$d" | cut -d' ' -f1) up=$(echo "$d" | cut -d' ' -f5)
+want=$("$PY" -c 'import sys
+d, u = int(sys.argv[1]), int(sys.argv[2])
+assert u == d // 7
+print("taper %s:1 (7:1 asked: %d down make %s up, rounded down to %d whole ports so that no more uplinks are bought than asked; %d up would give %s:1)" % (
+    ("%.4g" % (d / u)), d, "%.4g" % (d / 7), u, u + 1, "%.4g" % (d / (u + 1))))' "$down" "$up")
+grep -qF "$want" "$TMP/meta-val.txt" && ok || fail "Meta's taper rounding: want '$want': $(grep taper "$TMP/meta-val.txt")"
+
 # Meta's rack switches stand in their racks: every GPU cable stays in its rack.
 R cabling "$TOP_SRCDIR/examples/llama3-roce.yaml" -o "$TMP/meta-cab" >/dev/null 2>"$TMP/cab.err" ||
     fail "llama3-roce cabling: $(head -3 "$TMP/cab.err")"

@@ -168,6 +168,10 @@ typedef struct ry_tier_ports {
     int group;                  /* as given; 0: down ports' worth */
     int blocks;                 /* lower blocks per block of the tier: group, else
                                  * as many as its down ports take */
+    int round_down, round_up;   /* the taper D:U that gave one side's count from the
+                                 * other's, rounded down to whole ports; 0 when the
+                                 * count was not rounded */
+    int rounded_up_side;        /* 1: the up count was rounded, 0: the down count */
 } ry_tier_ports;
 
 /* How the Clos builder (fabric/build_clos.c) groups the GPUs under its

@@ -148,9 +148,18 @@ int ry_tier_ports_of(const ry_spec *s, int t, int j, ry_tier_ports *out, ry_err 
     } else if (dc) {
         cd = cages(dc, out->down_split);
         cu = has_taper ? (int)((long long)cd * r.up / r.down) : P - cd;
+        if (has_taper && (long long)cd * r.up % r.down) {
+            out->round_down = r.down;
+            out->round_up = r.up;
+            out->rounded_up_side = 1;
+        }
     } else if (uc) {
         cu = cages(uc, out->up_split);
         cd = has_taper ? (int)((long long)cu * r.down / r.up) : P - cu;
+        if (has_taper && (long long)cu * r.down % r.up) {
+            out->round_down = r.down;
+            out->round_up = r.up;
+        }
     } else {
         int unit = P / (r.down + r.up);
         if (unit < 1) {

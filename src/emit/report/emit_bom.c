@@ -642,6 +642,33 @@ static void side_text(ry_buf *o, int n, double gbps, int split, int ports)
         ry_buf_printf(o, " (%s port%s split in %d)", ry_n(ports), plural(ports, "", "s"), split);
 }
 
+/* Why a tier's taper is not the one asked: its side counted from the other
+ * by the taper was rounded down to whole ports, so that the tier buys no
+ * more ports on that side than the taper gives; one port more would give
+ * the taper on the other side of the one asked. */
+static void rounding_text(ry_buf *o, const ry_tier_ports *p)
+{
+    if (!p->round_down)
+        return;
+    double D = p->round_down, U = p->round_up;
+    char x[RY_NUM_CAP], r1[RY_NUM_CAP];
+    if (p->rounded_up_side) {
+        double exact = p->down * p->down_gbps * U / (D * p->up_gbps);
+        ry_num_sig(x, sizeof x, exact, 4);
+        ry_num_sig(r1, sizeof r1, p->down * p->down_gbps / ((p->up + 1) * p->up_gbps), 4);
+        ry_buf_printf(o, " (%g:%g asked: %s down make %s up, rounded down to %s whole ports so "
+                      "that no more uplinks are bought than asked; %s up would give %s:1)", D, U,
+                      ry_n(p->down), x, ry_n(p->up), ry_n(p->up + 1), r1);
+    } else {
+        double exact = p->up * p->up_gbps * D / (U * p->down_gbps);
+        ry_num_sig(x, sizeof x, exact, 4);
+        ry_num_sig(r1, sizeof r1, (p->down + 1) * p->down_gbps / (p->up * p->up_gbps), 4);
+        ry_buf_printf(o, " (%g:%g asked: %s up take %s down, rounded down to %s whole ports so "
+                      "that the tier is no more oversubscribed than asked; %s down would give "
+                      "%s:1)", D, U, ry_n(p->up), x, ry_n(p->down), ry_n(p->down + 1), r1);
+    }
+}
+
 /* The tiers of a fabric.tiers list: each tier's model, its ports down and
  * up with their speeds, free ports, the taper as planned and as cabled. */
 static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
@@ -670,6 +697,7 @@ static void tiers_text(ry_buf *o, const ry_fabric *f, const ry_bom *b)
                 ry_buf_printf(o, "; taper 1:%.3g (more up than down)", 1.0 / r);
             else
                 ry_buf_printf(o, "; taper %.4g:1", r);
+            rounding_text(o, p);
             ry_buf_puts(o, "\n         the fullest ");
             ratio_text(o, x);
         } else {
