@@ -114,6 +114,8 @@ struct ry_outdir {
     struct memfile **mem;   /* a run in memory (ry_outdir_begin_memory): its files */
     size_t nmem, capmem;
     int memory;
+    int sfd1;           /* the staging directory's descriptor + 1; 0 until opened */
+    char *last_dir;     /* the directory (relative) the last file went into */
 };
 
 /* A file of a run in memory: open_memstream's buffer. */
@@ -823,6 +825,16 @@ static void recover_swap(const ry_outdir *o)
 
 /* ---- begin ---------------------------------------------------------------------------------------- */
 
+/* Forgets the staging directory's descriptor (before the stage moves). */
+static void close_stage(ry_outdir *o)
+{
+    if (o->sfd1)
+        close(o->sfd1 - 1);
+    o->sfd1 = 0;
+    free(o->last_dir);
+    o->last_dir = NULL;
+}
+
 static void free_outdir(ry_outdir *o)
 {
     for (size_t i = 0; i < o->nmem; i++) {
@@ -838,6 +850,7 @@ static void free_outdir(ry_outdir *o)
     free(o->parent);
     free(o->name);
     free(o->stage);
+    close_stage(o);
     strv_free(&o->files);
     strv_free(&o->own);
     strv_free(&o->made);
@@ -1129,6 +1142,51 @@ void ry_outdir_own(ry_outdir *o, const char *group)
         strv_add(&o->own, group);
 }
 
+/* Makes the directories of relpath in the staging directory, by its
+ * descriptor: only those below the part it shares with the last file's
+ * directory (files come a directory at a time), and a directory there
+ * already is one this run made (the stage is this user's, mode 0700). */
+static int stage_dirs(ry_outdir *o, const char *relpath)
+{
+    if (!o->sfd1) {
+        int fd = open_dir_nofollow(o->stage);
+        if (fd < 0)
+            return -1;
+        o->sfd1 = fd + 1;
+    }
+    const char *slash = strrchr(relpath, '/');
+    size_t n = slash ? (size_t)(slash - relpath) : 0;
+    const char *last = o->last_dir ? o->last_dir : "";
+    size_t lastlen = strlen(last);
+    if (lastlen == n && strncmp(last, relpath, n) == 0)
+        return 0;
+    /* the longest common prefix that ends a component on both sides */
+    size_t common = 0;
+    for (size_t i = 0; i < n && i < lastlen && relpath[i] == last[i];) {
+        i++;
+        if ((i == n || relpath[i] == '/') && (i == lastlen || last[i] == '/'))
+            common = i;
+    }
+    char *d = ry_xmalloc(n + 1);
+    memcpy(d, relpath, n);
+    d[n] = '\0';
+    for (size_t j = common + 1; j <= n; j++) {
+        if (j < n && d[j] != '/')
+            continue;
+        d[j] = '\0';
+        int rc = mkdirat(o->sfd1 - 1, d, 0777);
+        if (j < n)
+            d[j] = '/';
+        if (rc < 0 && errno != EEXIST) {
+            free(d);
+            return -1;
+        }
+    }
+    free(o->last_dir);
+    o->last_dir = d;
+    return 0;
+}
+
 char *ry_outdir_path(ry_outdir *o, const char *relpath)
 {
     if (!o)
@@ -1140,15 +1198,14 @@ char *ry_outdir_path(ry_outdir *o, const char *relpath)
         return NULL;
     }
     char *path = join(o->stage, relpath);
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    if (mkdir_p(path, NULL) < 0) {
+    if (stage_dirs(o, relpath) < 0) {
+        char *slash = strrchr(path, '/');
+        *slash = '\0';
         ry_error("cannot create '%s': %s", path, strerror(errno));
         free(path);
         o->failed = 1;
         return NULL;
     }
-    *slash = '/';
     strv_add(&o->files, relpath);
     return path;
 }
@@ -1160,9 +1217,14 @@ FILE *ry_outdir_open(ry_outdir *o, const char *relpath)
     char *path = ry_outdir_path(o, relpath);
     if (!path)
         return NULL;
-    FILE *fp = fopen(path, "w");
+    /* by the stage's descriptor: no walk of the whole path per file */
+    int fd = openat(o->sfd1 - 1, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                    0666);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!fp) {
         ry_error("cannot write '%s': %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         o->failed = 1;
     }
     free(path);
@@ -1674,6 +1736,7 @@ int ry_outdir_commit(ry_outdir *o)
     if (!o)
         return -1;
     join_jobs(o);
+    close_stage(o);
     ry_progress_end();      /* the command's closing line on the terminal follows */
     if (o->failed || o->memory) {
         int rc = o->failed ? -1 : 0;
