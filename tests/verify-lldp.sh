@@ -2,7 +2,8 @@
 # railyard verify on LLDP neighbour tables of an Ethernet fabric.
 # Always: tables written here from the plan's own cabling (addresses.csv
 # and frr.conf's descriptions) in lldpd's JSON and SONiC's show lldp table
-# verify clean; one with two NICs swapped gives two port-swap findings; a
+# verify clean (also with hosts announcing their FQDN in capitals); one
+# with two NICs swapped gives two port-swap findings; a
 # neighbour without a system name is known by its chassis id; bad
 # tables (malformed JSON, a SONiC header without its rule, a total that
 # disagrees, one interface cabled twice, LLDP tables for an InfiniBand spec,
@@ -83,6 +84,24 @@ for fmt in json sonic; do
     grep -q '^  fix:     move cable eth-ro-node001-mlx5_0 from leaf0 Ethernet8 to leaf0 Ethernet0$' \
         "$TMP/v.out" && ok || { fail "$fmt: the fix by interface names"; cat "$TMP/v.out"; }
 done
+
+# hosts that announce their FQDN, or their name in capitals, are the plan's
+# hosts: the name in lower case, without its domain
+mkdir -p "$TMP/fqdn"
+for f in "$TMP/json"/*.json; do
+    sed -E 's/"(node[0-9]+)": \{"id"/"\U\1\E.cluster.example": {"id"/' "$f" >"$TMP/fqdn/$(basename "$f")"
+done
+grep -q '"NODE001.cluster.example"' "$TMP/fqdn/leaf0.json" && ok || fail "the FQDN tables"
+"$RAILYARD" verify "$SPEC" "$TMP/fqdn"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "hosts by FQDN in capitals: exit" $? 0
+grep -q '^128 of 128 planned cables as planned; 0 findings' "$TMP/v.out" && ok ||
+    { fail "hosts by FQDN: $(head -3 "$TMP/v.out")"; }
+# a name that is no host's even so stays a device the plan does not have
+sed -E 's/"NODE001.cluster.example"/"node001x.cluster.example"/' "$TMP/fqdn/leaf0.json" >"$TMP/fqdn/leaf0.x" &&
+    mv "$TMP/fqdn/leaf0.x" "$TMP/fqdn/leaf0.json"
+"$RAILYARD" verify "$SPEC" "$TMP/fqdn"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "a host name no host has: exit" $? 1
+grep -q '^unknown-device' "$TMP/v.out" && ok || fail "node001x: no unknown device: $(head -3 "$TMP/v.out")"
 
 # a neighbour that sends no system name is known by its chassis id, which
 # other tables give with the name (node001's NICs on leaf1..7)

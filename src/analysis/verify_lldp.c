@@ -200,11 +200,41 @@ typedef struct endp {
     int num;
 } endp;
 
+/* Whether name is a device of the plan, or has a table of its own. */
+static int known_name(builder *b, const char *name)
+{
+    return ry_name_index_switch(b->names, name) >= 0 || sm_get(&b->hosts, name) >= 0 ||
+           sm_get(&b->locals, name) >= 0;
+}
+
+/* The plan's name of a system name as hosts announce it: as it is when the
+ * plan (or a table) knows it, else in lower case, else without its domain
+ * (node001.cluster.example, NODE001): the name as sent when none is known. */
+static const char *plan_name(builder *b, const char *sys, char *buf, size_t n)
+{
+    if (known_name(b, sys))
+        return sys;
+    size_t i = 0;
+    for (; sys[i] && i + 1 < n; i++)
+        buf[i] = (char)(sys[i] >= 'A' && sys[i] <= 'Z' ? sys[i] - 'A' + 'a' : sys[i]);
+    buf[i] = '\0';
+    if (known_name(b, buf))
+        return buf;
+    char *dot = strchr(buf, '.');
+    if (dot && dot > buf) {
+        *dot = '\0';
+        if (known_name(b, buf))
+            return buf;
+    }
+    return sys;
+}
+
 static endp end_of(builder *b, const char *sys, const char *chassis, const char *const *cand,
                    int nc, int line)
 {
     endp e = { -1, 1 };
-    char name[256], desc[256];
+    char name[600], desc[600], canon[256];
+    sys = plan_name(b, sys, canon, sizeof canon);
     int32_t sw = ry_name_index_switch(b->names, sys);
     if (sw >= 0 || sm_get(&b->locals, sys) >= 0) {
         e.dev = get_dev(b, sys, sys, 1, sw, line);

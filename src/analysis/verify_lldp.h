@@ -5,7 +5,9 @@
  *
  * Given the tables (netfmt/lldp.h: one per device, which names its own
  * device) and the Ethernet plan (interface names):
- *   devices   a system name that is a planned switch is that switch; one
+ *   devices   a system name the plan does not know is read in lower case,
+ *             then without its domain (NODE001.cluster.example: node001);
+ *             a system name that is a planned switch is that switch; one
  *             that is a planned host is a host, and each of its interfaces
  *             a NIC (a CA of the graph, described as the plan describes the
  *             NIC the netdev names, ry_ca_desc, so verify places it); a
