@@ -120,6 +120,19 @@ gone=$((gone - 1))    # its own header
 expect_eq "a spine not found: exit" $? 1
 has "a spine not found: the cause" "$TMP/o" "^  switches not found: spine3: its $gone planned cables are missing"
 
+# a host of which nothing is in the file (off): named as such
+"$PY" - "$NET" "$TMP/nohost.net" <<'EOF'
+import sys
+blocks = open(sys.argv[1]).read().split('\n\n')
+out = [b for b in blocks if not any(l.startswith('Ca') and '"node003 ' in l for l in b.split('\n'))]
+out = ['\n'.join(l for l in b.split('\n') if '"node003 ' not in l) for b in out]
+open(sys.argv[2], 'w').write('\n\n'.join(out))
+EOF
+n3=$(grep -c '^Ca.*"node003 ' "$NET")
+"$RAILYARD" verify "$SPEC" "$TMP/nohost.net" >"$TMP/o" 2>"$TMP/e"
+expect_eq "a host off: exit" $? 1
+has "a host off: the cause" "$TMP/o" "^  hosts not seen: 1 host \(node003\) with none of its $n3 cables found: powered off"
+
 # hosts whose rdma service never ran keep the NIC's default description
 sed -E 's/"node[0-9]+ mlx5_[0-9]+"/"MT4129 ConnectX7 Mellanox Technologies"/' "$NET" >"$TMP/nodesc.net"
 "$RAILYARD" verify "$SPEC" "$TMP/nodesc.net" >"$TMP/o" 2>"$TMP/e"

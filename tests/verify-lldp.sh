@@ -103,6 +103,23 @@ sed -E 's/"NODE001.cluster.example"/"node001x.cluster.example"/' "$TMP/fqdn/leaf
 expect_eq "a host name no host has: exit" $? 1
 grep -q '^unknown-device' "$TMP/v.out" && ok || fail "node001x: no unknown device: $(head -3 "$TMP/v.out")"
 
+# a host running no LLDP agent: the switches do not see it; the summary
+# says so, not only its cables missing (node003's, counted in the plan)
+mkdir -p "$TMP/silent"
+"$PY" - "$TMP/json" "$TMP/silent" <<'PYEOF'
+import json, os, sys
+for f in os.listdir(sys.argv[1]):
+    j = json.load(open(os.path.join(sys.argv[1], f)))
+    j["lldp"]["interface"] = [e for e in j["lldp"]["interface"]
+                              if not any("node003" in v["chassis"] for v in e.values())]
+    json.dump(j, open(os.path.join(sys.argv[2], f), "w"), indent=1)
+PYEOF
+n3=$(grep -c '^node003,' "$E/addresses.csv")
+"$RAILYARD" verify "$SPEC" "$TMP/silent"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "a silent host: exit" $? 1
+grep -q "^  hosts not seen: 1 host (node003) with none of its $n3 cables found: it sends no LLDP (is lldpd running there?)" "$TMP/v.out" &&
+    ok || fail "a silent host: $(head -6 "$TMP/v.out")"
+
 # a neighbour that sends no system name is known by its chassis id, which
 # other tables give with the name (node001's NICs on leaf1..7)
 mkdir -p "$TMP/unnamed"

@@ -866,7 +866,7 @@ static void sort_cables(placer *pc)
  * were not found: hosts renamed. Each such finding's cand is the NIC it
  * stands for; the pattern their names share is proposed when it names each
  * of them as found and the spec accepts it. */
-static void find_renamed(placer *pc)
+static uint8_t *find_renamed(placer *pc)
 {
     ry_verify *v = pc->v;
     const ry_fabric *f = v->f;
@@ -918,10 +918,39 @@ static void find_renamed(placer *pc)
     if (c >= 0 && hits == v->renamed_hosts && strlen(pat) < sizeof v->renamed_pattern &&
         accepted(pc, "naming.node", pat))
         snprintf(v->renamed_pattern, sizeof v->renamed_pattern, "%s", pat);
-    free(seen);
     free(sh);
     free(len);
     free(host);
+    return seen;
+}
+
+/* Planned hosts of which nothing was found: every NIC cable of theirs in
+ * the subnets seen missing, and no renamed CA on them (renamed: per host,
+ * 1 when one stands on its cables). */
+static void find_silent(placer *pc, const uint8_t *renamed)
+{
+    ry_verify *v = pc->v;
+    const ry_fabric *f = v->f;
+    int gpn = f->spec->node.gpus_per_node > 0 ? f->spec->node.gpus_per_node : 1;
+    int planes = f->planes > 0 ? f->planes : 1;
+    long long servers = f->gpus / gpn;
+    for (long long h = 0; h < servers; h++) {
+        if (renamed[h])
+            continue;
+        long long seen = 0, missing = 0;
+        for (long long p = h * gpn * planes; p < (h + 1) * gpn * planes; p++) {
+            int32_t l = f->ports[p].link;
+            if (l < 0 || v->state[l] == RY_VL_UNVERIFIED)
+                continue;
+            seen++;
+            missing += v->state[l] == RY_VL_MISSING;
+        }
+        if (seen == 0 || missing < seen)
+            continue;
+        if (v->silent_hosts++ == 0)
+            ry_host_name(f, h, v->silent_first, sizeof v->silent_first);
+        v->silent_links += missing;
+    }
 }
 
 /* Planned switches of which nothing was found: every cable missing, no
@@ -1013,7 +1042,9 @@ static void find_misnamed(placer *pc)
 
 static void find_causes(placer *pc)
 {
-    find_renamed(pc);
+    uint8_t *renamed = find_renamed(pc);
+    find_silent(pc, renamed);
+    free(renamed);
     find_absent(pc);
     find_misnamed(pc);
 }

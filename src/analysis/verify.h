@@ -117,6 +117,11 @@ typedef struct ry_verify {
     char renamed_found[64], renamed_plan[64];  /* the first: its name, the plan's */
     char renamed_pattern[128];      /* a naming.node value naming every one of them as
                                      * found, that the spec accepts; or "" */
+    long long silent_hosts;         /* planned hosts none of whose NIC cables was found,
+                                     * nor any CA standing on them (off, or, on LLDP
+                                     * tables, running no LLDP agent) */
+    long long silent_links;         /* their planned cables */
+    char silent_first[64];          /* the first one's name */
     int absent_switches;            /* planned switches of the subnets seen, none of whose
                                      * cables was found, and no switch placed on */
     long long absent_links;         /* their planned cables */

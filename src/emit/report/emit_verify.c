@@ -403,6 +403,18 @@ static void causes_text(ry_buf *out, const ry_verify *v)
                           ry_n(servers - v->renamed_hosts));
         ry_buf_puts(out, "\n");
     }
+    if (v->silent_hosts) {
+        int one = v->silent_hosts == 1;
+        ry_buf_printf(out, "  hosts not seen: %s host%s (%s) with none of %s %s cables found",
+                      ry_n(v->silent_hosts), one ? "" : "s", v->silent_first,
+                      one ? "its" : "their", ry_n(v->silent_links));
+        if (v->eth)
+            ry_buf_printf(out, ": %s no LLDP (is lldpd running there?), so the switches do not "
+                          "see %s: start it and read the tables again\n",
+                          one ? "it sends" : "they send", one ? "it" : "them");
+        else
+            ry_buf_puts(out, ": powered off, or cabled to another subnet's switches\n");
+    }
     if (v->absent_switches) {
         ry_node_name(f, (uint32_t)v->absent_first, a, sizeof a);
         ry_buf_printf(out, "  switches not found: %s%s%s%s: %s %s planned cables are "
