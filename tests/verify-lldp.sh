@@ -77,6 +77,7 @@ for fmt in json sonic; do
     tables $fmt "$TMP/$fmt-swap" 1
     "$RAILYARD" verify "$SPEC" "$TMP/$fmt-swap"/* >"$TMP/v.out" 2>"$TMP/v.err"
     expect_eq "$fmt: swap exit" $? 1
+    cp "$TMP/v.out" "$TMP/$fmt-swap.out"
     n=$(grep -c '^miswired (port-swap)' "$TMP/v.out")
     expect_eq "$fmt: two port-swap findings" "$n" 2
     grep -q '^126 of 128 planned cables as planned; 2 findings' "$TMP/v.out" && ok ||
@@ -84,6 +85,44 @@ for fmt in json sonic; do
     grep -q '^  fix:     move cable eth-ro-node001-mlx5_0 from leaf0 Ethernet8 to leaf0 Ethernet0$' \
         "$TMP/v.out" && ok || { fail "$fmt: the fix by interface names"; cat "$TMP/v.out"; }
 done
+
+# impact judged for a routed fabric (a /31 a link, BGP over the interface):
+# two NICs swapped on a leaf lose their links (each address is its planned
+# port's); leaf0's uplinks to spine0 and spine1 swapped lose nothing
+grep -q '^  impact:  node001 eth0 loses its link to rail 0 (its /31 is its planned port.s: on another port it reaches no gateway)' \
+    "$TMP/json-swap.out" && ok || fail "routed impact of a NIC swap: $(grep impact "$TMP/json-swap.out")"
+"$PY" - "$TMP/json" "$TMP/upswap" <<'PYEOF' >/dev/null
+import json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(dst, exist_ok=True)
+t = {f[:-5]: json.load(open(os.path.join(src, f))) for f in os.listdir(src)}
+def entries(sw):
+    return [(k, v) for e in t[sw]["lldp"]["interface"] for k, v in e.items()]
+def peer(v):
+    (n, c), = v["chassis"].items()
+    return n
+up = {}
+for k, v in entries("leaf0"):
+    p = peer(v)
+    if p in ("spine0", "spine1") and p not in up:
+        up[p] = (k, v)
+(x, vx), (z, vz) = up["spine0"], up["spine1"]
+vx["chassis"], vz["chassis"] = vz["chassis"], vx["chassis"]
+vx["port"], vz["port"] = vz["port"], vx["port"]
+for sw, old, new in (("spine0", x, z), ("spine1", z, x)):
+    for k, v in entries(sw):
+        if peer(v) == "leaf0" and v["port"]["descr"] == old:
+            v["port"]["descr"] = new
+            break
+for sw, j in t.items():
+    json.dump(j, open(os.path.join(dst, sw + ".json"), "w"), indent=1)
+print(x, z)
+PYEOF
+"$RAILYARD" verify "$SPEC" "$TMP/upswap"/* >"$TMP/v.out" 2>"$TMP/v.err"
+expect_eq "uplinks swapped between spines: exit" $? 1
+expect_eq "uplinks swapped between spines: two uplink findings" "$(grep -c '^miswired (uplink)' "$TMP/v.out")" 2
+expect_eq "uplinks swapped between spines: nothing lost" \
+    "$(grep -c '^  impact:  no bandwidth lost: BGP peers over the interface as cabled' "$TMP/v.out")" 2
 
 # hosts that announce their FQDN, or their name in capitals, are the plan's
 # hosts: the name in lower case, without its domain

@@ -764,6 +764,11 @@ static void sort_other(sorter *s, ry_vf_port a, ry_vf_port b, int32_t ka, int32_
         x->moved_hi = e == 0;
         x->cls = (uint8_t)miswired_class(f, (uint32_t)l, ka, kb);
         v->state[l] = x->cls == RY_VC_PORT_SWAP ? RY_VL_ON_SWITCH : RY_VL_MOVED;
+        if ((v->flags & RY_VERIFY_ROUTED) && v->state[l] == RY_VL_MOVED && ka >= 0 && kb >= 0 &&
+            is_sw_port(f, (uint32_t)ka) && is_sw_port(f, (uint32_t)kb) &&
+            port_tier(f, ka) == port_tier(f, (int32_t)f->links[l].lo) &&
+            port_tier(f, kb) == port_tier(f, (int32_t)f->links[l].hi))
+            v->state[l] = RY_VL_PEERED;
         return;
     }
     ry_vf_finding *x = add_finding(s, RY_VF_UNEXPECTED);
@@ -1242,9 +1247,19 @@ void ry_verify_free(ry_verify *v)
 
 /* ---- impact ---------------------------------------------------------------------- */
 
-static int kept(uint8_t st)
+/* A planned link that still carries its traffic: in place or slow; on
+ * InfiniBand also on another port of its switch (OpenSM routes to the port
+ * it finds); on a routed fabric a switch's cable on another port or switch
+ * of its tiers, never a NIC's elsewhere (its /31 is its planned port's). */
+static int kept(const ry_verify *v, size_t l)
 {
-    return st == RY_VL_OK || st == RY_VL_DEGRADED || st == RY_VL_ON_SWITCH;
+    uint8_t st = v->state[l];
+    if (st == RY_VL_OK || st == RY_VL_DEGRADED)
+        return 1;
+    if (!(v->flags & RY_VERIFY_ROUTED))
+        return st == RY_VL_ON_SWITCH;
+    return st == RY_VL_PEERED ||
+           (st == RY_VL_ON_SWITCH && is_sw_port(v->f, v->f->links[l].lo));
 }
 
 /* GPU links (down) or uplinks (up) of a switch: planned and kept. */
@@ -1260,7 +1275,7 @@ static void switch_links(const ry_verify *v, uint32_t sw, int up, long long *k, 
         if (up ? o->tier <= n->tier : o->tier != 0)
             continue;
         (*t)++;
-        *k += kept(v->state[pt->link]);
+        *k += kept(v, (size_t)pt->link);
     }
 }
 
@@ -1290,7 +1305,7 @@ static void tally(ry_verify *v)
         else
             t = &v->tier_up[(size_t)lo->plane * (RY_MAX_TIERS + 1) + lo->tier];
         t->total++;
-        t->kept += kept(v->state[l]);
+        t->kept += kept(v, l);
     }
 }
 
@@ -1302,7 +1317,7 @@ void ry_verify_impact(const ry_verify *v, const ry_vf_finding *x, ry_vf_impact *
     if (x->link < 0)
         return;
     const ry_link *l = &f->links[x->link];
-    im->loses_link = !kept(v->state[x->link]);
+    im->loses_link = !kept(v, (size_t)x->link);
     if (x->kind == RY_VF_DEGRADED) {
         im->planned_gbps = ry_link_gbps(f, (uint32_t)x->link);
         im->found_gbps = found_gbps(v, x->fa, x->fb);

@@ -74,7 +74,8 @@ typedef struct ry_vf_finding {
 /* Per planned link: what was found of it. */
 typedef enum {
     RY_VL_UNSEEN, RY_VL_OK, RY_VL_DEGRADED, RY_VL_ON_SWITCH, RY_VL_MOVED, RY_VL_MISSING,
-    RY_VL_UNVERIFIED
+    RY_VL_UNVERIFIED,
+    RY_VL_PEERED        /* routed: moved, but still between switches of its two tiers */
 } ry_vl_state;
 
 typedef struct ry_vf_tally {
@@ -151,7 +152,11 @@ typedef int (*ry_verify_accept)(void *arg, const char *key, const char *value);
 /* flags: links are never degraded; switches are placed by name only (a
  * switch the plan does not name is an unknown device, never placed by
  * structure). */
-enum { RY_VERIFY_NO_RATES = 1, RY_VERIFY_BY_NAME = 2 };
+/* RY_VERIFY_ROUTED: a routed (L3) fabric, every link its own /31 and BGP
+ * peering over the interface: a NIC's cable carries traffic only on its
+ * planned port (its address is that port's), a switch's wherever it joins
+ * switches of its two tiers (the session comes up over any cable). */
+enum { RY_VERIFY_NO_RATES = 1, RY_VERIFY_BY_NAME = 2, RY_VERIFY_ROUTED = 4 };
 int ry_verify_run(const ry_fabric *f, const ry_netfile *nf, int nnf, unsigned flags, ry_verify *v,
                   ry_err *err);
 /* The same, its hints proposing only values accept(arg, key, value)

@@ -137,6 +137,8 @@ static ry_cmd_status run(ry_ctx *ctx)
     ry_err err;
     memset(&v, 0, sizeof v);
     unsigned flags = ry_flag(ctx, O_IGNORE_RATES) || lldp ? RY_VERIFY_NO_RATES : 0;
+    if (lldp)
+        flags |= RY_VERIFY_ROUTED;  /* railyard's Ethernet fabrics route: BGP, a /31 a link */
     if (rc == RY_CMD_OK && ry_verify_run_hinted(&ctx->fabric, nf, nnf, flags, ry_spec_accepts, ctx, &v, &err) < 0) {
         ry_verify_print_error(&v, &err);
         rc = RY_CMD_INPUT;

@@ -252,6 +252,11 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
                       im.planned_gbps > 0 ? 100 * im.found_gbps / im.planned_gbps : 0.0);
         return;
     }
+    if (!im.loses_link && (v->flags & RY_VERIFY_ROUTED)) {
+        ry_buf_puts(b, "no bandwidth lost: BGP peers over the interface as cabled, but the "
+                       "cable is not where the plan and its records put it");
+        return;
+    }
     if (!im.loses_link) {
         ry_buf_puts(b, "no bandwidth lost, but routing tables written for the plan send its "
                        "traffic to the planned port until the cable is moved");
@@ -271,6 +276,9 @@ static void impact_text(const ry_verify *v, const ry_vf_finding *x, ry_buf *b)
             ry_ca_desc(f, f->links[x->link].lo, name, sizeof name);
         }
         ry_buf_printf(b, "%s loses its link to rail %d%s", name, im.rail, plane);
+        if ((v->flags & RY_VERIFY_ROUTED) && x->kind == RY_VF_MISWIRED)
+            ry_buf_puts(b, " (its /31 is its planned port's: on another port it reaches no "
+                           "gateway)");
         if (im.total > 0)
             ry_buf_printf(b, "; rail %d of scalable unit %d%s keeps %s of %s NIC links (%.1f%%)",
                           im.rail, im.unit + 1, plane, ry_n(im.kept), ry_n(im.total),
