@@ -1045,8 +1045,33 @@ static void find_misnamed(placer *pc)
     free(say);
 }
 
+/* Switches standing where their cables put them under names the plan
+ * does not give (a spine that announces another name). */
+static void find_by_cables(placer *pc)
+{
+    ry_verify *v = pc->v;
+    v->by_cables_at = -1;
+    for (int k = 0; k < v->nnf; k++) {
+        const ry_netfile *nf = &v->nf[k];
+        for (int i = 0; i < nf->nnodes; i++) {
+            int32_t m = v->nmap[k][i];
+            if (m < 0 || !ry_netfile_is_switch(nf, i))
+                continue;
+            const char *d = nf->nodes[i].desc;
+            if (d && ry_name_index_switch(pc->names, d) == m)
+                continue;
+            if (v->by_cables++ == 0) {
+                snprintf(v->by_cables_found, sizeof v->by_cables_found, "%s",
+                         d ? d : nf->nodes[i].id);
+                v->by_cables_at = m;
+            }
+        }
+    }
+}
+
 static void find_causes(placer *pc)
 {
+    find_by_cables(pc);
     uint8_t *renamed = find_renamed(pc);
     find_silent(pc, renamed);
     free(renamed);

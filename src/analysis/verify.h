@@ -127,6 +127,10 @@ typedef struct ry_verify {
                                      * cables was found, and no switch placed on */
     long long absent_links;         /* their planned cables */
     int32_t absent_first;           /* the first one's planned node id, -1 */
+    int by_cables;                  /* switches placed by their cables, their names not
+                                     * the plan's */
+    char by_cables_found[64];       /* the first: its name as found (raw), */
+    int32_t by_cables_at;           /* and where it stands (node id), -1 */
     int misnamed_switches;          /* switches placed by name whose cables, most of them,
                                      * say they stand where another planned switch is */
     int32_t misnamed_at, misnamed_as;   /* the first: placed on, cabled as (node ids) */

@@ -351,8 +351,17 @@ static const char *subnet_name(const ry_ibplan *pl, int k, char *buf, size_t n)
 static void subnets_line(ry_buf *out, const ry_verify *v, const ry_ibplan *pl)
 {
     char nb[32];
-    ry_buf_printf(out, "switches: %s of %s discovered placed; subnets verified:",
-                  ry_n(v->switches_placed), ry_n(v->switches_found));
+    ry_buf_printf(out, "switches: %s of %s discovered placed", ry_n(v->switches_placed),
+                  ry_n(v->switches_found));
+    if (v->by_cables) {
+        char found[4 * sizeof v->by_cables_found], plan[96];
+        ry_escape_to(found, sizeof found, v->by_cables_found, RY_ESC_TERM);
+        ry_node_name(v->f, (uint32_t)v->by_cables_at, plan, sizeof plan);
+        ry_buf_printf(out, " (%s by %s cables under a name the plan does not give: \"%s\" "
+                      "stands where it has %s)", ry_n(v->by_cables),
+                      v->by_cables == 1 ? "its" : "their", found, plan);
+    }
+    ry_buf_puts(out, "; subnets verified:");
     int any = 0;
     for (int k = 0; k < subnet_count(v, pl); k++)
         if (v->subnet_seen[k])
