@@ -20,7 +20,7 @@ expect_eq "ethernet exit" "$?" 0
 no_sanitizer "$TMP/ro.log"
 E=$TMP/ro/ethernet
 expect_eq "frr.conf files" "$(ls "$E"/switches/*/frr.conf | wc -l)" 12
-expect_eq "host files" "$(ls "$E"/hosts | wc -l)" 24
+expect_eq "host files" "$(ls "$E"/hosts | wc -l)" 32    # 8 hosts: .yaml, .sh, .qos.sh, .nccl.conf
 expect_eq "distinct ASNs" "$(tail -n +2 "$E/asn-plan.csv" | cut -d, -f6 | sort -u | wc -l)" 9
 expect_eq "spines share one ASN" \
     "$(awk -F, '$2 == "spine" {print $6}' "$E/asn-plan.csv" | sort -u | wc -l)" 1
@@ -101,6 +101,54 @@ done
 expect_eq "ip rules in node003.sh" "$(grep -c '^ip rule add from' "$E/hosts/node003.sh")" 8
 expect_eq "lossless PFC" "$(grep -c 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off' "$E/hosts/node001.qos.sh")" 8
 
+# NCCL's file per host, read by NCCL's own rules (NVIDIA/nccl src/misc/param.cc,
+# setEnvFile, at commit 5067397c: a line starting '#' is a comment, else
+# NAME=VALUE up to the end of the line; the traffic class's default is 0,
+# src/transport/net_ib/connect.cc NCCL_IB_TC_DEFAULT): its traffic class the
+# DSCP that every switch's CONFIG_DB maps to the PFC priority, with ECT(0);
+# its NICs every NIC of the host in addresses.csv, in rail order
+nccl_check() {  # nccl_check DIR PFC: DIR/ethernet of a run; PFC 1 lossless
+    "$PY" - "$1" "$2" <<'P'
+import csv, glob, json, os, sys
+e, lossless = sys.argv[1], sys.argv[2] == "1"
+def nccl_conf(path):
+    env = {}
+    for line in open(path):
+        line = line.rstrip("\n").rstrip("\r")
+        if line.startswith("#") or "=" not in line:
+            continue
+        k, v = line.split("=", 1)
+        env[k] = v
+    return env
+rows = {}
+for r in csv.DictReader(open(os.path.join(e, "addresses.csv"))):
+    rows.setdefault(r["host"], []).append(r)
+bad = []
+for sw in glob.glob(os.path.join(e, "switches", "*", "config_db.json")):
+    db = json.load(open(sw))
+    qos = next(iter(db["PORT_QOS_MAP"].values()))
+    dscp = {int(k): int(v) for k, v in db["DSCP_TO_TC_MAP"][qos["dscp_to_tc_map"]].items()}
+    pfc = [int(x) for x in qos.get("pfc_enable", "").split(",") if x]
+    roce = [d for d, tc in dscp.items() if tc in pfc] if lossless else None
+    break
+for host, rs in sorted(rows.items()):
+    env = nccl_conf(os.path.join(e, "hosts", host + ".nccl.conf"))
+    tc = int(env["NCCL_IB_TC"])
+    if tc & 3 != 2:
+        bad.append("%s: traffic class %d is not ECT(0)" % (host, tc))
+    if lossless and tc >> 2 not in roce:
+        bad.append("%s: DSCP %d is not the PFC class's %s" % (host, tc >> 2, roce))
+    want = "=" + ",".join(r["rdma"] + ":1" for r in sorted(rs, key=lambda r: (int(r["rail"]), int(r["plane"]))))
+    if env.get("NCCL_IB_HCA") != want:
+        bad.append("%s: NCCL_IB_HCA %s, want %s" % (host, env.get("NCCL_IB_HCA"), want))
+    if env.get("NCCL_IB_ADDR_FAMILY") != "AF_INET" or env.get("NCCL_IB_ROCE_VERSION_NUM") != "2":
+        bad.append("%s: the GID's family and RoCE version" % host)
+print("\n".join(bad[:5]) if bad else "ok %d" % len(rows))
+P
+}
+got=$(nccl_check "$E" 1)
+expect_eq "nccl.conf of every host (lossless)" "$got" "ok $(tail -n +2 "$E/addresses.csv" | cut -d, -f1 | sort -u | wc -l)"
+
 # ---- the same bytes twice; IPv6; lossy ----------------------------------------------
 "$RAILYARD" ethernet "$RO" -o "$TMP/ro2" >/dev/null 2>&1
 if diff -r "$TMP/ro/ethernet" "$TMP/ro2/ethernet" >/dev/null; then ok; else fail "two runs differ"; fi
@@ -116,6 +164,7 @@ grep -q 'fd52:6169:6c00:a::2/64 dev eth1' "$V/hosts/node002.sh" && ok ||
 grep -q '^ ipv6 address fd52:6169:6c00::1/128$' "$V/switches/leaf0/frr.conf" && ok ||
     fail "leaf0: loopback6 not ::1"
 expect_eq "lossy PFC off" "$(grep -c 'prio-pfc 0:off 1:off 2:off 3:off' "$V/hosts/node001.qos.sh")" 8
+case $(nccl_check "$V" 0) in ok*) ok ;; *) fail "nccl.conf (lossy): $(nccl_check "$V" 0)" ;; esac
 if command -v vtysh >/dev/null 2>&1; then
     vtysh -C -f "$V/switches/spine0/frr.conf" >/dev/null 2>&1 && ok || fail "vtysh: IPv6 spine0"
 fi

@@ -10,6 +10,7 @@
  * are when plain, which the spec's readers see to) and the comments of
  * both files as one line each (LINE). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit/eth/eth.h"
@@ -234,6 +235,45 @@ static void write_qos_script(FILE *fp, const ry_ethplan *pl, const texts *w, con
     }
 }
 
+static int by_rail(const void *a, const void *b)
+{
+    const nic *x = *(const nic *const *)a, *y = *(const nic *const *)b;
+    if (x->rail != y->rail)
+        return x->rail < y->rail ? -1 : 1;
+    return (x->plane > y->plane) - (x->plane < y->plane);
+}
+
+/* /etc/nccl.conf of a host (NCCL reads NAME=VALUE lines, '#' starting a
+ * comment line: src/misc/param.cc). NCCL's queue pairs carry traffic class
+ * 0 unless NCCL_IB_TC says otherwise (NCCL_IB_TC_DEFAULT, net_ib): DSCP 0,
+ * a lossy queue. The RDMA device names are catalog names of letters,
+ * digits, '_', '.' and '-' (spec/catalog.c), nothing NCCL's list reads
+ * otherwise. */
+static void write_nccl_conf(FILE *fp, const ry_ethplan *pl, const texts *w, const nic *x, int n)
+{
+    const ry_spec *s = pl->f->spec;
+    ry_roce_qos q;
+    ry_roce_qos_of(s->eth.qos, &q);
+    const nic *order[RY_NICS_MAX];
+    for (int k = 0; k < n; k++)
+        order[k] = &x[k];
+    qsort(order, (size_t)n, sizeof *order, by_rail);
+    fprintf(fp, "# %s: NCCL on the fabric's RoCE class (railyard, spec %s); install as\n"
+                "# /etc/nccl.conf, or name it in NCCL_CONF_FILE. NCCL reads NAME=VALUE lines.\n",
+            w->host, w->spec);
+    fprintf(fp, "# NCCL's queue pairs carry traffic class 0 (DSCP 0, a lossy queue) unless "
+                "told:\n# DSCP %d << 2 with ECT(0) is the RoCE class, priority %d%s.\n"
+                "NCCL_IB_TC=%d\n", q.roce_dscp, q.roce_prio,
+            q.pfc ? ", lossless (PFC)" : ", ECN alone", q.roce_dscp << 2 | 2);
+    fputs("# The GID of each NIC's IPv4 address, RoCE v2, chosen by NCCL (2.21 and later;\n"
+          "# before, set NCCL_IB_GID_INDEX to the index show_gids gives it).\n"
+          "NCCL_IB_ADDR_FAMILY=AF_INET\nNCCL_IB_ROCE_VERSION_NUM=2\n", fp);
+    fputs("# The NICs in rail order, rail 0 first, each its device's port 1.\nNCCL_IB_HCA==", fp);
+    for (int k = 0; k < n; k++)
+        fprintf(fp, "%s%s:1", k ? "," : "", order[k]->rdma);
+    fputc('\n', fp);
+}
+
 int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
 {
     const ry_fabric *f = pl->f;
@@ -249,8 +289,8 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
         ry_host_name(f, h, host, sizeof host);
         texts w;
         texts_of(s, host, &w);
-        static const char *const ext[] = { ".yaml", ".sh", ".qos.sh" };
-        for (int e = 0; e < 3; e++) {
+        static const char *const ext[] = { ".yaml", ".sh", ".qos.sh", ".nccl.conf" };
+        for (int e = 0; e < 4; e++) {
             snprintf(name, sizeof name, "%s%s", host, ext[e]);
             FILE *fp = ry_outdir_open_in(o, rel, name);
             if (!fp)
@@ -259,8 +299,10 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
                 write_netplan(fp, pl, &w, x, n);
             else if (e == 1)
                 write_ip_script(fp, pl, &w, x, n);
-            else
+            else if (e == 2)
                 write_qos_script(fp, pl, &w, x, n);
+            else
+                write_nccl_conf(fp, pl, &w, x, n);
             if (ry_outdir_close(o, fp) < 0)
                 return -1;
         }
