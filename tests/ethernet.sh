@@ -146,6 +146,21 @@ for host, rs in sorted(rows.items()):
 print("\n".join(bad[:5]) if bad else "ok %d" % len(rows))
 P
 }
+# the ARP sysctls the .sh sets, in a file for netplan's hosts: the same
+# keys and values, each a key of this kernel; applied in a network
+# namespace of its own (procps' sysctl -p) where one can be made
+sh_keys=$(grep -o 'net\.ipv4\.conf\.all\.[a-z_]*=[0-9]*' "$E/hosts/node001.sh" | sort | tr '\n' ' ')
+conf_keys=$(grep -v '^#' "$E/host-sysctl.conf" | sed 's/ = /=/' | sort | tr '\n' ' ')
+expect_eq "host-sysctl.conf holds what node001.sh sets" "$conf_keys" "$sh_keys"
+for k in $(grep -v '^#' "$E/host-sysctl.conf" | cut -d' ' -f1); do
+    [ -e "/proc/sys/$(echo "$k" | tr . /)" ] && ok || fail "no kernel key $k"
+done
+if unshare -n true 2>/dev/null; then
+    got=$(unshare -n sh -c 'sysctl -q -p "$1" && sysctl -n net.ipv4.conf.all.arp_ignore net.ipv4.conf.all.arp_announce' sh "$E/host-sysctl.conf" 2>&1 | tr '\n' ' ')
+    expect_eq "sysctl -p host-sysctl.conf in a namespace" "$got" "1 2 "
+else
+    echo "note: no network namespace here: host-sysctl.conf not applied"
+fi
 got=$(nccl_check "$E" 1)
 expect_eq "nccl.conf of every host (lossless)" "$got" "ok $(tail -n +2 "$E/addresses.csv" | cut -d, -f1 | sort -u | wc -l)"
 

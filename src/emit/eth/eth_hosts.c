@@ -308,5 +308,16 @@ int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_e
         }
         st->hosts++;
     }
-    return 0;
+    /* netplan sets no sysctl: the ARP settings the .sh sets, for every host */
+    FILE *fp = ry_outdir_open_in(o, dir, "host-sysctl.conf");
+    if (!fp)
+        return -1;
+    char spec[sizeof ((texts *)0)->spec];
+    ry_escape_to(spec, sizeof spec, s->name, RY_ESC_LINE);
+    fprintf(fp, "# Every host of %s (railyard): a NIC per rail, each its own /31, answers ARP\n"
+                "# only for the address of the interface asked and sends it as the source.\n"
+                "# Install as /etc/sysctl.d/60-railyard.conf beside the netplan of "
+                "hosts/<host>.yaml\n# (hosts/<host>.sh sets the same), then sysctl --system.\n"
+                "net.ipv4.conf.all.arp_ignore = 1\nnet.ipv4.conf.all.arp_announce = 2\n", spec);
+    return ry_outdir_close(o, fp);
 }

@@ -131,8 +131,8 @@ static int write_summary(ry_outdir *o, const char *dir, const ry_ethplan *pl,
     fprintf(fp, "BGP          %s sessions, BFD on each; hosts MTU %d, switch ports 9216\n",
             ry_num_int(c, sizeof c, st->sessions), s->eth.mtu);
     fprintf(fp, "files        switches/<switch>/frr.conf, config_db.json (%s each); "
-                "hosts/<host>.yaml, .sh, .qos.sh, .nccl.conf (%s each); asn-plan.csv; "
-                "addresses.csv\n",
+                "hosts/<host>.yaml, .sh, .qos.sh, .nccl.conf (%s each); host-sysctl.conf; "
+                "asn-plan.csv; addresses.csv\n",
             ry_num_int(a, sizeof a, st->switches), ry_num_int(b, sizeof b, st->hosts));
     return ry_outdir_close(o, fp);
 }
