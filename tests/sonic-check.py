@@ -28,7 +28,7 @@ usage: sonic-check.py [--expect ROLE:PORTS:NEIGHBORS,...] [--addresses CSV]
                       [--frr] FILE_OR_DIR...
   a directory: every switches/*/config_db.json under it
   --expect     PORT and BGP_NEIGHBOR entries per switch of each
-               DEVICE_METADATA type (LeafRouter:16:8,SpineRouter:16:16)
+               DEVICE_METADATA type (BackEndToRRouter:16:8,BackEndLeafRouter:16:16)
   --addresses  addresses.csv: its (switch, port, switch_address/31) rows must
                be the INTERFACE /31s of all the files, and no more
   --frr        each file's BGP_NEIGHBOR keys must be the `neighbor X interface`

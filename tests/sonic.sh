@@ -76,7 +76,7 @@ for f in sorted(glob.glob(E + "/switches/*/config_db.json")):
     p31 += sum(k.endswith("/31") for k in d["INTERFACE"])
     p64 += sum(k.endswith("/64") for k in d["INTERFACE"])
     bo = d.get("BREAKOUT_CFG", {})
-    if split and md["type"] == "LeafRouter":
+    if split and md["type"] == "BackEndToRRouter":
         modes = sorted(v["brkout_mode"] for v in bo.values())
         if modes != ["1x400G"] * 32 + ["2x200G"] * 32:
             errs.append("%s: BREAKOUT_CFG %s" % (sw, modes[:3]))
@@ -93,12 +93,12 @@ P
     if diff -r "$E/switches" "$TMP/again-$name/ethernet/switches" >/dev/null; then ok; else
         fail "$name: a second run gives other bytes"; fi
 done <<'EOF'
-tests/data/eth/ro-2tier.yaml LeafRouter:16:8,SpineRouter:16:16
-tests/data/eth/ro-3tier.yaml LeafRouter:8:4,SpineRouter:8:8
-tests/data/eth/rail-only.yaml LeafRouter:4:2,SpineRouter:4:4
-tests/data/sonic/ro-3tier-v6-lossy.yaml LeafRouter:8:4,SpineRouter:8:8
-tests/data/sonic/rail-only-slaac.yaml LeafRouter:4:2,SpineRouter:4:4
-tests/data/sonic/split-tomahawk4.yaml LeafRouter:96:32,SpineRouter:64:64
+tests/data/eth/ro-2tier.yaml BackEndToRRouter:16:8,BackEndLeafRouter:16:16
+tests/data/eth/ro-3tier.yaml BackEndToRRouter:8:4,BackEndLeafRouter:8:8,SpineRouter:8:8
+tests/data/eth/rail-only.yaml BackEndToRRouter:4:2,BackEndLeafRouter:4:4
+tests/data/sonic/ro-3tier-v6-lossy.yaml BackEndToRRouter:8:4,BackEndLeafRouter:8:8,SpineRouter:8:8
+tests/data/sonic/rail-only-slaac.yaml BackEndToRRouter:4:2,BackEndLeafRouter:4:4
+tests/data/sonic/split-tomahawk4.yaml BackEndToRRouter:96:32,BackEndLeafRouter:64:64
 EOF
 
 # ---- doc/ethernet.md quotes leaf0's first neighbour of tests/data/eth/ro-2tier.yaml -----

@@ -151,7 +151,7 @@ int ry_eth_nic_name(const ry_fabric *f, uint32_t nic_port, char *buf, size_t n)
 
 const char *ry_eth_role(const ry_node *n)
 {
-    return n->tier == 1 ? "LeafRouter" : "SpineRouter";
+    return n->tier == 1 ? "BackEndToRRouter" : n->tier == 2 ? "BackEndLeafRouter" : "SpineRouter";
 }
 
 void ry_eth_loopback6(const ry_ethplan *pl, uint32_t node, uint8_t out[16])

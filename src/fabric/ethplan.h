@@ -86,8 +86,12 @@ int ry_eth_port_lanes(const ry_ethplan *pl, uint32_t port, int *first);
 /* A NIC port's netdev on its host. */
 int ry_eth_nic_name(const ry_fabric *f, uint32_t nic_port, char *buf, size_t n);
 
-/* The role of a switch in SONiC's words (LeafRouter, SpineRouter) and in
- * the plan's table (leaf, spine, core). */
+/* The role of a switch in SONiC's words, DEVICE_METADATA's type: a GPU
+ * fabric is a back end, its leaves the servers' ToRs (BackEndToRRouter),
+ * its spines above them BackEndLeafRouter, a core SpineRouter. SONiC's
+ * buffer templates read the role without "BackEnd" as t0, t1, t2 and the
+ * cable to a server 5 m, ToR to leaf 40 m, leaf to spine 300 m
+ * (sonic-buildimage files/build_templates/buffers_config.j2). */
 const char *ry_eth_role(const ry_node *n);
 
 #endif
