@@ -194,6 +194,12 @@ FIELDS = {
                                           "over_subscribe_ratio": (uint(0, 65535), False)},
     "LOSSLESS_TRAFFIC_PATTERN": {"mtu": (uint(1, 9216), True),
                                  "small_packet_percentage": (uint(0, 100), True)},
+    # sonic-pfcwd.yang (sonic-buildimage 9701fa53): a port's fields, GLOBAL's
+    "PFC_WD": {"action": (enum("drop", "forward", "alert"), False),
+               "detection_time": (uint(100, 5000), False),
+               "restoration_time": (uint(100, 60000), False),
+               "pfc_stat_history": (pattern("enable|disable"), False)},
+    "PFC_WD|GLOBAL": {"POLL_INTERVAL": (uint(100, 1000), False)},
 }
 # maps: table -> (key leaf check, value leaf check) of the inner list
 MAPS = {
@@ -361,6 +367,22 @@ class Checker:
                 self.fields(path, t, k, v, FIELDS[t])
                 if t == "BUFFER_PROFILE" and v.get("pool") not in get("BUFFER_POOL"):
                     e(t + "|" + k, "pool is not a BUFFER_POOL (leafref)")
+        wd = get("PFC_WD")
+        poll = wd.get("GLOBAL", {}).get("POLL_INTERVAL")
+        for k, v in wd.items():
+            if k == "GLOBAL":
+                self.fields(path, "PFC_WD|GLOBAL", k, v, FIELDS["PFC_WD|GLOBAL"])
+                continue
+            if k not in ports:
+                e("PFC_WD|" + k, "ifname is neither GLOBAL nor a PORT (leafref)")
+            self.fields(path, "PFC_WD", k, v, FIELDS["PFC_WD"])
+            for f in ("detection_time", "restoration_time"):
+                if poll and v.get(f, "").isdigit() and poll.isdigit() and int(v[f]) < int(poll):
+                    e("PFC_WD|" + k, "%s below POLL_INTERVAL (must)" % f)
+        for k, v in get("PORT_QOS_MAP").items():
+            if v.get("pfcwd_sw_enable") and k not in wd:
+                e("PORT_QOS_MAP|" + k, "pfcwd_sw_enable without a PFC_WD entry: the watchdog "
+                  "never runs (default_pfcwd_status is disable)")
         if md.get("localhost", {}).get("buffer_model") != "dynamic":
             for k, v in get("BUFFER_PG").items():
                 if v.get("profile") == "NULL":

@@ -60,6 +60,8 @@ for f in sorted(glob.glob(E + "/switches/*/config_db.json")):
     pfc = [v.get("pfc_enable") for v in d["PORT_QOS_MAP"].values()]
     if lossless != (pfc and all(p == "3" for p in pfc)) or (not lossless and any(pfc)):
         errs.append("%s: pfc_enable %s, profile %s" % (sw, set(pfc), eth.get("qos", "lossless")))
+    if sorted(k for k in d.get("PFC_WD", {}) if k != "GLOBAL") != (sorted(cabled) if lossless else []):
+        errs.append("%s: PFC_WD not on every cabled port when lossless, or when lossy" % sw)
     if lossless != (md.get("buffer_model") == "dynamic") or \
        lossless != (len(d.get("BUFFER_PG", {})) == len(cabled)):
         errs.append("%s: buffer model / BUFFER_PG not as the profile" % sw)
@@ -142,6 +144,8 @@ a device type SONiC lacks%d["DEVICE_METADATA"]["localhost"]["type"] = "Leaf"%typ
 a breakout its cage's ports are not%d["BREAKOUT_CFG"]["Ethernet0"]["brkout_mode"] = "4x100G"%4x100G: not 4 ports of 100G
 a WRED max below its min%d["WRED_PROFILE"]["ROCE_ECN"]["green_max_threshold"] = "1000"%green max threshold below min
 an integer where CONFIG_DB has strings%d["PORT"]["Ethernet0"]["mtu"] = 9216%mtu: CONFIG_DB values are strings
+a PFC watchdog never started%del d["PFC_WD"]["Ethernet0"]%pfcwd_sw_enable without a PFC_WD entry
+a watchdog faster than its poll%d["PFC_WD"]["Ethernet0"]["detection_time"] = "100"%detection_time below POLL_INTERVAL
 EOF
 
 finish

@@ -33,6 +33,12 @@
  *                       DEFAULT_LOSSLESS_BUFFER_PARAMETER and
  *                       LOSSLESS_TRAFFIC_PATTERN as SONiC's buffers_config.j2
  *                       writes them
+ *   PFC_WD (lossless)   the PFC watchdog on every cabled port, with the
+ *                       values `pfcwd start_default` gives (sonic-utilities
+ *                       pfcwd/main.py: detection and restoration 200 ms,
+ *                       action drop, polled every 200 ms, each times
+ *                       1 + (ports - 1) / 32); pfcwd_sw_enable alone starts
+ *                       nothing (default_pfcwd_status is disable)
  *
  * Left to the platform (its port_config.ini / platform.json, hwsku and
  * buffer templates): the SerDes lane numbers (lanes here are the logical
@@ -151,7 +157,14 @@ static const char *queue_sched(const ry_roce_qos *q, int i)
 
 /* A cabled port's QoS: its maps, and its queues in runs of one scheduler
  * (QUEUE keys take a range, "Ethernet0|0-2"). */
-static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q)
+/* `pfcwd start_default`'s scale for a switch of nports ports. */
+static int pfcwd_multiply(int nports)
+{
+    int m = (nports - 1) / 32 + 1;
+    return m > 1 ? m : 1;
+}
+
+static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q, int wd_ms)
 {
     json_t *p = entry(db, "PORT_QOS_MAP", pn);
     set_str(p, "dscp_to_tc_map", QOS_MAP);
@@ -165,6 +178,10 @@ static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q)
         set_str(p, "pfc_to_queue_map", QOS_MAP);
         snprintf(k, sizeof k, "%s|%d", pn, q->roce_prio);
         set_str(entry(db, "BUFFER_PG", k), "profile", "NULL");
+        json_t *wd = entry(db, "PFC_WD", pn);
+        set_str(wd, "action", "drop");
+        set_int(wd, "detection_time", wd_ms);
+        set_int(wd, "restoration_time", wd_ms);
     }
     for (int i = 0; i < 8;) {
         const char *s = queue_sched(q, i);
@@ -248,6 +265,9 @@ static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
     const ry_tier_ports *t = &f->tier[n->tier];
     int splits = t->sw && (t->down_split > 1 || t->up_split > 1);
     qos_tables(db, &q);
+    if (q.pfc)
+        set_int(entry(db, "PFC_WD", "GLOBAL"), "POLL_INTERVAL",
+                200 * pfcwd_multiply((int)n->nports));
     for (uint32_t p = n->port0; p < n->port0 + n->nports; p++) {
         int32_t peer = f->ports[p].peer;
         port_entry(db, pl, p, peer >= 0);
@@ -263,7 +283,7 @@ static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
         }
         if (peer < 0)
             continue;
-        port_qos(db, pn, &q);
+        port_qos(db, pn, &q, 200 * pfcwd_multiply((int)n->nports));
         const ry_node *m = ry_port_node(f, (uint32_t)peer);
         json_t *ie = entry(db, "INTERFACE", pn);
         if (m->kind == RY_NODE_GPU) {
