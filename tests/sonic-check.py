@@ -200,6 +200,12 @@ FIELDS = {
                "restoration_time": (uint(100, 60000), False),
                "pfc_stat_history": (pattern("enable|disable"), False)},
     "PFC_WD|GLOBAL": {"POLL_INTERVAL": (uint(100, 1000), False)},
+    # sonic-device_neighbor.yang (sonic-buildimage a3488c1a)
+    "DEVICE_NEIGHBOR": {"name": (length(1, 255), False), "port": (length(1, 255), False),
+                        "mgmt_addr": (ip_address, False), "local_port": (ANY, False),
+                        "type": (length(1, 255), False)},
+    # sonic-cable-length.yang (sonic-buildimage 9a8b7c00): a list of port: length
+    "CABLE_LENGTH": {},
 }
 # maps: table -> (key leaf check, value leaf check) of the inner list
 MAPS = {
@@ -367,6 +373,20 @@ class Checker:
                 self.fields(path, t, k, v, FIELDS[t])
                 if t == "BUFFER_PROFILE" and v.get("pool") not in get("BUFFER_POOL"):
                     e(t + "|" + k, "pool is not a BUFFER_POOL (leafref)")
+        for k, v in get("DEVICE_NEIGHBOR").items():
+            if length(1, 255)(k):
+                e("DEVICE_NEIGHBOR|" + k, "key length not 1..255")
+            self.fields(path, "DEVICE_NEIGHBOR", k, v, FIELDS["DEVICE_NEIGHBOR"])
+            if "local_port" in v and v["local_port"] not in ports:
+                e("DEVICE_NEIGHBOR|" + k, "local_port is not a PORT (leafref)")
+        for name, m in get("CABLE_LENGTH").items():
+            if pattern(r"[a-zA-Z0-9]{1}([-a-zA-Z0-9_]{0,31})")(name) or length(1, 32)(name):
+                e("CABLE_LENGTH|" + name, "list name")
+            for port, ln in m.items():
+                if port not in ports:
+                    e("CABLE_LENGTH|" + name, "port %s is not a PORT (leafref)" % port)
+                if not isinstance(ln, str) or pattern(r"[0-9]+m|None")(ln):
+                    e("CABLE_LENGTH|" + name, "length %r of %s" % (ln, port))
         wd = get("PFC_WD")
         poll = wd.get("GLOBAL", {}).get("POLL_INTERVAL")
         for k, v in wd.items():

@@ -103,6 +103,48 @@ tests/data/sonic/rail-only-slaac.yaml BackEndToRRouter:4:2,BackEndLeafRouter:4:4
 tests/data/sonic/split-tomahawk4.yaml BackEndToRRouter:96:32,BackEndLeafRouter:64:64
 EOF
 
+# ---- neighbours and cable lengths: DEVICE_NEIGHBOR names each cabled port's
+# other end, both ends of a switch link naming each other, a host's port as
+# addresses.csv has it; CABLE_LENGTH the cabling plan's stock length of the
+# cable (railyard cabling's cabling.csv), rounded up to whole metres
+"$RAILYARD" cabling "$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml" -o "$TMP/ro-cab" >/dev/null 2>&1 ||
+    fail "cabling of ro-2tier"
+got=$("$PY" - "$TMP/ro-2tier/ethernet" "$TMP/ro-cab/cabling/cabling.csv" <<'P'
+import csv, glob, json, math, os, sys
+E, cab = sys.argv[1], sys.argv[2]
+db = {os.path.basename(os.path.dirname(f)): json.load(open(f))
+      for f in glob.glob(E + "/switches/*/config_db.json")}
+addr = {(r["host"], r["rdma"]): r for r in csv.DictReader(open(E + "/addresses.csv"))}
+errs, n = [], 0
+for sw, d in db.items():
+    up = [k for k, v in d["PORT"].items() if v.get("admin_status") == "up"]
+    if sorted(d.get("DEVICE_NEIGHBOR", {})) != sorted(up):
+        errs.append("%s: DEVICE_NEIGHBOR is not its cabled ports" % sw)
+    if sorted(d.get("CABLE_LENGTH", {}).get("AZURE", {})) != sorted(up):
+        errs.append("%s: CABLE_LENGTH is not its cabled ports" % sw)
+    for port, nb in d.get("DEVICE_NEIGHBOR", {}).items():
+        if nb["name"] in db:
+            back = db[nb["name"]]["DEVICE_NEIGHBOR"].get(nb["port"], {})
+            if back != {"name": sw, "port": port}:
+                errs.append("%s %s: %s %s does not name it back" % (sw, port, nb["name"], nb["port"]))
+for r in csv.DictReader(open(cab)):
+    a = addr.get((r["a_device"], r["a_port"]))
+    if not a:
+        continue
+    n += 1
+    d = db[a["switch"]]
+    want = "%dm" % math.ceil(float(r["length_m"]))
+    if d["CABLE_LENGTH"]["AZURE"].get(a["port"]) != want:
+        errs.append("%s %s: cable length %s, cabling.csv %s" % (a["switch"], a["port"],
+                    d["CABLE_LENGTH"]["AZURE"].get(a["port"]), want))
+    if d["DEVICE_NEIGHBOR"][a["port"]] != {"name": a["host"], "port": a["netdev"]}:
+        errs.append("%s %s: neighbour %s" % (a["switch"], a["port"], d["DEVICE_NEIGHBOR"][a["port"]]))
+print("\n".join(errs[:5]) if errs else "ok %d" % n)
+P
+)
+expect_eq "DEVICE_NEIGHBOR and CABLE_LENGTH against addresses.csv and cabling.csv" "$got" \
+    "ok $(tail -n +2 "$TMP/ro-2tier/ethernet/addresses.csv" | wc -l)"
+
 # ---- doc/ethernet.md quotes leaf0's first neighbour of tests/data/eth/ro-2tier.yaml -----
 got=$("$PY" - "$TOP_SRCDIR/doc/ethernet.md" "$TMP/ro-2tier/ethernet/switches/leaf0/config_db.json" <<'P'
 import json, re, sys
@@ -146,6 +188,8 @@ a WRED max below its min%d["WRED_PROFILE"]["ROCE_ECN"]["green_max_threshold"] = 
 an integer where CONFIG_DB has strings%d["PORT"]["Ethernet0"]["mtu"] = 9216%mtu: CONFIG_DB values are strings
 a PFC watchdog never started%del d["PFC_WD"]["Ethernet0"]%pfcwd_sw_enable without a PFC_WD entry
 a watchdog faster than its poll%d["PFC_WD"]["Ethernet0"]["detection_time"] = "100"%detection_time below POLL_INTERVAL
+a cable length in feet%d["CABLE_LENGTH"]["AZURE"]["Ethernet0"] = "10ft"%length '10ft' of Ethernet0
+a neighbour table on no port%d["DEVICE_NEIGHBOR"]["Ethernet0"]["local_port"] = "Ethernet9999"%local_port is not a PORT
 EOF
 
 finish

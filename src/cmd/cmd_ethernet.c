@@ -114,6 +114,11 @@ static ry_cmd_status run(ry_ctx *ctx)
 {
     if (ry_opt(ctx, O_CHECK))
         return run_check(ctx);
+    /* the cable lengths of the plan, for CABLE_LENGTH; without a plan
+     * (media the catalog lacks) SONiC's lengths by role */
+    ry_err err;
+    if (ry_ctx_try_cabling(ctx, &err) == -2)
+        return RY_CMD_INPUT;
     return ry_run_group(ctx, "ethernet");
 }
 

@@ -39,7 +39,8 @@ static int is_ethernet(const ry_ctx *ctx)
 
 static int emit_ethernet(const ry_ctx *ctx, ry_outdir *o, ry_group_tally *t)
 {
-    return ry_emit_ethernet(o, "ethernet", &ctx->ethplan, &t->eth);
+    return ry_emit_ethernet(o, "ethernet", &ctx->ethplan,
+                            (ctx->needs & RY_NEED_CABLING) ? &ctx->phys.cab : NULL, &t->eth);
 }
 
 static void report_ethernet(const ry_ctx *ctx, const char *dir, const ry_group_tally *t)

@@ -220,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (f && f->nports <= 4096 && ry_ethplan_build(f, &pl, &err) == 0) {
         ry_outdir *o = ry_outdir_begin_memory();
         ry_eth_stats st = { 0 };
-        if (ry_emit_ethernet(o, "ethernet", &pl, &st) < 0)
+        if (ry_emit_ethernet(o, "ethernet", &pl, NULL, &st) < 0)
             abort();    /* nothing can fail in memory */
         const char *rel, *text;
         size_t len;

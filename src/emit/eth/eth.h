@@ -14,6 +14,7 @@
 #define RY_EMIT_ETH_H
 
 #include "io/outdir.h"
+#include "analysis/cabling.h"
 #include "fabric/ethplan.h"
 
 /* What the group wrote, for its closing line. */
@@ -23,10 +24,14 @@ typedef struct ry_eth_stats {
 } ry_eth_stats;
 
 /* Every file above under dir/; -1 on a write error (printed). */
-int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, const ry_cabling *cab,
+                     ry_eth_stats *st);
 
 int ry_eth_write_frr(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
-int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
+/* cab: the cabling plan, for CABLE_LENGTH (NULL: the lengths SONiC's own
+ * buffer template gives each pair of roles) */
+int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, const ry_cabling *cab,
+                       ry_eth_stats *st);
 int ry_eth_write_hosts(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st);
 int ry_eth_write_plan(ry_outdir *o, const char *dir, const ry_ethplan *pl,
                       const ry_eth_stats *st);

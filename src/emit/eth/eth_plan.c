@@ -181,10 +181,11 @@ int ry_eth_each_switch(ry_outdir *o, const char *dir, const ry_ethplan *pl, cons
     return 0;
 }
 
-int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
+int ry_emit_ethernet(ry_outdir *o, const char *dir, const ry_ethplan *pl, const ry_cabling *cab,
+                     ry_eth_stats *st)
 {
     memset(st, 0, sizeof *st);
-    if (ry_eth_write_frr(o, dir, pl, st) < 0 || ry_eth_write_sonic(o, dir, pl, st) < 0 ||
+    if (ry_eth_write_frr(o, dir, pl, st) < 0 || ry_eth_write_sonic(o, dir, pl, cab, st) < 0 ||
         ry_eth_write_hosts(o, dir, pl, st) < 0)
         return -1;
     return ry_eth_write_plan(o, dir, pl, st);

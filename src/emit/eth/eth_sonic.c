@@ -33,6 +33,11 @@
  *                       DEFAULT_LOSSLESS_BUFFER_PARAMETER and
  *                       LOSSLESS_TRAFFIC_PATTERN as SONiC's buffers_config.j2
  *                       writes them
+ *   DEVICE_NEIGHBOR     each cabled port's other end: switch and port, or
+ *                       host and NIC netdev
+ *   CABLE_LENGTH        AZURE: each cabled port's cable, the plan's stock
+ *                       length rounded up to metres (the buffer headroom
+ *                       depends on it)
  *   PFC_WD (lossless)   the PFC watchdog on every cabled port, with the
  *                       values `pfcwd start_default` gives (sonic-utilities
  *                       pfcwd/main.py: detection and restoration 200 ms,
@@ -44,8 +49,9 @@
  * buffer templates): the SerDes lane numbers (lanes here are the logical
  * lanes the port names count, Ethernet<first lane>; a platform whose lanes
  * are numbered otherwise keeps its own), hwsku, platform, mac, the buffer
- * pools and lossy buffer profiles, CABLE_LENGTH. */
+ * pools and lossy buffer profiles. */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -232,7 +238,24 @@ static void port_entry(json_t *db, const ry_ethplan *pl, uint32_t p, int cabled)
     set_str(e, "admin_status", cabled ? "up" : "down");
 }
 
-static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
+/* A link's length as CABLE_LENGTH takes it, whole metres ("3m"): the
+ * plan's stock length rounded up; without a plan the length SONiC's buffer
+ * template gives the pair of roles (buffers_config.j2's ports2cable:
+ * server 5 m, ToR-leaf 40 m, leaf-spine 300 m). */
+static void cable_length(const ry_fabric *f, const ry_cabling *cab, uint32_t port, char *buf,
+                         size_t n)
+{
+    int32_t l = f->ports[port].link;
+    if (cab && l >= 0) {
+        snprintf(buf, n, "%dm", (int)ceil(ry_cable_length(cab, (uint32_t)l) - 1e-9));
+        return;
+    }
+    const ry_node *a = ry_port_node(f, port), *b = ry_port_node(f, (uint32_t)f->ports[port].peer);
+    int lo = a->tier < b->tier ? a->tier : b->tier;
+    snprintf(buf, n, "%s", lo == 0 ? "5m" : lo == 1 ? "40m" : "300m");
+}
+
+static json_t *switch_json(const ry_ethplan *pl, const ry_cabling *cab, uint32_t id)
 {
     const ry_fabric *f = pl->f;
     const ry_spec *s = f->spec;
@@ -285,6 +308,22 @@ static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
             continue;
         port_qos(db, pn, &q, 200 * pfcwd_multiply((int)n->nports));
         const ry_node *m = ry_port_node(f, (uint32_t)peer);
+        /* who is at the other end, and how far */
+        char peer_dev[96], peer_port[32];
+        json_t *dn = entry(db, "DEVICE_NEIGHBOR", pn);
+        if (m->kind == RY_NODE_GPU) {
+            ry_host_name(f, m->index / (f->spec->node.gpus_per_node > 0
+                                        ? f->spec->node.gpus_per_node : 1),
+                         peer_dev, sizeof peer_dev);
+            ry_eth_nic_name(f, (uint32_t)peer, peer_port, sizeof peer_port);
+        } else {
+            ry_node_name(f, f->ports[peer].owner, peer_dev, sizeof peer_dev);
+            ry_eth_port_name(pl, (uint32_t)peer, peer_port, sizeof peer_port);
+        }
+        set_str(dn, "name", peer_dev);
+        set_str(dn, "port", peer_port);
+        cable_length(f, cab, p, a, sizeof a);
+        set_str(entry(db, "CABLE_LENGTH", "AZURE"), pn, a);
         json_t *ie = entry(db, "INTERFACE", pn);
         if (m->kind == RY_NODE_GPU) {
             uint32_t nic = (uint32_t)peer;
@@ -314,21 +353,29 @@ static json_t *switch_json(const ry_ethplan *pl, uint32_t id)
     return db;
 }
 
+typedef struct sonic_ctx {
+    const ry_cabling *cab;
+    ry_eth_stats *st;
+} sonic_ctx;
+
 static int config_db(FILE *fp, const ry_ethplan *pl, uint32_t id, const char *rel,
                      void *ctx)
 {
     (void)rel;
-    ry_eth_stats *st = ctx;
+    ry_eth_stats *st = ((const sonic_ctx *)ctx)->st;
     ry_buf b;
     ry_buf_init(&b);
-    ry_json_out_flags(&b, switch_json(pl, id), JSON_INDENT(4) | JSON_SORT_KEYS);
+    const sonic_ctx *c = ctx;
+    ry_json_out_flags(&b, switch_json(pl, c->cab, id), JSON_INDENT(4) | JSON_SORT_KEYS);
     fwrite(b.data, 1, b.len, fp);
     ry_buf_free(&b);
     st->sonic++;
     return 0;
 }
 
-int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, ry_eth_stats *st)
+int ry_eth_write_sonic(ry_outdir *o, const char *dir, const ry_ethplan *pl, const ry_cabling *cab,
+                       ry_eth_stats *st)
 {
-    return ry_eth_each_switch(o, dir, pl, "config_db.json", config_db, st);
+    sonic_ctx c = { cab, st };
+    return ry_eth_each_switch(o, dir, pl, "config_db.json", config_db, &c);
 }
