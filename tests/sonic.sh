@@ -38,13 +38,19 @@ while read -r spec expect; do
     fi
     sessions=$(sed -n 's/.*(\([0-9]*\) BGP sessions).*/\1/p' "$TMP/$name.log")
     "$PY" - "$E" "$sessions" "$TOP_SRCDIR/$spec" >"$TMP/$name.prof" 2>&1 <<'P'
-import glob, json, sys, yaml
+import glob, json, os, sys, yaml
 E, sessions, spec = sys.argv[1], int(sys.argv[2]), yaml.safe_load(open(sys.argv[3]))
 eth = spec.get("ethernet") or {}
 v6 = eth.get("ipv6", "off") != "off"
 lossless = eth.get("qos", "lossless") == "lossless"
 tiers = (spec.get("fabric") or {}).get("tiers")
 split = isinstance(tiers, list) and "x" in tiers[0].get("down", "")
+# the leaves' switch model and its vendor, from the spec or the catalog
+cat = yaml.safe_load(open(os.path.join(os.environ["TOP_SRCDIR"], "templates", "switches.yaml")))["switches"]
+model = tiers[0].get("switch") if isinstance(tiers, list) and tiers[0].get("switch") else \
+    (spec.get("fabric") or {}).get("switch", "generic")
+vendor = (model.get("vendor", "") if isinstance(model, dict) else
+          cat.get(model, {}).get("vendor", "")).lower()
 errs = []
 nb = 0
 hosts = sum(1 for _ in open(E + "/addresses.csv")) - 1
@@ -62,9 +68,18 @@ for f in sorted(glob.glob(E + "/switches/*/config_db.json")):
         errs.append("%s: pfc_enable %s, profile %s" % (sw, set(pfc), eth.get("qos", "lossless")))
     if sorted(k for k in d.get("PFC_WD", {}) if k != "GLOBAL") != (sorted(cabled) if lossless else []):
         errs.append("%s: PFC_WD not on every cabled port when lossless, or when lossy" % sw)
-    if lossless != (md.get("buffer_model") == "dynamic") or \
-       lossless != (len(d.get("BUFFER_PG", {})) == len(cabled)):
-        errs.append("%s: buffer model / BUFFER_PG not as the profile" % sw)
+    # the dynamic buffer model is Mellanox's (NVIDIA Spectrum) alone; others
+    # keep the traditional one, whose buffermgrd makes the lossless PGs
+    want_model = (("dynamic" if vendor in ("nvidia", "mellanox") else "traditional")
+                  if lossless else None)
+    if md.get("buffer_model") != want_model or \
+       len(d.get("BUFFER_PG", {})) != (len(cabled) if want_model == "dynamic" else 0):
+        errs.append("%s: buffer model %s / BUFFER_PG not as the profile and vendor (%s)" %
+                    (sw, md.get("buffer_model"), want_model))
+    lengths = set(d.get("CABLE_LENGTH", {}).get("AZURE", {}).values())
+    if want_model == "traditional" and not lengths <= {"5m", "40m", "300m"}:
+        errs.append("%s: traditional model with cable lengths %s, not pg_profile_lookup's" %
+                    (sw, sorted(lengths)))
     lo = [k for k in d["LOOPBACK_INTERFACE"] if "|" in k]
     if len(lo) != 1 + v6 or (v6 and not any(k.endswith("/128") for k in lo)):
         errs.append("%s: loopback prefixes %s" % (sw, lo))
@@ -101,12 +116,15 @@ tests/data/eth/rail-only.yaml BackEndToRRouter:4:2,BackEndLeafRouter:4:4
 tests/data/sonic/ro-3tier-v6-lossy.yaml BackEndToRRouter:8:4,BackEndLeafRouter:8:8,SpineRouter:8:8
 tests/data/sonic/rail-only-slaac.yaml BackEndToRRouter:4:2,BackEndLeafRouter:4:4
 tests/data/sonic/split-tomahawk4.yaml BackEndToRRouter:96:32,BackEndLeafRouter:64:64
+tests/data/sonic/spectrum4.yaml BackEndToRRouter:128:64,BackEndLeafRouter:128:128
 EOF
 
 # ---- neighbours and cable lengths: DEVICE_NEIGHBOR names each cabled port's
 # other end, both ends of a switch link naming each other, a host's port as
 # addresses.csv has it; CABLE_LENGTH the cabling plan's stock length of the
-# cable (railyard cabling's cabling.csv), rounded up to whole metres
+# cable (railyard cabling's cabling.csv), rounded up to whole metres, and
+# under the traditional buffer model up to the next length of the
+# platforms' pg_profile_lookup.ini (5, 40, 300 m)
 "$RAILYARD" cabling "$TOP_SRCDIR/tests/data/eth/ro-2tier.yaml" -o "$TMP/ro-cab" >/dev/null 2>&1 ||
     fail "cabling of ro-2tier"
 got=$("$PY" - "$TMP/ro-2tier/ethernet" "$TMP/ro-cab/cabling/cabling.csv" <<'P'
@@ -133,7 +151,10 @@ for r in csv.DictReader(open(cab)):
         continue
     n += 1
     d = db[a["switch"]]
-    want = "%dm" % math.ceil(float(r["length_m"]))
+    m = math.ceil(float(r["length_m"]))
+    if d["DEVICE_METADATA"]["localhost"].get("buffer_model") == "traditional":
+        m = next(x for x in (5, 40, 300, 10**9) if m <= x)   # pg_profile_lookup.ini's lengths
+    want = "%dm" % min(m, 300)
     if d["CABLE_LENGTH"]["AZURE"].get(a["port"]) != want:
         errs.append("%s %s: cable length %s, cabling.csv %s" % (a["switch"], a["port"],
                     d["CABLE_LENGTH"]["AZURE"].get(a["port"]), want))

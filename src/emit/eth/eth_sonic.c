@@ -27,7 +27,10 @@
  *                       TC_TO_QUEUE_MAP, TC_TO_PRIORITY_GROUP_MAP,
  *                       MAP_PFC_PRIORITY_TO_QUEUE (lossless), PORT_QOS_MAP,
  *                       SCHEDULER, QUEUE, WRED_PROFILE on every cabled port
- *   buffers (lossless)  the dynamic buffer model: BUFFER_PG of the RoCE
+ *   buffers (lossless)  NVIDIA's (Spectrum) switches: the dynamic model;
+ *                       others: buffer_model traditional, the lossless PG
+ *                       left to buffermgrd (pg_profile_lookup.ini);
+ *                       dynamic: BUFFER_PG of the RoCE
  *                       priority group with profile "NULL" (headroom sized
  *                       by buffermgrd from speed, cable length and MTU),
  *                       DEFAULT_LOSSLESS_BUFFER_PARAMETER and
@@ -54,6 +57,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "emit/json_out.h"
 #include "emit/eth/eth.h"
@@ -101,8 +105,9 @@ static json_t *entry(json_t *db, const char *tab, const char *key)
     return e;
 }
 
-/* The QoS tables every switch shares. */
-static void qos_tables(json_t *db, const ry_roce_qos *q)
+/* The QoS tables every switch shares; dynamic: the dynamic buffer
+ * model's own two. */
+static void qos_tables(json_t *db, const ry_roce_qos *q, int dynamic)
 {
     json_t *m = entry(db, "DSCP_TO_TC_MAP", QOS_MAP);
     for (int d = 0; d < 64; d++) {
@@ -125,6 +130,8 @@ static void qos_tables(json_t *db, const ry_roce_qos *q)
             snprintf(k, sizeof k, "%d", p);
             set_int(pq, k, p);
         }
+    }
+    if (q->pfc && dynamic) {
         set_int(entry(db, "DEFAULT_LOSSLESS_BUFFER_PARAMETER", BUF_PARAM), "default_dynamic_th",
                 0);
         json_t *lt = entry(db, "LOSSLESS_TRAFFIC_PATTERN", BUF_PARAM);
@@ -170,7 +177,7 @@ static int pfcwd_multiply(int nports)
     return m > 1 ? m : 1;
 }
 
-static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q, int wd_ms)
+static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q, int wd_ms, int dynamic)
 {
     json_t *p = entry(db, "PORT_QOS_MAP", pn);
     set_str(p, "dscp_to_tc_map", QOS_MAP);
@@ -182,8 +189,12 @@ static void port_qos(json_t *db, const char *pn, const ry_roce_qos *q, int wd_ms
         set_str(p, "pfc_enable", k);
         set_str(p, "pfcwd_sw_enable", k);
         set_str(p, "pfc_to_queue_map", QOS_MAP);
+        /* the dynamic model sizes the headroom of a PG whose profile is NULL;
+         * the traditional one makes the lossless PG itself (buffermgrd, from
+         * the platform's pg_profile_lookup.ini by speed and cable length) */
         snprintf(k, sizeof k, "%s|%d", pn, q->roce_prio);
-        set_str(entry(db, "BUFFER_PG", k), "profile", "NULL");
+        if (dynamic)
+            set_str(entry(db, "BUFFER_PG", k), "profile", "NULL");
         json_t *wd = entry(db, "PFC_WD", pn);
         set_str(wd, "action", "drop");
         set_int(wd, "detection_time", wd_ms);
@@ -242,12 +253,17 @@ static void port_entry(json_t *db, const ry_ethplan *pl, uint32_t p, int cabled)
  * plan's stock length rounded up; without a plan the length SONiC's buffer
  * template gives the pair of roles (buffers_config.j2's ports2cable:
  * server 5 m, ToR-leaf 40 m, leaf-spine 300 m). */
-static void cable_length(const ry_fabric *f, const ry_cabling *cab, uint32_t port, char *buf,
-                         size_t n)
+static void cable_length(const ry_fabric *f, const ry_cabling *cab, uint32_t port, int dynamic,
+                         char *buf, size_t n)
 {
     int32_t l = f->ports[port].link;
     if (cab && l >= 0) {
-        snprintf(buf, n, "%dm", (int)ceil(ry_cable_length(cab, (uint32_t)l) - 1e-9));
+        int m = (int)ceil(ry_cable_length(cab, (uint32_t)l) - 1e-9);
+        /* the traditional model finds a lossless profile only for the
+         * lengths of pg_profile_lookup.ini, 5, 40 and 300 m: the next one up */
+        if (!dynamic)
+            m = m <= 5 ? 5 : m <= 40 ? 40 : 300;
+        snprintf(buf, n, "%dm", m);
         return;
     }
     const ry_node *a = ry_port_node(f, port), *b = ry_port_node(f, (uint32_t)f->ports[port].peer);
@@ -272,8 +288,14 @@ static json_t *switch_json(const ry_ethplan *pl, const ry_cabling *cab, uint32_t
     set_int(md, "bgp_asn", ry_eth_asn(pl, id));
     set_str(md, "type", ry_eth_role(n));
     set_str(md, "docker_routing_config_mode", "separated");
+    /* the dynamic buffer model is Mellanox's alone (sonic-device_metadata.yang);
+     * every other vendor's platform, and one not named, keeps the
+     * traditional one */
+    const ry_switch_model *sw = ry_spec_tier_switch(s, n->tier);
+    int dynamic = q.pfc && sw && (strcasecmp(sw->vendor, "NVIDIA") == 0 ||
+                                  strcasecmp(sw->vendor, "Mellanox") == 0);
     if (q.pfc)
-        set_str(md, "buffer_model", "dynamic");
+        set_str(md, "buffer_model", dynamic ? "dynamic" : "traditional");
 
     entry(db, "LOOPBACK_INTERFACE", "Loopback0");
     snprintf(k, sizeof k, "Loopback0|%s/32", ry_ip4_text(ry_eth_loopback(pl, id), a, sizeof a));
@@ -287,7 +309,7 @@ static json_t *switch_json(const ry_ethplan *pl, const ry_cabling *cab, uint32_t
 
     const ry_tier_ports *t = &f->tier[n->tier];
     int splits = t->sw && (t->down_split > 1 || t->up_split > 1);
-    qos_tables(db, &q);
+    qos_tables(db, &q, dynamic);
     if (q.pfc)
         set_int(entry(db, "PFC_WD", "GLOBAL"), "POLL_INTERVAL",
                 200 * pfcwd_multiply((int)n->nports));
@@ -306,7 +328,7 @@ static json_t *switch_json(const ry_ethplan *pl, const ry_cabling *cab, uint32_t
         }
         if (peer < 0)
             continue;
-        port_qos(db, pn, &q, 200 * pfcwd_multiply((int)n->nports));
+        port_qos(db, pn, &q, 200 * pfcwd_multiply((int)n->nports), dynamic);
         const ry_node *m = ry_port_node(f, (uint32_t)peer);
         /* who is at the other end, and how far */
         char peer_dev[96], peer_port[32];
@@ -322,7 +344,7 @@ static json_t *switch_json(const ry_ethplan *pl, const ry_cabling *cab, uint32_t
         }
         set_str(dn, "name", peer_dev);
         set_str(dn, "port", peer_port);
-        cable_length(f, cab, p, a, sizeof a);
+        cable_length(f, cab, p, dynamic, a, sizeof a);
         set_str(entry(db, "CABLE_LENGTH", "AZURE"), pn, a);
         json_t *ie = entry(db, "INTERFACE", pn);
         if (m->kind == RY_NODE_GPU) {
