@@ -106,14 +106,20 @@ sed -e 's/"leaf0"/"TMPX"/g; s/"leaf1"/"leaf0"/g; s/"TMPX"/"leaf1"/g' "$NET" >"$T
 expect_eq "two leaves' names swapped: exit" $? 1
 has "two leaves' names swapped: the cause" "$TMP/o" \
     '^  names swapped: 2 switches are cabled as another planned switch than their names say \(the one named leaf1 is cabled as leaf0\)'
-# a spine not in the file: its cables, counted from the file, are the cause
-"$PY" - "$NET" "$TMP/nospine.net" <<'EOF'
+# without_device KIND NAME OUT: the plan's fabric with the device whose
+# record starts KIND and holds NAME left out, and every cable to it
+without_device() {
+    "$PY" - "$NET" "$3" "$1" "$2" <<'EOF'
 import sys
+kind, name = sys.argv[3], sys.argv[4]
 blocks = open(sys.argv[1]).read().split('\n\n')
-out = [b for b in blocks if not any(l.startswith('Switch') and '"spine3"' in l for l in b.split('\n'))]
-out = ['\n'.join(l for l in b.split('\n') if '"spine3"' not in l) for b in out]
+out = [b for b in blocks if not any(l.startswith(kind) and name in l for l in b.split('\n'))]
+out = ['\n'.join(l for l in b.split('\n') if name not in l) for b in out]
 open(sys.argv[2], 'w').write('\n\n'.join(out))
 EOF
+}
+# a spine not in the file: its cables, counted from the file, are the cause
+without_device Switch '"spine3"' "$TMP/nospine.net"
 gone=$(grep -c '"spine3"' "$NET")
 gone=$((gone - 1))    # its own header
 "$RAILYARD" verify "$SPEC" "$TMP/nospine.net" >"$TMP/o" 2>"$TMP/e"
@@ -121,13 +127,7 @@ expect_eq "a spine not found: exit" $? 1
 has "a spine not found: the cause" "$TMP/o" "^  switches not found: spine3: its $gone planned cables are missing"
 
 # a host of which nothing is in the file (off): named as such
-"$PY" - "$NET" "$TMP/nohost.net" <<'EOF'
-import sys
-blocks = open(sys.argv[1]).read().split('\n\n')
-out = [b for b in blocks if not any(l.startswith('Ca') and '"node003 ' in l for l in b.split('\n'))]
-out = ['\n'.join(l for l in b.split('\n') if '"node003 ' not in l) for b in out]
-open(sys.argv[2], 'w').write('\n\n'.join(out))
-EOF
+without_device Ca '"node003 ' "$TMP/nohost.net"
 n3=$(grep -c '^Ca.*"node003 ' "$NET")
 "$RAILYARD" verify "$SPEC" "$TMP/nohost.net" >"$TMP/o" 2>"$TMP/e"
 expect_eq "a host off: exit" $? 1
