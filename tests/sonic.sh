@@ -166,6 +166,30 @@ P
 expect_eq "DEVICE_NEIGHBOR and CABLE_LENGTH against addresses.csv and cabling.csv" "$got" \
     "ok $(tail -n +2 "$TMP/ro-2tier/ethernet/addresses.csv" | wc -l)"
 
+# ---- port names, aliases, indexes and lanes as the platform's own file has them:
+# sonic-buildimage device/mellanox/x86_64-nvidia_sn5600-r0/Mellanox-SN5600-O128/
+# port_config.ini at commit bb73a8a1 (name, lanes, alias, index), rows kept here
+got=$("$PY" - "$TMP/spectrum4/ethernet/switches/leaf0/config_db.json" <<'P'
+import json, sys
+rows = """Ethernet0 0,1,2,3 etp1a 1
+Ethernet4 4,5,6,7 etp1b 1
+Ethernet8 8,9,10,11 etp2a 2
+Ethernet12 12,13,14,15 etp2b 2
+Ethernet252 252,253,254,255 etp32b 32
+Ethernet256 256,257,258,259 etp33a 33
+Ethernet508 508,509,510,511 etp64b 64"""
+port = json.load(open(sys.argv[1]))["PORT"]
+bad = []
+for r in rows.splitlines():
+    name, lanes, alias, index = r.split()
+    p = port.get(name, {})
+    if (p.get("lanes"), p.get("alias"), p.get("index")) != (lanes, alias, index):
+        bad.append("%s: %s %s %s" % (name, p.get("lanes"), p.get("alias"), p.get("index")))
+print("; ".join(bad) if bad else "ok")
+P
+)
+expect_eq "sn5600-400g ports as Mellanox-SN5600-O128's port_config.ini" "$got" ok
+
 # ---- doc/ethernet.md quotes leaf0's first neighbour of tests/data/eth/ro-2tier.yaml -----
 got=$("$PY" - "$TOP_SRCDIR/doc/ethernet.md" "$TMP/ro-2tier/ethernet/switches/leaf0/config_db.json" <<'P'
 import json, re, sys

@@ -234,14 +234,22 @@ static void port_entry(json_t *db, const ry_ethplan *pl, uint32_t p, int cabled)
     set_str(e, "lanes", buf);
     double g = ry_port_gbps(f, p);
     set_int(e, "speed", (long long)(g * 1000 + 0.5));
-    if (split > 1)
-        snprintf(buf, sizeof buf, "etp%d%c", cage + 1, 'a' + sub);
+    /* "cage" counts the model's ports; a twin-port cage (cage_ports 2, as
+     * the SN5600's OSFP) holds two of them: the alias names the faceplate
+     * cage and the port's place in it, the index the cage (the transceiver),
+     * as the platform's port_config.ini does (Mellanox-SN5600-O128:
+     * Ethernet4 is etp1b, index 1) */
+    const ry_switch_model *sw = f->tier[n->tier].sw ? f->tier[n->tier].sw : &f->spec->sw;
+    int cp = sw->cage_ports > 1 ? sw->cage_ports : 1;
+    int phys = cage / cp, pos = (cage % cp) * split + sub, per = cp * split;
+    if (per > 1)
+        snprintf(buf, sizeof buf, "etp%d%c", phys + 1, 'a' + pos);
     else
-        snprintf(buf, sizeof buf, "etp%d", cage + 1);
+        snprintf(buf, sizeof buf, "etp%d", phys + 1);
     set_str(e, "alias", buf);
-    set_int(e, "index", cage + 1);
-    if (split > 1)
-        set_int(e, "subport", sub + 1);
+    set_int(e, "index", phys + 1);
+    if (per > 1)
+        set_int(e, "subport", pos + 1);
     set_str(e, "mtu", "9216");
     /* RS-FEC for 25G-and-faster lanes (IEEE 802.3 clauses 91, 119, 134:
      * 100G and up need it); none below */
