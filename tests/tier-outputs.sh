@@ -344,4 +344,14 @@ grep -q "^  trimmed .* the same$" "$TMP/tr.txt" && ok ||
 # same spec, same bytes
 "$RAILYARD" build "$DATA/ib-two-models.yaml" -o "$TMP/again" >/dev/null 2>&1
 diff -r "$TMP/ib-two-models" "$TMP/again" >/dev/null && ok || fail "ib-two-models: a second build differs"
+
+# the down side counted from the up ports by the taper: 9 up at 7:2 make
+# 31.5 down, rounded down (the tier no more oversubscribed than asked);
+# validate says so, with the taper one port more would give (computed here)
+sed 's/^  tiers: 2$/  tiers:\n    - {up: "400G x 9", taper: "7:2"}\n    - {}/' \
+    "$TOP_SRCDIR/tests/data/ib/ro-2tier-h100.yaml" >"$TMP/round.yaml"
+grep -q 'taper: "7:2"' "$TMP/round.yaml" && ok || fail "the rounding spec"
+want=$("$PY" -c 'print("(7:2 asked: 9 up make %.4g down, rounded down to %d whole ports so that the tier is no more oversubscribed than asked; %d down would give %.4g:1)" % (9 * 7 / 2, 9 * 7 // 2, 9 * 7 // 2 + 1, (9 * 7 // 2 + 1) / 9))')
+"$RAILYARD" validate "$TMP/round.yaml" >"$TMP/round.txt" 2>&1
+grep -qF "$want" "$TMP/round.txt" && ok || fail "rounding of the down side: want '$want': $(grep asked "$TMP/round.txt")"
 finish

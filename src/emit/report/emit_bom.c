@@ -651,22 +651,20 @@ static void rounding_text(ry_buf *o, const ry_tier_ports *p)
     if (!p->round_down)
         return;
     double D = p->round_down, U = p->round_up;
+    double down_bw = p->down * p->down_gbps, up_bw = p->up * p->up_gbps;
+    int up = p->rounded_up_side;        /* the side counted from the other */
+    int given = up ? p->down : p->up, got = up ? p->up : p->down;
+    double exact = up ? down_bw * U / (D * p->up_gbps) : up_bw * D / (U * p->down_gbps);
+    double next = up ? down_bw / (up_bw + p->up_gbps) : (down_bw + p->down_gbps) / up_bw;
     char x[RY_NUM_CAP], r1[RY_NUM_CAP];
-    if (p->rounded_up_side) {
-        double exact = p->down * p->down_gbps * U / (D * p->up_gbps);
-        ry_num_sig(x, sizeof x, exact, 4);
-        ry_num_sig(r1, sizeof r1, p->down * p->down_gbps / ((p->up + 1) * p->up_gbps), 4);
-        ry_buf_printf(o, " (%g:%g asked: %s down make %s up, rounded down to %s whole ports so "
-                      "that no more uplinks are bought than asked; %s up would give %s:1)", D, U,
-                      ry_n(p->down), x, ry_n(p->up), ry_n(p->up + 1), r1);
-    } else {
-        double exact = p->up * p->up_gbps * D / (U * p->down_gbps);
-        ry_num_sig(x, sizeof x, exact, 4);
-        ry_num_sig(r1, sizeof r1, (p->down + 1) * p->down_gbps / (p->up * p->up_gbps), 4);
-        ry_buf_printf(o, " (%g:%g asked: %s up take %s down, rounded down to %s whole ports so "
-                      "that the tier is no more oversubscribed than asked; %s down would give "
-                      "%s:1)", D, U, ry_n(p->up), x, ry_n(p->down), ry_n(p->down + 1), r1);
-    }
+    ry_num_sig(x, sizeof x, exact, 4);
+    ry_num_sig(r1, sizeof r1, next, 4);
+    ry_buf_printf(o, " (%g:%g asked: %s %s make %s %s, rounded down to %s whole ports so that %s; "
+                  "%s %s would give %s:1)", D, U, ry_n(given), up ? "down" : "up", x,
+                  up ? "up" : "down", ry_n(got),
+                  up ? "no more uplinks are bought than asked"
+                     : "the tier is no more oversubscribed than asked",
+                  ry_n(got + 1), up ? "up" : "down", r1);
 }
 
 /* The tiers of a fabric.tiers list: each tier's model, its ports down and
