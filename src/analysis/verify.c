@@ -88,6 +88,14 @@ static void why_at(ry_verify *v, int k, int node)
     v->why_at = (ry_pos){ v->nf[k].path, v->nf[k].nodes[node].line, 1 };
 }
 
+/* The planned switch that node `node` of file k stands on, or -1 when it
+ * is no switch or is not placed. */
+static int32_t placed_switch(const ry_verify *v, int k, int node)
+{
+    int32_t m = v->nmap[k][node];
+    return m >= 0 && ry_netfile_is_switch(&v->nf[k], node) ? m : -1;
+}
+
 /* The first node of the files placed on planned id m, CAs or switches. */
 static void placed_on(const ry_verify *v, int sw, int32_t m, int *fk, int *fi)
 {
@@ -319,8 +327,8 @@ static int check_subnets(ry_verify *v, ry_err *err)
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nnodes; i++) {
-            int32_t m = v->nmap[k][i];
-            if (m < 0 || !ry_netfile_is_switch(nf, i))
+            int32_t m = placed_switch(v, k, i);
+            if (m < 0)
                 continue;
             int32_t own = f->nodes[m].subnet;
             int same = 0, other = 0, first = -1;
@@ -1009,8 +1017,8 @@ static void find_misnamed(placer *pc)
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nnodes; i++) {
-            int32_t m = v->nmap[k][i];
-            if (m < 0 || !ry_netfile_is_switch(nf, i))
+            int32_t m = placed_switch(v, k, i);
+            if (m < 0)
                 continue;
             const ry_nf_node *nd = &nf->nodes[i];
             size_t n = 0;
@@ -1054,8 +1062,8 @@ static void find_by_cables(placer *pc)
     for (int k = 0; k < v->nnf; k++) {
         const ry_netfile *nf = &v->nf[k];
         for (int i = 0; i < nf->nnodes; i++) {
-            int32_t m = v->nmap[k][i];
-            if (m < 0 || !ry_netfile_is_switch(nf, i))
+            int32_t m = placed_switch(v, k, i);
+            if (m < 0)
                 continue;
             const char *d = nf->nodes[i].desc;
             if (d && ry_name_index_switch(pc->names, d) == m)
